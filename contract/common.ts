@@ -1,0 +1,26 @@
+import * as v from 'valibot';
+
+/** Every error answer of the API: `{"error": "<human readable message>"}` (server-contract.md, intro). */
+export const ErrorBodySchema = v.object({ error: v.string() });
+export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
+
+/** `{ok: true}` answers of deletes and status changes (server-contract.md section 2). */
+export const OkSchema = v.object({ ok: v.literal(true) });
+
+/** A positive integer id in a URL path; refuses '12abc', '-1', '0'. */
+export const IdParamSchema = v.pipe(
+  v.string(),
+  v.regex(/^[1-9][0-9]{0,9}$/, 'Invalid id.'),
+  v.transform(Number),
+);
+
+/** ISO-8601 timestamp text as stored and sent by the server. */
+export const IsoDateSchema = v.string();
+
+/**
+ * First issue message of a failed valibot parse, for `{"error": ...}` answers and form errors.
+ * Shape: issues array from `v.safeParse(...).issues`; returns '' for none.
+ */
+export function firstIssueMessage(issues: readonly { message: string }[] | undefined): string {
+  return issues && issues.length > 0 ? issues[0].message : '';
+}

@@ -1,0 +1,70 @@
+import * as v from 'valibot';
+import { IGN_MAX, IGN_MIN } from './user';
+import { ClanNameSchema } from './clan';
+
+/** Onboarding step 1 error (product-spec section 5 IGNs). */
+export const ONBOARDING_IGN_ERROR = 'Please enter at least one valid IGN.';
+/** Onboarding step 2 errors (product-spec section 5 Clans). */
+export const OWNER_NEEDS_NAME = 'Clan Owner must enter a Clan Name.';
+export const MEMBER_NEEDS_CLAN = 'Clan Member must select an existing Clan.';
+
+/**
+ * Splits comma-separated IGN text: items trimmed, empty ones dropped, duplicates
+ * (case-sensitive) dropped. Input: raw text. Output: IGN strings in typed order.
+ */
+export function splitIgnList(text: string): string[] {
+  const seen = new Set<string>();
+  for (const part of text.split(',')) {
+    const ign = part.trim();
+    if (ign) seen.add(ign);
+  }
+  return [...seen];
+}
+
+/**
+ * Onboarding step 1 rule (product-spec section 5 IGNs): keeps the items of 1-12 characters
+ * after trimming, drops longer ones. Returns the kept IGNs, or the spec's error text when none.
+ */
+export function onboardingIgns(text: string): { igns: string[] } | { error: string } {
+  const igns = splitIgnList(text).filter((i) => i.length >= IGN_MIN && i.length <= IGN_MAX);
+  return igns.length > 0 ? { igns } : { error: ONBOARDING_IGN_ERROR };
+}
+
+/** Clan choice of onboarding step 2 (product-spec section 3 Setup payload). */
+export const CLAN_SETUP_ROLES = ['Owner', 'Member', 'None'] as const;
+export type ClanSetupRole = (typeof CLAN_SETUP_ROLES)[number];
+
+/**
+ * Onboarding step 2 rule (product-spec section 5 Clans): Owner needs a clan name, Member a clan.
+ * Returns the spec's error text, or null when the choice is complete.
+ */
+export function clanSetupError(choice: { role: ClanSetupRole; clan_name?: string; clan_id?: number | null }): string | null {
+  if (choice.role === 'Owner' && !(choice.clan_name ?? '').trim()) return OWNER_NEEDS_NAME;
+  if (choice.role === 'Member' && !choice.clan_id) return MEMBER_NEEDS_CLAN;
+  return null;
+}
+
+const SetupIgnSchema = v.pipe(
+  v.string(ONBOARDING_IGN_ERROR),
+  v.trim(),
+  v.minLength(IGN_MIN, ONBOARDING_IGN_ERROR),
+  v.maxLength(IGN_MAX, `Each IGN must be 1 to ${IGN_MAX} characters.`),
+);
+
+/**
+ * POST /api/user/setup body (server-contract section 2): igns 1-12 characters each, at least
+ * one; clan_setup Owner with clan_name, Member with clan_id, or None.
+ */
+export const SetupBodySchema = v.object({
+  igns: v.pipe(v.array(SetupIgnSchema, ONBOARDING_IGN_ERROR), v.minLength(1, ONBOARDING_IGN_ERROR), v.maxLength(20, 'At most 20 IGNs at once.')),
+  clan_setup: v.variant('role', [
+    v.object({ role: v.literal('Owner'), clan_name: v.pipe(v.string(OWNER_NEEDS_NAME), v.trim(), v.minLength(1, OWNER_NEEDS_NAME), ClanNameSchema) }),
+    v.object({ role: v.literal('Member'), clan_id: v.pipe(v.number(MEMBER_NEEDS_CLAN), v.integer(MEMBER_NEEDS_CLAN), v.minValue(1, MEMBER_NEEDS_CLAN)) }),
+    v.object({ role: v.literal('None') }),
+  ], 'Clan setup role must be Owner, Member or None.'),
+});
+export type SetupBody = v.InferOutput<typeof SetupBodySchema>;
+export type SetupInput = v.InferInput<typeof SetupBodySchema>;
+
+/** POST /api/user/setup answer. */
+export const SetupAnswerSchema = v.object({ ign_count: v.number() });

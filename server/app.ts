@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { getCookie } from 'hono/cookie';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { AppEnv, Deps } from './http/context';
+import { authRoutes, SESSION_COOKIE } from './auth/routes';
+import { findSession } from './auth/sessions';
+import { userRoutes } from './users/routes';
+import { ApiError, forbidden } from './errors';
+
+/** Extra resource routers mounted under /api by later issues (clans, events, teams, tasks, games). */
+export type RouteModule = () => Hono<AppEnv>;
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Builds the Hono app (house-style "Server": app factory taking its dependencies).
+ * - every /api route answers JSON; errors are `{"error": ...}` with 4xx, never a stack trace
+ * - POST/PUT/PATCH/DELETE with an Origin header from another host answer 403 (server-contract section 1)
+ * - everything else serves the built client from `deps.config.clientDir` with a history fallback
+ */
+export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return c.json({ error: err.message }, err.status);
+    if (err instanceof HTTPException) {
+      const status = err.status >= 500 ? 400 : err.status;
+      return c.json({ error: err.message || 'Bad request.' }, status as 400);
+    }
+    console.error('[api] unexpected error', c.req.method, c.req.path, err);
+    return c.json({ error: 'Internal server error.' }, 500);
+  });
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    c.set('user', null);
+    if (MUTATING.has(c.req.method)) {
+      const origin = c.req.header('origin');
+      if (origin && origin !== 'null') {
+        let host = '';
+        try {
+          host = new URL(origin).host;
+        } catch {
+          host = '';
+        }
+        if (host !== c.req.header('host')) throw forbidden('Cross-origin request refused.');
+      } else if (origin === 'null') {
+        throw forbidden('Cross-origin request refused.');
+      }
+    }
+    await next();
+  });
+
+  app.use('/api/*', async (c, next) => {
+    const cookie = getCookie(c, SESSION_COOKIE);
+    if (cookie) {
+      const s = await findSession(deps.db, cookie);
+      if (s) c.set('user', { id: s.userId, username: s.username, sessionId: s.sessionId });
+    }
+    await next();
+  });
+
+  const api = new Hono<AppEnv>();
+  api.route('/', authRoutes());
+  api.route('/', userRoutes());
+  for (const m of modules) api.route('/', m());
+  api.all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}.` }, 404));
+  app.route('/api', api);
+
+  const root = deps.config.clientDir;
+  const indexFile = path.join(root, 'index.html');
+  app.use('/*', serveStatic({ root }));
+  app.get('*', (c) => {
+    if (!fs.existsSync(indexFile)) {
+      return c.text('The client is not built yet: run `npm run build` (npm start does it for you).', 503);
+    }
+    return c.html(fs.readFileSync(indexFile, 'utf8'));
+  });
+  app.notFound((c) => c.json({ error: 'Not found.' }, 404));
+  return app;
+}

@@ -1,0 +1,149 @@
+import crypto from 'node:crypto';
+import { Hono } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { Context } from 'hono';
+import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState } from 'arctic';
+import * as v from 'valibot';
+import type { AppEnv } from '../http/context';
+import { readJson } from '../http/context';
+import { devLoginEnabled } from '../config';
+import { notFound } from '../errors';
+import { createSession, deleteSession, findSession } from './sessions';
+import { upsertDiscordUser } from '../users/repository';
+import { DevLoginBodySchema } from '../../contract/user';
+
+/** Name of the httpOnly session cookie. */
+export const SESSION_COOKIE = 'sid';
+const OAUTH_COOKIE = 'oauth_flow';
+
+/** Only same-site relative paths may be returned to after sign-in (no open redirect). */
+export function safeReturnPath(path: string | undefined | null): string {
+  if (!path || !path.startsWith('/') || path.startsWith('//') || path.includes('\\')) return '/dashboard';
+  return path.slice(0, 500);
+}
+
+function isHttps(c: Context<AppEnv>): boolean {
+  return new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
+}
+
+async function startSession(c: Context<AppEnv>, userId: number, data: Record<string, unknown>): Promise<void> {
+  const { db, config } = c.get('deps');
+  const id = await createSession(db, userId, config.sessionTtlMs, data);
+  setCookie(c, SESSION_COOKIE, id, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isHttps(c),
+    path: '/',
+    maxAge: Math.floor(config.sessionTtlMs / 1000),
+  });
+}
+
+const DiscordUserSchema = v.object({
+  id: v.string(),
+  username: v.string(),
+  global_name: v.optional(v.nullable(v.string())),
+  avatar: v.optional(v.nullable(v.string())),
+});
+
+/**
+ * Sign-in, sign-out and session status (server-contract section 1):
+ * - GET /games/auth/status → {authorized, has_token, session_keys, error, dev_login}
+ * - POST /logout → {ok: true}; deletes the server-side session and the cookie
+ * - POST /auth/dev {username} → {ok: true}; 404 when dev sign-in is off
+ * - GET /auth/discord?path= → 302 to Discord's authorize URL (PKCE S256 + state)
+ * - GET /auth/discord/callback → 302 to /auth-callback?auth=success&path=… or ?error=…
+ */
+export function authRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get('/games/auth/status', async (c) => {
+    const { db, config } = c.get('deps');
+    const cookie = getCookie(c, SESSION_COOKIE);
+    const session = cookie ? await findSession(db, cookie) : null;
+    return c.json({
+      authorized: session !== null,
+      has_token: Boolean(cookie),
+      session_keys: session?.keys ?? [],
+      error: null,
+      dev_login: devLoginEnabled(config),
+    });
+  });
+
+  app.post('/logout', async (c) => {
+    const cookie = getCookie(c, SESSION_COOKIE);
+    if (cookie) await deleteSession(c.get('deps').db, cookie);
+    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    return c.json({ ok: true });
+  });
+
+  app.post('/auth/dev', async (c) => {
+    const { db, config } = c.get('deps');
+    if (!devLoginEnabled(config)) throw notFound('Not found.');
+    const { username } = await readJson(c, DevLoginBodySchema);
+    const discordId = 'dev-' + crypto.createHash('sha256').update(username).digest('hex').slice(0, 16);
+    const userId = await upsertDiscordUser(db, { discord_id: discordId, username, avatar_url: null });
+    await startSession(c, userId, { user_id: userId, discord_id: discordId, dev: true });
+    return c.json({ ok: true });
+  });
+
+  const discordClient = (c: Context<AppEnv>) => {
+    const { config } = c.get('deps');
+    const d = config.discord;
+    if (!d.clientId) return null;
+    const redirect = d.redirectUri ?? new URL('/api/auth/discord/callback', c.req.url).toString();
+    return { client: new OAuth2Client(d.clientId, d.clientSecret, redirect), d };
+  };
+
+  app.get('/auth/discord', (c) => {
+    const dc = discordClient(c);
+    if (!dc) return c.redirect('/auth-callback?error=' + encodeURIComponent('Discord sign-in is not configured on this server'));
+    const state = generateState();
+    const verifier = generateCodeVerifier();
+    const url = dc.client.createAuthorizationURLWithPKCE(dc.d.authorizeUrl, state, CodeChallengeMethod.S256, verifier, ['identify']);
+    setCookie(c, OAUTH_COOKIE, JSON.stringify({ state, verifier, path: safeReturnPath(c.req.query('path')) }), {
+      httpOnly: true, sameSite: 'Lax', secure: isHttps(c), path: '/api/auth', maxAge: 600,
+    });
+    return c.redirect(url.toString());
+  });
+
+  app.get('/auth/discord/callback', async (c) => {
+    const fail = (reason: string) => {
+      deleteCookie(c, OAUTH_COOKIE, { path: '/api/auth' });
+      return c.redirect('/auth-callback?error=' + encodeURIComponent(reason));
+    };
+    const dc = discordClient(c);
+    if (!dc) return fail('Discord sign-in is not configured on this server');
+    if (c.req.query('error')) return fail(c.req.query('error_description') || c.req.query('error') || 'access denied');
+    let flow: { state: string; verifier: string; path: string };
+    try {
+      flow = JSON.parse(getCookie(c, OAUTH_COOKIE) ?? '');
+    } catch {
+      return fail('sign-in session missing or expired');
+    }
+    const code = c.req.query('code');
+    if (!code || !flow.state || c.req.query('state') !== flow.state) return fail('invalid state');
+    let accessToken: string;
+    try {
+      const tokens = await dc.client.validateAuthorizationCode(dc.d.tokenUrl, code, flow.verifier);
+      accessToken = tokens.accessToken();
+    } catch {
+      return fail('token exchange failed');
+    }
+    let who: v.InferOutput<typeof DiscordUserSchema>;
+    try {
+      const res = await fetch(dc.d.userUrl, { headers: { Authorization: `Bearer ${accessToken}` } });
+      if (!res.ok) return fail('could not read the Discord profile');
+      who = v.parse(DiscordUserSchema, await res.json());
+    } catch {
+      return fail('could not read the Discord profile');
+    }
+    const { db } = c.get('deps');
+    const avatar = who.avatar ? `https://cdn.discordapp.com/avatars/${who.id}/${who.avatar}.png` : null;
+    const userId = await upsertDiscordUser(db, { discord_id: who.id, username: who.global_name || who.username, avatar_url: avatar });
+    await startSession(c, userId, { user_id: userId, discord_id: who.id });
+    deleteCookie(c, OAUTH_COOKIE, { path: '/api/auth' });
+    return c.redirect(`/auth-callback?auth=success&path=${encodeURIComponent(flow.path)}`);
+  });
+
+  return app;
+}

@@ -1,0 +1,37 @@
+import type { Db } from '../db/schema';
+import { forbidden, notFound } from '../errors';
+import type { ClanRole } from '../../contract/user';
+import { isManagerRole } from '../../contract/user';
+
+/** A clan with the acting user's role in it. */
+export interface ClanAccess {
+  clan: { id: number; name: string };
+  role: ClanRole;
+}
+
+/**
+ * The clan and the user's role in it (product-spec section 6; server-contract section 3).
+ * Raises 404 'Clan ID {id} not found.' for a missing clan and 403 with the spec's permission text
+ * for a non-member.
+ */
+export async function requireMember(db: Db, clanId: number, userId: number): Promise<ClanAccess> {
+  const clan = await db.selectFrom('clans').select(['id', 'name']).where('id', '=', clanId).executeTakeFirst();
+  if (!clan) throw notFound(`Clan ID ${clanId} not found.`);
+  const m = await db.selectFrom('clan_memberships').select('role').where('clan_id', '=', clanId).where('user_id', '=', userId).executeTakeFirst();
+  if (!m) throw forbidden();
+  return { clan, role: m.role as ClanRole };
+}
+
+/** As requireMember, and 403 unless the role is Owner or Admin. */
+export async function requireManager(db: Db, clanId: number, userId: number): Promise<ClanAccess> {
+  const access = await requireMember(db, clanId, userId);
+  if (!isManagerRole(access.role)) throw forbidden();
+  return access;
+}
+
+/** As requireMember, and 403 unless the role is Owner. */
+export async function requireOwner(db: Db, clanId: number, userId: number): Promise<ClanAccess> {
+  const access = await requireMember(db, clanId, userId);
+  if (access.role !== 'Owner') throw forbidden('Permission denied. Only the clan Owner can do this.');
+  return access;
+}

@@ -1,0 +1,55 @@
+/**
+ * Server configuration from the environment (README "Configuration"; server-contract section 6).
+ * Every value has an embedded default so `npm start` runs with nothing configured.
+ */
+export interface Config {
+  port: number;
+  /** PostgreSQL URL; when absent the embedded SQLite file is used. */
+  databaseUrl: string | null;
+  /** SQLite file path (default ./data/app.db). */
+  sqliteFile: string;
+  redisUrl: string | null;
+  production: boolean;
+  discord: {
+    clientId: string | null;
+    clientSecret: string | null;
+    redirectUri: string | null;
+    authorizeUrl: string;
+    tokenUrl: string;
+    userUrl: string;
+  };
+  /** Session lifetime in ms. */
+  sessionTtlMs: number;
+  /** Folder of the built client, served with a history fallback. */
+  clientDir: string;
+  /** Fixed seed for board generation (tests); null means crypto-random seeds. */
+  boardSeed: number | null;
+}
+
+/** Reads the environment once; `env` defaults to process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 3000);
+  return {
+    port: Number.isInteger(port) && port >= 0 ? port : 3000,
+    databaseUrl: env.DATABASE_URL || null,
+    sqliteFile: env.SQLITE_FILE || './data/app.db',
+    redisUrl: env.REDIS_URL || null,
+    production: env.NODE_ENV === 'production',
+    discord: {
+      clientId: env.DISCORD_CLIENT_ID || null,
+      clientSecret: env.DISCORD_CLIENT_SECRET || null,
+      redirectUri: env.DISCORD_REDIRECT_URI || null,
+      authorizeUrl: env.DISCORD_AUTHORIZE_URL || 'https://discord.com/oauth2/authorize',
+      tokenUrl: env.DISCORD_TOKEN_URL || 'https://discord.com/api/oauth2/token',
+      userUrl: env.DISCORD_USER_URL || 'https://discord.com/api/users/@me',
+    },
+    sessionTtlMs: 30 * 24 * 3600 * 1000,
+    clientDir: env.CLIENT_DIR || './dist',
+    boardSeed: env.BOARD_SEED ? Number(env.BOARD_SEED) : null,
+  };
+}
+
+/** Development sign-in is on only without a Discord client and outside production (server-contract section 1). */
+export function devLoginEnabled(config: Config): boolean {
+  return !config.production && !config.discord.clientId;
+}

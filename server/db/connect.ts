@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import type { Database as Schema } from './schema';
+import type { Dialect, DialectMigration } from './migrations/helpers';
+import { foundation } from './migrations/001_foundation';
+import { eventsTeamsTasks } from './migrations/002_events_teams_tasks';
+import { games } from './migrations/003_games';
+
+/** The migrations, listed statically in order (house-style "Server"). */
+const MIGRATIONS: Record<string, DialectMigration> = {
+  '001_foundation': foundation,
+  '002_events_teams_tasks': eventsTeamsTasks,
+  '003_games': games,
+};
+
+/** An open database with its dialect. */
+export interface DbHandle {
+  db: Kysely<Schema>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens PostgreSQL when `databaseUrl` is given, else the SQLite file (its folder is created),
+ * then runs every pending migration. Throws when the database cannot be reached or migrated.
+ */
+export async function openDatabase(opts: { databaseUrl: string | null; sqliteFile: string }): Promise<DbHandle> {
+  let db: Kysely<Schema>;
+  let dialect: Dialect;
+  if (opts.databaseUrl) {
+    dialect = 'postgres';
+    // Integer ids and counts come back as numbers, not strings (int8 from count(*)).
+    pg.types.setTypeParser(20, (v) => Number(v));
+    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }) });
+  } else {
+    dialect = 'sqlite';
+    fs.mkdirSync(path.dirname(path.resolve(opts.sqliteFile)), { recursive: true });
+    const sqlite = new Database(opts.sqliteFile);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, m] of Object.entries(MIGRATIONS)) {
+        out[name] = { up: (k) => m.up(k, dialect), down: (k) => m.down(k, dialect) };
+      }
+      return out;
+    },
+  };
+  const { error } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  return { db, dialect, close: () => db.destroy() };
+}
+
+/** Current time as an ISO-8601 string, the one time format stored in both databases. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,146 @@
+import type { Generated, Kysely, Transaction } from 'kysely';
+
+/** Row types of every table; one migration set creates them for SQLite and PostgreSQL. */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  avatar_url: string | null;
+  created_at: string;
+  last_login: string | null;
+}
+export interface DiscordIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  discord_id: string;
+  username: string;
+  avatar: string | null;
+  updated_at: string;
+}
+export interface SessionsTable {
+  /** sha-256 hex of the cookie's session id, so a leaked table cannot be replayed. */
+  id: string;
+  user_id: number;
+  /** JSON object of session data keys (server-contract section 1: session_keys). */
+  data: string;
+  created_at: string;
+  expires_at: string;
+}
+export interface IgnsTable {
+  id: Generated<number>;
+  user_id: number;
+  ign: string;
+  created_at: string;
+}
+export interface ClansTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  created_at: string;
+}
+export interface ClanMembershipsTable {
+  id: Generated<number>;
+  clan_id: number;
+  user_id: number;
+  role: string;
+  joined_at: string;
+}
+export interface EventsTable {
+  id: Generated<number>;
+  clan_id: number;
+  name: string;
+  type: string;
+  start_datetime: string;
+  end_datetime: string | null;
+  created_at: string;
+}
+export interface TeamsTable {
+  id: Generated<number>;
+  event_id: number;
+  name: string;
+  color: string;
+  created_at: string;
+}
+export interface TeamMembersTable {
+  id: Generated<number>;
+  team_id: number;
+  event_id: number;
+  ign_id: number;
+  role: string;
+  created_at: string;
+}
+export interface TasksTable {
+  id: Generated<number>;
+  clan_id: number;
+  description: string;
+  difficulty: string;
+  created_at: string;
+}
+export interface GamesTable {
+  id: Generated<number>;
+  event_id: number;
+  clan_id: number;
+  status: string;
+  board_size: number;
+  num_snakes: number;
+  num_ladders: number;
+  max_reverts_allowed: number;
+  num_easy_tasks: number;
+  num_medium_tasks: number;
+  num_hard_tasks: number;
+  num_elite_tasks: number;
+  num_master_tasks: number;
+  /** JSON text: [{type, start, end}]. */
+  board_connections: string;
+  /** JSON text: [{name, color}] or null. */
+  winners: string | null;
+  /** Grows by one with every applied change; guards concurrent rolls (server-contract section 4). */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+export interface BoardSquaresTable {
+  id: Generated<number>;
+  game_id: number;
+  square_index: number;
+  task_id: number | null;
+  task_description: string;
+  task_difficulty: string | null;
+}
+export interface TeamStatesTable {
+  id: Generated<number>;
+  game_id: number;
+  team_id: number;
+  current_position: number;
+  revert_count: number;
+  /** JSON text of a list of squares. */
+  position_history: string;
+}
+export interface GameLogTable {
+  id: Generated<number>;
+  game_id: number;
+  timestamp: string;
+  team_name: string;
+  team_color: string | null;
+  message: string;
+}
+
+/** The whole database as Kysely sees it. */
+export interface Database {
+  users: UsersTable;
+  discord_identities: DiscordIdentitiesTable;
+  sessions: SessionsTable;
+  igns: IgnsTable;
+  clans: ClansTable;
+  clan_memberships: ClanMembershipsTable;
+  events: EventsTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  tasks: TasksTable;
+  games: GamesTable;
+  board_squares: BoardSquaresTable;
+  team_states: TeamStatesTable;
+  game_log: GameLogTable;
+}
+
+/** A database handle or an open transaction; repositories take either (house-style "Server"). */
+export type Db = Kysely<Database> | Transaction<Database>;

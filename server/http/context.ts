@@ -1,0 +1,57 @@
+import type { Context } from 'hono';
+import * as v from 'valibot';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config';
+import type { Database } from '../db/schema';
+import type { Dialect } from '../db/migrations/helpers';
+import { badRequest, unauthorized } from '../errors';
+import { firstIssueMessage, IdParamSchema } from '../../contract/common';
+import type { Broadcaster } from '../realtime/broadcaster';
+
+/** The signed-in user of a request, from the session cookie. */
+export interface SessionUser {
+  id: number;
+  username: string;
+  sessionId: string;
+}
+
+/** What every route can reach: the database, the configuration and the live broadcaster. */
+export interface Deps {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  config: Config;
+  broadcaster: Broadcaster;
+}
+
+/** Hono environment of the app: `c.var.user` is null when signed out. */
+export type AppEnv = { Variables: { user: SessionUser | null; deps: Deps } };
+
+/** The signed-in user, or a 401 `{"error": "You must be signed in."}`. */
+export function requireUser(c: Context<AppEnv>): SessionUser {
+  const user = c.get('user');
+  if (!user) throw unauthorized();
+  return user;
+}
+
+/**
+ * Reads and checks a JSON body with a contract schema. Raises 400 with
+ * 'Request body must be valid JSON.' or the schema's first message.
+ */
+export async function readJson<S extends v.GenericSchema>(c: Context<AppEnv>, schema: S): Promise<v.InferOutput<S>> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw badRequest('Request body must be valid JSON.');
+  }
+  const result = v.safeParse(schema, raw);
+  if (!result.success) throw badRequest(firstIssueMessage(result.issues) || 'Invalid request body.');
+  return result.output;
+}
+
+/** A positive integer path parameter; raises 400 'Invalid {label}.' otherwise. */
+export function idParam(c: Context<AppEnv>, name: string, label = name): number {
+  const result = v.safeParse(IdParamSchema, c.req.param(name));
+  if (!result.success) throw badRequest(`Invalid ${label}.`);
+  return result.output;
+}

@@ -1,0 +1,38 @@
+import { serve } from '@hono/node-server';
+import type { Server as HttpServer } from 'node:http';
+import { loadConfig } from './config';
+import { openDatabase } from './db/connect';
+import { createApp } from './app';
+import { attachRealtime } from './realtime/socket';
+import { ROUTE_MODULES } from './modules';
+import type { Deps } from './http/context';
+import { silentBroadcaster } from './realtime/broadcaster';
+
+/**
+ * Starts the whole product on one port (server-contract section 6): API under /api, Socket.IO at
+ * /socket.io, the built client everywhere else. Exits 1 when the database cannot be opened.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster };
+  const app = createApp(deps, ROUTE_MODULES);
+  const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
+    console.log(`Clan Snakes & Ladders listening on http://localhost:${info.port} (${handle.dialect})`);
+  }) as HttpServer;
+  const realtime = await attachRealtime(server, deps);
+  deps.broadcaster = realtime.broadcaster;
+  const stop = async () => {
+    await realtime.close();
+    server.close();
+    await handle.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((err) => {
+  console.error('Failed to start:', err);
+  process.exit(1);
+});

@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { fileURLToPath } from 'node:url';
+
+/** Database backends a suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export type Backend = 'sqlite' | 'postgres';
+
+/** The backends to run API suites against (README "Tests"). */
+export function backends(): Backend[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** A fresh, empty database for one suite: a temp SQLite file or a new PostgreSQL database. */
+export interface TestDatabase {
+  backend: Backend;
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** Creates a fresh database on `backend`; PostgreSQL ones are named csl_t_<random> and dropped after. */
+export async function createTestDatabase(backend: Backend): Promise<TestDatabase> {
+  if (backend === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-'));
+    return {
+      backend,
+      env: { SQLITE_FILE: path.join(dir, 'test.db') },
+      async drop() {
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = 'csl_t_' + crypto.randomBytes(6).toString('hex');
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = '/' + name;
+  return {
+    backend,
+    env: { DATABASE_URL: url.toString() },
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** A running server process of the real product. */
+export interface TestServer {
+  url: string;
+  port: number;
+  proc: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Starts `server/index.ts` in its own process on a free port with `env` (database env from
+ * createTestDatabase, Discord overrides, NODE_ENV …). Resolves once it listens; rejects with the
+ * process output when it exits first or takes over 30 s.
+ */
+export async function startServer(env: Record<string, string>, port?: number): Promise<TestServer> {
+  const p = port ?? (await freePort());
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DISCORD_CLIENT_ID: '', NODE_ENV: 'test', CLIENT_DIR: path.join(ROOT, 'dist'), ...env, PORT: String(p) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start in 30 s:\n' + out)), 30_000);
+    const onData = () => {
+      if (out.includes('listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${p}`,
+    port: p,
+    proc,
+    output: () => out,
+    async stop() {
+      if (proc.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+        setTimeout(() => proc.kill('SIGKILL'), 5000).unref();
+      });
+    },
+  };
+}
