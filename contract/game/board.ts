@@ -1,0 +1,133 @@
+import { autoSplit } from './split';
+import type { GameSettings } from './settings';
+
+/** Allowed board sizes in squares: the perfect squares 5x5 ... 15x15 (product-spec.md sections 5 and 9). */
+export const BOARD_SIZES = [25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225] as const;
+
+/** One allowed board size. */
+export type BoardSize = (typeof BOARD_SIZES)[number];
+
+/** Setting limits (product-spec.md sections 5 "Game settings" and 9). */
+export const MAX_SNAKES = 12;
+export const MAX_LADDERS = 12;
+export const MAX_REVERTS = 10;
+
+/** Type guard: true when `n` is one of BOARD_SIZES. */
+export function isBoardSize(n: unknown): n is BoardSize {
+  return typeof n === 'number' && (BOARD_SIZES as readonly number[]).includes(n);
+}
+
+const DEFAULT_BOARD_SIZE: BoardSize = 100;
+const DEFAULT_SPLIT = autoSplit(DEFAULT_BOARD_SIZE);
+
+/**
+ * Settings a new game form starts with (product-spec.md section 9): board 100, 5 snakes,
+ * 5 ladders, 3 max reverts, task counts from autoSplit(100) (19/20/20/20/19).
+ */
+export const DEFAULT_SETTINGS: Readonly<GameSettings> = Object.freeze({
+  board_size: DEFAULT_BOARD_SIZE,
+  num_snakes: 5,
+  num_ladders: 5,
+  max_reverts_allowed: 3,
+  num_easy_tasks: DEFAULT_SPLIT.easy,
+  num_medium_tasks: DEFAULT_SPLIT.medium,
+  num_hard_tasks: DEFAULT_SPLIT.hard,
+  num_elite_tasks: DEFAULT_SPLIT.elite,
+  num_master_tasks: DEFAULT_SPLIT.master,
+});
+
+/** A grid cell: row 0 is the bottom row, col 0 the left column. */
+export interface Cell {
+  row: number;
+  col: number;
+}
+
+function checkBoardSize(boardSize: number): void {
+  if (!Number.isInteger(boardSize) || boardSize < 1) {
+    throw new RangeError(`Board size must be a positive integer, got ${boardSize}.`);
+  }
+}
+
+function checkSquare(square: number, boardSize: number): void {
+  checkBoardSize(boardSize);
+  if (!Number.isInteger(square) || square < 1 || square > boardSize) {
+    throw new RangeError(`Square ${square} is not on a board of ${boardSize} squares.`);
+  }
+}
+
+/**
+ * Side of the square grid in cells: ceil(sqrt(N)) (product-spec.md sections 2 "Game play screen"
+ * and 9). Throws RangeError unless N is a positive integer.
+ */
+export function boardSide(boardSize: number): number {
+  checkBoardSize(boardSize);
+  return Math.ceil(Math.sqrt(boardSize));
+}
+
+/**
+ * Row of a square, 0 = bottom row (the row of square 1), counting up; each row holds
+ * boardSide(N) squares. Throws RangeError unless 1 <= square <= N (integers).
+ */
+export function rowOf(square: number, boardSize: number): number {
+  checkSquare(square, boardSize);
+  return Math.floor((square - 1) / boardSide(boardSize));
+}
+
+/**
+ * Cell of a square (product-spec.md section 2 "Game play screen"): numbering starts in the bottom
+ * row (row 0) going left to right, the next row goes right to left, alternating upward.
+ * Square 1 is {row 0, col 0}. Throws RangeError unless 1 <= square <= N (integers).
+ */
+export function squareToCell(square: number, boardSize: number): Cell {
+  checkSquare(square, boardSize);
+  const side = boardSide(boardSize);
+  const index = square - 1;
+  const row = Math.floor(index / side);
+  const offset = index % side;
+  return { row, col: row % 2 === 0 ? offset : side - 1 - offset };
+}
+
+/**
+ * Inverse of squareToCell: the square shown in cell (row, col), or null when the cell is outside
+ * the grid or its number would exceed N (a non-square N leaves the top row partly empty).
+ * Throws RangeError unless N is a positive integer.
+ */
+export function cellToSquare(row: number, col: number, boardSize: number): number | null {
+  const side = boardSide(boardSize);
+  if (!Number.isInteger(row) || !Number.isInteger(col)) return null;
+  if (row < 0 || row >= side || col < 0 || col >= side) return null;
+  const offset = row % 2 === 0 ? col : side - 1 - col;
+  const square = row * side + offset + 1;
+  return square <= boardSize ? square : null;
+}
+
+/** Label of a board size for the settings form: 25 → '25 (5x5)' (product-spec.md section 5). */
+export function boardSizeLabel(boardSize: number): string {
+  const side = boardSide(boardSize);
+  return `${boardSize} (${side}x${side})`;
+}
+
+/**
+ * Most connections (snakes + ladders together) a board of N squares can hold under the generation
+ * rules (server-contract.md section 4): each uses two distinct squares from 2..N-1 lying on
+ * different rows. With T = N-2 usable squares and m = the most usable squares in one row this is
+ * min(floor(T/2), T-m) (a maximum matching in a complete multipartite graph); for every size in
+ * BOARD_SIZES it equals floor((N-2)/2), e.g. 11 for 25, 17 for 36, 23 for 49.
+ * Throws RangeError unless N is a positive integer.
+ */
+export function maxConnections(boardSize: number): number {
+  const rows = usableRowCounts(boardSize);
+  const total = rows.reduce((a, b) => a + b, 0);
+  const largest = rows.reduce((a, b) => Math.max(a, b), 0);
+  return Math.min(Math.floor(total / 2), total - largest);
+}
+
+/** Number of squares from 2..N-1 in each row (index = row). */
+export function usableRowCounts(boardSize: number): number[] {
+  const side = boardSide(boardSize);
+  const counts: number[] = new Array(side).fill(0);
+  for (let square = 2; square <= boardSize - 1; square += 1) {
+    counts[Math.floor((square - 1) / side)] += 1;
+  }
+  return counts;
+}

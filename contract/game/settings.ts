@@ -1,0 +1,140 @@
+import * as v from 'valibot';
+import { BOARD_SIZES, MAX_LADDERS, MAX_REVERTS, MAX_SNAKES, maxConnections } from './board';
+import type { TierCounts } from './split';
+
+/** Messages of the game settings rules, verbatim from product-spec.md section 5 "Game settings". */
+export const SETTINGS_MESSAGES = {
+  boardSize: 'Board size must be a perfect square between 25 and 225.',
+  snakes: 'Number of snakes must be between 0 and 12.',
+  ladders: 'Number of ladders must be between 0 and 12.',
+  reverts: 'Max reverts allowed must be between 0 and 10.',
+  negativeCount: 'Task counts cannot be negative.',
+  /** Not in the spec: a count that is missing, fractional or not a number. */
+  wholeCount: 'Task counts must be whole numbers.',
+  /** Not in the spec's messages (its wording: "All fields are required"): a missing field or a non-object. */
+  required: 'All fields are required.',
+  tooMany: (total: number, tiles: number) =>
+    `Total tasks (${total}) exceeds available task tiles (${tiles}). Please reduce task numbers.`,
+  tooFew: (total: number, tiles: number) =>
+    `Total tasks (${total}) is less than available task tiles (${tiles}). All task tiles must be filled.`,
+  /** Not in the spec: more connections than fit (see maxConnections). */
+  tooManyConnections: (boardSize: number, snakes: number, ladders: number) =>
+    `A board of ${boardSize} squares cannot hold ${snakes} snakes and ${ladders} ladders: ` +
+    `at most ${maxConnections(boardSize)} snakes and ladders together fit.`,
+} as const;
+
+/**
+ * Payload of game create and randomize (product-spec.md section 7 "Game"), all integers:
+ * board_size in squares, snake/ladder counts, max reverts per team, and task squares per tier.
+ */
+export interface GameSettings {
+  board_size: number;
+  num_snakes: number;
+  num_ladders: number;
+  max_reverts_allowed: number;
+  num_easy_tasks: number;
+  num_medium_tasks: number;
+  num_hard_tasks: number;
+  num_elite_tasks: number;
+  num_master_tasks: number;
+}
+
+/** The five task-count fields of GameSettings, in tier order. */
+export const TASK_COUNT_FIELDS = [
+  'num_easy_tasks',
+  'num_medium_tasks',
+  'num_hard_tasks',
+  'num_elite_tasks',
+  'num_master_tasks',
+] as const;
+
+const int = (message: string) => v.pipe(v.number(message), v.integer(message));
+
+/**
+ * Shape only: every field present and an integer. A missing field or non-object reports
+ * 'All fields are required.'; a present non-integer field reports its rule message.
+ */
+export const GameSettingsFieldsSchema = v.object(
+  {
+    board_size: int(SETTINGS_MESSAGES.boardSize),
+    num_snakes: int(SETTINGS_MESSAGES.snakes),
+    num_ladders: int(SETTINGS_MESSAGES.ladders),
+    max_reverts_allowed: int(SETTINGS_MESSAGES.reverts),
+    num_easy_tasks: int(SETTINGS_MESSAGES.wholeCount),
+    num_medium_tasks: int(SETTINGS_MESSAGES.wholeCount),
+    num_hard_tasks: int(SETTINGS_MESSAGES.wholeCount),
+    num_elite_tasks: int(SETTINGS_MESSAGES.wholeCount),
+    num_master_tasks: int(SETTINGS_MESSAGES.wholeCount),
+  },
+  SETTINGS_MESSAGES.required,
+);
+
+/**
+ * Game settings payload with every rule of product-spec.md section 5 "Game settings" (and the
+ * feasibility rule of validateSettings). The first issue's message is the one validateSettings
+ * returns, so `firstIssueMessage(v.safeParse(GameSettingsSchema, body).issues)` gives the spec text.
+ */
+export const GameSettingsSchema = v.pipe(
+  GameSettingsFieldsSchema,
+  v.rawCheck<GameSettings>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const message = validateSettings(dataset.value);
+    if (message !== null) addIssue({ message });
+  }),
+);
+
+/** TierCounts of a settings object: num_easy_tasks → easy, ... */
+export function countsFromSettings(settings: GameSettings): TierCounts {
+  return {
+    easy: settings.num_easy_tasks,
+    medium: settings.num_medium_tasks,
+    hard: settings.num_hard_tasks,
+    elite: settings.num_elite_tasks,
+    master: settings.num_master_tasks,
+  };
+}
+
+/** Settings fields of a TierCounts: easy → num_easy_tasks, ... (to fill the form after autoSplit). */
+export function countsToSettings(counts: TierCounts): Pick<GameSettings, (typeof TASK_COUNT_FIELDS)[number]> {
+  return {
+    num_easy_tasks: counts.easy,
+    num_medium_tasks: counts.medium,
+    num_hard_tasks: counts.hard,
+    num_elite_tasks: counts.elite,
+    num_master_tasks: counts.master,
+  };
+}
+
+const inRange = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
+
+/**
+ * First broken game-settings rule, or null when the settings are valid (product-spec.md section 5
+ * "Game settings", server-contract.md section 4). Checked in this order, messages verbatim:
+ * 1. board_size in BOARD_SIZES (25 ... 225) — 'Board size must be a perfect square between 25 and 225.'
+ * 2. num_snakes integer 0..12; 3. num_ladders integer 0..12; 4. max_reverts_allowed integer 0..10.
+ * 5. no negative task count — 'Task counts cannot be negative.'; fractional/NaN counts —
+ *    'Task counts must be whole numbers.'
+ * 6. sum of counts (N) vs task tiles M = board_size-2: 'Total tasks (N) exceeds ...' / 'is less than ...'.
+ * 7. feasibility: num_snakes + num_ladders <= maxConnections(board_size) (= floor((board_size-2)/2);
+ *    each connection needs two distinct squares of 2..N-1 on different rows), else
+ *    'A board of 25 squares cannot hold 12 snakes and 12 ladders: at most 11 ...'.
+ * When this returns null, generateConnections always succeeds. Never throws.
+ */
+export function validateSettings(settings: GameSettings): string | null {
+  const s = settings;
+  if (!(BOARD_SIZES as readonly number[]).includes(s.board_size)) return SETTINGS_MESSAGES.boardSize;
+  if (!inRange(s.num_snakes, 0, MAX_SNAKES)) return SETTINGS_MESSAGES.snakes;
+  if (!inRange(s.num_ladders, 0, MAX_LADDERS)) return SETTINGS_MESSAGES.ladders;
+  if (!inRange(s.max_reverts_allowed, 0, MAX_REVERTS)) return SETTINGS_MESSAGES.reverts;
+  const counts = TASK_COUNT_FIELDS.map((field) => s[field]);
+  if (counts.some((n) => typeof n === 'number' && n < 0)) return SETTINGS_MESSAGES.negativeCount;
+  if (counts.some((n) => !Number.isInteger(n))) return SETTINGS_MESSAGES.wholeCount;
+  const total = counts.reduce((a, b) => a + b, 0);
+  const tiles = s.board_size - 2;
+  if (total > tiles) return SETTINGS_MESSAGES.tooMany(total, tiles);
+  if (total < tiles) return SETTINGS_MESSAGES.tooFew(total, tiles);
+  if (s.num_snakes + s.num_ladders > maxConnections(s.board_size)) {
+    return SETTINGS_MESSAGES.tooManyConnections(s.board_size, s.num_snakes, s.num_ladders);
+  }
+  return null;
+}
