@@ -1,0 +1,131 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { AuthStatus, User } from '../contract/user';
+
+/** Which message the login page shows when signed out (product-spec section 4 Session). */
+export type SignedOutNotice = 'welcome' | 'expired';
+
+export interface SessionContext {
+  user: User | null;
+  notice: SignedOutNotice;
+  devLogin: boolean;
+  /** Set when the user load failed and the session was closed (product-spec section 4). */
+  error: string | null;
+}
+
+export type SessionEvent =
+  | { type: 'session.check' }
+  | { type: 'session.refresh' }
+  | { type: 'session.logout' }
+  | { type: 'onboarding.completed' };
+
+/** Shown when the profile could not be loaded or parsed and the server session was closed. */
+export const USER_LOAD_FAILED = 'We could not load your profile, so you have been signed out. Please log in again.';
+
+const missing = (name: string) =>
+  fromPromise<never, any>(async () => {
+    throw new Error(`session machine: actor '${name}' was not provided`);
+  });
+
+/**
+ * The session chart (product-spec section 4 "Session"): checks the auth status, loads the user,
+ * sends users without IGNs to onboarding, logs out on a failed user load, and logs out on request
+ * (errors ignored). Effects are the actors checkAuthStatus, loadUser and logout, provided from src/.
+ */
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+  },
+  actors: {
+    checkAuthStatus: missing('checkAuthStatus') as ReturnType<typeof fromPromise<AuthStatus, void>>,
+    loadUser: missing('loadUser') as ReturnType<typeof fromPromise<User, void>>,
+    logout: missing('logout') as ReturnType<typeof fromPromise<void, void>>,
+  },
+  guards: {
+    isAuthorized: (_, status: AuthStatus) => status.authorized,
+    hasIgns: (_, user: User) => user.igns.length > 0,
+  },
+  actions: {
+    assignSignedOut: assign((_, status: AuthStatus | null) => ({
+      user: null,
+      devLogin: status?.dev_login ?? false,
+      notice: (status && (status.has_token || status.session_keys.length > 0) ? 'expired' : 'welcome') as SignedOutNotice,
+    })),
+    assignStatus: assign((_, status: AuthStatus) => ({ devLogin: status.dev_login, error: null })),
+    assignUser: assign((_, user: User) => ({ user, error: null })),
+    assignLoadError: assign({ user: null, error: USER_LOAD_FAILED }),
+    clearSession: assign({ user: null, notice: 'welcome' as SignedOutNotice, error: null }),
+  },
+}).createMachine({
+  id: 'session',
+  context: { user: null, notice: 'welcome', devLogin: false, error: null },
+  initial: 'checking',
+  states: {
+    checking: {
+      tags: ['busy'],
+      invoke: {
+        src: 'checkAuthStatus',
+        onDone: [
+          { guard: { type: 'isAuthorized', params: ({ event }) => event.output }, target: 'loadingUser', actions: { type: 'assignStatus', params: ({ event }) => event.output } },
+          { target: 'unauthenticated', actions: { type: 'assignSignedOut', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'unauthenticated', actions: { type: 'assignSignedOut', params: null } },
+      },
+    },
+    unauthenticated: {
+      on: { 'session.check': 'checking' },
+    },
+    loadingUser: {
+      tags: ['busy'],
+      invoke: {
+        src: 'loadUser',
+        onDone: [
+          { guard: { type: 'hasIgns', params: ({ event }) => event.output }, target: 'ready', actions: { type: 'assignUser', params: ({ event }) => event.output } },
+          { target: 'onboardingNeeded', actions: { type: 'assignUser', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'userLoadFailed', actions: 'assignLoadError' },
+      },
+    },
+    userLoadFailed: {
+      tags: ['busy'],
+      invoke: {
+        src: 'logout',
+        onDone: 'unauthenticated',
+        onError: 'unauthenticated',
+      },
+    },
+    onboardingNeeded: {
+      tags: ['authenticated'],
+      on: {
+        'onboarding.completed': 'loadingUser',
+        'session.logout': 'loggingOut',
+      },
+    },
+    ready: {
+      tags: ['authenticated'],
+      on: {
+        'session.refresh': 'refreshing',
+        'session.logout': 'loggingOut',
+      },
+    },
+    refreshing: {
+      tags: ['authenticated'],
+      invoke: {
+        src: 'loadUser',
+        onDone: [
+          { guard: { type: 'hasIgns', params: ({ event }) => event.output }, target: 'ready', actions: { type: 'assignUser', params: ({ event }) => event.output } },
+          { target: 'onboardingNeeded', actions: { type: 'assignUser', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'userLoadFailed', actions: 'assignLoadError' },
+      },
+    },
+    loggingOut: {
+      tags: ['busy'],
+      invoke: {
+        src: 'logout',
+        onDone: { target: 'unauthenticated', actions: 'clearSession' },
+        onError: { target: 'unauthenticated', actions: 'clearSession' },
+      },
+    },
+  },
+});

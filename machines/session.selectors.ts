@@ -1,0 +1,15 @@
+import type { SnapshotFrom } from 'xstate';
+import type { sessionMachine } from './session.machine';
+
+type S = SnapshotFrom<typeof sessionMachine>;
+
+/** Named selectors of the session chart for `useSelector` (house-style "Components"). */
+export const selectUser = (s: S) => s.context.user;
+export const selectIsBusy = (s: S) => s.hasTag('busy');
+export const selectIsAuthenticated = (s: S) => s.hasTag('authenticated');
+export const selectIsReady = (s: S) => s.matches('ready') || s.matches('refreshing');
+export const selectNeedsOnboarding = (s: S) => s.matches('onboardingNeeded');
+export const selectIsSignedOut = (s: S) => s.matches('unauthenticated');
+export const selectNotice = (s: S) => s.context.notice;
+export const selectSessionError = (s: S) => s.context.error;
+export const selectDevLogin = (s: S) => s.context.devLogin;

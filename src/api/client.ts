@@ -1,0 +1,48 @@
+import ky, { HTTPError } from 'ky';
+import * as v from 'valibot';
+import { ErrorBodySchema } from '../../contract/common';
+
+/** Network failure text (product-spec section 8, General network). */
+export const NETWORK_ERROR = 'Network error. Failed to connect to the server.';
+
+/** An API failure with the server's `error` text (or a fallback) and the HTTP status (0 = network). */
+export class ApiRequestError extends Error {
+  constructor(message: string, public status: number) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+/** The one ky instance: base /api, cookies always sent (product-spec section 7). */
+export const http = ky.create({ prefixUrl: '/api', credentials: 'include', retry: 0, timeout: 20_000 });
+
+/**
+ * Runs a request and parses its JSON answer with a contract schema.
+ * Raises ApiRequestError with the server's `error` text, `fallback` when it has none, or
+ * NETWORK_ERROR (status 0) when the server cannot be reached; a malformed answer raises too.
+ */
+export async function request<S extends v.GenericSchema>(
+  schema: S,
+  run: (h: typeof http) => Promise<Response>,
+  fallback = 'Request failed.',
+): Promise<v.InferOutput<S>> {
+  let res: Response;
+  try {
+    res = await run(http);
+  } catch (err) {
+    if (err instanceof HTTPError) {
+      let message = fallback;
+      try {
+        const body = v.safeParse(ErrorBodySchema, await err.response.json());
+        if (body.success && body.output.error) message = body.output.error;
+      } catch {
+        /* no JSON body: keep the fallback */
+      }
+      throw new ApiRequestError(message, err.response.status);
+    }
+    throw new ApiRequestError(NETWORK_ERROR, 0);
+  }
+  const parsed = v.safeParse(schema, await res.json().catch(() => undefined));
+  if (!parsed.success) throw new ApiRequestError('The server sent an answer this page cannot read.', res.status);
+  return parsed.output;
+}

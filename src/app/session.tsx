@@ -1,0 +1,24 @@
+import { createActorContext } from '@xstate/react';
+import type { ReactNode } from 'react';
+import { sessionMachine } from '../../machines/session.machine';
+import { fetchAuthStatus, fetchUser, postLogout } from '../api/session';
+import { fromPromise } from 'xstate';
+
+/** App-lifetime session actor (house-style "Components": createActorContext). */
+export const SessionContext = createActorContext(sessionMachine);
+
+/** The session chart with its real effects: the auth-status, user/me and logout calls. */
+export const liveSessionMachine = sessionMachine.provide({
+  actors: {
+    checkAuthStatus: fromPromise(() => fetchAuthStatus()),
+    loadUser: fromPromise(() => fetchUser()),
+    logout: fromPromise(() => postLogout()),
+  },
+});
+
+/**
+ * Provides the session actor to the tree. `logic` lets tests give the chart fake effects.
+ */
+export function SessionProvider({ children, logic = liveSessionMachine }: { children: ReactNode; logic?: typeof sessionMachine }) {
+  return <SessionContext.Provider logic={logic}>{children}</SessionContext.Provider>;
+}

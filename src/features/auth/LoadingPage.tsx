@@ -1,0 +1,36 @@
+import { useEffect, useState } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { SessionContext } from '../../app/session';
+import { selectIsBusy, selectIsReady, selectNeedsOnboarding } from '../../../machines/session.selectors';
+import { Spinner } from '../../ui/Spinner';
+
+/** How long a message stays on /loading before moving on, in ms, so it can be read. */
+export const LOADING_MESSAGE_MS = 1500;
+
+/**
+ * /loading (product-spec section 2): shows the navigation state's message, then goes to its
+ * redirectTo path once the session has settled: to /onboarding when the user has no IGN, to /
+ * when signed out (a failed sign-in), else to redirectTo.
+ */
+export function LoadingPage() {
+  const location = useLocation();
+  const state = (location.state ?? {}) as { message?: string; redirectTo?: string };
+  const busy = SessionContext.useSelector(selectIsBusy);
+  const ready = SessionContext.useSelector(selectIsReady);
+  const needsOnboarding = SessionContext.useSelector(selectNeedsOnboarding);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setShown(true), LOADING_MESSAGE_MS);
+    return () => clearTimeout(t);
+  }, []);
+  if (shown && !busy) {
+    if (needsOnboarding) return <Navigate to="/onboarding" replace />;
+    if (!ready) return <Navigate to="/" replace />;
+    return <Navigate to={state.redirectTo && state.redirectTo.startsWith('/') ? state.redirectTo : '/dashboard'} replace />;
+  }
+  return (
+    <section className="panel panel--narrow center">
+      <Spinner text={state.message ?? 'Loading...'} />
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { SessionContext } from '../../app/session';
+import {
+  selectDevLogin, selectIsBusy, selectIsSignedOut, selectNotice, selectSessionError, selectUser,
+} from '../../../machines/session.selectors';
+import { devLogin, discordLoginUrl } from '../../api/session';
+import { Avatar } from '../../ui/Avatar';
+import { Notice } from '../../ui/Notice';
+import { Spinner } from '../../ui/Spinner';
+import { EXPIRED_TEXT, WELCOME_TEXT } from './messages';
+
+/**
+ * The login page at / (product-spec section 2 Login page): title, status message, Discord log-in
+ * button, development sign-in when the server offers it; when already authorised, the avatar,
+ * Discord ID, IGNs and Logout.
+ */
+export function LoginPage() {
+  const session = SessionContext.useActorRef();
+  const user = SessionContext.useSelector(selectUser);
+  const signedOut = SessionContext.useSelector(selectIsSignedOut);
+  const busy = SessionContext.useSelector(selectIsBusy);
+  const notice = SessionContext.useSelector(selectNotice);
+  const error = SessionContext.useSelector(selectSessionError);
+  const devEnabled = SessionContext.useSelector(selectDevLogin);
+
+  return (
+    <section className="hero">
+      <div className="hero__card panel">
+        <h1 className="hero__title">Clan Snakes &amp; Ladders</h1>
+        <p className="hero__tagline">Run your clan&apos;s board-game events: teams, tasks from your clan&apos;s pool, live dice rolls and spectators.</p>
+        {busy && <Spinner text="Checking your session..." />}
+        {signedOut && (
+          <>
+            {error && <Notice tone="error">{error}</Notice>}
+            {notice === 'expired' ? (
+              <Notice tone="warning" testId="login-status">{EXPIRED_TEXT}</Notice>
+            ) : (
+              <Notice tone="info" testId="login-status">{WELCOME_TEXT}</Notice>
+            )}
+            <a className="btn btn--discord btn--large" href={discordLoginUrl('/dashboard')}>
+              Log in with Discord
+            </a>
+            {devEnabled && <DevLoginForm onSignedIn={() => session.send({ type: 'session.check' })} />}
+          </>
+        )}
+        {user && !signedOut && !busy && (
+          <div className="authorised">
+            <Avatar url={user.avatar_url} username={user.username} size={64} />
+            <dl className="authorised__facts">
+              <dt>Signed in as</dt>
+              <dd>{user.username}</dd>
+              <dt>Discord ID</dt>
+              <dd>{user.discord_id}</dd>
+              <dt>IGNs</dt>
+              <dd>{user.igns.length ? user.igns.map((i) => i.ign).join(', ') : 'None linked yet'}</dd>
+            </dl>
+            <div className="row">
+              <Link className="btn btn--primary" to={user.igns.length ? '/dashboard' : '/onboarding'}>
+                {user.igns.length ? 'Go to Dashboard' : 'Continue Setup'}
+              </Link>
+              <button type="button" className="btn" onClick={() => session.send({ type: 'session.logout' })}>
+                Logout
+              </button>
+            </div>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** Development sign-in (server-contract section 1): a name, then POST /api/auth/dev. */
+function DevLoginForm({ onSignedIn }: { onSignedIn: () => void }) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const navigate = useNavigate();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!name.trim()) {
+      setError('Enter a name to sign in with.');
+      return;
+    }
+    setPending(true);
+    setError(null);
+    try {
+      await devLogin(name.trim());
+      onSignedIn();
+      navigate('/loading', { state: { message: 'Signing you in...', redirectTo: '/dashboard' } });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : 'Sign-in failed.');
+      setPending(false);
+    }
+  };
+  return (
+    <form className="devlogin" onSubmit={submit} aria-label="Development sign-in">
+      <p className="devlogin__label">Development sign-in (no Discord client is configured on this server)</p>
+      <div className="row">
+        <label className="sr-only" htmlFor="dev-username">Username</label>
+        <input id="dev-username" className="input" placeholder="Any username" value={name} maxLength={32} onChange={(e) => setName(e.target.value)} />
+        <button className="btn btn--primary" type="submit" disabled={pending}>
+          {pending ? 'Signing in...' : 'Dev Sign-in'}
+        </button>
+      </div>
+      {error && <Notice tone="error">{error}</Notice>}
+    </form>
+  );
+}
