@@ -1,0 +1,119 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo, type FormEvent, type ReactNode } from 'react';
+import { assign, fromPromise, type ActorRefFrom } from 'xstate';
+import { confirmActionMachine, type ActionResult, type PerformInput } from '../../machines/confirmAction.machine';
+import * as sel from '../../machines/confirmAction.selectors';
+import { Notice } from './Notice';
+
+/** A confirmAction actor as components hold it. */
+export type ConfirmActionRef = ActorRefFrom<typeof confirmActionMachine>;
+
+/** The effects one modal use gives the confirmAction chart. */
+export interface ConfirmEffects {
+  /** The call; resolves with the success message, rejects with an Error whose message is shown. */
+  perform: (input: PerformInput) => Promise<ActionResult>;
+  /** Form rule: an error text, or null when the draft may be submitted. */
+  validate?: (draft: Record<string, unknown>) => string | null;
+  /** Called once on success (refresh data, navigate ...). */
+  onSucceeded?: (input: PerformInput & { result: string | null }) => void;
+}
+
+/**
+ * A confirmAction actor with one use's effects provided (house-style: flow actors come from
+ * `useActorRef(machine.provide(...))`). `effects` should be stable (memoised) across renders.
+ */
+export function useConfirmAction(effects: ConfirmEffects): ConfirmActionRef {
+  const logic = useMemo(
+    () =>
+      confirmActionMachine.provide({
+        actors: { performAction: fromPromise(({ input }) => effects.perform(input)) },
+        guards: { isDraftValid: ({ context }) => !effects.validate || effects.validate(context.draft) === null },
+        actions: {
+          assignValidationError: assign(({ context }) => ({ error: effects.validate?.(context.draft) ?? null })),
+          notifySucceeded: ({ context }) => effects.onSucceeded?.({ draft: context.draft, subject: context.subject, result: context.result }),
+        },
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  );
+  return useActorRef(logic);
+}
+
+/**
+ * The modal of every confirm flow (product-spec section 4 modal flows), opened by the chart:
+ * confirming shows `children` (text or form fields) with Cancel and the confirm button;
+ * processing disables them and shows `processingText`; the result step shows the success
+ * message or the error with Close (and Retry on failure). Radix Dialog: focus trap, Esc cancels.
+ */
+export function ConfirmDialog({
+  actor,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  processingText = 'Processing...',
+  danger = false,
+  submitDisabled = false,
+}: {
+  actor: ConfirmActionRef;
+  title: string;
+  children?: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  processingText?: string;
+  danger?: boolean;
+  submitDisabled?: boolean;
+}) {
+  const open = useSelector(actor, sel.isModalOpen);
+  const processing = useSelector(actor, sel.isProcessing);
+  const succeeded = useSelector(actor, sel.isSucceeded);
+  const failed = useSelector(actor, sel.isFailed);
+  const result = useSelector(actor, sel.selectResult);
+  const error = useSelector(actor, sel.selectActionError);
+  const confirming = !succeeded && !failed;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    actor.send({ type: 'confirm.submit' });
+  };
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && !processing && actor.send({ type: 'confirm.cancel' })}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog panel" aria-describedby={undefined}>
+          <Dialog.Title className="dialog__title">{title}</Dialog.Title>
+          {confirming ? (
+            <form onSubmit={submit} className="form">
+              <div className="dialog__body">{children}</div>
+              {error && <Notice tone="error">{error}</Notice>}
+              {processing && <p className="muted" role="status">{processingText}</p>}
+              <div className="row dialog__actions">
+                <button type="button" className="btn" disabled={processing} onClick={() => actor.send({ type: 'confirm.cancel' })}>
+                  {cancelLabel}
+                </button>
+                <button type="submit" className={danger ? 'btn btn--danger' : 'btn btn--primary'} disabled={processing || submitDisabled}>
+                  {confirmLabel}
+                </button>
+              </div>
+            </form>
+          ) : (
+            <div className="form">
+              {succeeded && <Notice tone="success">{result}</Notice>}
+              {failed && <Notice tone="error">{error}</Notice>}
+              <div className="row dialog__actions">
+                {failed && (
+                  <button type="button" className="btn" onClick={() => actor.send({ type: 'confirm.retry' })}>
+                    Retry
+                  </button>
+                )}
+                <button type="button" className="btn btn--primary" autoFocus onClick={() => actor.send({ type: 'confirm.close' })}>
+                  Close
+                </button>
+              </div>
+            </div>
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
