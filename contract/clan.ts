@@ -1,10 +1,12 @@
 import * as v from 'valibot';
-import { ClanRoleSchema } from './user';
+import { CLAN_ROLES, isManagerRole, type ClanRole, ClanRoleSchema } from './user';
 
 /** Clan name limit after trimming, in characters (product-spec section 9). */
 export const CLAN_NAME_MAX = 40;
 /** Clans one user may own (server-contract section 3). */
 export const CLAN_OWN_LIMIT = 3;
+/** Largest id the databases store (32-bit signed integer columns); larger ids name nothing. */
+export const DB_ID_MAX = 2_147_483_647;
 
 /** A clan name typed by a user: trimmed, 1-40 characters. */
 export const ClanNameSchema = v.pipe(
@@ -25,8 +27,18 @@ export const ClanListSchema = v.object({ clans: v.array(ClanSummarySchema) });
 export const CreateClanBodySchema = v.object({ clan_name: ClanNameSchema });
 export const CreateClanAnswerSchema = v.object({ clan_id: v.number() });
 
-/** PUT /api/clan/{clanId}/name body and answer (product-spec section 7). */
-export const RenameClanBodySchema = v.object({ new_name: ClanNameSchema });
+/** The text for an empty rename or one equal to the current name (product-spec section 5 Clans). */
+export const RENAME_EMPTY_OR_SAME = 'Clan name cannot be empty or the same as the current name.';
+
+/** PUT /api/clan/{clanId}/name body and answer (product-spec section 7): new_name trimmed, 1-40 characters. */
+export const RenameClanBodySchema = v.object({
+  new_name: v.pipe(
+    v.string(RENAME_EMPTY_OR_SAME),
+    v.trim(),
+    v.minLength(1, RENAME_EMPTY_OR_SAME),
+    v.maxLength(CLAN_NAME_MAX, `Clan name must be at most ${CLAN_NAME_MAX} characters.`),
+  ),
+});
 export const RenameClanAnswerSchema = v.object({ new_name: v.string() });
 
 /** A clan member row (product-spec section 3 Clan member); member_id is the user id. */
@@ -52,11 +64,140 @@ export const AvailableMembersAnswerSchema = v.object({
   available_users: v.array(v.object({ id: v.number(), username: v.string() })),
 });
 
-/** POST /api/clan/{clanId}/members body (product-spec section 3 Add-member forms). */
+/** A role in a request body, with a readable message for anything else. */
+const RoleBodyField = v.picklist(CLAN_ROLES, 'Role must be one of Guest, Member, Admin or Owner.');
+
+/**
+ * POST /api/clan/{clanId}/members body (product-spec section 3 Add-member forms): user_id a
+ * positive integer id; role any ladder role here, the server refuses Owner with a clear 400.
+ */
 export const AddClanMemberBodySchema = v.object({
-  user_id: v.pipe(v.number('A user must be chosen.'), v.integer('A user must be chosen.')),
-  role: ClanRoleSchema,
+  user_id: v.pipe(
+    v.number('A user must be chosen.'),
+    v.integer('A user must be chosen.'),
+    v.minValue(1, 'A user must be chosen.'),
+    v.maxValue(DB_ID_MAX, 'A user must be chosen.'),
+  ),
+  role: RoleBodyField,
 });
 
-/** PUT /api/clan/{clanId}/members/{memberId}/role body. */
-export const ChangeRoleBodySchema = v.object({ role: ClanRoleSchema });
+/** PUT /api/clan/{clanId}/members/{memberId}/role body: the member's new role, one ladder step away. */
+export const ChangeRoleBodySchema = v.object({ role: RoleBodyField });
+
+// ---------------------------------------------------------------------------------------------
+// Members and the role ladder (issue #3): answers of the member calls and the pure rules of
+// product-spec sections 4 (Clan roles), 5 (Clan members) and 6, shared by client and server.
+// ---------------------------------------------------------------------------------------------
+
+/** The roles a clan member may be added with (product-spec section 5 Clan members): never Owner. */
+export const ADDABLE_ROLES = ['Guest', 'Member', 'Admin'] as const;
+
+/** Answer of POST /api/clan/{clanId}/members and PUT …/members/{memberId}/role: the member's new row. */
+export const MemberChangeAnswerSchema = v.object({ ok: v.literal(true), member: ClanMemberSchema });
+export type MemberChangeAnswer = v.InferOutput<typeof MemberChangeAnswerSchema>;
+
+/** Position of a role on the ladder, 0 (Guest) to 3 (Owner) (product-spec section 4 Clan roles). */
+export function roleRank(role: ClanRole): number {
+  return CLAN_ROLES.indexOf(role);
+}
+
+/** The role one step up (`+1`) or down (`-1`) the ladder, or null beyond its ends. */
+export function ladderStep(role: ClanRole, direction: 1 | -1): ClanRole | null {
+  return CLAN_ROLES[roleRank(role) + direction] ?? null;
+}
+
+/**
+ * Member list order (product-spec section 3 Clan member): Owner, Admin, Member, Guest, then
+ * username case-insensitively, then member_id so the order is total.
+ */
+export function compareClanMembers(a: { role: ClanRole; username: string; member_id: number }, b: { role: ClanRole; username: string; member_id: number }): number {
+  const byRole = roleRank(b.role) - roleRank(a.role);
+  if (byRole !== 0) return byRole;
+  const ua = a.username.toLowerCase();
+  const ub = b.username.toLowerCase();
+  if (ua !== ub) return ua < ub ? -1 : 1;
+  return a.member_id - b.member_id;
+}
+
+/** The verdict of a member rule: allowed, or refused with the status and text the server answers. */
+export type RuleVerdict<T = object> = ({ ok: true } & T) | { ok: false; status: 400 | 403 | 409; error: string };
+
+/** The spec's permission text (product-spec section 6). */
+export const PERMISSION_DENIED = 'Permission denied. You are not authorized to manage this clan.';
+
+/**
+ * Whether `actor` may set `target`'s role to `newRole` (product-spec sections 4-6). Rules, in order:
+ * only managers change roles (403); nobody changes their own role (403); the same role at a ladder
+ * end gives the spec's 'Cannot promote {name} further than Owner.' / 'Cannot demote {name} further
+ * than Guest.' (400), elsewhere '{name} is already {role}.' (400); a change is one step (400);
+ * promoting an Admin is the ownership transfer, Owner only (403); the Owner is never demoted (403);
+ * demoting an Admin is for the Owner only, as kicking one is (403). `transfer` is true for Admin → Owner.
+ */
+export function checkRoleChange(p: { actorRole: ClanRole; targetRole: ClanRole; newRole: ClanRole; targetName: string; self: boolean }): RuleVerdict<{ transfer: boolean }> {
+  const { actorRole, targetRole, newRole, targetName: name } = p;
+  if (!isManagerRole(actorRole)) return { ok: false, status: 403, error: PERMISSION_DENIED };
+  if (p.self) return { ok: false, status: 403, error: 'You cannot change your own role.' };
+  const step = roleRank(newRole) - roleRank(targetRole);
+  if (step === 0) {
+    if (targetRole === 'Owner') return { ok: false, status: 400, error: `Cannot promote ${name} further than Owner.` };
+    if (targetRole === 'Guest') return { ok: false, status: 400, error: `Cannot demote ${name} further than Guest.` };
+    return { ok: false, status: 400, error: `${name} is already ${targetRole}.` };
+  }
+  if (Math.abs(step) > 1) {
+    return { ok: false, status: 400, error: `A role changes one step at a time: ${name} is ${targetRole}, so the next role is ${ladderStep(targetRole, step > 0 ? 1 : -1)}.` };
+  }
+  if (step > 0) {
+    if (newRole === 'Owner' && actorRole !== 'Owner') {
+      return { ok: false, status: 403, error: 'Permission denied. Only the clan Owner can promote an Admin (transfer ownership).' };
+    }
+    return { ok: true, transfer: newRole === 'Owner' };
+  }
+  if (targetRole === 'Owner') {
+    return { ok: false, status: 403, error: 'The clan Owner cannot be demoted. The Owner can transfer ownership by promoting an Admin.' };
+  }
+  if (targetRole === 'Admin' && actorRole !== 'Owner') {
+    return { ok: false, status: 403, error: 'Permission denied. Only the clan Owner can demote an Admin.' };
+  }
+  return { ok: true, transfer: false };
+}
+
+/**
+ * Whether `actor` may kick `target` (product-spec section 5 Clan members, section 6): managers only;
+ * Guests and Members by any manager; an Admin only by the Owner; the Owner never.
+ */
+export function checkKick(actorRole: ClanRole, targetRole: ClanRole): RuleVerdict {
+  if (!isManagerRole(actorRole)) return { ok: false, status: 403, error: PERMISSION_DENIED };
+  if (targetRole === 'Owner') return { ok: false, status: 403, error: 'The clan Owner cannot be kicked.' };
+  if (targetRole === 'Admin' && actorRole !== 'Owner') return { ok: false, status: 403, error: 'Permission denied. Only the clan Owner can kick an Admin.' };
+  return { ok: true };
+}
+
+/** The hint shown to a sole manager on their own row (product-spec section 5 Clan members). */
+export const SOLE_MANAGER_HINT = 'As the sole manager, you must use the Disband Clan button on the Manage Clan page.';
+
+/**
+ * Whether a member with `role` may leave a clan that has `managerCount` managers (product-spec
+ * section 6 "Any member can leave, except a sole manager"; server-contract section 3). A sole
+ * manager is refused (409); so is an Owner while other managers exist, since a clan keeps its Owner:
+ * they transfer ownership first (409).
+ */
+export function checkLeave(role: ClanRole, managerCount: number): RuleVerdict {
+  if (isManagerRole(role) && managerCount <= 1) {
+    return { ok: false, status: 409, error: 'You are the sole manager of this clan and cannot leave it. Use the Disband Clan button on the Manage Clan page instead.' };
+  }
+  if (role === 'Owner') {
+    return { ok: false, status: 409, error: 'The clan Owner cannot leave. Transfer ownership first by promoting an Admin, then leave.' };
+  }
+  return { ok: true };
+}
+
+/**
+ * Whether `actor` may add a member with `role` (product-spec section 5 Clan members): managers
+ * only (403); never as Owner (400); as Admin only by the Owner (403).
+ */
+export function checkAddRole(actorRole: ClanRole, role: ClanRole): RuleVerdict {
+  if (!isManagerRole(actorRole)) return { ok: false, status: 403, error: PERMISSION_DENIED };
+  if (role === 'Owner') return { ok: false, status: 400, error: 'A member cannot be added as Owner. Add them as Admin and transfer ownership instead.' };
+  if (role === 'Admin' && actorRole !== 'Owner') return { ok: false, status: 403, error: 'Permission denied. Only the clan Owner can add an Admin.' };
+  return { ok: true };
+}

@@ -1,7 +1,16 @@
 import type { RouteModule } from './app';
+import { clanRoutes } from './clans/routes';
+import { eventRoutes } from './events/routes';
+import { teamRoutes } from './teams/routes';
+import { taskRoutes } from './tasks/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
  * (clans, events, teams, tasks, games). Each later issue adds its own line here.
  */
-export const ROUTE_MODULES: RouteModule[] = [];
+export const ROUTE_MODULES: RouteModule[] = [
+  clanRoutes,
+  eventRoutes,
+  teamRoutes,
+  taskRoutes,
+];

@@ -1,7 +1,8 @@
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/connect';
 import { conflict, badRequest } from '../errors';
-import { CLAN_OWN_LIMIT } from '../../contract/clan';
+import { CLAN_OWN_LIMIT, compareClanMembers, type ClanMember } from '../../contract/clan';
+import type { ClanRole } from '../../contract/user';
 import { ownedClanCount } from '../users/repository';
 
 /** The case-insensitive uniqueness key of a clan name. */
@@ -32,4 +33,111 @@ export async function addMembership(db: Db, clanId: number, userId: number, role
   const existing = await db.selectFrom('clan_memberships').select('id').where('clan_id', '=', clanId).where('user_id', '=', userId).executeTakeFirst();
   if (existing) throw conflict('That user is already a member of this clan.');
   await db.insertInto('clan_memberships').values({ clan_id: clanId, user_id: userId, role, joined_at: nowIso() }).execute();
+}
+
+/** The member rows of a clan (product-spec section 3 Clan member), sorted Owner, Admin, Member, Guest, then username. */
+export async function listClanMembers(db: Db, clanId: number): Promise<ClanMember[]> {
+  const rows = await memberQuery(db, clanId).execute();
+  return rows.map(toMember).sort(compareClanMembers);
+}
+
+/** One member row of a clan, or undefined when `userId` is not a member of it. */
+export async function findClanMember(db: Db, clanId: number, userId: number): Promise<ClanMember | undefined> {
+  const row = await memberQuery(db, clanId).where('clan_memberships.user_id', '=', userId).executeTakeFirst();
+  return row ? toMember(row) : undefined;
+}
+
+function memberQuery(db: Db, clanId: number) {
+  return db.selectFrom('clan_memberships')
+    .innerJoin('users', 'users.id', 'clan_memberships.user_id')
+    .innerJoin('clans', 'clans.id', 'clan_memberships.clan_id')
+    .select(['users.id as member_id', 'users.username', 'clan_memberships.role', 'clan_memberships.joined_at', 'users.last_login', 'clans.name as clan_name'])
+    .where('clan_memberships.clan_id', '=', clanId);
+}
+
+function toMember(r: { member_id: number; username: string; role: string; joined_at: string; last_login: string | null; clan_name: string }): ClanMember {
+  return { member_id: r.member_id, username: r.username, role: r.role as ClanRole, joined_at: r.joined_at, last_login: r.last_login, clan_name: r.clan_name };
+}
+
+/** Users who are not members of the clan (product-spec section 3 Available user), by username case-insensitively. */
+export async function listAvailableUsers(db: Db, clanId: number): Promise<{ id: number; username: string }[]> {
+  const rows = await db.selectFrom('users')
+    .select(['users.id', 'users.username'])
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('clan_memberships').select('clan_memberships.id').where('clan_memberships.clan_id', '=', clanId).whereRef('clan_memberships.user_id', '=', 'users.id'))))
+    .execute();
+  return rows.sort((a, b) => {
+    const ua = a.username.toLowerCase();
+    const ub = b.username.toLowerCase();
+    return ua === ub ? a.id - b.id : ua < ub ? -1 : 1;
+  });
+}
+
+/** A user by id, or undefined. */
+export async function findUser(db: Db, userId: number): Promise<{ id: number; username: string } | undefined> {
+  return db.selectFrom('users').select(['id', 'username']).where('id', '=', userId).executeTakeFirst();
+}
+
+/**
+ * Serialises membership changes of one clan: a no-op update that row-locks the clan on PostgreSQL
+ * until the transaction ends (SQLite transactions are serialised already). Call first in a transaction.
+ */
+export async function lockClan(trx: Db, clanId: number): Promise<void> {
+  await trx.updateTable('clans').set((eb) => ({ name: eb.ref('name') })).where('id', '=', clanId).execute();
+}
+
+/**
+ * Sets a member's role only if it is still `from`; false when the row changed meanwhile (or is gone),
+ * so the caller can refuse instead of acting on stale data.
+ */
+export async function setMemberRole(db: Db, clanId: number, userId: number, from: ClanRole, to: ClanRole): Promise<boolean> {
+  const r = await db.updateTable('clan_memberships').set({ role: to })
+    .where('clan_id', '=', clanId).where('user_id', '=', userId).where('role', '=', from)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Number of managers (Owner and Admin) of a clan. */
+export async function countManagers(db: Db, clanId: number): Promise<number> {
+  const row = await db.selectFrom('clan_memberships').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('clan_id', '=', clanId).where('role', 'in', ['Owner', 'Admin']).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Removes a user from a clan (kick or leave) and takes their IGNs off the teams of that clan's
+ * events, since a team member's IGN must belong to a clan member (server-contract section 3).
+ */
+export async function removeMembership(db: Db, clanId: number, userId: number): Promise<void> {
+  await db.deleteFrom('team_members')
+    .where('ign_id', 'in', (eb) => eb.selectFrom('igns').select('igns.id').where('igns.user_id', '=', userId))
+    .where('event_id', 'in', (eb) => eb.selectFrom('events').select('events.id').where('events.clan_id', '=', clanId))
+    .execute();
+  await db.deleteFrom('clan_memberships').where('clan_id', '=', clanId).where('user_id', '=', userId).execute();
+}
+
+/**
+ * Renames a clan (server-contract section 3): 409 "A clan named '…' already exists." when another
+ * clan has the name case-insensitively (also when a concurrent rename wins the unique key).
+ */
+export async function renameClan(db: Db, clanId: number, newName: string): Promise<void> {
+  const key = clanNameKey(newName);
+  const taken = await db.selectFrom('clans').select('id').where('name_key', '=', key).where('id', '!=', clanId).executeTakeFirst();
+  if (taken) throw conflict(`A clan named '${newName}' already exists.`);
+  try {
+    await db.updateTable('clans').set({ name: newName, name_key: key }).where('id', '=', clanId).execute();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`A clan named '${newName}' already exists.`);
+    throw err;
+  }
+}
+
+/** Deletes a clan; memberships, events, teams, tasks and games go with it (ON DELETE CASCADE). */
+export async function deleteClan(db: Db, clanId: number): Promise<void> {
+  await db.deleteFrom('clans').where('id', '=', clanId).execute();
+}
+
+/** True for a unique-key violation of SQLite or PostgreSQL. */
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

@@ -1,0 +1,185 @@
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../http/context';
+import { idParam, readJson, requireUser } from '../http/context';
+import { ApiError, badRequest, conflict, notFound } from '../errors';
+import { requireManager, requireMember, requireOwner } from './access';
+import {
+  addMembership,
+  countManagers,
+  deleteClan,
+  findClanMember,
+  findUser,
+  listAvailableUsers,
+  listClanMembers,
+  lockClan,
+  removeMembership,
+  renameClan,
+  setMemberRole,
+} from './repository';
+import type { Db } from '../db/schema';
+import {
+  AddClanMemberBodySchema,
+  ChangeRoleBodySchema,
+  DB_ID_MAX,
+  RENAME_EMPTY_OR_SAME,
+  RenameClanBodySchema,
+  checkAddRole,
+  checkKick,
+  checkLeave,
+  checkRoleChange,
+  type ClanMember,
+  type RuleVerdict,
+} from '../../contract/clan';
+
+/** The clan id of the path; 400 'Invalid clan id.' when not a positive integer, 404 past the largest stored id. */
+function clanIdParam(c: Context<AppEnv>): number {
+  const id = idParam(c, 'clanId', 'clan id');
+  if (id > DB_ID_MAX) throw notFound(`Clan ID ${id} not found.`);
+  return id;
+}
+
+/** The member (user) id of the path; 400 'Invalid member id.' when not a positive integer. */
+function memberIdParam(c: Context<AppEnv>): number {
+  return idParam(c, 'memberId', 'member id');
+}
+
+/** The target's member row; 404 'User ID {id} is not a member of this clan.' otherwise (also for other clans' members). */
+async function requireTarget(db: Db, clanId: number, userId: number): Promise<ClanMember> {
+  const member = userId <= DB_ID_MAX ? await findClanMember(db, clanId, userId) : undefined;
+  if (!member) throw notFound(`User ID ${userId} is not a member of this clan.`);
+  return member;
+}
+
+/** Raises the verdict's error when a rule refuses. */
+function enforce<T extends object>(verdict: RuleVerdict<T>): asserts verdict is { ok: true } & T {
+  if (!verdict.ok) throw new ApiError(verdict.status, verdict.error);
+}
+
+/** Message when a conditional role update finds the row changed by someone else meanwhile. */
+const STALE = 'The member list changed meanwhile. Reload the clan and try again.';
+
+/**
+ * Clans and members (product-spec sections 4-7 "Clans and members"; server-contract sections 2-3).
+ * All paths under /api; member ids are user ids. Every call: 401 signed out, 400 'Invalid clan id.'
+ * for a malformed id, 404 'Clan ID {id} not found.', 403 'Permission denied. You are not authorized
+ * to manage this clan.' for a non-member or a role too low. Mutations run in one transaction that
+ * first locks the clan row, so concurrent changes of one clan apply one after another.
+ * - GET    /clan/{clanId}/members → {clan_id, clan_name, members: ClanMember[]} sorted Owner, Admin,
+ *          Member, Guest, then username; any member (Guest too)
+ * - GET    /clan/{clanId}/available_members → {available_users: [{id, username}]} users outside the clan,
+ *          by username; managers
+ * - POST   /clan/{clanId}/members {user_id, role} → {ok, member}; managers; Admin only by the Owner
+ *          (403), Owner never (400); 404 unknown user; 409 already a member
+ * - PUT    /clan/{clanId}/members/{memberId}/role {role} → {ok, member}: one ladder step
+ *          (checkRoleChange); Admin → Owner is the ownership transfer: target Owner, actor Admin
+ * - DELETE /clan/{clanId}/members/{memberId} → {ok}: own id = leave (checkLeave, 409 for a sole
+ *          manager or the Owner), another id = kick (checkKick)
+ * - PUT    /clan/{clanId}/name {new_name} → {new_name}; Owner; 400 empty/same/over 40, 409 taken
+ * - DELETE /clan/{clanId} → {ok}; Owner; disbands with everything of the clan
+ */
+export function clanRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get('/clan/:clanId/members', async (c) => {
+    const user = requireUser(c);
+    const clanId = clanIdParam(c);
+    const { db } = c.get('deps');
+    const { clan } = await requireMember(db, clanId, user.id);
+    return c.json({ clan_id: clan.id, clan_name: clan.name, members: await listClanMembers(db, clanId) });
+  });
+
+  app.get('/clan/:clanId/available_members', async (c) => {
+    const user = requireUser(c);
+    const clanId = clanIdParam(c);
+    const { db } = c.get('deps');
+    await requireManager(db, clanId, user.id);
+    return c.json({ available_users: await listAvailableUsers(db, clanId) });
+  });
+
+  app.post('/clan/:clanId/members', async (c) => {
+    const user = requireUser(c);
+    const clanId = clanIdParam(c);
+    const { db } = c.get('deps');
+    await requireManager(db, clanId, user.id);
+    const body = await readJson(c, AddClanMemberBodySchema);
+    const member = await db.transaction().execute(async (trx) => {
+      await lockClan(trx, clanId);
+      const { role } = await requireManager(trx, clanId, user.id);
+      enforce(checkAddRole(role, body.role));
+      if (!(await findUser(trx, body.user_id))) throw notFound(`User ID ${body.user_id} not found.`);
+      await addMembership(trx, clanId, body.user_id, body.role);
+      return requireTarget(trx, clanId, body.user_id);
+    });
+    return c.json({ ok: true, member });
+  });
+
+  app.put('/clan/:clanId/members/:memberId/role', async (c) => {
+    const user = requireUser(c);
+    const clanId = clanIdParam(c);
+    const memberId = memberIdParam(c);
+    const { db } = c.get('deps');
+    await requireManager(db, clanId, user.id);
+    const body = await readJson(c, ChangeRoleBodySchema);
+    const member = await db.transaction().execute(async (trx) => {
+      await lockClan(trx, clanId);
+      const { role: actorRole } = await requireManager(trx, clanId, user.id);
+      const target = await requireTarget(trx, clanId, memberId);
+      const verdict = checkRoleChange({ actorRole, targetRole: target.role, newRole: body.role, targetName: target.username, self: memberId === user.id });
+      enforce(verdict);
+      if (!(await setMemberRole(trx, clanId, memberId, target.role, body.role))) throw conflict(STALE);
+      if (verdict.transfer && !(await setMemberRole(trx, clanId, user.id, 'Owner', 'Admin'))) throw conflict(STALE);
+      return requireTarget(trx, clanId, memberId);
+    });
+    return c.json({ ok: true, member });
+  });
+
+  app.delete('/clan/:clanId/members/:memberId', async (c) => {
+    const user = requireUser(c);
+    const clanId = clanIdParam(c);
+    const memberId = memberIdParam(c);
+    const { db } = c.get('deps');
+    await requireMember(db, clanId, user.id);
+    await db.transaction().execute(async (trx) => {
+      await lockClan(trx, clanId);
+      const { role } = await requireMember(trx, clanId, user.id);
+      if (memberId === user.id) {
+        enforce(checkLeave(role, await countManagers(trx, clanId)));
+      } else {
+        await requireManager(trx, clanId, user.id);
+        const target = await requireTarget(trx, clanId, memberId);
+        enforce(checkKick(role, target.role));
+      }
+      await removeMembership(trx, clanId, memberId);
+    });
+    return c.json({ ok: true });
+  });
+
+  app.put('/clan/:clanId/name', async (c) => {
+    const user = requireUser(c);
+    const clanId = clanIdParam(c);
+    const { db } = c.get('deps');
+    await requireOwner(db, clanId, user.id);
+    const { new_name } = await readJson(c, RenameClanBodySchema);
+    await db.transaction().execute(async (trx) => {
+      await lockClan(trx, clanId);
+      const { clan } = await requireOwner(trx, clanId, user.id);
+      if (clan.name === new_name) throw badRequest(RENAME_EMPTY_OR_SAME);
+      await renameClan(trx, clanId, new_name);
+    });
+    return c.json({ new_name });
+  });
+
+  app.delete('/clan/:clanId', async (c) => {
+    const user = requireUser(c);
+    const clanId = clanIdParam(c);
+    const { db } = c.get('deps');
+    await db.transaction().execute(async (trx) => {
+      await lockClan(trx, clanId);
+      await requireOwner(trx, clanId, user.id);
+      await deleteClan(trx, clanId);
+    });
+    return c.json({ ok: true });
+  });
+
+  return app;
+}
