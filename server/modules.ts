@@ -1,8 +1,5 @@
 import type { RouteModule } from './app';
 import { clanRoutes } from './clans/routes';
-import { eventRoutes } from './events/routes';
-import { teamRoutes } from './teams/routes';
-import { taskRoutes } from './tasks/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
@@ -10,7 +7,4 @@ import { taskRoutes } from './tasks/routes';
  */
 export const ROUTE_MODULES: RouteModule[] = [
   clanRoutes,
-  eventRoutes,
-  teamRoutes,
-  taskRoutes,
 ];
