@@ -16,6 +16,19 @@ export type RouteModule = () => Hono<AppEnv>;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
+ * Database errors that bad or racing input can still cause, answered as 4xx (server-contract intro:
+ * no bad input is ever a 500): PostgreSQL 22003/22P02 (a number beyond the integer column, e.g. id
+ * 9999999999) → 400; a unique violation (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE), e.g.
+ * two simultaneous creates of one clan name, → 409. Null for anything else.
+ */
+function databaseErrorAnswer(err: unknown): { status: 400 | 409; message: string } | null {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  if (code === '22003' || code === '22P02') return { status: 400, message: 'A value in the request is out of range or malformed.' };
+  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return { status: 409, message: 'That conflicts with data saved meanwhile. Reload and try again.' };
+  return null;
+}
+
+/**
  * Builds the Hono app (house-style "Server": app factory taking its dependencies).
  * - every /api route answers JSON; errors are `{"error": ...}` with 4xx, never a stack trace
  * - POST/PUT/PATCH/DELETE with an Origin header from another host answer 403 (server-contract section 1)
@@ -30,6 +43,8 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
       const status = err.status >= 500 ? 400 : err.status;
       return c.json({ error: err.message || 'Bad request.' }, status as 400);
     }
+    const db = databaseErrorAnswer(err);
+    if (db) return c.json({ error: db.message }, db.status);
     console.error('[api] unexpected error', c.req.method, c.req.path, err);
     return c.json({ error: 'Internal server error.' }, 500);
   });

@@ -51,7 +51,8 @@ const DiscordUserSchema = v.object({
  * - POST /logout → {ok: true}; deletes the server-side session and the cookie
  * - POST /auth/dev {username} → {ok: true}; 404 when dev sign-in is off
  * - GET /auth/discord?path= → 302 to Discord's authorize URL (PKCE S256 + state)
- * - GET /auth/discord/callback → 302 to /auth-callback?auth=success&path=… or ?error=…
+ * - GET /auth/discord/callback → 302 to /auth-callback?auth=success&path=… or ?error=…; the user
+ *   is created or updated from users/@me id, username (not global_name) and avatar
  */
 export function authRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -139,7 +140,7 @@ export function authRoutes(): Hono<AppEnv> {
     }
     const { db } = c.get('deps');
     const avatar = who.avatar ? `https://cdn.discordapp.com/avatars/${who.id}/${who.avatar}.png` : null;
-    const userId = await upsertDiscordUser(db, { discord_id: who.id, username: who.global_name || who.username, avatar_url: avatar });
+    const userId = await upsertDiscordUser(db, { discord_id: who.id, username: who.username, avatar_url: avatar });
     await startSession(c, userId, { user_id: userId, discord_id: who.id });
     deleteCookie(c, OAUTH_COOKIE, { path: '/api/auth' });
     return c.redirect(`/auth-callback?auth=success&path=${encodeURIComponent(flow.path)}`);
