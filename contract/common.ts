@@ -7,11 +7,15 @@ export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
 /** `{ok: true}` answers of deletes and status changes (server-contract.md section 2). */
 export const OkSchema = v.object({ ok: v.literal(true) });
 
-/** A positive integer id in a URL path; refuses '12abc', '-1', '0'. */
+/** Largest id a database integer column holds (2^31 - 1). */
+export const ID_MAX = 2147483647;
+
+/** A positive integer id in a URL path, 1..ID_MAX; refuses '12abc', '-1', '0', '1e3'. */
 export const IdParamSchema = v.pipe(
   v.string(),
   v.regex(/^[1-9][0-9]{0,9}$/, 'Invalid id.'),
   v.transform(Number),
+  v.maxValue(ID_MAX, 'Invalid id.'),
 );
 
 /** ISO-8601 timestamp text as stored and sent by the server. */

@@ -91,6 +91,7 @@ export const confirmActionMachine = setup({
     processing: {
       tags: ['modalOpen', 'busy'],
       invoke: {
+        id: 'performAction',
         src: 'performAction',
         input: ({ context }) => ({ draft: context.draft, subject: context.subject }),
         onDone: { target: 'succeeded', actions: { type: 'assignResult', params: ({ event }) => event.output } },

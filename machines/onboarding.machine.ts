@@ -104,6 +104,7 @@ export const onboardingMachine = setup({
       states: {
         loadingClans: {
           invoke: {
+            id: 'loadClans',
             src: 'loadClans',
             onDone: { target: 'choosing', actions: { type: 'assignClans', params: ({ event }) => event.output } },
             onError: { target: 'choosing', actions: { type: 'assignClans', params: [] } },
@@ -122,6 +123,7 @@ export const onboardingMachine = setup({
     submitting: {
       tags: ['busy'],
       invoke: {
+        id: 'submitSetup',
         src: 'submitSetup',
         input: ({ context }) => setupPayload(context),
         onDone: { target: 'done' },

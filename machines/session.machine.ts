@@ -14,6 +14,7 @@ export interface SessionContext {
 
 export type SessionEvent =
   | { type: 'session.check' }
+  | { type: 'session.devLogin'; username: string }
   | { type: 'session.refresh' }
   | { type: 'session.logout' }
   | { type: 'onboarding.completed' };
@@ -29,7 +30,8 @@ const missing = (name: string) =>
 /**
  * The session chart (product-spec section 4 "Session"): checks the auth status, loads the user,
  * sends users without IGNs to onboarding, logs out on a failed user load, and logs out on request
- * (errors ignored). Effects are the actors checkAuthStatus, loadUser and logout, provided from src/.
+ * (errors ignored), and runs the development sign-in. Effects are the actors checkAuthStatus,
+ * loadUser, logout and devLogin, provided from src/.
  */
 export const sessionMachine = setup({
   types: {
@@ -40,6 +42,7 @@ export const sessionMachine = setup({
     checkAuthStatus: missing('checkAuthStatus') as ReturnType<typeof fromPromise<AuthStatus, void>>,
     loadUser: missing('loadUser') as ReturnType<typeof fromPromise<User, void>>,
     logout: missing('logout') as ReturnType<typeof fromPromise<void, void>>,
+    devLogin: missing('devLogin') as ReturnType<typeof fromPromise<void, { username: string }>>,
   },
   guards: {
     isAuthorized: (_, status: AuthStatus) => status.authorized,
@@ -55,6 +58,10 @@ export const sessionMachine = setup({
     assignUser: assign((_, user: User) => ({ user, error: null })),
     assignLoadError: assign({ user: null, error: USER_LOAD_FAILED }),
     clearSession: assign({ user: null, notice: 'welcome' as SignedOutNotice, error: null }),
+    assignSignInError: assign((_, error: unknown) => ({
+      error: error instanceof Error && error.message ? error.message : 'Sign-in failed.',
+    })),
+    clearError: assign({ error: null }),
   },
 }).createMachine({
   id: 'session',
@@ -64,6 +71,7 @@ export const sessionMachine = setup({
     checking: {
       tags: ['busy'],
       invoke: {
+        id: 'checkAuthStatus',
         src: 'checkAuthStatus',
         onDone: [
           { guard: { type: 'isAuthorized', params: ({ event }) => event.output }, target: 'loadingUser', actions: { type: 'assignStatus', params: ({ event }) => event.output } },
@@ -73,11 +81,25 @@ export const sessionMachine = setup({
       },
     },
     unauthenticated: {
-      on: { 'session.check': 'checking' },
+      on: {
+        'session.check': 'checking',
+        'session.devLogin': { target: 'signingIn', actions: 'clearError' },
+      },
+    },
+    signingIn: {
+      tags: ['busy'],
+      invoke: {
+        id: 'devLogin',
+        src: 'devLogin',
+        input: ({ event }) => ({ username: event.type === 'session.devLogin' ? event.username : '' }),
+        onDone: 'checking',
+        onError: { target: 'unauthenticated', actions: { type: 'assignSignInError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+      },
     },
     loadingUser: {
       tags: ['busy'],
       invoke: {
+        id: 'loadUser',
         src: 'loadUser',
         onDone: [
           { guard: { type: 'hasIgns', params: ({ event }) => event.output }, target: 'ready', actions: { type: 'assignUser', params: ({ event }) => event.output } },
@@ -89,6 +111,7 @@ export const sessionMachine = setup({
     userLoadFailed: {
       tags: ['busy'],
       invoke: {
+        id: 'logout',
         src: 'logout',
         onDone: 'unauthenticated',
         onError: 'unauthenticated',
@@ -111,6 +134,7 @@ export const sessionMachine = setup({
     refreshing: {
       tags: ['authenticated'],
       invoke: {
+        id: 'loadUser',
         src: 'loadUser',
         onDone: [
           { guard: { type: 'hasIgns', params: ({ event }) => event.output }, target: 'ready', actions: { type: 'assignUser', params: ({ event }) => event.output } },
@@ -122,6 +146,7 @@ export const sessionMachine = setup({
     loggingOut: {
       tags: ['busy'],
       invoke: {
+        id: 'logout',
         src: 'logout',
         onDone: { target: 'unauthenticated', actions: 'clearSession' },
         onError: { target: 'unauthenticated', actions: 'clearSession' },

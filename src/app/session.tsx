@@ -1,18 +1,19 @@
 import { createActorContext } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { sessionMachine } from '../../machines/session.machine';
-import { fetchAuthStatus, fetchUser, postLogout } from '../api/session';
+import { devLogin, fetchAuthStatus, fetchUser, postLogout } from '../api/session';
 import { fromPromise } from 'xstate';
 
 /** App-lifetime session actor (house-style "Components": createActorContext). */
 export const SessionContext = createActorContext(sessionMachine);
 
-/** The session chart with its real effects: the auth-status, user/me and logout calls. */
+/** The session chart with its real effects: the auth-status, user/me, logout and dev sign-in calls. */
 export const liveSessionMachine = sessionMachine.provide({
   actors: {
     checkAuthStatus: fromPromise(() => fetchAuthStatus()),
     loadUser: fromPromise(() => fetchUser()),
     logout: fromPromise(() => postLogout()),
+    devLogin: fromPromise(({ input }) => devLogin(input.username)),
   },
 });
 

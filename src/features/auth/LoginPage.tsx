@@ -2,9 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { SessionContext } from '../../app/session';
 import {
-  selectDevLogin, selectIsBusy, selectIsSignedOut, selectNotice, selectSessionError, selectUser,
+  selectDevLogin, selectIsBusy, selectIsSignedOut, selectNotice, selectSessionError, selectSigningIn, selectUser,
 } from '../../../machines/session.selectors';
-import { devLogin, discordLoginUrl } from '../../api/session';
+import { discordLoginUrl } from '../../api/session';
 import { Avatar } from '../../ui/Avatar';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
@@ -41,7 +41,7 @@ export function LoginPage() {
             <a className="btn btn--discord btn--large" href={discordLoginUrl('/dashboard')}>
               Log in with Discord
             </a>
-            {devEnabled && <DevLoginForm onSignedIn={() => session.send({ type: 'session.check' })} />}
+            {devEnabled && <DevLoginForm />}
           </>
         )}
         {user && !signedOut && !busy && (
@@ -70,28 +70,20 @@ export function LoginPage() {
   );
 }
 
-/** Development sign-in (server-contract section 1): a name, then POST /api/auth/dev. */
-function DevLoginForm({ onSignedIn }: { onSignedIn: () => void }) {
+/**
+ * Development sign-in (server-contract section 1): a name, then the session chart's
+ * `session.devLogin`; /loading follows the chart to the dashboard or onboarding.
+ */
+function DevLoginForm() {
+  const session = SessionContext.useActorRef();
+  const signingIn = SessionContext.useSelector(selectSigningIn);
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
   const navigate = useNavigate();
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!name.trim()) {
-      setError('Enter a name to sign in with.');
-      return;
-    }
-    setPending(true);
-    setError(null);
-    try {
-      await devLogin(name.trim());
-      onSignedIn();
-      navigate('/loading', { state: { message: 'Signing you in...', redirectTo: '/dashboard' } });
-    } catch (err) {
-      setError(err instanceof Error ? err.message : 'Sign-in failed.');
-      setPending(false);
-    }
+    if (!name.trim()) return;
+    session.send({ type: 'session.devLogin', username: name.trim() });
+    navigate('/loading', { state: { message: 'Signing you in...', redirectTo: '/dashboard' } });
   };
   return (
     <form className="devlogin" onSubmit={submit} aria-label="Development sign-in">
@@ -99,11 +91,10 @@ function DevLoginForm({ onSignedIn }: { onSignedIn: () => void }) {
       <div className="row">
         <label className="sr-only" htmlFor="dev-username">Username</label>
         <input id="dev-username" className="input" placeholder="Any username" value={name} maxLength={32} onChange={(e) => setName(e.target.value)} />
-        <button className="btn btn--primary" type="submit" disabled={pending}>
-          {pending ? 'Signing in...' : 'Dev Sign-in'}
+        <button className="btn btn--primary" type="submit" disabled={signingIn || !name.trim()}>
+          {signingIn ? 'Signing in...' : 'Dev Sign-in'}
         </button>
       </div>
-      {error && <Notice tone="error">{error}</Notice>}
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { SessionContext } from '../../app/session';
-import { selectUser } from '../../../machines/session.selectors';
+import { selectIsRefreshing, selectUser } from '../../../machines/session.selectors';
 import { Avatar } from '../../ui/Avatar';
 
 /**
@@ -9,6 +9,8 @@ import { Avatar } from '../../ui/Avatar';
  */
 export function DashboardPage() {
   const user = SessionContext.useSelector(selectUser);
+  const refreshing = SessionContext.useSelector(selectIsRefreshing);
+  const session = SessionContext.useActorRef();
   if (!user) return null;
   const clans = user.clan_memberships_list;
   return (
@@ -31,7 +33,12 @@ export function DashboardPage() {
             <li><strong>{user.igns.length}</strong> IGN{user.igns.length === 1 ? '' : 's'} linked</li>
             <li><strong>{clans.length}</strong> clan{clans.length === 1 ? '' : 's'}</li>
           </ul>
-          <Link className="btn btn--primary" to="/profile">Open Profile</Link>
+          <div className="row widget__actions">
+            <Link className="btn btn--primary" to="/profile">Open Profile</Link>
+            <button type="button" className="btn" disabled={refreshing} onClick={() => session.send({ type: 'session.refresh' })}>
+              {refreshing ? 'Refreshing...' : 'Refresh stats'}
+            </button>
+          </div>
         </article>
         <article className="widget panel">
           <h2>My Games</h2>

@@ -59,6 +59,12 @@ function OnboardingFlow({ effects }: { effects: OnboardingEffects }) {
       </ol>
       {step === 'igns' ? <IgnStep actor={ref} /> : <ClanStep actor={ref} />}
       {error && <Notice tone="error" testId="onboarding-error">{error}</Notice>}
+      <p className="muted onboarding__switch">
+        Not you?{' '}
+        <button type="button" className="linklike" onClick={() => session.send({ type: 'session.logout' })}>
+          Log out
+        </button>
+      </p>
     </section>
   );
 }

@@ -1,0 +1,61 @@
+import { ApiRequestError, request } from './client';
+import {
+  EventDeletedAnswerSchema,
+  EventListAnswerSchema,
+  EventSavedAnswerSchema,
+  type ClanEvent,
+  type EventBodyInput,
+  type EventSavedAnswer,
+} from '../../contract/event';
+
+/**
+ * Runs a call and replaces the general network text with the area's own network message
+ * (product-spec section 8: e.g. 'Network error fetching events.'). Other failures pass through.
+ */
+export async function withNetworkMessage<T>(call: Promise<T>, networkMessage: string): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 0) throw new ApiRequestError(networkMessage, 0);
+    throw err;
+  }
+}
+
+const base = (clanId: number) => `clan/${clanId}/events`;
+
+/**
+ * GET /api/clan/{clanId}/events/?past=true|false (product-spec section 7 Events): the clan's past
+ * events (end before now) or the upcoming and live ones. Raises 'Failed to fetch events.' or
+ * 'Network error fetching events.' when the server gives no error text.
+ */
+export async function fetchEvents(clanId: number, past: boolean): Promise<ClanEvent[]> {
+  const answer = await withNetworkMessage(
+    request(EventListAnswerSchema, (h) => h.get(`${base(clanId)}/`, { searchParams: { past: String(past) } }), 'Failed to fetch events.'),
+    'Network error fetching events.',
+  );
+  return answer.events;
+}
+
+/**
+ * POST /api/clan/{clanId}/events/ {name, type, start_datetime, end_datetime|null} →
+ * {message: 'Event scheduled successfully!', event}. Fallback 'Failed to schedule event due to server error.'
+ */
+export function scheduleEvent(clanId: number, body: EventBodyInput): Promise<EventSavedAnswer> {
+  return request(EventSavedAnswerSchema, (h) => h.post(`${base(clanId)}/`, { json: body }), 'Failed to schedule event due to server error.');
+}
+
+/**
+ * PUT /api/clan/{clanId}/events/{eventId} (same body) → {message: "Event '{name}' updated successfully.", event}.
+ * Fallback 'Failed to update event due to server error.'
+ */
+export function updateEvent(clanId: number, eventId: number, body: EventBodyInput): Promise<EventSavedAnswer> {
+  return request(EventSavedAnswerSchema, (h) => h.put(`${base(clanId)}/${eventId}`, { json: body }), 'Failed to update event due to server error.');
+}
+
+/**
+ * DELETE /api/clan/{clanId}/events/{eventId} → {message: "Event '{name}' successfully deleted."};
+ * the server removes its teams and game too. Fallback 'Failed to delete event due to server error.'
+ */
+export async function deleteEvent(clanId: number, eventId: number): Promise<{ message: string }> {
+  return request(EventDeletedAnswerSchema, (h) => h.delete(`${base(clanId)}/${eventId}`), 'Failed to delete event due to server error.');
+}

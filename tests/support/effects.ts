@@ -1,0 +1,60 @@
+/** A promise with its resolve and reject exposed. */
+export interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+/** Creates a Deferred. */
+export function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/**
+ * Controllable fake effects for model-based UI tests: every call of `fn(name)` returns a pending
+ * promise that the test settles with `resolve(name, value)` or `reject(name, error)`, which wait
+ * (up to `timeoutMs`) for the call to have happened. `calls(name)` lists the arguments seen.
+ */
+export class FakeEffects {
+  private pending = new Map<string, Deferred<any>[]>();
+  private seen = new Map<string, unknown[][]>();
+
+  fn<T = any>(name: string): (...args: any[]) => Promise<T> {
+    return (...args: any[]) => {
+      const d = deferred<T>();
+      if (!this.pending.has(name)) this.pending.set(name, []);
+      this.pending.get(name)!.push(d);
+      if (!this.seen.has(name)) this.seen.set(name, []);
+      this.seen.get(name)!.push(args);
+      return d.promise;
+    };
+  }
+
+  calls(name: string): unknown[][] {
+    return this.seen.get(name) ?? [];
+  }
+
+  private async take(name: string, timeoutMs: number): Promise<Deferred<any>> {
+    const start = Date.now();
+    for (;;) {
+      const q = this.pending.get(name);
+      if (q && q.length) return q.shift()!;
+      if (Date.now() - start > timeoutMs) throw new Error(`effect '${name}' was never called`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  async resolve(name: string, value?: unknown, timeoutMs = 3000): Promise<void> {
+    (await this.take(name, timeoutMs)).resolve(value);
+  }
+
+  async reject(name: string, error: unknown, timeoutMs = 3000): Promise<void> {
+    (await this.take(name, timeoutMs)).reject(error);
+  }
+}
