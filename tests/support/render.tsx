@@ -1,0 +1,57 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { fromPromise } from 'xstate';
+import { sessionMachine } from '../../machines/session.machine';
+import { SessionProvider } from '../../src/app/session';
+import type { User } from '../../contract/user';
+import { FakeEffects } from './effects';
+
+/** A signed-in user fixture; `over` replaces fields. */
+export function fakeUser(over: Partial<User> = {}): User {
+  return {
+    id: 1,
+    username: 'alice',
+    discord_username: 'alice',
+    discord_id: 'dev-0001',
+    avatar_url: null,
+    igns: [{ id: 1, ign: 'Zezima' }],
+    clan_memberships_list: [],
+    can_create_clan: true,
+    ...over,
+  };
+}
+
+/** The session chart whose effects are the given fakes (names: checkAuthStatus, loadUser, logout, devLogin). */
+export function fakeSessionLogic(fx: FakeEffects) {
+  return sessionMachine.provide({
+    actors: {
+      checkAuthStatus: fromPromise(() => fx.fn('checkAuthStatus')()),
+      loadUser: fromPromise(() => fx.fn('loadUser')()),
+      logout: fromPromise(() => fx.fn('logout')()),
+      devLogin: fromPromise(({ input }) => fx.fn('devLogin')(input)),
+    },
+  });
+}
+
+/** A session chart that is signed in as `user` at once (for pages under test). */
+export function signedInSessionLogic(user: User = fakeUser()) {
+  return sessionMachine.provide({
+    actors: {
+      checkAuthStatus: fromPromise(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: true })),
+      loadUser: fromPromise(async () => user),
+      logout: fromPromise(async () => undefined),
+      devLogin: fromPromise(async () => undefined),
+    },
+  });
+}
+
+/** Renders `routes` in a memory router at `path` inside a SessionProvider running `logic`. */
+export function renderRoutes(routes: RouteObject[], path: string, logic: typeof sessionMachine) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const utils = render(
+    <SessionProvider logic={logic}>
+      <RouterProvider router={router} />
+    </SessionProvider>,
+  );
+  return { router, ...utils };
+}

@@ -1,0 +1,212 @@
+// @vitest-environment jsdom
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RouteObject } from 'react-router-dom';
+import { TestModel, getShortestPaths } from '../support/graph';
+import { sessionMachine, USER_LOAD_FAILED, type SessionEvent } from '../../machines/session.machine';
+import { routes } from '../../src/app/routes';
+import { OnboardingPage } from '../../src/features/onboarding/OnboardingPage';
+import { EXPIRED_TEXT, WELCOME_TEXT } from '../../src/features/auth/messages';
+import type { AuthStatus } from '../../contract/user';
+import { FakeEffects } from '../support/effects';
+import { fakeSessionLogic, fakeUser, renderRoutes } from '../support/render';
+
+/** Model-based test of the session chart (product-spec section 4 Session) through the rendered app. */
+
+const status = (over: Partial<AuthStatus>): AuthStatus => ({ authorized: false, has_token: false, session_keys: [], error: null, dev_login: true, ...over });
+const withIgns = fakeUser();
+const withoutIgns = fakeUser({ igns: [] });
+
+type SyntheticEvent =
+  | { type: 'xstate.done.actor.checkAuthStatus'; output: AuthStatus }
+  | { type: 'xstate.error.actor.checkAuthStatus'; error: Error }
+  | { type: 'xstate.done.actor.loadUser'; output: typeof withIgns }
+  | { type: 'xstate.error.actor.loadUser'; error: Error }
+  | { type: 'xstate.done.actor.logout' }
+  | { type: 'xstate.error.actor.logout'; error: Error }
+  | { type: 'xstate.done.actor.devLogin' }
+  | { type: 'xstate.error.actor.devLogin'; error: Error };
+type ModelEvent = SessionEvent | SyntheticEvent;
+
+const EVENTS: ModelEvent[] = [
+  { type: 'xstate.done.actor.checkAuthStatus', output: status({ authorized: true, has_token: true, session_keys: ['user_id'] }) },
+  { type: 'xstate.done.actor.checkAuthStatus', output: status({ has_token: true }) },
+  { type: 'xstate.done.actor.checkAuthStatus', output: status({}) },
+  { type: 'xstate.error.actor.checkAuthStatus', error: new Error('down') },
+  { type: 'xstate.done.actor.loadUser', output: withIgns },
+  { type: 'xstate.done.actor.loadUser', output: withoutIgns },
+  { type: 'xstate.error.actor.loadUser', error: new Error('bad profile') },
+  { type: 'xstate.done.actor.logout' },
+  { type: 'xstate.error.actor.logout', error: new Error('logout failed') },
+  { type: 'xstate.done.actor.devLogin' },
+  { type: 'xstate.error.actor.devLogin', error: new Error('Username is required.') },
+  { type: 'session.check' },
+  { type: 'session.devLogin', username: 'alice' },
+  { type: 'session.refresh' },
+  { type: 'session.logout' },
+  { type: 'onboarding.completed' },
+];
+
+interface World {
+  fx: FakeEffects;
+  onboardingFx: FakeEffects;
+  user: ReturnType<typeof userEvent.setup>;
+}
+type Executor = (w: World, event: any) => Promise<void>;
+
+const settle = (name: string, how: 'resolve' | 'reject') => async (w: World, e: any) => {
+  await act(async () => {
+    if (how === 'resolve') await w.fx.resolve(name, e.output);
+    else await w.fx.reject(name, e.error);
+  });
+};
+
+/** How each event is caused through the UI or the fake API (typed: a new event must get one). */
+const EXECUTORS = {
+  'xstate.done.actor.checkAuthStatus': settle('checkAuthStatus', 'resolve'),
+  'xstate.error.actor.checkAuthStatus': settle('checkAuthStatus', 'reject'),
+  'xstate.done.actor.loadUser': settle('loadUser', 'resolve'),
+  'xstate.error.actor.loadUser': settle('loadUser', 'reject'),
+  'xstate.done.actor.logout': settle('logout', 'resolve'),
+  'xstate.error.actor.logout': settle('logout', 'reject'),
+  'xstate.done.actor.devLogin': settle('devLogin', 'resolve'),
+  'xstate.error.actor.devLogin': settle('devLogin', 'reject'),
+  'session.check': async () => {
+    // The Discord callback landing after a successful sign-in makes the chart look again.
+    await act(async () => {
+      await currentRouter!.navigate('/auth-callback?auth=success&path=%2Fdashboard');
+    });
+  },
+  'session.devLogin': async (w) => {
+    await w.user.type(await screen.findByLabelText('Username'), 'alice');
+    await w.user.click(screen.getByRole('button', { name: 'Dev Sign-in' }));
+  },
+  'session.refresh': async (w) => {
+    await w.user.click(await screen.findByRole('button', { name: 'Refresh stats' }));
+  },
+  'session.logout': async (w) => {
+    const onboarding = screen.queryByRole('heading', { name: 'Initial Setup' });
+    if (onboarding) {
+      await w.user.click(screen.getByRole('button', { name: 'Log out' }));
+      return;
+    }
+    await w.user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await w.user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
+  },
+  'onboarding.completed': async (w) => {
+    await w.user.type(await screen.findByLabelText(/in-game names/i), 'Zezima');
+    await w.user.click(screen.getByRole('button', { name: 'Continue to Clan Setup' }));
+    await act(async () => w.onboardingFx.resolve('loadClans', []));
+    await w.user.click(await screen.findByRole('button', { name: 'Finish Setup & Go to Dashboard' }));
+    await act(async () => w.onboardingFx.resolve('submitSetup', { ign_count: 1 }));
+  },
+} satisfies Record<ModelEvent['type'], Executor>;
+
+let currentRouter: { navigate: (to: string) => Promise<void> } | null = null;
+
+const flushDelays = async () => {
+  // /loading keeps its message up for a moment before moving on.
+  await act(async () => {
+    vi.advanceTimersByTime(2000);
+  });
+};
+const spinnerShown = () => expect(document.querySelector('.spinner')).not.toBeNull();
+
+/** What the screen shows in each state node (every node must have one: see the guard test). */
+const ASSERTIONS: Record<string, (s: any) => Promise<void>> = {
+  checking: async () => {
+    await waitFor(spinnerShown);
+  },
+  signingIn: async () => {
+    await waitFor(() => screen.getByText('Signing you in...'));
+  },
+  unauthenticated: async (s) => {
+    await flushDelays();
+    const text = s.context.notice === 'expired' ? EXPIRED_TEXT : WELCOME_TEXT;
+    await waitFor(() => screen.getByText(text));
+    if (s.context.error) screen.getByText(s.context.error);
+    expect(screen.getByRole('link', { name: 'Log in with Discord' })).toBeTruthy();
+  },
+  loadingUser: async () => {
+    await waitFor(spinnerShown);
+  },
+  userLoadFailed: async () => {
+    await waitFor(spinnerShown);
+  },
+  onboardingNeeded: async () => {
+    await flushDelays();
+    await waitFor(() => screen.getByRole('heading', { name: 'Initial Setup' }));
+  },
+  ready: async () => {
+    await flushDelays();
+    await waitFor(() => screen.getByRole('heading', { name: 'Welcome, alice!' }));
+  },
+  refreshing: async () => {
+    await waitFor(() => screen.getByRole('button', { name: 'Refreshing...' }));
+    screen.getByRole('heading', { name: 'Welcome, alice!' });
+  },
+  loggingOut: async () => {
+    await waitFor(spinnerShown);
+  },
+};
+
+const model = new TestModel(sessionMachine);
+const paths = model.getPaths(
+  () =>
+    getShortestPaths(sessionMachine, {
+      events: () => EVENTS as any,
+      serializeState: (s: any) => `${JSON.stringify(s.value)}|${s.context.notice}|${s.context.error}|${s.context.user?.igns.length ?? -1}`,
+    }) as any,
+  { allowDuplicatePaths: true },
+);
+
+function testRoutes(onboardingFx: FakeEffects): RouteObject[] {
+  const effects = { loadClans: onboardingFx.fn('loadClans'), submitSetup: onboardingFx.fn('submitSetup') };
+  const swap = (list: RouteObject[]): RouteObject[] =>
+    list.map((r) =>
+      r.path === '/onboarding'
+        ? { ...r, element: <OnboardingPage effects={effects} /> }
+        : r.children
+          ? { ...r, children: swap(r.children) }
+          : r,
+    );
+  return swap(routes);
+}
+
+const stateKey = (s: any) => (typeof s.value === 'string' ? s.value : Object.keys(s.value)[0]);
+
+describe('session chart through the UI', () => {
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
+
+  it('reaches and asserts every state node (guard)', () => {
+    const nodes = Object.keys(sessionMachine.root.states);
+    const reached = new Set(paths.flatMap((p: any) => [stateKey(p.state), ...p.steps.map((st: any) => stateKey(st.state))]));
+    expect([...reached].sort()).toEqual([...nodes].sort());
+    expect(Object.keys(ASSERTIONS).sort()).toEqual([...nodes].sort());
+  });
+
+  for (const path of paths as any[]) {
+    it(path.description, async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      const fx = new FakeEffects();
+      const onboardingFx = new FakeEffects();
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      const { router } = renderRoutes(testRoutes(onboardingFx), '/dashboard', fakeSessionLogic(fx));
+      currentRouter = router;
+      const world: World = { fx, onboardingFx, user };
+      for (const step of path.steps) {
+        if (step.event.type === 'xstate.init') {
+          await ASSERTIONS[stateKey(step.state)](step.state);
+          continue;
+        }
+        const exec = (EXECUTORS as Record<string, Executor>)[step.event.type];
+        await exec(world, step.event);
+        await ASSERTIONS[stateKey(step.state)](step.state);
+      }
+    });
+  }
+});
