@@ -1,0 +1,143 @@
+import {
+  EVENT_NAME_MAX,
+  EVENT_NAME_TOO_LONG,
+  EVENT_REQUIRED,
+  EVENT_TYPE,
+  eventTimesError,
+  parseEventDateTime,
+  type ClanEvent,
+  type EventBodyInput,
+} from '../../../contract/event';
+
+/** The Central-time zone of the conversion note (product-spec section 5 Events). */
+export const CENTRAL_TIME_ZONE = 'America/Chicago';
+
+/**
+ * The schedule / edit form as the confirmAction draft holds it: `start` and `end` are the values
+ * of `datetime-local` inputs ('YYYY-MM-DDTHH:mm'), read as UTC (product-spec section 5 Events);
+ * `originalStart` is the stored start of an edited event (a start that has since passed may be
+ * kept); `touched` turns on the required-fields message once the user has typed.
+ */
+export interface EventDraft {
+  name: string;
+  start: string;
+  end: string;
+  originalStart: string | null;
+  /** The stored start ISO text of an edited event, sent back unchanged when the start is kept. */
+  originalStartIso: string | null;
+  touched: boolean;
+}
+
+/** The draft of the schedule modal: everything empty. */
+export function newEventDraft(): EventDraft {
+  return { name: '', start: '', end: '', originalStart: null, originalStartIso: null, touched: false };
+}
+
+/** The draft of the edit modal, filled from the event (times shown in UTC). */
+export function editEventDraft(event: Pick<ClanEvent, 'name' | 'start_datetime' | 'end_datetime'>): EventDraft {
+  return {
+    name: event.name,
+    start: isoToUtcInput(event.start_datetime),
+    end: event.end_datetime ? isoToUtcInput(event.end_datetime) : '',
+    originalStart: isoToUtcInput(event.start_datetime),
+    originalStartIso: event.start_datetime,
+    touched: false,
+  };
+}
+
+/** Reads a confirmAction draft (`Record<string, unknown>`) as an EventDraft; missing fields are empty. */
+export function asEventDraft(draft: Record<string, unknown>): EventDraft {
+  const text = (k: string) => (typeof draft[k] === 'string' ? (draft[k] as string) : '');
+  return {
+    name: text('name'),
+    start: text('start'),
+    end: text('end'),
+    originalStart: typeof draft.originalStart === 'string' ? draft.originalStart : null,
+    originalStartIso: typeof draft.originalStartIso === 'string' ? draft.originalStartIso : null,
+    touched: draft.touched === true,
+  };
+}
+
+/**
+ * A `datetime-local` value typed as UTC → ISO text 'YYYY-MM-DDTHH:mm:00.000Z'; null when empty or
+ * not a date-time. Parsing is the contract's (no zone means UTC).
+ */
+export function utcInputToIso(value: string): string | null {
+  if (!value.trim()) return null;
+  const ms = parseEventDateTime(value);
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** ISO text → the `datetime-local` value showing the same moment in UTC ('YYYY-MM-DDTHH:mm'). */
+export function isoToUtcInput(iso: string): string {
+  const ms = parseEventDateTime(iso);
+  return ms === null ? '' : new Date(ms).toISOString().slice(0, 16);
+}
+
+/** `now` (epoch ms) as a UTC `datetime-local` value, for the start field's `min`. */
+export function utcInputAt(now: number): string {
+  return new Date(now).toISOString().slice(0, 16);
+}
+
+const centralFormat = new Intl.DateTimeFormat('en-US', {
+  timeZone: CENTRAL_TIME_ZONE,
+  weekday: 'short',
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+
+/**
+ * The conversion note under a UTC time field (product-spec section 5 Events): the same moment in
+ * America/Chicago through the platform's Intl time-zone data, e.g. '2030-01-31T18:00' →
+ * 'Central Time (America/Chicago): Thu, Jan 31, 2030, 12:00 PM CST'. Null for an empty or
+ * unreadable value.
+ */
+export function centralTimeNote(utcValue: string): string | null {
+  const iso = utcInputToIso(utcValue);
+  if (!iso) return null;
+  return `Central Time (America/Chicago): ${centralFormat.format(new Date(iso))}`;
+}
+
+/**
+ * A listed event time in the viewer's local time (product-spec section 5 Events), e.g.
+ * 'Jan 31, 2030, 7:00 PM'. `locale` and `timeZone` default to the viewer's; tests fix them.
+ */
+export function formatLocalDateTime(iso: string, locale?: string, timeZone?: string): string {
+  const ms = parseEventDateTime(iso);
+  if (ms === null) return iso;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(ms));
+}
+
+/**
+ * The form rule of the schedule and edit modals (product-spec section 5 Events) at `now` (epoch
+ * ms): name (trimmed) and start required → 'Please fill out all required fields (Event Name and
+ * Start Date/Time).'; name at most 100 characters; start not in the past (unless an edit keeps the
+ * stored start); end, when given, after start → 'End Date/Time cannot be before or the same as the
+ * Start Date/Time.'. Returns the message, or null when the form may be submitted.
+ */
+export function eventFormError(draft: EventDraft, now: number): string | null {
+  const name = draft.name.trim();
+  if (!name || !draft.start.trim()) return EVENT_REQUIRED;
+  if (name.length > EVENT_NAME_MAX) return EVENT_NAME_TOO_LONG;
+  const start = utcInputToIso(draft.start);
+  if (!start) return EVENT_REQUIRED;
+  const end = draft.end.trim() ? utcInputToIso(draft.end) : null;
+  if (draft.end.trim() && !end) return 'End Date/Time is not a valid date and time.';
+  const unchangedStart = draft.originalStart !== null && draft.originalStart === draft.start;
+  return eventTimesError({ start_datetime: unchangedStart && draft.originalStartIso ? draft.originalStartIso : start, end_datetime: end }, now, unchangedStart);
+}
+
+/** The body of POST / PUT event built from a valid draft (times as UTC ISO texts). */
+export function eventBody(draft: EventDraft): EventBodyInput {
+  const keepStart = draft.originalStartIso !== null && draft.originalStart === draft.start;
+  return {
+    name: draft.name.trim(),
+    type: EVENT_TYPE,
+    start_datetime: keepStart ? (draft.originalStartIso as string) : (utcInputToIso(draft.start) ?? ''),
+    end_datetime: draft.end.trim() ? utcInputToIso(draft.end) : null,
+  };
+}
