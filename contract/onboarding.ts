@@ -58,8 +58,8 @@ const SetupIgnSchema = v.pipe(
 export const SetupBodySchema = v.object({
   igns: v.pipe(v.array(SetupIgnSchema, ONBOARDING_IGN_ERROR), v.minLength(1, ONBOARDING_IGN_ERROR), v.maxLength(20, 'At most 20 IGNs at once.')),
   clan_setup: v.variant('role', [
-    v.object({ role: v.literal('Owner'), clan_name: v.pipe(v.string(OWNER_NEEDS_NAME), v.trim(), v.minLength(1, OWNER_NEEDS_NAME), ClanNameSchema) }),
-    v.object({ role: v.literal('Member'), clan_id: v.pipe(v.number(MEMBER_NEEDS_CLAN), v.integer(MEMBER_NEEDS_CLAN), v.minValue(1, MEMBER_NEEDS_CLAN)) }),
+    v.object({ role: v.literal('Owner'), clan_name: v.pipe(v.optional(v.string(OWNER_NEEDS_NAME), ''), v.trim(), v.minLength(1, OWNER_NEEDS_NAME), ClanNameSchema) }),
+    v.object({ role: v.literal('Member'), clan_id: v.pipe(v.optional(v.number(MEMBER_NEEDS_CLAN), 0), v.integer(MEMBER_NEEDS_CLAN), v.minValue(1, MEMBER_NEEDS_CLAN), v.maxValue(2147483647, `Clan ID not found.`)) }),
     v.object({ role: v.literal('None') }),
   ], 'Clan setup role must be Owner, Member or None.'),
 });

@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { fromPromise } from 'xstate';
+import type { AuthStatus } from '../../contract/user';
 import { sessionMachine } from '../../machines/session.machine';
 import { SessionProvider } from '../../src/app/session';
 import type { User } from '../../contract/user';
@@ -37,10 +38,10 @@ export function fakeSessionLogic(fx: FakeEffects) {
 export function signedInSessionLogic(user: User = fakeUser()) {
   return sessionMachine.provide({
     actors: {
-      checkAuthStatus: fromPromise(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: true })),
-      loadUser: fromPromise(async () => user),
-      logout: fromPromise(async () => undefined),
-      devLogin: fromPromise(async () => undefined),
+      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: true })),
+      loadUser: fromPromise<User, void>(async () => user),
+      logout: fromPromise<void, void>(async () => undefined),
+      devLogin: fromPromise<void, { username: string }>(async () => undefined),
     },
   });
 }

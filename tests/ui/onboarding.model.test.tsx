@@ -3,6 +3,7 @@ import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
+import type { AuthStatus } from '../../contract/user';
 import { TestModel, getShortestPaths } from '../support/graph';
 import { onboardingMachine, type OnboardingEvent } from '../../machines/onboarding.machine';
 import { sessionMachine } from '../../machines/session.machine';
@@ -139,11 +140,11 @@ function sessionWithoutIgns() {
   let calls = 0;
   return sessionMachine.provide({
     actors: {
-      checkAuthStatus: fromPromise(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false })),
+      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false })),
       // First load: a user with no IGN (onboarding needed); the reload after setup stays pending.
       loadUser: fromPromise(() => (calls++ === 0 ? Promise.resolve(fakeUser({ igns: [] })) : new Promise<never>(() => {}))),
-      logout: fromPromise(async () => undefined),
-      devLogin: fromPromise(async () => undefined),
+      logout: fromPromise<void, void>(async () => undefined),
+      devLogin: fromPromise<void, { username: string }>(async () => undefined),
     },
   });
 }
