@@ -1,11 +1,242 @@
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo } from 'react';
+import { fromPromise } from 'xstate';
+import { eventsTabMachine } from '../../../machines/eventsTab.machine';
+import * as sel from '../../../machines/eventsTab.selectors';
+import { eventStatus, type ClanEvent } from '../../../contract/event';
+import * as eventsApi from '../../api/events';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { Notice } from '../../ui/Notice';
+import { Spinner } from '../../ui/Spinner';
+import { EventTeamsView, liveTeamsEffects, type TeamsEffects } from '../teams/EventTeamsView';
+import { EventGameView } from '../game/EventGameView';
+import { GameTasksView } from '../game/GameTasksView';
+import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFormFields';
+import { asEventDraft, editEventDraft, eventBody, formatLocalDateTime, newEventDraft } from './eventForm';
+
+/** The calls the Events tab makes (product-spec section 7 Events and Teams), replaceable in tests. */
+export interface EventsEffects {
+  fetchEvents: typeof eventsApi.fetchEvents;
+  scheduleEvent: typeof eventsApi.scheduleEvent;
+  updateEvent: typeof eventsApi.updateEvent;
+  deleteEvent: typeof eventsApi.deleteEvent;
+  teams: TeamsEffects;
+}
+
+/** The real calls. */
+export const liveEventsEffects: EventsEffects = {
+  fetchEvents: eventsApi.fetchEvents,
+  scheduleEvent: eventsApi.scheduleEvent,
+  updateEvent: eventsApi.updateEvent,
+  deleteEvent: eventsApi.deleteEvent,
+  teams: liveTeamsEffects,
+};
+
+type TabRef = ReturnType<typeof useActorRef<typeof eventsTabMachine>>;
+
 /**
- * The Events tab of clan management (product-spec section 2 Events tab): filled by issue #4.
- * Props: the clan id and whether the viewer is a manager.
+ * The Events tab of clan management (product-spec section 2 Events tab, 4 Event status, 5 Events,
+ * 8): 'Create New Event', the past / upcoming toggle, the event table with status derived from
+ * time, row buttons and actions menu, the schedule / edit / delete modals, and the sub-navigation
+ * to the Manage Teams, Manage Game and Manage Game Tasks views. Shown to everyone who reaches the
+ * manage screen; the server enforces permissions (section 6). `effects` replaces the calls in tests.
  */
-export function EventsTab({ clanId, isManager }: { clanId: number; isManager: boolean }) {
+export function EventsTab({ clanId, isManager, effects = liveEventsEffects }: { clanId: number; isManager: boolean; effects?: EventsEffects }) {
+  const logic = useMemo(
+    () => eventsTabMachine.provide({ actors: { loadEvents: fromPromise(({ input }) => effects.fetchEvents(clanId, input.past)) } }),
+    [clanId, effects],
+  );
+  const tab = useActorRef(logic);
+  const view = useSelector(tab, sel.selectView);
+  const selected = useSelector(tab, sel.selectSelectedEvent);
+  const reload = () => tab.send({ type: 'events.reload' });
+
+  const schedule = useConfirmAction({
+    perform: async ({ draft }) => ({ message: (await effects.scheduleEvent(clanId, eventBody(asEventDraft(draft)))).message }),
+    validate: validateEventDraft,
+    onSucceeded: reload,
+  });
+  const edit = useConfirmAction({
+    perform: async ({ draft, subject }) => ({
+      message: (await effects.updateEvent(clanId, subject.eventId as number, eventBody(asEventDraft(draft)))).message,
+    }),
+    validate: validateEventDraft,
+    onSucceeded: reload,
+  });
+  const remove = useConfirmAction({
+    perform: async ({ subject }) => ({ message: (await effects.deleteEvent(clanId, subject.eventId as number)).message }),
+    onSucceeded: reload,
+  });
+
+  const back = () => tab.send({ type: 'view.list' });
   return (
-    <section className="placeholder" data-clan={clanId} data-manager={isManager}>
-      <p className="muted">Events, teams and games of this clan will be managed here.</p>
+    <section className="events-tab" data-manager={isManager}>
+      <SubNav tab={tab} view={view} selected={selected} />
+      {view === 'list' && <EventList tab={tab} schedule={schedule} edit={edit} remove={remove} />}
+      {view === 'teams' && selected && (
+        <EventTeamsView clanId={clanId} eventId={selected.id} eventName={selected.name} onBack={back} effects={effects.teams} />
+      )}
+      {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
+      {view === 'gameTasks' && selected && <GameTasksView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
+      <EventModals schedule={schedule} edit={edit} remove={remove} />
     </section>
+  );
+}
+
+/** Sub-navigation (product-spec section 2): Event List, Manage Teams, Manage Game, and Manage Game Tasks with a game. */
+function SubNav({ tab, view, selected }: { tab: TabRef; view: string; selected: ClanEvent | null }) {
+  const item = (label: string, active: boolean, onClick: (() => void) | null) => (
+    <button
+      type="button"
+      className={active ? 'subnav__item subnav__item--active' : 'subnav__item'}
+      aria-current={active ? 'page' : undefined}
+      disabled={!onClick}
+      onClick={onClick ?? undefined}
+    >
+      {label}
+    </button>
+  );
+  const id = selected?.id;
+  return (
+    <nav className="subnav" aria-label="Event management">
+      {item('Event List', view === 'list', () => tab.send({ type: 'view.list' }))}
+      {item('Manage Teams', view === 'teams', id ? () => tab.send({ type: 'view.teams', eventId: id }) : null)}
+      {item('Manage Game', view === 'game', id ? () => tab.send({ type: 'view.game', eventId: id }) : null)}
+      {selected?.game_id ? item('Manage Game Tasks', view === 'gameTasks', () => tab.send({ type: 'view.gameTasks', eventId: selected.id })) : null}
+      {selected && view !== 'list' && <span className="subnav__event">Event: {selected.name}</span>}
+    </nav>
+  );
+}
+
+function EventList({ tab, schedule, edit, remove }: { tab: TabRef; schedule: ConfirmActionRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+  const past = useSelector(tab, sel.selectPast);
+  const events = useSelector(tab, sel.selectEvents);
+  const loading = useSelector(tab, sel.selectEventsLoading);
+  const failed = useSelector(tab, sel.selectEventsFailed);
+  const error = useSelector(tab, sel.selectEventsError);
+  const now = Date.now();
+  return (
+    <div className="events-list">
+      <div className="toolbar">
+        <h2 className="toolbar__title">{past ? 'Past Events' : 'Upcoming Events'}</h2>
+        <button type="button" className="btn btn--primary" onClick={() => schedule.send({ type: 'confirm.open', draft: { ...newEventDraft() } })}>
+          Create New Event
+        </button>
+        <button type="button" className="btn" aria-pressed={past} onClick={() => tab.send({ type: 'events.togglePast' })}>
+          {past ? 'View Upcoming Events' : 'View Past Events'}
+        </button>
+      </div>
+      {failed && error && (
+        <div className="row">
+          <Notice tone="error">{error}</Notice>
+          <button type="button" className="btn" onClick={() => tab.send({ type: 'events.reload' })}>Retry</button>
+        </div>
+      )}
+      {loading && events.length === 0 ? (
+        <Spinner text="Loading events..." />
+      ) : (
+        <div className="table-scroll">
+          <table className="table events-table" aria-busy={loading}>
+            <thead>
+              <tr>
+                <th scope="col">Event Name</th>
+                <th scope="col">Date &amp; Time</th>
+                <th scope="col">Status</th>
+                <th scope="col">Teams</th>
+                <th scope="col">Game</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.length === 0 && !failed ? (
+                <tr>
+                  <td colSpan={6} className="table__empty">{past ? 'No past events.' : 'No upcoming events. Click "Create New Event" to schedule one.'}</td>
+                </tr>
+              ) : (
+                events.map((e) => <EventRow key={e.id} event={e} now={now} tab={tab} edit={edit} remove={remove} />)
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: number; tab: TabRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+  const status = eventStatus(event, now);
+  return (
+    <tr>
+      <th scope="row" className="events-table__name">{event.name}</th>
+      <td>
+        <time dateTime={event.start_datetime}>{formatLocalDateTime(event.start_datetime)}</time>
+        {event.end_datetime && (
+          <span className="events-table__end">
+            {' '}to <time dateTime={event.end_datetime}>{formatLocalDateTime(event.end_datetime)}</time>
+          </span>
+        )}
+      </td>
+      <td>
+        <span className={`badge badge--${status.toLowerCase()}`}>{status}</span>
+      </td>
+      <td>{event.team_count}</td>
+      <td>{event.game_id ? 'Created' : 'Not set up'}</td>
+      <td>
+        <div className="row row--nowrap">
+          <button type="button" className="btn btn--small" onClick={() => tab.send({ type: 'view.teams', eventId: event.id })}>
+            Manage Teams
+          </button>
+          <button type="button" className="btn btn--small" onClick={() => tab.send({ type: 'view.game', eventId: event.id })}>
+            Manage Game
+          </button>
+          <DropdownMenu.Root>
+            <DropdownMenu.Trigger className="btn btn--small btn--icon" aria-label={`More actions for ${event.name}`}>
+              ⋯
+            </DropdownMenu.Trigger>
+            <DropdownMenu.Portal>
+              <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+                {status !== 'Completed' && (
+                  <DropdownMenu.Item
+                    className="menu__item"
+                    onSelect={() => edit.send({ type: 'confirm.open', subject: { eventId: event.id, name: event.name }, draft: { ...editEventDraft(event) } })}
+                  >
+                    Edit Event Details
+                  </DropdownMenu.Item>
+                )}
+                <DropdownMenu.Item
+                  className="menu__item menu__item--danger"
+                  onSelect={() => remove.send({ type: 'confirm.open', subject: { eventId: event.id, name: event.name } })}
+                >
+                  Delete Event
+                </DropdownMenu.Item>
+              </DropdownMenu.Content>
+            </DropdownMenu.Portal>
+          </DropdownMenu.Root>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** The schedule, edit and delete modals of the Events tab (product-spec section 2 Events tab: Modals). */
+function EventModals({ schedule, edit, remove }: { schedule: ConfirmActionRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+  const scheduleBlocked = useSelector(schedule, eventFormBlocked);
+  const editBlocked = useSelector(edit, eventFormBlocked);
+  const removeName = useSelector(remove, (s) => String(s.context.subject.name ?? ''));
+  return (
+    <>
+      <ConfirmDialog actor={schedule} title="Schedule New Event" confirmLabel="Schedule Event" processingText="Scheduling event..." submitDisabled={scheduleBlocked}>
+        <EventFormFields actor={schedule} />
+      </ConfirmDialog>
+      <ConfirmDialog actor={edit} title="Edit Event Details" confirmLabel="Save Changes" processingText="Saving event..." submitDisabled={editBlocked}>
+        <EventFormFields actor={edit} />
+      </ConfirmDialog>
+      <ConfirmDialog actor={remove} title="Delete Event" confirmLabel="Delete Event" processingText="Deleting event..." danger>
+        <p>
+          Are you sure you want to delete the event <strong>{removeName}</strong>? Its teams and game are deleted with it. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </>
   );
 }

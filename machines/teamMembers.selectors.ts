@@ -1,0 +1,21 @@
+import type { SnapshotFrom } from 'xstate';
+import type { teamMembersMachine } from './teamMembers.machine';
+
+type S = SnapshotFrom<typeof teamMembersMachine>;
+
+/** Named selectors of the teamMembers chart. */
+export const selectMembers = (s: S) => s.context.members;
+export const selectEligible = (s: S) => s.context.eligible;
+export const selectSelectedIgnId = (s: S) => s.context.selectedIgnId;
+export const selectAddRole = (s: S) => s.context.role;
+export const selectMembersLoading = (s: S) => s.matches('loading');
+export const selectMembersFailed = (s: S) => s.matches('failed');
+export const selectMembersLoadError = (s: S) => s.context.loadError;
+export const selectAdding = (s: S) => s.matches({ ready: { adding: 'submitting' } });
+export const selectRoleSaving = (s: S) => s.hasTag('roleSaving');
+export const selectPendingRoleMemberId = (s: S) => s.context.pendingRole?.memberId ?? null;
+export const selectNotice = (s: S) => s.context.notice;
+export const selectNoticeFading = (s: S) => s.hasTag('noticeFading');
+/** The add button's rule (product-spec section 5 Teams): an IGN chosen and nothing loading. */
+export const selectCanAdd = (s: S) =>
+  s.matches({ ready: { adding: 'idle' } }) && s.context.selectedIgnId !== null && s.context.eligible.some((e) => e.id === s.context.selectedIgnId);

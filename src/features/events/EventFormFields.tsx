@@ -1,0 +1,76 @@
+import { useSelector } from '@xstate/react';
+import { useId } from 'react';
+import type { SnapshotFrom } from 'xstate';
+import type { confirmActionMachine } from '../../../machines/confirmAction.machine';
+import { selectDraft } from '../../../machines/confirmAction.selectors';
+import { EVENT_NAME_MAX } from '../../../contract/event';
+import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { Notice } from '../../ui/Notice';
+import { asEventDraft, centralTimeNote, eventFormError, utcInputAt } from './eventForm';
+
+/** confirmAction `validate` of the event modals: the section 5 Events rule at the current time. */
+export function validateEventDraft(draft: Record<string, unknown>): string | null {
+  return eventFormError(asEventDraft(draft), Date.now());
+}
+
+/** Selector: true while the event form may not be submitted (product-spec section 5: submit disabled while invalid). */
+export const eventFormBlocked = (s: SnapshotFrom<typeof confirmActionMachine>) => validateEventDraft(s.context.draft) !== null;
+
+/**
+ * The fields of the schedule and edit modals (product-spec section 5 Events): Event Name (max
+ * 100), Start and End Date/Time entered in UTC (`datetime-local` read as UTC), each with its
+ * America/Chicago conversion note, and the form rule's message once the user has typed.
+ */
+export function EventFormFields({ actor }: { actor: ConfirmActionRef }) {
+  const draft = asEventDraft(useSelector(actor, selectDraft));
+  const id = useId();
+  const change = (field: 'name' | 'start' | 'end', value: string) => {
+    actor.send({ type: 'confirm.change', field, value });
+    if (!draft.touched) actor.send({ type: 'confirm.change', field: 'touched', value: true });
+  };
+  const error = draft.touched ? eventFormError(draft, Date.now()) : null;
+  const startNote = centralTimeNote(draft.start);
+  const endNote = centralTimeNote(draft.end);
+  return (
+    <>
+      <label className="field">
+        <span className="field__label">Event Name</span>
+        <input className="input" value={draft.name} maxLength={EVENT_NAME_MAX} required autoFocus onChange={(e) => change('name', e.target.value)} />
+      </label>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-start`}>Start Date/Time (UTC)</label>
+        <input
+          id={`${id}-start`}
+          className="input"
+          type="datetime-local"
+          value={draft.start}
+          min={draft.originalStart && draft.originalStart === draft.start ? undefined : utcInputAt(Date.now())}
+          required
+          aria-describedby={`${id}-start-note`}
+          onChange={(e) => change('start', e.target.value)}
+        />
+        <span id={`${id}-start-note`} className="field__hint" data-testid="start-central-note">
+          {startNote ?? 'Enter the time in UTC; its Central Time is shown here.'}
+        </span>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-end`}>End Date/Time (UTC, optional)</label>
+        <input
+          id={`${id}-end`}
+          className="input"
+          type="datetime-local"
+          value={draft.end}
+          min={draft.start || undefined}
+          aria-describedby={`${id}-end-note`}
+          onChange={(e) => change('end', e.target.value)}
+        />
+        {endNote && (
+          <span id={`${id}-end-note`} className="field__hint" data-testid="end-central-note">
+            {endNote}
+          </span>
+        )}
+      </div>
+      {error && <Notice tone="error" testId="event-form-error">{error}</Notice>}
+    </>
+  );
+}

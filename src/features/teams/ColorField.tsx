@@ -1,0 +1,41 @@
+import { HexColorInput, HexColorPicker } from 'react-colorful';
+import { useId } from 'react';
+import { COLOR_DEBOUNCE_MS, COLOR_THROTTLE_MS, normalizeHex } from './teamForm';
+import { useDebouncedCallback, useThrottledCallback } from './rateLimit';
+
+/**
+ * A hex colour field without alpha (product-spec sections 5 and 9): react-colorful's picker,
+ * whose drag updates are throttled to one per 50 ms, and a hex text input debounced by 100 ms
+ * (flushed when it loses focus, so a submit right after typing sends the typed colour).
+ */
+export function ColorField({ label, value, onChange }: { label: string; value: string; onChange: (hex: string) => void }) {
+  const id = useId();
+  const commit = (hex: string) => {
+    const clean = normalizeHex(hex);
+    if (clean) onChange(clean);
+  };
+  const throttled = useThrottledCallback(commit, COLOR_THROTTLE_MS);
+  const debounced = useDebouncedCallback(commit, COLOR_DEBOUNCE_MS);
+  return (
+    <div className="field color-field" role="group" aria-labelledby={`${id}-label`}>
+      <span id={`${id}-label`} className="field__label">{label}</span>
+      <div className="color-field__body">
+        <HexColorPicker color={value} onChange={throttled} aria-label={`${label} picker`} />
+        <div className="color-field__side">
+          <span className="color-field__swatch" style={{ background: value }} aria-hidden="true" />
+          <label className="field">
+            <span className="field__hint">Hex</span>
+            <HexColorInput
+              className="input color-field__input"
+              color={value}
+              prefixed
+              onChange={debounced}
+              onBlur={() => debounced.flush()}
+              aria-label={`${label} (hex)`}
+            />
+          </label>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,238 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { Fragment, useMemo } from 'react';
+import { fromPromise } from 'xstate';
+import { teamListMachine } from '../../../machines/teamList.machine';
+import * as sel from '../../../machines/teamList.selectors';
+import { teamCreatedMessage, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../../contract/team';
+import * as teamsApi from '../../api/teams';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { Notice } from '../../ui/Notice';
+import { Spinner } from '../../ui/Spinner';
+import { TeamFormFields, teamNameBlank, validateTeamDraft } from './TeamFormFields';
+import { TeamMemberManager } from './TeamMemberManager';
+import { asTeamDraft, displayColor, editTeamDraft, newTeamDraft, teamBody } from './teamForm';
+
+/** The calls of the Event Teams view (product-spec section 7 Teams), replaceable in tests. */
+export interface TeamsEffects {
+  fetchTeams: typeof teamsApi.fetchTeams;
+  createTeam: typeof teamsApi.createTeam;
+  updateTeam: typeof teamsApi.updateTeam;
+  deleteTeam: typeof teamsApi.deleteTeam;
+  fetchTeamMembers: typeof teamsApi.fetchTeamMembers;
+  addTeamMember: typeof teamsApi.addTeamMember;
+  updateTeamMemberRole: typeof teamsApi.updateTeamMemberRole;
+  removeTeamMember: typeof teamsApi.removeTeamMember;
+}
+
+/** The real calls. */
+export const liveTeamsEffects: TeamsEffects = {
+  fetchTeams: teamsApi.fetchTeams,
+  createTeam: teamsApi.createTeam,
+  updateTeam: teamsApi.updateTeam,
+  deleteTeam: teamsApi.deleteTeam,
+  fetchTeamMembers: teamsApi.fetchTeamMembers,
+  addTeamMember: teamsApi.addTeamMember,
+  updateTeamMemberRole: teamsApi.updateTeamMemberRole,
+  removeTeamMember: teamsApi.removeTeamMember,
+};
+
+type ListRef = ReturnType<typeof useActorRef<typeof teamListMachine>>;
+
+/**
+ * The Event Teams view (product-spec section 2 Event Teams view, 5 Teams, 8 Teams): 'Back to
+ * Events', 'Managing: Teams List', the team table (colour bar, name, 'N Members', Members toggle
+ * opening the inline member manager, edit, delete), the Create / Edit Team modals with a hex
+ * colour picker and the delete confirmation. `effects` replaces the calls in tests.
+ */
+export function EventTeamsView({
+  clanId,
+  eventId,
+  eventName,
+  onBack,
+  effects = liveTeamsEffects,
+}: {
+  clanId: number;
+  eventId: number;
+  eventName?: string;
+  onBack: () => void;
+  effects?: TeamsEffects;
+}) {
+  const logic = useMemo(
+    () => teamListMachine.provide({ actors: { loadTeams: fromPromise(() => effects.fetchTeams(clanId, eventId)) } }),
+    [clanId, eventId, effects],
+  );
+  const list = useActorRef(logic);
+  const reload = () => list.send({ type: 'teams.reload' });
+  const create = useConfirmAction({
+    perform: async ({ draft }) => {
+      const answer = await effects.createTeam(clanId, eventId, teamBody(asTeamDraft(draft)));
+      return { message: answer.message ?? teamCreatedMessage(answer.team.name) };
+    },
+    validate: validateTeamDraft,
+    onSucceeded: reload,
+  });
+  const edit = useConfirmAction({
+    perform: async ({ draft, subject }) => {
+      const answer = await effects.updateTeam(clanId, eventId, subject.teamId as number, teamBody(asTeamDraft(draft)));
+      return { message: answer.message ?? teamUpdatedMessage(answer.team.name) };
+    },
+    validate: validateTeamDraft,
+    onSucceeded: reload,
+  });
+  const remove = useConfirmAction({
+    perform: async ({ subject }) => {
+      const answer = await effects.deleteTeam(clanId, eventId, subject.teamId as number);
+      return { message: answer.message ?? teamDeletedMessage(String(subject.name)) };
+    },
+    onSucceeded: reload,
+  });
+  return (
+    <section className="teams-view" aria-label="Event teams">
+      <div className="toolbar">
+        <button type="button" className="btn" onClick={onBack}>Back to Events</button>
+        <span className="toolbar__label">Managing: Teams List</span>
+        {eventName && <span className="toolbar__event">{eventName}</span>}
+        <button type="button" className="btn btn--primary toolbar__end" onClick={() => create.send({ type: 'confirm.open', draft: { ...newTeamDraft() } })}>
+          Create New Team
+        </button>
+      </div>
+      <TeamTable list={list} edit={edit} remove={remove} clanId={clanId} eventId={eventId} effects={effects} />
+      <TeamModals create={create} edit={edit} remove={remove} />
+    </section>
+  );
+}
+
+function TeamTable({
+  list,
+  edit,
+  remove,
+  clanId,
+  eventId,
+  effects,
+}: {
+  list: ListRef;
+  edit: ConfirmActionRef;
+  remove: ConfirmActionRef;
+  clanId: number;
+  eventId: number;
+  effects: TeamsEffects;
+}) {
+  const teams = useSelector(list, sel.selectTeams);
+  const loading = useSelector(list, sel.selectTeamsLoading);
+  const failed = useSelector(list, sel.selectTeamsFailed);
+  const error = useSelector(list, sel.selectTeamsError);
+  const expanded = useSelector(list, sel.selectExpandedTeamId);
+  if (loading) return <Spinner text="Loading teams..." />;
+  return (
+    <>
+      {error && (
+        <div className="row">
+          <Notice tone="error">{error}</Notice>
+          {failed && <button type="button" className="btn" onClick={() => list.send({ type: 'teams.reload' })}>Retry</button>}
+        </div>
+      )}
+      {!failed && (
+        <div className="table-scroll">
+          <table className="table teams-table">
+            <thead>
+              <tr>
+                <th scope="col">Team Name</th>
+                <th scope="col">Size</th>
+                <th scope="col">Manage</th>
+                <th scope="col">Edit/Delete</th>
+              </tr>
+            </thead>
+            <tbody>
+              {teams.length === 0 ? (
+                <tr>
+                  <td colSpan={4} className="table__empty">No teams created for this event. Click "Create New Team" to start!</td>
+                </tr>
+              ) : (
+                teams.map((team) => (
+                  <Fragment key={team.id}>
+                    <TeamRow team={team} open={expanded === team.id} list={list} edit={edit} remove={remove} />
+                    {expanded === team.id && (
+                      <tr className="teams-table__members">
+                        <td colSpan={4} id={`team-${team.id}-members`}>
+                          <TeamMemberManager clanId={clanId} eventId={eventId} team={team} effects={effects} onCountChanged={(count) => list.send({ type: 'team.memberCountChanged', teamId: team.id, count })} />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+
+function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean; list: ListRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+  return (
+    <tr>
+      <th scope="row">
+        <span className="team-name">
+          <span className="team-name__bar" style={{ background: displayColor(team.color) }} aria-hidden="true" />
+          <span>{team.name}</span>
+        </span>
+      </th>
+      <td>{team.member_count} Members</td>
+      <td>
+        <button
+          type="button"
+          className="btn btn--small"
+          aria-expanded={open}
+          aria-controls={`team-${team.id}-members`}
+          aria-label={`Members of ${team.name}`}
+          onClick={() => list.send({ type: 'team.toggleMembers', teamId: team.id })}
+        >
+          Members {open ? '▴' : '▾'}
+        </button>
+      </td>
+      <td>
+        <div className="row row--nowrap">
+          <button
+            type="button"
+            className="btn btn--small"
+            aria-label={`Edit ${team.name}`}
+            onClick={() => edit.send({ type: 'confirm.open', subject: { teamId: team.id, name: team.name }, draft: { ...editTeamDraft(team) } })}
+          >
+            Edit
+          </button>
+          <button
+            type="button"
+            className="btn btn--small btn--danger"
+            aria-label={`Delete ${team.name}`}
+            onClick={() => remove.send({ type: 'confirm.open', subject: { teamId: team.id, name: team.name } })}
+          >
+            Delete
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** Create, edit and delete modals of the teams view (product-spec section 2 Event Teams view). */
+function TeamModals({ create, edit, remove }: { create: ConfirmActionRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+  const createBlank = useSelector(create, teamNameBlank);
+  const editBlank = useSelector(edit, teamNameBlank);
+  const removeName = useSelector(remove, (s) => String(s.context.subject.name ?? ''));
+  return (
+    <>
+      <ConfirmDialog actor={create} title="Create New Team" confirmLabel="Create Team" processingText="Creating team..." submitDisabled={createBlank}>
+        <TeamFormFields actor={create} />
+      </ConfirmDialog>
+      <ConfirmDialog actor={edit} title="Edit Team" confirmLabel="Update Team" processingText="Updating team..." submitDisabled={editBlank}>
+        <TeamFormFields actor={edit} />
+      </ConfirmDialog>
+      <ConfirmDialog actor={remove} title="Delete Team" confirmLabel="Delete Team" processingText="Deleting team..." danger>
+        <p>
+          Are you sure you want to delete the team <strong>{removeName}</strong>? Its members are taken off the team. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}

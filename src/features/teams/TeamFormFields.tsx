@@ -1,0 +1,43 @@
+import { useSelector } from '@xstate/react';
+import type { SnapshotFrom } from 'xstate';
+import type { confirmActionMachine } from '../../../machines/confirmAction.machine';
+import { selectDraft } from '../../../machines/confirmAction.selectors';
+import { TEAM_NAME_MAX } from '../../../contract/team';
+import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { Notice } from '../../ui/Notice';
+import { ColorField } from './ColorField';
+import { asTeamDraft, teamFormError } from './teamForm';
+
+/** confirmAction `validate` of the team modals (product-spec section 5 Teams). */
+export function validateTeamDraft(draft: Record<string, unknown>): string | null {
+  return teamFormError(asTeamDraft(draft));
+}
+
+/** Selector: true while the team name is blank (product-spec section 5: buttons disabled while blank). */
+export const teamNameBlank = (s: SnapshotFrom<typeof confirmActionMachine>) => asTeamDraft(s.context.draft).name.trim() === '';
+
+/** The fields of the Create / Edit Team modals: name and colour, with 'Team name is required.' once typed. */
+export function TeamFormFields({ actor }: { actor: ConfirmActionRef }) {
+  const draft = asTeamDraft(useSelector(actor, selectDraft));
+  const error = draft.touched ? teamFormError(draft) : null;
+  return (
+    <>
+      <label className="field">
+        <span className="field__label">Team Name</span>
+        <input
+          className="input"
+          value={draft.name}
+          maxLength={TEAM_NAME_MAX}
+          autoFocus
+          required
+          onChange={(e) => {
+            actor.send({ type: 'confirm.change', field: 'name', value: e.target.value });
+            if (!draft.touched) actor.send({ type: 'confirm.change', field: 'touched', value: true });
+          }}
+        />
+      </label>
+      <ColorField label="Team Colour" value={draft.color} onChange={(hex) => actor.send({ type: 'confirm.change', field: 'color', value: hex })} />
+      {error && <Notice tone="error" testId="team-form-error">{error}</Notice>}
+    </>
+  );
+}

@@ -1,0 +1,177 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo, useRef } from 'react';
+import { fromPromise } from 'xstate';
+import { teamMembersMachine } from '../../../machines/teamMembers.machine';
+import * as sel from '../../../machines/teamMembers.selectors';
+import { TEAM_ROLES, type Team, type TeamMember, type TeamRole } from '../../../contract/team';
+import { ConfirmDialog, useConfirmAction } from '../../ui/ConfirmDialog';
+import { Notice } from '../../ui/Notice';
+import { Spinner } from '../../ui/Spinner';
+import type { TeamsEffects } from './EventTeamsView';
+import { IgnCombobox } from './IgnCombobox';
+
+type MembersRef = ReturnType<typeof useActorRef<typeof teamMembersMachine>>;
+
+/**
+ * The inline member manager of one team (product-spec sections 2 Event Teams view, 4 Team
+ * membership, 5 Teams, 8): the team members table with a role picker per member (applied
+ * optimistically, put back on failure) and a Remove button with its confirmation, and the add row
+ * (in-game account, role, Add). 'This team currently has no members.' when empty.
+ * `onCountChanged` gets the team size after every load, add and removal.
+ */
+export function TeamMemberManager({
+  clanId,
+  eventId,
+  team,
+  effects,
+  onCountChanged,
+}: {
+  clanId: number;
+  eventId: number;
+  team: Team;
+  effects: TeamsEffects;
+  onCountChanged: (count: number) => void;
+}) {
+  const countListener = useRef(onCountChanged);
+  countListener.current = onCountChanged;
+  const logic = useMemo(
+    () =>
+      teamMembersMachine.provide({
+        actors: {
+          loadMembers: fromPromise(() => effects.fetchTeamMembers(clanId, eventId, team.id)),
+          addMember: fromPromise(({ input }) => effects.addTeamMember(clanId, eventId, team.id, input)),
+          changeRole: fromPromise(({ input }) => effects.updateTeamMemberRole(clanId, eventId, team.id, input.member, input.role)),
+        },
+        actions: { notifyCount: ({ context }) => countListener.current(context.members.length) },
+      }),
+    [clanId, eventId, team.id, effects],
+  );
+  const members = useActorRef(logic);
+  const removal = useConfirmAction({
+    perform: async ({ subject }) => ({
+      message: (await effects.removeTeamMember(clanId, eventId, team.id, { id: subject.memberId as number, osrs_ign: String(subject.ign) })).message,
+    }),
+    onSucceeded: ({ subject }) => members.send({ type: 'member.removed', memberId: subject.memberId as number }),
+  });
+  const loading = useSelector(members, sel.selectMembersLoading);
+  const failed = useSelector(members, sel.selectMembersFailed);
+  const loadError = useSelector(members, sel.selectMembersLoadError);
+  const removeIgn = useSelector(removal, (s) => String(s.context.subject.ign ?? ''));
+  return (
+    <div className="member-manager" aria-label={`Members of ${team.name}`} role="region">
+      {loading ? (
+        <Spinner text="Loading members..." />
+      ) : failed ? (
+        <div className="row">
+          <Notice tone="error">{loadError}</Notice>
+          <button type="button" className="btn btn--small" onClick={() => members.send({ type: 'members.reload' })}>Retry</button>
+        </div>
+      ) : (
+        <>
+          <MemberNotice members={members} />
+          <MemberTable members={members} onRemove={(m) => removal.send({ type: 'confirm.open', subject: { memberId: m.id, ign: m.osrs_ign } })} />
+        </>
+      )}
+      <ConfirmDialog actor={removal} title="Remove Team Member" confirmLabel="Remove" processingText="Removing member..." danger>
+        <p>
+          Remove <strong>{removeIgn}</strong> from team <strong>{team.name}</strong>?
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function MemberNotice({ members }: { members: MembersRef }) {
+  const notice = useSelector(members, sel.selectNotice);
+  const fading = useSelector(members, sel.selectNoticeFading);
+  if (!notice) return null;
+  return (
+    <div className={fading ? 'fade fade--out' : 'fade'}>
+      <Notice tone={notice.tone} testId="member-notice">{notice.text}</Notice>
+    </div>
+  );
+}
+
+function MemberTable({ members, onRemove }: { members: MembersRef; onRemove: (m: TeamMember) => void }) {
+  const list = useSelector(members, sel.selectMembers);
+  const eligible = useSelector(members, sel.selectEligible);
+  const selectedIgn = useSelector(members, sel.selectSelectedIgnId);
+  const role = useSelector(members, sel.selectAddRole);
+  const adding = useSelector(members, sel.selectAdding);
+  const canAdd = useSelector(members, sel.selectCanAdd);
+  const roleSaving = useSelector(members, sel.selectRoleSaving);
+  return (
+    <div className="table-scroll">
+      <table className="table member-table">
+        <thead>
+          <tr>
+            <th scope="col">In-game name</th>
+            <th scope="col">Role</th>
+            <th scope="col">Action</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.length === 0 ? (
+            <tr>
+              <td colSpan={3} className="table__empty">This team currently has no members.</td>
+            </tr>
+          ) : (
+            list.map((m) => (
+              <tr key={m.id}>
+                <th scope="row">{m.osrs_ign}</th>
+                <td>
+                  <select
+                    className="input input--small"
+                    aria-label={`Role of ${m.osrs_ign}`}
+                    value={m.role}
+                    disabled={roleSaving}
+                    onChange={(e) => members.send({ type: 'roleChange.request', memberId: m.id, role: e.target.value as TeamRole })}
+                  >
+                    {TEAM_ROLES.map((r) => (
+                      <option key={r} value={r}>{r}</option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <button type="button" className="btn btn--small btn--danger" aria-label={`Remove ${m.osrs_ign}`} onClick={() => onRemove(m)}>
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+        <tfoot>
+          <tr className="member-table__add">
+            <td>
+              <IgnCombobox
+                options={eligible}
+                value={selectedIgn}
+                disabled={adding}
+                onChange={(ignId) => members.send({ type: 'add.selectIgn', ignId })}
+              />
+            </td>
+            <td>
+              <select
+                className="input input--small"
+                aria-label="Role for the new member"
+                value={role}
+                disabled={adding}
+                onChange={(e) => members.send({ type: 'add.selectRole', role: e.target.value as TeamRole })}
+              >
+                {TEAM_ROLES.map((r) => (
+                  <option key={r} value={r}>{r}</option>
+                ))}
+              </select>
+            </td>
+            <td>
+              <button type="button" className="btn btn--small btn--primary" disabled={!canAdd} onClick={() => members.send({ type: 'add.submit' })}>
+                {adding ? 'Adding...' : 'Add'}
+              </button>
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { DEFAULT_TEAM_COLOR, TEAM_BAD_COLOR, TEAM_NAME_MAX, TEAM_NAME_REQUIRED, TEAM_NAME_TOO_LONG, type Team, type TeamBody } from '../../../contract/team';
+
+/** Colour picker rates of product-spec section 9: picker updates throttled, typed hex debounced (ms). */
+export const COLOR_THROTTLE_MS = 50;
+export const COLOR_DEBOUNCE_MS = 100;
+/** Colour shown for a team whose stored colour is unreadable (product-spec section 3 Team: display fallback). */
+export const TEAM_COLOR_FALLBACK = '#cccccc';
+
+/** The team form as the confirmAction draft holds it; `touched` turns on the name message once typed. */
+export interface TeamDraft {
+  name: string;
+  color: string;
+  touched: boolean;
+}
+
+/** Draft of the create modal: empty name, colour #000000 (product-spec section 9). */
+export function newTeamDraft(): TeamDraft {
+  return { name: '', color: DEFAULT_TEAM_COLOR, touched: false };
+}
+
+/** Draft of the edit modal, filled from the team. */
+export function editTeamDraft(team: Pick<Team, 'name' | 'color'>): TeamDraft {
+  return { name: team.name, color: normalizeHex(team.color) ?? DEFAULT_TEAM_COLOR, touched: false };
+}
+
+/** Reads a confirmAction draft as a TeamDraft. */
+export function asTeamDraft(draft: Record<string, unknown>): TeamDraft {
+  return {
+    name: typeof draft.name === 'string' ? draft.name : '',
+    color: typeof draft.color === 'string' ? draft.color : DEFAULT_TEAM_COLOR,
+    touched: draft.touched === true,
+  };
+}
+
+/**
+ * A hex colour as `#rrggbb` lower-case (no alpha, product-spec section 5 Game settings "colour
+ * field"): accepts '#abc' / 'abc' / '#AABBCC'; null for anything else (including alpha forms).
+ */
+export function normalizeHex(text: string): string | null {
+  const m = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(text.trim());
+  if (!m) return null;
+  const hex = m[1].length === 3 ? [...m[1]].map((c) => c + c).join('') : m[1];
+  return `#${hex.toLowerCase()}`;
+}
+
+/** A stored team colour for display: the colour, or #cccccc when it is unreadable. */
+export function displayColor(color: string | null | undefined): string {
+  return (color && normalizeHex(color)) || TEAM_COLOR_FALLBACK;
+}
+
+/**
+ * The team form rule (product-spec section 5 Teams): name required after trimming ('Team name is
+ * required.'), at most 50 characters; colour a hex colour. Null when the form may be submitted.
+ */
+export function teamFormError(draft: TeamDraft): string | null {
+  const name = draft.name.trim();
+  if (!name) return TEAM_NAME_REQUIRED;
+  if (name.length > TEAM_NAME_MAX) return TEAM_NAME_TOO_LONG;
+  if (!normalizeHex(draft.color)) return TEAM_BAD_COLOR;
+  return null;
+}
+
+/** The body of POST / PUT team from a valid draft. */
+export function teamBody(draft: TeamDraft): TeamBody {
+  return { name: draft.name.trim(), color: normalizeHex(draft.color) ?? DEFAULT_TEAM_COLOR };
+}
