@@ -1,9 +1,266 @@
-/** /clans/manage/{clanId} (product-spec section 2 Clan management screen): filled by issue #3. */
-export function ClanManagePage() {
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { fromPromise, type ActorRefFrom } from 'xstate';
+import { clanDataMachine } from '../../../machines/clanData.machine';
+import * as dataSel from '../../../machines/clanData.selectors';
+import { clanRoleMachine, type RoleViewer } from '../../../machines/clanRole.machine';
+import * as roleSel from '../../../machines/clanRole.selectors';
+import { selectUser } from '../../../machines/session.selectors';
+import { selectDraft } from '../../../machines/confirmAction.selectors';
+import { CLAN_NAME_MAX, RENAME_EMPTY_OR_SAME } from '../../../contract/clan';
+import { isManagerRole } from '../../../contract/user';
+import { SessionContext } from '../../app/session';
+import { Breadcrumb } from '../../ui/Breadcrumb';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { Notice } from '../../ui/Notice';
+import { Spinner } from '../../ui/Spinner';
+import { EventsTab } from '../events/EventsTab';
+import { TasksTab } from '../tasks/TasksTab';
+import { liveClanEffects, loadClanOrExplain, type ClanManageEffects } from './effects';
+import { countManagers } from './memberTable';
+import { MembersTab } from './MembersTab';
+import { RoleActionDialog } from './RoleActionDialog';
+
+export type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
+export type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
+
+/** Text shown while a clan action runs and the tabs are disabled (product-spec section 2). */
+export const ACTION_PENDING_TEXT = 'Clan action in progress. Please wait...';
+
+/** The rename rule (product-spec section 5 Clans): not empty, not the current name, at most 40 characters. */
+export function validateRename(draft: Record<string, unknown>): string | null {
+  const name = String(draft.name ?? '').trim();
+  if (!name || name === String(draft.current ?? '')) return RENAME_EMPTY_OR_SAME;
+  if (name.length > CLAN_NAME_MAX) return `Clan name must be at most ${CLAN_NAME_MAX} characters.`;
+  return null;
+}
+
+/**
+ * /clans/manage/{clanId}, the clan management screen (product-spec section 2 "Clan management
+ * screen", sections 4-8): breadcrumb back to Profile, the clan name with the Owner-only rename
+ * pencil and settings menu (Disband Clan), 'Total Managers / Total Members', and the tabs
+ * Members / Events / Tasks, disabled with a pending message while a clan action runs.
+ * `effects` are the calls (tests give fakes).
+ */
+export function ClanManagePage({ effects = liveClanEffects }: { effects?: ClanManageEffects }) {
+  const { clanId = '' } = useParams();
+  return <ClanManageScreen key={clanId} clanId={Number(clanId)} effects={effects} />;
+}
+
+function ClanManageScreen({ clanId, effects }: { clanId: number; effects: ClanManageEffects }) {
+  const navigate = useNavigate();
+  const session = SessionContext.useActorRef();
+  const user = SessionContext.useSelector(selectUser);
+
+  const dataLogic = useMemo(
+    () =>
+      clanDataMachine.provide({
+        actors: { loadClan: fromPromise(({ input }) => loadClanOrExplain(effects.loadClan, input.clanId)) },
+        actions: {
+          goToLogin: () => {
+            session.send({ type: 'session.logout' });
+            navigate('/', { replace: true });
+          },
+        },
+      }),
+    [effects, navigate, session],
+  );
+  const clanData = useActorRef(dataLogic, { input: { clanId } });
+
+  const roleLogic = useMemo(
+    () =>
+      clanRoleMachine.provide({
+        actors: {
+          changeMemberRole: fromPromise(({ input }) => effects.changeRole(input.clanId, input.memberId, input.role, input.verb)),
+          kickMember: fromPromise(({ input }) => effects.kickMember(input.clanId, input.memberId)),
+          leaveClan: fromPromise(({ input }) => effects.leaveClan(input.clanId, input.userId)),
+          disbandClan: fromPromise(({ input }) => effects.disbandClan(input.clanId)),
+        },
+        actions: {
+          refreshUser: () => session.send({ type: 'session.refresh' }),
+          goToProfile: () => navigate('/profile'),
+          reloadClan: () => clanData.send({ type: 'clan.reload' }),
+          removeMember: (_, memberId) => clanData.send({ type: 'clan.memberRemoved', memberId }),
+        },
+      }),
+    [effects, navigate, session, clanData],
+  );
+  const clanRole = useActorRef(roleLogic, { input: { clanId } });
+
+  const loading = useSelector(clanData, dataSel.isClanLoading);
+  const failed = useSelector(clanData, dataSel.isClanLoadFailed);
+  const ready = useSelector(clanData, dataSel.isClanReady);
+  const loadError = useSelector(clanData, dataSel.selectClanLoadError);
+
+  const breadcrumb = <Breadcrumb previous={{ to: '/profile', label: 'Profile' }} current="Manage Clan" />;
+  if (loading) return <Spinner text="Loading clan data..." />;
+  if (failed) {
+    return (
+      <div className="clan-page">
+        {breadcrumb}
+        <section className="panel">
+          <Notice tone="error" testId="clan-load-error">{loadError}</Notice>
+          <div className="row">
+            <button type="button" className="btn" onClick={() => clanData.send({ type: 'clan.reload' })}>Retry</button>
+            <Link className="btn btn--primary" to="/profile">Back to Profile</Link>
+          </div>
+        </section>
+      </div>
+    );
+  }
+  if (!ready || !user) return null;
   return (
-    <section className="panel placeholder">
-      <h1>Clan Management</h1>
-      <p className="muted">Members, events and tasks of this clan will be managed here.</p>
-    </section>
+    <div className="clan-page">
+      {breadcrumb}
+      <LoadedClan clanId={clanId} userId={user.id} clanData={clanData} clanRole={clanRole} effects={effects} />
+    </div>
+  );
+}
+
+type TabId = 'members' | 'events' | 'tasks';
+const TABS: { id: TabId; label: string }[] = [
+  { id: 'members', label: 'Members' },
+  { id: 'events', label: 'Events' },
+  { id: 'tasks', label: 'Tasks' },
+];
+
+function LoadedClan({ clanId, userId, clanData, clanRole, effects }: { clanId: number; userId: number; clanData: ClanDataRef; clanRole: ClanRoleRef; effects: ClanManageEffects }) {
+  const session = SessionContext.useActorRef();
+  const clanName = useSelector(clanData, dataSel.selectClanName);
+  const members = useSelector(clanData, dataSel.selectMembers);
+  const pending = useSelector(clanRole, roleSel.isActionPending);
+  const [tab, setTab] = useState<TabId>('members');
+
+  const managerCount = countManagers(members);
+  const role = members.find((m) => m.member_id === userId)?.role ?? null;
+  const viewer: RoleViewer | null = role ? { userId, role, managerCount, clanName } : null;
+  const isOwner = role === 'Owner';
+  const isManager = isManagerRole(role);
+
+  const rename = useConfirmAction({
+    perform: async ({ draft }) => {
+      const name = await effects.renameClan(clanId, String(draft.name ?? '').trim());
+      return { message: `Clan name successfully updated to: ${name}` };
+    },
+    validate: validateRename,
+    onSucceeded: ({ draft }) => {
+      clanData.send({ type: 'clan.renamed', name: String(draft.name ?? '').trim() });
+      session.send({ type: 'session.refresh' });
+    },
+  });
+
+  const selectTab = useCallback((id: TabId) => setTab(id), []);
+  return (
+    <>
+      <header className="panel clan-header">
+        <div className="clan-header__title">
+          <h1 className="clan-header__name">{clanName}</h1>
+          {isOwner && (
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label="Edit clan name"
+              title="Edit clan name"
+              disabled={pending}
+              onClick={() => rename.send({ type: 'confirm.open', draft: { name: clanName, current: clanName } })}
+            >
+              <span aria-hidden="true">✎</span>
+            </button>
+          )}
+          {isOwner && viewer && <ClanSettingsMenu disabled={pending} onDisband={() => clanRole.send({ type: 'clan.disband', viewer })} />}
+        </div>
+        <p className="clan-header__counts" data-testid="clan-counts">
+          Total Managers / Total Members: <strong>{managerCount} / {members.length}</strong>
+        </p>
+      </header>
+
+      <ActionMessage clanRole={clanRole} />
+      {pending && <Notice tone="info" testId="clan-pending">{ACTION_PENDING_TEXT}</Notice>}
+
+      <div className="panel clan-tabs">
+        <div className="tabs" role="tablist" aria-label="Clan management">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              id={`clan-tab-${t.id}`}
+              aria-selected={tab === t.id}
+              aria-controls={`clan-panel-${t.id}`}
+              className={tab === t.id ? 'tab tab--active' : 'tab'}
+              disabled={pending}
+              onClick={() => selectTab(t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <div className="tab-panel" role="tabpanel" id={`clan-panel-${tab}`} aria-labelledby={`clan-tab-${tab}`}>
+          {tab === 'members' && (
+            <MembersTab clanId={clanId} members={members} viewer={viewer} pending={pending} clanRole={clanRole} clanData={clanData} effects={effects} />
+          )}
+          {tab === 'events' && <EventsTab clanId={clanId} isManager={isManager} />}
+          {tab === 'tasks' && <TasksTab clanId={clanId} isManager={isManager} />}
+        </div>
+      </div>
+
+      <RoleActionDialog clanRole={clanRole} />
+      <RenameDialog actor={rename} />
+    </>
+  );
+}
+
+/** The Owner's settings menu with Disband Clan (product-spec section 2; Radix dropdown, keyboard-operable). */
+function ClanSettingsMenu({ onDisband, disabled }: { onDisband: () => void; disabled: boolean }) {
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger className="icon-btn" aria-label="Clan settings" title="Clan settings" disabled={disabled}>
+        <span aria-hidden="true">⚙</span>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
+          <DropdownMenu.Item className="menu__item menu__item--danger" onSelect={onDisband}>
+            Disband Clan
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+/** The clanRole action message: shown, fading after 4 s, gone at 5 s (product-spec section 9). */
+function ActionMessage({ clanRole }: { clanRole: ClanRoleRef }) {
+  const message = useSelector(clanRole, roleSel.selectActionMessage);
+  const fading = useSelector(clanRole, roleSel.isMessageFading);
+  return (
+    <div className="action-message-slot">
+      {message && (
+        <div className={fading ? 'action-message action-message--fading' : 'action-message'} data-testid="clan-action-message" data-tone={message.tone}>
+          <Notice tone={message.tone}>{message.text}</Notice>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The rename dialog of the Owner's pencil (product-spec section 5 Clans). */
+function RenameDialog({ actor }: { actor: ConfirmActionRef }) {
+  const draft = useSelector(actor, selectDraft);
+  return (
+    <ConfirmDialog actor={actor} title="Edit Clan Name" confirmLabel="Save Name" processingText="Saving the clan name...">
+      <label className="field">
+        <span className="field__label">New clan name</span>
+        <input
+          className="input"
+          autoFocus
+          maxLength={CLAN_NAME_MAX}
+          value={String(draft.name ?? '')}
+          onChange={(e) => actor.send({ type: 'confirm.change', field: 'name', value: e.target.value })}
+        />
+        <span className="field__hint">At most {CLAN_NAME_MAX} characters.</span>
+      </label>
+    </ConfirmDialog>
   );
 }

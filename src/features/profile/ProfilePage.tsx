@@ -1,9 +1,283 @@
-/** /profile (product-spec section 2 Profile): filled by issue #3. */
-export function ProfilePage() {
+import { useSelector } from '@xstate/react';
+import { Link, useNavigate } from 'react-router-dom';
+import { selectUser } from '../../../machines/session.selectors';
+import { selectDraft, selectSubject } from '../../../machines/confirmAction.selectors';
+import { CLAN_NAME_MAX } from '../../../contract/clan';
+import { IGN_MAX, isManagerRole, type User } from '../../../contract/user';
+import { SessionContext } from '../../app/session';
+import { createClan, deleteIgn, editIgn, linkIgn } from '../../api/session';
+import { leaveClan } from '../../api/clans';
+import { Avatar } from '../../ui/Avatar';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { Spinner } from '../../ui/Spinner';
+import { PROFILE_TEXTS, linkEach, validateClanCreate, validateIgnEdit, validateIgnLink } from './profileActions';
+
+/** The calls of the profile page (product-spec section 7; server-contract section 2); tests give fakes. */
+export interface ProfileEffects {
+  linkIgn(ign: string): Promise<unknown>;
+  editIgn(id: number, ign: string): Promise<unknown>;
+  deleteIgn(id: number): Promise<void>;
+  leaveClan(clanId: number, ownUserId: number): Promise<void>;
+  createClan(clanName: string): Promise<number>;
+}
+
+const liveProfileEffects: ProfileEffects = { linkIgn, editIgn, deleteIgn, leaveClan, createClan };
+
+/** A joined date in the viewer's locale. */
+function formatJoined(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString();
+}
+
+/**
+ * /profile, account management (product-spec section 2 Profile, sections 4-5): 'Loading profile
+ * data...' while the user is absent; the username and linked IGNs (Edit/Delete revealed on hover,
+ * tap or keyboard focus); Link New IGNs; clan membership cards (Manage Clan for Admin/Owner, Leave
+ * Clan otherwise); Create New Clan (disabled at the clan limit); the Account & Security panel with
+ * the Discord username and Logout. Every modal is a confirmAction flow; a success refreshes the
+ * session's user.
+ */
+export function ProfilePage({ effects = liveProfileEffects }: { effects?: ProfileEffects }) {
+  const user = SessionContext.useSelector(selectUser);
+  if (!user) return <Spinner text={PROFILE_TEXTS.loading} />;
+  return <Profile user={user} effects={effects} />;
+}
+
+function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
+  const session = SessionContext.useActorRef();
+  const navigate = useNavigate();
+  const refresh = () => session.send({ type: 'session.refresh' });
+
+  const deleteFlow = useConfirmAction({
+    perform: async ({ subject }) => {
+      await effects.deleteIgn(Number(subject.id));
+      return { message: `IGN ${String(subject.ign)} was deleted.` };
+    },
+    onSucceeded: refresh,
+  });
+  const linkFlow = useConfirmAction({
+    perform: ({ draft }) => linkEach(String(draft.text ?? ''), (ign) => effects.linkIgn(ign)),
+    validate: validateIgnLink,
+    onSucceeded: refresh,
+  });
+  const editFlow = useConfirmAction({
+    perform: async ({ draft, subject }) => {
+      const next = String(draft.ign ?? '').trim();
+      await effects.editIgn(Number(subject.id), next);
+      return { message: `IGN ${String(subject.ign)} was changed to ${next}.` };
+    },
+    validate: validateIgnEdit,
+    onSucceeded: refresh,
+  });
+  const leaveFlow = useConfirmAction({
+    perform: async ({ subject }) => {
+      await effects.leaveClan(Number(subject.clanId), Number(subject.userId));
+      return { message: `You have left ${String(subject.name)}.` };
+    },
+    onSucceeded: refresh,
+  });
+  const createFlow = useConfirmAction({
+    perform: async ({ draft }) => {
+      const name = String(draft.name ?? '').trim();
+      await effects.createClan(name);
+      return { message: `Clan ${name} was created. You are its Owner.` };
+    },
+    validate: validateClanCreate,
+    onSucceeded: refresh,
+  });
+
   return (
-    <section className="panel placeholder">
-      <h1>Profile</h1>
-      <p className="muted">Your IGNs, clan memberships and account settings will be managed here.</p>
-    </section>
+    <div className="profile">
+      <section className="panel profile__identity">
+        <Avatar url={user.avatar_url} username={user.username} size={64} />
+        <div>
+          <h1 className="profile__name">{user.username}</h1>
+          <p className="muted">Your in-game names, clans and account.</p>
+        </div>
+      </section>
+
+      <div className="profile__grid">
+        <section className="panel profile__section" aria-labelledby="profile-igns">
+          <h2 id="profile-igns">Linked IGNs</h2>
+          {user.igns.length === 0 ? (
+            <p className="muted">No IGNs linked yet.</p>
+          ) : (
+            <ul className="ign-list">
+              {user.igns.map((ign) => (
+                <li key={ign.id} className="ign-item" tabIndex={0} data-testid={`ign-${ign.id}`}>
+                  <span className="ign-item__name">{ign.ign}</span>
+                  <span className="ign-item__actions">
+                    <button
+                      type="button"
+                      className="btn btn--small"
+                      aria-label={`Edit IGN ${ign.ign}`}
+                      onClick={() => editFlow.send({ type: 'confirm.open', subject: { id: ign.id, ign: ign.ign }, draft: { ign: ign.ign, current: ign.ign } })}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn--small btn--danger"
+                      aria-label={`Delete IGN ${ign.ign}`}
+                      onClick={() => deleteFlow.send({ type: 'confirm.open', subject: { id: ign.id, ign: ign.ign } })}
+                    >
+                      Delete
+                    </button>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <button type="button" className="btn btn--primary" onClick={() => linkFlow.send({ type: 'confirm.open', draft: { text: '' } })}>
+            Link New IGNs
+          </button>
+        </section>
+
+        <section className="panel profile__section" aria-labelledby="profile-clans">
+          <h2 id="profile-clans">Clan Memberships</h2>
+          {user.clan_memberships_list.length === 0 ? (
+            <p className="muted">You are not a member of any clan yet.</p>
+          ) : (
+            <ul className="clan-cards">
+              {user.clan_memberships_list.map((m) => (
+                <li key={m.clan_id} className="clan-card" data-testid={`clan-card-${m.clan_id}`}>
+                  <h3 className="clan-card__name">{m.name}</h3>
+                  <dl className="clan-card__facts">
+                    <dt>Role</dt>
+                    <dd>{m.role}</dd>
+                    <dt>Joined</dt>
+                    <dd>{formatJoined(m.joined_at)}</dd>
+                  </dl>
+                  {isManagerRole(m.role) ? (
+                    <Link className="btn btn--primary btn--small" to={`/clans/manage/${m.clan_id}`}>
+                      Manage Clan
+                    </Link>
+                  ) : (
+                    <button
+                      type="button"
+                      className="btn btn--danger btn--small"
+                      aria-label={`Leave Clan ${m.name}`}
+                      onClick={() => leaveFlow.send({ type: 'confirm.open', subject: { clanId: m.clan_id, userId: user.id, name: m.name } })}
+                    >
+                      Leave Clan
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+          <button
+            type="button"
+            className="btn btn--primary"
+            disabled={!user.can_create_clan}
+            aria-describedby={user.can_create_clan ? undefined : 'clan-limit-hint'}
+            onClick={() => createFlow.send({ type: 'confirm.open', draft: { name: '' } })}
+          >
+            Create New Clan
+          </button>
+          {!user.can_create_clan && (
+            <p id="clan-limit-hint" className="field__hint">You have reached the limit of clans you can own.</p>
+          )}
+        </section>
+
+        <section className="panel profile__section" aria-labelledby="profile-account">
+          <h2 id="profile-account">Account &amp; Security</h2>
+          <dl className="clan-card__facts">
+            <dt>Discord username</dt>
+            <dd>{user.discord_username}</dd>
+          </dl>
+          <button
+            type="button"
+            className="btn btn--danger"
+            onClick={() => {
+              session.send({ type: 'session.logout' });
+              navigate('/');
+            }}
+          >
+            Logout
+          </button>
+        </section>
+      </div>
+
+      <DeleteIgnDialog actor={deleteFlow} />
+      <LinkIgnsDialog actor={linkFlow} />
+      <EditIgnDialog actor={editFlow} />
+      <LeaveClanDialog actor={leaveFlow} />
+      <CreateClanDialog actor={createFlow} />
+    </div>
+  );
+}
+
+function DeleteIgnDialog({ actor }: { actor: ConfirmActionRef }) {
+  const subject = useSelector(actor, selectSubject);
+  return (
+    <ConfirmDialog actor={actor} title="Delete IGN" confirmLabel="Delete IGN" danger processingText="Deleting IGN...">
+      <p>Delete the IGN <strong>{String(subject.ign ?? '')}</strong> from your account?</p>
+    </ConfirmDialog>
+  );
+}
+
+function LinkIgnsDialog({ actor }: { actor: ConfirmActionRef }) {
+  const draft = useSelector(actor, selectDraft);
+  return (
+    <ConfirmDialog actor={actor} title="Link New IGNs" confirmLabel="Link IGNs" processingText="Linking IGNs...">
+      <label className="field">
+        <span className="field__label">New IGNs, separated by commas</span>
+        <input
+          className="input"
+          autoFocus
+          value={String(draft.text ?? '')}
+          placeholder="e.g. Zezima, Lynx Titan"
+          onChange={(e) => actor.send({ type: 'confirm.change', field: 'text', value: e.target.value })}
+        />
+        <span className="field__hint">IGNs are case-sensitive and must match the game exactly (1 to {IGN_MAX} characters each).</span>
+      </label>
+    </ConfirmDialog>
+  );
+}
+
+function EditIgnDialog({ actor }: { actor: ConfirmActionRef }) {
+  const draft = useSelector(actor, selectDraft);
+  const subject = useSelector(actor, selectSubject);
+  return (
+    <ConfirmDialog actor={actor} title="Edit IGN" confirmLabel="Save IGN" processingText="Saving IGN...">
+      <p>Current IGN: <strong>{String(subject.ign ?? '')}</strong></p>
+      <label className="field">
+        <span className="field__label">New IGN</span>
+        <input
+          className="input"
+          autoFocus
+          value={String(draft.ign ?? '')}
+          onChange={(e) => actor.send({ type: 'confirm.change', field: 'ign', value: e.target.value })}
+        />
+      </label>
+    </ConfirmDialog>
+  );
+}
+
+function LeaveClanDialog({ actor }: { actor: ConfirmActionRef }) {
+  const subject = useSelector(actor, selectSubject);
+  return (
+    <ConfirmDialog actor={actor} title="Leave Clan" confirmLabel="Leave Clan" danger processingText="Leaving clan...">
+      <p>Are you sure you want to leave <strong>{String(subject.name ?? '')}</strong>?</p>
+    </ConfirmDialog>
+  );
+}
+
+function CreateClanDialog({ actor }: { actor: ConfirmActionRef }) {
+  const draft = useSelector(actor, selectDraft);
+  return (
+    <ConfirmDialog actor={actor} title="Create New Clan" confirmLabel="Create Clan" processingText="Creating clan...">
+      <label className="field">
+        <span className="field__label">Clan name</span>
+        <input
+          className="input"
+          autoFocus
+          maxLength={CLAN_NAME_MAX}
+          value={String(draft.name ?? '')}
+          onChange={(e) => actor.send({ type: 'confirm.change', field: 'name', value: e.target.value })}
+        />
+      </label>
+    </ConfirmDialog>
   );
 }

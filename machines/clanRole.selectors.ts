@@ -1,0 +1,18 @@
+import type { SnapshotFrom } from 'xstate';
+import type { clanRoleMachine } from './clanRole.machine';
+
+type S = SnapshotFrom<typeof clanRoleMachine>;
+
+/** Named selectors of the clanRole chart for `useSelector` (house-style "Components"). */
+/** A clan action runs: the tabs are disabled and the pending message shows (product-spec section 2). */
+export const isActionPending = (s: S) => s.hasTag('pending');
+/** A confirmation dialog of the chart is open. */
+export const isConfirmOpen = (s: S) => s.hasTag('confirming');
+/** The action being confirmed or run (kind, target member, viewer), or null. */
+export const selectRequest = (s: S) => s.context.request;
+/** Which confirmation is open, or null. */
+export const selectConfirmKind = (s: S) => (s.hasTag('confirming') ? (s.context.request?.kind ?? null) : null);
+/** The current action message (text and tone), or null once cleared. */
+export const selectActionMessage = (s: S) => s.context.message;
+/** The action message is fading out (4 s after it appeared). */
+export const isMessageFading = (s: S) => s.matches({ message: 'fading' });

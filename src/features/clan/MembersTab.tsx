@@ -1,0 +1,321 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useId, useState } from 'react';
+import { fromPromise, type ActorRefFrom } from 'xstate';
+import type { clanDataMachine } from '../../../machines/clanData.machine';
+import type { clanRoleMachine, RoleViewer } from '../../../machines/clanRole.machine';
+import { selectDraft } from '../../../machines/confirmAction.selectors';
+import type { ClanMember } from '../../../contract/clan';
+import type { ClanRole } from '../../../contract/user';
+import { isManagerRole } from '../../../contract/user';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { Notice } from '../../ui/Notice';
+import type { ClanManageEffects } from './effects';
+import {
+  DEFAULT_PAGE_SIZE,
+  PAGE_SIZES,
+  filterMembers,
+  noMembersText,
+  pageResetKey,
+  pageWindow,
+  rangeLabel,
+  rowActions,
+  type PageSize,
+} from './memberTable';
+
+type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
+type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
+
+/** A page number that returns to 1 whenever `resetKey` changes (no effect needed: derived on render). */
+function useResettingPage(resetKey: string): [number, (page: number) => void] {
+  const [state, setState] = useState({ key: resetKey, page: 1 });
+  const page = state.key === resetKey ? state.page : 1;
+  return [page, (next: number) => setState({ key: resetKey, page: next })];
+}
+
+/** A date-time text in the viewer's locale; empty values read 'N/A' (product-spec section 3 Clan member). */
+function formatDate(iso: string | null, withTime = false): string {
+  if (!iso) return 'N/A';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return 'N/A';
+  return withTime ? d.toLocaleString() : d.toLocaleDateString();
+}
+
+/**
+ * The Members tab of clan management (product-spec section 2 Members tab, section 5 Clan members):
+ * search by username or role, pagination 10/25/50 with 'X-Y of N members' (' (Filtered from M)'),
+ * the Add Member dialog for managers, and each row's actions (promote / Transfer Ownership,
+ * demote, kick for managers; Leave Clan on the viewer's own row). Actions are sent to the
+ * clanRole chart; buttons are disabled while one runs.
+ */
+export function MembersTab({
+  clanId,
+  members,
+  viewer,
+  pending,
+  clanRole,
+  clanData,
+  effects,
+}: {
+  clanId: number;
+  members: ClanMember[];
+  viewer: RoleViewer | null;
+  pending: boolean;
+  clanRole: ClanRoleRef;
+  clanData: ClanDataRef;
+  effects: Pick<ClanManageEffects, 'loadAvailableUsers' | 'addMember'>;
+}) {
+  const [search, setSearch] = useState('');
+  const [pageSize, setPageSize] = useState<PageSize>(DEFAULT_PAGE_SIZE);
+  const [page, setPage] = useResettingPage(pageResetKey(members.length, pageSize, search));
+  const searchId = useId();
+  const sizeId = useId();
+
+  const filtered = filterMembers(members, search);
+  const win = pageWindow(filtered.length, page, pageSize);
+  const rows = filtered.slice(win.start, win.end);
+  const isManager = isManagerRole(viewer?.role);
+  const actionViewer = { userId: viewer?.userId ?? -1, role: viewer?.role ?? null, managerCount: viewer?.managerCount ?? 0 };
+
+  const addMember = useConfirmAction({
+    perform: async ({ draft }) => {
+      const role = (draft.role as ClanRole) ?? 'Member';
+      await effects.addMember(clanId, Number(draft.userId), role);
+      return { message: `User (Username: ${String(draft.username ?? '')}) added as ${role}.` };
+    },
+    validate: (draft) => (draft.userId ? null : 'Choose a user to add.'),
+    onSucceeded: () => clanData.send({ type: 'clan.reload' }),
+  });
+
+  return (
+    <div className="members">
+      <div className="members__toolbar">
+        <label className="members__search" htmlFor={searchId}>
+          <span className="sr-only">Search members</span>
+          <input
+            id={searchId}
+            className="input"
+            type="search"
+            placeholder="Search by username or role"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </label>
+        {isManager && (
+          <button
+            type="button"
+            className="btn btn--primary"
+            disabled={pending}
+            onClick={() => addMember.send({ type: 'confirm.open', draft: { userId: null, username: '', role: 'Member' } })}
+          >
+            Add Member
+          </button>
+        )}
+      </div>
+
+      <div className="table-scroll">
+        <table className="members-table">
+          <thead>
+            <tr>
+              <th scope="col">Username</th>
+              <th scope="col">Role</th>
+              <th scope="col">Joined</th>
+              <th scope="col">Last Login</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={5} className="members-table__empty">{noMembersText(search)}</td>
+              </tr>
+            ) : (
+              rows.map((m) => (
+                <tr key={m.member_id} data-testid={`member-row-${m.member_id}`}>
+                  <td className="members-table__name">{m.username}</td>
+                  <td>
+                    <span className={`role-badge role-badge--${m.role.toLowerCase()}`}>{m.role}</span>
+                  </td>
+                  <td>{formatDate(m.joined_at)}</td>
+                  <td>{formatDate(m.last_login, true)}</td>
+                  <td>
+                    <RowActionCell member={m} viewer={viewer} actionViewer={actionViewer} pending={pending} clanRole={clanRole} />
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="pager">
+        <label className="pager__size" htmlFor={sizeId}>
+          Rows per page
+          <select id={sizeId} className="input" value={pageSize} onChange={(e) => setPageSize(Number(e.target.value) as PageSize)}>
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>{n}</option>
+            ))}
+          </select>
+        </label>
+        <span className="pager__range" data-testid="members-range">{rangeLabel(win, filtered.length, members.length)}</span>
+        <div className="pager__buttons">
+          <button type="button" className="btn" disabled={win.page <= 1} onClick={() => setPage(win.page - 1)}>
+            Previous
+          </button>
+          <button type="button" className="btn" disabled={win.page >= win.pageCount} onClick={() => setPage(win.page + 1)}>
+            Next
+          </button>
+        </div>
+      </div>
+
+      <AddMemberDialog actor={addMember} clanId={clanId} isOwner={viewer?.role === 'Owner'} loadAvailableUsers={effects.loadAvailableUsers} />
+    </div>
+  );
+}
+
+/** The actions cell of one row (product-spec section 5 Clan members). */
+function RowActionCell({
+  member,
+  viewer,
+  actionViewer,
+  pending,
+  clanRole,
+}: {
+  member: ClanMember;
+  viewer: RoleViewer | null;
+  actionViewer: { userId: number; role: ClanRole | null; managerCount: number };
+  pending: boolean;
+  clanRole: ClanRoleRef;
+}) {
+  const actions = rowActions(actionViewer, member);
+  if (!viewer || actions.kind === 'none') return null;
+  const target = { member_id: member.member_id, username: member.username, role: member.role };
+  if (actions.kind === 'self') {
+    return (
+      <div className="row-actions row-actions--self">
+        <button
+          type="button"
+          className="btn btn--small btn--danger"
+          disabled={pending || actions.leaveDisabled}
+          onClick={() => clanRole.send({ type: 'clan.leave', viewer })}
+        >
+          Leave Clan
+        </button>
+        {actions.hint && <span className="row-actions__hint">{actions.hint}</span>}
+      </div>
+    );
+  }
+  return (
+    <div className="row-actions">
+      <button
+        type="button"
+        className="btn btn--small"
+        aria-label={`${actions.promoteLabel} ${member.username}`}
+        disabled={pending || !actions.promoteEnabled}
+        onClick={() => clanRole.send({ type: 'member.promote', member: target, viewer })}
+      >
+        {actions.promoteLabel}
+      </button>
+      <button
+        type="button"
+        className="btn btn--small"
+        aria-label={`Demote ${member.username}`}
+        disabled={pending || !actions.demoteEnabled}
+        onClick={() => clanRole.send({ type: 'member.demote', member: target, viewer })}
+      >
+        Demote
+      </button>
+      <button
+        type="button"
+        className="btn btn--small btn--danger"
+        aria-label={`Kick ${member.username}`}
+        disabled={pending || !actions.kickEnabled}
+        onClick={() => clanRole.send({ type: 'member.kick', member: target, viewer })}
+      >
+        Kick
+      </button>
+    </div>
+  );
+}
+
+/** Loads the users who can be added, as an actor that runs while the dialog's form is shown. */
+const availableUsersLogic = fromPromise(({ input }: { input: { clanId: number; load: ClanManageEffects['loadAvailableUsers'] } }) => input.load(input.clanId));
+
+/**
+ * The Add Member dialog (product-spec section 5 Clan members): pick an available user and a role;
+ * confirm stays disabled until a user is chosen; the Admin role is offered only to the Owner.
+ * Success: 'User (Username: {member_name}) added as {role}.'
+ */
+function AddMemberDialog({
+  actor,
+  clanId,
+  isOwner,
+  loadAvailableUsers,
+}: {
+  actor: ConfirmActionRef;
+  clanId: number;
+  isOwner: boolean;
+  loadAvailableUsers: ClanManageEffects['loadAvailableUsers'];
+}) {
+  const draft = useSelector(actor, selectDraft);
+  return (
+    <ConfirmDialog actor={actor} title="Add Member" confirmLabel="Add Member" processingText="Adding member..." submitDisabled={!draft.userId}>
+      <AvailableUserFields actor={actor} clanId={clanId} isOwner={isOwner} load={loadAvailableUsers} />
+    </ConfirmDialog>
+  );
+}
+
+function AvailableUserFields({ actor, clanId, isOwner, load }: { actor: ConfirmActionRef; clanId: number; isOwner: boolean; load: ClanManageEffects['loadAvailableUsers'] }) {
+  const loader = useActorRef(availableUsersLogic, { input: { clanId, load } });
+  const status = useSelector(loader, (s) => s.status);
+  const users = useSelector(loader, (s) => s.output) ?? [];
+  const error = useSelector(loader, (s) => (s.status === 'error' ? s.error : null));
+  const draft = useSelector(actor, selectDraft);
+  const userFieldId = useId();
+  const roleFieldId = useId();
+  const roles: ClanRole[] = isOwner ? ['Guest', 'Member', 'Admin'] : ['Guest', 'Member'];
+  return (
+    <>
+      <div className="field">
+        <label className="field__label" htmlFor={userFieldId}>User</label>
+        <select
+          id={userFieldId}
+          className="input"
+          value={draft.userId ? String(draft.userId) : ''}
+          disabled={status !== 'done' || users.length === 0}
+          onChange={(e) => {
+            const id = Number(e.target.value) || null;
+            actor.send({ type: 'confirm.change', field: 'userId', value: id });
+            actor.send({ type: 'confirm.change', field: 'username', value: users.find((u) => u.id === id)?.username ?? '' });
+          }}
+        >
+          {status === 'active' ? (
+            <option value="">Loading users...</option>
+          ) : users.length === 0 ? (
+            <option value="">No users available to add.</option>
+          ) : (
+            <>
+              <option value="">Select a user</option>
+              {users.map((u) => (
+                <option key={u.id} value={u.id}>{u.username}</option>
+              ))}
+            </>
+          )}
+        </select>
+        {status === 'error' && <Notice tone="error">{error instanceof Error && error.message ? error.message : 'Failed to load the users who can be added.'}</Notice>}
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={roleFieldId}>Role</label>
+        <select
+          id={roleFieldId}
+          className="input"
+          value={String(draft.role ?? 'Member')}
+          onChange={(e) => actor.send({ type: 'confirm.change', field: 'role', value: e.target.value })}
+        >
+          {roles.map((r) => (
+            <option key={r} value={r}>{r}</option>
+          ))}
+        </select>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import {
+  addClanMember,
+  changeMemberRole,
+  disbandClan,
+  fetchAvailableMembers,
+  fetchClanMembers,
+  kickClanMember,
+  leaveClan,
+  renameClan,
+  type AvailableUser,
+  type ClanRoster,
+} from '../../api/clans';
+import { PERMISSION_DENIED, type ClanMember } from '../../../contract/clan';
+import type { ClanRole } from '../../../contract/user';
+
+/** The calls of the clan management screen (product-spec section 7 Clans and members); tests give fakes. */
+export interface ClanManageEffects {
+  loadClan(clanId: number): Promise<ClanRoster>;
+  loadAvailableUsers(clanId: number): Promise<AvailableUser[]>;
+  addMember(clanId: number, userId: number, role: ClanRole): Promise<ClanMember>;
+  changeRole(clanId: number, memberId: number, role: ClanRole, verb: 'promote' | 'demote'): Promise<ClanMember>;
+  kickMember(clanId: number, memberId: number): Promise<void>;
+  leaveClan(clanId: number, ownUserId: number): Promise<void>;
+  renameClan(clanId: number, newName: string): Promise<string>;
+  disbandClan(clanId: number): Promise<void>;
+}
+
+/** The real calls. */
+export const liveClanEffects: ClanManageEffects = {
+  loadClan: fetchClanMembers,
+  loadAvailableUsers: fetchAvailableMembers,
+  addMember: addClanMember,
+  changeRole: changeMemberRole,
+  kickMember: kickClanMember,
+  leaveClan,
+  renameClan,
+  disbandClan,
+};
+
+/** A failed clan load: the text to show and the HTTP status (0 when unknown). */
+export class ClanLoadError extends Error {
+  constructor(message: string, public status: number) {
+    super(message);
+    this.name = 'ClanLoadError';
+  }
+}
+
+/**
+ * The clan-load error text for an HTTP status (product-spec section 8 Clan load): 404
+ * 'Clan ID {id} not found.', 403 the permission text, anything else 'Failed to load clan data.'
+ * (401 is handled by leaving the page).
+ */
+export function clanLoadErrorText(clanId: number | string, status: number): string {
+  if (status === 404) return `Clan ID ${clanId} not found.`;
+  if (status === 403) return PERMISSION_DENIED;
+  return 'Failed to load clan data.';
+}
+
+/** Runs `load` and turns a failure into a ClanLoadError carrying the spec text and the status. */
+export async function loadClanOrExplain(load: ClanManageEffects['loadClan'], clanId: number): Promise<ClanRoster> {
+  try {
+    return await load(clanId);
+  } catch (error) {
+    const status = typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 0;
+    throw new ClanLoadError(clanLoadErrorText(clanId, status), status);
+  }
+}

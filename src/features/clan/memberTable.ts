@@ -1,0 +1,96 @@
+import { SOLE_MANAGER_HINT, type ClanMember } from '../../../contract/clan';
+import type { ClanRole } from '../../../contract/user';
+import { isManagerRole } from '../../../contract/user';
+
+/** Page sizes of the members table, default first (product-spec section 9). */
+export const PAGE_SIZES = [10, 25, 50] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+export const DEFAULT_PAGE_SIZE: PageSize = 10;
+
+/**
+ * Members search (product-spec section 5 Clan members): keeps rows whose username or role
+ * contains `search` as a substring, case-insensitively; a blank search keeps every row.
+ */
+export function filterMembers<T extends { username: string; role: string }>(members: readonly T[], search: string): T[] {
+  const needle = search.trim().toLowerCase();
+  if (!needle) return [...members];
+  return members.filter((m) => m.username.toLowerCase().includes(needle) || m.role.toLowerCase().includes(needle));
+}
+
+/** One page of a list: the clamped page number (1-based), the page count and the slice bounds. */
+export interface PageWindow {
+  page: number;
+  pageCount: number;
+  /** Index of the first row shown (0-based) and one past the last. */
+  start: number;
+  end: number;
+}
+
+/** The window of `page` (1-based, clamped to 1..pageCount) over `total` rows, `size` per page. */
+export function pageWindow(total: number, page: number, size: number): PageWindow {
+  const pageCount = Math.max(1, Math.ceil(total / size));
+  const clamped = Math.min(Math.max(1, Math.floor(page) || 1), pageCount);
+  const start = (clamped - 1) * size;
+  return { page: clamped, pageCount, start: Math.min(start, total), end: Math.min(start + size, total) };
+}
+
+/**
+ * The range label (product-spec section 2 Members tab): 'X-Y of N members', plus
+ * ' (Filtered from M)' when the search hides rows. An empty list reads '0-0 of 0 members'.
+ */
+export function rangeLabel(window: PageWindow, shown: number, total: number): string {
+  const from = shown === 0 ? 0 : window.start + 1;
+  const base = `${from}-${window.end} of ${shown} members`;
+  return shown !== total ? `${base} (Filtered from ${total})` : base;
+}
+
+/** The empty-table text (product-spec section 2 Members tab). */
+export const noMembersText = (search: string) => `No members found matching "${search}".`;
+
+/**
+ * The page-reset key: the page goes back to 1 whenever the member count, the page size or the
+ * search changes (product-spec section 5 Clan members).
+ */
+export const pageResetKey = (memberCount: number, size: number, search: string) => `${memberCount}|${size}|${search}`;
+
+/** What one row offers the viewer (product-spec section 5 Clan members, section 6). */
+export type RowActions =
+  | { kind: 'self'; leaveDisabled: boolean; hint: string | null }
+  | { kind: 'none' }
+  | {
+      kind: 'manage';
+      /** 'Transfer Ownership' when the target is an Admin. */
+      promoteLabel: 'Promote' | 'Transfer Ownership';
+      promoteEnabled: boolean;
+      demoteEnabled: boolean;
+      kickEnabled: boolean;
+    };
+
+/**
+ * The actions of one row for the viewer (product-spec section 5 Clan members):
+ * - own row: only Leave Clan, disabled (with the hint) for a sole manager;
+ * - other rows: nothing for non-managers; for managers Promote (Guest, Member; Admin only when
+ *   the viewer is Owner, labelled Transfer Ownership), Demote (not for Guests or Owners), Kick
+ *   (Guest, Member; Admin only when the viewer is Owner; never the Owner).
+ */
+export function rowActions(viewer: { userId: number; role: ClanRole | null; managerCount: number }, target: Pick<ClanMember, 'member_id' | 'role'>): RowActions {
+  if (target.member_id === viewer.userId) {
+    const sole = isManagerRole(viewer.role) && viewer.managerCount <= 1;
+    return { kind: 'self', leaveDisabled: sole, hint: sole ? SOLE_MANAGER_HINT : null };
+  }
+  if (!isManagerRole(viewer.role)) return { kind: 'none' };
+  const isOwner = viewer.role === 'Owner';
+  const r = target.role;
+  return {
+    kind: 'manage',
+    promoteLabel: r === 'Admin' ? 'Transfer Ownership' : 'Promote',
+    promoteEnabled: r === 'Guest' || r === 'Member' || (r === 'Admin' && isOwner),
+    demoteEnabled: r !== 'Guest' && r !== 'Owner',
+    kickEnabled: r === 'Guest' || r === 'Member' || (r === 'Admin' && isOwner),
+  };
+}
+
+/** Managers (Owner and Admin) among the members: the 'Total Managers' count. */
+export function countManagers(members: readonly { role: ClanRole }[]): number {
+  return members.filter((m) => isManagerRole(m.role)).length;
+}

@@ -1,0 +1,64 @@
+import { splitIgnList } from '../../../contract/onboarding';
+import type { ActionResult } from '../../../machines/confirmAction.machine';
+
+/** Profile form texts (product-spec section 5 IGNs and Clans). */
+export const PROFILE_TEXTS = {
+  ignEmpty: 'IGN field cannot be empty. Please enter a name.',
+  noValidIgns: 'No valid IGNs found. Please enter names separated by commas.',
+  newIgnEmpty: 'New IGN field cannot be empty. Please enter a name.',
+  ignUnchanged: 'The new IGN is the same as the current one. No change was made.',
+  clanNameEmpty: 'Clan name cannot be empty. Please enter a name.',
+  loading: 'Loading profile data...',
+} as const;
+
+/**
+ * Link IGNs rule (product-spec section 5 IGNs): the field must not be empty, and splitting on
+ * commas (trimmed, empty items dropped) must leave at least one name. Draft: {text}.
+ */
+export function validateIgnLink(draft: Record<string, unknown>): string | null {
+  const text = String(draft.text ?? '');
+  if (!text.trim()) return PROFILE_TEXTS.ignEmpty;
+  if (splitIgnList(text).length === 0) return PROFILE_TEXTS.noValidIgns;
+  return null;
+}
+
+/** Edit IGN rule (product-spec section 5 IGNs): a new value, different from the current one. Draft: {ign, current}. */
+export function validateIgnEdit(draft: Record<string, unknown>): string | null {
+  const next = String(draft.ign ?? '').trim();
+  if (!next) return PROFILE_TEXTS.newIgnEmpty;
+  if (next === String(draft.current ?? '')) return PROFILE_TEXTS.ignUnchanged;
+  return null;
+}
+
+/** Create clan rule (product-spec section 5 Clans): a name is required. Draft: {name}. */
+export function validateClanCreate(draft: Record<string, unknown>): string | null {
+  return String(draft.name ?? '').trim() ? null : PROFILE_TEXTS.clanNameEmpty;
+}
+
+/** The result lines of a multi-IGN link. */
+export const linkLines = {
+  linked: (ign: string) => `Linked ${ign}.`,
+  failed: (ign: string, reason: string) => `Could not link ${ign}: ${reason}`,
+};
+
+/**
+ * Links each IGN of `text` with its own call, one after another (product-spec section 5 IGNs:
+ * "Each IGN is posted separately; the result lists successes and per-IGN failures"). Resolves
+ * with one line per IGN when at least one was linked; rejects with the same lines when none was.
+ */
+export async function linkEach(text: string, link: (ign: string) => Promise<unknown>): Promise<ActionResult> {
+  const lines: string[] = [];
+  let linked = 0;
+  for (const ign of splitIgnList(text)) {
+    try {
+      await link(ign);
+      linked += 1;
+      lines.push(linkLines.linked(ign));
+    } catch (error) {
+      lines.push(linkLines.failed(ign, error instanceof Error && error.message ? error.message : 'Request failed.'));
+    }
+  }
+  const message = lines.join('\n');
+  if (linked === 0) throw new Error(message);
+  return { message };
+}
