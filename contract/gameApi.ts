@@ -1,0 +1,254 @@
+import * as v from 'valibot';
+import { ConnectionSchema } from './game/generate';
+import { CONFIG_MESSAGES } from './game/validate';
+import { GAME_STATUSES } from './game/status';
+import { TierSchema } from './game/tiers';
+import { GameSettingsSchema } from './game/settings';
+
+/**
+ * Payloads of the game and game-tasks calls (product-spec.md sections 3 and 7 "Game" / "Game
+ * tasks"; server-contract.md sections 2, 4 and 5). The settings body is `GameSettingsSchema` of
+ * contract/game/settings.ts, re-exported here so every game payload has one import.
+ */
+export { GameSettingsSchema };
+
+/** Largest id both databases store in an integer column (PostgreSQL int4). */
+const MAX_ID = 2_147_483_647;
+
+/** A positive integer id in a body; `message` for anything else. */
+const BodyId = (message: string) =>
+  v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(MAX_ID, message));
+
+// ---------------------------------------------------------------------------------------------
+// The game (product-spec section 3 "Game")
+// ---------------------------------------------------------------------------------------------
+
+/** One board square (product-spec section 3 "Board square"): task_id and difficulty null on Start, Finish, Snake, Ladder; description '' for an Unassigned square. */
+export const BoardSquareSchema = v.object({
+  id: v.number(),
+  square_index: v.number(),
+  task_id: v.nullable(v.number()),
+  task_description: v.string(),
+  task_difficulty: v.nullable(TierSchema),
+});
+export type BoardSquare = v.InferOutput<typeof BoardSquareSchema>;
+
+/** A team's progress in a game (product-spec section 3 "Team state"); positions are squares 1..N, history oldest first. */
+export const TeamStateSchema = v.object({
+  team_id: v.number(),
+  team_name: v.string(),
+  team_color: v.string(),
+  current_position: v.number(),
+  revert_count: v.number(),
+  position_history: v.array(v.number()),
+});
+export type TeamState = v.InferOutput<typeof TeamStateSchema>;
+
+/** A team state as spectators see it: no revert_count (server-contract section 2 "Public game"). */
+export const PublicTeamStateSchema = v.omit(TeamStateSchema, ['revert_count']);
+export type PublicTeamState = v.InferOutput<typeof PublicTeamStateSchema>;
+
+/**
+ * One of the viewer's IGNs on a team of the game's event (product-spec section 3 "User team
+ * entry"): id is the team id, role 'Leader' or 'Member', player_ign the IGN, name/color the team's.
+ */
+export const UserTeamSchema = v.object({
+  id: v.number(),
+  osrs_ign_id: v.number(),
+  user_id: v.number(),
+  role: v.string(),
+  player_ign: v.string(),
+  name: v.string(),
+  color: v.string(),
+});
+export type UserTeam = v.InferOutput<typeof UserTeamSchema>;
+
+/** A game log entry (product-spec section 3 "Log entry"): team_name 'Server' and team_color null for system messages; timestamp ISO. */
+export const LogEntrySchema = v.object({
+  id: v.number(),
+  timestamp: v.string(),
+  team_name: v.string(),
+  team_color: v.nullable(v.string()),
+  message: v.string(),
+});
+export type LogEntry = v.InferOutput<typeof LogEntrySchema>;
+
+/** A winning team (server-contract section 4 "Roll"). */
+export const WinnerSchema = v.object({ name: v.string(), color: v.string() });
+export type Winner = v.InferOutput<typeof WinnerSchema>;
+
+/** Log entries carried by a game: the last 100, newest first (product-spec section 9). */
+export const GAME_LOG_LIMIT = 100;
+
+const gameEntries = {
+  id: v.number(),
+  clan_id: v.number(),
+  clan_name: v.string(),
+  event_id: v.number(),
+  event_name: v.string(),
+  event_type: v.string(),
+  status: v.picklist(GAME_STATUSES),
+  board_size: v.number(),
+  num_snakes: v.number(),
+  num_ladders: v.number(),
+  max_reverts_allowed: v.number(),
+  num_easy_tasks: v.number(),
+  num_medium_tasks: v.number(),
+  num_hard_tasks: v.number(),
+  num_elite_tasks: v.number(),
+  num_master_tasks: v.number(),
+  /** Snakes first, then ladders. */
+  board_connections: v.array(ConnectionSchema),
+  /** Squares 1..N in order. */
+  board_squares: v.array(BoardSquareSchema),
+  /** Last GAME_LOG_LIMIT entries, newest first. */
+  log_entries: v.array(LogEntrySchema),
+  /** null until a team reaches the last square. */
+  winners: v.nullable(v.array(WinnerSchema)),
+  /** Grows by one with every applied change (server-contract section 5). */
+  version: v.number(),
+  created_at: v.string(),
+};
+
+/**
+ * The game as members see it (GET .../game/{gameId}, product-spec section 3 "Game"): settings,
+ * board, team states ordered by team id, the viewer's own team entries, the log and winners.
+ */
+export const GameSchema = v.object({
+  ...gameEntries,
+  team_states: v.array(TeamStateSchema),
+  user_teams: v.array(UserTeamSchema),
+});
+export type Game = v.InferOutput<typeof GameSchema>;
+
+/** The game as spectators see it: no user_teams and no revert counts (server-contract section 2 "Public game"). */
+export const PublicGameSchema = v.object({
+  ...gameEntries,
+  team_states: v.array(PublicTeamStateSchema),
+});
+export type PublicGame = v.InferOutput<typeof PublicGameSchema>;
+
+/** GET .../game/{gameId} answer. */
+export const GameAnswerSchema = v.object({ game: GameSchema });
+export type GameAnswer = v.InferOutput<typeof GameAnswerSchema>;
+
+/** GET /api/public/game/{gameId} answer. */
+export const PublicGameAnswerSchema = v.object({ game: PublicGameSchema });
+export type PublicGameAnswer = v.InferOutput<typeof PublicGameAnswerSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Game calls (product-spec section 7 "Game")
+// ---------------------------------------------------------------------------------------------
+
+/** Success messages (product-spec section 8). */
+export const GAME_MESSAGES = {
+  created: 'Game created successfully! Snakes and ladders board is ready.',
+  randomized: 'Board re-randomized successfully using the current settings.',
+  boardUpdated: 'Board configurations updated successfully.',
+  reset: 'Game reset successfully. All team positions and histories have been cleared.',
+  deleted: 'Game deleted. The event is now awaiting a new game setup.',
+  reordered: 'Board order updated and saved successfully!',
+  swapped: 'Tasks swapped successfully!',
+  assigned: (squareIndex: number) => `Task on Square ${squareIndex} assigned successfully!`,
+} as const;
+
+/** Refusals of the game-tasks calls (product-spec section 5 "Tasks" and 2 "Game Tasks screen"). */
+export const GAME_TASK_MESSAGES = {
+  special: 'Cannot swap tasks with Start, Finish, Ladder, or Snake squares.',
+  acrossTiers: 'You can only re-order squares within their own Difficulty Tier column. Drag-and-swap is not supported across columns.',
+  cannotAssign: 'Cannot Assign Task',
+} as const;
+
+/** POST .../game/ answer: the new game's id and GAME_MESSAGES.created. */
+export const GameCreatedAnswerSchema = v.object({ game: v.object({ id: v.number() }), message: v.string() });
+export type GameCreatedAnswer = v.InferOutput<typeof GameCreatedAnswerSchema>;
+
+/** PUT .../game/{gameId} (randomize) answer: the whole game and GAME_MESSAGES.randomized. */
+export const GameRandomizedAnswerSchema = v.object({ game: GameSchema, message: v.string() });
+export type GameRandomizedAnswer = v.InferOutput<typeof GameRandomizedAnswerSchema>;
+
+/** `{ok: true, message}` answers (board, reset, delete, reorder, swap, assign). */
+export const OkMessageAnswerSchema = v.object({ ok: v.literal(true), message: v.string() });
+export type OkMessageAnswer = v.InferOutput<typeof OkMessageAnswerSchema>;
+
+/** A [start, end] pair of the manual board editor (product-spec section 3 "Board configuration"). */
+const ConfigNumber = v.number(CONFIG_MESSAGES.badEntry);
+const ConfigPairSchema = v.strictTuple([ConfigNumber, ConfigNumber], CONFIG_MESSAGES.badEntry);
+const ConfigListSchema = v.array(ConfigPairSchema, CONFIG_MESSAGES.notArray);
+
+/**
+ * PUT .../game/{gameId}/board body: snakes_config and ladders_config, lists of [start, end] pairs
+ * of numbers (shape only, with the spec's messages; validateBoard checks the board rules).
+ */
+export const BoardBodySchema = v.object(
+  { snakes_config: ConfigListSchema, ladders_config: ConfigListSchema },
+  'Request body must be a JSON object with snakes_config and ladders_config.',
+);
+export type BoardBody = v.InferOutput<typeof BoardBodySchema>;
+
+/** PUT .../game/{gameId}/status body: a status string; statusChangeError decides ('in-progress' or 'paused'). */
+export const StatusBodySchema = v.object(
+  { status: v.string("Status must be 'in-progress' or 'paused'.") },
+  "Request body must be a JSON object with a status of 'in-progress' or 'paused'.",
+);
+export type StatusBody = v.InferOutput<typeof StatusBodySchema>;
+
+/** PUT .../game/{gameId}/status answer: the new status. */
+export const StatusAnswerSchema = v.object({ ok: v.literal(true), status: v.picklist(GAME_STATUSES) });
+export type StatusAnswer = v.InferOutput<typeof StatusAnswerSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Game tasks calls (product-spec section 7 "Game tasks")
+// ---------------------------------------------------------------------------------------------
+
+/** GET .../game/{gameId}/tasks answer: every square, ordered by square_index. */
+export const SquaresAnswerSchema = v.object({ squares: v.array(BoardSquareSchema) });
+export type SquaresAnswer = v.InferOutput<typeof SquaresAnswerSchema>;
+
+/** Most squares a board has (and so the most a reorder may list). */
+const MAX_SQUARES = 225;
+
+/**
+ * POST .../game/{gameId}/tasks/reorder body: `squares: [{id, square_index}]` — the square `id`'s
+ * task moves to square `square_index`; the listed positions must be a permutation of the listed
+ * squares' own positions, all inside one tier.
+ */
+export const ReorderBodySchema = v.object(
+  {
+    squares: v.pipe(
+      v.array(
+        v.object(
+          { id: BodyId('Each square needs a positive integer id.'), square_index: BodyId('Each square needs a positive integer square_index.') },
+          'Each entry must be an object {id, square_index}.',
+        ),
+        'squares must be a list of {id, square_index}.',
+      ),
+      v.minLength(1, 'squares must list at least one square.'),
+      v.maxLength(MAX_SQUARES, `squares may list at most ${MAX_SQUARES} squares.`),
+    ),
+  },
+  'Request body must be a JSON object with squares.',
+);
+export type ReorderBody = v.InferOutput<typeof ReorderBodySchema>;
+
+/** POST .../game/{gameId}/tasks/swap body: two board square ids of the same game. */
+export const SwapBodySchema = v.object(
+  { square1_id: BodyId('square1_id must be a square id.'), square2_id: BodyId('square2_id must be a square id.') },
+  'Request body must be a JSON object with square1_id and square2_id.',
+);
+export type SwapBody = v.InferOutput<typeof SwapBodySchema>;
+
+/** PUT .../game/{gameId}/tasks/{squareId} body: a pool task id. */
+export const AssignBodySchema = v.object(
+  { task_id: BodyId('A task must be selected.') },
+  'Request body must be a JSON object with task_id.',
+);
+export type AssignBody = v.InferOutput<typeof AssignBodySchema>;
+
+/** A pool task that may be put on a square. */
+export const AvailableTaskSchema = v.object({ id: v.number(), description: v.string(), difficulty: TierSchema });
+export type AvailableTask = v.InferOutput<typeof AvailableTaskSchema>;
+
+/** GET .../game/{gameId}/tasks/{squareId}/available answer: pool tasks of the square's tier not on the board, by description. */
+export const AvailableTasksAnswerSchema = v.object({ available_tasks: v.array(AvailableTaskSchema) });
+export type AvailableTasksAnswer = v.InferOutput<typeof AvailableTasksAnswerSchema>;

@@ -1,0 +1,281 @@
+import type { Selectable } from 'kysely';
+import type { Db, GamesTable } from '../db/schema';
+import type { Dialect } from '../db/migrations/helpers';
+import { nowIso } from '../db/connect';
+import { notFound } from '../errors';
+import { TIERS, isTier, type Tier } from '../../contract/game/tiers';
+import type { AssignedSquare, Connection, PoolTask } from '../../contract/game/generate';
+import type { GameSettings } from '../../contract/game/settings';
+import {
+  GAME_LOG_LIMIT,
+  type BoardSquare,
+  type LogEntry,
+  type TeamState,
+  type UserTeam,
+  type Winner,
+} from '../../contract/gameApi';
+
+/** A stored game row (server/db/schema.ts GamesTable). */
+export type GameRow = Selectable<GamesTable>;
+
+/** Team name of system log entries (product-spec section 3 "Log entry"). */
+export const SERVER_LOG_NAME = 'Server';
+
+/** Message of an unknown game or a game of another event or clan. */
+export const GAME_NOT_FOUND = 'Game not found.';
+
+/**
+ * The game `gameId` if it belongs to event `eventId` of clan `clanId`; 404 'Game not found.'
+ * otherwise. With `forUpdate` (inside a transaction) the row is locked on PostgreSQL so changes
+ * to one game apply one at a time; SQLite runs its transactions one at a time anyway.
+ */
+export async function findGame(
+  db: Db,
+  scope: { clanId: number; eventId: number; gameId: number },
+  lock?: { dialect: Dialect },
+): Promise<GameRow> {
+  let q = db.selectFrom('games')
+    .selectAll()
+    .where('id', '=', scope.gameId)
+    .where('event_id', '=', scope.eventId)
+    .where('clan_id', '=', scope.clanId);
+  if (lock?.dialect === 'postgres') q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  if (!row) throw notFound(GAME_NOT_FOUND);
+  return row;
+}
+
+/** The id of the event's game, or null (one game per event). */
+export async function gameIdOfEvent(db: Db, eventId: number): Promise<number | null> {
+  const row = await db.selectFrom('games').select('id').where('event_id', '=', eventId).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Ids of the teams of an event, ascending. */
+export async function teamIdsOfEvent(db: Db, eventId: number): Promise<number[]> {
+  const rows = await db.selectFrom('teams').select('id').where('event_id', '=', eventId).orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** The clan's task pool grouped by tier (ordered by id, so a seeded draw is reproducible). */
+export async function poolByTier(db: Db, clanId: number): Promise<Record<Tier, PoolTask[]>> {
+  const rows = await db.selectFrom('tasks').select(['id', 'description', 'difficulty']).where('clan_id', '=', clanId).orderBy('id').execute();
+  const pool = Object.fromEntries(TIERS.map((t) => [t, [] as PoolTask[]])) as Record<Tier, PoolTask[]>;
+  for (const r of rows) if (isTier(r.difficulty)) pool[r.difficulty].push({ id: r.id, description: r.description });
+  return pool;
+}
+
+/** One pool task of the clan, or null. */
+export async function findPoolTask(db: Db, clanId: number, taskId: number): Promise<{ id: number; description: string; difficulty: string } | null> {
+  const row = await db.selectFrom('tasks').select(['id', 'description', 'difficulty']).where('id', '=', taskId).where('clan_id', '=', clanId).executeTakeFirst();
+  return row ?? null;
+}
+
+/** Settings columns of a game row. */
+export function settingsOf(row: GameRow): GameSettings {
+  return {
+    board_size: row.board_size,
+    num_snakes: row.num_snakes,
+    num_ladders: row.num_ladders,
+    max_reverts_allowed: row.max_reverts_allowed,
+    num_easy_tasks: row.num_easy_tasks,
+    num_medium_tasks: row.num_medium_tasks,
+    num_hard_tasks: row.num_hard_tasks,
+    num_elite_tasks: row.num_elite_tasks,
+    num_master_tasks: row.num_master_tasks,
+  };
+}
+
+/** Inserts a game row (version 0) with its settings, connections and status; returns its id. */
+export async function insertGame(
+  db: Db,
+  values: { eventId: number; clanId: number; status: string; settings: GameSettings; connections: readonly Connection[] },
+): Promise<number> {
+  const now = nowIso();
+  const row = await db.insertInto('games')
+    .values({
+      event_id: values.eventId,
+      clan_id: values.clanId,
+      status: values.status,
+      ...values.settings,
+      board_connections: JSON.stringify(values.connections),
+      winners: null,
+      version: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Updates a game row and bumps its version and updated_at (every applied change does, in the
+ * transaction of the change; server-contract section 5).
+ */
+export async function updateGame(
+  db: Db,
+  gameId: number,
+  set: Partial<Pick<GameRow, 'status' | 'winners' | 'board_connections' | keyof GameSettings>>,
+): Promise<void> {
+  await db.updateTable('games')
+    .set((eb) => ({ ...set, version: eb('version', '+', 1), updated_at: nowIso() }))
+    .where('id', '=', gameId)
+    .execute();
+}
+
+/** Replaces every square of a game with `squares` (square 1..N with task and tier). */
+export async function replaceSquares(db: Db, gameId: number, squares: readonly AssignedSquare[]): Promise<void> {
+  await db.deleteFrom('board_squares').where('game_id', '=', gameId).execute();
+  if (squares.length === 0) return;
+  await db.insertInto('board_squares')
+    .values(squares.map((s) => ({
+      game_id: gameId,
+      square_index: s.square_index,
+      task_id: s.task_id,
+      task_description: s.task_description,
+      task_difficulty: s.task_difficulty,
+    })))
+    .execute();
+}
+
+/** Every square of a game ordered by square_index (product-spec section 3 "Board square"). */
+export async function listSquares(db: Db, gameId: number): Promise<BoardSquare[]> {
+  const rows = await db.selectFrom('board_squares')
+    .select(['id', 'square_index', 'task_id', 'task_description', 'task_difficulty'])
+    .where('game_id', '=', gameId)
+    .orderBy('square_index')
+    .execute();
+  return rows.map((r) => ({ ...r, task_difficulty: isTier(r.task_difficulty) ? r.task_difficulty : null }));
+}
+
+/** Sets the task (id and description) of squares by square id. */
+export async function setSquareTasks(db: Db, changes: readonly { id: number; task_id: number | null; task_description: string; task_difficulty?: Tier | null }[]): Promise<void> {
+  for (const ch of changes) {
+    await db.updateTable('board_squares')
+      .set({
+        task_id: ch.task_id,
+        task_description: ch.task_description,
+        ...(ch.task_difficulty === undefined ? {} : { task_difficulty: ch.task_difficulty }),
+      })
+      .where('id', '=', ch.id)
+      .execute();
+  }
+}
+
+/** A team state at the start: position 1, history [1], no reverts (server-contract section 4 "Team state"). */
+export async function insertTeamStates(db: Db, gameId: number, teamIds: readonly number[]): Promise<void> {
+  if (teamIds.length === 0) return;
+  await db.insertInto('team_states')
+    .values(teamIds.map((teamId) => ({ game_id: gameId, team_id: teamId, current_position: 1, revert_count: 0, position_history: '[1]' })))
+    .execute();
+}
+
+/** Puts every team of the game back to position 1, history [1], no reverts (Reset). */
+export async function resetTeamStates(db: Db, gameId: number): Promise<void> {
+  await db.updateTable('team_states').set({ current_position: 1, revert_count: 0, position_history: '[1]' }).where('game_id', '=', gameId).execute();
+}
+
+/** Writes a log entry (team 'Server' and colour null unless a team is given); returns it. */
+export async function insertLog(db: Db, gameId: number, message: string, team: { name: string; color: string | null } = { name: SERVER_LOG_NAME, color: null }): Promise<LogEntry> {
+  const row = await db.insertInto('game_log')
+    .values({ game_id: gameId, timestamp: nowIso(), team_name: team.name, team_color: team.color, message })
+    .returning(['id', 'timestamp', 'team_name', 'team_color', 'message'])
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+/** Deletes every log entry of a game. */
+export async function clearLog(db: Db, gameId: number): Promise<void> {
+  await db.deleteFrom('game_log').where('game_id', '=', gameId).execute();
+}
+
+/** Deletes a game with its log, team states and squares (explicitly, whatever the foreign-key setting). */
+export async function deleteGameCascade(db: Db, gameId: number): Promise<void> {
+  await db.deleteFrom('game_log').where('game_id', '=', gameId).execute();
+  await db.deleteFrom('team_states').where('game_id', '=', gameId).execute();
+  await db.deleteFrom('board_squares').where('game_id', '=', gameId).execute();
+  await db.deleteFrom('games').where('id', '=', gameId).execute();
+}
+
+/** The game row with its clan and event names, or null. */
+export async function gameHeader(db: Db, gameId: number) {
+  const row = await db.selectFrom('games')
+    .innerJoin('clans', 'clans.id', 'games.clan_id')
+    .innerJoin('events', 'events.id', 'games.event_id')
+    .selectAll('games')
+    .select(['clans.name as clan_name', 'events.name as event_name', 'events.type as event_type'])
+    .where('games.id', '=', gameId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Parses a JSON list of numbers; [] for anything else. */
+function parseHistory(text: string): number[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((x): x is number => typeof x === 'number') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Team states of a game with their team's name and colour, by team id. */
+export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[]> {
+  const rows = await db.selectFrom('team_states')
+    .innerJoin('teams', 'teams.id', 'team_states.team_id')
+    .select(['team_states.team_id', 'teams.name as team_name', 'teams.color as team_color', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history'])
+    .where('team_states.game_id', '=', gameId)
+    .orderBy('team_states.team_id')
+    .execute();
+  return rows.map((r) => ({ ...r, position_history: parseHistory(r.position_history) }));
+}
+
+/** The viewer's IGNs on teams of the event (product-spec section 3 "User team entry"), by team then IGN id. */
+export async function listUserTeams(db: Db, eventId: number, userId: number): Promise<UserTeam[]> {
+  return db.selectFrom('team_members')
+    .innerJoin('igns', 'igns.id', 'team_members.ign_id')
+    .innerJoin('teams', 'teams.id', 'team_members.team_id')
+    .select(['teams.id as id', 'igns.id as osrs_ign_id', 'igns.user_id as user_id', 'team_members.role as role', 'igns.ign as player_ign', 'teams.name as name', 'teams.color as color'])
+    .where('team_members.event_id', '=', eventId)
+    .where('igns.user_id', '=', userId)
+    .orderBy('teams.id')
+    .orderBy('igns.id')
+    .execute();
+}
+
+/** The last GAME_LOG_LIMIT log entries of a game, newest first. */
+export async function listLog(db: Db, gameId: number): Promise<LogEntry[]> {
+  return db.selectFrom('game_log')
+    .select(['id', 'timestamp', 'team_name', 'team_color', 'message'])
+    .where('game_id', '=', gameId)
+    .orderBy('id', 'desc')
+    .limit(GAME_LOG_LIMIT)
+    .execute();
+}
+
+/** Winners from their JSON text: a list of {name, color}, or null. */
+export function parseWinners(text: string | null): Winner[] | null {
+  if (text === null) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) return null;
+    return value
+      .filter((w): w is { name: unknown; color: unknown } => typeof w === 'object' && w !== null)
+      .map((w) => ({ name: String(w.name ?? ''), color: String(w.color ?? '') }));
+  } catch {
+    return null;
+  }
+}
+
+/** Connections from their JSON text; [] when unreadable. */
+export function parseConnections(text: string): Connection[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) return [];
+    return value.filter((c): c is Connection =>
+      typeof c === 'object' && c !== null && (c.type === 'snake' || c.type === 'ladder') && Number.isInteger(c.start) && Number.isInteger(c.end));
+  } catch {
+    return [];
+  }
+}

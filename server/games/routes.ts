@@ -1,0 +1,222 @@
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../http/context';
+import { readJson, requireUser } from '../http/context';
+import { requireManager, requireMember } from '../clans/access';
+import { bothSlashes, lockEvent, pathId } from '../events/shared';
+import { findEvent } from '../events/repository';
+import type { LogEntry } from '../../contract/gameApi';
+import {
+  AssignBodySchema,
+  BoardBodySchema,
+  GAME_MESSAGES,
+  GameSettingsSchema,
+  ReorderBodySchema,
+  StatusBodySchema,
+  SwapBodySchema,
+} from '../../contract/gameApi';
+import { findGame, listSquares } from './repository';
+import {
+  assignTask,
+  availableTasks,
+  changeStatus,
+  createGame,
+  deleteGame,
+  loadGame,
+  randomizeGame,
+  reorderTasks,
+  resetGame,
+  setBoard,
+  swapTasks,
+} from './service';
+import { randomSource } from './randomSource';
+
+const GAME = '/clan/:clanId/events/:eventId/game';
+
+/**
+ * The signed-in user and the path's clan, event and (when in the path) game and square, checked
+ * in this order: 401 signed out; 400 'Invalid clan id.' etc. for bad ids; 404 'Clan ID {id} not
+ * found.'; 403 for a non-member, or a non-manager when `manager`; 404 'Event ID {id} not found.'
+ * for an event of another clan; 404 'Game not found.' for a game of another event or clan.
+ */
+async function gameScope(c: Context<AppEnv>, manager: boolean) {
+  const user = requireUser(c);
+  const clanId = pathId(c, 'clanId', 'clan id');
+  const eventId = pathId(c, 'eventId', 'event id');
+  const gameId = c.req.param('gameId') === undefined ? null : pathId(c, 'gameId', 'game id');
+  const squareId = c.req.param('squareId') === undefined ? null : pathId(c, 'squareId', 'square id');
+  const deps = c.get('deps');
+  await (manager ? requireManager : requireMember)(deps.db, clanId, user.id);
+  await findEvent(deps.db, clanId, eventId);
+  const scope = { clanId, eventId, gameId: gameId ?? 0 };
+  if (gameId !== null) await findGame(deps.db, scope);
+  return { user, clanId, eventId, gameId: gameId ?? 0, squareId: squareId ?? 0, scope, deps };
+}
+
+/**
+ * Live updates after a committed change (server-contract section 5): the full game after a board
+ * change, only progress after a status change (plus its log entry, which a progress update does
+ * not carry), and `tasks_reordered` after a task swap, assign or reorder. A failed broadcast is
+ * logged and never fails the answer: the change is already saved, and clients catch up on
+ * join_game.
+ */
+async function announce(c: Context<AppEnv>, gameId: number, kind: 'full' | 'progress', extra: { tasks?: boolean; log?: LogEntry } = {}): Promise<void> {
+  const { broadcaster } = c.get('deps');
+  try {
+    await broadcaster.gameChanged(gameId, kind);
+    if (extra.log) broadcaster.logEntry(gameId, extra.log);
+    if (extra.tasks) await broadcaster.tasksReordered(gameId);
+  } catch (err) {
+    console.error('[games] broadcast failed', gameId, err);
+  }
+}
+
+/**
+ * Game and game-task calls of a clan event (product-spec sections 4 "Game status", 5 "Game
+ * settings" and "Tasks", 7 "Game" and "Game tasks", 8; server-contract sections 3-5). Any clan
+ * member may read; only managers (Owner, Admin) change. Errors as in gameScope, then 400 for a
+ * bad body (the settings rule's own message), 409 for a change the game's state refuses. Every
+ * path also answers with a trailing slash. Every change bumps the game's version in its
+ * transaction and is broadcast after it commits.
+ * - GET    .../game/{gameId} → {game} (contract GameSchema; user_teams are the caller's)
+ * - POST   .../game/ settings → {game: {id}, message}; 409 when the event already has a game
+ * - PUT    .../game/{gameId} settings → {game, message}: new board, positions/status kept; 409 finished
+ * - PUT    .../game/{gameId}/board {snakes_config, ladders_config} → {ok, message}; 400 names the bad pair
+ * - PUT    .../game/{gameId}/status {status: 'in-progress'|'paused'} → {ok, status}
+ * - PUT    .../game/{gameId}/reset → {ok, message}; 409 finished
+ * - DELETE .../game/{gameId} → {ok, message}
+ * - GET    .../game/{gameId}/tasks → {squares} by square_index
+ * - POST   .../game/{gameId}/tasks/reorder {squares: [{id, square_index}]} → {ok, message}
+ * - POST   .../game/{gameId}/tasks/swap {square1_id, square2_id} → {ok, message: 'Tasks swapped successfully!'}
+ * - PUT    .../game/{gameId}/tasks/{squareId} {task_id} → {ok, message: 'Task on Square {n} assigned successfully!'}
+ * - GET    .../game/{gameId}/tasks/{squareId}/available → {available_tasks: [{id, description, difficulty}]}
+ */
+export function gameRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  for (const p of bothSlashes(GAME)) {
+    app.post(p, async (c) => {
+      const s = await gameScope(c, true);
+      const settings = await readJson(c, GameSettingsSchema);
+      const { db, dialect, config } = s.deps;
+      const gameId = await db.transaction().execute(async (trx) => {
+        await lockEvent(trx, dialect, s.eventId);
+        return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings }, randomSource(config));
+      });
+      await announce(c, gameId, 'full');
+      return c.json({ game: { id: gameId }, message: GAME_MESSAGES.created });
+    });
+  }
+
+  for (const p of bothSlashes(`${GAME}/:gameId`)) {
+    app.get(p, async (c) => {
+      const s = await gameScope(c, false);
+      return c.json({ game: await loadGame(s.deps.db, s.gameId, s.user.id) });
+    });
+
+    app.put(p, async (c) => {
+      const s = await gameScope(c, true);
+      const settings = await readJson(c, GameSettingsSchema);
+      const { db, dialect, config } = s.deps;
+      await db.transaction().execute(async (trx) => {
+        const row = await findGame(trx, s.scope, { dialect });
+        await randomizeGame(trx, row, settings, randomSource(config));
+      });
+      await announce(c, s.gameId, 'full');
+      return c.json({ game: await loadGame(db, s.gameId, s.user.id), message: GAME_MESSAGES.randomized });
+    });
+
+    app.delete(p, async (c) => {
+      const s = await gameScope(c, true);
+      const { db, dialect } = s.deps;
+      await db.transaction().execute(async (trx) => {
+        await deleteGame(trx, await findGame(trx, s.scope, { dialect }));
+      });
+      return c.json({ ok: true, message: GAME_MESSAGES.deleted });
+    });
+  }
+
+  for (const p of bothSlashes(`${GAME}/:gameId/board`)) {
+    app.put(p, async (c) => {
+      const s = await gameScope(c, true);
+      const body = await readJson(c, BoardBodySchema);
+      const { db, dialect, config } = s.deps;
+      await db.transaction().execute(async (trx) => {
+        await setBoard(trx, await findGame(trx, s.scope, { dialect }), body, randomSource(config));
+      });
+      await announce(c, s.gameId, 'full');
+      return c.json({ ok: true, message: GAME_MESSAGES.boardUpdated });
+    });
+  }
+
+  for (const p of bothSlashes(`${GAME}/:gameId/status`)) {
+    app.put(p, async (c) => {
+      const s = await gameScope(c, true);
+      const body = await readJson(c, StatusBodySchema);
+      const { db, dialect } = s.deps;
+      const result = await db.transaction().execute(async (trx) => changeStatus(trx, await findGame(trx, s.scope, { dialect }), body.status));
+      await announce(c, s.gameId, 'progress', { log: result.log });
+      return c.json({ ok: true, status: result.status });
+    });
+  }
+
+  for (const p of bothSlashes(`${GAME}/:gameId/reset`)) {
+    app.put(p, async (c) => {
+      const s = await gameScope(c, true);
+      const { db, dialect } = s.deps;
+      await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect })));
+      await announce(c, s.gameId, 'full');
+      return c.json({ ok: true, message: GAME_MESSAGES.reset });
+    });
+  }
+
+  for (const p of bothSlashes(`${GAME}/:gameId/tasks`)) {
+    app.get(p, async (c) => {
+      const s = await gameScope(c, false);
+      return c.json({ squares: await listSquares(s.deps.db, s.gameId) });
+    });
+  }
+
+  for (const p of bothSlashes(`${GAME}/:gameId/tasks/reorder`)) {
+    app.post(p, async (c) => {
+      const s = await gameScope(c, true);
+      const body = await readJson(c, ReorderBodySchema);
+      const { db, dialect } = s.deps;
+      await db.transaction().execute(async (trx) => reorderTasks(trx, await findGame(trx, s.scope, { dialect }), body.squares));
+      await announce(c, s.gameId, 'full', { tasks: true });
+      return c.json({ ok: true, message: GAME_MESSAGES.reordered });
+    });
+  }
+
+  for (const p of bothSlashes(`${GAME}/:gameId/tasks/swap`)) {
+    app.post(p, async (c) => {
+      const s = await gameScope(c, true);
+      const body = await readJson(c, SwapBodySchema);
+      const { db, dialect } = s.deps;
+      await db.transaction().execute(async (trx) => swapTasks(trx, await findGame(trx, s.scope, { dialect }), body.square1_id, body.square2_id));
+      await announce(c, s.gameId, 'full', { tasks: true });
+      return c.json({ ok: true, message: GAME_MESSAGES.swapped });
+    });
+  }
+
+  for (const p of bothSlashes(`${GAME}/:gameId/tasks/:squareId`)) {
+    app.put(p, async (c) => {
+      const s = await gameScope(c, true);
+      const body = await readJson(c, AssignBodySchema);
+      const { db, dialect } = s.deps;
+      const squareIndex = await db.transaction().execute(async (trx) =>
+        assignTask(trx, await findGame(trx, s.scope, { dialect }), s.squareId, body.task_id));
+      await announce(c, s.gameId, 'full', { tasks: true });
+      return c.json({ ok: true, message: GAME_MESSAGES.assigned(squareIndex) });
+    });
+  }
+
+  for (const p of bothSlashes(`${GAME}/:gameId/tasks/:squareId/available`)) {
+    app.get(p, async (c) => {
+      const s = await gameScope(c, false);
+      const row = await findGame(s.deps.db, s.scope);
+      return c.json({ available_tasks: await availableTasks(s.deps.db, row, s.squareId) });
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,402 @@
+import type { Db } from '../db/schema';
+import { badRequest, conflict, notFound } from '../errors';
+import {
+  assignTasks,
+  connectionsFromConfig,
+  countsFromSettings,
+  generateConnections,
+  initialGameStatus,
+  isActiveStatus,
+  isGameStatus,
+  isSpecialDescription,
+  layoutSquares,
+  shuffle,
+  SPECIAL_DESCRIPTIONS,
+  statusChangeError,
+  UNASSIGNED_DESCRIPTION,
+  validateBoard,
+  type GameSettings,
+  type GameStatus,
+  type PoolTask,
+  type Rng,
+  type Tier,
+} from '../../contract/game';
+import {
+  GAME_TASK_MESSAGES,
+  type AvailableTask,
+  type BoardBody,
+  type BoardSquare,
+  type Game,
+  type LogEntry,
+  type PublicGame,
+  type ReorderBody,
+} from '../../contract/gameApi';
+import {
+  GAME_NOT_FOUND,
+  clearLog,
+  deleteGameCascade,
+  findPoolTask,
+  gameHeader,
+  gameIdOfEvent,
+  insertGame,
+  insertLog,
+  insertTeamStates,
+  listLog,
+  listSquares,
+  listTeamStates,
+  listUserTeams,
+  parseConnections,
+  parseWinners,
+  poolByTier,
+  replaceSquares,
+  resetTeamStates,
+  setSquareTasks,
+  settingsOf,
+  teamIdsOfEvent,
+  updateGame,
+  type GameRow,
+} from './repository';
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The whole game as members see it (product-spec section 3 "Game"; contract/gameApi.ts GameSchema):
+ * settings, connections, squares 1..N, team states by team id, the viewer's team entries
+ * (`user_teams`, empty when `viewerUserId` is null), the last 100 log entries newest first,
+ * winners and version. Raises 404 'Game not found.' when there is no such game. Does not check
+ * who may see it: callers do (clan membership for the manage screens; none for spectators, who get
+ * `toPublicGame` of it).
+ */
+export async function loadGame(db: Db, gameId: number, viewerUserId: number | null): Promise<Game> {
+  const row = await gameHeader(db, gameId);
+  if (!row) throw notFound(GAME_NOT_FOUND);
+  const [board_squares, team_states, user_teams, log_entries] = await Promise.all([
+    listSquares(db, gameId),
+    listTeamStates(db, gameId),
+    viewerUserId === null ? Promise.resolve([]) : listUserTeams(db, row.event_id, viewerUserId),
+    listLog(db, gameId),
+  ]);
+  return {
+    id: row.id,
+    clan_id: row.clan_id,
+    clan_name: row.clan_name,
+    event_id: row.event_id,
+    event_name: row.event_name,
+    event_type: row.event_type,
+    status: (isGameStatus(row.status) ? row.status : 'PENDING') as GameStatus,
+    ...settingsOf(row),
+    board_connections: parseConnections(row.board_connections),
+    board_squares,
+    team_states,
+    user_teams,
+    log_entries,
+    winners: parseWinners(row.winners),
+    version: row.version,
+    created_at: row.created_at,
+  };
+}
+
+/** The spectators' shape of a game (server-contract section 2 "Public game"): no user_teams, no revert counts. */
+export function toPublicGame(game: Game): PublicGame {
+  const { user_teams: _userTeams, team_states, ...rest } = game;
+  return {
+    ...rest,
+    team_states: team_states.map(({ revert_count: _reverts, ...state }) => state),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes (each runs inside the route's transaction on a row locked by findGame)
+// ---------------------------------------------------------------------------------------------
+
+/** 409 unless the game is still active: a finished game's board and progress are a record. */
+function refuseFinished(row: GameRow, what: string): void {
+  if (!isActiveStatus(row.status)) throw conflict(`The game is finished: ${what}`);
+}
+
+/** Squares 1..N of a new board for `settings`: generated connections, tiers laid out, pool tasks drawn. */
+async function buildBoard(db: Db, clanId: number, settings: GameSettings, rng: Rng) {
+  const connections = generateConnections(settings, rng);
+  const laid = layoutSquares({ board_size: settings.board_size, counts: countsFromSettings(settings), connections });
+  const squares = assignTasks(laid, await poolByTier(db, clanId), rng);
+  return { connections, squares };
+}
+
+/**
+ * Creates the event's game from checked settings (product-spec section 7 "Game" POST;
+ * server-contract section 4): generated snakes and ladders, squares 1..N with a random pool task
+ * of their tier each (each pool task at most once; Unassigned when the tier runs out), a team
+ * state per team of the event (position 1, history [1], no reverts), status READY with at least
+ * one team else PENDING, and a Server log entry. Returns the game id.
+ * Raises 409 'This event already has a game.'.
+ */
+export async function createGame(
+  trx: Db,
+  input: { clanId: number; eventId: number; settings: GameSettings },
+  rng: Rng,
+): Promise<number> {
+  if ((await gameIdOfEvent(trx, input.eventId)) !== null) throw conflict('This event already has a game. Delete it before creating a new one.');
+  const teamIds = await teamIdsOfEvent(trx, input.eventId);
+  const { connections, squares } = await buildBoard(trx, input.clanId, input.settings, rng);
+  const gameId = await insertGame(trx, {
+    eventId: input.eventId,
+    clanId: input.clanId,
+    status: initialGameStatus(teamIds.length),
+    settings: input.settings,
+    connections,
+  });
+  await replaceSquares(trx, gameId, squares);
+  await insertTeamStates(trx, gameId, teamIds);
+  const s = input.settings;
+  await insertLog(trx, gameId, `Game created: ${s.board_size} squares, ${s.num_snakes} snakes, ${s.num_ladders} ladders.`);
+  return gameId;
+}
+
+/**
+ * Randomize (product-spec section 7 "Game" PUT .../game/{gameId}; section 4 "Randomize"):
+ * stores the checked settings and regenerates connections and squares with them; team positions,
+ * histories, revert counts, log and status stay (not a reset). Raises 409 for a finished game, and
+ * 409 when a team has been on a square at or beyond the new board's last square (shrinking the
+ * board under a team would put it on or past Finish without winning; reset first).
+ */
+export async function randomizeGame(trx: Db, row: GameRow, settings: GameSettings, rng: Rng): Promise<void> {
+  refuseFinished(row, 'its board can no longer be changed.');
+  let furthest = 1;
+  for (const t of await listTeamStates(trx, row.id)) {
+    for (const square of [t.current_position, ...t.position_history]) furthest = Math.max(furthest, square);
+  }
+  if (furthest >= settings.board_size) {
+    throw conflict(`A team has reached square ${furthest}, which does not fit a board of ${settings.board_size} squares. Reset the game or choose a larger board.`);
+  }
+  const { connections, squares } = await buildBoard(trx, row.clan_id, settings, rng);
+  await replaceSquares(trx, row.id, squares);
+  await updateGame(trx, row.id, { ...settings, board_connections: JSON.stringify(connections) });
+}
+
+/**
+ * Manual board (product-spec section 7 "Game" PUT .../board; server-contract section 4): checks
+ * the pairs with validateBoard (400 naming the pair), stores them as the connections (num_snakes
+ * and num_ladders become the list lengths), makes squares that start a connection 'Snake'/'Ladder'
+ * (no tier, no task), and turns squares that no longer start one back into task squares of the
+ * tier layoutSquares gives their position, each with a free pool task of that tier drawn with
+ * `rng` (Unassigned when none is free). Other squares keep their tasks. 409 for a finished game.
+ */
+export async function setBoard(trx: Db, row: GameRow, body: BoardBody, rng: Rng): Promise<void> {
+  refuseFinished(row, 'its board can no longer be changed.');
+  const n = row.board_size;
+  const error = validateBoard(n, body.snakes_config, body.ladders_config);
+  if (error !== null) throw badRequest(error);
+  const connections = connectionsFromConfig(body.snakes_config, body.ladders_config);
+  const laid = layoutSquares({ board_size: n, counts: countsFromSettings(settingsOf(row)), connections });
+  const current = new Map((await listSquares(trx, row.id)).map((s) => [s.square_index, s]));
+
+  const kept = (index: number, tier: Tier | null) => {
+    const cur = current.get(index);
+    return cur !== undefined && tier !== null && cur.task_difficulty === tier && !isSpecialDescription(cur.task_description);
+  };
+  const used = new Set<number>();
+  for (const l of laid) {
+    const task = current.get(l.square_index)?.task_id;
+    if (l.kind === 'task' && kept(l.square_index, l.task_difficulty) && task != null) used.add(task);
+  }
+  const pool = await poolByTier(trx, row.clan_id);
+  const free = new Map<Tier, PoolTask[]>();
+  const freeOf = (tier: Tier) => {
+    let list = free.get(tier);
+    if (!list) {
+      list = shuffle(pool[tier].filter((t) => !used.has(t.id)), rng);
+      free.set(tier, list);
+    }
+    return list;
+  };
+
+  const changes: { id: number; task_id: number | null; task_description: string; task_difficulty: Tier | null }[] = [];
+  for (const l of laid) {
+    const cur = current.get(l.square_index);
+    if (!cur) continue;
+    if (l.kind === 'snake' || l.kind === 'ladder') {
+      const description = SPECIAL_DESCRIPTIONS[l.kind];
+      if (cur.task_description !== description || cur.task_difficulty !== null || cur.task_id !== null) {
+        changes.push({ id: cur.id, task_id: null, task_description: description, task_difficulty: null });
+      }
+    } else if (l.kind === 'task' && l.task_difficulty !== null && !kept(l.square_index, l.task_difficulty)) {
+      const task = freeOf(l.task_difficulty).pop();
+      changes.push({
+        id: cur.id,
+        task_id: task?.id ?? null,
+        task_description: task?.description ?? UNASSIGNED_DESCRIPTION,
+        task_difficulty: l.task_difficulty,
+      });
+    }
+  }
+  await setSquareTasks(trx, changes);
+  await updateGame(trx, row.id, {
+    num_snakes: body.snakes_config.length,
+    num_ladders: body.ladders_config.length,
+    board_connections: JSON.stringify(connections),
+  });
+}
+
+/**
+ * Status change (product-spec section 4 "Game status"; server-contract section 4): `to` checked by
+ * statusChangeError — 400 for a status other than 'in-progress'/'paused', 409 for a finished game
+ * or a transition the rules refuse (with the rule's message). Logs 'Game started.' (from PENDING
+ * or READY), 'Game resumed.' (from paused) or 'Game paused.' as Server. Returns the new status and
+ * the log entry.
+ */
+export async function changeStatus(trx: Db, row: GameRow, to: string): Promise<{ status: GameStatus; log: LogEntry }> {
+  const refusal = statusChangeError(row.status, to);
+  if (refusal) {
+    if (refusal.code === 'game_finished' || refusal.code === 'not_allowed') throw conflict(refusal.message);
+    throw badRequest(refusal.message);
+  }
+  const status = to as GameStatus;
+  const message = status === 'paused' ? 'Game paused.' : row.status === 'paused' ? 'Game resumed.' : 'Game started.';
+  await updateGame(trx, row.id, { status });
+  const log = await insertLog(trx, row.id, message);
+  return { status, log };
+}
+
+/**
+ * Reset (product-spec section 2 "Confirm Game Reset", section 4; server-contract section 4):
+ * every team back to position 1 with history [1] and no reverts, the log cleared (then one Server
+ * entry 'Game reset.'), winners cleared, status READY; the board stays. 409 for a finished game
+ * (product-spec: reset is available in every status except finished).
+ */
+export async function resetGame(trx: Db, row: GameRow): Promise<void> {
+  refuseFinished(row, 'it can no longer be reset.');
+  await resetTeamStates(trx, row.id);
+  await clearLog(trx, row.id);
+  await insertLog(trx, row.id, 'Game reset.');
+  await updateGame(trx, row.id, { status: 'READY', winners: null });
+}
+
+/** Deletes the game with its squares, team states and log; the event's game_id is null again (product-spec section 4). */
+export async function deleteGame(trx: Db, row: GameRow): Promise<void> {
+  await deleteGameCascade(trx, row.id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Game tasks (product-spec sections 2 "Game Tasks screen", 5 "Tasks", 7 "Game tasks")
+// ---------------------------------------------------------------------------------------------
+
+/** True for Start, Finish, Snake and Ladder squares (no tier): never swapped, moved or given a task. */
+function isFixed(square: BoardSquare): boolean {
+  return square.task_difficulty === null || isSpecialDescription(square.task_description);
+}
+
+/** The square `squareId` of the game; 404 'Board square {id} not found in this game.' otherwise. */
+async function squareOf(db: Db, gameId: number, squareId: number): Promise<BoardSquare> {
+  const square = (await listSquares(db, gameId)).find((s) => s.id === squareId);
+  if (!square) throw notFound(`Board square ${squareId} not found in this game.`);
+  return square;
+}
+
+/**
+ * Swaps the tasks (task_id and description) of two squares of the game (product-spec section 4,
+ * 5 "Tasks"). 404 for a square of another game, 400 for the same square twice, 400
+ * 'Cannot swap tasks with Start, Finish, Ladder, or Snake squares.' and 400 'You can only re-order
+ * squares within their own Difficulty Tier column. ...' across tiers; 409 for a finished game.
+ */
+export async function swapTasks(trx: Db, row: GameRow, square1Id: number, square2Id: number): Promise<void> {
+  refuseFinished(row, 'its tasks can no longer be changed.');
+  const a = await squareOf(trx, row.id, square1Id);
+  const b = await squareOf(trx, row.id, square2Id);
+  if (a.id === b.id) throw badRequest('Choose two different squares to swap.');
+  if (isFixed(a) || isFixed(b)) throw badRequest(GAME_TASK_MESSAGES.special);
+  if (a.task_difficulty !== b.task_difficulty) throw badRequest(GAME_TASK_MESSAGES.acrossTiers);
+  await setSquareTasks(trx, [
+    { id: a.id, task_id: b.task_id, task_description: b.task_description },
+    { id: b.id, task_id: a.task_id, task_description: a.task_description },
+  ]);
+  await updateGame(trx, row.id, {});
+}
+
+/**
+ * Reorder (product-spec section 7 "Game tasks" POST .../tasks/reorder): the task of each listed
+ * square `id` moves to square `square_index`. 400 unless every id is a square of this game listed
+ * once, the target positions are exactly the listed squares' own positions, and every moved task
+ * stays inside its tier and off Start, Finish, Snake and Ladder squares (the spec's two messages).
+ * 409 for a finished game.
+ */
+export async function reorderTasks(trx: Db, row: GameRow, entries: ReorderBody['squares']): Promise<void> {
+  refuseFinished(row, 'its tasks can no longer be changed.');
+  const squares = await listSquares(trx, row.id);
+  const byId = new Map(squares.map((s) => [s.id, s]));
+  const byIndex = new Map(squares.map((s) => [s.square_index, s]));
+  const ids = new Set<number>();
+  for (const e of entries) {
+    if (ids.has(e.id)) throw badRequest(`Square ${e.id} is listed more than once.`);
+    ids.add(e.id);
+    if (!byId.has(e.id)) throw badRequest(`Board square ${e.id} is not on this game's board.`);
+  }
+  const sources = entries.map((e) => byId.get(e.id)!.square_index).sort((x, y) => x - y);
+  const targets = entries.map((e) => e.square_index).sort((x, y) => x - y);
+  if (sources.some((s, i) => s !== targets[i])) {
+    throw badRequest("The square_index values must be a rearrangement of the listed squares' own positions.");
+  }
+  const changes: { id: number; task_id: number | null; task_description: string }[] = [];
+  for (const e of entries) {
+    const from = byId.get(e.id)!;
+    if (from.square_index === e.square_index) continue;
+    const to = byIndex.get(e.square_index)!;
+    if (isFixed(from) || isFixed(to)) throw badRequest(GAME_TASK_MESSAGES.special);
+    if (from.task_difficulty !== to.task_difficulty) throw badRequest(GAME_TASK_MESSAGES.acrossTiers);
+    changes.push({ id: to.id, task_id: from.task_id, task_description: from.task_description });
+  }
+  await setSquareTasks(trx, changes);
+  await updateGame(trx, row.id, {});
+}
+
+/** Orders tasks by description (case-insensitively), then id. */
+function byDescription(a: AvailableTask, b: AvailableTask): number {
+  const x = a.description.toLowerCase();
+  const y = b.description.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : a.id - b.id;
+}
+
+/**
+ * Pool tasks a square may get (product-spec section 7 GET .../tasks/{squareId}/available;
+ * server-contract section 4): the clan's tasks of the square's tier that are on no square of the
+ * board, by description. 404 for a square of another game; 400 'Cannot Assign Task' for a square
+ * with no tier (Start, Finish, Snake, Ladder).
+ */
+export async function availableTasks(db: Db, row: GameRow, squareId: number): Promise<AvailableTask[]> {
+  const squares = await listSquares(db, row.id);
+  const square = squares.find((s) => s.id === squareId);
+  if (!square) throw notFound(`Board square ${squareId} not found in this game.`);
+  if (isFixed(square) || square.task_difficulty === null) throw badRequest(GAME_TASK_MESSAGES.cannotAssign);
+  const tier = square.task_difficulty;
+  const onBoard = new Set(squares.map((s) => s.task_id).filter((id): id is number => id !== null));
+  const pool = await poolByTier(db, row.clan_id);
+  return pool[tier]
+    .filter((t) => !onBoard.has(t.id))
+    .map((t) => ({ id: t.id, description: t.description, difficulty: tier }))
+    .sort(byDescription);
+}
+
+/**
+ * Puts pool task `taskId` on square `squareId` (product-spec section 7 PUT .../tasks/{squareId}),
+ * replacing its task if any. 404 for a square of another game; 400 'Cannot Assign Task' for a
+ * square with no tier; 400 for a task that is not in this clan's pool or of another tier; 409 when
+ * the task is already on the board; 409 for a finished game. Returns the square's number.
+ */
+export async function assignTask(trx: Db, row: GameRow, squareId: number, taskId: number): Promise<number> {
+  refuseFinished(row, 'its tasks can no longer be changed.');
+  const squares = await listSquares(trx, row.id);
+  const square = squares.find((s) => s.id === squareId);
+  if (!square) throw notFound(`Board square ${squareId} not found in this game.`);
+  if (isFixed(square) || square.task_difficulty === null) throw badRequest(GAME_TASK_MESSAGES.cannotAssign);
+  const task = await findPoolTask(trx, row.clan_id, taskId);
+  if (!task) throw badRequest(`Task ID ${taskId} is not in this clan's task pool.`);
+  if (task.difficulty !== square.task_difficulty) {
+    throw badRequest(`Task ID ${taskId} is a ${task.difficulty} task; square ${square.square_index} takes only ${square.task_difficulty} tasks.`);
+  }
+  const holder = squares.find((s) => s.task_id === taskId);
+  if (holder) throw conflict(`That task is already on the board (square ${holder.square_index}).`);
+  await setSquareTasks(trx, [{ id: square.id, task_id: task.id, task_description: task.description }]);
+  await updateGame(trx, row.id, {});
+  return square.square_index;
+}
