@@ -1,5 +1,8 @@
 import type { RouteModule } from './app';
 import { clanRoutes } from './clans/routes';
+import { eventRoutes } from './events/routes';
+import { teamRoutes } from './teams/routes';
+import { taskRoutes } from './tasks/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
@@ -7,4 +10,7 @@ import { clanRoutes } from './clans/routes';
  */
 export const ROUTE_MODULES: RouteModule[] = [
   clanRoutes,
+  eventRoutes,
+  teamRoutes,
+  taskRoutes,
 ];

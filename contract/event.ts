@@ -1,0 +1,181 @@
+import * as v from 'valibot';
+
+/** The one event type (product-spec section 3 Event; server-contract section 3). */
+export const EVENT_TYPE = 'Snakes and Ladders';
+/** Event name limit after trimming, in characters (product-spec sections 5 Events and 9). */
+export const EVENT_NAME_MAX = 100;
+/**
+ * How far in the past a new start may lie and still count as "now", in milliseconds: 5 minutes,
+ * for clocks that disagree and forms left open a moment (product-spec section 5 Events: minimum is now).
+ */
+export const START_SLACK_MS = 5 * 60 * 1000;
+
+/** Product-spec section 5 Events messages. */
+export const EVENT_REQUIRED = 'Please fill out all required fields (Event Name and Start Date/Time).';
+export const EVENT_END_BEFORE_START = 'End Date/Time cannot be before or the same as the Start Date/Time.';
+export const EVENT_START_IN_PAST = 'Start Date/Time cannot be in the past.';
+export const EVENT_NAME_TOO_LONG = `Event name must be at most ${EVENT_NAME_MAX} characters.`;
+export const EVENT_BAD_START = 'Start Date/Time must be an ISO date-time such as 2030-01-31T18:00Z.';
+export const EVENT_BAD_END = 'End Date/Time must be an ISO date-time such as 2030-01-31T18:00Z.';
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * Parses an ISO-8601 date-time as the event forms send it: `YYYY-MM-DDTHH:mm[:ss[.fff]][Z|±HH[:mm]]`.
+ * Without a zone the time is taken as UTC (product-spec section 5 Events: times are entered in UTC).
+ * Returns epoch milliseconds, or null for anything else (including impossible dates such as
+ * 2030-02-30, and years outside 1900-9999).
+ */
+export function parseEventDateTime(text: string): number | null {
+  const m = DATE_TIME.exec(text.trim());
+  if (!m) return null;
+  const [, ys, mos, ds, hs, mis, ss = '0', frac = '0', zone] = m;
+  const [y, mo, d, h, mi, s] = [ys, mos, ds, hs, mis, ss].map(Number);
+  if (y < 1900 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return null;
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  if (date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  date.setUTCHours(h, mi, s, Math.floor(Number(`0.${frac}`) * 1000));
+  let offsetMin = 0;
+  if (zone && zone.toUpperCase() !== 'Z') {
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = digits.length > 2 ? Number(digits.slice(2)) : 0;
+    if (oh > 23 || om > 59) return null;
+    offsetMin = sign * (oh * 60 + om);
+  }
+  return date.getTime() - offsetMin * 60_000;
+}
+
+/** The stored form of an event time: `YYYY-MM-DDTHH:mm:ss.sssZ` (UTC); null when unparsable. */
+export function normalizeEventDateTime(text: string): string | null {
+  const ms = parseEventDateTime(text);
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+const EventNameSchema = v.pipe(
+  v.string(EVENT_REQUIRED),
+  v.trim(),
+  v.minLength(1, EVENT_REQUIRED),
+  v.maxLength(EVENT_NAME_MAX, EVENT_NAME_TOO_LONG),
+);
+
+const StartSchema = v.pipe(
+  v.string(EVENT_REQUIRED),
+  v.trim(),
+  v.minLength(1, EVENT_REQUIRED),
+  v.check((s) => parseEventDateTime(s) !== null, EVENT_BAD_START),
+  v.transform((s) => normalizeEventDateTime(s) as string),
+);
+
+/** End: a date-time, or null / '' / absent for none. */
+const EndSchema = v.optional(
+  v.nullable(
+    v.pipe(
+      v.string(EVENT_BAD_END),
+      v.trim(),
+      v.check((s) => s === '' || parseEventDateTime(s) !== null, EVENT_BAD_END),
+      v.transform((s): string | null => (s === '' ? null : normalizeEventDateTime(s))),
+    ),
+  ),
+  null,
+);
+
+/**
+ * POST /api/clan/{clanId}/events/ and PUT /api/clan/{clanId}/events/{eventId} body (product-spec
+ * section 7 Events): name trimmed 1-100; type 'Snakes and Ladders' (may be left out); start a
+ * required ISO date-time; end an ISO date-time or null. Times come out normalized to
+ * `YYYY-MM-DDTHH:mm:ss.sssZ`. The time rules that need the clock are in `eventTimesError`.
+ */
+export const EventBodySchema = v.object(
+  {
+    // Missing keys default to '' so the field's own message answers (valibot reports a missing
+    // key with the object's message otherwise).
+    name: v.optional(EventNameSchema, ''),
+    type: v.optional(v.literal(EVENT_TYPE, `Event type must be '${EVENT_TYPE}'.`), EVENT_TYPE),
+    start_datetime: v.optional(StartSchema, ''),
+    end_datetime: EndSchema,
+  },
+  'Request body must be a JSON object.',
+);
+export type EventBody = v.InferOutput<typeof EventBodySchema>;
+export type EventBodyInput = v.InferInput<typeof EventBodySchema>;
+
+/**
+ * The time rules of product-spec section 5 Events: start not before `now` minus START_SLACK_MS
+ * (skipped when `unchangedStart` is true: an edit keeping a start that has since passed); end,
+ * when given, strictly after start. Inputs are ISO texts and epoch ms. Returns the spec's message,
+ * or null when the times are fine.
+ */
+export function eventTimesError(
+  times: { start_datetime: string; end_datetime: string | null },
+  now: number,
+  unchangedStart = false,
+): string | null {
+  const start = parseEventDateTime(times.start_datetime);
+  if (start === null) return EVENT_BAD_START;
+  if (!unchangedStart && start < now - START_SLACK_MS) return EVENT_START_IN_PAST;
+  if (times.end_datetime !== null) {
+    const end = parseEventDateTime(times.end_datetime);
+    if (end === null) return EVENT_BAD_END;
+    if (end <= start) return EVENT_END_BEFORE_START;
+  }
+  return null;
+}
+
+/** An event as the server answers it (product-spec section 3 Event). */
+export const EventSchema = v.object({
+  id: v.number(),
+  name: v.string(),
+  type: v.string(),
+  start_datetime: v.string(),
+  end_datetime: v.nullable(v.string()),
+  game_id: v.nullable(v.number()),
+  team_count: v.number(),
+});
+export type ClanEvent = v.InferOutput<typeof EventSchema>;
+
+/** GET /api/clan/{clanId}/events/?past=true|false answer. */
+export const EventListAnswerSchema = v.object({ events: v.array(EventSchema) });
+export type EventListAnswer = v.InferOutput<typeof EventListAnswerSchema>;
+
+/** POST and PUT event answer: 'Event scheduled successfully!' / "Event '{name}' updated successfully." */
+export const EventSavedAnswerSchema = v.object({ message: v.string(), event: EventSchema });
+export type EventSavedAnswer = v.InferOutput<typeof EventSavedAnswerSchema>;
+
+/** DELETE event answer: "Event '{name}' successfully deleted." */
+export const EventDeletedAnswerSchema = v.object({ message: v.string() });
+export type EventDeletedAnswer = v.InferOutput<typeof EventDeletedAnswerSchema>;
+
+/** Success messages of product-spec section 8. */
+export const eventScheduledMessage = () => 'Event scheduled successfully!';
+export const eventUpdatedMessage = (name: string) => `Event '${name}' updated successfully.`;
+export const eventDeletedMessage = (name: string) => `Event '${name}' successfully deleted.`;
+
+/** Event status derived from time (product-spec section 4). */
+export const EVENT_STATUSES = ['Completed', 'Live', 'Upcoming'] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+function toMs(now: Date | number): number {
+  return typeof now === 'number' ? now : now.getTime();
+}
+
+/**
+ * Event status at `now` (Date or epoch ms), product-spec section 4: 'Completed' once the end time
+ * is reached, else 'Live' once the start is reached, else 'Upcoming'. Unparsable times count as
+ * not reached.
+ */
+export function eventStatus(event: { start_datetime: string; end_datetime: string | null }, now: Date | number): EventStatus {
+  const t = toMs(now);
+  const end = event.end_datetime ? parseEventDateTime(event.end_datetime) : null;
+  if (end !== null && end <= t) return 'Completed';
+  const start = parseEventDateTime(event.start_datetime);
+  if (start !== null && start <= t) return 'Live';
+  return 'Upcoming';
+}
+
+/** True when the event's end is in the past at `now` (product-spec section 4: past events); same as status Completed. */
+export function isPastEvent(event: { start_datetime: string; end_datetime: string | null }, now: Date | number): boolean {
+  return eventStatus(event, now) === 'Completed';
+}

@@ -1,0 +1,103 @@
+import * as v from 'valibot';
+import { TIERS, type Tier } from './game/tiers';
+
+/** Task difficulties, easiest first: the game tiers (product-spec sections 3 Task and 9). */
+export const DIFFICULTIES = TIERS;
+export type Difficulty = Tier;
+
+/** Description limit after trimming, in characters (server-contract section 3). */
+export const TASK_DESCRIPTION_MAX = 500;
+/** Largest accepted CSV file, in bytes: 1 MiB (server-contract section 3). */
+export const CSV_MAX_BYTES = 1024 * 1024;
+
+/** Messages (product-spec sections 5 Tasks and 8; server-contract section 3). */
+export const TASK_REQUIRED = 'Description and Difficulty are required.';
+export const TASK_DESCRIPTION_TOO_LONG = `Description must be at most ${TASK_DESCRIPTION_MAX} characters.`;
+export const TASK_BAD_DIFFICULTY = `Difficulty must be one of ${TIERS.join(', ')}.`;
+export const TASK_DUPLICATE = 'This task (same description and difficulty) is already in the clan pool.';
+export const CSV_NO_FILE = 'No file selected for upload.';
+export const CSV_BAD_NAME = 'Please select a valid .csv file.';
+export const CSV_EMPTY = 'The CSV file is empty.';
+export const CSV_TOO_LARGE = 'The CSV file is larger than 1 MiB.';
+export const CSV_BAD_HEADER = 'The CSV header row must name a description column and a difficulty column.';
+export const CSV_NOT_UTF8 = 'The CSV file must be UTF-8 text.';
+export const CSV_NO_ROWS = 'The CSV file has a header but no task rows.';
+
+/**
+ * A difficulty typed by a person or read from a CSV cell, case-insensitively and trimmed:
+ * ' easy ' → 'EASY'. Returns null when it is no tier.
+ */
+export function normalizeDifficulty(text: string): Difficulty | null {
+  const up = text.trim().toUpperCase();
+  return (TIERS as readonly string[]).includes(up) ? (up as Difficulty) : null;
+}
+
+/** Difficulty in a JSON body: one of the tiers, case-insensitively; answered upper-case. */
+export const DifficultySchema = v.pipe(
+  v.string(TASK_REQUIRED),
+  v.trim(),
+  v.minLength(1, TASK_REQUIRED),
+  v.toUpperCase(),
+  v.picklist(TIERS, TASK_BAD_DIFFICULTY),
+);
+
+/** A task description: trimmed, 1-500 characters. */
+export const TaskDescriptionSchema = v.pipe(
+  v.string(TASK_REQUIRED),
+  v.trim(),
+  v.minLength(1, TASK_REQUIRED),
+  v.maxLength(TASK_DESCRIPTION_MAX, TASK_DESCRIPTION_TOO_LONG),
+);
+
+/** POST /api/clan/{clanId}/tasks and PUT /api/clan/{clanId}/tasks/{taskId} body (product-spec section 7 Task pool). */
+export const TaskBodySchema = v.object(
+  { description: v.optional(TaskDescriptionSchema, ''), difficulty: v.optional(DifficultySchema, '') },
+  'Request body must be a JSON object.',
+);
+export type TaskBody = v.InferOutput<typeof TaskBodySchema>;
+
+/** A pool task (product-spec section 3 Task). */
+export const TaskSchema = v.object({
+  id: v.number(),
+  description: v.string(),
+  difficulty: v.picklist(TIERS),
+  clan_id: v.number(),
+  clan_name: v.string(),
+});
+export type Task = v.InferOutput<typeof TaskSchema>;
+
+/** GET /api/clan/{clanId}/tasks/ and GET /api/tasks/ answer, sorted by tier then description. */
+export const TaskListAnswerSchema = v.object({ tasks: v.array(TaskSchema) });
+export type TaskListAnswer = v.InferOutput<typeof TaskListAnswerSchema>;
+/** POST and PUT task answer. */
+export const TaskAnswerSchema = v.object({ task: TaskSchema });
+/** DELETE one task answer. */
+export const TaskDeletedAnswerSchema = v.object({ ok: v.literal(true) });
+/** DELETE all tasks answer, with 'All clan tasks have been successfully deleted.' */
+export const TasksClearedAnswerSchema = v.object({ ok: v.literal(true), deleted_count: v.number(), message: v.optional(v.string()) });
+
+/**
+ * One refused CSV record. `row` is the line of the file on which the record starts, counting
+ * the header as line 1 (blank lines count too), so it matches an editor's line numbers.
+ */
+export const CsvRowErrorSchema = v.object({ row: v.number(), message: v.string() });
+export type CsvRowError = v.InferOutput<typeof CsvRowErrorSchema>;
+
+/**
+ * POST /api/clan/{clanId}/tasks/upload_csv answer (server-contract section 3): new rows inserted,
+ * duplicates (already in the pool or repeated in the file) skipped, bad rows listed by line.
+ * `error_count` is the number of bad rows; `errors` lists at most CSV_MAX_LISTED_ERRORS of them.
+ */
+export const CsvUploadAnswerSchema = v.object({
+  inserted_count: v.number(),
+  skipped_count: v.number(),
+  error_count: v.optional(v.number()),
+  errors: v.array(CsvRowErrorSchema),
+});
+export type CsvUploadAnswer = v.InferOutput<typeof CsvUploadAnswerSchema>;
+/** Most bad rows listed in one CSV answer (the count is always complete). */
+export const CSV_MAX_LISTED_ERRORS = 100;
+
+/** Success messages of product-spec section 8. */
+export const tasksImportedMessage = (n: number) => `Tasks extracted successfully! ${n} tasks imported/updated.`;
+export const TASKS_CLEARED = 'All clan tasks have been successfully deleted.';

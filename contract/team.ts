@@ -1,0 +1,109 @@
+import * as v from 'valibot';
+
+/** Team name limit after trimming, in characters (server rule; the spec only requires a name). */
+export const TEAM_NAME_MAX = 50;
+/** Default colour of the team form (product-spec section 9). */
+export const DEFAULT_TEAM_COLOR = '#000000';
+/** Team roles (product-spec sections 4 Team membership and 9). */
+export const TEAM_ROLES = ['Member', 'Leader'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+
+/** Messages (product-spec section 5 Teams; server-contract section 3). */
+export const TEAM_NAME_REQUIRED = 'Team name is required.';
+export const TEAM_NAME_TOO_LONG = `Team name must be at most ${TEAM_NAME_MAX} characters.`;
+export const TEAM_BAD_COLOR = 'Colour must be a hex colour like #1a2b3c (no alpha).';
+export const TEAM_BAD_ROLE = 'Role must be Member or Leader.';
+export const TEAM_IGN_REQUIRED = 'An in-game account must be chosen.';
+
+/** A hex colour `#rrggbb` with no alpha (server-contract section 3); answered lowercased. */
+export const HexColorSchema = v.pipe(
+  v.string(TEAM_BAD_COLOR),
+  v.trim(),
+  v.regex(/^#[0-9a-fA-F]{6}$/, TEAM_BAD_COLOR),
+  v.toLowerCase(),
+);
+
+/** Team role picklist: 'Member' | 'Leader'. */
+export const TeamRoleSchema = v.picklist(TEAM_ROLES, TEAM_BAD_ROLE);
+
+/**
+ * POST /api/clan/{clanId}/events/{eventId}/teams/ and PUT .../teams/{teamId} body
+ * (product-spec section 7 Teams): name trimmed 1-50, colour `#rrggbb`.
+ */
+export const TeamBodySchema = v.object(
+  {
+    // Missing keys default to '' (0 for ids) so the field's own message answers.
+    name: v.optional(v.pipe(v.string(TEAM_NAME_REQUIRED), v.trim(), v.minLength(1, TEAM_NAME_REQUIRED), v.maxLength(TEAM_NAME_MAX, TEAM_NAME_TOO_LONG)), ''),
+    color: v.optional(HexColorSchema, ''),
+  },
+  'Request body must be a JSON object.',
+);
+export type TeamBody = v.InferOutput<typeof TeamBodySchema>;
+
+/** A team (product-spec section 3 Team). */
+export const TeamSchema = v.object({ id: v.number(), name: v.string(), color: v.string(), member_count: v.number() });
+export type Team = v.InferOutput<typeof TeamSchema>;
+
+/** GET .../teams/ answer. */
+export const TeamListAnswerSchema = v.object({ teams: v.array(TeamSchema) });
+/** POST and PUT team answer (message: "Team '{name}' created/updated successfully."). */
+export const TeamAnswerSchema = v.object({ team: TeamSchema, message: v.optional(v.string()) });
+/** DELETE team answer. */
+export const TeamDeletedAnswerSchema = v.object({ ok: v.literal(true), message: v.optional(v.string()) });
+
+/** A team member (product-spec section 3 Team member); id is the team membership id. */
+export const TeamMemberSchema = v.object({
+  id: v.number(),
+  osrs_ign: v.string(),
+  osrs_ign_id: v.number(),
+  role: TeamRoleSchema,
+  discord_id: v.string(),
+});
+export type TeamMember = v.InferOutput<typeof TeamMemberSchema>;
+
+/** A clan member with the IGNs that are on no team of the event (product-spec section 3 Eligible member). */
+export const EligibleMemberSchema = v.object({
+  discord_id: v.string(),
+  discord_username: v.string(),
+  user_id: v.number(),
+  osrs_accounts: v.array(v.object({ id: v.number(), ign: v.string() })),
+});
+export type EligibleMember = v.InferOutput<typeof EligibleMemberSchema>;
+
+/** GET .../teams/{teamId}/members answer; eligible members sorted by name, their IGNs too. */
+export const TeamMembersAnswerSchema = v.object({
+  team_members: v.array(TeamMemberSchema),
+  eligible_members: v.array(EligibleMemberSchema),
+});
+export type TeamMembersAnswer = v.InferOutput<typeof TeamMembersAnswerSchema>;
+
+const IgnIdSchema = v.pipe(
+  v.number(TEAM_IGN_REQUIRED),
+  v.integer(TEAM_IGN_REQUIRED),
+  v.minValue(1, TEAM_IGN_REQUIRED),
+  v.maxValue(2147483647, TEAM_IGN_REQUIRED),
+);
+
+/** POST .../teams/{teamId}/members body (product-spec section 3 Add-member forms: team). */
+export const AddTeamMemberBodySchema = v.object(
+  { osrs_ign_id: v.optional(IgnIdSchema, 0), role: v.optional(TeamRoleSchema, 'Member') },
+  'Request body must be a JSON object.',
+);
+export type AddTeamMemberBody = v.InferOutput<typeof AddTeamMemberBodySchema>;
+
+/** PUT .../teams/{teamId}/members/{id} body. */
+export const UpdateTeamMemberBodySchema = v.object({ role: v.optional(TeamRoleSchema, '' as TeamRole) }, 'Request body must be a JSON object.');
+export type UpdateTeamMemberBody = v.InferOutput<typeof UpdateTeamMemberBodySchema>;
+
+/** POST and PUT team member answer with the spec's success message (section 8). */
+export const TeamMemberAnswerSchema = v.object({ member: TeamMemberSchema, message: v.string() });
+/** DELETE team member answer: '{ign} removed from team.' */
+export const TeamMemberRemovedAnswerSchema = v.object({ ok: v.literal(true), message: v.string() });
+
+/** Success messages of product-spec section 8. */
+export const teamMemberAddedMessage = (ign: string, team: string, role: string) => `${ign} added to team ${team} as a ${role}.`;
+export const teamRoleUpdatedMessage = (role: string, ign: string) => `Role updated to ${role} for ${ign}.`;
+export const teamMemberRemovedMessage = (ign: string) => `${ign} removed from team.`;
+export const teamCreatedMessage = (name: string) => `Team '${name}' created successfully.`;
+export const teamUpdatedMessage = (name: string) => `Team '${name}' updated successfully.`;
+export const teamDeletedMessage = (name: string) => `Team '${name}' deleted successfully.`;

@@ -1,0 +1,108 @@
+import type { Db } from '../db/schema';
+import { nowIso } from '../db/connect';
+import { notFound } from '../errors';
+import type { ClanEvent, EventBody } from '../../contract/event';
+
+/** The stored columns of an event. */
+export interface EventRow {
+  id: number;
+  clan_id: number;
+  name: string;
+  type: string;
+  start_datetime: string;
+  end_datetime: string | null;
+}
+
+/** The event `eventId` of clan `clanId`; 404 'Event ID {id} not found.' when missing or of another clan. */
+export async function findEvent(db: Db, clanId: number, eventId: number): Promise<EventRow> {
+  const row = await db.selectFrom('events')
+    .select(['id', 'clan_id', 'name', 'type', 'start_datetime', 'end_datetime'])
+    .where('id', '=', eventId)
+    .where('clan_id', '=', clanId)
+    .executeTakeFirst();
+  if (!row) throw notFound(`Event ID ${eventId} not found.`);
+  return row;
+}
+
+function eventsQuery(db: Db) {
+  return db.selectFrom('events')
+    .leftJoin('games', 'games.event_id', 'events.id')
+    .select([
+      'events.id',
+      'events.name',
+      'events.type',
+      'events.start_datetime',
+      'events.end_datetime',
+      'games.id as game_id',
+    ])
+    .select((eb) => eb.selectFrom('teams').select(eb.fn.countAll<number>().as('n')).whereRef('teams.event_id', '=', 'events.id').as('team_count'));
+}
+
+type EventQueryRow = Omit<ClanEvent, 'team_count' | 'game_id'> & { game_id: number | null; team_count: number | string | null };
+
+function toEvent(r: EventQueryRow): ClanEvent {
+  return {
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    start_datetime: r.start_datetime,
+    end_datetime: r.end_datetime,
+    game_id: r.game_id ?? null,
+    team_count: Number(r.team_count ?? 0),
+  };
+}
+
+/**
+ * Every event of a clan as answered by GET /events (product-spec section 3 Event): game_id from
+ * the games table (null without a game), team_count; sorted by start, then id.
+ */
+export async function listEvents(db: Db, clanId: number): Promise<ClanEvent[]> {
+  const rows = await eventsQuery(db).where('events.clan_id', '=', clanId).execute();
+  return rows.map(toEvent).sort((a, b) => (a.start_datetime < b.start_datetime ? -1 : a.start_datetime > b.start_datetime ? 1 : a.id - b.id));
+}
+
+/** One event in the answer shape; assumes it exists. */
+export async function loadEvent(db: Db, eventId: number): Promise<ClanEvent> {
+  return toEvent(await eventsQuery(db).where('events.id', '=', eventId).executeTakeFirstOrThrow());
+}
+
+/** Inserts an event of a clan from a checked body; returns its id. */
+export async function insertEvent(db: Db, clanId: number, body: EventBody): Promise<number> {
+  const row = await db.insertInto('events')
+    .values({ clan_id: clanId, name: body.name, type: body.type, start_datetime: body.start_datetime, end_datetime: body.end_datetime, created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Overwrites an event's name, type and times from a checked body. */
+export async function updateEvent(db: Db, eventId: number, body: EventBody): Promise<void> {
+  await db.updateTable('events')
+    .set({ name: body.name, type: body.type, start_datetime: body.start_datetime, end_datetime: body.end_datetime })
+    .where('id', '=', eventId)
+    .execute();
+}
+
+/**
+ * Deletes an event with everything under it (server-contract section 3): its game (log, team
+ * states, board squares), its team members and teams. Explicit deletes, so the result does not
+ * hang on foreign-key enforcement. Run inside a transaction.
+ */
+export async function deleteEventCascade(db: Db, eventId: number): Promise<void> {
+  const games = db.selectFrom('games').select('id').where('event_id', '=', eventId);
+  await db.deleteFrom('game_log').where('game_id', 'in', games).execute();
+  await db.deleteFrom('team_states').where('game_id', 'in', games).execute();
+  await db.deleteFrom('board_squares').where('game_id', 'in', games).execute();
+  await db.deleteFrom('games').where('event_id', '=', eventId).execute();
+  await db.deleteFrom('team_members').where('event_id', '=', eventId).execute();
+  const teams = db.selectFrom('teams').select('id').where('event_id', '=', eventId);
+  await db.deleteFrom('team_states').where('team_id', 'in', teams).execute();
+  await db.deleteFrom('teams').where('event_id', '=', eventId).execute();
+  await db.deleteFrom('events').where('id', '=', eventId).execute();
+}
+
+/** The game of an event (one per event), or null. */
+export async function gameOfEvent(db: Db, eventId: number): Promise<{ id: number; status: string } | null> {
+  const row = await db.selectFrom('games').select(['id', 'status']).where('event_id', '=', eventId).executeTakeFirst();
+  return row ?? null;
+}

@@ -1,0 +1,93 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context';
+import { readJson, requireUser } from '../http/context';
+import { badRequest } from '../errors';
+import { requireManager, requireMember } from '../clans/access';
+import { bothSlashes, pathId } from './shared';
+import { deleteEventCascade, findEvent, insertEvent, listEvents, loadEvent, updateEvent } from './repository';
+import {
+  EventBodySchema,
+  eventDeletedMessage,
+  eventScheduledMessage,
+  eventTimesError,
+  eventUpdatedMessage,
+  isPastEvent,
+} from '../../contract/event';
+
+/**
+ * Clan events (product-spec sections 3 Event, 4 Event status, 5 Events, 7 Events; server-contract
+ * section 3). Members read, managers (Owner, Admin) change; 401 signed out, 403 non-member or
+ * non-manager, 404 'Clan ID {id} not found.' / 'Event ID {id} not found.' (also for another
+ * clan's event), 400 bad ids or bodies. Every path also answers with a trailing slash.
+ * - GET /clan/{clanId}/events/?past=true|false → {events: [{id, name, type, start_datetime,
+ *   end_datetime, game_id, team_count}]}; past = end before now, upcoming = the rest, no
+ *   parameter = all; sorted by start
+ * - POST /clan/{clanId}/events/ {name, type?, start_datetime, end_datetime?} →
+ *   {message: 'Event scheduled successfully!', event}; start may not be over 5 minutes in the past,
+ *   end must be after start
+ * - PUT /clan/{clanId}/events/{eventId} same body → {message: "Event '{name}' updated successfully.", event};
+ *   a start already in the past may be kept unchanged
+ * - DELETE /clan/{clanId}/events/{eventId} → {message: "Event '{name}' successfully deleted."};
+ *   its teams, team members and game go with it
+ */
+export function eventRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  for (const p of bothSlashes('/clan/:clanId/events')) {
+    app.get(p, async (c) => {
+      const user = requireUser(c);
+      const clanId = pathId(c, 'clanId', 'clan id');
+      const { db } = c.get('deps');
+      await requireMember(db, clanId, user.id);
+      const past = c.req.query('past');
+      if (past !== undefined && past !== 'true' && past !== 'false') throw badRequest("The 'past' parameter must be true or false.");
+      const now = Date.now();
+      const events = (await listEvents(db, clanId)).filter((e) => past === undefined || isPastEvent(e, now) === (past === 'true'));
+      return c.json({ events });
+    });
+
+    app.post(p, async (c) => {
+      const user = requireUser(c);
+      const clanId = pathId(c, 'clanId', 'clan id');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const body = await readJson(c, EventBodySchema);
+      const timeError = eventTimesError(body, Date.now());
+      if (timeError) throw badRequest(timeError);
+      const eventId = await insertEvent(db, clanId, body);
+      return c.json({ message: eventScheduledMessage(), event: await loadEvent(db, eventId) });
+    });
+  }
+
+  for (const p of bothSlashes('/clan/:clanId/events/:eventId')) {
+    app.put(p, async (c) => {
+      const user = requireUser(c);
+      const clanId = pathId(c, 'clanId', 'clan id');
+      const eventId = pathId(c, 'eventId', 'event id');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const existing = await findEvent(db, clanId, eventId);
+      const body = await readJson(c, EventBodySchema);
+      const timeError = eventTimesError(body, Date.now(), body.start_datetime === existing.start_datetime);
+      if (timeError) throw badRequest(timeError);
+      await updateEvent(db, eventId, body);
+      return c.json({ message: eventUpdatedMessage(body.name), event: await loadEvent(db, eventId) });
+    });
+
+    app.delete(p, async (c) => {
+      const user = requireUser(c);
+      const clanId = pathId(c, 'clanId', 'clan id');
+      const eventId = pathId(c, 'eventId', 'event id');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const name = await db.transaction().execute(async (trx) => {
+        const event = await findEvent(trx, clanId, eventId);
+        await deleteEventCascade(trx, eventId);
+        return event.name;
+      });
+      return c.json({ message: eventDeletedMessage(name) });
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,114 @@
+import { parse } from 'csv-parse/sync';
+import { badRequest } from '../errors';
+import {
+  CSV_BAD_HEADER,
+  CSV_EMPTY,
+  CSV_NO_ROWS,
+  DIFFICULTIES,
+  TASK_DESCRIPTION_MAX,
+  TASK_DESCRIPTION_TOO_LONG,
+  normalizeDifficulty,
+  type CsvRowError,
+  type Difficulty,
+} from '../../contract/task';
+
+/** A good CSV record: its line in the file, trimmed description and upper-case difficulty. */
+export interface CsvTask {
+  row: number;
+  description: string;
+  difficulty: Difficulty;
+}
+
+/** The good records and the refused ones of a task CSV. */
+export interface ParsedTaskCsv {
+  tasks: CsvTask[];
+  errors: CsvRowError[];
+}
+
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * Line numbers (1-based) of byte offsets in `buf`, asked in increasing order: CRLF, LF and a lone
+ * CR each end one line. Linear over the whole file.
+ */
+function lineCounter(buf: Buffer): (offset: number) => number {
+  let pos = 0;
+  let line = 1;
+  return (offset: number) => {
+    for (; pos < offset; pos++) {
+      if (buf[pos] === LF || (buf[pos] === CR && buf[pos + 1] !== LF)) line++;
+    }
+    return line;
+  };
+}
+
+/**
+ * Reads task CSV text (server-contract section 3) with csv-parse: a header row naming
+ * `description` and `difficulty` in any column order (case-insensitive, trimmed; other columns
+ * ignored), UTF-8 with or without BOM, LF or CRLF, quoted fields with commas, line breaks and
+ * doubled quotes, quotes inside unquoted fields taken literally, blank (or all-blank) lines
+ * skipped, rows with missing or extra cells read as far as they go. Values are trimmed;
+ * difficulty is case-insensitive.
+ *
+ * A bad record (no description, no or unknown difficulty, description over 500 characters) is
+ * returned in `errors` with `row` = the file line where the record starts (header = line 1,
+ * blank lines counted) and never stops the good ones.
+ *
+ * Raises 400 for a file-level problem: malformed CSV (such as an unclosed quote), no content,
+ * a header without both columns, or a header with no data rows.
+ */
+export function parseTaskCsv(text: string): ParsedTaskCsv {
+  // Parse bytes so csv-parse's `info.bytes` (offset after each record) indexes `buf` directly.
+  const buf = Buffer.from(text.startsWith('\uFEFF') ? text.slice(1) : text, 'utf8');
+  let records: { record: string[]; info: { bytes: number } }[];
+  try {
+    records = parse(buf, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      relax_quotes: true,
+    }) as unknown as { record: string[]; info: { bytes: number } }[];
+  } catch (err) {
+    const detail = err instanceof Error ? err.message : String(err);
+    throw badRequest(`The CSV file is malformed: ${detail}`);
+  }
+  const lineOf = lineCounter(buf);
+  let prevEnd = 0;
+  const rows: { cells: string[]; line: number }[] = [];
+  for (const r of records) {
+    // A record starts after the previous one's delimiter and any skipped blank lines.
+    let start = prevEnd;
+    while (start < buf.length && (buf[start] === CR || buf[start] === LF)) start++;
+    prevEnd = r.info.bytes;
+    if (r.record.every((cell) => cell.trim() === '')) continue;
+    rows.push({ cells: r.record, line: lineOf(start) });
+  }
+  if (rows.length === 0) throw badRequest(CSV_EMPTY);
+
+  const header = rows[0].cells.map((h) => h.trim().toLowerCase());
+  const descCol = header.indexOf('description');
+  const diffCol = header.indexOf('difficulty');
+  if (descCol < 0 || diffCol < 0) throw badRequest(CSV_BAD_HEADER);
+  if (header.lastIndexOf('description') !== descCol || header.lastIndexOf('difficulty') !== diffCol) {
+    throw badRequest('The CSV header names the description or difficulty column more than once.');
+  }
+  if (rows.length === 1) throw badRequest(CSV_NO_ROWS);
+
+  const tasks: CsvTask[] = [];
+  const errors: CsvRowError[] = [];
+  for (const { cells, line } of rows.slice(1)) {
+    const description = (cells[descCol] ?? '').trim();
+    const rawDifficulty = (cells[diffCol] ?? '').trim();
+    const difficulty = normalizeDifficulty(rawDifficulty);
+    const problems: string[] = [];
+    if (!description) problems.push('Description is required.');
+    else if (description.length > TASK_DESCRIPTION_MAX) problems.push(TASK_DESCRIPTION_TOO_LONG);
+    if (!rawDifficulty) problems.push('Difficulty is required.');
+    else if (!difficulty) problems.push(`Difficulty '${rawDifficulty.slice(0, 40)}' is not one of ${DIFFICULTIES.join(', ')}.`);
+    if (problems.length > 0 || !difficulty) errors.push({ row: line, message: problems.join(' ') });
+    else tasks.push({ row: line, description, difficulty });
+  }
+  return { tasks, errors };
+}

@@ -1,0 +1,106 @@
+import type { Db } from '../db/schema';
+import { nowIso } from '../db/connect';
+import { notFound } from '../errors';
+import type { Difficulty, Task } from '../../contract/task';
+import { TIERS } from '../../contract/game/tiers';
+
+function tasksQuery(db: Db) {
+  return db.selectFrom('tasks')
+    .innerJoin('clans', 'clans.id', 'tasks.clan_id')
+    .select(['tasks.id', 'tasks.description', 'tasks.difficulty', 'tasks.clan_id', 'clans.name as clan_name']);
+}
+
+/** Position of a stored difficulty in tier order; anything unknown sorts last. */
+function rank(difficulty: string): number {
+  const i = (TIERS as readonly string[]).indexOf(difficulty);
+  return i < 0 ? TIERS.length : i;
+}
+
+/** Tier order, then description (code-unit order, the same on both databases), then id. */
+function byTierThenDescription(a: Task, b: Task): number {
+  return rank(a.difficulty) - rank(b.difficulty) || (a.description < b.description ? -1 : a.description > b.description ? 1 : 0) || a.id - b.id;
+}
+
+/** The task pool of one clan (product-spec section 3 Task), sorted by tier then description. */
+export async function listClanTasks(db: Db, clanId: number): Promise<Task[]> {
+  const rows = await tasksQuery(db).where('tasks.clan_id', '=', clanId).execute();
+  return (rows as Task[]).sort(byTierThenDescription);
+}
+
+/** Every clan's tasks (the 'Show Other Clan Tasks' toggle), sorted by tier then description. */
+export async function listAllTasks(db: Db): Promise<Task[]> {
+  const rows = await tasksQuery(db).execute();
+  return (rows as Task[]).sort(byTierThenDescription);
+}
+
+/** Task `taskId` of clan `clanId`; 404 'Task ID {id} not found.' when missing or of another clan. */
+export async function findTask(db: Db, clanId: number, taskId: number): Promise<Task> {
+  const row = await tasksQuery(db).where('tasks.id', '=', taskId).where('tasks.clan_id', '=', clanId).executeTakeFirst();
+  if (!row) throw notFound(`Task ID ${taskId} not found.`);
+  return row as Task;
+}
+
+/** The id of the clan's task with exactly this description and difficulty, other than `exceptId`, or null. */
+export async function sameTask(db: Db, clanId: number, description: string, difficulty: Difficulty, exceptId?: number): Promise<number | null> {
+  let q = db.selectFrom('tasks').select('id').where('clan_id', '=', clanId).where('description', '=', description).where('difficulty', '=', difficulty);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  const row = await q.executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * Inserts tasks of a clan, skipping any (description, difficulty) pair already in the pool, also
+ * one added concurrently (ON CONFLICT DO NOTHING on the unique pair). Inserts in chunks of 200
+ * rows. Returns how many were inserted.
+ */
+export async function insertTasks(db: Db, clanId: number, tasks: { description: string; difficulty: Difficulty }[]): Promise<number> {
+  let inserted = 0;
+  const now = nowIso();
+  for (let i = 0; i < tasks.length; i += 200) {
+    const chunk = tasks.slice(i, i + 200).map((t) => ({ clan_id: clanId, description: t.description, difficulty: t.difficulty, created_at: now }));
+    const rows = await db.insertInto('tasks')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['clan_id', 'description', 'difficulty']).doNothing())
+      .returning('id')
+      .execute();
+    inserted += rows.length;
+  }
+  return inserted;
+}
+
+/** Inserts one task; returns its id, or null when the pair is already in the clan's pool. */
+export async function insertTask(db: Db, clanId: number, task: { description: string; difficulty: Difficulty }): Promise<number | null> {
+  const row = await db.insertInto('tasks')
+    .values({ clan_id: clanId, description: task.description, difficulty: task.difficulty, created_at: nowIso() })
+    .onConflict((oc) => oc.columns(['clan_id', 'description', 'difficulty']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** The (description, difficulty) pairs of a clan's pool, as `pairKey` strings. */
+export async function poolKeys(db: Db, clanId: number): Promise<Set<string>> {
+  const rows = await db.selectFrom('tasks').select(['description', 'difficulty']).where('clan_id', '=', clanId).execute();
+  return new Set(rows.map((r) => pairKey(r.description, r.difficulty)));
+}
+
+/** Key of a task's uniqueness pair within a clan. */
+export function pairKey(description: string, difficulty: string): string {
+  return `${difficulty}\u0000${description}`;
+}
+
+/** Overwrites a task's description and difficulty. */
+export async function updateTask(db: Db, taskId: number, description: string, difficulty: Difficulty): Promise<void> {
+  await db.updateTable('tasks').set({ description, difficulty }).where('id', '=', taskId).execute();
+}
+
+/** Deletes one task. Board squares keep their copied text (they hold no foreign key to the pool). */
+export async function deleteTask(db: Db, taskId: number): Promise<void> {
+  await db.deleteFrom('tasks').where('id', '=', taskId).execute();
+}
+
+/** Deletes every task of a clan; returns how many. */
+export async function deleteClanTasks(db: Db, clanId: number): Promise<number> {
+  const rows = await db.deleteFrom('tasks').where('clan_id', '=', clanId).returning('id').execute();
+  return rows.length;
+}

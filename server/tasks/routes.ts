@@ -1,0 +1,159 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv } from '../http/context';
+import { readJson, requireUser } from '../http/context';
+import { conflict, forbidden } from '../errors';
+import { requireManager, requireMember } from '../clans/access';
+import { bothSlashes, isUniqueViolation, pathId } from '../events/shared';
+import { deleteClanTasks, deleteTask, findTask, insertTask, listAllTasks, listClanTasks, sameTask, updateTask } from './repository';
+import { importTaskCsv, readCsvUpload } from './service';
+import { CSV_MAX_BYTES, CSV_TOO_LARGE, TASK_DUPLICATE, TASKS_CLEARED, TaskBodySchema } from '../../contract/task';
+import { isManagerRole } from '../../contract/user';
+
+/** Room for the multipart envelope around a 1 MiB file, in bytes. */
+const MULTIPART_SLACK = 16 * 1024;
+/** How much of a refused oversized body is read and thrown away so the connection stays usable, in bytes. */
+const DISCARD_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Reads and drops the rest of a refused request body, chunk by chunk (nothing is kept), so the
+ * client can read the 413 on a connection that is still in step. True when the body ended within
+ * `limit` bytes; false when it was longer, already taken, or broke off (then the connection is
+ * closed after the answer).
+ */
+async function discardBody(req: Request, limit: number): Promise<boolean> {
+  if (!req.body || req.bodyUsed || req.body.locked) return false;
+  const reader = req.body.getReader();
+  let seen = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return true;
+      seen += value.byteLength;
+      if (seen > limit) {
+        await reader.cancel();
+        return false;
+      }
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The clan task pool (product-spec sections 3 Task, 5 Tasks, 6, 7 Task pool; server-contract
+ * section 3). Members read, managers (Owner, Admin) change; 401 signed out, 403 non-member or
+ * non-manager, 404 'Clan ID {id} not found.', 404 'Task ID {id} not found.' (also for another
+ * clan's task), 400 bad ids or bodies. Every path also answers with a trailing slash.
+ * - GET /clan/{clanId}/tasks/ → {tasks: [{id, description, difficulty, clan_id, clan_name}]}, by tier then description
+ * - GET /tasks/ → every clan's tasks; only for a manager of at least one clan (else 403)
+ * - POST /clan/{clanId}/tasks {description, difficulty} → {task}; 400 'Description and Difficulty
+ *   are required.', description trimmed 1-500, difficulty a tier (any case); 409 for a pair already in the pool
+ * - PUT /clan/{clanId}/tasks/{taskId} same body → {task}; 409 when it would equal another task
+ * - DELETE /clan/{clanId}/tasks/{taskId} → {ok: true}
+ * - DELETE /clan/{clanId}/tasks/ → {ok: true, deleted_count, message}
+ * - POST /clan/{clanId}/tasks/upload_csv multipart field `file` → {inserted_count, skipped_count,
+ *   error_count, errors: [{row, message}]} (see importTaskCsv, readCsvUpload); 413 over 1 MiB
+ */
+export function taskRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  for (const p of bothSlashes('/tasks')) {
+    app.get(p, async (c) => {
+      const user = requireUser(c);
+      const { db } = c.get('deps');
+      const roles = await db.selectFrom('clan_memberships').select('role').where('user_id', '=', user.id).execute();
+      if (!roles.some((r) => isManagerRole(r.role))) throw forbidden('Permission denied. Only clan Owners and Admins can see other clans\' tasks.');
+      return c.json({ tasks: await listAllTasks(db) });
+    });
+  }
+
+  for (const p of bothSlashes('/clan/:clanId/tasks/upload_csv')) {
+    app.post(
+      p,
+      async (c, next) => {
+        const user = requireUser(c);
+        const clanId = pathId(c, 'clanId', 'clan id');
+        await requireManager(c.get('deps').db, clanId, user.id);
+        await next();
+      },
+      bodyLimit({
+        maxSize: CSV_MAX_BYTES + MULTIPART_SLACK,
+        onError: async (c) => {
+          const drained = await discardBody(c.req.raw, DISCARD_LIMIT);
+          return c.json({ error: CSV_TOO_LARGE }, 413, drained ? undefined : { Connection: 'close' });
+        },
+      }),
+      async (c) => {
+        const clanId = pathId(c, 'clanId', 'clan id');
+        const text = await readCsvUpload(c);
+        const { db } = c.get('deps');
+        const answer = await db.transaction().execute((trx) => importTaskCsv(trx, clanId, text));
+        return c.json(answer);
+      },
+    );
+  }
+
+  for (const p of bothSlashes('/clan/:clanId/tasks')) {
+    app.get(p, async (c) => {
+      const user = requireUser(c);
+      const clanId = pathId(c, 'clanId', 'clan id');
+      const { db } = c.get('deps');
+      await requireMember(db, clanId, user.id);
+      return c.json({ tasks: await listClanTasks(db, clanId) });
+    });
+
+    app.post(p, async (c) => {
+      const user = requireUser(c);
+      const clanId = pathId(c, 'clanId', 'clan id');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const body = await readJson(c, TaskBodySchema);
+      const taskId = await insertTask(db, clanId, body);
+      if (taskId === null) throw conflict(TASK_DUPLICATE);
+      return c.json({ task: await findTask(db, clanId, taskId) });
+    });
+
+    app.delete(p, async (c) => {
+      const user = requireUser(c);
+      const clanId = pathId(c, 'clanId', 'clan id');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const deleted = await deleteClanTasks(db, clanId);
+      return c.json({ ok: true as const, deleted_count: deleted, message: TASKS_CLEARED });
+    });
+  }
+
+  for (const p of bothSlashes('/clan/:clanId/tasks/:taskId')) {
+    app.put(p, async (c) => {
+      const user = requireUser(c);
+      const clanId = pathId(c, 'clanId', 'clan id');
+      const taskId = pathId(c, 'taskId', 'task id');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      await findTask(db, clanId, taskId);
+      const body = await readJson(c, TaskBodySchema);
+      if (await sameTask(db, clanId, body.description, body.difficulty, taskId)) throw conflict(TASK_DUPLICATE);
+      try {
+        await updateTask(db, taskId, body.description, body.difficulty);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(TASK_DUPLICATE);
+        throw err;
+      }
+      return c.json({ task: await findTask(db, clanId, taskId) });
+    });
+
+    app.delete(p, async (c) => {
+      const user = requireUser(c);
+      const clanId = pathId(c, 'clanId', 'clan id');
+      const taskId = pathId(c, 'taskId', 'task id');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      await findTask(db, clanId, taskId);
+      await deleteTask(db, taskId);
+      return c.json({ ok: true as const });
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,74 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/context';
+import type { Db } from '../db/schema';
+import { ApiError, badRequest } from '../errors';
+import { insertTasks, pairKey, poolKeys } from './repository';
+import { parseTaskCsv } from './csv';
+import {
+  CSV_BAD_NAME,
+  CSV_EMPTY,
+  CSV_MAX_BYTES,
+  CSV_MAX_LISTED_ERRORS,
+  CSV_NO_FILE,
+  CSV_NOT_UTF8,
+  CSV_TOO_LARGE,
+  type CsvUploadAnswer,
+} from '../../contract/task';
+
+/**
+ * The text of the `file` field of a multipart upload (server-contract section 3), checked in this
+ * order: 400 CSV_NO_FILE without a file field (or with a plain text field), 400 CSV_BAD_NAME
+ * unless the name ends in .csv (any case), 413 CSV_TOO_LARGE over 1 MiB, 400 CSV_EMPTY for
+ * 0 bytes, 400 CSV_NOT_UTF8 for bytes that are not UTF-8. A leading BOM is dropped.
+ * The route's bodyLimit middleware has already refused bodies far over the limit.
+ */
+export async function readCsvUpload(c: Context<AppEnv>): Promise<string> {
+  let form: Record<string, unknown>;
+  try {
+    form = await c.req.parseBody();
+  } catch {
+    throw badRequest('The upload must be a multipart/form-data body with a file field.');
+  }
+  const file = form.file;
+  if (!file || typeof file !== 'object' || typeof (file as File).arrayBuffer !== 'function') throw badRequest(CSV_NO_FILE);
+  const f = file as File;
+  if (!f.name || !f.name.toLowerCase().endsWith('.csv')) throw badRequest(CSV_BAD_NAME);
+  if (f.size > CSV_MAX_BYTES) throw new ApiError(413, CSV_TOO_LARGE);
+  if (f.size === 0) throw badRequest(CSV_EMPTY);
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw badRequest(CSV_NOT_UTF8);
+  }
+}
+
+/**
+ * Imports task CSV text into a clan's pool (server-contract section 3): good rows are inserted,
+ * pairs already in the pool or repeated in the file are skipped and counted, bad rows are listed
+ * by line (at most CSV_MAX_LISTED_ERRORS; error_count has them all). Run inside a transaction.
+ * Raises 400 for file-level problems (see parseTaskCsv).
+ */
+export async function importTaskCsv(db: Db, clanId: number, text: string): Promise<CsvUploadAnswer> {
+  const { tasks, errors } = parseTaskCsv(text);
+  const seen = await poolKeys(db, clanId);
+  const fresh: typeof tasks = [];
+  let skipped = 0;
+  for (const t of tasks) {
+    const key = pairKey(t.description, t.difficulty);
+    if (seen.has(key)) {
+      skipped++;
+      continue;
+    }
+    seen.add(key);
+    fresh.push(t);
+  }
+  const inserted = await insertTasks(db, clanId, fresh);
+  skipped += fresh.length - inserted;
+  return {
+    inserted_count: inserted,
+    skipped_count: skipped,
+    error_count: errors.length,
+    errors: errors.slice(0, CSV_MAX_LISTED_ERRORS),
+  };
+}

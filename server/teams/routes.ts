@@ -1,0 +1,201 @@
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../http/context';
+import type { Db } from '../db/schema';
+import { readJson, requireUser } from '../http/context';
+import { badRequest, conflict, notFound } from '../errors';
+import { requireManager, requireMember } from '../clans/access';
+import { bothSlashes, isUniqueViolation, lockEvent, pathId } from '../events/shared';
+import { findEvent, gameOfEvent } from '../events/repository';
+import {
+  addTeamToGame,
+  bumpGameVersion,
+  deleteTeam,
+  deleteTeamMember,
+  eligibleMembers,
+  findTeam,
+  findTeamMember,
+  ignForClan,
+  insertTeam,
+  insertTeamMember,
+  listTeamMembers,
+  listTeams,
+  loadTeam,
+  teamNamedLike,
+  teamOfIgn,
+  updateTeam,
+  updateTeamMemberRole,
+} from './repository';
+import { broadcastTeamChange } from './service';
+import {
+  AddTeamMemberBodySchema,
+  TeamBodySchema,
+  UpdateTeamMemberBodySchema,
+  teamCreatedMessage,
+  teamDeletedMessage,
+  teamMemberAddedMessage,
+  teamMemberRemovedMessage,
+  teamRoleUpdatedMessage,
+  teamUpdatedMessage,
+} from '../../contract/team';
+
+/**
+ * The signed-in user, the path's clan and event, checked: 401 signed out, 400 bad ids, 404 missing
+ * clan, 403 non-member (or non-manager when `manager`), 404 'Event ID {id} not found.' for an
+ * event of another clan.
+ */
+async function eventScope(c: Context<AppEnv>, manager: boolean) {
+  const user = requireUser(c);
+  const clanId = pathId(c, 'clanId', 'clan id');
+  const eventId = pathId(c, 'eventId', 'event id');
+  const teamId = c.req.param('teamId') === undefined ? null : pathId(c, 'teamId', 'team id');
+  const memberId = c.req.param('memberId') === undefined ? null : pathId(c, 'memberId', 'team member id');
+  const { db } = c.get('deps');
+  await (manager ? requireManager : requireMember)(db, clanId, user.id);
+  const event = await findEvent(db, clanId, eventId);
+  return { user, clanId, eventId, event, teamId, memberId };
+}
+
+/** As eventScope, plus the path's team of that event (404 'Team ID {id} not found.' otherwise). */
+async function teamScope(c: Context<AppEnv>, manager: boolean) {
+  const scope = await eventScope(c, manager);
+  const team = await findTeam(c.get('deps').db, scope.eventId, scope.teamId as number);
+  return { ...scope, team };
+}
+
+/**
+ * Teams of an event and their members (product-spec sections 3 Team / Team member / Eligible
+ * member, 4 Team membership, 5 Teams, 7 Teams; server-contract section 3). Members read,
+ * managers change; errors as eventScope, 404 for a team or team member of another event or team.
+ * Every path also answers with a trailing slash. After each change, when the event has a game,
+ * the team is broadcast (`team_update`).
+ * - GET /clan/{clanId}/events/{eventId}/teams/ → {teams: [{id, name, color, member_count}]}, oldest first
+ * - POST same path {name, color} → {team, message}; name trimmed 1-50 ('Team name is required.'),
+ *   unique in the event case-insensitively (409); colour `#rrggbb` (400). With a game the team gets
+ *   its team state at once and a PENDING game becomes READY
+ * - PUT .../teams/{teamId} {name, color} → {team, message}
+ * - DELETE .../teams/{teamId} → {ok: true, message}; its members and team state go with it
+ * - GET .../teams/{teamId}/members → {team_members: [{id, osrs_ign, osrs_ign_id, role, discord_id}],
+ *   eligible_members: [{discord_id, discord_username, user_id, osrs_accounts: [{id, ign}]}]}
+ * - POST .../teams/{teamId}/members {osrs_ign_id, role: 'Member'|'Leader'} →
+ *   {member, message: '{ign} added to team {team} as a {role}.'}; 404 unknown IGN, 400 IGN of a
+ *   non-member of the clan, 409 IGN already on a team of this event
+ * - PUT .../teams/{teamId}/members/{id} {role} → {member, message: 'Role updated to {role} for {ign}.'}
+ * - DELETE .../teams/{teamId}/members/{id} → {ok: true, message: '{ign} removed from team.'}
+ */
+export function teamRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  for (const p of bothSlashes('/clan/:clanId/events/:eventId/teams')) {
+    app.get(p, async (c) => {
+      const { eventId } = await eventScope(c, false);
+      return c.json({ teams: await listTeams(c.get('deps').db, eventId) });
+    });
+
+    app.post(p, async (c) => {
+      const { eventId } = await eventScope(c, true);
+      const body = await readJson(c, TeamBodySchema);
+      const deps = c.get('deps');
+      const teamId = await deps.db.transaction().execute(async (trx) => {
+        await lockEvent(trx, deps.dialect, eventId);
+        if (await teamNamedLike(trx, eventId, body.name)) throw conflict(`A team named '${body.name}' already exists for this event.`);
+        const id = await insertTeam(trx, eventId, body.name, body.color);
+        const game = await gameOfEvent(trx, eventId);
+        if (game) await addTeamToGame(trx, game, id);
+        return id;
+      });
+      const team = await loadTeam(deps.db, teamId);
+      await broadcastTeamChange(deps, eventId, team, { teamSetChanged: true });
+      return c.json({ team, message: teamCreatedMessage(team.name) });
+    });
+  }
+
+  for (const p of bothSlashes('/clan/:clanId/events/:eventId/teams/:teamId')) {
+    app.put(p, async (c) => {
+      const { eventId, team } = await teamScope(c, true);
+      const body = await readJson(c, TeamBodySchema);
+      const deps = c.get('deps');
+      await deps.db.transaction().execute(async (trx) => {
+        await lockEvent(trx, deps.dialect, eventId);
+        if (await teamNamedLike(trx, eventId, body.name, team.id)) throw conflict(`A team named '${body.name}' already exists for this event.`);
+        await updateTeam(trx, team.id, body.name, body.color);
+      });
+      const saved = await loadTeam(deps.db, team.id);
+      await broadcastTeamChange(deps, eventId, saved);
+      return c.json({ team: saved, message: teamUpdatedMessage(saved.name) });
+    });
+
+    app.delete(p, async (c) => {
+      const { eventId, team } = await teamScope(c, true);
+      const deps = c.get('deps');
+      await deps.db.transaction().execute(async (trx) => {
+        await deleteTeam(trx, team.id);
+        const game = await gameOfEvent(trx, eventId);
+        if (game) await bumpGameVersion(trx, game.id);
+      });
+      await broadcastTeamChange(deps, eventId, team, { deleted: true, teamSetChanged: true });
+      return c.json({ ok: true as const, message: teamDeletedMessage(team.name) });
+    });
+  }
+
+  for (const p of bothSlashes('/clan/:clanId/events/:eventId/teams/:teamId/members')) {
+    app.get(p, async (c) => {
+      const { clanId, eventId, team } = await teamScope(c, false);
+      const { db } = c.get('deps');
+      const [team_members, eligible_members] = await Promise.all([listTeamMembers(db, team.id), eligibleMembers(db, clanId, eventId)]);
+      return c.json({ team_members, eligible_members });
+    });
+
+    app.post(p, async (c) => {
+      const { clanId, eventId, team } = await teamScope(c, true);
+      const body = await readJson(c, AddTeamMemberBodySchema);
+      const deps = c.get('deps');
+      const memberId = await deps.db.transaction().execute(async (trx) => {
+        await lockEvent(trx, deps.dialect, eventId);
+        const ign = await ignForClan(trx, clanId, body.osrs_ign_id);
+        if (!ign) throw notFound(`IGN ID ${body.osrs_ign_id} not found.`);
+        if (!ign.inClan) throw badRequest(`The IGN '${ign.ign}' does not belong to a member of this clan.`);
+        await refuseIfOnTeam(trx, eventId, ign);
+        try {
+          return await insertTeamMember(trx, team, ign.id, body.role);
+        } catch (err) {
+          if (isUniqueViolation(err)) throw conflict(`${ign.ign} is already on a team of this event.`);
+          throw err;
+        }
+      });
+      const member = await findTeamMember(deps.db, team.id, memberId);
+      await broadcastTeamChange(deps, eventId, team);
+      return c.json({ member, message: teamMemberAddedMessage(member.osrs_ign, team.name, member.role) });
+    });
+  }
+
+  for (const p of bothSlashes('/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId')) {
+    app.put(p, async (c) => {
+      const { eventId, team, memberId } = await teamScope(c, true);
+      const deps = c.get('deps');
+      const existing = await findTeamMember(deps.db, team.id, memberId as number);
+      const { role } = await readJson(c, UpdateTeamMemberBodySchema);
+      await updateTeamMemberRole(deps.db, existing.id, role);
+      const member = { ...existing, role };
+      await broadcastTeamChange(deps, eventId, team);
+      return c.json({ member, message: teamRoleUpdatedMessage(role, member.osrs_ign) });
+    });
+
+    app.delete(p, async (c) => {
+      const { eventId, team, memberId } = await teamScope(c, true);
+      const deps = c.get('deps');
+      const existing = await findTeamMember(deps.db, team.id, memberId as number);
+      await deleteTeamMember(deps.db, existing.id);
+      await broadcastTeamChange(deps, eventId, team);
+      return c.json({ ok: true as const, message: teamMemberRemovedMessage(existing.osrs_ign) });
+    });
+  }
+
+  return app;
+}
+
+/** 409 '{ign} is already on team {team} for this event.' when the IGN is on a team of the event. */
+async function refuseIfOnTeam(db: Db, eventId: number, ign: { id: number; ign: string }): Promise<void> {
+  const other = await teamOfIgn(db, eventId, ign.id);
+  if (other) throw conflict(`${ign.ign} is already on team ${other.name} for this event.`);
+}
+

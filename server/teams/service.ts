@@ -1,0 +1,43 @@
+import type { Deps } from '../http/context';
+import { gameOfEvent } from '../events/repository';
+import { listTeamMembers } from './repository';
+
+/** What `team_update` carries (server-contract section 5). */
+export interface TeamUpdate {
+  id: number;
+  name: string;
+  color: string;
+  members: { osrs_ign_id: number; osrs_ign: string; role: string }[];
+}
+
+/**
+ * Tells the live rooms of the event's game about a team after a committed change
+ * (server-contract section 5 `team_update`); nothing when the event has no game.
+ * - `team` is the team as it now is; after a delete pass it with `deleted: true` and it is sent
+ *   with no members
+ * - `teamSetChanged` (a team created or deleted) also sends the game's progress
+ *   (`gameChanged(gameId, 'progress')`), since its team states changed
+ * A failing broadcast is logged and never fails the request: the change is already stored.
+ */
+export async function broadcastTeamChange(
+  deps: Deps,
+  eventId: number,
+  team: { id: number; name: string; color: string },
+  opts: { deleted?: boolean; teamSetChanged?: boolean } = {},
+): Promise<void> {
+  try {
+    const game = await gameOfEvent(deps.db, eventId);
+    if (!game) return;
+    const members = opts.deleted ? [] : await listTeamMembers(deps.db, team.id);
+    const update: TeamUpdate = {
+      id: team.id,
+      name: team.name,
+      color: team.color,
+      members: members.map((m) => ({ osrs_ign_id: m.osrs_ign_id, osrs_ign: m.osrs_ign, role: m.role })),
+    };
+    deps.broadcaster.teamUpdated(game.id, update);
+    if (opts.teamSetChanged) await deps.broadcaster.gameChanged(game.id, 'progress');
+  } catch (err) {
+    console.error('[teams] broadcast failed', err);
+  }
+}
