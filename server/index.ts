@@ -23,8 +23,10 @@ async function main(): Promise<void> {
   const realtime = await attachRealtime(server, deps);
   deps.broadcaster = realtime.broadcaster;
   const stop = async () => {
-    await realtime.close();
-    server.close();
+    setTimeout(() => process.exit(0), 3000).unref();
+    const closed = realtime.close();
+    server.closeAllConnections();
+    await closed;
     await handle.close();
     process.exit(0);
   };

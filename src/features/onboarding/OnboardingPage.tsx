@@ -127,9 +127,10 @@ function ClanStep({ actor }: { actor: OnboardingRef }) {
           <span><strong>Clan Member</strong>: join an existing clan</span>
         </label>
         {role === 'Member' && (
-          <label className="field field--nested">
-            <span className="field__label">Clan</span>
+          <div className="field field--nested">
+            <label className="field__label" htmlFor="onboarding-clan">Clan</label>
             <select
+              id="onboarding-clan"
               className="input"
               value={clanId ?? ''}
               disabled={loadingClans || clans.length === 0}
@@ -148,7 +149,7 @@ function ClanStep({ actor }: { actor: OnboardingRef }) {
                 </>
               )}
             </select>
-          </label>
+          </div>
         )}
         <label className="choice">
           <input type="radio" name="clan-role" checked={role === 'None'} onChange={() => actor.send({ type: 'clan.roleSelect', role: 'None' })} />

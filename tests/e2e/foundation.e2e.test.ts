@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { browserAvailable, launchBrowser } from '../support/browser';
+import { WELCOME_TEXT } from '../../src/features/auth/messages';
+
+/**
+ * Issue #2 journey in headless Chromium against the real server: dev sign-in, onboarding with two
+ * IGNs creating a clan, the dashboard, a reload that keeps the session, and logout.
+ */
+const run = browserAvailable() ? describe : describe.skip;
+
+run.each(backends())('first journey in Chromium (%s)', (backend) => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(backend);
+    server = await startServer(db.env);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await db?.drop();
+  });
+
+  it('signs in, onboards, keeps the session across a reload and logs out', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    await page.goto(server.url + '/');
+    await page.getByText(WELCOME_TEXT).waitFor();
+    await page.getByLabel('Username').fill('Alice');
+    await page.getByRole('button', { name: 'Dev Sign-in' }).click();
+
+    await page.getByRole('heading', { name: 'Initial Setup' }).waitFor();
+    await page.getByLabel(/in-game names/i).fill('Zezima, Lynx Titan');
+    await page.getByRole('button', { name: 'Continue to Clan Setup' }).click();
+    await page.getByRole('radio', { name: /Clan Owner/ }).check();
+    await page.getByLabel('Clan name').fill('Iron Legion');
+    await page.getByRole('button', { name: 'Finish Setup & Go to Dashboard' }).click();
+
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('heading', { name: 'Welcome, Alice!' }).waitFor();
+    await page.getByText('Zezima, Lynx Titan').waitFor();
+    await page.getByText('Iron Legion (Owner)').waitFor();
+    for (const widget of ['My Profile', 'My Games', 'Spectate Live Games']) {
+      await page.getByRole('heading', { name: widget }).waitFor();
+    }
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Welcome, Alice!' }).waitFor();
+    expect(page.url()).toMatch(/\/dashboard$/);
+
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByText(WELCOME_TEXT).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+
+    // Signed out: protected pages send you back to /.
+    await page.goto(server.url + '/dashboard');
+    await page.getByText(WELCOME_TEXT).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+
+    // Deep links load through the history fallback; unknown paths redirect to /.
+    await page.goto(server.url + '/games/spectate/12');
+    await page.getByRole('link', { name: 'Spectate' }).waitFor();
+    await page.goto(server.url + '/no/such/page');
+    await page.getByText(WELCOME_TEXT).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps the session and data after a server restart', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(server.url + '/');
+    await page.getByLabel('Username').fill('Bob');
+    await page.getByRole('button', { name: 'Dev Sign-in' }).click();
+    await page.getByLabel(/in-game names/i).fill('B0b');
+    await page.getByRole('button', { name: 'Continue to Clan Setup' }).click();
+    await page.getByRole('radio', { name: /Clan Member/ }).check();
+    await page.getByLabel('Clan', { exact: true }).selectOption({ label: 'Iron Legion' });
+    await page.getByRole('button', { name: 'Finish Setup & Go to Dashboard' }).click();
+    await page.getByRole('heading', { name: 'Welcome, Bob!' }).waitFor();
+
+    const port = server.port;
+    await server.stop();
+    server = await startServer(db.env, port);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Welcome, Bob!' }).waitFor();
+    await page.getByText('Iron Legion (Member)').waitFor();
+    await context.close();
+  });
+});
