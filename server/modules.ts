@@ -3,6 +3,7 @@ import { clanRoutes } from './clans/routes';
 import { eventRoutes } from './events/routes';
 import { teamRoutes } from './teams/routes';
 import { taskRoutes } from './tasks/routes';
+import { gameRoutes } from './games/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
@@ -13,4 +14,5 @@ export const ROUTE_MODULES: RouteModule[] = [
   eventRoutes,
   teamRoutes,
   taskRoutes,
+  gameRoutes,
 ];
