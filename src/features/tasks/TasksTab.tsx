@@ -1,11 +1,410 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useId, useMemo, useRef, type FormEvent } from 'react';
+import { fromPromise } from 'xstate';
+import { taskPoolMachine, type TaskSortKey } from '../../../machines/taskPool.machine';
+import * as sel from '../../../machines/taskPool.selectors';
+import { csvImportMachine } from '../../../machines/csvImport.machine';
+import * as csvSel from '../../../machines/csvImport.selectors';
+import { selectDraft } from '../../../machines/confirmAction.selectors';
+import { TIER_LABELS } from '../../../contract/game/tiers';
+import {
+  DIFFICULTIES,
+  TASK_DESCRIPTION_MAX,
+  TASK_REQUIRED,
+  TASKS_CLEARED,
+  tasksImportedMessage,
+  type Difficulty,
+  type Task,
+} from '../../../contract/task';
+import * as tasksApi from '../../api/tasks';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { Notice } from '../../ui/Notice';
+import { Spinner } from '../../ui/Spinner';
+import { TASK_PAGE_SIZES, filterTasks, paginate, sortTasks } from './taskTable';
+
+/** The calls of the Tasks tab (product-spec section 7 Task pool), replaceable in tests. */
+export interface TasksEffects {
+  fetchClanTasks: typeof tasksApi.fetchClanTasks;
+  fetchAllTasks: typeof tasksApi.fetchAllTasks;
+  createTask: typeof tasksApi.createTask;
+  updateTask: typeof tasksApi.updateTask;
+  deleteTask: typeof tasksApi.deleteTask;
+  deleteAllTasks: typeof tasksApi.deleteAllTasks;
+  uploadTaskCsv: typeof tasksApi.uploadTaskCsv;
+}
+
+/** The real calls. */
+export const liveTasksEffects: TasksEffects = {
+  fetchClanTasks: tasksApi.fetchClanTasks,
+  fetchAllTasks: tasksApi.fetchAllTasks,
+  createTask: tasksApi.createTask,
+  updateTask: tasksApi.updateTask,
+  deleteTask: tasksApi.deleteTask,
+  deleteAllTasks: tasksApi.deleteAllTasks,
+  uploadTaskCsv: tasksApi.uploadTaskCsv,
+};
+
+/** The note non-managers see (product-spec section 2 Tasks tab). */
+export const READ_ONLY_TASKS_NOTE = 'Only Clan Admins and the Owner can manage and upload tasks.';
+
+type PoolRef = ReturnType<typeof useActorRef<typeof taskPoolMachine>>;
+
+/** The task form rule (product-spec section 5 Tasks): description and difficulty required. */
+export function validateTaskDraft(draft: Record<string, unknown>): string | null {
+  const description = typeof draft.description === 'string' ? draft.description.trim() : '';
+  const difficulty = typeof draft.difficulty === 'string' ? draft.difficulty : '';
+  return description && difficulty ? null : TASK_REQUIRED;
+}
+
+const taskBody = (draft: Record<string, unknown>) => ({
+  description: String(draft.description ?? '').trim(),
+  difficulty: String(draft.difficulty ?? '') as Difficulty,
+});
+
 /**
- * The Tasks tab of clan management (product-spec section 2 Tasks tab): filled by issue #4.
- * Props: the clan id and whether the viewer is a manager.
+ * The Tasks tab of clan management (product-spec sections 2 Tasks tab, 5 Tasks, 6, 8, 9). Managers
+ * get the collapsible Task CSV Importer, Create New Task, search, 'Show Other Clan Tasks', a
+ * sortable table (Description, Difficulty, Clan Name, Action; difficulty ascending in tier order by
+ * default) with edit and delete on this clan's rows, pagination 10 / 25 / 50 and Delete All
+ * Tasks. Others see the read-only list with the note. `effects` replaces the calls in tests.
  */
-export function TasksTab({ clanId, isManager }: { clanId: number; isManager: boolean }) {
+export function TasksTab({ clanId, isManager, effects = liveTasksEffects }: { clanId: number; isManager: boolean; effects?: TasksEffects }) {
+  const logic = useMemo(
+    () =>
+      taskPoolMachine.provide({
+        actors: {
+          loadTasks: fromPromise(({ input }) => (input.showOthers ? effects.fetchAllTasks() : effects.fetchClanTasks(clanId))),
+        },
+      }),
+    [clanId, effects],
+  );
+  const pool = useActorRef(logic);
+  const reload = () => pool.send({ type: 'tasks.reload' });
+  const create = useConfirmAction({
+    perform: async ({ draft }) => {
+      await effects.createTask(clanId, taskBody(draft));
+      return { message: 'Task created successfully.' };
+    },
+    validate: validateTaskDraft,
+    onSucceeded: reload,
+  });
+  const edit = useConfirmAction({
+    perform: async ({ draft, subject }) => {
+      await effects.updateTask(clanId, subject.taskId as number, taskBody(draft));
+      return { message: 'Task updated successfully.' };
+    },
+    validate: validateTaskDraft,
+    onSucceeded: reload,
+  });
+  const remove = useConfirmAction({
+    perform: async ({ subject }) => {
+      await effects.deleteTask(clanId, subject.taskId as number);
+      return { message: 'Task deleted successfully.' };
+    },
+    onSucceeded: reload,
+  });
+  const removeAll = useConfirmAction({
+    perform: async () => ({ message: (await effects.deleteAllTasks(clanId)).message ?? TASKS_CLEARED }),
+    onSucceeded: reload,
+  });
   return (
-    <section className="placeholder" data-clan={clanId} data-manager={isManager}>
-      <p className="muted">The clan task pool will be shown here.</p>
+    <section className="tasks-tab">
+      {isManager ? (
+        <CsvImporter clanId={clanId} effects={effects} onImported={reload} />
+      ) : (
+        <Notice tone="info">{READ_ONLY_TASKS_NOTE}</Notice>
+      )}
+      <TaskToolbar pool={pool} isManager={isManager} create={create} removeAll={removeAll} />
+      <TaskTable pool={pool} clanId={clanId} isManager={isManager} edit={edit} remove={remove} />
+      {isManager && <TaskModals create={create} edit={edit} remove={remove} removeAll={removeAll} />}
     </section>
+  );
+}
+
+/** The collapsible 'Task CSV Importer' (product-spec sections 2, 5 Tasks, 8). */
+function CsvImporter({ clanId, effects, onImported }: { clanId: number; effects: TasksEffects; onImported: () => void }) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const logic = useMemo(
+    () =>
+      csvImportMachine.provide({
+        actors: { uploadCsv: fromPromise(({ input }) => effects.uploadTaskCsv(clanId, input as File)) },
+        actions: {
+          notifyImported: () => {
+            if (fileInput.current) fileInput.current.value = '';
+            onImported();
+          },
+        },
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [clanId, effects],
+  );
+  const csv = useActorRef(logic);
+  const uploading = useSelector(csv, csvSel.selectCsvUploading);
+  const result = useSelector(csv, csvSel.selectCsvResult);
+  const error = useSelector(csv, csvSel.selectCsvError);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    csv.send({ type: 'csv.upload' });
+  };
+  const unlisted = result ? (result.error_count ?? result.errors.length) - result.errors.length : 0;
+  return (
+    <details className="importer">
+      <summary className="importer__summary">Task CSV Importer</summary>
+      <form className="form importer__body" onSubmit={submit}>
+        <p className="field__hint">
+          A .csv file (at most 1 MiB) with a header row naming the columns <code>description</code> and <code>difficulty</code> (EASY, MEDIUM,
+          HARD, ELITE or MASTER). Rows already in the pool are skipped.
+        </p>
+        <div className="row">
+          <label className="sr-only" htmlFor={`${id}-file`}>CSV file</label>
+          <input
+            id={`${id}-file`}
+            ref={fileInput}
+            className="input importer__file"
+            type="file"
+            accept=".csv,text/csv"
+            disabled={uploading}
+            onChange={(e) => csv.send({ type: 'csv.select', file: e.target.files?.[0] ?? null })}
+          />
+          <button type="submit" className="btn btn--primary" disabled={uploading}>
+            {uploading ? 'Uploading...' : 'Upload and Extract Tasks'}
+          </button>
+        </div>
+        {error && <Notice tone="error" testId="csv-error">{error}</Notice>}
+        {result && (
+          <div data-testid="csv-result">
+            <Notice tone="success">{tasksImportedMessage(result.inserted_count)}</Notice>
+            <p className="importer__counts">
+              Skipped (already in the pool or repeated): {result.skipped_count}. Rows with errors: {result.error_count ?? result.errors.length}.
+            </p>
+            {result.errors.length > 0 && (
+              <ul className="importer__errors">
+                {result.errors.map((r) => (
+                  <li key={`${r.row}-${r.message}`}>
+                    Row {r.row}: {r.message}
+                  </li>
+                ))}
+                {unlisted > 0 && <li>... and {unlisted} more rows with errors.</li>}
+              </ul>
+            )}
+          </div>
+        )}
+      </form>
+    </details>
+  );
+}
+
+function TaskToolbar({ pool, isManager, create, removeAll }: { pool: PoolRef; isManager: boolean; create: ConfirmActionRef; removeAll: ConfirmActionRef }) {
+  const search = useSelector(pool, sel.selectSearch);
+  const showOthers = useSelector(pool, sel.selectShowOthers);
+  return (
+    <div className="toolbar">
+      <input
+        className="input toolbar__search"
+        type="search"
+        aria-label="Search tasks"
+        placeholder="Search tasks..."
+        value={search}
+        onChange={(e) => pool.send({ type: 'table.search', value: e.target.value })}
+      />
+      {isManager && (
+        <>
+          <label className="switch">
+            <input type="checkbox" checked={showOthers} onChange={() => pool.send({ type: 'tasks.toggleOthers' })} />
+            <span>Show Other Clan Tasks</span>
+          </label>
+          <button type="button" className="btn btn--primary" onClick={() => create.send({ type: 'confirm.open', draft: { description: '', difficulty: '' } })}>
+            Create New Task
+          </button>
+          <button type="button" className="btn btn--danger" onClick={() => removeAll.send({ type: 'confirm.open' })}>
+            Delete All Tasks
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+const COLUMNS: { key: TaskSortKey; label: string }[] = [
+  { key: 'description', label: 'Description' },
+  { key: 'difficulty', label: 'Difficulty' },
+  { key: 'clan_name', label: 'Clan Name' },
+];
+
+function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; clanId: number; isManager: boolean; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+  const tasks = useSelector(pool, sel.selectTasks);
+  const search = useSelector(pool, sel.selectSearch);
+  const sort = useSelector(pool, sel.selectSort);
+  const pageNo = useSelector(pool, sel.selectPage);
+  const pageSize = useSelector(pool, sel.selectPageSize);
+  const loading = useSelector(pool, sel.selectTasksLoading);
+  const busy = useSelector(pool, sel.selectTasksBusy);
+  const failed = useSelector(pool, sel.selectTasksFailed);
+  const error = useSelector(pool, sel.selectTasksError);
+  const filtered = useMemo(() => filterTasks(tasks, search), [tasks, search]);
+  const sorted = useMemo(() => sortTasks(filtered, sort), [filtered, sort]);
+  const page = paginate(sorted, pageNo, pageSize);
+  if (loading) return <Spinner text="Loading tasks..." />;
+  if (failed)
+    return (
+      <div className="row">
+        <Notice tone="error">{error}</Notice>
+        <button type="button" className="btn" onClick={() => pool.send({ type: 'tasks.reload' })}>Retry</button>
+      </div>
+    );
+  const columns = isManager ? 4 : 3;
+  return (
+    <>
+      <div className="table-scroll">
+        <table className="table tasks-table" aria-busy={busy}>
+          <thead>
+            <tr>
+              {COLUMNS.map((c) => {
+                const active = sort.key === c.key;
+                return (
+                  <th key={c.key} scope="col" aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+                    <button type="button" className="sort-button" onClick={() => pool.send({ type: 'table.sort', key: c.key })}>
+                      {c.label}
+                      <span aria-hidden="true" className="sort-button__arrow">{active ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ' ↕'}</span>
+                    </button>
+                  </th>
+                );
+              })}
+              {isManager && <th scope="col">Action</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {page.rows.length === 0 ? (
+              <tr>
+                <td colSpan={columns} className="table__empty">{search.trim() ? `No tasks found matching "${search}".` : 'No tasks in the pool yet.'}</td>
+              </tr>
+            ) : (
+              page.rows.map((t) => <TaskRow key={t.id} task={t} own={t.clan_id === clanId} isManager={isManager} edit={edit} remove={remove} />)
+            )}
+          </tbody>
+        </table>
+      </div>
+      <Pagination pool={pool} page={page} pageSize={pageSize} filteredFrom={search.trim() ? tasks.length : null} />
+    </>
+  );
+}
+
+function TaskRow({ task, own, isManager, edit, remove }: { task: Task; own: boolean; isManager: boolean; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+  return (
+    <tr>
+      <td className="tasks-table__description">{task.description}</td>
+      <td>
+        <span className={`tier tier--${task.difficulty.toLowerCase()}`}>{TIER_LABELS[task.difficulty]}</span>
+      </td>
+      <td>{task.clan_name}</td>
+      {isManager && (
+        <td>
+          {own ? (
+            <div className="row row--nowrap">
+              <button
+                type="button"
+                className="btn btn--small"
+                aria-label={`Edit task ${task.description}`}
+                onClick={() => edit.send({ type: 'confirm.open', subject: { taskId: task.id }, draft: { description: task.description, difficulty: task.difficulty } })}
+              >
+                Edit
+              </button>
+              <button
+                type="button"
+                className="btn btn--small btn--danger"
+                aria-label={`Delete task ${task.description}`}
+                onClick={() => remove.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description } })}
+              >
+                Delete
+              </button>
+            </div>
+          ) : (
+            <span className="muted">Other clan</span>
+          )}
+        </td>
+      )}
+    </tr>
+  );
+}
+
+function Pagination({ pool, page, pageSize, filteredFrom }: { pool: PoolRef; page: ReturnType<typeof paginate<Task>>; pageSize: number; filteredFrom: number | null }) {
+  const id = useId();
+  return (
+    <div className="pager">
+      <label className="pager__size" htmlFor={`${id}-size`}>
+        Rows per page
+      </label>
+      <select id={`${id}-size`} className="input input--small" value={pageSize} onChange={(e) => pool.send({ type: 'table.pageSize', size: Number(e.target.value) })}>
+        {TASK_PAGE_SIZES.map((n) => (
+          <option key={n} value={n}>{n}</option>
+        ))}
+      </select>
+      <span className="pager__range" data-testid="task-range">
+        {page.from}-{page.to} of {page.total} tasks{filteredFrom !== null ? ` (Filtered from ${filteredFrom})` : ''}
+      </span>
+      <div className="row row--nowrap">
+        <button type="button" className="btn btn--small" disabled={page.page <= 1} onClick={() => pool.send({ type: 'table.page', page: page.page - 1 })}>
+          Previous
+        </button>
+        <span aria-live="polite">
+          Page {page.page} of {page.pageCount}
+        </span>
+        <button type="button" className="btn btn--small" disabled={page.page >= page.pageCount} onClick={() => pool.send({ type: 'table.page', page: page.page + 1 })}>
+          Next
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Description and difficulty fields of the create / edit task modals. */
+function TaskFormFields({ actor }: { actor: ConfirmActionRef }) {
+  const draft = useSelector(actor, selectDraft);
+  return (
+    <>
+      <label className="field">
+        <span className="field__label">Description</span>
+        <textarea
+          className="input"
+          rows={3}
+          maxLength={TASK_DESCRIPTION_MAX}
+          autoFocus
+          value={String(draft.description ?? '')}
+          onChange={(e) => actor.send({ type: 'confirm.change', field: 'description', value: e.target.value })}
+        />
+      </label>
+      <label className="field">
+        <span className="field__label">Difficulty</span>
+        <select className="input" value={String(draft.difficulty ?? '')} onChange={(e) => actor.send({ type: 'confirm.change', field: 'difficulty', value: e.target.value })}>
+          <option value="">Select a difficulty</option>
+          {DIFFICULTIES.map((d) => (
+            <option key={d} value={d}>{TIER_LABELS[d]}</option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
+
+function TaskModals({ create, edit, remove, removeAll }: { create: ConfirmActionRef; edit: ConfirmActionRef; remove: ConfirmActionRef; removeAll: ConfirmActionRef }) {
+  const removeDescription = useSelector(remove, (s) => String(s.context.subject.description ?? ''));
+  return (
+    <>
+      <ConfirmDialog actor={create} title="Create New Task" confirmLabel="Create Task" processingText="Creating task...">
+        <TaskFormFields actor={create} />
+      </ConfirmDialog>
+      <ConfirmDialog actor={edit} title="Edit Task" confirmLabel="Save Task" processingText="Saving task...">
+        <TaskFormFields actor={edit} />
+      </ConfirmDialog>
+      <ConfirmDialog actor={remove} title="Delete Task" confirmLabel="Delete Task" processingText="Deleting task..." danger>
+        <p>
+          Delete the task <strong>{removeDescription}</strong> from the clan pool?
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog actor={removeAll} title="Delete All Tasks" confirmLabel="Delete All Tasks" processingText="Deleting tasks..." danger>
+        <p>Delete every task of this clan's pool? This cannot be undone.</p>
+      </ConfirmDialog>
+    </>
   );
 }

@@ -1,0 +1,77 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { CSV_BAD_NAME, CSV_NO_FILE, type CsvUploadAnswer } from '../contract/task';
+
+/** The file chosen for upload, as far as the chart cares: its name (the rule is on the name). */
+export interface CsvFile {
+  name: string;
+}
+
+export interface CsvImportContext {
+  file: CsvFile | null;
+  result: CsvUploadAnswer | null;
+  error: string | null;
+}
+
+export type CsvImportEvent = { type: 'csv.select'; file: CsvFile | null } | { type: 'csv.upload' };
+
+/** True when a file name ends in .csv, case-insensitively (product-spec section 5 Tasks). */
+export function isCsvName(name: string): boolean {
+  return /\.csv$/i.test(name.trim());
+}
+
+/**
+ * The Task CSV Importer (product-spec sections 2 Tasks tab, 5 Tasks, 8): choosing a file whose
+ * name does not end in .csv gives 'Please select a valid .csv file.'; uploading with no file
+ * 'No file selected for upload.'; otherwise the `uploadCsv` actor sends it and the answer
+ * (inserted, skipped, bad rows) is kept for display; `notifyImported` lets the task list reload.
+ */
+export const csvImportMachine = setup({
+  types: {
+    context: {} as CsvImportContext,
+    events: {} as CsvImportEvent,
+  },
+  actors: {
+    uploadCsv: fromPromise<CsvUploadAnswer, CsvFile>(async () => {
+      throw new Error("csvImport machine: actor 'uploadCsv' was not provided");
+    }),
+  },
+  guards: {
+    isCsvFile: (_, file: CsvFile | null) => file !== null && isCsvName(file.name),
+    hasFile: ({ context }) => context.file !== null,
+  },
+  actions: {
+    assignFile: assign((_, file: CsvFile | null) => ({ file, error: null, result: null })),
+    rejectFile: assign((_, file: CsvFile | null) => ({ file: null, result: null, error: file ? CSV_BAD_NAME : null })),
+    assignNoFile: assign({ error: CSV_NO_FILE, result: null }),
+    assignResult: assign((_, result: CsvUploadAnswer) => ({ result, error: null, file: null })),
+    assignError: assign((_, error: unknown) => ({
+      error: error instanceof Error && error.message ? error.message : 'Failed to extract tasks. Check file format and permissions.',
+    })),
+    notifyImported: () => {},
+  },
+}).createMachine({
+  id: 'csvImport',
+  context: { file: null, result: null, error: null },
+  initial: 'idle',
+  states: {
+    idle: {
+      on: {
+        'csv.select': [
+          { guard: { type: 'isCsvFile', params: ({ event }) => event.file }, actions: { type: 'assignFile', params: ({ event }) => event.file } },
+          { actions: { type: 'rejectFile', params: ({ event }) => event.file } },
+        ],
+        'csv.upload': [{ guard: 'hasFile', target: 'uploading' }, { actions: 'assignNoFile' }],
+      },
+    },
+    uploading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'uploadCsv',
+        src: 'uploadCsv',
+        input: ({ context }) => context.file as CsvFile,
+        onDone: { target: 'idle', actions: [{ type: 'assignResult', params: ({ event }) => event.output }, 'notifyImported'] },
+        onError: { target: 'idle', actions: { type: 'assignError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+      },
+    },
+  },
+});
