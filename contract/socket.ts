@@ -1,0 +1,119 @@
+import * as v from 'valibot';
+import { GAME_STATUSES } from './game/status';
+import {
+  BoardSquareSchema, GameSchema, LogEntrySchema, PublicGameSchema, TeamStateSchema, WinnerSchema,
+  type BoardSquare, type Game, type LogEntry, type PublicGame,
+} from './gameApi';
+
+/**
+ * The live socket of product-spec section 7 ("Live socket") and server-contract section 5:
+ * Socket.IO at /socket.io, same origin. Names on the wire are the spec's, exactly.
+ */
+
+const positiveId = (what: string) => v.pipe(v.number(`${what} must be a number.`), v.integer(`${what} must be a whole number.`), v.minValue(1, `${what} is invalid.`), v.maxValue(2147483647, `${what} is invalid.`));
+
+/** join_game / leave_game payload. */
+export const JoinGameSchema = v.object({ game_id: positiveId('game_id') });
+export type JoinGame = v.InferOutput<typeof JoinGameSchema>;
+
+/** roll_dice / revert_roll payload: the team and the Leader IGN acting for it. */
+export const TeamActionSchema = v.object({
+  game_id: positiveId('game_id'),
+  team_id: positiveId('team_id'),
+  performer_ign_id: positiveId('performer_ign_id'),
+});
+export type TeamAction = v.InferOutput<typeof TeamActionSchema>;
+
+/** tasks_reordered sent by a manager's screen after a swap. */
+export const TasksReorderedInSchema = v.object({ game_id: positiveId('game_id'), message: v.optional(v.pipe(v.string(), v.maxLength(500)), '') });
+export type TasksReorderedIn = v.InferOutput<typeof TasksReorderedInSchema>;
+
+/**
+ * What a roll, revert or status change can alter (server-contract section 5): broadcast instead of
+ * the full game; the client merges it into the game it holds. revert_count is absent for
+ * spectators.
+ */
+export const GameProgressSchema = v.object({
+  id: v.number(),
+  status: v.picklist(GAME_STATUSES),
+  team_states: v.array(v.object({ ...TeamStateSchema.entries, revert_count: v.optional(v.number()) })),
+  winners: v.nullable(v.array(WinnerSchema)),
+  version: v.number(),
+});
+export type GameProgress = v.InferOutput<typeof GameProgressSchema>;
+
+/** game_state_update payload: the full game (members or public shape) or a progress update. */
+export const GameStateUpdateSchema = v.object({ game_state: v.union([GameSchema, PublicGameSchema, GameProgressSchema]) });
+export type GameStateUpdate = v.InferOutput<typeof GameStateUpdateSchema>;
+
+/** new_log_entry payload. */
+export const NewLogEntrySchema = v.object({ log_entry: LogEntrySchema });
+
+/** tasks_reordered payload from the server. */
+export const TasksReorderedOutSchema = v.object({
+  board_data: v.object({ board_squares: v.array(BoardSquareSchema) }),
+  game_state: v.union([GameSchema, PublicGameSchema]),
+});
+
+/** team_update payload. */
+export const TeamUpdateSchema = v.object({
+  updated_team_data: v.object({
+    id: v.number(),
+    name: v.string(),
+    color: v.string(),
+    members: v.array(v.object({ osrs_ign_id: v.number(), osrs_ign: v.string(), role: v.string() })),
+  }),
+});
+
+/** action_error payload: a refused roll or revert, to the sender only. */
+export const ActionErrorSchema = v.object({ message: v.string() });
+
+/** Events the client sends (Socket.IO typed maps, house-style "Server"). */
+export interface ClientToServerEvents {
+  join_game: (payload: JoinGame) => void;
+  leave_game: (payload: JoinGame) => void;
+  roll_dice: (payload: TeamAction) => void;
+  revert_roll: (payload: TeamAction) => void;
+  tasks_reordered: (payload: TasksReorderedIn) => void;
+}
+
+/** Events the server sends. */
+export interface ServerToClientEvents {
+  game_state_update: (payload: { game_state: Game | PublicGame | GameProgress }) => void;
+  new_log_entry: (payload: { log_entry: LogEntry }) => void;
+  tasks_reordered: (payload: { board_data: { board_squares: BoardSquare[] }; game_state: Game | PublicGame }) => void;
+  team_update: (payload: v.InferOutput<typeof TeamUpdateSchema>) => void;
+  action_error: (payload: { message: string }) => void;
+}
+
+/** True when a game_state_update carries the whole game rather than a progress update. */
+export function isFullGame(state: Game | PublicGame | GameProgress): state is Game | PublicGame {
+  return 'board_squares' in state;
+}
+
+/**
+ * Merges a progress update into the game a client holds (server-contract section 5). Returns the
+ * new game, or null when the update skips a version (the client must ask for the full state
+ * again with join_game). Updates older than what is held are ignored (returns the held game).
+ */
+export function mergeProgress<G extends Game | PublicGame>(held: G, progress: GameProgress): G | null {
+  if (progress.id !== held.id) return held;
+  if (progress.version <= held.version) return held;
+  if (progress.version !== held.version + 1) return null;
+  return {
+    ...held,
+    status: progress.status,
+    winners: progress.winners,
+    version: progress.version,
+    team_states: progress.team_states.map((t) => {
+      const before = held.team_states.find((h) => h.team_id === t.team_id) as { revert_count?: number } | undefined;
+      return { ...t, revert_count: t.revert_count ?? before?.revert_count ?? 0 };
+    }),
+  } as G;
+}
+
+/** Appends a live log entry, newest first, keeping `limit` entries (product-spec section 9: 100). */
+export function prependLogEntry(entries: LogEntry[], entry: LogEntry, limit = 100): LogEntry[] {
+  if (entries.some((e) => e.id === entry.id)) return entries;
+  return [entry, ...entries].slice(0, limit);
+}
