@@ -14,6 +14,7 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
     environment: 'node',
+    reporters: ['default', './tests/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
