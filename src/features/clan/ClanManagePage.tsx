@@ -1,6 +1,6 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { fromPromise, type ActorRefFrom } from 'xstate';
 import { clanDataMachine } from '../../../machines/clanData.machine';
@@ -177,7 +177,11 @@ function LoadedClan({ clanId, userId, clanData, clanRole, effects }: { clanId: n
       </header>
 
       <ActionMessage clanRole={clanRole} />
-      {pending && <Notice tone="info" testId="clan-pending">{ACTION_PENDING_TEXT}</Notice>}
+      {pending && (
+        <div className="clan-pending">
+          <Notice tone="info" testId="clan-pending">{ACTION_PENDING_TEXT}</Notice>
+        </div>
+      )}
 
       <div className="panel clan-tabs">
         <div className="tabs" role="tablist" aria-label="Clan management">
@@ -248,19 +252,22 @@ function ActionMessage({ clanRole }: { clanRole: ClanRoleRef }) {
 /** The rename dialog of the Owner's pencil (product-spec section 5 Clans). */
 function RenameDialog({ actor }: { actor: ConfirmActionRef }) {
   const draft = useSelector(actor, selectDraft);
+  const id = useId();
   return (
     <ConfirmDialog actor={actor} title="Edit Clan Name" confirmLabel="Save Name" processingText="Saving the clan name...">
-      <label className="field">
-        <span className="field__label">New clan name</span>
+      <div className="field">
+        <label className="field__label" htmlFor={id}>New clan name</label>
         <input
+          id={id}
           className="input"
           autoFocus
           maxLength={CLAN_NAME_MAX}
+          aria-describedby={`${id}-hint`}
           value={String(draft.name ?? '')}
           onChange={(e) => actor.send({ type: 'confirm.change', field: 'name', value: e.target.value })}
         />
-        <span className="field__hint">At most {CLAN_NAME_MAX} characters.</span>
-      </label>
+        <span id={`${id}-hint`} className="field__hint">At most {CLAN_NAME_MAX} characters.</span>
+      </div>
     </ConfirmDialog>
   );
 }

@@ -131,13 +131,13 @@ export function MembersTab({
             ) : (
               rows.map((m) => (
                 <tr key={m.member_id} data-testid={`member-row-${m.member_id}`}>
-                  <td className="members-table__name">{m.username}</td>
-                  <td>
+                  <td className="members-table__name" data-label="Username">{m.username}</td>
+                  <td data-label="Role">
                     <span className={`role-badge role-badge--${m.role.toLowerCase()}`}>{m.role}</span>
                   </td>
-                  <td>{formatDate(m.joined_at)}</td>
-                  <td>{formatDate(m.last_login, true)}</td>
-                  <td>
+                  <td data-label="Joined">{formatDate(m.joined_at)}</td>
+                  <td data-label="Last Login">{formatDate(m.last_login, true)}</td>
+                  <td data-label="Actions" className="members-table__actions">
                     <RowActionCell member={m} viewer={viewer} actionViewer={actionViewer} pending={pending} clanRole={clanRole} />
                   </td>
                 </tr>

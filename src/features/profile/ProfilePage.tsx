@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import { useId } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { selectUser } from '../../../machines/session.selectors';
 import { selectDraft, selectSubject } from '../../../machines/confirmAction.selectors';
@@ -219,19 +220,22 @@ function DeleteIgnDialog({ actor }: { actor: ConfirmActionRef }) {
 
 function LinkIgnsDialog({ actor }: { actor: ConfirmActionRef }) {
   const draft = useSelector(actor, selectDraft);
+  const id = useId();
   return (
     <ConfirmDialog actor={actor} title="Link New IGNs" confirmLabel="Link IGNs" processingText="Linking IGNs...">
-      <label className="field">
-        <span className="field__label">New IGNs, separated by commas</span>
+      <div className="field">
+        <label className="field__label" htmlFor={id}>New IGNs, separated by commas</label>
         <input
+          id={id}
           className="input"
           autoFocus
+          aria-describedby={`${id}-hint`}
           value={String(draft.text ?? '')}
           placeholder="e.g. Zezima, Lynx Titan"
           onChange={(e) => actor.send({ type: 'confirm.change', field: 'text', value: e.target.value })}
         />
-        <span className="field__hint">IGNs are case-sensitive and must match the game exactly (1 to {IGN_MAX} characters each).</span>
-      </label>
+        <span id={`${id}-hint`} className="field__hint">IGNs are case-sensitive and must match the game exactly (1 to {IGN_MAX} characters each).</span>
+      </div>
     </ConfirmDialog>
   );
 }
