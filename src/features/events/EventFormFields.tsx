@@ -32,7 +32,7 @@ export function EventFormFields({ actor }: { actor: ConfirmActionRef }) {
   const startNote = centralTimeNote(draft.start);
   const endNote = centralTimeNote(draft.end);
   return (
-    <>
+    <div className="stack">
       <label className="field">
         <span className="field__label">Event Name</span>
         <input className="input" value={draft.name} maxLength={EVENT_NAME_MAX} required autoFocus onChange={(e) => change('name', e.target.value)} />
@@ -71,6 +71,6 @@ export function EventFormFields({ actor }: { actor: ConfirmActionRef }) {
         )}
       </div>
       {error && <Notice tone="error" testId="event-form-error">{error}</Notice>}
-    </>
+    </div>
   );
 }

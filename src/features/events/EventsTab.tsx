@@ -137,7 +137,7 @@ function EventList({ tab, schedule, edit, remove }: { tab: TabRef; schedule: Con
         <Spinner text="Loading events..." />
       ) : (
         <div className="table-scroll">
-          <table className="table events-table" aria-busy={loading}>
+          <table className="table events-table cards-sm" aria-busy={loading}>
             <thead>
               <tr>
                 <th scope="col">Event Name</th>
@@ -169,21 +169,23 @@ function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: nu
   return (
     <tr>
       <th scope="row" className="events-table__name">{event.name}</th>
-      <td>
-        <time dateTime={event.start_datetime}>{formatLocalDateTime(event.start_datetime)}</time>
-        {event.end_datetime && (
-          <span className="events-table__end">
-            {' '}to <time dateTime={event.end_datetime}>{formatLocalDateTime(event.end_datetime)}</time>
-          </span>
-        )}
+      <td data-label="Date & Time">
+        <span>
+          <time dateTime={event.start_datetime}>{formatLocalDateTime(event.start_datetime)}</time>
+          {event.end_datetime && (
+            <span className="events-table__end">
+              {' '}to <time dateTime={event.end_datetime}>{formatLocalDateTime(event.end_datetime)}</time>
+            </span>
+          )}
+        </span>
       </td>
-      <td>
+      <td data-label="Status">
         <span className={`badge badge--${status.toLowerCase()}`}>{status}</span>
       </td>
-      <td>{event.team_count}</td>
-      <td>{event.game_id ? 'Created' : 'Not set up'}</td>
-      <td>
-        <div className="row row--nowrap">
+      <td data-label="Teams">{event.team_count}</td>
+      <td data-label="Game">{event.game_id ? 'Created' : 'Not set up'}</td>
+      <td className="cards-sm__actions">
+        <div className="row">
           <button type="button" className="btn btn--small" onClick={() => tab.send({ type: 'view.teams', eventId: event.id })}>
             Manage Teams
           </button>

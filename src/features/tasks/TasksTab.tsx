@@ -257,7 +257,7 @@ function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; c
   return (
     <>
       <div className="table-scroll">
-        <table className="table tasks-table" aria-busy={busy}>
+        <table className="table tasks-table cards-sm" aria-busy={busy}>
           <thead>
             <tr>
               {COLUMNS.map((c) => {
@@ -294,12 +294,12 @@ function TaskRow({ task, own, isManager, edit, remove }: { task: Task; own: bool
   return (
     <tr>
       <td className="tasks-table__description">{task.description}</td>
-      <td>
+      <td data-label="Difficulty">
         <span className={`tier tier--${task.difficulty.toLowerCase()}`}>{TIER_LABELS[task.difficulty]}</span>
       </td>
-      <td>{task.clan_name}</td>
+      <td data-label="Clan Name">{task.clan_name}</td>
       {isManager && (
-        <td>
+        <td data-label="Action">
           {own ? (
             <div className="row row--nowrap">
               <button
@@ -362,7 +362,7 @@ function Pagination({ pool, page, pageSize, filteredFrom }: { pool: PoolRef; pag
 function TaskFormFields({ actor }: { actor: ConfirmActionRef }) {
   const draft = useSelector(actor, selectDraft);
   return (
-    <>
+    <div className="stack">
       <label className="field">
         <span className="field__label">Description</span>
         <textarea
@@ -383,7 +383,7 @@ function TaskFormFields({ actor }: { actor: ConfirmActionRef }) {
           ))}
         </select>
       </label>
-    </>
+    </div>
   );
 }
 

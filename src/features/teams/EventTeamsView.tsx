@@ -133,7 +133,7 @@ function TeamTable({
       )}
       {!failed && (
         <div className="table-scroll">
-          <table className="table teams-table">
+          <table className="table teams-table cards-sm">
             <thead>
               <tr>
                 <th scope="col">Team Name</th>
@@ -178,8 +178,8 @@ function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean
           <span>{team.name}</span>
         </span>
       </th>
-      <td>{team.member_count} Members</td>
-      <td>
+      <td data-label="Size">{team.member_count} Members</td>
+      <td data-label="Manage">
         <button
           type="button"
           className="btn btn--small"
@@ -191,7 +191,7 @@ function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean
           Members {open ? '▴' : '▾'}
         </button>
       </td>
-      <td>
+      <td data-label="Edit/Delete">
         <div className="row row--nowrap">
           <button
             type="button"

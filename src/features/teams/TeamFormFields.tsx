@@ -21,7 +21,7 @@ export function TeamFormFields({ actor }: { actor: ConfirmActionRef }) {
   const draft = asTeamDraft(useSelector(actor, selectDraft));
   const error = draft.touched ? teamFormError(draft) : null;
   return (
-    <>
+    <div className="stack">
       <label className="field">
         <span className="field__label">Team Name</span>
         <input
@@ -38,6 +38,6 @@ export function TeamFormFields({ actor }: { actor: ConfirmActionRef }) {
       </label>
       <ColorField label="Team Colour" value={draft.color} onChange={(hex) => actor.send({ type: 'confirm.change', field: 'color', value: hex })} />
       {error && <Notice tone="error" testId="team-form-error">{error}</Notice>}
-    </>
+    </div>
   );
 }

@@ -102,7 +102,7 @@ function MemberTable({ members, onRemove }: { members: MembersRef; onRemove: (m:
   const roleSaving = useSelector(members, sel.selectRoleSaving);
   return (
     <div className="table-scroll">
-      <table className="table member-table">
+      <table className="table member-table cards-sm">
         <thead>
           <tr>
             <th scope="col">In-game name</th>
@@ -119,7 +119,7 @@ function MemberTable({ members, onRemove }: { members: MembersRef; onRemove: (m:
             list.map((m) => (
               <tr key={m.id}>
                 <th scope="row">{m.osrs_ign}</th>
-                <td>
+                <td data-label="Role">
                   <select
                     className="input input--small"
                     aria-label={`Role of ${m.osrs_ign}`}
@@ -132,7 +132,7 @@ function MemberTable({ members, onRemove }: { members: MembersRef; onRemove: (m:
                     ))}
                   </select>
                 </td>
-                <td>
+                <td data-label="Action">
                   <button type="button" className="btn btn--small btn--danger" aria-label={`Remove ${m.osrs_ign}`} onClick={() => onRemove(m)}>
                     Remove
                   </button>
@@ -143,7 +143,7 @@ function MemberTable({ members, onRemove }: { members: MembersRef; onRemove: (m:
         </tbody>
         <tfoot>
           <tr className="member-table__add">
-            <td>
+            <td className="member-table__pick">
               <IgnCombobox
                 options={eligible}
                 value={selectedIgn}
@@ -151,7 +151,7 @@ function MemberTable({ members, onRemove }: { members: MembersRef; onRemove: (m:
                 onChange={(ignId) => members.send({ type: 'add.selectIgn', ignId })}
               />
             </td>
-            <td>
+            <td data-label="Role">
               <select
                 className="input input--small"
                 aria-label="Role for the new member"
@@ -164,7 +164,7 @@ function MemberTable({ members, onRemove }: { members: MembersRef; onRemove: (m:
                 ))}
               </select>
             </td>
-            <td>
+            <td className="cards-sm__actions">
               <button type="button" className="btn btn--small btn--primary" disabled={!canAdd} onClick={() => members.send({ type: 'add.submit' })}>
                 {adding ? 'Adding...' : 'Add'}
               </button>
