@@ -361,6 +361,7 @@ function Pagination({ pool, page, pageSize, filteredFrom }: { pool: PoolRef; pag
 /** Description and difficulty fields of the create / edit task modals. */
 function TaskFormFields({ actor }: { actor: ConfirmActionRef }) {
   const draft = useSelector(actor, selectDraft);
+  const id = useId();
   return (
     <div className="stack">
       <label className="field">
@@ -374,15 +375,15 @@ function TaskFormFields({ actor }: { actor: ConfirmActionRef }) {
           onChange={(e) => actor.send({ type: 'confirm.change', field: 'description', value: e.target.value })}
         />
       </label>
-      <label className="field">
-        <span className="field__label">Difficulty</span>
-        <select className="input" value={String(draft.difficulty ?? '')} onChange={(e) => actor.send({ type: 'confirm.change', field: 'difficulty', value: e.target.value })}>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-difficulty`}>Difficulty</label>
+        <select id={`${id}-difficulty`} className="input" value={String(draft.difficulty ?? '')} onChange={(e) => actor.send({ type: 'confirm.change', field: 'difficulty', value: e.target.value })}>
           <option value="">Select a difficulty</option>
           {DIFFICULTIES.map((d) => (
             <option key={d} value={d}>{TIER_LABELS[d]}</option>
           ))}
         </select>
-      </label>
+      </div>
     </div>
   );
 }
