@@ -4,6 +4,8 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { getCookie } from 'hono/cookie';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { rateLimiter } from 'hono-rate-limiter';
 import type { AppEnv, Deps } from './http/context';
 import { authRoutes, SESSION_COOKIE } from './auth/routes';
 import { findSession } from './auth/sessions';
@@ -77,6 +79,24 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
     }
     await next();
   });
+
+  // Sign-in is rate limited per client IP (hono-rate-limiter, in-memory per process).
+  app.use(
+    '/api/auth/*',
+    rateLimiter<AppEnv>({
+      windowMs: 60_000,
+      limit: deps.config.authRateLimit,
+      standardHeaders: 'draft-7',
+      keyGenerator: (c) => {
+        try {
+          return getConnInfo(c).remote.address ?? 'unknown';
+        } catch {
+          return 'unknown';
+        }
+      },
+      handler: (c) => c.json({ error: 'Too many sign-in attempts. Please wait a minute and try again.' }, 429),
+    }),
+  );
 
   const api = new Hono<AppEnv>();
   api.route('/', authRoutes());

@@ -24,6 +24,8 @@ export interface Config {
   clientDir: string;
   /** Fixed seed for board generation (tests); null means crypto-random seeds. */
   boardSeed: number | null;
+  /** Sign-in attempts (dev sign-in, Discord start and callback) allowed per client IP per minute. */
+  authRateLimit: number;
 }
 
 /** Reads the environment once; `env` defaults to process.env. */
@@ -46,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: 30 * 24 * 3600 * 1000,
     clientDir: env.CLIENT_DIR || './dist',
     boardSeed: env.BOARD_SEED ? Number(env.BOARD_SEED) : null,
+    authRateLimit: Number(env.AUTH_RATE_LIMIT) > 0 ? Number(env.AUTH_RATE_LIMIT) : 30,
   };
 }
 

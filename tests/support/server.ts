@@ -87,7 +87,7 @@ export async function startServer(env: Record<string, string>, port?: number): P
   const p = port ?? (await freePort());
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DISCORD_CLIENT_ID: '', NODE_ENV: 'test', CLIENT_DIR: path.join(ROOT, 'dist'), ...env, PORT: String(p) },
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DISCORD_CLIENT_ID: '', NODE_ENV: 'test', AUTH_RATE_LIMIT: '100000', CLIENT_DIR: path.join(ROOT, 'dist'), ...env, PORT: String(p) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
