@@ -2,7 +2,7 @@
 export function Spinner({ text = 'Loading...' }: { text?: string }) {
   return (
     <div className="spinner" role="status" aria-live="polite">
-      <span className="spinner__dice" aria-hidden="true">⚄</span>
+      <span className="spinner__dice" aria-hidden="true" />
       <span>{text}</span>
     </div>
   );

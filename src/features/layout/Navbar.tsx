@@ -12,7 +12,11 @@ export function Navbar({ variant }: { variant: 'public' | 'loggedIn' }) {
   return (
     <header className="navbar">
       <Link to={ready ? '/dashboard' : '/'} className="navbar__brand">
-        <span className="navbar__logo" aria-hidden="true">🐍🪜</span>
+        <svg className="navbar__logo" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
+          <rect x="1" y="1" width="30" height="30" rx="6" fill="#d4aa3a" stroke="#7a5c12" strokeWidth="2" />
+          <path d="M10 6v20M20 6v20M10 10h10M10 16h10M10 22h10" stroke="#3a2708" strokeWidth="2.4" strokeLinecap="round" />
+          <path d="M26 7c-6 2 2 6-4 9s2 6-5 9" fill="none" stroke="#2f6b2a" strokeWidth="2.6" strokeLinecap="round" />
+        </svg>
         <span>Clan Snakes &amp; Ladders</span>
       </Link>
       <nav className="navbar__links" aria-label="Main">
