@@ -1,0 +1,30 @@
+import type { SnapshotFrom } from 'xstate';
+import type { gamePlayMachine } from './gamePlay.machine';
+import { leaderCanRevert, leaderEntryOf, userTeamsOf, viewerRoleOf } from './gamePlay.machine';
+
+type S = SnapshotFrom<typeof gamePlayMachine>;
+
+/** Named selectors of the gamePlay chart (house-style "Components": smallest slices). */
+export const selectIsLoading = (s: S) => s.matches('loading');
+export const selectLoadError = (s: S) => (s.matches('failed') ? s.context.loadError : null);
+export const selectGame = (s: S) => s.context.game;
+export const selectLog = (s: S) => s.context.log;
+export const selectTeamStates = (s: S) => s.context.game?.team_states;
+export const selectStatus = (s: S) => s.context.game?.status ?? null;
+export const selectWinners = (s: S) => s.context.game?.winners ?? null;
+export const selectViewerRole = (s: S) => viewerRoleOf(s.context.game);
+export const selectLeaderEntry = (s: S) => leaderEntryOf(s.context.game);
+export const selectUserTeamIds = (s: S) => userTeamsOf(s.context.game).map((t) => t.id).join(',');
+export const selectIsPlayable = (s: S) => s.matches({ live: { play: 'inProgress' } });
+export const selectCanRoll = (s: S) => s.can({ type: 'roll.request' });
+export const selectCanRevert = (s: S) => s.can({ type: 'revert.request' });
+/** Whether a revert would be allowed by the rules (position and revert count), whatever the action state. */
+export const selectRevertAllowedByRules = (s: S) => leaderCanRevert(s.context.game);
+export const selectIsRolling = (s: S) => s.matches({ live: { play: { inProgress: 'rolling' } } });
+export const selectIsReverting = (s: S) => s.matches({ live: { play: { inProgress: 'reverting' } } });
+export const selectActionPending = (s: S) => s.hasTag('actionPending');
+export const selectActionError = (s: S) => (s.matches({ live: { message: 'hidden' } }) ? null : s.context.actionError);
+export const selectActionErrorFading = (s: S) => s.matches({ live: { message: 'fading' } });
+export const selectIsCelebrating = (s: S) => s.matches({ live: { play: { finished: 'celebrating' } } });
+export const selectIsFinished = (s: S) => s.matches({ live: { play: 'finished' } });
+export const selectConnection = (s: S) => s.children.connection;

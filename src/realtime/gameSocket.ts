@@ -1,0 +1,153 @@
+import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import * as v from 'valibot';
+import { fromCallback } from 'xstate';
+import {
+  ActionErrorSchema, GameStateUpdateSchema, NewLogEntrySchema, TasksReorderedOutSchema, TeamUpdateSchema,
+  type ClientToServerEvents, type ServerToClientEvents,
+} from '../../contract/socket';
+import type { SocketCommand, SocketConnectionEvent } from '../../machines/socketConnection.machine';
+
+/** The typed Socket.IO client of the live game (contract/socket.ts event maps). */
+export type GameSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/**
+ * What the socket callback actor uses of a socket: the real GameSocket has all of it; tests give
+ * a fake with the same surface (tests/support/fakeSocket.ts).
+ */
+export interface GameSocketLike {
+  readonly active: boolean;
+  readonly connected: boolean;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  off(event?: string, listener?: (...args: any[]) => void): unknown;
+  emit(event: string, payload: unknown): unknown;
+  connect(): unknown;
+  disconnect(): unknown;
+  io: {
+    on(event: string, listener: (...args: any[]) => void): unknown;
+    off(event?: string, listener?: (...args: any[]) => void): unknown;
+  };
+}
+
+/**
+ * Client settings of product-spec sections 7 and 9: polling first, then the upgrade to websocket;
+ * a connection timeout of 20 s; reconnection delays from 1 s up to 5 s with 0.5 jitter; unlimited
+ * attempts. Cookies go with the polling requests (same origin), so the server knows members.
+ */
+export const SOCKET_OPTIONS = {
+  path: '/socket.io',
+  transports: ['polling', 'websocket'],
+  upgrade: true,
+  timeout: 20_000,
+  reconnection: true,
+  reconnectionDelay: 1000,
+  reconnectionDelayMax: 5000,
+  randomizationFactor: 0.5,
+  reconnectionAttempts: Infinity,
+  withCredentials: true,
+  /** One connection per game screen: a closed screen never shares a closing manager with a new one. */
+  forceNew: true,
+} satisfies Partial<ManagerOptions & SocketOptions>;
+
+/** Opens a Socket.IO client to this site's /socket.io with SOCKET_OPTIONS. */
+export function openGameSocket(): GameSocket {
+  return io(SOCKET_OPTIONS);
+}
+
+/** Parses a payload with a contract schema; a malformed one is dropped with a console warning. */
+function parse<S extends v.GenericSchema>(schema: S, payload: unknown, event: string): v.InferOutput<S> | null {
+  const result = v.safeParse(schema, payload);
+  if (result.success) return result.output;
+  console.warn(`[socket] ignored a malformed ${event} payload`, v.flatten(result.issues));
+  return null;
+}
+
+/**
+ * The `socket` actor of the socketConnection chart (house-style: effects are actors given from
+ * src/): opens a socket with `open` (default openGameSocket), reports connection facts
+ * (socket.connected / socket.disconnected / socket.reconnecting / socket.connectFailed) and game
+ * facts parsed with the contract schemas (game_state_update and tasks_reordered → game.stateReceived,
+ * new_log_entry → game.logReceived, team_update → game.teamUpdated, action_error → action.failed),
+ * and carries out the chart's commands (join_game, leave_game, roll_dice, revert_roll, reopen).
+ * Stopping the actor leaves the room and closes the socket.
+ */
+export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
+  return fromCallback<SocketCommand, { gameId: number }>(({ sendBack, receive, input }) => {
+    const socket = open();
+    const send = (event: SocketConnectionEvent) => sendBack(event);
+    let joined = false;
+
+    const onConnect = () => send({ type: 'socket.connected' });
+    const onDisconnect = (reason: string) => send({ type: 'socket.disconnected', reason, willReconnect: socket.active });
+    const onConnectError = (err: { message?: string } | undefined) =>
+      send({ type: 'socket.connectFailed', message: err?.message ?? 'connect_error', willReconnect: socket.active });
+    const onReconnectAttempt = (attempt: number) => send({ type: 'socket.reconnecting', attempt });
+    const onState = (payload: unknown) => {
+      const parsed = parse(GameStateUpdateSchema, payload, 'game_state_update');
+      if (parsed) send({ type: 'game.stateReceived', state: parsed.game_state });
+    };
+    const onTasksReordered = (payload: unknown) => {
+      const parsed = parse(TasksReorderedOutSchema, payload, 'tasks_reordered');
+      if (parsed) send({ type: 'game.stateReceived', state: parsed.game_state });
+    };
+    const onLog = (payload: unknown) => {
+      const parsed = parse(NewLogEntrySchema, payload, 'new_log_entry');
+      if (parsed) send({ type: 'game.logReceived', entry: parsed.log_entry });
+    };
+    const onTeamUpdate = (payload: unknown) => {
+      const parsed = parse(TeamUpdateSchema, payload, 'team_update');
+      if (parsed) {
+        const { id, name, color } = parsed.updated_team_data;
+        send({ type: 'game.teamUpdated', team: { id, name, color } });
+      }
+    };
+    const onActionError = (payload: unknown) => {
+      const parsed = parse(ActionErrorSchema, payload, 'action_error');
+      if (parsed) send({ type: 'action.failed', message: parsed.message });
+    };
+
+    socket.on('connect', onConnect);
+    socket.on('disconnect', onDisconnect);
+    socket.on('connect_error', onConnectError);
+    socket.io.on('reconnect_attempt', onReconnectAttempt);
+    socket.on('game_state_update', onState);
+    socket.on('tasks_reordered', onTasksReordered);
+    socket.on('new_log_entry', onLog);
+    socket.on('team_update', onTeamUpdate);
+    socket.on('action_error', onActionError);
+    // A socket that connected before the listeners were attached still reports it.
+    if (socket.connected) onConnect();
+
+    receive((command) => {
+      switch (command.type) {
+        case 'socket.join':
+          joined = true;
+          socket.emit('join_game', { game_id: command.gameId });
+          break;
+        case 'socket.leave':
+          joined = false;
+          socket.emit('leave_game', { game_id: command.gameId });
+          break;
+        case 'socket.send':
+          socket.emit(command.event, command.action);
+          break;
+        case 'socket.open':
+          socket.connect();
+          break;
+      }
+    });
+
+    return () => {
+      if (joined && socket.connected) socket.emit('leave_game', { game_id: input.gameId });
+      socket.off('connect', onConnect);
+      socket.off('disconnect', onDisconnect);
+      socket.off('connect_error', onConnectError);
+      socket.io.off('reconnect_attempt', onReconnectAttempt);
+      socket.off('game_state_update', onState);
+      socket.off('tasks_reordered', onTasksReordered);
+      socket.off('new_log_entry', onLog);
+      socket.off('team_update', onTeamUpdate);
+      socket.off('action_error', onActionError);
+      socket.disconnect();
+    };
+  });
+}
