@@ -19,16 +19,16 @@ export const eventFormBlocked = (s: SnapshotFrom<typeof confirmActionMachine>) =
 /**
  * The fields of the schedule and edit modals (product-spec section 5 Events): Event Name (max
  * 100), Start and End Date/Time entered in UTC (`datetime-local` read as UTC), each with its
- * America/Chicago conversion note, and the form rule's message once the user has typed.
+ * America/Chicago conversion note, and the form rule's message while the form is invalid (it
+ * says why the submit button is disabled).
  */
 export function EventFormFields({ actor }: { actor: ConfirmActionRef }) {
   const draft = asEventDraft(useSelector(actor, selectDraft));
   const id = useId();
   const change = (field: 'name' | 'start' | 'end', value: string) => {
     actor.send({ type: 'confirm.change', field, value });
-    if (!draft.touched) actor.send({ type: 'confirm.change', field: 'touched', value: true });
   };
-  const error = draft.touched ? eventFormError(draft, Date.now()) : null;
+  const error = eventFormError(draft, Date.now());
   const startNote = centralTimeNote(draft.start);
   const endNote = centralTimeNote(draft.end);
   return (

@@ -16,7 +16,7 @@ export const CENTRAL_TIME_ZONE = 'America/Chicago';
  * The schedule / edit form as the confirmAction draft holds it: `start` and `end` are the values
  * of `datetime-local` inputs ('YYYY-MM-DDTHH:mm'), read as UTC (product-spec section 5 Events);
  * `originalStart` is the stored start of an edited event (a start that has since passed may be
- * kept); `touched` turns on the required-fields message once the user has typed.
+ * kept).
  */
 export interface EventDraft {
   name: string;
@@ -25,12 +25,11 @@ export interface EventDraft {
   originalStart: string | null;
   /** The stored start ISO text of an edited event, sent back unchanged when the start is kept. */
   originalStartIso: string | null;
-  touched: boolean;
 }
 
 /** The draft of the schedule modal: everything empty. */
 export function newEventDraft(): EventDraft {
-  return { name: '', start: '', end: '', originalStart: null, originalStartIso: null, touched: false };
+  return { name: '', start: '', end: '', originalStart: null, originalStartIso: null };
 }
 
 /** The draft of the edit modal, filled from the event (times shown in UTC). */
@@ -41,7 +40,6 @@ export function editEventDraft(event: Pick<ClanEvent, 'name' | 'start_datetime' 
     end: event.end_datetime ? isoToUtcInput(event.end_datetime) : '',
     originalStart: isoToUtcInput(event.start_datetime),
     originalStartIso: event.start_datetime,
-    touched: false,
   };
 }
 
@@ -54,7 +52,6 @@ export function asEventDraft(draft: Record<string, unknown>): EventDraft {
     end: text('end'),
     originalStart: typeof draft.originalStart === 'string' ? draft.originalStart : null,
     originalStartIso: typeof draft.originalStartIso === 'string' ? draft.originalStartIso : null,
-    touched: draft.touched === true,
   };
 }
 

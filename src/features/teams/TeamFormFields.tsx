@@ -16,10 +16,10 @@ export function validateTeamDraft(draft: Record<string, unknown>): string | null
 /** Selector: true while the team name is blank (product-spec section 5: buttons disabled while blank). */
 export const teamNameBlank = (s: SnapshotFrom<typeof confirmActionMachine>) => asTeamDraft(s.context.draft).name.trim() === '';
 
-/** The fields of the Create / Edit Team modals: name and colour, with 'Team name is required.' once typed. */
+/** The fields of the Create / Edit Team modals: name and colour, with 'Team name is required.' while the name is blank. */
 export function TeamFormFields({ actor }: { actor: ConfirmActionRef }) {
   const draft = asTeamDraft(useSelector(actor, selectDraft));
-  const error = draft.touched ? teamFormError(draft) : null;
+  const error = teamFormError(draft);
   return (
     <div className="stack">
       <label className="field">
@@ -30,10 +30,7 @@ export function TeamFormFields({ actor }: { actor: ConfirmActionRef }) {
           maxLength={TEAM_NAME_MAX}
           autoFocus
           required
-          onChange={(e) => {
-            actor.send({ type: 'confirm.change', field: 'name', value: e.target.value });
-            if (!draft.touched) actor.send({ type: 'confirm.change', field: 'touched', value: true });
-          }}
+          onChange={(e) => actor.send({ type: 'confirm.change', field: 'name', value: e.target.value })}
         />
       </label>
       <ColorField label="Team Colour" value={draft.color} onChange={(hex) => actor.send({ type: 'confirm.change', field: 'color', value: hex })} />

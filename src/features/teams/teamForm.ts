@@ -6,21 +6,20 @@ export const COLOR_DEBOUNCE_MS = 100;
 /** Colour shown for a team whose stored colour is unreadable (product-spec section 3 Team: display fallback). */
 export const TEAM_COLOR_FALLBACK = '#cccccc';
 
-/** The team form as the confirmAction draft holds it; `touched` turns on the name message once typed. */
+/** The team form as the confirmAction draft holds it. */
 export interface TeamDraft {
   name: string;
   color: string;
-  touched: boolean;
 }
 
 /** Draft of the create modal: empty name, colour #000000 (product-spec section 9). */
 export function newTeamDraft(): TeamDraft {
-  return { name: '', color: DEFAULT_TEAM_COLOR, touched: false };
+  return { name: '', color: DEFAULT_TEAM_COLOR };
 }
 
 /** Draft of the edit modal, filled from the team. */
 export function editTeamDraft(team: Pick<Team, 'name' | 'color'>): TeamDraft {
-  return { name: team.name, color: normalizeHex(team.color) ?? DEFAULT_TEAM_COLOR, touched: false };
+  return { name: team.name, color: normalizeHex(team.color) ?? DEFAULT_TEAM_COLOR };
 }
 
 /** Reads a confirmAction draft as a TeamDraft. */
@@ -28,7 +27,6 @@ export function asTeamDraft(draft: Record<string, unknown>): TeamDraft {
   return {
     name: typeof draft.name === 'string' ? draft.name : '',
     color: typeof draft.color === 'string' ? draft.color : DEFAULT_TEAM_COLOR,
-    touched: draft.touched === true,
   };
 }
 
