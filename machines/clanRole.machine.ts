@@ -245,7 +245,7 @@ export const clanRoleMachine = setup({
         idle: {
           on: {
             'member.promote': [
-              { guard: { type: 'isAtLadderTop', params: ({ event }) => event }, actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'announce'] },
+              { guard: { type: 'isAtLadderTop', params: ({ event }) => event }, actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
               {
                 guard: { type: 'canTransferOwnership', params: ({ event }) => event },
                 target: 'confirmingTransfer',
@@ -256,16 +256,16 @@ export const clanRoleMachine = setup({
                 target: 'changingRole',
                 actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'promote' as const, event }) },
               },
-              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'announce'] },
+              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
             ],
             'member.demote': [
-              { guard: { type: 'isAtLadderBottom', params: ({ event }) => event }, actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'announce'] },
+              { guard: { type: 'isAtLadderBottom', params: ({ event }) => event }, actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
               {
                 guard: { type: 'canDemote', params: ({ event }) => event },
                 target: 'changingRole',
                 actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'demote' as const, event }) },
               },
-              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'announce'] },
+              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
             ],
             'member.kick': [
               {
@@ -273,7 +273,7 @@ export const clanRoleMachine = setup({
                 target: 'confirmingKick',
                 actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'kick' as const, event }) },
               },
-              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'announce'] },
+              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
             ],
             'clan.leave': [
               {
@@ -281,7 +281,7 @@ export const clanRoleMachine = setup({
                 target: 'confirmingLeave',
                 actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'leave' as const, event }) },
               },
-              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'announce'] },
+              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
             ],
             'clan.disband': [
               {
@@ -289,7 +289,7 @@ export const clanRoleMachine = setup({
                 target: 'confirmingDisband',
                 actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'disband' as const, event }) },
               },
-              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'announce'] },
+              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
             ],
           },
         },

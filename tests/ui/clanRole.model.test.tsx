@@ -1,0 +1,651 @@
+// @vitest-environment jsdom
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { __unsafe_getAllOwnEventDescriptors, createActor, fromPromise, type AnyStateNode, type SnapshotFrom } from 'xstate';
+import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { FakeEffects } from '../support/effects';
+import { fakeUser, renderRoutes } from '../support/render';
+import { clanRoleMachine, CLAN_ROLE_DELAYS, roleMessages, type ClanRoleEvent, type RoleTarget, type RoleViewer } from '../../machines/clanRole.machine';
+import { clanDataMachine, type ClanDataEvent } from '../../machines/clanData.machine';
+import { sessionMachine } from '../../machines/session.machine';
+import type { AuthStatus, ClanRole, User } from '../../contract/user';
+import type { ClanMember } from '../../contract/clan';
+import { ClanManagePage, ACTION_PENDING_TEXT } from '../../src/features/clan/ClanManagePage';
+import { ClanLoadError, type ClanManageEffects } from '../../src/features/clan/effects';
+import { ApiRequestError } from '../../src/api/client';
+
+/**
+ * Model-based tests of the clanRole chart (product-spec sections 4 "Clan roles", 5 "Clan
+ * members", 8, 9) and the clanData chart (section 8 "Clan load") through the rendered clan
+ * management screen (/clans/manage/7) with fake calls. Paths are generated from the charts and
+ * driven by clicks; timers are fake (the 500 ms wait, the 4 s fade and the 5 s removal).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------------------------
+
+const CLAN_ID = 7;
+const CLAN_NAME = 'Iron Snakes';
+const member = (member_id: number, username: string, role: ClanRole): ClanMember => ({
+  member_id,
+  username,
+  role,
+  joined_at: '2026-01-02T10:00:00.000Z',
+  last_login: member_id === 4 ? null : '2026-02-03T10:00:00.000Z',
+  clan_name: CLAN_NAME,
+});
+const OLGA = member(1, 'Olga', 'Owner');
+const ADAM = member(2, 'Adam', 'Admin');
+const MIA = member(3, 'Mia', 'Member');
+const GUS = member(4, 'Gus', 'Guest');
+const ROSTER = { clan_id: CLAN_ID, clan_name: CLAN_NAME, members: [OLGA, ADAM, MIA, GUS] };
+
+const target = (m: ClanMember): RoleTarget => ({ member_id: m.member_id, username: m.username, role: m.role });
+const viewerOf = (m: ClanMember): RoleViewer => ({ userId: m.member_id, role: m.role, managerCount: 2, clanName: CLAN_NAME });
+
+const api = (message: string, status = 409) => new ApiRequestError(message, status);
+
+/** A session signed in as `user`; counts user loads (the first, then one per session.refresh). */
+function countingSession(user: User) {
+  let loads = 0;
+  const logic = sessionMachine.provide({
+    actors: {
+      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false })),
+      loadUser: fromPromise<User, void>(async () => {
+        loads += 1;
+        return user;
+      }),
+      logout: fromPromise<void, void>(async () => undefined),
+    },
+  });
+  return { logic, loads: () => loads };
+}
+
+interface World {
+  fx: FakeEffects;
+  user: ReturnType<typeof userEvent.setup>;
+  /** User loads so far (the first, then one per session.refresh). */
+  loads: () => number;
+  /** Clan loads so far. */
+  clanLoads: () => number;
+  /** What the path did so far, recorded by the executors, so the screen can be checked against it. */
+  expected: { clanLoads: number; userLoads: number; gusKicked: boolean };
+}
+
+const newWorld = (): World => ({ fx: new FakeEffects(), user: userEvent.setup(), loads: () => 0, clanLoads: () => 0, expected: { clanLoads: 1, userLoads: 1, gusKicked: false } });
+
+/** Renders the clan screen; `loadClan` answers ROSTER at once unless `deferredLoad`. */
+function renderClanPage(viewer: ClanMember, deferredLoad = false): World {
+  const fx = new FakeEffects();
+  const deferred = fx.fn('loadClan');
+  let clanLoads = 0;
+  const effects: ClanManageEffects = {
+    loadClan: deferredLoad
+      ? deferred
+      : async () => {
+          clanLoads += 1;
+          return ROSTER;
+        },
+    loadAvailableUsers: async () => [],
+    addMember: fx.fn('addMember'),
+    changeRole: fx.fn('changeRole'),
+    kickMember: fx.fn('kickMember'),
+    leaveClan: fx.fn('leaveClan'),
+    renameClan: fx.fn('renameClan'),
+    disbandClan: fx.fn('disbandClan'),
+  };
+  const session = countingSession(fakeUser({ id: viewer.member_id, username: viewer.username }));
+  renderRoutes(
+    [
+      { path: '/clans/manage/:clanId', element: <ClanManagePage effects={effects} /> },
+      { path: '/profile', element: <p>Profile page</p> },
+      { path: '/', element: <p>Login page</p> },
+    ],
+    `/clans/manage/${CLAN_ID}`,
+    session.logic,
+  );
+  return {
+    fx,
+    user: userEvent.setup({ delay: null, advanceTimers: vi.advanceTimersByTime }),
+    loads: session.loads,
+    clanLoads: () => (deferredLoad ? fx.calls('loadClan').length : clanLoads),
+    expected: { clanLoads: 1, userLoads: 1, gusKicked: false },
+  };
+}
+
+/** `flow.leaving.announcing` → {flow: {leaving: 'announcing'}}. */
+const valueOf = (key: string): any => key.split('.').reduceRight<any>((acc, part) => (acc === null ? part : { [part]: acc }), null);
+const matchesKey = (s: { matches: (v: any) => boolean }, key: string) => s.matches(valueOf(key));
+
+/** Every state node of a chart, as dotted keys below the root. */
+function stateKeys(root: AnyStateNode, prefix = ''): string[] {
+  return Object.values(root.states).flatMap((node) => {
+    const key = prefix ? `${prefix}.${node.key}` : node.key;
+    return [key, ...stateKeys(node, key)];
+  });
+}
+
+const tabs = () => ['Members', 'Events', 'Tasks'].map((name) => screen.getByRole('tab', { name }));
+
+// ---------------------------------------------------------------------------------------------
+// clanRole
+// ---------------------------------------------------------------------------------------------
+
+type RoleSnap = SnapshotFrom<typeof clanRoleMachine>;
+type RoleSynthetic =
+  | { type: 'xstate.done.actor.changeMemberRole'; output: ClanMember }
+  | { type: 'xstate.error.actor.changeMemberRole'; error: Error }
+  | { type: 'xstate.done.actor.kickMember'; output: unknown }
+  | { type: 'xstate.error.actor.kickMember'; error: Error }
+  | { type: 'xstate.done.actor.leaveClan'; output: unknown }
+  | { type: 'xstate.error.actor.leaveClan'; error: Error }
+  | { type: 'xstate.done.actor.disbandClan'; output: unknown }
+  | { type: 'xstate.error.actor.disbandClan'; error: Error }
+  | { type: 'xstate.after.announceWait.clanRole.flow.leaving.announcing' }
+  | { type: 'xstate.after.announceWait.clanRole.flow.disbanding.announcing' }
+  | { type: 'xstate.after.messageFade.clanRole.message.shown' }
+  | { type: 'xstate.after.messageClear.clanRole.message.fading' };
+/** `message.show` is raised by the chart itself, never sent from outside. */
+type RoleModelEvent = Exclude<ClanRoleEvent, { type: 'message.show' }> | RoleSynthetic;
+
+/** Server refusals the fake calls answer with (the screen shows the server's text). */
+const FAILURES = {
+  promote: 'Failed to promote member. Please check hierarchy rules.',
+  demote: 'Permission denied. Only the clan Owner can demote an Admin.',
+  transfer: 'The member list changed meanwhile. Reload the clan and try again.',
+  kick: 'Failed to kick member. Please check permissions.',
+  leave: 'Failed to leave clan. Check if you are the sole Owner/Admin. Please retry.',
+  disband: 'Failed to disband clan. Please retry.',
+} as const;
+
+/** Two viewers: the Owner (every manager action; her own leave is refused) and a Member (leave). */
+const SCENARIOS = [
+  {
+    name: 'as the Owner',
+    viewer: OLGA,
+    intents: (v: RoleViewer): RoleModelEvent[] => [
+      { type: 'member.promote', member: target(MIA), viewer: v },
+      { type: 'member.promote', member: target(ADAM), viewer: v },
+      { type: 'member.demote', member: target(ADAM), viewer: v },
+      { type: 'member.kick', member: target(GUS), viewer: v },
+      { type: 'clan.leave', viewer: v },
+      { type: 'clan.disband', viewer: v },
+    ],
+  },
+  {
+    name: 'as a Member',
+    viewer: MIA,
+    intents: (v: RoleViewer): RoleModelEvent[] => [{ type: 'clan.leave', viewer: v }],
+  },
+] as const;
+
+/**
+ * Events possible in a state. Intents start from an idle screen without a message, except one
+ * (kicking Gus) started while a refusal message shows; timers run on an idle screen and during
+ * the 500 ms wait (the wait always ends before a fresh message fades).
+ */
+function roleEvents(intents: RoleModelEvent[]) {
+  return (s: RoleSnap): RoleModelEvent[] => {
+    const kind = s.context.request?.kind ?? 'promote';
+    const list: RoleModelEvent[] = [];
+    if (s.matches({ flow: 'idle' })) {
+      if (s.matches({ message: 'hidden' })) list.push(...intents);
+      else if (!s.context.request && s.matches({ message: 'shown' })) list.push(...intents.filter((e) => e.type === 'member.kick'));
+      list.push({ type: 'xstate.after.messageFade.clanRole.message.shown' }, { type: 'xstate.after.messageClear.clanRole.message.fading' });
+    }
+    list.push(
+      { type: 'roleAction.confirm' },
+      { type: 'roleAction.cancel' },
+      { type: 'xstate.after.announceWait.clanRole.flow.leaving.announcing' },
+      { type: 'xstate.after.announceWait.clanRole.flow.disbanding.announcing' },
+      { type: 'xstate.done.actor.changeMemberRole', output: { ...MIA, role: 'Admin' } },
+      { type: 'xstate.error.actor.changeMemberRole', error: new Error(FAILURES[kind as 'promote'] ?? FAILURES.promote) },
+      { type: 'xstate.done.actor.kickMember', output: { ok: true } },
+      { type: 'xstate.error.actor.kickMember', error: new Error(FAILURES.kick) },
+      { type: 'xstate.done.actor.leaveClan', output: { ok: true } },
+      { type: 'xstate.error.actor.leaveClan', error: new Error(FAILURES.leave) },
+      { type: 'xstate.done.actor.disbandClan', output: { ok: true } },
+      { type: 'xstate.error.actor.disbandClan', error: new Error(FAILURES.disband) },
+    );
+    // Only what the state handles (the traversal takes the list as given).
+    const handled = new Set(__unsafe_getAllOwnEventDescriptors(s));
+    return list.filter((e) => handled.has(e.type));
+  };
+}
+
+/** Value, request and message tell states apart; a cancel keeps its edge, so each cancel is its own path. */
+function serializeRole(s: RoleSnap, event?: RoleModelEvent, prev?: RoleSnap): string {
+  const base = JSON.stringify([s.value, s.context.request?.kind ?? null, s.context.message?.text ?? null]);
+  return event?.type === 'roleAction.cancel' ? `${base} via cancel from ${JSON.stringify(prev?.value)}` : base;
+}
+
+function rolePaths(intents: RoleModelEvent[]) {
+  const model = new TestModel(clanRoleMachine, { stateMatcher: (s: RoleSnap, key: string) => matchesKey(s, key) });
+  return model.getPaths(
+    () =>
+      getShortestPaths(clanRoleMachine, {
+        input: { clanId: CLAN_ID },
+        events: roleEvents(intents) as never,
+        serializeState: serializeRole as never,
+      }) as never,
+    { allowDuplicatePaths: false },
+  ) as unknown as TestPath<RoleSnap, RoleModelEvent>[];
+}
+
+const ROLE_KEYS = stateKeys(clanRoleMachine.root);
+const confirmLabel = { transfer: 'Transfer Ownership', kick: 'Kick Member', leave: 'Leave Clan', disband: 'Disband Clan' } as const;
+const dialogTitle = confirmLabel;
+
+type RoleExecutor = (step: { event: RoleModelEvent; state: RoleSnap }) => Promise<void>;
+
+function roleExecutors(w: World) {
+  const advance = (ms: number) => act(async () => void vi.advanceTimersByTime(ms));
+  const inDialog = () => within(screen.getByRole('dialog'));
+  const settle = (name: string, how: 'resolve' | 'reject', value: unknown) => act(() => (how === 'resolve' ? w.fx.resolve(name, value) : w.fx.reject(name, api((value as Error).message))));
+  return {
+    'member.promote': async ({ event }) => {
+      if (event.type !== 'member.promote') return;
+      const label = event.member.role === 'Admin' ? 'Transfer Ownership' : 'Promote';
+      await w.user.click(screen.getByRole('button', { name: `${label} ${event.member.username}` }));
+    },
+    'member.demote': async ({ event }) => {
+      if (event.type === 'member.demote') await w.user.click(screen.getByRole('button', { name: `Demote ${event.member.username}` }));
+    },
+    'member.kick': async ({ event }) => {
+      if (event.type === 'member.kick') await w.user.click(screen.getByRole('button', { name: `Kick ${event.member.username}` }));
+    },
+    'clan.leave': async () => w.user.click(screen.getByRole('button', { name: 'Leave Clan' })),
+    'clan.disband': async () => {
+      screen.getByRole('button', { name: 'Clan settings' }).focus();
+      await w.user.keyboard('{Enter}');
+      await w.user.click(await screen.findByRole('menuitem', { name: 'Disband Clan' }));
+    },
+    'roleAction.confirm': async ({ state }) => {
+      // The step's state is the one after the event; the dialog was for the request it carries.
+      const kind = state.context.request!.kind as keyof typeof confirmLabel;
+      await w.user.click(inDialog().getByRole('button', { name: confirmLabel[kind] }));
+    },
+    'roleAction.cancel': async () => w.user.click(inDialog().getByRole('button', { name: 'Cancel' })),
+    'xstate.done.actor.changeMemberRole': async ({ event, state }) => {
+      w.expected.clanLoads += 1;
+      if (state.context.request?.kind === 'transfer') w.expected.userLoads += 1;
+      await settle('changeRole', 'resolve', 'output' in event ? event.output : null);
+    },
+    'xstate.error.actor.changeMemberRole': async ({ event }) => settle('changeRole', 'reject', 'error' in event ? event.error : null),
+    'xstate.done.actor.kickMember': async () => {
+      w.expected.gusKicked = true;
+      await settle('kickMember', 'resolve', undefined);
+    },
+    'xstate.error.actor.kickMember': async ({ event }) => settle('kickMember', 'reject', 'error' in event ? event.error : null),
+    'xstate.done.actor.leaveClan': async () => {
+      w.expected.userLoads += 1;
+      await settle('leaveClan', 'resolve', undefined);
+    },
+    'xstate.error.actor.leaveClan': async ({ event }) => {
+      w.expected.clanLoads += 1;
+      await settle('leaveClan', 'reject', 'error' in event ? event.error : null);
+    },
+    'xstate.done.actor.disbandClan': async () => {
+      w.expected.userLoads += 1;
+      await settle('disbandClan', 'resolve', undefined);
+    },
+    'xstate.error.actor.disbandClan': async ({ event }) => settle('disbandClan', 'reject', 'error' in event ? event.error : null),
+    'xstate.after.announceWait.clanRole.flow.leaving.announcing': async () => advance(CLAN_ROLE_DELAYS.announceWait),
+    'xstate.after.announceWait.clanRole.flow.disbanding.announcing': async () => advance(CLAN_ROLE_DELAYS.announceWait),
+    'xstate.after.messageFade.clanRole.message.shown': async () => advance(CLAN_ROLE_DELAYS.messageFade),
+    'xstate.after.messageClear.clanRole.message.fading': async () => advance(CLAN_ROLE_DELAYS.messageClear),
+  } satisfies Record<RoleModelEvent['type'], RoleExecutor>;
+}
+
+/** The pending screen: the pending text shows and every tab is disabled (product-spec section 2). */
+function expectPending() {
+  expect(screen.queryByRole('dialog')).toBeNull();
+  expect(screen.getByTestId('clan-pending').textContent).toBe(ACTION_PENDING_TEXT);
+  for (const tab of tabs()) expect(tab.hasAttribute('disabled')).toBe(true);
+}
+
+function roleAssertions(w: World): Record<string, (s: RoleSnap) => Promise<void>> {
+  const confirming = (kind: keyof typeof dialogTitle) => async (s: RoleSnap) => {
+    const dialog = await screen.findByRole('dialog');
+    within(dialog).getByRole('heading', { name: dialogTitle[kind] });
+    const who = s.context.request?.member?.username ?? CLAN_NAME;
+    expect(within(dialog).getByText(new RegExp(who)).textContent).toContain(who);
+  };
+  const messageEl = () => screen.queryByTestId('clan-action-message');
+  return {
+    flow: async () => {},
+    'flow.idle': async () => {
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      expect(screen.queryByTestId('clan-pending')).toBeNull();
+      for (const tab of tabs()) expect(tab.hasAttribute('disabled')).toBe(false);
+      // A role change and a failed leave reload the clan; a transfer refreshes the user too (section 4).
+      await waitFor(() => expect(w.clanLoads()).toBe(w.expected.clanLoads));
+      await waitFor(() => expect(w.loads()).toBe(w.expected.userLoads));
+      // A kicked member's row goes at once, without a reload (section 4).
+      expect(screen.queryByTestId(`member-row-${GUS.member_id}`) === null).toBe(w.expected.gusKicked);
+    },
+    'flow.confirmingTransfer': confirming('transfer'),
+    'flow.confirmingKick': confirming('kick'),
+    'flow.confirmingLeave': confirming('leave'),
+    'flow.confirmingDisband': confirming('disband'),
+    'flow.changingRole': async (s) => {
+      expectPending();
+      const r = s.context.request!;
+      expect(w.fx.calls('changeRole').at(-1)).toEqual([CLAN_ID, r.member!.member_id, r.newRole, r.kind === 'demote' ? 'demote' : 'promote']);
+    },
+    'flow.kicking': async (s) => {
+      expectPending();
+      expect(w.fx.calls('kickMember').at(-1)).toEqual([CLAN_ID, s.context.request!.member!.member_id]);
+    },
+    'flow.leaving': async () => expectPending(),
+    // The success message shows first; the call waits 500 ms (section 4, section 9).
+    'flow.leaving.announcing': async () => {
+      expect(screen.getByTestId('clan-action-message').textContent).toBe(roleMessages.left(CLAN_NAME));
+      expect(w.fx.calls('leaveClan')).toEqual([]);
+    },
+    'flow.leaving.calling': async (s) => expect(w.fx.calls('leaveClan')).toEqual([[CLAN_ID, s.context.request!.viewer.userId]]),
+    'flow.disbanding': async () => expectPending(),
+    'flow.disbanding.announcing': async () => {
+      expect(screen.getByTestId('clan-action-message').textContent).toBe(roleMessages.disbanded(CLAN_NAME));
+      expect(w.fx.calls('disbandClan')).toEqual([]);
+    },
+    'flow.disbanding.calling': async () => expect(w.fx.calls('disbandClan')).toEqual([[CLAN_ID]]),
+    // Left or disbanded: the user is refreshed and lands on /profile (section 4).
+    'flow.departed': async () => {
+      await screen.findByText('Profile page');
+      await waitFor(() => expect(w.loads()).toBe(w.expected.userLoads));
+    },
+    message: async () => {},
+    'message.hidden': async (s) => {
+      if (!s.matches({ flow: 'departed' })) expect(messageEl()).toBeNull();
+    },
+    'message.shown': async (s) => {
+      if (s.matches({ flow: 'departed' })) return;
+      const el = await screen.findByTestId('clan-action-message');
+      expect(el.textContent).toBe(s.context.message!.text);
+      expect(el.getAttribute('data-tone')).toBe(s.context.message!.tone);
+      expect(el.className).not.toContain('action-message--fading');
+    },
+    'message.fading': async (s) => {
+      const el = screen.getByTestId('clan-action-message');
+      expect(el.textContent).toBe(s.context.message!.text);
+      expect(el.className).toContain('action-message--fading');
+    },
+  };
+}
+
+const describeRole = (p: TestPath<RoleSnap, RoleModelEvent>) =>
+  p.steps
+    .slice(1)
+    .map(({ event }) => {
+      const e = event as { type: string; member?: RoleTarget };
+      const short = e.type.replace(/^xstate\.(after\.(\w+)\..*|(done|error)\.actor\.(\w+))$/, (_m, _a, delay, kind, actor) => delay ?? `${kind}(${actor})`);
+      return e.member ? `${short}(${e.member.username})` : short;
+    })
+    .join(' → ');
+
+describe('clanRole chart through the clan management screen', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, advanceTimeDelta: 2 });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
+
+  const scenarios = SCENARIOS.map((sc) => ({ ...sc, paths: rolePaths(sc.intents(viewerOf(sc.viewer))) }));
+
+  it('reaches every state node, and every node has an assertion (guard)', () => {
+    const reached = new Set<string>();
+    for (const sc of scenarios) for (const p of sc.paths) for (const st of p.steps) for (const key of ROLE_KEYS) if (matchesKey(st.state, key)) reached.add(key);
+    expect([...reached].sort()).toEqual([...ROLE_KEYS].sort());
+    expect(Object.keys(roleAssertions(newWorld())).sort()).toEqual([...ROLE_KEYS].sort());
+  });
+
+  it('has an executor for every event a reached state handles, and covers the success, failure and cancel edges (guard)', () => {
+    const executorTypes = new Set(Object.keys(roleExecutors(newWorld())));
+    const handled = new Set<string>();
+    const edges = new Set<string>();
+    for (const sc of scenarios) {
+      for (const p of sc.paths) {
+        p.steps.forEach((st, i) => {
+          for (const t of __unsafe_getAllOwnEventDescriptors(st.state)) handled.add(t);
+          if (i > 0) edges.add(`${JSON.stringify(p.steps[i - 1].state.value.flow)} ${st.event.type}`);
+        });
+      }
+    }
+    handled.delete('message.show');
+    for (const t of handled) expect(executorTypes.has(t), t).toBe(true);
+    for (const edge of [
+      '"confirmingTransfer" roleAction.cancel',
+      '"confirmingKick" roleAction.cancel',
+      '"confirmingLeave" roleAction.cancel',
+      '"confirmingDisband" roleAction.cancel',
+      '"changingRole" xstate.done.actor.changeMemberRole',
+      '"changingRole" xstate.error.actor.changeMemberRole',
+      '"kicking" xstate.done.actor.kickMember',
+      '"kicking" xstate.error.actor.kickMember',
+      '{"leaving":"calling"} xstate.done.actor.leaveClan',
+      '{"leaving":"calling"} xstate.error.actor.leaveClan',
+      '{"disbanding":"calling"} xstate.done.actor.disbandClan',
+      '{"disbanding":"calling"} xstate.error.actor.disbandClan',
+    ]) {
+      expect(edges.has(edge), edge).toBe(true);
+    }
+    // The spec's success texts appear on the way (product-spec section 8), verbatim.
+    const texts = new Set(scenarios.flatMap((sc) => sc.paths.flatMap((p) => p.steps.map((st) => st.state.context.message?.text))));
+    for (const text of ['Mia successfully promoted to Admin.', 'Adam successfully demoted to Member.', 'Adam successfully promoted to Owner.', 'Gus was successfully kicked.']) {
+      expect(texts.has(text), text).toBe(true);
+    }
+  });
+
+  for (const sc of scenarios) {
+    describe(sc.name, () => {
+      for (const path of sc.paths) {
+        it(describeRole(path), async () => {
+          const w = renderClanPage(sc.viewer);
+          await screen.findByRole('heading', { name: CLAN_NAME });
+          await path.test({ events: roleExecutors(w) as never, states: roleAssertions(w) as never });
+        });
+      }
+    });
+  }
+});
+
+describe('clanRole guards (product-spec sections 4-6)', () => {
+  /** The chart's snapshot after `e` from idle (no effect runs: refusals and confirmations only). */
+  const after = (e: ClanRoleEvent) => {
+    const actor = createActor(clanRoleMachine, { input: { clanId: CLAN_ID } }).start();
+    actor.send(e);
+    const s = actor.getSnapshot();
+    actor.stop();
+    return s;
+  };
+  const owner = viewerOf(OLGA);
+  const admin = viewerOf(ADAM);
+
+  it('refuses beyond the ladder ends with the spec texts', () => {
+    expect(after({ type: 'member.promote', member: target(OLGA), viewer: admin }).context.message?.text).toBe('Cannot promote Olga further than Owner.');
+    expect(after({ type: 'member.demote', member: target(GUS), viewer: owner }).context.message?.text).toBe('Cannot demote Gus further than Guest.');
+    expect(roleMessages.cannotPromote('X')).toBe('Cannot promote X further than Owner.');
+  });
+
+  it('keeps Owner-only actions for the Owner', () => {
+    for (const e of [
+      { type: 'member.promote', member: target(member(5, 'Ann', 'Admin')), viewer: admin },
+      { type: 'member.kick', member: target(member(5, 'Ann', 'Admin')), viewer: admin },
+      { type: 'member.demote', member: target(member(5, 'Ann', 'Admin')), viewer: admin },
+      { type: 'clan.disband', viewer: admin },
+    ] as const) {
+      const s = after(e);
+      expect(s.matches({ flow: 'idle' }), e.type).toBe(true);
+      expect(s.context.message?.tone).toBe('error');
+    }
+    expect(after({ type: 'member.kick', member: target(OLGA), viewer: admin }).context.message?.text).toBe('The clan Owner cannot be kicked.');
+  });
+
+  it('lets no sole manager leave, and no Member act on others', () => {
+    const sole = { ...admin, managerCount: 1 };
+    expect(after({ type: 'clan.leave', viewer: sole }).context.message?.text).toBe('As the sole manager, you must use the Disband Clan button on the Manage Clan page.');
+    const mia = viewerOf(MIA);
+    expect(after({ type: 'member.kick', member: target(GUS), viewer: mia }).matches({ flow: 'idle' })).toBe(true);
+    expect(after({ type: 'member.promote', member: target(GUS), viewer: mia }).matches({ flow: 'idle' })).toBe(true);
+    expect(after({ type: 'clan.leave', viewer: mia }).matches({ flow: 'confirmingLeave' })).toBe(true);
+  });
+
+  it('names its delays with the spec values', () => {
+    expect(CLAN_ROLE_DELAYS).toEqual({ announceWait: 500, messageFade: 4000, messageClear: 1000 });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// clanData: loading the clan (section 8 Clan load)
+// ---------------------------------------------------------------------------------------------
+
+type DataSnap = SnapshotFrom<typeof clanDataMachine>;
+type DataSynthetic =
+  | { type: 'xstate.done.actor.loadClan'; output: typeof ROSTER }
+  | { type: 'xstate.error.actor.loadClan'; error: ClanLoadError }
+  | { type: 'xstate.done.actor.reloadClan'; output: typeof ROSTER }
+  | { type: 'xstate.error.actor.reloadClan'; error: ClanLoadError };
+type DataModelEvent = ClanDataEvent | DataSynthetic;
+
+/** What the server answers and what the screen must say (product-spec section 8 Clan load). */
+const LOAD_FAILURES = [
+  { status: 404, server: `Clan ID ${CLAN_ID} not found.`, shown: `Clan ID ${CLAN_ID} not found.` },
+  { status: 403, server: 'Permission denied. You are not authorized to manage this clan.', shown: 'Permission denied. You are not authorized to manage this clan.' },
+  { status: 500, server: 'Internal trouble', shown: 'Failed to load clan data.' },
+  { status: 401, server: 'Not signed in.', shown: '' },
+];
+
+function dataEvents(s: DataSnap): DataModelEvent[] {
+  const failures = LOAD_FAILURES.map((f) => new ClanLoadError(f.shown, f.status));
+  const list: DataModelEvent[] = [];
+  if (s.matches('loading')) {
+    list.push({ type: 'xstate.done.actor.loadClan', output: ROSTER });
+    // A retry is only followed to its answer once (the errors were covered by the first load).
+    if (!s.context.error) list.push(...failures.map((error) => ({ type: 'xstate.error.actor.loadClan' as const, error })));
+  }
+  if (s.matches({ ready: 'reloading' })) {
+    list.push({ type: 'xstate.done.actor.reloadClan', output: ROSTER });
+    list.push(...failures.filter((f) => f.status === 500 || f.status === 401).map((error) => ({ type: 'xstate.error.actor.reloadClan' as const, error })));
+  }
+  if (s.matches({ ready: 'current' })) {
+    list.push({ type: 'clan.reload' }, { type: 'clan.renamed', name: 'Iron Ladders' });
+    if (s.context.members.some((m) => m.member_id === GUS.member_id)) list.push({ type: 'clan.memberRemoved', memberId: GUS.member_id });
+  }
+  if (s.matches('failed')) list.push({ type: 'clan.reload' });
+  return list;
+}
+
+function serializeData(s: DataSnap, event?: DataModelEvent, prev?: DataSnap): string {
+  const base = JSON.stringify([s.value, s.context.error, s.context.clanName, s.context.members.length]);
+  return event && prev && JSON.stringify(prev.value) !== JSON.stringify(s.value) ? `${base} via ${event.type} from ${JSON.stringify(prev.value)}` : base;
+}
+
+const DATA_KEYS = stateKeys(clanDataMachine.root);
+const dataPaths = new TestModel(clanDataMachine, { stateMatcher: (s: DataSnap, key: string) => matchesKey(s, key) }).getPaths(
+  () => getShortestPaths(clanDataMachine, { input: { clanId: CLAN_ID }, events: dataEvents as never, serializeState: serializeData as never }) as never,
+  { allowDuplicatePaths: false },
+) as unknown as TestPath<DataSnap, DataModelEvent>[];
+
+type DataExecutor = (step: { event: DataModelEvent; state: DataSnap }) => Promise<void>;
+
+function dataExecutors(w: World) {
+  const fail = (event: DataModelEvent) => {
+    const status = (event as { error: ClanLoadError }).error.status;
+    return act(() => w.fx.reject('loadClan', api(LOAD_FAILURES.find((f) => f.status === status)!.server, status)));
+  };
+  return {
+    'xstate.done.actor.loadClan': async () => act(() => w.fx.resolve('loadClan', ROSTER)),
+    'xstate.error.actor.loadClan': async ({ event }) => fail(event),
+    'xstate.done.actor.reloadClan': async () => act(() => w.fx.resolve('loadClan', ROSTER)),
+    'xstate.error.actor.reloadClan': async ({ event }) => fail(event),
+    // Retry on the error screen; on the loaded screen a role change reloads the clan.
+    'clan.reload': async () => {
+      const retry = screen.queryByRole('button', { name: 'Retry' });
+      if (retry) return w.user.click(retry);
+      await w.user.click(screen.getByRole('button', { name: 'Promote Mia' }));
+      await act(() => w.fx.resolve('changeRole', { ...MIA, role: 'Admin' }));
+    },
+    // Kicking Gus removes his row locally.
+    'clan.memberRemoved': async () => {
+      await w.user.click(screen.getByRole('button', { name: 'Kick Gus' }));
+      await w.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Kick Member' }));
+      await act(() => w.fx.resolve('kickMember'));
+    },
+    // The Owner's pencil renames the clan (section 5 Clans; section 8 success text).
+    'clan.renamed': async ({ event }) => {
+      if (event.type !== 'clan.renamed') return;
+      await w.user.click(screen.getByRole('button', { name: 'Edit clan name' }));
+      const input = within(screen.getByRole('dialog')).getByLabelText('New clan name');
+      await w.user.clear(input);
+      await w.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Save Name' }));
+      expect(within(screen.getByRole('dialog')).getByRole('alert').textContent).toBe('Clan name cannot be empty or the same as the current name.');
+      await w.user.type(input, event.name);
+      await w.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Save Name' }));
+      await act(() => w.fx.resolve('renameClan', event.name));
+      await screen.findByText(`Clan name successfully updated to: ${event.name}`);
+      await w.user.click(screen.getByRole('button', { name: 'Close' }));
+    },
+  } satisfies Record<DataModelEvent['type'], DataExecutor>;
+}
+
+function dataAssertions(w: World): Record<string, (s: DataSnap) => Promise<void>> {
+  return {
+    loading: async () => {
+      screen.getByText('Loading clan data...');
+    },
+    ready: async (s) => {
+      await screen.findByRole('heading', { name: s.context.clanName });
+      const managers = s.context.members.filter((m) => m.role === 'Owner' || m.role === 'Admin').length;
+      expect(screen.getByTestId('clan-counts').textContent).toBe(`Total Managers / Total Members: ${managers} / ${s.context.members.length}`);
+      expect(screen.getByTestId('members-range').textContent).toBe(`1-${s.context.members.length} of ${s.context.members.length} members`);
+      const link = screen.getByRole('link', { name: 'Profile' });
+      expect(link.getAttribute('href')).toBe('/profile');
+    },
+    'ready.current': async () => {},
+    'ready.reloading': async () => {
+      // The shown data stays while the clan reloads in the background.
+      expect(screen.queryByText('Loading clan data...')).toBeNull();
+    },
+    failed: async (s) => {
+      expect((await screen.findByTestId('clan-load-error')).textContent).toBe(s.context.error);
+      screen.getByRole('button', { name: 'Retry' });
+    },
+    // 401: the session is closed and the screen goes to / (section 8 Clan load).
+    signedOut: async () => {
+      await screen.findByText('Login page');
+      expect(w.fx.calls('loadClan').length).toBeGreaterThan(0);
+    },
+  };
+}
+
+describe('clanData chart (clan load) through the clan management screen', () => {
+  afterEach(cleanup);
+
+  it('reaches every state node, shows every load error, and every node has an assertion (guard)', () => {
+    const reached = new Set<string>();
+    for (const p of dataPaths) for (const st of p.steps) for (const key of DATA_KEYS) if (matchesKey(st.state, key)) reached.add(key);
+    expect([...reached].sort()).toEqual([...DATA_KEYS].sort());
+    expect(Object.keys(dataAssertions(newWorld())).sort()).toEqual([...DATA_KEYS].sort());
+    const errors = new Set(dataPaths.flatMap((p) => p.steps.map((st) => st.state.context.error)));
+    for (const text of ['Clan ID 7 not found.', 'Permission denied. You are not authorized to manage this clan.', 'Failed to load clan data.']) expect(errors.has(text), text).toBe(true);
+  });
+
+  for (const path of dataPaths) {
+    const title = path.steps
+      .slice(1)
+      .map(({ event }) => {
+        const status = (event as { error?: ClanLoadError }).error?.status;
+        return event.type.replace(/^xstate\.(done|error)\.actor\.(\w+)$/, '$1($2)') + (status ? `[${status}]` : '');
+      })
+      .join(' → ');
+    it(title || 'initial', async () => {
+      const w = renderClanPage(OLGA, true);
+      await path.test({ events: dataExecutors(w) as never, states: dataAssertions(w) as never });
+    });
+  }
+});
