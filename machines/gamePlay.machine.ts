@@ -28,9 +28,11 @@ export const GAME_ACTION_TEXTS = {
   noActions: (status: string) => `Game is ${status}. No actions available.`,
 } as const;
 
+const NO_TEAMS: readonly UserTeam[] = Object.freeze([]);
+
 /** The viewer's team entries (none in the public shape). */
-export function userTeamsOf(game: HeldGame | null): UserTeam[] {
-  return game && 'user_teams' in game ? game.user_teams : [];
+export function userTeamsOf(game: HeldGame | null): readonly UserTeam[] {
+  return game && 'user_teams' in game ? game.user_teams : NO_TEAMS;
 }
 
 /** The first of the viewer's entries that leads a team of the game, or null. */

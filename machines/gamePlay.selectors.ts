@@ -14,7 +14,14 @@ export const selectStatus = (s: S) => s.context.game?.status ?? null;
 export const selectWinners = (s: S) => s.context.game?.winners ?? null;
 export const selectViewerRole = (s: S) => viewerRoleOf(s.context.game);
 export const selectLeaderEntry = (s: S) => leaderEntryOf(s.context.game);
-export const selectUserTeamIds = (s: S) => userTeamsOf(s.context.game).map((t) => t.id).join(',');
+export const selectUserTeams = (s: S) => userTeamsOf(s.context.game);
+/** Reverts the viewer's led team has left (max_reverts_allowed - revert_count), or null when it leads none. */
+export const selectLeaderRevertsLeft = (s: S) => {
+  const entry = leaderEntryOf(s.context.game);
+  const team = entry && s.context.game?.team_states.find((t) => t.team_id === entry.id);
+  const count = team ? (team as { revert_count?: number }).revert_count : undefined;
+  return typeof count === 'number' ? Math.max(s.context.game!.max_reverts_allowed - count, 0) : null;
+};
 export const selectIsPlayable = (s: S) => s.matches({ live: { play: 'inProgress' } });
 export const selectCanRoll = (s: S) => s.can({ type: 'roll.request' });
 export const selectCanRevert = (s: S) => s.can({ type: 'revert.request' });

@@ -1,13 +1,24 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
+import { fromPromise } from 'xstate';
+import { isActiveStatus } from '../../../contract/game';
+import type { LobbyGame } from '../../../contract/lobby';
+import { gamesLobbyMachine } from '../../../machines/gamesLobby.machine';
+import { selectLobbyError, selectLobbyGames, selectLobbyLoading } from '../../../machines/gamesLobby.selectors';
+import { fetchLobbyGames } from '../../api/lobby';
 import { SessionContext } from '../../app/session';
 import { selectIsRefreshing, selectUser } from '../../../machines/session.selectors';
 import { Avatar } from '../../ui/Avatar';
+import { StatusBadge } from '../play/GamePanels';
+import { gamePlayPath } from '../play/origin';
 
 /**
- * /dashboard (product-spec section 1): a welcome header and three widgets: My Profile, My Games,
- * Spectate Live Games.
+ * /dashboard (product-spec section 1): a welcome header and three widgets: My Profile, My Games
+ * (up to three current games with their status, from GET /api/games), Spectate Live Games.
+ * `loadGames` replaces the games call in tests.
  */
-export function DashboardPage() {
+export function DashboardPage({ loadGames = fetchLobbyGames }: { loadGames?: () => Promise<LobbyGame[]> }) {
   const user = SessionContext.useSelector(selectUser);
   const refreshing = SessionContext.useSelector(selectIsRefreshing);
   const session = SessionContext.useActorRef();
@@ -43,6 +54,7 @@ export function DashboardPage() {
         <article className="widget panel">
           <h2>My Games</h2>
           <p>Your current games and their status: roll for your team when you lead it.</p>
+          <MyGames loadGames={loadGames} />
           <Link className="btn btn--primary" to="/games">Open Game Lobby</Link>
         </article>
         <article className="widget panel">
@@ -52,5 +64,33 @@ export function DashboardPage() {
         </article>
       </div>
     </div>
+  );
+}
+
+/** Most current games the My Games widget lists. */
+const MY_GAMES_SHOWN = 3;
+
+/** The My Games list (product-spec section 1): up to three active games, each linking to its play screen. */
+function MyGames({ loadGames }: { loadGames: () => Promise<LobbyGame[]> }) {
+  const logic = useMemo(() => gamesLobbyMachine.provide({ actors: { loadGames: fromPromise(() => loadGames()) } }), [loadGames]);
+  const actor = useActorRef(logic);
+  const games = useSelector(actor, selectLobbyGames);
+  const loading = useSelector(actor, selectLobbyLoading);
+  const error = useSelector(actor, selectLobbyError);
+  if (loading) return <p className="muted my-games__note">Loading your games...</p>;
+  if (error) return <p className="muted my-games__note">{error}</p>;
+  const current = games.filter((g, i) => isActiveStatus(g.status) && games.findIndex((o) => o.game_id === g.game_id) === i).slice(0, MY_GAMES_SHOWN);
+  if (current.length === 0) return <p className="muted my-games__note">No current games.</p>;
+  return (
+    <ul className="my-games">
+      {current.map((g) => (
+        <li key={g.game_id} className="my-games__item">
+          <Link to={gamePlayPath(g.clan_id, g.event_id, g.game_id)} className="my-games__link">
+            {g.event_name}
+          </Link>
+          <StatusBadge status={g.status} />
+        </li>
+      ))}
+    </ul>
   );
 }

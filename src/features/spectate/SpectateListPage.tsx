@@ -1,9 +1,61 @@
-/** /games/spectate (product-spec section 2 Spectate list): filled by issue #6. */
-export function SpectateListPage() {
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo } from 'react';
+import { Link } from 'react-router-dom';
+import { fromPromise } from 'xstate';
+import type { SpectateGame } from '../../../contract/lobby';
+import { spectateListMachine } from '../../../machines/spectateList.machine';
+import * as sel from '../../../machines/spectateList.selectors';
+import { fetchSpectateGames } from '../../api/lobby';
+import { Notice } from '../../ui/Notice';
+import { Spinner } from '../../ui/Spinner';
+import { boardSizeText, StatusBadge } from '../play/GamePanels';
+
+/**
+ * The spectate list at /games/spectate (public) and /games/spectate-auth (signed in), product-spec
+ * sections 2 "Spectate list", 7 "Spectating", 8 and 9: every spectatable game (GET
+ * /api/games/spectate), refreshed every 30 s by the spectateList chart; each row links to
+ * /games/spectate/{gameId}. `loadGames` replaces the call in tests.
+ */
+export function SpectateListPage({ loadGames = fetchSpectateGames }: { loadGames?: () => Promise<SpectateGame[]> }) {
+  const logic = useMemo(() => spectateListMachine.provide({ actors: { loadGames: fromPromise(() => loadGames()) } }), [loadGames]);
+  const actor = useActorRef(logic);
+  const games = useSelector(actor, sel.selectSpectateGames);
+  const error = useSelector(actor, sel.selectSpectateError);
+  const firstLoad = useSelector(actor, sel.selectIsFirstLoad);
+  const loaded = useSelector(actor, sel.selectHasLoaded);
   return (
-    <section className="panel placeholder">
-      <h1>Spectate Games</h1>
-      <p className="muted">Live games you can watch will be listed here.</p>
-    </section>
+    <div className="spectate">
+      <header className="lobby__header">
+        <h1>Spectate Games</h1>
+        <p className="muted spectate__hint">Watch any clan's live board. The list refreshes every 30 seconds.</p>
+      </header>
+      {firstLoad && <Spinner text="Loading spectatable games..." />}
+      {error && <Notice tone="error" testId="spectate-error">{error}</Notice>}
+      {loaded && (
+        <section className="panel">
+          {games.length === 0 ? (
+            <p className="spectate__empty muted">No games to spectate right now. Check back soon.</p>
+          ) : (
+            <ul className="spectate-list">
+              {games.map((g) => (
+                <li key={g.game_id} className="spectate-list__item">
+                  <Link className="spectate-list__link" to={`/games/spectate/${g.game_id}`}>
+                    <span className="spectate-list__name">{g.event_name}</span>
+                    <span className="spectate-list__clan muted">{g.clan_name}</span>
+                  </Link>
+                  <span className="spectate-list__facts">
+                    <StatusBadge status={g.status} />
+                    <span>{boardSizeText(g.board_size)}</span>
+                    <span>
+                      {g.team_count} team{g.team_count === 1 ? '' : 's'}
+                    </span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+    </div>
   );
 }

@@ -1,0 +1,39 @@
+import { request } from './client';
+import { withNetworkMessage } from './events';
+import {
+  LobbyAnswerSchema, PublicGameAnswerSchema, SpectateAnswerSchema,
+  type LobbyGame, type SpectateGame,
+} from '../../contract/lobby';
+import type { PublicGame } from '../../contract/gameApi';
+
+/**
+ * The lobby and spectating calls (product-spec section 7 "Spectating", server-contract section 2),
+ * answers parsed with contract/lobby.ts. Each raises ApiRequestError with the server's `error`
+ * text, or the fallback named below.
+ */
+
+/** Spectate list failure text (product-spec section 8). */
+export const SPECTATE_LIST_FAILED = 'Failed to load spectatable games. Please check the server connection.';
+
+/** GET /api/games → the viewer's lobby rows (active and former together). Fallback 'Failed to fetch game data.' */
+export async function fetchLobbyGames(): Promise<LobbyGame[]> {
+  const answer = await withNetworkMessage(
+    request(LobbyAnswerSchema, (h) => h.get('games'), 'Failed to fetch game data.'),
+    'Network error fetching game data.',
+  );
+  return answer.games;
+}
+
+/** GET /api/games/spectate → spectatable games, newest first. Any failure: SPECTATE_LIST_FAILED. */
+export async function fetchSpectateGames(): Promise<SpectateGame[]> {
+  try {
+    return (await request(SpectateAnswerSchema, (h) => h.get('games/spectate'), SPECTATE_LIST_FAILED)).games;
+  } catch (err) {
+    throw Object.assign(new Error(SPECTATE_LIST_FAILED), { cause: err });
+  }
+}
+
+/** GET /api/public/game/{gameId} → the public game (no user_teams, no revert counts); no sign-in needed. */
+export async function fetchPublicGame(gameId: number): Promise<PublicGame> {
+  return (await request(PublicGameAnswerSchema, (h) => h.get(`public/game/${gameId}`), 'Failed to fetch game data.')).game;
+}

@@ -1,0 +1,223 @@
+import { useSelector } from '@xstate/react';
+import { useEffect, useRef } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import { boardSide, statusClass } from '../../../contract/game';
+import type { LogEntry, Winner } from '../../../contract/gameApi';
+import { GAME_ACTION_TEXTS, type gamePlayMachine } from '../../../machines/gamePlay.machine';
+import * as sel from '../../../machines/gamePlay.selectors';
+import type { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { selectConnectionState, selectReconnectAttempt, type ConnectionState } from '../../../machines/socketConnection.selectors';
+import { Notice } from '../../ui/Notice';
+import { prefersReducedMotion } from './confetti';
+
+export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
+export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
+
+/**
+ * A game status badge (product-spec sections 2 "Games lobby" and "Game play screen"): the status
+ * text, styled by its class name (lowercased, spaces → hyphens: contract statusClass).
+ */
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`status-badge status-badge--${statusClass(status)}`}>{status}</span>;
+}
+
+/** Board size as shown in headers and lists: '100 squares (10x10)'. */
+export function boardSizeText(boardSize: number): string {
+  const side = boardSide(boardSize);
+  return `${boardSize} squares (${side}x${side})`;
+}
+
+const CONNECTION_LABELS: Record<ConnectionState, string> = {
+  connecting: 'Connecting…',
+  connected: 'Live',
+  reconnecting: 'Reconnecting…',
+  disconnected: 'Offline',
+};
+
+/**
+ * The live socket's state as a small badge (product-spec section 7 "Live socket"): Live,
+ * Connecting…, Reconnecting… (attempt n) or Offline with a Reconnect button.
+ */
+export function ConnectionBadge({ connection }: { connection: ConnectionRef }) {
+  const state = useSelector(connection, selectConnectionState);
+  const attempt = useSelector(connection, selectReconnectAttempt);
+  return (
+    <span className="connection" data-testid="connection-state" data-state={state}>
+      <span className={`connection__badge connection__badge--${state}`} role="status" title={state === 'reconnecting' && attempt > 0 ? `Attempt ${attempt}` : undefined}>
+        <span className="connection__dot" aria-hidden="true" />
+        {CONNECTION_LABELS[state]}
+      </span>
+      {state === 'disconnected' && (
+        <button type="button" className="btn btn--small" onClick={() => connection.send({ type: 'connection.retry' })}>
+          Reconnect
+        </button>
+      )}
+    </span>
+  );
+}
+
+/** The winner banner (product-spec section 2: the winner name is shown when a game finishes with a winner). */
+export function WinnerBanner({ winners }: { winners: Winner[] }) {
+  return (
+    <div className="winner-banner" role="status" data-testid="winner-banner">
+      <span className="winner-banner__crown" aria-hidden="true" />
+      <span>
+        Winner: <strong>{winners.map((w) => w.name).join(' & ')}</strong>
+      </span>
+    </div>
+  );
+}
+
+/**
+ * Confetti over the page while mounted (the gamePlay chart keeps it mounted for 15 s, product-spec
+ * section 9); nothing under prefers-reduced-motion.
+ */
+export function Confetti({ launch }: { launch: (canvas: HTMLCanvasElement) => () => void }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const reduced = prefersReducedMotion();
+  useEffect(() => {
+    if (reduced || !canvas.current) return undefined;
+    return launch(canvas.current);
+  }, [launch, reduced]);
+  if (reduced) return null;
+  return <canvas ref={canvas} className="confetti-canvas" data-testid="confetti" aria-hidden="true" />;
+}
+
+/**
+ * The Game Action panel (product-spec sections 2, 4 and 6): its title names the viewer's role
+ * ('Roll Dice for Your Team' for a team Leader, 'Leader Action Required' for other members,
+ * 'Join a Team to Roll' for users on no team). Rolling and reverting are offered only while
+ * in-progress and only to a Leader; revert only when position > 1 and revert_count <
+ * max_reverts_allowed. A finished game with winners shows the winner; other statuses
+ * 'Game is {status}. No actions available.' A refused action shows the server's message.
+ */
+export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean }) {
+  const role = useSelector(actor, sel.selectViewerRole);
+  const status = useSelector(actor, sel.selectStatus);
+  const playable = useSelector(actor, sel.selectIsPlayable);
+  const finished = useSelector(actor, sel.selectIsFinished);
+  const winners = useSelector(actor, sel.selectWinners);
+  const canRoll = useSelector(actor, sel.selectCanRoll);
+  const canRevert = useSelector(actor, sel.selectCanRevert);
+  const rolling = useSelector(actor, sel.selectIsRolling);
+  const reverting = useSelector(actor, sel.selectIsReverting);
+  const leader = useSelector(actor, sel.selectLeaderEntry);
+  const revertsLeft = useSelector(actor, sel.selectLeaderRevertsLeft);
+  const actionError = useSelector(actor, sel.selectActionError);
+  const fading = useSelector(actor, sel.selectActionErrorFading);
+  const title = role === 'leader' ? GAME_ACTION_TEXTS.leaderTitle : role === 'member' ? GAME_ACTION_TEXTS.memberTitle : GAME_ACTION_TEXTS.noTeamTitle;
+
+  let body;
+  if (finished && winners && winners.length > 0) body = <WinnerBanner winners={winners} />;
+  else if (!playable) body = <p className="game-actions__note" data-testid="action-note">{GAME_ACTION_TEXTS.noActions(status ?? '')}</p>;
+  else if (role === 'member') body = <p className="game-actions__note" data-testid="action-note">{GAME_ACTION_TEXTS.memberOnly}</p>;
+  else if (role === 'none') body = <p className="game-actions__note" data-testid="action-note">{GAME_ACTION_TEXTS.noTeam}</p>;
+  else
+    body = (
+      <>
+        {leader && (
+          <p className="game-actions__who">
+            Leading <strong>{leader.name}</strong> as {leader.player_ign}
+          </p>
+        )}
+        <div className="game-actions__buttons">
+          <button type="button" className="btn btn--primary btn--large" disabled={!canRoll || !live} onClick={() => actor.send({ type: 'roll.request' })}>
+            {rolling ? 'Rolling...' : 'Roll Dice'}
+          </button>
+          <button type="button" className="btn" disabled={!canRevert || !live} onClick={() => actor.send({ type: 'revert.request' })}>
+            {reverting ? 'Reverting...' : 'Revert Last Turn'}
+          </button>
+        </div>
+        {revertsLeft !== null && <p className="game-actions__reverts muted">Reverts left: {revertsLeft}</p>}
+        {!live && <p className="game-actions__note muted">Waiting for the live connection…</p>}
+      </>
+    );
+
+  return (
+    <section className="panel game-actions" aria-labelledby="game-actions-title">
+      <h2 id="game-actions-title" className="game-panel__title">{title}</h2>
+      {body}
+      {actionError && (
+        <div className={fading ? 'fade fade--out' : 'fade'}>
+          <Notice tone="error" testId="action-error">{actionError}</Notice>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Team Positions (product-spec section 2): every team's colour, name and square, furthest first;
+ * the viewer's teams starred; revert counts only on the members' screen (not for spectators).
+ */
+export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; showReverts: boolean }) {
+  const teams = useSelector(actor, sel.selectTeamStates) ?? [];
+  const mine = useSelector(actor, sel.selectUserTeams);
+  const max = useSelector(actor, (s) => s.context.game?.max_reverts_allowed ?? 0);
+  const boardSize = useSelector(actor, (s) => s.context.game?.board_size ?? 0);
+  const ordered = [...teams].sort((a, b) => b.current_position - a.current_position || a.team_id - b.team_id);
+  return (
+    <section className="panel team-positions" aria-labelledby="team-positions-title">
+      <h2 id="team-positions-title" className="game-panel__title">Team Positions</h2>
+      {ordered.length === 0 ? (
+        <p className="muted">No teams in this game yet.</p>
+      ) : (
+        <ol className="team-positions__list">
+          {ordered.map((t) => {
+            const starred = mine.some((m) => m.id === t.team_id);
+            const revertCount = (t as { revert_count?: number }).revert_count;
+            return (
+              <li key={t.team_id} className="team-positions__item" data-testid="team-position" data-team={t.team_name} data-position={t.current_position}>
+                <span className="team-positions__swatch" style={{ background: t.team_color || '#cccccc' }} aria-hidden="true" />
+                <span className="team-positions__name">
+                  {t.team_name}
+                  {starred && <span className="star" aria-label="(your team)"> ★</span>}
+                </span>
+                <span className="team-positions__square">
+                  Square {t.current_position}
+                  {t.current_position === boardSize && boardSize > 0 ? ' (Finish)' : ''}
+                </span>
+                {showReverts && typeof revertCount === 'number' && (
+                  <span className="team-positions__reverts muted">
+                    Reverts: {revertCount}/{max}
+                  </span>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function logTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString();
+}
+
+/** The Live Game Log (product-spec sections 2 and 9): the last 100 entries, newest first. */
+export function GameLog({ actor }: { actor: GamePlayRef }) {
+  const log: LogEntry[] = useSelector(actor, sel.selectLog);
+  return (
+    <section className="panel game-log" aria-labelledby="game-log-title">
+      <h2 id="game-log-title" className="game-panel__title">Live Game Log</h2>
+      {log.length === 0 ? (
+        <p className="muted">No moves yet.</p>
+      ) : (
+        <ol className="game-log__list" data-testid="game-log">
+          {log.map((e) => (
+            <li key={e.id} className="game-log__entry">
+              <time className="game-log__time" dateTime={e.timestamp}>{logTime(e.timestamp)}</time>
+              <span className="game-log__team">
+                <span className="game-log__swatch" style={{ background: e.team_color ?? 'transparent' }} aria-hidden="true" />
+                {e.team_name}
+              </span>
+              <span className="game-log__message">{e.message}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import * as sel from '../../../machines/gamePlay.selectors';
+import { selectIsLive } from '../../../machines/socketConnection.selectors';
+import type { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { Breadcrumb } from '../../ui/Breadcrumb';
+import { Notice } from '../../ui/Notice';
+import { Spinner } from '../../ui/Spinner';
+import { gameScreenLogic, type GameScreenEffects } from './effects';
+import { GameBoard } from './GameBoard';
+import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, GameLog, StatusBadge, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
+
+/** Who looks at the game: a member (play screen, with actions and revert counts) or a spectator. */
+export type Audience = 'member' | 'spectator';
+
+/**
+ * One game screen, shared by the play screen and the public spectator view (product-spec section 2
+ * "Game play screen": "The spectator view is the same without actions or revert counts"): header
+ * with event type and name, status badge, board size and the live connection badge; the board;
+ * a sidebar with the Game Action panel (members only), Team Positions and the Live Game Log; the
+ * winner banner and 15 s of confetti when the game finishes with a winner. The gamePlay chart runs
+ * here with the screen's effects; `effects` is fixed for the screen's life.
+ */
+export function GameScreen({
+  gameId,
+  audience,
+  effects,
+  previous,
+}: {
+  gameId: number;
+  audience: Audience;
+  effects: GameScreenEffects;
+  previous: { to: string; label: string };
+}) {
+  const logic = useMemo(() => gameScreenLogic(effects), [effects]);
+  const actor = useActorRef(logic, { input: { gameId } });
+  const loading = useSelector(actor, sel.selectIsLoading);
+  const loadError = useSelector(actor, sel.selectLoadError);
+  const eventName = useSelector(actor, (s) => s.context.game?.event_name ?? null);
+  const connection = useSelector(actor, sel.selectConnection) as ActorRefFrom<typeof socketConnectionMachine> | undefined;
+
+  return (
+    <div className="game-page">
+      <Breadcrumb previous={previous} current={eventName ?? 'Game'} />
+      {loading && <Spinner text="Loading game details..." />}
+      {loadError && (
+        <section className="panel panel--narrow">
+          <Notice tone="error" testId="game-load-error">{loadError}</Notice>
+        </section>
+      )}
+      {eventName !== null && !loadError && <LiveGame actor={actor} audience={audience} effects={effects} connection={connection} />}
+    </div>
+  );
+}
+
+function LiveGame({
+  actor,
+  audience,
+  effects,
+  connection,
+}: {
+  actor: GamePlayRef;
+  audience: Audience;
+  effects: GameScreenEffects;
+  connection: ActorRefFrom<typeof socketConnectionMachine> | undefined;
+}) {
+  const game = useSelector(actor, sel.selectGame)!;
+  const winners = useSelector(actor, sel.selectWinners);
+  const finished = useSelector(actor, sel.selectIsFinished);
+  const celebrating = useSelector(actor, sel.selectIsCelebrating);
+  return (
+    <>
+      <header className="panel game-header">
+        <div className="game-header__titles">
+          <p className="game-header__type">{game.event_type}</p>
+          <h1 className="game-header__name">{game.event_name}</h1>
+          <p className="game-header__clan muted">{game.clan_name}</p>
+        </div>
+        <div className="game-header__facts">
+          <StatusBadge status={game.status} />
+          <span className="game-header__size">Board: {boardSizeText(game.board_size)}</span>
+          {connection && <ConnectionBadge connection={connection} />}
+        </div>
+      </header>
+      {finished && winners && winners.length > 0 && (
+        <div className="game-page__winner">
+          <WinnerBanner winners={winners} />
+        </div>
+      )}
+      {celebrating && <Confetti launch={effects.launchConfetti} />}
+      <div className="game-layout">
+        <div className="game-layout__board">
+          <GameBoard actor={actor} />
+        </div>
+        <aside className="game-layout__side" aria-label="Game sidebar">
+          {audience === 'member' && (connection ? <ConnectedActionPanel actor={actor} connection={connection} /> : <ActionPanel actor={actor} live={false} />)}
+          <TeamPositions actor={actor} showReverts={audience === 'member'} />
+          <GameLog actor={actor} />
+        </aside>
+      </div>
+    </>
+  );
+}
+
+function ConnectedActionPanel({ actor, connection }: { actor: GamePlayRef; connection: ActorRefFrom<typeof socketConnectionMachine> }) {
+  const live = useSelector(connection, selectIsLive);
+  return <ActionPanel actor={actor} live={live} />;
+}

@@ -1,0 +1,59 @@
+import { fromPromise } from 'xstate';
+import { gamePlayMachine, GAME_VIEW_MESSAGES, type HeldGame } from '../../../machines/gamePlay.machine';
+import { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { ApiRequestError } from '../../api/client';
+import { fetchGame } from '../../api/games';
+import { fetchPublicGame } from '../../api/lobby';
+import { gameSocketActor, openGameSocket, type GameSocketLike } from '../../realtime/gameSocket';
+import { launchConfetti } from './confetti';
+
+/** The effects of a game screen, replaceable in tests: the REST load, the socket, the confetti. */
+export interface GameScreenEffects {
+  /** Loads the game; raises an Error whose message is the text to show. */
+  loadGame: (gameId: number) => Promise<HeldGame>;
+  openSocket: () => GameSocketLike;
+  /** Starts confetti on a canvas; returns the stop function. */
+  launchConfetti: (canvas: HTMLCanvasElement) => () => void;
+}
+
+/** A 404 → 'Game not found.'; any other failure → `fallback` (product-spec section 8 "Game view"). */
+async function withViewMessages<T>(call: Promise<T>, fallback: string): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    throw new Error(err instanceof ApiRequestError && err.status === 404 ? GAME_VIEW_MESSAGES.notFound : fallback);
+  }
+}
+
+/** Effects of the members' play screen: GET /api/clan/{clanId}/events/{eventId}/game/{gameId}. */
+export function memberScreenEffects(clanId: number, eventId: number): GameScreenEffects {
+  return {
+    loadGame: (gameId) => withViewMessages(fetchGame(clanId, eventId, gameId), GAME_VIEW_MESSAGES.loadFailed),
+    openSocket: openGameSocket,
+    launchConfetti,
+  };
+}
+
+/** Effects of the public spectator view: GET /api/public/game/{gameId}, no sign-in. */
+export const spectatorScreenEffects: GameScreenEffects = {
+  loadGame: (gameId) => withViewMessages(fetchPublicGame(gameId), GAME_VIEW_MESSAGES.publicLoadFailed),
+  openSocket: openGameSocket,
+  launchConfetti,
+};
+
+/** The gamePlay chart with a screen's effects: `loadGame`, and the socketConnection chart over `openSocket`. */
+export function gameScreenLogic(effects: GameScreenEffects) {
+  return gamePlayMachine.provide({
+    actors: {
+      loadGame: fromPromise(({ input }) => effects.loadGame(input.gameId)),
+      socketConnection: socketConnectionMachine.provide({ actors: { socket: gameSocketActor(effects.openSocket) } }),
+    },
+  });
+}
+
+/** A route id: a positive whole number, else null (the screen then shows 'Game not found.'). */
+export function routeId(value: string | undefined): number | null {
+  if (!value || !/^\d{1,10}$/.test(value)) return null;
+  const n = Number(value);
+  return n >= 1 && n <= 2147483647 ? n : null;
+}
