@@ -4,6 +4,7 @@ import { eventRoutes } from './events/routes';
 import { teamRoutes } from './teams/routes';
 import { taskRoutes } from './tasks/routes';
 import { gameRoutes } from './games/routes';
+import { lobbyRoutes } from './lobby/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
@@ -15,4 +16,5 @@ export const ROUTE_MODULES: RouteModule[] = [
   teamRoutes,
   taskRoutes,
   gameRoutes,
+  lobbyRoutes,
 ];

@@ -1,0 +1,64 @@
+import * as v from 'valibot';
+import { GAME_STATUSES } from './game/status';
+import { PublicGameAnswerSchema, type PublicGameAnswer } from './gameApi';
+
+/**
+ * Payloads of the lobby and spectating calls (product-spec sections 2 "Games lobby" and
+ * "Spectate list", 7 "Spectating"; server-contract section 2 "Lobby games", "Public game",
+ * "Spectate list"). GET /api/public/game/{gameId} answers PublicGameAnswerSchema of gameApi.ts,
+ * re-exported here so the lobby and spectator screens have one import.
+ */
+export { PublicGameAnswerSchema, type PublicGameAnswer };
+
+/** A team of a lobby game: its position, and whether one of the viewer's IGNs is on it (starred). */
+export const LobbyTeamSchema = v.object({
+  id: v.number(),
+  name: v.string(),
+  color: v.string(),
+  /** Square 1..N (1 before the first roll). */
+  current_position: v.number(),
+  is_mine: v.boolean(),
+});
+export type LobbyTeam = v.InferOutput<typeof LobbyTeamSchema>;
+
+/**
+ * One lobby row (GET /api/games): a game of an event on which the viewer's IGN `player_ign` is on
+ * a team, with its clan, event, board size, status and every team of the event (by team id). A
+ * viewer with two IGNs on teams of one event gets one row per IGN ("Playing As").
+ */
+export const LobbyGameSchema = v.object({
+  game_id: v.number(),
+  clan_id: v.number(),
+  clan_name: v.string(),
+  event_id: v.number(),
+  event_name: v.string(),
+  board_size: v.number(),
+  status: v.picklist(GAME_STATUSES),
+  player_ign: v.string(),
+  teams: v.array(LobbyTeamSchema),
+});
+export type LobbyGame = v.InferOutput<typeof LobbyGameSchema>;
+
+/**
+ * GET /api/games answer: active and finished games together, ordered by clan name, then player
+ * IGN, then newest game first, so rows of one "Clan: … | Playing As: …" group are adjacent; the
+ * client splits active from former with isActiveStatus (contract/game/status.ts).
+ */
+export const LobbyAnswerSchema = v.object({ games: v.array(LobbyGameSchema) });
+export type LobbyAnswer = v.InferOutput<typeof LobbyAnswerSchema>;
+
+/** One spectatable game (GET /api/games/spectate): every status but PENDING; created_at ISO. */
+export const SpectateGameSchema = v.object({
+  game_id: v.number(),
+  event_name: v.string(),
+  clan_name: v.string(),
+  status: v.picklist(GAME_STATUSES),
+  board_size: v.number(),
+  team_count: v.number(),
+  created_at: v.string(),
+});
+export type SpectateGame = v.InferOutput<typeof SpectateGameSchema>;
+
+/** GET /api/games/spectate answer: newest game first. */
+export const SpectateAnswerSchema = v.object({ games: v.array(SpectateGameSchema) });
+export type SpectateAnswer = v.InferOutput<typeof SpectateAnswerSchema>;

@@ -1,0 +1,45 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context';
+import { requireUser } from '../http/context';
+import { notFound } from '../errors';
+import { bothSlashes, pathId } from '../events/shared';
+import { GAME_NOT_FOUND } from '../games/repository';
+import { loadGame, toPublicGame } from '../games/service';
+import { gameStatus, lobbyGames, spectatableGames } from './repository';
+
+/**
+ * The lobby and spectating calls (server-contract section 2; product-spec sections 2 "Games
+ * lobby" / "Spectate list", 6 "Spectating needs no login", 7 "Spectating"). Each path also
+ * answers with a trailing slash.
+ * - GET /games → {games: LobbyGame[]} (contract/lobby.ts): the signed-in user's games; 401 signed out
+ * - GET /games/spectate → {games: SpectateGame[]}: games not PENDING, newest first; no sign-in
+ * - GET /public/game/{gameId} → {game} in the public shape (no user_teams, no revert counts); no
+ *   sign-in; 400 'Invalid game id.' for a malformed id; 404 'Game not found.' for a missing or
+ *   PENDING game (not public until it has a team)
+ */
+export function lobbyRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  for (const p of bothSlashes('/games')) {
+    app.get(p, async (c) => {
+      const user = requireUser(c);
+      return c.json({ games: await lobbyGames(c.get('deps').db, user.id) });
+    });
+  }
+
+  for (const p of bothSlashes('/games/spectate')) {
+    app.get(p, async (c) => c.json({ games: await spectatableGames(c.get('deps').db) }));
+  }
+
+  for (const p of bothSlashes('/public/game/:gameId')) {
+    app.get(p, async (c) => {
+      const gameId = pathId(c, 'gameId', 'game id');
+      const { db } = c.get('deps');
+      const status = await gameStatus(db, gameId);
+      if (status === null || status === 'PENDING') throw notFound(GAME_NOT_FOUND);
+      return c.json({ game: toPublicGame(await loadGame(db, gameId, null)) });
+    });
+  }
+
+  return app;
+}

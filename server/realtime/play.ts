@@ -1,0 +1,188 @@
+import type { Db } from '../db/schema';
+import type { Dialect } from '../db/migrations/helpers';
+import { nowIso } from '../db/connect';
+import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLog, listTeamStates, parseConnections, parseWinners } from '../games/repository';
+import {
+  applyRoll,
+  canRevert,
+  isGameStatus,
+  isPlayableStatus,
+  parseHistory,
+  revertHistory,
+  rollDie,
+  type GameStatus,
+  type Rng,
+} from '../../contract/game';
+import type { LogEntry, Winner } from '../../contract/gameApi';
+import type { GameProgress, TeamAction } from '../../contract/socket';
+
+/** Texts of refused actions, sent to the sender as `action_error` (product-spec sections 4 and 6). */
+export const PLAY_MESSAGES = {
+  signIn: 'You must be signed in to play.',
+  leaderOnly: 'Only the Leader of your team can roll the dice or revert a turn.',
+  notPlayable: (status: string) => `Game is ${status}. No actions available.`,
+  notPlaying: (teamId: number) => `Team ID ${teamId} is not playing in this game.`,
+  nothingToRevert: (team: string) => `${team} is on square 1: there is no move to revert.`,
+  noRevertsLeft: (team: string, used: number, max: number) => `No reverts left: ${team} has used ${used} of ${max} reverts allowed.`,
+  busy: 'The game is busy. Please try again.',
+} as const;
+
+/** Log texts of a roll and a revert (server-contract section 4: roll and move, then snake or ladder, then win). */
+export const PLAY_LOG = {
+  rolled: (team: string, die: number, from: number, to: number) => `${team} rolled a ${die} and moved from ${from} to ${to}.`,
+  snake: (team: string, from: number, to: number) => `Snake! ${team} slid down from ${from} to ${to}.`,
+  ladder: (team: string, from: number, to: number) => `Ladder! ${team} climbed from ${from} to ${to}.`,
+  won: (team: string, square: number) => `${team} reached square ${square} and won the game!`,
+  reverted: (team: string, from: number, to: number, used: number, max: number) =>
+    `${team} reverted its last move from ${from} back to ${to} (${used} of ${max} reverts used).`,
+} as const;
+
+/** A roll or revert the rules refuse: its message goes to the sender only, nothing is changed. */
+export class ActionRefused extends Error {
+  override name = 'ActionRefused';
+}
+
+/** The games row changed between reading it and the conditional update: roll back and retry. */
+class StaleVersion extends Error {
+  override name = 'StaleVersion';
+}
+
+/** A committed roll or revert: the game's progress after it (members shape) and the log entries it wrote, oldest first. */
+export interface AppliedAction {
+  progress: GameProgress;
+  log: LogEntry[];
+}
+
+/** How many times an action is retried after losing a race to another process before giving up. */
+const MAX_ATTEMPTS = 12;
+
+/** True for SQLite's "database is busy / snapshot is stale" errors, which a retry resolves. */
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Applies a roll (`kind` 'roll', socket roll_dice) or a revert ('revert', revert_roll) of
+ * `action.team_id` in game `action.game_id` for signed-in user `userId` (server-contract section
+ * 4; product-spec sections 4 and 6), in one transaction:
+ * 1. reads the game row (ActionRefused 'Game not found.'), checks that `performer_ign_id` is an
+ *    IGN of `userId` and the Leader of `team_id` in the game's event (else PLAY_MESSAGES.leaderOnly),
+ *    that the game is in-progress (else 'Game is {status}. No actions available.'), that the team
+ *    plays in it, and for a revert canRevert (position > 1 and revert_count < max_reverts_allowed);
+ * 2. `UPDATE games SET version = version + 1 … WHERE id = ? AND version = ?` with the version
+ *    read in 1: when no row changes another change won the race (possibly in another process),
+ *    the transaction rolls back and the whole action is retried on the new state (at most
+ *    MAX_ATTEMPTS times, then ActionRefused 'The game is busy. Please try again.');
+ * 3. writes the team state and the log entries (roll and move, then snake or ladder, then the
+ *    Server's win entry; a roll reaching N also sets status 'finished' and winners [{name, color}]).
+ * A roll draws one die 1..6 from `rng` (crypto unless BOARD_SEED). Resolves after COMMIT, so
+ * callers broadcast only what is persisted. Any other error (database down) is thrown as is.
+ */
+export async function applyTeamAction(
+  db: Db,
+  dialect: Dialect,
+  rng: Rng,
+  kind: 'roll' | 'revert',
+  action: TeamAction,
+  userId: number,
+): Promise<AppliedAction> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction().execute((trx) => applyOnce(trx, rng, kind, action, userId));
+    } catch (err) {
+      if (!(err instanceof StaleVersion) && !(dialect === 'sqlite' && isBusy(err))) throw err;
+      if (attempt >= MAX_ATTEMPTS) throw new ActionRefused(PLAY_MESSAGES.busy);
+      await pause(Math.random() * 5 * attempt);
+    }
+  }
+}
+
+/** One attempt of applyTeamAction inside its transaction. */
+async function applyOnce(trx: Db, rng: Rng, kind: 'roll' | 'revert', action: TeamAction, userId: number): Promise<AppliedAction> {
+  const game = await trx.selectFrom('games')
+    .select(['id', 'event_id', 'status', 'board_size', 'max_reverts_allowed', 'board_connections', 'winners', 'version'])
+    .where('id', '=', action.game_id)
+    .executeTakeFirst();
+  if (!game) throw new ActionRefused(GAME_NOT_FOUND);
+
+  const performer = await trx.selectFrom('team_members')
+    .innerJoin('igns', 'igns.id', 'team_members.ign_id')
+    .select('team_members.role')
+    .where('team_members.team_id', '=', action.team_id)
+    .where('team_members.event_id', '=', game.event_id)
+    .where('team_members.ign_id', '=', action.performer_ign_id)
+    .where('igns.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!performer || performer.role !== 'Leader') throw new ActionRefused(PLAY_MESSAGES.leaderOnly);
+  if (!isPlayableStatus(game.status)) throw new ActionRefused(PLAY_MESSAGES.notPlayable(game.status));
+
+  const team = await trx.selectFrom('team_states')
+    .innerJoin('teams', 'teams.id', 'team_states.team_id')
+    .select(['team_states.id', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history', 'teams.name', 'teams.color'])
+    .where('team_states.game_id', '=', game.id)
+    .where('team_states.team_id', '=', action.team_id)
+    .executeTakeFirst();
+  if (!team) throw new ActionRefused(PLAY_MESSAGES.notPlaying(action.team_id));
+
+  let history: number[];
+  try {
+    history = parseHistory(team.position_history);
+  } catch {
+    history = [team.current_position];
+  }
+  if (history.length === 0) history = [team.current_position];
+  const from = team.current_position;
+  const teamLog = { name: team.name, color: team.color };
+  const messages: { text: string; team: { name: string; color: string | null } }[] = [];
+  let next: { current_position: number; revert_count: number; position_history: number[] };
+  let winners: Winner[] | null = parseWinners(game.winners);
+  let status: GameStatus = isGameStatus(game.status) ? game.status : 'in-progress';
+
+  if (kind === 'roll') {
+    const die = rollDie(rng);
+    const outcome = applyRoll({ position: from, die, board_size: game.board_size, connections: parseConnections(game.board_connections) });
+    next = { current_position: outcome.final, revert_count: team.revert_count, position_history: [...history, outcome.final] };
+    messages.push({ text: PLAY_LOG.rolled(team.name, die, from, outcome.landing), team: teamLog });
+    if (outcome.connection?.type === 'snake') messages.push({ text: PLAY_LOG.snake(team.name, outcome.landing, outcome.final), team: teamLog });
+    if (outcome.connection?.type === 'ladder') messages.push({ text: PLAY_LOG.ladder(team.name, outcome.landing, outcome.final), team: teamLog });
+    if (outcome.won) {
+      status = 'finished';
+      winners = [{ name: team.name, color: team.color }];
+      messages.push({ text: PLAY_LOG.won(team.name, game.board_size), team: { name: SERVER_LOG_NAME, color: null } });
+    }
+  } else {
+    if (team.current_position <= 1 || history.length < 2) throw new ActionRefused(PLAY_MESSAGES.nothingToRevert(team.name));
+    if (!canRevert(team, game.max_reverts_allowed)) {
+      throw new ActionRefused(PLAY_MESSAGES.noRevertsLeft(team.name, team.revert_count, game.max_reverts_allowed));
+    }
+    const back = revertHistory(history);
+    next = { current_position: back.position, revert_count: team.revert_count + 1, position_history: back.history };
+    messages.push({ text: PLAY_LOG.reverted(team.name, from, back.position, next.revert_count, game.max_reverts_allowed), team: teamLog });
+  }
+
+  const claimed = await trx.updateTable('games')
+    .set((eb) => ({
+      version: eb('version', '+', 1),
+      updated_at: nowIso(),
+      ...(status !== game.status ? { status, winners: winners === null ? null : JSON.stringify(winners) } : {}),
+    }))
+    .where('id', '=', game.id)
+    .where('version', '=', game.version)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw new StaleVersion();
+
+  await trx.updateTable('team_states')
+    .set({ current_position: next.current_position, revert_count: next.revert_count, position_history: JSON.stringify(next.position_history) })
+    .where('id', '=', team.id)
+    .execute();
+  const log: LogEntry[] = [];
+  for (const m of messages) log.push(await insertLog(trx, game.id, m.text, m.team));
+
+  return {
+    progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners, version: game.version + 1 },
+    log,
+  };
+}
