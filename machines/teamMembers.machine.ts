@@ -37,6 +37,7 @@ export type TeamMembersEvent =
   | { type: 'add.submit' }
   | { type: 'roleChange.request'; memberId: number; role: TeamRole }
   | { type: 'member.removed'; memberId: number }
+  /** Raised by the chart itself after it set a message (restarts the fade). */
   | { type: 'notice.shown' };
 
 /** Input of `addMember`: the body of POST .../members. */
@@ -115,6 +116,7 @@ export const teamMembersMachine = setup({
     noticeClear: 1000,
   },
   guards: {
+    hasNotice: ({ context }) => context.notice !== null,
     hasIgn: ({ context }) => context.selectedIgnId !== null && context.eligible.some((e) => e.id === context.selectedIgnId),
     roleDiffers: ({ context }, e: { memberId: number; role: TeamRole }) =>
       context.members.some((m) => m.id === e.memberId && m.role !== e.role),
@@ -272,15 +274,15 @@ export const teamMembersMachine = setup({
           states: {
             hidden: {
               entry: 'clearNotice',
-              on: { 'notice.shown': 'visible' },
+              on: { 'notice.shown': { guard: 'hasNotice', target: 'visible' } },
             },
             visible: {
-              on: { 'notice.shown': { target: 'visible', reenter: true } },
+              on: { 'notice.shown': { guard: 'hasNotice', target: 'visible', reenter: true } },
               after: { noticeFade: 'fading' },
             },
             fading: {
               tags: ['noticeFading'],
-              on: { 'notice.shown': 'visible' },
+              on: { 'notice.shown': { guard: 'hasNotice', target: 'visible' } },
               after: { noticeClear: 'hidden' },
             },
           },

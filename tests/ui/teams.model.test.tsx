@@ -304,7 +304,7 @@ describe('confirmAction chart through the Event Teams view', () => {
           const exec = executors(use, w) as Record<string, Executor>;
           const check = assertions(use, w);
           for (const step of path.steps) {
-            if (step.event.type !== 'xstate.init') await exec[step.event.type](step);
+            if ((step.event.type as string) !== 'xstate.init') await exec[step.event.type](step);
             const key = STATE_NODES.find((k) => step.state.matches(k))!;
             await check[key](step.state);
           }

@@ -6,6 +6,7 @@ import { debounce, throttle } from '../../src/features/teams/rateLimit';
 import { filterEligible } from '../../src/features/teams/IgnCombobox';
 import { flattenEligible, withIgnReturned, withoutIgn } from '../../machines/teamMembers.machine';
 import { taskPoolMachine } from '../../machines/taskPool.machine';
+import type { Task } from '../../contract/task';
 
 /** Pure helpers of the Event Teams view and the task table chart (product-spec sections 4, 5, 9). */
 
@@ -95,7 +96,7 @@ describe('colour picker rates (throttle 50 ms, debounce 100 ms)', () => {
 
 describe('taskPool chart', () => {
   it('starts sorted by difficulty ascending on page 1 of 10 rows, and goes back to page 1 on any filter, sort or size change', async () => {
-    const actor = createActor(taskPoolMachine.provide({ actors: { loadTasks: fromPromise(async () => []) } })).start();
+    const actor = createActor(taskPoolMachine.provide({ actors: { loadTasks: fromPromise(async (): Promise<Task[]> => []) } })).start();
     const ctx = () => actor.getSnapshot().context;
     expect(ctx().sort).toEqual({ key: 'difficulty', direction: 'asc' });
     expect([ctx().page, ctx().pageSize]).toEqual([1, 10]);

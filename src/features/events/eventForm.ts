@@ -128,8 +128,16 @@ export function eventFormError(draft: EventDraft, now: number): string | null {
   return eventTimesError({ start_datetime: unchangedStart && draft.originalStartIso ? draft.originalStartIso : start, end_datetime: end }, now, unchangedStart);
 }
 
+/** The body of POST / PUT event (product-spec section 7 Events). */
+export interface EventFormBody extends EventBodyInput {
+  name: string;
+  type: typeof EVENT_TYPE;
+  start_datetime: string;
+  end_datetime: string | null;
+}
+
 /** The body of POST / PUT event built from a valid draft (times as UTC ISO texts). */
-export function eventBody(draft: EventDraft): EventBodyInput {
+export function eventBody(draft: EventDraft): EventFormBody {
   const keepStart = draft.originalStartIso !== null && draft.originalStart === draft.start;
   return {
     name: draft.name.trim(),
