@@ -62,10 +62,10 @@ export function toPublic(game: Game): PublicGame {
   return { ...rest, team_states: game.team_states.map(({ revert_count: _r, ...t }) => t) };
 }
 
-/** A progress update of `game`: next version unless given, with `status` and team 11 at `position`. */
+/** A progress update of `game`: next version unless given, with `status`, team 11 moved to `position` or its last move reverted. */
 export function progressOf(
   game: Game | PublicGame,
-  change: { status?: GameStatus; position?: number; revertCount?: number; version?: number; winners?: GameProgress['winners']; publicShape?: boolean } = {},
+  change: { status?: GameStatus; position?: number; revert?: boolean; revertCount?: number; version?: number; winners?: GameProgress['winners']; publicShape?: boolean } = {},
 ): GameProgress {
   return {
     id: game.id,
@@ -73,12 +73,15 @@ export function progressOf(
     winners: change.winners ?? game.winners,
     version: change.version ?? game.version + 1,
     team_states: game.team_states.map((t) => {
-      const moved = t.team_id === 11 && change.position !== undefined;
-      const position = moved ? change.position! : t.current_position;
-      const history = moved ? [...t.position_history, position] : t.position_history;
+      const mine = t.team_id === 11;
+      const moved = mine && change.position !== undefined;
+      const reverted = mine && change.revert === true && t.position_history.length > 1;
+      const history = reverted ? t.position_history.slice(0, -1) : moved ? [...t.position_history, change.position!] : t.position_history;
+      const position = history[history.length - 1] ?? t.current_position;
       const base = { team_id: t.team_id, team_name: t.team_name, team_color: t.team_color, current_position: position, position_history: history };
       if (change.publicShape) return base;
-      const count = t.team_id === 11 && change.revertCount !== undefined ? change.revertCount : (t as { revert_count?: number }).revert_count ?? 0;
+      const held = (t as { revert_count?: number }).revert_count ?? 0;
+      const count = mine && change.revertCount !== undefined ? change.revertCount : reverted ? held + 1 : held;
       return { ...base, revert_count: count };
     }),
   };

@@ -1,0 +1,351 @@
+// @vitest-environment jsdom
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fromCallback } from 'xstate';
+import type { Game } from '../../contract/gameApi';
+import type { GameProgress } from '../../contract/socket';
+import type { GameStatus } from '../../contract/game';
+import {
+  GAME_ACTION_TEXTS, GAME_VIEW_MESSAGES, gamePlayMachine, leaderCanRevert, viewerRoleOf,
+  type GamePlayEvent, type HeldGame,
+} from '../../machines/gamePlay.machine';
+import { socketConnectionMachine } from '../../machines/socketConnection.machine';
+import { GamePlayPage } from '../../src/features/play/GamePlayPage';
+import type { GameScreenEffects } from '../../src/features/play/effects';
+import { TestModel, getShortestPaths } from '../support/graph';
+import { FakeEffects } from '../support/effects';
+import { FakeSocket } from '../support/fakeSocket';
+import { fixtureGame, progressOf, type FixtureRole } from '../support/gameFixtures';
+import { renderRoutes, signedInSessionLogic } from '../support/render';
+
+/**
+ * Model-based test of the Game Action panel (product-spec sections 2 "Game play screen", 4 "Game
+ * status", 6 "Game roles", 8 "Game view"): paths generated from the gamePlay chart with
+ * @xstate/graph, driven through the rendered GamePlayPage with a fake REST load and a fake socket
+ * (the test plays the server), for a Leader, a non-leader member and a user on no team, through
+ * every status, rolls, reverts, refusals and the timed message and confetti.
+ */
+
+const WINNERS = [{ name: 'Red Dragons', color: '#cc2222' }];
+const REFUSAL = 'Only a Leader of this team may roll.';
+/** Load errors the loader raises; `text` makes them tell apart when @xstate/graph stringifies events. */
+const loadError = (message: string) => Object.assign(new Error(message), { text: message });
+const LOAD_FAILED = loadError(GAME_VIEW_MESSAGES.loadFailed);
+const NOT_FOUND = loadError(GAME_VIEW_MESSAGES.notFound);
+
+/** The chart's timed events (checked against the chart in the guard test). */
+const FADE = 'xstate.after.messageFade.gamePlay.live.message.shown';
+const REMOVE = 'xstate.after.messageRemove.gamePlay.live.message.fading';
+const CONFETTI_END = 'xstate.after.confettiDuration.gamePlay.live.play.finished.celebrating';
+const afterEvent = (id: string) => gamePlayMachine.getStateNodeById(id).after[0].eventType;
+
+type TimerEvent = { type: typeof FADE } | { type: typeof REMOVE } | { type: typeof CONFETTI_END };
+type SyntheticEvent =
+  | { type: 'xstate.done.actor.loadGame'; output: Game }
+  | { type: 'xstate.error.actor.loadGame'; error: Error };
+type ModelEvent = Exclude<GamePlayEvent, { type: 'game.logReceived' | 'game.teamUpdated' | 'game.reload' }> | SyntheticEvent | TimerEvent;
+
+const STATUSES: GameStatus[] = ['PENDING', 'READY', 'in-progress', 'paused'];
+
+/** What the server may send or the person may do in a state (only what the screen offers). */
+function eventsFor(s: any): ModelEvent[] {
+  if (s.matches('loading')) {
+    return [
+      ...(['leader', 'member', 'none'] as FixtureRole[]).map((role) => ({ type: 'xstate.done.actor.loadGame' as const, output: fixtureGame({}, role) })),
+      { type: 'xstate.error.actor.loadGame', error: NOT_FOUND },
+      { type: 'xstate.error.actor.loadGame', error: LOAD_FAILED },
+    ];
+  }
+  if (s.matches('failed')) return [];
+  const game: HeldGame = s.context.game;
+  // While the refusal message shows, only time passes (keeps the model small).
+  if (s.matches({ live: { message: 'shown' } })) return [{ type: FADE }];
+  if (s.matches({ live: { message: 'fading' } })) return [{ type: REMOVE }];
+  if (s.matches({ live: { play: { finished: 'celebrating' } } })) return [{ type: CONFETTI_END }];
+  if (s.matches({ live: { play: 'finished' } })) return [];
+  const update = (change: Parameters<typeof progressOf>[1]): ModelEvent => ({ type: 'game.stateReceived', state: progressOf(game as Game, change) });
+  const list: ModelEvent[] = [];
+  if (s.matches({ live: { play: { inProgress: 'rolling' } } }) || s.matches({ live: { play: { inProgress: 'reverting' } } })) {
+    list.push({ type: 'action.failed', message: REFUSAL });
+    list.push(s.matches({ live: { play: { inProgress: 'rolling' } } }) ? update({ position: 7 }) : update({ revert: true }));
+    return list;
+  }
+  // The server's status changes, for a game where the team has not moved yet (keeps the model small).
+  const fresh = game.team_states.every((t) => t.current_position === 1 && !(t as { revert_count?: number }).revert_count);
+  if (fresh) for (const status of STATUSES) if (status !== game.status) list.push(update({ status }));
+  if (fresh) {
+    list.push(update({ status: 'finished', position: 25, winners: WINNERS }));
+    list.push(update({ status: 'completed' }));
+  }
+  if (s.can({ type: 'roll.request' })) list.push({ type: 'roll.request' });
+  if (s.can({ type: 'revert.request' })) list.push({ type: 'revert.request' });
+  return list;
+}
+
+interface World {
+  fx: FakeEffects;
+  socket: () => FakeSocket;
+  user: ReturnType<typeof userEvent.setup>;
+  confetti: { launched: number; stopped: number };
+}
+type Executor = (w: World, e: any) => Promise<void>;
+
+const advance = (ms: number) => act(async () => { await vi.advanceTimersByTimeAsync(ms); });
+
+const EXECUTORS = {
+  'xstate.done.actor.loadGame': async (w, e) => act(() => w.fx.resolve('loadGame', e.output)),
+  'xstate.error.actor.loadGame': async (w, e) => act(() => w.fx.reject('loadGame', e.error)),
+  'game.stateReceived': async (w, e) => act(() => w.socket().serverSends('game_state_update', { game_state: e.state })),
+  'action.failed': async (w, e) => act(() => w.socket().serverSends('action_error', { message: e.message })),
+  'roll.request': async (w) => w.user.click(screen.getByRole('button', { name: 'Roll Dice' })),
+  'revert.request': async (w) => w.user.click(screen.getByRole('button', { name: 'Revert Last Turn' })),
+  [FADE]: async () => advance(4000),
+  [REMOVE]: async () => advance(1000),
+  [CONFETTI_END]: async () => advance(15_000),
+} satisfies Record<ModelEvent['type'], Executor>;
+
+const panel = () => screen.getByRole('region', { name: /Roll Dice for Your Team|Leader Action Required|Join a Team to Roll/ });
+
+function expectTitle(game: HeldGame) {
+  const role = viewerRoleOf(game);
+  const title = { leader: GAME_ACTION_TEXTS.leaderTitle, member: GAME_ACTION_TEXTS.memberTitle, none: GAME_ACTION_TEXTS.noTeamTitle }[role];
+  expect(within(panel()).getByRole('heading', { level: 2 }).textContent).toBe(title);
+}
+function expectNote(text: string | null) {
+  const note = within(panel()).queryByTestId('action-note');
+  if (text === null) expect(note).toBeNull();
+  else expect(note?.textContent).toBe(text);
+}
+function expectNoActionButtons() {
+  expect(within(panel()).queryByRole('button', { name: /Roll Dice|Rolling/ })).toBeNull();
+  expect(within(panel()).queryByRole('button', { name: /Revert Last Turn|Reverting/ })).toBeNull();
+}
+function expectStatusBadge(status: string) {
+  expect(document.querySelector('.game-header .status-badge')?.textContent).toBe(status);
+}
+
+const nonPlayable = async (s: any) => {
+  const game: HeldGame = s.context.game;
+  await waitFor(() => expectStatusBadge(game.status));
+  expectTitle(game);
+  expectNote(GAME_ACTION_TEXTS.noActions(game.status));
+  expectNoActionButtons();
+};
+
+/** What the screen shows in each state node of the play region (and loading / failed). */
+const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
+  loading: async () => {
+    await screen.findByText('Loading game details...');
+    expect(screen.queryByRole('region', { name: /Roll Dice/ })).toBeNull();
+  },
+  failed: async (s) => {
+    expect((await screen.findByTestId('game-load-error')).textContent).toBe(s.context.loadError);
+    expect(screen.queryByText('Team Positions')).toBeNull();
+  },
+  'live.play.pending': nonPlayable,
+  'live.play.ready': nonPlayable,
+  'live.play.paused': nonPlayable,
+  'live.play.inProgress.idle': async (s) => {
+    const game: HeldGame = s.context.game;
+    await waitFor(() => expectStatusBadge('in-progress'));
+    expectTitle(game);
+    const role = viewerRoleOf(game);
+    if (role === 'member') {
+      expectNote(GAME_ACTION_TEXTS.memberOnly);
+      expectNoActionButtons();
+    } else if (role === 'none') {
+      expectNote(GAME_ACTION_TEXTS.noTeam);
+      expectNoActionButtons();
+    } else {
+      expectNote(null);
+      await waitFor(() => expect((within(panel()).getByRole('button', { name: 'Roll Dice' }) as HTMLButtonElement).disabled).toBe(false));
+      const revert = within(panel()).getByRole('button', { name: 'Revert Last Turn' }) as HTMLButtonElement;
+      expect(revert.disabled).toBe(!leaderCanRevert(game));
+      const team = game.team_states.find((t) => t.team_id === 11) as unknown as { revert_count: number };
+      expect(within(panel()).getByText(/Reverts left:/).textContent).toBe(`Reverts left: ${game.max_reverts_allowed - team.revert_count}`);
+    }
+  },
+  'live.play.inProgress.rolling': async () => {
+    const roll = within(panel()).getByRole('button', { name: 'Rolling...' }) as HTMLButtonElement;
+    expect(roll.disabled).toBe(true);
+    expect((within(panel()).getByRole('button', { name: 'Revert Last Turn' }) as HTMLButtonElement).disabled).toBe(true);
+  },
+  'live.play.inProgress.reverting': async () => {
+    expect((within(panel()).getByRole('button', { name: 'Reverting...' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((within(panel()).getByRole('button', { name: 'Roll Dice' }) as HTMLButtonElement).disabled).toBe(true);
+  },
+  'live.play.finished.celebrating': async (s, w) => {
+    await waitFor(() => expectStatusBadge(s.context.game.status));
+    expect(within(panel()).getByTestId('winner-banner').textContent).toBe('Winner: Red Dragons');
+    expect(screen.getAllByTestId('winner-banner')).toHaveLength(2);
+    expect(screen.getByTestId('confetti')).toBeTruthy();
+    expect(w.confetti.launched).toBe(1);
+    expectNoActionButtons();
+  },
+  'live.play.finished.settled': async (s, w) => {
+    const game: HeldGame = s.context.game;
+    await waitFor(() => expectStatusBadge(game.status));
+    expect(screen.queryByTestId('confetti')).toBeNull();
+    expectNoActionButtons();
+    if (game.winners?.length) {
+      expect(within(panel()).getByTestId('winner-banner').textContent).toBe('Winner: Red Dragons');
+      expect(w.confetti.stopped).toBe(1);
+    } else {
+      expectNote(GAME_ACTION_TEXTS.noActions(game.status));
+      expect(screen.queryByTestId('winner-banner')).toBeNull();
+    }
+  },
+};
+
+/** The refusal message region: shown, fading (class fade--out), or gone. */
+const MESSAGE_ASSERTIONS: Record<string, (s: any) => void> = {
+  'live.message.hidden': () => expect(screen.queryByTestId('action-error')).toBeNull(),
+  'live.message.shown': (s) => {
+    const el = screen.getByTestId('action-error');
+    expect(el.textContent).toBe(s.context.actionError);
+    expect(el.parentElement?.className).toBe('fade');
+  },
+  'live.message.fading': (s) => {
+    const el = screen.getByTestId('action-error');
+    expect(el.textContent).toBe(s.context.actionError);
+    expect(el.parentElement?.className).toBe('fade fade--out');
+  },
+};
+
+function leafKeys(value: unknown, prefix = ''): string[] {
+  if (typeof value === 'string') return [prefix ? `${prefix}.${value}` : value];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => leafKeys(v, prefix ? `${prefix}.${k}` : k));
+}
+const playKey = (s: any) => leafKeys(s.value).find((k) => !k.startsWith('live.message'))!;
+const messageKey = (s: any) => leafKeys(s.value).find((k) => k.startsWith('live.message')) ?? null;
+
+/** The chart as the model: no socket needed to traverse it. */
+const modelMachine = gamePlayMachine.provide({ actors: { socketConnection: socketConnectionMachine.provide({ actors: { socket: fromCallback(() => {}) } }) } });
+const model = new TestModel(modelMachine);
+const paths = model.getPaths(
+  () =>
+    getShortestPaths(modelMachine, {
+      input: { gameId: 5 },
+      events: eventsFor as any,
+      serializeEvent: (e: any) => JSON.stringify(e, (_k, v) => (v instanceof Error ? v.message : v)),
+      // The state right after the message is removed counts as its own, so a path exercises the removal.
+      serializeState: (s: any, event: any) => {
+        const g: HeldGame | null = s.context.game;
+        const team = g?.team_states.find((t) => t.team_id === 11) as { current_position: number; revert_count?: number } | undefined;
+        return [JSON.stringify(s.value), viewerRoleOf(g), team?.current_position, team?.revert_count, s.context.loadError, g?.winners?.length ?? 0, event?.type === REMOVE].join('|');
+      },
+    }) as any,
+  { allowDuplicatePaths: false },
+);
+
+/** A short test name: the viewer's role, then each step's event (with the status or change it carries). */
+function describePath(path: any): string {
+  const role = viewerRoleOf(path.state.context.game);
+  const steps = path.steps
+    .map((st: any) => st.event)
+    .filter((e: any) => e.type !== 'xstate.init')
+    .map((e: any) => {
+      if (e.type === 'xstate.done.actor.loadGame') return 'loaded';
+      if (e.type === 'xstate.error.actor.loadGame') return `load failed (${e.error.message})`;
+      if (e.type === 'game.stateReceived') return `update ${e.state.status}${e.state.winners ? ' with winner' : ''}`;
+      if (e.type.startsWith('xstate.after.')) return `after ${e.type.split('.')[2]}`;
+      return e.type;
+    });
+  return `${path.state.context.game ? role : 'anyone'}: ${steps.join(' → ')} ⇒ ${playKey(path.state)}`;
+}
+
+describe('Game Action panel through the rendered play screen', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
+
+  it('reaches and asserts every state node, every role in every status, and the spec texts (guard)', () => {
+    const steps = paths.flatMap((p: any) => p.steps.map((st: any) => st.state));
+    const playNodes = ['loading', 'failed', 'live.play.pending', 'live.play.ready', 'live.play.paused', 'live.play.inProgress.idle', 'live.play.inProgress.rolling', 'live.play.inProgress.reverting', 'live.play.finished.celebrating', 'live.play.finished.settled'];
+    expect([...new Set(steps.map(playKey))].sort()).toEqual([...playNodes].sort());
+    expect(Object.keys(ASSERTIONS).sort()).toEqual([...playNodes].sort());
+    expect([...new Set(steps.map(messageKey).filter(Boolean))].sort()).toEqual(Object.keys(MESSAGE_ASSERTIONS).sort());
+    expect([afterEvent('gamePlay.live.message.shown'), afterEvent('gamePlay.live.message.fading'), afterEvent('gamePlay.live.play.finished.celebrating')]).toEqual([FADE, REMOVE, CONFETTI_END]);
+    // Every timed step runs in some path: the fade, the removal and the end of the confetti.
+    const timed = new Set(paths.flatMap((p: any) => p.steps.map((st: any) => st.event.type)));
+    for (const type of [FADE, REMOVE, CONFETTI_END]) expect(timed.has(type)).toBe(true);
+    // The chart has no other leaf state: a new one must get an assertion.
+    const leaves = (node: any, prefix: string): string[] =>
+      Object.keys(node.states).length === 0 ? [prefix] : Object.entries(node.states).flatMap(([k, n]) => leaves(n, prefix ? `${prefix}.${k}` : k));
+    expect([...leaves(gamePlayMachine.root, '').filter((k) => k !== 'live.play.resolving')].sort()).toEqual([...playNodes, ...Object.keys(MESSAGE_ASSERTIONS)].sort());
+    // Every role meets every status; both load failure texts are shown.
+    const seen = new Set(steps.filter((s: any) => s.context.game).map((s: any) => `${viewerRoleOf(s.context.game)}:${s.context.game.status}`));
+    for (const role of ['leader', 'member', 'none']) for (const status of [...STATUSES, 'finished', 'completed']) expect(seen.has(`${role}:${status}`)).toBe(true);
+    const errors = new Set(steps.map((s: any) => s.context.loadError));
+    expect(errors.has(GAME_VIEW_MESSAGES.notFound) && errors.has(GAME_VIEW_MESSAGES.loadFailed)).toBe(true);
+    // A Leader whose reverts are used up is reached (revert refused by the rule).
+    expect(steps.some((s: any) => viewerRoleOf(s.context.game) === 'leader' && s.context.game.team_states[0].current_position > 1 && !leaderCanRevert(s.context.game))).toBe(true);
+  });
+
+  for (const path of paths as any[]) {
+    it(describePath(path), async () => {
+      const fx = new FakeEffects();
+      let socket: FakeSocket | null = null;
+      const confetti = { launched: 0, stopped: 0 };
+      const effects: GameScreenEffects = {
+        loadGame: fx.fn('loadGame'),
+        openSocket: () => (socket = new FakeSocket()),
+        launchConfetti: () => {
+          confetti.launched += 1;
+          return () => (confetti.stopped += 1);
+        },
+      };
+      renderRoutes(
+        [{ path: '/games/clan/:clanId/events/:eventId/game/:gameId', element: <GamePlayPage effects={effects} /> }],
+        '/games/clan/2/events/3/game/5',
+        signedInSessionLogic(),
+      );
+      await waitFor(() => expect(socket).not.toBeNull());
+      act(() => socket!.serverConnects());
+      const world: World = { fx, socket: () => socket!, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }), confetti };
+      let rolls = 0;
+      let reverts = 0;
+      for (const step of path.steps) {
+        if (step.event.type !== 'xstate.init') await (EXECUTORS as Record<string, Executor>)[step.event.type](world, step.event);
+        if (step.event.type === 'roll.request') rolls += 1;
+        if (step.event.type === 'revert.request') reverts += 1;
+        await ASSERTIONS[playKey(step.state)](step.state, world);
+        const mk = messageKey(step.state);
+        if (mk) MESSAGE_ASSERTIONS[mk](step.state);
+      }
+      // What went over the socket: a join on connect, and exactly the Leader's rolls and reverts.
+      expect(socket!.sentOf('join_game')).toEqual([{ game_id: 5 }]);
+      expect(socket!.sentOf('roll_dice')).toEqual(Array(rolls).fill({ game_id: 5, team_id: 11, performer_ign_id: 501 }));
+      expect(socket!.sentOf('revert_roll')).toEqual(Array(reverts).fill({ game_id: 5, team_id: 11, performer_ign_id: 501 }));
+    });
+  }
+});
+
+/** The texts asserted above are the spec's, word for word (product-spec sections 2, 4, 6 and 8). */
+describe('spec texts', () => {
+  it('are exact', () => {
+    expect(GAME_ACTION_TEXTS.leaderTitle).toBe('Roll Dice for Your Team');
+    expect(GAME_ACTION_TEXTS.memberTitle).toBe('Leader Action Required');
+    expect(GAME_ACTION_TEXTS.noTeamTitle).toBe('Join a Team to Roll');
+    expect(GAME_ACTION_TEXTS.memberOnly).toBe('Only the Leader of your team can roll the dice or revert a turn.');
+    expect(GAME_ACTION_TEXTS.noTeam).toBe('You must be a member of a team participating in this game to see game actions.');
+    expect(GAME_ACTION_TEXTS.noActions('paused')).toBe('Game is paused. No actions available.');
+    expect(GAME_VIEW_MESSAGES.loadFailed).toBe('Failed to load game details. It may not exist or the link is invalid.');
+    expect(GAME_VIEW_MESSAGES.notFound).toBe('Game not found.');
+    expect(GAME_VIEW_MESSAGES.publicLoadFailed).toBe('Failed to load game details. It may not exist or is no longer public.');
+  });
+});
+
+/** Sanity: the progress helper gives what the server would. */
+describe('fixtures', () => {
+  it('progressOf moves team 11 and bumps the version', () => {
+    const p: GameProgress = progressOf(fixtureGame(), { position: 7 });
+    expect(p.version).toBe(2);
+    expect(p.team_states[0].position_history).toEqual([1, 7]);
+  });
+});
