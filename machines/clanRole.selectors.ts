@@ -3,7 +3,8 @@ import type { clanRoleMachine } from './clanRole.machine';
 
 type S = SnapshotFrom<typeof clanRoleMachine>;
 
-/** Named selectors of the clanRole chart for `useSelector` (house-style "Components"). */
+// Named selectors of the clanRole chart for `useSelector` (house-style "Components").
+
 /** A clan action runs: the tabs are disabled and the pending message shows (product-spec section 2). */
 export const isActionPending = (s: S) => s.hasTag('pending');
 /** A confirmation dialog of the chart is open. */
