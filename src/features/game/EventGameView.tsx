@@ -1,16 +1,404 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useId, useMemo, type MouseEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { fromPromise, type ActorRefFrom } from 'xstate';
+import { eventGameMachine, previewConnections } from '../../../machines/eventGame.machine';
+import * as sel from '../../../machines/eventGame.selectors';
+import { gameStatusMachine } from '../../../machines/gameStatus.machine';
+import * as statusSel from '../../../machines/gameStatus.selectors';
+import { bannerMachine } from '../../../machines/banner.machine';
+import { revertAllowance, revertsUsed, turnsProcessed } from '../../../contract/game/moves';
+import { boardSizeLabel } from '../../../contract/game/board';
+import { statusClass } from '../../../contract/game/status';
+import type { Game } from '../../../contract/gameApi';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { Notice } from '../../ui/Notice';
+import { Spinner } from '../../ui/Spinner';
+import { BoardView } from '../board/BoardView';
+import { CLAN_MANAGEMENT_ORIGIN, gamePlayPath } from '../play/origin';
+import { GameBanner } from './GameBanner';
+import { SettingsForm, type EventGameRef } from './SettingsForm';
+import { liveGameEffects, type GameEffects } from './effects';
+
+type StatusRef = ActorRefFrom<typeof gameStatusMachine>;
+
+/** Texts of the three confirmation dialogs (product-spec section 2 "Event Game view"). */
+export const GAME_DIALOG_TEXTS = {
+  deleteTitle: 'Confirm Game Deletion',
+  deleteBody: 'Are you sure you want to delete this game? The board, its squares, team positions and the game log are deleted permanently. This action cannot be undone.',
+  resetTitle: 'Confirm Game Reset',
+  resetBody:
+    'Resetting clears all team positions, move history and revert counts. The board configuration (snakes, ladders and tasks) is kept, and the game status is set back to READY.',
+  randomizeTitle: 'Confirm Board Randomization',
+  randomizeBody: (status: string) =>
+    `The game is currently ${status.toUpperCase()}. Randomizing the board permanently changes the snakes and ladders (and the tasks on the squares). Team positions stay where they are. This is not a reset.`,
+} as const;
+
 /**
- * The Event Game view of one event (product-spec section 2 Event Game view): placeholder until
- * issue #5 fills it. Props: clan and event ids, the event's game id (null: no game yet), and
- * onBack returning to the event list.
+ * The Event Game view of one event (product-spec sections 2 "Event Game view", 4 "Game status",
+ * 5 "Game settings", 7 "Game", 8, 9): 'Back to Events' and 'Managing: Game Board'; without a game
+ * the setup mode ('Setup New Game', the settings form, 'Create & Deploy Game'); with one, the
+ * results/status area (live tracker, Start/Pause/Resume/Game Finished, Reset, Refresh), the manual
+ * board editor with a live preview of the edited board, and Board Settings (Randomize Board,
+ * Delete Game (Wipe Board)); the Confirm Game Deletion, Confirm Game Reset and Confirm Board
+ * Randomization dialogs; messages in the fading global banner. The flow is the eventGame chart
+ * with its gameStatus child; `effects` replaces the calls in tests. A new `gameId` from the event
+ * list starts the view afresh.
  */
-export function EventGameView({ clanId, eventId, gameId, onBack }: { clanId: number; eventId: number; gameId: number | null; onBack: () => void }) {
+export function EventGameView({
+  clanId,
+  eventId,
+  gameId,
+  onBack,
+  effects = liveGameEffects,
+}: {
+  clanId: number;
+  eventId: number;
+  gameId: number | null;
+  onBack: () => void;
+  effects?: GameEffects;
+}) {
+  return <EventGameFlow key={gameId ?? 'none'} clanId={clanId} eventId={eventId} gameId={gameId} onBack={onBack} effects={effects} />;
+}
+
+function EventGameFlow({ clanId, eventId, gameId, onBack, effects }: { clanId: number; eventId: number; gameId: number | null; onBack: () => void; effects: GameEffects }) {
+  const banner = useActorRef(bannerMachine);
+  const deleteDialog = useConfirmAction({
+    perform: async ({ subject }) => ({ message: (await effects.deleteGame(clanId, eventId, Number(subject.gameId))).message }),
+    onSucceeded: () => flow.send({ type: 'game.deleted' }),
+  });
+  const resetDialog = useConfirmAction({
+    perform: async ({ subject }) => ({ message: (await effects.resetGame(clanId, eventId, Number(subject.gameId))).message }),
+    onSucceeded: () => flow.send({ type: 'game.reload' }),
+  });
+  const logic = useMemo(
+    () =>
+      eventGameMachine.provide({
+        actors: {
+          loadGame: fromPromise(({ input }) => effects.fetchGame(clanId, eventId, input.gameId)),
+          createGame: fromPromise(async ({ input }) => {
+            const answer = await effects.createGame(clanId, eventId, input.settings);
+            return { gameId: answer.game.id, message: answer.message };
+          }),
+          randomizeGame: fromPromise(({ input }) => effects.randomizeGame(clanId, eventId, input.gameId, input.settings)),
+          saveBoard: fromPromise(({ input }) => effects.saveBoard(clanId, eventId, input.gameId, input.body)),
+          gameStatus: gameStatusMachine.provide({
+            actors: {
+              changeStatus: fromPromise(async ({ input }) => ({
+                status: (await effects.changeGameStatus(clanId, eventId, input.gameId, input.status, input.action)).status,
+              })),
+            },
+            actions: {
+              notify: (_, notice) => banner.send({ type: 'banner.show', ...notice }),
+              confirmReset: ({ context }) => resetDialog.send({ type: 'confirm.open', subject: { gameId: context.gameId } }),
+            },
+          }),
+        },
+        actions: { notify: (_, notice) => banner.send({ type: 'banner.show', ...notice }) },
+      }),
+    // The chart is built once per mounted view; its effects close over this view's ids.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  );
+  const flow = useActorRef(logic, { input: { gameId } });
+  const mode = useSelector(flow, sel.selectMode);
+  const loadError = useSelector(flow, sel.selectLoadError);
+
   return (
-    <section className="placeholder" data-clan={clanId} data-event={eventId} data-game={gameId ?? ''}>
-      <div className="row">
-        <button type="button" className="btn" onClick={onBack}>Back to Events</button>
-        <strong>Managing: Game Board</strong>
+    <section className="game-admin" aria-labelledby="game-admin-title">
+      <div className="toolbar">
+        <button type="button" className="btn" onClick={onBack}>
+          Back to Events
+        </button>
+        <h2 id="game-admin-title" className="toolbar__title">
+          Managing: Game Board
+        </h2>
       </div>
-      <p className="muted">The game board of this event will be managed here.</p>
+      <GameBanner banner={banner} />
+      {mode === 'loading' && <Spinner text="Loading game details..." />}
+      {mode === 'loadFailed' && (
+        <div className="row">
+          <Notice tone="error">{loadError}</Notice>
+          <button type="button" className="btn" onClick={() => flow.send({ type: 'load.retry' })}>
+            Retry
+          </button>
+        </div>
+      )}
+      {mode === 'setup' && <SetupMode flow={flow} />}
+      {mode === 'manage' && <ManageMode flow={flow} clanId={clanId} eventId={eventId} deleteDialog={deleteDialog} />}
+      <ConfirmDialog actor={deleteDialog} title={GAME_DIALOG_TEXTS.deleteTitle} confirmLabel="Delete Game" processingText="Deleting game..." danger>
+        <p>{GAME_DIALOG_TEXTS.deleteBody}</p>
+      </ConfirmDialog>
+      <ConfirmDialog actor={resetDialog} title={GAME_DIALOG_TEXTS.resetTitle} confirmLabel="Reset Game" processingText="Resetting game..." danger>
+        <p>{GAME_DIALOG_TEXTS.resetBody}</p>
+      </ConfirmDialog>
+      <RandomizeDialog flow={flow} />
     </section>
   );
+}
+
+/** Setup mode (product-spec section 2): no board yet, the settings form and 'Create & Deploy Game'. */
+function SetupMode({ flow }: { flow: EventGameRef }) {
+  const creating = useSelector(flow, sel.isCreating);
+  return (
+    <div className="game-area">
+      <h3>Setup New Game</h3>
+      <p>
+        The game board for this event has not been created yet. Choose the board size, the number of snakes and ladders, the reverts each team may use
+        and how many tasks of each difficulty to place, then deploy the board. Snakes, ladders and tasks from the clan task pool are placed at random.
+      </p>
+      {creating && <Spinner text="Deploying game, please wait..." />}
+      <SettingsForm flow={flow} submitLabel="Create & Deploy Game" />
+    </div>
+  );
+}
+
+/** Existing-game mode: results/status area, board configuration area and Board Settings area. */
+function ManageMode({
+  flow,
+  clanId,
+  eventId,
+  deleteDialog,
+}: {
+  flow: EventGameRef;
+  clanId: number;
+  eventId: number;
+  deleteDialog: ConfirmActionRef;
+}) {
+  const game = useSelector(flow, sel.selectGame);
+  const statusRef = useSelector(flow, sel.selectStatusRef);
+  const randomizing = useSelector(flow, sel.isRandomizing);
+  if (!game || !statusRef) return null;
+  const openDelete = () => deleteDialog.send({ type: 'confirm.open', subject: { gameId: game.id } });
+  return (
+    <div className="game-admin__areas">
+      <ResultsArea flow={flow} game={game} statusRef={statusRef} clanId={clanId} eventId={eventId} />
+      <BoardEditor flow={flow} game={game} />
+      <section className="game-area" aria-labelledby="board-settings-title">
+        <h3 id="board-settings-title">Board Settings</h3>
+        <p className="muted">
+          Randomize Board places new snakes, ladders and tasks using these settings. Team positions are kept; it does not reset the game.
+        </p>
+        {randomizing && <Spinner text="Randomizing board..." />}
+        <SettingsForm
+          flow={flow}
+          submitLabel="Randomize Board"
+          extra={
+            <button type="button" className="btn btn--danger game-settings__delete" onClick={openDelete}>
+              Delete Game (Wipe Board)
+            </button>
+          }
+        />
+      </section>
+    </div>
+  );
+}
+
+/** The results/status area: status, live tracker, team positions, status controls and Reset. */
+function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGameRef; game: Game; statusRef: StatusRef; clanId: number; eventId: number }) {
+  const statusLabel = useSelector(statusRef, statusSel.selectStatusLabel);
+  const control = useSelector(statusRef, statusSel.selectStatusControl);
+  const controlEnabled = useSelector(statusRef, statusSel.canUseStatusControl);
+  const resetEnabled = useSelector(statusRef, statusSel.canReset);
+  const changing = useSelector(statusRef, statusSel.isChangingStatus);
+  const reloading = useSelector(flow, sel.isReloading);
+  const canReload = useSelector(flow, sel.canReload);
+  const teams = game.team_states;
+  const turns = turnsProcessed(teams);
+  const used = revertsUsed(teams);
+  const allowance = revertAllowance(game.max_reverts_allowed, teams.length);
+  const { label, action } = statusSel.STATUS_CONTROLS[control];
+  // One handler for every status control: the chart decides what an action means.
+  const request = (e: MouseEvent<HTMLButtonElement>) => statusRef.send({ type: 'status.request', action: e.currentTarget.value });
+  return (
+    <section className="game-area" aria-labelledby="game-results-title">
+      <div className="game-results__head">
+        <h3 id="game-results-title">Game Status &amp; Results</h3>
+        <span className={`game-status game-status--${statusClass(statusLabel)}`} data-testid="game-status">
+          {statusLabel}
+        </span>
+      </div>
+      <p className="muted game-results__facts">
+        {game.event_name} · Board {boardSizeLabel(game.board_size)} · {game.num_snakes} snakes · {game.num_ladders} ladders · {teams.length}{' '}
+        {teams.length === 1 ? 'team' : 'teams'}
+      </p>
+      <dl className="tracker" aria-label="Live tracker">
+        <div className="tracker__item">
+          <dt>Turns processed</dt>
+          <dd data-testid="turns-processed">{turns}</dd>
+        </div>
+        <div className="tracker__item">
+          <dt>Reverts used</dt>
+          <dd data-testid="reverts-used">
+            {used} / {allowance}
+          </dd>
+        </div>
+      </dl>
+      {game.winners && game.winners.length > 0 && (
+        <p className="game-results__winner">
+          Winner: {game.winners.map((w) => w.name).join(', ')}
+        </p>
+      )}
+      {teams.length === 0 ? (
+        <p className="muted">No teams in this event yet. Teams created in Manage Teams get a place on the board at once.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table team-positions">
+            <caption className="sr-only">Team positions</caption>
+            <thead>
+              <tr>
+                <th scope="col">Team</th>
+                <th scope="col">Position</th>
+                <th scope="col">Turns</th>
+                <th scope="col">Reverts used</th>
+              </tr>
+            </thead>
+            <tbody>
+              {teams.map((t) => (
+                <tr key={t.team_id} data-team={t.team_name}>
+                  <th scope="row">
+                    <span className="team-name">
+                      <span className="team-name__bar" style={{ background: /^#[0-9a-f]{6}$/i.test(t.team_color) ? t.team_color : '#cccccc' }} aria-hidden="true" />
+                      {t.team_name}
+                    </span>
+                  </th>
+                  <td data-testid="team-position">{t.current_position}</td>
+                  <td>{Math.max(t.position_history.length - 1, 0)}</td>
+                  <td>
+                    {t.revert_count} / {game.max_reverts_allowed}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="row game-results__controls">
+        <button type="button" className="btn btn--primary" value={action ?? ''} disabled={!controlEnabled} onClick={request} data-testid="status-control">
+          {label}
+        </button>
+        <button type="button" className="btn btn--danger" disabled={!resetEnabled} onClick={() => statusRef.send({ type: 'reset.request' })}>
+          Reset Game
+        </button>
+        <button type="button" className="btn" disabled={!canReload} onClick={() => flow.send({ type: 'game.reload' })}>
+          Refresh
+        </button>
+        <Link className="btn btn--ghost game-results__play" to={gamePlayPath(clanId, eventId, game.id)} state={CLAN_MANAGEMENT_ORIGIN}>
+          Open Game Screen
+        </Link>
+      </div>
+      {(changing || reloading) && <p className="muted" role="status">{changing ? 'Updating game status...' : 'Refreshing game data...'}</p>}
+    </section>
+  );
+}
+
+/** The manual board editor: snakes and ladders as JSON, saved after the board rules pass, with a live preview. */
+function BoardEditor({ flow, game }: { flow: EventGameRef; game: Game }) {
+  const id = useId();
+  const snakesText = useSelector(flow, sel.selectSnakesText);
+  const laddersText = useSelector(flow, sel.selectLaddersText);
+  const boardError = useSelector(flow, sel.selectBoardError);
+  const canSave = useSelector(flow, sel.canSaveBoard);
+  const saving = useSelector(flow, sel.isSavingBoard);
+  const preview = useMemo(() => previewConnections(game.board_size, snakesText, laddersText), [game.board_size, snakesText, laddersText]);
+  return (
+    <section className="game-area" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>Board Configuration</h3>
+      <p className="muted">
+        Edit the snakes and ladders by hand: each is a [start, end] pair of squares. Snakes go down (start greater than end), ladders go up; none may use
+        square 1 or {game.board_size}, share a square with another, or start and end on the same row.
+      </p>
+      <form
+        className="board-editor"
+        onSubmit={(e) => {
+          e.preventDefault();
+          flow.send({ type: 'board.save' });
+        }}
+      >
+        <div className="board-editor__boxes">
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-snakes`}>Snakes config (JSON)</label>
+            <textarea
+              id={`${id}-snakes`}
+              className="input board-editor__text"
+              rows={8}
+              spellCheck={false}
+              value={snakesText}
+              aria-describedby={boardError ? `${id}-error` : undefined}
+              onChange={(e) => flow.send({ type: 'board.change', box: 'snakes', value: e.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-ladders`}>Ladders config (JSON)</label>
+            <textarea
+              id={`${id}-ladders`}
+              className="input board-editor__text"
+              rows={8}
+              spellCheck={false}
+              value={laddersText}
+              aria-describedby={boardError ? `${id}-error` : undefined}
+              onChange={(e) => flow.send({ type: 'board.change', box: 'ladders', value: e.target.value })}
+            />
+          </div>
+        </div>
+        {boardError && (
+          <p id={`${id}-error`} className="notice notice--error" role="alert">
+            {boardError}
+          </p>
+        )}
+        <div className="row">
+          <button type="submit" className="btn btn--primary" disabled={!canSave}>
+            Save Board Configuration
+          </button>
+          {saving && <span className="muted" role="status">Saving board configuration...</span>}
+        </div>
+      </form>
+      <div className="board-editor__preview">
+        <h4>Preview</h4>
+        <p className="muted board-editor__preview-note">
+          {preview === null
+            ? 'The preview shows the saved board until both boxes hold valid JSON.'
+            : 'This is the board as it will be saved. Click a square for its task.'}
+        </p>
+        <BoardView
+          boardSize={game.board_size}
+          squares={game.board_squares}
+          connections={preview ?? game.board_connections}
+          teams={game.team_states}
+          label="Board preview"
+        />
+      </div>
+    </section>
+  );
+}
+
+/** Confirm Board Randomization: opened by the chart when settings are saved while in-progress or paused. */
+function RandomizeDialog({ flow }: { flow: EventGameRef }) {
+  const open = useSelector(flow, sel.isRandomizeConfirmOpen);
+  const statusRef = useSelector(flow, sel.selectStatusRef);
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && flow.send({ type: 'randomize.cancel' })}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog panel" aria-describedby={undefined}>
+          <Dialog.Title className="dialog__title">{GAME_DIALOG_TEXTS.randomizeTitle}</Dialog.Title>
+          {statusRef && <RandomizeText statusRef={statusRef} />}
+          <div className="row dialog__actions">
+            <button type="button" className="btn" onClick={() => flow.send({ type: 'randomize.cancel' })}>
+              No, Keep Current Board
+            </button>
+            <button type="button" className="btn btn--danger" onClick={() => flow.send({ type: 'randomize.confirm' })}>
+              Yes, Randomize Board
+            </button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function RandomizeText({ statusRef }: { statusRef: StatusRef }) {
+  const status = useSelector(statusRef, statusSel.selectStatusLabel);
+  return <p>{GAME_DIALOG_TEXTS.randomizeBody(status)}</p>;
 }

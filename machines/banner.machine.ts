@@ -1,0 +1,67 @@
+import { assign, setup } from 'xstate';
+
+/** Tone of a banner message: success (green), error (red) or info. */
+export type BannerTone = 'success' | 'error' | 'info';
+
+/** One banner message. */
+export interface BannerMessage {
+  tone: BannerTone;
+  text: string;
+}
+
+export interface BannerContext {
+  message: BannerMessage | null;
+}
+
+export type BannerEvent = { type: 'banner.show'; tone: BannerTone; text: string } | { type: 'banner.dismiss' };
+
+/** Milliseconds of the banner's named delays (product-spec section 4 "Game status", last line). */
+export const BANNER_DELAYS = {
+  /** A message starts fading this long after it appears. */
+  messageFade: 4000,
+  /** ... and is removed this long after it started fading (5 s after it appeared). */
+  messageRemove: 1000,
+} as const;
+
+/**
+ * The global message banner of the Event Game view and the Game Tasks screen (product-spec
+ * sections 2 "Event Game view": messages appear in a global banner that fades out; 4: status and
+ * action messages clear themselves, fade at 4 s, removal at 5 s). `banner.show` replaces any
+ * message and restarts the clock; `banner.dismiss` removes it at once.
+ */
+export const bannerMachine = setup({
+  types: {
+    context: {} as BannerContext,
+    events: {} as BannerEvent,
+  },
+  actions: {
+    assignMessage: assign((_, message: BannerMessage) => ({ message })),
+    clearMessage: assign({ message: null }),
+  },
+  delays: {
+    messageFade: BANNER_DELAYS.messageFade,
+    messageRemove: BANNER_DELAYS.messageRemove,
+  },
+}).createMachine({
+  id: 'banner',
+  context: { message: null },
+  initial: 'hidden',
+  on: {
+    'banner.show': {
+      target: '.shown',
+      reenter: true,
+      actions: { type: 'assignMessage', params: ({ event }) => ({ tone: event.tone, text: event.text }) },
+    },
+  },
+  states: {
+    hidden: {},
+    shown: {
+      after: { messageFade: 'fading' },
+      on: { 'banner.dismiss': { target: 'hidden', actions: 'clearMessage' } },
+    },
+    fading: {
+      after: { messageRemove: { target: 'hidden', actions: 'clearMessage' } },
+      on: { 'banner.dismiss': { target: 'hidden', actions: 'clearMessage' } },
+    },
+  },
+});

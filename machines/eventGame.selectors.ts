@@ -1,0 +1,35 @@
+import type { SnapshotFrom } from 'xstate';
+import type { eventGameMachine } from './eventGame.machine';
+
+type S = SnapshotFrom<typeof eventGameMachine>;
+
+/** Which part of the Event Game view shows (product-spec section 2 "Event Game view"). */
+export type EventGameMode = 'loading' | 'loadFailed' | 'setup' | 'manage';
+
+/** Named selectors of the eventGame chart. */
+export const selectMode = (s: S): EventGameMode => {
+  if (s.matches('setup')) return 'setup';
+  if (s.matches('manage')) return 'manage';
+  if (s.matches('loadFailed')) return 'loadFailed';
+  return 'loading';
+};
+export const isCreating = (s: S) => s.matches({ setup: 'creating' });
+export const isBusy = (s: S) => s.hasTag('busy');
+export const isReloading = (s: S) => s.matches({ manage: 'reloading' });
+export const isRandomizing = (s: S) => s.matches({ manage: 'randomizing' });
+export const isSavingBoard = (s: S) => s.matches({ manage: 'savingBoard' });
+export const isRandomizeConfirmOpen = (s: S) => s.hasTag('modalOpen');
+/** Create & Deploy Game / Randomize Board may be pressed: the form is valid and nothing runs (derived with `can`). */
+export const canSubmitSettings = (s: S) => s.can({ type: 'settings.submit' });
+/** Save Board may be pressed: nothing else runs. */
+export const canSaveBoard = (s: S) => s.matches({ manage: 'idle' });
+/** Refresh may be pressed. */
+export const canReload = (s: S) => s.matches({ manage: 'idle' });
+export const selectGame = (s: S) => s.context.game;
+export const selectGameId = (s: S) => s.context.gameId;
+export const selectDraft = (s: S) => s.context.draft;
+export const selectSnakesText = (s: S) => s.context.snakesText;
+export const selectLaddersText = (s: S) => s.context.laddersText;
+export const selectBoardError = (s: S) => s.context.boardError;
+export const selectLoadError = (s: S) => s.context.loadError;
+export const selectStatusRef = (s: S) => s.context.statusRef;

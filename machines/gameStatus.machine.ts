@@ -1,0 +1,226 @@
+import { assign, fromPromise, setup } from 'xstate';
+import {
+  actionToStatus,
+  GAME_STATUS_MESSAGES,
+  isGameStatus,
+  statusToChartState,
+  type GameChartState,
+  type GameStatus,
+  type RequestableStatus,
+} from '../contract/game/status';
+
+/** What the chart is started with: the game's id and its server status. */
+export interface GameStatusInput {
+  gameId: number;
+  status: GameStatus;
+}
+
+export interface GameStatusContext {
+  gameId: number;
+  /** The server status the chart started from (read once, by `resolving`). */
+  initialStatus: GameStatus;
+  /** The control that is being carried out ('resume', 'pause' ...) and the status it asked for. */
+  action: string | null;
+  requested: RequestableStatus | null;
+}
+
+export type GameStatusEvent =
+  /** A status control was pressed: 'start' / 'resume' (→ in-progress), 'pause' (→ paused), or anything else. */
+  | { type: 'status.request'; action: string }
+  /** The Reset control was pressed (its confirmation dialog opens). */
+  | { type: 'reset.request' }
+  /** The server status became known from outside (a reload of the game, or the live socket). */
+  | { type: 'game.statusChanged'; status: GameStatus };
+
+/** Input of the `changeStatus` actor: the game, the status to set and the control's action name. */
+export interface ChangeStatusInput {
+  gameId: number;
+  status: RequestableStatus;
+  action: string;
+}
+
+/** Output of `changeStatus`: the status the server now holds. */
+export interface ChangeStatusOutput {
+  status: GameStatus;
+}
+
+/** A message the chart hands to the page's banner. */
+export interface StatusNotice {
+  tone: 'success' | 'error';
+  text: string;
+}
+
+const requestedStatus = (action: string): RequestableStatus | null => {
+  try {
+    return actionToStatus(action);
+  } catch {
+    return null;
+  }
+};
+
+const chartStateOf = (status: unknown): GameChartState | null => (isGameStatus(status) ? statusToChartState(status) : null);
+
+const CHART_STATES: readonly GameChartState[] = ['pending', 'ready', 'inProgress', 'paused', 'finished'];
+
+type StatusGuard = 'initialStatusIs' | 'changedStatusIs' | 'answeredStatusIs';
+
+/** Guarded targets for "the server status is now X": one entry per chart state (guard `guard` with the state as params). */
+function targetsFor<E extends object>(guard: StatusGuard, prefix: string, extra: E) {
+  return CHART_STATES.map((state) => ({ guard: { type: guard, params: state }, target: `${prefix}${state}`, ...extra }));
+}
+
+/** The success message of a status change (product-spec section 4 "Game status"). */
+function successText(status: GameStatus): string {
+  return status === 'paused' ? GAME_STATUS_MESSAGES.paused : GAME_STATUS_MESSAGES.resumed;
+}
+
+/**
+ * Game status of one game as the managers' controls see it (product-spec section 4 "Game
+ * status"; server-contract section 4 "Status"). States are the chart states of the server
+ * statuses, mapped once by contract/game statusToChartState: pending (PENDING), ready (READY),
+ * inProgress (in-progress), paused (paused), finished (finished / completed).
+ * - pending, ready: `status.request` with 'start' or 'resume' (Start Game sends resume) calls the
+ *   `changeStatus` actor with 'in-progress'; paused: 'resume' likewise; inProgress: 'pause' → 'paused'.
+ *   After success the chart moves to the status the server answered and notifies
+ *   'Game paused successfully. No turns can be processed.' or 'Game resumed. Turns can now be
+ *   processed.'; a failure notifies the server's error and stays.
+ * - `reset.request` (opens the reset confirmation, action `confirmReset`) in every status except
+ *   finished; finished accepts no control at all (the button reads 'Game Finished').
+ * - Any other action notifies 'Unknown game action: {action}'.
+ * - `game.statusChanged` (a reload or the socket) moves the chart to that status from anywhere.
+ * Flags are derived with `can(...)` in gameStatus.selectors.ts. Tags: `busy` while a change is
+ * under way, `running` for inProgress and paused.
+ */
+export const gameStatusMachine = setup({
+  types: {
+    context: {} as GameStatusContext,
+    events: {} as GameStatusEvent,
+    input: {} as GameStatusInput,
+  },
+  actors: {
+    changeStatus: fromPromise<ChangeStatusOutput, ChangeStatusInput>(async () => {
+      throw new Error("gameStatus machine: actor 'changeStatus' was not provided");
+    }),
+  },
+  guards: {
+    requests: ({ event }, status: RequestableStatus) => event.type === 'status.request' && requestedStatus(event.action) === status,
+    isUnknownAction: ({ event }) => event.type === 'status.request' && requestedStatus(event.action) === null,
+    /** The status the chart was started with maps to `state`. */
+    initialStatusIs: ({ context }, state: GameChartState) => chartStateOf(context.initialStatus) === state,
+    /** A `game.statusChanged` status maps to `state`. */
+    changedStatusIs: ({ event }, state: GameChartState) => event.type === 'game.statusChanged' && chartStateOf(event.status) === state,
+    /** The status the server answered to `changeStatus` maps to `state`. */
+    answeredStatusIs: ({ event }, state: GameChartState) =>
+      chartStateOf((event as unknown as { output?: ChangeStatusOutput }).output?.status) === state,
+  },
+  actions: {
+    assignRequest: assign((_, action: string) => ({ action, requested: requestedStatus(action) })),
+    clearRequest: assign({ action: null, requested: null }),
+    /** Hands a message to the page's banner; provided from src/. */
+    notify: (_, _notice: StatusNotice) => {},
+    /** Opens the reset confirmation dialog; provided from src/. */
+    confirmReset: () => {},
+  },
+}).createMachine({
+  id: 'gameStatus',
+  context: ({ input }) => ({ gameId: input.gameId, initialStatus: input.status, action: null, requested: null }),
+  initial: 'resolving',
+  on: {
+    'game.statusChanged': targetsFor('changedStatusIs', '.', { actions: 'clearRequest' as const }),
+    'status.request': {
+      guard: 'isUnknownAction',
+      actions: { type: 'notify', params: ({ event }) => ({ tone: 'error' as const, text: GAME_STATUS_MESSAGES.unknownAction(event.action) }) },
+    },
+  },
+  states: {
+    /** Transient: goes to the state of the status the chart was started with. */
+    resolving: {
+      always: targetsFor('initialStatusIs', '', {}),
+    },
+    pending: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'status.request': { guard: { type: 'requests', params: 'in-progress' }, target: 'changing', actions: { type: 'assignRequest', params: ({ event }) => event.action } },
+            'reset.request': { actions: 'confirmReset' },
+          },
+        },
+        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() } },
+      },
+    },
+    ready: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'status.request': { guard: { type: 'requests', params: 'in-progress' }, target: 'changing', actions: { type: 'assignRequest', params: ({ event }) => event.action } },
+            'reset.request': { actions: 'confirmReset' },
+          },
+        },
+        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() } },
+      },
+    },
+    inProgress: {
+      tags: ['running'],
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'status.request': { guard: { type: 'requests', params: 'paused' }, target: 'changing', actions: { type: 'assignRequest', params: ({ event }) => event.action } },
+            'reset.request': { actions: 'confirmReset' },
+          },
+        },
+        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() } },
+      },
+    },
+    paused: {
+      tags: ['running'],
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'status.request': { guard: { type: 'requests', params: 'in-progress' }, target: 'changing', actions: { type: 'assignRequest', params: ({ event }) => event.action } },
+            'reset.request': { actions: 'confirmReset' },
+          },
+        },
+        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() } },
+      },
+    },
+    finished: {},
+  },
+});
+
+function changeInput({ context }: { context: GameStatusContext }): ChangeStatusInput {
+  return { gameId: context.gameId, status: context.requested ?? 'in-progress', action: context.action ?? 'resume' };
+}
+
+/** onDone of `changeStatus`: notify the success message and move to the answered status. */
+function doneTargets() {
+  return targetsFor('answeredStatusIs', '#gameStatus.', {
+    actions: [
+      {
+        type: 'notify' as const,
+        params: ({ event }: { event: { output: ChangeStatusOutput } }) => ({ tone: 'success' as const, text: successText(event.output.status) }),
+      },
+      'clearRequest' as const,
+    ],
+  });
+}
+
+/** onError of `changeStatus`: notify the error and go back to idle in the same status. */
+function failed() {
+  return {
+    target: 'idle',
+    actions: [
+      {
+        type: 'notify' as const,
+        params: ({ event, context }: { event: { error: unknown }; context: GameStatusContext }) => ({
+          tone: 'error' as const,
+          text: event.error instanceof Error && event.error.message ? event.error.message : `Failed to ${context.action ?? 'update'} game.`,
+        }),
+      },
+      'clearRequest' as const,
+    ],
+  };
+}

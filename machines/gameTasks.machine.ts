@@ -1,0 +1,286 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { GAME_TASK_MESSAGES, type AvailableTask, type BoardSquare } from '../contract/gameApi';
+import { isSpecialDescription } from '../contract/game/generate';
+import type { Tier } from '../contract/game/tiers';
+
+/** Texts of the Game Tasks screen (product-spec sections 2 "Game Tasks screen", 5 "Tasks", 8). */
+export const GAME_TASKS_TEXTS = {
+  missingGame: 'Game ID is missing.',
+  loadError: (detail: string) => `Error loading data: ${detail}`,
+  swapError: (detail: string) => `Error saving task swap: ${detail}`,
+  optionsError: (detail: string) => `Failed to fetch swap options: ${detail}`,
+  noCandidates: (tier: string) => `No unassigned tasks of difficulty '${tier}' are available.`,
+  cannotAssign: GAME_TASK_MESSAGES.cannotAssign,
+  special: GAME_TASK_MESSAGES.special,
+  acrossTiers: GAME_TASK_MESSAGES.acrossTiers,
+  selectTask: 'Select a task to assign.',
+} as const;
+
+/** A square that can neither be dragged nor given a task: Start, Finish, Snake, Ladder, or no tier. */
+export function isFixedSquare(square: Pick<BoardSquare, 'task_description' | 'task_difficulty'>): boolean {
+  return square.task_difficulty === null || isSpecialDescription(square.task_description);
+}
+
+/**
+ * Why swapping the tasks of squares `a` and `b` is refused, or null when allowed (product-spec
+ * section 5 "Tasks"): a fixed square → 'Cannot swap tasks with Start, Finish, Ladder, or Snake
+ * squares.'; two tiers → 'You can only re-order squares within their own Difficulty Tier column.
+ * ...'. The same square twice is not a swap (returns null; the caller ignores it).
+ */
+export function swapRefusal(a: BoardSquare, b: BoardSquare): string | null {
+  if (a.id === b.id) return null;
+  if (isFixedSquare(a) || isFixedSquare(b)) return GAME_TASKS_TEXTS.special;
+  if (a.task_difficulty !== b.task_difficulty) return GAME_TASKS_TEXTS.acrossTiers;
+  return null;
+}
+
+/** The squares after the tasks of squares `id1` and `id2` changed places (what the server does on swap). */
+export function swapSquareTasks(squares: readonly BoardSquare[], id1: number, id2: number): BoardSquare[] {
+  const a = squares.find((s) => s.id === id1);
+  const b = squares.find((s) => s.id === id2);
+  if (!a || !b) return [...squares];
+  return squares.map((s) =>
+    s.id === a.id ? { ...s, task_id: b.task_id, task_description: b.task_description } : s.id === b.id ? { ...s, task_id: a.task_id, task_description: a.task_description } : s,
+  );
+}
+
+export interface GameTasksInput {
+  gameId: number | null;
+}
+
+export interface GameTasksContext {
+  gameId: number | null;
+  squares: BoardSquare[];
+  loadError: string | null;
+  /** The square of the swap-task modal. */
+  assignSquareId: number | null;
+  options: AvailableTask[];
+  selectedTaskId: number | null;
+  assignError: string | null;
+}
+
+export type GameTasksEvent =
+  | { type: 'squares.reload' }
+  /** A square was dropped on another (drag and drop, mouse, touch or keyboard). */
+  | { type: 'swap.request'; activeId: number; overId: number }
+  /** The edit icon of a square. */
+  | { type: 'assign.open'; squareId: number }
+  | { type: 'assign.select'; taskId: number | null }
+  | { type: 'assign.submit' }
+  | { type: 'assign.cancel' };
+
+/** A message for the page's banner. */
+export interface TasksNotice {
+  tone: 'success' | 'error';
+  text: string;
+}
+
+const detail = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Request failed.');
+const squareById = (context: GameTasksContext, id: number | null) => context.squares.find((s) => s.id === id);
+
+/**
+ * The Game Tasks screen (product-spec sections 2 "Game Tasks screen", 4, 5 "Tasks", 7 "Game
+ * tasks", 8). Actors provided from src/: `loadSquares`, `swapSquares`, `fetchOptions`,
+ * `assignTask`; actions `notify` (the banner) and `announceReorder` (the `tasks_reordered`
+ * socket message, so open game screens refresh).
+ * - Without a game id: missingGame ('Game ID is missing.').
+ * - loading → ready, or loadFailed ('Error loading data: ...').
+ * - ready.idle: `swap.request` is refused with the spec's texts for a fixed square or two tiers,
+ *   otherwise the tasks change places at once (swapping); a failed swap notifies 'Error saving
+ *   task swap: ...' and reloads the squares.
+ * - `assign.open`: a square without a tier → assignBlocked ('Cannot Assign Task'); otherwise the
+ *   pool tasks of its tier are fetched (assignLoading → assignChoosing; 'Failed to fetch swap
+ *   options: ...'); `assign.submit` needs a selected task (assigning), then reloads.
+ */
+export const gameTasksMachine = setup({
+  types: {
+    context: {} as GameTasksContext,
+    events: {} as GameTasksEvent,
+    input: {} as GameTasksInput,
+  },
+  actors: {
+    loadSquares: fromPromise<BoardSquare[], { gameId: number }>(async () => {
+      throw new Error("gameTasks machine: actor 'loadSquares' was not provided");
+    }),
+    swapSquares: fromPromise<{ message: string }, { gameId: number; square1Id: number; square2Id: number }>(async () => {
+      throw new Error("gameTasks machine: actor 'swapSquares' was not provided");
+    }),
+    fetchOptions: fromPromise<AvailableTask[], { gameId: number; squareId: number }>(async () => {
+      throw new Error("gameTasks machine: actor 'fetchOptions' was not provided");
+    }),
+    assignTask: fromPromise<{ message: string }, { gameId: number; squareId: number; taskId: number }>(async () => {
+      throw new Error("gameTasks machine: actor 'assignTask' was not provided");
+    }),
+  },
+  guards: {
+    hasGameId: ({ context }) => context.gameId !== null,
+    isSameSquare: ({ event }) => event.type === 'swap.request' && event.activeId === event.overId,
+    isRefusedSwap: ({ context, event }) => {
+      if (event.type !== 'swap.request') return false;
+      const a = squareById(context, event.activeId);
+      const b = squareById(context, event.overId);
+      return !a || !b || swapRefusal(a, b) !== null;
+    },
+    isBlankSquare: ({ context, event }) => {
+      const square = event.type === 'assign.open' ? squareById(context, event.squareId) : undefined;
+      return !square || isFixedSquare(square);
+    },
+    hasSelection: ({ context }) => context.selectedTaskId !== null && context.options.some((t) => t.id === context.selectedTaskId),
+  },
+  actions: {
+    assignSquares: assign((_, squares: BoardSquare[]) => ({ squares, loadError: null })),
+    assignLoadError: assign((_, error: unknown) => ({ loadError: GAME_TASKS_TEXTS.loadError(detail(error)) })),
+    swapLocally: assign(({ context }, e: { activeId: number; overId: number }) => ({ squares: swapSquareTasks(context.squares, e.activeId, e.overId) })),
+    openAssign: assign((_, squareId: number) => ({ assignSquareId: squareId, options: [] as AvailableTask[], selectedTaskId: null, assignError: null })),
+    assignOptions: assign((_, options: AvailableTask[]) => ({ options, selectedTaskId: null, assignError: null })),
+    assignOptionsError: assign((_, error: unknown) => ({ options: [] as AvailableTask[], assignError: GAME_TASKS_TEXTS.optionsError(detail(error)) })),
+    assignSelection: assign((_, taskId: number | null) => ({ selectedTaskId: taskId, assignError: null })),
+    assignSubmitError: assign((_, error: unknown) => ({ assignError: detail(error) })),
+    closeAssign: assign({ assignSquareId: null, options: [] as AvailableTask[], selectedTaskId: null, assignError: null }),
+    /** Hands a message to the page's banner; provided from src/. */
+    notify: (_, _notice: TasksNotice) => {},
+    /** Sends the `tasks_reordered` socket message {game_id, message}; provided from src/. */
+    announceReorder: (_, _message: string) => {},
+  },
+}).createMachine({
+  id: 'gameTasks',
+  context: ({ input }) => ({
+    gameId: input.gameId,
+    squares: [],
+    loadError: null,
+    assignSquareId: null,
+    options: [],
+    selectedTaskId: null,
+    assignError: null,
+  }),
+  initial: 'choosing',
+  states: {
+    /** Transient: without a game id there is nothing to load. */
+    choosing: {
+      always: [{ guard: 'hasGameId', target: 'loading' }, { target: 'missingGame' }],
+    },
+    missingGame: {},
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadSquares',
+        src: 'loadSquares',
+        input: ({ context }) => ({ gameId: context.gameId ?? 0 }),
+        onDone: { target: 'ready', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
+        onError: { target: 'loadFailed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+      },
+    },
+    loadFailed: {
+      on: { 'squares.reload': 'loading' },
+    },
+    ready: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'squares.reload': 'reloading',
+            'swap.request': [
+              { guard: 'isSameSquare' },
+              {
+                guard: 'isRefusedSwap',
+                actions: {
+                  type: 'notify',
+                  params: ({ context, event }) => {
+                    const a = squareById(context, event.activeId);
+                    const b = squareById(context, event.overId);
+                    return { tone: 'error' as const, text: (a && b && swapRefusal(a, b)) || GAME_TASKS_TEXTS.special };
+                  },
+                },
+              },
+              { target: 'swapping', actions: { type: 'swapLocally', params: ({ event }) => event } },
+            ],
+            'assign.open': [
+              { guard: 'isBlankSquare', target: 'assignBlocked', actions: { type: 'openAssign', params: ({ event }) => event.squareId } },
+              { target: 'assignLoading', actions: { type: 'openAssign', params: ({ event }) => event.squareId } },
+            ],
+          },
+        },
+        swapping: {
+          tags: ['busy'],
+          invoke: {
+            id: 'swapSquares',
+            src: 'swapSquares',
+            input: ({ context, event }) => {
+              const e = event as { activeId?: number; overId?: number };
+              return { gameId: context.gameId ?? 0, square1Id: e.activeId ?? 0, square2Id: e.overId ?? 0 };
+            },
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'notify', params: ({ event }) => ({ tone: 'success' as const, text: event.output.message }) },
+                { type: 'announceReorder', params: ({ event }) => event.output.message },
+              ],
+            },
+            onError: {
+              target: 'reloading',
+              actions: { type: 'notify', params: ({ event }) => ({ tone: 'error' as const, text: GAME_TASKS_TEXTS.swapError(detail(event.error)) }) },
+            },
+          },
+        },
+        reloading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'reloadSquares',
+            src: 'loadSquares',
+            input: ({ context }) => ({ gameId: context.gameId ?? 0 }),
+            onDone: { target: 'idle', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
+            onError: {
+              target: 'idle',
+              actions: { type: 'notify', params: ({ event }) => ({ tone: 'error' as const, text: GAME_TASKS_TEXTS.loadError(detail(event.error)) }) },
+            },
+          },
+        },
+        assignBlocked: {
+          tags: ['modalOpen'],
+          on: { 'assign.cancel': { target: 'idle', actions: 'closeAssign' } },
+        },
+        assignLoading: {
+          tags: ['modalOpen', 'busy'],
+          invoke: {
+            id: 'fetchOptions',
+            src: 'fetchOptions',
+            input: ({ context }) => ({ gameId: context.gameId ?? 0, squareId: context.assignSquareId ?? 0 }),
+            onDone: { target: 'assignChoosing', actions: { type: 'assignOptions', params: ({ event }) => event.output } },
+            onError: { target: 'assignChoosing', actions: { type: 'assignOptionsError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+          },
+          on: { 'assign.cancel': { target: 'idle', actions: 'closeAssign' } },
+        },
+        assignChoosing: {
+          tags: ['modalOpen'],
+          on: {
+            'assign.select': { actions: { type: 'assignSelection', params: ({ event }) => event.taskId } },
+            'assign.submit': { guard: 'hasSelection', target: 'assigning' },
+            'assign.cancel': { target: 'idle', actions: 'closeAssign' },
+          },
+        },
+        assigning: {
+          tags: ['modalOpen', 'busy'],
+          invoke: {
+            id: 'assignTask',
+            src: 'assignTask',
+            input: ({ context }) => ({ gameId: context.gameId ?? 0, squareId: context.assignSquareId ?? 0, taskId: context.selectedTaskId ?? 0 }),
+            onDone: {
+              target: 'reloading',
+              actions: [
+                { type: 'notify', params: ({ event }) => ({ tone: 'success' as const, text: event.output.message }) },
+                { type: 'announceReorder', params: ({ event }) => event.output.message },
+                'closeAssign',
+              ],
+            },
+            onError: { target: 'assignChoosing', actions: { type: 'assignSubmitError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+          },
+        },
+      },
+    },
+  },
+});
+
+/** The tier a square's candidates belong to (for the no-candidates text). */
+export function tierOfSquare(squares: readonly BoardSquare[], id: number | null): Tier | null {
+  return squares.find((s) => s.id === id)?.task_difficulty ?? null;
+}

@@ -1,0 +1,176 @@
+import { request } from './client';
+import { withNetworkMessage } from './events';
+import {
+  AvailableTasksAnswerSchema,
+  GameAnswerSchema,
+  GameCreatedAnswerSchema,
+  GameRandomizedAnswerSchema,
+  OkMessageAnswerSchema,
+  SquaresAnswerSchema,
+  StatusAnswerSchema,
+  type AvailableTask,
+  type BoardBody,
+  type BoardSquare,
+  type Game,
+  type GameCreatedAnswer,
+  type GameRandomizedAnswer,
+  type OkMessageAnswer,
+  type StatusAnswer,
+} from '../../contract/gameApi';
+import type { GameSettings } from '../../contract/game/settings';
+import type { RequestableStatus } from '../../contract/game/status';
+
+/**
+ * The game and game-task calls of product-spec section 7 ("Game", "Game tasks"), one function per
+ * endpoint, answers parsed with the contract/gameApi.ts schemas. Every function raises
+ * ApiRequestError with the server's `error` text, or the section 8 fallback when it has none.
+ */
+
+/** Path of an event's game calls: clan/{clanId}/events/{eventId}/game (prefix /api from the client). */
+const gamePath = (clanId: number, eventId: number) => `clan/${clanId}/events/${eventId}/game`;
+
+/** Section 8 fallback for the network failures of game data and status calls. */
+const NETWORK_GAME_DATA = 'Network error fetching game data.';
+const NETWORK_GAME_STATUS = 'Network error managing game status.';
+
+/**
+ * GET /api/clan/{clanId}/events/{eventId}/game/{gameId} → the game (contract GameSchema).
+ * Fallbacks 'Failed to fetch game data.' and 'Network error fetching game data.'
+ */
+export async function fetchGame(clanId: number, eventId: number, gameId: number): Promise<Game> {
+  const answer = await withNetworkMessage(
+    request(GameAnswerSchema, (h) => h.get(`${gamePath(clanId, eventId)}/${gameId}`), 'Failed to fetch game data.'),
+    NETWORK_GAME_DATA,
+  );
+  return answer.game;
+}
+
+/**
+ * POST /api/clan/{clanId}/events/{eventId}/game/ with the game settings →
+ * {game: {id}, message: 'Game created successfully! Snakes and ladders board is ready.'}.
+ * 409 when the event already has a game. Fallback 'Failed to create game.'
+ */
+export function createGame(clanId: number, eventId: number, settings: GameSettings): Promise<GameCreatedAnswer> {
+  return request(GameCreatedAnswerSchema, (h) => h.post(`${gamePath(clanId, eventId)}/`, { json: settings }), 'Failed to create game.');
+}
+
+/**
+ * PUT /api/clan/{clanId}/events/{eventId}/game/{gameId} with the settings: a new board (snakes,
+ * ladders and tasks) from these settings; team positions and status are kept →
+ * {game, message: 'Board re-randomized successfully using the current settings.'}.
+ * Fallback 'Failed to randomize/update game.'
+ */
+export function randomizeGame(clanId: number, eventId: number, gameId: number, settings: GameSettings): Promise<GameRandomizedAnswer> {
+  return request(
+    GameRandomizedAnswerSchema,
+    (h) => h.put(`${gamePath(clanId, eventId)}/${gameId}`, { json: settings }),
+    'Failed to randomize/update game.',
+  );
+}
+
+/**
+ * PUT .../game/{gameId}/board {snakes_config, ladders_config} (lists of [start, end] squares) →
+ * {ok, message: 'Board configurations updated successfully.'}; a 400 names the pair that breaks a
+ * board rule. Fallback 'Failed to update board configuration via API.'
+ */
+export function saveBoard(clanId: number, eventId: number, gameId: number, body: BoardBody): Promise<OkMessageAnswer> {
+  return request(
+    OkMessageAnswerSchema,
+    (h) => h.put(`${gamePath(clanId, eventId)}/${gameId}/board`, { json: body }),
+    'Failed to update board configuration via API.',
+  );
+}
+
+/**
+ * PUT .../game/{gameId}/status {status: 'in-progress' | 'paused'} → {ok, status} (the new server
+ * status). `action` names the control for the fallback 'Failed to {action} game.'; network
+ * failures give 'Network error managing game status.'
+ */
+export function changeGameStatus(
+  clanId: number,
+  eventId: number,
+  gameId: number,
+  status: RequestableStatus,
+  action: string,
+): Promise<StatusAnswer> {
+  return withNetworkMessage(
+    request(StatusAnswerSchema, (h) => h.put(`${gamePath(clanId, eventId)}/${gameId}/status`, { json: { status } }), `Failed to ${action} game.`),
+    NETWORK_GAME_STATUS,
+  );
+}
+
+/**
+ * PUT .../game/{gameId}/reset (no body): positions, histories, revert counts and the log cleared,
+ * board kept, status READY → {ok, message}. Fallback 'Failed to reset game.'
+ */
+export function resetGame(clanId: number, eventId: number, gameId: number): Promise<OkMessageAnswer> {
+  return request(OkMessageAnswerSchema, (h) => h.put(`${gamePath(clanId, eventId)}/${gameId}/reset`), 'Failed to reset game.');
+}
+
+/**
+ * DELETE .../game/{gameId} → {ok, message: 'Game deleted. The event is now awaiting a new game
+ * setup.'}; the event's game_id becomes null. Fallback 'Failed to delete game.'
+ */
+export function deleteGame(clanId: number, eventId: number, gameId: number): Promise<OkMessageAnswer> {
+  return request(OkMessageAnswerSchema, (h) => h.delete(`${gamePath(clanId, eventId)}/${gameId}`), 'Failed to delete game.');
+}
+
+/**
+ * GET .../game/{gameId}/tasks → every board square (id, square_index, task_id, task_description,
+ * task_difficulty) by square_index. Fallback 'Failed to fetch game data.'
+ */
+export async function fetchGameSquares(clanId: number, eventId: number, gameId: number): Promise<BoardSquare[]> {
+  const answer = await request(SquaresAnswerSchema, (h) => h.get(`${gamePath(clanId, eventId)}/${gameId}/tasks`), 'Failed to fetch game data.');
+  return answer.squares;
+}
+
+/**
+ * POST .../game/{gameId}/tasks/reorder {squares: [{id, square_index}]} → {ok, message: 'Board order
+ * updated and saved successfully!'} (defined by the spec; the drag path uses swap).
+ */
+export function reorderGameSquares(
+  clanId: number,
+  eventId: number,
+  gameId: number,
+  squares: { id: number; square_index: number }[],
+): Promise<OkMessageAnswer> {
+  return request(OkMessageAnswerSchema, (h) => h.post(`${gamePath(clanId, eventId)}/${gameId}/tasks/reorder`, { json: { squares } }), 'Failed to save board order.');
+}
+
+/**
+ * POST .../game/{gameId}/tasks/swap {square1_id, square2_id}: the two squares' tasks change places
+ * → {ok, message: 'Tasks swapped successfully!'}; 400 across tiers or with Start, Finish, Snake or
+ * Ladder squares. Fallback 'Failed to swap tasks.'
+ */
+export function swapGameSquares(clanId: number, eventId: number, gameId: number, square1Id: number, square2Id: number): Promise<OkMessageAnswer> {
+  return request(
+    OkMessageAnswerSchema,
+    (h) => h.post(`${gamePath(clanId, eventId)}/${gameId}/tasks/swap`, { json: { square1_id: square1Id, square2_id: square2Id } }),
+    'Failed to swap tasks.',
+  );
+}
+
+/**
+ * PUT .../game/{gameId}/tasks/{squareId} {task_id}: puts a pool task of the square's tier on it →
+ * {ok, message: 'Task on Square {n} assigned successfully!'}. Fallback 'Failed to assign task.'
+ */
+export function assignSquareTask(clanId: number, eventId: number, gameId: number, squareId: number, taskId: number): Promise<OkMessageAnswer> {
+  return request(
+    OkMessageAnswerSchema,
+    (h) => h.put(`${gamePath(clanId, eventId)}/${gameId}/tasks/${squareId}`, { json: { task_id: taskId } }),
+    'Failed to assign task.',
+  );
+}
+
+/**
+ * GET .../game/{gameId}/tasks/{squareId}/available → the pool tasks of the square's tier that are
+ * not on the board, by description; 400 'Cannot Assign Task' for a square without a tier.
+ */
+export async function fetchAvailableTasks(clanId: number, eventId: number, gameId: number, squareId: number): Promise<AvailableTask[]> {
+  const answer = await request(
+    AvailableTasksAnswerSchema,
+    (h) => h.get(`${gamePath(clanId, eventId)}/${gameId}/tasks/${squareId}/available`),
+    'Failed to fetch swap options.',
+  );
+  return answer.available_tasks;
+}

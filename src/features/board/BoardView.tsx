@@ -1,0 +1,246 @@
+import { useId, useRef, useState, type CSSProperties, type JSX, type KeyboardEvent } from 'react';
+import { boardSide, cellToSquare, squareToCell } from '../../../contract/game/board';
+import { isSpecialDescription, SPECIAL_DESCRIPTIONS, type Connection } from '../../../contract/game/generate';
+import { TIER_LABELS, type Tier } from '../../../contract/game/tiers';
+import {
+  BOARD_INFO_DEFAULT,
+  CELL,
+  boardExtent,
+  cellCenter,
+  cellOrigin,
+  headAngle,
+  isDrawable,
+  ladderLines,
+  pawnOffsets,
+  pawnRadius,
+  snakePath,
+  squareInfoText,
+  wrapLabel,
+  type Point,
+} from './boardGeometry';
+
+/** One square as the board needs it (contract BoardSquare without ids). */
+export interface BoardViewSquare {
+  square_index: number;
+  task_description: string;
+  task_difficulty: Tier | null;
+}
+
+/** One team's pawn: name, colour and square. */
+export interface BoardViewTeam {
+  team_id: number;
+  team_name: string;
+  team_color: string;
+  current_position: number;
+}
+
+export interface BoardViewProps {
+  /** N, the number of squares (25 ... 225). */
+  boardSize: number;
+  /** Squares 1..N (missing ones are drawn blank). */
+  squares: readonly BoardViewSquare[];
+  /** Snakes and ladders; pairs that do not fit the board are left out. */
+  connections: readonly Connection[];
+  /** Team pawns, drawn in team colours. */
+  teams?: readonly BoardViewTeam[];
+  /** Numbers only, no task text (small previews). */
+  compact?: boolean;
+  /** Accessible name of the board. */
+  label?: string;
+}
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+/** Display fallback of a team colour (product-spec section 3 "Team"). */
+const FALLBACK_COLOR = '#cccccc';
+
+type Kind = 'start' | 'finish' | 'snake' | 'ladder' | 'task' | 'blank';
+
+function kindOf(square: number, boardSize: number, description: string | undefined, starts: Map<number, Connection>): Kind {
+  if (square === 1) return 'start';
+  if (square === boardSize) return 'finish';
+  const c = starts.get(square);
+  if (c) return c.type;
+  if (description === SPECIAL_DESCRIPTIONS.snake || description === SPECIAL_DESCRIPTIONS.ladder) return 'blank';
+  return 'task';
+}
+
+/**
+ * THE board (product-spec section 2 "Game play screen"), drawn as SVG and reused by the game play
+ * screen and the Event Game view's preview: a grid of side ceil(sqrt(N)) numbered from the bottom
+ * row upward in alternating direction; each square shows its number and task text (not on Snake or
+ * Ladder squares; long text is cut, the full text is in the square's <title>), tinted by tier,
+ * Start and Finish marked; snakes as green wavy shapes with a head, ladders as brown ladders with 7
+ * rungs; team pawns in team colours, offset when several share a square, gliding when a position
+ * changes. Squares are buttons (click, Enter or Space; arrow keys move between them) that toggle
+ * the info box: the task, 'Snake/Ladder starts here, leading to square N' or 'Square N.'.
+ * Scales with its container (viewBox); on a phone the task text gives way to larger numbers.
+ */
+export function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board' }: BoardViewProps) {
+  const uid = useId();
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [focusable, setFocusable] = useState(1);
+  const side = boardSide(boardSize);
+  const extent = boardExtent(boardSize);
+  const drawn = connections.filter((c) => isDrawable(c, boardSize));
+  const starts = new Map(drawn.map((c) => [c.start, c]));
+  const bySquare = new Map(squares.map((s) => [s.square_index, s]));
+  const selectedSquare = selected !== null && selected <= boardSize ? selected : null;
+  const info =
+    selectedSquare === null ? BOARD_INFO_DEFAULT : squareInfoText(selectedSquare, drawn, bySquare.get(selectedSquare)?.task_description);
+
+  const toggle = (square: number) => {
+    setSelected((current) => (current === square ? null : square));
+    setFocusable(square);
+  };
+  const focusSquare = (square: number) => {
+    setFocusable(square);
+    svgRef.current?.querySelector<SVGGElement>(`[data-square="${square}"]`)?.focus();
+  };
+  const onKeyDown = (square: number, e: KeyboardEvent<SVGGElement>) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      toggle(square);
+      return;
+    }
+    const { row, col } = squareToCell(square, boardSize);
+    const moves: Record<string, [number, number]> = { ArrowRight: [row, col + 1], ArrowLeft: [row, col - 1], ArrowUp: [row + 1, col], ArrowDown: [row - 1, col] };
+    let next: number | null = null;
+    if (e.key in moves) next = cellToSquare(moves[e.key][0], moves[e.key][1], boardSize);
+    else if (e.key === 'Home') next = 1;
+    else if (e.key === 'End') next = boardSize;
+    else return;
+    e.preventDefault();
+    if (next !== null) focusSquare(next);
+  };
+
+  const cells: JSX.Element[] = [];
+  for (let square = 1; square <= boardSize; square += 1) {
+    const s = bySquare.get(square);
+    const kind = kindOf(square, boardSize, s?.task_description, starts);
+    const o = cellOrigin(square, boardSize);
+    const tier = kind === 'task' ? s?.task_difficulty ?? null : null;
+    const description = s?.task_description ?? '';
+    const text =
+      kind === 'start' ? 'Start' : kind === 'finish' ? 'Finish' : kind === 'task' ? (description && !isSpecialDescription(description) ? description : tier ? 'Unassigned' : '') : '';
+    const full = squareInfoText(square, drawn, description);
+    const lines = kind === 'task' && text ? wrapLabel(text, 13, 3) : [];
+    const classes = ['board__cell', `board__cell--${kind}`, tier ? `board__cell--${tier.toLowerCase()}` : '', selectedSquare === square ? 'board__cell--selected' : '']
+      .filter(Boolean)
+      .join(' ');
+    cells.push(
+      <g
+        key={square}
+        className={classes}
+        data-square={square}
+        role="button"
+        tabIndex={square === focusable ? 0 : -1}
+        aria-pressed={selectedSquare === square}
+        aria-label={`Square ${square}${tier ? ` (${TIER_LABELS[tier]})` : ''}: ${full}`}
+        onClick={() => toggle(square)}
+        onKeyDown={(e) => onKeyDown(square, e)}
+        onFocus={() => setFocusable(square)}
+      >
+        <title>{`Square ${square}${tier ? ` · ${TIER_LABELS[tier]}` : ''}: ${full}`}</title>
+        <rect className="board__square" x={o.x + 2} y={o.y + 2} width={CELL - 4} height={CELL - 4} rx={8} />
+        <text className="board__num" x={o.x + 8} y={o.y + 24}>
+          {square}
+        </text>
+        {(kind === 'start' || kind === 'finish') && (
+          <text className="board__mark" x={o.x + CELL / 2} y={o.y + CELL * 0.68} textAnchor="middle">
+            {kind === 'start' ? 'START' : 'FINISH'}
+          </text>
+        )}
+        {!compact && lines.length > 0 && (
+          <text className={description ? 'board__task' : 'board__task board__task--unassigned'} x={o.x + CELL / 2} y={o.y + 48} textAnchor="middle">
+            {lines.map((line, i) => (
+              <tspan key={i} x={o.x + CELL / 2} dy={i === 0 ? 0 : 15}>
+                {line}
+              </tspan>
+            ))}
+          </text>
+        )}
+      </g>,
+    );
+  }
+
+  const teamsBySquare = new Map<number, BoardViewTeam[]>();
+  for (const t of [...teams].sort((a, b) => a.team_id - b.team_id)) {
+    const at = Math.min(Math.max(1, Math.round(t.current_position) || 1), boardSize);
+    teamsBySquare.set(at, [...(teamsBySquare.get(at) ?? []), t]);
+  }
+  const pawns: JSX.Element[] = [];
+  for (const [square, here] of teamsBySquare) {
+    const c = cellCenter(square, boardSize);
+    const offsets = pawnOffsets(here.length);
+    const r = pawnRadius(here.length);
+    here.forEach((t, i) => {
+      const style: CSSProperties = { transform: `translate(${c.x + offsets[i].x}px, ${c.y + offsets[i].y}px)` };
+      pawns.push(
+        <g key={t.team_id} className="board__pawn" style={style} data-team={t.team_id} data-position={square}>
+          <title>{`${t.team_name}: square ${square}`}</title>
+          <circle r={r} fill={HEX.test(t.team_color) ? t.team_color : FALLBACK_COLOR} />
+          <circle r={r * 0.45} className="board__pawn-shine" cx={-r * 0.25} cy={-r * 0.3} />
+        </g>,
+      );
+    });
+  }
+
+  return (
+    <figure className={compact ? 'board board--compact' : 'board'} style={{ '--board-side': side } as CSSProperties}>
+      <div className="board__scroll">
+        <svg ref={svgRef} className="board__svg" viewBox={`0 0 ${extent} ${extent}`} role="group" aria-label={label}>
+          <g className="board__cells">{cells}</g>
+          <g className="board__links" aria-hidden="true">
+            {drawn.filter((c) => c.type === 'ladder').map((c) => (
+              <Ladder key={`l${c.start}-${c.end}`} from={cellCenter(c.start, boardSize)} to={cellCenter(c.end, boardSize)} />
+            ))}
+            {drawn.filter((c) => c.type === 'snake').map((c) => (
+              <Snake key={`s${c.start}-${c.end}`} id={`${uid}-s${c.start}`} head={cellCenter(c.start, boardSize)} tail={cellCenter(c.end, boardSize)} />
+            ))}
+          </g>
+          <g className="board__pawns" aria-hidden="true">
+            {pawns}
+          </g>
+        </svg>
+      </div>
+      <figcaption className="board-info" aria-live="polite">
+        {selectedSquare !== null && <span className="board-info__square">Square {selectedSquare}</span>}
+        <span className="board-info__text">{info}</span>
+      </figcaption>
+    </figure>
+  );
+}
+
+/** A snake from its head (the square where it starts) to its tail: a green sinuous body, head and eyes. */
+function Snake({ head, tail, id }: { head: Point; tail: Point; id: string }) {
+  const d = snakePath(head, tail);
+  const angle = headAngle(head, tail);
+  return (
+    <g className="board__snake" data-id={id}>
+      <path className="board__snake-outline" d={d} />
+      <path className="board__snake-body" d={d} />
+      <path className="board__snake-stripe" d={d} />
+      <g transform={`translate(${head.x} ${head.y}) rotate(${angle})`}>
+        <ellipse className="board__snake-head" rx={CELL * 0.17} ry={CELL * 0.12} />
+        <circle className="board__snake-eye" cx={CELL * 0.06} cy={-CELL * 0.05} r={CELL * 0.03} />
+        <circle className="board__snake-eye" cx={CELL * 0.06} cy={CELL * 0.05} r={CELL * 0.03} />
+      </g>
+    </g>
+  );
+}
+
+/** A brown ladder from `from` (the square where it starts) to `to`, with its rungs. */
+function Ladder({ from, to }: { from: Point; to: Point }) {
+  const { rails, rungs } = ladderLines(from, to);
+  return (
+    <g className="board__ladder">
+      {rails.map(([a, b], i) => (
+        <line key={`r${i}`} className="board__ladder-rail" x1={a.x} y1={a.y} x2={b.x} y2={b.y} />
+      ))}
+      {rungs.map(([a, b], i) => (
+        <line key={`g${i}`} className="board__ladder-rung" x1={a.x} y1={a.y} x2={b.x} y2={b.y} />
+      ))}
+    </g>
+  );
+}

@@ -1,0 +1,178 @@
+import { boardSide, squareToCell } from '../../../contract/game/board';
+import { isSpecialDescription, type Connection } from '../../../contract/game/generate';
+
+/**
+ * Pure drawing geometry of the board (product-spec section 2 "Game play screen"): the board is a
+ * square grid of side ceil(sqrt(N)) cells of CELL user units each; square 1 is bottom left and the
+ * numbering runs upward in alternating direction (contract squareToCell). y grows downward.
+ */
+
+/** Size of one cell in SVG user units (the viewBox scales it to the screen). */
+export const CELL = 100;
+
+/** Rungs of a ladder (product-spec section 2). */
+export const LADDER_RUNGS = 7;
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** Width (= height) of the board in user units. */
+export function boardExtent(boardSize: number): number {
+  return boardSide(boardSize) * CELL;
+}
+
+/** Top-left corner of a square's cell. */
+export function cellOrigin(square: number, boardSize: number): Point {
+  const side = boardSide(boardSize);
+  const { row, col } = squareToCell(square, boardSize);
+  return { x: col * CELL, y: (side - 1 - row) * CELL };
+}
+
+/** Centre of a square's cell. */
+export function cellCenter(square: number, boardSize: number): Point {
+  const o = cellOrigin(square, boardSize);
+  return { x: o.x + CELL / 2, y: o.y + CELL / 2 };
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * A sinuous snake body from the head (centre of `start`, where a team lands) to the tail (centre
+ * of `end`): a sine wave of amplitude CELL/5 around the straight line, about one wave per cell of
+ * length (at least two), tapering to nothing at the tail. Returns an SVG path `d`.
+ */
+export function snakePath(start: Point, end: Point): string {
+  const dx = end.x - start.x;
+  const dy = end.y - start.y;
+  const length = Math.hypot(dx, dy) || 1;
+  const nx = -dy / length;
+  const ny = dx / length;
+  const waves = Math.max(2, Math.round(length / (CELL * 1.1)));
+  const steps = waves * 12;
+  const amplitude = CELL / 5;
+  const points: string[] = [];
+  for (let i = 0; i <= steps; i += 1) {
+    const t = i / steps;
+    const taper = 1 - t * 0.6;
+    const off = Math.sin(t * waves * 2 * Math.PI) * amplitude * taper * Math.min(1, t * 6);
+    points.push(`${round(start.x + dx * t + nx * off)} ${round(start.y + dy * t + ny * off)}`);
+  }
+  return `M ${points.join(' L ')}`;
+}
+
+/** Direction of the snake's head: the angle in degrees of the line from `end` toward `start`. */
+export function headAngle(start: Point, end: Point): number {
+  return (Math.atan2(start.y - end.y, start.x - end.x) * 180) / Math.PI;
+}
+
+/** A ladder between two centres: its two rails and LADDER_RUNGS evenly spaced rungs. */
+export function ladderLines(start: Point, end: Point): { rails: [Point, Point][]; rungs: [Point, Point][] } {
+  const dx = end.x - start.x;
+  const dy = end.y - start.y;
+  const length = Math.hypot(dx, dy) || 1;
+  const half = CELL * 0.16;
+  const nx = (-dy / length) * half;
+  const ny = (dx / length) * half;
+  const p = (t: number, side: 1 | -1): Point => ({ x: round(start.x + dx * t + side * nx), y: round(start.y + dy * t + side * ny) });
+  const rails: [Point, Point][] = [
+    [p(0, 1), p(1, 1)],
+    [p(0, -1), p(1, -1)],
+  ];
+  const rungs: [Point, Point][] = [];
+  for (let i = 1; i <= LADDER_RUNGS; i += 1) {
+    const t = i / (LADDER_RUNGS + 1);
+    rungs.push([p(t, 1), p(t, -1)]);
+  }
+  return { rails, rungs };
+}
+
+/**
+ * Offsets of `count` pawns sharing one square, so that none hides another: one pawn sits a little
+ * below the centre; several are laid in a small grid (at most 3 per row) around it.
+ */
+export function pawnOffsets(count: number): Point[] {
+  if (count <= 1) return [{ x: 0, y: CELL * 0.12 }];
+  const perRow = Math.min(3, Math.ceil(Math.sqrt(count)));
+  const rows = Math.ceil(count / perRow);
+  const gap = CELL * 0.26;
+  const out: Point[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const r = Math.floor(i / perRow);
+    const inRow = Math.min(perRow, count - r * perRow);
+    const c = i % perRow;
+    out.push({ x: round((c - (inRow - 1) / 2) * gap), y: round((r - (rows - 1) / 2) * gap + CELL * 0.1) });
+  }
+  return out;
+}
+
+/** Radius of a pawn when `count` pawns share a square. */
+export function pawnRadius(count: number): number {
+  return count <= 1 ? CELL * 0.17 : count <= 4 ? CELL * 0.13 : CELL * 0.1;
+}
+
+/**
+ * Task text cut to at most `lines` lines of about `width` characters, breaking at spaces (a word
+ * longer than a line is cut); the last line ends in '…' when text was left out.
+ */
+export function wrapLabel(text: string, width: number, lines: number): string[] {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  const out: string[] = [];
+  let current = '';
+  let truncated = false;
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i].length > width ? words[i].slice(0, width - 1) + '…' : words[i];
+    const candidate = current ? `${current} ${word}` : word;
+    if (candidate.length <= width) {
+      current = candidate;
+      continue;
+    }
+    out.push(current);
+    current = word;
+    if (out.length === lines) {
+      truncated = true;
+      current = '';
+      break;
+    }
+  }
+  if (current) {
+    if (out.length < lines) out.push(current);
+    else truncated = true;
+  }
+  if (truncated && out.length > 0) {
+    const last = out[out.length - 1];
+    out[out.length - 1] = (last.length >= width ? last.slice(0, width - 1) : last).replace(/…$/, '') + '…';
+  }
+  return out;
+}
+
+/** The connection starting on `square`, if any. */
+export function connectionFrom(connections: readonly Connection[], square: number): Connection | undefined {
+  return connections.find((c) => c.start === square);
+}
+
+/** True when a connection can be drawn on this board (whole squares 1..N, start ≠ end). */
+export function isDrawable(c: Connection, boardSize: number): boolean {
+  const ok = (n: number) => Number.isInteger(n) && n >= 1 && n <= boardSize;
+  return ok(c.start) && ok(c.end) && c.start !== c.end;
+}
+
+/** The info box text before any square is chosen (product-spec section 2 "Game play screen"). */
+export const BOARD_INFO_DEFAULT = 'Click a square to see its task or challenge.';
+
+/**
+ * The info box text of a square (product-spec section 2): 'Snake starts here, leading to square N'
+ * or 'Ladder starts here, leading to square N' when a connection starts there; else the square's
+ * task description; else (Start, Finish, no task) 'Square N.'
+ */
+export function squareInfoText(
+  square: number,
+  connections: readonly Connection[],
+  description: string | null | undefined,
+): string {
+  const c = connectionFrom(connections, square);
+  if (c) return `${c.type === 'snake' ? 'Snake' : 'Ladder'} starts here, leading to square ${c.end}`;
+  if (description && !isSpecialDescription(description)) return description;
+  return `Square ${square}.`;
+}

@@ -1,0 +1,30 @@
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import type { bannerMachine } from '../../../machines/banner.machine';
+import { isBannerFading, selectBannerMessage } from '../../../machines/banner.selectors';
+import { Notice } from '../../ui/Notice';
+
+/** A banner actor as the game screens hold it. */
+export type BannerRef = ActorRefFrom<typeof bannerMachine>;
+
+/**
+ * The global message banner of the game screens (product-spec sections 2 "Event Game view" and 4:
+ * messages fade at 4 s and are removed at 5 s, timed by the banner chart). Fixed at the top of the
+ * screen so it shows wherever the manager scrolled; the close button removes it at once.
+ */
+export function GameBanner({ banner }: { banner: BannerRef }) {
+  const message = useSelector(banner, selectBannerMessage);
+  const fading = useSelector(banner, isBannerFading);
+  return (
+    <div className="game-banner-slot">
+      {message && (
+        <div className={fading ? 'game-banner game-banner--fading' : 'game-banner'} data-testid="game-banner" data-tone={message.tone}>
+          <Notice tone={message.tone}>{message.text}</Notice>
+          <button type="button" className="game-banner__close" aria-label="Dismiss message" onClick={() => banner.send({ type: 'banner.dismiss' })}>
+            ×
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

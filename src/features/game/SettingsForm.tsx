@@ -1,0 +1,134 @@
+import { useSelector } from '@xstate/react';
+import { useId, useMemo, type FormEvent, type ReactNode } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import { boardSizeLabel, MAX_LADDERS, MAX_REVERTS, MAX_SNAKES } from '../../../contract/game/board';
+import { TASK_COUNT_FIELDS } from '../../../contract/game/settings';
+import { TIER_LABELS, TIERS } from '../../../contract/game/tiers';
+import {
+  checkSettingsDraft,
+  FORM_BOARD_SIZES,
+  type eventGameMachine,
+  type SettingsField,
+} from '../../../machines/eventGame.machine';
+import * as sel from '../../../machines/eventGame.selectors';
+
+/** The eventGame actor as the Event Game view holds it. */
+export type EventGameRef = ActorRefFrom<typeof eventGameMachine>;
+
+const NUMBER_FIELDS: { field: SettingsField; label: string; max: number }[] = [
+  { field: 'num_snakes', label: 'Number of snakes', max: MAX_SNAKES },
+  { field: 'num_ladders', label: 'Number of ladders', max: MAX_LADDERS },
+  { field: 'max_reverts_allowed', label: 'Max reverts allowed', max: MAX_REVERTS },
+];
+
+/**
+ * The game settings form (product-spec sections 5 "Game settings" and 9), used by the setup mode
+ * (Create & Deploy Game) and the Board Settings area (Randomize Board): board size shown like
+ * '25 (5x5)' (choosing one fills the task counts with the auto split), snakes, ladders, max
+ * reverts and the five task counts, all required; the rule messages of the spec; the task-tile note
+ * in error styling once the total exceeds board size minus 2. Submit is disabled while the chart
+ * is busy or the form has an error (derived with `can`). `extra` sits beside the submit button.
+ */
+export function SettingsForm({ flow, submitLabel, extra }: { flow: EventGameRef; submitLabel: string; extra?: ReactNode }) {
+  const id = useId();
+  const draft = useSelector(flow, sel.selectDraft);
+  const canSubmit = useSelector(flow, sel.canSubmitSettings);
+  const busy = useSelector(flow, sel.isBusy);
+  const check = useMemo(() => checkSettingsDraft(draft), [draft]);
+  const change = (field: SettingsField, value: string) => flow.send({ type: 'settings.change', field, value });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    flow.send({ type: 'settings.submit' });
+  };
+  const errorId = `${id}-error`;
+  const noteId = `${id}-note`;
+  const invalid = (field: SettingsField) => check.field === field || (check.field === 'counts' && (TASK_COUNT_FIELDS as readonly string[]).includes(field));
+  const describedBy = (field: SettingsField) => (invalid(field) ? errorId : undefined);
+  return (
+    <form className="form game-settings" onSubmit={submit} noValidate aria-busy={busy}>
+      <div className="game-settings__grid">
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-board_size`}>Board size</label>
+          <select
+            id={`${id}-board_size`}
+            className="input"
+            required
+            value={draft.board_size}
+            aria-invalid={invalid('board_size')}
+            aria-describedby={describedBy('board_size')}
+            onChange={(e) => change('board_size', e.target.value)}
+          >
+            {!FORM_BOARD_SIZES.map(String).includes(draft.board_size) && <option value={draft.board_size}>Choose a size</option>}
+            {FORM_BOARD_SIZES.map((n) => (
+              <option key={n} value={String(n)}>
+                {boardSizeLabel(n)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {NUMBER_FIELDS.map(({ field, label, max }) => (
+          <div className="field" key={field}>
+            <label className="field__label" htmlFor={`${id}-${field}`}>{label}</label>
+            <input
+              id={`${id}-${field}`}
+              className="input"
+              type="number"
+              inputMode="numeric"
+              required
+              min={0}
+              max={max}
+              step={1}
+              value={draft[field]}
+              aria-invalid={invalid(field)}
+              aria-describedby={describedBy(field)}
+              onChange={(e) => change(field, e.target.value)}
+            />
+            <span className="field__hint">0 to {max}{field === 'max_reverts_allowed' ? ' per team' : ''}</span>
+          </div>
+        ))}
+      </div>
+      <fieldset className="game-settings__tasks">
+        <legend className="field__label">Tasks per difficulty</legend>
+        <div className="game-settings__counts">
+          {TIERS.map((tier, i) => {
+            const field = TASK_COUNT_FIELDS[i];
+            return (
+              <div className="field" key={field}>
+                <label className="field__label" htmlFor={`${id}-${field}`}>{TIER_LABELS[tier]}</label>
+                <input
+                  id={`${id}-${field}`}
+                  className="input"
+                  type="number"
+                  inputMode="numeric"
+                  required
+                  min={0}
+                  step={1}
+                  value={draft[field]}
+                  aria-invalid={invalid(field)}
+                  aria-describedby={[noteId, describedBy(field)].filter(Boolean).join(' ')}
+                  onChange={(e) => change(field, e.target.value)}
+                />
+              </div>
+            );
+          })}
+        </div>
+        <p id={noteId} className={check.exceeded ? 'game-settings__note game-settings__note--error' : 'game-settings__note'}>
+          {check.taskTiles === null
+            ? 'Choose a board size to see how many task tiles it has.'
+            : `Task tiles to fill: ${check.taskTiles} (board size minus the Start and Finish squares). Tasks set: ${check.totalTasks}.`}
+        </p>
+      </fieldset>
+      {check.error && (
+        <p id={errorId} className="notice notice--error" role="alert">
+          {check.error}
+        </p>
+      )}
+      <div className="row game-settings__actions">
+        <button type="submit" className="btn btn--primary" disabled={!canSubmit}>
+          {submitLabel}
+        </button>
+        {extra}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,39 @@
+import * as gamesApi from '../../api/games';
+
+/** The game calls of the Event Game view (product-spec section 7 "Game"), replaceable in tests. */
+export interface GameEffects {
+  fetchGame: typeof gamesApi.fetchGame;
+  createGame: typeof gamesApi.createGame;
+  randomizeGame: typeof gamesApi.randomizeGame;
+  saveBoard: typeof gamesApi.saveBoard;
+  changeGameStatus: typeof gamesApi.changeGameStatus;
+  resetGame: typeof gamesApi.resetGame;
+  deleteGame: typeof gamesApi.deleteGame;
+}
+
+/** The real game calls. */
+export const liveGameEffects: GameEffects = {
+  fetchGame: gamesApi.fetchGame,
+  createGame: gamesApi.createGame,
+  randomizeGame: gamesApi.randomizeGame,
+  saveBoard: gamesApi.saveBoard,
+  changeGameStatus: gamesApi.changeGameStatus,
+  resetGame: gamesApi.resetGame,
+  deleteGame: gamesApi.deleteGame,
+};
+
+/** The game-task calls of the Game Tasks screen (product-spec section 7 "Game tasks"), replaceable in tests. */
+export interface GameTasksEffects {
+  fetchGameSquares: typeof gamesApi.fetchGameSquares;
+  swapGameSquares: typeof gamesApi.swapGameSquares;
+  assignSquareTask: typeof gamesApi.assignSquareTask;
+  fetchAvailableTasks: typeof gamesApi.fetchAvailableTasks;
+}
+
+/** The real game-task calls. */
+export const liveGameTasksEffects: GameTasksEffects = {
+  fetchGameSquares: gamesApi.fetchGameSquares,
+  swapGameSquares: gamesApi.swapGameSquares,
+  assignSquareTask: gamesApi.assignSquareTask,
+  fetchAvailableTasks: gamesApi.fetchAvailableTasks,
+};
