@@ -137,8 +137,31 @@ async function tasksReordered(ctx: HandlerContext, socket: IoSocket, raw: unknow
   await ctx.rooms.tasksReordered(gameId);
 }
 
-/** Registers the client events of server-contract section 5 on one socket. */
+/** Most client events one socket may send per second; more get `action_error` and are dropped (server-contract intro: 429). */
+export const SOCKET_EVENTS_PER_SECOND = 60;
+const TOO_MANY = 'Too many requests. Please slow down.';
+
+/**
+ * Registers the client events of server-contract section 5 on one socket, behind a per-socket
+ * limit of SOCKET_EVENTS_PER_SECOND (a fixed one-second window, kept on the socket itself, so
+ * nothing outlives it or depends on which process holds it).
+ */
 export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
+  let windowStart = 0;
+  let inWindow = 0;
+  socket.use((_packet, next) => {
+    const now = Date.now();
+    if (now - windowStart >= 1000) {
+      windowStart = now;
+      inWindow = 0;
+    }
+    inWindow += 1;
+    if (inWindow > SOCKET_EVENTS_PER_SECOND) {
+      if (inWindow === SOCKET_EVENTS_PER_SECOND + 1) socket.emit('action_error', { message: TOO_MANY });
+      return;
+    }
+    next();
+  });
   socket.on('join_game', guarded(socket, 'join_game', (raw) => joinGame(ctx, socket, raw)));
   socket.on('leave_game', guarded(socket, 'leave_game', (raw) => leaveGame(socket, raw)));
   socket.on('roll_dice', guarded(socket, 'roll_dice', (raw) => teamAction(ctx, socket, 'roll', raw)));

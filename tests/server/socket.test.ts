@@ -519,6 +519,18 @@ describe.each(backends())('live socket (%s)', (backend) => {
     expect(member.count('tasks_reordered', marks[0])).toBe(1);
   });
 
+  it('a socket flooding events is told to slow down once, and is served again a second later', async () => {
+    const game = await newGame(cast);
+    const anon = await watcher('flood');
+    const since = anon.got.length;
+    for (let i = 0; i < 100; i += 1) anon.socket.emit('join_game', { game_id: game.gameId });
+    await sleep(1500);
+    const errors = anon.got.slice(since).filter((g) => g.event === 'action_error').map((g) => g.payload.message);
+    expect(errors).toEqual(['Too many requests. Please slow down.']);
+    expect(anon.count('game_state_update', since)).toBe(60);
+    expect((await anon.join(game.gameId)).id).toBe(game.gameId);
+  });
+
   it('leave_game stops the updates', async () => {
     const game = await newGame(cast);
     const leader = await watcher('leader', cast.owner);
