@@ -31,9 +31,9 @@ export interface LoadEventsInput {
  * The Events tab of clan management (product-spec section 2 Events tab, section 4 Event status):
  * the event list (upcoming or past, loaded by the `loadEvents` actor, reloaded after a schedule,
  * edit or delete and whenever the list is shown again) and the sub-navigation to the Manage
- * Teams, Manage Game and Manage Game Tasks views of one event. While a view of one event is open
- * the list is refreshed in the background so the sub-navigation sees a game that was created or
- * deleted meanwhile.
+ * Teams, Manage Game and Manage Game Tasks views of one event. Each time one of these views is
+ * entered the list is refreshed in the background, so the sub-navigation sees a game that was
+ * created or deleted meanwhile (Manage Game Tasks shows only with a game_id).
  */
 export const eventsTabMachine = setup({
   types: {
@@ -93,14 +93,13 @@ export const eventsTabMachine = setup({
     },
     eventView: {
       tags: ['eventView'],
-      invoke: {
-        id: 'refreshEvents',
-        src: 'loadEvents',
-        input: ({ context }) => ({ past: context.past }),
-        onDone: { actions: { type: 'assignEvents', params: ({ event }) => event.output } },
-      },
       initial: 'teams',
-      states: { teams: {}, game: {}, gameTasks: {} },
+      // A failed background refresh keeps the list it had (onError: {}); the list view shows load errors.
+      states: {
+        teams: { invoke: { id: 'refreshEvents', src: 'loadEvents', input: ({ context }) => ({ past: context.past }), onDone: { actions: { type: 'assignEvents', params: ({ event }) => event.output } }, onError: {} } },
+        game: { invoke: { id: 'refreshEvents', src: 'loadEvents', input: ({ context }) => ({ past: context.past }), onDone: { actions: { type: 'assignEvents', params: ({ event }) => event.output } }, onError: {} } },
+        gameTasks: { invoke: { id: 'refreshEvents', src: 'loadEvents', input: ({ context }) => ({ past: context.past }), onDone: { actions: { type: 'assignEvents', params: ({ event }) => event.output } }, onError: {} } },
+      },
     },
   },
 });

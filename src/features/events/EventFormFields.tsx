@@ -3,7 +3,7 @@ import { useId } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import type { confirmActionMachine } from '../../../machines/confirmAction.machine';
 import { selectDraft } from '../../../machines/confirmAction.selectors';
-import { EVENT_NAME_MAX } from '../../../contract/event';
+import { EVENT_NAME_MAX, START_SLACK_MS } from '../../../contract/event';
 import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { asEventDraft, centralTimeNote, eventFormError, utcInputAt } from './eventForm';
@@ -44,7 +44,7 @@ export function EventFormFields({ actor }: { actor: ConfirmActionRef }) {
           className="input"
           type="datetime-local"
           value={draft.start}
-          min={draft.originalStart && draft.originalStart === draft.start ? undefined : utcInputAt(Date.now())}
+          min={draft.originalStart && draft.originalStart === draft.start ? undefined : utcInputAt(Date.now() - START_SLACK_MS)}
           required
           aria-describedby={`${id}-start-note`}
           onChange={(e) => change('start', e.target.value)}
