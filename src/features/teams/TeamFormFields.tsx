@@ -16,7 +16,7 @@ export function validateTeamDraft(draft: Record<string, unknown>): string | null
 /** Selector: true while the team name is blank (product-spec section 5: buttons disabled while blank). */
 export const teamNameBlank = (s: SnapshotFrom<typeof confirmActionMachine>) => asTeamDraft(s.context.draft).name.trim() === '';
 
-/** The fields of the Create / Edit Team modals: name and colour, with 'Team name is required.' while the name is blank. */
+/** The fields of the Create / Edit Team modals (product-spec sections 2 Event Teams view, 5 Teams): name and colour, with 'Team name is required.' while the name is blank. */
 export function TeamFormFields({ actor }: { actor: ConfirmActionRef }) {
   const draft = asTeamDraft(useSelector(actor, selectDraft));
   const error = teamFormError(draft);
