@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ApiClient } from './api';
+import type { TestServer } from './server';
+
+/** The repository root (tests/support/../..). */
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The shared task CSV of the issues (../shared/data/osrs-tasks.csv beside the repository). */
+export const SHARED_TASKS_CSV = path.resolve(REPO_ROOT, '../shared/data/osrs-tasks.csv');
+
+/** A person driven in the browser: their API client (same session), browser context and page. */
+export interface BrowserPerson {
+  api: ApiClient;
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught page errors seen so far (a journey should end with none). */
+  errors: string[];
+}
+
+/**
+ * Opens a browser context signed in with `api`'s session: copies its `sid` cookie into a new
+ * context (sign-in through the API is faster than through the UI; use it where the journey under
+ * test is not the sign-in itself). The page is blank; navigate it yourself.
+ */
+export async function openSignedIn(browser: Browser, server: TestServer, api: ApiClient, viewport = { width: 1280, height: 900 }): Promise<BrowserPerson> {
+  const sid = api.cookies.get('sid');
+  if (!sid) throw new Error('openSignedIn: the API client has no sid cookie (sign in first)');
+  const context = await browser.newContext({ viewport });
+  await context.addCookies([{ name: 'sid', value: sid, url: server.url }]);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { api, context, page, errors };
+}
+
+/**
+ * Signs `username` in through the dev sign-in API, onboards them with `igns` and `clanSetup`
+ * (server-contract section 2) and opens a signed-in browser context for them.
+ */
+export async function onboardedPerson(
+  browser: Browser,
+  server: TestServer,
+  username: string,
+  igns: string[],
+  clanSetup: Record<string, unknown> = { role: 'None' },
+  viewport?: { width: number; height: number },
+): Promise<BrowserPerson & { profile: any }> {
+  const api = new ApiClient(server.url);
+  const profile = await api.onboard(username, igns, clanSetup);
+  return { ...(await openSignedIn(browser, server, api, viewport)), profile };
+}
