@@ -1,5 +1,7 @@
-import { and, assign, enqueueActions, fromPromise, setup, stopChild, type ActorRefFrom } from 'xstate';
-import type { BoardBody, Game } from '../contract/gameApi';
+import { and, assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, stopChild, type ActorRefFrom } from 'xstate';
+import type { BoardBody, Game, PublicGame } from '../contract/gameApi';
+import { isFullGame, mergeProgress, type GameProgress } from '../contract/socket';
+import type { SocketCommand } from './socketConnection.machine';
 import { BOARD_SIZES, DEFAULT_SETTINGS, isBoardSize } from '../contract/game/board';
 import { autoSplit } from '../contract/game/split';
 import { countsToSettings, SETTINGS_MESSAGES, TASK_COUNT_FIELDS, validateSettings, type GameSettings } from '../contract/game/settings';
@@ -158,6 +160,39 @@ export function previewConnections(boardSize: number, snakesText: string, ladder
 }
 
 // ---------------------------------------------------------------------------------------------
+// Live updates (server-contract section 5)
+// ---------------------------------------------------------------------------------------------
+
+/** A game_state_update payload: the full game (members' or public shape) or a progress update. */
+export type LiveState = Game | PublicGame | GameProgress;
+
+/**
+ * The held game after a live update: a full game replaces it (revert counts and the viewer's
+ * teams kept from the held game when the update is the public shape); a progress update is merged
+ * with contract mergeProgress. Older versions are ignored (the held game comes back). 'rejoin'
+ * when a progress update skips a version: the full state must be asked for again (join_game).
+ */
+export function applyLiveState(held: Game, state: LiveState): Game | 'rejoin' {
+  if (state.id !== held.id || state.version < held.version) return held;
+  if (!isFullGame(state)) return mergeProgress(held, state) ?? 'rejoin';
+  const before = new Map(held.team_states.map((t) => [t.team_id, t.revert_count]));
+  return {
+    ...state,
+    user_teams: 'user_teams' in state ? state.user_teams : held.user_teams,
+    team_states: state.team_states.map((t) => ({
+      ...t,
+      revert_count: 'revert_count' in t && typeof t.revert_count === 'number' ? t.revert_count : (before.get(t.team_id) ?? 0),
+    })),
+  };
+}
+
+/** True when the editor boxes still show `connections` as the view filled them (no unsaved edits). */
+export function boardTextsUnchanged(connections: readonly Connection[], snakesText: string, laddersText: string): boolean {
+  const texts = boardTextsOf(connections);
+  return texts.snakesText === snakesText && texts.laddersText === laddersText;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The chart
 // ---------------------------------------------------------------------------------------------
 
@@ -192,7 +227,10 @@ export type EventGameEvent =
   | { type: 'game.reload' }
   /** The game was deleted (the delete dialog succeeded). */
   | { type: 'game.deleted' }
-  | { type: 'load.retry' };
+  | { type: 'load.retry' }
+  /** Facts of the live socket (the `watchGame` actor): connected, and a game_state_update. */
+  | { type: 'socket.connected' }
+  | { type: 'game.stateReceived'; state: LiveState };
 
 /** A message for the page's banner. */
 export interface GameNotice {
@@ -205,12 +243,15 @@ const errorText = (error: unknown, fallback: string) => (error instanceof Error 
 /**
  * The Event Game view of one event (product-spec sections 2 "Event Game view", 4 "Game status",
  * 5 "Game settings", 7 "Game", 8). Actors provided from src/: `loadGame`, `createGame`,
- * `randomizeGame`, `saveBoard`, and `gameStatus` (the gameStatus chart with its `changeStatus`).
+ * `randomizeGame`, `saveBoard`, `watchGame` (the socket) and `gameStatus` (the gameStatus chart
+ * with its `changeStatus`).
  * - setup (no game): the settings form; `settings.submit` with a valid form → creating
  *   ('Deploying game, please wait...') → loading the new game; failures are notified.
  * - loading ('Loading game details...') → manage, or loadFailed with the error and a retry.
  * - manage: the game, the gameStatus child (spawned on the first load, told `game.statusChanged`
- *   on every later load), the manual board editor and the Board Settings form.
+ *   on every later load and live update), the live socket `watchGame` (joins the game's room on
+ *   every connect; game_state_update keeps the tracker live, see applyLiveState), the manual board
+ *   editor and the Board Settings form.
  *   `settings.submit` while in-progress or paused opens the Confirm Board Randomization dialog
  *   (confirmingRandomize), otherwise randomizes at once; `board.save` checks the boxes with
  *   checkBoardTexts before savingBoard, then reloads; `game.reload` reloads in place;
@@ -237,6 +278,10 @@ export const eventGameMachine = setup({
       throw new Error("eventGame machine: actor 'saveBoard' was not provided");
     }),
     gameStatus: gameStatusMachine,
+    /** The live socket of the game (src/realtime gameSocketActor): reports facts, takes SocketCommands. */
+    watchGame: fromCallback<SocketCommand, { gameId: number }>(() => {
+      throw new Error("eventGame machine: actor 'watchGame' was not provided");
+    }),
   },
   guards: {
     hasGameId: ({ context }) => context.gameId !== null,
@@ -271,6 +316,23 @@ export const eventGameMachine = setup({
           statusRef: ({ spawn }) => spawn('gameStatus', { id: 'gameStatus', input: { gameId: game.id, status: game.status } }),
         });
       }
+    }),
+    joinGame: sendTo('socket', ({ context }): SocketCommand => ({ type: 'socket.join', gameId: context.gameId ?? 0 })),
+    /**
+     * A live update: the game is updated (the editor boxes too, unless they hold unsaved edits) and
+     * the gameStatus child told the status; a skipped version asks for the full state again.
+     */
+    applyLiveState: enqueueActions(({ context, enqueue }, state: LiveState) => {
+      if (!context.game) return;
+      const next = applyLiveState(context.game, state);
+      if (next === 'rejoin') {
+        enqueue.sendTo('socket', { type: 'socket.join', gameId: context.game.id } satisfies SocketCommand);
+        return;
+      }
+      if (next === context.game) return;
+      const keepTexts = !boardTextsUnchanged(context.game.board_connections, context.snakesText, context.laddersText);
+      enqueue.assign({ game: next, ...(keepTexts ? {} : boardTextsOf(next.board_connections)) });
+      if (context.statusRef) enqueue.sendTo(context.statusRef, { type: 'game.statusChanged', status: next.status });
     }),
     dropGame: enqueueActions(({ enqueue }) => {
       enqueue(stopChild('gameStatus'));
@@ -350,7 +412,10 @@ export const eventGameMachine = setup({
     },
     manage: {
       initial: 'idle',
+      invoke: { id: 'socket', src: 'watchGame', input: ({ context }) => ({ gameId: context.gameId ?? 0 }) },
       on: {
+        'socket.connected': { actions: 'joinGame' },
+        'game.stateReceived': { actions: { type: 'applyLiveState', params: ({ event }) => event.state } },
         'board.change': { actions: { type: 'assignBoardText', params: ({ event }) => event } },
         'game.reload': '.reloading',
         'game.deleted': { target: 'setup', actions: 'dropGame' },

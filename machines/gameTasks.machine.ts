@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import { GAME_TASK_MESSAGES, type AvailableTask, type BoardSquare } from '../contract/gameApi';
 import { isSpecialDescription } from '../contract/game/generate';
 import type { Tier } from '../contract/game/tiers';
@@ -69,6 +69,12 @@ export type GameTasksEvent =
   | { type: 'assign.submit' }
   | { type: 'assign.cancel' };
 
+/** Command of the `announcer` actor: send the `tasks_reordered` socket message with `message`. */
+export interface TasksAnnounce {
+  type: 'tasks.announce';
+  message: string;
+}
+
 /** A message for the page's banner. */
 export interface TasksNotice {
   tone: 'success' | 'error';
@@ -81,8 +87,8 @@ const squareById = (context: GameTasksContext, id: number | null) => context.squ
 /**
  * The Game Tasks screen (product-spec sections 2 "Game Tasks screen", 4, 5 "Tasks", 7 "Game
  * tasks", 8). Actors provided from src/: `loadSquares`, `swapSquares`, `fetchOptions`,
- * `assignTask`; actions `notify` (the banner) and `announceReorder` (the `tasks_reordered`
- * socket message, so open game screens refresh).
+ * `assignTask` and `announcer` (the live socket: after a swap or assign it sends the
+ * `tasks_reordered` message, so open game screens refresh); action `notify` (the banner).
  * - Without a game id: missingGame ('Game ID is missing.').
  * - loading → ready, or loadFailed ('Error loading data: ...').
  * - ready.idle: `swap.request` is refused with the spec's texts for a fixed square or two tiers,
@@ -110,6 +116,10 @@ export const gameTasksMachine = setup({
     }),
     assignTask: fromPromise<{ message: string }, { gameId: number; squareId: number; taskId: number }>(async () => {
       throw new Error("gameTasks machine: actor 'assignTask' was not provided");
+    }),
+    /** The live socket: sends `tasks_reordered` {game_id, message} on each TasksAnnounce. */
+    announcer: fromCallback<TasksAnnounce, { gameId: number }>(() => {
+      throw new Error("gameTasks machine: actor 'announcer' was not provided");
     }),
   },
   guards: {
@@ -139,8 +149,8 @@ export const gameTasksMachine = setup({
     closeAssign: assign({ assignSquareId: null, options: [] as AvailableTask[], selectedTaskId: null, assignError: null }),
     /** Hands a message to the page's banner; provided from src/. */
     notify: (_, _notice: TasksNotice) => {},
-    /** Sends the `tasks_reordered` socket message {game_id, message}; provided from src/. */
-    announceReorder: (_, _message: string) => {},
+    /** Sends the `tasks_reordered` socket message {game_id, message} through the `announcer` actor. */
+    announceReorder: sendTo('announcer', (_, message: string): TasksAnnounce => ({ type: 'tasks.announce', message })),
   },
 }).createMachine({
   id: 'gameTasks',
@@ -175,6 +185,7 @@ export const gameTasksMachine = setup({
     },
     ready: {
       initial: 'idle',
+      invoke: { id: 'announcer', src: 'announcer', input: ({ context }) => ({ gameId: context.gameId ?? 0 }) },
       states: {
         idle: {
           on: {

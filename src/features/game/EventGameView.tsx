@@ -43,8 +43,9 @@ export const GAME_DIALOG_TEXTS = {
  * board editor with a live preview of the edited board, and Board Settings (Randomize Board,
  * Delete Game (Wipe Board)); the Confirm Game Deletion, Confirm Game Reset and Confirm Board
  * Randomization dialogs; messages in the fading global banner. The flow is the eventGame chart
- * with its gameStatus child; `effects` replaces the calls in tests. A new `gameId` from the event
- * list starts the view afresh.
+ * with its gameStatus child; the live socket keeps the tracker and status current. `effects`
+ * replaces the calls and the socket in tests. A new `gameId` from the event list starts the view
+ * afresh.
  */
 export function EventGameView({
   clanId,
@@ -83,6 +84,7 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects }: { clanId: n
           }),
           randomizeGame: fromPromise(({ input }) => effects.randomizeGame(clanId, eventId, input.gameId, input.settings)),
           saveBoard: fromPromise(({ input }) => effects.saveBoard(clanId, eventId, input.gameId, input.body)),
+          watchGame: effects.watchGame,
           gameStatus: gameStatusMachine.provide({
             actors: {
               changeStatus: fromPromise(async ({ input }) => ({

@@ -30,12 +30,6 @@ import { TASK_COLUMNS, groupSquares, squareTaskLabel, type TaskColumnKey } from 
 
 type TasksRef = ActorRefFrom<typeof gameTasksMachine>;
 
-/** The `tasks_reordered` socket message (product-spec section 7 "Live socket"). */
-export interface TasksReorderedMessage {
-  game_id: number;
-  message: string;
-}
-
 /** Screen-reader instructions of the drag and drop (keyboard: Space, arrows, Space). */
 const INSTRUCTIONS =
   'To pick up a square, press Space or Enter. Use the arrow keys to move it over another square of the same column, then press Space or Enter to drop it and swap the two tasks. Press Escape to cancel.';
@@ -47,9 +41,9 @@ const INSTRUCTIONS =
  * Finish Square with their counts; drag a square onto another of its column to swap their tasks
  * (mouse, touch, or keyboard: focus a square, Space, arrows, Space), with the spec's refusals for
  * other columns and fixed squares; an edit icon opens the swap-task modal to put an unassigned
- * pool task of the square's tier on it. After a swap or assign `onTasksReordered` is called with
- * the `tasks_reordered` socket message (hook point for the live socket client; the server also
- * broadcasts by itself). `effects` replaces the calls in tests.
+ * pool task of the square's tier on it. After a swap or assign the `tasks_reordered` socket message
+ * goes out so open game screens refresh (the server also broadcasts by itself). `effects` replaces
+ * the calls and the socket in tests.
  */
 export function GameTasksView({
   clanId,
@@ -57,18 +51,14 @@ export function GameTasksView({
   gameId,
   onBack,
   effects = liveGameTasksEffects,
-  onTasksReordered,
 }: {
   clanId: number;
   eventId: number;
   gameId: number | null;
   onBack: () => void;
   effects?: GameTasksEffects;
-  onTasksReordered?: (message: TasksReorderedMessage) => void;
 }) {
-  return (
-    <GameTasksFlow key={gameId ?? 'none'} clanId={clanId} eventId={eventId} gameId={gameId} onBack={onBack} effects={effects} onTasksReordered={onTasksReordered} />
-  );
+  return <GameTasksFlow key={gameId ?? 'none'} clanId={clanId} eventId={eventId} gameId={gameId} onBack={onBack} effects={effects} />;
 }
 
 function GameTasksFlow({
@@ -77,14 +67,12 @@ function GameTasksFlow({
   gameId,
   onBack,
   effects,
-  onTasksReordered,
 }: {
   clanId: number;
   eventId: number;
   gameId: number | null;
   onBack: () => void;
   effects: GameTasksEffects;
-  onTasksReordered?: (message: TasksReorderedMessage) => void;
 }) {
   const banner = useActorRef(bannerMachine);
   const logic = useMemo(
@@ -95,13 +83,9 @@ function GameTasksFlow({
           swapSquares: fromPromise(({ input }) => effects.swapGameSquares(clanId, eventId, input.gameId, input.square1Id, input.square2Id)),
           fetchOptions: fromPromise(({ input }) => effects.fetchAvailableTasks(clanId, eventId, input.gameId, input.squareId)),
           assignTask: fromPromise(({ input }) => effects.assignSquareTask(clanId, eventId, input.gameId, input.squareId, input.taskId)),
+          announcer: effects.announcer,
         },
-        actions: {
-          notify: (_, notice) => banner.send({ type: 'banner.show', ...notice }),
-          announceReorder: ({ context }, message) => {
-            if (context.gameId !== null) onTasksReordered?.({ game_id: context.gameId, message });
-          },
-        },
+        actions: { notify: (_, notice) => banner.send({ type: 'banner.show', ...notice }) },
       }),
     // Built once per mounted screen; its effects close over this screen's ids.
     // eslint-disable-next-line react-hooks/exhaustive-deps

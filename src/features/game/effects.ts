@@ -1,4 +1,9 @@
+import type { CallbackActorLogic } from 'xstate';
 import * as gamesApi from '../../api/games';
+import { gameSocketActor } from '../../realtime/gameSocket';
+import type { SocketCommand } from '../../../machines/socketConnection.machine';
+import type { TasksAnnounce } from '../../../machines/gameTasks.machine';
+import { tasksReorderedAnnouncer } from './liveTasks';
 
 /** The game calls of the Event Game view (product-spec section 7 "Game"), replaceable in tests. */
 export interface GameEffects {
@@ -9,6 +14,8 @@ export interface GameEffects {
   changeGameStatus: typeof gamesApi.changeGameStatus;
   resetGame: typeof gamesApi.resetGame;
   deleteGame: typeof gamesApi.deleteGame;
+  /** The live socket of the game (joins its room, reports game_state_update). */
+  watchGame: CallbackActorLogic<SocketCommand, { gameId: number }>;
 }
 
 /** The real game calls. */
@@ -20,6 +27,7 @@ export const liveGameEffects: GameEffects = {
   changeGameStatus: gamesApi.changeGameStatus,
   resetGame: gamesApi.resetGame,
   deleteGame: gamesApi.deleteGame,
+  watchGame: gameSocketActor(),
 };
 
 /** The game-task calls of the Game Tasks screen (product-spec section 7 "Game tasks"), replaceable in tests. */
@@ -28,6 +36,8 @@ export interface GameTasksEffects {
   swapGameSquares: typeof gamesApi.swapGameSquares;
   assignSquareTask: typeof gamesApi.assignSquareTask;
   fetchAvailableTasks: typeof gamesApi.fetchAvailableTasks;
+  /** Sends the `tasks_reordered` socket message after a swap or assign. */
+  announcer: CallbackActorLogic<TasksAnnounce, { gameId: number }>;
 }
 
 /** The real game-task calls. */
@@ -36,4 +46,5 @@ export const liveGameTasksEffects: GameTasksEffects = {
   swapGameSquares: gamesApi.swapGameSquares,
   assignSquareTask: gamesApi.assignSquareTask,
   fetchAvailableTasks: gamesApi.fetchAvailableTasks,
+  announcer: tasksReorderedAnnouncer(),
 };

@@ -1,0 +1,341 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fromCallback, type SnapshotFrom } from 'xstate';
+import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { FakeEffects } from '../support/effects';
+import { gameStatusMachine, type GameStatusEvent } from '../../machines/gameStatus.machine';
+import { STATUS_CONTROLS, STATUS_LABELS } from '../../machines/gameStatus.selectors';
+import { GAME_STATUS_MESSAGES, statusToChartState, type GameChartState, type GameStatus } from '../../contract/game/status';
+import type { Game } from '../../contract/gameApi';
+import { ApiRequestError } from '../../src/api/client';
+import { EventGameView, GAME_DIALOG_TEXTS } from '../../src/features/game/EventGameView';
+import type { GameEffects } from '../../src/features/game/effects';
+
+/**
+ * Model-based test of the gameStatus chart (product-spec section 4 "Game status") through the
+ * rendered Event Game view: shortest paths generated from the chart with @xstate/graph, each step
+ * caused through the screen — the status control (Start Game / Pause Game / Resume Game), the
+ * Reset Game button and its confirmation dialog, Refresh (a reload that brings a new server
+ * status: game.statusChanged), and the fake server settling the status call (done / error) — and
+ * every state asserted on the screen: the status badge, the control's label and whether it and
+ * Reset can be pressed, the progress text, and the banner messages. An unknown action is sent
+ * through the same control with its action value altered: 'Unknown game action: {action}'.
+ */
+
+type Snap = SnapshotFrom<typeof gameStatusMachine>;
+type Done = { type: 'xstate.done.actor.changeStatus'; output: { status: GameStatus } };
+type Failed = { type: 'xstate.error.actor.changeStatus'; error: Error };
+type ModelEvent = GameStatusEvent | Done | Failed;
+
+const CLAN = 1;
+const EVENT = 2;
+const GAME = 3;
+const STATUSES: GameStatus[] = ['PENDING', 'READY', 'in-progress', 'paused', 'finished'];
+/** Server status of each chart state (the inverse of statusToChartState on the statuses above). */
+const SERVER_STATUS: Record<GameChartState, GameStatus> = { pending: 'PENDING', ready: 'READY', inProgress: 'in-progress', paused: 'paused', finished: 'finished' };
+const FAILURE = 'Game is already paused.';
+const UNKNOWN = 'explode';
+
+/** The leaf state nodes of the chart (resolving is transient and never rests). */
+const STATE_NODES = [
+  'pending.idle',
+  'pending.changing',
+  'ready.idle',
+  'ready.changing',
+  'inProgress.idle',
+  'inProgress.changing',
+  'paused.idle',
+  'paused.changing',
+  'finished',
+] as const;
+type StateNode = (typeof STATE_NODES)[number];
+
+/** A 25-square game of two teams in `status`. */
+function fakeGame(status: GameStatus): Game {
+  const squares = Array.from({ length: 25 }, (_, i) => {
+    const n = i + 1;
+    if (n === 1) return { id: 100 + n, square_index: n, task_id: null, task_description: 'Start', task_difficulty: null };
+    if (n === 25) return { id: 100 + n, square_index: n, task_id: null, task_description: 'Finish', task_difficulty: null };
+    if (n === 18) return { id: 100 + n, square_index: n, task_id: null, task_description: 'Snake', task_difficulty: null };
+    if (n === 4) return { id: 100 + n, square_index: n, task_id: null, task_description: 'Ladder', task_difficulty: null };
+    return { id: 100 + n, square_index: n, task_id: n, task_description: `Task ${n}`, task_difficulty: 'EASY' as const };
+  });
+  return {
+    id: GAME,
+    clan_id: CLAN,
+    clan_name: 'Iron Snakes',
+    event_id: EVENT,
+    event_name: 'Spring Race',
+    event_type: 'Snakes and Ladders',
+    status,
+    board_size: 25,
+    num_snakes: 1,
+    num_ladders: 1,
+    max_reverts_allowed: 3,
+    num_easy_tasks: 23,
+    num_medium_tasks: 0,
+    num_hard_tasks: 0,
+    num_elite_tasks: 0,
+    num_master_tasks: 0,
+    board_connections: [
+      { type: 'snake', start: 18, end: 7 },
+      { type: 'ladder', start: 4, end: 14 },
+    ],
+    board_squares: squares,
+    team_states: [
+      { team_id: 1, team_name: 'Red', team_color: '#aa0000', current_position: 9, revert_count: 1, position_history: [1, 4, 14, 9] },
+      { team_id: 2, team_name: 'Blue', team_color: '#0000aa', current_position: 6, revert_count: 0, position_history: [1, 6] },
+    ],
+    user_teams: [],
+    log_entries: [],
+    winners: null,
+    version: 1,
+    created_at: '2026-01-01T00:00:00.000Z',
+  };
+}
+
+interface World {
+  fx: FakeEffects;
+  user: ReturnType<typeof userEvent.setup>;
+}
+
+/** Renders the Event Game view of GAME with fake calls and a silent socket; the first load answers PENDING. */
+async function renderView(): Promise<World> {
+  const fx = new FakeEffects();
+  const effects: GameEffects = {
+    fetchGame: fx.fn('fetchGame'),
+    createGame: fx.fn('createGame'),
+    randomizeGame: fx.fn('randomizeGame'),
+    saveBoard: fx.fn('saveBoard'),
+    changeGameStatus: fx.fn('changeGameStatus'),
+    resetGame: fx.fn('resetGame'),
+    deleteGame: fx.fn('deleteGame'),
+    watchGame: fromCallback(() => () => {}),
+  };
+  const router = createMemoryRouter(
+    [{ path: '*', element: <EventGameView clanId={CLAN} eventId={EVENT} gameId={GAME} onBack={() => {}} effects={effects} /> }],
+    { initialEntries: ['/clans/manage/1'] },
+  );
+  render(<RouterProvider router={router} />);
+  await screen.findByText('Loading game details...');
+  await act(() => fx.resolve('fetchGame', fakeGame('PENDING')));
+  await screen.findByRole('heading', { name: 'Game Status & Results' });
+  return { fx, user: userEvent.setup({ delay: null }) };
+}
+
+/** The control of each chart state, as the selectors name it. */
+const CONTROL_OF: Record<GameChartState, keyof typeof STATUS_CONTROLS> = { pending: 'start', ready: 'start', inProgress: 'pause', paused: 'resume', finished: 'finished' };
+
+const chartStateOf = (s: Snap): GameChartState => (['pending', 'ready', 'inProgress', 'paused', 'finished'] as const).find((k) => s.matches(k))!;
+const isChanging = (s: Snap) => s.hasTag('busy');
+
+/** Events a person (or the fake server) can cause in a state: only what the screen offers. */
+function eventsOf(s: Snap): ModelEvent[] {
+  const state = chartStateOf(s);
+  if (isChanging(s)) {
+    return [
+      { type: 'xstate.done.actor.changeStatus', output: { status: s.context.requested ?? 'in-progress' } },
+      { type: 'xstate.error.actor.changeStatus', error: new ApiRequestError(FAILURE, 409) },
+    ];
+  }
+  const events: ModelEvent[] = STATUSES.filter((status) => statusToChartState(status) !== state).map((status) => ({ type: 'game.statusChanged', status }));
+  const action = STATUS_CONTROLS[CONTROL_OF[state]].action;
+  if (action) events.push({ type: 'status.request', action }, { type: 'status.request', action: UNKNOWN }, { type: 'reset.request' });
+  return events;
+}
+
+/**
+ * Idle states are told apart by the kind of edge they were reached by (a control, the server's
+ * answer, a reset, a status change — and a status change out of finished), so each gets a path.
+ */
+function serializeState(s: Snap, event: ModelEvent | undefined, prev: Snap | undefined): string {
+  const base = JSON.stringify(s.value);
+  if (!event || !prev || isChanging(s)) return base;
+  if (event.type === 'game.statusChanged') return `${base} via ${event.type}${prev.matches('finished') ? ' from finished' : ''}`;
+  const via = event.type === 'status.request' ? `${event.type}(${event.action})` : event.type;
+  return `${base} via ${via}`;
+}
+
+function pathsOf(): TestPath<Snap, ModelEvent>[] {
+  const input = { gameId: GAME, status: 'PENDING' as GameStatus };
+  const model = new TestModel(gameStatusMachine, {
+    input,
+    stateMatcher: (s: Snap, key: string) => s.matches(key as never),
+  } as never);
+  return model.getPaths(
+    () => getShortestPaths(gameStatusMachine, { input, events: eventsOf as never, serializeState: serializeState as never }) as never,
+    { allowDuplicatePaths: true },
+  ) as unknown as TestPath<Snap, ModelEvent>[];
+}
+
+const control = () => screen.getByTestId('status-control') as HTMLButtonElement;
+const resetButton = () => screen.getByRole('button', { name: 'Reset Game' }) as HTMLButtonElement;
+const banner = () => screen.getByTestId('game-banner');
+
+/** What the screen shows in each state node. */
+function assertions(): Record<StateNode, (s: Snap) => Promise<void>> {
+  const idle = (state: Exclude<GameChartState, 'finished'>) => async () => {
+    await waitFor(() => expect(screen.getByTestId('game-status').textContent).toBe(STATUS_LABELS[state]));
+    await waitFor(() => expect(control().disabled).toBe(false));
+    expect(control().textContent).toBe(STATUS_CONTROLS[CONTROL_OF[state]].label);
+    expect(resetButton().disabled).toBe(false);
+    expect(screen.queryByText('Updating game status...')).toBeNull();
+  };
+  const changing = (state: Exclude<GameChartState, 'finished'>) => async () => {
+    await waitFor(() => expect(control().disabled).toBe(true));
+    expect(screen.getByTestId('game-status').textContent).toBe(STATUS_LABELS[state]);
+    expect(control().textContent).toBe(STATUS_CONTROLS[CONTROL_OF[state]].label);
+    expect(resetButton().disabled).toBe(true);
+    screen.getByText('Updating game status...');
+  };
+  return {
+    'pending.idle': idle('pending'),
+    'pending.changing': changing('pending'),
+    'ready.idle': idle('ready'),
+    'ready.changing': changing('ready'),
+    'inProgress.idle': idle('inProgress'),
+    'inProgress.changing': changing('inProgress'),
+    'paused.idle': idle('paused'),
+    'paused.changing': changing('paused'),
+    finished: async () => {
+      await waitFor(() => expect(screen.getByTestId('game-status').textContent).toBe('finished'));
+      // Finished: start and reset disabled, the button reads Game Finished (product-spec section 4).
+      expect(control().textContent).toBe('Game Finished');
+      expect(control().disabled).toBe(true);
+      expect(resetButton().disabled).toBe(true);
+    },
+  };
+}
+
+type Executor = (step: { event: ModelEvent; state: Snap }) => Promise<void>;
+
+/** How each event is caused through the screen. */
+function executors(w: World) {
+  /** A reload (Refresh, or the reload after a reset) that answers `status`. */
+  const reloadWith = async (status: GameStatus) => {
+    await act(() => w.fx.resolve('fetchGame', fakeGame(status)));
+  };
+  return {
+    'status.request': async ({ event }) => {
+      if (event.type !== 'status.request') return;
+      const button = control();
+      if (event.action === UNKNOWN) {
+        // The same control, its action value altered: the chart refuses what it does not know.
+        const original = button.value;
+        button.value = UNKNOWN;
+        await w.user.click(button);
+        button.value = original;
+        await waitFor(() => expect(banner().textContent).toContain(GAME_STATUS_MESSAGES.unknownAction(UNKNOWN)));
+        expect(w.fx.calls('changeGameStatus')).toHaveLength(0);
+        return;
+      }
+      expect(button.value).toBe(event.action);
+      await w.user.click(button);
+    },
+    'reset.request': async () => {
+      const resets = w.fx.calls('resetGame').length;
+      await w.user.click(resetButton());
+      const dialog = await screen.findByRole('dialog');
+      within(dialog).getByRole('heading', { name: GAME_DIALOG_TEXTS.resetTitle });
+      within(dialog).getByText(GAME_DIALOG_TEXTS.resetBody);
+      within(dialog).getByRole('button', { name: 'Reset Game' });
+      await w.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      expect(w.fx.calls('resetGame')).toHaveLength(resets);
+    },
+    'game.statusChanged': async ({ event }) => {
+      if (event.type !== 'game.statusChanged') return;
+      if (event.status === 'READY' && !resetButton().disabled) {
+        // Reaching READY the way a manager does: Reset Game, confirmed; the game reloads.
+        await w.user.click(resetButton());
+        const dialog = await screen.findByRole('dialog');
+        await w.user.click(within(dialog).getByRole('button', { name: 'Reset Game' }));
+        await act(() => w.fx.resolve('resetGame', { ok: true, message: 'Game reset successfully. All team positions and histories have been cleared.' }));
+        await within(dialog).findByText('Game reset successfully. All team positions and histories have been cleared.');
+        await reloadWith('READY');
+        await w.user.click(within(dialog).getByRole('button', { name: 'Close' }));
+        await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+        return;
+      }
+      // Any other status: the server's status arrives with a reload of the game.
+      await w.user.click(screen.getByRole('button', { name: 'Refresh' }));
+      await reloadWith(event.status);
+    },
+    'xstate.done.actor.changeStatus': async ({ event }) => {
+      if (event.type !== 'xstate.done.actor.changeStatus') return;
+      const [call] = w.fx.calls('changeGameStatus').slice(-1);
+      // Start Game and Resume Game send resume → in-progress; Pause Game sends pause → paused (server-contract section 4).
+      expect(call).toEqual([CLAN, EVENT, GAME, event.output.status, event.output.status === 'paused' ? 'pause' : 'resume']);
+      await act(() => w.fx.resolve('changeGameStatus', { ok: true, status: event.output.status }));
+      const text = event.output.status === 'paused' ? GAME_STATUS_MESSAGES.paused : GAME_STATUS_MESSAGES.resumed;
+      await waitFor(() => expect(banner().textContent).toContain(text));
+    },
+    'xstate.error.actor.changeStatus': async () => {
+      await act(() => w.fx.reject('changeGameStatus', new ApiRequestError(FAILURE, 409)));
+      await waitFor(() => expect(banner().textContent).toContain(FAILURE));
+    },
+  } satisfies Record<ModelEvent['type'], Executor>;
+}
+
+const describePath = (path: TestPath<Snap, ModelEvent>) =>
+  path.steps
+    .slice(1)
+    .map(({ event }) =>
+      event.type === 'status.request'
+        ? `request(${event.action})`
+        : event.type === 'game.statusChanged'
+          ? `changed(${event.status})`
+          : event.type.replace('xstate.', '').replace('.actor.changeStatus', ''),
+    )
+    .join(' → ') || 'initial';
+
+describe('gameStatus chart through the Event Game view', () => {
+  afterEach(cleanup);
+  const paths = pathsOf();
+
+  it('reaches every state node, and every state node has an assertion (guard)', () => {
+    const reached = new Set<string>();
+    for (const p of paths) for (const st of p.steps) for (const key of STATE_NODES) if (st.state.matches(key as never)) reached.add(key);
+    expect([...reached].sort()).toEqual([...STATE_NODES].sort());
+    expect(Object.keys(assertions()).sort()).toEqual([...STATE_NODES].sort());
+    // The chart has exactly these states (plus the transient resolving).
+    const leaves = Object.entries(gameStatusMachine.states).flatMap(([key, node]) =>
+      Object.keys(node.states).length ? Object.keys(node.states).map((child) => `${key}.${child}`) : [key],
+    );
+    expect(leaves.filter((k) => k !== 'resolving').sort()).toEqual([...STATE_NODES].sort());
+  });
+
+  it('takes every control edge and the unknown action in every active status (guard)', () => {
+    const edges = new Set(
+      paths.flatMap((p) =>
+        p.steps.slice(1).map((st, i) => `${chartStateOf(p.steps[i].state)} ${st.event.type === 'status.request' ? `request(${st.event.action})` : st.event.type}`),
+      ),
+    );
+    for (const edge of [
+      'pending request(resume)',
+      'ready request(resume)',
+      'inProgress request(pause)',
+      'paused request(resume)',
+      `pending request(${UNKNOWN})`,
+      `inProgress request(${UNKNOWN})`,
+      `paused request(${UNKNOWN})`,
+      'pending reset.request',
+      'inProgress reset.request',
+      'paused reset.request',
+      'inProgress xstate.error.actor.changeStatus',
+      'finished game.statusChanged',
+    ]) {
+      expect(edges.has(edge), edge).toBe(true);
+    }
+  });
+
+  for (const path of paths) {
+    it(describePath(path), async () => {
+      const w = await renderView();
+      await path.test({ events: executors(w) as never, states: assertions() as never });
+    });
+  }
+});
