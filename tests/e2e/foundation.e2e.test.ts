@@ -68,7 +68,7 @@ run.each(backends())('first journey in Chromium (%s)', (backend) => {
 
     // Deep links load through the history fallback; unknown paths redirect to /.
     await page.goto(server.url + '/games/spectate/12');
-    await page.getByRole('link', { name: 'Spectate' }).waitFor();
+    await page.getByRole('link', { name: 'Spectate', exact: true }).waitFor();
     await page.goto(server.url + '/no/such/page');
     await page.getByText(WELCOME_TEXT).waitFor();
     expect(errors).toEqual([]);
