@@ -161,10 +161,12 @@ function eventsFor(use: Use) {
   return (s: Snap): ModelEvent[] => {
     if (s.matches('closed')) return [use.open];
     if (s.matches('confirming')) {
+      // Fields are filled top to bottom: a field is offered once the fields above it are filled.
       const changes: ModelEvent[] = [];
       for (const [field, values] of Object.entries(use.fields ?? {}) as [FieldName, string[]][]) {
         const now = String(s.context.draft[field] ?? '');
         for (const value of values) if (value !== now) changes.push({ type: 'confirm.change', field, value });
+        if (!now) break;
       }
       const valid = !use.validate || use.validate(s.context.draft) === null;
       return [...changes, ...(valid ? [{ type: 'confirm.submit' } as const] : []), { type: 'confirm.cancel' }];
