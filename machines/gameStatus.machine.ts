@@ -87,7 +87,9 @@ function successText(status: GameStatus): string {
  * - `reset.request` (opens the reset confirmation, action `confirmReset`) in every status except
  *   finished; finished accepts no control at all (the button reads 'Game Finished').
  * - Any other action notifies 'Unknown game action: {action}'.
- * - `game.statusChanged` (a reload or the socket) moves the chart to that status from anywhere.
+ * - `game.statusChanged` (a reload or the socket) moves the chart to that status from anywhere;
+ *   while a change runs, the requested status arriving this way settles it like the call's answer
+ *   (the server broadcasts before it answers).
  * Flags are derived with `can(...)` in gameStatus.selectors.ts. Tags: `busy` while a change is
  * under way, `running` for inProgress and paused.
  */
@@ -109,6 +111,9 @@ export const gameStatusMachine = setup({
     initialStatusIs: ({ context }, state: GameChartState) => chartStateOf(context.initialStatus) === state,
     /** A `game.statusChanged` status maps to `state`. */
     changedStatusIs: ({ event }, state: GameChartState) => event.type === 'game.statusChanged' && chartStateOf(event.status) === state,
+    /** While a change runs: the status that arrived from outside is the one requested, and maps to `state`. */
+    changedToRequested: ({ context, event }, state: GameChartState) =>
+      event.type === 'game.statusChanged' && chartStateOf(event.status) === state && chartStateOf(context.requested) === state,
     /** The status the server answered to `changeStatus` maps to `state`. */
     answeredStatusIs: ({ event }, state: GameChartState) =>
       chartStateOf((event as unknown as { output?: ChangeStatusOutput }).output?.status) === state,
@@ -146,7 +151,7 @@ export const gameStatusMachine = setup({
             'reset.request': { actions: 'confirmReset' },
           },
         },
-        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() } },
+        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() }, on: { 'game.statusChanged': settledFromOutside() } },
       },
     },
     ready: {
@@ -158,7 +163,7 @@ export const gameStatusMachine = setup({
             'reset.request': { actions: 'confirmReset' },
           },
         },
-        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() } },
+        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() }, on: { 'game.statusChanged': settledFromOutside() } },
       },
     },
     inProgress: {
@@ -171,7 +176,7 @@ export const gameStatusMachine = setup({
             'reset.request': { actions: 'confirmReset' },
           },
         },
-        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() } },
+        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() }, on: { 'game.statusChanged': settledFromOutside() } },
       },
     },
     paused: {
@@ -184,7 +189,7 @@ export const gameStatusMachine = setup({
             'reset.request': { actions: 'confirmReset' },
           },
         },
-        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() } },
+        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() }, on: { 'game.statusChanged': settledFromOutside() } },
       },
     },
     finished: {},
@@ -206,6 +211,28 @@ function doneTargets() {
       'clearRequest' as const,
     ],
   });
+}
+
+/**
+ * `game.statusChanged` while a change runs: the server broadcasts the new status before it answers
+ * the call, so the requested status arriving first settles the change (with its message); any other
+ * status is handled by the chart root (the change is dropped).
+ */
+function settledFromOutside() {
+  return (['inProgress', 'paused'] as const).map((state) => ({
+    guard: { type: 'changedToRequested' as const, params: state },
+    target: `#gameStatus.${state}`,
+    actions: [
+      {
+        type: 'notify' as const,
+        params: ({ event }: { event: GameStatusEvent }) => ({
+          tone: 'success' as const,
+          text: successText(event.type === 'game.statusChanged' ? event.status : 'in-progress'),
+        }),
+      },
+      'clearRequest' as const,
+    ],
+  }));
 }
 
 /** onError of `changeStatus`: notify the error and go back to idle in the same status. */

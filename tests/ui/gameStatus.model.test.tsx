@@ -139,6 +139,8 @@ function eventsOf(s: Snap): ModelEvent[] {
     return [
       { type: 'xstate.done.actor.changeStatus', output: { status: s.context.requested ?? 'in-progress' } },
       { type: 'xstate.error.actor.changeStatus', error: new ApiRequestError(FAILURE, 409) },
+      // The server's broadcast of the new status can come before its answer.
+      { type: 'game.statusChanged', status: s.context.requested ?? 'in-progress' },
     ];
   }
   const events: ModelEvent[] = STATUSES.filter((status) => statusToChartState(status) !== state).map((status) => ({ type: 'game.statusChanged', status }));
@@ -149,12 +151,15 @@ function eventsOf(s: Snap): ModelEvent[] {
 
 /**
  * Idle states are told apart by the kind of edge they were reached by (a control, the server's
- * answer, a reset, a status change — and a status change out of finished), so each gets a path.
+ * answer, a reset, a status change — and a status change out of finished or during a change), so
+ * each gets a path.
  */
 function serializeState(s: Snap, event: ModelEvent | undefined, prev: Snap | undefined): string {
   const base = JSON.stringify(s.value);
   if (!event || !prev || isChanging(s)) return base;
-  if (event.type === 'game.statusChanged') return `${base} via ${event.type}${prev.matches('finished') ? ' from finished' : ''}`;
+  if (event.type === 'game.statusChanged') {
+    return `${base} via ${event.type}${prev.matches('finished') ? ' from finished' : isChanging(prev) ? ' from changing' : ''}`;
+  }
   const via = event.type === 'status.request' ? `${event.type}(${event.action})` : event.type;
   return `${base} via ${via}`;
 }
@@ -261,8 +266,14 @@ function executors(w: World) {
         return;
       }
       // Any other status: the server's status arrives with a reload of the game.
+      const wasChanging = screen.queryByText('Updating game status...') !== null;
       await w.user.click(screen.getByRole('button', { name: 'Refresh' }));
       await reloadWith(event.status);
+      if (wasChanging) {
+        // The requested status arrived before the call's answer: the change is settled with its message.
+        const text = event.status === 'paused' ? GAME_STATUS_MESSAGES.paused : GAME_STATUS_MESSAGES.resumed;
+        await waitFor(() => expect(banner().textContent).toContain(text));
+      }
     },
     'xstate.done.actor.changeStatus': async ({ event }) => {
       if (event.type !== 'xstate.done.actor.changeStatus') return;
@@ -326,6 +337,7 @@ describe('gameStatus chart through the Event Game view', () => {
       'inProgress reset.request',
       'paused reset.request',
       'inProgress xstate.error.actor.changeStatus',
+      'inProgress game.statusChanged',
       'finished game.statusChanged',
     ]) {
       expect(edges.has(edge), edge).toBe(true);
