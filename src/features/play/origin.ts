@@ -12,10 +12,13 @@ export function gamePlayPath(clanId: number, eventId: number, gameId: number): s
 
 /**
  * The breadcrumb's previous page of the play screen: 'Clan Management' → /clans/manage/{clanId}
- * when the location state carries that origin, else 'Game Lobby' → /games.
+ * when the location state carries that origin (either form above), else 'Game Lobby' → /games.
+ * The link is built from the route's clanId, never from the state.
  */
 export function previousPageOf(state: unknown, clanId: string | undefined): { to: string; label: string } {
-  const origin = typeof state === 'object' && state !== null ? (state as { origin?: unknown }).origin : undefined;
-  if (origin === 'Clan Management' && clanId) return { to: `/clans/manage/${clanId}`, label: 'Clan Management' };
+  const s = typeof state === 'object' && state !== null ? (state as { origin?: unknown; from?: { label?: unknown } | null }) : {};
+  // Either form marks it: { origin: 'Clan Management' } or { from: { label: 'Clan Management', to } }.
+  const fromClanManagement = s.origin === 'Clan Management' || (typeof s.from === 'object' && s.from !== null && s.from.label === 'Clan Management');
+  if (fromClanManagement && clanId) return { to: `/clans/manage/${clanId}`, label: 'Clan Management' };
   return { to: '/games', label: 'Game Lobby' };
 }

@@ -1,0 +1,267 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { browserAvailable, launchBrowser } from '../support/browser';
+import { ApiClient } from '../support/api';
+
+/**
+ * The main job (issue #6), in headless Chromium against the real server: a clan runs a whole event.
+ * The owner (signed in through the dev API, cookie copied into the browser) imports the real task
+ * pool from shared/data/osrs-tasks.csv on the Tasks tab, schedules an event, creates two teams with
+ * a Leader each, creates a 100-square game and starts it, all through the clan management screens.
+ * Two Leaders (their own contexts) open the game from the Game Lobby and roll in turn through the
+ * Game Action panel; an anonymous spectator opens it from the public spectate list and follows
+ * every move live, without a reload (its Team Positions are checked after every roll); one
+ * revert; the server is started with BOARD_SEED, so the dice and the number of rolls are fixed.
+ * The winner banner and confetti appear for everyone; the game moves to the former games.
+ */
+const run = browserAvailable() ? describe : describe.skip;
+
+const CSV = fileURLToPath(new URL('../../../shared/data/osrs-tasks.csv', import.meta.url));
+const CSV_TASKS = 144;
+const MAX_ROLLS = 400;
+const TEAMS = [
+  { name: 'Red Dragons', color: '#cc2222', leader: 'RedLead', ign: 'RedLeader' },
+  { name: 'Blue Moons', color: '#2244cc', leader: 'BlueLead', ign: 'BlueLeader' },
+] as const;
+
+type Positions = Record<string, number>;
+
+/** Team Positions as a page shows them: team name → square. */
+async function positionsOn(page: Page): Promise<Positions> {
+  return page.locator('[data-testid="team-position"]').evaluateAll((items) =>
+    Object.fromEntries(items.map((li) => [li.getAttribute('data-team') ?? '', Number(li.getAttribute('data-position'))])),
+  );
+}
+
+/** True when both name the same teams on the same squares (in any order). */
+function samePositions(a: Positions, b: Positions): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+/** Waits until `page` shows `expected` in Team Positions (it comes live over the socket). */
+async function expectPositions(page: Page, expected: Positions, who: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let shown: Positions = {};
+  while (Date.now() < deadline) {
+    shown = await positionsOn(page);
+    if (samePositions(shown, expected)) return;
+    await page.waitForTimeout(50);
+  }
+  expect(shown, `${who}'s Team Positions`).toEqual(expected);
+}
+
+run.each(backends())('a whole event in Chromium (%s)', (backend) => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase(backend);
+    server = await startServer({ ...db.env, BOARD_SEED: '20250501' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await server?.stop();
+    await db?.drop();
+  });
+
+  /** A browser context signed in as the API client's session (the `sid` cookie copied over). */
+  async function signedInContext(api: ApiClient | null, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+    const context = await browser.newContext({ viewport });
+    context.setDefaultTimeout(15_000);
+    contexts.push(context);
+    if (api) await context.addCookies([{ name: 'sid', value: api.cookies.get('sid')!, url: server.url }]);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    return { context, page, errors };
+  }
+
+  it('runs from the task import to the winner, live for the Leaders and a spectator', { timeout: 300_000 }, async () => {
+    const t0 = Date.now();
+    const step = (what: string) => process.env.E2E_TRACE && console.log(`[whole event ${((Date.now() - t0) / 1000).toFixed(1)}s] ${what}`);
+    // --- People: the owner creates the clan; two Leaders join it (dev sign-in through the API).
+    const ownerApi = new ApiClient(server.url);
+    const ownerMe = await ownerApi.onboard('Owner', ['OwnerIGN'], { role: 'Owner', clan_name: 'Iron Legion' });
+    const clanId: number = ownerMe.clan_memberships_list[0].clan_id;
+    const leaders = await Promise.all(
+      TEAMS.map(async (t) => {
+        const api = new ApiClient(server.url);
+        await api.onboard(t.leader, [t.ign], { role: 'Member', clan_id: clanId });
+        return { team: t, api, ...(await signedInContext(api)) };
+      }),
+    );
+    const owner = await signedInContext(ownerApi);
+    const spectator = await signedInContext(null, { width: 375, height: 800 });
+    const { page } = owner;
+
+    // --- Tasks tab: import the real task pool.
+    step('Tasks tab: import the real task pool.');
+    await page.goto(`${server.url}/clans/manage/${clanId}`);
+    await page.getByRole('heading', { name: 'Iron Legion' }).waitFor();
+    await page.getByRole('tab', { name: 'Tasks' }).click();
+    await page.getByText('Task CSV Importer').click();
+    await page.getByLabel('CSV file').setInputFiles(CSV);
+    await page.getByRole('button', { name: 'Upload and Extract Tasks' }).click();
+    await page.getByText(`Tasks extracted successfully! ${CSV_TASKS} tasks imported/updated.`).waitFor();
+
+    // --- Events tab: schedule the event (start in one hour, entered in UTC).
+    step('Events tab: schedule the event (start in one hour,');
+    await page.getByRole('tab', { name: 'Events' }).click();
+    await page.getByRole('button', { name: 'Create New Event' }).click();
+    const schedule = page.getByRole('dialog', { name: 'Schedule New Event' });
+    await schedule.getByLabel('Event Name').fill('Spring Bash');
+    await schedule.getByLabel('Start Date/Time (UTC)').fill(new Date(Date.now() + 3_600_000).toISOString().slice(0, 16));
+    await schedule.getByRole('button', { name: 'Schedule Event' }).click();
+    await schedule.getByText('Event scheduled successfully!').waitFor();
+    await schedule.getByRole('button', { name: 'Close' }).click();
+    await schedule.waitFor({ state: 'detached' });
+
+    // --- Manage Teams: two teams, each with its Leader.
+    step('Manage Teams: two teams, each with its Leader.');
+    await page.getByRole('row', { name: /Spring Bash/ }).getByRole('button', { name: 'Manage Teams' }).click();
+    for (const t of TEAMS) {
+      await page.getByRole('button', { name: 'Create New Team' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create New Team' });
+      await dialog.getByLabel('Team Name').fill(t.name);
+      await dialog.getByLabel('Team Colour (hex)').fill(t.color);
+      await dialog.getByRole('button', { name: 'Create Team' }).click();
+      await dialog.getByText(/created successfully/).waitFor();
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: `Members of ${t.name}` }).click();
+      const manager = page.getByRole('region', { name: `Members of ${t.name}` });
+      await manager.getByRole('combobox', { name: 'In-game account' }).click();
+      await manager.getByRole('option', { name: new RegExp(`^${t.ign}`) }).click();
+      await manager.getByLabel('Role for the new member').selectOption('Leader');
+      await manager.getByRole('button', { name: 'Add' }).click();
+      await page.getByText(`${t.ign} added to team ${t.name} as a Leader.`).waitFor();
+      await page.getByRole('button', { name: `Members of ${t.name}` }).click();
+    }
+
+    // --- Manage Game: a 100-square game with the default settings, then Start Game.
+    step('Manage Game: a 100-square game with the default se');
+    await page.getByRole('button', { name: 'Manage Game' }).click();
+    await page.getByRole('heading', { name: 'Setup New Game' }).waitFor();
+    expect(await page.getByLabel('Board size').inputValue()).toBe('100');
+    await page.getByRole('button', { name: 'Create & Deploy Game' }).click();
+    await page.getByText('Game created successfully! Snakes and ladders board is ready.').waitFor();
+    const control = page.getByTestId('status-control');
+    await expect.poll(() => control.textContent()).toBe('Start Game');
+    await control.click();
+    await expect.poll(() => control.textContent(), { timeout: 10_000 }).toBe('Pause Game');
+    const [event] = (await ownerApi.get(`/api/clan/${clanId}/events/?past=false`)).body.events;
+    const eventId: number = event.id;
+    const gameId: number = event.game_id;
+
+    // The owner opens the game screen from clan management: breadcrumb back to Clan Management; no team.
+    await page.getByRole('link', { name: 'Open Game Screen' }).click();
+    await page.waitForURL(`**/games/clan/${clanId}/events/${eventId}/game/${gameId}`);
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Clan Management' }).waitFor();
+    await page.getByRole('heading', { name: 'Join a Team to Roll' }).waitFor();
+    await page.getByText('You must be a member of a team participating in this game to see game actions.').waitFor();
+
+    // --- The Leaders open it from the Game Lobby (their team starred); breadcrumb back to the lobby.
+    step('The Leaders open it from the Game Lobby (their tea');
+    for (const l of leaders) {
+      await l.page.goto(`${server.url}/games`);
+      await l.page.getByRole('heading', { name: 'Game Lobby' }).waitFor();
+      const active = l.page.getByRole('region', { name: 'Active Snakes & Ladders Games' });
+      await active.getByText(`Clan: Iron Legion | Playing As: ${l.team.ign}`).waitFor();
+      await active.getByText(`★ ${l.team.name}`).waitFor();
+      await active.getByRole('link', { name: 'Go To Game' }).click();
+      await l.page.getByRole('heading', { name: 'Roll Dice for Your Team' }).waitFor();
+      await l.page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Game Lobby' }).waitFor();
+      await l.page.getByTestId('connection-state').getByText('Live').waitFor();
+    }
+
+    // --- The spectator finds it on the public spectate list (no sign-in) and watches.
+    step('The spectator finds it on the public spectate list');
+    await spectator.page.goto(`${server.url}/games/spectate`);
+    await spectator.page.getByRole('link', { name: /Spring Bash/ }).click();
+    await spectator.page.waitForURL(`**/games/spectate/${gameId}`);
+    await spectator.page.getByRole('heading', { name: 'Spring Bash' }).waitFor();
+    await spectator.page.getByTestId('connection-state').getByText('Live').waitFor();
+    expect(await spectator.page.getByRole('button', { name: 'Roll Dice' }).count()).toBe(0);
+    expect(await spectator.page.getByText(/Reverts/).count()).toBe(0);
+    await spectator.page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+
+    // --- Rolls in turn until someone wins (fixed by BOARD_SEED, bounded), one revert.
+    step('Rolls in turn until someone wins (fixed by BOARD_S');
+    const truth = async (): Promise<{ version: number; positions: Positions; status: string; winners: { name: string }[] | null }> => {
+      const game = (await ownerApi.get(`/api/clan/${clanId}/events/${eventId}/game/${gameId}`)).body.game;
+      return {
+        version: game.version,
+        positions: Object.fromEntries(game.team_states.map((t: { team_name: string; current_position: number }) => [t.team_name, t.current_position])),
+        status: game.status,
+        winners: game.winners,
+      };
+    };
+    let rolls = 0;
+    let reverted = false;
+    let state = await truth();
+    while (state.status === 'in-progress') {
+      expect(rolls).toBeLessThan(MAX_ROLLS);
+      const l = leaders[rolls % 2];
+      const roll = l.page.getByRole('button', { name: 'Roll Dice' });
+      await expect.poll(() => roll.isEnabled(), { timeout: 10_000 }).toBe(true);
+      await roll.click();
+      rolls += 1;
+      step(`roll ${rolls} by ${l.team.leader}`);
+      // The server applied it (persisted before broadcast); every screen must then show it.
+      await expect.poll(async () => (await truth()).version, { timeout: 10_000 }).toBeGreaterThan(state.version);
+      state = await truth();
+      await expectPositions(spectator.page, state.positions, 'spectator');
+      await expectPositions(l.page, state.positions, l.team.leader);
+      if (!reverted && rolls === 3 && state.status === 'in-progress' && state.positions[l.team.name] > 1) {
+        const revert = l.page.getByRole('button', { name: 'Revert Last Turn' });
+        await expect.poll(() => revert.isEnabled(), { timeout: 10_000 }).toBe(true);
+        const before = state;
+        await revert.click();
+        await expect.poll(async () => (await truth()).version, { timeout: 10_000 }).toBeGreaterThan(before.version);
+        state = await truth();
+        expect(state.positions[l.team.name]).toBeLessThan(before.positions[l.team.name] + 1);
+        await expectPositions(spectator.page, state.positions, 'spectator after the revert');
+        await expectPositions(l.page, state.positions, `${l.team.leader} after the revert`);
+        await l.page.getByText('Reverts left: 2').waitFor();
+        reverted = true;
+      }
+    }
+    expect(reverted).toBe(true);
+    expect(state.status).toBe('finished');
+    const winner = state.winners![0].name;
+
+    // --- The winner banner and confetti for everyone; the spectator never reloaded.
+    step('The winner banner and confetti for everyone; the s');
+    for (const p of [owner.page, ...leaders.map((l) => l.page), spectator.page]) {
+      await p.getByTestId('winner-banner').first().waitFor();
+      expect(await p.getByTestId('winner-banner').first().textContent()).toBe(`Winner: ${winner}`);
+      await p.locator('canvas.confetti-canvas').waitFor({ state: 'attached' });
+      await expectPositions(p, state.positions, 'final');
+    }
+    expect(await spectator.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    // The spectator's Live Game Log followed too: newest first, the win at the top.
+    const log = spectator.page.getByTestId('game-log').getByRole('listitem');
+    expect(await log.count()).toBeGreaterThanOrEqual(Math.min(rolls, 100));
+    expect(await log.first().textContent()).toContain(winner);
+
+    // --- The game is now among the former games, with View Results.
+    step('The game is now among the former games, with View ');
+    const l0 = leaders[0];
+    await l0.page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Game Lobby' }).click();
+    const former = l0.page.getByRole('region', { name: 'Former (Finished) Games' });
+    await former.getByText('Spring Bash').waitFor();
+    await former.getByRole('link', { name: 'View Results' }).waitFor();
+    expect(await l0.page.getByRole('region', { name: 'Active Snakes & Ladders Games' }).getByText('Spring Bash').count()).toBe(0);
+
+    for (const p of [owner, ...leaders, spectator]) expect(p.errors).toEqual([]);
+    console.log(`[whole event] ${rolls} rolls, winner ${winner} (${backend})`);
+  });
+});
