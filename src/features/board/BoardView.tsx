@@ -143,7 +143,7 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
       >
         <title>{`Square ${square}${tier ? ` · ${TIER_LABELS[tier]}` : ''}: ${full}`}</title>
         <rect className="board__square" x={o.x + 2} y={o.y + 2} width={CELL - 4} height={CELL - 4} rx={8} />
-        <text className="board__num" x={o.x + 8} y={o.y + 24}>
+        <text className="board__num" x={o.x + 8} y={o.y + 7} dominantBaseline="hanging">
           {square}
         </text>
         {(kind === 'start' || kind === 'finish') && (

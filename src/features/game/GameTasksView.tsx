@@ -183,7 +183,17 @@ function TaskColumn({ columnKey, title, squares, tasks, editable }: { columnKey:
   return (
     <section className={`task-column task-column--${columnKey.toLowerCase()}`} aria-labelledby={headingId} data-column={columnKey}>
       <h3 id={headingId} className="task-column__title">
-        {title} <span className="task-column__count">({squares.length})</span>
+        {title.split('/').map((part, i) => (
+          <span key={part}>
+            {i > 0 && (
+              <>
+                /<wbr />
+              </>
+            )}
+            {part}
+          </span>
+        ))}{' '}
+        <span className="task-column__count">({squares.length})</span>
       </h3>
       <SortableContext items={squares.map((s) => s.id)} strategy={rectSwappingStrategy}>
         <ul className="task-column__list">
@@ -291,7 +301,7 @@ function SwapTaskDialog({ tasks }: { tasks: TasksRef }) {
           ) : (
             <form className="form" onSubmit={submit}>
               <Dialog.Title className="dialog__title">Swap Task on Square {square?.square_index}</Dialog.Title>
-              <p>
+              <p className="swap-task__facts">
                 Difficulty: <strong>{tier ? TIER_LABELS[tier] : ''}</strong>
                 <br />
                 Current task: {square ? squareTaskLabel(square) : ''}
