@@ -46,77 +46,79 @@ export function SettingsForm({ flow, submitLabel, extra }: { flow: EventGameRef;
   const describedBy = (field: SettingsField) => (invalid(field) ? errorId : undefined);
   return (
     <form className="form game-settings" onSubmit={submit} noValidate aria-busy={busy}>
-      <div className="game-settings__grid">
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-board_size`}>Board size</label>
-          <select
-            id={`${id}-board_size`}
-            className="input"
-            required
-            value={draft.board_size}
-            aria-invalid={invalid('board_size')}
-            aria-describedby={describedBy('board_size')}
-            onChange={(e) => change('board_size', e.target.value)}
-          >
-            {!FORM_BOARD_SIZES.map(String).includes(draft.board_size) && <option value={draft.board_size}>Choose a size</option>}
-            {FORM_BOARD_SIZES.map((n) => (
-              <option key={n} value={String(n)}>
-                {boardSizeLabel(n)}
-              </option>
-            ))}
-          </select>
-        </div>
-        {NUMBER_FIELDS.map(({ field, label, max }) => (
-          <div className="field" key={field}>
-            <label className="field__label" htmlFor={`${id}-${field}`}>{label}</label>
-            <input
-              id={`${id}-${field}`}
+      <fieldset className="game-settings__fields" disabled={busy}>
+        <div className="game-settings__grid">
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-board_size`}>Board size</label>
+            <select
+              id={`${id}-board_size`}
               className="input"
-              type="number"
-              inputMode="numeric"
               required
-              min={0}
-              max={max}
-              step={1}
-              value={draft[field]}
-              aria-invalid={invalid(field)}
-              aria-describedby={describedBy(field)}
-              onChange={(e) => change(field, e.target.value)}
-            />
-            <span className="field__hint">0 to {max}{field === 'max_reverts_allowed' ? ' per team' : ''}</span>
+              value={draft.board_size}
+              aria-invalid={invalid('board_size')}
+              aria-describedby={describedBy('board_size')}
+              onChange={(e) => change('board_size', e.target.value)}
+            >
+              {!FORM_BOARD_SIZES.map(String).includes(draft.board_size) && <option value={draft.board_size}>Choose a size</option>}
+              {FORM_BOARD_SIZES.map((n) => (
+                <option key={n} value={String(n)}>
+                  {boardSizeLabel(n)}
+                </option>
+              ))}
+            </select>
           </div>
-        ))}
-      </div>
-      <fieldset className="game-settings__tasks">
-        <legend className="field__label">Tasks per difficulty</legend>
-        <div className="game-settings__counts">
-          {TIERS.map((tier, i) => {
-            const field = TASK_COUNT_FIELDS[i];
-            return (
-              <div className="field" key={field}>
-                <label className="field__label" htmlFor={`${id}-${field}`}>{TIER_LABELS[tier]}</label>
-                <input
-                  id={`${id}-${field}`}
-                  className="input"
-                  type="number"
-                  inputMode="numeric"
-                  required
-                  min={0}
-                  step={1}
-                  value={draft[field]}
-                  aria-invalid={invalid(field)}
-                  aria-describedby={[noteId, describedBy(field)].filter(Boolean).join(' ')}
-                  onChange={(e) => change(field, e.target.value)}
-                />
-              </div>
-            );
-          })}
+          {NUMBER_FIELDS.map(({ field, label, max }) => (
+            <div className="field" key={field}>
+              <label className="field__label" htmlFor={`${id}-${field}`}>{label}</label>
+              <input
+                id={`${id}-${field}`}
+                className="input"
+                type="number"
+                inputMode="numeric"
+                required
+                min={0}
+                max={max}
+                step={1}
+                value={draft[field]}
+                aria-invalid={invalid(field)}
+                aria-describedby={describedBy(field)}
+                onChange={(e) => change(field, e.target.value)}
+              />
+              <span className="field__hint">0 to {max}{field === 'max_reverts_allowed' ? ' per team' : ''}</span>
+            </div>
+          ))}
         </div>
-        <p id={noteId} className={check.exceeded ? 'game-settings__note game-settings__note--error' : 'game-settings__note'}>
-          {check.taskTiles === null
-            ? 'Choose a board size to see how many task tiles it has.'
-            : `Task tiles to fill: ${check.taskTiles} (board size minus the Start and Finish squares). Tasks set: ${check.totalTasks}.`}
-        </p>
+        <fieldset className="game-settings__tasks">
+          <legend className="field__label">Tasks per difficulty</legend>
+          <div className="game-settings__counts">
+            {TIERS.map((tier, i) => {
+              const field = TASK_COUNT_FIELDS[i];
+              return (
+                <div className="field" key={field}>
+                  <label className="field__label" htmlFor={`${id}-${field}`}>{TIER_LABELS[tier]}</label>
+                  <input
+                    id={`${id}-${field}`}
+                    className="input"
+                    type="number"
+                    inputMode="numeric"
+                    required
+                    min={0}
+                    step={1}
+                    value={draft[field]}
+                    aria-invalid={invalid(field)}
+                    aria-describedby={[noteId, describedBy(field)].filter(Boolean).join(' ')}
+                    onChange={(e) => change(field, e.target.value)}
+                  />
+                </div>
+              );
+            })}
+          </div>
+          <p id={noteId} className={check.exceeded ? 'game-settings__note game-settings__note--error' : 'game-settings__note'}>
+            {check.taskTiles === null
+              ? 'Choose a board size to see how many task tiles it has.'
+              : `Task tiles to fill: ${check.taskTiles} (board size minus the Start and Finish squares). Tasks set: ${check.totalTasks}.`}
+          </p>
+        </fieldset>
       </fieldset>
       {check.error && (
         <p id={errorId} className="notice notice--error" role="alert">
