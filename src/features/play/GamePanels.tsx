@@ -154,10 +154,9 @@ export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; show
   const teams = useSelector(actor, sel.selectTeamStates) ?? [];
   const mine = useSelector(actor, sel.selectUserTeams);
   const max = useSelector(actor, (s) => s.context.game?.max_reverts_allowed ?? 0);
-  const boardSize = useSelector(actor, (s) => s.context.game?.board_size ?? 0);
   const ordered = [...teams].sort((a, b) => b.current_position - a.current_position || a.team_id - b.team_id);
   return (
-    <section className="panel team-positions" aria-labelledby="team-positions-title">
+    <section className="panel positions-panel" aria-labelledby="team-positions-title">
       <h2 id="team-positions-title" className="game-panel__title">Team Positions</h2>
       {ordered.length === 0 ? (
         <p className="muted">No teams in this game yet.</p>
@@ -173,10 +172,7 @@ export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; show
                   {t.team_name}
                   {starred && <span className="star" aria-label="(your team)"> ★</span>}
                 </span>
-                <span className="team-positions__square">
-                  Square {t.current_position}
-                  {t.current_position === boardSize && boardSize > 0 ? ' (Finish)' : ''}
-                </span>
+                <span className="team-positions__square">Square {t.current_position}</span>
                 {showReverts && typeof revertCount === 'number' && (
                   <span className="team-positions__reverts muted">
                     Reverts: {revertCount}/{max}
