@@ -137,27 +137,34 @@ async function tasksReordered(ctx: HandlerContext, socket: IoSocket, raw: unknow
   await ctx.rooms.tasksReordered(gameId);
 }
 
-/** Most client events one socket may send per second; more get `action_error` and are dropped (server-contract intro: 429). */
-export const SOCKET_EVENTS_PER_SECOND = 60;
+/**
+ * Most join_game and tasks_reordered events one socket may send per second: each makes the
+ * server read and send the whole game (33-50 KB), so a flood of them is refused with one
+ * `action_error` per window (server-contract intro: 429 "too many requests"). Rolls and reverts
+ * are not limited: they are permission-checked and applied one at a time per game anyway.
+ */
+export const FULL_GAME_EVENTS_PER_SECOND = 30;
 const TOO_MANY = 'Too many requests. Please slow down.';
+const LIMITED = new Set(['join_game', 'tasks_reordered']);
 
 /**
- * Registers the client events of server-contract section 5 on one socket, behind a per-socket
- * limit of SOCKET_EVENTS_PER_SECOND (a fixed one-second window, kept on the socket itself, so
+ * Registers the client events of server-contract section 5 on one socket, with the
+ * FULL_GAME_EVENTS_PER_SECOND limit (a fixed one-second window kept on the socket itself, so
  * nothing outlives it or depends on which process holds it).
  */
 export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
   let windowStart = 0;
   let inWindow = 0;
-  socket.use((_packet, next) => {
+  socket.use(([event], next) => {
+    if (!LIMITED.has(String(event))) return next();
     const now = Date.now();
     if (now - windowStart >= 1000) {
       windowStart = now;
       inWindow = 0;
     }
     inWindow += 1;
-    if (inWindow > SOCKET_EVENTS_PER_SECOND) {
-      if (inWindow === SOCKET_EVENTS_PER_SECOND + 1) socket.emit('action_error', { message: TOO_MANY });
+    if (inWindow > FULL_GAME_EVENTS_PER_SECOND) {
+      if (inWindow === FULL_GAME_EVENTS_PER_SECOND + 1) socket.emit('action_error', { message: TOO_MANY });
       return;
     }
     next();

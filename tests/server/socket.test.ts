@@ -420,6 +420,73 @@ describe.each(backends())('live socket (%s)', (backend) => {
     }
   });
 
+  it('rolls follow ladders and snakes, and a roll reaching the last square finishes the game for everyone', async () => {
+    const game = await newGame(cast, { size: 25, noWin: false, start: false });
+    // Every first roll (1 + 1..6) lands on a ladder; snakes wait on 18-21.
+    const board = { ladders_config: [[2, 12], [3, 13], [4, 14], [5, 15], [6, 16], [7, 17]], snakes_config: [[18, 8], [19, 9], [20, 10], [21, 11]] };
+    expect((await cast.owner.put(`${game.path}/board`, board)).status).toBe(200);
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    const leader = await watcher('leader', cast.owner);
+    const leader2 = await watcher('leader2', cast.leader2);
+    const anon = await watcher('anon');
+    for (const w of [leader, leader2, anon]) await w.join(game.gameId);
+    const mark = anon.got.length;
+    const ladders = new Map(board.ladders_config.map(([a, b]) => [a, b]));
+    const snakes = new Map(board.snakes_config.map(([a, b]) => [a, b]));
+    const names = ['Red Team', 'Blue Team'];
+    let rolls = 0;
+    while (anon.held!.status !== 'finished') {
+      expect(rolls).toBeLessThan(300);
+      const side = rolls % 2;
+      const [w, teamId, ignId] = side === 0 ? [leader, game.team1, cast.ign.ownerA] : [leader2, game.team2, cast.ign.leader2];
+      const from = anon.held!.team_states.find((t) => t.team_id === teamId)!.current_position;
+      const logMark = anon.got.length;
+      w.socket.emit('roll_dice', { game_id: game.gameId, team_id: teamId, performer_ign_id: ignId });
+      const state = await anon.version(anon.held!.version + 1);
+      rolls += 1;
+      const to = state.team_states.find((t) => t.team_id === teamId)!.current_position;
+      const won = to === 25;
+      const expected: string[] = [];
+      const rolled = new RegExp(`^${names[side]} rolled a ([1-6]) and moved from ${from} to (\\d+)\\.$`);
+      const entries = async (count: number) => {
+        const out: LogEntry[] = [];
+        for (let i = 0; i < count; i += 1) {
+          const r = await anon.next((g) => g.event === 'new_log_entry' && !out.includes(g.payload.log_entry), 3000, logMark);
+          if (r.event === 'new_log_entry') out.push(r.payload.log_entry);
+        }
+        return out;
+      };
+      const [first] = await entries(1);
+      const m = rolled.exec(first.message);
+      expect(m, first.message).not.toBeNull();
+      const landing = Number(m![2]);
+      expect(landing).toBe(Math.min(from + Number(m![1]), 25));
+      if (ladders.has(landing)) expected.push(`Ladder! ${names[side]} climbed from ${landing} to ${ladders.get(landing)}.`);
+      if (snakes.has(landing)) expected.push(`Snake! ${names[side]} slid down from ${landing} to ${snakes.get(landing)}.`);
+      if (won) expected.push(`${names[side]} reached square 25 and won the game!`);
+      const rest = await entries(1 + expected.length);
+      expect(rest.slice(1).map((e) => e.message)).toEqual(expected);
+      expect(to).toBe(ladders.get(landing) ?? snakes.get(landing) ?? landing);
+      if (won) {
+        expect(rest[rest.length - 1]).toMatchObject({ team_name: 'Server', team_color: null });
+        expect(state.winners).toEqual([{ name: names[side], color: side === 0 ? '#aa0000' : '#0000aa' }]);
+      }
+    }
+    expect(anon.got.slice(mark).some((g) => g.event === 'new_log_entry' && g.payload.log_entry.message.startsWith('Ladder! '))).toBe(true);
+    // Everyone holds the finished game; nothing more can be played.
+    const final = await stored(cast, game);
+    expect(final.status).toBe('finished');
+    expect(leader.held!.status).toBe('finished');
+    expect(leader.held!.winners).toEqual(final.winners);
+    for (const [w, teamId, ignId, event] of [[leader, game.team1, cast.ign.ownerA, 'roll_dice'], [leader2, game.team2, cast.ign.leader2, 'revert_roll']] as const) {
+      const since = w.got.length;
+      w.socket.emit(event, { game_id: game.gameId, team_id: teamId, performer_ign_id: ignId });
+      expect(await w.errorWithin(3000, since)).toBe('Game is finished. No actions available.');
+    }
+    await sleep(100);
+    expect((await stored(cast, game)).version).toBe(final.version);
+  });
+
   it('a revert beyond the allowance is refused, and reverts go back one move', async () => {
     const game = await newGame(cast, { reverts: 1 });
     const leader = await watcher('leader', cast.owner);
@@ -519,7 +586,7 @@ describe.each(backends())('live socket (%s)', (backend) => {
     expect(member.count('tasks_reordered', marks[0])).toBe(1);
   });
 
-  it('a socket flooding events is told to slow down once, and is served again a second later', async () => {
+  it('a socket flooding join_game is told to slow down once, and is served again a second later', async () => {
     const game = await newGame(cast);
     const anon = await watcher('flood');
     const since = anon.got.length;
@@ -527,8 +594,14 @@ describe.each(backends())('live socket (%s)', (backend) => {
     await sleep(1500);
     const errors = anon.got.slice(since).filter((g) => g.event === 'action_error').map((g) => g.payload.message);
     expect(errors).toEqual(['Too many requests. Please slow down.']);
-    expect(anon.count('game_state_update', since)).toBe(60);
+    expect(anon.count('game_state_update', since)).toBe(30);
     expect((await anon.join(game.gameId)).id).toBe(game.gameId);
+    // Rolls are not limited: 80 refused rolls in a burst each get their own answer.
+    const rollMark = anon.got.length;
+    for (let i = 0; i < 80; i += 1) anon.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team1, performer_ign_id: cast.ign.ownerA });
+    await sleep(1000);
+    expect(anon.got.slice(rollMark).filter((g) => g.event === 'action_error').map((g) => g.payload.message))
+      .toEqual(Array.from({ length: 80 }, () => 'You must be signed in to play.'));
   });
 
   it('leave_game stops the updates', async () => {
