@@ -97,7 +97,11 @@ export const eventsTabMachine = setup({
       // A failed background refresh keeps the list it had (onError: {}); the list view shows load errors.
       states: {
         teams: { invoke: { id: 'refreshEvents', src: 'loadEvents', input: ({ context }) => ({ past: context.past }), onDone: { actions: { type: 'assignEvents', params: ({ event }) => event.output } }, onError: {} } },
-        game: { invoke: { id: 'refreshEvents', src: 'loadEvents', input: ({ context }) => ({ past: context.past }), onDone: { actions: { type: 'assignEvents', params: ({ event }) => event.output } }, onError: {} } },
+        game: {
+          invoke: { id: 'refreshEvents', src: 'loadEvents', input: ({ context }) => ({ past: context.past }), onDone: { actions: { type: 'assignEvents', params: ({ event }) => event.output } }, onError: {} },
+          // A game created or deleted in the view: refresh, so 'Manage Game Tasks' follows at once.
+          on: { 'events.reload': { target: 'game', reenter: true } },
+        },
         gameTasks: { invoke: { id: 'refreshEvents', src: 'loadEvents', input: ({ context }) => ({ past: context.past }), onDone: { actions: { type: 'assignEvents', params: ({ event }) => event.output } }, onError: {} } },
       },
     },

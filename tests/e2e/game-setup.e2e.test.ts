@@ -341,8 +341,7 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
     await page.getByRole('heading', { name: 'Game Status & Results' }).waitFor();
     expect(await page.locator('.board').first().locator('[data-square]').count()).toBe(225);
 
-    await page.getByRole('button', { name: 'Event List' }).click();
-    await page.getByRole('row', { name: /Big Board/ }).getByRole('button', { name: 'Manage Game' }).click();
+    // The sub-navigation offers the Game Tasks screen at once, without going back to the list.
     await page.getByRole('button', { name: 'Manage Game Tasks' }).click();
     // The pool has 24 Master tasks for 44 Master squares: the rest are Unassigned.
     const master = column(page, 'MASTER');

@@ -77,7 +77,7 @@ export function EventsTab({ clanId, isManager, effects = liveEventsEffects }: { 
       {view === 'teams' && selected && (
         <EventTeamsView clanId={clanId} eventId={selected.id} eventName={selected.name} onBack={back} effects={effects.teams} />
       )}
-      {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
+      {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} />}
       {view === 'gameTasks' && selected && <GameTasksView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
       <EventModals schedule={schedule} edit={edit} remove={remove} />
     </section>

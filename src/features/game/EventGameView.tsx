@@ -44,8 +44,8 @@ export const GAME_DIALOG_TEXTS = {
  * Delete Game (Wipe Board)); the Confirm Game Deletion, Confirm Game Reset and Confirm Board
  * Randomization dialogs; messages in the fading global banner. The flow is the eventGame chart
  * with its gameStatus child; the live socket keeps the tracker and status current. `effects`
- * replaces the calls and the socket in tests. A new `gameId` from the event list starts the view
- * afresh.
+ * replaces the calls and the socket in tests. `onGameChanged` tells the event list a game was
+ * created or deleted here (so 'Manage Game Tasks' appears or goes at once).
  */
 export function EventGameView({
   clanId,
@@ -53,21 +53,28 @@ export function EventGameView({
   gameId,
   onBack,
   effects = liveGameEffects,
+  onGameChanged,
 }: {
   clanId: number;
   eventId: number;
   gameId: number | null;
   onBack: () => void;
   effects?: GameEffects;
+  /** Called after this view created or deleted the game, so the event list can refresh. */
+  onGameChanged?: () => void;
 }) {
-  return <EventGameFlow key={gameId ?? 'none'} clanId={clanId} eventId={eventId} gameId={gameId} onBack={onBack} effects={effects} />;
+  // Keyed by event: the list catching up with a game this view created must not restart it.
+  return <EventGameFlow key={eventId} clanId={clanId} eventId={eventId} gameId={gameId} onBack={onBack} effects={effects} onGameChanged={onGameChanged} />;
 }
 
-function EventGameFlow({ clanId, eventId, gameId, onBack, effects }: { clanId: number; eventId: number; gameId: number | null; onBack: () => void; effects: GameEffects }) {
+function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged }: { clanId: number; eventId: number; gameId: number | null; onBack: () => void; effects: GameEffects; onGameChanged?: () => void }) {
   const banner = useActorRef(bannerMachine);
   const deleteDialog = useConfirmAction({
     perform: async ({ subject }) => ({ message: (await effects.deleteGame(clanId, eventId, Number(subject.gameId))).message }),
-    onSucceeded: () => flow.send({ type: 'game.deleted' }),
+    onSucceeded: () => {
+      flow.send({ type: 'game.deleted' });
+      onGameChanged?.();
+    },
   });
   const resetDialog = useConfirmAction({
     perform: async ({ subject }) => ({ message: (await effects.resetGame(clanId, eventId, Number(subject.gameId))).message }),
@@ -80,6 +87,7 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects }: { clanId: n
           loadGame: fromPromise(({ input }) => effects.fetchGame(clanId, eventId, input.gameId)),
           createGame: fromPromise(async ({ input }) => {
             const answer = await effects.createGame(clanId, eventId, input.settings);
+            onGameChanged?.();
             return { gameId: answer.game.id, message: answer.message };
           }),
           randomizeGame: fromPromise(({ input }) => effects.randomizeGame(clanId, eventId, input.gameId, input.settings)),
