@@ -42,8 +42,19 @@ export const GameProgressSchema = v.object({
 });
 export type GameProgress = v.InferOutput<typeof GameProgressSchema>;
 
-/** game_state_update payload: the full game (members or public shape) or a progress update. */
-export const GameStateUpdateSchema = v.object({ game_state: v.union([GameSchema, PublicGameSchema, GameProgressSchema]) });
+/**
+ * The full game as broadcast to the members room: the member shape (with revert counts) but no
+ * user_teams, which are per viewer and come only with the join_game answer.
+ */
+export const MembersGameSchema = v.omit(GameSchema, ['user_teams']);
+export type MembersGame = v.InferOutput<typeof MembersGameSchema>;
+
+/**
+ * game_state_update payload: the full game (a viewer's own, the members-room or the public shape)
+ * or a progress update. Order matters: valibot takes the first shape that fits and drops unknown
+ * keys, so the richer shapes come first.
+ */
+export const GameStateUpdateSchema = v.object({ game_state: v.union([GameSchema, MembersGameSchema, PublicGameSchema, GameProgressSchema]) });
 export type GameStateUpdate = v.InferOutput<typeof GameStateUpdateSchema>;
 
 /** new_log_entry payload. */
@@ -107,7 +118,10 @@ export function mergeProgress<G extends Game | PublicGame>(held: G, progress: Ga
     version: progress.version,
     team_states: progress.team_states.map((t) => {
       const before = held.team_states.find((h) => h.team_id === t.team_id) as { revert_count?: number } | undefined;
-      return { ...t, revert_count: t.revert_count ?? before?.revert_count ?? 0 };
+      const revert_count = t.revert_count ?? before?.revert_count;
+      // A public (spectator) game has no revert counts and keeps none.
+      const { revert_count: _dropped, ...rest } = t;
+      return revert_count === undefined ? rest : { ...rest, revert_count };
     }),
   } as G;
 }

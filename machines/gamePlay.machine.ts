@@ -77,9 +77,10 @@ export function replaceGame(held: HeldGame | null, incoming: HeldGame): HeldGame
   return {
     ...incoming,
     user_teams: held.user_teams,
+    // A members-room broadcast carries revert counts; a public one does not, so keep the held ones.
     team_states: incoming.team_states.map((t) => ({
       ...t,
-      revert_count: held.team_states.find((h) => h.team_id === t.team_id)?.revert_count ?? 0,
+      revert_count: (t as { revert_count?: number }).revert_count ?? held.team_states.find((h) => h.team_id === t.team_id)?.revert_count ?? 0,
     })),
   } as Game;
 }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { GameStateUpdateSchema, mergeProgress } from '../../contract/socket';
+import { nextGame } from '../../machines/gamePlay.machine';
+import { fixtureGame, progressOf, toPublic } from '../support/gameFixtures';
+
+/** The live socket payloads of server-contract section 5 as the client reads and merges them. */
+describe('game_state_update shapes', () => {
+  const game = fixtureGame();
+  it("keeps a viewer's own game whole, user_teams included", () => {
+    const parsed = v.parse(GameStateUpdateSchema, { game_state: game }).game_state as typeof game;
+    expect(parsed.user_teams).toEqual(game.user_teams);
+  });
+  it('keeps the revert counts of a members-room broadcast (no user_teams)', () => {
+    const { user_teams: _u, ...members } = game;
+    const counted = { ...members, team_states: members.team_states.map((t) => ({ ...t, revert_count: 2 })) };
+    const parsed = v.parse(GameStateUpdateSchema, { game_state: counted }).game_state as { team_states: { revert_count?: number }[] };
+    expect(parsed.team_states.every((t) => t.revert_count === 2)).toBe(true);
+  });
+  it('reads a public broadcast without revert counts', () => {
+    const parsed = v.parse(GameStateUpdateSchema, { game_state: toPublic(game) }).game_state as { team_states: object[] };
+    expect(parsed.team_states.every((t) => !('revert_count' in t))).toBe(true);
+  });
+});
+
+describe('merging progress', () => {
+  it('a spectator game stays in the public shape (no revert counts appear)', () => {
+    const pub = toPublic(fixtureGame());
+    const merged = mergeProgress(pub, progressOf(pub, { position: 7, publicShape: true }))!;
+    expect(merged.version).toBe(pub.version + 1);
+    expect(merged.team_states.every((t) => !('revert_count' in t))).toBe(true);
+  });
+  it('a member game takes the counts the update carries', () => {
+    const game = fixtureGame();
+    const merged = mergeProgress(game, progressOf(game, { position: 7, revertCount: 1 }))!;
+    expect(merged.team_states.find((t) => t.team_id === 11)!.revert_count).toBe(1);
+  });
+  it('a version gap asks for the full state again (null)', () => {
+    const game = fixtureGame();
+    expect(mergeProgress(game, progressOf(game, { version: game.version + 2 }))).toBeNull();
+  });
+  it('a full members-room game after a reset replaces the counts and keeps user_teams', () => {
+    const game = fixtureGame({ team_states: fixtureGame().team_states.map((t) => ({ ...t, revert_count: 3 })) });
+    const { user_teams: _u, ...members } = game;
+    const reset = { ...members, version: game.version + 1, team_states: members.team_states.map((t) => ({ ...t, revert_count: 0, current_position: 1, position_history: [1] })) };
+    const next = nextGame(game, reset as never)! as typeof game;
+    expect(next.user_teams).toEqual(game.user_teams);
+    expect(next.team_states.every((t) => t.revert_count === 0)).toBe(true);
+  });
+});
