@@ -6,12 +6,14 @@ import { AuthCallbackPage } from '../features/auth/AuthCallbackPage';
 import { LoadingPage } from '../features/auth/LoadingPage';
 import { OnboardingPage } from '../features/onboarding/OnboardingPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
-import { ProfilePage } from '../features/profile/ProfilePage';
 import { GamesLobbyPage } from '../features/lobby/GamesLobbyPage';
 import { SpectateListPage } from '../features/spectate/SpectateListPage';
-import { SpectatorViewPage } from '../features/spectate/SpectatorViewPage';
-import { GamePlayPage } from '../features/play/GamePlayPage';
-import { ClanManagePage } from '../features/clan/ClanManagePage';
+
+/**
+ * The heavy screens (clan management with its tabs, the board and live game, the profile) are
+ * loaded on first visit, so the landing, onboarding and dashboard come down small.
+ */
+const lazyPage = (load: () => Promise<{ Component: React.ComponentType }>) => ({ lazy: load });
 
 /**
  * The route table of product-spec section 2: the logged-in layout (loader while the session is
@@ -26,21 +28,21 @@ export const routes: RouteObject[] = [
       { path: '/loading', element: <LoadingPage /> },
       { path: '/onboarding', element: <OnboardingPage /> },
       { path: '/games/spectate', element: <SpectateListPage /> },
-      { path: '/games/spectate/:gameId', element: <SpectatorViewPage /> },
+      { path: '/games/spectate/:gameId', ...lazyPage(async () => ({ Component: (await import('../features/spectate/SpectatorViewPage')).SpectatorViewPage })) },
     ],
   },
   {
     element: <LoggedInLayout />,
     children: [
       { path: '/dashboard', element: <DashboardPage /> },
-      { path: '/profile', element: <ProfilePage /> },
+      { path: '/profile', ...lazyPage(async () => ({ Component: (await import('../features/profile/ProfilePage')).ProfilePage })) },
       {
         path: '/games',
         element: <GamesLobbyPage />,
         children: [{ path: 'spectate-auth', element: <SpectateListPage /> }],
       },
-      { path: '/games/clan/:clanId/events/:eventId/game/:gameId', element: <GamePlayPage /> },
-      { path: '/clans/manage/:clanId', element: <ClanManagePage /> },
+      { path: '/games/clan/:clanId/events/:eventId/game/:gameId', ...lazyPage(async () => ({ Component: (await import('../features/play/GamePlayPage')).GamePlayPage })) },
+      { path: '/clans/manage/:clanId', ...lazyPage(async () => ({ Component: (await import('../features/clan/ClanManagePage')).ClanManagePage })) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },
