@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ApiClient } from '../support/api';
+import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+
+/**
+ * "No bad input ever causes a 500" (DEVELOPERS.md Standards; server-contract intro), checked by
+ * throwing generated junk at every route of the API as a clan Owner: random JSON values, objects
+ * mixing every field name the API knows with values of the wrong type or range, text that is not
+ * JSON, and ids that are malformed, out of range or of nothing. Every answer must be below 500,
+ * and every 4xx must be `{"error": "<text>"}`.
+ */
+
+const FIELDS = [
+  'username', 'igns', 'clan_setup', 'role', 'clan_name', 'clan_id', 'ign', 'user_id', 'new_name', 'name', 'type',
+  'start_datetime', 'end_datetime', 'color', 'osrs_ign_id', 'description', 'difficulty', 'board_size', 'num_snakes',
+  'num_ladders', 'max_reverts_allowed', 'num_easy_tasks', 'num_medium_tasks', 'num_hard_tasks', 'num_elite_tasks',
+  'num_master_tasks', 'snakes_config', 'ladders_config', 'status', 'square1_id', 'square2_id', 'task_id', 'squares', 'id', 'square_index',
+];
+
+const junkValue = fc.oneof(
+  fc.integer(),
+  fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, 1e308, -0.5, 3.7, Number.MAX_SAFE_INTEGER),
+  fc.string({ maxLength: 20 }),
+  fc.constantFrom('', ' ', 'x'.repeat(5000), '2026-13-45T99:99', 'in-progress', 'Owner', 'EASY', '#zzzzzz', '<script>alert(1)</script>', "'; DROP TABLE users; --"),
+  fc.constant(null),
+  fc.boolean(),
+  fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.tuple(fc.integer(), fc.integer())), { maxLength: 4 }),
+  fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 3 }),
+);
+
+const junkBody = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.dictionary(fc.constantFrom(...FIELDS), junkValue, { maxKeys: 8 }),
+);
+
+const junkText = fc.constantFrom('{', 'not json', '[1,2', '{"a":}', '\u0000', 'null');
+
+const BAD_IDS = ['abc', '0', '-1', '1e3', '99999999999', '2147483648', '9999', '1.5', '%20'];
+
+describe.each(backends())('every route survives junk (%s)', (backend) => {
+  let db: TestDatabase;
+  let server: TestServer;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    db = await createTestDatabase(backend);
+    server = await startServer({ ...db.env, BOARD_SEED: '3' });
+    const owner = new ApiClient(server.url);
+    const me = await owner.onboard('FuzzOwner', ['Fuzzer'], { role: 'Owner', clan_name: 'Fuzz Clan' });
+    const clanId = me.clan_memberships_list[0].clan_id;
+    const start = new Date(Date.now() + 86_400_000).toISOString();
+    const event = (await owner.post(`/api/clan/${clanId}/events/`, { name: 'Fuzz Event', type: 'Snakes and Ladders', start_datetime: start, end_datetime: null })).body.event;
+    const team = (await owner.post(`/api/clan/${clanId}/events/${event.id}/teams/`, { name: 'Fuzz Team', color: '#112233' })).body.team;
+    const member = (await owner.post(`/api/clan/${clanId}/events/${event.id}/teams/${team.id}/members`, { osrs_ign_id: me.igns[0].id, role: 'Leader' })).body.member;
+    const task = (await owner.post(`/api/clan/${clanId}/tasks`, { description: 'Fuzz a goblin', difficulty: 'EASY' })).body.task;
+    const game = (await owner.post(`/api/clan/${clanId}/events/${event.id}/game/`, { board_size: 25, num_snakes: 1, num_ladders: 1, max_reverts_allowed: 1, num_easy_tasks: 5, num_medium_tasks: 5, num_hard_tasks: 5, num_elite_tasks: 4, num_master_tasks: 4 })).body.game;
+    const squares = (await owner.get(`/api/clan/${clanId}/events/${event.id}/game/${game.id}/tasks`)).body.squares;
+    Object.assign(ids, {
+      clanId: String(clanId), eventId: String(event.id), teamId: String(team.id), memberId: String(member.id),
+      taskId: String(task.id), gameId: String(game.id), squareId: String(squares[3].id), ignId: String(me.igns[0].id), userMemberId: String(me.id),
+    });
+    (globalThis as { fuzzOwner?: ApiClient }).fuzzOwner = owner;
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await db?.drop();
+  });
+
+  const G = '/api/clan/:clanId/events/:eventId/game/:gameId';
+  // Deletes come last so the others meet live objects.
+  const ROUTES: [string, string][] = [
+    ['POST', '/api/auth/dev'], ['POST', '/api/user/setup'], ['POST', '/api/user/igns'], ['PUT', '/api/user/igns/:ignId'],
+    ['POST', '/api/clans'], ['GET', '/api/clan/:clanId/members'], ['GET', '/api/clan/:clanId/available_members'],
+    ['POST', '/api/clan/:clanId/members'], ['PUT', '/api/clan/:clanId/members/:userMemberId/role'], ['PUT', '/api/clan/:clanId/name'],
+    ['GET', '/api/clan/:clanId/events/'], ['POST', '/api/clan/:clanId/events/'], ['PUT', '/api/clan/:clanId/events/:eventId'],
+    ['GET', '/api/clan/:clanId/events/:eventId/teams/'], ['POST', '/api/clan/:clanId/events/:eventId/teams/'],
+    ['PUT', '/api/clan/:clanId/events/:eventId/teams/:teamId'], ['GET', '/api/clan/:clanId/events/:eventId/teams/:teamId/members'],
+    ['POST', '/api/clan/:clanId/events/:eventId/teams/:teamId/members'], ['PUT', '/api/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId'],
+    ['GET', '/api/clan/:clanId/tasks/'], ['GET', '/api/tasks/'], ['POST', '/api/clan/:clanId/tasks'], ['PUT', '/api/clan/:clanId/tasks/:taskId'],
+    ['POST', '/api/clan/:clanId/tasks/upload_csv'],
+    ['GET', G], ['PUT', G], ['PUT', `${G}/board`], ['PUT', `${G}/status`], ['GET', `${G}/tasks`], ['POST', `${G}/tasks/reorder`],
+    ['POST', `${G}/tasks/swap`], ['PUT', `${G}/tasks/:squareId`], ['GET', `${G}/tasks/:squareId/available`],
+    ['GET', '/api/games'], ['GET', '/api/games/spectate'], ['GET', '/api/public/game/:gameId'], ['POST', '/api/clan/:clanId/events/:eventId/game/'],
+    ['PUT', `${G}/reset`],
+    ['DELETE', '/api/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId'], ['DELETE', '/api/clan/:clanId/tasks/:taskId'],
+    ['DELETE', `${G}`], ['DELETE', '/api/clan/:clanId/events/:eventId/teams/:teamId'], ['DELETE', '/api/clan/:clanId/events/:eventId'],
+    ['DELETE', '/api/clan/:clanId/tasks/'], ['DELETE', '/api/clan/:clanId/members/:userMemberId'], ['DELETE', '/api/user/igns/:ignId'],
+    ['DELETE', '/api/clan/:clanId'],
+  ];
+
+  const fill = (template: string, bad?: { param: string; value: string }) =>
+    template.replace(/:(\w+)/g, (_, name: string) => (bad && bad.param === name ? bad.value : ids[name]));
+
+  const check = (route: string, what: string, status: number, body: unknown) => {
+    const where = `${route} with ${what}`;
+    expect(status, `${where} → ${status} ${JSON.stringify(body).slice(0, 200)}`).toBeLessThan(500);
+    if (status >= 400) {
+      expect(typeof (body as { error?: unknown })?.error, `${where} → ${status} without an error text`).toBe('string');
+    }
+  };
+
+  it('answers every junk body, non-JSON text and bad id with a 4xx error, never a 5xx', async () => {
+    const owner = (globalThis as { fuzzOwner?: ApiClient }).fuzzOwner!;
+    let calls = 0;
+    for (const [method, template] of ROUTES) {
+      const route = `${method} ${template}`;
+      const bodies = fc.sample(junkBody, { seed: 42 + calls, numRuns: method === 'GET' ? 2 : 25 });
+      for (const body of bodies) {
+        const r = await owner.call(method, fill(template), method === 'GET' ? undefined : body);
+        calls++;
+        check(route, `body ${JSON.stringify(body).slice(0, 120)}`, r.status, r.body);
+      }
+      if (method !== 'GET') {
+        for (const text of fc.sample(junkText, { seed: 7, numRuns: 3 })) {
+          const r = await owner.call(method, fill(template), text, { 'content-type': 'application/json' });
+          calls++;
+          check(route, `text ${JSON.stringify(text)}`, r.status, r.body);
+        }
+      }
+      for (const param of template.match(/:(\w+)/g)?.map((p) => p.slice(1)) ?? []) {
+        for (const value of BAD_IDS) {
+          const r = await owner.call(method, fill(template, { param, value }), method === 'GET' ? undefined : {});
+          calls++;
+          check(route, `${param}=${value}`, r.status, r.body);
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(1000);
+    expect(server.output()).not.toMatch(/unexpected error/);
+  }, 240_000);
+});
