@@ -1,6 +1,8 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { describe, it, expect, beforeAll } from 'vitest';
+import { backends } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
+import { useServerSuite } from '../support/suite';
+import { ACTORS, PERMISSION_TEXT, type Actor, type Row } from '../support/fixtures';
 
 /**
  * Clans and members over real HTTP (issue #3; product-spec sections 4-8, server-contract
@@ -8,13 +10,6 @@ import { ApiClient, type Answer } from '../support/api';
  * Admin, Owner}, then the rules (member order, ladder ends, ownership transfer, leave, kick,
  * rename, disband) and a sweep of bad ids and bodies that must all answer 4xx.
  */
-
-const PERMISSION_TEXT = 'Permission denied. You are not authorized to manage this clan.';
-const ACTORS = ['signed out', 'non-member', 'Guest', 'Member', 'Admin', 'Owner'] as const;
-type Actor = (typeof ACTORS)[number];
-
-/** Statuses in ACTORS order. */
-type Row = [number, number, number, number, number, number];
 
 /** One fresh clan: Owner (fresh user), Admins admin/admin2, Members member/member2, Guests guest/guest2. */
 interface Clan {
@@ -39,12 +34,11 @@ interface People {
 }
 
 describe.each(backends())('clans and members API (%s)', (backend) => {
-  let db: TestDatabase;
-  let server: TestServer;
+  const suite = useServerSuite(backend);
   let p: People;
   let serial = 0;
 
-  const client = () => new ApiClient(server.url);
+  const client = () => suite.client();
 
   async function signIn(name: string): Promise<{ api: ApiClient; id: number }> {
     const api = await client().devLogin(name);
@@ -81,8 +75,6 @@ describe.each(backends())('clans and members API (%s)', (backend) => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase(backend);
-    server = await startServer(db.env);
     const ids: Record<string, number> = {};
     const people: Record<string, ApiClient> = {};
     for (const who of ['outsider', 'admin', 'admin2', 'member', 'member2', 'guest', 'guest2', 'candidate']) {
@@ -92,11 +84,6 @@ describe.each(backends())('clans and members API (%s)', (backend) => {
     }
     p = { anon: client(), ids, ...people } as People;
   }, 60_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
 
   /** The permission matrix: each call, each actor, on a fresh clan (product-spec section 6). */
   const MATRIX: { call: string; send: (as: ApiClient, clan: Clan, actorId: number) => Promise<Answer>; expect: Row }[] = [
@@ -415,7 +402,7 @@ describe.each(backends())('clans and members API (%s)', (backend) => {
     });
 
     it('left no unexpected error in the server log', () => {
-      expect(server.output()).not.toContain('[api] unexpected error');
+      expect(suite.server.output()).not.toContain('[api] unexpected error');
     });
   });
 });

@@ -1,8 +1,8 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import Database from 'better-sqlite3';
-import pg from 'pg';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { describe, it, expect, beforeAll } from 'vitest';
+import { backends } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
+import { useServerSuite } from '../support/suite';
+import { ACTORS, actorClient, clanWithRoles, directSql as sql, insertGame, PERMISSION_TEXT, READ, WRITE, type Actor, type Row } from '../support/fixtures';
 import {
   EVENT_BAD_START,
   EVENT_END_BEFORE_START,
@@ -24,49 +24,9 @@ import {
  * Plus the pure event-status rule of contract/event.ts.
  */
 
-const PERMISSION_TEXT = 'Permission denied. You are not authorized to manage this clan.';
-const ACTORS = ['signed out', 'non-member', 'Guest', 'Member', 'Admin', 'Owner'] as const;
-type Actor = (typeof ACTORS)[number];
-type Row = [number, number, number, number, number, number];
-const READ: Row = [401, 403, 200, 200, 200, 200];
-const WRITE: Row = [401, 403, 403, 403, 200, 200];
-
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const iso = (msFromNow: number) => new Date(Date.now() + msFromNow).toISOString();
-
-/** Runs SQL on the suite's database from the test process ('?' placeholders on both backends). */
-async function sql(env: Record<string, string>, text: string, params: unknown[] = []): Promise<any[]> {
-  if (env.DATABASE_URL) {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    try {
-      let i = 0;
-      return (await client.query(text.replace(/\?/g, () => `$${++i}`), params)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-  const db = new Database(env.SQLITE_FILE);
-  try {
-    const st = db.prepare(text);
-    if (st.reader) return st.all(...params);
-    st.run(...params);
-    return [];
-  } finally {
-    db.close();
-  }
-}
-
-/** Inserts a game row for an event, as issue #5's create would; returns its id. */
-async function insertGame(env: Record<string, string>, eventId: number, clanId: number, status = 'PENDING'): Promise<number> {
-  const now = new Date().toISOString();
-  await sql(env, `INSERT INTO games (event_id, clan_id, status, board_size, num_snakes, num_ladders, max_reverts_allowed,
-    num_easy_tasks, num_medium_tasks, num_hard_tasks, num_elite_tasks, num_master_tasks, board_connections, winners, version,
-    created_at, updated_at) VALUES (?, ?, ?, 25, 0, 0, 3, 5, 5, 5, 4, 4, '[]', NULL, 0, ?, ?)`, [eventId, clanId, status, now, now]);
-  const rows = await sql(env, 'SELECT id FROM games WHERE event_id = ?', [eventId]);
-  return Number(rows[0].id);
-}
 
 describe('event status rule (contract/event.ts)', () => {
   const now = Date.parse('2030-06-15T12:00:00Z');
@@ -96,8 +56,7 @@ describe('event status rule (contract/event.ts)', () => {
 });
 
 describe.each(backends())('events API (%s)', (backend) => {
-  let db: TestDatabase;
-  let server: TestServer;
+  const suite = useServerSuite(backend);
   let anon: ApiClient;
   let outsider: ApiClient;
   let guest: ApiClient;
@@ -109,7 +68,7 @@ describe.each(backends())('events API (%s)', (backend) => {
   let otherClanId: number;
   let serial = 0;
 
-  const client = () => new ApiClient(server.url);
+  const client = () => suite.client();
 
   async function signIn(name: string): Promise<{ api: ApiClient; id: number }> {
     const api = await client().devLogin(name);
@@ -119,7 +78,7 @@ describe.each(backends())('events API (%s)', (backend) => {
   }
 
   function as(actor: Actor): ApiClient {
-    return { 'signed out': anon, 'non-member': outsider, Guest: guest, Member: member, Admin: admin, Owner: owner }[actor];
+    return actorClient({ anon, outsider, guest, member, admin, owner }, actor);
   }
 
   /** A fresh upcoming event of the main clan, made by its Owner. */
@@ -137,32 +96,12 @@ describe.each(backends())('events API (%s)', (backend) => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase(backend);
-    server = await startServer(db.env);
-    anon = client();
-    const o = await signIn('ev-owner');
-    owner = o.api;
-    clanId = (await owner.post('/api/clans', { clan_name: 'Event Clan' })).body.clan_id;
-    const roles: [string, string][] = [['ev-admin', 'Admin'], ['ev-member', 'Member'], ['ev-guest', 'Guest']];
-    const made: Record<string, ApiClient> = {};
-    for (const [name, role] of roles) {
-      const s = await signIn(name);
-      made[name] = s.api;
-      const r = await owner.post(`/api/clan/${clanId}/members`, { user_id: s.id, role });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-    }
-    admin = made['ev-admin'];
-    member = made['ev-member'];
-    guest = made['ev-guest'];
-    outsider = (await signIn('ev-outsider')).api;
+    const c = await clanWithRoles(suite.url, { prefix: 'ev', clanName: 'Event Clan', signIn });
+    ({ anon, outsider, guest, member, admin, owner } = c.people);
+    clanId = c.clanId;
     otherOwner = (await signIn('ev-other-owner')).api;
     otherClanId = (await otherOwner.post('/api/clans', { clan_name: 'Other Event Clan' })).body.clan_id;
   }, 60_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
 
   /** Every call × every actor; a refused write changes nothing. */
   const MATRIX: { call: string; expect: Row; send: (api: ApiClient) => Promise<{ r: Answer; verify?: (ok: boolean) => Promise<void> }> }[] = [
@@ -355,7 +294,7 @@ describe.each(backends())('events API (%s)', (backend) => {
     it('keeps a start that has since passed when an edit leaves it unchanged, but refuses a new past start', async () => {
       const ev = await freshEvent();
       const pastStart = new Date(Date.now() - 2 * DAY).toISOString();
-      await sql(db.env, 'UPDATE events SET start_datetime = ? WHERE id = ?', [pastStart, ev.id]);
+      await sql(suite.env, 'UPDATE events SET start_datetime = ? WHERE id = ?', [pastStart, ev.id]);
       const same = await owner.put(`/api/clan/${clanId}/events/${ev.id}`, { name: 'Still running', start_datetime: pastStart, end_datetime: iso(DAY) });
       expect(same.status, JSON.stringify(same.body)).toBe(200);
       expect(same.body.event.start_datetime).toBe(pastStart);
@@ -379,10 +318,10 @@ describe.each(backends())('events API (%s)', (backend) => {
       const oldA = await mk('Old A', 2 * DAY, 3 * DAY);
       const oldB = await mk('Old B', 4 * DAY, 5 * DAY);
       // Move two events into the past, as time would.
-      await sql(db.env, 'UPDATE events SET start_datetime = ?, end_datetime = ? WHERE id = ?', [iso(-3 * DAY), iso(-2 * DAY), oldA]);
-      await sql(db.env, 'UPDATE events SET start_datetime = ?, end_datetime = ? WHERE id = ?', [iso(-5 * DAY), iso(-4 * DAY), oldB]);
-      await sql(db.env, 'UPDATE events SET start_datetime = ? WHERE id = ?', [iso(-HOUR), live]);
-      const gameId = await insertGame(db.env, soon, clan);
+      await sql(suite.env, 'UPDATE events SET start_datetime = ?, end_datetime = ? WHERE id = ?', [iso(-3 * DAY), iso(-2 * DAY), oldA]);
+      await sql(suite.env, 'UPDATE events SET start_datetime = ?, end_datetime = ? WHERE id = ?', [iso(-5 * DAY), iso(-4 * DAY), oldB]);
+      await sql(suite.env, 'UPDATE events SET start_datetime = ? WHERE id = ?', [iso(-HOUR), live]);
+      const gameId = await insertGame(suite.env, soon, clan);
       expect((await lister.api.post(`/api/clan/${clan}/events/${soon}/teams/`, { name: 'T1', color: '#112233' })).status).toBe(200);
       expect((await lister.api.post(`/api/clan/${clan}/events/${soon}/teams/`, { name: 'T2', color: '#445566' })).status).toBe(200);
 
@@ -408,14 +347,14 @@ describe.each(backends())('events API (%s)', (backend) => {
       const t1 = (await owner.post(`/api/clan/${clanId}/events/${ev.id}/teams/`, { name: 'Red', color: '#ff0000' })).body.team.id;
       await owner.post(`/api/clan/${clanId}/events/${ev.id}/teams/`, { name: 'Blue', color: '#0000ff' });
       expect((await owner.post(`/api/clan/${clanId}/events/${ev.id}/teams/${t1}/members`, { osrs_ign_id: ign.body.ign.id, role: 'Leader' })).status).toBe(200);
-      const gameId = await insertGame(db.env, ev.id, clanId, 'READY');
-      await sql(db.env, "INSERT INTO board_squares (game_id, square_index, task_id, task_description, task_difficulty) VALUES (?, 1, NULL, 'Start', NULL)", [gameId]);
-      await sql(db.env, "INSERT INTO game_log (game_id, timestamp, team_name, team_color, message) VALUES (?, ?, 'Server', NULL, 'hello')", [gameId, new Date().toISOString()]);
-      await sql(db.env, "INSERT INTO team_states (game_id, team_id, current_position, revert_count, position_history) VALUES (?, ?, 1, 0, '[1]')", [gameId, t1]);
+      const gameId = await insertGame(suite.env, ev.id, clanId, 'READY');
+      await sql(suite.env, "INSERT INTO board_squares (game_id, square_index, task_id, task_description, task_difficulty) VALUES (?, 1, NULL, 'Start', NULL)", [gameId]);
+      await sql(suite.env, "INSERT INTO game_log (game_id, timestamp, team_name, team_color, message) VALUES (?, ?, 'Server', NULL, 'hello')", [gameId, new Date().toISOString()]);
+      await sql(suite.env, "INSERT INTO team_states (game_id, team_id, current_position, revert_count, position_history) VALUES (?, ?, 1, 0, '[1]')", [gameId, t1]);
 
       const r = await admin.del(`/api/clan/${clanId}/events/${ev.id}`);
       expect(r).toMatchObject({ status: 200, body: { message: `Event '${ev.name}' successfully deleted.` } });
-      const count = async (table: string, col: string, id: number) => Number((await sql(db.env, `SELECT COUNT(*) AS n FROM ${table} WHERE ${col} = ?`, [id]))[0].n);
+      const count = async (table: string, col: string, id: number) => Number((await sql(suite.env, `SELECT COUNT(*) AS n FROM ${table} WHERE ${col} = ?`, [id]))[0].n);
       expect(await count('events', 'id', ev.id)).toBe(0);
       expect(await count('teams', 'event_id', ev.id)).toBe(0);
       expect(await count('team_members', 'event_id', ev.id)).toBe(0);

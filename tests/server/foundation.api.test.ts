@@ -5,40 +5,14 @@
  * One real server process per backend; every person is an ApiClient keeping its own cookies.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { ApiClient, type Answer } from '../support/api';
 import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
-
-/**
- * Runs one SQL statement (`?` placeholders) straight on a suite's database, for what the API
- * cannot show or do: counting sessions, expiring one. Returns the rows (none for writes).
- */
-async function rawSql(env: Record<string, string>, text: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-  if (env.DATABASE_URL) {
-    let n = 0;
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    try {
-      return (await client.query(text.replace(/\?/g, () => '$' + ++n), params)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-  const db = new Database(env.SQLITE_FILE);
-  try {
-    const stmt = db.prepare(text);
-    if (stmt.reader) return stmt.all(...params) as Record<string, unknown>[];
-    stmt.run(...params);
-    return [];
-  } finally {
-    db.close();
-  }
-}
+import { useServerSuite } from '../support/suite';
+import { directSql } from '../support/fixtures';
 
 /** Number of stored sessions of one user. */
 async function sessionCount(env: Record<string, string>, userId: number): Promise<number> {
-  const rows = await rawSql(env, 'SELECT count(*) AS n FROM sessions WHERE user_id = ?', [userId]);
+  const rows = await directSql(env, 'SELECT count(*) AS n FROM sessions WHERE user_id = ?', [userId]);
   return Number(rows[0].n);
 }
 
@@ -53,18 +27,8 @@ let nameSeq = 0;
 const uniqueName = (label: string) => `${label}-${++nameSeq}`;
 
 describe.each(backends())('foundation API (%s)', (backend) => {
-  let db: TestDatabase;
-  let server: TestServer;
-  const person = () => new ApiClient(server.url);
-
-  beforeAll(async () => {
-    db = await createTestDatabase(backend);
-    server = await startServer(db.env);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
+  const suite = useServerSuite(backend);
+  const person = () => suite.client();
 
   describe('session (server-contract 1; product-spec 7 Session and user)', () => {
     it('auth status signed out: not authorized, no token, no keys, dev sign-in on', async () => {
@@ -133,7 +97,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
     it('an expired session cookie counts as a token but not as authorized', async () => {
       const p = await person().devLogin(uniqueName('Expiring Ed'));
       const me = await p.get('/api/user/me');
-      await rawSql(db.env, 'UPDATE sessions SET expires_at = ? WHERE user_id = ?', ['2000-01-01T00:00:00.000Z', me.body.id]);
+      await directSql(suite.env, 'UPDATE sessions SET expires_at = ? WHERE user_id = ?', ['2000-01-01T00:00:00.000Z', me.body.id]);
       const status = await p.get('/api/games/auth/status');
       expect(status.body).toMatchObject({ authorized: false, has_token: true, session_keys: [], dev_login: true });
       expectError(await p.get('/api/user/me'), 401);
@@ -144,12 +108,12 @@ describe.each(backends())('foundation API (%s)', (backend) => {
       const p = await person().devLogin(uniqueName('Leaving Lou'));
       const me = await p.get('/api/user/me');
       const oldSid = p.cookies.get('sid')!;
-      expect(await sessionCount(db.env, me.body.id)).toBe(1);
+      expect(await sessionCount(suite.env, me.body.id)).toBe(1);
 
       const out = await p.post('/api/logout');
       expect(out.status).toBe(200);
       expect(p.cookies.has('sid')).toBe(false); // the cookie is cleared too
-      expect(await sessionCount(db.env, me.body.id)).toBe(0);
+      expect(await sessionCount(suite.env, me.body.id)).toBe(0);
 
       const replay = person();
       replay.cookies.set('sid', oldSid);
@@ -466,7 +430,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
       await p.onboard(uniqueName('Origin Ola'), ['Ola'], { role: 'None' });
       const before = (await p.get('/api/user/me')).body;
       const ignId = before.igns[0].id;
-      for (const origin of ['http://evil.example', 'null', `http://127.0.0.1:${server.port + 1}`]) {
+      for (const origin of ['http://evil.example', 'null', `http://127.0.0.1:${suite.server.port + 1}`]) {
         const h = { origin };
         expectError(await p.call('POST', '/api/clans', { clan_name: 'Forged Clan' }, h), 403);
         expectError(await p.call('POST', '/api/user/igns', { ign: 'Forged' }, h), 403);

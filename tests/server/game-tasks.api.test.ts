@@ -1,9 +1,10 @@
-import fs from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as v from 'valibot';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { backends } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
-import { openDatabase, type DbHandle } from '../../server/db/connect';
+import { useServerSuite } from '../support/suite';
+import { ACTORS, actorClient, clanWithRoles, importTasksCsv, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
+import type { DbHandle } from '../../server/db/connect';
 import { autoSplit, countsToSettings, TIERS, type GameSettings } from '../../contract/game';
 import { AvailableTasksAnswerSchema, GAME_MESSAGES, GAME_TASK_MESSAGES, SquaresAnswerSchema, type BoardSquare } from '../../contract/gameApi';
 
@@ -15,22 +16,13 @@ import { AvailableTasksAnswerSchema, GAME_MESSAGES, GAME_TASK_MESSAGES, SquaresA
  * that the 144-task pool cannot fill.
  */
 
-const PERMISSION_TEXT = 'Permission denied. You are not authorized to manage this clan.';
-const ACTORS = ['signed out', 'non-member', 'Guest', 'Member', 'Admin', 'Owner'] as const;
-type Actor = (typeof ACTORS)[number];
-type Row = [number, number, number, number, number, number];
-const READ: Row = [401, 403, 200, 200, 200, 200];
-const CHANGE: Row = [401, 403, 403, 403, 200, 200];
-const TASKS_CSV = '/work/shared/data/osrs-tasks.csv';
-
 function settings(n = 100, over: Partial<GameSettings> = {}): GameSettings {
   return { board_size: n, num_snakes: 5, num_ladders: 5, max_reverts_allowed: 3, ...countsToSettings(autoSplit(n)), ...over };
 }
 
 
 describe.each(backends())('game tasks API (%s)', (backend) => {
-  let tdb: TestDatabase;
-  let server: TestServer;
+  const suite = useServerSuite(backend, { BOARD_SEED: '7' });
   let dbh: DbHandle;
   let clanId: number;
   let otherClanTaskId: number;
@@ -38,7 +30,6 @@ describe.each(backends())('game tasks API (%s)', (backend) => {
   let serial = 0;
   const pool = new Map<number, { description: string; difficulty: string }>();
 
-  const client = () => new ApiClient(server.url);
   const gamePath = (eventId: number, gameId?: number, rest = '') =>
     `/api/clan/${clanId}/events/${eventId}/game${gameId === undefined ? '/' : `/${gameId}${rest}`}`;
 
@@ -66,24 +57,11 @@ describe.each(backends())('game tasks API (%s)', (backend) => {
   const ofTier = (squares: BoardSquare[], tier: string) => squares.filter((s) => s.task_difficulty === tier && s.task_id !== null);
 
   beforeAll(async () => {
-    tdb = await createTestDatabase(backend);
-    server = await startServer({ ...tdb.env, BOARD_SEED: '7' });
-    dbh = await openDatabase({ databaseUrl: tdb.env.DATABASE_URL ?? null, sqliteFile: tdb.env.SQLITE_FILE ?? '' });
-    people.anon = client();
-    people.owner = await client().devLogin('tasks-owner');
-    const created = await people.owner.post('/api/clans', { clan_name: `Task Clan ${backend}` });
-    expect(created.status).toBe(200);
-    clanId = created.body.clan_id;
-    for (const [who, role] of [['admin', 'Admin'], ['member', 'Member'], ['guest', 'Guest'], ['outsider', null]] as const) {
-      people[who] = await client().devLogin(`tasks-${who}`);
-      const id = (await people[who].get('/api/user/me')).body.id;
-      if (role) expect((await people.owner.post(`/api/clan/${clanId}/members`, { user_id: id, role })).status).toBe(200);
-    }
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
-    const up = await people.owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
-    expect(up.status, JSON.stringify(up.body)).toBe(200);
-    expect(up.body.inserted_count).toBe(144);
+    dbh = await openDirectDb(suite.env);
+    const c = await clanWithRoles(suite.url, { prefix: 'tasks', clanName: `Task Clan ${backend}` });
+    Object.assign(people, c.people);
+    clanId = c.clanId;
+    await importTasksCsv(people.owner, clanId);
     for (const t of (await people.owner.get(`/api/clan/${clanId}/tasks/`)).body.tasks) pool.set(t.id, { description: t.description, difficulty: t.difficulty });
     // An EASY task of another clan (the outsider's).
     const other = (await people.outsider.post('/api/clans', { clan_name: `Outsider Clan ${backend}` })).body.clan_id;
@@ -94,12 +72,10 @@ describe.each(backends())('game tasks API (%s)', (backend) => {
 
   afterAll(async () => {
     await dbh?.close();
-    await server?.stop();
-    await tdb?.drop();
   });
 
   function actor(a: Actor): ApiClient {
-    return { 'signed out': people.anon, 'non-member': people.outsider, Guest: people.guest, Member: people.member, Admin: people.admin, Owner: people.owner }[a];
+    return actorClient(people, a);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
-import fs from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as v from 'valibot';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { backends } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
-import { openDatabase, type DbHandle } from '../../server/db/connect';
+import { useServerSuite } from '../support/suite';
+import { ACTORS, actorClient, clanWithRoles, importTasksCsv, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
+import type { DbHandle } from '../../server/db/connect';
 import { toPublicGame } from '../../server/games';
 import {
   autoSplit,
@@ -25,14 +26,6 @@ import { GAME_MESSAGES, GameAnswerSchema, GameCreatedAnswerSchema, GameRandomize
  * progress, the manual board, status transitions, reset, delete, and bad ids. The server runs with
  * BOARD_SEED, so its boards are reproducible.
  */
-
-const PERMISSION_TEXT = 'Permission denied. You are not authorized to manage this clan.';
-const ACTORS = ['signed out', 'non-member', 'Guest', 'Member', 'Admin', 'Owner'] as const;
-type Actor = (typeof ACTORS)[number];
-type Row = [number, number, number, number, number, number];
-const READ: Row = [401, 403, 200, 200, 200, 200];
-const CHANGE: Row = [401, 403, 403, 403, 200, 200];
-const TASKS_CSV = '/work/shared/data/osrs-tasks.csv';
 
 /** Valid settings for a board of `n` squares: 5 snakes, 5 ladders, 3 reverts, the auto split. */
 function settings(n = 100, over: Partial<Record<keyof GameSettings, unknown>> = {}): Record<string, unknown> {
@@ -58,8 +51,7 @@ function expectBoardRules(connections: Connection[], n: number, snakes: number, 
 }
 
 describe.each(backends())('games API (%s)', (backend) => {
-  let tdb: TestDatabase;
-  let server: TestServer;
+  const suite = useServerSuite(backend, { BOARD_SEED: '424242' });
   let dbh: DbHandle;
   let clanId: number;
   const people = {} as Record<'anon' | 'outsider' | 'guest' | 'member' | 'admin' | 'owner', ApiClient>;
@@ -69,7 +61,7 @@ describe.each(backends())('games API (%s)', (backend) => {
   /** Pool tasks by id, as the clan's task list answers them. */
   const pool = new Map<number, { description: string; difficulty: string }>();
 
-  const client = () => new ApiClient(server.url);
+  const client = () => suite.client();
   const gamePath = (eventId: number, gameId?: number, rest = '') =>
     `/api/clan/${clanId}/events/${eventId}/game${gameId === undefined ? '/' : `/${gameId}${rest}`}`;
 
@@ -116,28 +108,17 @@ describe.each(backends())('games API (%s)', (backend) => {
   }
 
   beforeAll(async () => {
-    tdb = await createTestDatabase(backend);
-    server = await startServer({ ...tdb.env, BOARD_SEED: '424242' });
-    dbh = await openDatabase({ databaseUrl: tdb.env.DATABASE_URL ?? null, sqliteFile: tdb.env.SQLITE_FILE ?? '' });
-    people.anon = client();
-    const owner = await signIn('game-owner', ['OwnerIgn']);
-    people.owner = owner.api;
-    ids.owner = owner.id;
-    ownerIgnId = owner.me.igns[0].id;
-    const created = await people.owner.post('/api/clans', { clan_name: `Game Clan ${backend}` });
-    expect(created.status).toBe(200);
-    clanId = created.body.clan_id;
-    for (const [who, role] of [['admin', 'Admin'], ['member', 'Member'], ['guest', 'Guest'], ['outsider', null]] as const) {
-      const s = await signIn(`game-${who}`);
-      people[who] = s.api;
-      ids[who] = s.id;
-      if (role) expect((await people.owner.post(`/api/clan/${clanId}/members`, { user_id: s.id, role })).status).toBe(200);
-    }
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
-    const up = await people.owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
-    expect(up.status, JSON.stringify(up.body)).toBe(200);
-    expect(up.body.inserted_count).toBe(144);
+    dbh = await openDirectDb(suite.env);
+    const c = await clanWithRoles(suite.url, {
+      prefix: 'game',
+      clanName: `Game Clan ${backend}`,
+      signIn: (name) => signIn(name, name === 'game-owner' ? ['OwnerIgn'] : undefined),
+    });
+    Object.assign(people, c.people);
+    Object.assign(ids, c.ids);
+    ownerIgnId = c.me.owner.igns[0].id;
+    clanId = c.clanId;
+    await importTasksCsv(people.owner, clanId);
     const list = await people.owner.get(`/api/clan/${clanId}/tasks/`);
     for (const t of list.body.tasks) pool.set(t.id, { description: t.description, difficulty: t.difficulty });
     expect(pool.size).toBe(144);
@@ -145,12 +126,10 @@ describe.each(backends())('games API (%s)', (backend) => {
 
   afterAll(async () => {
     await dbh?.close();
-    await server?.stop();
-    await tdb?.drop();
   });
 
   function actor(a: Actor): ApiClient {
-    return { 'signed out': people.anon, 'non-member': people.outsider, Guest: people.guest, Member: people.member, Admin: people.admin, Owner: people.owner }[a];
+    return actorClient(people, a);
   }
 
   // -------------------------------------------------------------------------------------------

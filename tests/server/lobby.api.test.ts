@@ -1,8 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as v from 'valibot';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { backends } from '../support/server';
+import { useServerSuite } from '../support/suite';
+import { openDirectDb } from '../support/fixtures';
 import { ApiClient } from '../support/api';
-import { openDatabase, type DbHandle } from '../../server/db/connect';
+import type { DbHandle } from '../../server/db/connect';
 import { autoSplit, countsToSettings } from '../../contract/game';
 import { LobbyAnswerSchema, PublicGameAnswerSchema, SpectateAnswerSchema } from '../../contract/lobby';
 
@@ -15,8 +17,7 @@ import { LobbyAnswerSchema, PublicGameAnswerSchema, SpectateAnswerSchema } from 
  */
 
 describe.each(backends())('lobby and spectating API (%s)', (backend) => {
-  let tdb: TestDatabase;
-  let server: TestServer;
+  const suite = useServerSuite(backend);
   let dbh: DbHandle;
   const people = {} as Record<'anon' | 'owner' | 'member' | 'bystander' | 'rival', ApiClient>;
   const ign = {} as Record<'ownerA' | 'ownerB' | 'member' | 'rival', number>;
@@ -24,7 +25,7 @@ describe.each(backends())('lobby and spectating API (%s)', (backend) => {
   let clanId: number;
   let rivalClanId: number;
 
-  const client = () => new ApiClient(server.url);
+  const client = () => suite.client();
   const ok = (r: { status: number; body: unknown }) => expect(r.status, JSON.stringify(r.body)).toBe(200);
 
   /** An event of `clan` with `teams` ([name, color, [ignId, role][]]) and, unless `game` is false, a 25-square game. */
@@ -49,9 +50,7 @@ describe.each(backends())('lobby and spectating API (%s)', (backend) => {
   }
 
   beforeAll(async () => {
-    tdb = await createTestDatabase(backend);
-    server = await startServer(tdb.env);
-    dbh = await openDatabase({ databaseUrl: tdb.env.DATABASE_URL ?? null, sqliteFile: tdb.env.SQLITE_FILE ?? '' });
+    dbh = await openDirectDb(suite.env);
     people.anon = client();
     people.owner = client();
     const me = await people.owner.onboard('lobby-owner', ['OwnerA', 'OwnerB'], { role: 'Owner', clan_name: 'Lobby Clan' });
@@ -85,8 +84,6 @@ describe.each(backends())('lobby and spectating API (%s)', (backend) => {
 
   afterAll(async () => {
     await dbh?.close();
-    await server?.stop();
-    await tdb?.drop();
   });
 
   describe('GET /api/games', () => {

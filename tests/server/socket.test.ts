@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as v from 'valibot';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { useServerSuite } from '../support/suite';
 import { ApiClient } from '../support/api';
 import { autoSplit, countsToSettings } from '../../contract/game';
 import { GameAnswerSchema, GameSchema, PublicGameSchema, type Game, type LogEntry, type PublicGame } from '../../contract/gameApi';
@@ -227,27 +228,22 @@ const noReverts = (states: readonly object[]) => states.map((t) => {
 const turns = (g: { team_states: { position_history: number[] }[] }) => g.team_states.reduce((s, t) => s + t.position_history.length - 1, 0);
 
 describe.each(backends())('live socket (%s)', (backend) => {
-  let tdb: TestDatabase;
-  let server: TestServer;
+  const suite = useServerSuite(backend, { BOARD_SEED: '6006' });
   let cast: Cast;
   const open: Watcher[] = [];
 
   const watcher = async (name: string, api?: ApiClient) => {
-    const w = await connect(server.url, name, api);
+    const w = await connect(suite.url, name, api);
     open.push(w);
     return w;
   };
 
   beforeAll(async () => {
-    tdb = await createTestDatabase(backend);
-    server = await startServer({ ...tdb.env, BOARD_SEED: '6006' });
-    cast = await castOf(server.url, backend);
+    cast = await castOf(suite.url, backend);
   });
 
   afterAll(async () => {
     for (const w of open) w.close();
-    await server?.stop();
-    await tdb?.drop();
   });
 
   it('a spectator receives the public game on join; members get revert counts and their own user_teams', async () => {

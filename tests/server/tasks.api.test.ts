@@ -1,9 +1,11 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { describe, it, expect, beforeAll } from 'vitest';
+import { backends } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
+import { useServerSuite } from '../support/suite';
+import { ACTORS, actorClient, clanWithRoles, PERMISSION_TEXT, READ, WRITE, type Actor, type Row } from '../support/fixtures';
 import {
   CSV_BAD_HEADER,
   CSV_BAD_NAME,
@@ -28,12 +30,6 @@ import {
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REAL_CSV = path.resolve(repoRoot, '../shared/data/osrs-tasks.csv');
 
-const PERMISSION_TEXT = 'Permission denied. You are not authorized to manage this clan.';
-const ACTORS = ['signed out', 'non-member', 'Guest', 'Member', 'Admin', 'Owner'] as const;
-type Actor = (typeof ACTORS)[number];
-type Row = [number, number, number, number, number, number];
-const READ: Row = [401, 403, 200, 200, 200, 200];
-const WRITE: Row = [401, 403, 403, 403, 200, 200];
 const MIB = 1024 * 1024;
 
 /** A multipart body with one file part. */
@@ -44,8 +40,7 @@ function csvForm(content: string | Uint8Array, name = 'tasks.csv', field = 'file
 }
 
 describe.each(backends())('task pool API (%s)', (backend) => {
-  let db: TestDatabase;
-  let server: TestServer;
+  const suite = useServerSuite(backend);
   let anon: ApiClient;
   let outsider: ApiClient;
   let guest: ApiClient;
@@ -55,7 +50,7 @@ describe.each(backends())('task pool API (%s)', (backend) => {
   let clanId: number;
   let serial = 0;
 
-  const client = () => new ApiClient(server.url);
+  const client = () => suite.client();
   const tasksPath = (clan = clanId) => `/api/clan/${clan}/tasks/`;
   const upload = (api: ApiClient, form: FormData, clan = clanId) => api.call('POST', `/api/clan/${clan}/tasks/upload_csv`, form);
 
@@ -75,7 +70,7 @@ describe.each(backends())('task pool API (%s)', (backend) => {
   }
 
   function as(actor: Actor): ApiClient {
-    return { 'signed out': anon, 'non-member': outsider, Guest: guest, Member: member, Admin: admin, Owner: owner }[actor];
+    return actorClient({ anon, outsider, guest, member, admin, owner }, actor);
   }
 
   async function freshTask(difficulty = 'EASY'): Promise<{ id: number; description: string }> {
@@ -92,28 +87,10 @@ describe.each(backends())('task pool API (%s)', (backend) => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase(backend);
-    server = await startServer(db.env);
-    anon = client();
-    owner = (await signIn('tk-owner')).api;
-    clanId = (await owner.post('/api/clans', { clan_name: 'Task Clan' })).body.clan_id;
-    const made: Record<string, ApiClient> = {};
-    for (const [name, role] of [['tk-admin', 'Admin'], ['tk-member', 'Member'], ['tk-guest', 'Guest']]) {
-      const s = await signIn(name);
-      made[name] = s.api;
-      const r = await owner.post(`/api/clan/${clanId}/members`, { user_id: s.id, role });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-    }
-    admin = made['tk-admin'];
-    member = made['tk-member'];
-    guest = made['tk-guest'];
-    outsider = (await signIn('tk-outsider')).api;
+    const c = await clanWithRoles(suite.url, { prefix: 'tk', clanName: 'Task Clan', signIn });
+    ({ anon, outsider, guest, member, admin, owner } = c.people);
+    clanId = c.clanId;
   }, 60_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
 
   const MATRIX: { call: string; expect: Row; send: (api: ApiClient) => Promise<{ r: Answer; verify?: (ok: boolean) => Promise<void> }> }[] = [
     { call: 'GET clan tasks/', expect: READ, send: async (api) => ({ r: await api.get(tasksPath()) }) },

@@ -1,8 +1,8 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import Database from 'better-sqlite3';
-import pg from 'pg';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { describe, it, expect, beforeAll } from 'vitest';
+import { backends } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
+import { useServerSuite } from '../support/suite';
+import { ACTORS, actorClient, clanWithRoles, directSql as sql, insertGame, PERMISSION_TEXT, READ, WRITE, type Actor, type Row } from '../support/fixtures';
 import { TEAM_BAD_COLOR, TEAM_BAD_ROLE, TEAM_IGN_REQUIRED, TEAM_NAME_REQUIRED, TEAM_NAME_TOO_LONG } from '../../contract/team';
 
 /**
@@ -13,49 +13,10 @@ import { TEAM_BAD_COLOR, TEAM_BAD_ROLE, TEAM_IGN_REQUIRED, TEAM_NAME_REQUIRED, T
  * existing game, and bad input that must answer 4xx.
  */
 
-const PERMISSION_TEXT = 'Permission denied. You are not authorized to manage this clan.';
-const ACTORS = ['signed out', 'non-member', 'Guest', 'Member', 'Admin', 'Owner'] as const;
-type Actor = (typeof ACTORS)[number];
-type Row = [number, number, number, number, number, number];
-const READ: Row = [401, 403, 200, 200, 200, 200];
-const WRITE: Row = [401, 403, 403, 403, 200, 200];
 const DAY = 24 * 3600_000;
 
-/** Runs SQL on the suite's database from the test process ('?' placeholders on both backends). */
-async function sql(env: Record<string, string>, text: string, params: unknown[] = []): Promise<any[]> {
-  if (env.DATABASE_URL) {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    try {
-      let i = 0;
-      return (await client.query(text.replace(/\?/g, () => `$${++i}`), params)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-  const db = new Database(env.SQLITE_FILE);
-  try {
-    const st = db.prepare(text);
-    if (st.reader) return st.all(...params);
-    st.run(...params);
-    return [];
-  } finally {
-    db.close();
-  }
-}
-
-/** Inserts a game row for an event, as issue #5's create would; returns its id. */
-async function insertGame(env: Record<string, string>, eventId: number, clanId: number, status: string): Promise<number> {
-  const now = new Date().toISOString();
-  await sql(env, `INSERT INTO games (event_id, clan_id, status, board_size, num_snakes, num_ladders, max_reverts_allowed,
-    num_easy_tasks, num_medium_tasks, num_hard_tasks, num_elite_tasks, num_master_tasks, board_connections, winners, version,
-    created_at, updated_at) VALUES (?, ?, ?, 25, 0, 0, 3, 5, 5, 5, 4, 4, '[]', NULL, 0, ?, ?)`, [eventId, clanId, status, now, now]);
-  return Number((await sql(env, 'SELECT id FROM games WHERE event_id = ?', [eventId]))[0].id);
-}
-
 describe.each(backends())('teams API (%s)', (backend) => {
-  let db: TestDatabase;
-  let server: TestServer;
+  const suite = useServerSuite(backend);
   let anon: ApiClient;
   let outsider: ApiClient;
   let guest: ApiClient;
@@ -69,7 +30,7 @@ describe.each(backends())('teams API (%s)', (backend) => {
   const ign: Record<string, number> = {};
   let serial = 0;
 
-  const client = () => new ApiClient(server.url);
+  const client = () => suite.client();
 
   async function signIn(name: string, igns: string[]): Promise<{ api: ApiClient; id: number }> {
     const api = await client().devLogin(name);
@@ -83,7 +44,7 @@ describe.each(backends())('teams API (%s)', (backend) => {
   }
 
   function as(actor: Actor): ApiClient {
-    return { 'signed out': anon, 'non-member': outsider, Guest: guest, Member: member, Admin: admin, Owner: owner }[actor];
+    return actorClient({ anon, outsider, guest, member, admin, owner }, actor);
   }
 
   const teamsPath = (eventId: number, clan = clanId) => `/api/clan/${clan}/events/${eventId}/teams/`;
@@ -114,34 +75,19 @@ describe.each(backends())('teams API (%s)', (backend) => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase(backend);
-    server = await startServer(db.env);
-    anon = client();
-    owner = (await signIn('tm-owner', ['TmOwner'])).api;
-    clanId = (await owner.post('/api/clans', { clan_name: 'Team Clan' })).body.clan_id;
-    const made: Record<string, ApiClient> = {};
-    for (const [name, role, igns] of [
-      ['tm-admin', 'Admin', ['TmAdmin']],
-      ['tm-member', 'Member', ['TmMember', 'zeta', 'Alpha', 'beta']],
-      ['tm-guest', 'Guest', ['TmGuest']],
-    ] as [string, string, string[]][]) {
-      const s = await signIn(name, igns);
-      made[name] = s.api;
-      const r = await owner.post(`/api/clan/${clanId}/members`, { user_id: s.id, role });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-    }
-    admin = made['tm-admin'];
-    member = made['tm-member'];
-    guest = made['tm-guest'];
-    outsider = (await signIn('tm-outsider', ['TmOutsider'])).api;
+    const igns: Record<string, string[]> = {
+      'tm-owner': ['TmOwner'],
+      'tm-admin': ['TmAdmin'],
+      'tm-member': ['TmMember', 'zeta', 'Alpha', 'beta'],
+      'tm-guest': ['TmGuest'],
+      'tm-outsider': ['TmOutsider'],
+    };
+    const c = await clanWithRoles(suite.url, { prefix: 'tm', clanName: 'Team Clan', signIn: (name) => signIn(name, igns[name]) });
+    ({ anon, outsider, guest, member, admin, owner } = c.people);
+    clanId = c.clanId;
     otherOwner = (await signIn('tm-other-owner', ['TmOther'])).api;
     otherClanId = (await otherOwner.post('/api/clans', { clan_name: 'Other Team Clan' })).body.clan_id;
   }, 60_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
 
   const MATRIX: { call: string; expect: Row; send: (api: ApiClient) => Promise<{ r: Answer; verify?: (ok: boolean) => Promise<void> }> }[] = [
     {
@@ -313,7 +259,7 @@ describe.each(backends())('teams API (%s)', (backend) => {
       const del = await admin.del(`${teamsPath(ev)}${second.body.team.id}`);
       expect(del.body).toEqual({ ok: true, message: "Team 'Blue' deleted successfully." });
       expect((await teamsOf(ev)).map((t) => t.name)).toEqual(['Crimson']);
-      expect(Number((await sql(db.env, 'SELECT COUNT(*) AS n FROM team_members WHERE team_id = ?', [second.body.team.id]))[0].n)).toBe(0);
+      expect(Number((await sql(suite.env, 'SELECT COUNT(*) AS n FROM team_members WHERE team_id = ?', [second.body.team.id]))[0].n)).toBe(0);
     });
 
     const INVALID: [string, unknown, string][] = [
@@ -443,28 +389,28 @@ describe.each(backends())('teams API (%s)', (backend) => {
   describe('teams of an event with a game', () => {
     it('gives a new team its team state at once and turns a PENDING game READY; deleting the team removes its state', async () => {
       const ev = await freshEvent();
-      const gameId = await insertGame(db.env, ev, clanId, 'PENDING');
+      const gameId = await insertGame(suite.env, ev, clanId, 'PENDING');
       const t = await owner.post(teamsPath(ev), { name: 'First', color: '#00ff00' });
       expect(t.status).toBe(200);
-      const states = await sql(db.env, 'SELECT team_id, current_position, revert_count, position_history FROM team_states WHERE game_id = ?', [gameId]);
+      const states = await sql(suite.env, 'SELECT team_id, current_position, revert_count, position_history FROM team_states WHERE game_id = ?', [gameId]);
       expect(states.map((s) => ({ ...s, team_id: Number(s.team_id) }))).toEqual([{ team_id: t.body.team.id, current_position: 1, revert_count: 0, position_history: '[1]' }]);
-      const game = (await sql(db.env, 'SELECT status, version FROM games WHERE id = ?', [gameId]))[0];
+      const game = (await sql(suite.env, 'SELECT status, version FROM games WHERE id = ?', [gameId]))[0];
       expect(game.status).toBe('READY');
       expect(Number(game.version)).toBeGreaterThan(0);
       const t2 = await owner.post(teamsPath(ev), { name: 'Second', color: '#0000ff' });
-      expect((await sql(db.env, 'SELECT id FROM team_states WHERE game_id = ?', [gameId])).length).toBe(2);
+      expect((await sql(suite.env, 'SELECT id FROM team_states WHERE game_id = ?', [gameId])).length).toBe(2);
       expect((await owner.get(`/api/clan/${clanId}/events/?past=false`)).body.events.find((e: any) => e.id === ev)).toMatchObject({ game_id: gameId, team_count: 2 });
       expect((await owner.del(`${teamsPath(ev)}${t2.body.team.id}`)).status).toBe(200);
-      const left = await sql(db.env, 'SELECT team_id FROM team_states WHERE game_id = ?', [gameId]);
+      const left = await sql(suite.env, 'SELECT team_id FROM team_states WHERE game_id = ?', [gameId]);
       expect(left.map((s) => Number(s.team_id))).toEqual([t.body.team.id]);
     });
 
     it('leaves a game that is not PENDING in its status', async () => {
       const ev = await freshEvent();
-      const gameId = await insertGame(db.env, ev, clanId, 'in-progress');
+      const gameId = await insertGame(suite.env, ev, clanId, 'in-progress');
       expect((await owner.post(teamsPath(ev), { name: 'Late', color: '#00ff00' })).status).toBe(200);
-      expect((await sql(db.env, 'SELECT status FROM games WHERE id = ?', [gameId]))[0].status).toBe('in-progress');
-      expect((await sql(db.env, 'SELECT id FROM team_states WHERE game_id = ?', [gameId])).length).toBe(1);
+      expect((await sql(suite.env, 'SELECT status FROM games WHERE id = ?', [gameId]))[0].status).toBe('in-progress');
+      expect((await sql(suite.env, 'SELECT id FROM team_states WHERE game_id = ?', [gameId])).length).toBe(1);
     });
   });
 

@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { expect } from 'vitest';
+import { ApiClient } from './api';
+import { SHARED_TASKS_CSV } from './e2e';
+import { openDatabase, type DbHandle } from '../../server/db/connect';
+
+/** The 403 text of server/clans/access.ts for a caller who may not do that in the clan. */
+export const PERMISSION_TEXT = 'Permission denied. You are not authorized to manage this clan.';
+/** The callers of a permission matrix, weakest first. */
+export const ACTORS = ['signed out', 'non-member', 'Guest', 'Member', 'Admin', 'Owner'] as const;
+export type Actor = (typeof ACTORS)[number];
+/** Statuses in ACTORS order. */
+export type Row = [number, number, number, number, number, number];
+/** A read of clan data: members (Guest and up) only. */
+export const READ: Row = [401, 403, 200, 200, 200, 200];
+/** A change of clan data: managers (Admin and Owner) only. */
+export const WRITE: Row = [401, 403, 403, 403, 200, 200];
+
+/** The people of a role fixture, by who they are in the clan. */
+export type Person = 'anon' | 'outsider' | 'guest' | 'member' | 'admin' | 'owner';
+/** A signed-in person: their client, user id and optionally their profile. */
+export interface SignedIn {
+  api: ApiClient;
+  id: number;
+  me?: any;
+}
+
+/** One clan with one person of every role (product-spec section 4 Clan roles) and an outsider. */
+export interface ClanWithRoles {
+  clanId: number;
+  /** Clients by person; `anon` is signed out, `outsider` is signed in but in no clan. */
+  people: Record<Person, ApiClient>;
+  /** User ids of the signed-in people. */
+  ids: Record<Exclude<Person, 'anon'>, number>;
+  /** Profiles as the `signIn` option answered them (undefined with the default). */
+  me: Record<Exclude<Person, 'anon'>, any>;
+}
+
+/** The client of `actor` among `people` (for the ACTORS rows of a permission matrix). */
+export function actorClient(people: Record<Person, ApiClient>, actor: Actor): ApiClient {
+  return { 'signed out': people.anon, 'non-member': people.outsider, Guest: people.guest, Member: people.member, Admin: people.admin, Owner: people.owner }[actor];
+}
+
+/**
+ * Creates the role fixture on the server at `url`: signs in `${prefix}-owner`, who creates the clan
+ * `clanName`, then `${prefix}-admin`, `-member` and `-guest`, whom the Owner adds with their roles,
+ * then `${prefix}-outsider` (in that order). `signIn` signs one person in (default: dev sign-in
+ * and GET /api/user/me); pass the suite's own to add IGNs or onboard. Every call must answer 200.
+ */
+export async function clanWithRoles(
+  url: string,
+  opts: { prefix: string; clanName: string; signIn?: (name: string) => Promise<SignedIn> },
+): Promise<ClanWithRoles> {
+  const signIn =
+    opts.signIn ??
+    (async (name: string): Promise<SignedIn> => {
+      const api = await new ApiClient(url).devLogin(name);
+      const me = await api.get('/api/user/me');
+      expect(me.status).toBe(200);
+      return { api, id: me.body.id };
+    });
+  const people = { anon: new ApiClient(url) } as Record<Person, ApiClient>;
+  const ids = {} as ClanWithRoles['ids'];
+  const me = {} as ClanWithRoles['me'];
+  const join = (who: Exclude<Person, 'anon'>, s: SignedIn) => {
+    people[who] = s.api;
+    ids[who] = s.id;
+    me[who] = s.me;
+  };
+  join('owner', await signIn(`${opts.prefix}-owner`));
+  const created = await people.owner.post('/api/clans', { clan_name: opts.clanName });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const clanId = created.body.clan_id as number;
+  for (const [who, role] of [['admin', 'Admin'], ['member', 'Member'], ['guest', 'Guest']] as const) {
+    join(who, await signIn(`${opts.prefix}-${who}`));
+    const r = await people.owner.post(`/api/clan/${clanId}/members`, { user_id: ids[who], role });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  }
+  join('outsider', await signIn(`${opts.prefix}-outsider`));
+  return { clanId, people, ids, me };
+}
+
+/**
+ * Runs SQL on a suite's database from the test process, bypassing the server ('?' placeholders on
+ * both backends). `env` is the database env (SQLITE_FILE or DATABASE_URL); answers the rows read.
+ */
+export async function directSql(env: Record<string, string>, text: string, params: unknown[] = []): Promise<any[]> {
+  if (env.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    try {
+      let i = 0;
+      return (await client.query(text.replace(/\?/g, () => `$${++i}`), params)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(env.SQLITE_FILE);
+  try {
+    const st = db.prepare(text);
+    if (st.reader) return st.all(...params);
+    st.run(...params);
+    return [];
+  } finally {
+    db.close();
+  }
+}
+
+/** Inserts a bare game row (25 squares, no board) for an event, as a game create would; returns its id. */
+export async function insertGame(env: Record<string, string>, eventId: number, clanId: number, status = 'PENDING'): Promise<number> {
+  const now = new Date().toISOString();
+  await directSql(env, `INSERT INTO games (event_id, clan_id, status, board_size, num_snakes, num_ladders, max_reverts_allowed,
+    num_easy_tasks, num_medium_tasks, num_hard_tasks, num_elite_tasks, num_master_tasks, board_connections, winners, version,
+    created_at, updated_at) VALUES (?, ?, ?, 25, 0, 0, 3, 5, 5, 5, 4, 4, '[]', NULL, 0, ?, ?)`, [eventId, clanId, status, now, now]);
+  return Number((await directSql(env, 'SELECT id FROM games WHERE event_id = ?', [eventId]))[0].id);
+}
+
+/** Opens the suite's database (its env from useServerSuite) in the test process; close it after. */
+export function openDirectDb(env: Record<string, string>): Promise<DbHandle> {
+  return openDatabase({ databaseUrl: env.DATABASE_URL ?? null, sqliteFile: env.SQLITE_FILE ?? '' });
+}
+
+/**
+ * Imports the shared ../shared/data/osrs-tasks.csv into the task pool of `clanId` as `api` (a
+ * manager) through POST upload_csv; expects 200 and all 144 rows inserted.
+ */
+export async function importTasksCsv(api: ApiClient, clanId: number): Promise<void> {
+  const form = new FormData();
+  form.append('file', new Blob([fs.readFileSync(SHARED_TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
+  const up = await api.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
+  expect(up.status, JSON.stringify(up.body)).toBe(200);
+  expect(up.body.inserted_count).toBe(144);
+}

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { ApiClient } from './api';
+import { launchBrowser } from './browser';
+import { createTestDatabase, startServer, type Backend, type TestDatabase, type TestServer } from './server';
+
+/** The running server of one suite and its database; read the getters inside hooks and tests only. */
+export interface ServerSuite {
+  /** The server process (throws before the suite's beforeAll has run). */
+  readonly server: TestServer;
+  /** The suite's fresh database. */
+  readonly db: TestDatabase;
+  /** The server's base URL, e.g. http://127.0.0.1:PORT. */
+  readonly url: string;
+  /** The database env (SQLITE_FILE or DATABASE_URL), for direct SQL from the test process. */
+  readonly env: Record<string, string>;
+  /** A new cookie-keeping client of the server (one per simulated person). */
+  client(): ApiClient;
+}
+
+/**
+ * Registers the per-suite server lifecycle in the calling `describe`: beforeAll creates a fresh
+ * database on `backend` and starts the real server on it with `env` added (e.g. BOARD_SEED);
+ * afterAll stops the server, then drops the database. Call it before the suite's own hooks:
+ * vitest runs beforeAll hooks in order and afterAll hooks in reverse, so the suite's own set-up
+ * sees a running server and its own tear-down (closing DB handles, sockets…) runs first.
+ */
+export function useServerSuite(backend: Backend, env: Record<string, string> = {}): ServerSuite {
+  let db: TestDatabase | undefined;
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase(backend);
+    server = await startServer({ ...db.env, ...env });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await db?.drop();
+  });
+  const running = (): { db: TestDatabase; server: TestServer } => {
+    if (!db || !server) throw new Error('useServerSuite: the server is not running (use it inside hooks and tests)');
+    return { db, server };
+  };
+  return {
+    get server() {
+      return running().server;
+    },
+    get db() {
+      return running().db;
+    },
+    get url() {
+      return running().server.url;
+    },
+    get env() {
+      return running().db.env;
+    },
+    client() {
+      return new ApiClient(running().server.url);
+    },
+  };
+}
+
+/** A ServerSuite plus one headless Chromium shared by the suite's journeys. */
+export interface BrowserSuite extends ServerSuite {
+  readonly browser: Browser;
+}
+
+/**
+ * useServerSuite plus a browser: beforeAll launches Chromium once the server runs; afterAll closes
+ * it before the server stops (and after the suite's own tear-down, e.g. closing contexts).
+ */
+export function useBrowserSuite(backend: Backend, env: Record<string, string> = {}): BrowserSuite {
+  const suite = useServerSuite(backend, env);
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return Object.defineProperty(Object.create(suite) as BrowserSuite, 'browser', {
+    get() {
+      if (!browser) throw new Error('useBrowserSuite: the browser is not running (use it inside hooks and tests)');
+      return browser;
+    },
+  });
+}
