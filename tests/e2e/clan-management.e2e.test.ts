@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { ApiClient } from '../support/api';
-import { browserAvailable, launchBrowser } from '../support/browser';
+import { browserAvailable } from '../support/browser';
 import { onboardedPerson, openSignedIn } from '../support/e2e';
-import { createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { useBrowserSuite } from '../support/suite';
 
 /**
  * Issue #3 journey in headless Chromium against the real server (SQLite): the owner creates a clan
@@ -28,26 +28,13 @@ async function expectActionMessage(page: Page, text: string) {
 const memberRow = (page: Page, name: string) => page.locator('tr', { has: page.locator('td.members-table__name', { hasText: new RegExp(`^${name}$`) }) });
 
 run('clan management journey in Chromium (sqlite)', () => {
-  let db: TestDatabase;
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    db = await createTestDatabase('sqlite');
-    server = await startServer(db.env);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await db?.drop();
-  });
+  const suite = useBrowserSuite('sqlite');
 
   it('creates, joins, adds, promotes, transfers, kicks, renames and disbands', async () => {
     // --- Alice creates the clan from her profile (Profile → Create New Clan).
-    const alice = await onboardedPerson(browser, server, 'Alice', ['Zezima']);
+    const alice = await onboardedPerson(suite.browser, suite.server, 'Alice', ['Zezima']);
     const a = alice.page;
-    await a.goto(server.url + '/profile');
+    await a.goto(suite.url + '/profile');
     await a.getByRole('heading', { name: 'Alice' }).waitFor();
     await a.getByText('You are not a member of any clan yet.').waitFor();
     await a.getByRole('button', { name: 'Create New Clan' }).click();
@@ -63,10 +50,10 @@ run('clan management journey in Chromium (sqlite)', () => {
     expect(clanId).toBeGreaterThan(0);
 
     // --- Bob signs in (API) and joins the clan in the onboarding UI as a Clan Member.
-    const bobApi = await new ApiClient(server.url).devLogin('Bob');
-    const bob = await openSignedIn(browser, server, bobApi);
+    const bobApi = await new ApiClient(suite.url).devLogin('Bob');
+    const bob = await openSignedIn(suite.browser, suite.server, bobApi);
     const b = bob.page;
-    await b.goto(server.url + '/onboarding');
+    await b.goto(suite.url + '/onboarding');
     await b.getByRole('heading', { name: 'Initial Setup' }).waitFor();
     await b.getByLabel(/in-game names/i).fill('B0aty');
     await b.getByRole('button', { name: 'Continue to Clan Setup' }).click();
@@ -77,7 +64,7 @@ run('clan management journey in Chromium (sqlite)', () => {
     await b.getByText(`${CLAN} (Member)`).waitFor();
 
     // --- Carol exists (signed up, no clan); Alice adds her with Add Member.
-    const carolApi = new ApiClient(server.url);
+    const carolApi = new ApiClient(suite.url);
     await carolApi.onboard('Carol', ['Lynx Titan']);
 
     await card.getByRole('link', { name: 'Manage Clan' }).click();
@@ -121,7 +108,7 @@ run('clan management journey in Chromium (sqlite)', () => {
     await a.locator('.clan-card', { hasText: CLAN }).getByText('Admin', { exact: true }).waitFor();
 
     // --- Bob, the new Owner, kicks Carol, renames the clan and disbands it.
-    await b.goto(server.url + '/profile');
+    await b.goto(suite.url + '/profile');
     await b.locator('.clan-card', { hasText: CLAN }).getByRole('link', { name: 'Manage Clan' }).click();
     await b.getByRole('heading', { name: CLAN }).waitFor();
     await memberRow(b, 'Bob').getByText('Owner', { exact: true }).waitFor();

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { ApiClient } from '../support/api';
-import { browserAvailable, launchBrowser } from '../support/browser';
+import { browserAvailable } from '../support/browser';
 import { SHARED_TASKS_CSV, onboardedPerson, openSignedIn } from '../support/e2e';
-import { createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { useBrowserSuite } from '../support/suite';
 
 /**
  * Issue #4 journey in headless Chromium against the real server (SQLite): a manager schedules an
@@ -59,36 +59,23 @@ async function createTeam(page: Page, team: { name: string; hex: string; rgb: st
 }
 
 run('events, teams and tasks journey in Chromium (sqlite)', () => {
-  let db: TestDatabase;
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    db = await createTestDatabase('sqlite');
-    server = await startServer(db.env);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await db?.drop();
-  });
+  const suite = useBrowserSuite('sqlite');
 
   it('schedules an event, builds two teams, imports the CSV; a member sees tasks read-only', async () => {
     // Setup through the API: the manager's clan with three members, and a rival clan with one task.
-    const manager = await onboardedPerson(browser, server, 'Mgr', ['Zezima'], { role: 'Owner', clan_name: CLAN });
+    const manager = await onboardedPerson(suite.browser, suite.server, 'Mgr', ['Zezima'], { role: 'Owner', clan_name: CLAN });
     const clanId: number = manager.profile.clan_memberships_list[0].clan_id;
-    const alpha = new ApiClient(server.url);
+    const alpha = new ApiClient(suite.url);
     await alpha.onboard('Alpha', ['P1ayer'], { role: 'Member', clan_id: clanId });
-    await new ApiClient(server.url).onboard('Beta', ['Player Two'], { role: 'Member', clan_id: clanId });
-    await new ApiClient(server.url).onboard('Gamma', ['Third Man'], { role: 'Member', clan_id: clanId });
-    const rival = new ApiClient(server.url);
+    await new ApiClient(suite.url).onboard('Beta', ['Player Two'], { role: 'Member', clan_id: clanId });
+    await new ApiClient(suite.url).onboard('Gamma', ['Third Man'], { role: 'Member', clan_id: clanId });
+    const rival = new ApiClient(suite.url);
     const rivalProfile = await rival.onboard('Rival', ['R1val'], { role: 'Owner', clan_name: 'Rival Clan' });
     const rivalTask = await rival.post(`/api/clan/${rivalProfile.clan_memberships_list[0].clan_id}/tasks`, { description: RIVAL_TASK, difficulty: 'HARD' });
     expect(rivalTask.status).toBe(200);
 
     const m = manager.page;
-    await m.goto(`${server.url}/clans/manage/${clanId}`);
+    await m.goto(`${suite.url}/clans/manage/${clanId}`);
     await m.getByRole('heading', { name: CLAN }).waitFor();
 
     // --- Events tab: schedule an event (Chicago note, end-before-start error).
@@ -200,9 +187,9 @@ run('events, teams and tasks journey in Chromium (sqlite)', () => {
     await m.getByTestId('task-range').getByText('1-10 of 144 tasks').waitFor();
 
     // --- A plain member: read-only task list with the note, no manage buttons.
-    const member = await openSignedIn(browser, server, alpha);
+    const member = await openSignedIn(suite.browser, suite.server, alpha);
     const p = member.page;
-    await p.goto(`${server.url}/clans/manage/${clanId}`);
+    await p.goto(`${suite.url}/clans/manage/${clanId}`);
     await p.getByRole('heading', { name: CLAN }).waitFor();
     await p.getByRole('tab', { name: 'Tasks' }).click();
     await p.getByText('Only Clan Admins and the Owner can manage and upload tasks.').waitFor();

@@ -1,10 +1,11 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { backends } from '../support/server';
+import { useBrowserSuite } from '../support/suite';
+import { importTasksCsv } from '../support/fixtures';
 import { ApiClient } from '../support/api';
-import { browserAvailable, launchBrowser } from '../support/browser';
+import { browserAvailable } from '../support/browser';
 import type { Game } from '../../contract/gameApi';
 
 /**
@@ -19,12 +20,9 @@ import type { Game } from '../../contract/gameApi';
  * cannot fill, assigns a task to an Unassigned square through the swap-task modal.
  */
 const run = browserAvailable() ? describe : describe.skip;
-const TASKS_CSV = '/work/shared/data/osrs-tasks.csv';
 
 run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
-  let db: TestDatabase;
-  let server: TestServer;
-  let browser: Browser;
+  const suite = useBrowserSuite(backend, { BOARD_SEED: '20260501' });
   let api: ApiClient;
   let clanId: number;
   let ignId: number;
@@ -54,31 +52,21 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase(backend);
-    server = await startServer({ ...db.env, BOARD_SEED: '20260501' });
-    browser = await launchBrowser();
-    api = new ApiClient(server.url);
+    api = new ApiClient(suite.url);
     const me = await api.onboard('BoardManager', ['BoardBoss']);
     ignId = me.igns[0].id;
     const clan = await api.post('/api/clans', { clan_name: `Board Clan ${backend}` });
     expect(clan.status).toBe(200);
     clanId = clan.body.clan_id;
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
-    const up = await api.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
-    expect(up.status, JSON.stringify(up.body)).toBe(200);
-    expect(up.body.inserted_count).toBe(144);
+    await importTasksCsv(api, clanId);
   });
   afterAll(async () => {
     for (const s of sockets) s.disconnect();
-    await browser?.close();
-    await server?.stop();
-    await db?.drop();
   });
 
   async function openManager(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([{ name: 'sid', value: api.cookies.get('sid')!, url: server.url }]);
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addCookies([{ name: 'sid', value: api.cookies.get('sid')!, url: suite.url }]);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -87,7 +75,7 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
 
   /** The Events tab of clan management, then the row button 'Manage Game' of `eventName`. */
   async function openEventGame(page: Page, eventName: string): Promise<void> {
-    await page.goto(`${server.url}/clans/manage/${clanId}`);
+    await page.goto(`${suite.url}/clans/manage/${clanId}`);
     await page.getByRole('tab', { name: 'Events' }).click();
     await page.getByRole('row', { name: new RegExp(eventName) }).getByRole('button', { name: 'Manage Game' }).click();
     await page.getByRole('heading', { name: 'Managing: Game Board' }).waitFor();
@@ -205,7 +193,7 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
     await expectBanner(page, 'Game resumed. Turns can now be processed.');
     await page.getByTestId('game-status').filter({ hasText: 'in-progress' }).waitFor();
     expect(await page.getByRole('button', { name: 'Pause Game' }).isEnabled()).toBe(true);
-    const socket = io(server.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: { cookie: `sid=${api.cookies.get('sid')}` }, forceNew: true });
+    const socket = io(suite.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: { cookie: `sid=${api.cookies.get('sid')}` }, forceNew: true });
     sockets.push(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
-import { browserAvailable, launchBrowser } from '../support/browser';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { backends } from '../support/server';
+import { useBrowserSuite } from '../support/suite';
+import { browserAvailable } from '../support/browser';
 import { ApiClient } from '../support/api';
 
 /**
@@ -55,29 +56,19 @@ async function expectPositions(page: Page, expected: Positions, who: string): Pr
 }
 
 run.each(backends())('a whole event in Chromium (%s)', (backend) => {
-  let db: TestDatabase;
-  let server: TestServer;
-  let browser: Browser;
+  const suite = useBrowserSuite(backend, { BOARD_SEED: '20250501' });
   const contexts: BrowserContext[] = [];
 
-  beforeAll(async () => {
-    db = await createTestDatabase(backend);
-    server = await startServer({ ...db.env, BOARD_SEED: '20250501' });
-    browser = await launchBrowser();
-  });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
-    await db?.drop();
   });
 
   /** A browser context signed in as the API client's session (the `sid` cookie copied over). */
   async function signedInContext(api: ApiClient | null, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-    const context = await browser.newContext({ viewport });
+    const context = await suite.browser.newContext({ viewport });
     context.setDefaultTimeout(15_000);
     contexts.push(context);
-    if (api) await context.addCookies([{ name: 'sid', value: api.cookies.get('sid')!, url: server.url }]);
+    if (api) await context.addCookies([{ name: 'sid', value: api.cookies.get('sid')!, url: suite.url }]);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -88,12 +79,12 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
     const t0 = Date.now();
     const step = (what: string) => process.env.E2E_TRACE && console.log(`[whole event ${((Date.now() - t0) / 1000).toFixed(1)}s] ${what}`);
     // --- People: the owner creates the clan; two Leaders join it (dev sign-in through the API).
-    const ownerApi = new ApiClient(server.url);
+    const ownerApi = new ApiClient(suite.url);
     const ownerMe = await ownerApi.onboard('Owner', ['OwnerIGN'], { role: 'Owner', clan_name: 'Iron Legion' });
     const clanId: number = ownerMe.clan_memberships_list[0].clan_id;
     const leaders = await Promise.all(
       TEAMS.map(async (t) => {
-        const api = new ApiClient(server.url);
+        const api = new ApiClient(suite.url);
         await api.onboard(t.leader, [t.ign], { role: 'Member', clan_id: clanId });
         return { team: t, api, ...(await signedInContext(api)) };
       }),
@@ -104,7 +95,7 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
 
     // --- Tasks tab: import the real task pool.
     step('Tasks tab: import the real task pool.');
-    await page.goto(`${server.url}/clans/manage/${clanId}`);
+    await page.goto(`${suite.url}/clans/manage/${clanId}`);
     await page.getByRole('heading', { name: 'Iron Legion' }).waitFor();
     await page.getByRole('tab', { name: 'Tasks' }).click();
     await page.getByText('Task CSV Importer').click();
@@ -171,7 +162,7 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
     // --- The Leaders open it from the Game Lobby (their team starred); breadcrumb back to the lobby.
     step('The Leaders open it from the Game Lobby (their tea');
     for (const l of leaders) {
-      await l.page.goto(`${server.url}/games`);
+      await l.page.goto(`${suite.url}/games`);
       await l.page.getByRole('heading', { name: 'Game Lobby' }).waitFor();
       const active = l.page.getByRole('region', { name: 'Active Snakes & Ladders Games' });
       await active.getByText(`Clan: Iron Legion | Playing As: ${l.team.ign}`).waitFor();
@@ -184,7 +175,7 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
 
     // --- The spectator finds it on the public spectate list (no sign-in) and watches.
     step('The spectator finds it on the public spectate list');
-    await spectator.page.goto(`${server.url}/games/spectate`);
+    await spectator.page.goto(`${suite.url}/games/spectate`);
     await spectator.page.getByRole('link', { name: /Spring Bash/ }).click();
     await spectator.page.waitForURL(`**/games/spectate/${gameId}`);
     await spectator.page.getByRole('heading', { name: 'Spring Bash' }).waitFor();
