@@ -1,7 +1,11 @@
-import { defineConfig } from 'vitest/config';
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
-/** Vite builds the client into dist/; Vitest runs every test kind (see README). */
+/**
+ * Vite builds the client into dist/; Vitest runs every test kind (see README). Vitest is only
+ * referenced for its types, so `npm start` builds with production dependencies alone.
+ */
 export default defineConfig({
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true },
