@@ -2,11 +2,29 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assign, fromPromise, type SnapshotFrom } from 'xstate';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { fromPromise } from 'xstate';
 import { FakeEffects } from '../support/effects';
+import {
+  commonExecutors,
+  dialog,
+  expectFailed,
+  expectProcessing,
+  expectChartStateNodes,
+  expectStateNodesCovered,
+  expectSucceededDialog,
+  fieldChanges,
+  pathName,
+  pathsOf,
+  replaceText,
+  type ConfirmExecutor as Executor,
+  type ConfirmModelEvent as ModelEvent,
+  type ConfirmModelUse,
+  type ConfirmPath,
+  type ConfirmStateNode,
+  type ConfirmSnap as Snap,
+  type ConfirmWorld as World,
+} from '../support/confirmActionModel';
 import { fakeUser, renderRoutes } from '../support/render';
-import { confirmActionMachine, type ConfirmActionEvent } from '../../machines/confirmAction.machine';
 import { sessionMachine } from '../../machines/session.machine';
 import type { AuthStatus, User } from '../../contract/user';
 import { ProfilePage, type ProfileEffects } from '../../src/features/profile/ProfilePage';
@@ -20,11 +38,6 @@ import { ApiRequestError } from '../../src/api/client';
  * (given each use's validation guard, as the page gives it) and driven by clicking and typing.
  */
 
-type Snap = SnapshotFrom<typeof confirmActionMachine>;
-type Done = { type: 'xstate.done.actor.performAction'; output: { message: string } };
-type Failed = { type: 'xstate.error.actor.performAction'; error: Error };
-type ModelEvent = ConfirmActionEvent | Done | Failed;
-
 const USER: User = fakeUser({
   id: 1,
   username: 'Olga',
@@ -34,12 +47,6 @@ const USER: User = fakeUser({
   can_create_clan: true,
 });
 
-interface World {
-  fx: FakeEffects;
-  user: ReturnType<typeof userEvent.setup>;
-  loads: () => number;
-}
-
 /** One use of the chart on the profile page. */
 interface Use {
   name: string;
@@ -48,7 +55,7 @@ interface Use {
   processingText: string;
   validate?: (draft: Record<string, unknown>) => string | null;
   /** The `confirm.open` the trigger sends. */
-  open: Extract<ConfirmActionEvent, { type: 'confirm.open' }>;
+  open: ConfirmModelUse['open'];
   /** Opens the modal through the page. */
   trigger: (w: World) => Promise<void>;
   /** The form field, when the modal has one, and the values a person types in it. */
@@ -149,60 +156,20 @@ const USES: Use[] = [
   },
 ];
 
-/** The chart as a use runs it: the use's validation is the `isDraftValid` guard (as useConfirmAction provides it). */
-function chartOf(use: Use) {
-  return confirmActionMachine.provide({
-    guards: { isDraftValid: ({ context }) => !use.validate || use.validate(context.draft) === null },
-    actions: { assignValidationError: assign(({ context }) => ({ error: use.validate?.(context.draft) ?? null })) },
-  });
-}
-
-/** Events a person (or the fake server) can cause in a state of this use. */
-function eventsFor(use: Use) {
-  return (s: Snap): ModelEvent[] => {
-    if (s.matches('closed')) return [use.open];
-    if (s.matches('confirming')) {
-      const draft = use.field ? String(s.context.draft[use.field.name] ?? '') : '';
-      const changes = (use.field?.values ?? [])
-        .filter((value) => value !== draft)
-        .map((value) => ({ type: 'confirm.change' as const, field: use.field!.name, value }));
-      return [...changes, { type: 'confirm.submit' }, { type: 'confirm.cancel' }];
-    }
-    if (s.matches('processing')) {
-      return [
-        { type: 'xstate.done.actor.performAction', output: { message: use.done.message } },
-        { type: 'xstate.error.actor.performAction', error: new Error(use.failure.message) },
-      ];
-    }
-    if (s.matches('succeeded')) return [{ type: 'confirm.close' }, { type: 'confirm.cancel' }];
-    return [{ type: 'confirm.retry' }, { type: 'confirm.close' }, { type: 'confirm.cancel' }];
+/** The use as the path generator sees it: its one field's values, submit always offered. */
+function modelOf(use: Use): ConfirmModelUse {
+  return {
+    validate: use.validate,
+    open: use.open,
+    changes: (s) => fieldChanges(s, use.field ? { [use.field.name]: use.field.values } : {}),
+    canSubmit: () => true,
+    doneMessage: () => use.done.message,
+    failureMessage: use.failure.message,
   };
 }
 
-/**
- * States are told apart by value, draft and error; a return to `closed` also keeps the edge it
- * came by, so every close and cancel edge gets its own path.
- */
-function serializeState(s: Snap, event: ModelEvent | undefined, prev: Snap | undefined): string {
-  const base = JSON.stringify([s.value, s.context.draft, s.context.error]);
-  return s.matches('closed') && event && prev ? `${base} via ${event.type} from ${JSON.stringify(prev.value)}` : base;
-}
-
-const STATE_NODES = ['closed', 'confirming', 'processing', 'succeeded', 'failed'] as const;
-
-function pathsOf(use: Use): TestPath<Snap, ModelEvent>[] {
-  const machine = chartOf(use);
-  const model = new TestModel(machine, { stateMatcher: (s: Snap, key: string) => s.matches(key as (typeof STATE_NODES)[number]) });
-  return model.getPaths(
-    () => getShortestPaths(machine, { events: eventsFor(use) as never, serializeState: serializeState as never }) as never,
-    { allowDuplicatePaths: false },
-  ) as unknown as TestPath<Snap, ModelEvent>[];
-}
-
-const dialog = () => screen.getByRole('dialog');
-
 /** What the screen shows in each state node of the chart. */
-function assertions(use: Use, w: World): Record<(typeof STATE_NODES)[number], (s: Snap) => Promise<void>> {
+function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => Promise<void>> {
   return {
     closed: async () => {
       await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -215,55 +182,26 @@ function assertions(use: Use, w: World): Record<(typeof STATE_NODES)[number], (s
       if (s.context.error) expect(within(d).getByRole('alert').textContent).toBe(s.context.error);
       else expect(within(d).queryByRole('alert')).toBeNull();
     },
-    processing: async () => {
-      const d = dialog();
-      within(d).getByText(use.processingText);
-      expect(within(d).getByRole('button', { name: use.confirmLabel }).hasAttribute('disabled')).toBe(true);
-      expect(within(d).getByRole('button', { name: 'Cancel' }).hasAttribute('disabled')).toBe(true);
-    },
+    processing: () => expectProcessing(use),
     succeeded: async (s) => {
-      const d = await screen.findByRole('dialog');
-      await waitFor(() => expect(within(d).getByRole('status').textContent).toBe(s.context.result));
-      within(d).getByRole('button', { name: 'Close' });
-      expect(within(d).queryByRole('button', { name: 'Retry' })).toBeNull();
+      await expectSucceededDialog(s, { retryHidden: true });
       use.calls(w);
       // On success the session's user is loaded again (session.refresh).
       await waitFor(() => expect(w.loads()).toBe(2));
     },
-    failed: async (s) => {
-      const d = await screen.findByRole('dialog');
-      await waitFor(() => expect(within(d).getByRole('alert').textContent).toBe(s.context.error));
-      within(d).getByRole('button', { name: 'Retry' });
-      within(d).getByRole('button', { name: 'Close' });
-      expect(w.loads()).toBe(1);
-    },
+    failed: (s) => expectFailed(s, w),
   };
 }
-
-type Executor = (step: { event: ModelEvent; state: Snap }) => Promise<void>;
 
 /** How each event is caused through the page. */
 function executors(use: Use, w: World) {
   return {
-    'confirm.open': async () => use.trigger(w),
+    ...commonExecutors(w, () => use.trigger(w)),
     'confirm.change': async ({ event }) => {
       if (event.type !== 'confirm.change') return;
-      const input = within(dialog()).getByLabelText(use.field!.label);
-      await w.user.clear(input);
-      if (event.value) {
-        await w.user.click(input);
-        await w.user.paste(String(event.value));
-      }
+      await replaceText(w, within(dialog()).getByLabelText(use.field!.label), event.value);
     },
     'confirm.submit': async () => w.user.click(within(dialog()).getByRole('button', { name: use.confirmLabel })),
-    // Cancel is the button while confirming, Esc on the result step (which has no Cancel button).
-    'confirm.cancel': async () => {
-      const cancel = within(dialog()).queryByRole('button', { name: 'Cancel' });
-      if (cancel) await w.user.click(cancel);
-      else await w.user.keyboard('{Escape}');
-    },
-    'confirm.retry': async () => w.user.click(within(dialog()).getByRole('button', { name: 'Retry' })),
-    'confirm.close': async () => w.user.click(within(dialog()).getByRole('button', { name: 'Close' })),
     'xstate.done.actor.performAction': async () => use.done.settle(w),
     'xstate.error.actor.performAction': async () => use.failure.settle(w),
   } satisfies Record<ModelEvent['type'], Executor>;
@@ -299,25 +237,18 @@ function renderProfile(): World {
   return { fx, user: userEvent.setup(), loads: session.loads };
 }
 
-const short = (path: TestPath<Snap, ModelEvent>) =>
-  path.steps
-    .slice(1)
-    .map(({ event }) => (event.type === 'confirm.change' ? `change(${JSON.stringify(event.value)})` : event.type.replace('xstate.', '').replace('.actor.performAction', '')))
-    .join(' → ');
+const short = (path: ConfirmPath) => pathName(path, (event) => `change(${JSON.stringify(event.value)})`);
 
 describe('confirmAction chart through the profile page', () => {
   afterEach(cleanup);
 
-  const all = USES.map((use) => ({ use, paths: pathsOf(use) }));
+  const all = USES.map((use) => ({ use, paths: pathsOf(modelOf(use)) }));
 
   it('reaches every state node for every use, and every node has an assertion (guard)', () => {
     const w = { fx: new FakeEffects(), user: userEvent.setup(), loads: () => 0 };
     for (const { use, paths } of all) {
-      const reached = new Set<string>();
-      for (const p of paths) for (const st of p.steps) for (const key of STATE_NODES) if (st.state.matches(key)) reached.add(key);
-      expect([...reached].sort(), use.name).toEqual([...STATE_NODES].sort());
-      expect(Object.keys(assertions(use, w)).sort()).toEqual([...STATE_NODES].sort());
-      expect(Object.keys(confirmActionMachine.states).sort()).toEqual([...STATE_NODES].sort());
+      expectStateNodesCovered(use.name, paths, assertions(use, w));
+      expectChartStateNodes();
     }
   });
 

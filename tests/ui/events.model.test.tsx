@@ -2,10 +2,28 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assign, type SnapshotFrom } from 'xstate';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
 import { FakeEffects } from '../support/effects';
-import { confirmActionMachine, type ConfirmActionEvent } from '../../machines/confirmAction.machine';
+import {
+  commonExecutors,
+  dialog,
+  expectFailed,
+  expectProcessing,
+  expectChartStateNodes,
+  expectStateNodesCovered,
+  expectSucceededDialog,
+  fieldChanges,
+  pathName,
+  pathsOf,
+  replaceText,
+  walkPath,
+  type ConfirmExecutor as Executor,
+  type ConfirmModelEvent as ModelEvent,
+  type ConfirmModelUse,
+  type ConfirmPath,
+  type ConfirmStateNode,
+  type ConfirmSnap as Snap,
+  type ConfirmWorld,
+} from '../support/confirmActionModel';
 import {
   EVENT_END_BEFORE_START,
   EVENT_REQUIRED,
@@ -25,11 +43,6 @@ import { ApiRequestError } from '../../src/api/client';
  * sections 2 Events tab, 5 Events, 8). Paths come from the chart with each modal's form rule as
  * the `isDraftValid` guard; the executors click and type, the fake server is settled by the test.
  */
-
-type Snap = SnapshotFrom<typeof confirmActionMachine>;
-type Done = { type: 'xstate.done.actor.performAction'; output: { message: string } };
-type Failed = { type: 'xstate.error.actor.performAction'; error: Error };
-type ModelEvent = ConfirmActionEvent | Done | Failed;
 
 const CLAN_ID = 7;
 const EXISTING: ClanEvent = {
@@ -53,12 +66,9 @@ const NOTES: Record<string, string> = {
   '2099-01-12T18:00': 'Central Time (America/Chicago): Mon, Jan 12, 2099, 12:00 PM CST',
 };
 
-interface World {
-  fx: FakeEffects;
-  user: ReturnType<typeof userEvent.setup>;
+interface World extends ConfirmWorld {
   /** What the fake server holds; fetchEvents answers it at once. */
   store: ClanEvent[];
-  loads: () => number;
 }
 
 type FieldName = 'name' | 'start' | 'end';
@@ -71,7 +81,7 @@ interface Use {
   confirmLabel: string;
   processingText: string;
   validate?: (draft: Record<string, unknown>) => string | null;
-  open: Extract<ConfirmActionEvent, { type: 'confirm.open' }>;
+  open: ConfirmModelUse['open'];
   trigger: (w: World) => Promise<void>;
   /** Values a person types in each field. */
   fields?: Record<FieldName, string[]>;
@@ -148,64 +158,23 @@ const USES: Use[] = [
   },
 ];
 
-/** The chart as the modal runs it: its form rule is the `isDraftValid` guard (as useConfirmAction provides it). */
-function chartOf(use: Use) {
-  return confirmActionMachine.provide({
-    guards: { isDraftValid: ({ context }) => !use.validate || use.validate(context.draft) === null },
-    actions: { assignValidationError: assign(({ context }) => ({ error: use.validate?.(context.draft) ?? null })) },
-  });
-}
-
-/** Events a person (or the fake server) can cause in a state; submit only while the button is enabled. */
-function eventsFor(use: Use) {
-  return (s: Snap): ModelEvent[] => {
-    if (s.matches('closed')) return [use.open];
-    if (s.matches('confirming')) {
-      // Fields are filled top to bottom: a field is offered once the fields above it are filled.
-      const changes: ModelEvent[] = [];
-      for (const [field, values] of Object.entries(use.fields ?? {}) as [FieldName, string[]][]) {
-        const now = String(s.context.draft[field] ?? '');
-        for (const value of values) if (value !== now) changes.push({ type: 'confirm.change', field, value });
-        if (!now) break;
-      }
-      const valid = !use.validate || use.validate(s.context.draft) === null;
-      return [...changes, ...(valid ? [{ type: 'confirm.submit' } as const] : []), { type: 'confirm.cancel' }];
-    }
-    if (s.matches('processing')) {
-      return [
-        { type: 'xstate.done.actor.performAction', output: { message: use.doneMessage(s.context.draft) } },
-        { type: 'xstate.error.actor.performAction', error: new Error(use.failure.message) },
-      ];
-    }
-    if (s.matches('succeeded')) return [{ type: 'confirm.close' }, { type: 'confirm.cancel' }];
-    return [{ type: 'confirm.retry' }, { type: 'confirm.close' }, { type: 'confirm.cancel' }];
+/**
+ * The modal as the path generator sees it: fields are filled top to bottom (a field is offered once
+ * the fields above it are filled); submit only while the button is enabled (the form rule holds).
+ */
+function modelOf(use: Use): ConfirmModelUse {
+  return {
+    validate: use.validate,
+    open: use.open,
+    changes: (s) => fieldChanges(s, use.fields ?? {}, true),
+    canSubmit: (s) => !use.validate || use.validate(s.context.draft) === null,
+    doneMessage: use.doneMessage,
+    failureMessage: use.failure.message,
   };
 }
 
-/**
- * States are told apart by value, draft and server error (everything the assertions read); a
- * return to `closed` also keeps its edge, so every close and cancel edge gets a path.
- */
-function serializeState(s: Snap, event: ModelEvent | undefined, prev: Snap | undefined): string {
-  const base = JSON.stringify([s.value, s.context.draft, s.context.error]);
-  return s.matches('closed') && event && prev ? `${base} via ${event.type} from ${JSON.stringify(prev.value)}` : base;
-}
-
-const STATE_NODES = ['closed', 'confirming', 'processing', 'succeeded', 'failed'] as const;
-
-function pathsOf(use: Use): TestPath<Snap, ModelEvent>[] {
-  const machine = chartOf(use);
-  const model = new TestModel(machine, { stateMatcher: (s: Snap, key: string) => s.matches(key as (typeof STATE_NODES)[number]) });
-  return model.getPaths(
-    () => getShortestPaths(machine, { events: eventsFor(use) as never, serializeState: serializeState as never }) as never,
-    { allowDuplicatePaths: false },
-  ) as unknown as TestPath<Snap, ModelEvent>[];
-}
-
-const dialog = () => screen.getByRole('dialog');
-
 /** What the screen shows in each state node of the chart. */
-function assertions(use: Use, w: World): Record<(typeof STATE_NODES)[number], (s: Snap) => Promise<void>> {
+function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => Promise<void>> {
   return {
     closed: async () => {
       await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -235,46 +204,26 @@ function assertions(use: Use, w: World): Record<(typeof STATE_NODES)[number], (s
       const alerts = within(d).queryAllByRole('alert').map((a) => a.textContent);
       expect(alerts).toEqual([rule, s.context.error].filter(Boolean));
     },
-    processing: async () => {
-      const d = dialog();
-      within(d).getByText(use.processingText);
-      expect(within(d).getByRole('button', { name: use.confirmLabel }).hasAttribute('disabled')).toBe(true);
-      expect(within(d).getByRole('button', { name: 'Cancel' }).hasAttribute('disabled')).toBe(true);
-    },
+    processing: () => expectProcessing(use),
     succeeded: async (s) => {
-      const d = await screen.findByRole('dialog');
-      await waitFor(() => expect(within(d).getByRole('status').textContent).toBe(s.context.result));
-      within(d).getByRole('button', { name: 'Close' });
-      expect(within(d).queryByRole('button', { name: 'Retry' })).toBeNull();
+      await expectSucceededDialog(s, { retryHidden: true });
       use.calls(w, s.context.draft);
       // The event list is loaded again on success.
       await waitFor(() => expect(w.loads()).toBe(2));
     },
-    failed: async (s) => {
-      const d = await screen.findByRole('dialog');
-      await waitFor(() => expect(within(d).getByRole('alert').textContent).toBe(s.context.error));
-      within(d).getByRole('button', { name: 'Retry' });
-      within(d).getByRole('button', { name: 'Close' });
-      expect(w.loads()).toBe(1);
-    },
+    failed: (s) => expectFailed(s, w),
   };
 }
-
-type Executor = (step: { event: ModelEvent; state: Snap }) => Promise<void>;
 
 /** How each event is caused through the tab. */
 function executors(use: Use, w: World) {
   return {
-    'confirm.open': async () => use.trigger(w),
+    ...commonExecutors(w, () => use.trigger(w)),
     'confirm.change': async ({ event }) => {
       if (event.type !== 'confirm.change') return;
       const input = within(dialog()).getByLabelText(LABELS[event.field as FieldName]) as HTMLInputElement;
       if (event.field === 'name') {
-        await w.user.clear(input);
-        if (event.value) {
-          await w.user.click(input);
-          await w.user.paste(String(event.value));
-        }
+        await replaceText(w, input, event.value);
       } else {
         // jsdom has no date-time picker to type into: set the value as the picker would.
         fireEvent.change(input, { target: { value: String(event.value) } });
@@ -285,13 +234,6 @@ function executors(use: Use, w: World) {
       expect(button.hasAttribute('disabled')).toBe(false);
       await w.user.click(button);
     },
-    'confirm.cancel': async () => {
-      const cancel = within(dialog()).queryByRole('button', { name: 'Cancel' });
-      if (cancel) await w.user.click(cancel);
-      else await w.user.keyboard('{Escape}');
-    },
-    'confirm.retry': async () => w.user.click(within(dialog()).getByRole('button', { name: 'Retry' })),
-    'confirm.close': async () => w.user.click(within(dialog()).getByRole('button', { name: 'Close' })),
     'xstate.done.actor.performAction': async ({ state }) => use.settleDone(w, state.context.draft),
     'xstate.error.actor.performAction': async () => act(() => w.fx.reject(use.failure.call, api(use.failure.message, 403))),
   } satisfies Record<ModelEvent['type'], Executor>;
@@ -327,26 +269,17 @@ async function renderTab(): Promise<World> {
   return { fx, user: userEvent.setup(), store, loads: () => loads };
 }
 
-const short = (path: TestPath<Snap, ModelEvent>) =>
-  path.steps
-    .slice(1)
-    .map(({ event }) => (event.type === 'confirm.change' ? `${event.field}=${JSON.stringify(event.value)}` : event.type.replace('xstate.', '').replace('.actor.performAction', '')))
-    .join(' → ');
+const short = (path: ConfirmPath) => pathName(path, (event) => `${event.field}=${JSON.stringify(event.value)}`);
 
 describe('confirmAction chart through the Events tab', () => {
   afterEach(cleanup);
 
-  const all = USES.map((use) => ({ use, paths: pathsOf(use) }));
+  const all = USES.map((use) => ({ use, paths: pathsOf(modelOf(use)) }));
 
   it('reaches every state node for every modal, and every node has an assertion (guard)', () => {
     const w = { fx: new FakeEffects(), user: userEvent.setup(), store: [], loads: () => 0 };
-    expect(Object.keys(confirmActionMachine.states).sort()).toEqual([...STATE_NODES].sort());
-    for (const { use, paths } of all) {
-      const reached = new Set<string>();
-      for (const p of paths) for (const st of p.steps) for (const key of STATE_NODES) if (st.state.matches(key)) reached.add(key);
-      expect([...reached].sort(), use.name).toEqual([...STATE_NODES].sort());
-      expect(Object.keys(assertions(use, w)).sort()).toEqual([...STATE_NODES].sort());
-    }
+    expectChartStateNodes();
+    for (const { use, paths } of all) expectStateNodesCovered(use.name, paths, assertions(use, w));
   });
 
   it('walks through the spec form messages and both end-time outcomes (guard)', () => {
@@ -362,13 +295,7 @@ describe('confirmAction chart through the Events tab', () => {
       for (const path of paths) {
         it(short(path) || 'opens on closed', async () => {
           const w = await renderTab();
-          const exec = executors(use, w) as Record<string, Executor>;
-          const check = assertions(use, w);
-          for (const step of path.steps) {
-            if ((step.event.type as string) !== 'xstate.init') await exec[step.event.type](step);
-            const key = STATE_NODES.find((k) => step.state.matches(k))!;
-            await check[key](step.state);
-          }
+          await walkPath(path, executors(use, w) as Record<string, Executor>, assertions(use, w));
         });
       }
     });
