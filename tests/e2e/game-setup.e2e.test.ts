@@ -277,7 +277,9 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
     await drag(page, easy.nth(0), column(page, 'start').nth(0));
     await expectBanner(page, 'Cannot swap tasks with Start, Finish, Ladder, or Snake squares.');
     expect(await taskText(easy.nth(0))).toBe(t2);
-    // A Snake or Ladder square cannot be given a task.
+    // A Snake or Ladder square cannot be given a task. (dnd-kit swallows every click for 50 ms
+    // after a drag ends, so a click sent at once, faster than any person, would be lost.)
+    await page.waitForTimeout(120);
     await column(page, 'blank').nth(0).getByRole('button', { name: /^Change task on square/ }).click();
     dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Cannot Assign Task' }).waitFor();
