@@ -142,59 +142,38 @@ export const gameStatusMachine = setup({
     resolving: {
       always: targetsFor('initialStatusIs', '', {}),
     },
-    pending: {
-      initial: 'idle',
-      states: {
-        idle: {
-          on: {
-            'status.request': { guard: { type: 'requests', params: 'in-progress' }, target: 'changing', actions: { type: 'assignRequest', params: ({ event }) => event.action } },
-            'reset.request': { actions: 'confirmReset' },
-          },
-        },
-        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() }, on: { 'game.statusChanged': settledFromOutside() } },
-      },
-    },
-    ready: {
-      initial: 'idle',
-      states: {
-        idle: {
-          on: {
-            'status.request': { guard: { type: 'requests', params: 'in-progress' }, target: 'changing', actions: { type: 'assignRequest', params: ({ event }) => event.action } },
-            'reset.request': { actions: 'confirmReset' },
-          },
-        },
-        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() }, on: { 'game.statusChanged': settledFromOutside() } },
-      },
-    },
-    inProgress: {
-      tags: ['running'],
-      initial: 'idle',
-      states: {
-        idle: {
-          on: {
-            'status.request': { guard: { type: 'requests', params: 'paused' }, target: 'changing', actions: { type: 'assignRequest', params: ({ event }) => event.action } },
-            'reset.request': { actions: 'confirmReset' },
-          },
-        },
-        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() }, on: { 'game.statusChanged': settledFromOutside() } },
-      },
-    },
-    paused: {
-      tags: ['running'],
-      initial: 'idle',
-      states: {
-        idle: {
-          on: {
-            'status.request': { guard: { type: 'requests', params: 'in-progress' }, target: 'changing', actions: { type: 'assignRequest', params: ({ event }) => event.action } },
-            'reset.request': { actions: 'confirmReset' },
-          },
-        },
-        changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus', input: changeInput, onDone: doneTargets(), onError: failed() }, on: { 'game.statusChanged': settledFromOutside() } },
-      },
-    },
+    pending: activeStatus('in-progress'),
+    ready: activeStatus('in-progress'),
+    inProgress: activeStatus('paused', true),
+    paused: activeStatus('in-progress', true),
     finished: {},
   },
 });
+
+/**
+ * A status that takes requests (pending, ready, inProgress, paused): `idle` offers the one status
+ * change allowed from it (`requestable`) and Reset; `changing` runs the call. `running` tags the
+ * in-progress and paused states.
+ */
+function activeStatus(requestable: RequestableStatus, running = false) {
+  return {
+    ...(running ? { tags: ['running'] } : {}),
+    initial: 'idle' as const,
+    states: {
+      idle: {
+        on: {
+          'status.request': {
+            guard: { type: 'requests' as const, params: requestable },
+            target: 'changing' as const,
+            actions: { type: 'assignRequest' as const, params: ({ event }: { event: { action: string } }) => event.action },
+          },
+          'reset.request': { actions: 'confirmReset' as const },
+        },
+      },
+      changing: { tags: ['busy'], invoke: { id: 'changeStatus', src: 'changeStatus' as const, input: changeInput, onDone: doneTargets(), onError: failed() }, on: { 'game.statusChanged': settledFromOutside() } },
+    },
+  };
+}
 
 function changeInput({ context }: { context: GameStatusContext }): ChangeStatusInput {
   return { gameId: context.gameId, status: context.requested ?? 'in-progress', action: context.action ?? 'resume' };
