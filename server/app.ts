@@ -5,7 +5,10 @@ import { HTTPException } from 'hono/http-exception';
 import { getCookie } from 'hono/cookie';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { rateLimiter } from 'hono-rate-limiter';
+import { rateLimiter, RedisStore, type RedisClient } from 'hono-rate-limiter';
+import type { Redis } from 'ioredis';
+import { clientAddress } from './http/clientAddress';
+import { redisChannelKey } from './redis';
 import type { AppEnv, Deps } from './http/context';
 import { authRoutes, SESSION_COOKIE } from './auth/routes';
 import { findSession } from './auth/sessions';
@@ -28,6 +31,17 @@ function databaseErrorAnswer(err: unknown): { status: 400 | 409; message: string
   if (code === '22003' || code === '22P02') return { status: 400, message: 'A value in the request is out of range or malformed.' };
   if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return { status: 409, message: 'That conflicts with data saved meanwhile. Reload and try again.' };
   return null;
+}
+
+/** hono-rate-limiter's Redis store client over an ioredis connection. */
+function redisStoreClient(redis: Redis): RedisClient {
+  return {
+    scriptLoad: (script) => redis.script('LOAD', script) as Promise<string>,
+    evalsha: <TArgs extends unknown[], TData = unknown>(sha1: string, keys: string[], args: TArgs) =>
+      redis.evalsha(sha1, keys.length, ...keys, ...args.map((a) => String(a))) as Promise<TData>,
+    decr: (key) => redis.decr(key),
+    del: (key) => redis.del(key),
+  };
 }
 
 /**
@@ -80,7 +94,9 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
     await next();
   });
 
-  // Sign-in is rate limited per client IP (hono-rate-limiter, in-memory per process).
+  // Sign-in is rate limited per client address (hono-rate-limiter; server-contract section 7):
+  // the address TRUST_PROXY gives, counted in Redis when REDIS_URL is set (one budget for every
+  // process behind the load balancer), else in this process's memory.
   app.use(
     '/api/auth/*',
     rateLimiter<AppEnv>({
@@ -88,12 +104,15 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
       limit: deps.config.authRateLimit,
       standardHeaders: 'draft-7',
       keyGenerator: (c) => {
+        let remote: string | undefined;
         try {
-          return getConnInfo(c).remote.address ?? 'unknown';
+          remote = getConnInfo(c).remote.address;
         } catch {
-          return 'unknown';
+          remote = undefined;
         }
+        return clientAddress(remote, c.req.header('x-forwarded-for'), deps.config.trustProxy);
       },
+      ...(deps.redis ? { store: new RedisStore<AppEnv>({ client: redisStoreClient(deps.redis), prefix: `${redisChannelKey(deps.config)}:signin:` }) } : {}),
       handler: (c) => c.json({ error: 'Too many sign-in attempts. Please wait a minute and try again.' }, 429),
     }),
   );

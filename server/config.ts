@@ -24,8 +24,34 @@ export interface Config {
   clientDir: string;
   /** Fixed seed for board generation (tests); null means crypto-random seeds. */
   boardSeed: number | null;
-  /** Sign-in attempts (dev sign-in, Discord start and callback) allowed per client IP per minute. */
+  /** Sign-in attempts (dev sign-in, Discord start and callback) allowed per client address per minute. */
   authRateLimit: number;
+  /**
+   * Proxies in front of the server whose X-Forwarded-For is trusted (TRUST_PROXY: 0 = none, the
+   * default; 1 or 'true' = one load balancer). The sign-in limit and the socket cap key on the
+   * address this gives (server-contract section 7).
+   */
+  trustProxy: number;
+  /** Open Socket.IO connections allowed per client address (server-contract section 7: 100). */
+  socketsPerAddress: number;
+  /** roll_dice + revert_roll per socket and per user a second (server-contract section 7: 5 and 10). */
+  actionsPerSocket: number;
+  actionsPerUser: number;
+  /** join_game + tasks_reordered per client address a second over all its sockets (JOINS_PER_ADDRESS, 30). */
+  joinsPerAddress: number;
+}
+
+/** A positive integer from the environment, else `fallback`. */
+function positive(text: string | undefined, fallback: number): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/** TRUST_PROXY: 'true' → 1, a non-negative integer → itself, anything else → 0. */
+function trustProxyHops(text: string | undefined): number {
+  if (text === 'true') return 1;
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 0 ? Math.min(n, 10) : 0;
 }
 
 /** Reads the environment once; `env` defaults to process.env. */
@@ -49,6 +75,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: env.CLIENT_DIR || './dist',
     boardSeed: env.BOARD_SEED ? Number(env.BOARD_SEED) : null,
     authRateLimit: Number(env.AUTH_RATE_LIMIT) > 0 ? Number(env.AUTH_RATE_LIMIT) : 30,
+    trustProxy: trustProxyHops(env.TRUST_PROXY),
+    socketsPerAddress: positive(env.SOCKETS_PER_ADDRESS, 100),
+    actionsPerSocket: positive(env.ROLLS_PER_SOCKET, 5),
+    actionsPerUser: positive(env.ROLLS_PER_USER, 10),
+    joinsPerAddress: positive(env.JOINS_PER_ADDRESS, 30),
   };
 }
 

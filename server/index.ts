@@ -7,6 +7,7 @@ import { attachRealtime } from './realtime/socket';
 import { ROUTE_MODULES } from './modules';
 import type { Deps } from './http/context';
 import { silentBroadcaster } from './realtime/broadcaster';
+import { connectRedis } from './redis';
 
 /**
  * Starts the whole product on one port (server-contract section 6): API under /api, Socket.IO at
@@ -15,7 +16,8 @@ import { silentBroadcaster } from './realtime/broadcaster';
 async function main(): Promise<void> {
   const config = loadConfig();
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
-  const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster };
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
+  const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis };
   const app = createApp(deps, ROUTE_MODULES);
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
     console.log(`Clan Snakes & Ladders listening on http://localhost:${info.port} (${handle.dialect})`);
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
     const closed = realtime.close();
     server.closeAllConnections();
     await closed;
+    await redis?.quit().catch(() => redis.disconnect());
     await handle.close();
     process.exit(0);
   };

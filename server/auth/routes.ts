@@ -74,6 +74,8 @@ export function authRoutes(): Hono<AppEnv> {
     const cookie = getCookie(c, SESSION_COOKIE);
     if (cookie) await deleteSession(c.get('deps').db, cookie);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    const user = c.get('user');
+    if (user) await c.get('deps').broadcaster.signedOut(user.id, user.sessionId);
     return c.json({ ok: true });
   });
 

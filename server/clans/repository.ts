@@ -141,3 +141,30 @@ function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
+
+/**
+ * Remembers that a manager kicked `userId` from `clanId` (server-contract section 7 "Kick"), so
+ * setup cannot bring them back; a second kick keeps the first row.
+ */
+export async function markRemoved(db: Db, clanId: number, userId: number): Promise<void> {
+  await db.insertInto('clan_removals').values({ clan_id: clanId, user_id: userId, removed_at: nowIso() })
+    .onConflict((oc) => oc.columns(['clan_id', 'user_id']).doNothing())
+    .execute();
+}
+
+/** Lifts a kick (a manager's Add Member, server-contract section 7 "Kick"). */
+export async function liftRemoval(db: Db, clanId: number, userId: number): Promise<void> {
+  await db.deleteFrom('clan_removals').where('clan_id', '=', clanId).where('user_id', '=', userId).execute();
+}
+
+/** True when `userId` was kicked from `clanId` and no manager has added them back since. */
+export async function wasRemoved(db: Db, clanId: number, userId: number): Promise<boolean> {
+  const row = await db.selectFrom('clan_removals').select('user_id').where('clan_id', '=', clanId).where('user_id', '=', userId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Ids of the games of a clan's events (for moving its members' sockets between rooms). */
+export async function listClanGameIds(db: Db, clanId: number): Promise<number[]> {
+  const rows = await db.selectFrom('games').select('id').where('clan_id', '=', clanId).execute();
+  return rows.map((r) => r.id);
+}

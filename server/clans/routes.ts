@@ -9,9 +9,12 @@ import {
   deleteClan,
   findClanMember,
   findUser,
+  liftRemoval,
   listAvailableUsers,
+  listClanGameIds,
   listClanMembers,
   lockClan,
+  markRemoved,
   removeMembership,
   renameClan,
   setMemberRole,
@@ -73,7 +76,10 @@ const STALE = 'The member list changed meanwhile. Reload the clan and try again.
  * - PUT    /clan/{clanId}/members/{memberId}/role {role} → {ok, member}: one ladder step
  *          (checkRoleChange); Admin → Owner is the ownership transfer: target Owner, actor Admin
  * - DELETE /clan/{clanId}/members/{memberId} → {ok}: own id = leave (checkLeave, 409 for a sole
- *          manager or the Owner), another id = kick (checkKick)
+ *          manager or the Owner), another id = kick (checkKick), remembered so setup cannot bring
+ *          the user back (server-contract section 7) until a manager's Add Member lifts it
+ * After a kick, a leave or a demotion to Guest, the user's open sockets leave the members rooms
+ * of the clan's games; after a disband, the rooms of its games are emptied (section 7).
  * - PUT    /clan/{clanId}/name {new_name} → {new_name}; Owner; 400 empty/same/over 40, 409 taken
  * - DELETE /clan/{clanId} → {ok}; Owner; disbands with everything of the clan
  */
@@ -108,6 +114,7 @@ export function clanRoutes(): Hono<AppEnv> {
       enforce(checkAddRole(role, body.role));
       if (!(await findUser(trx, body.user_id))) throw notFound(`User ID ${body.user_id} not found.`);
       await addMembership(trx, clanId, body.user_id, body.role);
+      await liftRemoval(trx, clanId, body.user_id);
       return requireTarget(trx, clanId, body.user_id);
     });
     return c.json({ ok: true, member });
@@ -130,6 +137,7 @@ export function clanRoutes(): Hono<AppEnv> {
       if (verdict.transfer && !(await setMemberRole(trx, clanId, user.id, 'Owner', 'Admin'))) throw conflict(STALE);
       return requireTarget(trx, clanId, memberId);
     });
+    if (member.role === 'Guest') await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
     return c.json({ ok: true, member });
   });
 
@@ -148,9 +156,11 @@ export function clanRoutes(): Hono<AppEnv> {
         await requireManager(trx, clanId, user.id);
         const target = await requireTarget(trx, clanId, memberId);
         enforce(checkKick(role, target.role));
+        await markRemoved(trx, clanId, memberId);
       }
       await removeMembership(trx, clanId, memberId);
     });
+    await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
     return c.json({ ok: true });
   });
 
@@ -173,11 +183,14 @@ export function clanRoutes(): Hono<AppEnv> {
     const user = requireUser(c);
     const clanId = clanIdParam(c);
     const { db } = c.get('deps');
-    await db.transaction().execute(async (trx) => {
+    const gameIds = await db.transaction().execute(async (trx) => {
       await lockClan(trx, clanId);
       await requireOwner(trx, clanId, user.id);
+      const ids = await listClanGameIds(trx, clanId);
       await deleteClan(trx, clanId);
+      return ids;
     });
+    await c.get('deps').broadcaster.gamesClosed(gameIds);
     return c.json({ ok: true });
   });
 

@@ -44,6 +44,12 @@ export interface ClanMembershipsTable {
   role: string;
   joined_at: string;
 }
+/** A kicked member of a clan (server-contract section 7 "Kick"). */
+export interface ClanRemovalsTable {
+  clan_id: number;
+  user_id: number;
+  removed_at: string;
+}
 export interface EventsTable {
   id: Generated<number>;
   clan_id: number;
@@ -132,6 +138,7 @@ export interface Database {
   igns: IgnsTable;
   clans: ClansTable;
   clan_memberships: ClanMembershipsTable;
+  clan_removals: ClanRemovalsTable;
   events: EventsTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { Kysely } from 'kysely';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
@@ -15,12 +16,13 @@ export interface SessionUser {
   sessionId: string;
 }
 
-/** What every route can reach: the database, the configuration and the live broadcaster. */
+/** What every route can reach: the database, the configuration, the live broadcaster and Redis (null without REDIS_URL). */
 export interface Deps {
   db: Kysely<Database>;
   dialect: Dialect;
   config: Config;
   broadcaster: Broadcaster;
+  redis: Redis | null;
 }
 
 /** Hono environment of the app: `c.var.user` is null when signed out. */

@@ -6,7 +6,8 @@ import { isGameStatus, type GameStatus } from '../../contract/game';
 import type { Game, LogEntry, PublicGame } from '../../contract/gameApi';
 import type { GameProgress } from '../../contract/socket';
 import type { Broadcaster } from './broadcaster';
-import { membersRoom, publicRoom, type IoServer } from './types';
+import { hashSessionId } from '../auth/sessions';
+import { memberInGameRoom, membersRoom, publicRoom, sessionRoom, userRoom, type IoServer } from './types';
 
 /** The members' full game as broadcast to a room: without user_teams, which are per viewer (each client keeps its own). */
 export type RoomGame = Omit<Game, 'user_teams'>;
@@ -119,5 +120,31 @@ export class RoomBroadcaster implements Broadcaster {
   teamUpdated(gameId: number, team: { id: number; name: string; color: string; members: { osrs_ign_id: number; osrs_ign: string; role: string }[] }): void {
     this.io.to(membersRoom(gameId)).emit('team_update', { updated_team_data: team });
     this.io.to(publicRoom(gameId)).emit('team_update', { updated_team_data: { ...team, members: [] } });
+  }
+
+  /**
+   * Broadcaster.membersLeft: per game, the user's sockets in its members room (memberInGameRoom)
+   * join the public room first and then leave the members room, so they keep watching without a
+   * gap but receive nothing more meant for members. `socketsJoin`/`socketsLeave` reach every
+   * process through the adapter.
+   */
+  async membersLeft(userId: number, gameIds: readonly number[]): Promise<void> {
+    for (const gameId of gameIds) {
+      const theirs = this.io.in(memberInGameRoom(gameId, userId));
+      theirs.socketsJoin(publicRoom(gameId));
+      theirs.socketsLeave([membersRoom(gameId), memberInGameRoom(gameId, userId)]);
+    }
+  }
+
+  /** Broadcaster.gamesClosed: empties both rooms of each game. */
+  async gamesClosed(gameIds: readonly number[]): Promise<void> {
+    for (const gameId of gameIds) {
+      this.io.in([membersRoom(gameId), publicRoom(gameId)]).socketsLeave([membersRoom(gameId), publicRoom(gameId)]);
+    }
+  }
+
+  /** Broadcaster.signedOut: disconnects the session's sockets, or all the user's, in every process. */
+  async signedOut(userId: number, sessionId: string | null): Promise<void> {
+    this.io.in(sessionId === null ? userRoom(userId) : sessionRoom(hashSessionId(sessionId))).disconnectSockets(true);
   }
 }

@@ -17,6 +17,19 @@ export interface Broadcaster {
   tasksReordered(gameId: number): Promise<void>;
   /** `team_update` to the rooms of the event's game (spectators get it without the member list). */
   teamUpdated(gameId: number, team: { id: number; name: string; color: string; members: { osrs_ign_id: number; osrs_ign: string; role: string }[] }): void;
+  /**
+   * A user stopped being a full member of a clan (kick, leave, demotion to Guest; server-contract
+   * section 7): their open sockets leave the members rooms of `gameIds` (the clan's games) at
+   * once, in every process, and watch those games from the public room instead.
+   */
+  membersLeft(userId: number, gameIds: readonly number[]): Promise<void>;
+  /** A clan was disbanded: every socket leaves both rooms of its former games `gameIds`. */
+  gamesClosed(gameIds: readonly number[]): Promise<void>;
+  /**
+   * A user signed out (server-contract section 7): the sockets opened with session `sessionId`
+   * (the cookie's id), or with `null` every socket of the user, are disconnected in every process.
+   */
+  signedOut(userId: number, sessionId: string | null): Promise<void>;
 }
 
 /** A broadcaster that sends nothing (used before sockets are attached). */
@@ -25,4 +38,7 @@ export const silentBroadcaster: Broadcaster = {
   logEntry() {},
   async tasksReordered() {},
   teamUpdated() {},
+  async membersLeft() {},
+  async gamesClosed() {},
+  async signedOut() {},
 };

@@ -7,16 +7,18 @@ import { randomSource } from '../games/randomSource';
 import { isManagerRole, type ClanRole } from '../../contract/user';
 import { firstIssueMessage } from '../../contract/common';
 import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema } from '../../contract/socket';
-import { ActionRefused, applyTeamAction, PLAY_MESSAGES } from './play';
+import { ActionRefused, applyTeamAction, precheckTeamAction, PLAY_MESSAGES } from './play';
+import { SocketWindow, tellTooMany, type SharedLimits } from './limits';
 import type { KeyedQueue } from './queue';
 import type { RoomBroadcaster } from './broadcast';
-import { membersRoom, publicRoom, type IoSocket } from './types';
+import { memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
 
-/** What the handlers share: the app's dependencies, the broadcaster and the per-game queue. */
+/** What the handlers share: the app's dependencies, the broadcaster, the per-game queue and the shared limits. */
 export interface HandlerContext {
   deps: Deps;
   rooms: RoomBroadcaster;
   queue: KeyedQueue;
+  limits: SharedLimits;
 }
 
 /** Refusal of a client-sent tasks_reordered by a non-manager (product-spec section 6). */
@@ -75,47 +77,55 @@ function guarded(socket: IoSocket, event: string, handler: (raw: unknown) => Pro
 /**
  * join_game {game_id} (server-contract section 5): 'Game not found.' for a missing game, and for
  * a PENDING game asked for by someone outside its clan (it is not public yet, as
- * GET /api/public/game answers). Members of the game's clan (any role) join `game:<id>:members`,
- * everyone else `game:<id>` (no sign-in needed); the socket then gets the full game, to itself
- * only: the members shape with the viewer's own user_teams, or the public shape. Joining first
- * and reading after means no change committed meanwhile is missed.
+ * GET /api/public/game answers). Members of the game's clan from Member up join
+ * `game:<id>:members` (and their per-user room of it, memberInGameRoom); Guests and everyone
+ * else `game:<id>` (no sign-in needed; server-contract section 7 moves a user demoted to Guest
+ * out of the members room too). The socket then gets the full game, to itself only: the members
+ * shape with the viewer's own user_teams, or the public shape. Joining first and reading after
+ * means no change committed meanwhile is missed.
  */
 async function joinGame(ctx: HandlerContext, socket: IoSocket, raw: unknown): Promise<void> {
   const { game_id: gameId } = parsePayload(JoinGameSchema, 'join_game', raw);
   const game = await ctx.deps.db.selectFrom('games').select(['id', 'clan_id', 'status']).where('id', '=', gameId).executeTakeFirst();
   if (!game) throw new ActionRefused(GAME_NOT_FOUND);
   const userId = await currentUser(ctx, socket);
-  const member = (await clanRole(ctx, game.clan_id, userId)) !== null;
-  if (!member && game.status === 'PENDING') throw new ActionRefused(GAME_NOT_FOUND);
+  const role = await clanRole(ctx, game.clan_id, userId);
+  if (role === null && game.status === 'PENDING') throw new ActionRefused(GAME_NOT_FOUND);
+  const member = role !== null && role !== 'Guest' && userId !== null;
   if (member) {
     await socket.leave(publicRoom(gameId));
-    await socket.join(membersRoom(gameId));
+    await socket.join([membersRoom(gameId), memberInGameRoom(gameId, userId)]);
   } else {
     await socket.leave(membersRoom(gameId));
+    if (userId !== null) await socket.leave(memberInGameRoom(gameId, userId));
     await socket.join(publicRoom(gameId));
   }
   const full = await loadGame(ctx.deps.db, gameId, member ? userId : null);
   socket.emit('game_state_update', { game_state: member ? full : toPublicGame(full) });
 }
 
-/** leave_game {game_id}: leaves both rooms of the game. */
+/** leave_game {game_id}: leaves both rooms of the game (and the per-user members room). */
 async function leaveGame(socket: IoSocket, raw: unknown): Promise<void> {
   const { game_id: gameId } = parsePayload(JoinGameSchema, 'leave_game', raw);
   await socket.leave(publicRoom(gameId));
   await socket.leave(membersRoom(gameId));
+  if (socket.data.userId !== null) await socket.leave(memberInGameRoom(gameId, socket.data.userId));
 }
 
 /**
- * roll_dice / revert_roll {game_id, team_id, performer_ign_id} (server-contract sections 4-5):
- * 'You must be signed in to play.' without a live session; otherwise applyTeamAction inside the
- * game's queue, then — after COMMIT — one `game_state_update` progress per audience and a
- * `new_log_entry` per written entry. Refusals go to this socket only and change nothing.
+ * roll_dice / revert_roll {game_id, team_id, performer_ign_id} (server-contract sections 4-5, 7):
+ * 'You must be signed in to play.' without a live session; the permission and status checks
+ * (precheckTeamAction) before the action waits in the game's queue, so refusals never wait
+ * behind other actions; then applyTeamAction inside the game's queue, then — after COMMIT — one
+ * `game_state_update` progress per audience and a `new_log_entry` per written entry. Refusals go
+ * to this socket only and change nothing.
  */
 async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 'revert', raw: unknown): Promise<void> {
   const action = parsePayload(TeamActionSchema, kind === 'roll' ? 'roll_dice' : 'revert_roll', raw);
   const userId = await currentUser(ctx, socket);
   if (userId === null) throw new ActionRefused(PLAY_MESSAGES.signIn);
   const { db, dialect, config } = ctx.deps;
+  await precheckTeamAction(db, action, userId);
   await ctx.queue.run(action.game_id, async () => {
     const applied = await applyTeamAction(db, dialect, randomSource(config), kind, action, userId);
     ctx.rooms.progress(applied.progress);
@@ -137,34 +147,37 @@ async function tasksReordered(ctx: HandlerContext, socket: IoSocket, raw: unknow
   await ctx.rooms.tasksReordered(gameId);
 }
 
-/**
- * Most join_game and tasks_reordered events one socket may send per second: each makes the
- * server read and send the whole game (33-50 KB), so a flood of them is refused with one
- * `action_error` per window (server-contract intro: 429 "too many requests"). Rolls and reverts
- * are not limited: they are permission-checked and applied one at a time per game anyway.
- */
-export const FULL_GAME_EVENTS_PER_SECOND = 30;
-const TOO_MANY = 'Too many requests. Please slow down.';
-const LIMITED = new Set(['join_game', 'tasks_reordered']);
+/** The events each socket limit counts (server-contract section 7). */
+const ACTIONS = new Set(['roll_dice', 'revert_roll']);
+const FULL_GAME = new Set(['join_game', 'tasks_reordered']);
 
 /**
- * Registers the client events of server-contract section 5 on one socket, with the
- * FULL_GAME_EVENTS_PER_SECOND limit (a fixed one-second window kept on the socket itself, so
- * nothing outlives it or depends on which process holds it).
+ * Registers the client events of server-contract section 5 on one socket, behind the limits of
+ * section 7, checked before any work is done:
+ * - roll_dice/revert_roll: `actionsPerSocket` a second on this socket (5), then
+ *   `actionsPerUser` a second for the signed-in user over all sockets and processes (10);
+ * - join_game/tasks_reordered (each answered with the whole game): `fullGamePerSocket` a second
+ *   per socket and `fullGamePerAddress` per client address (socketLimits).
+ * An event past a limit is dropped (nothing queued) and the socket is told 'Too many requests.
+ * Slow down.' at most once a second.
  */
 export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
-  let windowStart = 0;
-  let inWindow = 0;
+  const actions = new SocketWindow(ctx.limits.limits.actionsPerSocket);
+  const fullGame = new SocketWindow(ctx.limits.limits.fullGamePerSocket);
+  const told = { lastAt: 0 };
+  const refuse = () => tellTooMany(socket, told);
   socket.use(([event], next) => {
-    if (!LIMITED.has(String(event))) return next();
-    const now = Date.now();
-    if (now - windowStart >= 1000) {
-      windowStart = now;
-      inWindow = 0;
+    const name = String(event);
+    if (ACTIONS.has(name)) {
+      if (!actions.take()) return refuse();
+      const userId = socket.data.userId;
+      if (userId === null) return next();
+      void ctx.limits.userAction(userId).then((ok) => (ok ? next() : refuse()));
+      return;
     }
-    inWindow += 1;
-    if (inWindow > FULL_GAME_EVENTS_PER_SECOND) {
-      if (inWindow === FULL_GAME_EVENTS_PER_SECOND + 1) socket.emit('action_error', { message: TOO_MANY });
+    if (FULL_GAME.has(name)) {
+      if (!fullGame.take()) return refuse();
+      void ctx.limits.addressFullGame(socket.data.address).then((ok) => (ok ? next() : refuse()));
       return;
     }
     next();

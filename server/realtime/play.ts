@@ -68,7 +68,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Applies a roll (`kind` 'roll', socket roll_dice) or a revert ('revert', revert_roll) of
  * `action.team_id` in game `action.game_id` for signed-in user `userId` (server-contract section
  * 4; product-spec sections 4 and 6), in one transaction:
- * 1. reads the game row (ActionRefused 'Game not found.'), checks that `performer_ign_id` is an
+ * 1. reads the game row (on PostgreSQL with a row lock: SELECT ... FOR UPDATE, so two processes
+ *    never refuse each other as busy; server-contract section 7), checks that `performer_ign_id` is an
  *    IGN of `userId` and the Leader of `team_id` in the game's event (else PLAY_MESSAGES.leaderOnly),
  *    that the game is in-progress (else 'Game is {status}. No actions available.'), that the team
  *    plays in it, and for a revert canRevert (position > 1 and revert_count < max_reverts_allowed);
@@ -91,7 +92,7 @@ export async function applyTeamAction(
 ): Promise<AppliedAction> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction().execute((trx) => applyOnce(trx, rng, kind, action, userId));
+      return await db.transaction().execute((trx) => applyOnce(trx, dialect, rng, kind, action, userId));
     } catch (err) {
       if (!(err instanceof StaleVersion) && !(dialect === 'sqlite' && isBusy(err))) throw err;
       if (attempt >= MAX_ATTEMPTS) throw new ActionRefused(PLAY_MESSAGES.busy);
@@ -100,15 +101,28 @@ export async function applyTeamAction(
   }
 }
 
-/** One attempt of applyTeamAction inside its transaction. */
-async function applyOnce(trx: Db, rng: Rng, kind: 'roll' | 'revert', action: TeamAction, userId: number): Promise<AppliedAction> {
-  const game = await trx.selectFrom('games')
+/** The rows an action needs, read after its permission checks passed. */
+interface ActionSubject {
+  game: { id: number; event_id: number; status: string; board_size: number; max_reverts_allowed: number; board_connections: string; winners: string | null; version: number };
+  team: { id: number; current_position: number; revert_count: number; position_history: string; name: string; color: string };
+}
+
+/**
+ * Reads and checks a roll or revert (server-contract sections 4 and 7): ActionRefused 'Game not
+ * found.', PLAY_MESSAGES.leaderOnly unless `performer_ign_id` is an IGN of `userId` and the Leader
+ * of `team_id` in the game's event, notPlayable unless the game is in-progress, notPlaying when
+ * the team has no state in it. `lock` (PostgreSQL) takes the games row with SELECT ... FOR
+ * UPDATE, so actions of several processes on one game wait for each other instead of racing.
+ */
+async function readAction(db: Db, action: TeamAction, userId: number, lock: boolean): Promise<ActionSubject> {
+  let query = db.selectFrom('games')
     .select(['id', 'event_id', 'status', 'board_size', 'max_reverts_allowed', 'board_connections', 'winners', 'version'])
-    .where('id', '=', action.game_id)
-    .executeTakeFirst();
+    .where('id', '=', action.game_id);
+  if (lock) query = query.forUpdate();
+  const game = await query.executeTakeFirst();
   if (!game) throw new ActionRefused(GAME_NOT_FOUND);
 
-  const performer = await trx.selectFrom('team_members')
+  const performer = await db.selectFrom('team_members')
     .innerJoin('igns', 'igns.id', 'team_members.ign_id')
     .select('team_members.role')
     .where('team_members.team_id', '=', action.team_id)
@@ -119,14 +133,29 @@ async function applyOnce(trx: Db, rng: Rng, kind: 'roll' | 'revert', action: Tea
   if (!performer || performer.role !== 'Leader') throw new ActionRefused(PLAY_MESSAGES.leaderOnly);
   if (!isPlayableStatus(game.status)) throw new ActionRefused(PLAY_MESSAGES.notPlayable(game.status));
 
-  const team = await trx.selectFrom('team_states')
+  const team = await db.selectFrom('team_states')
     .innerJoin('teams', 'teams.id', 'team_states.team_id')
     .select(['team_states.id', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history', 'teams.name', 'teams.color'])
     .where('team_states.game_id', '=', game.id)
     .where('team_states.team_id', '=', action.team_id)
     .executeTakeFirst();
   if (!team) throw new ActionRefused(PLAY_MESSAGES.notPlaying(action.team_id));
+  return { game, team };
+}
 
+/**
+ * The permission and status checks of a roll or revert, made before the action waits in the
+ * game's queue (server-contract section 7: a refused action is decided before it waits), outside
+ * any transaction. Throws ActionRefused as readAction; resolves when the action may be tried
+ * (applyTeamAction checks again inside its transaction, since the state may change meanwhile).
+ */
+export async function precheckTeamAction(db: Db, action: TeamAction, userId: number): Promise<void> {
+  await readAction(db, action, userId, false);
+}
+
+/** One attempt of applyTeamAction inside its transaction. */
+async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 'revert', action: TeamAction, userId: number): Promise<AppliedAction> {
+  const { game, team } = await readAction(trx, action, userId, dialect === 'postgres');
   let history: number[];
   try {
     history = parseHistory(team.position_history);

@@ -1,19 +1,21 @@
-import crypto from 'node:crypto';
-import path from 'node:path';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { parse as parseCookies } from 'hono/utils/cookie';
 import type { Deps } from '../http/context';
 import { SESSION_COOKIE } from '../auth/routes';
-import { findSession } from '../auth/sessions';
+import { findSession, hashSessionId } from '../auth/sessions';
+import { clientAddress } from '../http/clientAddress';
+import { redisChannelKey, redisReady } from '../redis';
+import { MemoryConnectionCap, RedisConnectionCap, type ConnectionCap } from './connections';
+import { SharedLimits, socketLimits } from './limits';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/socket';
 import type { Broadcaster } from './broadcaster';
 import { RoomBroadcaster } from './broadcast';
 import { registerHandlers } from './handlers';
 import { KeyedQueue } from './queue';
-import type { InterServerEvents, IoServer, SocketData } from './types';
+import { sessionRoom, userRoom, type InterServerEvents, type IoServer, type SocketData } from './types';
 
 /** The live layer attached to the HTTP server. */
 export interface Realtime {
@@ -24,8 +26,8 @@ export interface Realtime {
 
 /** Largest message a client may send: every client payload is a few ids (default would be 1 MB). */
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
-/** How long start-up waits for Redis before giving up (the process then exits 1). */
-const REDIS_READY_MS = 10_000;
+/** Refusal of a connection past the per-address cap (server-contract section 7 "Sockets"), as connect_error. */
+export const TOO_MANY_CONNECTIONS = 'Too many connections from your address.';
 
 /**
  * Refuses handshakes whose Origin header names another host, as the API refuses cross-origin
@@ -45,49 +47,21 @@ function sameOrigin(req: IncomingMessage, callback: (err: string | null | undefi
 }
 
 /**
- * The Redis channel prefix of the adapter: 'socket.io#' plus a short hash of the database the
- * process serves (PostgreSQL host, port and name, or the SQLite file's absolute path; never the
- * password). Rooms are named after game ids, which only mean something within one database, so
- * processes of one site share rooms while two sites (or test runs) sharing one Redis never
- * receive each other's game updates (Redis pub/sub channels are global, whatever the db number).
- */
-export function redisChannelKey(config: { databaseUrl: string | null; sqliteFile: string }): string {
-  let identity = `sqlite:${path.resolve(config.sqliteFile)}`;
-  if (config.databaseUrl) {
-    try {
-      const url = new URL(config.databaseUrl);
-      identity = `postgres:${url.hostname}:${url.port}${url.pathname}`;
-    } catch {
-      identity = 'postgres:unparsable';
-    }
-  }
-  return `socket.io#${crypto.createHash('sha256').update(identity).digest('hex').slice(0, 12)}`;
-}
-
-/** Resolves once `client` is ready; rejects after REDIS_READY_MS. */
-function redisReady(client: Redis, url: string): Promise<void> {
-  if (client.status === 'ready') return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Redis at ${url} is not reachable.`)), REDIS_READY_MS);
-    client.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-/**
  * Attaches the live socket of server-contract section 5 to the HTTP server: a typed Socket.IO
  * server at /socket.io (polling and websocket), with
  * - sign-in read from the handshake's `sid` session cookie (optional: spectators connect without),
  * - the client events join_game, leave_game, roll_dice, revert_roll and tasks_reordered (handlers.ts),
  *   every payload checked with the contract schemas (a bad one gets `action_error`),
- * - rooms `game:<id>` (public) and `game:<id>:members` (clan members) filled by join_game,
- * - when `config.redisUrl` is set, the Redis adapter over two ioredis clients (pub and its
- *   duplicate for sub), so rooms span server processes (server-contract section 6); its channels
- *   are keyed by the database (redisChannelKey).
+ * - rooms `game:<id>` (public) and `game:<id>:members` (clan members from Member up) filled by
+ *   join_game, and per signed-in socket `user:<id>` and `session:<hash>` (kick, leave, logout),
+ * - the limits of server-contract section 7: at most `config.socketsPerAddress` connections per
+ *   client address (connect_error TOO_MANY_CONNECTIONS past it; TRUST_PROXY reads
+ *   X-Forwarded-For), and the per-socket, per-user and per-address event limits (handlers.ts),
+ * - when `deps.redis` is set, the Redis adapter (that client publishes, a duplicate subscribes),
+ *   so rooms span server processes (server-contract section 6); its channels, the connection
+ *   counts and the limit counters are keyed by the database (redisChannelKey).
  * Returns the server, the RoomBroadcaster that REST routes call through `deps.broadcaster`, and
- * close() (closes sockets and the Redis clients). Rejects when Redis is configured but unreachable.
+ * close() (closes sockets and the subscriber). Rejects when Redis is configured but unreachable.
  */
 export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Realtime> {
   const io: IoServer = new Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>(server, {
@@ -98,27 +72,31 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
   });
 
   const redisClients: Redis[] = [];
-  if (deps.config.redisUrl) {
-    const url = deps.config.redisUrl;
-    const pub = new Redis(url, { lazyConnect: false });
-    const sub = pub.duplicate();
-    for (const client of [pub, sub]) {
-      client.on('error', (err: Error) => console.error('[realtime] redis error:', err.message));
-      redisClients.push(client);
-    }
+  const redis = deps.redis;
+  const channelKey = redisChannelKey(deps.config);
+  if (redis && deps.config.redisUrl) {
+    // The shared command client publishes; subscribing needs a connection of its own.
+    const sub = redis.duplicate();
+    sub.on('error', (err: Error) => console.error('[realtime] redis error:', err.message));
+    redisClients.push(sub);
     try {
-      await Promise.all([redisReady(pub, url), redisReady(sub, url)]);
+      await redisReady(sub, deps.config.redisUrl);
     } catch (err) {
-      for (const client of redisClients) client.disconnect();
+      sub.disconnect();
       io.close();
       throw err;
     }
-    io.adapter(createAdapter(pub, sub, { key: redisChannelKey(deps.config) }));
+    io.adapter(createAdapter(redis, sub, { key: channelKey }));
   }
+
+  const { config } = deps;
+  const cap: ConnectionCap = redis ? new RedisConnectionCap(redis, config.socketsPerAddress, channelKey) : new MemoryConnectionCap(config.socketsPerAddress);
+  const shared = new SharedLimits(socketLimits(config), redis, `${channelKey}:limit`);
 
   io.use((socket, next) => {
     socket.data.userId = null;
     socket.data.sessionId = null;
+    socket.data.address = clientAddress(socket.handshake.address, socket.handshake.headers['x-forwarded-for'], config.trustProxy);
     const header = socket.handshake.headers.cookie;
     const sid = header ? parseCookies(header, SESSION_COOKIE)[SESSION_COOKIE] : undefined;
     if (!sid) return next();
@@ -137,14 +115,30 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
       });
   });
 
+  // Last: the per-address cap, so a connection is counted only once it is let in.
+  io.use((socket, next) => {
+    cap.acquire(socket.data.address, socket.id).then(
+      (ok) => (ok ? next() : next(new Error(TOO_MANY_CONNECTIONS))),
+      () => next(),
+    );
+  });
+
   const rooms = new RoomBroadcaster(io, deps.db);
-  const ctx = { deps, rooms, queue: new KeyedQueue() };
-  io.on('connection', (socket) => registerHandlers(ctx, socket));
+  const ctx = { deps, rooms, queue: new KeyedQueue(), limits: shared };
+  io.on('connection', (socket) => {
+    socket.on('disconnect', () => cap.release(socket.data.address, socket.id));
+    if (socket.data.userId !== null && socket.data.sessionId !== null) {
+      // Per-user and per-session rooms: kick, leave and logout reach these sockets in every process.
+      void socket.join([userRoom(socket.data.userId), sessionRoom(hashSessionId(socket.data.sessionId))]);
+    }
+    registerHandlers(ctx, socket);
+  });
 
   return {
     io,
     broadcaster: rooms,
     close: async () => {
+      cap.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await Promise.all(redisClients.map((c) => c.quit().catch(() => c.disconnect())));
     },

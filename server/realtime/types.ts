@@ -12,6 +12,8 @@ export type InterServerEvents = Record<string, never>;
 export interface SocketData {
   userId: number | null;
   sessionId: string | null;
+  /** The client address (TRUST_PROXY-aware) the connection cap and join limits count under. */
+  address: string;
 }
 
 /** The typed Socket.IO server of the live layer (house-style "Server"). */
@@ -28,3 +30,16 @@ export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterS
  */
 export const publicRoom = (gameId: number): string => `game:${gameId}`;
 export const membersRoom = (gameId: number): string => `game:${gameId}:members`;
+
+/**
+ * The sockets of one user in a game's members room (server-contract section 7 "Kick"): joined
+ * with the members room, so a kick, leave or demotion moves exactly those sockets out, in every
+ * process, with `io.in(room).socketsLeave(...)`.
+ */
+export const memberInGameRoom = (gameId: number, userId: number): string => `game:${gameId}:members:user:${userId}`;
+
+/** Every signed-in socket of a user (logout everywhere disconnects them). */
+export const userRoom = (userId: number): string => `user:${userId}`;
+
+/** Every socket opened with one session cookie, by the session's hash (logout disconnects them). */
+export const sessionRoom = (sessionHash: string): string => `session:${sessionHash}`;

@@ -1,19 +1,23 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
 import { idParam, readJson, requireUser } from '../http/context';
-import { badRequest, conflict, notFound, unauthorized } from '../errors';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors';
 import { nowIso } from '../db/connect';
 import { listIgns, loadProfile } from './repository';
-import { addMembership, createClan } from '../clans/repository';
+import { addMembership, createClan, wasRemoved } from '../clans/repository';
 import { SetupBodySchema } from '../../contract/onboarding';
 import { IgnBodySchema } from '../../contract/user';
 import { CreateClanBodySchema } from '../../contract/clan';
+
+/** Refusal of setup as Member of a clan that kicked the user (server-contract section 7 "Kick"). */
+export const KICKED = 'You were removed from this clan. Ask a manager to add you again.';
 
 /**
  * The signed-in user's own data (product-spec section 7 Session and user; server-contract
  * sections 2-3):
  * - GET /user/me → User; 401 when signed out
- * - POST /user/setup {igns, clan_setup} → {ign_count}; 400 bad payload (nothing stored), 404 unknown clan, 409 already set up
+ * - POST /user/setup {igns, clan_setup} → {ign_count}; 400 bad payload (nothing stored), 404 unknown clan, 409 already set up,
+ *   403 KICKED when joining as Member a clan whose manager kicked the user
  * - POST /user/igns {ign} → {ign}; PUT /user/igns/{ignId} {ign} → {ign}; DELETE /user/igns/{ignId} → {ok}
  * - GET /clans → {clans}; POST /clans {clan_name} → {clan_id}
  */
@@ -40,6 +44,7 @@ export function userRoutes(): Hono<AppEnv> {
       } else if (setup.role === 'Member') {
         const clan = await trx.selectFrom('clans').select('id').where('id', '=', setup.clan_id).executeTakeFirst();
         if (!clan) throw notFound(`Clan ID ${setup.clan_id} not found.`);
+        if (await wasRemoved(trx, clan.id, user.id)) throw forbidden(KICKED);
         await addMembership(trx, clan.id, user.id, 'Member');
       }
       const now = nowIso();

@@ -1,0 +1,56 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+
+/** How long start-up waits for Redis before giving up (the process then exits 1), in ms. */
+const REDIS_READY_MS = 10_000;
+
+/** Resolves once `client` is ready; rejects after REDIS_READY_MS with 'Redis at {url} is not reachable.'. */
+export function redisReady(client: Redis, url: string): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Redis at ${url} is not reachable.`)), REDIS_READY_MS);
+    client.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * The process's Redis command client (REDIS_URL; server-contract sections 6-7): shared by the
+ * Socket.IO adapter (as its publisher), the socket limits, the connection cap and the sign-in
+ * limit, so they hold across processes. Errors are logged, never thrown after start-up; rejects
+ * when Redis does not answer within REDIS_READY_MS.
+ */
+export async function connectRedis(url: string): Promise<Redis> {
+  const client = new Redis(url, { lazyConnect: false });
+  client.on('error', (err: Error) => console.error('[redis] error:', err.message));
+  try {
+    await redisReady(client, url);
+  } catch (err) {
+    client.disconnect();
+    throw err;
+  }
+  return client;
+}
+
+/**
+ * The Redis channel prefix of the adapter: 'socket.io#' plus a short hash of the database the
+ * process serves (PostgreSQL host, port and name, or the SQLite file's absolute path; never the
+ * password). Rooms are named after game ids, which only mean something within one database, so
+ * processes of one site share rooms while two sites (or test runs) sharing one Redis never
+ * receive each other's game updates (Redis pub/sub channels are global, whatever the db number).
+ */
+export function redisChannelKey(config: { databaseUrl: string | null; sqliteFile: string }): string {
+  let identity = `sqlite:${path.resolve(config.sqliteFile)}`;
+  if (config.databaseUrl) {
+    try {
+      const url = new URL(config.databaseUrl);
+      identity = `postgres:${url.hostname}:${url.port}${url.pathname}`;
+    } catch {
+      identity = 'postgres:unparsable';
+    }
+  }
+  return `socket.io#${crypto.createHash('sha256').update(identity).digest('hex').slice(0, 12)}`;
+}
