@@ -1,0 +1,61 @@
+import { describe, it, expect } from 'vitest';
+import { clientAddress } from '../../server/http/clientAddress';
+import { MemoryConnectionCap } from '../../server/realtime/connections';
+import { SocketWindow } from '../../server/realtime/limits';
+import { loadConfig } from '../../server/config';
+
+/** The pieces of server-contract section 7 that need no server: addresses, windows, the cap, the configuration. */
+describe('clientAddress (TRUST_PROXY)', () => {
+  it('is the connection address without a trusted proxy, whatever X-Forwarded-For says', () => {
+    expect(clientAddress('10.0.0.5', '1.2.3.4', 0)).toBe('10.0.0.5');
+    expect(clientAddress('::ffff:10.0.0.5', undefined, 0)).toBe('10.0.0.5');
+    expect(clientAddress(undefined, undefined, 0)).toBe('unknown');
+  });
+
+  it('with one trusted proxy is the last X-Forwarded-For entry, the one the proxy appended', () => {
+    expect(clientAddress('10.0.0.1', '203.0.113.9', 1)).toBe('203.0.113.9');
+    expect(clientAddress('10.0.0.1', 'spoofed, 203.0.113.9', 1)).toBe('203.0.113.9');
+    expect(clientAddress('10.0.0.1', ' 198.51.100.1 ,203.0.113.9 ', 2)).toBe('198.51.100.1');
+    expect(clientAddress('10.0.0.1', ['198.51.100.1', '203.0.113.9'], 1)).toBe('203.0.113.9');
+  });
+
+  it('falls back to the leftmost known address when the header is short or empty', () => {
+    expect(clientAddress('10.0.0.1', '203.0.113.9', 5)).toBe('203.0.113.9');
+    expect(clientAddress('10.0.0.1', ' , ', 1)).toBe('10.0.0.1');
+  });
+});
+
+describe('SocketWindow', () => {
+  it('lets 5 events through in one second, refuses the rest, and starts again the next second', () => {
+    const w = new SocketWindow(5);
+    const first = Array.from({ length: 8 }, (_, i) => w.take(1000 + i));
+    expect(first).toEqual([true, true, true, true, true, false, false, false]);
+    expect(w.take(1999)).toBe(false);
+    expect(w.take(2000)).toBe(true);
+  });
+});
+
+describe('MemoryConnectionCap', () => {
+  it('holds at most the cap per address and frees a place on release', async () => {
+    const cap = new MemoryConnectionCap(2);
+    expect(await cap.acquire('a', '1')).toBe(true);
+    expect(await cap.acquire('a', '2')).toBe(true);
+    expect(await cap.acquire('a', '3')).toBe(false);
+    expect(await cap.acquire('b', '4')).toBe(true);
+    cap.release('a', '1');
+    cap.release('a', '1');
+    expect(await cap.acquire('a', '5')).toBe(true);
+    expect(await cap.acquire('a', '6')).toBe(false);
+  });
+});
+
+describe('configuration of the limits', () => {
+  it('defaults to the contract numbers and reads TRUST_PROXY', () => {
+    const c = loadConfig({});
+    expect([c.trustProxy, c.socketsPerAddress, c.actionsPerSocket, c.actionsPerUser, c.joinsPerAddress]).toEqual([0, 100, 5, 10, 30]);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'yes' }).trustProxy).toBe(0);
+    expect(loadConfig({ SOCKETS_PER_ADDRESS: '-3' }).socketsPerAddress).toBe(100);
+  });
+});
