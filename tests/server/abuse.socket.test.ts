@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { io as connectSocket } from 'socket.io-client';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
-import { useServerSuite } from '../support/suite';
+import { backends, type TestServer } from '../support/server';
+import { useServerSuite, useTwoProcesses } from '../support/suite';
 import { ApiClient } from '../support/api';
 import { autoSplit, countsToSettings } from '../../contract/game';
 import { castOf, connect, newGame, sleep, type Cast, type Client, type TestGame, type Watcher } from '../support/liveSocket';
@@ -64,6 +64,24 @@ async function rawSocket(url: string, headers: Record<string, string> = {}): Pro
     socket.once('connect_error', (err) => reject(err));
   });
   return socket;
+}
+
+/**
+ * The Leader (OwnerA of team 1) rolls once, and `w`, moved out of the members room a moment
+ * before, must receive exactly that one update, in the public shape (no revert counts).
+ */
+async function expectOnlyPublicUpdate(leader: Watcher, w: Watcher, cast: Cast, game: TestGame): Promise<void> {
+  const mark = w.got.length;
+  const v0 = leader.held!.version;
+  leader.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team1, performer_ign_id: cast.ign.ownerA });
+  await leader.version(v0 + 1);
+  await sleep(300);
+  const updates = w.got.slice(mark).filter((g) => g.event === 'game_state_update');
+  expect(updates.length).toBe(1);
+  for (const g of updates) {
+    if (g.event !== 'game_state_update') continue;
+    for (const t of g.payload.game_state.team_states) expect(t).not.toHaveProperty('revert_count');
+  }
 }
 
 describe.each(backends())('a live game under abuse (%s)', (backend) => {
@@ -201,18 +219,8 @@ describe.each(backends())('a live game under abuse (%s)', (backend) => {
     expect(held).toHaveProperty('user_teams');
     expect((await owner.call('DELETE', `/api/clan/${cast.clanId}/members/${me.id}`)).status).toBe(200);
     await sleep(1000);
-    const mark = victim.got.length;
-    const v0 = leader.held!.version;
-    leader.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team1, performer_ign_id: cast.ign.ownerA });
-    await leader.version(v0 + 1);
-    await sleep(300);
     // Still watching as a spectator: the public shape only (no revert counts, no IGNs).
-    const after = victim.got.slice(mark).filter((g) => g.event === 'game_state_update');
-    expect(after.length).toBe(1);
-    for (const g of after) {
-      if (g.event !== 'game_state_update') continue;
-      for (const t of g.payload.game_state.team_states) expect(t).not.toHaveProperty('revert_count');
-    }
+    await expectOnlyPublicUpdate(leader, victim, cast, game);
 
     // Their IGNs deleted, setup as Member of the clan that kicked them is refused.
     for (const ign of me.igns) expect((await kicked.call('DELETE', `/api/user/igns/${ign.id}`)).status).toBe(200);
@@ -238,18 +246,6 @@ describe.each(backends())('a live game under abuse (%s)', (backend) => {
     const game = await newGame(cast);
     const leader = await watcher('leader', owner);
     await leader.join(game.gameId);
-    const roll = async () => {
-      const v0 = leader.held!.version;
-      leader.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team1, performer_ign_id: cast.ign.ownerA });
-      await leader.version(v0 + 1);
-      await sleep(300);
-    };
-    const publicOnly = (w: Watcher, mark: number) => {
-      const updates = w.got.slice(mark).filter((g) => g.event === 'game_state_update');
-      expect(updates.length).toBe(1);
-      for (const g of updates) if (g.event === 'game_state_update') for (const t of g.payload.game_state.team_states) expect(t).not.toHaveProperty('revert_count');
-    };
-
     // Demotion to Guest.
     const demoted = new ApiClient(suite.url);
     const dm = await demoted.onboard(`demoted-${backend}`, ['Demoted'], { role: 'Member', clan_id: cast.clanId });
@@ -257,9 +253,7 @@ describe.each(backends())('a live game under abuse (%s)', (backend) => {
     await dw.join(game.gameId);
     expect((await owner.put(`/api/clan/${cast.clanId}/members/${dm.id}/role`, { role: 'Guest' })).status).toBe(200);
     await sleep(1000);
-    let mark = dw.got.length;
-    await roll();
-    publicOnly(dw, mark);
+    await expectOnlyPublicUpdate(leader, dw, cast, game);
     // A Guest joining again is a spectator too.
     expect(await dw.join(game.gameId)).not.toHaveProperty('user_teams');
 
@@ -270,9 +264,7 @@ describe.each(backends())('a live game under abuse (%s)', (backend) => {
     await lw.join(game.gameId);
     expect((await leaver.call('DELETE', `/api/clan/${cast.clanId}/members/${lm.id}`)).status).toBe(200);
     await sleep(1000);
-    mark = lw.got.length;
-    await roll();
-    publicOnly(lw, mark);
+    await expectOnlyPublicUpdate(leader, lw, cast, game);
 
     // Logout disconnects the session's sockets; logout everywhere all of the user's.
     const twice = new ApiClient(suite.url);
@@ -341,7 +333,7 @@ describe('under abuse across two processes sharing PostgreSQL and Redis', () => 
     return;
   }
 
-  let tdb: TestDatabase;
+  const site = useTwoProcesses(redisUrl, { TRUST_PROXY: '1', AUTH_RATE_LIMIT: '6' });
   let a: TestServer;
   let b: TestServer;
   let cast: Cast;
@@ -353,17 +345,12 @@ describe('under abuse across two processes sharing PostgreSQL and Redis', () => 
   };
 
   beforeAll(async () => {
-    tdb = await createTestDatabase('postgres');
-    const env = { ...tdb.env, REDIS_URL: redisUrl, TRUST_PROXY: '1', AUTH_RATE_LIMIT: '6' };
-    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    ({ a, b } = site);
     cast = await castOf(a.url, 'abuse-redis');
   });
 
-  afterAll(async () => {
+  afterAll(() => {
     for (const w of open) w.close();
-    await a?.stop();
-    await b?.stop();
-    await tdb?.drop();
   });
 
   it("a flood through one process leaves the Leader's roll on the other under 1 s; the user's limit spans both", async () => {
@@ -402,14 +389,7 @@ describe('under abuse across two processes sharing PostgreSQL and Redis', () => 
     await victim.join(game.gameId);
     expect((await cast.owner.call('DELETE', `/api/clan/${cast.clanId}/members/${me.id}`)).status).toBe(200);
     await sleep(1000);
-    const mark = victim.got.length;
-    const v0 = leader.held!.version;
-    leader.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team1, performer_ign_id: cast.ign.ownerA });
-    await leader.version(v0 + 1);
-    await sleep(300);
-    const updates = victim.got.slice(mark).filter((g) => g.event === 'game_state_update');
-    expect(updates.length).toBe(1);
-    for (const g of updates) if (g.event === 'game_state_update') for (const t of g.payload.game_state.team_states) expect(t).not.toHaveProperty('revert_count');
+    await expectOnlyPublicUpdate(leader, victim, cast, game);
     // Logout through process a disconnects a socket of that session on process b.
     const twice = new ApiClient(a.url);
     await twice.onboard('logout-redis', ['LogoutRedis'], { role: 'Member', clan_id: cast.clanId });
@@ -441,8 +421,8 @@ describe('under abuse across two processes sharing PostgreSQL and Redis', () => 
       { team: game.team1, ign: cast.ign.ownerA, api: cast.owner },
       { team: game.team2, ign: cast.ign.leader2, api: cast.leader2 },
     ];
-    // Each Leader rolls from a socket on each process every 300 ms: at most 4 rolls a second per
-    // socket and 8 per user, within the limits of 5 and 10.
+    // Each Leader rolls from a socket on each process every 400 ms: 2.5 rolls a second per socket
+    // and 5 per user, half the limits of 5 and 10, so rolls that arrive bunched still fit.
     const players: { w: Watcher; team: number; ign: number }[] = [];
     for (const l of leaders) {
       for (const server of [a, b]) {
@@ -462,13 +442,13 @@ describe('under abuse across two processes sharing PostgreSQL and Redis', () => 
         p.w.socket.emit('roll_dice', { game_id: game.gameId, team_id: p.team, performer_ign_id: p.ign });
         sent += 1;
       }
-      await sleep(300);
+      await sleep(400);
     }
     await spectator.version(before + sent, 30_000);
     await sleep(500);
-    const refused = players.flatMap((p, i) => p.w.got.slice(marks[i]).filter((g) => g.event === 'action_error'));
+    const refused = players.flatMap((p, i) => p.w.got.slice(marks[i]).flatMap((g) => (g.event === 'action_error' ? [g.payload.message] : [])));
     expect(refused).toEqual([]);
     expect(spectator.held!.version - before).toBe(sent);
-    expect(sent).toBeGreaterThan(600);
+    expect(sent).toBeGreaterThan(500);
   }, 120_000);
 });

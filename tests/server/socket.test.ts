@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as v from 'valibot';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
-import { useServerSuite } from '../support/suite';
+import { backends, type TestServer } from '../support/server';
+import { useServerSuite, useTwoProcesses } from '../support/suite';
 import { ApiClient } from '../support/api';
 import { autoSplit, countsToSettings } from '../../contract/game';
 import { GameSchema, PublicGameSchema, type Game, type LogEntry } from '../../contract/gameApi';
@@ -407,24 +407,19 @@ describe('two server processes sharing PostgreSQL and Redis', () => {
     return;
   }
 
-  let tdb: TestDatabase;
+  const site = useTwoProcesses(redisUrl, BURSTS);
   let a: TestServer;
   let b: TestServer;
   let cast: Cast;
   const open: Watcher[] = [];
 
   beforeAll(async () => {
-    tdb = await createTestDatabase('postgres');
-    a = await startServer({ ...tdb.env, REDIS_URL: redisUrl!, ...BURSTS });
-    b = await startServer({ ...tdb.env, REDIS_URL: redisUrl!, ...BURSTS });
+    ({ a, b } = site);
     cast = await castOf(a.url, 'redis');
   });
 
-  afterAll(async () => {
+  afterAll(() => {
     for (const w of open) w.close();
-    await a?.stop();
-    await b?.stop();
-    await tdb?.drop();
   });
 
   it('a roll made through one process reaches a spectator on the other', async () => {

@@ -84,3 +84,44 @@ export function useBrowserSuite(backend: Backend, env: Record<string, string> = 
     },
   });
 }
+
+/** Two server processes of one site (scale-out, server-contract section 6); read inside hooks and tests only. */
+export interface TwoProcessSuite {
+  readonly a: TestServer;
+  readonly b: TestServer;
+  readonly db: TestDatabase;
+}
+
+/**
+ * Registers, in the calling `describe`, two server processes sharing a fresh PostgreSQL database
+ * and `redisUrl` (REDIS_URL), both started with `env` added; afterAll stops both and drops the
+ * database. Call it before the suite's own hooks (see useServerSuite).
+ */
+export function useTwoProcesses(redisUrl: string, env: Record<string, string> = {}): TwoProcessSuite {
+  let db: TestDatabase | undefined;
+  let servers: [TestServer, TestServer] | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase('postgres');
+    const all = { ...db.env, REDIS_URL: redisUrl, ...env };
+    servers = await Promise.all([startServer(all), startServer(all)]);
+  });
+  afterAll(async () => {
+    await Promise.all((servers ?? []).map((s) => s.stop()));
+    await db?.drop();
+  });
+  const running = () => {
+    if (!db || !servers) throw new Error('useTwoProcesses: the servers are not running (use them inside hooks and tests)');
+    return { db, servers };
+  };
+  return {
+    get a() {
+      return running().servers[0];
+    },
+    get b() {
+      return running().servers[1];
+    },
+    get db() {
+      return running().db;
+    },
+  };
+}
