@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { CLAN_ROLES, isManagerRole, type ClanRole, ClanRoleSchema } from './user';
-import { typedTextSchema, type TypedTextSpec } from './text';
+import { typedTextSchema, type TextField, type TypedTextSpec } from './text';
 
 /** Clan name limit after trimming, in characters (product-spec section 9). */
 export const CLAN_NAME_MAX = 40;
@@ -13,13 +13,18 @@ export const DB_ID_MAX = 2_147_483_647;
 export const CLAN_NAME_EMPTY = 'Clan name cannot be empty. Please enter a name.';
 export const CLAN_NAME_TOO_LONG = `Clan name must be at most ${CLAN_NAME_MAX} characters.`;
 
+/** A clan name field for the text rule's messages: 'Clan name ({field}) …' (contract/text.ts). */
+export function clanNameField(field: 'clan_name' | 'new_name'): TextField {
+  return { label: 'Clan name', field };
+}
+
 /**
  * A clan name typed in `field` (clan_name, or new_name in a rename), with `empty` for nothing
  * left: the text rule (contract/text.ts; control characters refused as 'Clan name ({field}) must
  * not contain control characters.'), then 1-40 characters. Uniqueness uses clanNameKey.
  */
-export function clanNameSchema(field: string, empty: string = CLAN_NAME_EMPTY) {
-  const spec: TypedTextSpec = { label: 'Clan name', field, required: empty, max: CLAN_NAME_MAX, tooLong: CLAN_NAME_TOO_LONG };
+export function clanNameSchema(field: 'clan_name' | 'new_name', empty: string = CLAN_NAME_EMPTY) {
+  const spec: TypedTextSpec = { ...clanNameField(field), required: empty, max: CLAN_NAME_MAX, tooLong: CLAN_NAME_TOO_LONG };
   return typedTextSchema(spec);
 }
 

@@ -38,11 +38,12 @@ export const CLAN_SETUP_ROLES = ['Owner', 'Member', 'None'] as const;
 export type ClanSetupRole = (typeof CLAN_SETUP_ROLES)[number];
 
 /**
- * Onboarding step 2 rule (product-spec section 5 Clans): Owner needs a clan name, Member a clan.
+ * Onboarding step 2 rule (product-spec section 5 Clans): Owner needs a clan name (what is left
+ * after the text rule's cleaning, so a name of invisible characters is none), Member a clan.
  * Returns the spec's error text, or null when the choice is complete.
  */
 export function clanSetupError(choice: { role: ClanSetupRole; clan_name?: string; clan_id?: number | null }): string | null {
-  if (choice.role === 'Owner' && !(choice.clan_name ?? '').trim()) return OWNER_NEEDS_NAME;
+  if (choice.role === 'Owner' && !cleanText(choice.clan_name ?? '')) return OWNER_NEEDS_NAME;
   if (choice.role === 'Member' && !choice.clan_id) return MEMBER_NEEDS_CLAN;
   return null;
 }

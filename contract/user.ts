@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { typedTextSchema } from './text';
+import { typedTextSchema, type TextField } from './text';
 
 /** IGN length limits after trimming, in characters (product-spec section 5 IGNs, section 9). */
 export const IGN_MIN = 1;
@@ -62,14 +62,16 @@ export const DevLoginBodySchema = v.object({
   }),
 });
 
+/** The IGN of link and edit for the text rule's messages (contract/text.ts). */
+export const IGN_FIELD: TextField = { label: 'IGN', field: 'ign' };
+
 /**
  * One IGN typed by a user in link and edit (server-contract section 3): the text rule
  * (contract/text.ts; control characters refused as 'IGN (ign) must not contain control
  * characters.'), then 1-12 characters.
  */
 export const IgnTextSchema = typedTextSchema({
-  label: 'IGN',
-  field: 'ign',
+  ...IGN_FIELD,
   required: 'IGN is required.',
   empty: 'IGN cannot be empty.',
   min: IGN_MIN,

@@ -3,12 +3,17 @@ import * as v from 'valibot';
 import { applyTextRule, cleanText, clanNameKey, controlCharsMessage, hasControlChars, removeInvisible, sanitizeForeignText } from '../../contract/text';
 import { DevLoginBodySchema, IgnBodySchema } from '../../contract/user';
 import { CLAN_NAME_EMPTY, CreateClanBodySchema, RENAME_EMPTY_OR_SAME, RenameClanBodySchema } from '../../contract/clan';
-import { OWNER_NEEDS_NAME, ONBOARDING_IGN_ERROR, SetupBodySchema, splitIgnList, onboardingIgns } from '../../contract/onboarding';
+import { OWNER_NEEDS_NAME, ONBOARDING_IGN_ERROR, SetupBodySchema, clanSetupError, splitIgnList, onboardingIgns } from '../../contract/onboarding';
 import { TEAM_NAME_REQUIRED, TEAM_NAME_TOO_LONG, TeamBodySchema } from '../../contract/team';
 import { EVENT_NAME_TOO_LONG, EVENT_REQUIRED, EventBodySchema } from '../../contract/event';
 import { TASK_DESCRIPTION_TOO_LONG, TASK_REQUIRED, TaskBodySchema } from '../../contract/task';
 import { firstIssueMessage } from '../../contract/common';
 import { parseTaskCsv } from '../../server/tasks/csv';
+import { teamFormError } from '../../src/features/teams/teamForm';
+import { eventFormError } from '../../src/features/events/eventForm';
+import { validateTaskDraft } from '../../src/features/tasks/TasksTab';
+import { PROFILE_TEXTS, validateClanCreate, validateIgnEdit } from '../../src/features/profile/profileActions';
+import { validateRename } from '../../src/features/clan/ClanManagePage';
 
 /**
  * The text rule of server-contract section 7 "Text" (issue #9) on every typed-text schema of the
@@ -158,5 +163,36 @@ describe('IGN lists and CSV rows follow the rule', () => {
       { row: 7, message: 'Description is required.' },
       { row: 8, message: refused },
     ]);
+  });
+});
+
+describe('the client forms apply the same rule before sending', () => {
+  const ctl = (label: string, field: string) => `${label} (${field}) must not contain control characters.`;
+
+  it('team, event and task forms parse with the contract schemas', () => {
+    expect(teamFormError({ name: '\u200B', color: '#000000' })).toBe(TEAM_NAME_REQUIRED);
+    expect(teamFormError({ name: 'Red\u0000', color: '#000000' })).toBe(ctl('Team name', 'name'));
+    expect(teamFormError({ name: 'Red', color: '#000000' })).toBeNull();
+    const event = { name: 'Bingo', start: '2099-02-01T10:00', end: '', originalStart: null, originalStartIso: null };
+    expect(eventFormError(event, Date.now())).toBeNull();
+    expect(eventFormError({ ...event, name: '\u202E' }, Date.now())).toBe(EVENT_REQUIRED);
+    expect(eventFormError({ ...event, name: 'Bin\u0085go' }, Date.now())).toBe(ctl('Event name', 'name'));
+    expect(eventFormError({ ...event, name: 'Bin\u0085go', start: '' }, Date.now())).toBe(EVENT_REQUIRED);
+    expect(validateTaskDraft({ description: 'Two\nlines', difficulty: 'EASY' })).toBeNull();
+    expect(validateTaskDraft({ description: '\u200B', difficulty: 'EASY' })).toBe(TASK_REQUIRED);
+    expect(validateTaskDraft({ description: 'Tab\there', difficulty: 'EASY' })).toBe(ctl('Description', 'description'));
+    expect(validateTaskDraft({ description: 'Fine', difficulty: '' })).toBe(TASK_REQUIRED);
+  });
+
+  it('IGN edit, clan create, rename and onboarding keep their own texts and refuse control characters', () => {
+    expect(validateIgnEdit({ ign: '\u200B', current: 'Zezima' })).toBe(PROFILE_TEXTS.newIgnEmpty);
+    expect(validateIgnEdit({ ign: 'Zez\u200Bima', current: 'Zezima' })).toBe(PROFILE_TEXTS.ignUnchanged);
+    expect(validateIgnEdit({ ign: 'Zez\u0007', current: 'Zezima' })).toBe(ctl('IGN', 'ign'));
+    expect(validateClanCreate({ name: '\u2066\u2069' })).toBe(PROFILE_TEXTS.clanNameEmpty);
+    expect(validateClanCreate({ name: 'Iron\u0000' })).toBe(ctl('Clan name', 'clan_name'));
+    expect(validateRename({ name: 'Iron\u200B Legion', current: 'Iron Legion' })).toBe(RENAME_EMPTY_OR_SAME);
+    expect(validateRename({ name: 'New\u009B', current: 'Iron Legion' })).toBe(ctl('Clan name', 'new_name'));
+    expect(validateRename({ name: 'New Name', current: 'Iron Legion' })).toBeNull();
+    expect(clanSetupError({ role: 'Owner', clan_name: '\u200B' })).toBe(OWNER_NEEDS_NAME);
   });
 });
