@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { CLAN_ROLES, isManagerRole, type ClanRole, ClanRoleSchema } from './user';
+import { typedTextSchema, type TextField, type TypedTextSpec } from './text';
 
 /** Clan name limit after trimming, in characters (product-spec section 9). */
 export const CLAN_NAME_MAX = 40;
@@ -8,13 +9,27 @@ export const CLAN_OWN_LIMIT = 3;
 /** Largest id the databases store (32-bit signed integer columns); larger ids name nothing. */
 export const DB_ID_MAX = 2_147_483_647;
 
-/** A clan name typed by a user: trimmed, 1-40 characters. */
-export const ClanNameSchema = v.pipe(
-  v.string('Clan name cannot be empty. Please enter a name.'),
-  v.trim(),
-  v.minLength(1, 'Clan name cannot be empty. Please enter a name.'),
-  v.maxLength(CLAN_NAME_MAX, `Clan name must be at most ${CLAN_NAME_MAX} characters.`),
-);
+/** Product-spec section 5 Clans messages. */
+export const CLAN_NAME_EMPTY = 'Clan name cannot be empty. Please enter a name.';
+export const CLAN_NAME_TOO_LONG = `Clan name must be at most ${CLAN_NAME_MAX} characters.`;
+
+/** A clan name field for the text rule's messages: 'Clan name ({field}) …' (contract/text.ts). */
+export function clanNameField(field: 'clan_name' | 'new_name'): TextField {
+  return { label: 'Clan name', field };
+}
+
+/**
+ * A clan name typed in `field` (clan_name, or new_name in a rename), with `empty` for nothing
+ * left: the text rule (contract/text.ts; control characters refused as 'Clan name ({field}) must
+ * not contain control characters.'), then 1-40 characters. Uniqueness uses clanNameKey.
+ */
+export function clanNameSchema(field: 'clan_name' | 'new_name', empty: string = CLAN_NAME_EMPTY) {
+  const spec: TypedTextSpec = { ...clanNameField(field), required: empty, max: CLAN_NAME_MAX, tooLong: CLAN_NAME_TOO_LONG };
+  return typedTextSchema(spec);
+}
+
+/** A clan name typed by a user in create clan (`clan_name`): the text rule, then 1-40 characters. */
+export const ClanNameSchema = clanNameSchema('clan_name');
 
 /** A clan in a list (product-spec section 3). */
 export const ClanSummarySchema = v.object({ id: v.number(), name: v.string() });
@@ -30,15 +45,11 @@ export const CreateClanAnswerSchema = v.object({ clan_id: v.number() });
 /** The text for an empty rename or one equal to the current name (product-spec section 5 Clans). */
 export const RENAME_EMPTY_OR_SAME = 'Clan name cannot be empty or the same as the current name.';
 
-/** PUT /api/clan/{clanId}/name body and answer (product-spec section 7): new_name trimmed, 1-40 characters. */
-export const RenameClanBodySchema = v.object({
-  new_name: v.pipe(
-    v.string(RENAME_EMPTY_OR_SAME),
-    v.trim(),
-    v.minLength(1, RENAME_EMPTY_OR_SAME),
-    v.maxLength(CLAN_NAME_MAX, `Clan name must be at most ${CLAN_NAME_MAX} characters.`),
-  ),
-});
+/**
+ * PUT /api/clan/{clanId}/name body and answer (product-spec section 7): new_name after the text
+ * rule, 1-40 characters; an empty one answers RENAME_EMPTY_OR_SAME.
+ */
+export const RenameClanBodySchema = v.object({ new_name: clanNameSchema('new_name', RENAME_EMPTY_OR_SAME) });
 export const RenameClanAnswerSchema = v.object({ new_name: v.string() });
 
 /** A clan member row (product-spec section 3 Clan member); member_id is the user id. */

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { typedTextSchema } from './text';
 
 /** The one event type (product-spec section 3 Event; server-contract section 3). */
 export const EVENT_TYPE = 'Snakes and Ladders';
@@ -54,12 +55,8 @@ export function normalizeEventDateTime(text: string): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-const EventNameSchema = v.pipe(
-  v.string(EVENT_REQUIRED),
-  v.trim(),
-  v.minLength(1, EVENT_REQUIRED),
-  v.maxLength(EVENT_NAME_MAX, EVENT_NAME_TOO_LONG),
-);
+/** An event name: the text rule (contract/text.ts; 'Event name (name) must not contain control characters.'), then 1-100 characters. */
+export const EventNameSchema = typedTextSchema({ label: 'Event name', field: 'name', required: EVENT_REQUIRED, max: EVENT_NAME_MAX, tooLong: EVENT_NAME_TOO_LONG });
 
 const StartSchema = v.pipe(
   v.string(EVENT_REQUIRED),
@@ -84,7 +81,7 @@ const EndSchema = v.optional(
 
 /**
  * POST /api/clan/{clanId}/events/ and PUT /api/clan/{clanId}/events/{eventId} body (product-spec
- * section 7 Events): name trimmed 1-100; type 'Snakes and Ladders' (may be left out); start a
+ * section 7 Events): name after the text rule 1-100; type 'Snakes and Ladders' (may be left out); start a
  * required ISO date-time; end an ISO date-time or null. Times come out normalized to
  * `YYYY-MM-DDTHH:mm:ss.sssZ`. The time rules that need the clock are in `eventTimesError`.
  */

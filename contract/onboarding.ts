@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { IGN_MAX, IGN_MIN } from './user';
-import { ClanNameSchema } from './clan';
+import { clanNameSchema } from './clan';
+import { cleanText, typedTextSchema } from './text';
 
 /** Onboarding step 1 error (product-spec section 5 IGNs). */
 export const ONBOARDING_IGN_ERROR = 'Please enter at least one valid IGN.';
@@ -9,13 +10,15 @@ export const OWNER_NEEDS_NAME = 'Clan Owner must enter a Clan Name.';
 export const MEMBER_NEEDS_CLAN = 'Clan Member must select an existing Clan.';
 
 /**
- * Splits comma-separated IGN text: items trimmed, empty ones dropped, duplicates
- * (case-sensitive) dropped. Input: raw text. Output: IGN strings in typed order.
+ * Splits comma-separated IGN text: items cleaned as the text rule does (zero-width and bidi
+ * controls removed, NFC, trimmed; contract/text.ts cleanText), empty ones dropped, duplicates
+ * (case-sensitive) dropped. Control characters are kept for the server to refuse with the field
+ * named. Input: raw text. Output: IGN strings in typed order.
  */
 export function splitIgnList(text: string): string[] {
   const seen = new Set<string>();
   for (const part of text.split(',')) {
-    const ign = part.trim();
+    const ign = cleanText(part);
     if (ign) seen.add(ign);
   }
   return [...seen];
@@ -35,21 +38,25 @@ export const CLAN_SETUP_ROLES = ['Owner', 'Member', 'None'] as const;
 export type ClanSetupRole = (typeof CLAN_SETUP_ROLES)[number];
 
 /**
- * Onboarding step 2 rule (product-spec section 5 Clans): Owner needs a clan name, Member a clan.
+ * Onboarding step 2 rule (product-spec section 5 Clans): Owner needs a clan name (what is left
+ * after the text rule's cleaning, so a name of invisible characters is none), Member a clan.
  * Returns the spec's error text, or null when the choice is complete.
  */
 export function clanSetupError(choice: { role: ClanSetupRole; clan_name?: string; clan_id?: number | null }): string | null {
-  if (choice.role === 'Owner' && !(choice.clan_name ?? '').trim()) return OWNER_NEEDS_NAME;
+  if (choice.role === 'Owner' && !cleanText(choice.clan_name ?? '')) return OWNER_NEEDS_NAME;
   if (choice.role === 'Member' && !choice.clan_id) return MEMBER_NEEDS_CLAN;
   return null;
 }
 
-const SetupIgnSchema = v.pipe(
-  v.string(ONBOARDING_IGN_ERROR),
-  v.trim(),
-  v.minLength(IGN_MIN, ONBOARDING_IGN_ERROR),
-  v.maxLength(IGN_MAX, `Each IGN must be 1 to ${IGN_MAX} characters.`),
-);
+/** One IGN of the setup list: the text rule ('IGN (igns) must not contain control characters.'), then 1-12 characters. */
+const SetupIgnSchema = typedTextSchema({
+  label: 'IGN',
+  field: 'igns',
+  required: ONBOARDING_IGN_ERROR,
+  min: IGN_MIN,
+  max: IGN_MAX,
+  tooLong: `Each IGN must be 1 to ${IGN_MAX} characters.`,
+});
 
 /**
  * POST /api/user/setup body (server-contract section 2): igns 1-12 characters each, at least
@@ -58,7 +65,7 @@ const SetupIgnSchema = v.pipe(
 export const SetupBodySchema = v.object({
   igns: v.pipe(v.array(SetupIgnSchema, ONBOARDING_IGN_ERROR), v.minLength(1, ONBOARDING_IGN_ERROR), v.maxLength(20, 'At most 20 IGNs at once.')),
   clan_setup: v.variant('role', [
-    v.object({ role: v.literal('Owner'), clan_name: v.pipe(v.optional(v.string(OWNER_NEEDS_NAME), ''), v.trim(), v.minLength(1, OWNER_NEEDS_NAME), ClanNameSchema) }),
+    v.object({ role: v.literal('Owner'), clan_name: v.optional(clanNameSchema('clan_name', OWNER_NEEDS_NAME), '') }),
     v.object({ role: v.literal('Member'), clan_id: v.pipe(v.optional(v.number(MEMBER_NEEDS_CLAN), 0), v.integer(MEMBER_NEEDS_CLAN), v.minValue(1, MEMBER_NEEDS_CLAN), v.maxValue(2147483647, `Clan ID not found.`)) }),
     v.object({ role: v.literal('None') }),
   ], 'Clan setup role must be Owner, Member or None.'),

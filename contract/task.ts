@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { TIERS, type Tier } from './game/tiers';
+import { typedTextSchema, type TextField } from './text';
 
 /** Task difficulties, easiest first: the game tiers (product-spec sections 3 Task and 9). */
 export const DIFFICULTIES = TIERS;
@@ -41,13 +42,20 @@ export const DifficultySchema = v.pipe(
   v.picklist(TIERS, TASK_BAD_DIFFICULTY),
 );
 
-/** A task description: trimmed, 1-500 characters. */
-export const TaskDescriptionSchema = v.pipe(
-  v.string(TASK_REQUIRED),
-  v.trim(),
-  v.minLength(1, TASK_REQUIRED),
-  v.maxLength(TASK_DESCRIPTION_MAX, TASK_DESCRIPTION_TOO_LONG),
-);
+/** The description field for the text rule: multi-line, so line breaks are kept (server-contract section 7). */
+export const TASK_DESCRIPTION_FIELD: TextField = { label: 'Description', field: 'description', multiline: true };
+
+/**
+ * A task description: the text rule (contract/text.ts; line breaks allowed, other control
+ * characters refused as 'Description (description) must not contain control characters.'),
+ * then 1-500 characters. CSV rows apply the same rule (server/tasks/csv.ts).
+ */
+export const TaskDescriptionSchema = typedTextSchema({
+  ...TASK_DESCRIPTION_FIELD,
+  required: TASK_REQUIRED,
+  max: TASK_DESCRIPTION_MAX,
+  tooLong: TASK_DESCRIPTION_TOO_LONG,
+});
 
 /** POST /api/clan/{clanId}/tasks and PUT /api/clan/{clanId}/tasks/{taskId} body (product-spec section 7 Task pool). */
 export const TaskBodySchema = v.object(

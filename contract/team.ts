@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { typedTextSchema } from './text';
 
 /** Team name limit after trimming, in characters (server rule; the spec only requires a name). */
 export const TEAM_NAME_MAX = 50;
@@ -27,13 +28,19 @@ export const HexColorSchema = v.pipe(
 export const TeamRoleSchema = v.picklist(TEAM_ROLES, TEAM_BAD_ROLE);
 
 /**
+ * A team name: the text rule (contract/text.ts; 'Team name (name) must not contain control
+ * characters.'), then 1-50 characters.
+ */
+export const TeamNameSchema = typedTextSchema({ label: 'Team name', field: 'name', required: TEAM_NAME_REQUIRED, max: TEAM_NAME_MAX, tooLong: TEAM_NAME_TOO_LONG });
+
+/**
  * POST /api/clan/{clanId}/events/{eventId}/teams/ and PUT .../teams/{teamId} body
- * (product-spec section 7 Teams): name trimmed 1-50, colour `#rrggbb`.
+ * (product-spec section 7 Teams): name after the text rule 1-50, colour `#rrggbb`.
  */
 export const TeamBodySchema = v.object(
   {
     // Missing keys default to '' (0 for ids) so the field's own message answers.
-    name: v.optional(v.pipe(v.string(TEAM_NAME_REQUIRED), v.trim(), v.minLength(1, TEAM_NAME_REQUIRED), v.maxLength(TEAM_NAME_MAX, TEAM_NAME_TOO_LONG)), ''),
+    name: v.optional(TeamNameSchema, ''),
     color: v.optional(HexColorSchema, ''),
   },
   'Request body must be a JSON object.',

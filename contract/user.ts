@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { typedTextSchema, type TextField } from './text';
 
 /** IGN length limits after trimming, in characters (product-spec section 5 IGNs, section 9). */
 export const IGN_MIN = 1;
@@ -50,23 +51,33 @@ export const AuthStatusSchema = v.object({
 });
 export type AuthStatus = v.InferOutput<typeof AuthStatusSchema>;
 
-/** POST /api/auth/dev body: a development user name, 1-32 characters after trimming. */
+/** POST /api/auth/dev body: a development user name, 1-32 characters after the text rule (contract/text.ts). */
 export const DevLoginBodySchema = v.object({
-  username: v.pipe(
-    v.string('Username is required.'),
-    v.trim(),
-    v.minLength(1, 'Username is required.'),
-    v.maxLength(32, 'Username must be at most 32 characters.'),
-  ),
+  username: typedTextSchema({
+    label: 'Username',
+    field: 'username',
+    required: 'Username is required.',
+    max: 32,
+    tooLong: 'Username must be at most 32 characters.',
+  }),
 });
 
-/** One IGN typed by a user: trimmed, 1-12 characters (server-contract section 3). */
-export const IgnTextSchema = v.pipe(
-  v.string('IGN is required.'),
-  v.trim(),
-  v.minLength(IGN_MIN, 'IGN cannot be empty.'),
-  v.maxLength(IGN_MAX, `IGN must be at most ${IGN_MAX} characters.`),
-);
+/** The IGN of link and edit for the text rule's messages (contract/text.ts). */
+export const IGN_FIELD: TextField = { label: 'IGN', field: 'ign' };
+
+/**
+ * One IGN typed by a user in link and edit (server-contract section 3): the text rule
+ * (contract/text.ts; control characters refused as 'IGN (ign) must not contain control
+ * characters.'), then 1-12 characters.
+ */
+export const IgnTextSchema = typedTextSchema({
+  ...IGN_FIELD,
+  required: 'IGN is required.',
+  empty: 'IGN cannot be empty.',
+  min: IGN_MIN,
+  max: IGN_MAX,
+  tooLong: `IGN must be at most ${IGN_MAX} characters.`,
+});
 
 /** POST /api/user/igns and PUT /api/user/igns/{id} body (server-contract section 2). */
 export const IgnBodySchema = v.object({ ign: IgnTextSchema });

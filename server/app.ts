@@ -23,12 +23,15 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * Database errors that bad or racing input can still cause, answered as 4xx (server-contract intro:
  * no bad input is ever a 500): PostgreSQL 22003/22P02 (a number beyond the integer column, e.g. id
- * 9999999999) → 400; a unique violation (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE), e.g.
- * two simultaneous creates of one clan name, → 409. Null for anything else.
+ * 9999999999) → 400; PostgreSQL 22021/22P05 (a character the database cannot store, e.g. NUL;
+ * the last line of defence behind the text rule of contract/text.ts) → 400; a unique violation
+ * (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE), e.g. two simultaneous creates of one clan
+ * name, → 409. Null for anything else.
  */
 function databaseErrorAnswer(err: unknown): { status: 400 | 409; message: string } | null {
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   if (code === '22003' || code === '22P02') return { status: 400, message: 'A value in the request is out of range or malformed.' };
+  if (code === '22021' || code === '22P05') return { status: 400, message: 'A text in the request contains a character that cannot be stored (such as NUL).' };
   if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return { status: 409, message: 'That conflicts with data saved meanwhile. Reload and try again.' };
   return null;
 }

@@ -11,6 +11,7 @@ import { notFound } from '../errors';
 import { createSession, deleteSession, findSession } from './sessions';
 import { upsertDiscordUser } from '../users/repository';
 import { DevLoginBodySchema } from '../../contract/user';
+import { sanitizeForeignText } from '../../contract/text';
 
 /** Name of the httpOnly session cookie. */
 export const SESSION_COOKIE = 'sid';
@@ -38,11 +39,19 @@ async function startSession(c: Context<AppEnv>, userId: number, data: Record<str
   });
 }
 
+/**
+ * Discord's users/@me answer as stored: id a snowflake (digits, else the sign-in fails), username
+ * cleaned by sanitizeForeignText (control, zero-width and bidi characters dropped: Discord's text
+ * cannot be refused, but a NUL must never reach the database), avatar a hash (anything else: none).
+ */
 const DiscordUserSchema = v.object({
-  id: v.string(),
-  username: v.string(),
+  id: v.pipe(v.string(), v.regex(/^[0-9]{1,32}$/)),
+  username: v.pipe(v.string(), v.transform(sanitizeForeignText)),
   global_name: v.optional(v.nullable(v.string())),
-  avatar: v.optional(v.nullable(v.string())),
+  avatar: v.pipe(
+    v.optional(v.nullable(v.string()), null),
+    v.transform((a) => (a && /^[A-Za-z0-9_-]{1,128}$/.test(a) ? a : null)),
+  ),
 });
 
 /**

@@ -3,16 +3,13 @@ import { nowIso } from '../db/connect';
 import { conflict, badRequest } from '../errors';
 import { CLAN_OWN_LIMIT, compareClanMembers, type ClanMember } from '../../contract/clan';
 import type { ClanRole } from '../../contract/user';
+import { clanNameKey } from '../../contract/text';
 import { ownedClanCount } from '../users/repository';
 
-/** The case-insensitive uniqueness key of a clan name. */
-export function clanNameKey(name: string): string {
-  return name.trim().toLowerCase();
-}
-
 /**
- * Creates a clan owned by `userId` (server-contract section 3): 409 when the name is taken
- * (case-insensitively), 409 'Clan limit reached: …' past 3 owned clans. Returns the clan id.
+ * Creates a clan owned by `userId` (server-contract section 3): `name` has passed the text rule
+ * (contract/text.ts); 409 when the name is taken (same clanNameKey: case-insensitively after
+ * NFKC), 409 'Clan limit reached: …' past 3 owned clans. Returns the clan id.
  */
 export async function createClan(db: Db, userId: number, name: string): Promise<number> {
   const clean = name.trim();
@@ -117,7 +114,8 @@ export async function removeMembership(db: Db, clanId: number, userId: number): 
 
 /**
  * Renames a clan (server-contract section 3): 409 "A clan named '…' already exists." when another
- * clan has the name case-insensitively (also when a concurrent rename wins the unique key).
+ * clan has the same clanNameKey (case-insensitively after NFKC; also when a concurrent rename wins
+ * the unique key).
  */
 export async function renameClan(db: Db, clanId: number, newName: string): Promise<void> {
   const key = clanNameKey(newName);

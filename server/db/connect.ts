@@ -8,6 +8,7 @@ import type { Dialect, DialectMigration } from './migrations/helpers';
 import { foundation } from './migrations/001_foundation';
 import { eventsTeamsTasks } from './migrations/002_events_teams_tasks';
 import { games } from './migrations/003_games';
+import { textRule } from './migrations/004_text_rule';
 import { clanRemovals } from './migrations/005_clan_removals';
 
 /** The migrations, listed statically in order (house-style "Server"). */
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '001_foundation': foundation,
   '002_events_teams_tasks': eventsTeamsTasks,
   '003_games': games,
+  '004_text_rule': textRule,
   '005_clan_removals': clanRemovals,
 };
 

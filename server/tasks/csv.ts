@@ -5,14 +5,16 @@ import {
   CSV_EMPTY,
   CSV_NO_ROWS,
   DIFFICULTIES,
+  TASK_DESCRIPTION_FIELD,
   TASK_DESCRIPTION_MAX,
   TASK_DESCRIPTION_TOO_LONG,
   normalizeDifficulty,
   type CsvRowError,
   type Difficulty,
 } from '../../contract/task';
+import { applyTextRule } from '../../contract/text';
 
-/** A good CSV record: its line in the file, trimmed description and upper-case difficulty. */
+/** A good CSV record: its line in the file, description after the text rule, upper-case difficulty. */
 export interface CsvTask {
   row: number;
   description: string;
@@ -48,12 +50,13 @@ function lineCounter(buf: Buffer): (offset: number) => number {
  * `description` and `difficulty` in any column order (case-insensitive, trimmed; other columns
  * ignored), UTF-8 with or without BOM, LF or CRLF, quoted fields with commas, line breaks and
  * doubled quotes, quotes inside unquoted fields taken literally, blank (or all-blank) lines
- * skipped, rows with missing or extra cells read as far as they go. Values are trimmed;
- * difficulty is case-insensitive.
+ * skipped, rows with missing or extra cells read as far as they go. Descriptions go through the
+ * text rule of JSON bodies (contract/text.ts: control characters other than line breaks refused,
+ * zero-width and bidi controls removed, NFC, trimmed); difficulty is trimmed and case-insensitive.
  *
- * A bad record (no description, no or unknown difficulty, description over 500 characters) is
- * returned in `errors` with `row` = the file line where the record starts (header = line 1,
- * blank lines counted) and never stops the good ones.
+ * A bad record (no description, a control character in it, no or unknown difficulty, description
+ * over 500 characters) is returned in `errors` with `row` = the file line where the record starts
+ * (header = line 1, blank lines counted) and never stops the good ones.
  *
  * Raises 400 for a file-level problem: malformed CSV (such as an unclosed quote), no content,
  * a header without both columns, or a header with no data rows.
@@ -99,11 +102,13 @@ export function parseTaskCsv(text: string): ParsedTaskCsv {
   const tasks: CsvTask[] = [];
   const errors: CsvRowError[] = [];
   for (const { cells, line } of rows.slice(1)) {
-    const description = (cells[descCol] ?? '').trim();
+    const text = applyTextRule(cells[descCol] ?? '', TASK_DESCRIPTION_FIELD);
+    const description = text.ok ? text.value : '';
     const rawDifficulty = (cells[diffCol] ?? '').trim();
     const difficulty = normalizeDifficulty(rawDifficulty);
     const problems: string[] = [];
-    if (!description) problems.push('Description is required.');
+    if (!text.ok) problems.push(text.message);
+    else if (!description) problems.push('Description is required.');
     else if (description.length > TASK_DESCRIPTION_MAX) problems.push(TASK_DESCRIPTION_TOO_LONG);
     if (!rawDifficulty) problems.push('Difficulty is required.');
     else if (!difficulty) problems.push(`Difficulty '${rawDifficulty.slice(0, 40)}' is not one of ${DIFFICULTIES.join(', ')}.`);

@@ -9,6 +9,11 @@ import { backends, createTestDatabase, startServer, type TestDatabase, type Test
  * mixing every field name the API knows with values of the wrong type or range, text that is not
  * JSON, and ids that are malformed, out of range or of nothing. Every answer must be below 500,
  * and every 4xx must be `{"error": "<text>"}`.
+ *
+ * The text rule (server-contract section 7 "Text"): junk strings also mix control (C0, C1, NUL),
+ * zero-width and bidi characters, and every typed-text field is also sent such text inside an
+ * otherwise valid body (and in CSV rows), so the text reaches the database unless the rule stops
+ * it: still no 5xx, on PostgreSQL too.
  */
 
 const FIELDS = [
@@ -18,8 +23,18 @@ const FIELDS = [
   'num_master_tasks', 'snakes_config', 'ladders_config', 'status', 'square1_id', 'square2_id', 'task_id', 'squares', 'id', 'square_index',
 ];
 
+/** Characters the text rule refuses or removes, mixed with ordinary and combining ones. */
+const TEXT_UNITS = [
+  '\u0000', '\u0007', '\t', '\n', '\r', '\u001B', '\u007F', '\u0085', '\u009B', // C0, DEL, C1
+  '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u180E', // zero-width
+  '\u061C', '\u200E', '\u200F', '\u202A', '\u202E', '\u2066', '\u2069', // bidi controls
+  'a', 'Z', '7', ' ', 'e', '\u0301', '\uFF29', 'ß', '\uFB01', '\uD800', // text, combining, full-width, lone surrogate
+];
+const nastyText = fc.string({ unit: fc.constantFrom(...TEXT_UNITS), maxLength: 16 });
+
 const junkValue = fc.oneof(
   fc.integer(),
+  nastyText,
   fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, 1e308, -0.5, 3.7, Number.MAX_SAFE_INTEGER),
   fc.string({ maxLength: 20 }),
   fc.constantFrom('', ' ', 'x'.repeat(5000), '2026-13-45T99:99', 'in-progress', 'Owner', 'EASY', '#zzzzzz', '<script>alert(1)</script>', "'; DROP TABLE users; --"),
@@ -99,6 +114,54 @@ describe.each(backends())('every route survives junk (%s)', (backend) => {
       expect(typeof (body as { error?: unknown })?.error, `${where} → ${status} without an error text`).toBe('string');
     }
   };
+
+  /**
+   * Every typed-text field in an otherwise valid body, `who` the client that sends it ('owner', or
+   * 'fresh' for a new signed-in user not set up, or 'anon' for a new signed-out client).
+   */
+  const TEXT_ROUTES: { method: string; template: string; who: 'owner' | 'fresh' | 'anon'; body: (t: string) => unknown }[] = [
+    { method: 'POST', template: '/api/auth/dev', who: 'anon', body: (t) => ({ username: t }) },
+    { method: 'POST', template: '/api/user/setup', who: 'fresh', body: (t) => ({ igns: [t], clan_setup: { role: 'None' } }) },
+    { method: 'POST', template: '/api/user/setup', who: 'fresh', body: (t) => ({ igns: ['Fine'], clan_setup: { role: 'Owner', clan_name: t } }) },
+    { method: 'POST', template: '/api/user/igns', who: 'owner', body: (t) => ({ ign: t }) },
+    { method: 'PUT', template: '/api/user/igns/:ignId', who: 'owner', body: (t) => ({ ign: t }) },
+    { method: 'POST', template: '/api/clans', who: 'fresh', body: (t) => ({ clan_name: t }) },
+    { method: 'PUT', template: '/api/clan/:clanId/name', who: 'owner', body: (t) => ({ new_name: t }) },
+    { method: 'POST', template: '/api/clan/:clanId/events/', who: 'owner', body: (t) => ({ name: t, start_datetime: new Date(Date.now() + 86_400_000).toISOString() }) },
+    { method: 'PUT', template: '/api/clan/:clanId/events/:eventId', who: 'owner', body: (t) => ({ name: t, start_datetime: new Date(Date.now() + 86_400_000).toISOString() }) },
+    { method: 'POST', template: '/api/clan/:clanId/events/:eventId/teams/', who: 'owner', body: (t) => ({ name: t, color: '#123456' }) },
+    { method: 'PUT', template: '/api/clan/:clanId/events/:eventId/teams/:teamId', who: 'owner', body: (t) => ({ name: t, color: '#123456' }) },
+    { method: 'POST', template: '/api/clan/:clanId/tasks', who: 'owner', body: (t) => ({ description: t, difficulty: 'EASY' }) },
+    { method: 'PUT', template: '/api/clan/:clanId/tasks/:taskId', who: 'owner', body: (t) => ({ description: t, difficulty: 'HARD' }) },
+  ];
+
+  it('answers control, zero-width and bidi text in every typed-text field below 500, in JSON and CSV', async () => {
+    const owner = (globalThis as { fuzzOwner?: ApiClient }).fuzzOwner!;
+    let calls = 0;
+    let fresh = 0;
+    for (const r of TEXT_ROUTES) {
+      const route = `${r.method} ${r.template}`;
+      for (const text of fc.sample(nastyText, { seed: 9 + calls, numRuns: 30 })) {
+        const api = r.who === 'owner' ? owner : r.who === 'anon' ? new ApiClient(server.url) : await new ApiClient(server.url).devLogin(`fuzz-fresh-${++fresh}`);
+        const body = r.body(text);
+        const res = await api.call(r.method, fill(r.template), body);
+        calls++;
+        check(route, `text ${JSON.stringify(text)}`, res.status, res.body);
+      }
+    }
+    const cell = (t: string) => `"${t.replace(/"/g, '""')}"`;
+    for (const [i, rows] of fc.sample(fc.array(nastyText, { minLength: 1, maxLength: 8 }), { seed: 11, numRuns: 10 }).entries()) {
+      const csv = ['description,difficulty', ...rows.map((t, j) => `${cell(`${i}-${j} ${t}`)},${['EASY', 'HARD'][j % 2]}`)].join('\n');
+      const form = new FormData();
+      form.append('file', new Blob([csv], { type: 'text/csv' }), 'fuzz.csv');
+      const res = await owner.call('POST', fill('/api/clan/:clanId/tasks/upload_csv'), form);
+      calls++;
+      check('POST upload_csv', `rows ${JSON.stringify(rows)}`, res.status, res.body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    expect(calls).toBeGreaterThan(300);
+    expect(server.output()).not.toMatch(/unexpected error/);
+  }, 120_000);
 
   it('answers every junk body, non-JSON text and bad id with a 4xx error, never a 5xx', async () => {
     const owner = (globalThis as { fuzzOwner?: ApiClient }).fuzzOwner!;

@@ -9,7 +9,8 @@ import { clanRoleMachine, type RoleViewer } from '../../../machines/clanRole.mac
 import * as roleSel from '../../../machines/clanRole.selectors';
 import { selectUser } from '../../../machines/session.selectors';
 import { selectDraft } from '../../../machines/confirmAction.selectors';
-import { CLAN_NAME_MAX, RENAME_EMPTY_OR_SAME } from '../../../contract/clan';
+import { CLAN_NAME_MAX, RENAME_EMPTY_OR_SAME, clanNameField } from '../../../contract/clan';
+import { applyTextRule } from '../../../contract/text';
 import { isManagerRole } from '../../../contract/user';
 import { SessionContext } from '../../app/session';
 import { Breadcrumb } from '../../ui/Breadcrumb';
@@ -29,9 +30,14 @@ export type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
 /** Text shown while a clan action runs and the tabs are disabled (product-spec section 2). */
 export const ACTION_PENDING_TEXT = 'Clan action in progress. Please wait...';
 
-/** The rename rule (product-spec section 5 Clans): not empty, not the current name, at most 40 characters. */
+/**
+ * The rename rule (product-spec section 5 Clans): after the text rule (control characters refused
+ * as the server does), not empty, not the current name, at most 40 characters.
+ */
 export function validateRename(draft: Record<string, unknown>): string | null {
-  const name = String(draft.name ?? '').trim();
+  const rule = applyTextRule(String(draft.name ?? ''), clanNameField('new_name'));
+  if (!rule.ok) return rule.message;
+  const name = rule.value;
   if (!name || name === String(draft.current ?? '')) return RENAME_EMPTY_OR_SAME;
   if (name.length > CLAN_NAME_MAX) return `Clan name must be at most ${CLAN_NAME_MAX} characters.`;
   return null;

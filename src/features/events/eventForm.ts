@@ -1,13 +1,14 @@
+import * as v from 'valibot';
 import {
-  EVENT_NAME_MAX,
-  EVENT_NAME_TOO_LONG,
   EVENT_REQUIRED,
   EVENT_TYPE,
+  EventNameSchema,
   eventTimesError,
   parseEventDateTime,
   type ClanEvent,
   type EventBodyInput,
 } from '../../../contract/event';
+import { firstIssueMessage } from '../../../contract/common';
 
 /** The Central-time zone of the conversion note (product-spec section 5 Events). */
 export const CENTRAL_TIME_ZONE = 'America/Chicago';
@@ -111,15 +112,17 @@ export function formatLocalDateTime(iso: string, locale?: string, timeZone?: str
 
 /**
  * The form rule of the schedule and edit modals (product-spec section 5 Events) at `now` (epoch
- * ms): name (trimmed) and start required → 'Please fill out all required fields (Event Name and
+ * ms): name (EventNameSchema: the text rule, so control characters are refused as the server
+ * does) and start required → 'Please fill out all required fields (Event Name and
  * Start Date/Time).'; name at most 100 characters; start not in the past (unless an edit keeps the
  * stored start); end, when given, after start → 'End Date/Time cannot be before or the same as the
  * Start Date/Time.'. Returns the message, or null when the form may be submitted.
  */
 export function eventFormError(draft: EventDraft, now: number): string | null {
-  const name = draft.name.trim();
-  if (!name || !draft.start.trim()) return EVENT_REQUIRED;
-  if (name.length > EVENT_NAME_MAX) return EVENT_NAME_TOO_LONG;
+  const name = v.safeParse(EventNameSchema, draft.name);
+  const nameError = name.success ? null : firstIssueMessage(name.issues);
+  if (nameError === EVENT_REQUIRED || !draft.start.trim()) return EVENT_REQUIRED;
+  if (nameError) return nameError;
   const start = utcInputToIso(draft.start);
   if (!start) return EVENT_REQUIRED;
   const end = draft.end.trim() ? utcInputToIso(draft.end) : null;

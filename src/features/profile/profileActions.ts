@@ -1,4 +1,7 @@
 import { splitIgnList } from '../../../contract/onboarding';
+import { applyTextRule } from '../../../contract/text';
+import { IGN_FIELD } from '../../../contract/user';
+import { clanNameField } from '../../../contract/clan';
 import type { ActionResult } from '../../../machines/confirmAction.machine';
 
 /** Profile form texts (product-spec section 5 IGNs and Clans). */
@@ -22,17 +25,24 @@ export function validateIgnLink(draft: Record<string, unknown>): string | null {
   return null;
 }
 
-/** Edit IGN rule (product-spec section 5 IGNs): a new value, different from the current one. Draft: {ign, current}. */
+/**
+ * Edit IGN rule (product-spec section 5 IGNs): a new value after the text rule (control
+ * characters refused as the server does), different from the current one. Draft: {ign, current}.
+ */
 export function validateIgnEdit(draft: Record<string, unknown>): string | null {
-  const next = String(draft.ign ?? '').trim();
+  const rule = applyTextRule(String(draft.ign ?? ''), IGN_FIELD);
+  if (!rule.ok) return rule.message;
+  const next = rule.value;
   if (!next) return PROFILE_TEXTS.newIgnEmpty;
   if (next === String(draft.current ?? '')) return PROFILE_TEXTS.ignUnchanged;
   return null;
 }
 
-/** Create clan rule (product-spec section 5 Clans): a name is required. Draft: {name}. */
+/** Create clan rule (product-spec section 5 Clans): a name is required after the text rule. Draft: {name}. */
 export function validateClanCreate(draft: Record<string, unknown>): string | null {
-  return String(draft.name ?? '').trim() ? null : PROFILE_TEXTS.clanNameEmpty;
+  const rule = applyTextRule(String(draft.name ?? ''), clanNameField('clan_name'));
+  if (!rule.ok) return rule.message;
+  return rule.value ? null : PROFILE_TEXTS.clanNameEmpty;
 }
 
 /** The result lines of a multi-IGN link. */

@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useId, useMemo, useRef, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
+import * as v from 'valibot';
 import { taskPoolMachine, type TaskSortKey } from '../../../machines/taskPool.machine';
 import * as sel from '../../../machines/taskPool.selectors';
 import { csvImportMachine } from '../../../machines/csvImport.machine';
@@ -11,11 +12,13 @@ import {
   DIFFICULTIES,
   TASK_DESCRIPTION_MAX,
   TASK_REQUIRED,
+  TaskDescriptionSchema,
   TASKS_CLEARED,
   tasksImportedMessage,
   type Difficulty,
   type Task,
 } from '../../../contract/task';
+import { firstIssueMessage } from '../../../contract/common';
 import * as tasksApi from '../../api/tasks';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
@@ -49,11 +52,15 @@ export const READ_ONLY_TASKS_NOTE = 'Only Clan Admins and the Owner can manage a
 
 type PoolRef = ReturnType<typeof useActorRef<typeof taskPoolMachine>>;
 
-/** The task form rule (product-spec section 5 Tasks): description and difficulty required. */
+/**
+ * The task form rule (product-spec section 5 Tasks): description and difficulty required; the
+ * description as the server checks it (TaskDescriptionSchema: the text rule, at most 500).
+ */
 export function validateTaskDraft(draft: Record<string, unknown>): string | null {
-  const description = typeof draft.description === 'string' ? draft.description.trim() : '';
   const difficulty = typeof draft.difficulty === 'string' ? draft.difficulty : '';
-  return description && difficulty ? null : TASK_REQUIRED;
+  const description = v.safeParse(TaskDescriptionSchema, typeof draft.description === 'string' ? draft.description : '');
+  if (!description.success) return firstIssueMessage(description.issues);
+  return difficulty ? null : TASK_REQUIRED;
 }
 
 const taskBody = (draft: Record<string, unknown>) => ({

@@ -1,4 +1,6 @@
-import { DEFAULT_TEAM_COLOR, TEAM_BAD_COLOR, TEAM_NAME_MAX, TEAM_NAME_REQUIRED, TEAM_NAME_TOO_LONG, type Team, type TeamBody } from '../../../contract/team';
+import * as v from 'valibot';
+import { DEFAULT_TEAM_COLOR, TEAM_BAD_COLOR, TeamNameSchema, type Team, type TeamBody } from '../../../contract/team';
+import { firstIssueMessage } from '../../../contract/common';
 
 /** Colour picker rates of product-spec section 9: picker updates throttled, typed hex debounced (ms). */
 export const COLOR_THROTTLE_MS = 50;
@@ -47,13 +49,13 @@ export function displayColor(color: string | null | undefined): string {
 }
 
 /**
- * The team form rule (product-spec section 5 Teams): name required after trimming ('Team name is
- * required.'), at most 50 characters; colour a hex colour. Null when the form may be submitted.
+ * The team form rule (product-spec section 5 Teams): the name as the server checks it
+ * (TeamNameSchema: the text rule, then 'Team name is required.', at most 50 characters); colour a
+ * hex colour. Null when the form may be submitted.
  */
 export function teamFormError(draft: TeamDraft): string | null {
-  const name = draft.name.trim();
-  if (!name) return TEAM_NAME_REQUIRED;
-  if (name.length > TEAM_NAME_MAX) return TEAM_NAME_TOO_LONG;
+  const name = v.safeParse(TeamNameSchema, draft.name);
+  if (!name.success) return firstIssueMessage(name.issues);
   if (!normalizeHex(draft.color)) return TEAM_BAD_COLOR;
   return null;
 }
