@@ -57,7 +57,9 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
       return out;
     },
   };
-  const { error } = await new Migrator({ db, provider }).migrateToLatest();
+  // Migrations written side by side may land in either order: one that sorts before an executed
+  // one still runs (they are independent by construction: each adds its own tables or keys).
+  const { error } = await new Migrator({ db, provider, allowUnorderedMigrations: true }).migrateToLatest();
   if (error) {
     await db.destroy();
     throw error instanceof Error ? error : new Error(String(error));
