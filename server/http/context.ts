@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { SecureHeadersVariables } from 'hono/secure-headers';
 import * as v from 'valibot';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
@@ -23,8 +24,11 @@ export interface Deps {
   broadcaster: Broadcaster;
 }
 
-/** Hono environment of the app: `c.var.user` is null when signed out. */
-export type AppEnv = { Variables: { user: SessionUser | null; deps: Deps } };
+/**
+ * Hono environment of the app: `c.var.user` is null when signed out; `secureHeadersNonce` is the
+ * answer's CSP style nonce (set by securityHeaders, http/securityHeaders.ts).
+ */
+export type AppEnv = { Variables: { user: SessionUser | null; deps: Deps } & SecureHeadersVariables };
 
 /** The signed-in user, or a 401 `{"error": "You must be signed in."}`. */
 export function requireUser(c: Context<AppEnv>): SessionUser {
