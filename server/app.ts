@@ -11,6 +11,7 @@ import { authRoutes, SESSION_COOKIE } from './auth/routes';
 import { findSession } from './auth/sessions';
 import { userRoutes } from './users/routes';
 import { ApiError, forbidden } from './errors';
+import { jsonBodyLimit } from './http/bodyLimit';
 import { securityHeaders, withStyleNonce } from './http/securityHeaders';
 
 /** Extra resource routers mounted under /api by later issues (clans, events, teams, tasks, games). */
@@ -35,8 +36,9 @@ function databaseErrorAnswer(err: unknown): { status: 400 | 409; message: string
  * Builds the Hono app (house-style "Server": app factory taking its dependencies).
  * - every /api route answers JSON; errors are `{"error": ...}` with 4xx, never a stack trace
  * - POST/PUT/PATCH/DELETE with an Origin header from another host answer 403 (server-contract section 1)
- * - every answer carries the security headers and CSP (server-contract section 7;
- *   http/securityHeaders.ts)
+ * - every answer carries the security headers and CSP; /api bodies over 64 KiB answer 413 unread
+ *   unless the route declares its own limit (server-contract section 7; http/securityHeaders.ts,
+ *   http/bodyLimit.ts)
  * - everything else serves the built client from `deps.config.clientDir` with a history fallback;
  *   index.html gets the answer's CSP style nonce
  */
@@ -77,6 +79,9 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
     }
     await next();
   });
+
+  // Bodies over 64 KiB are refused before anything parses them (routes may declare their own limit).
+  app.use('/api/*', jsonBodyLimit());
 
   app.use('/api/*', async (c, next) => {
     const cookie = getCookie(c, SESSION_COOKIE);

@@ -39,6 +39,8 @@ function builtAssets(): string[] {
   return [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
 }
 
+const MB = 1000 * 1000;
+
 describe.each(backends())('security headers (%s)', (backend) => {
   const suite = useServerSuite(backend);
 
@@ -75,12 +77,13 @@ describe.each(backends())('security headers (%s)', (backend) => {
       }
     });
 
-    it('API answers and API errors (400, 401, 403, 404) carry the headers', async () => {
+    it('API answers and API errors (400, 401, 403, 404, 413) carry the headers', async () => {
       const answers: [string, number, Answer][] = [
         ['GET /api/games/auth/status', 200, await suite.client().get('/api/games/auth/status')],
         ['GET /api/user/me signed out', 401, await suite.client().get('/api/user/me')],
         ['POST /api/clans from another origin', 403, await suite.client().call('POST', '/api/clans', { clan_name: 'X' }, { origin: 'https://evil.example' })],
         ['GET /api/no/such/route', 404, await suite.client().get('/api/no/such/route')],
+        ['POST /api/auth/dev with 2 MB', 413, await suite.client().call('POST', '/api/auth/dev', JSON.stringify({ username: 'x'.repeat(2 * MB) }))],
         ['POST /api/auth/dev with a bad body', 400, await suite.client().call('POST', '/api/auth/dev', '{oops')],
       ];
       for (const [what, status, r] of answers) {
