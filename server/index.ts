@@ -7,14 +7,18 @@ import { attachRealtime } from './realtime/socket';
 import { ROUTE_MODULES } from './modules';
 import type { Deps } from './http/context';
 import { silentBroadcaster } from './realtime/broadcaster';
+import { startSessionPurge } from './auth/sessions';
 
 /**
  * Starts the whole product on one port (server-contract section 6): API under /api, Socket.IO at
- * /socket.io, the built client everywhere else. Exits 1 when the database cannot be opened.
+ * /socket.io, the built client everywhere else; expired sessions are purged on start and hourly.
+ * Exits 1 when the database cannot be opened.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  // Expired sessions are purged now and then hourly (server-contract section 7).
+  const stopSessionPurge = await startSessionPurge(handle.db);
   const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster };
   const app = createApp(deps, ROUTE_MODULES);
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
@@ -24,6 +28,7 @@ async function main(): Promise<void> {
   deps.broadcaster = realtime.broadcaster;
   const stop = async () => {
     setTimeout(() => process.exit(0), 3000).unref();
+    stopSessionPurge();
     const closed = realtime.close();
     server.closeAllConnections();
     await closed;

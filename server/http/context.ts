@@ -53,6 +53,23 @@ export async function readJson<S extends v.GenericSchema>(c: Context<AppEnv>, sc
   return result.output;
 }
 
+/**
+ * readJson for an optional body: no body, an empty one or only whitespace counts as `{}`, so the
+ * schema's defaults apply. Raises 400 like readJson for anything else that is not valid.
+ */
+export async function readOptionalJson<S extends v.GenericSchema>(c: Context<AppEnv>, schema: S): Promise<v.InferOutput<S>> {
+  let raw: unknown;
+  try {
+    const text = await c.req.text();
+    raw = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw badRequest('Request body must be valid JSON.');
+  }
+  const result = v.safeParse(schema, raw);
+  if (!result.success) throw badRequest(firstIssueMessage(result.issues) || 'Invalid request body.');
+  return result.output;
+}
+
 /** A positive integer path parameter; raises 400 'Invalid {label}.' otherwise. */
 export function idParam(c: Context<AppEnv>, name: string, label = name): number {
   const result = v.safeParse(IdParamSchema, c.req.param(name));

@@ -17,6 +17,8 @@ export interface Broadcaster {
   tasksReordered(gameId: number): Promise<void>;
   /** `team_update` to the rooms of the event's game (spectators get it without the member list). */
   teamUpdated(gameId: number, team: { id: number; name: string; color: string; members: { osrs_ign_id: number; osrs_ign: string; role: string }[] }): void;
+  /** After a logout: `sessionId` (the cookie's id, as SessionUser.sessionId) ended, or null when every session of `userId` did. */
+  signedOut?(userId: number, sessionId: string | null): void | Promise<void>;
 }
 
 /** A broadcaster that sends nothing (used before sockets are attached). */
