@@ -38,8 +38,8 @@ export interface LogoutInput {
  * sends users without IGNs to onboarding, logs out on a failed user load, and logs out on request
  * (errors ignored): `session.logout` ends this session (loggingOut), `session.logoutEverywhere`
  * from the profile's Account & Security panel every session of the user (loggingOutEverywhere);
- * and runs the development sign-in. Effects are the actors checkAuthStatus, loadUser, logout (input LogoutInput) and
- * devLogin, provided from src/.
+ * and runs the development sign-in. Effects are the actors checkAuthStatus, loadUser, logout
+ * (input LogoutInput) and devLogin, provided from src/.
  */
 export const sessionMachine = setup({
   types: {
