@@ -83,3 +83,14 @@ export const IgnTextSchema = typedTextSchema({
 export const IgnBodySchema = v.object({ ign: IgnTextSchema });
 /** Answer of link and edit IGN. */
 export const IgnAnswerSchema = v.object({ ign: IgnSchema });
+
+/**
+ * POST /api/logout body (server-contract sections 1 and 7), optional: none, an empty body or `{}`
+ * ends this session only; `{"everywhere": true}` ends every session of the user. Anything but a
+ * JSON object (an array, null, a number) or a non-boolean `everywhere` is refused.
+ */
+export const LogoutBodySchema = v.pipe(
+  v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'The logout body must be a JSON object.'),
+  v.object({ everywhere: v.optional(v.boolean('everywhere must be true or false.'), false) }),
+);
+export type LogoutBody = v.InferOutput<typeof LogoutBodySchema>;

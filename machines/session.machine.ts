@@ -17,6 +17,7 @@ export type SessionEvent =
   | { type: 'session.devLogin'; username: string }
   | { type: 'session.refresh' }
   | { type: 'session.logout' }
+  | { type: 'session.logoutEverywhere' }
   | { type: 'onboarding.completed' };
 
 /** Shown when the profile could not be loaded or parsed and the server session was closed. */
@@ -27,11 +28,18 @@ const missing = (name: string) =>
     throw new Error(`session machine: actor '${name}' was not provided`);
   });
 
+/** Input of the logout actor: end this session only, or every session of the user (server-contract section 7). */
+export interface LogoutInput {
+  everywhere: boolean;
+}
+
 /**
  * The session chart (product-spec section 4 "Session"): checks the auth status, loads the user,
  * sends users without IGNs to onboarding, logs out on a failed user load, and logs out on request
- * (errors ignored), and runs the development sign-in. Effects are the actors checkAuthStatus,
- * loadUser, logout and devLogin, provided from src/.
+ * (errors ignored): `session.logout` ends this session (loggingOut), `session.logoutEverywhere`
+ * from the profile's Account & Security panel every session of the user (loggingOutEverywhere);
+ * and runs the development sign-in. Effects are the actors checkAuthStatus, loadUser, logout
+ * (input LogoutInput) and devLogin, provided from src/.
  */
 export const sessionMachine = setup({
   types: {
@@ -41,7 +49,7 @@ export const sessionMachine = setup({
   actors: {
     checkAuthStatus: missing('checkAuthStatus') as ReturnType<typeof fromPromise<AuthStatus, void>>,
     loadUser: missing('loadUser') as ReturnType<typeof fromPromise<User, void>>,
-    logout: missing('logout') as ReturnType<typeof fromPromise<void, void>>,
+    logout: missing('logout') as ReturnType<typeof fromPromise<void, LogoutInput>>,
     devLogin: missing('devLogin') as ReturnType<typeof fromPromise<void, { username: string }>>,
   },
   guards: {
@@ -113,6 +121,7 @@ export const sessionMachine = setup({
       invoke: {
         id: 'logout',
         src: 'logout',
+        input: { everywhere: false },
         onDone: 'unauthenticated',
         onError: 'unauthenticated',
       },
@@ -129,6 +138,7 @@ export const sessionMachine = setup({
       on: {
         'session.refresh': 'refreshing',
         'session.logout': 'loggingOut',
+        'session.logoutEverywhere': 'loggingOutEverywhere',
       },
     },
     refreshing: {
@@ -148,6 +158,17 @@ export const sessionMachine = setup({
       invoke: {
         id: 'logout',
         src: 'logout',
+        input: { everywhere: false },
+        onDone: { target: 'unauthenticated', actions: 'clearSession' },
+        onError: { target: 'unauthenticated', actions: 'clearSession' },
+      },
+    },
+    loggingOutEverywhere: {
+      tags: ['busy'],
+      invoke: {
+        id: 'logout',
+        src: 'logout',
+        input: { everywhere: true },
         onDone: { target: 'unauthenticated', actions: 'clearSession' },
         onError: { target: 'unauthenticated', actions: 'clearSession' },
       },

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { getCookie } from 'hono/cookie';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -14,6 +14,8 @@ import { authRoutes, SESSION_COOKIE } from './auth/routes';
 import { findSession } from './auth/sessions';
 import { userRoutes } from './users/routes';
 import { ApiError, forbidden } from './errors';
+import { jsonBodyLimit } from './http/bodyLimit';
+import { securityHeaders, withStyleNonce } from './http/securityHeaders';
 
 /** Extra resource routers mounted under /api by later issues (clans, events, teams, tasks, games). */
 export type RouteModule = () => Hono<AppEnv>;
@@ -51,7 +53,11 @@ function redisStoreClient(redis: Redis): RedisClient {
  * Builds the Hono app (house-style "Server": app factory taking its dependencies).
  * - every /api route answers JSON; errors are `{"error": ...}` with 4xx, never a stack trace
  * - POST/PUT/PATCH/DELETE with an Origin header from another host answer 403 (server-contract section 1)
- * - everything else serves the built client from `deps.config.clientDir` with a history fallback
+ * - every answer carries the security headers and CSP; /api bodies over 64 KiB answer 413 unread
+ *   unless the route declares its own limit (server-contract section 7; http/securityHeaders.ts,
+ *   http/bodyLimit.ts)
+ * - everything else serves the built client from `deps.config.clientDir` with a history fallback;
+ *   index.html gets the answer's CSP style nonce
  */
 export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -67,6 +73,9 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
     console.error('[api] unexpected error', c.req.method, c.req.path, err);
     return c.json({ error: 'Internal server error.' }, 500);
   });
+
+  // First, so that every answer (pages, assets, API, 404s and errors) carries the headers.
+  app.use('*', securityHeaders());
 
   app.use('*', async (c, next) => {
     c.set('deps', deps);
@@ -87,6 +96,9 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
     }
     await next();
   });
+
+  // Bodies over 64 KiB are refused before anything parses them (routes may declare their own limit).
+  app.use('/api/*', jsonBodyLimit());
 
   app.use('/api/*', async (c, next) => {
     const cookie = getCookie(c, SESSION_COOKIE);
@@ -129,13 +141,17 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
 
   const root = deps.config.clientDir;
   const indexFile = path.join(root, 'index.html');
-  app.use('/*', serveStatic({ root }));
-  app.get('*', (c) => {
+  // index.html is never served as a file: each answer carries its own CSP style nonce.
+  const page = (c: Context<AppEnv>) => {
     if (!fs.existsSync(indexFile)) {
       return c.text('The client is not built yet: run `npm run build` (npm start does it for you).', 503);
     }
-    return c.html(fs.readFileSync(indexFile, 'utf8'));
-  });
+    return c.html(withStyleNonce(fs.readFileSync(indexFile, 'utf8'), c.get('secureHeadersNonce') ?? ''));
+  };
+  app.get('/', page);
+  app.get('/index.html', page);
+  app.use('/*', serveStatic({ root }));
+  app.get('*', page);
   app.notFound((c) => c.json({ error: 'Not found.' }, 404));
   return app;
 }

@@ -8,14 +8,18 @@ import { ROUTE_MODULES } from './modules';
 import type { Deps } from './http/context';
 import { silentBroadcaster } from './realtime/broadcaster';
 import { connectRedis } from './redis';
+import { startSessionPurge } from './auth/sessions';
 
 /**
  * Starts the whole product on one port (server-contract section 6): API under /api, Socket.IO at
- * /socket.io, the built client everywhere else. Exits 1 when the database cannot be opened.
+ * /socket.io, the built client everywhere else; expired sessions are purged on start and hourly.
+ * Exits 1 when the database cannot be opened.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  // Expired sessions are purged now and then hourly (server-contract section 7).
+  const stopSessionPurge = await startSessionPurge(handle.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis };
   const app = createApp(deps, ROUTE_MODULES);
@@ -26,6 +30,7 @@ async function main(): Promise<void> {
   deps.broadcaster = realtime.broadcaster;
   const stop = async () => {
     setTimeout(() => process.exit(0), 3000).unref();
+    stopSessionPurge();
     const closed = realtime.close();
     server.closeAllConnections();
     await closed;

@@ -5,12 +5,12 @@ import type { Context } from 'hono';
 import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState } from 'arctic';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/context';
-import { readJson } from '../http/context';
+import { readJson, readOptionalJson } from '../http/context';
 import { devLoginEnabled } from '../config';
 import { notFound } from '../errors';
-import { createSession, deleteSession, findSession } from './sessions';
+import { createSession, deleteSession, deleteUserSessions, findSession } from './sessions';
 import { upsertDiscordUser } from '../users/repository';
-import { DevLoginBodySchema } from '../../contract/user';
+import { DevLoginBodySchema, LogoutBodySchema } from '../../contract/user';
 import { sanitizeForeignText } from '../../contract/text';
 
 /** Name of the httpOnly session cookie. */
@@ -57,7 +57,9 @@ const DiscordUserSchema = v.object({
 /**
  * Sign-in, sign-out and session status (server-contract section 1):
  * - GET /games/auth/status → {authorized, has_token, session_keys, error, dev_login}
- * - POST /logout → {ok: true}; deletes the server-side session and the cookie
+ * - POST /logout, body optional → {ok: true}; deletes the server-side session and the cookie;
+ *   `{"everywhere": true}` deletes every session of the user (server-contract section 7); a body
+ *   that is not JSON or not that shape → 400; signed out it only clears the cookie
  * - POST /auth/dev {username} → {ok: true}; 404 when dev sign-in is off
  * - GET /auth/discord?path= → 302 to Discord's authorize URL (PKCE S256 + state)
  * - GET /auth/discord/callback → 302 to /auth-callback?auth=success&path=… or ?error=…; the user
@@ -80,11 +82,15 @@ export function authRoutes(): Hono<AppEnv> {
   });
 
   app.post('/logout', async (c) => {
-    const cookie = getCookie(c, SESSION_COOKIE);
-    if (cookie) await deleteSession(c.get('deps').db, cookie);
-    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    const { db, broadcaster } = c.get('deps');
+    const { everywhere } = await readOptionalJson(c, LogoutBodySchema);
     const user = c.get('user');
-    if (user) await c.get('deps').broadcaster.signedOut(user.id, user.sessionId);
+    const cookie = getCookie(c, SESSION_COOKIE);
+    if (user && everywhere) await deleteUserSessions(db, user.id);
+    else if (cookie) await deleteSession(db, cookie);
+    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    // The one place that learns who signed out and which sessions ended (null: all of them).
+    if (user) await broadcaster.signedOut(user.id, everywhere ? null : user.sessionId);
     return c.json({ ok: true });
   });
 

@@ -45,3 +45,39 @@ export async function findSession(db: Db, id: string): Promise<{ userId: number;
 export async function deleteSession(db: Db, id: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', hashSessionId(id)).execute();
 }
+
+/** Deletes every session of `userId` (logout everywhere, server-contract section 7); returns how many. */
+export async function deleteUserSessions(db: Db, userId: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Deletes every session whose expiry has passed (server-contract section 7: expired sessions are
+ * purged); returns how many. Expired sessions already stop authorising (findSession); this only
+ * keeps the table from growing.
+ */
+export async function purgeExpiredSessions(db: Db): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<=', nowIso()).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** How often the running server purges expired sessions, in ms (1 hour). */
+export const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Purges expired sessions now (resolves once done) and then every `intervalMs` ms on an unref'd
+ * timer, so it never keeps the process alive. A failed purge is reported to `onError` and tried
+ * again at the next tick; it never throws. Returns the function that stops the timer.
+ */
+export async function startSessionPurge(
+  db: Db,
+  intervalMs = SESSION_PURGE_INTERVAL_MS,
+  onError: (err: unknown) => void = (err) => console.error('[sessions] purge failed', err),
+): Promise<() => void> {
+  const purge = () => purgeExpiredSessions(db).then(() => undefined, onError);
+  await purge();
+  const timer = setInterval(purge, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { SecureHeadersVariables } from 'hono/secure-headers';
 import * as v from 'valibot';
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
@@ -25,8 +26,11 @@ export interface Deps {
   redis: Redis | null;
 }
 
-/** Hono environment of the app: `c.var.user` is null when signed out. */
-export type AppEnv = { Variables: { user: SessionUser | null; deps: Deps } };
+/**
+ * Hono environment of the app: `c.var.user` is null when signed out; `secureHeadersNonce` is the
+ * answer's CSP style nonce (set by securityHeaders, http/securityHeaders.ts).
+ */
+export type AppEnv = { Variables: { user: SessionUser | null; deps: Deps } & SecureHeadersVariables };
 
 /** The signed-in user, or a 401 `{"error": "You must be signed in."}`. */
 export function requireUser(c: Context<AppEnv>): SessionUser {
@@ -43,6 +47,23 @@ export async function readJson<S extends v.GenericSchema>(c: Context<AppEnv>, sc
   let raw: unknown;
   try {
     raw = await c.req.json();
+  } catch {
+    throw badRequest('Request body must be valid JSON.');
+  }
+  const result = v.safeParse(schema, raw);
+  if (!result.success) throw badRequest(firstIssueMessage(result.issues) || 'Invalid request body.');
+  return result.output;
+}
+
+/**
+ * readJson for an optional body: no body, an empty one or only whitespace counts as `{}`, so the
+ * schema's defaults apply. Raises 400 like readJson for anything else that is not valid.
+ */
+export async function readOptionalJson<S extends v.GenericSchema>(c: Context<AppEnv>, schema: S): Promise<v.InferOutput<S>> {
+  let raw: unknown;
+  try {
+    const text = await c.req.text();
+    raw = text.trim() === '' ? {} : JSON.parse(text);
   } catch {
     throw badRequest('Request body must be valid JSON.');
   }

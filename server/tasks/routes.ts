@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { routeBodyLimit } from '../http/bodyLimit';
 import type { AppEnv } from '../http/context';
 import { readJson, requireUser } from '../http/context';
 import { conflict, forbidden } from '../errors';
@@ -12,34 +12,6 @@ import { isManagerRole } from '../../contract/user';
 
 /** Room for the multipart envelope around a 1 MiB file, in bytes. */
 const MULTIPART_SLACK = 16 * 1024;
-/** How much of a refused oversized body is read and thrown away so the connection stays usable, in bytes. */
-const DISCARD_LIMIT = 16 * 1024 * 1024;
-
-/**
- * Reads and drops the rest of a refused request body, chunk by chunk (nothing is kept), so the
- * client can read the 413 on a connection that is still in step. True when the body ended within
- * `limit` bytes; false when it was longer, already taken, or broke off (then the connection is
- * closed after the answer).
- */
-async function discardBody(req: Request, limit: number): Promise<boolean> {
-  if (!req.body || req.bodyUsed || req.body.locked) return false;
-  const reader = req.body.getReader();
-  let seen = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return true;
-      seen += value.byteLength;
-      if (seen > limit) {
-        await reader.cancel();
-        return false;
-      }
-    }
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The clan task pool (product-spec sections 3 Task, 5 Tasks, 6, 7 Task pool; server-contract
  * section 3). Members read, managers (Owner, Admin) change; 401 signed out, 403 non-member or
@@ -77,13 +49,7 @@ export function taskRoutes(): Hono<AppEnv> {
         await requireManager(c.get('deps').db, clanId, user.id);
         await next();
       },
-      bodyLimit({
-        maxSize: CSV_MAX_BYTES + MULTIPART_SLACK,
-        onError: async (c) => {
-          const drained = await discardBody(c.req.raw, DISCARD_LIMIT);
-          return c.json({ error: CSV_TOO_LARGE }, 413, drained ? undefined : { Connection: 'close' });
-        },
-      }),
+      routeBodyLimit(CSV_MAX_BYTES + MULTIPART_SLACK, CSV_TOO_LARGE),
       async (c) => {
         const clanId = pathId(c, 'clanId', 'clan id');
         const text = await readCsvUpload(c);

@@ -15,9 +15,13 @@ export function fetchUser(): Promise<User> {
   return request(UserSchema, (h) => h.get('user/me'), 'Failed to load your profile.');
 }
 
-/** POST /api/logout; errors are ignored by callers (product-spec section 4). */
-export async function postLogout(): Promise<void> {
-  await request(v.unknown(), (h) => h.post('logout'));
+/**
+ * POST /api/logout: with no body it ends this session; with `everywhere` it sends
+ * `{"everywhere": true}`, which ends every session of the user (server-contract section 7).
+ * Errors are ignored by callers (product-spec section 4).
+ */
+export async function postLogout({ everywhere = false }: { everywhere?: boolean } = {}): Promise<void> {
+  await request(v.unknown(), (h) => (everywhere ? h.post('logout', { json: { everywhere: true } }) : h.post('logout')));
 }
 
 /** POST /api/auth/dev {username}: development sign-in (server-contract section 1). */

@@ -7,12 +7,12 @@ import { fromPromise } from 'xstate';
 /** App-lifetime session actor (house-style "Components": createActorContext). */
 export const SessionContext = createActorContext(sessionMachine);
 
-/** The session chart with its real effects: the auth-status, user/me, logout and dev sign-in calls. */
+/** The session chart with its real effects: the auth-status, user/me, logout (this session or everywhere) and dev sign-in calls. */
 export const liveSessionMachine = sessionMachine.provide({
   actors: {
     checkAuthStatus: fromPromise(() => fetchAuthStatus()),
     loadUser: fromPromise(() => fetchUser()),
-    logout: fromPromise(() => postLogout()),
+    logout: fromPromise(({ input }) => postLogout(input)),
     devLogin: fromPromise(({ input }) => devLogin(input.username)),
   },
 });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createTestDatabase, freePort, startServer, type TestDatabase, type TestServer } from '../support/server';
-import { browserAvailable, launchBrowser } from '../support/browser';
+import { browserAvailable, launchBrowser, takeCspViolations } from '../support/browser';
 import { CLIENT_ID, CLIENT_SECRET, DiscordStandIn } from '../support/discordStandIn';
 import { WELCOME_TEXT, authFailedText } from '../../src/features/auth/messages';
 
@@ -43,6 +43,9 @@ run('Discord sign-in in Chromium against a stand-in', () => {
     await server?.stop();
     await db?.drop();
     await discord.stop();
+  });
+  afterEach(() => {
+    if (browser) expect(takeCspViolations(browser), 'CSP violations').toEqual([]);
   });
 
   /** Opens the login page and clicks the Discord button; resolves with the page and every URL visited. */

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
-import { browserAvailable, launchBrowser } from '../support/browser';
+import { browserAvailable, launchBrowser, takeCspViolations } from '../support/browser';
 import { WELCOME_TEXT } from '../../src/features/auth/messages';
 
 /**
@@ -24,6 +24,9 @@ run.each(backends())('first journey in Chromium (%s)', (backend) => {
     await browser?.close();
     await server?.stop();
     await db?.drop();
+  });
+  afterEach(() => {
+    if (browser) expect(takeCspViolations(browser), 'CSP violations').toEqual([]);
   });
 
   it('signs in, onboards, keeps the session across a reload and logs out', async () => {

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { backends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
-import { browserAvailable } from '../support/browser';
+import { browserAvailable, takeCspViolations } from '../support/browser';
 import { ApiClient } from '../support/api';
 
 /**
@@ -253,6 +253,8 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
     expect(await l0.page.getByRole('region', { name: 'Active Snakes & Ladders Games' }).getByText('Spring Bash').count()).toBe(0);
 
     for (const p of [owner, ...leaders, spectator]) expect(p.errors).toEqual([]);
+    // The whole event ran under the server's CSP without a refused script, style, image or socket.
+    expect(takeCspViolations(suite.browser), 'CSP violations').toEqual([]);
     console.log(`[whole event] ${rolls} rolls, winner ${winner} (${backend})`);
   });
 });

@@ -368,7 +368,7 @@ describe.each(backends())('clans and members API (%s)', (backend) => {
     it('answers 400 {"error"} for every malformed body, and changes nothing', async () => {
       const clan = await freshClan();
       const before = await clan.owner.get(`/api/clan/${clan.id}/members`);
-      const huge = 'z'.repeat(100_000);
+      const huge = 'z'.repeat(60_000); // far over every field limit, under the 64 KiB body limit
       const bodies: unknown[] = [
         'not json', '[]', 'null', '42', '"text"', {}, [],
         { user_id: String(p.ids.candidate), role: 'Member' }, { user_id: 1.5, role: 'Member' }, { user_id: -3, role: 'Member' },

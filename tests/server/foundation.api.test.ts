@@ -177,7 +177,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
         ['blank IGN only', { igns: ['   '], clan_setup: { role: 'None' } }],
         ['a 13-character IGN only', { igns: ['ABCDEFGHIJKLM'], clan_setup: { role: 'Owner', clan_name: 'Ghost Clan A' } }],
         ['a 13-character IGN after trimming', { igns: ['  ABCDEFGHIJKLM  '], clan_setup: { role: 'None' } }],
-        ['a huge IGN', { igns: ['x'.repeat(100_000)], clan_setup: { role: 'None' } }],
+        ['a huge IGN', { igns: ['x'.repeat(60_000)], clan_setup: { role: 'None' } }],
         ['Owner without clan name', { igns: ok, clan_setup: { role: 'Owner' } }],
         ['Owner with a blank clan name', { igns: ok, clan_setup: { role: 'Owner', clan_name: '   ' } }],
         ['Owner with a 41-character clan name', { igns: ok, clan_setup: { role: 'Owner', clan_name: 'C'.repeat(41) } }],
@@ -296,7 +296,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
       const forty = 'L'.repeat(39) + backend[0];
       expect((await p.post('/api/clans', { clan_name: forty })).status).toBe(200);
       const before = (await p.get('/api/clans')).body.clans;
-      for (const body of [{ clan_name: 'M'.repeat(41) }, { clan_name: '' }, { clan_name: '    ' }, {}, { clan_name: 7 }, { clan_name: null }, '{oops', { clan_name: 'N'.repeat(100_000) }]) {
+      for (const body of [{ clan_name: 'M'.repeat(41) }, { clan_name: '' }, { clan_name: '    ' }, {}, { clan_name: 7 }, { clan_name: null }, '{oops', { clan_name: 'N'.repeat(60_000) }]) {
         expectError(await p.call('POST', '/api/clans', body), 400);
       }
       expect((await p.get('/api/clans')).body.clans).toEqual(before);
@@ -364,7 +364,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
 
       expectError(await p.post('/api/user/igns', { ign: 'Rae' }), 409);
       expectError(await p.post('/api/user/igns', { ign: '  Rae ' }), 409);
-      for (const body of [{ ign: 'ABCDEFGHIJKLM' }, { ign: '' }, { ign: '   ' }, {}, { ign: 5 }, { ign: null }, { ign: ['Rae3'] }, '{bad', { ign: 'y'.repeat(100_000) }]) {
+      for (const body of [{ ign: 'ABCDEFGHIJKLM' }, { ign: '' }, { ign: '   ' }, {}, { ign: 5 }, { ign: null }, { ign: ['Rae3'] }, '{bad', { ign: 'y'.repeat(60_000) }]) {
         expectError(await p.call('POST', '/api/user/igns', body), 400);
       }
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 /** Debian's Chromium, the one browser these tests drive (DEVELOPERS.md "This machine"). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -27,7 +27,69 @@ export function browserAvailable(): boolean {
   return false;
 }
 
-/** Launches headless Chromium through playwright-core. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+/** One Content-Security-Policy violation seen in a page (server-contract section 7). */
+export interface CspViolation {
+  /** 'event': a securitypolicyviolation event; 'console': Chromium's console message about it. */
+  via: 'event' | 'console';
+  /** URL of the page it happened in. */
+  page: string;
+  /** The directive that refused it and what was refused (event), or Chromium's message (console). */
+  detail: string;
+}
+
+/** Reports every securitypolicyviolation of a document to the binding installed by watchCsp. */
+const CSP_WATCH_SCRIPT = `document.addEventListener('securitypolicyviolation', (e) => {
+  const report = window.__reportCspViolation;
+  if (typeof report === 'function') {
+    report([e.effectiveDirective || e.violatedDirective, e.blockedURI || '(inline)', e.sample || '', e.sourceFile ? e.sourceFile + ':' + e.lineNumber : ''].filter(Boolean).join(' | '));
+  }
+}, true);`;
+
+/**
+ * Watches every page of `context` for CSP violations and appends them to `into`: the
+ * securitypolicyviolation events of each document (an init script reporting through an exposed
+ * binding, both outside the page's CSP) and Chromium's console messages about refused loads and
+ * inline code (those naming 'Content Security Policy' or starting 'Refused to'). Call before the
+ * context opens pages.
+ */
+export async function watchCsp(context: BrowserContext, into: CspViolation[]): Promise<void> {
+  await context.exposeBinding('__reportCspViolation', ({ page }, detail: string) => {
+    into.push({ via: 'event', page: page?.url() ?? '', detail });
+  });
+  await context.addInitScript({ content: CSP_WATCH_SCRIPT });
+  context.on('console', (msg) => {
+    const text = msg.text();
+    if (text.includes('Content Security Policy') || text.startsWith('Refused to')) into.push({ via: 'console', page: msg.page()?.url() ?? '', detail: text });
+  });
+}
+
+/** The CSP violations seen by each browser of launchBrowser, over all its contexts. */
+const cspSeen = new WeakMap<Browser, CspViolation[]>();
+
+/**
+ * Launches headless Chromium through playwright-core. Every context it opens (browser.newContext
+ * or browser.newPage) is watched for CSP violations (watchCsp); read them with takeCspViolations.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const seen: CspViolation[] = [];
+  cspSeen.set(browser, seen);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await watchCsp(context, seen);
+    return context;
+  };
+  return browser;
+}
+
+/**
+ * The CSP violations seen in every context of `browser` (from launchBrowser) since the last call,
+ * and forgets them. A journey should end with none: the built client runs under the server's CSP
+ * without a single refused script, style, image or connection.
+ */
+export function takeCspViolations(browser: Browser): CspViolation[] {
+  const seen = cspSeen.get(browser);
+  if (!seen) throw new Error('takeCspViolations: this browser was not launched by launchBrowser');
+  return seen.splice(0, seen.length);
 }

@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import type { AuthStatus } from '../../contract/user';
-import { sessionMachine } from '../../machines/session.machine';
+import { sessionMachine, type LogoutInput } from '../../machines/session.machine';
 import { SessionProvider } from '../../src/app/session';
 import type { User } from '../../contract/user';
 import { FakeEffects } from './effects';
@@ -22,13 +22,13 @@ export function fakeUser(over: Partial<User> = {}): User {
   };
 }
 
-/** The session chart whose effects are the given fakes (names: checkAuthStatus, loadUser, logout, devLogin). */
+/** The session chart whose effects are the given fakes (names: checkAuthStatus, loadUser, logout with its LogoutInput, devLogin). */
 export function fakeSessionLogic(fx: FakeEffects) {
   return sessionMachine.provide({
     actors: {
       checkAuthStatus: fromPromise(() => fx.fn('checkAuthStatus')()),
       loadUser: fromPromise(() => fx.fn('loadUser')()),
-      logout: fromPromise(() => fx.fn('logout')()),
+      logout: fromPromise(({ input }) => fx.fn('logout')(input)),
       devLogin: fromPromise(({ input }) => fx.fn('devLogin')(input)),
     },
   });
@@ -40,7 +40,7 @@ export function signedInSessionLogic(user: User = fakeUser()) {
     actors: {
       checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: true })),
       loadUser: fromPromise<User, void>(async () => user),
-      logout: fromPromise<void, void>(async () => undefined),
+      logout: fromPromise<void, LogoutInput>(async () => undefined),
       devLogin: fromPromise<void, { username: string }>(async () => undefined),
     },
   });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ApiClient } from './api';
-import { launchBrowser } from './browser';
+import { launchBrowser, takeCspViolations } from './browser';
 import { createTestDatabase, startServer, type Backend, type TestDatabase, type TestServer } from './server';
 
 /** The running server of one suite and its database; read the getters inside hooks and tests only. */
@@ -66,13 +66,17 @@ export interface BrowserSuite extends ServerSuite {
 
 /**
  * useServerSuite plus a browser: beforeAll launches Chromium once the server runs; afterAll closes
- * it before the server stops (and after the suite's own tear-down, e.g. closing contexts).
+ * it before the server stops (and after the suite's own tear-down, e.g. closing contexts). After
+ * each test, no page of the browser may have hit a CSP violation (server-contract section 7).
  */
 export function useBrowserSuite(backend: Backend, env: Record<string, string> = {}): BrowserSuite {
   const suite = useServerSuite(backend, env);
   let browser: Browser | undefined;
   beforeAll(async () => {
     browser = await launchBrowser();
+  });
+  afterEach(() => {
+    if (browser) expect(takeCspViolations(browser), 'CSP violations in the browser').toEqual([]);
   });
   afterAll(async () => {
     await browser?.close();

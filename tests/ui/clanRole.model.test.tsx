@@ -8,7 +8,7 @@ import { FakeEffects } from '../support/effects';
 import { fakeUser, renderRoutes } from '../support/render';
 import { clanRoleMachine, CLAN_ROLE_DELAYS, roleMessages, type ClanRoleEvent, type RoleTarget, type RoleViewer } from '../../machines/clanRole.machine';
 import { clanDataMachine, type ClanDataEvent } from '../../machines/clanData.machine';
-import { sessionMachine } from '../../machines/session.machine';
+import { sessionMachine, type LogoutInput } from '../../machines/session.machine';
 import type { AuthStatus, ClanRole, User } from '../../contract/user';
 import type { ClanMember } from '../../contract/clan';
 import { ClanManagePage, ACTION_PENDING_TEXT } from '../../src/features/clan/ClanManagePage';
@@ -57,7 +57,7 @@ function countingSession(user: User) {
         loads += 1;
         return user;
       }),
-      logout: fromPromise<void, void>(async () => undefined),
+      logout: fromPromise<void, LogoutInput>(async () => undefined),
     },
   });
   return { logic, loads: () => loads };

@@ -25,7 +25,7 @@ import {
   type ConfirmWorld as World,
 } from '../support/confirmActionModel';
 import { fakeUser, renderRoutes } from '../support/render';
-import { sessionMachine } from '../../machines/session.machine';
+import { sessionMachine, type LogoutInput } from '../../machines/session.machine';
 import type { AuthStatus, User } from '../../contract/user';
 import { ProfilePage, type ProfileEffects } from '../../src/features/profile/ProfilePage';
 import { linkLines, validateClanCreate, validateIgnEdit, validateIgnLink } from '../../src/features/profile/profileActions';
@@ -217,7 +217,7 @@ function countingSession() {
         loads += 1;
         return USER;
       }),
-      logout: fromPromise<void, void>(async () => undefined),
+      logout: fromPromise<void, LogoutInput>(async () => undefined),
     },
   });
   return { logic, loads: () => loads };

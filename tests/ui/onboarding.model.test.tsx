@@ -6,7 +6,7 @@ import { fromPromise } from 'xstate';
 import type { AuthStatus } from '../../contract/user';
 import { TestModel, getShortestPaths } from '../support/graph';
 import { onboardingMachine, type OnboardingEvent } from '../../machines/onboarding.machine';
-import { sessionMachine } from '../../machines/session.machine';
+import { sessionMachine, type LogoutInput } from '../../machines/session.machine';
 import { OnboardingPage } from '../../src/features/onboarding/OnboardingPage';
 import { MEMBER_NEEDS_CLAN, ONBOARDING_IGN_ERROR, OWNER_NEEDS_NAME, onboardingIgns } from '../../contract/onboarding';
 import { FakeEffects } from '../support/effects';
@@ -143,7 +143,7 @@ function sessionWithoutIgns() {
       checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false })),
       // First load: a user with no IGN (onboarding needed); the reload after setup stays pending.
       loadUser: fromPromise(() => (calls++ === 0 ? Promise.resolve(fakeUser({ igns: [] })) : new Promise<never>(() => {}))),
-      logout: fromPromise<void, void>(async () => undefined),
+      logout: fromPromise<void, LogoutInput>(async () => undefined),
       devLogin: fromPromise<void, { username: string }>(async () => undefined),
     },
   });

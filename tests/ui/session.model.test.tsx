@@ -45,6 +45,7 @@ const EVENTS: ModelEvent[] = [
   { type: 'session.devLogin', username: 'alice' },
   { type: 'session.refresh' },
   { type: 'session.logout' },
+  { type: 'session.logoutEverywhere' },
   { type: 'onboarding.completed' },
 ];
 
@@ -94,6 +95,12 @@ const EXECUTORS = {
     await w.user.click(await screen.findByRole('button', { name: 'Account menu' }));
     await w.user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
   },
+  'session.logoutEverywhere': async (w) => {
+    // The profile's Account & Security panel (product-spec section 2 Profile).
+    await w.user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await w.user.click(await screen.findByRole('menuitem', { name: 'Profile' }));
+    await w.user.click(await screen.findByRole('button', { name: 'Log out everywhere' }));
+  },
   'onboarding.completed': async (w) => {
     await w.user.type(await screen.findByLabelText(/in-game names/i), 'Zezima');
     await w.user.click(screen.getByRole('button', { name: 'Continue to Clan Setup' }));
@@ -113,8 +120,12 @@ const flushDelays = async () => {
 };
 const spinnerShown = () => expect(document.querySelector('.spinner')).not.toBeNull();
 
+/** The last logout call the UI made ended every session (`everywhere`) or this one only. */
+const expectLogoutCall = (w: World, everywhere: boolean) =>
+  waitFor(() => expect(w.fx.calls('logout').at(-1)).toEqual([{ everywhere }]));
+
 /** What the screen shows in each state node (every node must have one: see the guard test). */
-const ASSERTIONS: Record<string, (s: any) => Promise<void>> = {
+const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
   checking: async () => {
     await waitFor(spinnerShown);
   },
@@ -131,8 +142,9 @@ const ASSERTIONS: Record<string, (s: any) => Promise<void>> = {
   loadingUser: async () => {
     await waitFor(spinnerShown);
   },
-  userLoadFailed: async () => {
+  userLoadFailed: async (_s, w) => {
     await waitFor(spinnerShown);
+    await expectLogoutCall(w, false);
   },
   onboardingNeeded: async () => {
     await flushDelays();
@@ -146,8 +158,13 @@ const ASSERTIONS: Record<string, (s: any) => Promise<void>> = {
     await waitFor(() => screen.getByRole('button', { name: 'Refreshing...' }));
     screen.getByRole('heading', { name: 'Welcome, alice!' });
   },
-  loggingOut: async () => {
+  loggingOut: async (_s, w) => {
     await waitFor(spinnerShown);
+    await expectLogoutCall(w, false);
+  },
+  loggingOutEverywhere: async (_s, w) => {
+    await waitFor(spinnerShown);
+    await expectLogoutCall(w, true);
   },
 };
 
@@ -200,12 +217,12 @@ describe('session chart through the UI', () => {
       const world: World = { fx, onboardingFx, user };
       for (const step of path.steps) {
         if (step.event.type === 'xstate.init') {
-          await ASSERTIONS[stateKey(step.state)](step.state);
+          await ASSERTIONS[stateKey(step.state)](step.state, world);
           continue;
         }
         const exec = (EXECUTORS as Record<string, Executor>)[step.event.type];
         await exec(world, step.event);
-        await ASSERTIONS[stateKey(step.state)](step.state);
+        await ASSERTIONS[stateKey(step.state)](step.state, world);
       }
     });
   }

@@ -35,8 +35,9 @@ function formatJoined(iso: string): string {
  * data...' while the user is absent; the username and linked IGNs (Edit/Delete revealed on hover,
  * tap or keyboard focus); Link New IGNs; clan membership cards (Manage Clan for Admin/Owner, Leave
  * Clan otherwise); Create New Clan (disabled at the clan limit); the Account & Security panel with
- * the Discord username and Logout. Every modal is a confirmAction flow; a success refreshes the
- * session's user.
+ * the Discord username, Logout and Log out everywhere (every session of the user, server-contract
+ * section 7; both go to / like the spec's Logout). Every modal is a confirmAction flow; a success
+ * refreshes the session's user.
  */
 export function ProfilePage({ effects = liveProfileEffects }: { effects?: ProfileEffects }) {
   const user = SessionContext.useSelector(selectUser);
@@ -197,6 +198,18 @@ function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
           >
             Logout
           </button>
+          <button
+            type="button"
+            className="btn btn--danger"
+            aria-describedby="logout-everywhere-hint"
+            onClick={() => {
+              session.send({ type: 'session.logoutEverywhere' });
+              navigate('/');
+            }}
+          >
+            Log out everywhere
+          </button>
+          <p id="logout-everywhere-hint" className="field__hint">Also signs you out in every other browser and device.</p>
         </section>
       </div>
 

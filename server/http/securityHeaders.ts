@@ -1,0 +1,52 @@
+import type { MiddlewareHandler } from 'hono';
+import { NONCE, secureHeaders } from 'hono/secure-headers';
+
+/** Where Discord serves avatars (the only foreign origin the client loads anything from). */
+const DISCORD_CDN = 'https://cdn.discordapp.com';
+
+/**
+ * The security headers of every answer (server-contract section 7), Hono's secureHeaders:
+ * - Content-Security-Policy: `default-src 'self'`; scripts only from the site's own files (no
+ *   inline script); styles from the site's own files plus `<style>` tags carrying this answer's
+ *   nonce (react-remove-scroll under Radix dialogs and menus, and react-colorful, add such tags at
+ *   run time; the client passes the nonce on, see src/app/cspNonce.ts); images also from data:,
+ *   blob: and Discord's CDN; fetch, XHR and the Socket.IO WebSocket to the same origin only;
+ *   `object-src 'none'`, `base-uri 'none'`, `form-action 'self'`, `frame-ancestors 'none'`.
+ * - X-Content-Type-Options: nosniff; Referrer-Policy: strict-origin-when-cross-origin;
+ *   X-Frame-Options: DENY; and Hono's other defaults (Cross-Origin-Opener-Policy and
+ *   Cross-Origin-Resource-Policy same-origin, Origin-Agent-Cluster, Strict-Transport-Security,
+ *   X-DNS-Prefetch-Control off, X-Download-Options, X-Permitted-Cross-Domain-Policies,
+ *   X-XSS-Protection 0).
+ * The nonce is fresh per answer, read with `c.get('secureHeadersNonce')` (see withStyleNonce).
+ */
+export function securityHeaders(): MiddlewareHandler {
+  return secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", NONCE],
+      imgSrc: ["'self'", 'data:', 'blob:', DISCORD_CDN],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    xContentTypeOptions: 'nosniff',
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    xFrameOptions: 'DENY',
+  });
+}
+
+/** The tag of index.html that carries the style nonce to the client (filled per answer). */
+const NONCE_META = /<meta name="csp-nonce" content="[^"]*"\s*\/?>/;
+
+/**
+ * index.html with this answer's CSP nonce (`nonce`: base64 from secureHeaders) in
+ * `<meta name="csp-nonce" content="...">`, the tag the client reads: index.html carries it empty;
+ * should it be missing, it is added at the end of <head>.
+ */
+export function withStyleNonce(html: string, nonce: string): string {
+  const tag = `<meta name="csp-nonce" content="${nonce}" />`;
+  return NONCE_META.test(html) ? html.replace(NONCE_META, tag) : html.replace('</head>', `  ${tag}\n  </head>`);
+}
