@@ -50,3 +50,15 @@ export function withStyleNonce(html: string, nonce: string): string {
   const tag = `<meta name="csp-nonce" content="${nonce}" />`;
   return NONCE_META.test(html) ? html.replace(NONCE_META, tag) : html.replace('</head>', `  ${tag}\n  </head>`);
 }
+
+/**
+ * The security headers of the answers Socket.IO itself writes (its HTTP long-polling and
+ * handshake answers under /socket.io, which do not pass through Hono; server-contract section 7
+ * "Headers on every answer"). They carry data, never a page, so their CSP allows nothing.
+ */
+export const SOCKET_ANSWER_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; object-src 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'DENY',
+};

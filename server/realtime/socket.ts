@@ -7,6 +7,7 @@ import type { Deps } from '../http/context';
 import { SESSION_COOKIE } from '../auth/routes';
 import { findSession, hashSessionId } from '../auth/sessions';
 import { clientAddress } from '../http/clientAddress';
+import { SOCKET_ANSWER_HEADERS } from '../http/securityHeaders';
 import { redisChannelKey, redisReady } from '../redis';
 import { MemoryConnectionCap, RedisConnectionCap, type ConnectionCap } from './connections';
 import { SharedLimits, socketLimits } from './limits';
@@ -70,6 +71,9 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
     maxHttpBufferSize: MAX_CLIENT_MESSAGE_BYTES,
     allowRequest: sameOrigin,
   });
+
+  // Socket.IO's own HTTP answers (polling, handshake) carry the security headers too.
+  io.engine.on('headers', (headers: Record<string, string>) => Object.assign(headers, SOCKET_ANSWER_HEADERS));
 
   const redisClients: Redis[] = [];
   const redis = deps.redis;

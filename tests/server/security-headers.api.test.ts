@@ -100,5 +100,22 @@ describe.each(backends())('security headers (%s)', (backend) => {
         expectSecurityHeaders(res.headers, `${method} ${p}`);
       }
     });
+
+    it("Socket.IO's own answers (the polling handshake) carry the header set, with a CSP that allows nothing", async () => {
+      const res = await fetch(`${suite.url}/socket.io/?EIO=4&transport=polling`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toMatch(/"sid"/);
+      expect({
+        csp: res.headers.get('content-security-policy'),
+        nosniff: res.headers.get('x-content-type-options'),
+        referrer: res.headers.get('referrer-policy'),
+        frame: res.headers.get('x-frame-options'),
+      }).toEqual({
+        csp: "default-src 'none'; frame-ancestors 'none'; object-src 'none'; base-uri 'none'",
+        nosniff: 'nosniff',
+        referrer: 'strict-origin-when-cross-origin',
+        frame: 'DENY',
+      });
+    });
   });
 });
