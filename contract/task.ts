@@ -101,3 +101,9 @@ export const CSV_MAX_LISTED_ERRORS = 100;
 /** Success messages of product-spec section 8. */
 export const tasksImportedMessage = (n: number) => `Tasks extracted successfully! ${n} tasks imported/updated.`;
 export const TASKS_CLEARED = 'All clan tasks have been successfully deleted.';
+
+/** Most tasks one clan's pool holds (server-contract section 7 Task pool). */
+export const TASK_POOL_MAX = 5000;
+/** 409 of POST /api/clan/{clanId}/tasks and the CSV row error past TASK_POOL_MAX (server-contract section 7). */
+export const TASK_POOL_FULL = 'The task pool is full (5,000 tasks).';
+

@@ -1,4 +1,5 @@
 import type { Db } from '../db/schema';
+import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
 import { notFound } from '../errors';
 import type { Difficulty, Task } from '../../contract/task';
@@ -31,6 +32,24 @@ export async function listClanTasks(db: Db, clanId: number): Promise<Task[]> {
 export async function listAllTasks(db: Db): Promise<Task[]> {
   const rows = await tasksQuery(db).execute();
   return (rows as Task[]).sort(byTierThenDescription);
+}
+
+/**
+ * Serializes changes to one clan's task pool inside a transaction, so the TASK_POOL_MAX check and
+ * the insert after it are not raced: `SELECT … FOR NO KEY UPDATE` on the clan row in PostgreSQL
+ * (it does not block foreign-key checks of other tables). SQLite needs nothing: Kysely runs its
+ * transactions one at a time on the one connection.
+ */
+export async function lockClanPool(trx: Db, dialect: Dialect, clanId: number): Promise<void> {
+  if (dialect === 'postgres') {
+    await trx.selectFrom('clans').select('id').where('id', '=', clanId).forNoKeyUpdate().execute();
+  }
+}
+
+/** How many tasks the clan's pool holds. */
+export async function countClanTasks(db: Db, clanId: number): Promise<number> {
+  const row = await db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('clan_id', '=', clanId).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Task `taskId` of clan `clanId`; 404 'Task ID {id} not found.' when missing or of another clan. */

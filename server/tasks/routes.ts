@@ -5,9 +5,17 @@ import { readJson, requireUser } from '../http/context';
 import { conflict, forbidden } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
 import { bothSlashes, isUniqueViolation, pathId } from '../events/shared';
-import { deleteClanTasks, deleteTask, findTask, insertTask, listAllTasks, listClanTasks, sameTask, updateTask } from './repository';
+import { countClanTasks, deleteClanTasks, deleteTask, findTask, insertTask, listAllTasks, listClanTasks, lockClanPool, sameTask, updateTask } from './repository';
 import { importTaskCsv, readCsvUpload } from './service';
-import { CSV_MAX_BYTES, CSV_TOO_LARGE, TASK_DUPLICATE, TASKS_CLEARED, TaskBodySchema } from '../../contract/task';
+import {
+  CSV_MAX_BYTES,
+  CSV_TOO_LARGE,
+  TASK_DUPLICATE,
+  TASK_POOL_FULL,
+  TASK_POOL_MAX,
+  TASKS_CLEARED,
+  TaskBodySchema,
+} from '../../contract/task';
 import { isManagerRole } from '../../contract/user';
 
 /** Room for the multipart envelope around a 1 MiB file, in bytes. */
@@ -48,12 +56,14 @@ async function discardBody(req: Request, limit: number): Promise<boolean> {
  * - GET /clan/{clanId}/tasks/ → {tasks: [{id, description, difficulty, clan_id, clan_name}]}, by tier then description
  * - GET /tasks/ → every clan's tasks; only for a manager of at least one clan (else 403)
  * - POST /clan/{clanId}/tasks {description, difficulty} → {task}; 400 'Description and Difficulty
- *   are required.', description trimmed 1-500, difficulty a tier (any case); 409 for a pair already in the pool
+ *   are required.', description trimmed 1-500, difficulty a tier (any case); 409 for a pair already
+ *   in the pool; 409 'The task pool is full (5,000 tasks).' when the pool holds 5,000 tasks
  * - PUT /clan/{clanId}/tasks/{taskId} same body → {task}; 409 when it would equal another task
  * - DELETE /clan/{clanId}/tasks/{taskId} → {ok: true}
  * - DELETE /clan/{clanId}/tasks/ → {ok: true, deleted_count, message}
  * - POST /clan/{clanId}/tasks/upload_csv multipart field `file` → {inserted_count, skipped_count,
- *   error_count, errors: [{row, message}]} (see importTaskCsv, readCsvUpload); 413 over 1 MiB
+ *   error_count, errors: [{row, message}]} (see importTaskCsv, readCsvUpload); rows past the 5,000
+ *   task cap are row errors 'The task pool is full (5,000 tasks).'; 413 over 1 MiB
  */
 export function taskRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -87,8 +97,8 @@ export function taskRoutes(): Hono<AppEnv> {
       async (c) => {
         const clanId = pathId(c, 'clanId', 'clan id');
         const text = await readCsvUpload(c);
-        const { db } = c.get('deps');
-        const answer = await db.transaction().execute((trx) => importTaskCsv(trx, clanId, text));
+        const { db, dialect } = c.get('deps');
+        const answer = await db.transaction().execute((trx) => importTaskCsv(trx, dialect, clanId, text));
         return c.json(answer);
       },
     );
@@ -109,7 +119,11 @@ export function taskRoutes(): Hono<AppEnv> {
       const { db } = c.get('deps');
       await requireManager(db, clanId, user.id);
       const body = await readJson(c, TaskBodySchema);
-      const taskId = await insertTask(db, clanId, body);
+      const taskId = await db.transaction().execute(async (trx) => {
+        await lockClanPool(trx, c.get('deps').dialect, clanId);
+        if ((await countClanTasks(trx, clanId)) >= TASK_POOL_MAX) throw conflict(TASK_POOL_FULL);
+        return insertTask(trx, clanId, body);
+      });
       if (taskId === null) throw conflict(TASK_DUPLICATE);
       return c.json({ task: await findTask(db, clanId, taskId) });
     });
