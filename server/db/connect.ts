@@ -8,12 +8,14 @@ import type { Dialect, DialectMigration } from './migrations/helpers';
 import { foundation } from './migrations/001_foundation';
 import { eventsTeamsTasks } from './migrations/002_events_teams_tasks';
 import { games } from './migrations/003_games';
+import { taskPool } from './migrations/006_task_pool';
 
 /** The migrations, listed statically in order (house-style "Server"). */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '001_foundation': foundation,
   '002_events_teams_tasks': eventsTeamsTasks,
   '003_games': games,
+  '006_task_pool': taskPool,
 };
 
 /** An open database with its dialect. */
@@ -42,6 +44,9 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // Unicode lower case for case-insensitive search beyond ASCII (SQLite's own lower() and LIKE
+    // fold ASCII only); used by the task pool search (server/tasks/repository.ts).
+    sqlite.function('unicode_lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
     db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
   }
   const provider: MigrationProvider = {

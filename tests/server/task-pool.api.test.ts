@@ -1,21 +1,40 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
+import fc from 'fast-check';
 import { backends } from '../support/server';
 import type { ApiClient } from '../support/api';
 import { useServerSuite } from '../support/suite';
 import { directSql } from '../support/fixtures';
 import {
   CSV_MAX_LISTED_ERRORS,
+  TASK_DUPLICATE,
+  TASK_PAGE_BAD_LIMIT,
+  TASK_PAGE_BAD_OFFSET,
   TASK_POOL_FULL,
   TASK_POOL_MAX,
+  TASK_SEARCH_CONTROL,
+  TASK_SEARCH_TOO_LONG,
+  type Task,
 } from '../../contract/task';
+import { TIERS } from '../../contract/game/tiers';
 
 /**
- * The task pool cap over real HTTP (issue #9, server-contract section 7 Task pool), on SQLite and
- * on PostgreSQL when TEST_DATABASE_URL is set: at most 5,000 tasks per clan: POST answers 409
- * 'The task pool is full (5,000 tasks).'; a CSV inserts up to the cap and reports every later new
- * row with that text (duplicates skipped, not counted); concurrent creates and imports never pass it.
+ * The task pool cap and the paged GET /api/tasks/ over real HTTP (issue #9, server-contract
+ * section 7 Task pool), on SQLite and on PostgreSQL when TEST_DATABASE_URL is set:
+ * - at most 5,000 tasks per clan: POST answers 409 'The task pool is full (5,000 tasks).'; a CSV
+ *   inserts up to the cap and reports every later new row with that text (duplicates skipped,
+ *   not counted); concurrent creates and imports never pass it;
+ * - pages `{tasks, total}`: limit default 100, clamped to 500, offset, the order (tier, then
+ *   description, then id), q a case-insensitive literal substring of description or clan name;
+ * - 400 naming the parameter for a bad limit, offset or q (NUL included, never a 500), 403 for a
+ *   user who manages no clan, 401 signed out.
  * Most of a full pool is written straight into the database (fillers), the last rows through the API.
  */
+
+const SEARCH_PATH = '/api/tasks/';
+
+/** GET /api/tasks/ with these query parameters (encoded as a browser would). */
+const page = (api: ApiClient, params: Record<string, string | number> = {}) =>
+  api.get(`${SEARCH_PATH}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`);
 
 /** A multipart body with one CSV file. */
 function csvForm(lines: string[]): FormData {
@@ -24,7 +43,12 @@ function csvForm(lines: string[]): FormData {
   return fd;
 }
 
-describe.each(backends())('task pool cap (%s)', (backend) => {
+/** The API's page order: tier (EASY..MASTER), then description (code units; the texts here have none at U+E000 and above), then id. */
+function byPoolOrder(a: Task, b: Task): number {
+  return TIERS.indexOf(a.difficulty) - TIERS.indexOf(b.difficulty) || (a.description < b.description ? -1 : a.description > b.description ? 1 : 0) || a.id - b.id;
+}
+
+describe.each(backends())('task pool cap and pages (%s)', (backend) => {
   const suite = useServerSuite(backend);
   let serial = 0;
 
@@ -138,6 +162,209 @@ describe.each(backends())('task pool cap (%s)', (backend) => {
       expect(added).toBe(10);
       expect(imported.reduce((n, r) => n + r.body.error_count, 0)).toBe(12 - (10 - created.filter((r) => r.status === 200).length));
       expect(await poolSize(clan.clanId)).toBe(TASK_POOL_MAX);
+    });
+  });
+
+  describe('GET /api/tasks/ pages', () => {
+    let manager: ApiClient;
+    let alpha: { api: ApiClient; clanId: number; name: string };
+    let beta: { api: ApiClient; clanId: number; name: string };
+    let all: Task[];
+
+    beforeAll(async () => {
+      alpha = await freshClan('Alpha Wolves');
+      beta = await freshClan('Beta_Pool%');
+      manager = alpha.api;
+      await fill(alpha.clanId, 620, 'Bulk job ');
+      const special = [
+        ['Dragon slayer 🐉', 'MASTER'],
+        ['École de magie', 'HARD'],
+        ['100% accuracy run', 'ELITE'],
+        ['Snake_case quest', 'EASY'],
+        ['Snakescase quest', 'EASY'],
+        ['Back\\slash task', 'MEDIUM'],
+        ['Plain task', 'MEDIUM'],
+      ];
+      for (const [description, difficulty] of special) {
+        const r = await alpha.api.post(`/api/clan/${alpha.clanId}/tasks`, { description, difficulty });
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+      }
+      for (const [description, difficulty] of [['Beta task one', 'EASY'], ['Beta task two', 'HARD'], ['Plain task', 'MEDIUM']]) {
+        expect((await beta.api.post(`/api/clan/${beta.clanId}/tasks`, { description, difficulty })).status).toBe(200);
+      }
+      // The expected list: every task in the database (this suite's other tests add theirs too), in the API's order.
+      const rows = await directSql(suite.env, 'SELECT tasks.id, tasks.description, tasks.difficulty, tasks.clan_id, clans.name AS clan_name FROM tasks JOIN clans ON clans.id = tasks.clan_id');
+      all = rows.map((t) => ({ id: Number(t.id), description: t.description, difficulty: t.difficulty, clan_id: Number(t.clan_id), clan_name: t.clan_name })).sort(byPoolOrder);
+    }, 60_000);
+
+    /** The tasks of `all` matching `q` the way the API should: case-insensitive, literal. */
+    const matching = (q: string) => all.filter((t) => t.description.toLowerCase().includes(q.toLowerCase()) || t.clan_name.toLowerCase().includes(q.toLowerCase()));
+
+    it('answers 100 tasks by default, with the total, in tier, description, id order', async () => {
+      const r = await page(manager);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(Object.keys(r.body).sort()).toEqual(['tasks', 'total']);
+      expect(r.body.total).toBe(all.length);
+      expect(r.body.tasks).toEqual(all.slice(0, 100));
+      expect(Object.keys(r.body.tasks[0]).sort()).toEqual(['clan_id', 'clan_name', 'description', 'difficulty', 'id']);
+      // The trailing slash is optional.
+      expect((await manager.get('/api/tasks?limit=3')).body.tasks).toEqual(all.slice(0, 3));
+    });
+
+    it('walks every task in order with limit and offset, pages of at most 500', async () => {
+      const seen: Task[] = [];
+      for (let offset = 0; offset < all.length; offset += 500) {
+        const r = await page(manager, { limit: 500, offset });
+        expect(r.status).toBe(200);
+        expect(r.body.total).toBe(all.length);
+        seen.push(...r.body.tasks);
+      }
+      expect(seen).toEqual(all);
+      expect((await page(manager, { limit: 7, offset: 95 })).body.tasks).toEqual(all.slice(95, 102));
+    });
+
+    it('clamps a larger limit to 500, answers only the total for limit 0, and an empty page past the end', async () => {
+      expect(all.length).toBeGreaterThan(500);
+      for (const limit of ['501', '1000', '99999999999999999999999']) {
+        const r = await manager.get(`${SEARCH_PATH}?limit=${limit}`);
+        expect(r.status, limit).toBe(200);
+        expect(r.body.tasks, limit).toEqual(all.slice(0, 500));
+      }
+      expect((await page(manager, { limit: 500 })).body.tasks).toHaveLength(500);
+      expect((await page(manager, { limit: 0 })).body).toEqual({ tasks: [], total: all.length });
+      expect((await page(manager, { offset: all.length })).body).toEqual({ tasks: [], total: all.length });
+      expect((await manager.get(`${SEARCH_PATH}?offset=99999999999999999999`)).body).toEqual({ tasks: [], total: all.length });
+      expect((await manager.get(`${SEARCH_PATH}?limit=007&offset=0002`)).body.tasks).toEqual(all.slice(2, 9));
+    });
+
+    it('searches description and clan name case-insensitively in SQL, with the total of the matches', async () => {
+      const cases: [string, number | null][] = [
+        ['DRAGON SLAYER', 1],
+        ['école', 1],
+        ['ÉCOLE DE', 1],
+        ['🐉', 1],
+        ['alpha wolves', null], // every task of the clan, by its name
+        ['bulk JOB 61', 11], // 61 and 610-619
+        ['plain task', 2], // one in each clan
+        ['no such thing', 0],
+      ];
+      for (const [q, expected] of cases) {
+        const want = matching(q);
+        if (expected !== null) expect(want.length, q).toBe(expected);
+        const r = await page(manager, { q, limit: 500 });
+        expect(r.status, q).toBe(200);
+        expect(r.body.total, q).toBe(want.length);
+        expect(r.body.tasks, q).toEqual(want.slice(0, 500));
+      }
+      const byName = await page(manager, { q: 'Alpha Wolves', limit: 10, offset: 600 });
+      expect(byName.body.tasks).toEqual(matching('alpha wolves').slice(600, 610));
+      const theirs = await page(manager, { q: 'beta_pool%' });
+      expect(theirs.body.tasks.map((t: Task) => [t.description, t.clan_id, t.clan_name])).toEqual([
+        ['Beta task one', beta.clanId, 'Beta_Pool%'],
+        ['Plain task', beta.clanId, 'Beta_Pool%'],
+        ['Beta task two', beta.clanId, 'Beta_Pool%'],
+      ]);
+    });
+
+    it('takes % _ and \\ in q literally (no LIKE wildcards)', async () => {
+      const cases: [string, string[]][] = [
+        ['%', ['100% accuracy run', 'Beta task one', 'Plain task', 'Beta task two']],
+        ['_', ['Snake_case quest', 'Beta task one', 'Plain task', 'Beta task two']],
+        ['e_c', ['Snake_case quest']], // not 'Snakescase'
+        ['0%', ['100% accuracy run']],
+        ['k\\s', ['Back\\slash task']],
+        ['\\', ['Back\\slash task']],
+      ];
+      for (const [q, descriptions] of cases) {
+        expect(matching(q).map((t) => t.description).sort(), q).toEqual([...descriptions].sort());
+        const r = await page(manager, { q });
+        expect(r.status, q).toBe(200);
+        expect(r.body.tasks, q).toEqual(matching(q));
+        expect(r.body.total, q).toBe(descriptions.length);
+      }
+      // '+' and spaces arrive as typed.
+      expect((await manager.get(`${SEARCH_PATH}?q=${encodeURIComponent('100% acc')}`)).body.total).toBe(1);
+    });
+
+    it('refuses a bad limit, offset or q with 400 naming it (NUL and other control characters too), never a 500', async () => {
+      const bad: [string, string][] = [
+        ['limit=-1', TASK_PAGE_BAD_LIMIT],
+        ['limit=1.5', TASK_PAGE_BAD_LIMIT],
+        ['limit=abc', TASK_PAGE_BAD_LIMIT],
+        ['limit=1e3', TASK_PAGE_BAD_LIMIT],
+        ['limit=', TASK_PAGE_BAD_LIMIT],
+        ['limit=%2B5', TASK_PAGE_BAD_LIMIT],
+        ['offset=-5', TASK_PAGE_BAD_OFFSET],
+        ['offset=ten', TASK_PAGE_BAD_OFFSET],
+        ['offset=0x10', TASK_PAGE_BAD_OFFSET],
+        ['q=a%00b', TASK_SEARCH_CONTROL],
+        ['q=%00', TASK_SEARCH_CONTROL],
+        ['q=tab%09here', TASK_SEARCH_CONTROL],
+        ['q=line%0Abreak', TASK_SEARCH_CONTROL],
+        ['q=del%7F', TASK_SEARCH_CONTROL],
+        ['q=c1%C2%85', TASK_SEARCH_CONTROL],
+        [`q=${'x'.repeat(201)}`, TASK_SEARCH_TOO_LONG],
+      ];
+      for (const [query, message] of bad) {
+        const r = await manager.get(`${SEARCH_PATH}?${query}`);
+        expect(r.status, query).toBe(400);
+        expect(r.body, query).toEqual({ error: message });
+      }
+      expect(TASK_SEARCH_CONTROL).toMatch(/^q /);
+      expect(TASK_SEARCH_TOO_LONG).toBe('q must be at most 200 characters.');
+      expect((await manager.get(`${SEARCH_PATH}?q=${'x'.repeat(200)}`)).body).toEqual({ tasks: [], total: 0 });
+      // Bytes that are not UTF-8 reach the search as the text they are, not an error.
+      expect((await manager.get(`${SEARCH_PATH}?q=%FF`)).status).toBe(200);
+    });
+
+    it('answers any query string with a page or a 400, never a 5xx, and finds what JavaScript finds (fuzz)', async () => {
+      const text = fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom('job 6', 'ÉCOLE', '%', '_', '\\', "'", '', ' ', 'WOLVES', 'plain', 'beta_', '🐉', 'filler 49', 'k\\s') },
+        { weight: 2, arbitrary: fc.string({ maxLength: 3 }) },
+        { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) },
+      );
+      const number = fc.oneof(
+        { weight: 4, arbitrary: fc.integer({ min: 0, max: 2000 }).map(String) },
+        { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -5, max: -1 }).map(String), fc.constantFrom('', '1.0', '1e2', ' 1', '0x1', '٣'), fc.string({ maxLength: 3 })) },
+      );
+      const queries = fc.sample(fc.record({ q: text, limit: number, offset: number }, { requiredKeys: [] }), { seed: 20260909, numRuns: 80 });
+      let pages = 0;
+      for (const query of queries) {
+        const r = await page(manager, query as Record<string, string>);
+        const where = JSON.stringify(query);
+        expect(r.status, `${where} → ${JSON.stringify(r.body).slice(0, 200)}`).toBeLessThan(500);
+        if (r.status !== 200) {
+          expect(r.status, where).toBe(400);
+          expect([TASK_PAGE_BAD_LIMIT, TASK_PAGE_BAD_OFFSET, TASK_SEARCH_CONTROL], where).toContain(r.body.error);
+          continue;
+        }
+        const want = matching((query.q ?? '').normalize('NFC'));
+        const limit = Math.min(Number(query.limit ?? 100), 500);
+        const offset = Number(query.offset ?? 0);
+        expect(r.body.total, where).toBe(want.length);
+        expect(r.body.tasks, where).toEqual(want.slice(offset, offset + limit));
+        if (r.body.tasks.length > 0) pages++;
+      }
+      expect(pages).toBeGreaterThan(10);
+    });
+
+    it('is for managers of at least one clan: 403 for a member or a user in no clan, 401 signed out', async () => {
+      const memberOnly = await signIn(`pool-member-${++serial}`);
+      const me = await memberOnly.get('/api/user/me');
+      expect((await alpha.api.post(`/api/clan/${alpha.clanId}/members`, { user_id: me.body.id, role: 'Member' })).status).toBe(200);
+      for (const api of [memberOnly, await signIn(`pool-nobody-${++serial}`)]) {
+        const r = await page(api, { q: 'x' });
+        expect(r.status).toBe(403);
+        expect(r.body.error).toContain('Permission denied.');
+        // Refused before the query is read.
+        expect((await api.get(`${SEARCH_PATH}?limit=-1`)).status).toBe(403);
+      }
+      expect((await suite.client().get(SEARCH_PATH)).status).toBe(401);
+      // An Admin of another clan counts as a manager.
+      const admin = await signIn(`pool-admin-${++serial}`);
+      const adminMe = await admin.get('/api/user/me');
+      expect((await beta.api.post(`/api/clan/${beta.clanId}/members`, { user_id: adminMe.body.id, role: 'Admin' })).status).toBe(200);
+      expect((await page(admin, { limit: 1 })).body.tasks).toEqual(all.slice(0, 1));
     });
   });
 });
