@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ID_MAX } from './common';
 import { TIERS, type Tier } from './game/tiers';
 import { typedTextSchema, type TextField } from './text';
 
@@ -74,7 +75,7 @@ export const TaskSchema = v.object({
 });
 export type Task = v.InferOutput<typeof TaskSchema>;
 
-/** GET /api/clan/{clanId}/tasks/ and GET /api/tasks/ answer, sorted by tier then description. */
+/** GET /api/clan/{clanId}/tasks/ answer: the clan's whole pool, sorted by tier then description. */
 export const TaskListAnswerSchema = v.object({ tasks: v.array(TaskSchema) });
 export type TaskListAnswer = v.InferOutput<typeof TaskListAnswerSchema>;
 /** POST and PUT task answer. */
@@ -109,3 +110,57 @@ export const CSV_MAX_LISTED_ERRORS = 100;
 /** Success messages of product-spec section 8. */
 export const tasksImportedMessage = (n: number) => `Tasks extracted successfully! ${n} tasks imported/updated.`;
 export const TASKS_CLEARED = 'All clan tasks have been successfully deleted.';
+
+/** Most tasks one clan's pool holds (server-contract section 7 Task pool). */
+export const TASK_POOL_MAX = 5000;
+/** 409 of POST /api/clan/{clanId}/tasks and the CSV row error past TASK_POOL_MAX (server-contract section 7). */
+export const TASK_POOL_FULL = 'The task pool is full (5,000 tasks).';
+
+/** Page size of GET /api/tasks/ without `?limit=` (server-contract section 7 Task pool). */
+export const TASK_PAGE_DEFAULT_LIMIT = 100;
+/** Largest page of GET /api/tasks/: a larger `?limit=` gives this many (server-contract section 7). */
+export const TASK_PAGE_MAX_LIMIT = 500;
+/** Longest `?q=` of GET /api/tasks/, in UTF-16 code units like every other text limit. */
+export const TASK_SEARCH_MAX = 200;
+/** 400 texts of GET /api/tasks/ (each names its parameter). */
+export const TASK_PAGE_BAD_LIMIT = 'limit must be a whole number (0 or more).';
+export const TASK_PAGE_BAD_OFFSET = 'offset must be a whole number (0 or more).';
+export const TASK_SEARCH_CONTROL = 'q must not contain control characters.';
+export const TASK_SEARCH_TOO_LONG = `q must be at most ${TASK_SEARCH_MAX} characters.`;
+
+/** Decimal digits only: '0', '42', '007'; refuses '', '-1', '1.5', '1e3', '+2', ' 3'. */
+const wholeNumber = (message: string) => v.pipe(v.string(message), v.regex(/^[0-9]+$/, message), v.transform(Number));
+
+/**
+ * GET /api/tasks/ query (server-contract section 7 Task pool), from the query-string strings:
+ * - `limit`: page size, default 100; larger than 500 gives 500; 0 answers only `total`;
+ * - `offset`: tasks skipped, default 0 (past 2^31 - 1 it is that, an empty page anyway);
+ * - `q`: case-insensitive substring of the description or the clan name, taken literally (`%`
+ *   and `_` are no wildcards), NFC-normalised; '' for none. At most 200 characters; no C0 or C1
+ *   control characters (NUL included).
+ * Each bad value fails with the 400 text naming its parameter.
+ */
+export const TaskPageQuerySchema = v.object({
+  limit: v.optional(v.pipe(wholeNumber(TASK_PAGE_BAD_LIMIT), v.transform((n) => Math.min(n, TASK_PAGE_MAX_LIMIT))), String(TASK_PAGE_DEFAULT_LIMIT)),
+  offset: v.optional(v.pipe(wholeNumber(TASK_PAGE_BAD_OFFSET), v.transform((n) => Math.min(n, ID_MAX))), '0'),
+  q: v.optional(
+    v.pipe(
+      v.string(TASK_SEARCH_CONTROL),
+      // eslint-disable-next-line no-control-regex
+      v.regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, TASK_SEARCH_CONTROL),
+      v.normalize('NFC'),
+      v.maxLength(TASK_SEARCH_MAX, TASK_SEARCH_TOO_LONG),
+    ),
+    '',
+  ),
+});
+/** A checked GET /api/tasks/ query: `{limit, offset, q}` with numbers (the client builds one too). */
+export type TaskPageQuery = v.InferOutput<typeof TaskPageQuerySchema>;
+
+/**
+ * GET /api/tasks/ answer: one page of every clan's tasks in tier order (EASY..MASTER), then
+ * description (code-point order on both databases), then id; `total` counts every task matching
+ * `q` (all pages).
+ */
+export const TaskPageAnswerSchema = v.object({ tasks: v.array(TaskSchema), total: v.number() });
+export type TaskPageAnswer = v.InferOutput<typeof TaskPageAnswerSchema>;

@@ -10,6 +10,7 @@ import { eventsTeamsTasks } from './migrations/002_events_teams_tasks';
 import { games } from './migrations/003_games';
 import { textRule } from './migrations/004_text_rule';
 import { clanRemovals } from './migrations/005_clan_removals';
+import { taskPool } from './migrations/006_task_pool';
 
 /** The migrations, listed statically in order (house-style "Server"). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '003_games': games,
   '004_text_rule': textRule,
   '005_clan_removals': clanRemovals,
+  '006_task_pool': taskPool,
 };
 
 /** An open database with its dialect. */
@@ -46,6 +48,9 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // Unicode lower case for case-insensitive search beyond ASCII (SQLite's own lower() and LIKE
+    // fold ASCII only); used by the task pool search (server/tasks/repository.ts).
+    sqlite.function('unicode_lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
     db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
   }
   const provider: MigrationProvider = {

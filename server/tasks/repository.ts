@@ -1,7 +1,9 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/schema';
+import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
 import { notFound } from '../errors';
-import type { Difficulty, Task } from '../../contract/task';
+import type { Difficulty, Task, TaskPageAnswer, TaskPageQuery } from '../../contract/task';
 import { TIERS } from '../../contract/game/tiers';
 
 function tasksQuery(db: Db) {
@@ -27,10 +29,87 @@ export async function listClanTasks(db: Db, clanId: number): Promise<Task[]> {
   return (rows as Task[]).sort(byTierThenDescription);
 }
 
-/** Every clan's tasks (the 'Show Other Clan Tasks' toggle), sorted by tier then description. */
-export async function listAllTasks(db: Db): Promise<Task[]> {
-  const rows = await tasksQuery(db).execute();
-  return (rows as Task[]).sort(byTierThenDescription);
+/**
+ * Position of `tasks.difficulty` in tier order in SQL: EASY 0 ... MASTER 4, anything else 5. The
+ * text must stay the expression of the index `tasks_pool_order_idx` (migration 006_task_pool), so
+ * both databases read pages in order from the index instead of sorting every row.
+ */
+const TIER_RANK_SQL = sql<number>`(case tasks.difficulty when 'EASY' then 0 when 'MEDIUM' then 1 when 'HARD' then 2 when 'ELITE' then 3 when 'MASTER' then 4 else 5 end)`;
+
+/**
+ * `value` with LIKE's wildcards `%` and `_` and the escape character `\` escaped, for
+ * `LIKE ... ESCAPE '\'`: 'a%b_c\\' → 'a\\%b\\_c\\\\'. So a search matches them literally.
+ */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+/**
+ * The SQL condition "description or clan name contains `q`, case-insensitively", `q` taken
+ * literally. PostgreSQL: ILIKE (case folding of the database's locale, Unicode under a UTF-8 one).
+ * SQLite: its LIKE folds ASCII only, so a `q` beyond ASCII is compared lower-cased on both sides
+ * with `unicode_lower` (JavaScript's toLowerCase, registered in server/db/connect.ts).
+ */
+function matchesSearch(dialect: Dialect, q: string): Expression<SqlBool> {
+  if (dialect === 'postgres') {
+    const pattern = `%${escapeLike(q)}%`;
+    return sql<SqlBool>`(tasks.description ilike ${pattern} escape '\\' or clans.name ilike ${pattern} escape '\\')`;
+  }
+  if (/^[\x00-\x7f]*$/.test(q)) {
+    const pattern = `%${escapeLike(q)}%`;
+    return sql<SqlBool>`(tasks.description like ${pattern} escape '\\' or clans.name like ${pattern} escape '\\')`;
+  }
+  const pattern = `%${escapeLike(q.toLowerCase())}%`;
+  return sql<SqlBool>`(unicode_lower(tasks.description) like ${pattern} escape '\\' or unicode_lower(clans.name) like ${pattern} escape '\\')`;
+}
+
+/**
+ * One page of every clan's tasks for GET /api/tasks/ (server-contract section 7 Task pool): the
+ * tasks whose description or clan name contains `q` (case-insensitive, literal; '' = all), in tier
+ * order, then description (code-point order: COLLATE "C" on PostgreSQL, SQLite's binary order),
+ * then id; `limit` rows from `offset` (limit 0: none), and `total`, the count of every matching
+ * task. Paging, search and count run in SQL (on PostgreSQL the page and the count at once); no
+ * call reads more than `limit` rows into the server.
+ */
+export async function listTaskPage(db: Db, dialect: Dialect, query: TaskPageQuery): Promise<TaskPageAnswer> {
+  const search = query.q ? matchesSearch(dialect, query.q) : null;
+  // With a search, SQLite is kept off the order index (`+ 0` is not its expression): walking the
+  // index and looking up each task costs seconds for a rare match, filtering then sorting does not.
+  const rank = search && dialect === 'sqlite' ? sql<number>`(${TIER_RANK_SQL} + 0)` : TIER_RANK_SQL;
+  const description = dialect === 'postgres' ? sql`tasks.description collate "C"` : sql`tasks.description`;
+  const page = async (): Promise<Task[]> => {
+    if (query.limit === 0) return [];
+    let q = tasksQuery(db);
+    if (search) q = q.where(search);
+    return (await q.orderBy(rank).orderBy(description).orderBy('tasks.id').limit(query.limit).offset(query.offset).execute()) as Task[];
+  };
+  // Without a search every task counts (each belongs to a clan: clan_id is a non-null foreign key).
+  const count = async (): Promise<number> => {
+    const row = search
+      ? await db.selectFrom('tasks').innerJoin('clans', 'clans.id', 'tasks.clan_id').where(search).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+      : await db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  const [tasks, total] = await Promise.all([page(), count()]);
+  return { tasks, total };
+}
+
+/**
+ * Serializes changes to one clan's task pool inside a transaction, so the TASK_POOL_MAX check and
+ * the insert after it are not raced: `SELECT … FOR NO KEY UPDATE` on the clan row in PostgreSQL
+ * (it does not block foreign-key checks of other tables). SQLite needs nothing: Kysely runs its
+ * transactions one at a time on the one connection.
+ */
+export async function lockClanPool(trx: Db, dialect: Dialect, clanId: number): Promise<void> {
+  if (dialect === 'postgres') {
+    await trx.selectFrom('clans').select('id').where('id', '=', clanId).forNoKeyUpdate().execute();
+  }
+}
+
+/** How many tasks the clan's pool holds. */
+export async function countClanTasks(db: Db, clanId: number): Promise<number> {
+  const row = await db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('clan_id', '=', clanId).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Task `taskId` of clan `clanId`; 404 'Task ID {id} not found.' when missing or of another clan. */

@@ -2,12 +2,23 @@ import { Hono } from 'hono';
 import { routeBodyLimit } from '../http/bodyLimit';
 import type { AppEnv } from '../http/context';
 import { readJson, requireUser } from '../http/context';
-import { conflict, forbidden } from '../errors';
+import { badRequest, conflict, forbidden } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
 import { bothSlashes, isUniqueViolation, pathId } from '../events/shared';
-import { deleteClanTasks, deleteTask, findTask, insertTask, listAllTasks, listClanTasks, sameTask, updateTask } from './repository';
+import * as v from 'valibot';
+import { countClanTasks, deleteClanTasks, deleteTask, findTask, insertTask, listClanTasks, listTaskPage, lockClanPool, sameTask, updateTask } from './repository';
 import { importTaskCsv, readCsvUpload } from './service';
-import { CSV_MAX_BYTES, CSV_TOO_LARGE, TASK_DUPLICATE, TASKS_CLEARED, TaskBodySchema } from '../../contract/task';
+import {
+  CSV_MAX_BYTES,
+  CSV_TOO_LARGE,
+  TASK_DUPLICATE,
+  TASK_POOL_FULL,
+  TASK_POOL_MAX,
+  TASKS_CLEARED,
+  TaskBodySchema,
+  TaskPageQuerySchema,
+} from '../../contract/task';
+import { firstIssueMessage } from '../../contract/common';
 import { isManagerRole } from '../../contract/user';
 
 /** Room for the multipart envelope around a 1 MiB file, in bytes. */
@@ -18,14 +29,20 @@ const MULTIPART_SLACK = 16 * 1024;
  * non-manager, 404 'Clan ID {id} not found.', 404 'Task ID {id} not found.' (also for another
  * clan's task), 400 bad ids or bodies. Every path also answers with a trailing slash.
  * - GET /clan/{clanId}/tasks/ → {tasks: [{id, description, difficulty, clan_id, clan_name}]}, by tier then description
- * - GET /tasks/ → every clan's tasks; only for a manager of at least one clan (else 403)
+ * - GET /tasks/?limit&offset&q → {tasks, total}: one page of every clan's tasks (server-contract
+ *   section 7 Task pool; see TaskPageQuerySchema and listTaskPage): limit default 100, above 500
+ *   gives 500; offset default 0; q a case-insensitive literal substring of description or clan
+ *   name; 400 naming the parameter for a limit or offset that is no whole number, a q with control
+ *   characters or over 200 characters. Only for a manager of at least one clan (else 403).
  * - POST /clan/{clanId}/tasks {description, difficulty} → {task}; 400 'Description and Difficulty
- *   are required.', description trimmed 1-500, difficulty a tier (any case); 409 for a pair already in the pool
+ *   are required.', description trimmed 1-500, difficulty a tier (any case); 409 for a pair already
+ *   in the pool; 409 'The task pool is full (5,000 tasks).' when the pool holds 5,000 tasks
  * - PUT /clan/{clanId}/tasks/{taskId} same body → {task}; 409 when it would equal another task
  * - DELETE /clan/{clanId}/tasks/{taskId} → {ok: true}
  * - DELETE /clan/{clanId}/tasks/ → {ok: true, deleted_count, message}
  * - POST /clan/{clanId}/tasks/upload_csv multipart field `file` → {inserted_count, skipped_count,
- *   error_count, errors: [{row, message}]} (see importTaskCsv, readCsvUpload); 413 over 1 MiB
+ *   error_count, errors: [{row, message}]} (see importTaskCsv, readCsvUpload); rows past the 5,000
+ *   task cap are row errors 'The task pool is full (5,000 tasks).'; 413 over 1 MiB
  */
 export function taskRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -33,10 +50,12 @@ export function taskRoutes(): Hono<AppEnv> {
   for (const p of bothSlashes('/tasks')) {
     app.get(p, async (c) => {
       const user = requireUser(c);
-      const { db } = c.get('deps');
+      const { db, dialect } = c.get('deps');
       const roles = await db.selectFrom('clan_memberships').select('role').where('user_id', '=', user.id).execute();
       if (!roles.some((r) => isManagerRole(r.role))) throw forbidden('Permission denied. Only clan Owners and Admins can see other clans\' tasks.');
-      return c.json({ tasks: await listAllTasks(db) });
+      const query = v.safeParse(TaskPageQuerySchema, c.req.query());
+      if (!query.success) throw badRequest(firstIssueMessage(query.issues) || 'Invalid query.');
+      return c.json(await listTaskPage(db, dialect, query.output));
     });
   }
 
@@ -53,8 +72,8 @@ export function taskRoutes(): Hono<AppEnv> {
       async (c) => {
         const clanId = pathId(c, 'clanId', 'clan id');
         const text = await readCsvUpload(c);
-        const { db } = c.get('deps');
-        const answer = await db.transaction().execute((trx) => importTaskCsv(trx, clanId, text));
+        const { db, dialect } = c.get('deps');
+        const answer = await db.transaction().execute((trx) => importTaskCsv(trx, dialect, clanId, text));
         return c.json(answer);
       },
     );
@@ -75,7 +94,11 @@ export function taskRoutes(): Hono<AppEnv> {
       const { db } = c.get('deps');
       await requireManager(db, clanId, user.id);
       const body = await readJson(c, TaskBodySchema);
-      const taskId = await insertTask(db, clanId, body);
+      const taskId = await db.transaction().execute(async (trx) => {
+        await lockClanPool(trx, c.get('deps').dialect, clanId);
+        if ((await countClanTasks(trx, clanId)) >= TASK_POOL_MAX) throw conflict(TASK_POOL_FULL);
+        return insertTask(trx, clanId, body);
+      });
       if (taskId === null) throw conflict(TASK_DUPLICATE);
       return c.json({ task: await findTask(db, clanId, taskId) });
     });

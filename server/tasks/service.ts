@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/context';
 import type { Db } from '../db/schema';
+import type { Dialect } from '../db/migrations/helpers';
 import { ApiError, badRequest } from '../errors';
-import { insertTasks, pairKey, poolKeys } from './repository';
+import { insertTasks, lockClanPool, pairKey, poolKeys } from './repository';
 import { parseTaskCsv } from './csv';
 import {
   CSV_BAD_NAME,
@@ -12,6 +13,9 @@ import {
   CSV_NO_FILE,
   CSV_NOT_UTF8,
   CSV_TOO_LARGE,
+  TASK_POOL_FULL,
+  TASK_POOL_MAX,
+  type CsvRowError,
   type CsvUploadAnswer,
 } from '../../contract/task';
 
@@ -44,15 +48,23 @@ export async function readCsvUpload(c: Context<AppEnv>): Promise<string> {
 }
 
 /**
- * Imports task CSV text into a clan's pool (server-contract section 3): good rows are inserted,
- * pairs already in the pool or repeated in the file are skipped and counted, bad rows are listed
- * by line (at most CSV_MAX_LISTED_ERRORS; error_count has them all). Run inside a transaction.
+ * Imports task CSV text into a clan's pool (server-contract sections 3 and 7 Task pool): good rows
+ * are inserted, pairs already in the pool or repeated in the file are skipped and counted, bad
+ * rows are listed by line. The pool holds at most TASK_POOL_MAX (5,000) tasks: the new rows, in
+ * file order, are inserted up to it and each one past it is a row error TASK_POOL_FULL (skipped
+ * rows take no room). `errors` is in line order, at most CSV_MAX_LISTED_ERRORS of them;
+ * `error_count` counts them all. Run inside a transaction: the pool is locked (lockClanPool) and
+ * counted in it, so concurrent imports and creates cannot pass the cap together.
  * Raises 400 for file-level problems (see parseTaskCsv).
  */
-export async function importTaskCsv(db: Db, clanId: number, text: string): Promise<CsvUploadAnswer> {
+export async function importTaskCsv(db: Db, dialect: Dialect, clanId: number, text: string): Promise<CsvUploadAnswer> {
   const { tasks, errors } = parseTaskCsv(text);
+  await lockClanPool(db, dialect, clanId);
   const seen = await poolKeys(db, clanId);
+  // The pairs are unique in a clan, so the pool holds exactly as many tasks as `seen` has keys.
+  let room = Math.max(0, TASK_POOL_MAX - seen.size);
   const fresh: typeof tasks = [];
+  const refused: CsvRowError[] = [...errors];
   let skipped = 0;
   for (const t of tasks) {
     const key = pairKey(t.description, t.difficulty);
@@ -61,14 +73,20 @@ export async function importTaskCsv(db: Db, clanId: number, text: string): Promi
       continue;
     }
     seen.add(key);
+    if (room === 0) {
+      refused.push({ row: t.row, message: TASK_POOL_FULL });
+      continue;
+    }
+    room--;
     fresh.push(t);
   }
   const inserted = await insertTasks(db, clanId, fresh);
   skipped += fresh.length - inserted;
+  refused.sort((a, b) => a.row - b.row);
   return {
     inserted_count: inserted,
     skipped_count: skipped,
-    error_count: errors.length,
-    errors: errors.slice(0, CSV_MAX_LISTED_ERRORS),
+    error_count: refused.length,
+    errors: refused.slice(0, CSV_MAX_LISTED_ERRORS),
   };
 }

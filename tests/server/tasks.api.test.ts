@@ -268,18 +268,22 @@ describe.each(backends())('task pool API (%s)', (backend) => {
       expect(a.status).toBe(200);
     });
 
-    it("shows every clan's tasks on GET /tasks/ to a manager of any clan, with clan names", async () => {
+    it("shows every clan's tasks on GET /tasks/ to a manager of any clan, with clan names, a page at a time", async () => {
       const c1 = await freshClan();
       const c2 = await freshClan();
       await c1.api.post(tasksPath(c1.clanId), { description: 'From one', difficulty: 'EASY' });
       await c2.api.post(tasksPath(c2.clanId), { description: 'From two', difficulty: 'HARD' });
-      const all = await c1.api.get('/api/tasks/');
+      const all = await c1.api.get('/api/tasks/?q=from%20');
       expect(all.status).toBe(200);
-      const mine = all.body.tasks.find((t: any) => t.description === 'From one');
-      const theirs = all.body.tasks.find((t: any) => t.description === 'From two');
-      expect(mine).toMatchObject({ clan_id: c1.clanId, difficulty: 'EASY' });
-      expect(theirs).toMatchObject({ clan_id: c2.clanId, difficulty: 'HARD', clan_name: expect.stringMatching(/^Task Clan /) });
+      expect(all.body.total).toBe(2);
+      const [mine, theirs] = all.body.tasks;
+      expect(mine).toMatchObject({ description: 'From one', clan_id: c1.clanId, difficulty: 'EASY' });
+      expect(theirs).toMatchObject({ description: 'From two', clan_id: c2.clanId, difficulty: 'HARD', clan_name: expect.stringMatching(/^Task Clan /) });
       expect(mine.clan_name).not.toBe(theirs.clan_name);
+      // Paging and search in depth: tests/server/task-pool.api.test.ts.
+      const first = await c1.api.get('/api/tasks/?limit=1');
+      expect(first.body.tasks).toHaveLength(1);
+      expect(first.body.total).toBeGreaterThan(2);
     });
   });
 
