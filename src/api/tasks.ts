@@ -4,10 +4,13 @@ import {
   TaskAnswerSchema,
   TaskDeletedAnswerSchema,
   TaskListAnswerSchema,
+  TaskPageAnswerSchema,
   TasksClearedAnswerSchema,
   type CsvUploadAnswer,
   type Task,
   type TaskBody,
+  type TaskPageAnswer,
+  type TaskPageQuery,
 } from '../../contract/task';
 
 const base = (clanId: number) => `clan/${clanId}/tasks`;
@@ -20,9 +23,17 @@ export async function fetchClanTasks(clanId: number): Promise<Task[]> {
   return (await request(TaskListAnswerSchema, (h) => h.get(`${base(clanId)}/`), 'Failed to load current tasks. Check console for details.')).tasks;
 }
 
-/** GET /api/tasks/ → every clan's tasks (managers, 'Show Other Clan Tasks' on). */
-export async function fetchAllTasks(): Promise<Task[]> {
-  return (await request(TaskListAnswerSchema, (h) => h.get('tasks/'), 'Failed to load current tasks. Check console for details.')).tasks;
+/**
+ * GET /api/tasks/?limit&offset&q → one page of every clan's tasks and the count of all matching
+ * ones, `{tasks, total}` (managers, 'Show Other Clan Tasks' on; server-contract section 7 Task
+ * pool): `limit` rows (the server gives at most 500) from `offset`, `q` a case-insensitive
+ * substring of description or clan name ('' = all, not sent). `signal` aborts the call (a newer
+ * page replaced it). Fallback 'Failed to load current tasks. Check console for details.'
+ */
+export function fetchTaskPage(query: TaskPageQuery, signal?: AbortSignal): Promise<TaskPageAnswer> {
+  const searchParams: Record<string, string | number> = { limit: query.limit, offset: query.offset };
+  if (query.q) searchParams.q = query.q;
+  return request(TaskPageAnswerSchema, (h) => h.get('tasks/', { searchParams, signal }), 'Failed to load current tasks. Check console for details.');
 }
 
 /** POST /api/clan/{clanId}/tasks {description, difficulty} → the task. Fallback 'Failed to create task. Check form data.' */

@@ -1,20 +1,32 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SnapshotFrom } from 'xstate';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SnapshotFrom, StateNode } from 'xstate';
 import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
-import { FakeEffects } from '../support/effects';
+import { FakeEffects, deferred, type Deferred } from '../support/effects';
 import { csvImportMachine, type CsvImportEvent } from '../../machines/csvImport.machine';
-import { CSV_BAD_NAME, CSV_NO_FILE, TASK_REQUIRED, tasksImportedMessage, type CsvUploadAnswer, type Task } from '../../contract/task';
+import { TASK_POOL_DELAYS, taskPoolMachine, type TaskPageResult, type TaskPoolEvent } from '../../machines/taskPool.machine';
+import { TIERS } from '../../contract/game/tiers';
+import {
+  CSV_BAD_NAME,
+  CSV_NO_FILE,
+  TASK_REQUIRED,
+  tasksImportedMessage,
+  type CsvUploadAnswer,
+  type Task,
+  type TaskPageAnswer,
+  type TaskPageQuery,
+} from '../../contract/task';
 import { READ_ONLY_TASKS_NOTE, TasksTab, type TasksEffects } from '../../src/features/tasks/TasksTab';
 import { ApiRequestError } from '../../src/api/client';
 
 /**
- * The Tasks tab (product-spec sections 2 Tasks tab, 5 Tasks, 6, 8, 9): a model-based test of the
- * csvImport chart through the rendered Task CSV Importer, and checks of the table (tier order,
- * sort toggling, pagination back to page 1, other clans' rows without actions, the read-only list
- * of non-managers).
+ * The Tasks tab (product-spec sections 2 Tasks tab, 5 Tasks, 6, 8, 9; server-contract section 7
+ * Task pool): model-based tests of the csvImport chart through the rendered Task CSV Importer and
+ * of the taskPool chart through the rendered task table (the own list, and 'Show Other Clan
+ * Tasks' paging through the server with the debounced search), and checks of the own table (tier
+ * order, sort toggling, pagination back to page 1, the read-only list of non-managers).
  */
 
 type Snap = SnapshotFrom<typeof csvImportMachine>;
@@ -75,6 +87,15 @@ const POOL: Task[] = [
 ];
 const OTHERS: Task[] = [...POOL, task('Other clan task', 'EASY', 99, 'Blue Moon')];
 
+/** GET /api/tasks/ over `tasks` as the server answers it: case-insensitive substring of description or clan name, tier then description then id. */
+function serverAnswer(tasks: readonly Task[], query: TaskPageQuery): TaskPageAnswer {
+  const q = query.q.toLowerCase();
+  const hits = tasks
+    .filter((t) => t.description.toLowerCase().includes(q) || t.clan_name.toLowerCase().includes(q))
+    .sort((a, b) => TIERS.indexOf(a.difficulty) - TIERS.indexOf(b.difficulty) || (a.description < b.description ? -1 : a.description > b.description ? 1 : 0) || a.id - b.id);
+  return { tasks: hits.slice(query.offset, query.offset + query.limit), total: hits.length };
+}
+
 function renderTasks(isManager: boolean, fx = new FakeEffects()) {
   let loads = 0;
   const never = () => new Promise<never>(() => {});
@@ -84,7 +105,7 @@ function renderTasks(isManager: boolean, fx = new FakeEffects()) {
       loads += 1;
       return POOL;
     },
-    fetchAllTasks: async () => OTHERS,
+    fetchTaskPage: async (query) => serverAnswer(OTHERS, query),
     createTask: fx.fn('createTask'),
     updateTask: never,
     deleteTask: never,
@@ -174,6 +195,388 @@ describe('csvImport chart through the Task CSV Importer', () => {
       for (const step of path.steps) {
         if ((step.event.type as string) !== 'xstate.init') await exec[step.event.type](step);
         await ASSERTIONS[step.state.matches('uploading') ? 'uploading' : 'idle'](step.state, w);
+      }
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// The taskPool chart through the task table: the own list, and every clan's tasks paged by the server.
+
+type PoolSnap = SnapshotFrom<typeof taskPoolMachine>;
+const DEBOUNCE = 'xstate.after.searchDebounce.taskPool.others.debouncing';
+type PoolSynthetic =
+  | { type: 'xstate.done.actor.loadClanTasks'; output: Task[] }
+  | { type: 'xstate.error.actor.loadClanTasks'; error: Error }
+  | { type: 'xstate.done.actor.loadTaskPage'; output: TaskPageResult }
+  | { type: 'xstate.error.actor.loadTaskPage'; error: Error }
+  | { type: typeof DEBOUNCE };
+type PoolModelEvent = TaskPoolEvent | PoolSynthetic;
+
+const LOAD_FAILED = 'Failed to load current tasks. Check console for details.';
+/** Every clan's tasks on the fake server: this clan's 15 and 13 of Blue Moon (3 pages of 10, 2 of 25). */
+const ALL: Task[] = [...POOL, ...Array.from({ length: 13 }, (_, i) => task(`Moon duty ${String(i + 1).padStart(2, '0')}`, TIERS[i % 5], 99, 'Blue Moon'))];
+/** The searches typed: none, and one matching Blue Moon by its clan name (in another case, with a space to trim). */
+const SEARCHES = ['', 'MOON '];
+const otherSearch = (search: string) => SEARCHES.find((v) => v !== search)!;
+const otherSize = (size: number) => (size === 10 ? 25 : 10);
+
+/** The GET /api/tasks/ query of the page the chart shows or loads. */
+const queryOf = (s: PoolSnap): TaskPageQuery => ({ q: s.context.search.trim(), limit: s.context.pageSize, offset: (s.context.page - 1) * s.context.pageSize });
+/** What `loadTaskPage` answers for that query from the fake server. */
+function pageResult(s: PoolSnap): TaskPageResult {
+  const query = queryOf(s);
+  const answer = serverAnswer(ALL, query);
+  return { tasks: answer.tasks, offset: query.offset, total: answer.total, unfilteredTotal: query.q ? ALL.length : null };
+}
+const pageCount = (s: PoolSnap) => Math.max(1, Math.ceil(serverAnswer(ALL, { ...queryOf(s), limit: 1, offset: 0 }).total / s.context.pageSize));
+
+/** Events a person or the fake server can cause in a state of the chart. */
+function poolEventsFor(s: PoolSnap): PoolModelEvent[] {
+  const c = s.context;
+  const toggle: PoolModelEvent = { type: 'tasks.toggleOthers' };
+  const search: PoolModelEvent = { type: 'table.search', value: otherSearch(c.search) };
+  if (s.matches({ own: 'loading' }) || s.matches({ own: 'refreshing' })) {
+    const list: PoolModelEvent[] = [
+      { type: 'xstate.done.actor.loadClanTasks', output: POOL },
+      { type: 'xstate.error.actor.loadClanTasks', error: new Error(LOAD_FAILED) },
+    ];
+    return s.matches({ own: 'loading' }) ? [...list, toggle] : list;
+  }
+  if (s.matches({ own: 'ready' })) {
+    const list: PoolModelEvent[] = [toggle, { type: 'tasks.reload' }];
+    return c.sort.key === 'difficulty' ? [...list, { type: 'table.sort', key: 'description' }] : list;
+  }
+  if (s.matches({ own: 'failed' }) || s.matches({ others: 'failed' })) return [{ type: 'tasks.reload' }, toggle, ...(s.matches('others') ? [search] : [])];
+  const settle: PoolModelEvent[] = [
+    { type: 'xstate.done.actor.loadTaskPage', output: pageResult(s) },
+    { type: 'xstate.error.actor.loadTaskPage', error: new Error(LOAD_FAILED) },
+  ];
+  // Tasks deleted meanwhile: the page asked for is past the new end (5 tasks left).
+  if (c.page > 1) settle.push({ type: 'xstate.done.actor.loadTaskPage', output: { tasks: [], offset: queryOf(s).offset, total: 5, unfilteredTotal: c.search.trim() ? ALL.length : null } });
+  if (s.matches({ others: 'loading' })) return [...settle, search, toggle];
+  if (s.matches({ others: 'refreshing' })) return [...settle, search];
+  if (s.matches({ others: 'debouncing' })) return [{ type: DEBOUNCE }, search];
+  // others.ready: the pager, the page size, the search, the toggle and a reload after a change.
+  const list: PoolModelEvent[] = [search, toggle, { type: 'table.pageSize', size: otherSize(c.pageSize) }, { type: 'tasks.reload' }];
+  if (c.page < pageCount(s)) list.push({ type: 'table.page', page: c.page + 1 });
+  if (c.page > 1) list.push({ type: 'table.page', page: c.page - 1 });
+  return list;
+}
+
+/** Past-end answers: the state they lead to is otherwise the same as after a page change, and would not be driven. */
+const isPastEnd = (e: PoolModelEvent | undefined) => e?.type === 'xstate.done.actor.loadTaskPage' && e.output.tasks.length === 0 && e.output.total === 5;
+const serializePool = (s: PoolSnap, e?: PoolModelEvent) =>
+  JSON.stringify([s.value, s.context.search, s.context.page, s.context.pageSize, s.matches('own') ? s.context.sort : null, pageShown(s), isPastEnd(e)]);
+/** Which server page the table shows (its start, size and count, whether searched): a path's snapshots must show what its events did. */
+const pageShown = (s: PoolSnap) => {
+  const p = s.context.otherPage;
+  return p && s.matches('others') ? [p.offset, p.tasks.length, p.total, p.unfilteredTotal] : null;
+};
+const poolModel = new TestModel(taskPoolMachine);
+const poolPaths = poolModel.getPaths(
+  () => getShortestPaths(taskPoolMachine, { events: poolEventsFor as never, serializeState: serializePool as never }) as never,
+  { allowDuplicatePaths: false },
+) as unknown as TestPath<PoolSnap, PoolModelEvent>[];
+
+function poolStateKeys(): string[] {
+  const keys: string[] = [];
+  const walk = (node: StateNode<any, any>, prefix: string[]) => {
+    for (const [key, child] of Object.entries(node.states)) {
+      keys.push([...prefix, key].join('.'));
+      walk(child as StateNode<any, any>, [...prefix, key]);
+    }
+  };
+  walk(taskPoolMachine.root, []);
+  return keys;
+}
+const matchesKey = (s: PoolSnap, key: string) => {
+  const value = key.split('.').reduceRight<unknown>((inner, part) => (inner === undefined ? part : { [part]: inner }), undefined);
+  return s.matches(value as never);
+};
+
+/**
+ * The fake task calls: every clan-list and page call waits for the test, which settles the newest
+ * (an older one belongs to a load the chart has stopped); the count of all tasks (`limit=0`, asked
+ * beside a search) is answered at once.
+ */
+class FakeTaskServer {
+  clanCalls: Deferred<Task[]>[] = [];
+  pageCalls: { query: TaskPageQuery; signal: AbortSignal | undefined; answer: Deferred<TaskPageAnswer>; settled?: boolean }[] = [];
+  fetchClanTasks = (clanId: number): Promise<Task[]> => {
+    expect(clanId).toBe(CLAN_ID);
+    const d = deferred<Task[]>();
+    this.clanCalls.push(d);
+    return d.promise;
+  };
+  fetchTaskPage = (query: TaskPageQuery, signal?: AbortSignal): Promise<TaskPageAnswer> => {
+    if (query.limit === 0) {
+      expect(query).toEqual({ q: '', limit: 0, offset: 0 });
+      return Promise.resolve(serverAnswer(ALL, query));
+    }
+    const answer = deferred<TaskPageAnswer>();
+    this.pageCalls.push({ query, signal, answer });
+    return answer.promise;
+  };
+}
+
+interface PoolWorld {
+  server: FakeTaskServer;
+  /** Page calls made before the step's event. */
+  pageCallsBefore: number;
+}
+
+/** Lets every pending promise and React update run (timers are fake: setImmediate is not). */
+const flush = () => act(() => new Promise<void>((resolve) => setImmediate(resolve)));
+
+// Plain DOM queries for what every step checks (role queries are slow in jsdom and run hundreds of times here).
+const searchBox = () => screen.getByLabelText('Search tasks') as HTMLInputElement;
+const othersToggle = () => screen.getByLabelText('Show Other Clan Tasks') as HTMLInputElement;
+const table = () => screen.getByRole('table');
+const bodyRows = () => [...table().querySelectorAll('tbody tr')];
+const shownDescriptions = () => bodyRows().map((r) => r.querySelector('td')!.textContent);
+const rangeLabel = () => screen.getByTestId('task-range').textContent;
+const ariaSorts = () => [...table().querySelectorAll('thead th')].slice(0, 3).map((th) => th.getAttribute('aria-sort'));
+const pagerButton = (label: 'Previous' | 'Next') => [...document.querySelectorAll('.pager button')].find((b) => b.textContent === label) as HTMLButtonElement;
+
+/** The own list as the table shows it: filtered by the search, sorted by the column, 10 a page. */
+function ownRows(s: PoolSnap): Task[] {
+  const q = s.context.search.trim().toLowerCase();
+  const text = (a: string, b: string) => a.localeCompare(b);
+  const hits = POOL.filter((t) => [t.description, t.difficulty, t.clan_name].some((x) => x.toLowerCase().includes(q)));
+  const sorted = s.context.sort.key === 'description'
+    ? hits.sort((a, b) => text(a.description, b.description))
+    : hits.sort((a, b) => TIERS.indexOf(a.difficulty) - TIERS.indexOf(b.difficulty) || text(a.description, b.description));
+  return sorted.slice((s.context.page - 1) * s.context.pageSize, s.context.page * s.context.pageSize);
+}
+
+/** The table shows `rows`, or the empty text for `search`. */
+function expectRows(rows: Task[], search: string) {
+  if (rows.length === 0) expect(shownDescriptions()).toEqual([search.trim() ? `No tasks found matching "${search}".` : 'No tasks in the pool yet.']);
+  else expect(shownDescriptions()).toEqual(rows.map((t) => t.description));
+}
+
+/** The table of the page the chart holds (own list, or the server page shown), and its range label. */
+function assertRows(rows: Task[], from: number, total: number, filteredFrom: number | null, search: string) {
+  expectRows(rows, search);
+  const to = rows.length ? from + rows.length - 1 : 0;
+  expect(rangeLabel()).toBe(`${rows.length ? from : 0}-${to} of ${total} tasks${filteredFrom !== null ? ` (Filtered from ${filteredFrom})` : ''}`);
+  // Edit and delete on this clan's rows only.
+  if (rows.length) expect(bodyRows().map((r) => r.lastElementChild!.textContent)).toEqual(rows.map((t) => (t.clan_id === CLAN_ID ? 'EditDelete' : 'Other clan')));
+  for (const [i, t] of rows.entries()) {
+    const buttons = [...bodyRows()[i].querySelectorAll('button')].map((b) => b.getAttribute('aria-label'));
+    expect(buttons).toEqual(t.clan_id === CLAN_ID ? [`Edit task ${t.description}`, `Delete task ${t.description}`] : []);
+  }
+}
+
+const newestPage = (w: PoolWorld) => w.server.pageCalls.at(-1)!;
+
+function poolAssertions(w: PoolWorld): Record<string, (s: PoolSnap) => void> {
+  const sortButtons = () => [...table().querySelectorAll('thead button')] as HTMLButtonElement[];
+  return {
+    own: (s) => {
+      expect(othersToggle().checked).toBe(false);
+      expect(searchBox().value).toBe(s.context.search);
+      if (!s.matches({ own: 'loading' }) && !s.matches({ own: 'failed' })) for (const b of sortButtons()) expect(b.disabled).toBe(false);
+    },
+    'own.loading': () => {
+      screen.getByText('Loading tasks...');
+      expect(screen.queryByRole('table')).toBeNull();
+    },
+    'own.ready': (s) => {
+      expect(table().getAttribute('aria-busy')).toBe('false');
+      const hits = POOL.filter((t) => [t.description, t.difficulty, t.clan_name].some((x) => x.toLowerCase().includes(s.context.search.trim().toLowerCase())));
+      assertRows(ownRows(s), (s.context.page - 1) * s.context.pageSize + 1, hits.length, s.context.search.trim() ? POOL.length : null, s.context.search);
+      expect(ariaSorts()).toEqual(s.context.sort.key === 'description' ? [s.context.sort.direction === 'asc' ? 'ascending' : 'descending', 'none', 'none'] : ['none', 'ascending', 'none']);
+    },
+    'own.refreshing': (s) => {
+      expect(table().getAttribute('aria-busy')).toBe('true');
+      expectRows(ownRows(s), s.context.search);
+      expect(w.server.clanCalls.length).toBeGreaterThan(1);
+    },
+    'own.failed': (s) => {
+      expect(screen.getByRole('alert').textContent).toBe(s.context.error);
+      screen.getByRole('button', { name: 'Retry' });
+      expect(screen.queryByRole('table')).toBeNull();
+    },
+    others: (s) => {
+      expect(othersToggle().checked).toBe(true);
+      expect(searchBox().value).toBe(s.context.search);
+      if (s.matches({ others: 'loading' }) || s.matches({ others: 'failed' })) return;
+      // The server's order: not re-sortable, shown as difficulty ascending.
+      for (const b of sortButtons()) expect(b.disabled).toBe(true);
+      expect(ariaSorts()).toEqual(['none', 'ascending', 'none']);
+    },
+    'others.loading': (s) => {
+      screen.getByText('Loading tasks...');
+      expect(screen.queryByRole('table')).toBeNull();
+      expect(newestPage(w).query).toEqual(queryOf(s));
+    },
+    'others.ready': (s) => {
+      expect(table().getAttribute('aria-busy')).toBe('false');
+      const expected = pageResult(s);
+      expect(s.context.otherPage).toEqual(expected);
+      assertRows(expected.tasks, expected.offset + 1, expected.total, expected.unfilteredTotal, s.context.search);
+      const pages = pageCount(s);
+      screen.getByText(`Page ${s.context.page} of ${pages}`);
+      expect(pagerButton('Previous').disabled).toBe(s.context.page <= 1);
+      expect(pagerButton('Next').disabled).toBe(s.context.page >= pages);
+      expect((screen.getByLabelText('Rows per page') as HTMLSelectElement).value).toBe(String(s.context.pageSize));
+    },
+    'others.debouncing': (s) => {
+      // The search waits for typing to pause: nothing asked yet, the last page still shown.
+      expect(w.server.pageCalls.length).toBe(w.pageCallsBefore);
+      expect(table().getAttribute('aria-busy')).toBe('true');
+      expectRows(s.context.otherPage!.tasks, s.context.search);
+    },
+    'others.refreshing': (s) => {
+      expect(newestPage(w).query).toEqual(queryOf(s));
+      expect(table().getAttribute('aria-busy')).toBe('true');
+      expectRows(s.context.otherPage!.tasks, s.context.search);
+      // Every earlier page load still pending was dropped by the chart, and its request aborted.
+      for (const call of w.server.pageCalls.slice(0, -1)) if (!call.settled) expect(call.signal?.aborted, JSON.stringify(call.query)).toBe(true);
+    },
+    'others.failed': (s) => {
+      expect(screen.getByRole('alert').textContent).toBe(s.context.error);
+      screen.getByRole('button', { name: 'Retry' });
+      expect(screen.queryByRole('table')).toBeNull();
+    },
+  };
+}
+
+type PoolExecutor = (step: { event: PoolModelEvent; state: PoolSnap }, prev: PoolSnap) => Promise<void>;
+
+function poolExecutors(w: PoolWorld) {
+  const settlePage = async (how: 'resolve' | 'reject', value: unknown) => {
+    const call = newestPage(w);
+    call.settled = true;
+    if (how === 'resolve') {
+      const out = value as TaskPageResult;
+      expect(call.query.offset).toBe(out.offset);
+      call.answer.resolve({ tasks: out.tasks, total: out.total });
+    } else call.answer.reject(value);
+    await flush();
+  };
+  const settleClan = async (how: 'resolve' | 'reject', value: unknown) => {
+    const d = w.server.clanCalls.at(-1)!;
+    if (how === 'resolve') d.resolve(value as Task[]);
+    else d.reject(value);
+    await flush();
+  };
+  return {
+    'xstate.done.actor.loadClanTasks': async ({ event }) => settleClan('resolve', 'output' in event ? event.output : null),
+    'xstate.error.actor.loadClanTasks': async () => settleClan('reject', new ApiRequestError(LOAD_FAILED, 500)),
+    'xstate.done.actor.loadTaskPage': async ({ event }) => settlePage('resolve', 'output' in event ? event.output : null),
+    'xstate.error.actor.loadTaskPage': async () => settlePage('reject', new ApiRequestError(LOAD_FAILED, 500)),
+    [DEBOUNCE]: async () => {
+      await act(() => vi.advanceTimersByTimeAsync(TASK_POOL_DELAYS.searchDebounce - 1));
+      expect(w.server.pageCalls.length).toBe(w.pageCallsBefore);
+      await act(() => vi.advanceTimersByTimeAsync(1));
+    },
+    // fireEvent, not user-event: Testing Library's user-event wrapper waits on a setTimeout, faked here.
+    'tasks.toggleOthers': async () => void fireEvent.click(othersToggle()),
+    'table.search': async ({ event }) => {
+      if (event.type !== 'table.search') return;
+      // Typed one key at a time (each keystroke restarts the wait), or cleared at once.
+      if (!event.value) fireEvent.change(searchBox(), { target: { value: '' } });
+      for (let i = 1; i <= event.value.length; i++) fireEvent.change(searchBox(), { target: { value: event.value.slice(0, i) } });
+    },
+    'table.sort': async () => void fireEvent.click(screen.getByRole('button', { name: /^Description/ })),
+    'table.pageSize': async ({ event }) => {
+      if (event.type === 'table.pageSize') fireEvent.change(screen.getByLabelText('Rows per page'), { target: { value: String(event.size) } });
+    },
+    'table.page': async ({ event }, prev) => {
+      if (event.type === 'table.page') fireEvent.click(pagerButton(event.page > prev.context.page ? 'Next' : 'Previous'));
+    },
+    'tasks.reload': async (_step, prev) => {
+      if (prev.matches({ own: 'failed' }) || prev.matches({ others: 'failed' })) {
+        fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+        return;
+      }
+      // After a change (here: a new task) the list is loaded again.
+      fireEvent.click(screen.getByRole('button', { name: 'Create New Task' }));
+      const d = screen.getByRole('dialog');
+      fireEvent.change(within(d).getByLabelText('Description'), { target: { value: 'Kill a goblin' } });
+      fireEvent.change(within(d).getByLabelText('Difficulty'), { target: { value: 'EASY' } });
+      fireEvent.click(within(d).getByRole('button', { name: 'Create Task' }));
+      await flush();
+      within(screen.getByRole('dialog')).getByText('Task created successfully.');
+      fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
+      await flush();
+      expect(screen.queryByRole('dialog')).toBeNull();
+    },
+  } satisfies Record<PoolModelEvent['type'], PoolExecutor>;
+}
+
+function renderPool(): PoolWorld {
+  const server = new FakeTaskServer();
+  const effects: TasksEffects = {
+    fetchClanTasks: server.fetchClanTasks,
+    fetchTaskPage: server.fetchTaskPage,
+    createTask: async (_clanId, body) => task(body.description, body.difficulty),
+    updateTask: () => new Promise<never>(() => {}),
+    deleteTask: () => new Promise<never>(() => {}),
+    deleteAllTasks: () => new Promise<never>(() => {}),
+    uploadTaskCsv: () => new Promise<never>(() => {}),
+  };
+  render(<TasksTab clanId={CLAN_ID} isManager effects={effects} />);
+  return { server, pageCallsBefore: 0 };
+}
+
+const poolShort = (path: TestPath<PoolSnap, PoolModelEvent>) =>
+  path.steps
+    .slice(1)
+    .map(({ event }) => {
+      if (event.type === 'table.search') return `search(${JSON.stringify(event.value)})`;
+      if (event.type === 'table.page') return `page(${event.page})`;
+      if (event.type === 'table.pageSize') return `size(${event.size})`;
+      if (event.type === 'xstate.done.actor.loadTaskPage') return isPastEnd(event) ? 'done(loadTaskPage, past the end)' : 'done(loadTaskPage)';
+      return event.type.replace(/^xstate\.(after\.(\w+)\..*|(done|error)\.actor\.(\w+))$/, (_m, _a, delay, kind, actor) => delay ?? `${kind}(${actor})`);
+    })
+    .join(' → ');
+
+describe('taskPool chart through the task table', () => {
+  beforeEach(() => {
+    // Only the chart's delays are faked; promises, setImmediate and user-event run for real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
+
+  it('reaches every state node, every node has an assertion, and every event is driven (guard)', () => {
+    const keys = poolStateKeys();
+    const w = { server: new FakeTaskServer(), pageCallsBefore: 0 };
+    expect(Object.keys(poolAssertions(w)).sort()).toEqual([...keys].sort());
+    const reached = new Set<string>();
+    const driven = new Set<string>();
+    for (const p of poolPaths)
+      for (const st of p.steps) {
+        for (const k of keys) if (matchesKey(st.state, k)) reached.add(k);
+        driven.add(st.event.type);
+      }
+    expect([...reached].sort()).toEqual([...keys].sort());
+    expect([...driven].filter((t) => t !== 'xstate.init').sort()).toEqual(Object.keys(poolExecutors(w)).sort());
+    // A search on every page size, the last page of each, and a page past the end after deletions are all shown.
+    const seen = poolPaths.flatMap((p) => p.steps.map((st) => st.state));
+    expect(seen.some((s) => s.matches({ others: 'ready' }) && s.context.search && s.context.page === 2)).toBe(true);
+    expect(seen.some((s) => s.matches({ others: 'ready' }) && s.context.page === 3)).toBe(true);
+    expect(poolPaths.some((p) => p.steps.some((st) => st.event.type === 'xstate.done.actor.loadTaskPage' && st.event.output.total === 5))).toBe(true);
+  });
+
+  for (const path of poolPaths) {
+    it(poolShort(path) || 'starts loading the own list', async () => {
+      const w = renderPool();
+      const exec = poolExecutors(w) as Record<string, PoolExecutor>;
+      const check = poolAssertions(w);
+      const keys = poolStateKeys();
+      let prev = path.steps[0].state;
+      for (const step of path.steps) {
+        w.pageCallsBefore = w.server.pageCalls.length;
+        if ((step.event.type as string) !== 'xstate.init') await exec[step.event.type](step, prev);
+        for (const k of keys) if (matchesKey(step.state, k)) check[k](step.state);
+        prev = step.state;
       }
     });
   }

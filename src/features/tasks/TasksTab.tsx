@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useId, useMemo, useRef, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import * as v from 'valibot';
-import { taskPoolMachine, type TaskSortKey } from '../../../machines/taskPool.machine';
+import { DEFAULT_TASK_SORT, taskPoolMachine, type TaskSortKey } from '../../../machines/taskPool.machine';
 import * as sel from '../../../machines/taskPool.selectors';
 import { csvImportMachine } from '../../../machines/csvImport.machine';
 import * as csvSel from '../../../machines/csvImport.selectors';
@@ -23,12 +23,12 @@ import * as tasksApi from '../../api/tasks';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
-import { TASK_PAGE_SIZES, filterTasks, paginate, sortTasks } from './taskTable';
+import { TASK_PAGE_SIZES, filterTasks, loadOtherClanPage, paginate, serverPage, sortTasks, type Page } from './taskTable';
 
 /** The calls of the Tasks tab (product-spec section 7 Task pool), replaceable in tests. */
 export interface TasksEffects {
   fetchClanTasks: typeof tasksApi.fetchClanTasks;
-  fetchAllTasks: typeof tasksApi.fetchAllTasks;
+  fetchTaskPage: typeof tasksApi.fetchTaskPage;
   createTask: typeof tasksApi.createTask;
   updateTask: typeof tasksApi.updateTask;
   deleteTask: typeof tasksApi.deleteTask;
@@ -39,7 +39,7 @@ export interface TasksEffects {
 /** The real calls. */
 export const liveTasksEffects: TasksEffects = {
   fetchClanTasks: tasksApi.fetchClanTasks,
-  fetchAllTasks: tasksApi.fetchAllTasks,
+  fetchTaskPage: tasksApi.fetchTaskPage,
   createTask: tasksApi.createTask,
   updateTask: tasksApi.updateTask,
   deleteTask: tasksApi.deleteTask,
@@ -73,14 +73,18 @@ const taskBody = (draft: Record<string, unknown>) => ({
  * get the collapsible Task CSV Importer, Create New Task, search, 'Show Other Clan Tasks', a
  * sortable table (Description, Difficulty, Clan Name, Action; difficulty ascending in tier order by
  * default) with edit and delete on this clan's rows, pagination 10 / 25 / 50 and Delete All
- * Tasks. Others see the read-only list with the note. `effects` replaces the calls in tests.
+ * Tasks. Others see the read-only list with the note. With 'Show Other Clan Tasks' on, the table
+ * pages through every clan's tasks on the server (server-contract section 7 Task pool: the search
+ * box is sent as `q` once typing pauses, the pager drives `offset`, the server's order is kept).
+ * `effects` replaces the calls in tests.
  */
 export function TasksTab({ clanId, isManager, effects = liveTasksEffects }: { clanId: number; isManager: boolean; effects?: TasksEffects }) {
   const logic = useMemo(
     () =>
       taskPoolMachine.provide({
         actors: {
-          loadTasks: fromPromise(({ input }) => (input.showOthers ? effects.fetchAllTasks() : effects.fetchClanTasks(clanId))),
+          loadClanTasks: fromPromise(() => effects.fetchClanTasks(clanId)),
+          loadTaskPage: fromPromise(({ input, signal }) => loadOtherClanPage(effects.fetchTaskPage, input, signal)),
         },
       }),
     [clanId, effects],
@@ -241,8 +245,11 @@ const COLUMNS: { key: TaskSortKey; label: string }[] = [
 
 function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; clanId: number; isManager: boolean; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
   const tasks = useSelector(pool, sel.selectTasks);
+  const otherPage = useSelector(pool, sel.selectOtherPage);
+  const showOthers = useSelector(pool, sel.selectShowOthers);
   const search = useSelector(pool, sel.selectSearch);
   const sort = useSelector(pool, sel.selectSort);
+  const canSort = useSelector(pool, sel.selectCanSort);
   const pageNo = useSelector(pool, sel.selectPage);
   const pageSize = useSelector(pool, sel.selectPageSize);
   const loading = useSelector(pool, sel.selectTasksLoading);
@@ -251,7 +258,6 @@ function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; c
   const error = useSelector(pool, sel.selectTasksError);
   const filtered = useMemo(() => filterTasks(tasks, search), [tasks, search]);
   const sorted = useMemo(() => sortTasks(filtered, sort), [filtered, sort]);
-  const page = paginate(sorted, pageNo, pageSize);
   if (loading) return <Spinner text="Loading tasks..." />;
   if (failed)
     return (
@@ -260,6 +266,12 @@ function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; c
         <button type="button" className="btn" onClick={() => pool.send({ type: 'tasks.reload' })}>Retry</button>
       </div>
     );
+  // Other clans' tasks: the page the server answered, in its order; the own pool: filtered, sorted and paged here.
+  const page = showOthers && otherPage
+    ? serverPage(otherPage.tasks, otherPage.offset, otherPage.total, pageNo, pageSize)
+    : paginate(sorted, pageNo, pageSize);
+  const filteredFrom = showOthers ? (otherPage?.unfilteredTotal ?? null) : search.trim() ? tasks.length : null;
+  const shownSort = canSort ? sort : DEFAULT_TASK_SORT;
   const columns = isManager ? 4 : 3;
   return (
     <>
@@ -268,12 +280,18 @@ function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; c
           <thead>
             <tr>
               {COLUMNS.map((c) => {
-                const active = sort.key === c.key;
+                const active = shownSort.key === c.key;
                 return (
-                  <th key={c.key} scope="col" aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
-                    <button type="button" className="sort-button" onClick={() => pool.send({ type: 'table.sort', key: c.key })}>
+                  <th key={c.key} scope="col" aria-sort={active ? (shownSort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+                    <button
+                      type="button"
+                      className="sort-button"
+                      disabled={!canSort}
+                      title={canSort ? undefined : 'Other clans\' tasks are listed by difficulty, then description.'}
+                      onClick={() => pool.send({ type: 'table.sort', key: c.key })}
+                    >
                       {c.label}
-                      <span aria-hidden="true" className="sort-button__arrow">{active ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ' ↕'}</span>
+                      <span aria-hidden="true" className="sort-button__arrow">{active ? (shownSort.direction === 'asc' ? ' ▲' : ' ▼') : canSort ? ' ↕' : ''}</span>
                     </button>
                   </th>
                 );
@@ -292,7 +310,7 @@ function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; c
           </tbody>
         </table>
       </div>
-      <Pagination pool={pool} page={page} pageSize={pageSize} filteredFrom={search.trim() ? tasks.length : null} />
+      <Pagination pool={pool} page={page} pageSize={pageSize} filteredFrom={filteredFrom} />
     </>
   );
 }
@@ -335,7 +353,7 @@ function TaskRow({ task, own, isManager, edit, remove }: { task: Task; own: bool
   );
 }
 
-function Pagination({ pool, page, pageSize, filteredFrom }: { pool: PoolRef; page: ReturnType<typeof paginate<Task>>; pageSize: number; filteredFrom: number | null }) {
+function Pagination({ pool, page, pageSize, filteredFrom }: { pool: PoolRef; page: Page<Task>; pageSize: number; filteredFrom: number | null }) {
   const id = useId();
   return (
     <div className="pager">

@@ -1,6 +1,6 @@
 import { tierRank } from '../../../contract/game/tiers';
-import type { Task } from '../../../contract/task';
-import type { TaskSort } from '../../../machines/taskPool.machine';
+import type { Task, TaskPageAnswer, TaskPageQuery } from '../../../contract/task';
+import type { TaskPageResult, TaskSort } from '../../../machines/taskPool.machine';
 
 /** Page sizes of the task table (product-spec section 9); the first is the default. */
 export const TASK_PAGE_SIZES = [10, 25, 50] as const;
@@ -57,4 +57,28 @@ export function paginate<T>(rows: readonly T[], page: number, pageSize: number):
   const start = (p - 1) * pageSize;
   const slice = rows.slice(start, start + pageSize);
   return { rows: slice, page: p, pageCount, from: slice.length ? start + 1 : 0, to: start + slice.length, total };
+}
+
+/**
+ * The table page of a server page (GET /api/tasks/): `rows` start at `offset` of `total`
+ * matching tasks; `page` (1-based, the one asked for) and the page count at `pageSize` rows.
+ */
+export function serverPage<T>(rows: readonly T[], offset: number, total: number, page: number, pageSize: number): Page<T> {
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  return { rows: [...rows], page, pageCount, from: rows.length ? offset + 1 : 0, to: offset + rows.length, total };
+}
+
+/**
+ * The taskPool chart's `loadTaskPage` effect: one page of every clan's tasks via `fetchPage`
+ * (GET /api/tasks/), and, when `query.q` is not empty, at the same time the count of all tasks
+ * (`limit=0`) for the ' (Filtered from N)' label. `signal` aborts both when a newer page replaces
+ * this one. Raises what `fetchPage` raises.
+ */
+export async function loadOtherClanPage(
+  fetchPage: (query: TaskPageQuery, signal?: AbortSignal) => Promise<TaskPageAnswer>,
+  query: TaskPageQuery,
+  signal?: AbortSignal,
+): Promise<TaskPageResult> {
+  const [page, all] = await Promise.all([fetchPage(query, signal), query.q ? fetchPage({ q: '', limit: 0, offset: 0 }, signal) : null]);
+  return { tasks: page.tasks, offset: query.offset, total: page.total, unfilteredTotal: all ? all.total : null };
 }
