@@ -57,6 +57,36 @@ const pageQuery = ({ context }: { context: TaskPoolContext }): TaskPageQuery => 
   offset: (context.page - 1) * context.pageSize,
 });
 
+/** The load of the clan's own pool (`own` mode): to `ready` with the tasks, or `failed`. */
+const loadClanTasks = {
+  id: 'loadClanTasks',
+  src: 'loadClanTasks',
+  onDone: { target: 'ready', actions: { type: 'assignTasks', params: ({ event }: { event: { output: Task[] } }) => event.output } },
+  onError: { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+} as const;
+
+/**
+ * The page load of `others` mode, invoked from `state` ('loading' or 'refreshing'): the answer
+ * goes to `ready`; a page past the last (tasks deleted meanwhile) loads again from the same
+ * state with the last page; a failure goes to `failed`.
+ */
+const loadPageFrom = (state: 'loading' | 'refreshing') =>
+  ({
+    id: 'loadTaskPage',
+    src: 'loadTaskPage',
+    input: pageQuery,
+    onDone: [
+      {
+        guard: { type: 'isPastLastPage', params: ({ event }: { event: { output: TaskPageResult } }) => event.output },
+        target: state,
+        reenter: true,
+        actions: { type: 'assignLastPage', params: ({ event }: { event: { output: TaskPageResult } }) => event.output },
+      },
+      { target: 'ready', actions: { type: 'assignOtherPage', params: ({ event }: { event: { output: TaskPageResult } }) => event.output } },
+    ],
+    onError: { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+  }) as const;
+
 /**
  * The Tasks tab list (product-spec sections 2 Tasks tab, 6, 7 Task pool, 9; server-contract
  * section 7 Task pool), in two modes:
@@ -124,24 +154,14 @@ export const taskPoolMachine = setup({
       states: {
         loading: {
           tags: ['busy'],
-          invoke: {
-            id: 'loadClanTasks',
-            src: 'loadClanTasks',
-            onDone: { target: 'ready', actions: { type: 'assignTasks', params: ({ event }) => event.output } },
-            onError: { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-          },
+          invoke: loadClanTasks,
         },
         ready: {
           on: { 'tasks.reload': 'refreshing' },
         },
         refreshing: {
           tags: ['busy'],
-          invoke: {
-            id: 'loadClanTasks',
-            src: 'loadClanTasks',
-            onDone: { target: 'ready', actions: { type: 'assignTasks', params: ({ event }) => event.output } },
-            onError: { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-          },
+          invoke: loadClanTasks,
         },
         failed: {
           on: { 'tasks.reload': 'loading' },
@@ -166,21 +186,7 @@ export const taskPoolMachine = setup({
             'table.pageSize': { target: 'loading', reenter: true, actions: { type: 'assignPageSize', params: ({ event }) => event.size } },
             'table.page': { target: 'loading', reenter: true, actions: { type: 'assignPage', params: ({ event }) => event.page } },
           },
-          invoke: {
-            id: 'loadTaskPage',
-            src: 'loadTaskPage',
-            input: pageQuery,
-            onDone: [
-              {
-                guard: { type: 'isPastLastPage', params: ({ event }) => event.output },
-                target: 'loading',
-                reenter: true,
-                actions: { type: 'assignLastPage', params: ({ event }) => event.output },
-              },
-              { target: 'ready', actions: { type: 'assignOtherPage', params: ({ event }) => event.output } },
-            ],
-            onError: { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-          },
+          invoke: loadPageFrom('loading'),
         },
         ready: {
           on: { 'tasks.reload': 'refreshing' },
@@ -192,21 +198,7 @@ export const taskPoolMachine = setup({
         },
         refreshing: {
           tags: ['busy'],
-          invoke: {
-            id: 'loadTaskPage',
-            src: 'loadTaskPage',
-            input: pageQuery,
-            onDone: [
-              {
-                guard: { type: 'isPastLastPage', params: ({ event }) => event.output },
-                target: 'refreshing',
-                reenter: true,
-                actions: { type: 'assignLastPage', params: ({ event }) => event.output },
-              },
-              { target: 'ready', actions: { type: 'assignOtherPage', params: ({ event }) => event.output } },
-            ],
-            onError: { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-          },
+          invoke: loadPageFrom('refreshing'),
         },
         // No page is shown: as in `loading`, a change loads again at once.
         failed: {

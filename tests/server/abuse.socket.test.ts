@@ -4,7 +4,7 @@ import { backends, type TestServer } from '../support/server';
 import { useServerSuite, useTwoProcesses } from '../support/suite';
 import { ApiClient } from '../support/api';
 import { autoSplit, countsToSettings } from '../../contract/game';
-import { castOf, connect, newGame, sleep, type Cast, type Client, type TestGame, type Watcher } from '../support/liveSocket';
+import { castOf, connect, watchersOf, newGame, sleep, type Cast, type Client, type TestGame, type Watcher } from '../support/liveSocket';
 
 /**
  * A live game under abuse, with the default limits (server-contract section 7, issue #9): roll
@@ -168,12 +168,7 @@ async function joinFlood(cast: Cast, sites: { leader: string; flooders: string[]
 describe.each(backends())('a live game under abuse (%s)', (backend) => {
   const suite = useServerSuite(backend, { BOARD_SEED: '9009' });
   let cast: Cast;
-  const open: Watcher[] = [];
-  const watcher = async (name: string, api?: ApiClient) => {
-    const w = await connect(suite.url, name, api);
-    open.push(w);
-    return w;
-  };
+  const { open, watcher } = watchersOf(() => suite.url);
 
   beforeAll(async () => {
     cast = await castOf(suite.url, `abuse-${backend}`);

@@ -6,7 +6,7 @@ import { ApiClient } from '../support/api';
 import { autoSplit, countsToSettings } from '../../contract/game';
 import { GameSchema, PublicGameSchema, type Game, type LogEntry } from '../../contract/gameApi';
 import { GameProgressSchema } from '../../contract/socket';
-import { castOf, connect, LEADER_ONLY, newGame, noReverts, sleep, stored, turns, type Cast, type Watcher } from '../support/liveSocket';
+import { castOf, connect, watchersOf, LEADER_ONLY, newGame, noReverts, sleep, stored, turns, type Cast, type Watcher } from '../support/liveSocket';
 
 /**
  * The live socket with real clients against a real server process (issue #6; server-contract
@@ -27,13 +27,7 @@ const BURSTS = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000' };
 describe.each(backends())('live socket (%s)', (backend) => {
   const suite = useServerSuite(backend, { BOARD_SEED: '6006', ...BURSTS });
   let cast: Cast;
-  const open: Watcher[] = [];
-
-  const watcher = async (name: string, api?: ApiClient) => {
-    const w = await connect(suite.url, name, api);
-    open.push(w);
-    return w;
-  };
+  const { open, watcher } = watchersOf(() => suite.url);
 
   beforeAll(async () => {
     cast = await castOf(suite.url, backend);

@@ -220,3 +220,20 @@ export const noReverts = (states: readonly object[]) => states.map((t) => {
 
 /** Rolls applied so far: the sum over teams of (history length - 1). */
 export const turns = (g: { team_states: { position_history: number[] }[] }) => g.team_states.reduce((s, t) => s + t.position_history.length - 1, 0);
+
+/**
+ * Socket clients of one suite: `watcher(name, api?)` connects to the URL `url()` gives (read
+ * inside tests, once the suite's server runs) and keeps the client in `open`, which the suite
+ * closes in its afterEach/afterAll.
+ */
+export function watchersOf(url: () => string): { open: Watcher[]; watcher: (name: string, api?: ApiClient) => Promise<Watcher> } {
+  const open: Watcher[] = [];
+  return {
+    open,
+    watcher: async (name, api) => {
+      const w = await connect(url(), name, api);
+      open.push(w);
+      return w;
+    },
+  };
+}
