@@ -1,13 +1,16 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useId, useMemo, type MouseEvent } from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { fromPromise, type ActorRefFrom } from 'xstate';
-import { eventGameMachine, previewConnections } from '../../../machines/eventGame.machine';
+import { previewConnections } from '../../../contract/game/boardEditor';
+import { eventGameMachine } from '../../../machines/eventGame.machine';
 import * as sel from '../../../machines/eventGame.selectors';
 import { gameStatusMachine } from '../../../machines/gameStatus.machine';
 import * as statusSel from '../../../machines/gameStatus.selectors';
 import { bannerMachine } from '../../../machines/banner.machine';
+import { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { gameSocketActor } from '../../realtime/gameSocket';
 import { revertAllowance, revertsUsed, turnsProcessed } from '../../../contract/game/moves';
 import { boardSizeLabel } from '../../../contract/game/board';
 import { statusClass } from '../../../contract/game/status';
@@ -80,38 +83,51 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
     perform: async ({ subject }) => ({ message: (await effects.resetGame(clanId, eventId, Number(subject.gameId))).message }),
     onSucceeded: () => flow.send({ type: 'game.reload' }),
   });
-  const logic = useMemo(
-    () =>
-      eventGameMachine.provide({
-        actors: {
-          loadGame: fromPromise(({ input }) => effects.fetchGame(clanId, eventId, input.gameId)),
-          createGame: fromPromise(async ({ input }) => {
-            const answer = await effects.createGame(clanId, eventId, input.settings);
-            onGameChanged?.();
-            return { gameId: answer.game.id, message: answer.message };
-          }),
-          randomizeGame: fromPromise(({ input }) => effects.randomizeGame(clanId, eventId, input.gameId, input.settings)),
-          saveBoard: fromPromise(({ input }) => effects.saveBoard(clanId, eventId, input.gameId, input.body)),
-          watchGame: effects.watchGame,
-          gameStatus: gameStatusMachine.provide({
-            actors: {
-              changeStatus: fromPromise(async ({ input }) => ({
-                status: (await effects.changeGameStatus(clanId, eventId, input.gameId, input.status, input.action)).status,
-              })),
-            },
-            actions: {
-              notify: (_, notice) => banner.send({ type: 'banner.show', ...notice }),
-              confirmReset: ({ context }) => resetDialog.send({ type: 'confirm.open', subject: { gameId: context.gameId } }),
-            },
-          }),
-        },
-        actions: { notify: (_, notice) => banner.send({ type: 'banner.show', ...notice }) },
-      }),
-    // The chart is built once per mounted view; its effects close over this view's ids.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [],
+  // The actor lives as long as the view; its implementations read the current props through this ref.
+  const latest = useRef({ clanId, eventId, effects, onGameChanged });
+  useLayoutEffect(() => {
+    latest.current = { clanId, eventId, effects, onGameChanged };
+  });
+  const notify = (notice: { tone: 'success' | 'error'; text: string }) => banner.send({ type: 'message.show', ...notice });
+  const flow = useActorRef(
+    eventGameMachine.provide({
+      actors: {
+        loadGame: fromPromise(({ input }) => {
+          const { effects, clanId, eventId } = latest.current;
+          return effects.fetchGame(clanId, eventId, input.gameId);
+        }),
+        createGame: fromPromise(async ({ input }) => {
+          const { effects, clanId, eventId } = latest.current;
+          const answer = await effects.createGame(clanId, eventId, input.settings);
+          latest.current.onGameChanged?.();
+          return { gameId: answer.game.id, message: answer.message };
+        }),
+        randomizeGame: fromPromise(({ input }) => {
+          const { effects, clanId, eventId } = latest.current;
+          return effects.randomizeGame(clanId, eventId, input.gameId, input.settings);
+        }),
+        saveBoard: fromPromise(({ input }) => {
+          const { effects, clanId, eventId } = latest.current;
+          return effects.saveBoard(clanId, eventId, input.gameId, input.body);
+        }),
+        socketConnection: socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => latest.current.effects.openSocket()) } }),
+        gameStatus: gameStatusMachine.provide({
+          actors: {
+            changeStatus: fromPromise(async ({ input }) => {
+              const { effects, clanId, eventId } = latest.current;
+              return { status: (await effects.changeGameStatus(clanId, eventId, input.gameId, input.status, input.action)).status };
+            }),
+          },
+          actions: {
+            notify: (_, notice) => notify(notice),
+            confirmReset: ({ context }) => resetDialog.send({ type: 'confirm.open', subject: { gameId: context.gameId } }),
+          },
+        }),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    { input: { gameId } },
   );
-  const flow = useActorRef(logic, { input: { gameId } });
   const mode = useSelector(flow, sel.selectMode);
   const loadError = useSelector(flow, sel.selectLoadError);
 
@@ -130,7 +146,7 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
       {mode === 'loadFailed' && (
         <div className="row">
           <Notice tone="error">{loadError}</Notice>
-          <button type="button" className="btn" onClick={() => flow.send({ type: 'load.retry' })}>
+          <button type="button" className="btn" onClick={() => flow.send({ type: 'game.reload' })}>
             Retry
           </button>
         </div>
