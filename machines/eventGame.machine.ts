@@ -128,10 +128,7 @@ export const eventGameMachine = setup({
     applyGameUpdate: enqueueActions(({ context, enqueue }, update: GameUpdate) => {
       if (!context.game) return;
       const result = applyGameUpdate(context.game, update);
-      if ('resync' in result) {
-        enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
-        return;
-      }
+      if ('resync' in result) return enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
       const next = result.game;
       if (next === context.game) return;
       const keepTexts = !boardTextsUnchanged(context.game.board_connections, context.snakesText, context.laddersText);

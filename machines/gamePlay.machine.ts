@@ -84,10 +84,7 @@ export const gamePlayMachine = setup({
      */
     applyGameUpdate: enqueueActions(({ context, enqueue }, update: GameUpdate) => {
       const result = applyGameUpdate(context.game, update);
-      if ('resync' in result) {
-        enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
-        return;
-      }
+      if ('resync' in result) return enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
       const next = result.game;
       if (next === context.game) return;
       enqueue.assign({ game: next, log: isFullGame(update) ? next.log_entries.slice(0, GAME_LOG_LIMIT) : context.log });

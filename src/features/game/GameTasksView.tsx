@@ -15,8 +15,8 @@ import {
 import { SortableContext, rectSwappingStrategy, sortableKeyboardCoordinates, useSortable } from '@dnd-kit/sortable';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type FormEvent } from 'react';
-import { fromPromise, type ActorRefFrom } from 'xstate';
+import { useId, useMemo, useState, type CSSProperties, type FormEvent } from 'react';
+import type { ActorRefFrom } from 'xstate';
 import { bannerMachine } from '../../../machines/banner.machine';
 import { GAME_TASKS_TEXTS, isFixedSquare, tierOfSquare } from '../../../contract/game/taskSquares';
 import { gameTasksMachine } from '../../../machines/gameTasks.machine';
@@ -27,6 +27,7 @@ import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { GameBanner } from './GameBanner';
 import { liveGameTasksEffects, type GameTasksEffects } from './effects';
+import { latestCall, useLatest } from './latest';
 import { TASK_COLUMNS, groupSquares, squareTaskLabel, type TaskColumnKey } from './taskColumns';
 
 type TasksRef = ActorRefFrom<typeof gameTasksMachine>;
@@ -76,29 +77,20 @@ function GameTasksFlow({
 }) {
   const banner = useActorRef(bannerMachine);
   // The actor lives as long as the screen; its implementations read the current props through this ref.
-  const latest = useRef({ clanId, eventId, effects });
-  useLayoutEffect(() => {
-    latest.current = { clanId, eventId, effects };
-  });
+  const latest = useLatest({ clanId, eventId, effects });
   const tasks = useActorRef(
     gameTasksMachine.provide({
       actors: {
-        loadSquares: fromPromise(({ input }) => {
-          const { effects, clanId, eventId } = latest.current;
-          return effects.fetchGameSquares(clanId, eventId, input.gameId);
-        }),
-        swapSquares: fromPromise(({ input }) => {
-          const { effects, clanId, eventId } = latest.current;
-          return effects.swapGameSquares(clanId, eventId, input.gameId, input.square1Id, input.square2Id);
-        }),
-        fetchOptions: fromPromise(({ input }) => {
-          const { effects, clanId, eventId } = latest.current;
-          return effects.fetchAvailableTasks(clanId, eventId, input.gameId, input.squareId);
-        }),
-        assignTask: fromPromise(({ input }) => {
-          const { effects, clanId, eventId } = latest.current;
-          return effects.assignSquareTask(clanId, eventId, input.gameId, input.squareId, input.taskId);
-        }),
+        loadSquares: latestCall(latest, (fx, clan, event, input: { gameId: number }) => fx.fetchGameSquares(clan, event, input.gameId)),
+        swapSquares: latestCall(latest, (fx, clan, event, input: { gameId: number; square1Id: number; square2Id: number }): Promise<{ message: string }> =>
+          fx.swapGameSquares(clan, event, input.gameId, input.square1Id, input.square2Id),
+        ),
+        fetchOptions: latestCall(latest, (fx, clan, event, input: { gameId: number; squareId: number }) =>
+          fx.fetchAvailableTasks(clan, event, input.gameId, input.squareId),
+        ),
+        assignTask: latestCall(latest, (fx, clan, event, input: { gameId: number; squareId: number; taskId: number }): Promise<{ message: string }> =>
+          fx.assignSquareTask(clan, event, input.gameId, input.squareId, input.taskId),
+        ),
       },
       actions: { notify: (_, notice) => banner.send({ type: 'message.show', ...notice }) },
     }),
