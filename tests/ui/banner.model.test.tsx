@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useActorRef } from '@xstate/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { bannerMachine, BANNER_DELAYS, type BannerEvent, type BannerTone } from '../../machines/banner.machine';
 import { GameBanner, type BannerRef } from '../../src/features/game/GameBanner';
+import { useFakeTimersPerTest } from '../support/timers';
 import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
 
 /**
@@ -72,13 +73,7 @@ const ASSERTIONS: Record<StateNode, (s: Snap) => Promise<void>> = {
 };
 
 describe('banner chart through the rendered GameBanner', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-  });
-  afterEach(() => {
-    cleanup();
-    vi.useRealTimers();
-  });
+  useFakeTimersPerTest();
 
   it('reaches and asserts every state node, and takes every edge (guard)', () => {
     const reached = new Set(paths.flatMap((p) => p.steps.map((st) => STATE_NODES.find((k) => st.state.matches(k))!)));

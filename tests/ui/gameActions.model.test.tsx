@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fromCallback } from 'xstate';
 import type { Game } from '../../contract/gameApi';
 import type { GameProgress } from '../../contract/socket';
@@ -14,6 +14,7 @@ import { GAME_ACTION_TEXTS } from '../../src/features/play/texts';
 import { socketConnectionMachine } from '../../machines/socketConnection.machine';
 import { GamePlayPage } from '../../src/features/play/GamePlayPage';
 import type { GameScreenEffects } from '../../src/features/play/effects';
+import { useFakeTimersPerTest } from '../support/timers';
 import { TestModel, getShortestPaths } from '../support/graph';
 import { FakeEffects } from '../support/effects';
 import { FakeSocket } from '../support/fakeSocket';
@@ -242,13 +243,7 @@ function describePath(path: any): string {
 }
 
 describe('Game Action panel through the rendered play screen', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-  });
-  afterEach(() => {
-    cleanup();
-    vi.useRealTimers();
-  });
+  useFakeTimersPerTest();
 
   it('reaches and asserts every state node, every role in every status, and the spec texts (guard)', () => {
     const steps = paths.flatMap((p: any) => p.steps.map((st: any) => st.state));
