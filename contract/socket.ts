@@ -126,6 +126,45 @@ export function mergeProgress<G extends Game | PublicGame>(held: G, progress: Ga
   } as G;
 }
 
+/** The game a screen holds: the members' shape (play screen, Event Game view) or the public one (spectator view). */
+export type HeldGame = Game | PublicGame;
+
+/** A game_state_update payload: the full game (members' or public shape) or a progress update. */
+export type GameUpdate = Game | PublicGame | GameProgress;
+
+/** What applyGameUpdate makes of an update: the game to hold (the held one itself when nothing changes), or a resync. */
+export type GameUpdateResult<G extends HeldGame> = { game: G } | { resync: true };
+
+/**
+ * The one live-update reducer of every chart that holds a game (server-contract section 5): the
+ * held game after `update`. A full game replaces it (a members' screen receiving a shape without
+ * user_teams keeps the viewer's team entries, and the revert counts it held where the update has
+ * none); a progress update is merged with mergeProgress. An update of another game or an older
+ * version leaves the held game as it is (the same object comes back). `{ resync: true }` when a
+ * progress update skips a version or arrives before any game is held: the full state must be asked
+ * for again (join_game).
+ */
+export function applyGameUpdate<G extends HeldGame>(held: G | null, update: GameUpdate): GameUpdateResult<G> {
+  if (!isFullGame(update)) {
+    const merged = held ? mergeProgress(held, update) : null;
+    return merged ? { game: merged } : { resync: true };
+  }
+  if (!held) return { game: update as G };
+  if (update.id !== held.id || update.version < held.version) return { game: held };
+  if ('user_teams' in update || !('user_teams' in held)) return { game: update as G };
+  const before = new Map(held.team_states.map((t) => [t.team_id, t.revert_count]));
+  return {
+    game: {
+      ...update,
+      user_teams: held.user_teams,
+      team_states: update.team_states.map((t) => ({
+        ...t,
+        revert_count: (t as { revert_count?: number }).revert_count ?? before.get(t.team_id) ?? 0,
+      })),
+    } as Game as G,
+  };
+}
+
 /** Appends a live log entry, newest first, keeping `limit` entries (product-spec section 9: 100). */
 export function prependLogEntry(entries: LogEntry[], entry: LogEntry, limit = 100): LogEntry[] {
   if (entries.some((e) => e.id === entry.id)) return entries;

@@ -13,7 +13,7 @@ export interface BannerContext {
   message: BannerMessage | null;
 }
 
-export type BannerEvent = { type: 'banner.show'; tone: BannerTone; text: string } | { type: 'banner.dismiss' };
+export type BannerEvent = { type: 'message.show'; tone: BannerTone; text: string } | { type: 'message.dismiss' };
 
 /** Milliseconds of the banner's named delays (product-spec section 4 "Game status", last line). */
 export const BANNER_DELAYS = {
@@ -24,10 +24,11 @@ export const BANNER_DELAYS = {
 } as const;
 
 /**
- * The global message banner of the Event Game view and the Game Tasks screen (product-spec
- * sections 2 "Event Game view": messages appear in a global banner that fades out; 4: status and
- * action messages clear themselves, fade at 4 s, removal at 5 s). `banner.show` replaces any
- * message and restarts the clock; `banner.dismiss` removes it at once.
+ * The one fading-message chart (house-style "Shapes written once"): the global message banner of
+ * the Event Game view and the Game Tasks screen, and the action message of the game play screen
+ * (invoked by gamePlay) (product-spec sections 2 "Event Game view": messages appear in a global
+ * banner that fades out; 4: status and action messages clear themselves, fade at 4 s, removal at 5 s). `message.show` replaces any
+ * message and restarts the clock; `message.dismiss` removes it at once.
  */
 export const bannerMachine = setup({
   types: {
@@ -47,7 +48,7 @@ export const bannerMachine = setup({
   context: { message: null },
   initial: 'hidden',
   on: {
-    'banner.show': {
+    'message.show': {
       target: '.shown',
       reenter: true,
       actions: { type: 'assignMessage', params: ({ event }) => ({ tone: event.tone, text: event.text }) },
@@ -57,11 +58,11 @@ export const bannerMachine = setup({
     hidden: {},
     shown: {
       after: { messageFade: 'fading' },
-      on: { 'banner.dismiss': { target: 'hidden', actions: 'clearMessage' } },
+      on: { 'message.dismiss': { target: 'hidden', actions: 'clearMessage' } },
     },
     fading: {
       after: { messageRemove: { target: 'hidden', actions: 'clearMessage' } },
-      on: { 'banner.dismiss': { target: 'hidden', actions: 'clearMessage' } },
+      on: { 'message.dismiss': { target: 'hidden', actions: 'clearMessage' } },
     },
   },
 });

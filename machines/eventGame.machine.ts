@@ -1,200 +1,13 @@
-import { and, assign, enqueueActions, fromCallback, fromPromise, sendTo, setup, stopChild, type ActorRefFrom } from 'xstate';
-import type { BoardBody, Game, PublicGame } from '../contract/gameApi';
-import { isFullGame, mergeProgress, type GameProgress } from '../contract/socket';
-import type { SocketCommand } from './socketConnection.machine';
-import { BOARD_SIZES, DEFAULT_SETTINGS, isBoardSize } from '../contract/game/board';
-import { autoSplit } from '../contract/game/split';
-import { countsToSettings, SETTINGS_MESSAGES, TASK_COUNT_FIELDS, validateSettings, type GameSettings } from '../contract/game/settings';
-import { configFromConnections, parseConfig, validateBoard, type SquarePair } from '../contract/game/validate';
-import type { Connection } from '../contract/game/generate';
+import { and, assign, enqueueActions, setup, stopChild, type ActorRefFrom } from 'xstate';
+import type { BoardBody, Game } from '../contract/gameApi';
+import { applyGameUpdate, type GameUpdate } from '../contract/socket';
+import { DEFAULT_SETTINGS } from '../contract/game/board';
+import type { GameSettings } from '../contract/game/settings';
+import { changeSettingsDraft, checkSettingsDraft, draftFromSettings, parseSettingsDraft, type SettingsDraft, type SettingsField } from '../contract/game/settingsDraft';
+import { boardTextsOf, boardTextsUnchanged, checkBoardTexts } from '../contract/game/boardEditor';
 import { gameStatusMachine } from './gameStatus.machine';
-
-// ---------------------------------------------------------------------------------------------
-// The settings form (product-spec section 5 "Game settings"): pure helpers over the draft
-// ---------------------------------------------------------------------------------------------
-
-/** One field of the game settings form. */
-export type SettingsField = keyof GameSettings;
-
-/** The settings form as typed: one string per field ('' = empty). */
-export type SettingsDraft = Record<SettingsField, string>;
-
-/** Every field of the form, in form order. */
-export const SETTINGS_FIELDS: readonly SettingsField[] = [
-  'board_size',
-  'num_snakes',
-  'num_ladders',
-  'max_reverts_allowed',
-  ...TASK_COUNT_FIELDS,
-];
-
-/** The form's strings for a settings object. */
-export function draftFromSettings(settings: Readonly<GameSettings>): SettingsDraft {
-  const draft = {} as SettingsDraft;
-  for (const field of SETTINGS_FIELDS) draft[field] = String(settings[field]);
-  return draft;
-}
-
-/**
- * The draft after typing `value` into `field`. Choosing a board size (one of BOARD_SIZES) also
- * fills the five task counts with autoSplit of that size (product-spec section 5).
- */
-export function changeSettingsDraft(draft: SettingsDraft, field: SettingsField, value: string): SettingsDraft {
-  const next = { ...draft, [field]: value };
-  const size = Number(value);
-  if (field === 'board_size' && value.trim() !== '' && isBoardSize(size)) {
-    const counts = countsToSettings(autoSplit(size));
-    for (const f of TASK_COUNT_FIELDS) next[f] = String(counts[f]);
-  }
-  return next;
-}
-
-/** The settings of a draft, or null while any field is empty or not a number. */
-export function parseSettingsDraft(draft: SettingsDraft): GameSettings | null {
-  const settings = {} as GameSettings;
-  for (const field of SETTINGS_FIELDS) {
-    const text = (draft[field] ?? '').trim();
-    const n = Number(text);
-    if (text === '' || !Number.isFinite(n)) return null;
-    settings[field] = n;
-  }
-  return settings;
-}
-
-/** Result of checkSettingsDraft. */
-export interface SettingsCheck {
-  /** The first broken rule's message (spec text), or null when the draft may be sent. */
-  error: string | null;
-  /** The field the error is about ('counts' for the task total), or null. */
-  field: SettingsField | 'counts' | null;
-  /** Sum of the task counts typed so far (empty counts as 0). */
-  totalTasks: number;
-  /** Task tiles of the board: board_size - 2, or null while the size is not one of BOARD_SIZES. */
-  taskTiles: number | null;
-  /** The total exceeds the task tiles: the note turns to error styling. */
-  exceeded: boolean;
-}
-
-/**
- * The rules of the settings form (product-spec section 5 "Game settings"): every field required
- * ('All fields are required.'), then contract validateSettings (board size, snakes, ladders,
- * reverts, negative counts, total vs board_size - 2, feasibility), with the field it concerns.
- */
-export function checkSettingsDraft(draft: SettingsDraft): SettingsCheck {
-  const size = Number(draft.board_size);
-  const taskTiles = draft.board_size.trim() !== '' && isBoardSize(size) ? size - 2 : null;
-  const totalTasks = TASK_COUNT_FIELDS.reduce((sum, f) => sum + (Number.isFinite(Number(draft[f])) ? Number(draft[f]) : 0), 0);
-  const exceeded = taskTiles !== null && totalTasks > taskTiles;
-  const settings = parseSettingsDraft(draft);
-  if (settings === null) {
-    const blank = SETTINGS_FIELDS.find((f) => parseSettingsDraft({ ...DEFAULT_DRAFT, [f]: draft[f] }) === null) ?? null;
-    return { error: SETTINGS_MESSAGES.required, field: blank, totalTasks, taskTiles, exceeded };
-  }
-  const error = validateSettings(settings);
-  return { error, field: error === null ? null : fieldOfMessage(error), totalTasks, taskTiles, exceeded };
-}
-
-const DEFAULT_DRAFT: SettingsDraft = draftFromSettings(DEFAULT_SETTINGS);
-
-function fieldOfMessage(message: string): SettingsField | 'counts' | null {
-  if (message === SETTINGS_MESSAGES.boardSize) return 'board_size';
-  if (message === SETTINGS_MESSAGES.snakes) return 'num_snakes';
-  if (message === SETTINGS_MESSAGES.ladders) return 'num_ladders';
-  if (message === SETTINGS_MESSAGES.reverts) return 'max_reverts_allowed';
-  if (message.startsWith('A board of')) return 'num_snakes';
-  return 'counts';
-}
-
-/** The board sizes the form offers (product-spec section 9). */
-export const FORM_BOARD_SIZES = BOARD_SIZES;
-
-// ---------------------------------------------------------------------------------------------
-// The manual board editor (product-spec section 5 "Manual board config")
-// ---------------------------------------------------------------------------------------------
-
-/** Pairs as editor text: one [start, end] per line inside a JSON array ('[]' when empty). */
-export function formatPairs(pairs: readonly SquarePair[]): string {
-  if (pairs.length === 0) return '[]';
-  return `[\n${pairs.map(([a, b]) => `  [${a}, ${b}]`).join(',\n')}\n]`;
-}
-
-/** The editor texts of a game's connections. */
-export function boardTextsOf(connections: readonly Connection[]): { snakesText: string; laddersText: string } {
-  const config = configFromConnections(connections);
-  return { snakesText: formatPairs(config.snakes_config), laddersText: formatPairs(config.ladders_config) };
-}
-
-/** Result of checkBoardTexts: the body to send, or the first error (spec text or rule message). */
-export type BoardCheck = { ok: true; body: BoardBody } | { ok: false; error: string };
-
-/**
- * Checks the two editor boxes before sending (product-spec section 5): parseConfig of Snakes,
- * then of Ladders ('Invalid JSON format in Snakes config: ...', 'Config must be a JSON array.',
- * 'Each entry must be an array of two positive numbers: [[start, end], ...].'), then the board
- * rules of validateBoard for a board of `boardSize` squares.
- */
-export function checkBoardTexts(boardSize: number, snakesText: string, laddersText: string): BoardCheck {
-  const snakes = parseConfig(snakesText, 'Snakes');
-  if (!snakes.ok) return { ok: false, error: snakes.error };
-  const ladders = parseConfig(laddersText, 'Ladders');
-  if (!ladders.ok) return { ok: false, error: ladders.error };
-  const error = validateBoard(boardSize, snakes.pairs, ladders.pairs);
-  if (error !== null) return { ok: false, error };
-  return { ok: true, body: { snakes_config: snakes.pairs, ladders_config: ladders.pairs } };
-}
-
-/**
- * Connections to preview while editing: the parsed pairs of both boxes that lie on the board
- * (whole squares 1..N, start ≠ end), or null while either box does not parse.
- */
-export function previewConnections(boardSize: number, snakesText: string, laddersText: string): Connection[] | null {
-  const snakes = parseConfig(snakesText, 'Snakes');
-  const ladders = parseConfig(laddersText, 'Ladders');
-  if (!snakes.ok || !ladders.ok) return null;
-  const onBoard = (n: number) => Number.isInteger(n) && n >= 1 && n <= boardSize;
-  const keep = ([a, b]: SquarePair) => onBoard(a) && onBoard(b) && a !== b;
-  return [
-    ...snakes.pairs.filter(keep).map(([start, end]): Connection => ({ type: 'snake', start, end })),
-    ...ladders.pairs.filter(keep).map(([start, end]): Connection => ({ type: 'ladder', start, end })),
-  ];
-}
-
-// ---------------------------------------------------------------------------------------------
-// Live updates (server-contract section 5)
-// ---------------------------------------------------------------------------------------------
-
-/** A game_state_update payload: the full game (members' or public shape) or a progress update. */
-export type LiveState = Game | PublicGame | GameProgress;
-
-/**
- * The held game after a live update: a full game replaces it (revert counts and the viewer's
- * teams kept from the held game when the update is the public shape); a progress update is merged
- * with contract mergeProgress. Older versions are ignored (the held game comes back). 'rejoin'
- * when a progress update skips a version: the full state must be asked for again (join_game).
- */
-export function applyLiveState(held: Game, state: LiveState): Game | 'rejoin' {
-  if (state.id !== held.id || state.version < held.version) return held;
-  if (!isFullGame(state)) return mergeProgress(held, state) ?? 'rejoin';
-  const before = new Map(held.team_states.map((t) => [t.team_id, t.revert_count]));
-  return {
-    ...state,
-    user_teams: 'user_teams' in state ? state.user_teams : held.user_teams,
-    team_states: state.team_states.map((t) => ({
-      ...t,
-      revert_count: 'revert_count' in t && typeof t.revert_count === 'number' ? t.revert_count : (before.get(t.team_id) ?? 0),
-    })),
-  };
-}
-
-/** True when the editor boxes still show `connections` as the view filled them (no unsaved edits). */
-export function boardTextsUnchanged(connections: readonly Connection[], snakesText: string, laddersText: string): boolean {
-  const texts = boardTextsOf(connections);
-  return texts.snakesText === snakesText && texts.laddersText === laddersText;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The chart
-// ---------------------------------------------------------------------------------------------
+import { socketConnectionMachine, type ConnectionRequest, type GameFact } from './socketConnection.machine';
+import { missingPromise } from './shared';
 
 export interface EventGameInput {
   /** The event's game, or null when none is set up yet. */
@@ -223,14 +36,12 @@ export type EventGameEvent =
   | { type: 'randomize.cancel' }
   | { type: 'board.change'; box: 'snakes' | 'ladders'; value: string }
   | { type: 'board.save' }
-  /** Load the game again (Refresh, after a reset). */
+  /** Load the game again (Retry after a failed load, Refresh, after a reset). */
   | { type: 'game.reload' }
   /** The game was deleted (the delete dialog succeeded). */
   | { type: 'game.deleted' }
-  | { type: 'load.retry' }
-  /** Facts of the live socket (the `watchGame` actor): connected, and a game_state_update. */
-  | { type: 'socket.connected' }
-  | { type: 'game.stateReceived'; state: LiveState };
+  /** Facts the invoked socketConnection chart forwards (only game_state_update is used here). */
+  | GameFact;
 
 /** A message for the page's banner. */
 export interface GameNotice {
@@ -243,15 +54,17 @@ const errorText = (error: unknown, fallback: string) => (error instanceof Error 
 /**
  * The Event Game view of one event (product-spec sections 2 "Event Game view", 4 "Game status",
  * 5 "Game settings", 7 "Game", 8). Actors provided from src/: `loadGame`, `createGame`,
- * `randomizeGame`, `saveBoard`, `watchGame` (the socket) and `gameStatus` (the gameStatus chart
- * with its `changeStatus`).
+ * `randomizeGame`, `saveBoard`, `socketConnection` (the socketConnection chart with its `socket`)
+ * and `gameStatus` (the gameStatus chart with its `changeStatus`).
  * - setup (no game): the settings form; `settings.submit` with a valid form → creating
  *   ('Deploying game, please wait...') → loading the new game; failures are notified.
- * - loading ('Loading game details...') → manage, or loadFailed with the error and a retry.
+ * - loading ('Loading game details...') → manage, or loadFailed with the error and a retry
+ *   (`game.reload`).
  * - manage: the game, the gameStatus child (spawned on the first load, told `game.statusChanged`
- *   on every later load and live update), the live socket `watchGame` (joins the game's room on
- *   every connect; game_state_update keeps the tracker live, see applyLiveState), the manual board
- *   editor and the Board Settings form.
+ *   on every later load and live update), the invoked socketConnection chart `connection` (joins
+ *   the game's room on every connect and reconnect; each game_state_update goes through contract
+ *   applyGameUpdate once, a version gap asks for the full state again with `room.rejoin`), the
+ *   manual board editor and the Board Settings form.
  *   `settings.submit` while in-progress or paused opens the Confirm Board Randomization dialog
  *   (confirmingRandomize), otherwise randomizes at once; `board.save` checks the boxes with
  *   checkBoardTexts before savingBoard, then reloads; `game.reload` reloads in place;
@@ -265,23 +78,13 @@ export const eventGameMachine = setup({
     input: {} as EventGameInput,
   },
   actors: {
-    loadGame: fromPromise<Game, { gameId: number }>(async () => {
-      throw new Error("eventGame machine: actor 'loadGame' was not provided");
-    }),
-    createGame: fromPromise<{ gameId: number; message: string }, { settings: GameSettings }>(async () => {
-      throw new Error("eventGame machine: actor 'createGame' was not provided");
-    }),
-    randomizeGame: fromPromise<{ game: Game; message: string }, { gameId: number; settings: GameSettings }>(async () => {
-      throw new Error("eventGame machine: actor 'randomizeGame' was not provided");
-    }),
-    saveBoard: fromPromise<{ message: string }, { gameId: number; body: BoardBody }>(async () => {
-      throw new Error("eventGame machine: actor 'saveBoard' was not provided");
-    }),
+    loadGame: missingPromise<Game, { gameId: number }>('eventGame', 'loadGame'),
+    createGame: missingPromise<{ gameId: number; message: string }, { settings: GameSettings }>('eventGame', 'createGame'),
+    randomizeGame: missingPromise<{ game: Game; message: string }, { gameId: number; settings: GameSettings }>('eventGame', 'randomizeGame'),
+    saveBoard: missingPromise<{ message: string }, { gameId: number; body: BoardBody }>('eventGame', 'saveBoard'),
     gameStatus: gameStatusMachine,
-    /** The live socket of the game (src/realtime gameSocketActor): reports facts, takes SocketCommands. */
-    watchGame: fromCallback<SocketCommand, { gameId: number }>(() => {
-      throw new Error("eventGame machine: actor 'watchGame' was not provided");
-    }),
+    /** The live socket of the game: the socketConnection chart, its `socket` given from src/. */
+    socketConnection: socketConnectionMachine,
   },
   guards: {
     hasGameId: ({ context }) => context.gameId !== null,
@@ -317,18 +120,16 @@ export const eventGameMachine = setup({
         });
       }
     }),
-    joinGame: sendTo('socket', ({ context }): SocketCommand => ({ type: 'socket.join', gameId: context.gameId ?? 0 })),
     /**
-     * A live update: the game is updated (the editor boxes too, unless they hold unsaved edits) and
-     * the gameStatus child told the status; a skipped version asks for the full state again.
+     * A live update, merged once with contract applyGameUpdate: the game is updated (the editor
+     * boxes too, unless they hold unsaved edits) and the gameStatus child told the status; a
+     * skipped version asks the connection for the full state again.
      */
-    applyLiveState: enqueueActions(({ context, enqueue }, state: LiveState) => {
+    applyGameUpdate: enqueueActions(({ context, enqueue }, update: GameUpdate) => {
       if (!context.game) return;
-      const next = applyLiveState(context.game, state);
-      if (next === 'rejoin') {
-        enqueue.sendTo('socket', { type: 'socket.join', gameId: context.game.id } satisfies SocketCommand);
-        return;
-      }
+      const result = applyGameUpdate(context.game, update);
+      if ('resync' in result) return enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
+      const next = result.game;
       if (next === context.game) return;
       const keepTexts = !boardTextsUnchanged(context.game.board_connections, context.snakesText, context.laddersText);
       enqueue.assign({ game: next, ...(keepTexts ? {} : boardTextsOf(next.board_connections)) });
@@ -353,13 +154,13 @@ export const eventGameMachine = setup({
     loadError: null,
     statusRef: null,
   }),
-  initial: 'choosing',
+  initial: 'resolving',
   on: {
     'settings.change': { actions: { type: 'assignSetting', params: ({ event }) => event } },
   },
   states: {
-    /** Transient: an existing game is loaded, otherwise the setup form shows. */
-    choosing: {
+    /** Passing through: an existing game is loaded, otherwise the setup form shows. */
+    resolving: {
       always: [{ guard: 'hasGameId', target: 'loading' }, { target: 'setup' }],
     },
     loading: {
@@ -380,7 +181,7 @@ export const eventGameMachine = setup({
       },
     },
     loadFailed: {
-      on: { 'load.retry': 'loading' },
+      on: { 'game.reload': 'loading' },
     },
     setup: {
       initial: 'editing',
@@ -412,10 +213,9 @@ export const eventGameMachine = setup({
     },
     manage: {
       initial: 'idle',
-      invoke: { id: 'socket', src: 'watchGame', input: ({ context }) => ({ gameId: context.gameId ?? 0 }) },
+      invoke: { id: 'connection', src: 'socketConnection', input: ({ context }) => ({ gameId: context.gameId ?? 0 }) },
       on: {
-        'socket.connected': { actions: 'joinGame' },
-        'game.stateReceived': { actions: { type: 'applyLiveState', params: ({ event }) => event.state } },
+        'game.stateReceived': { actions: { type: 'applyGameUpdate', params: ({ event }) => event.state } },
         'board.change': { actions: { type: 'assignBoardText', params: ({ event }) => event } },
         'game.reload': '.reloading',
         'game.deleted': { target: 'setup', actions: 'dropGame' },

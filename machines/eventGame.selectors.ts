@@ -26,7 +26,6 @@ export const canSaveBoard = (s: S) => s.matches({ manage: 'idle' });
 /** Refresh may be pressed. */
 export const canReload = (s: S) => s.matches({ manage: 'idle' });
 export const selectGame = (s: S) => s.context.game;
-export const selectGameId = (s: S) => s.context.gameId;
 export const selectDraft = (s: S) => s.context.draft;
 export const selectSnakesText = (s: S) => s.context.snakesText;
 export const selectLaddersText = (s: S) => s.context.laddersText;

@@ -1,6 +1,7 @@
-import type { SnapshotFrom } from 'xstate';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { gamePlayMachine } from './gamePlay.machine';
-import { leaderCanRevert, leaderEntryOf, userTeamsOf, viewerRoleOf } from './gamePlay.machine';
+import { leaderEntryOf, userTeamsOf, viewerRoleOf } from '../contract/game/roles';
+import type { bannerMachine } from './banner.machine';
 
 type S = SnapshotFrom<typeof gamePlayMachine>;
 
@@ -25,13 +26,10 @@ export const selectLeaderRevertsLeft = (s: S) => {
 export const selectIsPlayable = (s: S) => s.matches({ live: { play: 'inProgress' } });
 export const selectCanRoll = (s: S) => s.can({ type: 'roll.request' });
 export const selectCanRevert = (s: S) => s.can({ type: 'revert.request' });
-/** Whether a revert would be allowed by the rules (position and revert count), whatever the action state. */
-export const selectRevertAllowedByRules = (s: S) => leaderCanRevert(s.context.game);
 export const selectIsRolling = (s: S) => s.matches({ live: { play: { inProgress: 'rolling' } } });
 export const selectIsReverting = (s: S) => s.matches({ live: { play: { inProgress: 'reverting' } } });
-export const selectActionPending = (s: S) => s.hasTag('actionPending');
-export const selectActionError = (s: S) => (s.matches({ live: { message: 'hidden' } }) ? null : s.context.actionError);
-export const selectActionErrorFading = (s: S) => s.matches({ live: { message: 'fading' } });
+/** The banner chart of the action message (a refused roll or revert), while the game is live. */
+export const selectMessage = (s: S) => s.children.message as ActorRefFrom<typeof bannerMachine> | undefined;
 export const selectIsCelebrating = (s: S) => s.matches({ live: { play: { finished: 'celebrating' } } });
 export const selectIsFinished = (s: S) => s.matches({ live: { play: 'finished' } });
 export const selectConnection = (s: S) => s.children.connection;

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import {
   actionToStatus,
   GAME_STATUS_MESSAGES,
@@ -8,6 +8,7 @@ import {
   type GameStatus,
   type RequestableStatus,
 } from '../contract/game/status';
+import { missingPromise } from './shared';
 
 /** What the chart is started with: the game's id and its server status. */
 export interface GameStatusInput {
@@ -100,9 +101,7 @@ export const gameStatusMachine = setup({
     input: {} as GameStatusInput,
   },
   actors: {
-    changeStatus: fromPromise<ChangeStatusOutput, ChangeStatusInput>(async () => {
-      throw new Error("gameStatus machine: actor 'changeStatus' was not provided");
-    }),
+    changeStatus: missingPromise<ChangeStatusOutput, ChangeStatusInput>('gameStatus', 'changeStatus'),
   },
   guards: {
     requests: ({ event }, status: RequestableStatus) => event.type === 'status.request' && requestedStatus(event.action) === status,

@@ -27,7 +27,7 @@ export const STATUS_LABELS: Readonly<Record<GameChartState, string>> = {
 const STATES: readonly GameChartState[] = ['pending', 'ready', 'inProgress', 'paused', 'finished'];
 
 /** The chart state ('pending' ... 'finished'); 'pending' only while resolving, which never rests. */
-export const selectChartState = (s: S): GameChartState => STATES.find((state) => s.matches(state)) ?? 'pending';
+const selectChartState = (s: S): GameChartState => STATES.find((state) => s.matches(state)) ?? 'pending';
 
 /** The server status string of the current state ('PENDING', 'in-progress' ...). */
 export const selectStatusLabel = (s: S): string => STATUS_LABELS[selectChartState(s)];

@@ -1,48 +1,7 @@
-import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
-import { GAME_TASK_MESSAGES, type AvailableTask, type BoardSquare } from '../contract/gameApi';
-import { isSpecialDescription } from '../contract/game/generate';
-import type { Tier } from '../contract/game/tiers';
-
-/** Texts of the Game Tasks screen (product-spec sections 2 "Game Tasks screen", 5 "Tasks", 8). */
-export const GAME_TASKS_TEXTS = {
-  missingGame: 'Game ID is missing.',
-  loadError: (detail: string) => `Error loading data: ${detail}`,
-  swapError: (detail: string) => `Error saving task swap: ${detail}`,
-  optionsError: (detail: string) => `Failed to fetch swap options: ${detail}`,
-  noCandidates: (tier: string) => `No unassigned tasks of difficulty '${tier}' are available.`,
-  cannotAssign: GAME_TASK_MESSAGES.cannotAssign,
-  special: GAME_TASK_MESSAGES.special,
-  acrossTiers: GAME_TASK_MESSAGES.acrossTiers,
-  selectTask: 'Select a task to assign.',
-} as const;
-
-/** A square that can neither be dragged nor given a task: Start, Finish, Snake, Ladder, or no tier. */
-export function isFixedSquare(square: Pick<BoardSquare, 'task_description' | 'task_difficulty'>): boolean {
-  return square.task_difficulty === null || isSpecialDescription(square.task_description);
-}
-
-/**
- * Why swapping the tasks of squares `a` and `b` is refused, or null when allowed (product-spec
- * section 5 "Tasks"): a fixed square → 'Cannot swap tasks with Start, Finish, Ladder, or Snake
- * squares.'; two tiers → 'You can only re-order squares within their own Difficulty Tier column.
- * ...'. The same square twice is not a swap (returns null; the caller ignores it).
- */
-export function swapRefusal(a: BoardSquare, b: BoardSquare): string | null {
-  if (a.id === b.id) return null;
-  if (isFixedSquare(a) || isFixedSquare(b)) return GAME_TASKS_TEXTS.special;
-  if (a.task_difficulty !== b.task_difficulty) return GAME_TASKS_TEXTS.acrossTiers;
-  return null;
-}
-
-/** The squares after the tasks of squares `id1` and `id2` changed places (what the server does on swap). */
-export function swapSquareTasks(squares: readonly BoardSquare[], id1: number, id2: number): BoardSquare[] {
-  const a = squares.find((s) => s.id === id1);
-  const b = squares.find((s) => s.id === id2);
-  if (!a || !b) return [...squares];
-  return squares.map((s) =>
-    s.id === a.id ? { ...s, task_id: b.task_id, task_description: b.task_description } : s.id === b.id ? { ...s, task_id: a.task_id, task_description: a.task_description } : s,
-  );
-}
+import { assign, setup } from 'xstate';
+import type { AvailableTask, BoardSquare } from '../contract/gameApi';
+import { GAME_TASKS_TEXTS, isFixedSquare, swapRefusal, swapSquareTasks } from '../contract/game/taskSquares';
+import { missingPromise } from './shared';
 
 export interface GameTasksInput {
   gameId: number | null;
@@ -69,12 +28,6 @@ export type GameTasksEvent =
   | { type: 'assign.submit' }
   | { type: 'assign.cancel' };
 
-/** Command of the `announcer` actor: send the `tasks_reordered` socket message with `message`. */
-export interface TasksAnnounce {
-  type: 'tasks.announce';
-  message: string;
-}
-
 /** A message for the page's banner. */
 export interface TasksNotice {
   tone: 'success' | 'error';
@@ -86,9 +39,9 @@ const squareById = (context: GameTasksContext, id: number | null) => context.squ
 
 /**
  * The Game Tasks screen (product-spec sections 2 "Game Tasks screen", 4, 5 "Tasks", 7 "Game
- * tasks", 8). Actors provided from src/: `loadSquares`, `swapSquares`, `fetchOptions`,
- * `assignTask` and `announcer` (the live socket: after a swap or assign it sends the
- * `tasks_reordered` message, so open game screens refresh); action `notify` (the banner).
+ * tasks", 8). Actors provided from src/: `loadSquares`, `swapSquares`, `fetchOptions` and
+ * `assignTask`; action `notify` (the banner). Open game screens learn of a swap or assign from
+ * the server's own broadcast after the REST call.
  * - Without a game id: missingGame ('Game ID is missing.').
  * - loading → ready, or loadFailed ('Error loading data: ...').
  * - ready.idle: `swap.request` is refused with the spec's texts for a fixed square or two tiers,
@@ -105,22 +58,10 @@ export const gameTasksMachine = setup({
     input: {} as GameTasksInput,
   },
   actors: {
-    loadSquares: fromPromise<BoardSquare[], { gameId: number }>(async () => {
-      throw new Error("gameTasks machine: actor 'loadSquares' was not provided");
-    }),
-    swapSquares: fromPromise<{ message: string }, { gameId: number; square1Id: number; square2Id: number }>(async () => {
-      throw new Error("gameTasks machine: actor 'swapSquares' was not provided");
-    }),
-    fetchOptions: fromPromise<AvailableTask[], { gameId: number; squareId: number }>(async () => {
-      throw new Error("gameTasks machine: actor 'fetchOptions' was not provided");
-    }),
-    assignTask: fromPromise<{ message: string }, { gameId: number; squareId: number; taskId: number }>(async () => {
-      throw new Error("gameTasks machine: actor 'assignTask' was not provided");
-    }),
-    /** The live socket: sends `tasks_reordered` {game_id, message} on each TasksAnnounce. */
-    announcer: fromCallback<TasksAnnounce, { gameId: number }>(() => {
-      throw new Error("gameTasks machine: actor 'announcer' was not provided");
-    }),
+    loadSquares: missingPromise<BoardSquare[], { gameId: number }>('gameTasks', 'loadSquares'),
+    swapSquares: missingPromise<{ message: string }, { gameId: number; square1Id: number; square2Id: number }>('gameTasks', 'swapSquares'),
+    fetchOptions: missingPromise<AvailableTask[], { gameId: number; squareId: number }>('gameTasks', 'fetchOptions'),
+    assignTask: missingPromise<{ message: string }, { gameId: number; squareId: number; taskId: number }>('gameTasks', 'assignTask'),
   },
   guards: {
     hasGameId: ({ context }) => context.gameId !== null,
@@ -149,8 +90,6 @@ export const gameTasksMachine = setup({
     closeAssign: assign({ assignSquareId: null, options: [] as AvailableTask[], selectedTaskId: null, assignError: null }),
     /** Hands a message to the page's banner; provided from src/. */
     notify: (_, _notice: TasksNotice) => {},
-    /** Sends the `tasks_reordered` socket message {game_id, message} through the `announcer` actor. */
-    announceReorder: sendTo('announcer', (_, message: string): TasksAnnounce => ({ type: 'tasks.announce', message })),
   },
 }).createMachine({
   id: 'gameTasks',
@@ -163,10 +102,10 @@ export const gameTasksMachine = setup({
     selectedTaskId: null,
     assignError: null,
   }),
-  initial: 'choosing',
+  initial: 'resolving',
   states: {
-    /** Transient: without a game id there is nothing to load. */
-    choosing: {
+    /** Passing through: without a game id there is nothing to load. */
+    resolving: {
       always: [{ guard: 'hasGameId', target: 'loading' }, { target: 'missingGame' }],
     },
     missingGame: {},
@@ -185,7 +124,6 @@ export const gameTasksMachine = setup({
     },
     ready: {
       initial: 'idle',
-      invoke: { id: 'announcer', src: 'announcer', input: ({ context }) => ({ gameId: context.gameId ?? 0 }) },
       states: {
         idle: {
           on: {
@@ -222,10 +160,7 @@ export const gameTasksMachine = setup({
             },
             onDone: {
               target: 'idle',
-              actions: [
-                { type: 'notify', params: ({ event }) => ({ tone: 'success' as const, text: event.output.message }) },
-                { type: 'announceReorder', params: ({ event }) => event.output.message },
-              ],
+              actions: { type: 'notify', params: ({ event }) => ({ tone: 'success' as const, text: event.output.message }) },
             },
             onError: {
               target: 'reloading',
@@ -279,7 +214,6 @@ export const gameTasksMachine = setup({
               target: 'reloading',
               actions: [
                 { type: 'notify', params: ({ event }) => ({ tone: 'success' as const, text: event.output.message }) },
-                { type: 'announceReorder', params: ({ event }) => event.output.message },
                 'closeAssign',
               ],
             },
@@ -290,8 +224,3 @@ export const gameTasksMachine = setup({
     },
   },
 });
-
-/** The tier a square's candidates belong to (for the no-candidates text). */
-export function tierOfSquare(squares: readonly BoardSquare[], id: number | null): Tier | null {
-  return squares.find((s) => s.id === id)?.task_difficulty ?? null;
-}

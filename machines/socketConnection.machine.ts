@@ -1,6 +1,7 @@
-import { assign, fromCallback, sendParent, sendTo, setup, type AnyEventObject } from 'xstate';
-import type { GameProgress, TeamAction } from '../contract/socket';
-import type { Game, LogEntry, PublicGame } from '../contract/gameApi';
+import { assign, sendParent, sendTo, setup, type AnyEventObject } from 'xstate';
+import type { GameUpdate, TeamAction } from '../contract/socket';
+import type { LogEntry } from '../contract/gameApi';
+import { missingCallback } from './shared';
 
 /**
  * Facts the socket reports about its connection (product-spec section 7 "Live socket", section 9
@@ -15,11 +16,11 @@ export type SocketFact =
 
 /**
  * Facts about the game the socket receives (server-contract section 5), forwarded to the parent
- * chart that holds the game (gamePlay): a full game or a progress update, a new log entry, a team
+ * chart that holds the game (gamePlay, eventGame): a full game or a progress update, a new log entry, a team
  * change (name, colour or members), a refused roll or revert (`action_error` message).
  */
 export type GameFact =
-  | { type: 'game.stateReceived'; state: Game | PublicGame | GameProgress }
+  | { type: 'game.stateReceived'; state: GameUpdate }
   | { type: 'game.logReceived'; entry: LogEntry }
   | { type: 'game.teamUpdated'; team: { id: number; name: string; color: string } }
   | { type: 'action.failed'; message: string };
@@ -54,10 +55,6 @@ export interface SocketConnectionContext {
 /** Refusal sent to the holder when a roll or revert is asked for while the socket is not connected. */
 export const NOT_CONNECTED_MESSAGE = 'Not connected to the live game. Wait for the connection and try again.';
 
-const missingSocket = fromCallback<SocketCommand, { gameId: number }>(() => {
-  throw new Error("socketConnection machine: actor 'socket' was not provided");
-});
-
 /**
  * The live socket of one game screen (product-spec sections 7 "Live socket" and 9; server-contract
  * section 5). States: connecting, connected, reconnecting (socket.io-client retries with a delay of
@@ -76,7 +73,7 @@ export const socketConnectionMachine = setup({
     input: {} as { gameId: number },
   },
   actors: {
-    socket: missingSocket,
+    socket: missingCallback<SocketCommand, { gameId: number }>('socketConnection', 'socket'),
   },
   guards: {
     willReconnect: (_, willReconnect: boolean) => willReconnect,

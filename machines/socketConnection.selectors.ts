@@ -10,4 +10,3 @@ export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'dis
 export const selectConnectionState = (s: S): ConnectionState => s.value as ConnectionState;
 export const selectIsLive = (s: S) => s.matches('connected');
 export const selectReconnectAttempt = (s: S) => s.context.attempt;
-export const selectCanRetry = (s: S) => s.can({ type: 'connection.retry' });

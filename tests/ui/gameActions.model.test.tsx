@@ -1,18 +1,20 @@
 // @vitest-environment jsdom
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fromCallback } from 'xstate';
 import type { Game } from '../../contract/gameApi';
 import type { GameProgress } from '../../contract/socket';
 import type { GameStatus } from '../../contract/game';
-import {
-  GAME_ACTION_TEXTS, GAME_VIEW_MESSAGES, gamePlayMachine, leaderCanRevert, viewerRoleOf,
-  type GamePlayEvent, type HeldGame,
-} from '../../machines/gamePlay.machine';
+import type { HeldGame } from '../../contract/socket';
+import { leaderCanRevert, viewerRoleOf } from '../../contract/game/roles';
+import { GAME_VIEW_MESSAGES } from '../../contract/game/viewTexts';
+import { gamePlayMachine, type GamePlayEvent } from '../../machines/gamePlay.machine';
+import { GAME_ACTION_TEXTS } from '../../src/features/play/texts';
 import { socketConnectionMachine } from '../../machines/socketConnection.machine';
 import { GamePlayPage } from '../../src/features/play/GamePlayPage';
 import type { GameScreenEffects } from '../../src/features/play/effects';
+import { useFakeTimersPerTest } from '../support/timers';
 import { TestModel, getShortestPaths } from '../support/graph';
 import { FakeEffects } from '../support/effects';
 import { FakeSocket } from '../support/fakeSocket';
@@ -24,7 +26,8 @@ import { renderRoutes, signedInSessionLogic } from '../support/render';
  * status", 6 "Game roles", 8 "Game view"): paths generated from the gamePlay chart with
  * @xstate/graph, driven through the rendered GamePlayPage with a fake REST load and a fake socket
  * (the test plays the server), for a Leader, a non-leader member and a user on no team, through
- * every status, rolls, reverts, refusals and the timed message and confetti.
+ * every status, rolls, reverts, refusals (the message shows; its fading is the banner chart's, tested
+ * in banner.model.test.tsx) and the timed confetti.
  */
 
 const WINNERS = [{ name: 'Red Dragons', color: '#cc2222' }];
@@ -34,17 +37,16 @@ const loadError = (message: string) => Object.assign(new Error(message), { text:
 const LOAD_FAILED = loadError(GAME_VIEW_MESSAGES.loadFailed);
 const NOT_FOUND = loadError(GAME_VIEW_MESSAGES.notFound);
 
-/** The chart's timed events (checked against the chart in the guard test). */
-const FADE = 'xstate.after.messageFade.gamePlay.live.message.shown';
-const REMOVE = 'xstate.after.messageRemove.gamePlay.live.message.fading';
+/** The chart's timed event (checked against the chart in the guard test). */
 const CONFETTI_END = 'xstate.after.confettiDuration.gamePlay.live.play.finished.celebrating';
 const afterEvent = (id: string) => gamePlayMachine.getStateNodeById(id).after[0].eventType;
 
-type TimerEvent = { type: typeof FADE } | { type: typeof REMOVE } | { type: typeof CONFETTI_END };
+type TimerEvent = { type: typeof CONFETTI_END };
 type SyntheticEvent =
   | { type: 'xstate.done.actor.loadGame'; output: Game }
   | { type: 'xstate.error.actor.loadGame'; error: Error };
-type ModelEvent = Exclude<GamePlayEvent, { type: 'game.logReceived' | 'game.teamUpdated' | 'game.reload' }> | SyntheticEvent | TimerEvent;
+/** `game.updated` is raised by the chart itself, never sent. */
+type ModelEvent = Exclude<GamePlayEvent, { type: 'game.logReceived' | 'game.teamUpdated' | 'game.reload' | 'game.updated' }> | SyntheticEvent | TimerEvent;
 
 const STATUSES: GameStatus[] = ['PENDING', 'READY', 'in-progress', 'paused'];
 
@@ -59,9 +61,6 @@ function eventsFor(s: any): ModelEvent[] {
   }
   if (s.matches('failed')) return [];
   const game: HeldGame = s.context.game;
-  // While the refusal message shows, only time passes (keeps the model small).
-  if (s.matches({ live: { message: 'shown' } })) return [{ type: FADE }];
-  if (s.matches({ live: { message: 'fading' } })) return [{ type: REMOVE }];
   if (s.matches({ live: { play: { finished: 'celebrating' } } })) return [{ type: CONFETTI_END }];
   if (s.matches({ live: { play: 'finished' } })) return [];
   const update = (change: Parameters<typeof progressOf>[1]): ModelEvent => ({ type: 'game.stateReceived', state: progressOf(game as Game, change) });
@@ -97,11 +96,15 @@ const EXECUTORS = {
   'xstate.done.actor.loadGame': async (w, e) => act(() => w.fx.resolve('loadGame', e.output)),
   'xstate.error.actor.loadGame': async (w, e) => act(() => w.fx.reject('loadGame', e.error)),
   'game.stateReceived': async (w, e) => act(() => w.socket().serverSends('game_state_update', { game_state: e.state })),
-  'action.failed': async (w, e) => act(() => w.socket().serverSends('action_error', { message: e.message })),
+  'action.failed': async (w, e) => {
+    await act(() => w.socket().serverSends('action_error', { message: e.message }));
+    // The refusal shows in the panel (the banner chart times it out).
+    const el = within(panel()).getByTestId('action-error');
+    expect(el.textContent).toBe(e.message);
+    expect(el.parentElement?.className).toBe('fade');
+  },
   'roll.request': async (w) => w.user.click(screen.getByRole('button', { name: 'Roll Dice' })),
   'revert.request': async (w) => w.user.click(screen.getByRole('button', { name: 'Revert Last Turn' })),
-  [FADE]: async () => advance(4000),
-  [REMOVE]: async () => advance(1000),
   [CONFETTI_END]: async () => advance(15_000),
 } satisfies Record<ModelEvent['type'], Executor>;
 
@@ -198,27 +201,11 @@ const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
   },
 };
 
-/** The refusal message region: shown, fading (class fade--out), or gone. */
-const MESSAGE_ASSERTIONS: Record<string, (s: any) => void> = {
-  'live.message.hidden': () => expect(screen.queryByTestId('action-error')).toBeNull(),
-  'live.message.shown': (s) => {
-    const el = screen.getByTestId('action-error');
-    expect(el.textContent).toBe(s.context.actionError);
-    expect(el.parentElement?.className).toBe('fade');
-  },
-  'live.message.fading': (s) => {
-    const el = screen.getByTestId('action-error');
-    expect(el.textContent).toBe(s.context.actionError);
-    expect(el.parentElement?.className).toBe('fade fade--out');
-  },
-};
-
 function leafKeys(value: unknown, prefix = ''): string[] {
   if (typeof value === 'string') return [prefix ? `${prefix}.${value}` : value];
   return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => leafKeys(v, prefix ? `${prefix}.${k}` : k));
 }
-const playKey = (s: any) => leafKeys(s.value).find((k) => !k.startsWith('live.message'))!;
-const messageKey = (s: any) => leafKeys(s.value).find((k) => k.startsWith('live.message')) ?? null;
+const playKey = (s: any) => leafKeys(s.value)[0];
 
 /** The chart as the model: no socket needed to traverse it. */
 const modelMachine = gamePlayMachine.provide({ actors: { socketConnection: socketConnectionMachine.provide({ actors: { socket: fromCallback(() => {}) } }) } });
@@ -229,11 +216,11 @@ const paths = model.getPaths(
       input: { gameId: 5 },
       events: eventsFor as any,
       serializeEvent: (e: any) => JSON.stringify(e, (_k, v) => (v instanceof Error ? v.message : v)),
-      // The state right after the message is removed counts as its own, so a path exercises the removal.
+      // The state right after a refusal counts as its own, so a path exercises the refusal.
       serializeState: (s: any, event: any) => {
         const g: HeldGame | null = s.context.game;
         const team = g?.team_states.find((t) => t.team_id === 11) as { current_position: number; revert_count?: number } | undefined;
-        return [JSON.stringify(s.value), viewerRoleOf(g), team?.current_position, team?.revert_count, s.context.loadError, g?.winners?.length ?? 0, event?.type === REMOVE].join('|');
+        return [JSON.stringify(s.value), viewerRoleOf(g), team?.current_position, team?.revert_count, s.context.loadError, g?.winners?.length ?? 0, event?.type === 'action.failed'].join('|');
       },
     }) as any,
   { allowDuplicatePaths: false },
@@ -256,28 +243,21 @@ function describePath(path: any): string {
 }
 
 describe('Game Action panel through the rendered play screen', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-  });
-  afterEach(() => {
-    cleanup();
-    vi.useRealTimers();
-  });
+  useFakeTimersPerTest();
 
   it('reaches and asserts every state node, every role in every status, and the spec texts (guard)', () => {
     const steps = paths.flatMap((p: any) => p.steps.map((st: any) => st.state));
     const playNodes = ['loading', 'failed', 'live.play.pending', 'live.play.ready', 'live.play.paused', 'live.play.inProgress.idle', 'live.play.inProgress.rolling', 'live.play.inProgress.reverting', 'live.play.finished.celebrating', 'live.play.finished.settled'];
     expect([...new Set(steps.map(playKey))].sort()).toEqual([...playNodes].sort());
     expect(Object.keys(ASSERTIONS).sort()).toEqual([...playNodes].sort());
-    expect([...new Set(steps.map(messageKey).filter(Boolean))].sort()).toEqual(Object.keys(MESSAGE_ASSERTIONS).sort());
-    expect([afterEvent('gamePlay.live.message.shown'), afterEvent('gamePlay.live.message.fading'), afterEvent('gamePlay.live.play.finished.celebrating')]).toEqual([FADE, REMOVE, CONFETTI_END]);
-    // Every timed step runs in some path: the fade, the removal and the end of the confetti.
-    const timed = new Set(paths.flatMap((p: any) => p.steps.map((st: any) => st.event.type)));
-    for (const type of [FADE, REMOVE, CONFETTI_END]) expect(timed.has(type)).toBe(true);
+    expect(afterEvent('gamePlay.live.play.finished.celebrating')).toBe(CONFETTI_END);
+    // The timed step and the refusal run in some path.
+    const taken = new Set(paths.flatMap((p: any) => p.steps.map((st: any) => st.event.type)));
+    for (const type of [CONFETTI_END, 'action.failed']) expect(taken.has(type)).toBe(true);
     // The chart has no other leaf state: a new one must get an assertion.
     const leaves = (node: any, prefix: string): string[] =>
       Object.keys(node.states).length === 0 ? [prefix] : Object.entries(node.states).flatMap(([k, n]) => leaves(n, prefix ? `${prefix}.${k}` : k));
-    expect([...leaves(gamePlayMachine.root, '').filter((k) => k !== 'live.play.resolving')].sort()).toEqual([...playNodes, ...Object.keys(MESSAGE_ASSERTIONS)].sort());
+    expect([...leaves(gamePlayMachine.root, '').filter((k) => k !== 'live.play.resolving')].sort()).toEqual([...playNodes].sort());
     // Every role meets every status; both load failure texts are shown.
     const seen = new Set(steps.filter((s: any) => s.context.game).map((s: any) => `${viewerRoleOf(s.context.game)}:${s.context.game.status}`));
     for (const role of ['leader', 'member', 'none']) for (const status of [...STATUSES, 'finished', 'completed']) expect(seen.has(`${role}:${status}`)).toBe(true);
@@ -315,8 +295,6 @@ describe('Game Action panel through the rendered play screen', () => {
         if (step.event.type === 'roll.request') rolls += 1;
         if (step.event.type === 'revert.request') reverts += 1;
         await ASSERTIONS[playKey(step.state)](step.state, world);
-        const mk = messageKey(step.state);
-        if (mk) MESSAGE_ASSERTIONS[mk](step.state);
       }
       // What went over the socket: a join on connect, and exactly the Leader's rolls and reverts.
       expect(socket!.sentOf('join_game')).toEqual([{ game_id: 5 }]);

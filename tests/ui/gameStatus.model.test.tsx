@@ -3,9 +3,10 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fromCallback, type SnapshotFrom } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
 import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
 import { FakeEffects } from '../support/effects';
+import { FakeSocket } from '../support/fakeSocket';
 import { gameStatusMachine, type GameStatusEvent } from '../../machines/gameStatus.machine';
 import { STATUS_CONTROLS, STATUS_LABELS } from '../../machines/gameStatus.selectors';
 import { GAME_STATUS_MESSAGES, statusToChartState, type GameChartState, type GameStatus } from '../../contract/game/status';
@@ -102,7 +103,7 @@ interface World {
   user: ReturnType<typeof userEvent.setup>;
 }
 
-/** Renders the Event Game view of GAME with fake calls and a silent socket; the first load answers PENDING. */
+/** Renders the Event Game view of GAME with fake calls and a socket that never connects; the first load answers PENDING. */
 async function renderView(): Promise<World> {
   const fx = new FakeEffects();
   const effects: GameEffects = {
@@ -113,7 +114,7 @@ async function renderView(): Promise<World> {
     changeGameStatus: fx.fn('changeGameStatus'),
     resetGame: fx.fn('resetGame'),
     deleteGame: fx.fn('deleteGame'),
-    watchGame: fromCallback(() => () => {}),
+    openSocket: () => new FakeSocket(),
   };
   const router = createMemoryRouter(
     [{ path: '*', element: <EventGameView clanId={CLAN} eventId={EVENT} gameId={GAME} onBack={() => {}} effects={effects} /> }],

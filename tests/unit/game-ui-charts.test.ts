@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { bannerMachine, BANNER_DELAYS } from '../../machines/banner.machine';
-import { gameTasksMachine, GAME_TASKS_TEXTS, type TasksAnnounce } from '../../machines/gameTasks.machine';
+import { gameTasksMachine } from '../../machines/gameTasks.machine';
+import { GAME_TASKS_TEXTS } from '../../contract/game/taskSquares';
 import { eventGameMachine } from '../../machines/eventGame.machine';
 import { gameStatusMachine } from '../../machines/gameStatus.machine';
 import type { AvailableTask, BoardSquare, Game } from '../../contract/gameApi';
-import type { SocketCommand } from '../../machines/socketConnection.machine';
+import { socketConnectionMachine } from '../../machines/socketConnection.machine';
+import { gameSocketActor } from '../../src/realtime/gameSocket';
+import { FakeSocket } from '../support/fakeSocket';
 
 /**
  * The banner, gameTasks and eventGame charts run with fake actors (product-spec sections 2, 4, 5
@@ -18,20 +21,18 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const flush = () => new Promise((r) => setTimeout(r, 0));
-
 describe('banner chart', () => {
   it('shows a message, fades it at 4 s and removes it at 5 s; a new message restarts the clock', () => {
     vi.useFakeTimers();
     const banner = createActor(bannerMachine).start();
-    banner.send({ type: 'banner.show', tone: 'success', text: 'Saved.' });
+    banner.send({ type: 'message.show', tone: 'success', text: 'Saved.' });
     expect(banner.getSnapshot().value).toBe('shown');
     vi.advanceTimersByTime(BANNER_DELAYS.messageFade - 1);
     expect(banner.getSnapshot().value).toBe('shown');
     vi.advanceTimersByTime(1);
     expect(banner.getSnapshot().value).toBe('fading');
     expect(banner.getSnapshot().context.message?.text).toBe('Saved.');
-    banner.send({ type: 'banner.show', tone: 'error', text: 'Again.' });
+    banner.send({ type: 'message.show', tone: 'error', text: 'Again.' });
     vi.advanceTimersByTime(4999);
     expect(banner.getSnapshot().context.message).toEqual({ tone: 'error', text: 'Again.' });
     vi.advanceTimersByTime(1);
@@ -60,7 +61,6 @@ const SQUARES: BoardSquare[] = [
 
 function tasksActor(over: { swap?: () => Promise<{ message: string }>; options?: () => Promise<AvailableTask[]>; assign?: () => Promise<{ message: string }> } = {}) {
   const notices: { tone: string; text: string }[] = [];
-  const announced: string[] = [];
   let loads = 0;
   const actor = createActor(
     gameTasksMachine.provide({
@@ -72,15 +72,12 @@ function tasksActor(over: { swap?: () => Promise<{ message: string }>; options?:
         swapSquares: fromPromise(over.swap ?? (async () => ({ message: 'Tasks swapped successfully!' }))),
         fetchOptions: fromPromise(over.options ?? (async () => [])),
         assignTask: fromPromise(over.assign ?? (async () => ({ message: 'Task on Square 6 assigned successfully!' }))),
-        announcer: fromCallback<TasksAnnounce, { gameId: number }>(({ receive }) => {
-          receive((e) => announced.push(e.message));
-        }),
       },
       actions: { notify: (_, n) => notices.push(n) },
     }),
     { input: { gameId: 9 } },
   ).start();
-  return { actor, notices, announced, loads: () => loads };
+  return { actor, notices, loads: () => loads };
 }
 
 describe('gameTasks chart', () => {
@@ -101,14 +98,13 @@ describe('gameTasks chart', () => {
     expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
   });
 
-  it('swaps at once, announces tasks_reordered, and reloads after a failed swap', async () => {
+  it('swaps at once, and reloads after a failed swap', async () => {
     const ok = tasksActor();
     await waitFor(ok.actor, (s) => s.matches({ ready: 'idle' }));
     ok.actor.send({ type: 'swap.request', activeId: 2, overId: 3 });
     expect(ok.actor.getSnapshot().context.squares[1].task_description).toBe('Catch fish');
     await waitFor(ok.actor, (s) => s.matches({ ready: 'idle' }));
     expect(ok.notices.at(-1)).toEqual({ tone: 'success', text: 'Tasks swapped successfully!' });
-    expect(ok.announced).toEqual(['Tasks swapped successfully!']);
 
     const failing = tasksActor({ swap: async () => Promise.reject(new Error('Game is finished.')) });
     await waitFor(failing.actor, (s) => s.matches({ ready: 'idle' }));
@@ -117,12 +113,11 @@ describe('gameTasks chart', () => {
     expect(failing.notices.at(-1)).toEqual({ tone: 'error', text: 'Error saving task swap: Game is finished.' });
     expect(failing.loads()).toBe(2);
     expect(failing.actor.getSnapshot().context.squares[1].task_description).toBe('Burn logs');
-    expect(failing.announced).toEqual([]);
   });
 
   it('blocks a square without a tier, needs a selected task, and assigns', async () => {
     const options: AvailableTask[] = [{ id: 80, description: 'Kill Zulrah', difficulty: 'MASTER' }];
-    const { actor, notices, announced, loads } = tasksActor({ options: async () => options });
+    const { actor, notices, loads } = tasksActor({ options: async () => options });
     await waitFor(actor, (s) => s.matches({ ready: 'idle' }));
     actor.send({ type: 'assign.open', squareId: 4 });
     expect(actor.getSnapshot().matches({ ready: 'assignBlocked' })).toBe(true);
@@ -135,7 +130,6 @@ describe('gameTasks chart', () => {
     actor.send({ type: 'assign.submit' });
     await waitFor(actor, (s) => s.matches({ ready: 'idle' }) && loads() === 2);
     expect(notices.at(-1)).toEqual({ tone: 'success', text: 'Task on Square 6 assigned successfully!' });
-    expect(announced).toEqual(['Task on Square 6 assigned successfully!']);
     expect(actor.getSnapshot().context.assignSquareId).toBeNull();
   });
 
@@ -170,7 +164,7 @@ function game(status: Game['status']): Game {
 }
 
 function gameActor(status: Game['status'], randomize = vi.fn(async () => ({ game: game(status), message: 'Board re-randomized successfully using the current settings.' }))) {
-  const commands: SocketCommand[] = [];
+  const socket = new FakeSocket();
   const actor = createActor(
     eventGameMachine.provide({
       actors: {
@@ -178,26 +172,36 @@ function gameActor(status: Game['status'], randomize = vi.fn(async () => ({ game
         createGame: fromPromise(async () => ({ gameId: 3, message: 'created' })),
         randomizeGame: fromPromise(randomize),
         saveBoard: fromPromise(async () => ({ message: 'Board configurations updated successfully.' })),
-        watchGame: fromCallback<SocketCommand, { gameId: number }>(({ receive, sendBack }) => {
-          receive((c) => commands.push(c));
-          sendBack({ type: 'socket.connected' });
-        }),
+        socketConnection: socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }),
         gameStatus: gameStatusMachine.provide({ actors: { changeStatus: fromPromise(async (): Promise<{ status: Game['status'] }> => ({ status: 'paused' })) } }),
       },
     }),
     { input: { gameId: 3 } },
   ).start();
-  return { actor, randomize, commands };
+  return { actor, randomize, socket };
 }
 
 describe('eventGame chart', () => {
   it('loads the game, fills the editor and joins the live room', async () => {
-    const { actor, commands } = gameActor('READY');
+    const { actor, socket } = gameActor('READY');
     await waitFor(actor, (s) => s.matches({ manage: 'idle' }));
     expect(actor.getSnapshot().context.snakesText).toBe('[\n  [20, 3]\n]');
     expect(actor.getSnapshot().context.draft.board_size).toBe('25');
-    await flush();
-    expect(commands).toEqual([{ type: 'socket.join', gameId: 3 }]);
+    socket.serverConnects();
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 3 }]);
+  });
+
+  it('merges live updates once and asks for the full state again on a version gap (as the play screen)', async () => {
+    const { actor, socket } = gameActor('READY');
+    await waitFor(actor, (s) => s.matches({ manage: 'idle' }));
+    socket.serverConnects();
+    const progress = (version: number) => ({ id: 3, status: 'in-progress', version, winners: null, team_states: [] });
+    socket.serverSends('game_state_update', { game_state: progress(2) });
+    expect(actor.getSnapshot().context.game?.version).toBe(2);
+    expect(actor.getSnapshot().context.statusRef?.getSnapshot().matches('inProgress')).toBe(true);
+    socket.serverSends('game_state_update', { game_state: progress(4) });
+    expect(actor.getSnapshot().context.game?.version).toBe(2);
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 3 }, { game_id: 3 }]);
   });
 
   it('randomizes at once before the game runs, and asks first while in progress or paused', async () => {

@@ -18,24 +18,15 @@ import {
   squareInfoText,
   wrapLabel,
 } from '../../src/features/board/boardGeometry';
-import {
-  applyLiveState,
-  boardTextsOf,
-  boardTextsUnchanged,
-  changeSettingsDraft,
-  checkBoardTexts,
-  checkSettingsDraft,
-  draftFromSettings,
-  formatPairs,
-  parseSettingsDraft,
-  previewConnections,
-} from '../../machines/eventGame.machine';
-import { GAME_TASKS_TEXTS, isFixedSquare, swapRefusal, swapSquareTasks } from '../../machines/gameTasks.machine';
+import { changeSettingsDraft, checkSettingsDraft, draftFromSettings, parseSettingsDraft } from '../../contract/game/settingsDraft';
+import { boardTextsOf, boardTextsUnchanged, checkBoardTexts, formatPairs, previewConnections } from '../../contract/game/boardEditor';
+import { applyGameUpdate } from '../../contract/socket';
+import { GAME_TASKS_TEXTS, isFixedSquare, swapRefusal, swapSquareTasks } from '../../contract/game/taskSquares';
 import { columnOf, groupSquares, squareTaskLabel, TASK_COLUMNS } from '../../src/features/game/taskColumns';
 import { GAME_DIALOG_TEXTS } from '../../src/features/game/EventGameView';
 
 /**
- * Unit tests of the pure helpers of the game screens (issue #5): board drawing geometry and info
+ * Unit tests of the pure helpers of the game screens: board drawing geometry and info
  * texts (product-spec section 2 "Game play screen"), the settings form rules (section 5 "Game
  * settings"), the manual board editor (section 5 "Manual board config"), live updates
  * (server-contract section 5), and the Game Tasks columns and swap rules (sections 2, 5 "Tasks").
@@ -275,22 +266,22 @@ describe('live updates', () => {
   });
 
   it('merges the next progress update and keeps revert counts', () => {
-    const next = applyLiveState(held, progress(6)) as Game;
+    const next = (applyGameUpdate(held, progress(6)) as { game: Game }).game;
     expect(next.status).toBe('paused');
     expect(next.version).toBe(6);
     expect(next.team_states[0]).toMatchObject({ current_position: 12, revert_count: 2 });
   });
 
   it('asks for the full state when a version is skipped, and ignores old or foreign updates', () => {
-    expect(applyLiveState(held, progress(7))).toBe('rejoin');
-    expect(applyLiveState(held, progress(4))).toBe(held);
-    expect(applyLiveState(held, { ...progress(6), id: 99 })).toBe(held);
+    expect(applyGameUpdate(held, progress(7))).toEqual({ resync: true });
+    expect((applyGameUpdate(held, progress(4)) as { game: Game }).game).toBe(held);
+    expect((applyGameUpdate(held, { ...progress(6), id: 99 }) as { game: Game }).game).toBe(held);
   });
 
   it('takes a full game, keeping the viewer teams and revert counts of a public one', () => {
     const full = { ...held, version: 9, status: 'finished', user_teams: undefined, team_states: [{ ...held.team_states[0], revert_count: undefined, current_position: 25 }] };
     delete (full as Record<string, unknown>).user_teams;
-    const next = applyLiveState(held, { ...full, board_squares: [] } as never) as Game;
+    const next = (applyGameUpdate(held, { ...full, board_squares: [] } as never) as { game: Game }).game;
     expect(next.status).toBe('finished');
     expect(next.user_teams).toEqual(held.user_teams);
     expect(next.team_states[0]).toMatchObject({ current_position: 25, revert_count: 2 });

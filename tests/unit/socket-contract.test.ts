@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { GameStateUpdateSchema, mergeProgress } from '../../contract/socket';
-import { nextGame } from '../../machines/gamePlay.machine';
+import { applyGameUpdate, GameStateUpdateSchema, mergeProgress } from '../../contract/socket';
 import { fixtureGame, progressOf, toPublic } from '../support/gameFixtures';
 
 /** The live socket payloads of server-contract section 5 as the client reads and merges them. */
@@ -43,7 +42,7 @@ describe('merging progress', () => {
     const game = fixtureGame({ team_states: fixtureGame().team_states.map((t) => ({ ...t, revert_count: 3 })) });
     const { user_teams: _u, ...members } = game;
     const reset = { ...members, version: game.version + 1, team_states: members.team_states.map((t) => ({ ...t, revert_count: 0, current_position: 1, position_history: [1] })) };
-    const next = nextGame(game, reset as never)! as typeof game;
+    const next = (applyGameUpdate(game, reset as never) as { game: typeof game }).game;
     expect(next.user_teams).toEqual(game.user_teams);
     expect(next.team_states.every((t) => t.revert_count === 0)).toBe(true);
   });

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { socketConnectionMachine, NOT_CONNECTED_MESSAGE } from '../../machines/socketConnection.machine';
 import { selectConnectionState, selectReconnectAttempt } from '../../machines/socketConnection.selectors';
-import { gamePlayMachine, type HeldGame } from '../../machines/gamePlay.machine';
+import { gamePlayMachine } from '../../machines/gamePlay.machine';
+import type { HeldGame } from '../../contract/socket';
+import { isBannerFading, selectBannerMessage } from '../../machines/banner.selectors';
 import * as sel from '../../machines/gamePlay.selectors';
 import { gameSocketActor, SOCKET_OPTIONS } from '../../src/realtime/gameSocket';
 import { FakeSocket } from '../support/fakeSocket';
@@ -30,6 +32,11 @@ function start(load: Promise<HeldGame> = Promise.resolve(fixtureGame())) {
 
 const connection = (actor: Actor<typeof gamePlayMachine>) => actor.getSnapshot().children.connection!;
 const connectionState = (actor: Actor<typeof gamePlayMachine>) => selectConnectionState(connection(actor).getSnapshot() as any);
+/** The action message the invoked banner chart shows, or null. */
+const actionError = (actor: Actor<typeof gamePlayMachine>) => {
+  const message = sel.selectMessage(actor.getSnapshot());
+  return message ? (selectBannerMessage(message.getSnapshot())?.text ?? null) : null;
+};
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 let actors: Actor<any>[] = [];
@@ -113,7 +120,7 @@ describe('socketConnection chart', () => {
     socket.drop();
     actor.send({ type: 'roll.request' });
     expect(socket.sentOf('roll_dice')).toEqual([]);
-    expect(sel.selectActionError(actor.getSnapshot())).toBe(NOT_CONNECTED_MESSAGE);
+    expect(actionError(actor)).toBe(NOT_CONNECTED_MESSAGE);
     expect(sel.selectIsRolling(actor.getSnapshot())).toBe(false);
   });
 
@@ -188,12 +195,12 @@ describe('gamePlay chart: the held game over the socket', () => {
     actor.send({ type: 'roll.request' });
     socket.serverSends('action_error', { message: 'Game is paused. No turns can be processed.' });
     expect(sel.selectIsRolling(actor.getSnapshot())).toBe(false);
-    expect(sel.selectActionError(actor.getSnapshot())).toBe('Game is paused. No turns can be processed.');
+    expect(actionError(actor)).toBe('Game is paused. No turns can be processed.');
     await vi.advanceTimersByTimeAsync(4000);
-    expect(sel.selectActionErrorFading(actor.getSnapshot())).toBe(true);
-    expect(sel.selectActionError(actor.getSnapshot())).toBe('Game is paused. No turns can be processed.');
+    expect(isBannerFading(sel.selectMessage(actor.getSnapshot())!.getSnapshot())).toBe(true);
+    expect(actionError(actor)).toBe('Game is paused. No turns can be processed.');
     await vi.advanceTimersByTimeAsync(1000);
-    expect(sel.selectActionError(actor.getSnapshot())).toBeNull();
+    expect(actionError(actor)).toBeNull();
   });
 
   it('offers no roll to members, non-members, or outside in-progress; revert only under the rule', async () => {

@@ -2,16 +2,20 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useId, useMemo, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { fromPromise, type ActorRefFrom } from 'xstate';
-import { eventGameMachine, previewConnections } from '../../../machines/eventGame.machine';
+import type { ActorRefFrom } from 'xstate';
+import { previewConnections } from '../../../contract/game/boardEditor';
+import { eventGameMachine } from '../../../machines/eventGame.machine';
 import * as sel from '../../../machines/eventGame.selectors';
-import { gameStatusMachine } from '../../../machines/gameStatus.machine';
+import { gameStatusMachine, type ChangeStatusInput } from '../../../machines/gameStatus.machine';
 import * as statusSel from '../../../machines/gameStatus.selectors';
 import { bannerMachine } from '../../../machines/banner.machine';
+import { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { gameSocketActor } from '../../realtime/gameSocket';
 import { revertAllowance, revertsUsed, turnsProcessed } from '../../../contract/game/moves';
 import { boardSizeLabel } from '../../../contract/game/board';
 import { statusClass } from '../../../contract/game/status';
-import type { Game } from '../../../contract/gameApi';
+import type { BoardBody, Game } from '../../../contract/gameApi';
+import type { GameSettings } from '../../../contract/game/settings';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
@@ -20,6 +24,7 @@ import { CLAN_MANAGEMENT_ORIGIN, gamePlayPath } from '../play/origin';
 import { GameBanner } from './GameBanner';
 import { SettingsForm, type EventGameRef } from './SettingsForm';
 import { liveGameEffects, type GameEffects } from './effects';
+import { latestCall, useLatest } from './latest';
 
 type StatusRef = ActorRefFrom<typeof gameStatusMachine>;
 
@@ -80,38 +85,41 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
     perform: async ({ subject }) => ({ message: (await effects.resetGame(clanId, eventId, Number(subject.gameId))).message }),
     onSucceeded: () => flow.send({ type: 'game.reload' }),
   });
-  const logic = useMemo(
-    () =>
-      eventGameMachine.provide({
-        actors: {
-          loadGame: fromPromise(({ input }) => effects.fetchGame(clanId, eventId, input.gameId)),
-          createGame: fromPromise(async ({ input }) => {
-            const answer = await effects.createGame(clanId, eventId, input.settings);
-            onGameChanged?.();
-            return { gameId: answer.game.id, message: answer.message };
-          }),
-          randomizeGame: fromPromise(({ input }) => effects.randomizeGame(clanId, eventId, input.gameId, input.settings)),
-          saveBoard: fromPromise(({ input }) => effects.saveBoard(clanId, eventId, input.gameId, input.body)),
-          watchGame: effects.watchGame,
-          gameStatus: gameStatusMachine.provide({
-            actors: {
-              changeStatus: fromPromise(async ({ input }) => ({
-                status: (await effects.changeGameStatus(clanId, eventId, input.gameId, input.status, input.action)).status,
-              })),
-            },
-            actions: {
-              notify: (_, notice) => banner.send({ type: 'banner.show', ...notice }),
-              confirmReset: ({ context }) => resetDialog.send({ type: 'confirm.open', subject: { gameId: context.gameId } }),
-            },
-          }),
-        },
-        actions: { notify: (_, notice) => banner.send({ type: 'banner.show', ...notice }) },
-      }),
-    // The chart is built once per mounted view; its effects close over this view's ids.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [],
+  // The actor lives as long as the view; its implementations read the current props through this ref.
+  const latest = useLatest({ clanId, eventId, effects, onGameChanged });
+  const notify = (notice: { tone: 'success' | 'error'; text: string }) => banner.send({ type: 'message.show', ...notice });
+  const flow = useActorRef(
+    eventGameMachine.provide({
+      actors: {
+        loadGame: latestCall(latest, (fx, clan, event, input: { gameId: number }) => fx.fetchGame(clan, event, input.gameId)),
+        createGame: latestCall(latest, async (fx, clan, event, input: { settings: GameSettings }) => {
+          const answer = await fx.createGame(clan, event, input.settings);
+          latest.current.onGameChanged?.();
+          return { gameId: answer.game.id, message: answer.message };
+        }),
+        randomizeGame: latestCall(latest, (fx, clan, event, input: { gameId: number; settings: GameSettings }) =>
+          fx.randomizeGame(clan, event, input.gameId, input.settings),
+        ),
+        saveBoard: latestCall(latest, (fx, clan, event, input: { gameId: number; body: BoardBody }): Promise<{ message: string }> =>
+          fx.saveBoard(clan, event, input.gameId, input.body),
+        ),
+        socketConnection: socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => latest.current.effects.openSocket()) } }),
+        gameStatus: gameStatusMachine.provide({
+          actors: {
+            changeStatus: latestCall(latest, async (fx, clan, event, input: ChangeStatusInput) => ({
+              status: (await fx.changeGameStatus(clan, event, input.gameId, input.status, input.action)).status,
+            })),
+          },
+          actions: {
+            notify: (_, notice) => notify(notice),
+            confirmReset: ({ context }) => resetDialog.send({ type: 'confirm.open', subject: { gameId: context.gameId } }),
+          },
+        }),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    { input: { gameId } },
   );
-  const flow = useActorRef(logic, { input: { gameId } });
   const mode = useSelector(flow, sel.selectMode);
   const loadError = useSelector(flow, sel.selectLoadError);
 
@@ -130,7 +138,7 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
       {mode === 'loadFailed' && (
         <div className="row">
           <Notice tone="error">{loadError}</Notice>
-          <button type="button" className="btn" onClick={() => flow.send({ type: 'load.retry' })}>
+          <button type="button" className="btn" onClick={() => flow.send({ type: 'game.reload' })}>
             Retry
           </button>
         </div>

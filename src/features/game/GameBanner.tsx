@@ -20,7 +20,7 @@ export function GameBanner({ banner }: { banner: BannerRef }) {
       {message && (
         <div className={fading ? 'game-banner game-banner--fading' : 'game-banner'} data-testid="game-banner" data-tone={message.tone}>
           <Notice tone={message.tone}>{message.text}</Notice>
-          <button type="button" className="game-banner__close" aria-label="Dismiss message" onClick={() => banner.send({ type: 'banner.dismiss' })}>
+          <button type="button" className="game-banner__close" aria-label="Dismiss message" onClick={() => banner.send({ type: 'message.dismiss' })}>
             ×
           </button>
         </div>

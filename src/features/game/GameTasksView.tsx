@@ -16,9 +16,10 @@ import { SortableContext, rectSwappingStrategy, sortableKeyboardCoordinates, use
 import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useId, useMemo, useState, type CSSProperties, type FormEvent } from 'react';
-import { fromPromise, type ActorRefFrom } from 'xstate';
+import type { ActorRefFrom } from 'xstate';
 import { bannerMachine } from '../../../machines/banner.machine';
-import { GAME_TASKS_TEXTS, gameTasksMachine, isFixedSquare, tierOfSquare } from '../../../machines/gameTasks.machine';
+import { GAME_TASKS_TEXTS, isFixedSquare, tierOfSquare } from '../../../contract/game/taskSquares';
+import { gameTasksMachine } from '../../../machines/gameTasks.machine';
 import * as sel from '../../../machines/gameTasks.selectors';
 import type { BoardSquare } from '../../../contract/gameApi';
 import { TIER_LABELS } from '../../../contract/game/tiers';
@@ -26,6 +27,7 @@ import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { GameBanner } from './GameBanner';
 import { liveGameTasksEffects, type GameTasksEffects } from './effects';
+import { latestCall, useLatest } from './latest';
 import { TASK_COLUMNS, groupSquares, squareTaskLabel, type TaskColumnKey } from './taskColumns';
 
 type TasksRef = ActorRefFrom<typeof gameTasksMachine>;
@@ -41,9 +43,8 @@ const INSTRUCTIONS =
  * Finish Square with their counts; drag a square onto another of its column to swap their tasks
  * (mouse, touch, or keyboard: focus a square, Space, arrows, Space), with the spec's refusals for
  * other columns and fixed squares; an edit icon opens the swap-task modal to put an unassigned
- * pool task of the square's tier on it. After a swap or assign the `tasks_reordered` socket message
- * goes out so open game screens refresh (the server also broadcasts by itself). `effects` replaces
- * the calls and the socket in tests.
+ * pool task of the square's tier on it. After a swap or assign the server broadcasts the new board
+ * to open game screens. `effects` replaces the calls in tests.
  */
 export function GameTasksView({
   clanId,
@@ -75,23 +76,26 @@ function GameTasksFlow({
   effects: GameTasksEffects;
 }) {
   const banner = useActorRef(bannerMachine);
-  const logic = useMemo(
-    () =>
-      gameTasksMachine.provide({
-        actors: {
-          loadSquares: fromPromise(({ input }) => effects.fetchGameSquares(clanId, eventId, input.gameId)),
-          swapSquares: fromPromise(({ input }) => effects.swapGameSquares(clanId, eventId, input.gameId, input.square1Id, input.square2Id)),
-          fetchOptions: fromPromise(({ input }) => effects.fetchAvailableTasks(clanId, eventId, input.gameId, input.squareId)),
-          assignTask: fromPromise(({ input }) => effects.assignSquareTask(clanId, eventId, input.gameId, input.squareId, input.taskId)),
-          announcer: effects.announcer,
-        },
-        actions: { notify: (_, notice) => banner.send({ type: 'banner.show', ...notice }) },
-      }),
-    // Built once per mounted screen; its effects close over this screen's ids.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [],
+  // The actor lives as long as the screen; its implementations read the current props through this ref.
+  const latest = useLatest({ clanId, eventId, effects });
+  const tasks = useActorRef(
+    gameTasksMachine.provide({
+      actors: {
+        loadSquares: latestCall(latest, (fx, clan, event, input: { gameId: number }) => fx.fetchGameSquares(clan, event, input.gameId)),
+        swapSquares: latestCall(latest, (fx, clan, event, input: { gameId: number; square1Id: number; square2Id: number }): Promise<{ message: string }> =>
+          fx.swapGameSquares(clan, event, input.gameId, input.square1Id, input.square2Id),
+        ),
+        fetchOptions: latestCall(latest, (fx, clan, event, input: { gameId: number; squareId: number }) =>
+          fx.fetchAvailableTasks(clan, event, input.gameId, input.squareId),
+        ),
+        assignTask: latestCall(latest, (fx, clan, event, input: { gameId: number; squareId: number; taskId: number }): Promise<{ message: string }> =>
+          fx.assignSquareTask(clan, event, input.gameId, input.squareId, input.taskId),
+        ),
+      },
+      actions: { notify: (_, notice) => banner.send({ type: 'message.show', ...notice }) },
+    }),
+    { input: { gameId } },
   );
-  const tasks = useActorRef(logic, { input: { gameId } });
   const missing = useSelector(tasks, sel.isMissingGame);
   const loading = useSelector(tasks, sel.isLoading);
   const failed = useSelector(tasks, sel.isLoadFailed);

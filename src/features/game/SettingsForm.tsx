@@ -4,12 +4,8 @@ import type { ActorRefFrom } from 'xstate';
 import { boardSizeLabel, MAX_LADDERS, MAX_REVERTS, MAX_SNAKES } from '../../../contract/game/board';
 import { TASK_COUNT_FIELDS } from '../../../contract/game/settings';
 import { TIER_LABELS, TIERS } from '../../../contract/game/tiers';
-import {
-  checkSettingsDraft,
-  FORM_BOARD_SIZES,
-  type eventGameMachine,
-  type SettingsField,
-} from '../../../machines/eventGame.machine';
+import { checkSettingsDraft, FORM_BOARD_SIZES, type SettingsField } from '../../../contract/game/settingsDraft';
+import type { eventGameMachine } from '../../../machines/eventGame.machine';
 import * as sel from '../../../machines/eventGame.selectors';
 
 /** The eventGame actor as the Event Game view holds it. */

@@ -1,9 +1,5 @@
-import type { CallbackActorLogic } from 'xstate';
 import * as gamesApi from '../../api/games';
-import { gameSocketActor } from '../../realtime/gameSocket';
-import type { SocketCommand } from '../../../machines/socketConnection.machine';
-import type { TasksAnnounce } from '../../../machines/gameTasks.machine';
-import { tasksReorderedAnnouncer } from './liveTasks';
+import { openGameSocket, type GameSocketLike } from '../../realtime/gameSocket';
 
 /** The game calls of the Event Game view (product-spec section 7 "Game"), replaceable in tests. */
 export interface GameEffects {
@@ -14,8 +10,8 @@ export interface GameEffects {
   changeGameStatus: typeof gamesApi.changeGameStatus;
   resetGame: typeof gamesApi.resetGame;
   deleteGame: typeof gamesApi.deleteGame;
-  /** The live socket of the game (joins its room, reports game_state_update). */
-  watchGame: CallbackActorLogic<SocketCommand, { gameId: number }>;
+  /** Opens the live socket of the game (run by the socketConnection chart). */
+  openSocket: () => GameSocketLike;
 }
 
 /** The real game calls. */
@@ -27,7 +23,7 @@ export const liveGameEffects: GameEffects = {
   changeGameStatus: gamesApi.changeGameStatus,
   resetGame: gamesApi.resetGame,
   deleteGame: gamesApi.deleteGame,
-  watchGame: gameSocketActor(),
+  openSocket: openGameSocket,
 };
 
 /** The game-task calls of the Game Tasks screen (product-spec section 7 "Game tasks"), replaceable in tests. */
@@ -36,8 +32,6 @@ export interface GameTasksEffects {
   swapGameSquares: typeof gamesApi.swapGameSquares;
   assignSquareTask: typeof gamesApi.assignSquareTask;
   fetchAvailableTasks: typeof gamesApi.fetchAvailableTasks;
-  /** Sends the `tasks_reordered` socket message after a swap or assign. */
-  announcer: CallbackActorLogic<TasksAnnounce, { gameId: number }>;
 }
 
 /** The real game-task calls. */
@@ -46,5 +40,4 @@ export const liveGameTasksEffects: GameTasksEffects = {
   swapGameSquares: gamesApi.swapGameSquares,
   assignSquareTask: gamesApi.assignSquareTask,
   fetchAvailableTasks: gamesApi.fetchAvailableTasks,
-  announcer: tasksReorderedAnnouncer(),
 };

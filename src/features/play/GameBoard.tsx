@@ -3,7 +3,7 @@ import { BoardView } from '../board/BoardView';
 import type { GamePlayRef } from './GamePanels';
 
 /**
- * The board of a game screen (product-spec section 2 "Game play screen"): THE BoardView (issue #5)
+ * The board of a game screen (product-spec section 2 "Game play screen"): the shared BoardView
  * fed from the gamePlay chart: squares with their task text, snakes, ladders and the team pawns,
  * which glide when a position changes.
  */

@@ -3,8 +3,11 @@ import { useEffect, useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { boardSide, statusClass } from '../../../contract/game';
 import type { LogEntry, Winner } from '../../../contract/gameApi';
-import { GAME_ACTION_TEXTS, type gamePlayMachine } from '../../../machines/gamePlay.machine';
+import type { gamePlayMachine } from '../../../machines/gamePlay.machine';
+import { GAME_ACTION_TEXTS } from './texts';
 import * as sel from '../../../machines/gamePlay.selectors';
+import type { bannerMachine } from '../../../machines/banner.machine';
+import { isBannerFading, selectBannerMessage } from '../../../machines/banner.selectors';
 import type { socketConnectionMachine } from '../../../machines/socketConnection.machine';
 import { selectConnectionState, selectReconnectAttempt, type ConnectionState } from '../../../machines/socketConnection.selectors';
 import { Notice } from '../../ui/Notice';
@@ -12,6 +15,7 @@ import { prefersReducedMotion } from './confetti';
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
+type MessageRef = ActorRefFrom<typeof bannerMachine>;
 
 /**
  * A game status badge (product-spec sections 2 "Games lobby" and "Game play screen"): the status
@@ -103,8 +107,7 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
   const reverting = useSelector(actor, sel.selectIsReverting);
   const leader = useSelector(actor, sel.selectLeaderEntry);
   const revertsLeft = useSelector(actor, sel.selectLeaderRevertsLeft);
-  const actionError = useSelector(actor, sel.selectActionError);
-  const fading = useSelector(actor, sel.selectActionErrorFading);
+  const message = useSelector(actor, sel.selectMessage);
   const title = role === 'leader' ? GAME_ACTION_TEXTS.leaderTitle : role === 'member' ? GAME_ACTION_TEXTS.memberTitle : GAME_ACTION_TEXTS.noTeamTitle;
 
   let body;
@@ -137,12 +140,20 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
     <section className="panel game-actions" aria-labelledby="game-actions-title">
       <h2 id="game-actions-title" className="game-panel__title">{title}</h2>
       {body}
-      {actionError && (
-        <div className={fading ? 'fade fade--out' : 'fade'}>
-          <Notice tone="error" testId="action-error">{actionError}</Notice>
-        </div>
-      )}
+      {message && <ActionMessage message={message} />}
     </section>
+  );
+}
+
+/** The server's refusal of a roll or revert, timed by the banner chart: fades at 4 s, gone at 5 s. */
+function ActionMessage({ message }: { message: MessageRef }) {
+  const shown = useSelector(message, selectBannerMessage);
+  const fading = useSelector(message, isBannerFading);
+  if (!shown) return null;
+  return (
+    <div className={fading ? 'fade fade--out' : 'fade'}>
+      <Notice tone="error" testId="action-error">{shown.text}</Notice>
+    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
-import { GAME_VIEW_MESSAGES } from '../../../machines/gamePlay.machine';
+import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { Notice } from '../../ui/Notice';
 import { memberScreenEffects, routeId, type GameScreenEffects } from './effects';

@@ -1,5 +1,7 @@
 import { fromPromise } from 'xstate';
-import { gamePlayMachine, GAME_VIEW_MESSAGES, type HeldGame } from '../../../machines/gamePlay.machine';
+import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
+import type { HeldGame } from '../../../contract/socket';
+import { gamePlayMachine } from '../../../machines/gamePlay.machine';
 import { socketConnectionMachine } from '../../../machines/socketConnection.machine';
 import { ApiRequestError } from '../../api/client';
 import { fetchGame } from '../../api/games';

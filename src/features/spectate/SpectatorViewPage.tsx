@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { GAME_VIEW_MESSAGES } from '../../../machines/gamePlay.machine';
+import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { Notice } from '../../ui/Notice';
 import { routeId, spectatorScreenEffects, type GameScreenEffects } from '../play/effects';

@@ -1,0 +1,187 @@
+// @vitest-environment jsdom
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fromCallback, type SnapshotFrom } from 'xstate';
+import { socketConnectionMachine, type SocketConnectionEvent } from '../../machines/socketConnection.machine';
+import { GamePlayPage } from '../../src/features/play/GamePlayPage';
+import type { GameScreenEffects } from '../../src/features/play/effects';
+import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { FakeEffects } from '../support/effects';
+import { FakeSocket } from '../support/fakeSocket';
+import { fixtureGame } from '../support/gameFixtures';
+import { renderRoutes, signedInSessionLogic } from '../support/render';
+
+/**
+ * Model-based test of the socketConnection chart (product-spec sections 7 "Live socket" and 9;
+ * server-contract section 5) through the rendered game play screen: paths generated from the real
+ * chart with @xstate/graph; the test plays the server with a fake Socket.IO client (connect, drops
+ * with and without retry, reconnection attempts, failed connects, game facts) and the person clicks
+ * Reconnect, Roll Dice and Revert Last Turn; every state is asserted on the connection indicator.
+ */
+
+type Snap = SnapshotFrom<typeof socketConnectionMachine>;
+type ModelEvent = SocketConnectionEvent;
+
+const STATE_NODES = ['connecting', 'connected', 'reconnecting', 'disconnected'] as const;
+type StateNode = (typeof STATE_NODES)[number];
+const REFUSAL = 'Game is paused. No turns can be processed.';
+
+/** A Leader of team 11 on square 9 (so both Roll Dice and Revert Last Turn are offered). */
+const GAME = fixtureGame({
+  team_states: fixtureGame().team_states.map((t) => (t.team_id === 11 ? { ...t, current_position: 9, position_history: [1, 9] } : t)),
+});
+
+/** What the server, the socket client or the person can cause in a state (only what the screen offers). */
+function eventsOf(s: Snap): ModelEvent[] {
+  const drops = (both: boolean): ModelEvent[] =>
+    [true, ...(both ? [false] : [])].map((willReconnect) => ({ type: 'socket.disconnected', reason: willReconnect ? 'transport close' : 'io server disconnect', willReconnect }));
+  const fails = (): ModelEvent[] => [true, false].map((willReconnect) => ({ type: 'socket.connectFailed', message: 'timeout', willReconnect }));
+  if (s.matches('connecting')) return [{ type: 'socket.connected' }, ...drops(true), ...fails()];
+  if (s.matches('reconnecting')) {
+    return [{ type: 'socket.connected' }, ...(s.context.attempt < 2 ? [{ type: 'socket.reconnecting' as const, attempt: s.context.attempt + 1 }] : []), ...drops(true).slice(1), ...fails()];
+  }
+  if (s.matches('disconnected')) return [{ type: 'connection.retry' }];
+  return [
+    ...drops(true),
+    { type: 'room.rejoin' },
+    { type: 'team.roll', action: { game_id: 5, team_id: 11, performer_ign_id: 501 } },
+    { type: 'team.revert', action: { game_id: 5, team_id: 11, performer_ign_id: 501 } },
+    { type: 'game.stateReceived', state: GAME },
+    { type: 'game.logReceived', entry: { id: 2, timestamp: '2025-05-01T10:05:00.000Z', team_name: 'Red Dragons', team_color: '#cc2222', message: 'Red Dragons rolled a 4.' } },
+    { type: 'game.teamUpdated', team: { id: 11, name: 'Red Dragons', color: '#cc2222' } },
+    { type: 'action.failed', message: REFUSAL },
+  ];
+}
+
+/** Each state once per edge kind into it (and its attempt), so every edge gets a path. */
+const serializeState = (s: Snap, event: ModelEvent | undefined, prev: Snap | undefined) =>
+  [JSON.stringify(s.value), s.context.attempt, event?.type, event && 'willReconnect' in event ? event.willReconnect : '', JSON.stringify(prev?.value ?? null)].join('|');
+
+/**
+ * The real chart as the model. Traversal has no parent and no socket: the socket actor is a silent
+ * stand-in and the two actions that tell the parent are inert (the screen run does them for real).
+ */
+const modelMachine = socketConnectionMachine.provide({
+  actors: { socket: fromCallback(() => {}) },
+  actions: { forwardToParent: () => {}, refuseNotConnected: () => {} },
+});
+const model = new TestModel(modelMachine, { input: { gameId: 5 }, stateMatcher: (s: Snap, key: string) => s.matches(key as never) } as never);
+const paths = model.getPaths(
+  () => getShortestPaths(modelMachine, { input: { gameId: 5 }, events: eventsOf as never, serializeState: serializeState as never }) as never,
+  { allowDuplicatePaths: true },
+) as unknown as TestPath<Snap, ModelEvent>[];
+
+interface World {
+  socket: FakeSocket;
+  user: ReturnType<typeof userEvent.setup>;
+  version: number;
+}
+type Executor = (step: { event: ModelEvent; state: Snap }) => Promise<void>;
+
+const panel = () => screen.getByRole('region', { name: 'Roll Dice for Your Team' });
+const badge = () => screen.getByTestId('connection-state');
+
+function executors(w: World) {
+  const serverSends = (event: string, payload: unknown) => act(() => w.socket.serverSends(event, payload));
+  return {
+    'socket.connected': async () => act(() => w.socket.serverConnects()),
+    'socket.disconnected': async ({ event }) => act(() => w.socket.drop('transport close', event.type === 'socket.disconnected' && !event.willReconnect)),
+    'socket.reconnecting': async ({ event }) => act(() => w.socket.startReconnecting(event.type === 'socket.reconnecting' ? event.attempt : 1)),
+    'socket.connectFailed': async ({ event }) => {
+      if (event.type === 'socket.connectFailed' && !event.willReconnect) w.socket.active = false;
+      act(() => w.socket.connectFails('timeout'));
+    },
+    'connection.retry': async () => {
+      const before = w.socket.connectCalls;
+      await w.user.click(within(badge()).getByRole('button', { name: 'Reconnect' }));
+      expect(w.socket.connectCalls).toBe(before + 1);
+    },
+    // The holder asks again when an update skips a version.
+    'room.rejoin': async () => {
+      const joins = w.socket.sentOf('join_game').length;
+      await serverSends('game_state_update', { game_state: { id: 5, status: 'in-progress', winners: null, version: w.version + 2, team_states: [] } });
+      expect(w.socket.sentOf('join_game')).toHaveLength(joins + 1);
+    },
+    'team.roll': async () => {
+      await w.user.click(within(panel()).getByRole('button', { name: 'Roll Dice' }));
+      expect(w.socket.sentOf('roll_dice')).toEqual([{ game_id: 5, team_id: 11, performer_ign_id: 501 }]);
+    },
+    'team.revert': async () => {
+      await w.user.click(within(panel()).getByRole('button', { name: 'Revert Last Turn' }));
+      expect(w.socket.sentOf('revert_roll')).toEqual([{ game_id: 5, team_id: 11, performer_ign_id: 501 }]);
+    },
+    'game.stateReceived': async () => {
+      w.version += 1;
+      await serverSends('game_state_update', { game_state: { ...GAME, version: w.version, status: 'paused' } });
+      await waitFor(() => expect(document.querySelector('.game-header .status-badge')?.textContent).toBe('paused'));
+    },
+    'game.logReceived': async ({ event }) => {
+      if (event.type !== 'game.logReceived') return;
+      await serverSends('new_log_entry', { log_entry: event.entry });
+      expect(within(screen.getByTestId('game-log')).getByText(event.entry.message)).toBeTruthy();
+    },
+    'game.teamUpdated': async () => {
+      const joins = w.socket.sentOf('join_game').length;
+      await serverSends('team_update', { updated_team_data: { id: 11, name: 'Red Dragons', color: '#cc2222', members: [] } });
+      expect(w.socket.sentOf('join_game')).toHaveLength(joins + 1);
+    },
+    'action.failed': async () => {
+      await serverSends('action_error', { message: REFUSAL });
+      expect(within(panel()).getByTestId('action-error').textContent).toBe(REFUSAL);
+    },
+  } satisfies Record<ModelEvent['type'], Executor>;
+}
+
+const LABELS: Record<StateNode, string> = { connecting: 'Connecting…', connected: 'Live', reconnecting: 'Reconnecting…', disconnected: 'Offline' };
+
+function assertions(w: World): Record<StateNode, (s: Snap) => Promise<void>> {
+  const shows = (state: StateNode) => async (s: Snap) => {
+    await waitFor(() => expect(badge().dataset.state).toBe(state));
+    expect(within(badge()).getByRole('status').textContent).toBe(LABELS[state]);
+    expect(within(badge()).queryByRole('button', { name: 'Reconnect' }) !== null).toBe(state === 'disconnected');
+    // Rolls go out only while live: the panel says so otherwise.
+    expect(within(panel()).queryByText('Waiting for the live connection…') === null).toBe(state === 'connected');
+    if (state === 'reconnecting') expect(within(badge()).getByRole('status').title).toBe(s.context.attempt > 0 ? `Attempt ${s.context.attempt}` : '');
+  };
+  return {
+    connecting: shows('connecting'),
+    connected: async (s) => {
+      await shows('connected')(s);
+      // Every (re)connect joins the game's room.
+      expect(w.socket.sentOf('join_game').length).toBeGreaterThan(0);
+    },
+    reconnecting: shows('reconnecting'),
+    disconnected: shows('disconnected'),
+  };
+}
+
+describe('socketConnection chart through the connection indicator of the game play screen', () => {
+  afterEach(cleanup);
+
+  it('reaches and asserts every state node, and takes every edge kind (guard)', () => {
+    const reached = new Set(paths.flatMap((p) => p.steps.map((st) => STATE_NODES.find((k) => st.state.matches(k))!)));
+    expect([...reached].sort()).toEqual([...STATE_NODES].sort());
+    expect(Object.keys(assertions({} as World)).sort()).toEqual(Object.keys(socketConnectionMachine.root.states).sort());
+    const taken = new Set(paths.flatMap((p) => p.steps.slice(1).map((st) => st.event.type)));
+    expect([...taken].sort()).toEqual(Object.keys(executors({} as World)).sort());
+  });
+
+  for (const path of paths) {
+    const name = path.steps
+      .slice(1)
+      .map(({ event }) => ('willReconnect' in event ? `${event.type}(${event.willReconnect ? 'retrying' : 'stopped'})` : event.type))
+      .join(' → ');
+    it(name || 'initial', async () => {
+      const fx = new FakeEffects();
+      let socket: FakeSocket | null = null;
+      const effects: GameScreenEffects = { loadGame: fx.fn('loadGame'), openSocket: () => (socket = new FakeSocket()), launchConfetti: () => () => {} };
+      renderRoutes([{ path: '/games/clan/:clanId/events/:eventId/game/:gameId', element: <GamePlayPage effects={effects} /> }], '/games/clan/2/events/3/game/5', signedInSessionLogic());
+      await waitFor(() => expect(socket).not.toBeNull());
+      await act(() => fx.resolve('loadGame', GAME));
+      await screen.findByTestId('connection-state');
+      const w: World = { socket: socket!, user: userEvent.setup({ delay: null }), version: GAME.version };
+      await path.test({ events: executors(w) as never, states: assertions(w) as never });
+    });
+  }
+});
