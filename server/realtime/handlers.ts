@@ -9,6 +9,7 @@ import { firstIssueMessage } from '../../contract/common';
 import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema } from '../../contract/socket';
 import { ActionRefused, applyTeamAction, precheckTeamAction, PLAY_MESSAGES } from './play';
 import { SocketWindow, tellTooMany, type SharedLimits } from './limits';
+import type { LimitFunction } from 'p-limit';
 import type { KeyedQueue } from './queue';
 import type { RoomBroadcaster } from './broadcast';
 import { memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
@@ -19,6 +20,12 @@ export interface HandlerContext {
   rooms: RoomBroadcaster;
   queue: KeyedQueue;
   limits: SharedLimits;
+  /**
+   * Runs the whole-game reads of join_game a few at a time (p-limit), so a join flood never holds
+   * every database connection and rolls and HTTP calls of others keep theirs (server-contract
+   * section 7: within 1 s and 0.5 s).
+   */
+  fullGameReads: LimitFunction;
 }
 
 /** Refusal of a client-sent tasks_reordered by a non-manager (product-spec section 6). */
@@ -100,7 +107,7 @@ async function joinGame(ctx: HandlerContext, socket: IoSocket, raw: unknown): Pr
     if (userId !== null) await socket.leave(memberInGameRoom(gameId, userId));
     await socket.join(publicRoom(gameId));
   }
-  const full = await loadGame(ctx.deps.db, gameId, member ? userId : null);
+  const full = await ctx.fullGameReads(() => loadGame(ctx.deps.db, gameId, member ? userId : null));
   socket.emit('game_state_update', { game_state: member ? full : toPublicGame(full) });
 }
 

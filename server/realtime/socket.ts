@@ -10,6 +10,7 @@ import { clientAddress } from '../http/clientAddress';
 import { SOCKET_ANSWER_HEADERS } from '../http/securityHeaders';
 import { redisChannelKey, redisReady } from '../redis';
 import { MemoryConnectionCap, RedisConnectionCap, type ConnectionCap } from './connections';
+import pLimit from 'p-limit';
 import { SharedLimits, socketLimits } from './limits';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/socket';
 import type { Broadcaster } from './broadcaster';
@@ -27,6 +28,9 @@ export interface Realtime {
 
 /** Largest message a client may send: every client payload is a few ids (default would be 1 MB). */
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
+/** Whole-game reads for join_game at once per process (a PostgreSQL pool holds 10 connections). */
+const FULL_GAME_READS = 2;
+
 /** Refusal of a connection past the per-address cap (server-contract section 7 "Sockets"), as connect_error. */
 export const TOO_MANY_CONNECTIONS = 'Too many connections from your address.';
 
@@ -128,7 +132,7 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
   });
 
   const rooms = new RoomBroadcaster(io, deps.db);
-  const ctx = { deps, rooms, queue: new KeyedQueue(), limits: shared };
+  const ctx = { deps, rooms, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS) };
   io.on('connection', (socket) => {
     socket.on('disconnect', () => cap.release(socket.data.address, socket.id));
     if (socket.data.userId !== null && socket.data.sessionId !== null) {
