@@ -5,6 +5,7 @@ import { requireManager, requireMember } from '../clans/access';
 import { lockEvent } from '../db/locks';
 import { findEvent } from '../events/repository';
 import type { LogEntry } from '../../contract/gameApi';
+import type { GameChange } from '../realtime/broadcaster';
 import {
   AssignBodySchema,
   BoardBodySchema,
@@ -53,18 +54,15 @@ async function gameScope(c: Context<AppEnv>, manager: boolean) {
 }
 
 /**
- * Live updates after a committed change (server-contract section 5): the full game after a board
- * change, only progress after a status change (plus its log entry, which a progress update does
- * not carry), and `tasks_reordered` after a task swap, assign or reorder. A failed broadcast is
- * logged and never fails the answer: the change is already saved, and clients catch up on
- * join_game.
+ * Live updates after a committed change (server-contract section 5), through
+ * Broadcaster.gameChanged: the full game after a board change, only progress after a status
+ * change (plus its log entry, which a progress update does not carry), and the full game with
+ * `tasks_reordered` after a task swap, assign or reorder. A failed broadcast is logged and never
+ * fails the answer: the change is already saved, and clients catch up on join_game.
  */
-async function announce(c: Context<AppEnv>, gameId: number, kind: 'full' | 'progress', extra: { tasks?: boolean; log?: LogEntry } = {}): Promise<void> {
-  const { broadcaster } = c.get('deps');
+async function announce(c: Context<AppEnv>, gameId: number, change: GameChange, log: readonly LogEntry[] = []): Promise<void> {
   try {
-    await broadcaster.gameChanged(gameId, kind);
-    if (extra.log) broadcaster.logEntry(gameId, extra.log);
-    if (extra.tasks) await broadcaster.tasksReordered(gameId);
+    await c.get('deps').broadcaster.gameChanged(gameId, change, log);
   } catch (err) {
     console.error('[games] broadcast failed', gameId, err);
   }
@@ -147,7 +145,7 @@ export function gameRoutes(): Hono<AppEnv> {
     const body = await readJson(c, StatusBodySchema);
     const { db, dialect } = s.deps;
     const result = await db.transaction().execute(async (trx) => changeStatus(trx, await findGame(trx, s.scope, { dialect }), body.status));
-    await announce(c, s.gameId, 'progress', { log: result.log });
+    await announce(c, s.gameId, 'progress', [result.log]);
     return c.json({ ok: true, status: result.status });
   });
 
@@ -169,7 +167,7 @@ export function gameRoutes(): Hono<AppEnv> {
     const body = await readJson(c, ReorderBodySchema);
     const { db, dialect } = s.deps;
     await db.transaction().execute(async (trx) => reorderTasks(trx, await findGame(trx, s.scope, { dialect }), body.squares));
-    await announce(c, s.gameId, 'full', { tasks: true });
+    await announce(c, s.gameId, 'tasks');
     return c.json({ ok: true, message: GAME_MESSAGES.reordered });
   });
 
@@ -178,7 +176,7 @@ export function gameRoutes(): Hono<AppEnv> {
     const body = await readJson(c, SwapBodySchema);
     const { db, dialect } = s.deps;
     await db.transaction().execute(async (trx) => swapTasks(trx, await findGame(trx, s.scope, { dialect }), body.square1_id, body.square2_id));
-    await announce(c, s.gameId, 'full', { tasks: true });
+    await announce(c, s.gameId, 'tasks');
     return c.json({ ok: true, message: GAME_MESSAGES.swapped });
   });
 
@@ -188,7 +186,7 @@ export function gameRoutes(): Hono<AppEnv> {
     const { db, dialect } = s.deps;
     const squareIndex = await db.transaction().execute(async (trx) =>
       assignTask(trx, await findGame(trx, s.scope, { dialect }), s.squareId, body.task_id));
-    await announce(c, s.gameId, 'full', { tasks: true });
+    await announce(c, s.gameId, 'tasks');
     return c.json({ ok: true, message: GAME_MESSAGES.assigned(squareIndex) });
   });
 

@@ -13,7 +13,7 @@ import { MemoryConnectionCap, RedisConnectionCap, type ConnectionCap } from './c
 import { SharedLimits, socketLimits } from './limits';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/socket';
 import type { Broadcaster } from './broadcaster';
-import { RoomBroadcaster } from './broadcast';
+import { RoomBroadcaster } from './roomBroadcaster';
 import { registerHandlers } from './handlers';
 import { KeyedQueue } from './queue';
 import { sessionRoom, userRoom, type InterServerEvents, type IoServer, type SocketData } from './types';
@@ -127,8 +127,8 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
     );
   });
 
-  const rooms = new RoomBroadcaster(io, deps.db);
-  const ctx = { deps, rooms, queue: new KeyedQueue(), limits: shared };
+  const broadcaster = new RoomBroadcaster(io, deps.db);
+  const ctx = { deps, broadcaster, queue: new KeyedQueue(), limits: shared };
   io.on('connection', (socket) => {
     socket.on('disconnect', () => cap.release(socket.data.address, socket.id));
     if (socket.data.userId !== null && socket.data.sessionId !== null) {
@@ -140,7 +140,7 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
 
   return {
     io,
-    broadcaster: rooms,
+    broadcaster,
     close: async () => {
       cap.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));

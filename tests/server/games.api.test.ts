@@ -5,7 +5,7 @@ import { ApiClient, type Answer } from '../support/api';
 import { useServerSuite } from '../support/suite';
 import { ACTORS, actorClient, clanWithRoles, importTasksCsv, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
 import type { DbHandle } from '../../server/db/connect';
-import { toPublicGame } from '../../server/games';
+import { toPublicGame } from '../../server/games/service';
 import {
   autoSplit,
   countsFromSettings,

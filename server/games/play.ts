@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
-import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLog, listTeamStates, parseConnections, parseWinners } from '../games/repository';
+import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLog, listTeamStates, parseConnections, parseWinners } from './repository';
 import {
   applyRoll,
   canRevert,
