@@ -18,7 +18,7 @@ import { isUniqueViolation } from './db/uniqueKey';
 import { jsonBodyLimit } from './http/bodyLimit';
 import { securityHeaders, withStyleNonce } from './http/securityHeaders';
 
-/** Extra resource routers mounted under /api by later issues (clans, events, teams, tasks, games). */
+/** A resource router mounted under /api beside auth and users (server/modules.ts lists them). */
 export type RouteModule = () => Hono<AppEnv>;
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -28,7 +28,7 @@ export interface Realtime {
 /** Largest message a client may send: every client payload is a few ids (default would be 1 MB). */
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 /** Refusal of a connection past the per-address cap (server-contract section 7 "Sockets"), as connect_error. */
-export const TOO_MANY_CONNECTIONS = 'Too many connections from your address.';
+const TOO_MANY_CONNECTIONS = 'Too many connections from your address.';
 
 /**
  * Refuses handshakes whose Origin header names another host, as the API refuses cross-origin

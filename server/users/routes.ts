@@ -10,7 +10,7 @@ import { IgnBodySchema } from '../../contract/user';
 import { CreateClanBodySchema } from '../../contract/clan';
 
 /** Refusal of setup as Member of a clan that kicked the user (server-contract section 7 "Kick"). */
-export const KICKED = 'You were removed from this clan. Ask a manager to add you again.';
+const KICKED = 'You were removed from this clan. Ask a manager to add you again.';
 
 /**
  * The signed-in user's own data (product-spec section 7 Session and user; server-contract

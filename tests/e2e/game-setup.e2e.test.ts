@@ -9,7 +9,7 @@ import { browserAvailable } from '../support/browser';
 import type { Game } from '../../contract/gameApi';
 
 /**
- * Issue #5 journey in headless Chromium against the real server (BOARD_SEED fixes the boards):
+ * The game setup journey in headless Chromium against the real server (BOARD_SEED fixes the boards):
  * with the real 144-task pool imported, a manager creates a 100-square game in the Event Game view
  * (the settings rules on the way), sees the live tracker (two rolls by a Leader over the socket
  * show up without a reload), edits the board by hand (a bad JSON and a rule violation refused with

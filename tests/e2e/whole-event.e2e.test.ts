@@ -8,7 +8,7 @@ import { browserAvailable, takeCspViolations } from '../support/browser';
 import { ApiClient } from '../support/api';
 
 /**
- * The main job (issue #6), in headless Chromium against the real server: a clan runs a whole event.
+ * The main job, in headless Chromium against the real server: a clan runs a whole event.
  * The owner (signed in through the dev API, cookie copied into the browser) imports the real task
  * pool from shared/data/osrs-tasks.csv on the Tasks tab, schedules an event, creates two teams with
  * a Leader each, creates a 100-square game and starts it, all through the clan management screens.
