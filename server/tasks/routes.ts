@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { routeBodyLimit } from '../http/bodyLimit';
 import type { AppEnv } from '../http/context';
 import { pathId, readJson, requireUser } from '../http/context';
@@ -20,6 +20,20 @@ import {
 } from '../../contract/task';
 import { firstIssueMessage } from '../../contract/common';
 import { isManagerRole } from '../../contract/user';
+
+/**
+ * The path's task for a manager of the path's clan, checked in this order: 401 signed out, 400
+ * bad ids, 404 missing clan / 403 non-manager, 404 'Task ID {id} not found.' (also another clan's).
+ */
+async function managedTask(c: Context<AppEnv>) {
+  const user = requireUser(c);
+  const clanId = pathId(c, 'clanId', 'clan id');
+  const taskId = pathId(c, 'taskId', 'task id');
+  const { db } = c.get('deps');
+  await requireManager(db, clanId, user.id);
+  await findTask(db, clanId, taskId);
+  return { db, clanId, taskId };
+}
 
 /** Room for the multipart envelope around a 1 MiB file, in bytes. */
 const MULTIPART_SLACK = 16 * 1024;
@@ -108,12 +122,7 @@ export function taskRoutes(): Hono<AppEnv> {
   });
 
   app.put('/clan/:clanId/tasks/:taskId', async (c) => {
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    const taskId = pathId(c, 'taskId', 'task id');
-    const { db } = c.get('deps');
-    await requireManager(db, clanId, user.id);
-    await findTask(db, clanId, taskId);
+    const { db, clanId, taskId } = await managedTask(c);
     const body = await readJson(c, TaskBodySchema);
     if (await sameTask(db, clanId, body.description, body.difficulty, taskId)) throw conflict(TASK_DUPLICATE);
     await uniqueOrConflict(TASK_DUPLICATE, () => updateTask(db, taskId, body.description, body.difficulty));
@@ -121,12 +130,7 @@ export function taskRoutes(): Hono<AppEnv> {
   });
 
   app.delete('/clan/:clanId/tasks/:taskId', async (c) => {
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    const taskId = pathId(c, 'taskId', 'task id');
-    const { db } = c.get('deps');
-    await requireManager(db, clanId, user.id);
-    await findTask(db, clanId, taskId);
+    const { db, taskId } = await managedTask(c);
     await deleteTask(db, taskId);
     return c.json({ ok: true as const });
   });
