@@ -10,7 +10,7 @@ import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
 
 /**
- * Spectator fan-out benchmark (issue #6; server-contract section 5 "Size of a broadcast"):
+ * Spectator fan-out benchmark (server-contract section 5 "Size of a broadcast"):
  * for N spectator sockets on one game (default 100, 1,000, 5,000), 200 rolls by two team Leaders,
  * each measured from the roll_dice emit to the game_state_update receipt at every spectator,
  * beside a bare Socket.IO server that broadcasts a payload of the same byte size to N sockets

@@ -96,16 +96,12 @@ export const AddClanMemberBodySchema = v.object({
 export const ChangeRoleBodySchema = v.object({ role: RoleBodyField });
 
 // ---------------------------------------------------------------------------------------------
-// Members and the role ladder (issue #3): answers of the member calls and the pure rules of
+// Members and the role ladder: answers of the member calls and the pure rules of
 // product-spec sections 4 (Clan roles), 5 (Clan members) and 6, shared by client and server.
 // ---------------------------------------------------------------------------------------------
 
-/** The roles a clan member may be added with (product-spec section 5 Clan members): never Owner. */
-export const ADDABLE_ROLES = ['Guest', 'Member', 'Admin'] as const;
-
 /** Answer of POST /api/clan/{clanId}/members and PUT …/members/{memberId}/role: the member's new row. */
 export const MemberChangeAnswerSchema = v.object({ ok: v.literal(true), member: ClanMemberSchema });
-export type MemberChangeAnswer = v.InferOutput<typeof MemberChangeAnswerSchema>;
 
 /** Position of a role on the ladder, 0 (Guest) to 3 (Owner) (product-spec section 4 Clan roles). */
 export function roleRank(role: ClanRole): number {

@@ -2,7 +2,6 @@ import * as v from 'valibot';
 
 /** Every error answer of the API: `{"error": "<human readable message>"}` (server-contract.md, intro). */
 export const ErrorBodySchema = v.object({ error: v.string() });
-export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
 
 /** `{ok: true}` answers of deletes and status changes (server-contract.md section 2). */
 export const OkSchema = v.object({ ok: v.literal(true) });
@@ -17,9 +16,6 @@ export const IdParamSchema = v.pipe(
   v.transform(Number),
   v.maxValue(ID_MAX, 'Invalid id.'),
 );
-
-/** ISO-8601 timestamp text as stored and sent by the server. */
-export const IsoDateSchema = v.string();
 
 /**
  * First issue message of a failed valibot parse, for `{"error": ...}` answers and form errors.

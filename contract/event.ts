@@ -135,7 +135,6 @@ export type ClanEvent = v.InferOutput<typeof EventSchema>;
 
 /** GET /api/clan/{clanId}/events/?past=true|false answer. */
 export const EventListAnswerSchema = v.object({ events: v.array(EventSchema) });
-export type EventListAnswer = v.InferOutput<typeof EventListAnswerSchema>;
 
 /** POST and PUT event answer: 'Event scheduled successfully!' / "Event '{name}' updated successfully." */
 export const EventSavedAnswerSchema = v.object({ message: v.string(), event: EventSchema });
@@ -143,7 +142,6 @@ export type EventSavedAnswer = v.InferOutput<typeof EventSavedAnswerSchema>;
 
 /** DELETE event answer: "Event '{name}' successfully deleted." */
 export const EventDeletedAnswerSchema = v.object({ message: v.string() });
-export type EventDeletedAnswer = v.InferOutput<typeof EventDeletedAnswerSchema>;
 
 /** Success messages of product-spec section 8. */
 export const eventScheduledMessage = () => 'Event scheduled successfully!';

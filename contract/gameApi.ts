@@ -46,7 +46,6 @@ export type TeamState = v.InferOutput<typeof TeamStateSchema>;
 
 /** A team state as spectators see it: no revert_count (server-contract section 2 "Public game"). */
 export const PublicTeamStateSchema = v.omit(TeamStateSchema, ['revert_count']);
-export type PublicTeamState = v.InferOutput<typeof PublicTeamStateSchema>;
 
 /**
  * One of the viewer's IGNs on a team of the game's event (product-spec section 3 "User team
@@ -130,7 +129,6 @@ export type PublicGame = v.InferOutput<typeof PublicGameSchema>;
 
 /** GET .../game/{gameId} answer. */
 export const GameAnswerSchema = v.object({ game: GameSchema });
-export type GameAnswer = v.InferOutput<typeof GameAnswerSchema>;
 
 /** GET /api/public/game/{gameId} answer. */
 export const PublicGameAnswerSchema = v.object({ game: PublicGameSchema });
@@ -191,7 +189,6 @@ export const StatusBodySchema = v.object(
   { status: v.string("Status must be 'in-progress' or 'paused'.") },
   "Request body must be a JSON object with a status of 'in-progress' or 'paused'.",
 );
-export type StatusBody = v.InferOutput<typeof StatusBodySchema>;
 
 /** PUT .../game/{gameId}/status answer: the new status. */
 export const StatusAnswerSchema = v.object({ ok: v.literal(true), status: v.picklist(GAME_STATUSES) });
@@ -203,7 +200,6 @@ export type StatusAnswer = v.InferOutput<typeof StatusAnswerSchema>;
 
 /** GET .../game/{gameId}/tasks answer: every square, ordered by square_index. */
 export const SquaresAnswerSchema = v.object({ squares: v.array(BoardSquareSchema) });
-export type SquaresAnswer = v.InferOutput<typeof SquaresAnswerSchema>;
 
 /** Most squares a board has (and so the most a reorder may list). */
 const MAX_SQUARES = 225;
@@ -236,14 +232,12 @@ export const SwapBodySchema = v.object(
   { square1_id: BodyId('square1_id must be a square id.'), square2_id: BodyId('square2_id must be a square id.') },
   'Request body must be a JSON object with square1_id and square2_id.',
 );
-export type SwapBody = v.InferOutput<typeof SwapBodySchema>;
 
 /** PUT .../game/{gameId}/tasks/{squareId} body: a pool task id. */
 export const AssignBodySchema = v.object(
   { task_id: BodyId('A task must be selected.') },
   'Request body must be a JSON object with task_id.',
 );
-export type AssignBody = v.InferOutput<typeof AssignBodySchema>;
 
 /** A pool task that may be put on a square. */
 export const AvailableTaskSchema = v.object({ id: v.number(), description: v.string(), difficulty: TierSchema });
@@ -251,4 +245,3 @@ export type AvailableTask = v.InferOutput<typeof AvailableTaskSchema>;
 
 /** GET .../game/{gameId}/tasks/{squareId}/available answer: pool tasks of the square's tier not on the board, by description. */
 export const AvailableTasksAnswerSchema = v.object({ available_tasks: v.array(AvailableTaskSchema) });
-export type AvailableTasksAnswer = v.InferOutput<typeof AvailableTasksAnswerSchema>;

@@ -19,7 +19,6 @@ export const LobbyTeamSchema = v.object({
   current_position: v.number(),
   is_mine: v.boolean(),
 });
-export type LobbyTeam = v.InferOutput<typeof LobbyTeamSchema>;
 
 /**
  * One lobby row (GET /api/games): a game of an event on which the viewer's IGN `player_ign` is on
@@ -45,7 +44,6 @@ export type LobbyGame = v.InferOutput<typeof LobbyGameSchema>;
  * client splits active from former with isActiveStatus (contract/game/status.ts).
  */
 export const LobbyAnswerSchema = v.object({ games: v.array(LobbyGameSchema) });
-export type LobbyAnswer = v.InferOutput<typeof LobbyAnswerSchema>;
 
 /** One spectatable game (GET /api/games/spectate): every status but PENDING; created_at ISO. */
 export const SpectateGameSchema = v.object({
@@ -61,4 +59,3 @@ export type SpectateGame = v.InferOutput<typeof SpectateGameSchema>;
 
 /** GET /api/games/spectate answer: newest game first. */
 export const SpectateAnswerSchema = v.object({ games: v.array(SpectateGameSchema) });
-export type SpectateAnswer = v.InferOutput<typeof SpectateAnswerSchema>;

@@ -70,7 +70,6 @@ export const SetupBodySchema = v.object({
     v.object({ role: v.literal('None') }),
   ], 'Clan setup role must be Owner, Member or None.'),
 });
-export type SetupBody = v.InferOutput<typeof SetupBodySchema>;
 export type SetupInput = v.InferInput<typeof SetupBodySchema>;
 
 /** POST /api/user/setup answer. */

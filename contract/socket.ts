@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { GAME_STATUSES } from './game/status';
 import {
   BoardSquareSchema, GameSchema, LogEntrySchema, PublicGameSchema, TeamStateSchema, WinnerSchema,
-  type BoardSquare, type Game, type LogEntry, type PublicGame,
+  type Game, type LogEntry, type PublicGame,
 } from './gameApi';
 
 /**
@@ -59,12 +59,14 @@ export type GameStateUpdate = v.InferOutput<typeof GameStateUpdateSchema>;
 
 /** new_log_entry payload. */
 export const NewLogEntrySchema = v.object({ log_entry: LogEntrySchema });
+export type NewLogEntry = v.InferOutput<typeof NewLogEntrySchema>;
 
 /** tasks_reordered payload from the server. */
 export const TasksReorderedOutSchema = v.object({
   board_data: v.object({ board_squares: v.array(BoardSquareSchema) }),
   game_state: v.union([GameSchema, PublicGameSchema]),
 });
+export type TasksReorderedOut = v.InferOutput<typeof TasksReorderedOutSchema>;
 
 /** team_update payload. */
 export const TeamUpdateSchema = v.object({
@@ -75,9 +77,11 @@ export const TeamUpdateSchema = v.object({
     members: v.array(v.object({ osrs_ign_id: v.number(), osrs_ign: v.string(), role: v.string() })),
   }),
 });
+export type TeamUpdate = v.InferOutput<typeof TeamUpdateSchema>;
 
 /** action_error payload: a refused roll or revert, to the sender only. */
 export const ActionErrorSchema = v.object({ message: v.string() });
+export type ActionError = v.InferOutput<typeof ActionErrorSchema>;
 
 /** Events the client sends (Socket.IO typed maps, house-style "Server"). */
 export interface ClientToServerEvents {
@@ -88,13 +92,13 @@ export interface ClientToServerEvents {
   tasks_reordered: (payload: TasksReorderedIn) => void;
 }
 
-/** Events the server sends. */
+/** Events the server sends, each payload the output type of its schema above. */
 export interface ServerToClientEvents {
-  game_state_update: (payload: { game_state: Game | PublicGame | GameProgress }) => void;
-  new_log_entry: (payload: { log_entry: LogEntry }) => void;
-  tasks_reordered: (payload: { board_data: { board_squares: BoardSquare[] }; game_state: Game | PublicGame }) => void;
-  team_update: (payload: v.InferOutput<typeof TeamUpdateSchema>) => void;
-  action_error: (payload: { message: string }) => void;
+  game_state_update: (payload: GameStateUpdate) => void;
+  new_log_entry: (payload: NewLogEntry) => void;
+  tasks_reordered: (payload: TasksReorderedOut) => void;
+  team_update: (payload: TeamUpdate) => void;
+  action_error: (payload: ActionError) => void;
 }
 
 /** True when a game_state_update carries the whole game rather than a progress update. */

@@ -77,7 +77,6 @@ export type Task = v.InferOutput<typeof TaskSchema>;
 
 /** GET /api/clan/{clanId}/tasks/ answer: the clan's whole pool, sorted by tier then description. */
 export const TaskListAnswerSchema = v.object({ tasks: v.array(TaskSchema) });
-export type TaskListAnswer = v.InferOutput<typeof TaskListAnswerSchema>;
 /** POST and PUT task answer. */
 export const TaskAnswerSchema = v.object({ task: TaskSchema });
 /** DELETE one task answer. */

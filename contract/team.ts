@@ -96,11 +96,9 @@ export const AddTeamMemberBodySchema = v.object(
   { osrs_ign_id: v.optional(IgnIdSchema, 0), role: v.optional(TeamRoleSchema, 'Member') },
   'Request body must be a JSON object.',
 );
-export type AddTeamMemberBody = v.InferOutput<typeof AddTeamMemberBodySchema>;
 
 /** PUT .../teams/{teamId}/members/{id} body. */
 export const UpdateTeamMemberBodySchema = v.object({ role: v.optional(TeamRoleSchema, '' as TeamRole) }, 'Request body must be a JSON object.');
-export type UpdateTeamMemberBody = v.InferOutput<typeof UpdateTeamMemberBodySchema>;
 
 /** POST and PUT team member answer with the spec's success message (section 8). */
 export const TeamMemberAnswerSchema = v.object({ member: TeamMemberSchema, message: v.string() });

@@ -93,4 +93,3 @@ export const LogoutBodySchema = v.pipe(
   v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'The logout body must be a JSON object.'),
   v.object({ everywhere: v.optional(v.boolean('everywhere must be true or false.'), false) }),
 );
-export type LogoutBody = v.InferOutput<typeof LogoutBodySchema>;

@@ -14,10 +14,11 @@ import { authRoutes, SESSION_COOKIE } from './auth/routes';
 import { findSession } from './auth/sessions';
 import { userRoutes } from './users/routes';
 import { ApiError, forbidden } from './errors';
+import { isUniqueViolation } from './db/uniqueKey';
 import { jsonBodyLimit } from './http/bodyLimit';
 import { securityHeaders, withStyleNonce } from './http/securityHeaders';
 
-/** Extra resource routers mounted under /api by later issues (clans, events, teams, tasks, games). */
+/** A resource router mounted under /api beside auth and users (server/modules.ts lists them). */
 export type RouteModule = () => Hono<AppEnv>;
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -27,14 +28,14 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * no bad input is ever a 500): PostgreSQL 22003/22P02 (a number beyond the integer column, e.g. id
  * 9999999999) → 400; PostgreSQL 22021/22P05 (a character the database cannot store, e.g. NUL;
  * the last line of defence behind the text rule of contract/text.ts) → 400; a unique violation
- * (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE), e.g. two simultaneous creates of one clan
- * name, → 409. Null for anything else.
+ * (isUniqueViolation, db/uniqueKey.ts), e.g. two simultaneous creates of one clan name, → 409
+ * (routes with a 409 text of their own use uniqueOrConflict). Null for anything else.
  */
 function databaseErrorAnswer(err: unknown): { status: 400 | 409; message: string } | null {
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   if (code === '22003' || code === '22P02') return { status: 400, message: 'A value in the request is out of range or malformed.' };
   if (code === '22021' || code === '22P05') return { status: 400, message: 'A text in the request contains a character that cannot be stored (such as NUL).' };
-  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return { status: 409, message: 'That conflicts with data saved meanwhile. Reload and try again.' };
+  if (isUniqueViolation(err)) return { status: 409, message: 'That conflicts with data saved meanwhile. Reload and try again.' };
   return null;
 }
 
@@ -52,6 +53,8 @@ function redisStoreClient(redis: Redis): RedisClient {
 /**
  * Builds the Hono app (house-style "Server": app factory taking its dependencies).
  * - every /api route answers JSON; errors are `{"error": ...}` with 4xx, never a stack trace
+ * - every route answers with and without a trailing slash (`strict: false`; the client calls
+ *   `/events/` and `/events/{id}`, product-spec section 7)
  * - POST/PUT/PATCH/DELETE with an Origin header from another host answer 403 (server-contract section 1)
  * - every answer carries the security headers and CSP; /api bodies over 64 KiB answer 413 unread
  *   unless the route declares its own limit (server-contract section 7; http/securityHeaders.ts,
@@ -60,7 +63,7 @@ function redisStoreClient(redis: Redis): RedisClient {
  *   index.html gets the answer's CSP style nonce
  */
 export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ strict: false });
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json({ error: err.message }, err.status);

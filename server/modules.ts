@@ -8,7 +8,7 @@ import { lobbyRoutes } from './lobby/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games). Each later issue adds its own line here.
+ * (clans, events, teams, tasks, games, lobby).
  */
 export const ROUTE_MODULES: RouteModule[] = [
   clanRoutes,

@@ -18,7 +18,7 @@ export const SESSION_COOKIE = 'sid';
 const OAUTH_COOKIE = 'oauth_flow';
 
 /** Only same-site relative paths may be returned to after sign-in (no open redirect). */
-export function safeReturnPath(path: string | undefined | null): string {
+function safeReturnPath(path: string | undefined | null): string {
   if (!path || !path.startsWith('/') || path.startsWith('//') || path.includes('\\')) return '/dashboard';
   return path.slice(0, 500);
 }

@@ -63,7 +63,7 @@ export async function purgeExpiredSessions(db: Db): Promise<number> {
 }
 
 /** How often the running server purges expired sessions, in ms (1 hour). */
-export const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Purges expired sessions now (resolves once done) and then every `intervalMs` ms on an unref'd

@@ -1,5 +1,6 @@
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/connect';
+import { uniqueOrConflict } from '../db/uniqueKey';
 import { conflict, badRequest } from '../errors';
 import { CLAN_OWN_LIMIT, compareClanMembers, type ClanMember } from '../../contract/clan';
 import type { ClanRole } from '../../contract/user';
@@ -121,23 +122,13 @@ export async function renameClan(db: Db, clanId: number, newName: string): Promi
   const key = clanNameKey(newName);
   const taken = await db.selectFrom('clans').select('id').where('name_key', '=', key).where('id', '!=', clanId).executeTakeFirst();
   if (taken) throw conflict(`A clan named '${newName}' already exists.`);
-  try {
-    await db.updateTable('clans').set({ name: newName, name_key: key }).where('id', '=', clanId).execute();
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`A clan named '${newName}' already exists.`);
-    throw err;
-  }
+  await uniqueOrConflict(`A clan named '${newName}' already exists.`, () =>
+    db.updateTable('clans').set({ name: newName, name_key: key }).where('id', '=', clanId).execute());
 }
 
 /** Deletes a clan; memberships, events, teams, tasks and games go with it (ON DELETE CASCADE). */
 export async function deleteClan(db: Db, clanId: number): Promise<void> {
   await db.deleteFrom('clans').where('id', '=', clanId).execute();
-}
-
-/** True for a unique-key violation of SQLite or PostgreSQL. */
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context';
-import { idParam, readJson, requireUser } from '../http/context';
+import { pathId, readJson, requireUser } from '../http/context';
 import { ApiError, badRequest, conflict, notFound } from '../errors';
 import { requireManager, requireMember, requireOwner } from './access';
 import {
@@ -34,16 +34,14 @@ import {
   type RuleVerdict,
 } from '../../contract/clan';
 
-/** The clan id of the path; 400 'Invalid clan id.' when not a positive integer, 404 past the largest stored id. */
+/** The clan id of the path; 400 'Invalid clan id.' when not a positive integer that fits the id column. */
 function clanIdParam(c: Context<AppEnv>): number {
-  const id = idParam(c, 'clanId', 'clan id');
-  if (id > DB_ID_MAX) throw notFound(`Clan ID ${id} not found.`);
-  return id;
+  return pathId(c, 'clanId', 'clan id');
 }
 
 /** The member (user) id of the path; 400 'Invalid member id.' when not a positive integer. */
 function memberIdParam(c: Context<AppEnv>): number {
-  return idParam(c, 'memberId', 'member id');
+  return pathId(c, 'memberId', 'member id');
 }
 
 /** The target's member row; 404 'User ID {id} is not a member of this clan.' otherwise (also for other clans' members). */

@@ -1,9 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
-import { readJson, requireUser } from '../http/context';
+import { pathId, readJson, requireUser } from '../http/context';
 import { badRequest } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
-import { bothSlashes, pathId } from './shared';
 import { deleteEventCascade, findEvent, insertEvent, listEvents, loadEvent, updateEvent } from './repository';
 import {
   EventBodySchema,
@@ -33,61 +32,57 @@ import {
 export function eventRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  for (const p of bothSlashes('/clan/:clanId/events')) {
-    app.get(p, async (c) => {
-      const user = requireUser(c);
-      const clanId = pathId(c, 'clanId', 'clan id');
-      const { db } = c.get('deps');
-      await requireMember(db, clanId, user.id);
-      const past = c.req.query('past');
-      if (past !== undefined && past !== 'true' && past !== 'false') throw badRequest("The 'past' parameter must be true or false.");
-      const now = Date.now();
-      const events = (await listEvents(db, clanId)).filter((e) => past === undefined || isPastEvent(e, now) === (past === 'true'));
-      return c.json({ events });
-    });
+  app.get('/clan/:clanId/events', async (c) => {
+    const user = requireUser(c);
+    const clanId = pathId(c, 'clanId', 'clan id');
+    const { db } = c.get('deps');
+    await requireMember(db, clanId, user.id);
+    const past = c.req.query('past');
+    if (past !== undefined && past !== 'true' && past !== 'false') throw badRequest("The 'past' parameter must be true or false.");
+    const now = Date.now();
+    const events = (await listEvents(db, clanId)).filter((e) => past === undefined || isPastEvent(e, now) === (past === 'true'));
+    return c.json({ events });
+  });
 
-    app.post(p, async (c) => {
-      const user = requireUser(c);
-      const clanId = pathId(c, 'clanId', 'clan id');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
-      const body = await readJson(c, EventBodySchema);
-      const timeError = eventTimesError(body, Date.now());
-      if (timeError) throw badRequest(timeError);
-      const eventId = await insertEvent(db, clanId, body);
-      return c.json({ message: eventScheduledMessage(), event: await loadEvent(db, eventId) });
-    });
-  }
+  app.post('/clan/:clanId/events', async (c) => {
+    const user = requireUser(c);
+    const clanId = pathId(c, 'clanId', 'clan id');
+    const { db } = c.get('deps');
+    await requireManager(db, clanId, user.id);
+    const body = await readJson(c, EventBodySchema);
+    const timeError = eventTimesError(body, Date.now());
+    if (timeError) throw badRequest(timeError);
+    const eventId = await insertEvent(db, clanId, body);
+    return c.json({ message: eventScheduledMessage(), event: await loadEvent(db, eventId) });
+  });
 
-  for (const p of bothSlashes('/clan/:clanId/events/:eventId')) {
-    app.put(p, async (c) => {
-      const user = requireUser(c);
-      const clanId = pathId(c, 'clanId', 'clan id');
-      const eventId = pathId(c, 'eventId', 'event id');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
-      const existing = await findEvent(db, clanId, eventId);
-      const body = await readJson(c, EventBodySchema);
-      const timeError = eventTimesError(body, Date.now(), body.start_datetime === existing.start_datetime);
-      if (timeError) throw badRequest(timeError);
-      await updateEvent(db, eventId, body);
-      return c.json({ message: eventUpdatedMessage(body.name), event: await loadEvent(db, eventId) });
-    });
+  app.put('/clan/:clanId/events/:eventId', async (c) => {
+    const user = requireUser(c);
+    const clanId = pathId(c, 'clanId', 'clan id');
+    const eventId = pathId(c, 'eventId', 'event id');
+    const { db } = c.get('deps');
+    await requireManager(db, clanId, user.id);
+    const existing = await findEvent(db, clanId, eventId);
+    const body = await readJson(c, EventBodySchema);
+    const timeError = eventTimesError(body, Date.now(), body.start_datetime === existing.start_datetime);
+    if (timeError) throw badRequest(timeError);
+    await updateEvent(db, eventId, body);
+    return c.json({ message: eventUpdatedMessage(body.name), event: await loadEvent(db, eventId) });
+  });
 
-    app.delete(p, async (c) => {
-      const user = requireUser(c);
-      const clanId = pathId(c, 'clanId', 'clan id');
-      const eventId = pathId(c, 'eventId', 'event id');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
-      const name = await db.transaction().execute(async (trx) => {
-        const event = await findEvent(trx, clanId, eventId);
-        await deleteEventCascade(trx, eventId);
-        return event.name;
-      });
-      return c.json({ message: eventDeletedMessage(name) });
+  app.delete('/clan/:clanId/events/:eventId', async (c) => {
+    const user = requireUser(c);
+    const clanId = pathId(c, 'clanId', 'clan id');
+    const eventId = pathId(c, 'eventId', 'event id');
+    const { db } = c.get('deps');
+    await requireManager(db, clanId, user.id);
+    const name = await db.transaction().execute(async (trx) => {
+      const event = await findEvent(trx, clanId, eventId);
+      await deleteEventCascade(trx, eventId);
+      return event.name;
     });
-  }
+    return c.json({ message: eventDeletedMessage(name) });
+  });
 
   return app;
 }

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { checkRange, seededRandom, type Rng } from '../../contract/game/random';
 
 /** Rng backed by node:crypto's randomInt: unpredictable, for production boards (and dice). */
-export const cryptoRandom: Rng = {
+const cryptoRandom: Rng = {
   int(min: number, max: number): number {
     checkRange(min, max);
     return randomInt(min, max + 1);

@@ -6,6 +6,7 @@ import { notFound } from '../errors';
 import { TIERS, isTier, type Tier } from '../../contract/game/tiers';
 import type { AssignedSquare, Connection, PoolTask } from '../../contract/game/generate';
 import type { GameSettings } from '../../contract/game/settings';
+import { parseHistory } from '../../contract/game/moves';
 import {
   GAME_LOG_LIMIT,
   type BoardSquare,
@@ -210,11 +211,10 @@ export async function gameHeader(db: Db, gameId: number) {
   return row ?? null;
 }
 
-/** Parses a JSON list of numbers; [] for anything else. */
-function parseHistory(text: string): number[] {
+/** A stored position_history as a list of squares (contract parseHistory); [] when it is not one. */
+export function storedHistory(text: string): number[] {
   try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((x): x is number => typeof x === 'number') : [];
+    return parseHistory(text);
   } catch {
     return [];
   }
@@ -228,7 +228,7 @@ export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[
     .where('team_states.game_id', '=', gameId)
     .orderBy('team_states.team_id')
     .execute();
-  return rows.map((r) => ({ ...r, position_history: parseHistory(r.position_history) }));
+  return rows.map((r) => ({ ...r, position_history: storedHistory(r.position_history) }));
 }
 
 /** The viewer's IGNs on teams of the event (product-spec section 3 "User team entry"), by team then IGN id. */

@@ -1,10 +1,11 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context';
-import { readJson, requireUser } from '../http/context';
+import { pathId, readJson, requireUser } from '../http/context';
 import { requireManager, requireMember } from '../clans/access';
-import { bothSlashes, lockEvent, pathId } from '../events/shared';
+import { lockEvent } from '../db/locks';
 import { findEvent } from '../events/repository';
 import type { LogEntry } from '../../contract/gameApi';
+import type { GameChange } from '../realtime/broadcaster';
 import {
   AssignBodySchema,
   BoardBodySchema,
@@ -53,18 +54,15 @@ async function gameScope(c: Context<AppEnv>, manager: boolean) {
 }
 
 /**
- * Live updates after a committed change (server-contract section 5): the full game after a board
- * change, only progress after a status change (plus its log entry, which a progress update does
- * not carry), and `tasks_reordered` after a task swap, assign or reorder. A failed broadcast is
- * logged and never fails the answer: the change is already saved, and clients catch up on
- * join_game.
+ * Live updates after a committed change (server-contract section 5), through
+ * Broadcaster.gameChanged: the full game after a board change, only progress after a status
+ * change (plus its log entry, which a progress update does not carry), and the full game with
+ * `tasks_reordered` after a task swap, assign or reorder. A failed broadcast is logged and never
+ * fails the answer: the change is already saved, and clients catch up on join_game.
  */
-async function announce(c: Context<AppEnv>, gameId: number, kind: 'full' | 'progress', extra: { tasks?: boolean; log?: LogEntry } = {}): Promise<void> {
-  const { broadcaster } = c.get('deps');
+async function announce(c: Context<AppEnv>, gameId: number, change: GameChange, log: readonly LogEntry[] = []): Promise<void> {
   try {
-    await broadcaster.gameChanged(gameId, kind);
-    if (extra.log) broadcaster.logEntry(gameId, extra.log);
-    if (extra.tasks) await broadcaster.tasksReordered(gameId);
+    await c.get('deps').broadcaster.gameChanged(gameId, change, log);
   } catch (err) {
     console.error('[games] broadcast failed', gameId, err);
   }
@@ -93,130 +91,110 @@ async function announce(c: Context<AppEnv>, gameId: number, kind: 'full' | 'prog
 export function gameRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  for (const p of bothSlashes(GAME)) {
-    app.post(p, async (c) => {
-      const s = await gameScope(c, true);
-      const settings = await readJson(c, GameSettingsSchema);
-      const { db, dialect, config } = s.deps;
-      const gameId = await db.transaction().execute(async (trx) => {
-        await lockEvent(trx, dialect, s.eventId);
-        return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings }, randomSource(config));
-      });
-      await announce(c, gameId, 'full');
-      return c.json({ game: { id: gameId }, message: GAME_MESSAGES.created });
+  app.post(GAME, async (c) => {
+    const s = await gameScope(c, true);
+    const settings = await readJson(c, GameSettingsSchema);
+    const { db, dialect, config } = s.deps;
+    const gameId = await db.transaction().execute(async (trx) => {
+      await lockEvent(trx, dialect, s.eventId);
+      return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings }, randomSource(config));
     });
-  }
+    await announce(c, gameId, 'full');
+    return c.json({ game: { id: gameId }, message: GAME_MESSAGES.created });
+  });
 
-  for (const p of bothSlashes(`${GAME}/:gameId`)) {
-    app.get(p, async (c) => {
-      const s = await gameScope(c, false);
-      return c.json({ game: await loadGame(s.deps.db, s.gameId, s.user.id) });
-    });
+  app.get(`${GAME}/:gameId`, async (c) => {
+    const s = await gameScope(c, false);
+    return c.json({ game: await loadGame(s.deps.db, s.gameId, s.user.id) });
+  });
 
-    app.put(p, async (c) => {
-      const s = await gameScope(c, true);
-      const settings = await readJson(c, GameSettingsSchema);
-      const { db, dialect, config } = s.deps;
-      await db.transaction().execute(async (trx) => {
-        const row = await findGame(trx, s.scope, { dialect });
-        await randomizeGame(trx, row, settings, randomSource(config));
-      });
-      await announce(c, s.gameId, 'full');
-      return c.json({ game: await loadGame(db, s.gameId, s.user.id), message: GAME_MESSAGES.randomized });
+  app.put(`${GAME}/:gameId`, async (c) => {
+    const s = await gameScope(c, true);
+    const settings = await readJson(c, GameSettingsSchema);
+    const { db, dialect, config } = s.deps;
+    await db.transaction().execute(async (trx) => {
+      const row = await findGame(trx, s.scope, { dialect });
+      await randomizeGame(trx, row, settings, randomSource(config));
     });
+    await announce(c, s.gameId, 'full');
+    return c.json({ game: await loadGame(db, s.gameId, s.user.id), message: GAME_MESSAGES.randomized });
+  });
 
-    app.delete(p, async (c) => {
-      const s = await gameScope(c, true);
-      const { db, dialect } = s.deps;
-      await db.transaction().execute(async (trx) => {
-        await deleteGame(trx, await findGame(trx, s.scope, { dialect }));
-      });
-      return c.json({ ok: true, message: GAME_MESSAGES.deleted });
+  app.delete(`${GAME}/:gameId`, async (c) => {
+    const s = await gameScope(c, true);
+    const { db, dialect } = s.deps;
+    await db.transaction().execute(async (trx) => {
+      await deleteGame(trx, await findGame(trx, s.scope, { dialect }));
     });
-  }
+    return c.json({ ok: true, message: GAME_MESSAGES.deleted });
+  });
 
-  for (const p of bothSlashes(`${GAME}/:gameId/board`)) {
-    app.put(p, async (c) => {
-      const s = await gameScope(c, true);
-      const body = await readJson(c, BoardBodySchema);
-      const { db, dialect, config } = s.deps;
-      await db.transaction().execute(async (trx) => {
-        await setBoard(trx, await findGame(trx, s.scope, { dialect }), body, randomSource(config));
-      });
-      await announce(c, s.gameId, 'full');
-      return c.json({ ok: true, message: GAME_MESSAGES.boardUpdated });
+  app.put(`${GAME}/:gameId/board`, async (c) => {
+    const s = await gameScope(c, true);
+    const body = await readJson(c, BoardBodySchema);
+    const { db, dialect, config } = s.deps;
+    await db.transaction().execute(async (trx) => {
+      await setBoard(trx, await findGame(trx, s.scope, { dialect }), body, randomSource(config));
     });
-  }
+    await announce(c, s.gameId, 'full');
+    return c.json({ ok: true, message: GAME_MESSAGES.boardUpdated });
+  });
 
-  for (const p of bothSlashes(`${GAME}/:gameId/status`)) {
-    app.put(p, async (c) => {
-      const s = await gameScope(c, true);
-      const body = await readJson(c, StatusBodySchema);
-      const { db, dialect } = s.deps;
-      const result = await db.transaction().execute(async (trx) => changeStatus(trx, await findGame(trx, s.scope, { dialect }), body.status));
-      await announce(c, s.gameId, 'progress', { log: result.log });
-      return c.json({ ok: true, status: result.status });
-    });
-  }
+  app.put(`${GAME}/:gameId/status`, async (c) => {
+    const s = await gameScope(c, true);
+    const body = await readJson(c, StatusBodySchema);
+    const { db, dialect } = s.deps;
+    const result = await db.transaction().execute(async (trx) => changeStatus(trx, await findGame(trx, s.scope, { dialect }), body.status));
+    await announce(c, s.gameId, 'progress', [result.log]);
+    return c.json({ ok: true, status: result.status });
+  });
 
-  for (const p of bothSlashes(`${GAME}/:gameId/reset`)) {
-    app.put(p, async (c) => {
-      const s = await gameScope(c, true);
-      const { db, dialect } = s.deps;
-      await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect })));
-      await announce(c, s.gameId, 'full');
-      return c.json({ ok: true, message: GAME_MESSAGES.reset });
-    });
-  }
+  app.put(`${GAME}/:gameId/reset`, async (c) => {
+    const s = await gameScope(c, true);
+    const { db, dialect } = s.deps;
+    await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect })));
+    await announce(c, s.gameId, 'full');
+    return c.json({ ok: true, message: GAME_MESSAGES.reset });
+  });
 
-  for (const p of bothSlashes(`${GAME}/:gameId/tasks`)) {
-    app.get(p, async (c) => {
-      const s = await gameScope(c, false);
-      return c.json({ squares: await listSquares(s.deps.db, s.gameId) });
-    });
-  }
+  app.get(`${GAME}/:gameId/tasks`, async (c) => {
+    const s = await gameScope(c, false);
+    return c.json({ squares: await listSquares(s.deps.db, s.gameId) });
+  });
 
-  for (const p of bothSlashes(`${GAME}/:gameId/tasks/reorder`)) {
-    app.post(p, async (c) => {
-      const s = await gameScope(c, true);
-      const body = await readJson(c, ReorderBodySchema);
-      const { db, dialect } = s.deps;
-      await db.transaction().execute(async (trx) => reorderTasks(trx, await findGame(trx, s.scope, { dialect }), body.squares));
-      await announce(c, s.gameId, 'full', { tasks: true });
-      return c.json({ ok: true, message: GAME_MESSAGES.reordered });
-    });
-  }
+  app.post(`${GAME}/:gameId/tasks/reorder`, async (c) => {
+    const s = await gameScope(c, true);
+    const body = await readJson(c, ReorderBodySchema);
+    const { db, dialect } = s.deps;
+    await db.transaction().execute(async (trx) => reorderTasks(trx, await findGame(trx, s.scope, { dialect }), body.squares));
+    await announce(c, s.gameId, 'tasks');
+    return c.json({ ok: true, message: GAME_MESSAGES.reordered });
+  });
 
-  for (const p of bothSlashes(`${GAME}/:gameId/tasks/swap`)) {
-    app.post(p, async (c) => {
-      const s = await gameScope(c, true);
-      const body = await readJson(c, SwapBodySchema);
-      const { db, dialect } = s.deps;
-      await db.transaction().execute(async (trx) => swapTasks(trx, await findGame(trx, s.scope, { dialect }), body.square1_id, body.square2_id));
-      await announce(c, s.gameId, 'full', { tasks: true });
-      return c.json({ ok: true, message: GAME_MESSAGES.swapped });
-    });
-  }
+  app.post(`${GAME}/:gameId/tasks/swap`, async (c) => {
+    const s = await gameScope(c, true);
+    const body = await readJson(c, SwapBodySchema);
+    const { db, dialect } = s.deps;
+    await db.transaction().execute(async (trx) => swapTasks(trx, await findGame(trx, s.scope, { dialect }), body.square1_id, body.square2_id));
+    await announce(c, s.gameId, 'tasks');
+    return c.json({ ok: true, message: GAME_MESSAGES.swapped });
+  });
 
-  for (const p of bothSlashes(`${GAME}/:gameId/tasks/:squareId`)) {
-    app.put(p, async (c) => {
-      const s = await gameScope(c, true);
-      const body = await readJson(c, AssignBodySchema);
-      const { db, dialect } = s.deps;
-      const squareIndex = await db.transaction().execute(async (trx) =>
-        assignTask(trx, await findGame(trx, s.scope, { dialect }), s.squareId, body.task_id));
-      await announce(c, s.gameId, 'full', { tasks: true });
-      return c.json({ ok: true, message: GAME_MESSAGES.assigned(squareIndex) });
-    });
-  }
+  app.put(`${GAME}/:gameId/tasks/:squareId`, async (c) => {
+    const s = await gameScope(c, true);
+    const body = await readJson(c, AssignBodySchema);
+    const { db, dialect } = s.deps;
+    const squareIndex = await db.transaction().execute(async (trx) =>
+      assignTask(trx, await findGame(trx, s.scope, { dialect }), s.squareId, body.task_id));
+    await announce(c, s.gameId, 'tasks');
+    return c.json({ ok: true, message: GAME_MESSAGES.assigned(squareIndex) });
+  });
 
-  for (const p of bothSlashes(`${GAME}/:gameId/tasks/:squareId/available`)) {
-    app.get(p, async (c) => {
-      const s = await gameScope(c, false);
-      const row = await findGame(s.deps.db, s.scope);
-      return c.json({ available_tasks: await availableTasks(s.deps.db, row, s.squareId) });
-    });
-  }
+  app.get(`${GAME}/:gameId/tasks/:squareId/available`, async (c) => {
+    const s = await gameScope(c, false);
+    const row = await findGame(s.deps.db, s.scope);
+    return c.json({ available_tasks: await availableTasks(s.deps.db, row, s.squareId) });
+  });
 
   return app;
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/schema';
+import type { GameProgress } from '../../contract/socket';
 import { badRequest, conflict, notFound } from '../errors';
 import {
   assignTasks,
@@ -95,6 +96,24 @@ export async function loadGame(db: Db, gameId: number, viewerUserId: number | nu
     winners: parseWinners(row.winners),
     version: row.version,
     created_at: row.created_at,
+  };
+}
+
+/**
+ * The progress of a game as stored now (members shape), or null when it is gone. The games row is
+ * read before the team states, so a change committed in between can only make the states newer
+ * than the version; the next update (version + 1) then carries the same states, and no client is
+ * ever left holding a version whose states are older than it.
+ */
+export async function loadProgress(db: Db, gameId: number): Promise<GameProgress | null> {
+  const row = await db.selectFrom('games').select(['id', 'status', 'winners', 'version']).where('id', '=', gameId).executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    status: (isGameStatus(row.status) ? row.status : 'PENDING') as GameStatus,
+    team_states: await listTeamStates(db, gameId),
+    winners: parseWinners(row.winners),
+    version: row.version,
   };
 }
 

@@ -13,7 +13,7 @@ export const BODY_TOO_LARGE = 'The request body is too large (at most 64 KiB).';
  * How much of a refused body is read and thrown away so the connection stays usable, in bytes.
  * Past it the connection is closed after the 413 instead.
  */
-export const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
+const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
 
 /** The middlewares made by routeBodyLimit: the global JSON limit steps aside for routes holding one. */
 const ownLimits = new WeakSet<object>();

@@ -72,8 +72,12 @@ export async function readOptionalJson<S extends v.GenericSchema>(c: Context<App
   return result.output;
 }
 
-/** A positive integer path parameter; raises 400 'Invalid {label}.' otherwise. */
-export function idParam(c: Context<AppEnv>, name: string, label = name): number {
+/**
+ * A positive integer path id that fits the database's integer column (1..ID_MAX of
+ * contract/common.ts); 400 'Invalid {label}.' otherwise, so '12abc', '0' and 9999999999 never
+ * reach SQL, where PostgreSQL would fail.
+ */
+export function pathId(c: Context<AppEnv>, name: string, label = name): number {
   const result = v.safeParse(IdParamSchema, c.req.param(name));
   if (!result.success) throw badRequest(`Invalid ${label}.`);
   return result.output;

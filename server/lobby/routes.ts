@@ -1,8 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
-import { requireUser } from '../http/context';
+import { pathId, requireUser } from '../http/context';
 import { notFound } from '../errors';
-import { bothSlashes, pathId } from '../events/shared';
 import { GAME_NOT_FOUND } from '../games/repository';
 import { loadGame, toPublicGame } from '../games/service';
 import { gameStatus, lobbyGames, spectatableGames } from './repository';
@@ -20,26 +19,20 @@ import { gameStatus, lobbyGames, spectatableGames } from './repository';
 export function lobbyRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  for (const p of bothSlashes('/games')) {
-    app.get(p, async (c) => {
-      const user = requireUser(c);
-      return c.json({ games: await lobbyGames(c.get('deps').db, user.id) });
-    });
-  }
+  app.get('/games', async (c) => {
+    const user = requireUser(c);
+    return c.json({ games: await lobbyGames(c.get('deps').db, user.id) });
+  });
 
-  for (const p of bothSlashes('/games/spectate')) {
-    app.get(p, async (c) => c.json({ games: await spectatableGames(c.get('deps').db) }));
-  }
+  app.get('/games/spectate', async (c) => c.json({ games: await spectatableGames(c.get('deps').db) }));
 
-  for (const p of bothSlashes('/public/game/:gameId')) {
-    app.get(p, async (c) => {
-      const gameId = pathId(c, 'gameId', 'game id');
-      const { db } = c.get('deps');
-      const status = await gameStatus(db, gameId);
-      if (status === null || status === 'PENDING') throw notFound(GAME_NOT_FOUND);
-      return c.json({ game: toPublicGame(await loadGame(db, gameId, null)) });
-    });
-  }
+  app.get('/public/game/:gameId', async (c) => {
+    const gameId = pathId(c, 'gameId', 'game id');
+    const { db } = c.get('deps');
+    const status = await gameStatus(db, gameId);
+    if (status === null || status === 'PENDING') throw notFound(GAME_NOT_FOUND);
+    return c.json({ game: toPublicGame(await loadGame(db, gameId, null)) });
+  });
 
   return app;
 }

@@ -1,22 +1,39 @@
+import type { LogEntry } from '../../contract/gameApi';
+import type { GameProgress, TeamUpdate } from '../../contract/socket';
+
 /**
- * The one place business code hands live events to (house-style "Server": business code emits
- * domain events and one broadcaster decides rooms). The Socket.IO implementation is
- * RoomBroadcaster (realtime/broadcast.ts), created by attachRealtime (realtime/socket.ts); the
- * HTTP-only app uses the no-op one. Every call is made after the change has committed.
+ * What a committed change of a game sends (server-contract section 5): 'full' the whole game
+ * (after a board change: create, randomize, manual board, reset), 'progress' only {id, status,
+ * team_states, winners, version} (after a status or team-set change), 'tasks' the whole game and
+ * `tasks_reordered` (after a task swap, assign or reorder).
+ */
+export type GameChange = 'full' | 'progress' | 'tasks';
+
+/**
+ * The one place business code and the socket handlers hand live events to (house-style "Server":
+ * business code emits domain events and one broadcaster decides rooms). The Socket.IO
+ * implementation is RoomBroadcaster (realtime/roomBroadcaster.ts), created by attachRealtime
+ * (realtime/socket.ts); the HTTP-only app uses silentBroadcaster. Every call is made after the
+ * change has committed.
  */
 export interface Broadcaster {
   /**
-   * `game_state_update` to the game's rooms (server-contract section 5): 'full' sends the whole game
-   * (after a board change), 'progress' only {id, status, team_states, winners, version} (after a
-   * status or team-set change); spectators get the public shape, members theirs without user_teams.
+   * Game `gameId` changed: it is loaded once as committed and sent to both rooms as `change` says
+   * (spectators get the public shape, members theirs without user_teams); nothing when the game
+   * is gone. Then each of `log` (oldest first) goes out as `new_log_entry` (a progress update
+   * does not carry the log).
    */
-  gameChanged(gameId: number, kind: 'full' | 'progress'): Promise<void>;
-  /** `new_log_entry` with a new log entry of a game, to spectators and members alike. */
-  logEntry(gameId: number, entry: { id: number; timestamp: string; team_name: string; team_color: string | null; message: string }): void;
-  /** `tasks_reordered` to the room after a swap or assign. */
+  gameChanged(gameId: number, change: GameChange, log?: readonly LogEntry[]): Promise<void>;
+  /**
+   * A roll or revert committed: `game_state_update` with the progress its transaction returned
+   * (not reloaded, so one process's updates go out in version order), then one `new_log_entry`
+   * per entry it wrote, oldest first.
+   */
+  actionApplied(progress: GameProgress, log: readonly LogEntry[]): void;
+  /** A manager's screen sent `tasks_reordered` (server-contract section 5): the stored board as `tasks_reordered` to both rooms. */
   tasksReordered(gameId: number): Promise<void>;
   /** `team_update` to the rooms of the event's game (spectators get it without the member list). */
-  teamUpdated(gameId: number, team: { id: number; name: string; color: string; members: { osrs_ign_id: number; osrs_ign: string; role: string }[] }): void;
+  teamUpdated(gameId: number, team: TeamUpdate['updated_team_data']): void;
   /**
    * A user stopped being a full member of a clan (kick, leave, demotion to Guest; server-contract
    * section 7): their open sockets leave the members rooms of `gameIds` (the clan's games) at
@@ -35,7 +52,7 @@ export interface Broadcaster {
 /** A broadcaster that sends nothing (used before sockets are attached). */
 export const silentBroadcaster: Broadcaster = {
   async gameChanged() {},
-  logEntry() {},
+  actionApplied() {},
   async tasksReordered() {},
   teamUpdated() {},
   async membersLeft() {},

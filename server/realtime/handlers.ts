@@ -7,17 +7,17 @@ import { randomSource } from '../games/randomSource';
 import { isManagerRole, type ClanRole } from '../../contract/user';
 import { firstIssueMessage } from '../../contract/common';
 import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema } from '../../contract/socket';
-import { ActionRefused, applyTeamAction, precheckTeamAction, PLAY_MESSAGES } from './play';
+import { ActionRefused, applyTeamAction, precheckTeamAction, PLAY_MESSAGES } from '../games/play';
 import { SocketWindow, tellTooMany, type SharedLimits } from './limits';
 import type { LimitFunction } from 'p-limit';
 import type { KeyedQueue } from './queue';
-import type { RoomBroadcaster } from './broadcast';
+import type { Broadcaster } from './broadcaster';
 import { memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
 
 /** What the handlers share: the app's dependencies, the broadcaster, the per-game queue and the shared limits. */
 export interface HandlerContext {
   deps: Deps;
-  rooms: RoomBroadcaster;
+  broadcaster: Broadcaster;
   queue: KeyedQueue;
   limits: SharedLimits;
   /**
@@ -135,8 +135,7 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
   await precheckTeamAction(db, action, userId);
   await ctx.queue.run(action.game_id, async () => {
     const applied = await applyTeamAction(db, dialect, randomSource(config), kind, action, userId);
-    ctx.rooms.progress(applied.progress);
-    ctx.rooms.log(action.game_id, applied.log);
+    ctx.broadcaster.actionApplied(applied.progress, applied.log);
   });
 }
 
@@ -151,7 +150,7 @@ async function tasksReordered(ctx: HandlerContext, socket: IoSocket, raw: unknow
   if (!game) throw new ActionRefused(GAME_NOT_FOUND);
   const role = await clanRole(ctx, game.clan_id, await currentUser(ctx, socket));
   if (role === null || !isManagerRole(role)) throw new ActionRefused(PERMISSION_TEXT);
-  await ctx.rooms.tasksReordered(gameId);
+  await ctx.broadcaster.tasksReordered(gameId);
 }
 
 /** The events each socket limit counts (server-contract section 7). */

@@ -14,7 +14,7 @@ import pLimit from 'p-limit';
 import { SharedLimits, socketLimits } from './limits';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/socket';
 import type { Broadcaster } from './broadcaster';
-import { RoomBroadcaster } from './broadcast';
+import { RoomBroadcaster } from './roomBroadcaster';
 import { registerHandlers } from './handlers';
 import { KeyedQueue } from './queue';
 import { sessionRoom, userRoom, type InterServerEvents, type IoServer, type SocketData } from './types';
@@ -32,7 +32,7 @@ const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 const FULL_GAME_READS = 2;
 
 /** Refusal of a connection past the per-address cap (server-contract section 7 "Sockets"), as connect_error. */
-export const TOO_MANY_CONNECTIONS = 'Too many connections from your address.';
+const TOO_MANY_CONNECTIONS = 'Too many connections from your address.';
 
 /**
  * Refuses handshakes whose Origin header names another host, as the API refuses cross-origin
@@ -131,8 +131,8 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
     );
   });
 
-  const rooms = new RoomBroadcaster(io, deps.db);
-  const ctx = { deps, rooms, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS) };
+  const broadcaster = new RoomBroadcaster(io, deps.db);
+  const ctx = { deps, broadcaster, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS) };
   io.on('connection', (socket) => {
     socket.on('disconnect', () => cap.release(socket.data.address, socket.id));
     if (socket.data.userId !== null && socket.data.sessionId !== null) {
@@ -144,7 +144,7 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
 
   return {
     io,
-    broadcaster: rooms,
+    broadcaster,
     close: async () => {
       cap.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));

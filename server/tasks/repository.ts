@@ -40,7 +40,7 @@ const TIER_RANK_SQL = sql<number>`(case tasks.difficulty when 'EASY' then 0 when
  * `value` with LIKE's wildcards `%` and `_` and the escape character `\` escaped, for
  * `LIKE ... ESCAPE '\'`: 'a%b_c\\' → 'a\\%b\\_c\\\\'. So a search matches them literally.
  */
-export function escapeLike(value: string): string {
+function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 

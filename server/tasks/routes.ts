@@ -1,10 +1,10 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { routeBodyLimit } from '../http/bodyLimit';
 import type { AppEnv } from '../http/context';
-import { readJson, requireUser } from '../http/context';
+import { pathId, readJson, requireUser } from '../http/context';
 import { badRequest, conflict, forbidden } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
-import { bothSlashes, isUniqueViolation, pathId } from '../events/shared';
+import { uniqueOrConflict } from '../db/uniqueKey';
 import * as v from 'valibot';
 import { countClanTasks, deleteClanTasks, deleteTask, findTask, insertTask, listClanTasks, listTaskPage, lockClanPool, sameTask, updateTask } from './repository';
 import { importTaskCsv, readCsvUpload } from './service';
@@ -20,6 +20,20 @@ import {
 } from '../../contract/task';
 import { firstIssueMessage } from '../../contract/common';
 import { isManagerRole } from '../../contract/user';
+
+/**
+ * The path's task for a manager of the path's clan, checked in this order: 401 signed out, 400
+ * bad ids, 404 missing clan / 403 non-manager, 404 'Task ID {id} not found.' (also another clan's).
+ */
+async function managedTask(c: Context<AppEnv>) {
+  const user = requireUser(c);
+  const clanId = pathId(c, 'clanId', 'clan id');
+  const taskId = pathId(c, 'taskId', 'task id');
+  const { db } = c.get('deps');
+  await requireManager(db, clanId, user.id);
+  await findTask(db, clanId, taskId);
+  return { db, clanId, taskId };
+}
 
 /** Room for the multipart envelope around a 1 MiB file, in bytes. */
 const MULTIPART_SLACK = 16 * 1024;
@@ -47,102 +61,79 @@ const MULTIPART_SLACK = 16 * 1024;
 export function taskRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  for (const p of bothSlashes('/tasks')) {
-    app.get(p, async (c) => {
+  app.get('/tasks', async (c) => {
+    const user = requireUser(c);
+    const { db, dialect } = c.get('deps');
+    const roles = await db.selectFrom('clan_memberships').select('role').where('user_id', '=', user.id).execute();
+    if (!roles.some((r) => isManagerRole(r.role))) throw forbidden('Permission denied. Only clan Owners and Admins can see other clans\' tasks.');
+    const query = v.safeParse(TaskPageQuerySchema, c.req.query());
+    if (!query.success) throw badRequest(firstIssueMessage(query.issues) || 'Invalid query.');
+    return c.json(await listTaskPage(db, dialect, query.output));
+  });
+
+  app.post(
+    '/clan/:clanId/tasks/upload_csv',
+    async (c, next) => {
       const user = requireUser(c);
+      const clanId = pathId(c, 'clanId', 'clan id');
+      await requireManager(c.get('deps').db, clanId, user.id);
+      await next();
+    },
+    routeBodyLimit(CSV_MAX_BYTES + MULTIPART_SLACK, CSV_TOO_LARGE),
+    async (c) => {
+      const clanId = pathId(c, 'clanId', 'clan id');
+      const text = await readCsvUpload(c);
       const { db, dialect } = c.get('deps');
-      const roles = await db.selectFrom('clan_memberships').select('role').where('user_id', '=', user.id).execute();
-      if (!roles.some((r) => isManagerRole(r.role))) throw forbidden('Permission denied. Only clan Owners and Admins can see other clans\' tasks.');
-      const query = v.safeParse(TaskPageQuerySchema, c.req.query());
-      if (!query.success) throw badRequest(firstIssueMessage(query.issues) || 'Invalid query.');
-      return c.json(await listTaskPage(db, dialect, query.output));
-    });
-  }
+      const answer = await db.transaction().execute((trx) => importTaskCsv(trx, dialect, clanId, text));
+      return c.json(answer);
+    },
+  );
 
-  for (const p of bothSlashes('/clan/:clanId/tasks/upload_csv')) {
-    app.post(
-      p,
-      async (c, next) => {
-        const user = requireUser(c);
-        const clanId = pathId(c, 'clanId', 'clan id');
-        await requireManager(c.get('deps').db, clanId, user.id);
-        await next();
-      },
-      routeBodyLimit(CSV_MAX_BYTES + MULTIPART_SLACK, CSV_TOO_LARGE),
-      async (c) => {
-        const clanId = pathId(c, 'clanId', 'clan id');
-        const text = await readCsvUpload(c);
-        const { db, dialect } = c.get('deps');
-        const answer = await db.transaction().execute((trx) => importTaskCsv(trx, dialect, clanId, text));
-        return c.json(answer);
-      },
-    );
-  }
+  app.get('/clan/:clanId/tasks', async (c) => {
+    const user = requireUser(c);
+    const clanId = pathId(c, 'clanId', 'clan id');
+    const { db } = c.get('deps');
+    await requireMember(db, clanId, user.id);
+    return c.json({ tasks: await listClanTasks(db, clanId) });
+  });
 
-  for (const p of bothSlashes('/clan/:clanId/tasks')) {
-    app.get(p, async (c) => {
-      const user = requireUser(c);
-      const clanId = pathId(c, 'clanId', 'clan id');
-      const { db } = c.get('deps');
-      await requireMember(db, clanId, user.id);
-      return c.json({ tasks: await listClanTasks(db, clanId) });
+  app.post('/clan/:clanId/tasks', async (c) => {
+    const user = requireUser(c);
+    const clanId = pathId(c, 'clanId', 'clan id');
+    const { db } = c.get('deps');
+    await requireManager(db, clanId, user.id);
+    const body = await readJson(c, TaskBodySchema);
+    const taskId = await db.transaction().execute(async (trx) => {
+      await lockClanPool(trx, c.get('deps').dialect, clanId);
+      if ((await countClanTasks(trx, clanId)) >= TASK_POOL_MAX) throw conflict(TASK_POOL_FULL);
+      return insertTask(trx, clanId, body);
     });
+    if (taskId === null) throw conflict(TASK_DUPLICATE);
+    return c.json({ task: await findTask(db, clanId, taskId) });
+  });
 
-    app.post(p, async (c) => {
-      const user = requireUser(c);
-      const clanId = pathId(c, 'clanId', 'clan id');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
-      const body = await readJson(c, TaskBodySchema);
-      const taskId = await db.transaction().execute(async (trx) => {
-        await lockClanPool(trx, c.get('deps').dialect, clanId);
-        if ((await countClanTasks(trx, clanId)) >= TASK_POOL_MAX) throw conflict(TASK_POOL_FULL);
-        return insertTask(trx, clanId, body);
-      });
-      if (taskId === null) throw conflict(TASK_DUPLICATE);
-      return c.json({ task: await findTask(db, clanId, taskId) });
-    });
+  app.delete('/clan/:clanId/tasks', async (c) => {
+    const user = requireUser(c);
+    const clanId = pathId(c, 'clanId', 'clan id');
+    const { db } = c.get('deps');
+    await requireManager(db, clanId, user.id);
+    const deleted = await deleteClanTasks(db, clanId);
+    return c.json({ ok: true as const, deleted_count: deleted, message: TASKS_CLEARED });
+  });
 
-    app.delete(p, async (c) => {
-      const user = requireUser(c);
-      const clanId = pathId(c, 'clanId', 'clan id');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
-      const deleted = await deleteClanTasks(db, clanId);
-      return c.json({ ok: true as const, deleted_count: deleted, message: TASKS_CLEARED });
-    });
-  }
+  app.put('/clan/:clanId/tasks/:taskId', async (c) => {
+    const { db, clanId, taskId } = await managedTask(c);
+    const body = await readJson(c, TaskBodySchema);
+    if (await sameTask(db, clanId, body.description, body.difficulty, taskId)) throw conflict(TASK_DUPLICATE);
+    await uniqueOrConflict(TASK_DUPLICATE, () => updateTask(db, taskId, body.description, body.difficulty));
+    return c.json({ task: await findTask(db, clanId, taskId) });
+  });
 
-  for (const p of bothSlashes('/clan/:clanId/tasks/:taskId')) {
-    app.put(p, async (c) => {
-      const user = requireUser(c);
-      const clanId = pathId(c, 'clanId', 'clan id');
-      const taskId = pathId(c, 'taskId', 'task id');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
-      await findTask(db, clanId, taskId);
-      const body = await readJson(c, TaskBodySchema);
-      if (await sameTask(db, clanId, body.description, body.difficulty, taskId)) throw conflict(TASK_DUPLICATE);
-      try {
-        await updateTask(db, taskId, body.description, body.difficulty);
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict(TASK_DUPLICATE);
-        throw err;
-      }
-      return c.json({ task: await findTask(db, clanId, taskId) });
-    });
-
-    app.delete(p, async (c) => {
-      const user = requireUser(c);
-      const clanId = pathId(c, 'clanId', 'clan id');
-      const taskId = pathId(c, 'taskId', 'task id');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
-      await findTask(db, clanId, taskId);
-      await deleteTask(db, taskId);
-      return c.json({ ok: true as const });
-    });
-  }
+  app.delete('/clan/:clanId/tasks/:taskId', async (c) => {
+    const { db, taskId } = await managedTask(c);
+    await deleteTask(db, taskId);
+    return c.json({ ok: true as const });
+  });
 
   return app;
 }

@@ -1,10 +1,11 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context';
 import type { Db } from '../db/schema';
-import { readJson, requireUser } from '../http/context';
+import { pathId, readJson, requireUser } from '../http/context';
 import { badRequest, conflict, notFound } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
-import { bothSlashes, isUniqueViolation, lockEvent, pathId } from '../events/shared';
+import { lockEvent } from '../db/locks';
+import { uniqueOrConflict } from '../db/uniqueKey';
 import { findEvent, gameOfEvent } from '../events/repository';
 import {
   addTeamToGame,
@@ -85,110 +86,97 @@ async function teamScope(c: Context<AppEnv>, manager: boolean) {
 export function teamRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  for (const p of bothSlashes('/clan/:clanId/events/:eventId/teams')) {
-    app.get(p, async (c) => {
-      const { eventId } = await eventScope(c, false);
-      return c.json({ teams: await listTeams(c.get('deps').db, eventId) });
-    });
+  app.get('/clan/:clanId/events/:eventId/teams', async (c) => {
+    const { eventId } = await eventScope(c, false);
+    return c.json({ teams: await listTeams(c.get('deps').db, eventId) });
+  });
 
-    app.post(p, async (c) => {
-      const { eventId } = await eventScope(c, true);
-      const body = await readJson(c, TeamBodySchema);
-      const deps = c.get('deps');
-      const teamId = await deps.db.transaction().execute(async (trx) => {
-        await lockEvent(trx, deps.dialect, eventId);
-        if (await teamNamedLike(trx, eventId, body.name)) throw conflict(`A team named '${body.name}' already exists for this event.`);
-        const id = await insertTeam(trx, eventId, body.name, body.color);
-        const game = await gameOfEvent(trx, eventId);
-        if (game) await addTeamToGame(trx, game, id);
-        return id;
-      });
-      const team = await loadTeam(deps.db, teamId);
-      await broadcastTeamChange(deps, eventId, team, { teamSetChanged: true });
-      return c.json({ team, message: teamCreatedMessage(team.name) });
+  app.post('/clan/:clanId/events/:eventId/teams', async (c) => {
+    const { eventId } = await eventScope(c, true);
+    const body = await readJson(c, TeamBodySchema);
+    const deps = c.get('deps');
+    const teamId = await deps.db.transaction().execute(async (trx) => {
+      await lockEvent(trx, deps.dialect, eventId);
+      if (await teamNamedLike(trx, eventId, body.name)) throw conflict(`A team named '${body.name}' already exists for this event.`);
+      const id = await insertTeam(trx, eventId, body.name, body.color);
+      const game = await gameOfEvent(trx, eventId);
+      if (game) await addTeamToGame(trx, game, id);
+      return id;
     });
-  }
+    const team = await loadTeam(deps.db, teamId);
+    await broadcastTeamChange(deps, eventId, team, { teamSetChanged: true });
+    return c.json({ team, message: teamCreatedMessage(team.name) });
+  });
 
-  for (const p of bothSlashes('/clan/:clanId/events/:eventId/teams/:teamId')) {
-    app.put(p, async (c) => {
-      const { eventId, team } = await teamScope(c, true);
-      const body = await readJson(c, TeamBodySchema);
-      const deps = c.get('deps');
-      await deps.db.transaction().execute(async (trx) => {
-        await lockEvent(trx, deps.dialect, eventId);
-        if (await teamNamedLike(trx, eventId, body.name, team.id)) throw conflict(`A team named '${body.name}' already exists for this event.`);
-        await updateTeam(trx, team.id, body.name, body.color);
-      });
-      const saved = await loadTeam(deps.db, team.id);
-      await broadcastTeamChange(deps, eventId, saved);
-      return c.json({ team: saved, message: teamUpdatedMessage(saved.name) });
+  app.put('/clan/:clanId/events/:eventId/teams/:teamId', async (c) => {
+    const { eventId, team } = await teamScope(c, true);
+    const body = await readJson(c, TeamBodySchema);
+    const deps = c.get('deps');
+    await deps.db.transaction().execute(async (trx) => {
+      await lockEvent(trx, deps.dialect, eventId);
+      if (await teamNamedLike(trx, eventId, body.name, team.id)) throw conflict(`A team named '${body.name}' already exists for this event.`);
+      await updateTeam(trx, team.id, body.name, body.color);
     });
+    const saved = await loadTeam(deps.db, team.id);
+    await broadcastTeamChange(deps, eventId, saved);
+    return c.json({ team: saved, message: teamUpdatedMessage(saved.name) });
+  });
 
-    app.delete(p, async (c) => {
-      const { eventId, team } = await teamScope(c, true);
-      const deps = c.get('deps');
-      await deps.db.transaction().execute(async (trx) => {
-        await deleteTeam(trx, team.id);
-        const game = await gameOfEvent(trx, eventId);
-        if (game) await bumpGameVersion(trx, game.id);
-      });
-      await broadcastTeamChange(deps, eventId, team, { deleted: true, teamSetChanged: true });
-      return c.json({ ok: true as const, message: teamDeletedMessage(team.name) });
+  app.delete('/clan/:clanId/events/:eventId/teams/:teamId', async (c) => {
+    const { eventId, team } = await teamScope(c, true);
+    const deps = c.get('deps');
+    await deps.db.transaction().execute(async (trx) => {
+      await deleteTeam(trx, team.id);
+      const game = await gameOfEvent(trx, eventId);
+      if (game) await bumpGameVersion(trx, game.id);
     });
-  }
+    await broadcastTeamChange(deps, eventId, team, { deleted: true, teamSetChanged: true });
+    return c.json({ ok: true as const, message: teamDeletedMessage(team.name) });
+  });
 
-  for (const p of bothSlashes('/clan/:clanId/events/:eventId/teams/:teamId/members')) {
-    app.get(p, async (c) => {
-      const { clanId, eventId, team } = await teamScope(c, false);
-      const { db } = c.get('deps');
-      const [team_members, eligible_members] = await Promise.all([listTeamMembers(db, team.id), eligibleMembers(db, clanId, eventId)]);
-      return c.json({ team_members, eligible_members });
-    });
+  app.get('/clan/:clanId/events/:eventId/teams/:teamId/members', async (c) => {
+    const { clanId, eventId, team } = await teamScope(c, false);
+    const { db } = c.get('deps');
+    const [team_members, eligible_members] = await Promise.all([listTeamMembers(db, team.id), eligibleMembers(db, clanId, eventId)]);
+    return c.json({ team_members, eligible_members });
+  });
 
-    app.post(p, async (c) => {
-      const { clanId, eventId, team } = await teamScope(c, true);
-      const body = await readJson(c, AddTeamMemberBodySchema);
-      const deps = c.get('deps');
-      const memberId = await deps.db.transaction().execute(async (trx) => {
-        await lockEvent(trx, deps.dialect, eventId);
-        const ign = await ignForClan(trx, clanId, body.osrs_ign_id);
-        if (!ign) throw notFound(`IGN ID ${body.osrs_ign_id} not found.`);
-        if (!ign.inClan) throw badRequest(`The IGN '${ign.ign}' does not belong to a member of this clan.`);
-        await refuseIfOnTeam(trx, eventId, ign);
-        try {
-          return await insertTeamMember(trx, team, ign.id, body.role);
-        } catch (err) {
-          if (isUniqueViolation(err)) throw conflict(`${ign.ign} is already on a team of this event.`);
-          throw err;
-        }
-      });
-      const member = await findTeamMember(deps.db, team.id, memberId);
-      await broadcastTeamChange(deps, eventId, team);
-      return c.json({ member, message: teamMemberAddedMessage(member.osrs_ign, team.name, member.role) });
+  app.post('/clan/:clanId/events/:eventId/teams/:teamId/members', async (c) => {
+    const { clanId, eventId, team } = await teamScope(c, true);
+    const body = await readJson(c, AddTeamMemberBodySchema);
+    const deps = c.get('deps');
+    const memberId = await deps.db.transaction().execute(async (trx) => {
+      await lockEvent(trx, deps.dialect, eventId);
+      const ign = await ignForClan(trx, clanId, body.osrs_ign_id);
+      if (!ign) throw notFound(`IGN ID ${body.osrs_ign_id} not found.`);
+      if (!ign.inClan) throw badRequest(`The IGN '${ign.ign}' does not belong to a member of this clan.`);
+      await refuseIfOnTeam(trx, eventId, ign);
+      return uniqueOrConflict(`${ign.ign} is already on a team of this event.`, () => insertTeamMember(trx, team, ign.id, body.role));
     });
-  }
+    const member = await findTeamMember(deps.db, team.id, memberId);
+    await broadcastTeamChange(deps, eventId, team);
+    return c.json({ member, message: teamMemberAddedMessage(member.osrs_ign, team.name, member.role) });
+  });
 
-  for (const p of bothSlashes('/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId')) {
-    app.put(p, async (c) => {
-      const { eventId, team, memberId } = await teamScope(c, true);
-      const deps = c.get('deps');
-      const existing = await findTeamMember(deps.db, team.id, memberId as number);
-      const { role } = await readJson(c, UpdateTeamMemberBodySchema);
-      await updateTeamMemberRole(deps.db, existing.id, role);
-      const member = { ...existing, role };
-      await broadcastTeamChange(deps, eventId, team);
-      return c.json({ member, message: teamRoleUpdatedMessage(role, member.osrs_ign) });
-    });
+  app.put('/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId', async (c) => {
+    const { eventId, team, memberId } = await teamScope(c, true);
+    const deps = c.get('deps');
+    const existing = await findTeamMember(deps.db, team.id, memberId as number);
+    const { role } = await readJson(c, UpdateTeamMemberBodySchema);
+    await updateTeamMemberRole(deps.db, existing.id, role);
+    const member = { ...existing, role };
+    await broadcastTeamChange(deps, eventId, team);
+    return c.json({ member, message: teamRoleUpdatedMessage(role, member.osrs_ign) });
+  });
 
-    app.delete(p, async (c) => {
-      const { eventId, team, memberId } = await teamScope(c, true);
-      const deps = c.get('deps');
-      const existing = await findTeamMember(deps.db, team.id, memberId as number);
-      await deleteTeamMember(deps.db, existing.id);
-      await broadcastTeamChange(deps, eventId, team);
-      return c.json({ ok: true as const, message: teamMemberRemovedMessage(existing.osrs_ign) });
-    });
-  }
+  app.delete('/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId', async (c) => {
+    const { eventId, team, memberId } = await teamScope(c, true);
+    const deps = c.get('deps');
+    const existing = await findTeamMember(deps.db, team.id, memberId as number);
+    await deleteTeamMember(deps.db, existing.id);
+    await broadcastTeamChange(deps, eventId, team);
+    return c.json({ ok: true as const, message: teamMemberRemovedMessage(existing.osrs_ign) });
+  });
 
   return app;
 }

@@ -1,14 +1,7 @@
 import type { Deps } from '../http/context';
 import { gameOfEvent } from '../events/repository';
 import { listTeamMembers } from './repository';
-
-/** What `team_update` carries (server-contract section 5). */
-export interface TeamUpdate {
-  id: number;
-  name: string;
-  color: string;
-  members: { osrs_ign_id: number; osrs_ign: string; role: string }[];
-}
+import type { TeamUpdate } from '../../contract/socket';
 
 /**
  * Tells the live rooms of the event's game about a team after a committed change
@@ -29,7 +22,7 @@ export async function broadcastTeamChange(
     const game = await gameOfEvent(deps.db, eventId);
     if (!game) return;
     const members = opts.deleted ? [] : await listTeamMembers(deps.db, team.id);
-    const update: TeamUpdate = {
+    const update: TeamUpdate['updated_team_data'] = {
       id: team.id,
       name: team.name,
       color: team.color,

@@ -32,7 +32,7 @@ export async function listIgns(db: Db, userId: number): Promise<{ id: number; ig
 }
 
 /** The user's clan memberships, by clan name. */
-export async function listMemberships(db: Db, userId: number): Promise<ClanMembership[]> {
+async function listMemberships(db: Db, userId: number): Promise<ClanMembership[]> {
   const rows = await db.selectFrom('clan_memberships')
     .innerJoin('clans', 'clans.id', 'clan_memberships.clan_id')
     .select(['clans.id as clan_id', 'clans.name', 'clan_memberships.role', 'clan_memberships.joined_at'])

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
-import { idParam, readJson, requireUser } from '../http/context';
+import { pathId, readJson, requireUser } from '../http/context';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors';
 import { nowIso } from '../db/connect';
 import { listIgns, loadProfile } from './repository';
@@ -10,7 +10,7 @@ import { IgnBodySchema } from '../../contract/user';
 import { CreateClanBodySchema } from '../../contract/clan';
 
 /** Refusal of setup as Member of a clan that kicked the user (server-contract section 7 "Kick"). */
-export const KICKED = 'You were removed from this clan. Ask a manager to add you again.';
+const KICKED = 'You were removed from this clan. Ask a manager to add you again.';
 
 /**
  * The signed-in user's own data (product-spec section 7 Session and user; server-contract
@@ -65,7 +65,7 @@ export function userRoutes(): Hono<AppEnv> {
 
   app.put('/user/igns/:ignId', async (c) => {
     const user = requireUser(c);
-    const ignId = idParam(c, 'ignId', 'IGN id');
+    const ignId = pathId(c, 'ignId', 'IGN id');
     const { ign } = await readJson(c, IgnBodySchema);
     const { db } = c.get('deps');
     const row = await db.selectFrom('igns').select(['id', 'ign']).where('id', '=', ignId).where('user_id', '=', user.id).executeTakeFirst();
@@ -79,7 +79,7 @@ export function userRoutes(): Hono<AppEnv> {
 
   app.delete('/user/igns/:ignId', async (c) => {
     const user = requireUser(c);
-    const ignId = idParam(c, 'ignId', 'IGN id');
+    const ignId = pathId(c, 'ignId', 'IGN id');
     const { db } = c.get('deps');
     const row = await db.selectFrom('igns').select(['id', 'ign']).where('id', '=', ignId).where('user_id', '=', user.id).executeTakeFirst();
     if (!row) throw notFound(`IGN ID ${ignId} not found.`);

@@ -6,7 +6,7 @@ import { onboardedPerson, openSignedIn } from '../support/e2e';
 import { useBrowserSuite } from '../support/suite';
 
 /**
- * Issue #3 journey in headless Chromium against the real server (SQLite): the owner creates a clan
+ * The clan management journey in headless Chromium against the real server (SQLite): the owner creates a clan
  * on the profile page, a second user joins it in onboarding, a third is added with Add Member, the
  * owner promotes the second to Admin and transfers ownership to them, the new owner kicks the
  * third, renames the clan and disbands it; each step shows the spec's message (product-spec

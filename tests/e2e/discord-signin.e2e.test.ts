@@ -6,7 +6,7 @@ import { CLIENT_ID, CLIENT_SECRET, DiscordStandIn } from '../support/discordStan
 import { WELCOME_TEXT, authFailedText } from '../../src/features/auth/messages';
 
 /**
- * The Discord sign-in in Chromium (issue #2 "The Discord flow tested for real"; product-spec
+ * The Discord sign-in in Chromium (server-contract section 1; product-spec
  * section 2 Login page and Auth callback): the real server points at a local stand-in of
  * Discord; the browser follows the whole redirect chain. Success lands in onboarding; a forged
  * state or a failed token exchange lands on /auth-callback?error=…, shows the spec's failure text,

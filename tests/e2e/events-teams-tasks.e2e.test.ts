@@ -6,7 +6,7 @@ import { SHARED_TASKS_CSV, onboardedPerson, openSignedIn } from '../support/e2e'
 import { useBrowserSuite } from '../support/suite';
 
 /**
- * Issue #4 journey in headless Chromium against the real server (SQLite): a manager schedules an
+ * The events, teams and tasks journey in headless Chromium against the real server (SQLite): a manager schedules an
  * event (the America/Chicago note and the end-before-start error on the way), creates two teams
  * with colours, adds members with one Leader per team, changes roles, imports the shared task CSV
  * (144 tasks) and toggles other clans' tasks; a plain member sees the read-only task list with the

@@ -5,7 +5,7 @@ import { browserAvailable, launchBrowser, takeCspViolations } from '../support/b
 import { WELCOME_TEXT } from '../../src/features/auth/messages';
 
 /**
- * Issue #2 journey in headless Chromium against the real server: dev sign-in, onboarding with two
+ * The foundation journey in headless Chromium against the real server: dev sign-in, onboarding with two
  * IGNs creating a clan, the dashboard, a reload that keeps the session, and logout.
  */
 const run = browserAvailable() ? describe : describe.skip;

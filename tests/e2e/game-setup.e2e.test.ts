@@ -9,7 +9,7 @@ import { browserAvailable } from '../support/browser';
 import type { Game } from '../../contract/gameApi';
 
 /**
- * Issue #5 journey in headless Chromium against the real server (BOARD_SEED fixes the boards):
+ * The game setup journey in headless Chromium against the real server (BOARD_SEED fixes the boards):
  * with the real 144-task pool imported, a manager creates a 100-square game in the Event Game view
  * (the settings rules on the way), sees the live tracker (two rolls by a Leader over the socket
  * show up without a reload), edits the board by hand (a bad JSON and a rule violation refused with
@@ -96,15 +96,31 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
   const column = (page: Page, key: string) => page.locator(`section[data-column="${key}"] li[data-square]`);
   const taskText = (square: Locator) => square.locator('.task-square__task').innerText();
 
-  /** A mouse drag from the centre of one square's handle to another's, in small steps. */
+  /** `square` while it carries the modifier class `task-square--{state}` (dnd-kit's drag state, rendered). */
+  const inState = (page: Page, square: Locator, state: 'dragging' | 'over') => square.and(page.locator(`.task-square--${state}`));
+
+  /**
+   * A mouse drag from the centre of one square's handle to another's, in small steps, released
+   * once the target shows that the dragged square is over it. dnd-kit scrolls the page while a
+   * drag nears the window's edge, so the pointer is aimed at the target again until it shows that.
+   */
   async function drag(page: Page, from: Locator, to: Locator): Promise<void> {
-    const a = (await from.locator('.task-square__handle').boundingBox())!;
-    const b = (await to.locator('.task-square__handle').boundingBox())!;
-    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    const centre = async (square: Locator) => {
+      const box = (await square.locator('.task-square__handle').boundingBox())!;
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    };
+    const a = await centre(from);
+    await page.mouse.move(a.x, a.y);
     await page.mouse.down();
-    await page.mouse.move(a.x + a.width / 2 + 8, a.y + a.height / 2 + 8, { steps: 4 });
-    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
-    await page.waitForTimeout(100);
+    await page.mouse.move(a.x + 8, a.y + 8, { steps: 4 });
+    const over = inState(page, to, 'over');
+    for (let aim = 1; ; aim += 1) {
+      const b = await centre(to);
+      await page.mouse.move(b.x, b.y, { steps: aim === 1 ? 12 : 2 });
+      const shown = await over.waitFor({ timeout: 1_000 }).then(() => true, () => false);
+      if (shown) break;
+      if (aim === 10) throw new Error('The dragged square never showed over its target.');
+    }
     await page.mouse.up();
   }
 
@@ -259,9 +275,13 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
     await banner(page).getByRole('button', { name: 'Dismiss message' }).click();
     await easy.nth(2).locator('.task-square__handle').focus();
     await page.keyboard.press('Space');
-    await page.waitForTimeout(150);
+    await inState(page, easy.nth(2), 'dragging').waitFor();
+    // dnd-kit's keyboard sensor starts listening for arrow keys in a zero-delay timer queued when
+    // the drag starts (before the class above is rendered); a zero-delay timer queued now runs
+    // after it, so the arrow key is not lost.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve)));
     await page.keyboard.press('ArrowDown');
-    await page.waitForTimeout(150);
+    await inState(page, easy.nth(3), 'over').waitFor();
     await page.keyboard.press('Space');
     await expectBanner(page, 'Tasks swapped successfully!');
     expect(await taskText(easy.nth(2))).toBe(t4);
@@ -277,9 +297,11 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
     await drag(page, easy.nth(0), column(page, 'start').nth(0));
     await expectBanner(page, 'Cannot swap tasks with Start, Finish, Ladder, or Snake squares.');
     expect(await taskText(easy.nth(0))).toBe(t2);
-    // A Snake or Ladder square cannot be given a task. (dnd-kit swallows every click for 50 ms
-    // after a drag ends, so a click sent at once, faster than any person, would be lost.)
-    await page.waitForTimeout(120);
+    // A Snake or Ladder square cannot be given a task. dnd-kit swallows every click for 50 ms
+    // after a drag ends, so the click waits until the drag is over on screen: no square marked
+    // dragging, and the drag overlay gone (its drop animation outlasts those 50 ms).
+    await page.locator('.task-square--dragging').waitFor({ state: 'detached' });
+    await page.locator('.task-square__body--overlay').waitFor({ state: 'detached' });
     await column(page, 'blank').nth(0).getByRole('button', { name: /^Change task on square/ }).click();
     dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Cannot Assign Task' }).waitFor();

@@ -8,7 +8,7 @@ import { browserAvailable, takeCspViolations } from '../support/browser';
 import { ApiClient } from '../support/api';
 
 /**
- * The main job (issue #6), in headless Chromium against the real server: a clan runs a whole event.
+ * The main job, in headless Chromium against the real server: a clan runs a whole event.
  * The owner (signed in through the dev API, cookie copied into the browser) imports the real task
  * pool from shared/data/osrs-tasks.csv on the Tasks tab, schedules an event, creates two teams with
  * a Leader each, creates a 100-square game and starts it, all through the clan management screens.
@@ -37,22 +37,19 @@ async function positionsOn(page: Page): Promise<Positions> {
   );
 }
 
-/** True when both name the same teams on the same squares (in any order). */
-function samePositions(a: Positions, b: Positions): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
-}
-
-/** Waits until `page` shows `expected` in Team Positions (it comes live over the socket). */
+/**
+ * Waits (up to 10 s) until `page` shows `expected` in Team Positions, the same teams on the same
+ * squares in any order (it comes live over the socket), then checks what it shows.
+ */
 async function expectPositions(page: Page, expected: Positions, who: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  let shown: Positions = {};
-  while (Date.now() < deadline) {
-    shown = await positionsOn(page);
-    if (samePositions(shown, expected)) return;
-    await page.waitForTimeout(50);
-  }
-  expect(shown, `${who}'s Team Positions`).toEqual(expected);
+  await page
+    .waitForFunction((want) => {
+      const items = [...document.querySelectorAll('[data-testid="team-position"]')];
+      const shown = new Map(items.map((li) => [li.getAttribute('data-team') ?? '', Number(li.getAttribute('data-position'))]));
+      return shown.size === Object.keys(want).length && [...shown].every(([team, position]) => want[team] === position);
+    }, expected, { timeout: 10_000 })
+    .catch(() => undefined);
+  expect(await positionsOn(page), `${who}'s Team Positions`).toEqual(expected);
 }
 
 run.each(backends())('a whole event in Chromium (%s)', (backend) => {

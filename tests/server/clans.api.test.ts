@@ -5,7 +5,7 @@ import { useServerSuite } from '../support/suite';
 import { ACTORS, PERMISSION_TEXT, type Actor, type Row } from '../support/fixtures';
 
 /**
- * Clans and members over real HTTP (issue #3; product-spec sections 4-8, server-contract
+ * Clans and members over real HTTP (product-spec sections 4-8, server-contract
  * sections 2-3): the permission matrix of every call × {signed out, non-member, Guest, Member,
  * Admin, Owner}, then the rules (member order, ladder ends, ownership transfer, leave, kick,
  * rename, disband) and a sweep of bad ids and bodies that must all answer 4xx.

@@ -17,7 +17,7 @@ import {
 } from '../../contract/event';
 
 /**
- * Clan events over real HTTP (issue #4; product-spec sections 3 Event, 4 Event status,
+ * Clan events over real HTTP (product-spec sections 3 Event, 4 Event status,
  * 5 Events, 6, 7 Events; server-contract section 3): the permission matrix of every call ×
  * {signed out, non-member, Guest, Member, Admin, Owner}, the validation rules, the past/upcoming
  * split, the delete cascade, trailing slashes and a sweep of bad input that must answer 4xx.

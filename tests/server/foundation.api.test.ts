@@ -1,5 +1,5 @@
 /**
- * Foundation API over real HTTP (issue #2): session and user calls (product-spec section 7
+ * Foundation API over real HTTP: session and user calls (product-spec section 7
  * "Session and user"), identity and sessions (server-contract section 1), setup / clans / create
  * clan / IGN paths (section 2), the IGN and clan rules (section 3) and running it (section 6).
  * One real server process per backend; every person is an ApiClient keeping its own cookies.

@@ -9,7 +9,7 @@ import { autoSplit, countsToSettings, TIERS, type GameSettings } from '../../con
 import { AvailableTasksAnswerSchema, GAME_MESSAGES, GAME_TASK_MESSAGES, SquaresAnswerSchema, type BoardSquare } from '../../contract/gameApi';
 
 /**
- * Game-task calls over real HTTP (issue #5; product-spec sections 2 "Game Tasks screen", 4, 5
+ * Game-task calls over real HTTP (product-spec sections 2 "Game Tasks screen", 4, 5
  * "Tasks", 7 "Game tasks", 8; server-contract section 4): the permission matrix of every call ×
  * {signed out, non-member, Guest, Member, Admin, Owner}, swap and reorder inside one tier only and
  * never with Start, Finish, Snake or Ladder squares, and assigning pool tasks on a 225-square board

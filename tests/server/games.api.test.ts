@@ -5,7 +5,7 @@ import { ApiClient, type Answer } from '../support/api';
 import { useServerSuite } from '../support/suite';
 import { ACTORS, actorClient, clanWithRoles, importTasksCsv, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
 import type { DbHandle } from '../../server/db/connect';
-import { toPublicGame } from '../../server/games';
+import { toPublicGame } from '../../server/games/service';
 import {
   autoSplit,
   countsFromSettings,
@@ -19,7 +19,7 @@ import {
 import { GAME_MESSAGES, GameAnswerSchema, GameCreatedAnswerSchema, GameRandomizedAnswerSchema, PublicGameSchema, type Game } from '../../contract/gameApi';
 
 /**
- * Game calls over real HTTP (issue #5; product-spec sections 3, 4 "Game status", 5 "Game
+ * Game calls over real HTTP (product-spec sections 3, 4 "Game status", 5 "Game
  * settings", 7 "Game", 8, 9; server-contract section 4): the permission matrix of every call ×
  * {signed out, non-member, Guest, Member, Admin, Owner}, every settings rule at its boundaries on
  * create and randomize, a 100-square board built from the real task pool, randomize keeping

@@ -9,7 +9,7 @@ import { autoSplit, countsToSettings } from '../../contract/game';
 import { LobbyAnswerSchema, PublicGameAnswerSchema, SpectateAnswerSchema } from '../../contract/lobby';
 
 /**
- * The lobby and spectating calls over real HTTP (issue #6; server-contract section 2 "Lobby
+ * The lobby and spectating calls over real HTTP (server-contract section 2 "Lobby
  * games", "Public game", "Spectate list"; product-spec sections 2 "Games lobby" / "Spectate
  * list", 6 "Spectating needs no login"): each call × {signed out, a player with two IGNs on
  * teams, a team member, a clan member on no team, a player of another clan}, PENDING games kept

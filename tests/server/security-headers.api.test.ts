@@ -1,5 +1,5 @@
 /**
- * Security headers (server-contract section 7; issue #9) over real HTTP against the real server,
+ * Security headers (server-contract section 7) over real HTTP against the real server,
  * on SQLite and (with TEST_DATABASE_URL) PostgreSQL: the header set and the CSP on every kind of
  * answer (pages, built assets, API answers, API errors, 404s); index.html has no inline script
  * and carries the answer's style nonce. Needs the built client (`npx vite build`).

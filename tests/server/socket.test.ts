@@ -9,7 +9,7 @@ import { GameProgressSchema } from '../../contract/socket';
 import { castOf, connect, watchersOf, LEADER_ONLY, newGame, noReverts, sleep, stored, turns, type Cast, type Watcher } from '../support/liveSocket';
 
 /**
- * The live socket with real clients against a real server process (issue #6; server-contract
+ * The live socket with real clients against a real server process (server-contract
  * sections 4-5; product-spec sections 4 "Game status", 6 game roles, 7 "Live socket"): spectators
  * and members joining, rolls and reverts by Leaders reaching every client alike, refusals that
  * change nothing, 50 simultaneous rolls applied exactly once, the revert allowance, a client that

@@ -20,7 +20,7 @@ import {
 } from '../../contract/task';
 
 /**
- * The clan task pool over real HTTP (issue #4; product-spec sections 3 Task, 5 Tasks, 6, 7 Task
+ * The clan task pool over real HTTP (product-spec sections 3 Task, 5 Tasks, 6, 7 Task
  * pool; server-contract section 3): the permission matrix of every call × {signed out,
  * non-member, Guest, Member, Admin, Owner}, the validation rules, other clans' tasks, and the CSV
  * import: the real ../shared/data/osrs-tasks.csv (144 rows) imported twice, a mixed file (BOM,

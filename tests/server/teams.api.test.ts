@@ -6,7 +6,7 @@ import { ACTORS, actorClient, clanWithRoles, directSql as sql, insertGame, PERMI
 import { TEAM_BAD_COLOR, TEAM_BAD_ROLE, TEAM_IGN_REQUIRED, TEAM_NAME_REQUIRED, TEAM_NAME_TOO_LONG } from '../../contract/team';
 
 /**
- * Event teams and team members over real HTTP (issue #4; product-spec sections 3 Team / Team
+ * Event teams and team members over real HTTP (product-spec sections 3 Team / Team
  * member / Eligible member, 4 Team membership, 5 Teams, 6, 7 Teams; server-contract sections 3-4):
  * the permission matrix of every call × {signed out, non-member, Guest, Member, Admin, Owner},
  * the name and colour rules, one team per IGN per event, the eligible list, team states of an

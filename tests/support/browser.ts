@@ -18,7 +18,7 @@ export const CHROMIUM_ARGS = [
 
 /**
  * Whether browser tests can run. Without a Chromium they are skipped with a loud notice, except
- * with CI=true where a missing browser is an error (issue #2 "Tests").
+ * with CI=true where a missing browser is an error.
  */
 export function browserAvailable(): boolean {
   if (fs.existsSync(CHROMIUM_PATH)) return true;

@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local stand-in for Discord's OAuth2 endpoints (issue #2: "the test serves a local stand-in for
- * Discord's authorize, token and users/@me endpoints"), shared by the API test of the redirect
+ * A local stand-in for Discord's OAuth2 endpoints (authorize, token and users/@me;
+ * server-contract section 1), shared by the API test of the redirect
  * chain and the browser test of the sign-in.
  */
 export const CLIENT_ID = 'stand-in-client-1234';

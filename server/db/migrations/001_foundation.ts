@@ -1,7 +1,7 @@
 import type { DialectMigration } from './helpers';
 import { withId } from './helpers';
 
-/** Users, Discord identities, sessions, IGNs, clans and memberships (issue #2). */
+/** Users, Discord identities, sessions, IGNs, clans and memberships (server-contract sections 1-3). */
 export const foundation: DialectMigration = {
   async up(db, dialect) {
     await withId(db.schema.createTable('users'), dialect)

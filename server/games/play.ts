@@ -1,13 +1,12 @@
 import type { Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
-import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLog, listTeamStates, parseConnections, parseWinners } from '../games/repository';
+import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLog, listTeamStates, parseConnections, parseWinners, storedHistory } from './repository';
 import {
   applyRoll,
   canRevert,
   isGameStatus,
   isPlayableStatus,
-  parseHistory,
   revertHistory,
   rollDie,
   type GameStatus,
@@ -28,7 +27,7 @@ export const PLAY_MESSAGES = {
 } as const;
 
 /** Log texts of a roll and a revert (server-contract section 4: roll and move, then snake or ladder, then win). */
-export const PLAY_LOG = {
+const PLAY_LOG = {
   rolled: (team: string, die: number, from: number, to: number) => `${team} rolled a ${die} and moved from ${from} to ${to}.`,
   snake: (team: string, from: number, to: number) => `Snake! ${team} slid down from ${from} to ${to}.`,
   ladder: (team: string, from: number, to: number) => `Ladder! ${team} climbed from ${from} to ${to}.`,
@@ -156,13 +155,8 @@ export async function precheckTeamAction(db: Db, action: TeamAction, userId: num
 /** One attempt of applyTeamAction inside its transaction. */
 async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 'revert', action: TeamAction, userId: number): Promise<AppliedAction> {
   const { game, team } = await readAction(trx, action, userId, dialect === 'postgres');
-  let history: number[];
-  try {
-    history = parseHistory(team.position_history);
-  } catch {
-    history = [team.current_position];
-  }
-  if (history.length === 0) history = [team.current_position];
+  const stored = storedHistory(team.position_history);
+  const history = stored.length > 0 ? stored : [team.current_position];
   const from = team.current_position;
   const teamLog = { name: team.name, color: team.color };
   const messages: { text: string; team: { name: string; color: string | null } }[] = [];

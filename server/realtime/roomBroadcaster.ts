@@ -1,24 +1,19 @@
 import type { Db } from '../db/schema';
 import { ApiError } from '../errors';
-import { listTeamStates, parseWinners } from '../games/repository';
-import { loadGame, toPublicGame } from '../games/service';
-import { isGameStatus, type GameStatus } from '../../contract/game';
-import type { Game, LogEntry, PublicGame } from '../../contract/gameApi';
-import type { GameProgress } from '../../contract/socket';
-import type { Broadcaster } from './broadcaster';
+import { loadGame, loadProgress, toPublicGame } from '../games/service';
+import type { Game, LogEntry } from '../../contract/gameApi';
+import type { GameProgress, MembersGame, TeamUpdate } from '../../contract/socket';
+import type { Broadcaster, GameChange } from './broadcaster';
 import { hashSessionId } from '../auth/sessions';
 import { memberInGameRoom, membersRoom, publicRoom, sessionRoom, userRoom, type IoServer } from './types';
 
-/** The members' full game as broadcast to a room: without user_teams, which are per viewer (each client keeps its own). */
-export type RoomGame = Omit<Game, 'user_teams'>;
-
 /** A progress update as spectators get it: no revert counts (server-contract section 2 "Public game"). */
-export function publicProgress(progress: GameProgress): GameProgress {
+function publicProgress(progress: GameProgress): GameProgress {
   return { ...progress, team_states: progress.team_states.map(({ revert_count: _reverts, ...state }) => state) };
 }
 
-/** The room shape of a full game: user_teams dropped (they belong to one viewer). */
-export function roomGame(game: Game): RoomGame {
+/** The members-room shape of a full game: user_teams dropped (they belong to one viewer; each client keeps its own). */
+function roomGame(game: Game): MembersGame {
   const { user_teams: _userTeams, ...rest } = game;
   return rest;
 }
@@ -31,24 +26,6 @@ async function loadForRoom(db: Db, gameId: number): Promise<Game | null> {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;
   }
-}
-
-/**
- * The progress of a game as stored now (members shape), or null when it is gone. The games row is
- * read before the team states, so a change committed in between can only make the states newer
- * than the version; the next update (version + 1) then carries the same states, and no client is
- * ever left holding a version whose states are older than it.
- */
-async function loadProgress(db: Db, gameId: number): Promise<GameProgress | null> {
-  const row = await db.selectFrom('games').select(['id', 'status', 'winners', 'version']).where('id', '=', gameId).executeTakeFirst();
-  if (!row) return null;
-  return {
-    id: row.id,
-    status: (isGameStatus(row.status) ? row.status : 'PENDING') as GameStatus,
-    team_states: await listTeamStates(db, gameId),
-    winners: parseWinners(row.winners),
-    version: row.version,
-  };
 }
 
 /**
@@ -66,50 +43,55 @@ export class RoomBroadcaster implements Broadcaster {
     private readonly db: Db,
   ) {}
 
-  /** `game_state_update` with a progress update (server-contract section 5): members get revert counts, spectators not. */
-  progress(progress: GameProgress): void {
+  /** `game_state_update` with a progress update: members get revert counts, spectators not. */
+  private sendProgress(progress: GameProgress): void {
     this.io.to(membersRoom(progress.id)).emit('game_state_update', { game_state: progress });
     this.io.to(publicRoom(progress.id)).emit('game_state_update', { game_state: publicProgress(progress) });
   }
 
   /** `game_state_update` with the full game, each audience its shape. */
-  full(game: Game): void {
+  private sendFull(game: Game): void {
     this.io.to(membersRoom(game.id)).emit('game_state_update', { game_state: roomGame(game) });
     this.io.to(publicRoom(game.id)).emit('game_state_update', { game_state: toPublicGame(game) });
   }
 
+  /** `tasks_reordered` {board_data: {board_squares}, game_state}, each audience its shape of the game. */
+  private sendTasks(game: Game): void {
+    const board_data = { board_squares: game.board_squares };
+    this.io.to(membersRoom(game.id)).emit('tasks_reordered', { board_data, game_state: roomGame(game) });
+    this.io.to(publicRoom(game.id)).emit('tasks_reordered', { board_data, game_state: toPublicGame(game) });
+  }
+
   /** `new_log_entry` to both rooms, each entry in its own message, in the order given (oldest first). */
-  log(gameId: number, entries: readonly LogEntry[]): void {
+  private sendLog(gameId: number, entries: readonly LogEntry[]): void {
     for (const log_entry of entries) this.io.to([membersRoom(gameId), publicRoom(gameId)]).emit('new_log_entry', { log_entry });
   }
 
-  /** Broadcaster.gameChanged: reloads the game as committed and sends the full game ('full') or its progress ('progress'); nothing when the game is gone. */
-  async gameChanged(gameId: number, kind: 'full' | 'progress'): Promise<void> {
-    if (kind === 'full') {
+  /** Broadcaster.gameChanged: one load of the game as committed, then what `change` sends, then the log entries. */
+  async gameChanged(gameId: number, change: GameChange, log: readonly LogEntry[] = []): Promise<void> {
+    if (change === 'progress') {
+      const progress = await loadProgress(this.db, gameId);
+      if (progress) this.sendProgress(progress);
+    } else {
       const game = await loadForRoom(this.db, gameId);
-      if (game) this.full(game);
-      return;
+      if (game) {
+        this.sendFull(game);
+        if (change === 'tasks') this.sendTasks(game);
+      }
     }
-    const progress = await loadProgress(this.db, gameId);
-    if (progress) this.progress(progress);
+    this.sendLog(gameId, log);
   }
 
-  /** Broadcaster.logEntry: one `new_log_entry` to both rooms. */
-  logEntry(gameId: number, entry: LogEntry): void {
-    this.log(gameId, [entry]);
+  /** Broadcaster.actionApplied: the committed progress and log entries as they are. */
+  actionApplied(progress: GameProgress, log: readonly LogEntry[]): void {
+    this.sendProgress(progress);
+    this.sendLog(progress.id, log);
   }
 
-  /**
-   * Broadcaster.tasksReordered: `tasks_reordered` {board_data: {board_squares}, game_state} with the
-   * game as committed, members shape (without user_teams) to members, public shape to spectators.
-   */
+  /** Broadcaster.tasksReordered: the game loaded as committed, sent as `tasks_reordered` only. */
   async tasksReordered(gameId: number): Promise<void> {
     const game = await loadForRoom(this.db, gameId);
-    if (!game) return;
-    const board_data = { board_squares: game.board_squares };
-    const publicGame: PublicGame = toPublicGame(game);
-    this.io.to(membersRoom(gameId)).emit('tasks_reordered', { board_data, game_state: roomGame(game) });
-    this.io.to(publicRoom(gameId)).emit('tasks_reordered', { board_data, game_state: publicGame });
+    if (game) this.sendTasks(game);
   }
 
   /**
@@ -117,7 +99,7 @@ export class RoomBroadcaster implements Broadcaster {
    * members room; spectators get the same message with an empty member list, since the public
    * shape carries no IGNs (server-contract section 2) but a renamed or recoloured team shows there.
    */
-  teamUpdated(gameId: number, team: { id: number; name: string; color: string; members: { osrs_ign_id: number; osrs_ign: string; role: string }[] }): void {
+  teamUpdated(gameId: number, team: TeamUpdate['updated_team_data']): void {
     this.io.to(membersRoom(gameId)).emit('team_update', { updated_team_data: team });
     this.io.to(publicRoom(gameId)).emit('team_update', { updated_team_data: { ...team, members: [] } });
   }
