@@ -1,4 +1,5 @@
-import { assign, fromPromise, raise, setup } from 'xstate';
+import { assign, raise, setup } from 'xstate';
+import { missingPromise } from './shared';
 import type { EligibleMember, TeamMember, TeamMembersAnswer, TeamRole } from '../contract/team';
 
 /** One in-game account that may be added to the team: the dropdown's option. */
@@ -101,15 +102,9 @@ export const teamMembersMachine = setup({
     events: {} as TeamMembersEvent,
   },
   actors: {
-    loadMembers: fromPromise<TeamMembersAnswer, void>(async () => {
-      throw new Error("teamMembers machine: actor 'loadMembers' was not provided");
-    }),
-    addMember: fromPromise<MemberAnswer, AddMemberInput>(async () => {
-      throw new Error("teamMembers machine: actor 'addMember' was not provided");
-    }),
-    changeRole: fromPromise<MemberAnswer, ChangeRoleInput>(async () => {
-      throw new Error("teamMembers machine: actor 'changeRole' was not provided");
-    }),
+    loadMembers: missingPromise<TeamMembersAnswer, void>('teamMembers', 'loadMembers'),
+    addMember: missingPromise<MemberAnswer, AddMemberInput>('teamMembers', 'addMember'),
+    changeRole: missingPromise<MemberAnswer, ChangeRoleInput>('teamMembers', 'changeRole'),
   },
   delays: {
     noticeFade: 4000,

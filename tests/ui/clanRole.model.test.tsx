@@ -47,7 +47,7 @@ const viewerOf = (m: ClanMember): RoleViewer => ({ userId: m.member_id, role: m.
 
 const api = (message: string, status = 409) => new ApiRequestError(message, status);
 
-/** A session signed in as `user`; counts user loads (the first, then one per session.refresh). */
+/** A session signed in as `user`; counts user loads (the first, then one per session.reload). */
 function countingSession(user: User) {
   let loads = 0;
   const logic = sessionMachine.provide({
@@ -66,7 +66,7 @@ function countingSession(user: User) {
 interface World {
   fx: FakeEffects;
   user: ReturnType<typeof userEvent.setup>;
-  /** User loads so far (the first, then one per session.refresh). */
+  /** User loads so far (the first, then one per session.reload). */
   loads: () => number;
   /** Clan loads so far. */
   clanLoads: () => number;

@@ -43,7 +43,7 @@ const EVENTS: ModelEvent[] = [
   { type: 'xstate.error.actor.devLogin', error: new Error('Username is required.') },
   { type: 'session.check' },
   { type: 'session.devLogin', username: 'alice' },
-  { type: 'session.refresh' },
+  { type: 'session.reload' },
   { type: 'session.logout' },
   { type: 'session.logoutEverywhere' },
   { type: 'onboarding.completed' },
@@ -83,7 +83,7 @@ const EXECUTORS = {
     await w.user.type(await screen.findByLabelText('Username'), 'alice');
     await w.user.click(screen.getByRole('button', { name: 'Dev Sign-in' }));
   },
-  'session.refresh': async (w) => {
+  'session.reload': async (w) => {
     await w.user.click(await screen.findByRole('button', { name: 'Refresh stats' }));
   },
   'session.logout': async (w) => {
