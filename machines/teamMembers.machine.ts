@@ -1,4 +1,5 @@
 import { assign, raise, setup } from 'xstate';
+import { BANNER_DELAYS } from './banner.machine';
 import { missingPromise } from './shared';
 import type { EligibleMember, TeamMember, TeamMembersAnswer, TeamRole } from '../contract/team';
 
@@ -39,7 +40,7 @@ export type TeamMembersEvent =
   | { type: 'roleChange.request'; memberId: number; role: TeamRole }
   | { type: 'member.removed'; memberId: number }
   /** Raised by the chart itself after it set a message (restarts the fade). */
-  | { type: 'notice.shown' };
+  | { type: 'message.show' };
 
 /** Input of `addMember`: the body of POST .../members. */
 export interface AddMemberInput {
@@ -93,7 +94,7 @@ const errorText = (error: unknown, fallback: string) => (error instanceof Error 
  * membership, 5 Teams, 8): loads the team members and the eligible in-game accounts; adds a member
  * (the account leaves the eligible list); changes a role optimistically and puts the old role back
  * when the call fails; takes a removal confirmed elsewhere (`member.removed`: the account returns
- * to the eligible list, sorted by name). Messages fade at 4 s and clear at 5 s. Effects: the
+ * to the eligible list, sorted by name). Messages fade at 4 s and clear at 5 s (the banner chart's delays `messageFade`, `messageRemove`). Effects: the
  * actors loadMembers, addMember, changeRole; `notifyCount` tells the team list the new size.
  */
 export const teamMembersMachine = setup({
@@ -107,8 +108,8 @@ export const teamMembersMachine = setup({
     changeRole: missingPromise<MemberAnswer, ChangeRoleInput>('teamMembers', 'changeRole'),
   },
   delays: {
-    noticeFade: 4000,
-    noticeClear: 1000,
+    messageFade: BANNER_DELAYS.messageFade,
+    messageRemove: BANNER_DELAYS.messageRemove,
   },
   guards: {
     hasNotice: ({ context }) => context.notice !== null,
@@ -160,7 +161,7 @@ export const teamMembersMachine = setup({
     assignFailure: assign((_, e: { error: unknown; fallback: string }) => ({
       notice: { tone: 'error', text: errorText(e.error, e.fallback) } as MemberNotice,
     })),
-    showNotice: raise({ type: 'notice.shown' }),
+    showNotice: raise({ type: 'message.show' }),
     clearNotice: assign({ notice: null }),
     notifyCount: () => {},
   },
@@ -269,16 +270,16 @@ export const teamMembersMachine = setup({
           states: {
             hidden: {
               entry: 'clearNotice',
-              on: { 'notice.shown': { guard: 'hasNotice', target: 'visible' } },
+              on: { 'message.show': { guard: 'hasNotice', target: 'shown' } },
             },
-            visible: {
-              on: { 'notice.shown': { guard: 'hasNotice', target: 'visible', reenter: true } },
-              after: { noticeFade: 'fading' },
+            shown: {
+              on: { 'message.show': { guard: 'hasNotice', target: 'shown', reenter: true } },
+              after: { messageFade: 'fading' },
             },
             fading: {
               tags: ['noticeFading'],
-              on: { 'notice.shown': { guard: 'hasNotice', target: 'visible' } },
-              after: { noticeClear: 'hidden' },
+              on: { 'message.show': { guard: 'hasNotice', target: 'shown' } },
+              after: { messageRemove: 'hidden' },
             },
           },
         },
