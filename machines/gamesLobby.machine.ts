@@ -13,4 +13,5 @@ export const gamesLobbyMachine = listLoader<LobbyGame, 'loadGames', 'lobby.reloa
   actor: 'loadGames',
   reload: 'lobby.reload',
   fallback: 'Failed to fetch game data.',
+  reloadFrom: 'loading',
 });

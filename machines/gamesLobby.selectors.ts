@@ -6,5 +6,4 @@ type S = SnapshotFrom<typeof gamesLobbyMachine>;
 /** Named selectors of the gamesLobby chart. */
 export const selectLobbyGames = (s: S) => s.context.items;
 export const selectLobbyError = (s: S) => (s.matches('failed') ? s.context.error : null);
-/** Loading or reloading: the page shows its spinner instead of the tables. */
-export const selectLobbyLoading = (s: S) => s.hasTag('busy');
+export const selectLobbyLoading = (s: S) => s.matches('loading');

@@ -27,6 +27,8 @@ export interface ListLoaderOptions<TItem, TExtra extends object, TEvent extends 
   pollInterval?: number;
   /** Where a failed reload goes: `failed` (default) or back to `loaded` with the error kept beside the rows. */
   reloadFailure?: 'failed' | 'loaded';
+  /** Where `reload` goes from `loaded`: `reloading` (default: the rows stay) or `loading`. */
+  reloadFrom?: 'loading' | 'reloading';
   /** Where `reload` goes from `failed`: `loading` (default: the first-load screen again) or `reloading`. */
   retryFrom?: 'loading' | 'reloading';
   /** Extra context of this list (e.g. the open row), with its initial value. */
@@ -41,7 +43,8 @@ export interface ListLoaderOptions<TItem, TExtra extends object, TEvent extends 
  * One list-loader chart for every list screen (house-style "Shapes written once"; the model is
  * cypress-realworld-app's `dataMachine(id)`): `loading` (first load, tag `busy`) → `loaded` or
  * `failed` with the error the actor raised (or `fallback`); `<noun>.reload` from `loaded` reloads
- * in `reloading` (tag `busy`) while the rows stay; from `failed` it loads again (`retryFrom`).
+ * in `reloading` (tag `busy`) while the rows stay (or in `loading`: `reloadFrom`); from `failed`
+ * it loads again (`retryFrom`). `reloading` exists only where something leads to it.
  * Options add a poll (`pollInterval`, delay `pollInterval`), where a failed reload lands, and the
  * list's own context and events (`extra`, `onLoaded`, `update`).
  */
@@ -68,6 +71,10 @@ export function listLoader<
   const ownEvents = Object.fromEntries(
     Object.keys(o.update ?? {}).map((type) => [type, { actions: { type: 'update', params: ({ event }: { event: EventObject }) => event } }]),
   ) as never;
+  const reloadFrom = o.reloadFrom ?? 'reloading';
+  // `reloading` exists only where something leads to it.
+  const reloadingState = { tags: ['busy'], invoke: load(o.reloadFailure ?? 'failed') };
+  const reloading = reloadFrom === 'reloading' || o.retryFrom === 'reloading' || o.pollInterval !== undefined;
   return setup({
     types: { context: {} as Context, events: {} as { type: TReload } | TEvent },
     actors,
@@ -87,8 +94,9 @@ export function listLoader<
     on: ownEvents,
     states: {
       loading: { tags: ['busy'], invoke: load('failed') },
-      loaded: { ...poll, on: reloadTo('reloading') },
-      reloading: { tags: ['busy'], invoke: load(o.reloadFailure ?? 'failed') },
+      loaded: { ...poll, on: reloadTo(reloadFrom) },
+      // typed as present either way, so the chart's state value type stays one for every list
+      ...(reloading ? { reloading: reloadingState } : ({} as { reloading: typeof reloadingState })),
       failed: { ...poll, on: reloadTo(o.retryFrom ?? 'loading') },
     },
   });
