@@ -96,7 +96,7 @@ export const AddClanMemberBodySchema = v.object({
 export const ChangeRoleBodySchema = v.object({ role: RoleBodyField });
 
 // ---------------------------------------------------------------------------------------------
-// Members and the role ladder (issue #3): answers of the member calls and the pure rules of
+// Members and the role ladder: answers of the member calls and the pure rules of
 // product-spec sections 4 (Clan roles), 5 (Clan members) and 6, shared by client and server.
 // ---------------------------------------------------------------------------------------------
 
