@@ -48,6 +48,17 @@ type Loaded<A extends string, T> = { type: `xstate.done.actor.${A}`; output: T[]
 /** Settles the pending load of `name` (a failure without a message: the chart's fallback text shows). */
 const settle = (w: World, name: string, e: { type: string; output?: unknown }) =>
   act(() => (e.type.startsWith('xstate.done') ? w.fx.resolve(name, e.output) : w.fx.reject(name, new Error(''))));
+/** Executors of the load actor `name`'s done and error steps: the fake server answers or fails. */
+const loadExecutors = <A extends string, E>(name: A) =>
+  ({
+    [`xstate.done.actor.${name}`]: async (w: World, e: E) => settle(w, name, e as { type: string }),
+    [`xstate.error.actor.${name}`]: async (w: World, e: E) => settle(w, name, e as { type: string }),
+  }) as Record<`xstate.done.actor.${A}` | `xstate.error.actor.${A}`, Executor<E>>;
+/** The first-load screen: the spec's loading text, and `absent()` (the list or its error) not shown. */
+const firstLoadShows = (text: string, absent: () => Element | null) => async () => {
+  expect(await screen.findByText(text)).toBeTruthy();
+  expect(absent()).toBeNull();
+};
 const advance = (ms: number) => act(async () => void vi.advanceTimersByTime(ms));
 const notSent = (type: string) => async () => {
   throw new Error(`${type} is not sent by this screen`);
@@ -131,14 +142,10 @@ modelTests<LobbySnap, LobbyEvent>({
         : [],
   executors: {
     'lobby.reload': async (w) => w.user.click(screen.getByRole('button', { name: 'Try again' })),
-    'xstate.done.actor.loadGames': async (w, e) => settle(w, 'loadGames', e),
-    'xstate.error.actor.loadGames': async (w, e) => settle(w, 'loadGames', e),
+    ...loadExecutors<'loadGames', LobbyEvent>('loadGames'),
   } satisfies Record<LobbyEvent['type'], Executor<LobbyEvent>>,
   assertions: {
-    loading: async () => {
-      expect(await screen.findByText('Loading your games...')).toBeTruthy();
-      expect(screen.queryByText('Active Snakes & Ladders Games')).toBeNull();
-    },
+    loading: firstLoadShows('Loading your games...', () => screen.queryByText('Active Snakes & Ladders Games')),
     loaded: async () => {
       expect(await screen.findByText('Active Snakes & Ladders Games')).toBeTruthy();
       expect(screen.getByText('Summer Ladder')).toBeTruthy();
@@ -188,16 +195,12 @@ modelTests<SpectateSnap, SpectateEvent>({
   },
   executors: {
     'spectate.reload': notSent('spectate.reload'),
-    'xstate.done.actor.loadGames': async (w, e) => settle(w, 'loadGames', e),
-    'xstate.error.actor.loadGames': async (w, e) => settle(w, 'loadGames', e),
+    ...loadExecutors<'loadGames', SpectateEvent>('loadGames'),
     'xstate.after.pollInterval.spectateList.loaded': async () => advance(POLL),
     'xstate.after.pollInterval.spectateList.failed': async () => advance(POLL),
   } satisfies Record<SpectateEvent['type'], Executor<SpectateEvent>>,
   assertions: {
-    loading: async () => {
-      expect(await screen.findByText('Loading spectatable games...')).toBeTruthy();
-      expect(screen.queryByTestId('spectate-error')).toBeNull();
-    },
+    loading: firstLoadShows('Loading spectatable games...', () => screen.queryByTestId('spectate-error')),
     loaded: async (s) => {
       await expectSpectateRows(s.context.items);
       expect(screen.queryByTestId('spectate-error')).toBeNull();
@@ -280,14 +283,10 @@ modelTests<TeamSnap, TeamEvent>({
     'team.memberCountChanged': async (w) => {
       await act(() => w.fx.resolve('fetchTeamMembers', { team_members: [WOOX], eligible_members: [] }));
     },
-    'xstate.done.actor.loadTeams': async (w, e) => settle(w, 'loadTeams', e),
-    'xstate.error.actor.loadTeams': async (w, e) => settle(w, 'loadTeams', e),
+    ...loadExecutors<'loadTeams', TeamEvent>('loadTeams'),
   } satisfies Record<TeamEvent['type'], Executor<TeamEvent>>,
   assertions: {
-    loading: async () => {
-      expect(await screen.findByText('Loading teams...')).toBeTruthy();
-      expect(screen.queryByRole('table')).toBeNull();
-    },
+    loading: firstLoadShows('Loading teams...', () => screen.queryByRole('table')),
     loaded: async (s) => {
       await expectTeamRows(s);
       // A failed reload keeps the rows, with the error above them and no Retry.
