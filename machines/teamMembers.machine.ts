@@ -1,16 +1,11 @@
 import { assign, raise, setup } from 'xstate';
 import { BANNER_DELAYS } from './banner.machine';
+import { loadErrorText } from './listLoader';
 import { missingPromise } from './shared';
-import type { EligibleMember, TeamMember, TeamMembersAnswer, TeamRole } from '../contract/team';
+import type { TeamMember, TeamMembersAnswer, TeamRole } from '../contract/team';
+import { flattenEligible, withIgnReturned, withoutIgn, type EligibleIgn } from '../contract/eligibleIgns';
 
-/** One in-game account that may be added to the team: the dropdown's option. */
-export interface EligibleIgn {
-  id: number;
-  ign: string;
-  discord_id: string;
-  /** The owner's chat-platform name, when known. */
-  discord_username: string | null;
-}
+export type { EligibleIgn } from '../contract/eligibleIgns';
 
 /** A message line of the member manager. */
 export interface MemberNotice {
@@ -58,37 +53,6 @@ export interface MemberAnswer {
   message: string;
 }
 
-/** Sort order of the eligible list: by IGN, case-insensitively, then by id. */
-export function compareEligible(a: EligibleIgn, b: EligibleIgn): number {
-  return a.ign.localeCompare(b.ign, undefined, { sensitivity: 'base' }) || a.id - b.id;
-}
-
-/** The eligible members of the members answer as one option per in-game account, sorted by name. */
-export function flattenEligible(members: EligibleMember[]): EligibleIgn[] {
-  return members
-    .flatMap((m) => m.osrs_accounts.map((a) => ({ id: a.id, ign: a.ign, discord_id: m.discord_id, discord_username: m.discord_username })))
-    .sort(compareEligible);
-}
-
-/** The eligible list without the account `ignId` (added to the team). */
-export function withoutIgn(list: EligibleIgn[], ignId: number): EligibleIgn[] {
-  return list.filter((e) => e.id !== ignId);
-}
-
-/** The eligible list with a removed member's account put back, sorted by name (product-spec section 4). */
-export function withIgnReturned(list: EligibleIgn[], member: TeamMember, usernames: Record<string, string>): EligibleIgn[] {
-  if (list.some((e) => e.id === member.osrs_ign_id)) return list;
-  const back: EligibleIgn = {
-    id: member.osrs_ign_id,
-    ign: member.osrs_ign,
-    discord_id: member.discord_id,
-    discord_username: usernames[member.discord_id] ?? null,
-  };
-  return [...list, back].sort(compareEligible);
-}
-
-const errorText = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
-
 /**
  * The inline member manager of one team (product-spec sections 2 Event Teams view, 4 Team
  * membership, 5 Teams, 8): loads the team members and the eligible in-game accounts; adds a member
@@ -125,7 +89,7 @@ export const teamMembersMachine = setup({
       loadError: null,
       selectedIgnId: null,
     })),
-    assignLoadError: assign((_, error: unknown) => ({ loadError: errorText(error, 'Failed to fetch team members and available list.') })),
+    assignLoadError: assign((_, error: unknown) => ({ loadError: loadErrorText(error, 'Failed to fetch team members and available list.') })),
     assignSelectedIgn: assign((_, ignId: number | null) => ({ selectedIgnId: ignId })),
     assignRole: assign((_, role: TeamRole) => ({ role })),
     takeAddedMember: assign(({ context }, answer: MemberAnswer) => ({
@@ -159,7 +123,7 @@ export const teamMembersMachine = setup({
     }),
     assignSuccess: assign((_, text: string) => ({ notice: { tone: 'success', text } as MemberNotice })),
     assignFailure: assign((_, e: { error: unknown; fallback: string }) => ({
-      notice: { tone: 'error', text: errorText(e.error, e.fallback) } as MemberNotice,
+      notice: { tone: 'error', text: loadErrorText(e.error, e.fallback) } as MemberNotice,
     })),
     showNotice: raise({ type: 'message.show' }),
     clearNotice: assign({ notice: null }),
