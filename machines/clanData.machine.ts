@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { missingPromise } from './shared';
 import type { ClanMember } from '../contract/clan';
 
 /** A loaded clan: its name and members (the GET /api/clan/{clanId}/members answer). */
@@ -26,11 +27,6 @@ function isUnauthorizedError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 401;
 }
 
-const missing = (name: string) =>
-  fromPromise<never, any>(async () => {
-    throw new Error(`clanData machine: actor '${name}' was not provided`);
-  });
-
 /**
  * The clan data of the clan management screen (product-spec sections 2, 4, 8 Clan load): loads
  * the clan with its members, reloads in the background on `clan.reload` (keeping what is shown),
@@ -46,7 +42,7 @@ export const clanDataMachine = setup({
     input: {} as { clanId: number },
   },
   actors: {
-    loadClan: missing('loadClan') as ReturnType<typeof fromPromise<LoadedClan, { clanId: number }>>,
+    loadClan: missingPromise<LoadedClan, { clanId: number }>('clanData', 'loadClan'),
   },
   guards: {
     isUnauthorized: (_, error: unknown) => isUnauthorizedError(error),

@@ -6,7 +6,6 @@ type S = SnapshotFrom<typeof clanDataMachine>;
 /** Named selectors of the clanData chart. */
 export const isClanLoading = (s: S) => s.matches('loading');
 export const isClanReady = (s: S) => s.matches('ready');
-export const isClanReloading = (s: S) => s.matches({ ready: 'reloading' });
 export const isClanLoadFailed = (s: S) => s.matches('failed');
 export const selectClanName = (s: S) => s.context.clanName;
 export const selectMembers = (s: S) => s.context.members;

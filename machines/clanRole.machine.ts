@@ -1,39 +1,21 @@
-import { assign, fromPromise, raise, setup } from 'xstate';
+import { assign, raise, setup } from 'xstate';
 import type { ClanRole } from '../contract/user';
-import { checkKick, checkLeave, checkRoleChange, ladderStep, SOLE_MANAGER_HINT, PERMISSION_DENIED } from '../contract/clan';
+import { checkKick, ladderStep } from '../contract/clan';
+import {
+  failureText,
+  refusalText,
+  roleChangeVerdict,
+  successText,
+  verbOf,
+  type ActionMessage,
+  type RoleActionKind,
+  type RoleIntent,
+  type RoleRequest,
+} from '../contract/clanRoleText';
+import { BANNER_DELAYS } from './banner.machine';
+import { missingPromise } from './shared';
 
-/** The member an action targets (a row of the member list). */
-export interface RoleTarget {
-  member_id: number;
-  username: string;
-  role: ClanRole;
-}
-
-/** Who acts, as the clan page knows it when the action is requested. */
-export interface RoleViewer {
-  userId: number;
-  role: ClanRole;
-  /** Owners and Admins of the clan, the viewer included. */
-  managerCount: number;
-  clanName: string;
-}
-
-/** The kinds of action of this chart (product-spec sections 4 Clan roles, 5 Clan members). */
-export type RoleActionKind = 'promote' | 'demote' | 'transfer' | 'kick' | 'leave' | 'disband';
-
-/** The action being confirmed or run. `member` and `newRole` are absent for leave and disband. */
-export interface RoleRequest {
-  kind: RoleActionKind;
-  viewer: RoleViewer;
-  member: RoleTarget | null;
-  newRole: ClanRole | null;
-}
-
-/** An action message of the clan screen; it fades at 4 s and is removed at 5 s (section 9). */
-export interface ActionMessage {
-  text: string;
-  tone: 'success' | 'error';
-}
+export type { ActionMessage, RoleActionKind, RoleRequest, RoleTarget, RoleViewer } from '../contract/clanRoleText';
 
 export interface ClanRoleContext {
   clanId: number;
@@ -42,18 +24,14 @@ export interface ClanRoleContext {
 }
 
 export type ClanRoleEvent =
-  | { type: 'member.promote'; member: RoleTarget; viewer: RoleViewer }
-  | { type: 'member.demote'; member: RoleTarget; viewer: RoleViewer }
-  | { type: 'member.kick'; member: RoleTarget; viewer: RoleViewer }
-  | { type: 'clan.leave'; viewer: RoleViewer }
-  | { type: 'clan.disband'; viewer: RoleViewer }
+  | RoleIntent
   | { type: 'roleAction.confirm' }
   | { type: 'roleAction.cancel' }
   /** Internal: raised whenever a new action message is set, so the fade timers restart. */
   | { type: 'message.show' };
 
-type MemberEvent = Extract<ClanRoleEvent, { member: RoleTarget }>;
-type ViewerEvent = Extract<ClanRoleEvent, { viewer: RoleViewer }>;
+type MemberEvent = Extract<RoleIntent, { member: unknown }>;
+type ViewerEvent = RoleIntent;
 
 /** Input of `changeMemberRole`: the new role is one ladder step from the current one. */
 export interface RoleChangeInput {
@@ -63,105 +41,17 @@ export interface RoleChangeInput {
   verb: 'promote' | 'demote';
 }
 
-/** Success texts (product-spec section 8); leave and disband texts are this app's own. */
-export const roleMessages = {
-  roleChanged: (name: string, verb: 'promote' | 'demote', role: ClanRole) => `${name} successfully ${verb}d to ${role}.`,
-  kicked: (name: string) => `${name} was successfully kicked.`,
-  left: (clanName: string) => `You have successfully left ${clanName}.`,
-  disbanded: (clanName: string) => `Clan ${clanName} has been successfully disbanded.`,
-  cannotPromote: (name: string) => `Cannot promote ${name} further than Owner.`,
-  cannotDemote: (name: string) => `Cannot demote ${name} further than Guest.`,
-  roleChangeFailed: (verb: 'promote' | 'demote') => `Failed to ${verb} member. Please check hierarchy rules.`,
-  kickFailed: 'Failed to kick member. Please check permissions.',
-  leaveFailed: 'Failed to leave clan. Check if you are the sole Owner/Admin. Please retry.',
-  disbandFailed: 'Failed to disband clan. Please retry.',
-  ownerOnly: 'Permission denied. Only the clan Owner can disband the clan.',
-} as const;
-
-/** Milliseconds of the named delays (product-spec section 9). */
+/** Milliseconds of the named delays (product-spec section 9); the message delays are the banner's. */
 export const CLAN_ROLE_DELAYS = {
   /** Leave and disband wait this long after the success message before the call. */
   announceWait: 500,
-  /** An action message starts fading this long after it appears. */
-  messageFade: 4000,
-  /** ... and is removed this long after it started fading (5 s after it appeared). */
-  messageClear: 1000,
+  ...BANNER_DELAYS,
 } as const;
 
-const verbOf = (kind: RoleActionKind): 'promote' | 'demote' => (kind === 'demote' ? 'demote' : 'promote');
-
-/** The role-change verdict of contract/clan.ts for a one-step promote or demote request. */
-function roleChangeVerdict(e: MemberEvent, direction: 1 | -1) {
-  return checkRoleChange({
-    actorRole: e.viewer.role,
-    targetRole: e.member.role,
-    newRole: ladderStep(e.member.role, direction) ?? e.member.role,
-    targetName: e.member.username,
-    self: e.member.member_id === e.viewer.userId,
-  });
-}
-
-/** Text of a refused request (guards failed), in the order the guards are tried. */
-export function refusalText(e: ViewerEvent): string {
-  switch (e.type) {
-    case 'member.promote': {
-      if (e.member.role === 'Owner') return roleMessages.cannotPromote(e.member.username);
-      const v = roleChangeVerdict(e, 1);
-      return v.ok ? '' : v.error;
-    }
-    case 'member.demote': {
-      if (e.member.role === 'Guest') return roleMessages.cannotDemote(e.member.username);
-      const v = roleChangeVerdict(e, -1);
-      return v.ok ? '' : v.error;
-    }
-    case 'member.kick': {
-      if (e.member.member_id === e.viewer.userId) return 'Use Leave Clan to leave the clan yourself.';
-      const v = checkKick(e.viewer.role, e.member.role);
-      return v.ok ? '' : v.error;
-    }
-    case 'clan.leave': {
-      if ((e.viewer.role === 'Owner' || e.viewer.role === 'Admin') && e.viewer.managerCount <= 1) return SOLE_MANAGER_HINT;
-      const v = checkLeave(e.viewer.role, e.viewer.managerCount);
-      return v.ok ? '' : v.error;
-    }
-    case 'clan.disband':
-      return e.viewer.role === 'Owner' ? '' : PERMISSION_DENIED;
-  }
-}
-
-/** The message of a failed call: the server's text, or the section 8 fallback. */
-function failureText(request: RoleRequest | null, error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
-  switch (request?.kind) {
-    case 'kick':
-      return roleMessages.kickFailed;
-    case 'leave':
-      return roleMessages.leaveFailed;
-    case 'disband':
-      return roleMessages.disbandFailed;
-    default:
-      return roleMessages.roleChangeFailed(verbOf(request?.kind ?? 'promote'));
-  }
-}
-
-/** The success text of a finished request. */
-function successText(r: RoleRequest): string {
-  switch (r.kind) {
-    case 'kick':
-      return roleMessages.kicked(r.member?.username ?? '');
-    case 'leave':
-      return roleMessages.left(r.viewer.clanName);
-    case 'disband':
-      return roleMessages.disbanded(r.viewer.clanName);
-    default:
-      return roleMessages.roleChanged(r.member?.username ?? '', verbOf(r.kind), r.newRole ?? r.member?.role ?? 'Guest');
-  }
-}
-
-const missing = (name: string) =>
-  fromPromise<never, any>(async () => {
-    throw new Error(`clanRole machine: actor '${name}' was not provided`);
-  });
+/** A refused request: its message shows, nothing else happens (written once for the five intents). */
+const refuse = {
+  actions: [{ type: 'showRefusal', params: ({ event }: { event: ViewerEvent }) => event }, 'clearRequest', 'announce'],
+} as const;
 
 /**
  * The clan role chart (product-spec sections 4 "Clan roles", 5 "Clan members", 6, 8, 9): promote,
@@ -178,7 +68,7 @@ const missing = (name: string) =>
  * - States tagged `pending` are a running action (the screen disables its tabs); `confirming`
  *   states have the confirmation dialog open.
  * - Region `message`: a new message shows, fades after `messageFade` (4 s) and is cleared
- *   `messageClear` (1 s) later.
+ *   `messageRemove` (1 s) later (the banner chart's delays).
  * Effects provided from src/: actors changeMemberRole, kickMember, leaveClan, disbandClan;
  * actions refreshUser, goToProfile, reloadClan, removeMember (drops a kicked row locally).
  */
@@ -189,15 +79,15 @@ export const clanRoleMachine = setup({
     input: {} as { clanId: number },
   },
   actors: {
-    changeMemberRole: missing('changeMemberRole') as ReturnType<typeof fromPromise<unknown, RoleChangeInput>>,
-    kickMember: missing('kickMember') as ReturnType<typeof fromPromise<unknown, { clanId: number; memberId: number }>>,
-    leaveClan: missing('leaveClan') as ReturnType<typeof fromPromise<unknown, { clanId: number; userId: number }>>,
-    disbandClan: missing('disbandClan') as ReturnType<typeof fromPromise<unknown, { clanId: number }>>,
+    changeMemberRole: missingPromise<unknown, RoleChangeInput>('clanRole', 'changeMemberRole'),
+    kickMember: missingPromise<unknown, { clanId: number; memberId: number }>('clanRole', 'kickMember'),
+    leaveClan: missingPromise<unknown, { clanId: number; userId: number }>('clanRole', 'leaveClan'),
+    disbandClan: missingPromise<unknown, { clanId: number }>('clanRole', 'disbandClan'),
   },
   delays: {
     announceWait: CLAN_ROLE_DELAYS.announceWait,
     messageFade: CLAN_ROLE_DELAYS.messageFade,
-    messageClear: CLAN_ROLE_DELAYS.messageClear,
+    messageRemove: CLAN_ROLE_DELAYS.messageRemove,
   },
   guards: {
     isAtLadderTop: (_, e: MemberEvent) => e.member.role === 'Owner',
@@ -245,7 +135,7 @@ export const clanRoleMachine = setup({
         idle: {
           on: {
             'member.promote': [
-              { guard: { type: 'isAtLadderTop', params: ({ event }) => event }, actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
+              { guard: { type: 'isAtLadderTop', params: ({ event }) => event }, ...refuse },
               {
                 guard: { type: 'canTransferOwnership', params: ({ event }) => event },
                 target: 'confirmingTransfer',
@@ -256,16 +146,16 @@ export const clanRoleMachine = setup({
                 target: 'changingRole',
                 actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'promote' as const, event }) },
               },
-              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
+              refuse,
             ],
             'member.demote': [
-              { guard: { type: 'isAtLadderBottom', params: ({ event }) => event }, actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
+              { guard: { type: 'isAtLadderBottom', params: ({ event }) => event }, ...refuse },
               {
                 guard: { type: 'canDemote', params: ({ event }) => event },
                 target: 'changingRole',
                 actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'demote' as const, event }) },
               },
-              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
+              refuse,
             ],
             'member.kick': [
               {
@@ -273,7 +163,7 @@ export const clanRoleMachine = setup({
                 target: 'confirmingKick',
                 actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'kick' as const, event }) },
               },
-              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
+              refuse,
             ],
             'clan.leave': [
               {
@@ -281,7 +171,7 @@ export const clanRoleMachine = setup({
                 target: 'confirmingLeave',
                 actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'leave' as const, event }) },
               },
-              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
+              refuse,
             ],
             'clan.disband': [
               {
@@ -289,7 +179,7 @@ export const clanRoleMachine = setup({
                 target: 'confirmingDisband',
                 actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'disband' as const, event }) },
               },
-              { actions: [{ type: 'showRefusal', params: ({ event }) => event }, 'clearRequest', 'announce'] },
+              refuse,
             ],
           },
         },
@@ -399,7 +289,7 @@ export const clanRoleMachine = setup({
           on: { 'message.show': { target: 'shown', reenter: true } },
         },
         fading: {
-          after: { messageClear: { target: 'hidden', actions: 'clearMessage' } },
+          after: { messageRemove: { target: 'hidden', actions: 'clearMessage' } },
           on: { 'message.show': 'shown' },
         },
       },

@@ -11,8 +11,6 @@ export const isActionPending = (s: S) => s.hasTag('pending');
 export const isConfirmOpen = (s: S) => s.hasTag('confirming');
 /** The action being confirmed or run (kind, target member, viewer), or null. */
 export const selectRequest = (s: S) => s.context.request;
-/** Which confirmation is open, or null. */
-export const selectConfirmKind = (s: S) => (s.hasTag('confirming') ? (s.context.request?.kind ?? null) : null);
 /** The current action message (text and tone), or null once cleared. */
 export const selectActionMessage = (s: S) => s.context.message;
 /** The action message is fading out (4 s after it appeared). */

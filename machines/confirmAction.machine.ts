@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { missingPromise } from './shared';
 
 /** What an action reports on success: the message shown in the result step. */
 export interface ActionResult {
@@ -41,9 +42,7 @@ export const confirmActionMachine = setup({
     events: {} as ConfirmActionEvent,
   },
   actors: {
-    performAction: fromPromise<ActionResult, PerformInput>(async () => {
-      throw new Error("confirmAction: actor 'performAction' was not provided");
-    }),
+    performAction: missingPromise<ActionResult, PerformInput>('confirmAction', 'performAction'),
   },
   guards: {
     isDraftValid: () => true,

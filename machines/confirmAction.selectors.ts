@@ -6,7 +6,6 @@ type S = SnapshotFrom<typeof confirmActionMachine>;
 /** Named selectors of the confirmAction chart. */
 export const isModalOpen = (s: S) => s.hasTag('modalOpen');
 export const isProcessing = (s: S) => s.matches('processing');
-export const isConfirming = (s: S) => s.matches('confirming');
 export const isSucceeded = (s: S) => s.matches('succeeded');
 export const isFailed = (s: S) => s.matches('failed');
 export const selectDraft = (s: S) => s.context.draft;

@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { missingPromise } from './shared';
 import { CSV_BAD_NAME, CSV_NO_FILE, type CsvUploadAnswer } from '../contract/task';
 
 /** The file chosen for upload, as far as the chart cares: its name (the rule is on the name). */
@@ -31,9 +32,7 @@ export const csvImportMachine = setup({
     events: {} as CsvImportEvent,
   },
   actors: {
-    uploadCsv: fromPromise<CsvUploadAnswer, CsvFile>(async () => {
-      throw new Error("csvImport machine: actor 'uploadCsv' was not provided");
-    }),
+    uploadCsv: missingPromise<CsvUploadAnswer, CsvFile>('csvImport', 'uploadCsv'),
   },
   guards: {
     isCsvFile: (_, file: CsvFile | null) => file !== null && isCsvName(file.name),

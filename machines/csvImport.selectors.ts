@@ -3,8 +3,6 @@ import type { csvImportMachine } from './csvImport.machine';
 
 type S = SnapshotFrom<typeof csvImportMachine>;
 
-/** Named selectors of the csvImport chart. */
-export const selectCsvFile = (s: S) => s.context.file;
 export const selectCsvResult = (s: S) => s.context.result;
 export const selectCsvError = (s: S) => s.context.error;
 export const selectCsvUploading = (s: S) => s.matches('uploading');

@@ -1,4 +1,6 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { loadErrorText } from './listLoader';
+import { missingPromise } from './shared';
 import type { ClanEvent } from '../contract/event';
 
 /** The views of the Events tab sub-navigation (product-spec section 2 Events tab). */
@@ -41,9 +43,7 @@ export const eventsTabMachine = setup({
     events: {} as EventsTabEvent,
   },
   actors: {
-    loadEvents: fromPromise<ClanEvent[], LoadEventsInput>(async () => {
-      throw new Error("eventsTab machine: actor 'loadEvents' was not provided");
-    }),
+    loadEvents: missingPromise<ClanEvent[], LoadEventsInput>('eventsTab', 'loadEvents'),
   },
   actions: {
     togglePast: assign(({ context }) => ({ past: !context.past, events: [] as ClanEvent[], error: null })),
@@ -52,9 +52,7 @@ export const eventsTabMachine = setup({
       error: null,
       selectedEvent: events.find((e) => e.id === context.selectedEvent?.id) ?? context.selectedEvent,
     })),
-    assignLoadError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'Failed to fetch events.',
-    })),
+    assignLoadError: assign((_, error: unknown) => ({ error: loadErrorText(error, 'Failed to fetch events.') })),
     selectEvent: assign(({ context }, eventId: number) => ({
       selectedEvent: context.events.find((e) => e.id === eventId) ?? (context.selectedEvent?.id === eventId ? context.selectedEvent : null),
     })),

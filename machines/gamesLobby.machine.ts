@@ -1,45 +1,17 @@
-import { assign, fromPromise, setup } from 'xstate';
 import type { LobbyGame } from '../contract/lobby';
-
-export interface GamesLobbyContext {
-  games: LobbyGame[];
-  /** The load failure text, or null. */
-  error: string | null;
-}
+import { listLoader } from './listLoader';
 
 export type GamesLobbyEvent = { type: 'lobby.reload' };
 
-const missing = fromPromise<LobbyGame[], void>(async () => {
-  throw new Error("gamesLobby machine: actor 'loadGames' was not provided");
-});
-
 /**
  * The viewer's games (GET /api/games) for the Game Lobby and the dashboard's My Games widget
- * (product-spec sections 1 and 2 "Games lobby"): `loading` → `ready` or `failed` with the error
- * the `loadGames` actor raised; `lobby.reload` loads again.
+ * (product-spec sections 1 and 2 "Games lobby"): the list-loader chart over the `loadGames` actor;
+ * `lobby.reload` loads again.
  */
-export const gamesLobbyMachine = setup({
-  types: { context: {} as GamesLobbyContext, events: {} as GamesLobbyEvent },
-  actors: { loadGames: missing },
-  actions: {
-    assignGames: assign((_, games: LobbyGame[]) => ({ games, error: null })),
-    assignError: assign((_, error: unknown) => ({ error: error instanceof Error && error.message ? error.message : 'Failed to fetch game data.' })),
-  },
-}).createMachine({
+export const gamesLobbyMachine = listLoader<LobbyGame, 'loadGames', 'lobby.reload'>({
   id: 'gamesLobby',
-  context: { games: [], error: null },
-  initial: 'loading',
-  states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadGames',
-        src: 'loadGames',
-        onDone: { target: 'ready', actions: { type: 'assignGames', params: ({ event }) => event.output } },
-        onError: { target: 'failed', actions: { type: 'assignError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-      },
-    },
-    ready: { on: { 'lobby.reload': 'loading' } },
-    failed: { on: { 'lobby.reload': 'loading' } },
-  },
+  actor: 'loadGames',
+  reload: 'lobby.reload',
+  fallback: 'Failed to fetch game data.',
+  reloadFrom: 'loading',
 });

@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { missingPromise } from './shared';
 import type { ClanSummary } from '../contract/clan';
 import type { ClanSetupRole, SetupInput } from '../contract/onboarding';
 import { clanSetupError, onboardingIgns } from '../contract/onboarding';
@@ -23,11 +24,6 @@ export type OnboardingEvent =
   | { type: 'clan.select'; clanId: number | null }
   | { type: 'onboarding.submit' };
 
-const missing = (name: string) =>
-  fromPromise<never, any>(async () => {
-    throw new Error(`onboarding machine: actor '${name}' was not provided`);
-  });
-
 /** The setup payload built from the chart's context (product-spec section 3 Setup payload). */
 export function setupPayload(ctx: OnboardingContext): SetupInput {
   const clan_setup =
@@ -51,8 +47,8 @@ export const onboardingMachine = setup({
     events: {} as OnboardingEvent,
   },
   actors: {
-    loadClans: missing('loadClans') as ReturnType<typeof fromPromise<ClanSummary[], void>>,
-    submitSetup: missing('submitSetup') as ReturnType<typeof fromPromise<{ ign_count: number }, SetupInput>>,
+    loadClans: missingPromise<ClanSummary[], void>('onboarding', 'loadClans'),
+    submitSetup: missingPromise<{ ign_count: number }, SetupInput>('onboarding', 'submitSetup'),
   },
   guards: {
     ignsValid: ({ context }) => 'igns' in onboardingIgns(context.ignText),

@@ -13,6 +13,5 @@ export const selectClanId = (s: S) => s.context.clanId;
 export const selectClans = (s: S) => s.context.clans;
 export const selectClansLoading = (s: S) => s.matches({ clanStep: 'loadingClans' });
 export const selectSubmitting = (s: S) => s.matches('submitting');
-export const selectFailed = (s: S) => s.matches('failed');
 export const selectOnboardingError = (s: S) => s.context.error;
 export const selectIgns = (s: S) => s.context.igns;

@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { missingPromise } from './shared';
 import type { AuthStatus, User } from '../contract/user';
 
 /** Which message the login page shows when signed out (product-spec section 4 Session). */
@@ -15,18 +16,13 @@ export interface SessionContext {
 export type SessionEvent =
   | { type: 'session.check' }
   | { type: 'session.devLogin'; username: string }
-  | { type: 'session.refresh' }
+  | { type: 'session.reload' }
   | { type: 'session.logout' }
   | { type: 'session.logoutEverywhere' }
   | { type: 'onboarding.completed' };
 
 /** Shown when the profile could not be loaded or parsed and the server session was closed. */
 export const USER_LOAD_FAILED = 'We could not load your profile, so you have been signed out. Please log in again.';
-
-const missing = (name: string) =>
-  fromPromise<never, any>(async () => {
-    throw new Error(`session machine: actor '${name}' was not provided`);
-  });
 
 /** Input of the logout actor: end this session only, or every session of the user (server-contract section 7). */
 export interface LogoutInput {
@@ -47,10 +43,10 @@ export const sessionMachine = setup({
     events: {} as SessionEvent,
   },
   actors: {
-    checkAuthStatus: missing('checkAuthStatus') as ReturnType<typeof fromPromise<AuthStatus, void>>,
-    loadUser: missing('loadUser') as ReturnType<typeof fromPromise<User, void>>,
-    logout: missing('logout') as ReturnType<typeof fromPromise<void, LogoutInput>>,
-    devLogin: missing('devLogin') as ReturnType<typeof fromPromise<void, { username: string }>>,
+    checkAuthStatus: missingPromise<AuthStatus, void>('session', 'checkAuthStatus'),
+    loadUser: missingPromise<User, void>('session', 'loadUser'),
+    logout: missingPromise<void, LogoutInput>('session', 'logout'),
+    devLogin: missingPromise<void, { username: string }>('session', 'devLogin'),
   },
   guards: {
     isAuthorized: (_, status: AuthStatus) => status.authorized,
@@ -136,7 +132,7 @@ export const sessionMachine = setup({
     ready: {
       tags: ['authenticated'],
       on: {
-        'session.refresh': 'refreshing',
+        'session.reload': 'refreshing',
         'session.logout': 'loggingOut',
         'session.logoutEverywhere': 'loggingOutEverywhere',
       },

@@ -1,80 +1,42 @@
-import { assign, fromPromise, setup } from 'xstate';
 import type { Team } from '../contract/team';
+import { listLoader, type ListContext } from './listLoader';
 
-export interface TeamListContext {
-  teams: Team[];
-  error: string | null;
-  /** The team whose inline member manager is open (one at a time). */
+/** The team list's own context: the team whose inline member manager is open (one at a time). */
+export interface TeamRows {
   expandedTeamId: number | null;
 }
 
-export type TeamListEvent =
-  | { type: 'teams.reload' }
-  | { type: 'team.toggleMembers'; teamId: number }
-  | { type: 'team.memberCountChanged'; teamId: number; count: number };
+export type TeamRowEvent = { type: 'team.toggleMembers'; teamId: number } | { type: 'team.memberCountChanged'; teamId: number; count: number };
+
+export type TeamListEvent = { type: 'teams.reload' } | TeamRowEvent;
+
+type Context = ListContext<Team> & TeamRows;
+
+/** A reload keeps the open row only while its team is still listed. */
+const keepOpenRow = (context: Context, teams: Team[]) => ({
+  expandedTeamId: teams.some((t) => t.id === context.expandedTeamId) ? context.expandedTeamId : null,
+});
+
+const toggleMembers = (context: Context, e: { teamId: number }) => ({ expandedTeamId: context.expandedTeamId === e.teamId ? null : e.teamId });
+
+const assignMemberCount = (context: Context, e: { teamId: number; count: number }) => ({
+  items: context.items.map((t) => (t.id === e.teamId ? { ...t, member_count: e.count } : t)),
+});
 
 /**
- * The Event Teams view list (product-spec section 2 Event Teams view): loads the event's teams
- * ('Loading teams...' the first time), reloads them in place after a create / edit / delete, opens
- * one team's inline member manager at a time, and keeps each row's 'N Members' in step with the
- * member manager. Effect: the `loadTeams` actor.
+ * The Event Teams view list (product-spec section 2 Event Teams view): the list-loader chart over
+ * the `loadTeams` actor. It loads the event's teams ('Loading teams...' the first time), reloads
+ * them in place on `teams.reload` after a create / edit / delete (a failed reload keeps the rows
+ * beside the error), opens one team's inline member manager at a time, and keeps each row's
+ * 'N Members' in step with the member manager.
  */
-export const teamListMachine = setup({
-  types: {
-    context: {} as TeamListContext,
-    events: {} as TeamListEvent,
-  },
-  actors: {
-    loadTeams: fromPromise<Team[], void>(async () => {
-      throw new Error("teamList machine: actor 'loadTeams' was not provided");
-    }),
-  },
-  actions: {
-    assignTeams: assign(({ context }, teams: Team[]) => ({
-      teams,
-      error: null,
-      expandedTeamId: teams.some((t) => t.id === context.expandedTeamId) ? context.expandedTeamId : null,
-    })),
-    assignLoadError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'Failed to fetch teams.',
-    })),
-    toggleMembers: assign(({ context }, teamId: number) => ({ expandedTeamId: context.expandedTeamId === teamId ? null : teamId })),
-    assignMemberCount: assign(({ context }, e: { teamId: number; count: number }) => ({
-      teams: context.teams.map((t) => (t.id === e.teamId ? { ...t, member_count: e.count } : t)),
-    })),
-  },
-}).createMachine({
+export const teamListMachine = listLoader<Team, 'loadTeams', 'teams.reload', TeamRows, TeamRowEvent>({
   id: 'teamList',
-  context: { teams: [], error: null, expandedTeamId: null },
-  initial: 'loading',
-  on: {
-    'team.toggleMembers': { actions: { type: 'toggleMembers', params: ({ event }) => event.teamId } },
-    'team.memberCountChanged': { actions: { type: 'assignMemberCount', params: ({ event }) => event } },
-  },
-  states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadTeams',
-        src: 'loadTeams',
-        onDone: { target: 'ready', actions: { type: 'assignTeams', params: ({ event }) => event.output } },
-        onError: { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-      },
-    },
-    ready: {
-      on: { 'teams.reload': 'refreshing' },
-    },
-    refreshing: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadTeams',
-        src: 'loadTeams',
-        onDone: { target: 'ready', actions: { type: 'assignTeams', params: ({ event }) => event.output } },
-        onError: { target: 'ready', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-      },
-    },
-    failed: {
-      on: { 'teams.reload': 'loading' },
-    },
-  },
+  actor: 'loadTeams',
+  reload: 'teams.reload',
+  fallback: 'Failed to fetch teams.',
+  reloadFailure: 'loaded',
+  extra: { expandedTeamId: null },
+  onLoaded: keepOpenRow,
+  update: { 'team.toggleMembers': toggleMembers, 'team.memberCountChanged': assignMemberCount },
 });

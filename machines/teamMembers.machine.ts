@@ -1,14 +1,11 @@
-import { assign, fromPromise, raise, setup } from 'xstate';
-import type { EligibleMember, TeamMember, TeamMembersAnswer, TeamRole } from '../contract/team';
+import { assign, raise, setup } from 'xstate';
+import { BANNER_DELAYS } from './banner.machine';
+import { loadErrorText } from './listLoader';
+import { missingPromise } from './shared';
+import type { TeamMember, TeamMembersAnswer, TeamRole } from '../contract/team';
+import { flattenEligible, withIgnReturned, withoutIgn, type EligibleIgn } from '../contract/eligibleIgns';
 
-/** One in-game account that may be added to the team: the dropdown's option. */
-export interface EligibleIgn {
-  id: number;
-  ign: string;
-  discord_id: string;
-  /** The owner's chat-platform name, when known. */
-  discord_username: string | null;
-}
+export type { EligibleIgn } from '../contract/eligibleIgns';
 
 /** A message line of the member manager. */
 export interface MemberNotice {
@@ -38,7 +35,7 @@ export type TeamMembersEvent =
   | { type: 'roleChange.request'; memberId: number; role: TeamRole }
   | { type: 'member.removed'; memberId: number }
   /** Raised by the chart itself after it set a message (restarts the fade). */
-  | { type: 'notice.shown' };
+  | { type: 'message.show' };
 
 /** Input of `addMember`: the body of POST .../members. */
 export interface AddMemberInput {
@@ -56,43 +53,12 @@ export interface MemberAnswer {
   message: string;
 }
 
-/** Sort order of the eligible list: by IGN, case-insensitively, then by id. */
-export function compareEligible(a: EligibleIgn, b: EligibleIgn): number {
-  return a.ign.localeCompare(b.ign, undefined, { sensitivity: 'base' }) || a.id - b.id;
-}
-
-/** The eligible members of the members answer as one option per in-game account, sorted by name. */
-export function flattenEligible(members: EligibleMember[]): EligibleIgn[] {
-  return members
-    .flatMap((m) => m.osrs_accounts.map((a) => ({ id: a.id, ign: a.ign, discord_id: m.discord_id, discord_username: m.discord_username })))
-    .sort(compareEligible);
-}
-
-/** The eligible list without the account `ignId` (added to the team). */
-export function withoutIgn(list: EligibleIgn[], ignId: number): EligibleIgn[] {
-  return list.filter((e) => e.id !== ignId);
-}
-
-/** The eligible list with a removed member's account put back, sorted by name (product-spec section 4). */
-export function withIgnReturned(list: EligibleIgn[], member: TeamMember, usernames: Record<string, string>): EligibleIgn[] {
-  if (list.some((e) => e.id === member.osrs_ign_id)) return list;
-  const back: EligibleIgn = {
-    id: member.osrs_ign_id,
-    ign: member.osrs_ign,
-    discord_id: member.discord_id,
-    discord_username: usernames[member.discord_id] ?? null,
-  };
-  return [...list, back].sort(compareEligible);
-}
-
-const errorText = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
-
 /**
  * The inline member manager of one team (product-spec sections 2 Event Teams view, 4 Team
  * membership, 5 Teams, 8): loads the team members and the eligible in-game accounts; adds a member
  * (the account leaves the eligible list); changes a role optimistically and puts the old role back
  * when the call fails; takes a removal confirmed elsewhere (`member.removed`: the account returns
- * to the eligible list, sorted by name). Messages fade at 4 s and clear at 5 s. Effects: the
+ * to the eligible list, sorted by name). Messages fade at 4 s and clear at 5 s (the banner chart's delays `messageFade`, `messageRemove`). Effects: the
  * actors loadMembers, addMember, changeRole; `notifyCount` tells the team list the new size.
  */
 export const teamMembersMachine = setup({
@@ -101,19 +67,13 @@ export const teamMembersMachine = setup({
     events: {} as TeamMembersEvent,
   },
   actors: {
-    loadMembers: fromPromise<TeamMembersAnswer, void>(async () => {
-      throw new Error("teamMembers machine: actor 'loadMembers' was not provided");
-    }),
-    addMember: fromPromise<MemberAnswer, AddMemberInput>(async () => {
-      throw new Error("teamMembers machine: actor 'addMember' was not provided");
-    }),
-    changeRole: fromPromise<MemberAnswer, ChangeRoleInput>(async () => {
-      throw new Error("teamMembers machine: actor 'changeRole' was not provided");
-    }),
+    loadMembers: missingPromise<TeamMembersAnswer, void>('teamMembers', 'loadMembers'),
+    addMember: missingPromise<MemberAnswer, AddMemberInput>('teamMembers', 'addMember'),
+    changeRole: missingPromise<MemberAnswer, ChangeRoleInput>('teamMembers', 'changeRole'),
   },
   delays: {
-    noticeFade: 4000,
-    noticeClear: 1000,
+    messageFade: BANNER_DELAYS.messageFade,
+    messageRemove: BANNER_DELAYS.messageRemove,
   },
   guards: {
     hasNotice: ({ context }) => context.notice !== null,
@@ -129,7 +89,7 @@ export const teamMembersMachine = setup({
       loadError: null,
       selectedIgnId: null,
     })),
-    assignLoadError: assign((_, error: unknown) => ({ loadError: errorText(error, 'Failed to fetch team members and available list.') })),
+    assignLoadError: assign((_, error: unknown) => ({ loadError: loadErrorText(error, 'Failed to fetch team members and available list.') })),
     assignSelectedIgn: assign((_, ignId: number | null) => ({ selectedIgnId: ignId })),
     assignRole: assign((_, role: TeamRole) => ({ role })),
     takeAddedMember: assign(({ context }, answer: MemberAnswer) => ({
@@ -163,9 +123,9 @@ export const teamMembersMachine = setup({
     }),
     assignSuccess: assign((_, text: string) => ({ notice: { tone: 'success', text } as MemberNotice })),
     assignFailure: assign((_, e: { error: unknown; fallback: string }) => ({
-      notice: { tone: 'error', text: errorText(e.error, e.fallback) } as MemberNotice,
+      notice: { tone: 'error', text: loadErrorText(e.error, e.fallback) } as MemberNotice,
     })),
-    showNotice: raise({ type: 'notice.shown' }),
+    showNotice: raise({ type: 'message.show' }),
     clearNotice: assign({ notice: null }),
     notifyCount: () => {},
   },
@@ -274,16 +234,16 @@ export const teamMembersMachine = setup({
           states: {
             hidden: {
               entry: 'clearNotice',
-              on: { 'notice.shown': { guard: 'hasNotice', target: 'visible' } },
+              on: { 'message.show': { guard: 'hasNotice', target: 'shown' } },
             },
-            visible: {
-              on: { 'notice.shown': { guard: 'hasNotice', target: 'visible', reenter: true } },
-              after: { noticeFade: 'fading' },
+            shown: {
+              on: { 'message.show': { guard: 'hasNotice', target: 'shown', reenter: true } },
+              after: { messageFade: 'fading' },
             },
             fading: {
               tags: ['noticeFading'],
-              on: { 'notice.shown': { guard: 'hasNotice', target: 'visible' } },
-              after: { noticeClear: 'hidden' },
+              on: { 'message.show': { guard: 'hasNotice', target: 'shown' } },
+              after: { messageRemove: 'hidden' },
             },
           },
         },

@@ -13,7 +13,6 @@ export const selectMembersFailed = (s: S) => s.matches('failed');
 export const selectMembersLoadError = (s: S) => s.context.loadError;
 export const selectAdding = (s: S) => s.matches({ ready: { adding: 'submitting' } });
 export const selectRoleSaving = (s: S) => s.hasTag('roleSaving');
-export const selectPendingRoleMemberId = (s: S) => s.context.pendingRole?.memberId ?? null;
 export const selectNotice = (s: S) => s.context.notice;
 export const selectNoticeFading = (s: S) => s.hasTag('noticeFading');
 /** The add button's rule (product-spec section 5 Teams): an IGN chosen and nothing loading. */

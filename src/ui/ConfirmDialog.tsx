@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo, type FormEvent, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type FormEvent, type ReactNode } from 'react';
 import { assign, fromPromise, type ActorRefFrom } from 'xstate';
 import { confirmActionMachine, type ActionResult, type PerformInput } from '../../machines/confirmAction.machine';
 import * as sel from '../../machines/confirmAction.selectors';
@@ -21,23 +21,24 @@ export interface ConfirmEffects {
 
 /**
  * A confirmAction actor with one use's effects provided (house-style: flow actors come from
- * `useActorRef(machine.provide(...))`). `effects` should be stable (memoised) across renders.
+ * `useActorRef(machine.provide(...))`). The provided implementations read the effects of the
+ * latest render, so they never act on a stale closure.
  */
 export function useConfirmAction(effects: ConfirmEffects): ConfirmActionRef {
-  const logic = useMemo(
-    () =>
-      confirmActionMachine.provide({
-        actors: { performAction: fromPromise(({ input }) => effects.perform(input)) },
-        guards: { isDraftValid: ({ context }) => !effects.validate || effects.validate(context.draft) === null },
-        actions: {
-          assignValidationError: assign(({ context }) => ({ error: effects.validate?.(context.draft) ?? null })),
-          notifySucceeded: ({ context }) => effects.onSucceeded?.({ draft: context.draft, subject: context.subject, result: context.result }),
-        },
-      }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [],
+  const latest = useRef(effects);
+  useLayoutEffect(() => {
+    latest.current = effects;
+  });
+  return useActorRef(
+    confirmActionMachine.provide({
+      actors: { performAction: fromPromise(({ input }) => latest.current.perform(input)) },
+      guards: { isDraftValid: ({ context }) => !latest.current.validate || latest.current.validate(context.draft) === null },
+      actions: {
+        assignValidationError: assign(({ context }) => ({ error: latest.current.validate?.(context.draft) ?? null })),
+        notifySucceeded: ({ context }) => latest.current.onSucceeded?.({ draft: context.draft, subject: context.subject, result: context.result }),
+      },
+    }),
   );
-  return useActorRef(logic);
 }
 
 /**

@@ -6,7 +6,8 @@ import { __unsafe_getAllOwnEventDescriptors, createActor, fromPromise, type AnyS
 import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
 import { FakeEffects } from '../support/effects';
 import { fakeUser, renderRoutes } from '../support/render';
-import { clanRoleMachine, CLAN_ROLE_DELAYS, roleMessages, type ClanRoleEvent, type RoleTarget, type RoleViewer } from '../../machines/clanRole.machine';
+import { clanRoleMachine, CLAN_ROLE_DELAYS, type ClanRoleEvent, type RoleTarget, type RoleViewer } from '../../machines/clanRole.machine';
+import { roleMessages } from '../../contract/clanRoleText';
 import { clanDataMachine, type ClanDataEvent } from '../../machines/clanData.machine';
 import { sessionMachine, type LogoutInput } from '../../machines/session.machine';
 import type { AuthStatus, ClanRole, User } from '../../contract/user';
@@ -47,7 +48,7 @@ const viewerOf = (m: ClanMember): RoleViewer => ({ userId: m.member_id, role: m.
 
 const api = (message: string, status = 409) => new ApiRequestError(message, status);
 
-/** A session signed in as `user`; counts user loads (the first, then one per session.refresh). */
+/** A session signed in as `user`; counts user loads (the first, then one per session.reload). */
 function countingSession(user: User) {
   let loads = 0;
   const logic = sessionMachine.provide({
@@ -66,7 +67,7 @@ function countingSession(user: User) {
 interface World {
   fx: FakeEffects;
   user: ReturnType<typeof userEvent.setup>;
-  /** User loads so far (the first, then one per session.refresh). */
+  /** User loads so far (the first, then one per session.reload). */
   loads: () => number;
   /** Clan loads so far. */
   clanLoads: () => number;
@@ -146,7 +147,7 @@ type RoleSynthetic =
   | { type: 'xstate.after.announceWait.clanRole.flow.leaving.announcing' }
   | { type: 'xstate.after.announceWait.clanRole.flow.disbanding.announcing' }
   | { type: 'xstate.after.messageFade.clanRole.message.shown' }
-  | { type: 'xstate.after.messageClear.clanRole.message.fading' };
+  | { type: 'xstate.after.messageRemove.clanRole.message.fading' };
 /** `message.show` is raised by the chart itself, never sent from outside. */
 type RoleModelEvent = Exclude<ClanRoleEvent, { type: 'message.show' }> | RoleSynthetic;
 
@@ -193,7 +194,7 @@ function roleEvents(intents: RoleModelEvent[]) {
     if (s.matches({ flow: 'idle' })) {
       if (s.matches({ message: 'hidden' })) list.push(...intents);
       else if (!s.context.request && s.matches({ message: 'shown' })) list.push(...intents.filter((e) => e.type === 'member.kick'));
-      list.push({ type: 'xstate.after.messageFade.clanRole.message.shown' }, { type: 'xstate.after.messageClear.clanRole.message.fading' });
+      list.push({ type: 'xstate.after.messageFade.clanRole.message.shown' }, { type: 'xstate.after.messageRemove.clanRole.message.fading' });
     }
     list.push(
       { type: 'roleAction.confirm' },
@@ -295,7 +296,7 @@ function roleExecutors(w: World) {
     'xstate.after.announceWait.clanRole.flow.leaving.announcing': async () => advance(CLAN_ROLE_DELAYS.announceWait),
     'xstate.after.announceWait.clanRole.flow.disbanding.announcing': async () => advance(CLAN_ROLE_DELAYS.announceWait),
     'xstate.after.messageFade.clanRole.message.shown': async () => advance(CLAN_ROLE_DELAYS.messageFade),
-    'xstate.after.messageClear.clanRole.message.fading': async () => advance(CLAN_ROLE_DELAYS.messageClear),
+    'xstate.after.messageRemove.clanRole.message.fading': async () => advance(CLAN_ROLE_DELAYS.messageRemove),
   } satisfies Record<RoleModelEvent['type'], RoleExecutor>;
 }
 
@@ -496,7 +497,7 @@ describe('clanRole guards (product-spec sections 4-6)', () => {
   });
 
   it('names its delays with the spec values', () => {
-    expect(CLAN_ROLE_DELAYS).toEqual({ announceWait: 500, messageFade: 4000, messageClear: 1000 });
+    expect(CLAN_ROLE_DELAYS).toEqual({ announceWait: 500, messageFade: 4000, messageRemove: 1000 });
   });
 });
 

@@ -186,7 +186,7 @@ function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => P
     succeeded: async (s) => {
       await expectSucceededDialog(s, { retryHidden: true });
       use.calls(w);
-      // On success the session's user is loaded again (session.refresh).
+      // On success the session's user is loaded again (session.reload).
       await waitFor(() => expect(w.loads()).toBe(2));
     },
     failed: (s) => expectFailed(s, w),
@@ -207,7 +207,7 @@ function executors(use: Use, w: World) {
   } satisfies Record<ModelEvent['type'], Executor>;
 }
 
-/** A session signed in as USER; counts the user loads (the first, then one per session.refresh). */
+/** A session signed in as USER; counts the user loads (the first, then one per session.reload). */
 function countingSession() {
   let loads = 0;
   const logic = sessionMachine.provide({

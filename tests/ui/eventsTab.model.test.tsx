@@ -10,7 +10,7 @@ import { eventStatus, type ClanEvent } from '../../contract/event';
 import { EventsTab, type EventsEffects } from '../../src/features/events/EventsTab';
 import { ApiRequestError } from '../../src/api/client';
 
-// The game views belong to issue #5; here they are stand-ins that show the props they get.
+// The game views have their own tests; here they are stand-ins that show the props they get.
 vi.mock('../../src/features/game/EventGameView', () => ({
   EventGameView: ({ eventId, gameId }: { eventId: number; gameId: number | null }) => <p>Game view of event {eventId}, game {String(gameId)}</p>,
 }));

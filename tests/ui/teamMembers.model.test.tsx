@@ -28,8 +28,8 @@ import { ApiRequestError } from '../../src/api/client';
  */
 
 type Snap = SnapshotFrom<typeof teamMembersMachine>;
-const FADE = 'xstate.after.noticeFade.teamMembers.ready.notice.visible';
-const CLEAR = 'xstate.after.noticeClear.teamMembers.ready.notice.fading';
+const FADE = 'xstate.after.messageFade.teamMembers.ready.notice.shown';
+const CLEAR = 'xstate.after.messageRemove.teamMembers.ready.notice.fading';
 type Synthetic =
   | { type: 'xstate.done.actor.loadMembers'; output: TeamMembersAnswer }
   | { type: 'xstate.error.actor.loadMembers'; error: Error }
@@ -70,7 +70,7 @@ function eventsFor(scenario: Scenario) {
     if (s.matches('failed')) return [{ type: 'members.reload' }];
     const addingIdle = s.matches({ ready: { adding: 'idle' } });
     const roleIdle = s.matches({ ready: { roleChange: 'idle' } });
-    if (s.matches({ ready: { notice: 'visible' } })) list.push({ type: FADE });
+    if (s.matches({ ready: { notice: 'shown' } })) list.push({ type: FADE });
     if (s.matches({ ready: { notice: 'fading' } })) list.push({ type: CLEAR });
     const woox = c.members.find((m) => m.id === WOOX.id);
     if (scenario === 'add') {
@@ -194,7 +194,7 @@ function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
     'ready.notice.hidden': async () => {
       await waitFor(() => expect(within(manager()).queryByTestId('member-notice')).toBeNull());
     },
-    'ready.notice.visible': async (s) => {
+    'ready.notice.shown': async (s) => {
       const notice = await within(manager()).findByTestId('member-notice');
       expect(notice.textContent).toBe(s.context.notice!.text);
       expect(notice.className).toContain(s.context.notice!.tone === 'success' ? 'notice--success' : 'notice--error');
@@ -256,8 +256,8 @@ function executors(w: World) {
       await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     },
     // Raised by the chart itself after it set a message; no person sends it.
-    'notice.shown': async () => {
-      throw new Error('notice.shown is raised by the chart, never sent from outside');
+    'message.show': async () => {
+      throw new Error('message.show is raised by the chart, never sent from outside');
     },
     [FADE]: async () => advance(4000),
     [CLEAR]: async () => advance(1000),
@@ -311,7 +311,7 @@ describe('teamMembers chart through the inline member manager', () => {
           driven.add(st.event.type);
         }
     expect([...reached].sort()).toEqual([...keys].sort());
-    const chartEvents = Object.keys(executors(w)).filter((t) => t !== 'notice.shown');
+    const chartEvents = Object.keys(executors(w)).filter((t) => t !== 'message.show');
     expect([...driven].filter((t) => t !== 'xstate.init').sort()).toEqual(chartEvents.sort());
   });
 

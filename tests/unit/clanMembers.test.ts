@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  DEFAULT_PAGE_SIZE,
-  PAGE_SIZES,
-  countManagers,
-  filterMembers,
-  noMembersText,
-  pageResetKey,
-  pageWindow,
-  rangeLabel,
-  rowActions,
-} from '../../src/features/clan/memberTable';
+import { countManagers, filterMembers, noMembersText, rangeLabel, rowActions } from '../../src/features/clan/memberTable';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, pageResetKey, pageWindow } from '../../src/ui/tableModel';
 import { clanLoadErrorText, loadClanOrExplain, ClanLoadError } from '../../src/features/clan/effects';
 import { validateRename } from '../../src/features/clan/ClanManagePage';
 import { CLAN_ROLES, type ClanRole } from '../../contract/user';

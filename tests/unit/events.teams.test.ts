@@ -4,7 +4,7 @@ import { TEAM_BAD_COLOR, TEAM_NAME_REQUIRED, TEAM_NAME_TOO_LONG, type TeamMember
 import { displayColor, normalizeHex, teamBody, teamFormError } from '../../src/features/teams/teamForm';
 import { debounce, throttle } from '../../src/features/teams/rateLimit';
 import { filterEligible } from '../../src/features/teams/IgnCombobox';
-import { flattenEligible, withIgnReturned, withoutIgn } from '../../machines/teamMembers.machine';
+import { flattenEligible, withIgnReturned, withoutIgn } from '../../contract/eligibleIgns';
 import { TASK_POOL_DELAYS, taskPoolMachine, type TaskPageResult } from '../../machines/taskPool.machine';
 import { loadOtherClanPage, serverPage } from '../../src/features/tasks/taskTable';
 import type { Task, TaskPageQuery } from '../../contract/task';

@@ -1,11 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { SessionContext } from '../../app/session';
+import { loadingPauseMachine } from '../../../machines/loadingPause.machine';
+import { isPauseOver } from '../../../machines/loadingPause.selectors';
 import { selectIsBusy, selectIsReady, selectNeedsOnboarding } from '../../../machines/session.selectors';
 import { Spinner } from '../../ui/Spinner';
-
-/** How long a message stays on /loading before moving on, in ms, so it can be read. */
-export const LOADING_MESSAGE_MS = 1500;
 
 /**
  * /loading (product-spec section 2): shows the navigation state's message, then goes to its
@@ -18,11 +17,7 @@ export function LoadingPage() {
   const busy = SessionContext.useSelector(selectIsBusy);
   const ready = SessionContext.useSelector(selectIsReady);
   const needsOnboarding = SessionContext.useSelector(selectNeedsOnboarding);
-  const [shown, setShown] = useState(false);
-  useEffect(() => {
-    const t = setTimeout(() => setShown(true), LOADING_MESSAGE_MS);
-    return () => clearTimeout(t);
-  }, []);
+  const shown = useSelector(useActorRef(loadingPauseMachine), isPauseOver);
   if (shown && !busy) {
     if (needsOnboarding) return <Navigate to="/onboarding" replace />;
     if (!ready) return <Navigate to="/" replace />;

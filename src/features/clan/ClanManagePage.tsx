@@ -85,7 +85,7 @@ function ClanManageScreen({ clanId, effects }: { clanId: number; effects: ClanMa
           disbandClan: fromPromise(({ input }) => effects.disbandClan(input.clanId)),
         },
         actions: {
-          refreshUser: () => session.send({ type: 'session.refresh' }),
+          refreshUser: () => session.send({ type: 'session.reload' }),
           goToProfile: () => navigate('/profile'),
           reloadClan: () => clanData.send({ type: 'clan.reload' }),
           removeMember: (_, memberId) => clanData.send({ type: 'clan.memberRemoved', memberId }),
@@ -153,7 +153,7 @@ function LoadedClan({ clanId, userId, clanData, clanRole, effects }: { clanId: n
     validate: validateRename,
     onSucceeded: ({ draft }) => {
       clanData.send({ type: 'clan.renamed', name: String(draft.name ?? '').trim() });
-      session.send({ type: 'session.refresh' });
+      session.send({ type: 'session.reload' });
     },
   });
 

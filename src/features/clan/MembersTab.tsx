@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { fromPromise, type ActorRefFrom } from 'xstate';
 import type { clanDataMachine } from '../../../machines/clanData.machine';
 import type { clanRoleMachine, RoleViewer } from '../../../machines/clanRole.machine';
@@ -10,27 +10,11 @@ import { isManagerRole } from '../../../contract/user';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import type { ClanManageEffects } from './effects';
-import {
-  DEFAULT_PAGE_SIZE,
-  PAGE_SIZES,
-  filterMembers,
-  noMembersText,
-  pageResetKey,
-  pageWindow,
-  rangeLabel,
-  rowActions,
-  type PageSize,
-} from './memberTable';
+import { PAGE_SIZES, useTableModel, type PageSize } from '../../ui/tableModel';
+import { filterMembers, noMembersText, rangeLabel, rowActions } from './memberTable';
 
 type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
 type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
-
-/** A page number that returns to 1 whenever `resetKey` changes (no effect needed: derived on render). */
-function useResettingPage(resetKey: string): [number, (page: number) => void] {
-  const [state, setState] = useState({ key: resetKey, page: 1 });
-  const page = state.key === resetKey ? state.page : 1;
-  return [page, (next: number) => setState({ key: resetKey, page: next })];
-}
 
 /** A date-time text in the viewer's locale; empty values read 'N/A' (product-spec section 3 Clan member). */
 function formatDate(iso: string | null, withTime = false): string {
@@ -64,15 +48,10 @@ export function MembersTab({
   clanData: ClanDataRef;
   effects: Pick<ClanManageEffects, 'loadAvailableUsers' | 'addMember'>;
 }) {
-  const [search, setSearch] = useState('');
-  const [pageSize, setPageSize] = useState<PageSize>(DEFAULT_PAGE_SIZE);
-  const [page, setPage] = useResettingPage(pageResetKey(members.length, pageSize, search));
+  const { search, setSearch, pageSize, setPageSize, filtered, window: win, rows, setPage } = useTableModel(members, filterMembers);
   const searchId = useId();
   const sizeId = useId();
 
-  const filtered = filterMembers(members, search);
-  const win = pageWindow(filtered.length, page, pageSize);
-  const rows = filtered.slice(win.start, win.end);
   const isManager = isManagerRole(viewer?.role);
   const actionViewer = { userId: viewer?.userId ?? -1, role: viewer?.role ?? null, managerCount: viewer?.managerCount ?? 0 };
 

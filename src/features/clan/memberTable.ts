@@ -1,11 +1,7 @@
 import { SOLE_MANAGER_HINT, type ClanMember } from '../../../contract/clan';
 import type { ClanRole } from '../../../contract/user';
 import { isManagerRole } from '../../../contract/user';
-
-/** Page sizes of the members table, default first (product-spec section 9). */
-export const PAGE_SIZES = [10, 25, 50] as const;
-export type PageSize = (typeof PAGE_SIZES)[number];
-export const DEFAULT_PAGE_SIZE: PageSize = 10;
+import type { PageWindow } from '../../ui/tableModel';
 
 /**
  * Members search (product-spec section 5 Clan members): keeps rows whose username or role
@@ -15,23 +11,6 @@ export function filterMembers<T extends { username: string; role: string }>(memb
   const needle = search.trim().toLowerCase();
   if (!needle) return [...members];
   return members.filter((m) => m.username.toLowerCase().includes(needle) || m.role.toLowerCase().includes(needle));
-}
-
-/** One page of a list: the clamped page number (1-based), the page count and the slice bounds. */
-export interface PageWindow {
-  page: number;
-  pageCount: number;
-  /** Index of the first row shown (0-based) and one past the last. */
-  start: number;
-  end: number;
-}
-
-/** The window of `page` (1-based, clamped to 1..pageCount) over `total` rows, `size` per page. */
-export function pageWindow(total: number, page: number, size: number): PageWindow {
-  const pageCount = Math.max(1, Math.ceil(total / size));
-  const clamped = Math.min(Math.max(1, Math.floor(page) || 1), pageCount);
-  const start = (clamped - 1) * size;
-  return { page: clamped, pageCount, start: Math.min(start, total), end: Math.min(start + size, total) };
 }
 
 /**
@@ -46,12 +25,6 @@ export function rangeLabel(window: PageWindow, shown: number, total: number): st
 
 /** The empty-table text (product-spec section 2 Members tab). */
 export const noMembersText = (search: string) => `No members found matching "${search}".`;
-
-/**
- * The page-reset key: the page goes back to 1 whenever the member count, the page size or the
- * search changes (product-spec section 5 Clan members).
- */
-export const pageResetKey = (memberCount: number, size: number, search: string) => `${memberCount}|${size}|${search}`;
 
 /** What one row offers the viewer (product-spec section 5 Clan members, section 6). */
 export type RowActions =

@@ -46,7 +46,7 @@ export function DashboardPage({ loadGames = fetchLobbyGames }: { loadGames?: () 
           </ul>
           <div className="row widget__actions">
             <Link className="btn btn--primary" to="/profile">Open Profile</Link>
-            <button type="button" className="btn" disabled={refreshing} onClick={() => session.send({ type: 'session.refresh' })}>
+            <button type="button" className="btn" disabled={refreshing} onClick={() => session.send({ type: 'session.reload' })}>
               {refreshing ? 'Refreshing...' : 'Refresh stats'}
             </button>
           </div>

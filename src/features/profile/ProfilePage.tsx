@@ -48,7 +48,7 @@ export function ProfilePage({ effects = liveProfileEffects }: { effects?: Profil
 function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
   const session = SessionContext.useActorRef();
   const navigate = useNavigate();
-  const refresh = () => session.send({ type: 'session.refresh' });
+  const refresh = () => session.send({ type: 'session.reload' });
 
   const deleteFlow = useConfirmAction({
     perform: async ({ subject }) => {
