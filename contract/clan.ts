@@ -11,7 +11,7 @@ export const DB_ID_MAX = 2_147_483_647;
 
 /** Product-spec section 5 Clans messages. */
 export const CLAN_NAME_EMPTY = 'Clan name cannot be empty. Please enter a name.';
-export const CLAN_NAME_TOO_LONG = `Clan name must be at most ${CLAN_NAME_MAX} characters.`;
+const CLAN_NAME_TOO_LONG = `Clan name must be at most ${CLAN_NAME_MAX} characters.`;
 
 /** A clan name field for the text rule's messages: 'Clan name ({field}) …' (contract/text.ts). */
 export function clanNameField(field: 'clan_name' | 'new_name'): TextField {
@@ -29,10 +29,10 @@ export function clanNameSchema(field: 'clan_name' | 'new_name', empty: string = 
 }
 
 /** A clan name typed by a user in create clan (`clan_name`): the text rule, then 1-40 characters. */
-export const ClanNameSchema = clanNameSchema('clan_name');
+const ClanNameSchema = clanNameSchema('clan_name');
 
 /** A clan in a list (product-spec section 3). */
-export const ClanSummarySchema = v.object({ id: v.number(), name: v.string() });
+const ClanSummarySchema = v.object({ id: v.number(), name: v.string() });
 export type ClanSummary = v.InferOutput<typeof ClanSummarySchema>;
 
 /** GET /api/clans answer. */
@@ -53,7 +53,7 @@ export const RenameClanBodySchema = v.object({ new_name: clanNameSchema('new_nam
 export const RenameClanAnswerSchema = v.object({ new_name: v.string() });
 
 /** A clan member row (product-spec section 3 Clan member); member_id is the user id. */
-export const ClanMemberSchema = v.object({
+const ClanMemberSchema = v.object({
   member_id: v.number(),
   username: v.string(),
   role: ClanRoleSchema,
@@ -104,7 +104,7 @@ export const ChangeRoleBodySchema = v.object({ role: RoleBodyField });
 export const MemberChangeAnswerSchema = v.object({ ok: v.literal(true), member: ClanMemberSchema });
 
 /** Position of a role on the ladder, 0 (Guest) to 3 (Owner) (product-spec section 4 Clan roles). */
-export function roleRank(role: ClanRole): number {
+function roleRank(role: ClanRole): number {
   return CLAN_ROLES.indexOf(role);
 }
 

@@ -16,7 +16,7 @@ export interface EligibleIgn {
 }
 
 /** Sort order of the eligible list: by IGN, case-insensitively, then by id. */
-export function compareEligible(a: EligibleIgn, b: EligibleIgn): number {
+function compareEligible(a: EligibleIgn, b: EligibleIgn): number {
   return a.ign.localeCompare(b.ign, undefined, { sensitivity: 'base' }) || a.id - b.id;
 }
 

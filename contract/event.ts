@@ -17,7 +17,7 @@ export const EVENT_END_BEFORE_START = 'End Date/Time cannot be before or the sam
 export const EVENT_START_IN_PAST = 'Start Date/Time cannot be in the past.';
 export const EVENT_NAME_TOO_LONG = `Event name must be at most ${EVENT_NAME_MAX} characters.`;
 export const EVENT_BAD_START = 'Start Date/Time must be an ISO date-time such as 2030-01-31T18:00Z.';
-export const EVENT_BAD_END = 'End Date/Time must be an ISO date-time such as 2030-01-31T18:00Z.';
+const EVENT_BAD_END = 'End Date/Time must be an ISO date-time such as 2030-01-31T18:00Z.';
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
@@ -122,7 +122,7 @@ export function eventTimesError(
 }
 
 /** An event as the server answers it (product-spec section 3 Event). */
-export const EventSchema = v.object({
+const EventSchema = v.object({
   id: v.number(),
   name: v.string(),
   type: v.string(),
@@ -149,7 +149,7 @@ export const eventUpdatedMessage = (name: string) => `Event '${name}' updated su
 export const eventDeletedMessage = (name: string) => `Event '${name}' successfully deleted.`;
 
 /** Event status derived from time (product-spec section 4). */
-export const EVENT_STATUSES = ['Completed', 'Live', 'Upcoming'] as const;
+const EVENT_STATUSES = ['Completed', 'Live', 'Upcoming'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 function toMs(now: Date | number): number {

@@ -45,13 +45,13 @@ export const TeamStateSchema = v.object({
 export type TeamState = v.InferOutput<typeof TeamStateSchema>;
 
 /** A team state as spectators see it: no revert_count (server-contract section 2 "Public game"). */
-export const PublicTeamStateSchema = v.omit(TeamStateSchema, ['revert_count']);
+const PublicTeamStateSchema = v.omit(TeamStateSchema, ['revert_count']);
 
 /**
  * One of the viewer's IGNs on a team of the game's event (product-spec section 3 "User team
  * entry"): id is the team id, role 'Leader' or 'Member', player_ign the IGN, name/color the team's.
  */
-export const UserTeamSchema = v.object({
+const UserTeamSchema = v.object({
   id: v.number(),
   osrs_ign_id: v.number(),
   user_id: v.number(),
@@ -240,7 +240,7 @@ export const AssignBodySchema = v.object(
 );
 
 /** A pool task that may be put on a square. */
-export const AvailableTaskSchema = v.object({ id: v.number(), description: v.string(), difficulty: TierSchema });
+const AvailableTaskSchema = v.object({ id: v.number(), description: v.string(), difficulty: TierSchema });
 export type AvailableTask = v.InferOutput<typeof AvailableTaskSchema>;
 
 /** GET .../game/{gameId}/tasks/{squareId}/available answer: pool tasks of the square's tier not on the board, by description. */

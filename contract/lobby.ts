@@ -8,10 +8,10 @@ import { PublicGameAnswerSchema, type PublicGameAnswer } from './gameApi';
  * "Spectate list"). GET /api/public/game/{gameId} answers PublicGameAnswerSchema of gameApi.ts,
  * re-exported here so the lobby and spectator screens have one import.
  */
-export { PublicGameAnswerSchema, type PublicGameAnswer };
+export { PublicGameAnswerSchema,  };
 
 /** A team of a lobby game: its position, and whether one of the viewer's IGNs is on it (starred). */
-export const LobbyTeamSchema = v.object({
+const LobbyTeamSchema = v.object({
   id: v.number(),
   name: v.string(),
   color: v.string(),
@@ -25,7 +25,7 @@ export const LobbyTeamSchema = v.object({
  * a team, with its clan, event, board size, status and every team of the event (by team id). A
  * viewer with two IGNs on teams of one event gets one row per IGN ("Playing As").
  */
-export const LobbyGameSchema = v.object({
+const LobbyGameSchema = v.object({
   game_id: v.number(),
   clan_id: v.number(),
   clan_name: v.string(),
@@ -46,7 +46,7 @@ export type LobbyGame = v.InferOutput<typeof LobbyGameSchema>;
 export const LobbyAnswerSchema = v.object({ games: v.array(LobbyGameSchema) });
 
 /** One spectatable game (GET /api/games/spectate): every status but PENDING; created_at ISO. */
-export const SpectateGameSchema = v.object({
+const SpectateGameSchema = v.object({
   game_id: v.number(),
   event_name: v.string(),
   clan_name: v.string(),

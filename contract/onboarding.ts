@@ -34,7 +34,7 @@ export function onboardingIgns(text: string): { igns: string[] } | { error: stri
 }
 
 /** Clan choice of onboarding step 2 (product-spec section 3 Setup payload). */
-export const CLAN_SETUP_ROLES = ['Owner', 'Member', 'None'] as const;
+const CLAN_SETUP_ROLES = ['Owner', 'Member', 'None'] as const;
 export type ClanSetupRole = (typeof CLAN_SETUP_ROLES)[number];
 
 /**

@@ -14,7 +14,7 @@ const positiveId = (what: string) => v.pipe(v.number(`${what} must be a number.`
 
 /** join_game / leave_game payload. */
 export const JoinGameSchema = v.object({ game_id: positiveId('game_id') });
-export type JoinGame = v.InferOutput<typeof JoinGameSchema>;
+type JoinGame = v.InferOutput<typeof JoinGameSchema>;
 
 /** roll_dice / revert_roll payload: the team and the Leader IGN acting for it. */
 export const TeamActionSchema = v.object({
@@ -26,7 +26,7 @@ export type TeamAction = v.InferOutput<typeof TeamActionSchema>;
 
 /** tasks_reordered sent by a manager's screen after a swap. */
 export const TasksReorderedInSchema = v.object({ game_id: positiveId('game_id'), message: v.optional(v.pipe(v.string(), v.maxLength(500)), '') });
-export type TasksReorderedIn = v.InferOutput<typeof TasksReorderedInSchema>;
+type TasksReorderedIn = v.InferOutput<typeof TasksReorderedInSchema>;
 
 /**
  * What a roll, revert or status change can alter (server-contract section 5): broadcast instead of
@@ -46,7 +46,7 @@ export type GameProgress = v.InferOutput<typeof GameProgressSchema>;
  * The full game as broadcast to the members room: the member shape (with revert counts) but no
  * user_teams, which are per viewer and come only with the join_game answer.
  */
-export const MembersGameSchema = v.omit(GameSchema, ['user_teams']);
+const MembersGameSchema = v.omit(GameSchema, ['user_teams']);
 export type MembersGame = v.InferOutput<typeof MembersGameSchema>;
 
 /**
@@ -55,18 +55,18 @@ export type MembersGame = v.InferOutput<typeof MembersGameSchema>;
  * keys, so the richer shapes come first.
  */
 export const GameStateUpdateSchema = v.object({ game_state: v.union([GameSchema, MembersGameSchema, PublicGameSchema, GameProgressSchema]) });
-export type GameStateUpdate = v.InferOutput<typeof GameStateUpdateSchema>;
+type GameStateUpdate = v.InferOutput<typeof GameStateUpdateSchema>;
 
 /** new_log_entry payload. */
 export const NewLogEntrySchema = v.object({ log_entry: LogEntrySchema });
-export type NewLogEntry = v.InferOutput<typeof NewLogEntrySchema>;
+type NewLogEntry = v.InferOutput<typeof NewLogEntrySchema>;
 
 /** tasks_reordered payload from the server. */
 export const TasksReorderedOutSchema = v.object({
   board_data: v.object({ board_squares: v.array(BoardSquareSchema) }),
   game_state: v.union([GameSchema, PublicGameSchema]),
 });
-export type TasksReorderedOut = v.InferOutput<typeof TasksReorderedOutSchema>;
+type TasksReorderedOut = v.InferOutput<typeof TasksReorderedOutSchema>;
 
 /** team_update payload. */
 export const TeamUpdateSchema = v.object({
@@ -81,7 +81,7 @@ export type TeamUpdate = v.InferOutput<typeof TeamUpdateSchema>;
 
 /** action_error payload: a refused roll or revert, to the sender only. */
 export const ActionErrorSchema = v.object({ message: v.string() });
-export type ActionError = v.InferOutput<typeof ActionErrorSchema>;
+type ActionError = v.InferOutput<typeof ActionErrorSchema>;
 
 /** Events the client sends (Socket.IO typed maps, house-style "Server"). */
 export interface ClientToServerEvents {

@@ -35,7 +35,7 @@ export function normalizeDifficulty(text: string): Difficulty | null {
 }
 
 /** Difficulty in a JSON body: one of the tiers, case-insensitively; answered upper-case. */
-export const DifficultySchema = v.pipe(
+const DifficultySchema = v.pipe(
   v.string(TASK_REQUIRED),
   v.trim(),
   v.minLength(1, TASK_REQUIRED),
@@ -66,7 +66,7 @@ export const TaskBodySchema = v.object(
 export type TaskBody = v.InferOutput<typeof TaskBodySchema>;
 
 /** A pool task (product-spec section 3 Task). */
-export const TaskSchema = v.object({
+const TaskSchema = v.object({
   id: v.number(),
   description: v.string(),
   difficulty: v.picklist(TIERS),
@@ -88,7 +88,7 @@ export const TasksClearedAnswerSchema = v.object({ ok: v.literal(true), deleted_
  * One refused CSV record. `row` is the line of the file on which the record starts, counting
  * the header as line 1 (blank lines count too), so it matches an editor's line numbers.
  */
-export const CsvRowErrorSchema = v.object({ row: v.number(), message: v.string() });
+const CsvRowErrorSchema = v.object({ row: v.number(), message: v.string() });
 export type CsvRowError = v.InferOutput<typeof CsvRowErrorSchema>;
 
 /**
@@ -116,11 +116,11 @@ export const TASK_POOL_MAX = 5000;
 export const TASK_POOL_FULL = 'The task pool is full (5,000 tasks).';
 
 /** Page size of GET /api/tasks/ without `?limit=` (server-contract section 7 Task pool). */
-export const TASK_PAGE_DEFAULT_LIMIT = 100;
+const TASK_PAGE_DEFAULT_LIMIT = 100;
 /** Largest page of GET /api/tasks/: a larger `?limit=` gives this many (server-contract section 7). */
-export const TASK_PAGE_MAX_LIMIT = 500;
+const TASK_PAGE_MAX_LIMIT = 500;
 /** Longest `?q=` of GET /api/tasks/, in UTF-16 code units like every other text limit. */
-export const TASK_SEARCH_MAX = 200;
+const TASK_SEARCH_MAX = 200;
 /** 400 texts of GET /api/tasks/ (each names its parameter). */
 export const TASK_PAGE_BAD_LIMIT = 'limit must be a whole number (0 or more).';
 export const TASK_PAGE_BAD_OFFSET = 'offset must be a whole number (0 or more).';

@@ -17,7 +17,7 @@ export const TEAM_BAD_ROLE = 'Role must be Member or Leader.';
 export const TEAM_IGN_REQUIRED = 'An in-game account must be chosen.';
 
 /** A hex colour `#rrggbb` with no alpha (server-contract section 3); answered lowercased. */
-export const HexColorSchema = v.pipe(
+const HexColorSchema = v.pipe(
   v.string(TEAM_BAD_COLOR),
   v.trim(),
   v.regex(/^#[0-9a-fA-F]{6}$/, TEAM_BAD_COLOR),
@@ -25,7 +25,7 @@ export const HexColorSchema = v.pipe(
 );
 
 /** Team role picklist: 'Member' | 'Leader'. */
-export const TeamRoleSchema = v.picklist(TEAM_ROLES, TEAM_BAD_ROLE);
+const TeamRoleSchema = v.picklist(TEAM_ROLES, TEAM_BAD_ROLE);
 
 /**
  * A team name: the text rule (contract/text.ts; 'Team name (name) must not contain control
@@ -48,7 +48,7 @@ export const TeamBodySchema = v.object(
 export type TeamBody = v.InferOutput<typeof TeamBodySchema>;
 
 /** A team (product-spec section 3 Team). */
-export const TeamSchema = v.object({ id: v.number(), name: v.string(), color: v.string(), member_count: v.number() });
+const TeamSchema = v.object({ id: v.number(), name: v.string(), color: v.string(), member_count: v.number() });
 export type Team = v.InferOutput<typeof TeamSchema>;
 
 /** GET .../teams/ answer. */
@@ -59,7 +59,7 @@ export const TeamAnswerSchema = v.object({ team: TeamSchema, message: v.optional
 export const TeamDeletedAnswerSchema = v.object({ ok: v.literal(true), message: v.optional(v.string()) });
 
 /** A team member (product-spec section 3 Team member); id is the team membership id. */
-export const TeamMemberSchema = v.object({
+const TeamMemberSchema = v.object({
   id: v.number(),
   osrs_ign: v.string(),
   osrs_ign_id: v.number(),
@@ -69,7 +69,7 @@ export const TeamMemberSchema = v.object({
 export type TeamMember = v.InferOutput<typeof TeamMemberSchema>;
 
 /** A clan member with the IGNs that are on no team of the event (product-spec section 3 Eligible member). */
-export const EligibleMemberSchema = v.object({
+const EligibleMemberSchema = v.object({
   discord_id: v.string(),
   discord_username: v.string(),
   user_id: v.number(),

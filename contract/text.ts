@@ -73,7 +73,7 @@ export function applyTextRule(text: string, f: TextField): TextRuleResult {
  * cleaned text (see applyTextRule) or fails with controlCharsMessage(f), so the field's existing
  * length checks follow it: `v.pipe(v.string(msg), typedText(f), v.minLength(1, msg), v.maxLength(n, msg))`.
  */
-export function typedText(f: TextField) {
+function typedText(f: TextField) {
   return v.rawTransform<string, string>(({ dataset, addIssue, NEVER }) => {
     const result = applyTextRule(dataset.value, f);
     if (!result.ok) {

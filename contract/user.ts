@@ -6,8 +6,8 @@ export const IGN_MIN = 1;
 export const IGN_MAX = 12;
 
 /** An IGN as the server answers it (product-spec section 3). */
-export const IgnSchema = v.object({ id: v.number(), ign: v.string() });
-export type Ign = v.InferOutput<typeof IgnSchema>;
+const IgnSchema = v.object({ id: v.number(), ign: v.string() });
+type Ign = v.InferOutput<typeof IgnSchema>;
 
 /** Clan role ladder, lowest to highest (product-spec section 4, Clan roles). */
 export const CLAN_ROLES = ['Guest', 'Member', 'Admin', 'Owner'] as const;
@@ -20,7 +20,7 @@ export function isManagerRole(role: string | null | undefined): boolean {
 }
 
 /** A clan membership of the signed-in user (product-spec section 3). */
-export const ClanMembershipSchema = v.object({
+const ClanMembershipSchema = v.object({
   clan_id: v.number(),
   name: v.string(),
   role: ClanRoleSchema,
@@ -70,7 +70,7 @@ export const IGN_FIELD: TextField = { label: 'IGN', field: 'ign' };
  * (contract/text.ts; control characters refused as 'IGN (ign) must not contain control
  * characters.'), then 1-12 characters.
  */
-export const IgnTextSchema = typedTextSchema({
+const IgnTextSchema = typedTextSchema({
   ...IGN_FIELD,
   required: 'IGN is required.',
   empty: 'IGN cannot be empty.',

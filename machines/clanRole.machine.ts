@@ -15,7 +15,7 @@ import {
 import { BANNER_DELAYS } from './banner.machine';
 import { missingPromise } from './shared';
 
-export type { ActionMessage, RoleActionKind, RoleRequest, RoleTarget, RoleViewer } from '../contract/clanRoleText';
+export type {  RoleActionKind, RoleRequest, RoleTarget, RoleViewer } from '../contract/clanRoleText';
 
 export interface ClanRoleContext {
   clanId: number;

@@ -53,4 +53,4 @@ export const canReset = (s: S): boolean => s.can({ type: 'reset.request' });
 export const isChangingStatus = (s: S): boolean => s.hasTag('busy');
 
 /** In progress or paused: a board settings update asks for confirmation first (product-spec section 2). */
-export const isRunning = (s: S): boolean => s.hasTag('running');
+const isRunning = (s: S): boolean => s.hasTag('running');

@@ -8,7 +8,7 @@ export const isMissingGame = (s: S) => s.matches('missingGame');
 export const isLoading = (s: S) => s.matches('loading');
 export const isLoadFailed = (s: S) => s.matches('loadFailed');
 export const isBusy = (s: S) => s.hasTag('busy');
-export const isReloading = (s: S) => s.matches({ ready: 'reloading' });
+const isReloading = (s: S) => s.matches({ ready: 'reloading' });
 export const isAssignOpen = (s: S) => s.hasTag('modalOpen');
 export const isAssignBlocked = (s: S) => s.matches({ ready: 'assignBlocked' });
 export const isAssignLoading = (s: S) => s.matches({ ready: 'assignLoading' });

@@ -1,7 +1,7 @@
 import { setup } from 'xstate';
 
 /** Milliseconds the /loading message stays up before the page moves on, so it can be read. */
-export const LOADING_PAUSE_DELAYS = { messageRead: 1500 } as const;
+const LOADING_PAUSE_DELAYS = { messageRead: 1500 } as const;
 
 /**
  * The /loading page's pause (product-spec section 2): `reading` for the named delay `messageRead`,

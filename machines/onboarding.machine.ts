@@ -25,7 +25,7 @@ export type OnboardingEvent =
   | { type: 'onboarding.submit' };
 
 /** The setup payload built from the chart's context (product-spec section 3 Setup payload). */
-export function setupPayload(ctx: OnboardingContext): SetupInput {
+function setupPayload(ctx: OnboardingContext): SetupInput {
   const clan_setup =
     ctx.role === 'Owner'
       ? { role: 'Owner' as const, clan_name: ctx.clanName.trim() }

@@ -8,7 +8,7 @@ import { missingCallback } from './shared';
  * socket settings): `willReconnect` is false when the socket will not retry by itself (the server
  * closed it, or it was closed on purpose); otherwise socket.io-client keeps retrying.
  */
-export type SocketFact =
+type SocketFact =
   | { type: 'socket.connected' }
   | { type: 'socket.disconnected'; reason: string; willReconnect: boolean }
   | { type: 'socket.reconnecting'; attempt: number }

@@ -123,7 +123,7 @@ export function maxConnections(boardSize: number): number {
 }
 
 /** Number of squares from 2..N-1 in each row (index = row). */
-export function usableRowCounts(boardSize: number): number[] {
+function usableRowCounts(boardSize: number): number[] {
   const side = boardSide(boardSize);
   const counts: number[] = new Array(side).fill(0);
   for (let square = 2; square <= boardSize - 1; square += 1) {

@@ -26,7 +26,7 @@ export const ConnectionSchema = v.object({
 });
 
 /** What a board square is: fixed Start/Finish, the start of a snake or ladder, or a task square. */
-export type SquareKind = 'start' | 'finish' | 'snake' | 'ladder' | 'task';
+type SquareKind = 'start' | 'finish' | 'snake' | 'ladder' | 'task';
 
 /** Descriptions of the fixed squares (product-spec.md section 3 "Board square"). */
 export const SPECIAL_DESCRIPTIONS = {
@@ -39,7 +39,7 @@ export const SPECIAL_DESCRIPTIONS = {
 /** Description of a task square whose tier pool ran out; shown as 'Unassigned'. */
 export const UNASSIGNED_DESCRIPTION = '';
 /** Label for a task square with no task (product-spec.md section 2 "Game Tasks screen"). */
-export const UNASSIGNED_LABEL = 'Unassigned';
+const UNASSIGNED_LABEL = 'Unassigned';
 
 /** True for 'Start', 'Finish', 'Snake', 'Ladder': squares that cannot be swapped or given a task. */
 export function isSpecialDescription(description: string | null | undefined): boolean {

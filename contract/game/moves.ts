@@ -2,7 +2,7 @@ import type { Connection } from './generate';
 import type { Rng } from './random';
 
 /** Faces of the die: a roll is 1..6 (server-contract.md section 4 "Roll"). */
-export const DIE_FACES = 6;
+const DIE_FACES = 6;
 
 /** One die roll 1..6 drawn from `rng` (the server passes a crypto-backed Rng). */
 export function rollDie(rng: Rng): number {

@@ -14,7 +14,7 @@ export type SettingsField = keyof GameSettings;
 export type SettingsDraft = Record<SettingsField, string>;
 
 /** Every field of the form, in form order. */
-export const SETTINGS_FIELDS: readonly SettingsField[] = [
+const SETTINGS_FIELDS: readonly SettingsField[] = [
   'board_size',
   'num_snakes',
   'num_ladders',

@@ -8,15 +8,15 @@ export const GAME_STATUSES = ['PENDING', 'READY', 'in-progress', 'paused', 'fini
 export type GameStatus = (typeof GAME_STATUSES)[number];
 
 /** Statuses a client may request through PUT .../status (server-contract.md section 4). */
-export const REQUESTABLE_STATUSES = ['in-progress', 'paused'] as const;
+const REQUESTABLE_STATUSES = ['in-progress', 'paused'] as const;
 export type RequestableStatus = (typeof REQUESTABLE_STATUSES)[number];
 
 /** State of the gameStatus statechart for each server status (house style: mapped once, here). */
 export type GameChartState = 'pending' | 'ready' | 'inProgress' | 'paused' | 'finished';
 
 /** Lobby actions and the status each requests (product-spec.md section 4: Start sends resume). */
-export const GAME_ACTIONS = { start: 'in-progress', resume: 'in-progress', pause: 'paused' } as const;
-export type GameAction = keyof typeof GAME_ACTIONS;
+const GAME_ACTIONS = { start: 'in-progress', resume: 'in-progress', pause: 'paused' } as const;
+type GameAction = keyof typeof GAME_ACTIONS;
 
 /** Why a status change or action was refused; the server maps game_finished to 409, others to 400. */
 export type GameStatusErrorCode = 'unknown_status' | 'unknown_action' | 'not_requestable' | 'game_finished' | 'not_allowed';

@@ -49,7 +49,7 @@ const NAMES: Record<ConnectionType, string> = { snake: 'Snake', ladder: 'Ladder'
 const describe = (type: ConnectionType, [start, end]: readonly [number, number]) => `${NAMES[type]} [${start}, ${end}]`;
 
 /** Rule messages of validateBoard, naming the offending pair like 'Snake [12, 30]'. */
-export const BOARD_MESSAGES = {
+const BOARD_MESSAGES = {
   wholeNumbers: (pair: string) => `${pair}: squares must be whole numbers.`,
   outOfRange: (pair: string, n: number) => `${pair}: squares must be between 1 and ${n}.`,
   endpoints: (pair: string, n: number) => `${pair} cannot start or end on square 1 or ${n}.`,

@@ -1,14 +1,14 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
 
 /** Row types of every table; one migration set creates them for SQLite and PostgreSQL. */
-export interface UsersTable {
+interface UsersTable {
   id: Generated<number>;
   username: string;
   avatar_url: string | null;
   created_at: string;
   last_login: string | null;
 }
-export interface DiscordIdentitiesTable {
+interface DiscordIdentitiesTable {
   id: Generated<number>;
   user_id: number;
   discord_id: string;
@@ -16,7 +16,7 @@ export interface DiscordIdentitiesTable {
   avatar: string | null;
   updated_at: string;
 }
-export interface SessionsTable {
+interface SessionsTable {
   /** sha-256 hex of the cookie's session id, so a leaked table cannot be replayed. */
   id: string;
   user_id: number;
@@ -25,19 +25,19 @@ export interface SessionsTable {
   created_at: string;
   expires_at: string;
 }
-export interface IgnsTable {
+interface IgnsTable {
   id: Generated<number>;
   user_id: number;
   ign: string;
   created_at: string;
 }
-export interface ClansTable {
+interface ClansTable {
   id: Generated<number>;
   name: string;
   name_key: string;
   created_at: string;
 }
-export interface ClanMembershipsTable {
+interface ClanMembershipsTable {
   id: Generated<number>;
   clan_id: number;
   user_id: number;
@@ -45,12 +45,12 @@ export interface ClanMembershipsTable {
   joined_at: string;
 }
 /** A kicked member of a clan (server-contract section 7 "Kick"). */
-export interface ClanRemovalsTable {
+interface ClanRemovalsTable {
   clan_id: number;
   user_id: number;
   removed_at: string;
 }
-export interface EventsTable {
+interface EventsTable {
   id: Generated<number>;
   clan_id: number;
   name: string;
@@ -59,14 +59,14 @@ export interface EventsTable {
   end_datetime: string | null;
   created_at: string;
 }
-export interface TeamsTable {
+interface TeamsTable {
   id: Generated<number>;
   event_id: number;
   name: string;
   color: string;
   created_at: string;
 }
-export interface TeamMembersTable {
+interface TeamMembersTable {
   id: Generated<number>;
   team_id: number;
   event_id: number;
@@ -74,7 +74,7 @@ export interface TeamMembersTable {
   role: string;
   created_at: string;
 }
-export interface TasksTable {
+interface TasksTable {
   id: Generated<number>;
   clan_id: number;
   description: string;
@@ -104,7 +104,7 @@ export interface GamesTable {
   created_at: string;
   updated_at: string;
 }
-export interface BoardSquaresTable {
+interface BoardSquaresTable {
   id: Generated<number>;
   game_id: number;
   square_index: number;
@@ -112,7 +112,7 @@ export interface BoardSquaresTable {
   task_description: string;
   task_difficulty: string | null;
 }
-export interface TeamStatesTable {
+interface TeamStatesTable {
   id: Generated<number>;
   game_id: number;
   team_id: number;
@@ -121,7 +121,7 @@ export interface TeamStatesTable {
   /** JSON text of a list of squares. */
   position_history: string;
 }
-export interface GameLogTable {
+interface GameLogTable {
   id: Generated<number>;
   game_id: number;
   timestamp: string;

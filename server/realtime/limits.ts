@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'r
 import type { IoSocket } from './types';
 
 /** The refusal of an event past a limit (server-contract section 7 "Rolls and reverts"). */
-export const TOO_MANY = 'Too many requests. Slow down.';
+const TOO_MANY = 'Too many requests. Slow down.';
 
 /** The limits of the live socket (server-contract section 7), per second. */
 export interface SocketLimits {

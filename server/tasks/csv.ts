@@ -15,7 +15,7 @@ import {
 import { applyTextRule } from '../../contract/text';
 
 /** A good CSV record: its line in the file, description after the text rule, upper-case difficulty. */
-export interface CsvTask {
+interface CsvTask {
   row: number;
   description: string;
   difficulty: Difficulty;

@@ -16,7 +16,7 @@ export type ClanRoster = v.InferOutput<typeof ClanMembersAnswerSchema>;
 export type AvailableUser = v.InferOutput<typeof AvailableMembersAnswerSchema>['available_users'][number];
 
 /** Fallback texts of product-spec section 8 (used when the server sends no `error`). */
-export const CLAN_FALLBACKS = {
+const CLAN_FALLBACKS = {
   load: 'Failed to load clan data.',
   add: 'Failed to add member.',
   kick: 'Failed to kick member. Please check permissions.',

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ErrorBodySchema } from '../../contract/common';
 
 /** Network failure text (product-spec section 8, General network). */
-export const NETWORK_ERROR = 'Network error. Failed to connect to the server.';
+const NETWORK_ERROR = 'Network error. Failed to connect to the server.';
 
 /** An API failure with the server's `error` text (or a fallback) and the HTTP status (0 = network). */
 export class ApiRequestError extends Error {

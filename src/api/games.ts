@@ -128,7 +128,7 @@ export async function fetchGameSquares(clanId: number, eventId: number, gameId: 
  * POST .../game/{gameId}/tasks/reorder {squares: [{id, square_index}]} → {ok, message: 'Board order
  * updated and saved successfully!'} (defined by the spec; the drag path uses swap).
  */
-export function reorderGameSquares(
+function reorderGameSquares(
   clanId: number,
   eventId: number,
   gameId: number,

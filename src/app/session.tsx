@@ -8,7 +8,7 @@ import { fromPromise } from 'xstate';
 export const SessionContext = createActorContext(sessionMachine);
 
 /** The session chart with its real effects: the auth-status, user/me, logout (this session or everywhere) and dev sign-in calls. */
-export const liveSessionMachine = sessionMachine.provide({
+const liveSessionMachine = sessionMachine.provide({
   actors: {
     checkAuthStatus: fromPromise(() => fetchAuthStatus()),
     loadUser: fromPromise(() => fetchUser()),

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 /** Debian's Chromium, the one browser these tests drive (DEVELOPERS.md "This machine"). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /** Flags Chromium needs here: root, no GPU, no network of its own. */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -52,7 +52,7 @@ const CSP_WATCH_SCRIPT = `document.addEventListener('securitypolicyviolation', (
  * inline code (those naming 'Content Security Policy' or starting 'Refused to'). Call before the
  * context opens pages.
  */
-export async function watchCsp(context: BrowserContext, into: CspViolation[]): Promise<void> {
+async function watchCsp(context: BrowserContext, into: CspViolation[]): Promise<void> {
   await context.exposeBinding('__reportCspViolation', ({ page }, detail: string) => {
     into.push({ via: 'event', page: page?.url() ?? '', detail });
   });

@@ -27,7 +27,7 @@ export type ConfirmPath = TestPath<ConfirmSnap, ConfirmModelEvent>;
 export type ConfirmExecutor = (step: { event: ConfirmModelEvent; state: ConfirmSnap }) => Promise<void>;
 
 /** The state nodes of the chart; every one must be reached and asserted. */
-export const STATE_NODES = ['closed', 'confirming', 'processing', 'succeeded', 'failed'] as const;
+const STATE_NODES = ['closed', 'confirming', 'processing', 'succeeded', 'failed'] as const;
 export type ConfirmStateNode = (typeof STATE_NODES)[number];
 
 /** What every model test's world holds: the fake effects, the user-event session and a load count. */
@@ -53,7 +53,7 @@ export interface ConfirmModelUse {
 }
 
 /** The chart as a use runs it: the use's validation is the `isDraftValid` guard (as useConfirmAction provides it). */
-export function chartOf(use: Pick<ConfirmModelUse, 'validate'>) {
+function chartOf(use: Pick<ConfirmModelUse, 'validate'>) {
   return confirmActionMachine.provide({
     guards: { isDraftValid: ({ context }) => !use.validate || use.validate(context.draft) === null },
     actions: { assignValidationError: assign(({ context }) => ({ error: use.validate?.(context.draft) ?? null })) },
@@ -76,7 +76,7 @@ export function fieldChanges(s: ConfirmSnap, fields: Record<string, string[]>, f
 }
 
 /** Events a person (or the fake server) can cause in a state of this use. */
-export function eventsFor(use: ConfirmModelUse) {
+function eventsFor(use: ConfirmModelUse) {
   return (s: ConfirmSnap): ConfirmModelEvent[] => {
     if (s.matches('closed')) return [use.open];
     if (s.matches('confirming')) {
@@ -97,7 +97,7 @@ export function eventsFor(use: ConfirmModelUse) {
  * States are told apart by value, draft and error (everything the assertions read); a return to
  * `closed` also keeps the edge it came by, so every close and cancel edge gets its own path.
  */
-export function serializeState(s: ConfirmSnap, event: ConfirmModelEvent | undefined, prev: ConfirmSnap | undefined): string {
+function serializeState(s: ConfirmSnap, event: ConfirmModelEvent | undefined, prev: ConfirmSnap | undefined): string {
   const base = JSON.stringify([s.value, s.context.draft, s.context.error]);
   return s.matches('closed') && event && prev ? `${base} via ${event.type} from ${JSON.stringify(prev.value)}` : base;
 }

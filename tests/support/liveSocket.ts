@@ -30,7 +30,7 @@ export type Received =
 
 export const LEADER_ONLY = 'Only the Leader of your team can roll the dice or revert a turn.';
 /** Snakes on 213..218 of a 225 board: nobody can pass 212, so nobody wins (each sends a team back to 2..7). */
-export const NO_WIN_SNAKES = [[213, 2], [214, 3], [215, 4], [216, 5], [217, 6], [218, 7]];
+const NO_WIN_SNAKES = [[213, 2], [214, 3], [215, 4], [216, 5], [217, 6], [218, 7]];
 
 /** A socket client of the server recording what it receives and holding the game as a client would. */
 export class Watcher {
@@ -116,7 +116,7 @@ export class Watcher {
 }
 
 /** Cookie header of an ApiClient's session. */
-export const cookieOf = (api: ApiClient) => [...api.cookies].map(([k, val]) => `${k}=${val}`).join('; ');
+const cookieOf = (api: ApiClient) => [...api.cookies].map(([k, val]) => `${k}=${val}`).join('; ');
 
 /** Connects a socket client (websocket) with `api`'s session cookie, or none for an anonymous spectator, and extra handshake `headers` (e.g. X-Forwarded-For). */
 export async function connect(url: string, name: string, api?: ApiClient, headers: Record<string, string> = {}): Promise<Watcher> {

@@ -20,7 +20,7 @@ import {
 } from './boardGeometry';
 
 /** One square as the board needs it (contract BoardSquare without ids). */
-export interface BoardViewSquare {
+interface BoardViewSquare {
   square_index: number;
   task_description: string;
   task_difficulty: Tier | null;

@@ -148,7 +148,7 @@ export function wrapLabel(text: string, width: number, lines: number): string[] 
 }
 
 /** The connection starting on `square`, if any. */
-export function connectionFrom(connections: readonly Connection[], square: number): Connection | undefined {
+function connectionFrom(connections: readonly Connection[], square: number): Connection | undefined {
   return connections.find((c) => c.start === square);
 }
 

@@ -25,7 +25,7 @@ export interface EventsEffects {
 }
 
 /** The real calls. */
-export const liveEventsEffects: EventsEffects = {
+const liveEventsEffects: EventsEffects = {
   fetchEvents: eventsApi.fetchEvents,
   scheduleEvent: eventsApi.scheduleEvent,
   updateEvent: eventsApi.updateEvent,

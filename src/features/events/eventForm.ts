@@ -11,7 +11,7 @@ import {
 import { firstIssueMessage } from '../../../contract/common';
 
 /** The Central-time zone of the conversion note (product-spec section 5 Events). */
-export const CENTRAL_TIME_ZONE = 'America/Chicago';
+const CENTRAL_TIME_ZONE = 'America/Chicago';
 
 /**
  * The schedule / edit form as the confirmAction draft holds it: `start` and `end` are the values

@@ -5,7 +5,7 @@ import { selectUser } from '../../../machines/session.selectors';
 import { Avatar } from '../../ui/Avatar';
 
 /** External tip-jar link of the avatar menu (product-spec section 2). */
-export const TIP_JAR_URL = 'https://ko-fi.com/';
+const TIP_JAR_URL = 'https://ko-fi.com/';
 
 /**
  * The logged-in avatar menu (product-spec section 2): Dashboard, Profile, My Games, Spectate

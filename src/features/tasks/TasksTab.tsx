@@ -37,7 +37,7 @@ export interface TasksEffects {
 }
 
 /** The real calls. */
-export const liveTasksEffects: TasksEffects = {
+const liveTasksEffects: TasksEffects = {
   fetchClanTasks: tasksApi.fetchClanTasks,
   fetchTaskPage: tasksApi.fetchTaskPage,
   createTask: tasksApi.createTask,

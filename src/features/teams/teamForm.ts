@@ -6,7 +6,7 @@ import { firstIssueMessage } from '../../../contract/common';
 export const COLOR_THROTTLE_MS = 50;
 export const COLOR_DEBOUNCE_MS = 100;
 /** Colour shown for a team whose stored colour is unreadable (product-spec section 3 Team: display fallback). */
-export const TEAM_COLOR_FALLBACK = '#cccccc';
+const TEAM_COLOR_FALLBACK = '#cccccc';
 
 /** The team form as the confirmAction draft holds it. */
 export interface TeamDraft {

@@ -34,4 +34,4 @@ export const DEGENERATE_RNGS: Record<string, () => Rng> = {
   },
 };
 
-export const SIZES: readonly number[] = BOARD_SIZES;
+const SIZES: readonly number[] = BOARD_SIZES;
