@@ -14,7 +14,7 @@ export class ApiRequestError extends Error {
 }
 
 /** The one ky instance: base /api, cookies always sent (product-spec section 7). */
-export const http = ky.create({ prefixUrl: '/api', credentials: 'include', retry: 0, timeout: 20_000 });
+const http = ky.create({ prefixUrl: '/api', credentials: 'include', retry: 0, timeout: 20_000 });
 
 /**
  * Runs a request and parses its JSON answer with a contract schema.

@@ -13,6 +13,8 @@ const PREVIOUS = { to: '/games/spectate', label: 'Spectate Games' };
  * the socket, with no actions, no revert counts and no sign-in. `effects` replaces the public
  * REST load, socket and confetti in tests.
  */
+// The router loads this page with a lazy import (src/app/routes.tsx).
+// ts-unused-exports:disable-next-line
 export function SpectatorViewPage({ effects = spectatorScreenEffects }: { effects?: GameScreenEffects }) {
   const gameId = routeId(useParams().gameId);
   if (!gameId) {
