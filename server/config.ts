@@ -39,6 +39,8 @@ export interface Config {
   actionsPerUser: number;
   /** join_game + tasks_reordered per client address a second over all its sockets (JOINS_PER_ADDRESS, 30). */
   joinsPerAddress: number;
+  /** join_game + tasks_reordered per socket a second (JOINS_PER_SOCKET, 5). */
+  joinsPerSocket: number;
 }
 
 /** A positive integer from the environment, else `fallback`. */
@@ -80,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     actionsPerSocket: positive(env.ROLLS_PER_SOCKET, 5),
     actionsPerUser: positive(env.ROLLS_PER_USER, 10),
     joinsPerAddress: positive(env.JOINS_PER_ADDRESS, 30),
+    joinsPerSocket: positive(env.JOINS_PER_SOCKET, 5),
   };
 }
 

@@ -18,14 +18,14 @@ export interface SocketLimits {
 }
 
 /**
- * Limits from the configuration (ROLLS_PER_SOCKET, ROLLS_PER_USER, JOINS_PER_ADDRESS; defaults
- * 5, 10 and 30); join floods get the same per-socket bound as rolls.
+ * Limits from the configuration (ROLLS_PER_SOCKET, ROLLS_PER_USER, JOINS_PER_SOCKET,
+ * JOINS_PER_ADDRESS; defaults 5, 10, 5 and 30).
  */
-export function socketLimits(config: { actionsPerSocket: number; actionsPerUser: number; joinsPerAddress: number }): SocketLimits {
+export function socketLimits(config: { actionsPerSocket: number; actionsPerUser: number; joinsPerAddress: number; joinsPerSocket: number }): SocketLimits {
   return {
     actionsPerSocket: config.actionsPerSocket,
     actionsPerUser: config.actionsPerUser,
-    fullGamePerSocket: 5,
+    fullGamePerSocket: config.joinsPerSocket,
     fullGamePerAddress: config.joinsPerAddress,
   };
 }

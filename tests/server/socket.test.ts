@@ -20,9 +20,10 @@ import { castOf, connect, watchersOf, LEADER_ONLY, newGame, noReverts, sleep, st
 /**
  * These suites fire bursts of rolls to test ordering and exactly-once application, not the
  * limits of server-contract section 7 (tests/server/abuse.socket.test.ts does): their servers
- * allow more rolls a second (ROLLS_PER_SOCKET, ROLLS_PER_USER).
+ * allow more rolls a second (ROLLS_PER_SOCKET, ROLLS_PER_USER), and more joins, since a client
+ * that sees versions arrive out of order from two processes joins again to resync.
  */
-const BURSTS = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000' };
+const BURSTS = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
 
 describe.each(backends())('live socket (%s)', (backend) => {
   const suite = useServerSuite(backend, { BOARD_SEED: '6006', ...BURSTS });

@@ -52,7 +52,7 @@ describe('MemoryConnectionCap', () => {
 describe('configuration of the limits', () => {
   it('defaults to the contract numbers and reads TRUST_PROXY', () => {
     const c = loadConfig({});
-    expect([c.trustProxy, c.socketsPerAddress, c.actionsPerSocket, c.actionsPerUser, c.joinsPerAddress]).toEqual([0, 100, 5, 10, 30]);
+    expect([c.trustProxy, c.socketsPerAddress, c.actionsPerSocket, c.actionsPerUser, c.joinsPerSocket, c.joinsPerAddress]).toEqual([0, 100, 5, 10, 5, 30]);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: 'yes' }).trustProxy).toBe(0);
