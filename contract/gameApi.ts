@@ -4,6 +4,7 @@ import { CONFIG_MESSAGES } from './game/validate';
 import { GAME_STATUSES } from './game/status';
 import { TierSchema } from './game/tiers';
 import { GameSettingsSchema } from './game/settings';
+import { TaskStateSchema } from './submission';
 
 /**
  * Payloads of the game and game-tasks calls (product-spec.md sections 3 and 7 "Game" / "Game
@@ -33,7 +34,11 @@ export const BoardSquareSchema = v.object({
 });
 export type BoardSquare = v.InferOutput<typeof BoardSquareSchema>;
 
-/** A team's progress in a game (product-spec section 3 "Team state"); positions are squares 1..N, history oldest first. */
+/**
+ * A team's progress in a game (product-spec section 3 "Team state"); positions are squares 1..N,
+ * history oldest first. task_state and square_since (ISO time the team arrived on its square) are
+ * server-contract section 8.
+ */
 export const TeamStateSchema = v.object({
   team_id: v.number(),
   team_name: v.string(),
@@ -41,6 +46,8 @@ export const TeamStateSchema = v.object({
   current_position: v.number(),
   revert_count: v.number(),
   position_history: v.array(v.number()),
+  task_state: TaskStateSchema,
+  square_since: v.string(),
 });
 export type TeamState = v.InferOutput<typeof TeamStateSchema>;
 
@@ -96,6 +103,8 @@ const gameEntries = {
   num_hard_tasks: v.number(),
   num_elite_tasks: v.number(),
   num_master_tasks: v.number(),
+  /** A roll waits for an approved proof of the team's task (server-contract section 8). */
+  proof_required: v.boolean(),
   /** Snakes first, then ladders. */
   board_connections: v.array(ConnectionSchema),
   /** Squares 1..N in order. */

@@ -4,6 +4,7 @@ import {
   BoardSquareSchema, GameSchema, LogEntrySchema, PublicGameSchema, TeamStateSchema, WinnerSchema,
   type Game, type LogEntry, type PublicGame,
 } from './gameApi';
+import type { JoinReviews, SubmissionAnswer } from './submission';
 
 /**
  * The live socket of product-spec section 7 ("Live socket") and server-contract section 5:
@@ -90,6 +91,8 @@ export interface ClientToServerEvents {
   roll_dice: (payload: TeamAction) => void;
   revert_roll: (payload: TeamAction) => void;
   tasks_reordered: (payload: TasksReorderedIn) => void;
+  /** Server-contract section 8: managers join their clan's managers room; anyone else joins nothing. */
+  join_reviews: (payload: JoinReviews) => void;
 }
 
 /** Events the server sends, each payload the output type of its schema above. */
@@ -99,6 +102,8 @@ export interface ServerToClientEvents {
   tasks_reordered: (payload: TasksReorderedOut) => void;
   team_update: (payload: TeamUpdate) => void;
   action_error: (payload: ActionError) => void;
+  /** Server-contract section 8: every change of a submission, to the members room and the managers room. */
+  submission_update: (payload: SubmissionAnswer) => void;
 }
 
 /** True when a game_state_update carries the whole game rather than a progress update. */

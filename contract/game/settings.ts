@@ -17,6 +17,8 @@ export const SETTINGS_MESSAGES = {
     `Total tasks (${total}) exceeds available task tiles (${tiles}). Please reduce task numbers.`,
   tooFew: (total: number, tiles: number) =>
     `Total tasks (${total}) is less than available task tiles (${tiles}). All task tiles must be filled.`,
+  /** Not in the spec: proof_required (server-contract section 8) that is not a boolean. */
+  proofRequired: 'proof_required must be true or false.',
   /** Not in the spec: more connections than fit (see maxConnections). */
   tooManyConnections: (boardSize: number, snakes: number, ladders: number) =>
     `A board of ${boardSize} squares cannot hold ${snakes} snakes and ${ladders} ladders: ` +
@@ -38,6 +40,9 @@ export interface GameSettings {
   num_elite_tasks: number;
   num_master_tasks: number;
 }
+
+/** The create/randomize payload after parsing: the settings plus proof_required (server-contract section 8, default false). */
+export type GameSettingsBody = GameSettings & { proof_required: boolean };
 
 /** The five task-count fields of GameSettings, in tier order. */
 export const TASK_COUNT_FIELDS = [
@@ -65,6 +70,7 @@ const GameSettingsFieldsSchema = v.object(
     num_hard_tasks: int(SETTINGS_MESSAGES.wholeCount),
     num_elite_tasks: int(SETTINGS_MESSAGES.wholeCount),
     num_master_tasks: int(SETTINGS_MESSAGES.wholeCount),
+    proof_required: v.optional(v.boolean(SETTINGS_MESSAGES.proofRequired), false),
   },
   SETTINGS_MESSAGES.required,
 );
@@ -76,7 +82,7 @@ const GameSettingsFieldsSchema = v.object(
  */
 export const GameSettingsSchema = v.pipe(
   GameSettingsFieldsSchema,
-  v.rawCheck<GameSettings>(({ dataset, addIssue }) => {
+  v.rawCheck<GameSettingsBody>(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
     const message = validateSettings(dataset.value);
     if (message !== null) addIssue({ message });

@@ -38,6 +38,7 @@ export function fixtureGame(over: Partial<Game> = {}, role: FixtureRole = 'leade
     num_hard_tasks: 0,
     num_elite_tasks: 0,
     num_master_tasks: 0,
+    proof_required: false,
     board_connections: [
       { type: 'snake', start: 6, end: 2 },
       { type: 'ladder', start: 3, end: 14 },
@@ -48,8 +49,8 @@ export function fixtureGame(over: Partial<Game> = {}, role: FixtureRole = 'leade
     version: 1,
     created_at: '2025-05-01T09:00:00.000Z',
     team_states: [
-      { team_id: 11, team_name: 'Red Dragons', team_color: '#cc2222', current_position: 1, revert_count: 0, position_history: [1] },
-      { team_id: 12, team_name: 'Blue Moons', team_color: '#2244cc', current_position: 1, revert_count: 0, position_history: [1] },
+      { team_id: 11, team_name: 'Red Dragons', team_color: '#cc2222', current_position: 1, revert_count: 0, position_history: [1], task_state: 'none', square_since: '2025-05-01T10:00:00.000Z' },
+      { team_id: 12, team_name: 'Blue Moons', team_color: '#2244cc', current_position: 1, revert_count: 0, position_history: [1], task_state: 'none', square_since: '2025-05-01T10:00:00.000Z' },
     ],
     user_teams: role === 'leader' ? [LEADER] : role === 'member' ? [MEMBER] : [],
     ...over,
@@ -78,7 +79,8 @@ export function progressOf(
       const reverted = mine && change.revert === true && t.position_history.length > 1;
       const history = reverted ? t.position_history.slice(0, -1) : moved ? [...t.position_history, change.position!] : t.position_history;
       const position = history[history.length - 1] ?? t.current_position;
-      const base = { team_id: t.team_id, team_name: t.team_name, team_color: t.team_color, current_position: position, position_history: history };
+      const squareSince = moved || reverted ? '2025-05-01T10:05:00.000Z' : t.square_since;
+      const base = { team_id: t.team_id, team_name: t.team_name, team_color: t.team_color, current_position: position, position_history: history, task_state: t.task_state, square_since: squareSince };
       if (change.publicShape) return base;
       const held = (t as { revert_count?: number }).revert_count ?? 0;
       const count = mine && change.revertCount !== undefined ? change.revertCount : reverted ? held + 1 : held;

@@ -262,7 +262,7 @@ describe('live updates', () => {
     status,
     version,
     winners: null,
-    team_states: [{ team_id: 1, team_name: 'Red', team_color: '#aa0000', current_position: 12, position_history: [1, 9, 12] }],
+    team_states: [{ team_id: 1, team_name: 'Red', team_color: '#aa0000', current_position: 12, position_history: [1, 9, 12], task_state: 'open' as const, square_since: '2025-05-01T10:05:00.000Z' }],
   });
 
   it('merges the next progress update and keeps revert counts', () => {

@@ -1,0 +1,184 @@
+import * as v from 'valibot';
+import { typedTextSchema } from './text';
+import { TierSchema } from './game/tiers';
+
+// ---------------------------------------------------------------------------------------------
+// Task proof and referee review (server-contract.md section 8): the task state a team carries on
+// its square, proof submissions, reviews, and their texts. Shared by the server routes, the
+// socket and the client's proof and review charts.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A team's task state on its square (server-contract section 8): `none` no task (Start, blank),
+ * `open` waiting, `submitted` proof waits for review, `denied` refused (may be sent again),
+ * `approved` done.
+ */
+export const TASK_STATES = ['none', 'open', 'submitted', 'denied', 'approved'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+export const TaskStateSchema = v.picklist(TASK_STATES);
+
+/** States in which a team may send proof (else 409). */
+export const SUBMITTABLE_STATES: readonly TaskState[] = ['open', 'denied'];
+
+/** States in which a Leader may roll when the game requires proof. */
+const ROLLABLE_STATES: readonly TaskState[] = ['none', 'approved'];
+
+/** True when a team in `state` may roll: always without proof_required, else only from `none` or `approved`. */
+export function mayRoll(proofRequired: boolean, state: TaskState): boolean {
+  return !proofRequired || ROLLABLE_STATES.includes(state);
+}
+
+/** A submission's review status. */
+export const SUBMISSION_STATUSES = ['pending', 'approved', 'denied', 'withdrawn'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+/** Largest image a submission may carry: 8 MiB (bytes); larger answers 413. */
+export const PROOF_MAX_BYTES = 8 * 1024 * 1024;
+/** Longest note (characters after the text rule). */
+export const PROOF_NOTE_MAX = 500;
+/** Longest deny reason (characters after the text rule). */
+export const REVIEW_REASON_MAX = 300;
+/** How long a review may be undone (ms): 5 minutes, while the team has not rolled since. */
+export const REVIEW_UNDO_MS = 5 * 60 * 1000;
+/** Image types a submission may carry, recognised by their bytes (MIME types). */
+export const PROOF_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+
+/**
+ * The texts of section 8. Texts the contract gives verbatim are marked; the rest are ours and the
+ * client shows them as the server sends them.
+ */
+export const PROOF_MESSAGES = {
+  /** Verbatim (section 8): the roll gate's action_error. */
+  rollGate: (square: number, team: string) =>
+    `Complete the task on square ${square} first: a referee must approve its proof before ${team} can roll again.`,
+  /** Verbatim (section 8). */
+  ownSubmission: 'You cannot review your own submission.',
+  notOnTeam: 'Only players on this team can send its proof.',
+  notPlaying: 'Proof can only be sent while the game is in progress or paused.',
+  noTask: (square: number) => `Square ${square} has no task to prove.`,
+  alreadySubmitted: (square: number) => `Proof for square ${square} is already waiting for review.`,
+  alreadyApproved: (square: number) => `The task on square ${square} is already approved.`,
+  tooLarge: 'The image is too large: at most 8 MiB.',
+  notImage: 'The image must be a PNG, JPEG, WebP or GIF.',
+  undecodable: 'The image could not be read. Send a PNG, JPEG, WebP or GIF screenshot.',
+  imageRequired: 'Attach an image of the completed task.',
+  teamRequired: 'team_id is required.',
+  teamNotInGame: 'That team is not in this game.',
+  notPending: 'This submission was already reviewed or withdrawn.',
+  undoExpired: 'This review can no longer be undone: undo is possible for 5 minutes and until the team rolls.',
+  notReviewed: 'This submission has not been reviewed.',
+  decision: "decision must be 'approve' or 'deny'.",
+  reasonRequired: 'A reason is required to deny a submission.',
+  reasonTooLong: `Reason must be at most ${REVIEW_REASON_MAX} characters.`,
+  noteTooLong: `Note must be at most ${PROOF_NOTE_MAX} characters.`,
+  notFound: 'Submission not found.',
+} as const;
+
+/** Log lines of section 8, verbatim. */
+export const PROOF_LOG = {
+  sent: (team: string, square: number) => `${team} sent proof for square ${square}.`,
+  approved: (referee: string, team: string) => `Approved by ${referee}: ${team} may roll.`,
+  denied: (referee: string, reason: string) => `Denied by ${referee}: ${reason}`,
+  undone: (referee: string) => `Review undone by ${referee}.`,
+} as const;
+
+/** The optional note of a submission: text rule, multi-line, at most 500 characters ('' allowed). */
+export const ProofNoteSchema = typedTextSchema({
+  label: 'Note',
+  field: 'note',
+  multiline: true,
+  required: 'Note must be text.',
+  min: 0,
+  max: PROOF_NOTE_MAX,
+  tooLong: PROOF_MESSAGES.noteTooLong,
+});
+
+/** A deny reason: text rule, multi-line, 1 to 300 characters. */
+export const ReviewReasonSchema = typedTextSchema({
+  label: 'Reason',
+  field: 'reason',
+  multiline: true,
+  required: PROOF_MESSAGES.reasonRequired,
+  max: REVIEW_REASON_MAX,
+  tooLong: PROOF_MESSAGES.reasonTooLong,
+});
+
+/**
+ * PUT .../submissions/{id}/review body: `{decision: 'approve'|'deny', reason}`; reason required
+ * (1..300 characters) to deny, ignored (may be absent or null) to approve.
+ */
+export const ReviewBodySchema = v.variant(
+  'decision',
+  [
+    v.object({ decision: v.literal('approve'), reason: v.optional(v.nullable(v.string()), null) }),
+    v.object({ decision: v.literal('deny'), reason: ReviewReasonSchema }),
+  ],
+  PROOF_MESSAGES.decision,
+);
+export type ReviewBody = v.InferOutput<typeof ReviewBodySchema>;
+
+/** PUT .../game/{gameId}/rules body (managers). */
+export const RulesBodySchema = v.object(
+  { proof_required: v.boolean('proof_required must be true or false.') },
+  'Request body must be a JSON object with proof_required true or false.',
+);
+export type RulesBody = v.InferOutput<typeof RulesBodySchema>;
+
+/** A submission (server-contract section 8); times ISO; image_url/thumb_url are same-origin paths. */
+export const SubmissionSchema = v.object({
+  id: v.number(),
+  game_id: v.number(),
+  team_id: v.number(),
+  team_name: v.string(),
+  team_color: v.string(),
+  square_index: v.number(),
+  task_description: v.string(),
+  task_difficulty: v.nullable(TierSchema),
+  submitted_by: v.object({ user_id: v.number(), username: v.string(), ign: v.string() }),
+  note: v.string(),
+  image_url: v.string(),
+  thumb_url: v.string(),
+  status: v.picklist(SUBMISSION_STATUSES),
+  reviewer: v.nullable(v.object({ user_id: v.number(), username: v.string() })),
+  reason: v.nullable(v.string()),
+  created_at: v.string(),
+  reviewed_at: v.nullable(v.string()),
+});
+export type Submission = v.InferOutput<typeof SubmissionSchema>;
+
+/** `{submission}`: POST answer (201), review and undo answers, and the `submission_update` socket payload. */
+export const SubmissionAnswerSchema = v.object({ submission: SubmissionSchema });
+export type SubmissionAnswer = v.InferOutput<typeof SubmissionAnswerSchema>;
+
+/** `{submissions}`: a game's submissions newest first, or the clan's referee queue oldest first. */
+export const SubmissionListSchema = v.object({ submissions: v.array(SubmissionSchema) });
+export type SubmissionList = v.InferOutput<typeof SubmissionListSchema>;
+
+/** `join_reviews` payload: the clan whose managers room `clan:<id>:managers` to join (managers only). */
+export const JoinReviewsSchema = v.object({
+  clan_id: v.pipe(v.number('clan_id must be a number.'), v.integer('clan_id must be a whole number.'), v.minValue(1, 'clan_id is invalid.'), v.maxValue(2147483647, 'clan_id is invalid.')),
+});
+export type JoinReviews = v.InferOutput<typeof JoinReviewsSchema>;
+
+/** The managers room of a clan (section 8). */
+export const managersRoom = (clanId: number) => `clan:${clanId}:managers`;
+
+/**
+ * 'on square 41 for 2 h 14 min': how long a team has been on its square, from `since` (ISO) to
+ * `now` (ms epoch). Under a minute: 'for less than a minute'; whole days shown as 'd' past 24 h.
+ */
+export function timeOnSquare(square: number, since: string, now: number): string {
+  return `on square ${square} for ${formatWait(now - Date.parse(since))}`;
+}
+
+/** A wait of `ms` milliseconds as '2 h 14 min', '5 min', '1 d 3 h' or 'less than a minute'. */
+export function formatWait(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return 'less than a minute';
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const mins = minutes % 60;
+  if (days > 0) return hours > 0 ? `${days} d ${hours} h` : `${days} d`;
+  if (hours > 0) return mins > 0 ? `${hours} h ${mins} min` : `${hours} h`;
+  return `${mins} min`;
+}
