@@ -2,7 +2,7 @@ import { and, assign, enqueueActions, setup, stopChild, type ActorRefFrom } from
 import type { BoardBody, Game } from '../contract/gameApi';
 import { applyGameUpdate, type GameUpdate } from '../contract/socket';
 import { DEFAULT_SETTINGS } from '../contract/game/board';
-import type { GameSettings } from '../contract/game/settings';
+import type { GameSettings, GameSettingsBody } from '../contract/game/settings';
 import { changeSettingsDraft, checkSettingsDraft, draftFromSettings, parseSettingsDraft, type SettingsDraft, type SettingsField } from '../contract/game/settingsDraft';
 import { boardTextsOf, boardTextsUnchanged, checkBoardTexts } from '../contract/game/boardEditor';
 import { gameStatusMachine } from './gameStatus.machine';
@@ -19,6 +19,8 @@ export interface EventGameContext {
   game: Game | null;
   /** The settings form (setup form and Board Settings form). */
   draft: SettingsDraft;
+  /** The form's 'Require approved proof before the next roll' box (server-contract section 8): checked by default in setup, the game's rule after. */
+  proofRequired: boolean;
   snakesText: string;
   laddersText: string;
   /** Why the manual board was refused (parse, rule or server message). */
@@ -30,6 +32,8 @@ export interface EventGameContext {
 
 export type EventGameEvent =
   | { type: 'settings.change'; field: SettingsField; value: string }
+  /** The proof box: part of the create payload in setup; on an existing game it is saved at once (PUT .../rules). */
+  | { type: 'rules.change'; proofRequired: boolean }
   /** Create & Deploy Game (setup) or Randomize Board (an existing game). */
   | { type: 'settings.submit' }
   | { type: 'randomize.confirm' }
@@ -68,7 +72,8 @@ const errorText = (error: unknown, fallback: string) => (error instanceof Error 
  *   `settings.submit` while in-progress or paused opens the Confirm Board Randomization dialog
  *   (confirmingRandomize), otherwise randomizes at once; `board.save` checks the boxes with
  *   checkBoardTexts before savingBoard, then reloads; `game.reload` reloads in place;
- *   `game.deleted` goes back to setup.
+ *   `game.deleted` goes back to setup. `rules.change` (the proof box) saves at once in savingRules
+ *   (PUT .../rules); in setup it is part of the create payload (checked by default).
  * Messages go to the banner through the `notify` action (provided from src/).
  */
 export const eventGameMachine = setup({
@@ -79,7 +84,8 @@ export const eventGameMachine = setup({
   },
   actors: {
     loadGame: missingPromise<Game, { gameId: number }>('eventGame', 'loadGame'),
-    createGame: missingPromise<{ gameId: number; message: string }, { settings: GameSettings }>('eventGame', 'createGame'),
+    createGame: missingPromise<{ gameId: number; message: string }, { settings: GameSettingsBody }>('eventGame', 'createGame'),
+    saveRules: missingPromise<{ proofRequired: boolean }, { gameId: number; proofRequired: boolean }>('eventGame', 'saveRules'),
     randomizeGame: missingPromise<{ game: Game; message: string }, { gameId: number; settings: GameSettings }>('eventGame', 'randomizeGame'),
     saveBoard: missingPromise<{ message: string }, { gameId: number; body: BoardBody }>('eventGame', 'saveBoard'),
     gameStatus: gameStatusMachine,
@@ -97,8 +103,15 @@ export const eventGameMachine = setup({
     assignSetting: assign(({ context }, e: { field: SettingsField; value: string }) => ({
       draft: changeSettingsDraft(context.draft, e.field, e.value),
     })),
-    assignDefaultSettings: assign({ draft: () => draftFromSettings(DEFAULT_SETTINGS) }),
-    assignSettingsOfGame: assign(({ context }) => ({ draft: context.game ? draftFromSettings(context.game) : context.draft })),
+    assignDefaultSettings: assign({ draft: () => draftFromSettings(DEFAULT_SETTINGS), proofRequired: true }),
+    assignSettingsOfGame: assign(({ context }) => ({
+      draft: context.game ? draftFromSettings(context.game) : context.draft,
+      proofRequired: context.game ? context.game.proof_required : context.proofRequired,
+    })),
+    assignProofRequired: assign((_, proofRequired: boolean) => ({ proofRequired })),
+    assignRulesOfGame: assign(({ context }) => ({ proofRequired: context.game?.proof_required ?? context.proofRequired })),
+    /** The saved rule, in the game and in the box. */
+    assignRules: assign(({ context }, proofRequired: boolean) => ({ proofRequired, game: context.game ? { ...context.game, proof_required: proofRequired } : null })),
     assignBoardText: assign((_, e: { box: 'snakes' | 'ladders'; value: string }) =>
       e.box === 'snakes' ? { snakesText: e.value, boardError: null } : { laddersText: e.value, boardError: null },
     ),
@@ -148,6 +161,7 @@ export const eventGameMachine = setup({
     gameId: input.gameId,
     game: null,
     draft: draftFromSettings(DEFAULT_SETTINGS),
+    proofRequired: true,
     snakesText: '[]',
     laddersText: '[]',
     boardError: null,
@@ -186,6 +200,7 @@ export const eventGameMachine = setup({
     setup: {
       initial: 'editing',
       entry: 'assignDefaultSettings',
+      on: { 'rules.change': { actions: { type: 'assignProofRequired', params: ({ event }) => event.proofRequired } } },
       states: {
         editing: {
           on: { 'settings.submit': { guard: 'isSettingsValid', target: 'creating' } },
@@ -195,7 +210,7 @@ export const eventGameMachine = setup({
           invoke: {
             id: 'createGame',
             src: 'createGame',
-            input: ({ context }) => ({ settings: parseSettingsDraft(context.draft) ?? DEFAULT_SETTINGS }),
+            input: ({ context }) => ({ settings: { ...(parseSettingsDraft(context.draft) ?? DEFAULT_SETTINGS), proof_required: context.proofRequired } }),
             onDone: {
               target: '#eventGame.loading',
               actions: [
@@ -231,6 +246,33 @@ export const eventGameMachine = setup({
               { guard: 'isBoardValid', target: 'savingBoard' },
               { actions: { type: 'assignBoardError', params: null } },
             ],
+            'rules.change': { target: 'savingRules', actions: { type: 'assignProofRequired', params: ({ event }) => event.proofRequired } },
+          },
+        },
+        /** PUT .../rules {proof_required}: the box shows the new value until the server answers; a refusal puts the game's back. */
+        savingRules: {
+          tags: ['busy'],
+          invoke: {
+            id: 'saveRules',
+            src: 'saveRules',
+            input: ({ context }) => ({ gameId: context.gameId ?? 0, proofRequired: context.proofRequired }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'assignRules', params: ({ event }) => event.output.proofRequired },
+                {
+                  type: 'notify',
+                  params: ({ event }) => ({
+                    tone: 'success' as const,
+                    text: event.output.proofRequired ? 'Rolls now wait for an approved proof.' : 'Rolls no longer wait for proof.',
+                  }),
+                },
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: ['assignRulesOfGame', { type: 'notify', params: ({ event }) => ({ tone: 'error' as const, text: errorText(event.error, 'Failed to change the game rules.') }) }],
+            },
           },
         },
         confirmingRandomize: {

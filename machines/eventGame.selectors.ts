@@ -32,3 +32,7 @@ export const selectLaddersText = (s: S) => s.context.laddersText;
 export const selectBoardError = (s: S) => s.context.boardError;
 export const selectLoadError = (s: S) => s.context.loadError;
 export const selectStatusRef = (s: S) => s.context.statusRef;
+/** The 'Require approved proof before the next roll' box. */
+export const selectProofRequired = (s: S) => s.context.proofRequired;
+/** The box may be changed: in setup while editing, on an existing game while nothing runs. */
+export const canChangeRules = (s: S) => s.matches({ setup: 'editing' }) || s.matches({ manage: 'idle' });

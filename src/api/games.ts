@@ -17,7 +17,8 @@ import {
   type OkMessageAnswer,
   type StatusAnswer,
 } from '../../contract/gameApi';
-import type { GameSettings } from '../../contract/game/settings';
+import type { GameSettings, GameSettingsBody } from '../../contract/game/settings';
+import * as v from 'valibot';
 import type { RequestableStatus } from '../../contract/game/status';
 
 /**
@@ -50,7 +51,7 @@ export async function fetchGame(clanId: number, eventId: number, gameId: number)
  * {game: {id}, message: 'Game created successfully! Snakes and ladders board is ready.'}.
  * 409 when the event already has a game. Fallback 'Failed to create game.'
  */
-export function createGame(clanId: number, eventId: number, settings: GameSettings): Promise<GameCreatedAnswer> {
+export function createGame(clanId: number, eventId: number, settings: GameSettings | GameSettingsBody): Promise<GameCreatedAnswer> {
   return request(GameCreatedAnswerSchema, (h) => h.post(`${gamePath(clanId, eventId)}/`, { json: settings }), 'Failed to create game.');
 }
 
@@ -173,4 +174,18 @@ export async function fetchAvailableTasks(clanId: number, eventId: number, gameI
     'Failed to fetch swap options.',
   );
   return answer.available_tasks;
+}
+
+/**
+ * PUT /api/clan/{clanId}/events/{eventId}/game/{gameId}/rules {proof_required} (server-contract
+ * section 8, managers): changes the proof rule without touching the board. Answers the rule now
+ * in force (the answer's game.proof_required, else the one sent). Fallback 'Failed to change the game rules.'
+ */
+export async function saveGameRules(clanId: number, eventId: number, gameId: number, proofRequired: boolean): Promise<{ proofRequired: boolean }> {
+  const answer = await request(
+    v.looseObject({ game: v.optional(v.looseObject({ proof_required: v.optional(v.boolean()) })), proof_required: v.optional(v.boolean()) }),
+    (h) => h.put(`${gamePath(clanId, eventId)}/${gameId}/rules`, { json: { proof_required: proofRequired } }),
+    'Failed to change the game rules.',
+  );
+  return { proofRequired: answer.game?.proof_required ?? answer.proof_required ?? proofRequired };
 }

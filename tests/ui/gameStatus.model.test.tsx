@@ -110,6 +110,7 @@ async function renderView(): Promise<World> {
   const effects: GameEffects = {
     fetchGame: fx.fn('fetchGame'),
     createGame: fx.fn('createGame'),
+    saveGameRules: fx.fn('saveGameRules'),
     randomizeGame: fx.fn('randomizeGame'),
     saveBoard: fx.fn('saveBoard'),
     changeGameStatus: fx.fn('changeGameStatus'),

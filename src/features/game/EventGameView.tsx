@@ -15,7 +15,7 @@ import { revertAllowance, revertsUsed, turnsProcessed } from '../../../contract/
 import { boardSizeLabel } from '../../../contract/game/board';
 import { statusClass } from '../../../contract/game/status';
 import type { BoardBody, Game } from '../../../contract/gameApi';
-import type { GameSettings } from '../../../contract/game/settings';
+import type { GameSettings, GameSettingsBody } from '../../../contract/game/settings';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
@@ -92,7 +92,8 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
     eventGameMachine.provide({
       actors: {
         loadGame: latestCall(latest, (fx, clan, event, input: { gameId: number }) => fx.fetchGame(clan, event, input.gameId)),
-        createGame: latestCall(latest, async (fx, clan, event, input: { settings: GameSettings }) => {
+        saveRules: latestCall(latest, (fx, clan, event, input: { gameId: number; proofRequired: boolean }) => fx.saveGameRules(clan, event, input.gameId, input.proofRequired)),
+        createGame: latestCall(latest, async (fx, clan, event, input: { settings: GameSettingsBody }) => {
           const answer = await fx.createGame(clan, event, input.settings);
           latest.current.onGameChanged?.();
           return { gameId: answer.game.id, message: answer.message };

@@ -115,6 +115,7 @@ export function SettingsForm({ flow, submitLabel, extra }: { flow: EventGameRef;
               : `Task tiles to fill: ${check.taskTiles} (board size minus the Start and Finish squares). Tasks set: ${check.totalTasks}.`}
           </p>
         </fieldset>
+        <ProofRequiredField flow={flow} id={`${id}-proof_required`} />
       </fieldset>
       {check.error && (
         <p id={errorId} className="notice notice--error" role="alert">
@@ -128,5 +129,37 @@ export function SettingsForm({ flow, submitLabel, extra }: { flow: EventGameRef;
         {extra}
       </div>
     </form>
+  );
+}
+
+/**
+ * The 'Require approved proof before the next roll' box (server-contract section 8): part of the
+ * create payload in setup (checked by default); on an existing game it is saved at once through
+ * PUT .../rules, without touching the board.
+ */
+function ProofRequiredField({ flow, id }: { flow: EventGameRef; id: string }) {
+  const checked = useSelector(flow, sel.selectProofRequired);
+  const canChange = useSelector(flow, sel.canChangeRules);
+  const existing = useSelector(flow, (s) => sel.selectMode(s) === 'manage');
+  return (
+    <div className="field field--checkbox game-settings__proof">
+      <label className="checkbox" htmlFor={id}>
+        <input
+          id={id}
+          type="checkbox"
+          checked={checked}
+          disabled={!canChange}
+          aria-describedby={`${id}-hint`}
+          onChange={(e) => flow.send({ type: 'rules.change', proofRequired: e.target.checked })}
+        />{' '}
+        Require approved proof before the next roll
+      </label>
+      <span id={`${id}-hint`} className="field__hint">
+        {existing
+          ? 'Saved at once; the board is not changed. '
+          : ''}
+        A team member sends a screenshot of the task and a referee approves it before the Leader may roll again.
+      </span>
+    </div>
   );
 }

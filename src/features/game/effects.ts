@@ -5,6 +5,8 @@ import { openGameSocket, type GameSocketLike } from '../../realtime/gameSocket';
 export interface GameEffects {
   fetchGame: typeof gamesApi.fetchGame;
   createGame: typeof gamesApi.createGame;
+  /** PUT .../rules {proof_required} (server-contract section 8). */
+  saveGameRules: typeof gamesApi.saveGameRules;
   randomizeGame: typeof gamesApi.randomizeGame;
   saveBoard: typeof gamesApi.saveBoard;
   changeGameStatus: typeof gamesApi.changeGameStatus;
@@ -18,6 +20,7 @@ export interface GameEffects {
 export const liveGameEffects: GameEffects = {
   fetchGame: gamesApi.fetchGame,
   createGame: gamesApi.createGame,
+  saveGameRules: gamesApi.saveGameRules,
   randomizeGame: gamesApi.randomizeGame,
   saveBoard: gamesApi.saveBoard,
   changeGameStatus: gamesApi.changeGameStatus,
