@@ -1,10 +1,11 @@
-import { assign, enqueueActions, sendTo, setup } from 'xstate';
+import { and, assign, enqueueActions, sendTo, setup } from 'xstate';
 import type { LogEntry } from '../contract/gameApi';
 import { GAME_LOG_LIMIT } from '../contract/gameApi';
 import { applyGameUpdate, isFullGame, prependLogEntry, type GameUpdate, type HeldGame } from '../contract/socket';
 import { statusToChartState, type GameChartState } from '../contract/game';
 import { leaderActionOf, leaderCanRevert } from '../contract/game/roles';
 import { GAME_VIEW_MESSAGES } from '../contract/game/viewTexts';
+import { leaderRollGate } from '../contract/proofView';
 import { bannerMachine, type BannerEvent } from './banner.machine';
 import { socketConnectionMachine, type ConnectionRequest, type GameFact } from './socketConnection.machine';
 import { missingPromise } from './shared';
@@ -41,8 +42,8 @@ export type GamePlayEvent =
  *   contract applyGameUpdate (action `applyGameUpdate`): a change is assigned and `game.updated`
  *   raised, which re-resolves the play state (so the rolling and reverting flags clear on the next
  *   update; a finished game stays as it is); a version gap sends `room.rejoin` (join_game again).
- * - Rolls and reverts are offered only in inProgress, only to a team's Leader, reverts only under
- *   canRevert; they go out through the invoked `connection` (socketConnection chart).
+ * - Rolls and reverts are offered only in inProgress, only to a team's Leader (rolls only while
+ *   the proof rule lets the team roll: contract leaderRollGate), reverts only under canRevert; they go out through the invoked `connection` (socketConnection chart).
  * - The server's action_error message goes to the invoked banner chart `message` (`message.show`),
  *   which fades it at 4 s and removes it at 5 s.
  */
@@ -66,6 +67,8 @@ export const gamePlayMachine = setup({
     statusIs: ({ context }, params: { state: GameChartState }) => !!context.game && statusToChartState(context.game.status) === params.state,
     hasWinners: ({ context }) => (context.game?.winners?.length ?? 0) > 0,
     isLeader: ({ context }) => leaderActionOf(context.game) !== null,
+    /** The proof rule lets the led team roll (server-contract section 8 roll gate). */
+    isRollAllowed: ({ context }) => leaderRollGate(context.game) === null,
     canRevertTurn: ({ context }) => leaderCanRevert(context.game),
   },
   actions: {
@@ -162,7 +165,7 @@ export const gamePlayMachine = setup({
               states: {
                 idle: {
                   on: {
-                    'roll.request': { guard: 'isLeader', target: 'rolling', actions: 'sendRoll' },
+                    'roll.request': { guard: and(['isLeader', 'isRollAllowed']), target: 'rolling', actions: 'sendRoll' },
                     'revert.request': { guard: 'canRevertTurn', target: 'reverting', actions: 'sendRevert' },
                   },
                 },

@@ -1,6 +1,7 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { gamePlayMachine } from './gamePlay.machine';
 import { leaderEntryOf, userTeamsOf, viewerRoleOf } from '../contract/game/roles';
+import { leaderRollGate } from '../contract/proofView';
 import type { bannerMachine } from './banner.machine';
 
 type S = SnapshotFrom<typeof gamePlayMachine>;
@@ -33,3 +34,5 @@ export const selectMessage = (s: S) => s.children.message as ActorRefFrom<typeof
 export const selectIsCelebrating = (s: S) => s.matches({ live: { play: { finished: 'celebrating' } } });
 export const selectIsFinished = (s: S) => s.matches({ live: { play: 'finished' } });
 export const selectConnection = (s: S) => s.children.connection;
+/** Why the viewer's led team may not roll now (the proof rule of server-contract section 8), or null. */
+export const selectRollGate = (s: S) => leaderRollGate(s.context.game);

@@ -12,6 +12,8 @@ import type { socketConnectionMachine } from '../../../machines/socketConnection
 import { selectConnectionState, selectReconnectAttempt, type ConnectionState } from '../../../machines/socketConnection.selectors';
 import { Notice } from '../../ui/Notice';
 import { prefersReducedMotion } from './confetti';
+import { timeOnSquare } from '../../../contract/submission';
+import { TaskStateBadge, useNow } from './ProofPanel';
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
@@ -108,6 +110,7 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
   const leader = useSelector(actor, sel.selectLeaderEntry);
   const revertsLeft = useSelector(actor, sel.selectLeaderRevertsLeft);
   const message = useSelector(actor, sel.selectMessage);
+  const rollGate = useSelector(actor, sel.selectRollGate);
   const title = role === 'leader' ? GAME_ACTION_TEXTS.leaderTitle : role === 'member' ? GAME_ACTION_TEXTS.memberTitle : GAME_ACTION_TEXTS.noTeamTitle;
 
   let body;
@@ -124,13 +127,24 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
           </p>
         )}
         <div className="game-actions__buttons">
-          <button type="button" className="btn btn--primary btn--large" disabled={!canRoll || !live} onClick={() => actor.send({ type: 'roll.request' })}>
+          <button
+            type="button"
+            className="btn btn--primary btn--large"
+            disabled={!canRoll || !live}
+            aria-describedby={rollGate ? 'roll-gate' : undefined}
+            onClick={() => actor.send({ type: 'roll.request' })}
+          >
             {rolling ? 'Rolling...' : 'Roll Dice'}
           </button>
           <button type="button" className="btn" disabled={!canRevert || !live} onClick={() => actor.send({ type: 'revert.request' })}>
             {reverting ? 'Reverting...' : 'Revert Last Turn'}
           </button>
         </div>
+        {rollGate && (
+          <p id="roll-gate" className="game-actions__note game-actions__gate" data-testid="roll-gate">
+            {rollGate}
+          </p>
+        )}
         {revertsLeft !== null && <p className="game-actions__reverts muted">Reverts left: {revertsLeft}</p>}
         {!live && <p className="game-actions__note muted">Waiting for the live connection…</p>}
       </>
@@ -158,13 +172,15 @@ function ActionMessage({ message }: { message: MessageRef }) {
 }
 
 /**
- * Team Positions (product-spec section 2): every team's colour, name and square, furthest first;
+ * Team Positions (product-spec section 2): every team's colour, name and square, furthest first,
+ * with its task state and time on the square (server-contract section 8);
  * the viewer's teams starred; revert counts only on the members' screen (not for spectators).
  */
 export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; showReverts: boolean }) {
   const teams = useSelector(actor, sel.selectTeamStates) ?? [];
   const mine = useSelector(actor, sel.selectUserTeams);
   const max = useSelector(actor, (s) => s.context.game?.max_reverts_allowed ?? 0);
+  const now = useNow();
   const ordered = [...teams].sort((a, b) => b.current_position - a.current_position || a.team_id - b.team_id);
   return (
     <section className="panel positions-panel" aria-labelledby="team-positions-title">
@@ -177,13 +193,16 @@ export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; show
             const starred = mine.some((m) => m.id === t.team_id);
             const revertCount = (t as { revert_count?: number }).revert_count;
             return (
-              <li key={t.team_id} className="team-positions__item" data-testid="team-position" data-team={t.team_name} data-position={t.current_position}>
+              <li key={t.team_id} className="team-positions__item" data-testid="team-position" data-team={t.team_name} data-position={t.current_position} data-task-state={t.task_state}>
                 <span className="team-positions__swatch" style={{ background: t.team_color || '#cccccc' }} aria-hidden="true" />
                 <span className="team-positions__name">
                   {t.team_name}
                   {starred && <span className="star" aria-label="(your team)"> ★</span>}
                 </span>
                 <span className="team-positions__square">Square {t.current_position}</span>
+                <span className="team-positions__task">
+                  <TaskStateBadge state={t.task_state} /> <span className="muted" data-testid="time-on-square">{timeOnSquare(t.current_position, t.square_since, now)}</span>
+                </span>
                 {showReverts && typeof revertCount === 'number' && (
                   <span className="team-positions__reverts muted">
                     Reverts: {revertCount}/{max}

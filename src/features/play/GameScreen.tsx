@@ -9,6 +9,7 @@ import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { gameScreenLogic, type GameScreenEffects } from './effects';
 import { GameBoard } from './GameBoard';
+import { TeamTasks } from './ProofPanel';
 import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, GameLog, StatusBadge, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
 
 /** Who looks at the game: a member (play screen, with actions and revert counts) or a spectator. */
@@ -95,6 +96,7 @@ function LiveGame({
         </div>
         <aside className="game-layout__side" aria-label="Game sidebar">
           {audience === 'member' && (connection ? <ConnectedActionPanel actor={actor} connection={connection} /> : <ActionPanel actor={actor} live={false} />)}
+          {audience === 'member' && <TeamTasks actor={actor} effects={effects.proof} />}
           <TeamPositions actor={actor} showReverts={audience === 'member'} />
           <GameLog actor={actor} />
         </aside>

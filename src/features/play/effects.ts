@@ -8,6 +8,8 @@ import { fetchGame } from '../../api/games';
 import { fetchPublicGame } from '../../api/lobby';
 import { gameSocketActor, openGameSocket, type GameSocketLike } from '../../realtime/gameSocket';
 import { launchConfetti } from './confetti';
+import { fetchGameSubmissions, uploadProof } from '../../api/submissions';
+import type { ProofEffects } from './ProofPanel';
 
 /** The effects of a game screen, replaceable in tests: the REST load, the socket, the confetti. */
 export interface GameScreenEffects {
@@ -16,6 +18,8 @@ export interface GameScreenEffects {
   openSocket: () => GameSocketLike;
   /** Starts confetti on a canvas; returns the stop function. */
   launchConfetti: (canvas: HTMLCanvasElement) => () => void;
+  /** The proof calls of the members' screen (server-contract section 8); absent for spectators. */
+  proof?: ProofEffects;
 }
 
 /** A 404 → 'Game not found.'; any other failure → `fallback` (product-spec section 8 "Game view"). */
@@ -33,6 +37,10 @@ export function memberScreenEffects(clanId: number, eventId: number): GameScreen
     loadGame: (gameId) => withViewMessages(fetchGame(clanId, eventId, gameId), GAME_VIEW_MESSAGES.loadFailed),
     openSocket: openGameSocket,
     launchConfetti,
+    proof: {
+      loadLatest: async (gameId, teamId) => (await fetchGameSubmissions(clanId, eventId, gameId)).find((s) => s.team_id === teamId) ?? null,
+      uploadProof: (gameId, input) => uploadProof(clanId, eventId, gameId, { teamId: input.teamId, image: input.image, note: input.note }, input.onProgress),
+    },
   };
 }
 

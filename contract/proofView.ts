@@ -1,0 +1,89 @@
+import type { HeldGame } from './socket';
+import { leaderEntryOf } from './game/roles';
+import { mayRoll, PROOF_IMAGE_TYPES, PROOF_MAX_BYTES, PROOF_MESSAGES, PROOF_NOTE_MAX, REVIEW_REASON_MAX, REVIEW_UNDO_MS, type Submission, type TaskState } from './submission';
+import { applyTextRule, type TextField } from './text';
+
+const NOTE_FIELD: TextField = { label: 'Note', field: 'note', multiline: true };
+const REASON_FIELD: TextField = { label: 'Reason', field: 'reason', multiline: true };
+
+/** The text rule's verdict: its message, or the cleaned text. */
+const ruled = (text: string, f: TextField) => {
+  const r = applyTextRule(text, f);
+  return r.ok ? { text: r.value, problem: null } : { text: '', problem: r.message };
+};
+
+/**
+ * Pure rules and texts of the client's proof and review screens (server-contract section 8),
+ * shared by the proofSubmission, reviewQueue and gamePlay charts and their components.
+ */
+
+/** How each task state reads on the game screens. */
+export const TASK_STATE_LABELS: Readonly<Record<TaskState, string>> = {
+  none: 'No task',
+  open: 'Task open',
+  submitted: 'Proof waiting for review',
+  denied: 'Proof denied',
+  approved: 'Task approved',
+};
+
+/** Texts of the proof dialog and the review queue that the contract does not fix. */
+export const PROOF_VIEW_TEXTS = {
+  /** A chosen file that is not an image the server takes (checked again by its bytes on the server). */
+  notImage: PROOF_MESSAGES.notImage,
+  tooLarge: PROOF_MESSAGES.tooLarge,
+  noteTooLong: PROOF_MESSAGES.noteTooLong,
+  reasonRequired: PROOF_MESSAGES.reasonRequired,
+  reasonTooLong: PROOF_MESSAGES.reasonTooLong,
+  uploadFailed: 'Failed to send the proof.',
+  queueFailed: 'Failed to load the submissions waiting for review.',
+  reviewFailed: 'Failed to review the submission.',
+  undoFailed: 'Failed to undo the review.',
+  emptyQueue: 'No submissions waiting for review.',
+} as const;
+
+/** Why a chosen file cannot be sent (its type as the browser reports it, its size), or null. */
+export function proofImageProblem(file: { type: string; size: number }): string | null {
+  if (!(PROOF_IMAGE_TYPES as readonly string[]).includes(file.type)) return PROOF_VIEW_TEXTS.notImage;
+  if (file.size > PROOF_MAX_BYTES) return PROOF_VIEW_TEXTS.tooLarge;
+  return null;
+}
+
+/** Why a typed note cannot be sent (after the text rule), or null. */
+export function proofNoteProblem(note: string): string | null {
+  const r = ruled(note, NOTE_FIELD);
+  return r.problem ?? (r.text.length > PROOF_NOTE_MAX ? PROOF_VIEW_TEXTS.noteTooLong : null);
+}
+
+/** Why a typed deny reason cannot be sent (after the text rule: 1 to 300 characters), or null. */
+export function denyReasonProblem(reason: string): string | null {
+  const r = ruled(reason, REASON_FIELD);
+  if (r.problem) return r.problem;
+  if (r.text.length === 0) return PROOF_VIEW_TEXTS.reasonRequired;
+  return r.text.length > REVIEW_REASON_MAX ? PROOF_VIEW_TEXTS.reasonTooLong : null;
+}
+
+/**
+ * Why the viewer's led team may not roll now (server-contract section 8's roll gate text), or
+ * null when it may (no proof rule, or its task is done or absent).
+ */
+export function leaderRollGate(game: HeldGame | null): string | null {
+  const entry = leaderEntryOf(game);
+  const team = entry && game?.team_states.find((t) => t.team_id === entry.id);
+  if (!game || !team) return null;
+  return mayRoll(game.proof_required, team.task_state) ? null : PROOF_MESSAGES.rollGate(team.current_position, team.team_name);
+}
+
+/**
+ * The referee queue after a `submission_update`: a pending submission is added (or replaced) in
+ * place, oldest first; any other status leaves the queue.
+ */
+export function mergeQueue(queue: readonly Submission[], submission: Submission): Submission[] {
+  const rest = queue.filter((s) => s.id !== submission.id);
+  if (submission.status !== 'pending') return rest;
+  return [...rest, submission].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id);
+}
+
+/** True while a review made at `reviewedAt` (ISO) may still be undone at `now` (ms): 5 minutes. */
+export function isUndoable(reviewedAt: string | null, now: number): boolean {
+  return reviewedAt !== null && now - Date.parse(reviewedAt) < REVIEW_UNDO_MS;
+}
