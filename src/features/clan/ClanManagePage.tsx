@@ -22,6 +22,7 @@ import { TasksTab } from '../tasks/TasksTab';
 import { liveClanEffects, loadClanOrExplain, type ClanManageEffects } from './effects';
 import { countManagers } from './memberTable';
 import { MembersTab } from './MembersTab';
+import { liveReviewEffects, ReviewsTab, ReviewsTabLabel, usePendingTitle, useReviewQueue } from './ReviewsTab';
 import { RoleActionDialog } from './RoleActionDialog';
 
 export type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
@@ -47,7 +48,8 @@ export function validateRename(draft: Record<string, unknown>): string | null {
  * /clans/manage/{clanId}, the clan management screen (product-spec section 2 "Clan management
  * screen", sections 4-8): breadcrumb back to Profile, the clan name with the Owner-only rename
  * pencil and settings menu (Disband Clan), 'Total Managers / Total Members', and the tabs
- * Members / Events / Tasks, disabled with a pending message while a clan action runs.
+ * Members / Events / Tasks (and Reviews with its pending count for managers, server-contract
+ * section 8), disabled with a pending message while a clan action runs.
  * `effects` are the calls (tests give fakes).
  */
 export function ClanManagePage({ effects = liveClanEffects }: { effects?: ClanManageEffects }) {
@@ -125,7 +127,10 @@ function ClanManageScreen({ clanId, effects }: { clanId: number; effects: ClanMa
   );
 }
 
-type TabId = 'members' | 'events' | 'tasks';
+type TabId = 'members' | 'events' | 'tasks' | 'reviews';
+/** The queue of a page without referee calls: never watched (its actor still exists, hooks run unconditionally). */
+const NO_REVIEWS = liveReviewEffects;
+
 const TABS: { id: TabId; label: string }[] = [
   { id: 'members', label: 'Members' },
   { id: 'events', label: 'Events' },
@@ -158,6 +163,11 @@ function LoadedClan({ clanId, userId, clanData, clanRole, effects }: { clanId: n
   });
 
   const selectTab = useCallback((id: TabId) => setTab(id), []);
+  const showReviews = isManager && !!effects.reviews;
+  const reviews = useReviewQueue(clanId, effects.reviews ?? NO_REVIEWS, showReviews);
+  usePendingTitle(reviews);
+  const tabs = showReviews ? [...TABS, { id: 'reviews' as const, label: 'Reviews' }] : TABS;
+  const shown = tab === 'reviews' && !showReviews ? 'members' : tab;
   return (
     <>
       <header className="panel clan-header">
@@ -191,28 +201,29 @@ function LoadedClan({ clanId, userId, clanData, clanRole, effects }: { clanId: n
 
       <div className="panel clan-tabs">
         <div className="tabs" role="tablist" aria-label="Clan management">
-          {TABS.map((t) => (
+          {tabs.map((t) => (
             <button
               key={t.id}
               type="button"
               role="tab"
               id={`clan-tab-${t.id}`}
-              aria-selected={tab === t.id}
+              aria-selected={shown === t.id}
               aria-controls={`clan-panel-${t.id}`}
-              className={tab === t.id ? 'tab tab--active' : 'tab'}
+              className={shown === t.id ? 'tab tab--active' : 'tab'}
               disabled={pending}
               onClick={() => selectTab(t.id)}
             >
-              {t.label}
+              {t.id === 'reviews' ? <ReviewsTabLabel queue={reviews} /> : t.label}
             </button>
           ))}
         </div>
-        <div className="tab-panel" role="tabpanel" id={`clan-panel-${tab}`} aria-labelledby={`clan-tab-${tab}`}>
-          {tab === 'members' && (
+        <div className="tab-panel" role="tabpanel" id={`clan-panel-${shown}`} aria-labelledby={`clan-tab-${shown}`}>
+          {shown === 'members' && (
             <MembersTab clanId={clanId} members={members} viewer={viewer} pending={pending} clanRole={clanRole} clanData={clanData} effects={effects} />
           )}
-          {tab === 'events' && <EventsTab clanId={clanId} isManager={isManager} />}
-          {tab === 'tasks' && <TasksTab clanId={clanId} isManager={isManager} />}
+          {shown === 'events' && <EventsTab clanId={clanId} isManager={isManager} />}
+          {shown === 'tasks' && <TasksTab clanId={clanId} isManager={isManager} />}
+          {shown === 'reviews' && <ReviewsTab queue={reviews} />}
         </div>
       </div>
 

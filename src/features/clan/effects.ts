@@ -10,6 +10,7 @@ import {
   type AvailableUser,
   type ClanRoster,
 } from '../../api/clans';
+import { liveReviewEffects, type ReviewEffects } from './ReviewsTab';
 import { PERMISSION_DENIED, type ClanMember } from '../../../contract/clan';
 import type { ClanRole } from '../../../contract/user';
 
@@ -23,6 +24,8 @@ export interface ClanManageEffects {
   leaveClan(clanId: number, ownUserId: number): Promise<void>;
   renameClan(clanId: number, newName: string): Promise<string>;
   disbandClan(clanId: number): Promise<void>;
+  /** The referee calls of the Reviews tab (server-contract section 8); without them the tab is not shown. */
+  reviews?: ReviewEffects;
 }
 
 /** The real calls. */
@@ -35,6 +38,7 @@ export const liveClanEffects: ClanManageEffects = {
   leaveClan,
   renameClan,
   disbandClan,
+  reviews: liveReviewEffects,
 };
 
 /** A failed clan load: the text to show and the HTTP status (0 when unknown). */
