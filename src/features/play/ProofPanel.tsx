@@ -91,7 +91,11 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
   );
 }
 
-function ProofButton({ gameId, teamId, effects, denied }: { gameId: number; teamId: number; effects: ProofEffects; denied: boolean }) {
+/**
+ * 'Submit Proof' ('Send Proof Again' after a denial) with its dialog: the proofSubmission chart of
+ * one team, its calls provided from `effects`.
+ */
+export function ProofButton({ gameId, teamId, effects, denied }: { gameId: number; teamId: number; effects: ProofEffects; denied: boolean }) {
   const proof = useActorRef(
     proofSubmissionMachine.provide({
       actors: {
