@@ -118,7 +118,7 @@ export const reviewQueueMachine = setup({
     requestApprove: assign((_, id: number) => ({ request: { submissionId: id, body: { decision: 'approve' as const, reason: null } }, actionError: null })),
     openDeny: assign((_, id: number) => ({ denyId: id, reason: '', selectedId: id, actionError: null })),
     assignReason: assign((_, reason: string) => ({ reason })),
-    requestDeny: assign(({ context }) => ({ request: { submissionId: context.denyId ?? 0, body: { decision: 'deny' as const, reason: context.reason.trim() } }, denyId: null })),
+    requestDeny: assign(({ context }) => ({ request: { submissionId: context.denyId ?? 0, body: { decision: 'deny' as const, reason: context.reason.trim() } }, denyId: null, reason: '' })),
     closeDeny: assign({ denyId: null, reason: '' }),
     requestUndo: assign((_, id: number) => ({ request: { submissionId: id, body: null }, actionError: null })),
     /** The server's answer to a review: the row leaves the queue and waits under Recent reviews for its Undo. */

@@ -36,7 +36,7 @@ const SERVER_ERROR = PROOF_MESSAGES.tooLarge;
 function submission(status: Submission['status'], reason: string | null): Submission {
   return {
     id: 9, game_id: 3, team_id: 5, team_name: 'Blue Wizards', team_color: '#2a5db0', square_index: 41,
-    task_description: 'Get a Dragon med helm', task_difficulty: 'hard',
+    task_description: 'Get a Dragon med helm', task_difficulty: 'HARD',
     submitted_by: { user_id: 2, username: 'bob', ign: 'Woox' }, note: '', image_url: '/api/submissions/9/image', thumb_url: '/api/submissions/9/thumb',
     status, reviewer: status === 'denied' ? { user_id: 1, username: 'alice' } : null, reason, created_at: '2026-01-01T10:00:00.000Z', reviewed_at: null,
   };

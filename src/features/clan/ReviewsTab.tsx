@@ -90,8 +90,12 @@ export function usePendingTitle(queue: ReviewQueueRef): void {
   }, [count]);
 }
 
+/** Keys typed into a text box are text, not shortcuts (a checkbox or button keeps them shortcuts). */
 const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  target instanceof HTMLElement &&
+  (target.isContentEditable ||
+    ['TEXTAREA', 'SELECT'].includes(target.tagName) ||
+    (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit'].includes(target.type)));
 
 /**
  * The Reviews tab of clan management (server-contract section 8, managers): pending submissions
