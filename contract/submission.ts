@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { typedTextSchema } from './text';
 import { TierSchema } from './game/tiers';
+import { isSpecialDescription, UNASSIGNED_DESCRIPTION } from './game/generate';
 
 // ---------------------------------------------------------------------------------------------
 // Task proof and referee review (server-contract.md section 8): the task state a team carries on
@@ -16,6 +17,25 @@ import { TierSchema } from './game/tiers';
 export const TASK_STATES = ['none', 'open', 'submitted', 'denied', 'approved'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 export const TaskStateSchema = v.picklist(TASK_STATES);
+
+/**
+ * True when a square carries a task to prove (server-contract section 8): a tier and a task text.
+ * Start, Finish, Snake and Ladder squares and Unassigned (blank) task squares carry none.
+ */
+export function hasTask(square: { task_description: string; task_difficulty: string | null } | undefined): boolean {
+  if (!square || square.task_difficulty === null) return false;
+  return !isSpecialDescription(square.task_description) && square.task_description !== UNASSIGNED_DESCRIPTION;
+}
+
+/**
+ * The task state of a team that has just arrived on `square` (server-contract section 8): after a
+ * roll `open` when the square has a task, after a revert `approved` (the team rolled from there);
+ * `none` when the square has no task, and after a winning roll (the game is over).
+ */
+export function arrivalState(square: { task_description: string; task_difficulty: string | null } | undefined, how: 'roll' | 'revert' | 'won'): TaskState {
+  if (how === 'won' || !hasTask(square)) return 'none';
+  return how === 'roll' ? 'open' : 'approved';
+}
 
 /** States in which a team may send proof (else 409). */
 export const SUBMITTABLE_STATES: readonly TaskState[] = ['open', 'denied'];
@@ -72,6 +92,8 @@ export const PROOF_MESSAGES = {
   reasonTooLong: `Reason must be at most ${REVIEW_REASON_MAX} characters.`,
   noteTooLong: `Note must be at most ${PROOF_NOTE_MAX} characters.`,
   notFound: 'Submission not found.',
+  statusQuery: "status must be one of 'pending', 'approved', 'denied', 'withdrawn'.",
+  rulesSaved: 'Game rules saved.',
 } as const;
 
 /** Log lines of section 8, verbatim. */

@@ -41,6 +41,19 @@ export interface Config {
   joinsPerAddress: number;
   /** join_game + tasks_reordered per socket a second (JOINS_PER_SOCKET, 5). */
   joinsPerSocket: number;
+  /** Folder of proof images when no S3 bucket is set (UPLOAD_DIR, default ./data/uploads; server-contract section 8). */
+  uploadDir: string;
+  /** S3-compatible object store of proof images (S3_BUCKET set), else null. */
+  s3: S3Config | null;
+}
+
+/** An S3-compatible store (server-contract section 8): bucket, optional endpoint (path-style then), region and keys. */
+export interface S3Config {
+  bucket: string;
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
 }
 
 /** A positive integer from the environment, else `fallback`. */
@@ -83,6 +96,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     actionsPerUser: positive(env.ROLLS_PER_USER, 10),
     joinsPerAddress: positive(env.JOINS_PER_ADDRESS, 30),
     joinsPerSocket: positive(env.JOINS_PER_SOCKET, 5),
+    uploadDir: env.UPLOAD_DIR || './data/uploads',
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          endpoint: env.S3_ENDPOINT || null,
+          region: env.S3_REGION || 'us-east-1',
+          accessKeyId: env.S3_ACCESS_KEY_ID || null,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
+        }
+      : null,
   };
 }
 

@@ -9,6 +9,7 @@ import type { Deps } from './http/context';
 import { silentBroadcaster } from './realtime/broadcaster';
 import { connectRedis } from './redis';
 import { startSessionPurge } from './auth/sessions';
+import { imageStoreOf } from './submissions/storage';
 
 /**
  * Starts the whole product on one port (server-contract section 6): API under /api, Socket.IO at
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
   // Expired sessions are purged now and then hourly (server-contract section 7).
   const stopSessionPurge = await startSessionPurge(handle.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
-  const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis };
+  const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config) };
   const app = createApp(deps, ROUTE_MODULES);
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
     console.log(`Clan Snakes & Ladders listening on http://localhost:${info.port} (${handle.dialect})`);

@@ -5,10 +5,11 @@ import { teamRoutes } from './teams/routes';
 import { taskRoutes } from './tasks/routes';
 import { gameRoutes } from './games/routes';
 import { lobbyRoutes } from './lobby/routes';
+import { submissionRoutes } from './submissions/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games, lobby).
+ * (clans, events, teams, tasks, games, lobby, submissions).
  */
 export const ROUTE_MODULES: RouteModule[] = [
   clanRoutes,
@@ -17,4 +18,5 @@ export const ROUTE_MODULES: RouteModule[] = [
   taskRoutes,
   gameRoutes,
   lobbyRoutes,
+  submissionRoutes,
 ];

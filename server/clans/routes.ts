@@ -20,6 +20,9 @@ import {
   setMemberRole,
 } from './repository';
 import type { Db } from '../db/schema';
+import { isManagerRole } from '../../contract/user';
+import { imageKeysOf } from '../submissions/repository';
+import { deleteImages } from '../submissions/service';
 import {
   AddClanMemberBodySchema,
   ChangeRoleBodySchema,
@@ -136,6 +139,7 @@ export function clanRoutes(): Hono<AppEnv> {
       return requireTarget(trx, clanId, memberId);
     });
     if (member.role === 'Guest') await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
+    if (!isManagerRole(member.role)) await c.get('deps').broadcaster.managersLeft(memberId, clanId);
     return c.json({ ok: true, member });
   });
 
@@ -159,6 +163,7 @@ export function clanRoutes(): Hono<AppEnv> {
       await removeMembership(trx, clanId, memberId);
     });
     await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
+    await c.get('deps').broadcaster.managersLeft(memberId, clanId);
     return c.json({ ok: true });
   });
 
@@ -181,14 +186,16 @@ export function clanRoutes(): Hono<AppEnv> {
     const user = requireUser(c);
     const clanId = clanIdParam(c);
     const { db } = c.get('deps');
-    const gameIds = await db.transaction().execute(async (trx) => {
+    const { gameIds, imageKeys } = await db.transaction().execute(async (trx) => {
       await lockClan(trx, clanId);
       await requireOwner(trx, clanId, user.id);
       const ids = await listClanGameIds(trx, clanId);
+      const keys = await imageKeysOf(trx, { clanId });
       await deleteClan(trx, clanId);
-      return ids;
+      return { gameIds: ids, imageKeys: keys };
     });
-    await c.get('deps').broadcaster.gamesClosed(gameIds);
+    await deleteImages(c.get('deps'), imageKeys);
+    await c.get('deps').broadcaster.gamesClosed(gameIds, clanId);
     return c.json({ ok: true });
   });
 

@@ -11,6 +11,7 @@ import { games } from './migrations/003_games';
 import { textRule } from './migrations/004_text_rule';
 import { clanRemovals } from './migrations/005_clan_removals';
 import { taskPool } from './migrations/006_task_pool';
+import { taskProof } from './migrations/007_task_proof';
 
 /** The migrations, listed statically in order (house-style "Server"). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '004_text_rule': textRule,
   '005_clan_removals': clanRemovals,
   '006_task_pool': taskPool,
+  '007_task_proof': taskProof,
 };
 
 /** An open database with its dialect. */

@@ -101,6 +101,8 @@ export interface GamesTable {
   winners: string | null;
   /** Grows by one with every applied change; guards concurrent rolls (server-contract section 4). */
   version: number;
+  /** 1 when a roll waits for an approved proof (server-contract section 8), else 0. */
+  proof_required: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -120,6 +122,35 @@ interface TeamStatesTable {
   revert_count: number;
   /** JSON text of a list of squares. */
   position_history: string;
+  /** contract/submission.ts TaskState (server-contract section 8). */
+  task_state: Generated<string>;
+  /** ISO time the team arrived on its square. */
+  square_since: Generated<string>;
+}
+/** A proof submission (server-contract section 8; migration 007_task_proof). */
+export interface SubmissionsTable {
+  id: Generated<number>;
+  game_id: number;
+  clan_id: number;
+  team_id: number;
+  square_index: number;
+  /** The team's square_since when it was sent. */
+  square_since: string;
+  task_description: string;
+  task_difficulty: string | null;
+  submitted_by: number;
+  submitted_ign: string;
+  note: string;
+  /** Storage keys and content types of the re-encoded image and its thumbnail. */
+  image_key: string;
+  image_type: string;
+  thumb_key: string;
+  thumb_type: string;
+  status: string;
+  reviewer_id: number | null;
+  reason: string | null;
+  created_at: string;
+  reviewed_at: string | null;
 }
 interface GameLogTable {
   id: Generated<number>;
@@ -147,6 +178,7 @@ export interface Database {
   board_squares: BoardSquaresTable;
   team_states: TeamStatesTable;
   game_log: GameLogTable;
+  submissions: SubmissionsTable;
 }
 
 /** A database handle or an open transaction; repositories take either (house-style "Server"). */

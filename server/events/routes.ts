@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { imageKeysOf } from '../submissions/repository';
+import { deleteImages } from '../submissions/service';
 import type { AppEnv } from '../http/context';
 import { pathId, readJson, requireUser } from '../http/context';
 import { badRequest } from '../errors';
@@ -76,11 +78,13 @@ export function eventRoutes(): Hono<AppEnv> {
     const eventId = pathId(c, 'eventId', 'event id');
     const { db } = c.get('deps');
     await requireManager(db, clanId, user.id);
-    const name = await db.transaction().execute(async (trx) => {
+    const { name, imageKeys } = await db.transaction().execute(async (trx) => {
       const event = await findEvent(trx, clanId, eventId);
+      const keys = await imageKeysOf(trx, { eventId });
       await deleteEventCascade(trx, eventId);
-      return event.name;
+      return { name: event.name, imageKeys: keys };
     });
+    await deleteImages(c.get('deps'), imageKeys);
     return c.json({ message: eventDeletedMessage(name) });
   });
 

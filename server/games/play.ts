@@ -1,7 +1,9 @@
 import type { Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
-import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLog, listTeamStates, parseConnections, parseWinners, storedHistory } from './repository';
+import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLog, listTeamStates, parseConnections, parseWinners, storedHistory, storedTaskState } from './repository';
+import { withdrawPending } from '../submissions/service';
+import { arrivalState, mayRoll, PROOF_MESSAGES, type TaskState } from '../../contract/submission';
 import {
   applyRoll,
   canRevert,
@@ -46,10 +48,14 @@ class StaleVersion extends Error {
   override name = 'StaleVersion';
 }
 
-/** A committed roll or revert: the game's progress after it (members shape) and the log entries it wrote, oldest first. */
+/**
+ * A committed roll or revert: the game's progress after it (members shape), the log entries it
+ * wrote, oldest first, and the ids of the submissions a revert withdrew (server-contract section 8).
+ */
 export interface AppliedAction {
   progress: GameProgress;
   log: LogEntry[];
+  withdrawn: number[];
 }
 
 /** How many times an action is retried after losing a race to another process before giving up. */
@@ -78,6 +84,12 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *    MAX_ATTEMPTS times, then ActionRefused 'The game is busy. Please try again.');
  * 3. writes the team state and the log entries (roll and move, then snake or ladder, then the
  *    Server's win entry; a roll reaching N also sets status 'finished' and winners [{name, color}]).
+ * 4. sets the team's task state and square_since (server-contract section 8): after a roll `open`
+ *    on a square with a task (contract arrivalState), else `none`; after a revert `approved` on a
+ *    square with a task, else `none`, and the team's pending submissions are withdrawn; the
+ *    arrival time is `now()` (ISO).
+ * With proof_required a roll is refused unless the team's state is `none` or `approved`
+ * (PROOF_MESSAGES.rollGate, decided in readAction, so also before the queue).
  * A roll draws one die 1..6 from `rng` (crypto unless BOARD_SEED). Resolves after COMMIT, so
  * callers broadcast only what is persisted. Any other error (database down) is thrown as is.
  */
@@ -88,10 +100,11 @@ export async function applyTeamAction(
   kind: 'roll' | 'revert',
   action: TeamAction,
   userId: number,
+  now: () => string = nowIso,
 ): Promise<AppliedAction> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction().execute((trx) => applyOnce(trx, dialect, rng, kind, action, userId));
+      return await db.transaction().execute((trx) => applyOnce(trx, dialect, rng, kind, action, userId, now));
     } catch (err) {
       if (!(err instanceof StaleVersion) && !(dialect === 'sqlite' && isBusy(err))) throw err;
       if (attempt >= MAX_ATTEMPTS) throw new ActionRefused(PLAY_MESSAGES.busy);
@@ -102,20 +115,22 @@ export async function applyTeamAction(
 
 /** The rows an action needs, read after its permission checks passed. */
 interface ActionSubject {
-  game: { id: number; event_id: number; status: string; board_size: number; max_reverts_allowed: number; board_connections: string; winners: string | null; version: number };
-  team: { id: number; current_position: number; revert_count: number; position_history: string; name: string; color: string };
+  game: { id: number; event_id: number; status: string; board_size: number; max_reverts_allowed: number; board_connections: string; winners: string | null; version: number; proof_required: number };
+  team: { id: number; current_position: number; revert_count: number; position_history: string; name: string; color: string; task_state: string };
 }
 
 /**
  * Reads and checks a roll or revert (server-contract sections 4 and 7): ActionRefused 'Game not
  * found.', PLAY_MESSAGES.leaderOnly unless `performer_ign_id` is an IGN of `userId` and the Leader
  * of `team_id` in the game's event, notPlayable unless the game is in-progress, notPlaying when
- * the team has no state in it. `lock` (PostgreSQL) takes the games row with SELECT ... FOR
- * UPDATE, so actions of several processes on one game wait for each other instead of racing.
+ * the team has no state in it, and for a roll with proof_required the roll gate
+ * (PROOF_MESSAGES.rollGate, server-contract section 8) unless the team's task state is `none` or
+ * `approved`. `lock` (PostgreSQL) takes the games row with SELECT ... FOR UPDATE, so actions of
+ * several processes on one game wait for each other instead of racing.
  */
-async function readAction(db: Db, action: TeamAction, userId: number, lock: boolean): Promise<ActionSubject> {
+async function readAction(db: Db, kind: 'roll' | 'revert', action: TeamAction, userId: number, lock: boolean): Promise<ActionSubject> {
   let query = db.selectFrom('games')
-    .select(['id', 'event_id', 'status', 'board_size', 'max_reverts_allowed', 'board_connections', 'winners', 'version'])
+    .select(['id', 'event_id', 'status', 'board_size', 'max_reverts_allowed', 'board_connections', 'winners', 'version', 'proof_required'])
     .where('id', '=', action.game_id);
   if (lock) query = query.forUpdate();
   const game = await query.executeTakeFirst();
@@ -134,11 +149,14 @@ async function readAction(db: Db, action: TeamAction, userId: number, lock: bool
 
   const team = await db.selectFrom('team_states')
     .innerJoin('teams', 'teams.id', 'team_states.team_id')
-    .select(['team_states.id', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history', 'teams.name', 'teams.color'])
+    .select(['team_states.id', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history', 'team_states.task_state', 'teams.name', 'teams.color'])
     .where('team_states.game_id', '=', game.id)
     .where('team_states.team_id', '=', action.team_id)
     .executeTakeFirst();
   if (!team) throw new ActionRefused(PLAY_MESSAGES.notPlaying(action.team_id));
+  if (kind === 'roll' && !mayRoll(game.proof_required === 1, storedTaskState(team.task_state))) {
+    throw new ActionRefused(PROOF_MESSAGES.rollGate(team.current_position, team.name));
+  }
   return { game, team };
 }
 
@@ -148,13 +166,19 @@ async function readAction(db: Db, action: TeamAction, userId: number, lock: bool
  * any transaction. Throws ActionRefused as readAction; resolves when the action may be tried
  * (applyTeamAction checks again inside its transaction, since the state may change meanwhile).
  */
-export async function precheckTeamAction(db: Db, action: TeamAction, userId: number): Promise<void> {
-  await readAction(db, action, userId, false);
+export async function precheckTeamAction(db: Db, kind: 'roll' | 'revert', action: TeamAction, userId: number): Promise<void> {
+  await readAction(db, kind, action, userId, false);
+}
+
+/** The board square `index` of a game (its task and tier), or undefined. */
+async function squareAt(db: Db, gameId: number, index: number) {
+  return db.selectFrom('board_squares').select(['task_description', 'task_difficulty'])
+    .where('game_id', '=', gameId).where('square_index', '=', index).executeTakeFirst();
 }
 
 /** One attempt of applyTeamAction inside its transaction. */
-async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 'revert', action: TeamAction, userId: number): Promise<AppliedAction> {
-  const { game, team } = await readAction(trx, action, userId, dialect === 'postgres');
+async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 'revert', action: TeamAction, userId: number, now: () => string): Promise<AppliedAction> {
+  const { game, team } = await readAction(trx, kind, action, userId, dialect === 'postgres');
   const stored = storedHistory(team.position_history);
   const history = stored.length > 0 ? stored : [team.current_position];
   const from = team.current_position;
@@ -163,6 +187,7 @@ async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 're
   let next: { current_position: number; revert_count: number; position_history: number[] };
   let winners: Winner[] | null = parseWinners(game.winners);
   let status: GameStatus = isGameStatus(game.status) ? game.status : 'in-progress';
+  let taskState: TaskState;
 
   if (kind === 'roll') {
     const die = rollDie(rng);
@@ -176,6 +201,7 @@ async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 're
       winners = [{ name: team.name, color: team.color }];
       messages.push({ text: PLAY_LOG.won(team.name, game.board_size), team: { name: SERVER_LOG_NAME, color: null } });
     }
+    taskState = arrivalState(await squareAt(trx, game.id, outcome.final), outcome.won ? 'won' : 'roll');
   } else {
     if (team.current_position <= 1 || history.length < 2) throw new ActionRefused(PLAY_MESSAGES.nothingToRevert(team.name));
     if (!canRevert(team, game.max_reverts_allowed)) {
@@ -184,6 +210,7 @@ async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 're
     const back = revertHistory(history);
     next = { current_position: back.position, revert_count: team.revert_count + 1, position_history: back.history };
     messages.push({ text: PLAY_LOG.reverted(team.name, from, back.position, next.revert_count, game.max_reverts_allowed), team: teamLog });
+    taskState = arrivalState(await squareAt(trx, game.id, back.position), 'revert');
   }
 
   const claimed = await trx.updateTable('games')
@@ -198,14 +225,22 @@ async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 're
   if (Number(claimed.numUpdatedRows) !== 1) throw new StaleVersion();
 
   await trx.updateTable('team_states')
-    .set({ current_position: next.current_position, revert_count: next.revert_count, position_history: JSON.stringify(next.position_history) })
+    .set({
+      current_position: next.current_position,
+      revert_count: next.revert_count,
+      position_history: JSON.stringify(next.position_history),
+      task_state: taskState,
+      square_since: now(),
+    })
     .where('id', '=', team.id)
     .execute();
+  const withdrawn = kind === 'revert' ? await withdrawPending(trx, game.id, action.team_id) : [];
   const log: LogEntry[] = [];
   for (const m of messages) log.push(await insertLog(trx, game.id, m.text, m.team));
 
   return {
     progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners, version: game.version + 1 },
     log,
+    withdrawn,
   };
 }

@@ -7,6 +7,7 @@ import { TIERS, isTier, type Tier } from '../../contract/game/tiers';
 import type { AssignedSquare, Connection, PoolTask } from '../../contract/game/generate';
 import type { GameSettings } from '../../contract/game/settings';
 import { parseHistory } from '../../contract/game/moves';
+import { TASK_STATES, type TaskState } from '../../contract/submission';
 import {
   GAME_LOG_LIMIT,
   type BoardSquare,
@@ -87,10 +88,15 @@ export function settingsOf(row: GameRow): GameSettings {
   };
 }
 
+/** The nine settings columns of `settings` alone (a parsed body may carry more, e.g. proof_required). */
+export function settingsOnly(settings: GameSettings): GameSettings {
+  return settingsOf(settings as GameRow);
+}
+
 /** Inserts a game row (version 0) with its settings, connections and status; returns its id. */
 export async function insertGame(
   db: Db,
-  values: { eventId: number; clanId: number; status: string; settings: GameSettings; connections: readonly Connection[] },
+  values: { eventId: number; clanId: number; status: string; settings: GameSettings; proofRequired: boolean; connections: readonly Connection[] },
 ): Promise<number> {
   const now = nowIso();
   const row = await db.insertInto('games')
@@ -98,7 +104,8 @@ export async function insertGame(
       event_id: values.eventId,
       clan_id: values.clanId,
       status: values.status,
-      ...values.settings,
+      ...settingsOnly(values.settings),
+      proof_required: values.proofRequired ? 1 : 0,
       board_connections: JSON.stringify(values.connections),
       winners: null,
       version: 0,
@@ -117,7 +124,7 @@ export async function insertGame(
 export async function updateGame(
   db: Db,
   gameId: number,
-  set: Partial<Pick<GameRow, 'status' | 'winners' | 'board_connections' | keyof GameSettings>>,
+  set: Partial<Pick<GameRow, 'status' | 'winners' | 'board_connections' | keyof GameSettings>> & { proof_required?: number },
 ): Promise<void> {
   await db.updateTable('games')
     .set((eb) => ({ ...set, version: eb('version', '+', 1), updated_at: nowIso() }))
@@ -164,17 +171,25 @@ export async function setSquareTasks(db: Db, changes: readonly { id: number; tas
   }
 }
 
-/** A team state at the start: position 1, history [1], no reverts (server-contract section 4 "Team state"). */
+/**
+ * The columns of a team state at the start (server-contract sections 4 and 8): position 1,
+ * history [1], no reverts, task state `none` (Start has no task), on square 1 since now.
+ */
+export function startingTeamState() {
+  return { current_position: 1, revert_count: 0, position_history: '[1]', task_state: 'none', square_since: nowIso() };
+}
+
+/** A team state at the start for each team (startingTeamState; server-contract section 4 "Team state"). */
 export async function insertTeamStates(db: Db, gameId: number, teamIds: readonly number[]): Promise<void> {
   if (teamIds.length === 0) return;
   await db.insertInto('team_states')
-    .values(teamIds.map((teamId) => ({ game_id: gameId, team_id: teamId, current_position: 1, revert_count: 0, position_history: '[1]' })))
+    .values(teamIds.map((teamId) => ({ game_id: gameId, team_id: teamId, ...startingTeamState() })))
     .execute();
 }
 
-/** Puts every team of the game back to position 1, history [1], no reverts (Reset). */
+/** Puts every team of the game back to its starting state (startingTeamState; Reset). */
 export async function resetTeamStates(db: Db, gameId: number): Promise<void> {
-  await db.updateTable('team_states').set({ current_position: 1, revert_count: 0, position_history: '[1]' }).where('game_id', '=', gameId).execute();
+  await db.updateTable('team_states').set(startingTeamState()).where('game_id', '=', gameId).execute();
 }
 
 /** Writes a log entry (team 'Server' and colour null unless a team is given); returns it. */
@@ -191,8 +206,9 @@ export async function clearLog(db: Db, gameId: number): Promise<void> {
   await db.deleteFrom('game_log').where('game_id', '=', gameId).execute();
 }
 
-/** Deletes a game with its log, team states and squares (explicitly, whatever the foreign-key setting). */
+/** Deletes a game with its submissions, log, team states and squares (explicitly, whatever the foreign-key setting). */
 export async function deleteGameCascade(db: Db, gameId: number): Promise<void> {
+  await db.deleteFrom('submissions').where('game_id', '=', gameId).execute();
   await db.deleteFrom('game_log').where('game_id', '=', gameId).execute();
   await db.deleteFrom('team_states').where('game_id', '=', gameId).execute();
   await db.deleteFrom('board_squares').where('game_id', '=', gameId).execute();
@@ -220,15 +236,23 @@ export function storedHistory(text: string): number[] {
   }
 }
 
+/** A stored task_state as a TaskState ('none' for anything else). */
+export function storedTaskState(text: string): TaskState {
+  return (TASK_STATES as readonly string[]).includes(text) ? (text as TaskState) : 'none';
+}
+
 /** Team states of a game with their team's name and colour, by team id. */
 export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[]> {
   const rows = await db.selectFrom('team_states')
     .innerJoin('teams', 'teams.id', 'team_states.team_id')
-    .select(['team_states.team_id', 'teams.name as team_name', 'teams.color as team_color', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history'])
+    .select([
+      'team_states.team_id', 'teams.name as team_name', 'teams.color as team_color', 'team_states.current_position',
+      'team_states.revert_count', 'team_states.position_history', 'team_states.task_state', 'team_states.square_since',
+    ])
     .where('team_states.game_id', '=', gameId)
     .orderBy('team_states.team_id')
     .execute();
-  return rows.map((r) => ({ ...r, position_history: storedHistory(r.position_history) }));
+  return rows.map((r) => ({ ...r, position_history: storedHistory(r.position_history), task_state: storedTaskState(r.task_state) }));
 }
 
 /** The viewer's IGNs on teams of the event (product-spec section 3 "User team entry"), by team then IGN id. */

@@ -27,9 +27,12 @@ import {
   reorderTasks,
   resetGame,
   setBoard,
+  setRules,
   swapTasks,
 } from './service';
 import { randomSource } from './randomSource';
+import { deleteImages } from '../submissions/service';
+import { PROOF_MESSAGES, RulesBodySchema } from '../../contract/submission';
 
 const GAME = '/clan/:clanId/events/:eventId/game';
 
@@ -38,8 +41,9 @@ const GAME = '/clan/:clanId/events/:eventId/game';
  * in this order: 401 signed out; 400 'Invalid clan id.' etc. for bad ids; 404 'Clan ID {id} not
  * found.'; 403 for a non-member, or a non-manager when `manager`; 404 'Event ID {id} not found.'
  * for an event of another clan; 404 'Game not found.' for a game of another event or clan.
+ * Also used by the game's submission routes (server/submissions/routes.ts).
  */
-async function gameScope(c: Context<AppEnv>, manager: boolean) {
+export async function gameScope(c: Context<AppEnv>, manager: boolean) {
   const user = requireUser(c);
   const clanId = pathId(c, 'clanId', 'clan id');
   const eventId = pathId(c, 'eventId', 'event id');
@@ -60,7 +64,7 @@ async function gameScope(c: Context<AppEnv>, manager: boolean) {
  * `tasks_reordered` after a task swap, assign or reorder. A failed broadcast is logged and never
  * fails the answer: the change is already saved, and clients catch up on join_game.
  */
-async function announce(c: Context<AppEnv>, gameId: number, change: GameChange, log: readonly LogEntry[] = []): Promise<void> {
+export async function announce(c: Context<AppEnv>, gameId: number, change: GameChange, log: readonly LogEntry[] = []): Promise<void> {
   try {
     await c.get('deps').broadcaster.gameChanged(gameId, change, log);
   } catch (err) {
@@ -80,8 +84,12 @@ async function announce(c: Context<AppEnv>, gameId: number, change: GameChange, 
  * - PUT    .../game/{gameId} settings → {game, message}: new board, positions/status kept; 409 finished
  * - PUT    .../game/{gameId}/board {snakes_config, ladders_config} → {ok, message}; 400 names the bad pair
  * - PUT    .../game/{gameId}/status {status: 'in-progress'|'paused'} → {ok, status}
- * - PUT    .../game/{gameId}/reset → {ok, message}; 409 finished
- * - DELETE .../game/{gameId} → {ok, message}
+ * - PUT    .../game/{gameId}/reset → {ok, message}; 409 finished; the game's submissions and their
+ *   stored images are deleted (server-contract section 8)
+ * - PUT    .../game/{gameId}/rules {proof_required} → {ok, proof_required, message}: the proof rule
+ *   (server-contract section 8) without touching the board; 409 finished; a change is broadcast
+ *   as the full game
+ * - DELETE .../game/{gameId} → {ok, message}; with its submissions and their stored images
  * - GET    .../game/{gameId}/tasks → {squares} by square_index
  * - POST   .../game/{gameId}/tasks/reorder {squares: [{id, square_index}]} → {ok, message}
  * - POST   .../game/{gameId}/tasks/swap {square1_id, square2_id} → {ok, message: 'Tasks swapped successfully!'}
@@ -123,9 +131,8 @@ export function gameRoutes(): Hono<AppEnv> {
   app.delete(`${GAME}/:gameId`, async (c) => {
     const s = await gameScope(c, true);
     const { db, dialect } = s.deps;
-    await db.transaction().execute(async (trx) => {
-      await deleteGame(trx, await findGame(trx, s.scope, { dialect }));
-    });
+    const imageKeys = await db.transaction().execute(async (trx) => deleteGame(trx, await findGame(trx, s.scope, { dialect })));
+    await deleteImages(s.deps, imageKeys);
     return c.json({ ok: true, message: GAME_MESSAGES.deleted });
   });
 
@@ -152,9 +159,19 @@ export function gameRoutes(): Hono<AppEnv> {
   app.put(`${GAME}/:gameId/reset`, async (c) => {
     const s = await gameScope(c, true);
     const { db, dialect } = s.deps;
-    await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect })));
+    const imageKeys = await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect })));
+    await deleteImages(s.deps, imageKeys);
     await announce(c, s.gameId, 'full');
     return c.json({ ok: true, message: GAME_MESSAGES.reset });
+  });
+
+  app.put(`${GAME}/:gameId/rules`, async (c) => {
+    const s = await gameScope(c, true);
+    const body = await readJson(c, RulesBodySchema);
+    const { db, dialect } = s.deps;
+    const changed = await db.transaction().execute(async (trx) => setRules(trx, await findGame(trx, s.scope, { dialect }), body.proof_required));
+    if (changed) await announce(c, s.gameId, 'full');
+    return c.json({ ok: true, proof_required: body.proof_required, message: PROOF_MESSAGES.rulesSaved });
   });
 
   app.get(`${GAME}/:gameId/tasks`, async (c) => {

@@ -1,4 +1,5 @@
 import type { Db } from '../db/schema';
+import { imageKeysOf } from '../submissions/repository';
 import type { GameProgress } from '../../contract/socket';
 import { badRequest, conflict, notFound } from '../errors';
 import {
@@ -17,6 +18,7 @@ import {
   UNASSIGNED_DESCRIPTION,
   validateBoard,
   type GameSettings,
+  type GameSettingsBody,
   type GameStatus,
   type PoolTask,
   type Rng,
@@ -53,6 +55,7 @@ import {
   resetTeamStates,
   setSquareTasks,
   settingsOf,
+  settingsOnly,
   teamIdsOfEvent,
   updateGame,
   type GameRow,
@@ -88,6 +91,7 @@ export async function loadGame(db: Db, gameId: number, viewerUserId: number | nu
     event_type: row.event_type,
     status: (isGameStatus(row.status) ? row.status : 'PENDING') as GameStatus,
     ...settingsOf(row),
+    proof_required: row.proof_required === 1,
     board_connections: parseConnections(row.board_connections),
     board_squares,
     team_states,
@@ -153,7 +157,7 @@ async function buildBoard(db: Db, clanId: number, settings: GameSettings, rng: R
  */
 export async function createGame(
   trx: Db,
-  input: { clanId: number; eventId: number; settings: GameSettings },
+  input: { clanId: number; eventId: number; settings: GameSettingsBody },
   rng: Rng,
 ): Promise<number> {
   if ((await gameIdOfEvent(trx, input.eventId)) !== null) throw conflict('This event already has a game. Delete it before creating a new one.');
@@ -164,6 +168,7 @@ export async function createGame(
     clanId: input.clanId,
     status: initialGameStatus(teamIds.length),
     settings: input.settings,
+    proofRequired: input.settings.proof_required,
     connections,
   });
   await replaceSquares(trx, gameId, squares);
@@ -176,7 +181,8 @@ export async function createGame(
 /**
  * Randomize (product-spec section 7 "Game" PUT .../game/{gameId}; section 4 "Randomize"):
  * stores the checked settings and regenerates connections and squares with them; team positions,
- * histories, revert counts, log and status stay (not a reset). Raises 409 for a finished game, and
+ * histories, revert counts, task states, log, status and proof_required stay (not a reset; the
+ * rules change through setRules, server-contract section 8). Raises 409 for a finished game, and
  * 409 when a team has been on a square at or beyond the new board's last square (shrinking the
  * board under a team would put it on or past Finish without winning; reset first).
  */
@@ -191,7 +197,7 @@ export async function randomizeGame(trx: Db, row: GameRow, settings: GameSetting
   }
   const { connections, squares } = await buildBoard(trx, row.clan_id, settings, rng);
   await replaceSquares(trx, row.id, squares);
-  await updateGame(trx, row.id, { ...settings, board_connections: JSON.stringify(connections) });
+  await updateGame(trx, row.id, { ...settingsOnly(settings), board_connections: JSON.stringify(connections) });
 }
 
 /**
@@ -279,22 +285,45 @@ export async function changeStatus(trx: Db, row: GameRow, to: string): Promise<{
 }
 
 /**
- * Reset (product-spec section 2 "Confirm Game Reset", section 4; server-contract section 4):
- * every team back to position 1 with history [1] and no reverts, the log cleared (then one Server
- * entry 'Game reset.'), winners cleared, status READY; the board stays. 409 for a finished game
- * (product-spec: reset is available in every status except finished).
+ * Reset (product-spec section 2 "Confirm Game Reset", section 4; server-contract sections 4 and
+ * 8): every team back to position 1 with history [1], no reverts and task state `none`, the
+ * game's submissions deleted, the log cleared (then one Server entry 'Game reset.'), winners
+ * cleared, status READY; the board stays. 409 for a finished game (product-spec: reset is
+ * available in every status except finished). Returns the storage keys of the deleted
+ * submissions' images, for the caller to delete once the transaction has committed.
  */
-export async function resetGame(trx: Db, row: GameRow): Promise<void> {
+export async function resetGame(trx: Db, row: GameRow): Promise<string[]> {
   refuseFinished(row, 'it can no longer be reset.');
+  const keys = await imageKeysOf(trx, { gameId: row.id });
+  await trx.deleteFrom('submissions').where('game_id', '=', row.id).execute();
   await resetTeamStates(trx, row.id);
   await clearLog(trx, row.id);
   await insertLog(trx, row.id, 'Game reset.');
   await updateGame(trx, row.id, { status: 'READY', winners: null });
+  return keys;
 }
 
-/** Deletes the game with its squares, team states and log; the event's game_id is null again (product-spec section 4). */
-export async function deleteGame(trx: Db, row: GameRow): Promise<void> {
+/**
+ * Deletes the game with its submissions, squares, team states and log; the event's game_id is
+ * null again (product-spec section 4; server-contract section 8). Returns the storage keys of the
+ * deleted submissions' images, for the caller to delete once the transaction has committed.
+ */
+export async function deleteGame(trx: Db, row: GameRow): Promise<string[]> {
+  const keys = await imageKeysOf(trx, { gameId: row.id });
   await deleteGameCascade(trx, row.id);
+  return keys;
+}
+
+/**
+ * Rules change (server-contract section 8, PUT .../rules): sets proof_required without touching
+ * the board, bumping the version. 409 for a finished game. Returns whether it changed.
+ */
+export async function setRules(trx: Db, row: GameRow, proofRequired: boolean): Promise<boolean> {
+  refuseFinished(row, 'its rules can no longer be changed.');
+  const value = proofRequired ? 1 : 0;
+  if (row.proof_required === value) return false;
+  await updateGame(trx, row.id, { proof_required: value });
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import type { Dialect } from '../db/migrations/helpers';
 import { badRequest, unauthorized } from '../errors';
 import { firstIssueMessage, IdParamSchema } from '../../contract/common';
 import type { Broadcaster } from '../realtime/broadcaster';
+import type { ImageStore } from '../submissions/storage';
 
 /** The signed-in user of a request, from the session cookie. */
 export interface SessionUser {
@@ -17,13 +18,17 @@ export interface SessionUser {
   sessionId: string;
 }
 
-/** What every route can reach: the database, the configuration, the live broadcaster and Redis (null without REDIS_URL). */
+/**
+ * What every route can reach: the database, the configuration, the live broadcaster, Redis (null
+ * without REDIS_URL) and the proof image store (server-contract section 8).
+ */
 export interface Deps {
   db: Kysely<Database>;
   dialect: Dialect;
   config: Config;
   broadcaster: Broadcaster;
   redis: Redis | null;
+  images: ImageStore;
 }
 
 /**

@@ -40,8 +40,19 @@ export interface Broadcaster {
    * once, in every process, and watch those games from the public room instead.
    */
   membersLeft(userId: number, gameIds: readonly number[]): Promise<void>;
-  /** A clan was disbanded: every socket leaves both rooms of its former games `gameIds`. */
-  gamesClosed(gameIds: readonly number[]): Promise<void>;
+  /** A clan was disbanded: every socket leaves both rooms of its former games `gameIds` (and, with `clanId`, the clan's managers room). */
+  gamesClosed(gameIds: readonly number[], clanId?: number): Promise<void>;
+  /**
+   * Submission `submissionId` changed (sent, reviewed, undone, withdrawn; server-contract section
+   * 8): `submission_update` {submission} as stored now to the game's members room and the clan's
+   * managers room, never to spectators. Nothing when it is gone; a failure is logged, not thrown.
+   */
+  submissionChanged(submissionId: number): Promise<void>;
+  /**
+   * A user stopped being a manager of clan `clanId` (demotion, kick, leave): their sockets leave
+   * the clan's managers room at once, in every process.
+   */
+  managersLeft(userId: number, clanId: number): Promise<void>;
   /**
    * A user signed out (server-contract section 7): the sockets opened with session `sessionId`
    * (the cookie's id), or with `null` every socket of the user, are disconnected in every process.
@@ -57,5 +68,7 @@ export const silentBroadcaster: Broadcaster = {
   teamUpdated() {},
   async membersLeft() {},
   async gamesClosed() {},
+  async submissionChanged() {},
+  async managersLeft() {},
   async signedOut() {},
 };

@@ -12,7 +12,8 @@ import { SocketWindow, tellTooMany, type SharedLimits } from './limits';
 import type { LimitFunction } from 'p-limit';
 import type { KeyedQueue } from './queue';
 import type { Broadcaster } from './broadcaster';
-import { memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
+import { managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
+import { JoinReviewsSchema, managersRoom } from '../../contract/submission';
 
 /** What the handlers share: the app's dependencies, the broadcaster, the per-game queue and the shared limits. */
 export interface HandlerContext {
@@ -132,10 +133,11 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
   const userId = await currentUser(ctx, socket);
   if (userId === null) throw new ActionRefused(PLAY_MESSAGES.signIn);
   const { db, dialect, config } = ctx.deps;
-  await precheckTeamAction(db, action, userId);
+  await precheckTeamAction(db, kind, action, userId);
   await ctx.queue.run(action.game_id, async () => {
     const applied = await applyTeamAction(db, dialect, randomSource(config), kind, action, userId);
     ctx.broadcaster.actionApplied(applied.progress, applied.log);
+    for (const id of applied.withdrawn) await ctx.broadcaster.submissionChanged(id);
   });
 }
 
@@ -151,6 +153,21 @@ async function tasksReordered(ctx: HandlerContext, socket: IoSocket, raw: unknow
   const role = await clanRole(ctx, game.clan_id, await currentUser(ctx, socket));
   if (role === null || !isManagerRole(role)) throw new ActionRefused(PERMISSION_TEXT);
   await ctx.broadcaster.tasksReordered(gameId);
+}
+
+/**
+ * join_reviews {clan_id} (server-contract section 8): a signed-in Owner or Admin of the clan joins
+ * its managers room `clan:<id>:managers` (and their per-user room of it, managerInClanRoom, so a
+ * demotion, kick or leave moves them out), where every submission_update of the clan's games
+ * arrives. Anyone else joins nothing and is told nothing (the contract: joins nothing); a bad
+ * payload gets `action_error`.
+ */
+async function joinReviews(ctx: HandlerContext, socket: IoSocket, raw: unknown): Promise<void> {
+  const { clan_id: clanId } = parsePayload(JoinReviewsSchema, 'join_reviews', raw);
+  const userId = await currentUser(ctx, socket);
+  const role = await clanRole(ctx, clanId, userId);
+  if (userId === null || role === null || !isManagerRole(role)) return;
+  await socket.join([managersRoom(clanId), managerInClanRoom(clanId, userId)]);
 }
 
 /** The events each socket limit counts (server-contract section 7). */
@@ -193,4 +210,5 @@ export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
   socket.on('roll_dice', guarded(socket, 'roll_dice', (raw) => teamAction(ctx, socket, 'roll', raw)));
   socket.on('revert_roll', guarded(socket, 'revert_roll', (raw) => teamAction(ctx, socket, 'revert', raw)));
   socket.on('tasks_reordered', guarded(socket, 'tasks_reordered', (raw) => tasksReordered(ctx, socket, raw)));
+  socket.on('join_reviews', guarded(socket, 'join_reviews', (raw) => joinReviews(ctx, socket, raw)));
 }

@@ -5,7 +5,9 @@ import type { Game, LogEntry } from '../../contract/gameApi';
 import type { GameProgress, MembersGame, TeamUpdate } from '../../contract/socket';
 import type { Broadcaster, GameChange } from './broadcaster';
 import { hashSessionId } from '../auth/sessions';
-import { memberInGameRoom, membersRoom, publicRoom, sessionRoom, userRoom, type IoServer } from './types';
+import { managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, sessionRoom, userRoom, type IoServer } from './types';
+import { loadSubmission } from '../submissions/repository';
+import { managersRoom } from '../../contract/submission';
 
 /** A progress update as spectators get it: no revert counts (server-contract section 2 "Public game"). */
 function publicProgress(progress: GameProgress): GameProgress {
@@ -118,11 +120,34 @@ export class RoomBroadcaster implements Broadcaster {
     }
   }
 
-  /** Broadcaster.gamesClosed: empties both rooms of each game. */
-  async gamesClosed(gameIds: readonly number[]): Promise<void> {
+  /** Broadcaster.gamesClosed: empties both rooms of each game, and the clan's managers room when given. */
+  async gamesClosed(gameIds: readonly number[], clanId?: number): Promise<void> {
     for (const gameId of gameIds) {
       this.io.in([membersRoom(gameId), publicRoom(gameId)]).socketsLeave([membersRoom(gameId), publicRoom(gameId)]);
     }
+    if (clanId !== undefined) this.io.in(managersRoom(clanId)).socketsLeave(managersRoom(clanId));
+  }
+
+  /**
+   * Broadcaster.submissionChanged: the submission as stored, with one emit to the game's members
+   * room and the clan's managers room together (a socket in both gets it once); the public room
+   * never gets it.
+   */
+  async submissionChanged(submissionId: number): Promise<void> {
+    try {
+      const submission = await loadSubmission(this.db, submissionId);
+      if (!submission) return;
+      const clan = await this.db.selectFrom('games').select('clan_id').where('id', '=', submission.game_id).executeTakeFirst();
+      const rooms = [membersRoom(submission.game_id), ...(clan ? [managersRoom(clan.clan_id)] : [])];
+      this.io.to(rooms).emit('submission_update', { submission });
+    } catch (err) {
+      console.error('[realtime] submission_update failed', submissionId, err);
+    }
+  }
+
+  /** Broadcaster.managersLeft: the user's sockets leave the clan's managers room (managerInClanRoom). */
+  async managersLeft(userId: number, clanId: number): Promise<void> {
+    this.io.in(managerInClanRoom(clanId, userId)).socketsLeave([managersRoom(clanId), managerInClanRoom(clanId, userId)]);
   }
 
   /** Broadcaster.signedOut: disconnects the session's sockets, or all the user's, in every process. */

@@ -43,3 +43,9 @@ export const userRoom = (userId: number): string => `user:${userId}`;
 
 /** Every socket opened with one session cookie, by the session's hash (logout disconnects them). */
 export const sessionRoom = (sessionHash: string): string => `session:${sessionHash}`;
+
+/**
+ * The sockets of one user in a clan's managers room (`clan:<id>:managers`, server-contract section
+ * 8), joined with it so a demotion, kick or leave moves exactly those sockets out in every process.
+ */
+export const managerInClanRoom = (clanId: number, userId: number): string => `clan:${clanId}:managers:user:${userId}`;

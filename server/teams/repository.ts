@@ -2,6 +2,7 @@ import type { Db } from '../db/schema';
 import { nowIso } from '../db/connect';
 import { notFound } from '../errors';
 import { byName } from '../events/shared';
+import { startingTeamState } from '../games/repository';
 import type { EligibleMember, Team, TeamMember, TeamRole } from '../../contract/team';
 
 /** A team's stored columns. */
@@ -61,8 +62,9 @@ export async function updateTeam(db: Db, teamId: number, name: string, color: st
   await db.updateTable('teams').set({ name, color }).where('id', '=', teamId).execute();
 }
 
-/** Deletes a team with its members and its game state. */
+/** Deletes a team with its members, its game state and its proof submissions. */
 export async function deleteTeam(db: Db, teamId: number): Promise<void> {
+  await db.deleteFrom('submissions').where('team_id', '=', teamId).execute();
   await db.deleteFrom('team_members').where('team_id', '=', teamId).execute();
   await db.deleteFrom('team_states').where('team_id', '=', teamId).execute();
   await db.deleteFrom('teams').where('id', '=', teamId).execute();
@@ -73,7 +75,7 @@ export async function deleteTeam(db: Db, teamId: number): Promise<void> {
  * history [1], no reverts) and moves a PENDING game to READY; bumps the game's version.
  */
 export async function addTeamToGame(db: Db, game: { id: number; status: string }, teamId: number): Promise<void> {
-  await db.insertInto('team_states').values({ game_id: game.id, team_id: teamId, current_position: 1, revert_count: 0, position_history: '[1]' }).execute();
+  await db.insertInto('team_states').values({ game_id: game.id, team_id: teamId, ...startingTeamState() }).execute();
   await db.updateTable('games')
     .set((eb) => ({
       status: game.status === 'PENDING' ? 'READY' : game.status,

@@ -1,4 +1,6 @@
 import { Hono, type Context } from 'hono';
+import { imageKeysOf } from '../submissions/repository';
+import { deleteImages } from '../submissions/service';
 import type { AppEnv } from '../http/context';
 import type { Db } from '../db/schema';
 import { pathId, readJson, requireUser } from '../http/context';
@@ -125,11 +127,14 @@ export function teamRoutes(): Hono<AppEnv> {
   app.delete('/clan/:clanId/events/:eventId/teams/:teamId', async (c) => {
     const { eventId, team } = await teamScope(c, true);
     const deps = c.get('deps');
-    await deps.db.transaction().execute(async (trx) => {
+    const imageKeys = await deps.db.transaction().execute(async (trx) => {
+      const keys = await imageKeysOf(trx, { teamId: team.id });
       await deleteTeam(trx, team.id);
       const game = await gameOfEvent(trx, eventId);
       if (game) await bumpGameVersion(trx, game.id);
+      return keys;
     });
+    await deleteImages(deps, imageKeys);
     await broadcastTeamChange(deps, eventId, team, { deleted: true, teamSetChanged: true });
     return c.json({ ok: true as const, message: teamDeletedMessage(team.name) });
   });

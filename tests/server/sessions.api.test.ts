@@ -4,6 +4,7 @@
  * of the user (`{"everywhere": true}`); expired sessions purged by purgeExpiredSessions, by the
  * purge timer and when the server starts. In process: logout calls the broadcaster's signedOut hook.
  */
+import { FolderStore } from '../../server/submissions/storage';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -157,7 +158,8 @@ describe('logout tells the broadcaster who signed out (the hook for closing thei
         calls.push([userId, sessionId]);
       },
     };
-    app = createApp({ db: handle.db, dialect: handle.dialect, config: loadConfig({ NODE_ENV: 'test' }), broadcaster, redis: null });
+    const config = loadConfig({ NODE_ENV: 'test' });
+    app = createApp({ db: handle.db, dialect: handle.dialect, config, broadcaster, redis: null, images: new FolderStore(path.join(dir, 'uploads')) });
   });
   afterAll(async () => {
     await handle?.close();

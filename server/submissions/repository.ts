@@ -1,0 +1,116 @@
+import type { Selectable } from 'kysely';
+import type { Db, SubmissionsTable } from '../db/schema';
+import { isTier } from '../../contract/game/tiers';
+import { SUBMISSION_STATUSES, type Submission, type SubmissionStatus } from '../../contract/submission';
+
+/** A stored submission row (server/db/schema.ts SubmissionsTable). */
+export type SubmissionRow = Selectable<SubmissionsTable>;
+
+/** Same-origin paths of a submission's image and thumbnail (server-contract section 8). */
+const imageUrl = (id: number) => `/api/submissions/${id}/image`;
+const thumbUrl = (id: number) => `/api/submissions/${id}/thumb`;
+
+/** The submissions with their team, sender and reviewer joined (the Submission shape's sources). */
+function submissionQuery(db: Db) {
+  return db.selectFrom('submissions')
+    .innerJoin('teams', 'teams.id', 'submissions.team_id')
+    .innerJoin('users as sender', 'sender.id', 'submissions.submitted_by')
+    .leftJoin('users as reviewer', 'reviewer.id', 'submissions.reviewer_id')
+    .selectAll('submissions')
+    .select(['teams.name as team_name', 'teams.color as team_color', 'sender.username as sender_name', 'reviewer.username as reviewer_name']);
+}
+
+type Joined = SubmissionRow & { team_name: string; team_color: string; sender_name: string; reviewer_name: string | null };
+
+/** A joined row as the contract's Submission (server-contract section 8). */
+function toSubmission(r: Joined): Submission {
+  return {
+    id: r.id,
+    game_id: r.game_id,
+    team_id: r.team_id,
+    team_name: r.team_name,
+    team_color: r.team_color,
+    square_index: r.square_index,
+    task_description: r.task_description,
+    task_difficulty: isTier(r.task_difficulty) ? r.task_difficulty : null,
+    submitted_by: { user_id: r.submitted_by, username: r.sender_name, ign: r.submitted_ign },
+    note: r.note,
+    image_url: imageUrl(r.id),
+    thumb_url: thumbUrl(r.id),
+    status: (SUBMISSION_STATUSES as readonly string[]).includes(r.status) ? (r.status as SubmissionStatus) : 'pending',
+    reviewer: r.reviewer_id === null ? null : { user_id: r.reviewer_id, username: r.reviewer_name ?? '' },
+    reason: r.reason,
+    created_at: r.created_at,
+    reviewed_at: r.reviewed_at,
+  };
+}
+
+/** One submission in the contract shape, or null. */
+export async function loadSubmission(db: Db, id: number): Promise<Submission | null> {
+  const row = await submissionQuery(db).where('submissions.id', '=', id).executeTakeFirst();
+  return row ? toSubmission(row) : null;
+}
+
+/** The stored row of submission `id`, or null. */
+export async function findSubmissionRow(db: Db, id: number): Promise<SubmissionRow | null> {
+  return (await db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** A game's submissions, newest first (server-contract section 8 GET .../game/{gameId}/submissions). */
+export async function listGameSubmissions(db: Db, gameId: number): Promise<Submission[]> {
+  const rows = await submissionQuery(db).where('submissions.game_id', '=', gameId).orderBy('submissions.id', 'desc').execute();
+  return rows.map(toSubmission);
+}
+
+/** A clan's submissions of one status over all its games, oldest first (the referee queue). */
+export async function listClanSubmissions(db: Db, clanId: number, status: SubmissionStatus): Promise<Submission[]> {
+  const rows = await submissionQuery(db)
+    .where('submissions.clan_id', '=', clanId)
+    .where('submissions.status', '=', status)
+    .orderBy('submissions.id', 'asc')
+    .execute();
+  return rows.map(toSubmission);
+}
+
+/** Inserts a submission (status pending, no review); returns its id. */
+export async function insertSubmission(
+  db: Db,
+  values: Omit<SubmissionRow, 'id' | 'status' | 'reviewer_id' | 'reason' | 'reviewed_at'>,
+): Promise<number> {
+  const row = await db.insertInto('submissions')
+    .values({ ...values, status: 'pending', reviewer_id: null, reason: null, reviewed_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Sets a submission's status and review columns. */
+export async function setSubmissionStatus(
+  db: Db,
+  id: number,
+  set: { status: SubmissionStatus; reviewer_id: number | null; reason: string | null; reviewed_at: string | null },
+): Promise<void> {
+  await db.updateTable('submissions').set(set).where('id', '=', id).execute();
+}
+
+/** Ids of a team's pending submissions in a game. */
+export async function pendingOfTeam(db: Db, gameId: number, teamId: number): Promise<number[]> {
+  const rows = await db.selectFrom('submissions').select('id')
+    .where('game_id', '=', gameId).where('team_id', '=', teamId).where('status', '=', 'pending')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Storage keys (image and thumbnail) of the submissions of a game, of a team, or of every game of
+ * an event or a clan: what to delete from the image store once their rows are gone.
+ */
+export async function imageKeysOf(db: Db, of: { gameId: number } | { teamId: number } | { eventId: number } | { clanId: number }): Promise<string[]> {
+  let q = db.selectFrom('submissions').select(['image_key', 'thumb_key']);
+  if ('gameId' in of) q = q.where('game_id', '=', of.gameId);
+  else if ('teamId' in of) q = q.where('team_id', '=', of.teamId);
+  else if ('clanId' in of) q = q.where('clan_id', '=', of.clanId);
+  else q = q.where('game_id', 'in', db.selectFrom('games').select('id').where('event_id', '=', of.eventId));
+  const rows = await q.execute();
+  return rows.flatMap((r) => [r.image_key, r.thumb_key]);
+}

@@ -1,0 +1,103 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { Config, S3Config } from '../config';
+
+/**
+ * Where proof images live (server-contract section 8): one interface over a folder or an
+ * S3-compatible object store, so several machines can share the images. Keys are relative paths
+ * of letters, digits, '/', '.', '_' and '-' (made by the server, never by a user).
+ */
+export interface ImageStore {
+  /** Stores `bytes` under `key` with its content type; replaces what was there. */
+  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  /** The bytes under `key`, or null when there are none. */
+  get(key: string): Promise<Buffer | null>;
+  /** Deletes the objects under `keys`; missing ones are no error. */
+  delete(keys: readonly string[]): Promise<void>;
+}
+
+const KEY = /^[a-z0-9][a-z0-9/._-]*$/i;
+
+/** `key` checked: a relative path without '..' (a programming error otherwise). */
+function checkedKey(key: string): string {
+  if (!KEY.test(key) || key.split('/').includes('..')) throw new Error(`Invalid storage key: ${key}`);
+  return key;
+}
+
+/** Images as files under one folder (UPLOAD_DIR, default ./data/uploads); the folder is created on first write. */
+export class FolderStore implements ImageStore {
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  private file(key: string): string {
+    return path.join(this.root, checkedKey(key));
+  }
+
+  async put(key: string, bytes: Buffer): Promise<void> {
+    const file = this.file(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.tmp`;
+    await fs.writeFile(temp, bytes);
+    await fs.rename(temp, file);
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await fs.readFile(this.file(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    await Promise.all(keys.map((k) => fs.rm(this.file(k), { force: true })));
+  }
+}
+
+/**
+ * Images in an S3-compatible bucket through @aws-sdk/client-s3 (S3_BUCKET, S3_ENDPOINT,
+ * S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY). With an endpoint (MinIO, a local stand-in)
+ * requests are path-style.
+ */
+export class S3Store implements ImageStore {
+  private readonly client: S3Client;
+
+  constructor(private readonly config: S3Config) {
+    this.client = new S3Client({
+      region: config.region,
+      ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
+      ...(config.accessKeyId && config.secretAccessKey
+        ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
+        : {}),
+    });
+  }
+
+  async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.config.bucket, Key: checkedKey(key), Body: bytes, ContentType: contentType }));
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: checkedKey(key) }));
+      if (!answer.Body) return null;
+      return Buffer.from(await answer.Body.transformToByteArray());
+    } catch (err) {
+      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
+      throw err;
+    }
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    await Promise.all(keys.map((k) => this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: checkedKey(k) }))));
+  }
+}
+
+/** The store the configuration names: S3 when S3_BUCKET is set, else the UPLOAD_DIR folder. */
+export function imageStoreOf(config: Config): ImageStore {
+  return config.s3 ? new S3Store(config.s3) : new FolderStore(config.uploadDir);
+}
