@@ -189,7 +189,7 @@ describe('proofSubmission chart through the Submit Proof dialog', () => {
     const reached = new Set(paths.flatMap((p) => p.steps.map((st) => st.state.value as string)));
     expect([...reached].sort()).toEqual([...STATE_NODES].sort());
     expect(Object.keys(ASSERTIONS).sort()).toEqual(Object.keys(proofSubmissionMachine.root.states).sort());
-    const types = new Set(paths.flatMap((p) => p.steps.map((st) => st.event.type)));
+    const types = new Set<string>(paths.flatMap((p) => p.steps.map((st) => st.event.type)));
     for (const t of Object.keys(EXECUTORS)) expect(types.has(t), t).toBe(true);
   });
 

@@ -269,7 +269,7 @@ describe('reviewQueue chart through the Reviews tab', () => {
   it('reaches and asserts every state node, and sends every event (guard)', () => {
     const reached = new Set(paths.flatMap((p) => p.steps.map((st) => nodeOf(st.state))));
     expect([...reached].sort()).toEqual([...STATE_NODES].sort());
-    const types = new Set(paths.flatMap((p) => p.steps.map((st) => st.event.type)));
+    const types = new Set<string>(paths.flatMap((p) => p.steps.map((st) => st.event.type)));
     for (const t of Object.keys(EXECUTORS)) expect(types.has(t), t).toBe(true);
   });
 

@@ -139,7 +139,7 @@ function formatBytes(n: number): string {
  * paste (Ctrl+V of a screenshot anywhere in the dialog), drop or file choice, its preview, an
  * optional note (at most 500 characters), the upload's progress bar, and the server's errors.
  */
-export function ProofDialog({ proof }: { proof: ProofRef }) {
+function ProofDialog({ proof }: { proof: ProofRef }) {
   const open = useSelector(proof, psel.isProofDialogOpen);
   const step = useSelector(proof, psel.selectProofStep);
   const image = useSelector(proof, psel.selectProofImage);
