@@ -86,16 +86,17 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
       {proofRequired && state.task_state !== 'none' && state.task_state !== 'approved' && (
         <p className="muted team-task__rule">A referee must approve the proof before the Leader can roll again.</p>
       )}
-      {effects && canSend && gameId !== null && <ProofButton gameId={gameId} teamId={team.id} effects={effects} denied={state.task_state === 'denied'} />}
+      {effects && gameId !== null && <ProofButton gameId={gameId} teamId={team.id} effects={effects} denied={state.task_state === 'denied'} canOpen={canSend} />}
     </section>
   );
 }
 
 /**
- * 'Submit Proof' ('Send Proof Again' after a denial) with its dialog: the proofSubmission chart of
- * one team, its calls provided from `effects`.
+ * 'Submit Proof' ('Send Proof Again' after a denial; hidden unless `canOpen`) with its dialog: the
+ * proofSubmission chart of one team, its calls provided from `effects`. The dialog stays mounted
+ * when the button hides, so a sent proof (the team's state turns 'submitted') still shows its success.
  */
-export function ProofButton({ gameId, teamId, effects, denied }: { gameId: number; teamId: number; effects: ProofEffects; denied: boolean }) {
+export function ProofButton({ gameId, teamId, effects, denied, canOpen = true }: { gameId: number; teamId: number; effects: ProofEffects; denied: boolean; canOpen?: boolean }) {
   const proof = useActorRef(
     proofSubmissionMachine.provide({
       actors: {
@@ -107,9 +108,11 @@ export function ProofButton({ gameId, teamId, effects, denied }: { gameId: numbe
   );
   return (
     <>
-      <button type="button" className="btn btn--primary" onClick={() => proof.send({ type: 'proof.open' })}>
-        {denied ? 'Send Proof Again' : 'Submit Proof'}
-      </button>
+      {canOpen && (
+        <button type="button" className="btn btn--primary" onClick={() => proof.send({ type: 'proof.open' })}>
+          {denied ? 'Send Proof Again' : 'Submit Proof'}
+        </button>
+      )}
       <ProofDialog proof={proof} />
     </>
   );
