@@ -141,6 +141,10 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
     const create = page.getByRole('button', { name: 'Create & Deploy Game' });
     expect(await page.getByLabel('Board size').inputValue()).toBe('100');
     expect(await page.getByLabel('Board size').locator('option:checked').innerText()).toBe('100 (10x10)');
+    // The proof rule is on by default; this game's Leader rolls freely (server-contract section 8).
+    const proofBox = page.getByLabel('Require approved proof before the next roll');
+    expect(await proofBox.isChecked()).toBe(true);
+    await proofBox.uncheck();
     await page.getByLabel('Number of snakes').fill('13');
     await page.getByRole('alert').filter({ hasText: 'Number of snakes must be between 0 and 12.' }).waitFor();
     expect(await create.isDisabled()).toBe(true);

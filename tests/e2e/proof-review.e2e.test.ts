@@ -7,6 +7,7 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable, takeCspViolations } from '../support/browser';
 import { ApiClient } from '../support/api';
 import { importTasksCsv } from '../support/fixtures';
+import { openSignedIn } from '../support/e2e';
 
 /**
  * A whole event with proof (issue 11, server-contract section 8), in headless Chromium against the
@@ -59,17 +60,19 @@ run.each(backends())('a whole event with proof and a referee in Chromium (%s)', 
     for (const c of contexts) await c.close().catch(() => {});
   });
 
-  async function signedInContext(api: ApiClient | null, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; errors: string[] }> {
+  /** A person's browser context (signed in as `api`, or anonymous), closed after the suite. */
+  async function personContext(api: ApiClient | null, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; errors: string[] }> {
+    const person = api ? await openSignedIn(suite.browser, suite.server, api, viewport) : await anonymous(viewport);
+    contexts.push(person.context);
+    person.context.setDefaultTimeout(15_000);
+    return person;
+  }
+  async function anonymous(viewport: { width: number; height: number }) {
     const context = await suite.browser.newContext({ viewport });
-    context.setDefaultTimeout(15_000);
-    contexts.push(context);
-    if (api) await context.addCookies([{ name: 'sid', value: api.cookies.get('sid')!, url: suite.url }]);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    if (process.env.E2E_TRACE) page.on('response', (r) => r.url().includes('submissions') && console.log('response', r.status(), r.url()));
-    if (process.env.E2E_TRACE) page.on('console', (m) => console.log('console', m.text()));
-    return { page, errors };
+    return { context, page, errors };
   }
 
   it('rolls, sends proof, is denied with a reason, sends again, is approved and rolls again, live for a spectator', { timeout: 240_000 }, async () => {
@@ -109,10 +112,10 @@ run.each(backends())('a whole event with proof and a referee in Chromium (%s)', 
 
     // --- Screens: the Leader and the member on the play screen, the spectator on the public view.
     const gameUrl = `${suite.url}/games/clan/${clanId}/events/${eventId}/game/${gameId}`;
-    const leader = await signedInContext(redLead.api);
-    const member = await signedInContext(redMember.api, { width: 390, height: 844 });
-    const referee = await signedInContext(ownerApi);
-    const spectator = await signedInContext(null, { width: 375, height: 800 });
+    const leader = await personContext(redLead.api);
+    const member = await personContext(redMember.api, { width: 390, height: 844 });
+    const referee = await personContext(ownerApi);
+    const spectator = await personContext(null, { width: 375, height: 800 });
     for (const p of [leader.page, member.page]) {
       await p.goto(gameUrl);
       await p.getByTestId('connection-state').getByText('Live').waitFor();

@@ -139,6 +139,8 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
     await page.getByRole('button', { name: 'Manage Game' }).click();
     await page.getByRole('heading', { name: 'Setup New Game' }).waitFor();
     expect(await page.getByLabel('Board size').inputValue()).toBe('100');
+    // This event runs without proof (the rule is on by default; tests/e2e/proof-review covers it).
+    await page.getByLabel('Require approved proof before the next roll').uncheck();
     await page.getByRole('button', { name: 'Create & Deploy Game' }).click();
     await page.getByText('Game created successfully! Snakes and ladders board is ready.').waitFor();
     const control = page.getByTestId('status-control');

@@ -7,7 +7,7 @@ import { PROOF_MESSAGES, type Submission } from '../../contract/submission';
 import { proofSubmissionMachine, type ProofSubmissionEvent, type UploadProofInput } from '../../machines/proofSubmission.machine';
 import { ProofButton, type ProofEffects } from '../../src/features/play/ProofPanel';
 import { FakeEffects } from '../support/effects';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { modelPaths } from '../support/graph';
 
 /**
  * Model-based test of the proofSubmission chart (the 'Submit Proof' dialog of server-contract
@@ -88,11 +88,7 @@ const serializeState = (s: Snap, event?: ModelEvent) =>
 /** Files stringify to `{}`: events are told apart by the file's name. */
 const serializeEvent = (e: ModelEvent) => JSON.stringify(e.type === 'image.chosen' ? { type: e.type, file: e.file.name } : e);
 
-const model = new TestModel(proofSubmissionMachine, {});
-const paths = model.getPaths(
-  () => getShortestPaths(proofSubmissionMachine, { events: eventsOf as never, serializeState: serializeState as never, serializeEvent: serializeEvent as never, input: { teamId: 5 } } as never) as never,
-  { allowDuplicatePaths: true },
-) as unknown as TestPath<Snap, ModelEvent>[];
+const paths = modelPaths<Snap, ModelEvent>(proofSubmissionMachine, { events: eventsOf, serializeState, serializeEvent, input: { teamId: 5 } });
 
 interface World {
   fx: FakeEffects;

@@ -10,7 +10,7 @@ import { reviewQueueMachine, type ReviewQueueEvent } from '../../machines/review
 import { ReviewsTab, ReviewsTabLabel, usePendingTitle, useReviewQueue, type ReviewEffects, type ReviewQueueRef } from '../../src/features/clan/ReviewsTab';
 import { FakeEffects } from '../support/effects';
 import { FakeSocket } from '../support/fakeSocket';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { modelPaths } from '../support/graph';
 
 /**
  * Model-based test of the reviewQueue chart (the referee queue of server-contract section 8)
@@ -114,11 +114,7 @@ const serializeState = (s: Snap, event?: ModelEvent) =>
     event?.type ?? null,
   ]);
 
-const model = new TestModel(reviewQueueMachine, {});
-const paths = model.getPaths(
-  () => getShortestPaths(reviewQueueMachine, { events: eventsOf as never, serializeState: serializeState as never, input: { clanId: CLAN } } as never) as never,
-  { allowDuplicatePaths: true },
-) as unknown as TestPath<Snap, ModelEvent>[];
+const paths = modelPaths<Snap, ModelEvent>(reviewQueueMachine, { events: eventsOf, serializeState, input: { clanId: CLAN } });
 
 interface World {
   fx: FakeEffects;

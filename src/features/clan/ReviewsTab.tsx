@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
@@ -11,6 +10,7 @@ import { fetchReviewQueue, reviewSubmission, undoReview } from '../../api/submis
 import { playChime, reviewFeedActor } from '../../realtime/reviewFeed';
 import { openGameSocket, type GameSocketLike } from '../../realtime/gameSocket';
 import { Notice } from '../../ui/Notice';
+import { DialogButtons, Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
 
 /** The referee calls of the Reviews tab (server-contract section 8), replaceable in tests. */
@@ -274,45 +274,18 @@ function DenyDialog({ queue }: { queue: ReviewQueueRef }) {
     e.preventDefault();
     queue.send({ type: 'review.confirmDeny' });
   };
+  const cancel = () => queue.send({ type: 'review.cancel' });
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !next && queue.send({ type: 'review.cancel' })}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog panel" aria-describedby={undefined}>
-          <Dialog.Title className="dialog__title">Deny Proof</Dialog.Title>
-          <form className="form" onSubmit={submit}>
-            {target && (
-              <p>
-                {target.team_name}, square {target.square_index}: the team sees this reason and may send the proof again.
-              </p>
-            )}
-            <div className="field">
-              <label className="field__label" htmlFor={id}>Reason</label>
-              <textarea
-                id={id}
-                className="input"
-                rows={3}
-                autoFocus
-                required
-                maxLength={REVIEW_REASON_MAX}
-                value={reason}
-                onChange={(e) => queue.send({ type: 'reason.change', reason: e.target.value })}
-              />
-              <span className="field__hint">
-                Required, at most {REVIEW_REASON_MAX} characters ({reason.length}/{REVIEW_REASON_MAX}).
-              </span>
-            </div>
-            <div className="row dialog__actions">
-              <button type="button" className="btn" onClick={() => queue.send({ type: 'review.cancel' })}>
-                Cancel
-              </button>
-              <button type="submit" className="btn btn--danger" disabled={!canConfirm}>
-                Deny
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal open={open} onClose={cancel} title="Deny Proof">
+      <form className="form" onSubmit={submit}>
+        {target && <p>{target.team_name}, square {target.square_index}: the team sees this reason and may send the proof again.</p>}
+        <div className="field">
+          <label className="field__label" htmlFor={id}>Reason</label>
+          <textarea id={id} className="input" rows={3} autoFocus required maxLength={REVIEW_REASON_MAX} value={reason} onChange={(e) => queue.send({ type: 'reason.change', reason: e.target.value })} />
+          <span className="field__hint">Required, at most {REVIEW_REASON_MAX} characters ({reason.length}/{REVIEW_REASON_MAX}).</span>
+        </div>
+        <DialogButtons onCancel={cancel} submitLabel="Deny" submitDisabled={!canConfirm} danger />
+      </form>
+    </Modal>
   );
 }

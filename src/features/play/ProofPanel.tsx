@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useState, type ClipboardEvent, type DragEvent, type FormEvent } from 'react';
 import { fromPromise, type ActorRefFrom } from 'xstate';
@@ -10,6 +9,7 @@ import { proofSubmissionMachine, type UploadProofInput } from '../../../machines
 import * as psel from '../../../machines/proofSubmission.selectors';
 import * as sel from '../../../machines/gamePlay.selectors';
 import { Notice } from '../../ui/Notice';
+import { DialogButtons, Modal } from '../../ui/Modal';
 import type { GamePlayRef } from './GamePanels';
 
 /** The proof calls of the play screen, replaceable in tests (server-contract section 8). */
@@ -180,11 +180,7 @@ function ProofDialog({ proof }: { proof: ProofRef }) {
   const percent = progress && progress.total > 0 ? Math.round((progress.loaded / progress.total) * 100) : 0;
 
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !next && canClose && close()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog panel proof-dialog" aria-describedby={undefined} onPaste={onPaste} data-testid="proof-dialog" data-step={step}>
-          <Dialog.Title className="dialog__title">Submit Proof</Dialog.Title>
+    <Modal open={open} onClose={() => canClose && close()} title="Submit Proof" className="dialog panel proof-dialog" testId="proof-dialog" step={step} onPaste={onPaste}>
           {step === 'loading' && <p className="muted" role="status">Loading...</p>}
           {step === 'denied' && latest && (
             <div className="form">
@@ -262,19 +258,19 @@ function ProofDialog({ proof }: { proof: ProofRef }) {
                 </div>
               )}
               {error && <Notice tone="error" testId="proof-error">{error}</Notice>}
-              <div className="row dialog__actions">
-                <button type="button" className="btn" disabled={!canClose} onClick={close}>
-                  Cancel
-                </button>
-                {image && step !== 'uploading' && (
-                  <button type="button" className="btn" onClick={() => proof.send({ type: 'image.clear' })}>
-                    Remove image
-                  </button>
-                )}
-                <button type="submit" className="btn btn--primary" disabled={!canSend}>
-                  {step === 'failed' ? 'Try Again' : 'Send Proof'}
-                </button>
-              </div>
+              <DialogButtons
+                onCancel={close}
+                cancelDisabled={!canClose}
+                submitLabel={step === 'failed' ? 'Try Again' : 'Send Proof'}
+                submitDisabled={!canSend}
+                extra={
+                  image && step !== 'uploading' ? (
+                    <button type="button" className="btn" onClick={() => proof.send({ type: 'image.clear' })}>
+                      Remove image
+                    </button>
+                  ) : null
+                }
+              />
             </form>
           )}
           {step === 'succeeded' && (
@@ -282,15 +278,9 @@ function ProofDialog({ proof }: { proof: ProofRef }) {
               <Notice tone="success" testId="proof-sent">
                 Proof sent for square {latest?.square_index}. A referee will review it soon.
               </Notice>
-              <div className="row dialog__actions">
-                <button type="button" className="btn btn--primary" autoFocus onClick={close}>
-                  Close
-                </button>
-              </div>
+              <DialogButtons onCancel={close} cancelLabel="Close" />
             </div>
           )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    </Modal>
   );
 }
