@@ -1,16 +1,7 @@
 import type { HeldGame } from './socket';
 import { leaderEntryOf } from './game/roles';
-import { mayRoll, PROOF_IMAGE_TYPES, PROOF_MAX_BYTES, PROOF_MESSAGES, PROOF_NOTE_MAX, REVIEW_REASON_MAX, REVIEW_UNDO_MS, type Submission, type TaskState } from './submission';
-import { applyTextRule, type TextField } from './text';
-
-const NOTE_FIELD: TextField = { label: 'Note', field: 'note', multiline: true };
-const REASON_FIELD: TextField = { label: 'Reason', field: 'reason', multiline: true };
-
-/** The text rule's verdict: its message, or the cleaned text. */
-const ruled = (text: string, f: TextField) => {
-  const r = applyTextRule(text, f);
-  return r.ok ? { text: r.value, problem: null } : { text: '', problem: r.message };
-};
+import { mayRoll, PROOF_IMAGE_TYPES, PROOF_MAX_BYTES, PROOF_MESSAGES, ProofNoteSchema, REVIEW_UNDO_MS, ReviewReasonSchema, type Submission, type TaskState } from './submission';
+import * as v from 'valibot';
 
 /**
  * Pure rules and texts of the client's proof and review screens (server-contract section 8),
@@ -31,9 +22,6 @@ export const PROOF_VIEW_TEXTS = {
   /** A chosen file that is not an image the server takes (checked again by its bytes on the server). */
   notImage: PROOF_MESSAGES.notImage,
   tooLarge: PROOF_MESSAGES.tooLarge,
-  noteTooLong: PROOF_MESSAGES.noteTooLong,
-  reasonRequired: PROOF_MESSAGES.reasonRequired,
-  reasonTooLong: PROOF_MESSAGES.reasonTooLong,
   uploadFailed: 'Failed to send the proof.',
   queueFailed: 'Failed to load the submissions waiting for review.',
   reviewFailed: 'Failed to review the submission.',
@@ -48,18 +36,17 @@ export function proofImageProblem(file: { type: string; size: number }): string 
   return null;
 }
 
-/** Why a typed note cannot be sent (after the text rule), or null. */
+/** The first message of a failed parse, or null. */
+const problemOf = (result: v.SafeParseResult<v.GenericSchema>) => (result.success ? null : result.issues[0].message);
+
+/** Why a typed note cannot be sent (the contract's note rule: text rule, at most 500 characters), or null. */
 export function proofNoteProblem(note: string): string | null {
-  const r = ruled(note, NOTE_FIELD);
-  return r.problem ?? (r.text.length > PROOF_NOTE_MAX ? PROOF_VIEW_TEXTS.noteTooLong : null);
+  return problemOf(v.safeParse(ProofNoteSchema, note));
 }
 
-/** Why a typed deny reason cannot be sent (after the text rule: 1 to 300 characters), or null. */
+/** Why a typed deny reason cannot be sent (the contract's reason rule: text rule, 1 to 300 characters), or null. */
 export function denyReasonProblem(reason: string): string | null {
-  const r = ruled(reason, REASON_FIELD);
-  if (r.problem) return r.problem;
-  if (r.text.length === 0) return PROOF_VIEW_TEXTS.reasonRequired;
-  return r.text.length > REVIEW_REASON_MAX ? PROOF_VIEW_TEXTS.reasonTooLong : null;
+  return problemOf(v.safeParse(ReviewReasonSchema, reason));
 }
 
 /**
