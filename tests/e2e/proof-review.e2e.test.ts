@@ -17,7 +17,7 @@ import { openSignedIn } from '../support/e2e';
  * Proof dialog; the Leader's Roll waits with the roll gate's text; the referee (the owner, another
  * context) denies it with a reason on the Reviews tab; the member sees the reason and sends again;
  * the new proof arrives live on the referee's tab, which approves it with the A key; the Leader
- * rolls again. An anonymous spectator sees Red's task state change live, and never a proof image.
+ * rolls again; the referee then turns the rule off on the game's settings. An anonymous spectator sees Red's task state change live, and never a proof image.
  */
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -199,6 +199,16 @@ run.each(backends())('a whole event with proof and a referee in Chromium (%s)', 
     await expect
       .poll(() => spectator.page.locator('[data-testid="team-position"][data-team="Red Dragons"]').getAttribute('data-position'), { timeout: 10_000 })
       .toBe(String(after.current_position));
+
+    // --- The referee turns the proof rule off on the existing game (PUT .../rules): saved at once.
+    await referee.page.getByRole('tab', { name: 'Events' }).click();
+    await referee.page.getByRole('row', { name: /Proof Night/ }).getByRole('button', { name: 'Manage Game' }).click();
+    const box = referee.page.getByLabel('Require approved proof before the next roll');
+    await expect.poll(() => box.isChecked(), { timeout: 10_000 }).toBe(true);
+    await box.uncheck();
+    await referee.page.getByText('Rolls no longer wait for proof.').waitFor();
+    await expect.poll(async () => (await ownerApi.get(gamePath)).body.game.proof_required, { timeout: 10_000 }).toBe(false);
+    expect(await box.isChecked()).toBe(false);
 
     // Spectators never see proof images; no page error, no CSP violation.
     expect(await spectator.page.locator('img[src*="/api/submissions/"]').count()).toBe(0);
