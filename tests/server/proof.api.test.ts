@@ -19,6 +19,7 @@ import {
   REVIEW_REASON_MAX,
   SubmissionAnswerSchema,
   SubmissionListSchema,
+  SubmissionSchema,
   type Submission,
 } from '../../contract/submission';
 
@@ -432,6 +433,7 @@ describe.each(backends())('task proof and review (%s)', (backend) => {
       x.event === 'submission_update' && (x.payload as { submission: Submission }).submission.id === id && (x.payload as { submission: Submission }).submission.status === status;
     const got = await member.next(isUpdate('pending'), 5000, marks.get(member));
     expect(got.payload).toEqual({ submission: sent.body.submission });
+    expect(v.parse(SubmissionSchema, (got.payload as { submission: unknown }).submission).status).toBe('pending');
     await referee.next(isUpdate('pending'), 5000, marks.get(referee)).catch((e) => { fs.writeFileSync('/tmp/srvout.log', suite.server.output() + JSON.stringify(referee.got)); throw e; });
     await spectator.next((x) => x.event === 'new_log_entry' && x.payload.log_entry.message === PROOF_LOG.sent('Red Team', sent.body.submission.square_index), 5000, marks.get(spectator));
     await spectator.next((x) => x.event === 'game_state_update' && x.payload.game_state.team_states.some((t) => t.task_state === 'submitted'), 5000, marks.get(spectator));
