@@ -5,6 +5,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { FolderStore, S3Store, type ImageStore } from '../../server/submissions/storage';
 import { startS3StandIn } from '../support/s3StandIn';
+import sharp from 'sharp';
+import { processProofImage } from '../../server/submissions/images';
+import { PROOF_MESSAGES } from '../../contract/submission';
 
 /**
  * The proof image store (server-contract section 8 "Storage is one interface"): the same
@@ -59,5 +62,45 @@ describe('proof image store', () => {
     const listed = await client.send(new ListObjectsV2Command({ Bucket: 'proofs', Prefix: 'proofs/9/' }));
     client.destroy();
     expect(listed.Contents?.map((o) => o.Key)).toEqual(['proofs/9/o.png']);
+  });
+});
+
+describe('proof image processing (sharp)', () => {
+  const base = () => sharp({ create: { width: 900, height: 600, channels: 4, background: '#33aa55ff' } });
+
+  it('keeps PNG, JPEG, WebP and GIF in their own type, strips metadata, and makes a WebP thumbnail of at most 320 px', async () => {
+    const inputs = {
+      'image/png': await base().png().withMetadata().toBuffer(),
+      'image/jpeg': await base().jpeg().withExif({ IFD0: { Artist: 'SECRET-ARTIST' } }).toBuffer(),
+      'image/webp': await base().webp().withExif({ IFD0: { Artist: 'SECRET-ARTIST' } }).toBuffer(),
+      'image/gif': await base().gif().toBuffer(),
+    };
+    for (const [type, bytes] of Object.entries(inputs)) {
+      const out = await processProofImage(bytes);
+      expect(out.imageType, type).toBe(type);
+      const meta = await sharp(out.image).metadata();
+      expect(`image/${meta.format}`).toBe(type);
+      expect([meta.width, meta.height]).toEqual([900, 600]);
+      expect(meta.exif, type).toBeUndefined();
+      expect(out.image.includes('SECRET-ARTIST')).toBe(false);
+      expect(out.thumbType).toBe('image/webp');
+      const thumb = await sharp(out.thumb).metadata();
+      expect([thumb.format, thumb.width, thumb.height]).toEqual(['webp', 320, 213]);
+    }
+  });
+
+  it('turns a photo upright by its EXIF orientation before the orientation is dropped', async () => {
+    const sideways = await sharp({ create: { width: 60, height: 20, channels: 3, background: '#000' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const meta = await sharp((await processProofImage(sideways)).image).metadata();
+    expect([meta.width, meta.height, meta.orientation]).toEqual([20, 60, undefined]);
+  });
+
+  it('refuses what is not one of the four types by its bytes (text, SVG, TIFF) and what does not decode', async () => {
+    const refuse = async (bytes: Buffer, message: string) => expect(processProofImage(bytes)).rejects.toMatchObject({ status: 400, message });
+    await refuse(Buffer.from('hello, this is text'), PROOF_MESSAGES.notImage);
+    await refuse(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"></svg>'), PROOF_MESSAGES.notImage);
+    await refuse(await base().tiff().toBuffer(), PROOF_MESSAGES.notImage);
+    const png = await base().png({ compressionLevel: 0 }).toBuffer();
+    await expect(processProofImage(png.subarray(0, png.length / 3))).rejects.toMatchObject({ status: 400 });
   });
 });
