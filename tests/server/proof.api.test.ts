@@ -466,6 +466,23 @@ describe.each(backends())('task proof and review (%s)', (backend) => {
     expect(referee.count('submission_update', refMark)).toBe(0);
     expect((await cast.owner.put(`/api/clan/${cast.clanId}/members/${adminId}/role`, { role: 'Admin' })).status).toBe(200);
 
+    // Promoted again, the referee joins again; after leaving the clan the room is left at once.
+    const nextId = next.body.submission.id as number;
+    const isNext = (status: string) => (x: { event: string; payload: unknown }) =>
+      x.event === 'submission_update' && (x.payload as { submission: Submission }).submission.id === nextId && (x.payload as { submission: Submission }).submission.status === status;
+    const joinMark = referee.got.length;
+    referee.socket.emit('join_reviews', { clan_id: cast.clanId });
+    await new Promise((r) => setTimeout(r, 200)); // let the join land before the review
+    expect((await review(cast.owner, cast, nextId, { decision: 'approve' })).status).toBe(200);
+    await referee.next(isNext('approved'), 5000, joinMark);
+    expect((await admin.del(`/api/clan/${cast.clanId}/members/${adminId}`)).status).toBe(200);
+    const leftMark = referee.got.length;
+    const ownerMark = watcherOwner.got.length;
+    expect((await undo(cast.owner, cast, nextId)).status).toBe(200);
+    await watcherOwner.next(isNext('pending'), 5000, ownerMark);
+    expect(referee.count('submission_update', leftMark)).toBe(0);
+    expect((await cast.owner.post(`/api/clan/${cast.clanId}/members`, { user_id: adminId, role: 'Admin' })).status).toBe(200);
+
     for (const w of [spectator, outsider, plainReviews]) expect(w.count('submission_update')).toBe(0);
   });
 
