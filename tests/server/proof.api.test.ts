@@ -542,12 +542,16 @@ describe('task proof with the image store on a local S3 stand-in', () => {
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(fs.existsSync(path.join(dbDir, 'unused'))).toBe(false);
-    expect((await cast.owner.put(`${game.path}/reset`)).status).toBe(200);
     const { S3Store } = await import('../../server/submissions/storage');
     const store = new S3Store({ bucket: 'proof-images', endpoint: s3.endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
-    const [key] = await directSql({ SQLITE_FILE: path.join(dbDir, 'test.db') }, 'SELECT image_key FROM submissions');
-    expect(key).toBeUndefined();
-    expect(await store.get(`proofs/${game.gameId}/x.png`)).toBeNull();
+    const sqlite = { SQLITE_FILE: path.join(dbDir, 'test.db') };
+    const [row] = await directSql(sqlite, 'SELECT image_key, thumb_key FROM submissions WHERE id = ?', [sent.body.submission.id]);
+    expect(await store.get(row.image_key)).not.toBeNull();
+    expect(await store.get(row.thumb_key)).not.toBeNull();
+    expect((await cast.owner.put(`${game.path}/reset`)).status).toBe(200);
+    expect(await directSql(sqlite, 'SELECT id FROM submissions')).toEqual([]);
+    expect(await store.get(row.image_key)).toBeNull();
+    expect(await store.get(row.thumb_key)).toBeNull();
   });
 });
 
