@@ -133,7 +133,11 @@ export const ReviewBodySchema = v.variant(
   'decision',
   [
     v.object({ decision: v.literal('approve'), reason: v.optional(v.nullable(v.string()), null) }),
-    v.object({ decision: v.literal('deny'), reason: ReviewReasonSchema }),
+    v.object({
+      decision: v.literal('deny'),
+      // A missing or null reason is the same refusal as an empty one: 'A reason is required ...'.
+      reason: v.pipe(v.optional(v.nullable(v.unknown()), null), v.transform((r) => r ?? ''), ReviewReasonSchema),
+    }),
   ],
   PROOF_MESSAGES.decision,
 );

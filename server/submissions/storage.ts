@@ -70,6 +70,10 @@ export class S3Store implements ImageStore {
   constructor(private readonly config: S3Config) {
     this.client = new S3Client({
       region: config.region,
+      // Checksums only where S3 requires them: S3-compatible stores (MinIO, local stand-ins) do
+      // not all understand the SDK's default flexible checksums.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
       ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
       ...(config.accessKeyId && config.secretAccessKey
         ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }

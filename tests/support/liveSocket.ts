@@ -4,6 +4,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { ApiClient } from './api';
 import { autoSplit, countsToSettings } from '../../contract/game';
 import { GameAnswerSchema, type Game, type LogEntry, type PublicGame } from '../../contract/gameApi';
+import type { Submission } from '../../contract/submission';
 import {
   isFullGame,
   mergeProgress,
@@ -26,7 +27,8 @@ export type Received =
   | { event: 'new_log_entry'; payload: { log_entry: LogEntry } }
   | { event: 'tasks_reordered'; payload: { board_data: { board_squares: unknown[] }; game_state: Held } }
   | { event: 'team_update'; payload: { updated_team_data: { id: number; name: string; color: string; members: unknown[] } } }
-  | { event: 'action_error'; payload: { message: string } };
+  | { event: 'action_error'; payload: { message: string } }
+  | { event: 'submission_update'; payload: { submission: Submission } };
 
 export const LEADER_ONLY = 'Only the Leader of your team can roll the dice or revert a turn.';
 /** Snakes on 213..218 of a 225 board: nobody can pass 212, so nobody wins (each sends a team back to 2..7). */
@@ -40,7 +42,7 @@ export class Watcher {
   private waiters: { test: (r: Received) => boolean; resolve: (r: Received) => void }[] = [];
 
   constructor(readonly socket: Client, readonly name: string) {
-    const events = ['game_state_update', 'new_log_entry', 'tasks_reordered', 'team_update', 'action_error'] as const;
+    const events = ['game_state_update', 'new_log_entry', 'tasks_reordered', 'team_update', 'action_error', 'submission_update'] as const;
     for (const event of events) {
       (socket.on as (ev: string, fn: (payload: unknown) => void) => void)(event, (payload) => this.receive({ event, payload } as Received));
     }
@@ -173,7 +175,7 @@ export interface TestGame {
 }
 
 let serial = 0;
-export async function newGame(cast: Cast, opts: { size?: number; reverts?: number; start?: boolean; noWin?: boolean } = {}): Promise<TestGame> {
+export async function newGame(cast: Cast, opts: { size?: number; reverts?: number; start?: boolean; noWin?: boolean; proof?: boolean } = {}): Promise<TestGame> {
   const { owner, clanId } = cast;
   const ok = (r: { status: number; body: unknown }) => expect(r.status, JSON.stringify(r.body)).toBe(200);
   const ev = await owner.post(`/api/clan/${clanId}/events/`, { name: `Live ${++serial}`, start_datetime: '2031-06-01T18:00Z' });
@@ -193,6 +195,7 @@ export async function newGame(cast: Cast, opts: { size?: number; reverts?: numbe
   const size = opts.size ?? 225;
   const g = await owner.post(`/api/clan/${clanId}/events/${eventId}/game/`, {
     board_size: size, num_snakes: 0, num_ladders: 0, max_reverts_allowed: opts.reverts ?? 3, ...countsToSettings(autoSplit(size)),
+    ...(opts.proof === undefined ? {} : { proof_required: opts.proof }),
   });
   ok(g);
   const gameId = g.body.game.id as number;
