@@ -7,13 +7,18 @@ import { openGameSocket, type GameSocketLike } from './gameSocket';
 /**
  * The `reviewFeed` actor of the reviewQueue chart (server-contract section 8): opens a socket with
  * `open`, joins the clan's managers room with `join_reviews` {clan_id} on every connect (and
- * reconnect), and reports each `submission_update` parsed with the contract schema as
+ * reconnect, after which it asks for `reviews.reload`), and reports each `submission_update` parsed with the contract schema as
  * `submission.updated`. Stopping the actor closes the socket.
  */
 export function reviewFeedActor(open: () => GameSocketLike = openGameSocket) {
   return fromCallback<ReviewQueueEvent, { clanId: number }>(({ sendBack, input }) => {
     const socket = open();
-    const onConnect = () => socket.emit('join_reviews', { clan_id: input.clanId });
+    let connects = 0;
+    // A reconnect joins again and reloads the queue: updates sent while away are not replayed.
+    const onConnect = () => {
+      socket.emit('join_reviews', { clan_id: input.clanId });
+      if (++connects > 1) sendBack({ type: 'reviews.reload' });
+    };
     const onUpdate = (payload: unknown) => {
       const parsed = v.safeParse(SubmissionAnswerSchema, payload);
       if (parsed.success) sendBack({ type: 'submission.updated', submission: parsed.output.submission });
