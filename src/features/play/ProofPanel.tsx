@@ -187,6 +187,9 @@ function ProofDialog({ proof }: { proof: ProofRef }) {
               <Notice tone="error" testId="proof-denied">
                 Your last proof for square {latest.square_index} was denied{latest.reviewer ? ` by ${latest.reviewer.username}` : ''}: {latest.reason ?? ''}
               </Notice>
+              <a href={latest.image_url} target="_blank" rel="noopener noreferrer" title="Open the denied screenshot">
+                <img className="proof-drop__preview" src={latest.thumb_url} alt={`The denied proof for square ${latest.square_index}`} />
+              </a>
               <div className="row dialog__actions">
                 <button type="button" className="btn" onClick={close}>
                   Cancel
