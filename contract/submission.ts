@@ -186,6 +186,11 @@ export const JoinReviewsSchema = v.object({
 });
 export type JoinReviews = v.InferOutput<typeof JoinReviewsSchema>;
 
+/** The optional acknowledgement of join_reviews: whether the socket joined the managers room. */
+export interface JoinReviewsAnswer {
+  joined: boolean;
+}
+
 /** The managers room of a clan (section 8). */
 export const managersRoom = (clanId: number) => `clan:${clanId}:managers`;
 

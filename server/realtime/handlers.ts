@@ -13,7 +13,7 @@ import type { LimitFunction } from 'p-limit';
 import type { KeyedQueue } from './queue';
 import type { Broadcaster } from './broadcaster';
 import { managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
-import { JoinReviewsSchema, managersRoom } from '../../contract/submission';
+import { JoinReviewsSchema, managersRoom, type JoinReviewsAnswer } from '../../contract/submission';
 
 /** What the handlers share: the app's dependencies, the broadcaster, the per-game queue and the shared limits. */
 export interface HandlerContext {
@@ -69,9 +69,9 @@ async function clanRole(ctx: HandlerContext, clanId: number, userId: number | nu
  * Wraps an event handler: its refusals (ActionRefused) and any unexpected failure become one
  * `action_error` to this socket only, never an unhandled rejection.
  */
-function guarded(socket: IoSocket, event: string, handler: (raw: unknown) => Promise<void>): (raw: unknown) => void {
-  return (raw: unknown) => {
-    handler(raw).catch((err: unknown) => {
+function guarded(socket: IoSocket, event: string, handler: (raw: unknown, ack?: (answer: unknown) => void) => Promise<void>): (raw: unknown, ack?: unknown) => void {
+  return (raw: unknown, ack?: unknown) => {
+    handler(raw, typeof ack === 'function' ? (ack as (answer: unknown) => void) : undefined).catch((err: unknown) => {
       if (err instanceof ActionRefused) {
         socket.emit('action_error', { message: err.message });
         return;
@@ -160,14 +160,16 @@ async function tasksReordered(ctx: HandlerContext, socket: IoSocket, raw: unknow
  * its managers room `clan:<id>:managers` (and their per-user room of it, managerInClanRoom, so a
  * demotion, kick or leave moves them out), where every submission_update of the clan's games
  * arrives. Anyone else joins nothing and is told nothing (the contract: joins nothing); a bad
- * payload gets `action_error`.
+ * payload gets `action_error`. A client that passes a Socket.IO acknowledgement gets
+ * `{joined: boolean}` once the join is done, so it knows when updates start to arrive.
  */
-async function joinReviews(ctx: HandlerContext, socket: IoSocket, raw: unknown): Promise<void> {
+async function joinReviews(ctx: HandlerContext, socket: IoSocket, raw: unknown, ack?: (answer: JoinReviewsAnswer) => void): Promise<void> {
   const { clan_id: clanId } = parsePayload(JoinReviewsSchema, 'join_reviews', raw);
   const userId = await currentUser(ctx, socket);
   const role = await clanRole(ctx, clanId, userId);
-  if (userId === null || role === null || !isManagerRole(role)) return;
-  await socket.join([managersRoom(clanId), managerInClanRoom(clanId, userId)]);
+  const joined = userId !== null && role !== null && isManagerRole(role);
+  if (joined) await socket.join([managersRoom(clanId), managerInClanRoom(clanId, userId)]);
+  ack?.({ joined });
 }
 
 /** The events each socket limit counts (server-contract section 7). */
@@ -210,5 +212,5 @@ export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
   socket.on('roll_dice', guarded(socket, 'roll_dice', (raw) => teamAction(ctx, socket, 'roll', raw)));
   socket.on('revert_roll', guarded(socket, 'revert_roll', (raw) => teamAction(ctx, socket, 'revert', raw)));
   socket.on('tasks_reordered', guarded(socket, 'tasks_reordered', (raw) => tasksReordered(ctx, socket, raw)));
-  socket.on('join_reviews', guarded(socket, 'join_reviews', (raw) => joinReviews(ctx, socket, raw)));
+  socket.on('join_reviews', guarded(socket, 'join_reviews', (raw, ack) => joinReviews(ctx, socket, raw, ack)));
 }

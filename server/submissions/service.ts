@@ -62,7 +62,7 @@ async function setTaskState(db: Db, teamStateId: number, state: TaskState): Prom
 /**
  * Why team `teamId` may not send proof in the game now, checked in this order (server-contract
  * section 8; each a 409 with the reason unless noted): the team does not play in the game (400
- * PROOF_MESSAGES.teamNotInGame); `userId` has no IGN on the team (notOnTeam); the game is not
+ * PROOF_MESSAGES.teamNotInGame); `userId` has no IGN on the team (403 notOnTeam: who may submit is a permission); the game is not
  * in-progress or paused (notPlaying); the team's square has no task (noTask); proof already waits
  * (alreadySubmitted) or is approved (alreadyApproved). Returns the team and the sender's IGN.
  */
@@ -70,7 +70,7 @@ export async function checkSubmitter(db: Db, game: { id: number; status: string 
   const team = await teamInGame(db, game.id, teamId);
   if (!team) throw badRequest(PROOF_MESSAGES.teamNotInGame);
   const ign = await ignOnTeam(db, teamId, userId);
-  if (ign === null) throw conflict(PROOF_MESSAGES.notOnTeam);
+  if (ign === null) throw forbidden(PROOF_MESSAGES.notOnTeam);
   if (game.status !== 'in-progress' && game.status !== 'paused') throw conflict(PROOF_MESSAGES.notPlaying);
   const state = storedTaskState(team.task_state);
   if (!SUBMITTABLE_STATES.includes(state)) {

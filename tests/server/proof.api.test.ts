@@ -13,6 +13,7 @@ import { castOf, connect, newGame, watchersOf, type Cast, type TestGame, type Wa
 import { GameAnswerSchema, PublicGameSchema, type Game } from '../../contract/gameApi';
 import {
   PROOF_LOG,
+  type JoinReviewsAnswer,
   PROOF_MAX_BYTES,
   PROOF_MESSAGES,
   PROOF_NOTE_MAX,
@@ -92,6 +93,10 @@ const expectError = (r: Answer, status: number, error?: string) => {
 
 const review = (api: ApiClient, cast: Cast, id: number, body: unknown) => api.put(`/api/clan/${cast.clanId}/submissions/${id}/review`, body);
 const undo = (api: ApiClient, cast: Cast, id: number) => api.del(`/api/clan/${cast.clanId}/submissions/${id}/review`);
+/** Sends join_reviews and waits for its acknowledgement `{joined}` (at most 5 s). */
+const joinReviews = (w: Watcher, clanId: number): Promise<JoinReviewsAnswer> =>
+  (w.socket as unknown as { timeout(ms: number): { emitWithAck(event: 'join_reviews', payload: { clan_id: number }): Promise<JoinReviewsAnswer> } })
+    .timeout(5000).emitWithAck('join_reviews', { clan_id: clanId });
 
 /** Files under a folder, recursively. */
 function filesUnder(dir: string): string[] {
@@ -208,8 +213,8 @@ describe.each(backends())('task proof and review (%s)', (backend) => {
 
     expectError(await submit(new ApiClient(suite.url), game, game.team1, image), 401);
     expectError(await submit(cast.outsider, game, game.team1, image), 403);
-    expectError(await submit(cast.leader2, game, game.team1, image), 409, PROOF_MESSAGES.notOnTeam);
-    expectError(await submit(admin, game, game.team1, image), 409, PROOF_MESSAGES.notOnTeam);
+    expectError(await submit(cast.leader2, game, game.team1, image), 403, PROOF_MESSAGES.notOnTeam);
+    expectError(await submit(admin, game, game.team1, image), 403, PROOF_MESSAGES.notOnTeam);
     expectError(await submit(cast.member, game, 'abc', image), 400, PROOF_MESSAGES.teamRequired);
     expectError(await submit(cast.member, game, 999999, image), 400, PROOF_MESSAGES.teamNotInGame);
     expectError(await submit(cast.member, game, game.team1, null), 400, PROOF_MESSAGES.imageRequired);
@@ -416,9 +421,9 @@ describe.each(backends())('task proof and review (%s)', (backend) => {
     const referee = await watcher('referee-reviews', admin);
     const plainReviews = await watcher('member-reviews', cast.leader2);
     for (const w of [leader, member, spectator, outsider]) await w.join(game.gameId);
-    referee.socket.emit('join_reviews', { clan_id: cast.clanId });
-    plainReviews.socket.emit('join_reviews', { clan_id: cast.clanId });
-    outsider.socket.emit('join_reviews', { clan_id: cast.clanId });
+    expect(await joinReviews(referee, cast.clanId)).toEqual({ joined: true });
+    expect(await joinReviews(plainReviews, cast.clanId)).toEqual({ joined: false });
+    expect(await joinReviews(outsider, cast.clanId)).toEqual({ joined: false });
     const badMark = referee.got.length;
     referee.socket.emit('join_reviews', { clan_id: 'x' } as never);
     expect(await referee.errorWithin(2000, badMark)).toMatch(/^Invalid join_reviews payload/);
@@ -434,7 +439,7 @@ describe.each(backends())('task proof and review (%s)', (backend) => {
     const got = await member.next(isUpdate('pending'), 5000, marks.get(member));
     expect(got.payload).toEqual({ submission: sent.body.submission });
     expect(v.parse(SubmissionSchema, (got.payload as { submission: unknown }).submission).status).toBe('pending');
-    await referee.next(isUpdate('pending'), 5000, marks.get(referee)).catch((e) => { fs.writeFileSync('/tmp/srvout.log', suite.server.output() + JSON.stringify(referee.got)); throw e; });
+    await referee.next(isUpdate('pending'), 5000, marks.get(referee));
     await spectator.next((x) => x.event === 'new_log_entry' && x.payload.log_entry.message === PROOF_LOG.sent('Red Team', sent.body.submission.square_index), 5000, marks.get(spectator));
     await spectator.next((x) => x.event === 'game_state_update' && x.payload.game_state.team_states.some((t) => t.task_state === 'submitted'), 5000, marks.get(spectator));
 
@@ -455,10 +460,9 @@ describe.each(backends())('task proof and review (%s)', (backend) => {
     expect((await cast.owner.put(`/api/clan/${cast.clanId}/members/${adminId}/role`, { role: 'Member' })).status).toBe(200);
     const memberMark = member.got.length;
     const watcherOwner = await watcher('owner-reviews', cast.owner);
-    watcherOwner.socket.emit('join_reviews', { clan_id: cast.clanId });
+    expect(await joinReviews(watcherOwner, cast.clanId)).toEqual({ joined: true });
     expect(await act(leader, 'roll_dice', game, game.team1, cast.ign.ownerA)).toBeNull();
     const refMark = referee.got.length;
-    await new Promise((r) => setTimeout(r, 200)); // let the owner's join_reviews land before the next submission
     const next = await submit(cast.member, game, game.team1, await png());
     expect(next.status).toBe(201);
     await watcherOwner.next((x) => x.event === 'submission_update' && (x.payload as { submission: Submission }).submission.id === next.body.submission.id, 5000, 0);
@@ -471,8 +475,7 @@ describe.each(backends())('task proof and review (%s)', (backend) => {
     const isNext = (status: string) => (x: { event: string; payload: unknown }) =>
       x.event === 'submission_update' && (x.payload as { submission: Submission }).submission.id === nextId && (x.payload as { submission: Submission }).submission.status === status;
     const joinMark = referee.got.length;
-    referee.socket.emit('join_reviews', { clan_id: cast.clanId });
-    await new Promise((r) => setTimeout(r, 200)); // let the join land before the review
+    expect(await joinReviews(referee, cast.clanId)).toEqual({ joined: true });
     expect((await review(cast.owner, cast, nextId, { decision: 'approve' })).status).toBe(200);
     await referee.next(isNext('approved'), 5000, joinMark);
     expect((await admin.del(`/api/clan/${cast.clanId}/members/${adminId}`)).status).toBe(200);
@@ -585,11 +588,10 @@ describe('task proof across two server processes sharing PostgreSQL and Redis', 
     const refereeB = await connect(site.b.url, 'referee@b', cast.owner);
     open.push(leaderA, memberB, spectatorB, refereeB);
     for (const w of [leaderA, memberB, spectatorB]) await w.join(game.gameId);
-    refereeB.socket.emit('join_reviews', { clan_id: cast.clanId });
+    expect(await joinReviews(refereeB, cast.clanId)).toEqual({ joined: true });
     expect(await act(leaderA, 'roll_dice', game, game.team1, cast.ign.ownerA)).toBeNull();
     const square = (await stateOf(cast, game, game.team1)).current_position;
     expect(await act(leaderA, 'roll_dice', game, game.team1, cast.ign.ownerA)).toBe(PROOF_MESSAGES.rollGate(square, 'Red Team'));
-    await new Promise((r) => setTimeout(r, 200)); // join_reviews on b has landed
     const onA = new ApiClient(site.a.url);
     onA.cookies = cast.member.cookies;
     const marks = [memberB.got.length, refereeB.got.length, spectatorB.got.length, leaderA.got.length];
