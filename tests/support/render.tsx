@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider, type InitialEntry, type RouteObject } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import type { AuthStatus } from '../../contract/user';
 import { sessionMachine, type LogoutInput } from '../../machines/session.machine';
@@ -46,8 +46,8 @@ export function signedInSessionLogic(user: User = fakeUser()) {
   });
 }
 
-/** Renders `routes` in a memory router at `path` inside a SessionProvider running `logic`. */
-export function renderRoutes(routes: RouteObject[], path: string, logic: typeof sessionMachine) {
+/** Renders `routes` in a memory router at `path` (a path, or a location with its navigation state) inside a SessionProvider running `logic`. */
+export function renderRoutes(routes: RouteObject[], path: InitialEntry, logic: typeof sessionMachine) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const utils = render(
     <SessionProvider logic={logic}>
