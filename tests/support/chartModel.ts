@@ -80,7 +80,7 @@ export function pathsOf<S extends SnapshotFrom<AnyStateMachine>, E extends { typ
 const shortLabel = (e: { type: string }) => e.type.replace(/^xstate\.(done|error)\.actor\.(\w+)$/, '$1($2)').replace(/^xstate\.after\.(\w+)\..*$/, 'after($1)');
 
 /** The name of a path's test: its events after the initial one. */
-export function pathTitle<S, E extends { type: string }>(path: TestPath<S, E>, label: (e: E) => string = shortLabel): string {
+export function pathTitle<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }>(path: TestPath<S, E>, label: (e: E) => string = shortLabel): string {
   return path.steps.slice(1).map((st) => label(st.event)).join(' → ') || 'initial';
 }
 
