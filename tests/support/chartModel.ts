@@ -26,7 +26,10 @@ export type ModelExecutor<W, S, E> = (w: W, step: ModelStep<S, E>) => Promise<vo
 export interface ChartModel<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }, W> {
   name: string;
   machine: AnyStateMachine;
-  input?: unknown;
+  /** The chart's inputs: paths are taken from each, and the screen rendered with the path's one. */
+  inputs?: unknown[];
+  /** States with only eventless transitions (never a step of a path): named, checked to be such, and not asserted. */
+  passingThrough?: string[];
   /** The events a person, the fake server or time can cause in a state. */
   events: (s: S) => E[];
   /** Tells states apart (default: value, context and the event that led there). */
@@ -35,12 +38,17 @@ export interface ChartModel<S extends SnapshotFrom<AnyStateMachine>, E extends {
   executors: Record<E['type'], ModelExecutor<W, S, E>>;
   /** One assertion per state node, keyed by its dotted path ('ready', 'ready.idle'). */
   assertions: Record<string, (s: S, w: W) => Promise<void> | void>;
-  /** Renders the screen and returns the world the executors and assertions use. */
-  render: () => W | Promise<W>;
+  /** Renders the screen (for the path's input) and returns the world the executors and assertions use. */
+  render: (input: unknown) => W | Promise<W>;
   /** Fake timers for the chart's delays: `true` lets time also pass by itself (for user-event), `'manual'` moves it (setTimeout only; React's scheduler runs for real) only when an executor does. */
   fakeTimers?: boolean | 'manual';
   /** How an event reads in a test name (default: its type, synthetic ones shortened). */
   label?: (event: E) => string;
+  /**
+   * Offered events the chart deliberately ignores in that state (all others must be taken, so a
+   * deleted transition fails the guard).
+   */
+  ignores?: (s: S, event: E) => boolean;
   /** Event types with an executor that the screen never causes (each executor throws why). */
   notDriven?: string[];
   /** More guards over the generated paths (spec texts reached, edges taken). */
@@ -62,20 +70,27 @@ export function stateKeysOf(machine: AnyStateMachine): string[] {
 
 const defaultSerialize = (s: SnapshotFrom<AnyStateMachine>, event?: { type: string }) => JSON.stringify([s.value, s.context, event?.type ?? null]);
 
-/** The generated paths of a chart model. */
-export function pathsOf<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }, W>(c: ChartModel<S, E, W>): TestPath<S, E>[] {
+/** The generated paths of a chart model, each with the input it starts from. */
+export function pathsOf<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }, W>(c: ChartModel<S, E, W>): { input: unknown; path: TestPath<S, E> }[] {
   const model = new TestModel(c.machine, {});
-  return model.getPaths(
-    () =>
-      getShortestPaths(c.machine, {
-        input: c.input,
-        events: c.events as never,
-        serializeState: (c.serialize ?? defaultSerialize) as never,
-        limit: 2000,
-      }) as never,
-    { allowDuplicatePaths: true },
-  ) as never;
+  return (c.inputs ?? [undefined]).flatMap((input) =>
+    (
+      model.getPaths(
+        () =>
+          getShortestPaths(c.machine, {
+            input,
+            events: c.events as never,
+            serializeState: (c.serialize ?? defaultSerialize) as never,
+            limit: 2000,
+          }) as never,
+        { allowDuplicatePaths: true },
+      ) as unknown as TestPath<S, E>[]
+    ).map((path) => ({ input, path })),
+  );
 }
+
+/** The state node at a dotted path. */
+const nodeAt = (machine: AnyStateMachine, key: string) => key.split('.').reduce<AnyStateNode>((node, part) => node.states[part], machine.root);
 
 const shortLabel = (e: { type: string }) => e.type.replace(/^xstate\.(done|error)\.actor\.(\w+)$/, '$1($2)').replace(/^xstate\.after\.(\w+)\..*$/, 'after($1)');
 
@@ -91,22 +106,32 @@ export function modelTests<S extends SnapshotFrom<AnyStateMachine>, E extends { 
       cleanup();
       vi.useRealTimers();
     });
-    const paths = pathsOf(c);
-    const keys = stateKeysOf(c.machine);
+    const runs = pathsOf(c);
+    const paths = runs.map((r) => r.path);
+    const passing = c.passingThrough ?? [];
+    const keys = stateKeysOf(c.machine).filter((k) => !passing.includes(k));
 
     it('reaches every state node, asserts every one, and drives every event (guard)', () => {
+      for (const k of passing) {
+        const node = nodeAt(c.machine, k);
+        expect(node.always?.length && Object.keys(node.on).length === 0 && node.invoke.length === 0, `${k} passes through`).toBeTruthy();
+      }
       expect(Object.keys(c.assertions).sort()).toEqual([...keys].sort());
       const reached = new Set(paths.flatMap((p) => p.steps.flatMap((st) => keys.filter((k) => st.state.matches(k)))));
       expect([...reached].sort()).toEqual([...keys].sort());
       const driven = new Set(paths.flatMap((p) => p.steps.map((st) => st.event.type)));
       for (const type of Object.keys(c.executors).filter((t) => !c.notDriven?.includes(t))) expect(driven.has(type), `${type} is driven`).toBe(true);
+      // Every event a person or the server can cause is taken by the chart there (or named as ignored).
+      for (const p of paths)
+        for (const st of p.steps)
+          for (const e of c.events(st.state)) if (!c.ignores?.(st.state, e)) expect(st.state.can(e as never), `${JSON.stringify(st.state.value)} takes ${e.type}`).toBe(true);
       c.guards?.(paths);
     });
 
-    for (const path of paths) {
-      it(pathTitle(path, c.label), async () => {
+    for (const { input, path } of runs) {
+      it(`${c.inputs ? `${JSON.stringify(input)}: ` : ''}${pathTitle(path, c.label)}`, async () => {
         if (c.fakeTimers) vi.useFakeTimers(c.fakeTimers === 'manual' ? { toFake: ['setTimeout', 'clearTimeout'] } : { shouldAdvanceTime: true, advanceTimeDelta: 2 });
-        const w = await c.render();
+        const w = await c.render(input);
         const exec = c.executors as Record<string, ModelExecutor<W, S, E>>;
         let prev = path.steps[0].state;
         for (const step of path.steps) {
