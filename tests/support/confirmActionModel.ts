@@ -1,10 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
-import { expect } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { assign, type SnapshotFrom } from 'xstate';
 import { TestModel, getShortestPaths, type TestPath } from './graph';
 import type { FakeEffects } from './effects';
 import { confirmActionMachine, type ConfirmActionEvent } from '../../machines/confirmAction.machine';
+import { ApiRequestError } from '../../src/api/client';
 
 /**
  * The shared harness of the model-based tests of the confirmAction chart (product-spec section 4
@@ -199,4 +200,107 @@ export function commonExecutors(w: Pick<ConfirmWorld, 'user'>, trigger: () => Pr
     'confirm.retry': async () => w.user.click(within(dialog()).getByRole('button', { name: 'Retry' })),
     'confirm.close': async () => w.user.click(within(dialog()).getByRole('button', { name: 'Close' })),
   } satisfies Partial<Record<ConfirmModelEvent['type'], ConfirmExecutor>>;
+}
+
+/**
+ * One modal of a screen, as every confirmAction model test names it: its texts, the form rule, the
+ * `confirm.open` its trigger sends, the fake server's success (message and how it is settled for the
+ * draft) and failure, and the calls expected once it succeeded.
+ */
+export interface ModalUse<W extends ConfirmWorld> {
+  name: string;
+  title: string;
+  confirmLabel: string;
+  processingText: string;
+  validate?: (draft: Record<string, unknown>) => string | null;
+  open: ConfirmModelUse['open'];
+  trigger: (w: W) => Promise<void>;
+  done: { message: (draft: Record<string, unknown>) => string; settle: (w: W, draft: Record<string, unknown>) => Promise<void> };
+  failure: { message: string; settle: (w: W) => Promise<void> };
+  calls: (w: W, draft: Record<string, unknown>) => void;
+}
+
+/** A failure the fake server answers to call `name`: `message` with HTTP `status`. */
+export function failing(name: string, message: string, status = 403): ModalUse<ConfirmWorld>['failure'] {
+  return { message, settle: (w) => act(() => w.fx.reject(name, new ApiRequestError(message, status))) };
+}
+
+/** A success the fake server answers to call `name` with `value`, the result message being `message`. */
+export function answering(name: string, message: string, value?: unknown): ModalUse<ConfirmWorld>['done'] {
+  return { message: () => message, settle: (w) => act(() => w.fx.resolve(name, value)) };
+}
+
+/** The executors of a modal: open, cancel, retry, close; the use's `confirm.change`; submit by its button; the fake server's answers. */
+export function modalExecutors<W extends ConfirmWorld>(use: ModalUse<W>, w: W, change: ConfirmExecutor) {
+  return {
+    ...commonExecutors(w, () => use.trigger(w)),
+    'confirm.change': change,
+    'confirm.submit': async () => {
+      const button = within(dialog()).getByRole('button', { name: use.confirmLabel });
+      expect(button.hasAttribute('disabled')).toBe(false);
+      await w.user.click(button);
+    },
+    'xstate.done.actor.performAction': async ({ state }) => use.done.settle(w, state.context.draft),
+    'xstate.error.actor.performAction': async () => use.failure.settle(w),
+  } satisfies Record<ConfirmModelEvent['type'], ConfirmExecutor>;
+}
+
+/** `closed`: no dialog, and the table's row headers name what the fake server holds (reloaded after a success). */
+export async function expectClosedRows(names: () => string[]): Promise<void> {
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  await waitFor(() => expect(screen.queryAllByRole('rowheader').map((th) => th.textContent)).toEqual(names()));
+}
+
+/** The alerts of a confirming modal: the form rule's text, then the chart's error. */
+export function expectAlerts(d: HTMLElement, rule: string | null, s: ConfirmSnap): void {
+  expect(within(d).queryAllByRole('alert').map((a) => a.textContent)).toEqual([rule, s.context.error].filter(Boolean));
+}
+
+/** `succeeded`: the result message, the calls made, and the screen's data loaded again. */
+export async function expectSucceeded<W extends ConfirmWorld>(use: ModalUse<W>, w: W, s: ConfirmSnap, retryHidden: boolean): Promise<void> {
+  await expectSucceededDialog(s, { retryHidden });
+  use.calls(w, s.context.draft);
+  await waitFor(() => expect(w.loads()).toBe(2));
+}
+
+/**
+ * The suite of a screen's modals: the guards (every state node reached for every modal and
+ * asserted; then the screen's own guard), and a describe per modal with one test per path, each
+ * walked on a freshly rendered screen.
+ */
+export function modalSuite<W extends ConfirmWorld, U extends ModalUse<W>>(
+  title: string,
+  uses: U[],
+  parts: {
+    model: (use: U) => ConfirmModelUse;
+    assertions: (use: U, w: W) => Record<ConfirmStateNode, (s: ConfirmSnap) => Promise<void>>;
+    executors: (use: U, w: W) => Record<string, ConfirmExecutor>;
+    render: () => Promise<W>;
+    /** A world for the guard (nothing rendered). */
+    idle: () => W;
+    change: (event: Extract<ConfirmModelEvent, { type: 'confirm.change' }>) => string;
+    guard: { name: string; check: (all: { use: U; paths: ConfirmPath[] }[]) => void };
+  },
+): void {
+  describe(title, () => {
+    afterEach(cleanup);
+    const all = uses.map((use) => ({ use, paths: pathsOf(parts.model(use)) }));
+
+    it('reaches every state node for every modal, and every node has an assertion (guard)', () => {
+      expectChartStateNodes();
+      for (const { use, paths } of all) expectStateNodesCovered(use.name, paths, parts.assertions(use, parts.idle()));
+    });
+    it(parts.guard.name, () => parts.guard.check(all));
+
+    for (const { use, paths } of all) {
+      describe(use.name, () => {
+        for (const path of paths) {
+          it(pathName(path, parts.change) || 'opens on closed', async () => {
+            const w = await parts.render();
+            await walkPath(path, parts.executors(use, w), parts.assertions(use, w));
+          });
+        }
+      });
+    }
+  });
 }

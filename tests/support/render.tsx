@@ -46,6 +46,22 @@ export function signedInSessionLogic(user: User = fakeUser()) {
   });
 }
 
+/** A session signed in as `user` that counts the user loads (the first, then one per session.reload). */
+export function countingSession(user: User) {
+  let loads = 0;
+  const logic = sessionMachine.provide({
+    actors: {
+      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false })),
+      loadUser: fromPromise<User, void>(async () => {
+        loads += 1;
+        return user;
+      }),
+      logout: fromPromise<void, LogoutInput>(async () => undefined),
+    },
+  });
+  return { logic, loads: () => loads };
+}
+
 /** Renders `routes` in a memory router at `path` (a path, or a location with its navigation state) inside a SessionProvider running `logic`. */
 export function renderRoutes(routes: RouteObject[], path: InitialEntry, logic: typeof sessionMachine) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });

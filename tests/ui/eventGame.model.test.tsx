@@ -7,10 +7,9 @@ import type { SnapshotFrom } from 'xstate';
 import type { Game } from '../../contract/gameApi';
 import { eventGameMachine, type EventGameEvent } from '../../machines/eventGame.machine';
 import { EventGameView } from '../../src/features/game/EventGameView';
-import type { GameEffects } from '../../src/features/game/effects';
 import { ApiRequestError } from '../../src/api/client';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
-import { FakeEffects } from '../support/effects';
+import { FakeEffects, fakeGameEffects } from '../support/effects';
 import { FakeSocket } from '../support/fakeSocket';
 import { fixtureGame } from '../support/gameFixtures';
 
@@ -291,16 +290,7 @@ modelTests<Snap, ModelEvent, World>({
   render: (input) => {
     const fx = new FakeEffects();
     const w: World = { fx, user: userEvent.setup(), socket: null, banner: null };
-    const effects: GameEffects = {
-      fetchGame: fx.fn('fetchGame'),
-      createGame: fx.fn('createGame'),
-      randomizeGame: fx.fn('randomizeGame'),
-      saveBoard: fx.fn('saveBoard'),
-      changeGameStatus: fx.fn('changeGameStatus'),
-      resetGame: fx.fn('resetGame'),
-      deleteGame: fx.fn('deleteGame'),
-      openSocket: () => (w.socket = new FakeSocket()),
-    };
+    const effects = fakeGameEffects(fx, () => (w.socket = new FakeSocket()));
     const gameId = (input as { gameId: number | null }).gameId;
     const router = createMemoryRouter([{ path: '*', element: <EventGameView clanId={CLAN_ID} eventId={EVENT_ID} gameId={gameId} onBack={() => {}} effects={effects} /> }]);
     render(<RouterProvider router={router} />);

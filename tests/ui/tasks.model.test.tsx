@@ -2,7 +2,8 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SnapshotFrom, StateNode } from 'xstate';
+import type { SnapshotFrom } from 'xstate';
+import { matchesKey, stateKeysOf } from '../support/chartModel';
 import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
 import { FakeEffects, deferred, type Deferred } from '../support/effects';
 import { csvImportMachine, type CsvImportEvent } from '../../machines/csvImport.machine';
@@ -279,21 +280,6 @@ const poolPaths = poolModel.getPaths(
   { allowDuplicatePaths: false },
 ) as unknown as TestPath<PoolSnap, PoolModelEvent>[];
 
-function poolStateKeys(): string[] {
-  const keys: string[] = [];
-  const walk = (node: StateNode<any, any>, prefix: string[]) => {
-    for (const [key, child] of Object.entries(node.states)) {
-      keys.push([...prefix, key].join('.'));
-      walk(child as StateNode<any, any>, [...prefix, key]);
-    }
-  };
-  walk(taskPoolMachine.root, []);
-  return keys;
-}
-const matchesKey = (s: PoolSnap, key: string) => {
-  const value = key.split('.').reduceRight<unknown>((inner, part) => (inner === undefined ? part : { [part]: inner }), undefined);
-  return s.matches(value as never);
-};
 
 /**
  * The fake task calls: every clan-list and page call waits for the test, which settles the newest
@@ -546,7 +532,7 @@ describe('taskPool chart through the task table', () => {
   });
 
   it('reaches every state node, every node has an assertion, and every event is driven (guard)', () => {
-    const keys = poolStateKeys();
+    const keys = stateKeysOf(taskPoolMachine);
     const w = { server: new FakeTaskServer(), pageCallsBefore: 0 };
     expect(Object.keys(poolAssertions(w)).sort()).toEqual([...keys].sort());
     const reached = new Set<string>();
@@ -570,7 +556,7 @@ describe('taskPool chart through the task table', () => {
       const w = renderPool();
       const exec = poolExecutors(w) as Record<string, PoolExecutor>;
       const check = poolAssertions(w);
-      const keys = poolStateKeys();
+      const keys = stateKeysOf(taskPoolMachine);
       let prev = path.steps[0].state;
       for (const step of path.steps) {
         w.pageCallsBefore = w.server.pageCalls.length;
