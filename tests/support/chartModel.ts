@@ -76,22 +76,27 @@ export const matchesKey = (s: { matches: (value: never) => boolean }, key: strin
 
 const defaultSerialize = (s: SnapshotFrom<AnyStateMachine>, event?: { type: string }) => JSON.stringify([s.value, s.context, event?.type ?? null]);
 
+/**
+ * The shortest paths to every distinct state of `machine` (TestModel + getShortestPaths): `events`
+ * offered per state, states told apart by `serialize`, from the chart's `input`.
+ */
+export function shortestPaths<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }>(
+  machine: AnyStateMachine,
+  events: (s: S) => E[],
+  serialize: (s: S, event: E | undefined, prev: S | undefined) => string,
+  { input, allowDuplicatePaths = false }: { input?: unknown; allowDuplicatePaths?: boolean } = {},
+): TestPath<S, E>[] {
+  const model = new TestModel(machine, {});
+  return model.getPaths(
+    () => getShortestPaths(machine, { input, events: events as never, serializeState: serialize as never, limit: 2000 }) as never,
+    { allowDuplicatePaths },
+  ) as unknown as TestPath<S, E>[];
+}
+
 /** The generated paths of a chart model, each with the input it starts from. */
 export function pathsOf<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }, W>(c: ChartModel<S, E, W>): { input: unknown; path: TestPath<S, E> }[] {
-  const model = new TestModel(c.machine, {});
   return (c.inputs ?? [undefined]).flatMap((input) =>
-    (
-      model.getPaths(
-        () =>
-          getShortestPaths(c.machine, {
-            input,
-            events: c.events as never,
-            serializeState: (c.serialize ?? defaultSerialize) as never,
-            limit: 2000,
-          }) as never,
-        { allowDuplicatePaths: true },
-      ) as unknown as TestPath<S, E>[]
-    ).map((path) => ({ input, path })),
+    shortestPaths(c.machine, c.events, c.serialize ?? defaultSerialize, { input, allowDuplicatePaths: true }).map((path) => ({ input, path })),
   );
 }
 

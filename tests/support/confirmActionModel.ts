@@ -2,7 +2,8 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assign, type SnapshotFrom } from 'xstate';
-import { TestModel, getShortestPaths, type TestPath } from './graph';
+import { shortestPaths } from './chartModel';
+import type { TestPath } from './graph';
 import type { FakeEffects } from './effects';
 import { confirmActionMachine, type ConfirmActionEvent } from '../../machines/confirmAction.machine';
 import { ApiRequestError } from '../../src/api/client';
@@ -105,12 +106,7 @@ function serializeState(s: ConfirmSnap, event: ConfirmModelEvent | undefined, pr
 
 /** The shortest paths to every distinct state of this use (@xstate/graph TestModel + getShortestPaths). */
 export function pathsOf(use: ConfirmModelUse): ConfirmPath[] {
-  const machine = chartOf(use);
-  const model = new TestModel(machine, { stateMatcher: (s: ConfirmSnap, key: string) => s.matches(key as ConfirmStateNode) });
-  return model.getPaths(
-    () => getShortestPaths(machine, { events: eventsFor(use) as never, serializeState: serializeState as never }) as never,
-    { allowDuplicatePaths: false },
-  ) as unknown as ConfirmPath[];
+  return shortestPaths<ConfirmSnap, ConfirmModelEvent>(chartOf(use), eventsFor(use), serializeState);
 }
 
 /** Guard: the chart's state nodes are exactly STATE_NODES. */

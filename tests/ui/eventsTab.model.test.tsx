@@ -3,8 +3,8 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
-import { matchesKey, stateKeysOf } from '../support/chartModel';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { matchesKey, shortestPaths, stateKeysOf } from '../support/chartModel';
+import type { TestPath } from '../support/graph';
 import { deferred, type Deferred } from '../support/effects';
 import { eventsTabMachine, type EventsTabEvent } from '../../machines/eventsTab.machine';
 import { eventStatus, type ClanEvent } from '../../contract/event';
@@ -70,11 +70,7 @@ function eventsFor(s: Snap): ModelEvent[] {
 const serializeState = (s: Snap) =>
   JSON.stringify([s.value, s.context.past, s.context.events.map((e) => [e.id, e.game_id]), s.context.selectedEvent?.id ?? null, s.context.selectedEvent?.game_id ?? null, s.context.error]);
 
-const model = new TestModel(eventsTabMachine);
-const paths = model.getPaths(
-  () => getShortestPaths(eventsTabMachine, { events: eventsFor as never, serializeState: serializeState as never }) as never,
-  { allowDuplicatePaths: false },
-) as unknown as TestPath<Snap, ModelEvent>[];
+const paths = shortestPaths<Snap, ModelEvent>(eventsTabMachine, eventsFor, serializeState);
 
 
 /**

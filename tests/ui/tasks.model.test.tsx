@@ -3,22 +3,14 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
-import { matchesKey, stateKeysOf } from '../support/chartModel';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { matchesKey, shortestPaths, stateKeysOf } from '../support/chartModel';
+import type { TestPath } from '../support/graph';
 import { FakeEffects, deferred, type Deferred } from '../support/effects';
 import { csvImportMachine, type CsvImportEvent } from '../../machines/csvImport.machine';
 import { TASK_POOL_DELAYS, taskPoolMachine, type TaskPageResult, type TaskPoolEvent } from '../../machines/taskPool.machine';
 import { TIERS } from '../../contract/game/tiers';
-import {
-  CSV_BAD_NAME,
-  CSV_NO_FILE,
-  TASK_REQUIRED,
-  tasksImportedMessage,
-  type CsvUploadAnswer,
-  type Task,
-  type TaskPageAnswer,
-  type TaskPageQuery,
-} from '../../contract/task';
+import { CSV_BAD_NAME, CSV_NO_FILE, TASK_REQUIRED, tasksImportedMessage } from '../../contract/task';
+import type { CsvUploadAnswer, Task, TaskPageAnswer, TaskPageQuery } from '../../contract/task';
 import { READ_ONLY_TASKS_NOTE, TasksTab, type TasksEffects } from '../../src/features/tasks/TasksTab';
 import { ApiRequestError } from '../../src/api/client';
 
@@ -64,11 +56,7 @@ function eventsFor(s: Snap): ModelEvent[] {
 }
 
 const serializeState = (s: Snap) => JSON.stringify([s.value, s.context.file?.name ?? null, s.context.result ? 1 : 0, s.context.error]);
-const model = new TestModel(csvImportMachine);
-const paths = model.getPaths(
-  () => getShortestPaths(csvImportMachine, { events: eventsFor as never, serializeState: serializeState as never }) as never,
-  { allowDuplicatePaths: false },
-) as unknown as TestPath<Snap, ModelEvent>[];
+const paths = shortestPaths<Snap, ModelEvent>(csvImportMachine, eventsFor, serializeState);
 
 interface World {
   fx: FakeEffects;
@@ -274,11 +262,7 @@ const pageShown = (s: PoolSnap) => {
   const p = s.context.otherPage;
   return p && s.matches('others') ? [p.offset, p.tasks.length, p.total, p.unfilteredTotal] : null;
 };
-const poolModel = new TestModel(taskPoolMachine);
-const poolPaths = poolModel.getPaths(
-  () => getShortestPaths(taskPoolMachine, { events: poolEventsFor as never, serializeState: serializePool as never }) as never,
-  { allowDuplicatePaths: false },
-) as unknown as TestPath<PoolSnap, PoolModelEvent>[];
+const poolPaths = shortestPaths<PoolSnap, PoolModelEvent>(taskPoolMachine, poolEventsFor, serializePool);
 
 
 /**

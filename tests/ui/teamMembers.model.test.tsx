@@ -3,8 +3,8 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
-import { matchesKey, stateKeysOf } from '../support/chartModel';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { matchesKey, shortestPaths, stateKeysOf } from '../support/chartModel';
+import type { TestPath } from '../support/graph';
 import { FakeEffects } from '../support/effects';
 import { teamMembersMachine, type MemberAnswer, type TeamMembersEvent } from '../../machines/teamMembers.machine';
 import {
@@ -105,11 +105,7 @@ function eventsFor(scenario: Scenario) {
 const serializeState = (s: Snap) => JSON.stringify([s.value, s.context]);
 
 function pathsOf(scenario: Scenario): TestPath<Snap, ModelEvent>[] {
-  const model = new TestModel(teamMembersMachine);
-  return model.getPaths(
-    () => getShortestPaths(teamMembersMachine, { events: eventsFor(scenario) as never, serializeState: serializeState as never }) as never,
-    { allowDuplicatePaths: false },
-  ) as unknown as TestPath<Snap, ModelEvent>[];
+  return shortestPaths<Snap, ModelEvent>(teamMembersMachine, eventsFor(scenario), serializeState);
 }
 
 
