@@ -216,6 +216,14 @@ export interface ModalUse<W extends ConfirmWorld> {
   calls: (w: W, draft: Record<string, unknown>) => void;
 }
 
+/** The texts of a modal: the use's name (for test names), its title, confirm button and processing text. */
+export const modalTexts = (name: string, title: string, confirmLabel: string, processingText: string) => ({ name, title, confirmLabel, processingText });
+
+/** The form rules a model's paths go through (null: the form is valid), for the spec-text guards. */
+export function rulesReached(all: { use: Pick<ModalUse<ConfirmWorld>, 'validate'>; paths: ConfirmPath[] }[]): Set<string | null> {
+  return new Set(all.flatMap(({ use, paths }) => paths.flatMap((p) => p.steps.map((st) => use.validate?.(st.state.context.draft) ?? null))));
+}
+
 /** A failure the fake server answers to call `name`: `message` with HTTP `status`. */
 export function failing(name: string, message: string, status = 403): ModalUse<ConfirmWorld>['failure'] {
   return { message, settle: (w) => act(() => w.fx.reject(name, new ApiRequestError(message, status))) };
@@ -274,7 +282,8 @@ export function modalSuite<W extends ConfirmWorld, U extends ModalUse<W>>(
     render: () => Promise<W>;
     /** A world for the guard (nothing rendered). */
     idle: () => W;
-    change: (event: Extract<ConfirmModelEvent, { type: 'confirm.change' }>) => string;
+    /** How a field change reads in a test name (default: field=value). */
+    change?: (event: Extract<ConfirmModelEvent, { type: 'confirm.change' }>) => string;
     guard: { name: string; check: (all: { use: U; paths: ConfirmPath[] }[]) => void };
   },
 ): void {
@@ -291,7 +300,7 @@ export function modalSuite<W extends ConfirmWorld, U extends ModalUse<W>>(
     for (const { use, paths } of all) {
       describe(use.name, () => {
         for (const path of paths) {
-          it(pathName(path, parts.change) || 'opens on closed', async () => {
+          it(pathName(path, parts.change ?? ((e) => `${e.field}=${JSON.stringify(e.value)}`)) || 'opens on closed', async () => {
             const w = await parts.render();
             await walkPath(path, parts.executors(use, w), parts.assertions(use, w));
           });

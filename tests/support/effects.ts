@@ -1,3 +1,4 @@
+import type { TeamsEffects } from '../../src/features/teams/EventTeamsView';
 import type { GameEffects } from '../../src/features/game/effects';
 import type { GameSocketLike } from '../../src/realtime/gameSocket';
 
@@ -73,5 +74,21 @@ export function fakeGameEffects(fx: FakeEffects, openSocket: () => GameSocketLik
     resetGame: fx.fn('resetGame'),
     deleteGame: fx.fn('deleteGame'),
     openSocket,
+  };
+}
+
+/** The Event Teams view's calls: those given, every other one refused ('not used here'). */
+export function teamsEffects(over: Partial<TeamsEffects> = {}): TeamsEffects {
+  const unused = () => Promise.reject(new Error('not used here'));
+  return {
+    fetchTeams: unused,
+    createTeam: unused,
+    updateTeam: unused,
+    deleteTeam: unused,
+    fetchTeamMembers: unused,
+    addTeamMember: unused,
+    updateTeamMemberRole: unused,
+    removeTeamMember: unused,
+    ...over,
   };
 }

@@ -3,24 +3,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
 import { FakeEffects } from '../support/effects';
-import {
-  answering,
-  dialog,
-  expectFailed,
-  expectProcessing,
-  expectSucceeded,
-  failing,
-  fieldChanges,
-  modalExecutors,
-  modalSuite,
-  replaceText,
-  type ConfirmExecutor as Executor,
-  type ConfirmModelUse,
-  type ConfirmStateNode,
-  type ConfirmSnap as Snap,
-  type ConfirmWorld as World,
-  type ModalUse,
-} from '../support/confirmActionModel';
+import { answering, dialog, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, replaceText } from '../support/confirmActionModel';
+import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, ConfirmSnap as Snap, ConfirmWorld as World, ModalUse } from '../support/confirmActionModel';
 import { countingSession, fakeUser, renderRoutes } from '../support/render';
 import type { User } from '../../contract/user';
 import { ProfilePage, type ProfileEffects } from '../../src/features/profile/ProfilePage';
@@ -53,10 +37,7 @@ const api = (message: string, status = 409) => new ApiRequestError(message, stat
 
 const USES: Use[] = [
   {
-    name: 'link IGNs',
-    title: 'Link New IGNs',
-    confirmLabel: 'Link IGNs',
-    processingText: 'Linking IGNs...',
+    ...modalTexts('link IGNs', 'Link New IGNs', 'Link IGNs', 'Linking IGNs...'),
     validate: validateIgnLink,
     open: { type: 'confirm.open', draft: { text: '' } },
     trigger: (w) => click(w, 'Link New IGNs'),
@@ -79,10 +60,7 @@ const USES: Use[] = [
     calls: (w) => expect(w.fx.calls('linkIgn')).toEqual([['Zezima'], ['Lynx']]),
   },
   {
-    name: 'edit IGN',
-    title: 'Edit IGN',
-    confirmLabel: 'Save IGN',
-    processingText: 'Saving IGN...',
+    ...modalTexts('edit IGN', 'Edit IGN', 'Save IGN', 'Saving IGN...'),
     validate: validateIgnEdit,
     open: { type: 'confirm.open', subject: { id: 11, ign: 'OlgaMain' }, draft: { ign: 'OlgaMain', current: 'OlgaMain' } },
     trigger: (w) => click(w, 'Edit IGN OlgaMain'),
@@ -92,10 +70,7 @@ const USES: Use[] = [
     calls: (w) => expect(w.fx.calls('editIgn')).toEqual([[11, 'OlgaNew']]),
   },
   {
-    name: 'delete IGN',
-    title: 'Delete IGN',
-    confirmLabel: 'Delete IGN',
-    processingText: 'Deleting IGN...',
+    ...modalTexts('delete IGN', 'Delete IGN', 'Delete IGN', 'Deleting IGN...'),
     open: { type: 'confirm.open', subject: { id: 11, ign: 'OlgaMain' } },
     trigger: (w) => click(w, 'Delete IGN OlgaMain'),
     done: answering('deleteIgn', 'IGN OlgaMain was deleted.'),
@@ -103,10 +78,7 @@ const USES: Use[] = [
     calls: (w) => expect(w.fx.calls('deleteIgn')).toEqual([[11]]),
   },
   {
-    name: 'leave clan',
-    title: 'Leave Clan',
-    confirmLabel: 'Leave Clan',
-    processingText: 'Leaving clan...',
+    ...modalTexts('leave clan', 'Leave Clan', 'Leave Clan', 'Leaving clan...'),
     open: { type: 'confirm.open', subject: { clanId: 7, userId: 1, name: 'Iron Snakes' } },
     trigger: (w) => click(w, 'Leave Clan Iron Snakes'),
     done: answering('leaveClan', 'You have left Iron Snakes.'),
@@ -114,10 +86,7 @@ const USES: Use[] = [
     calls: (w) => expect(w.fx.calls('leaveClan')).toEqual([[7, 1]]),
   },
   {
-    name: 'create clan',
-    title: 'Create New Clan',
-    confirmLabel: 'Create Clan',
-    processingText: 'Creating clan...',
+    ...modalTexts('create clan', 'Create New Clan', 'Create Clan', 'Creating clan...'),
     validate: validateClanCreate,
     open: { type: 'confirm.open', draft: { name: '' } },
     trigger: (w) => click(w, 'Create New Clan'),

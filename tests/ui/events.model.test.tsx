@@ -2,26 +2,9 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
-import { FakeEffects } from '../support/effects';
-import {
-  dialog,
-  expectAlerts,
-  expectClosedRows,
-  expectFailed,
-  expectProcessing,
-  expectSucceeded,
-  failing,
-  fieldChanges,
-  modalExecutors,
-  modalSuite,
-  replaceText,
-  type ConfirmExecutor as Executor,
-  type ConfirmModelUse,
-  type ConfirmStateNode,
-  type ConfirmSnap as Snap,
-  type ConfirmWorld,
-  type ModalUse,
-} from '../support/confirmActionModel';
+import { FakeEffects, teamsEffects } from '../support/effects';
+import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, replaceText, rulesReached } from '../support/confirmActionModel';
+import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, ConfirmSnap as Snap, ConfirmWorld, ModalUse } from '../support/confirmActionModel';
 import {
   EVENT_END_BEFORE_START,
   EVENT_REQUIRED,
@@ -86,10 +69,7 @@ async function rowMenu(w: World, item: string) {
 
 const USES: Use[] = [
   {
-    name: 'schedule event',
-    title: 'Schedule New Event',
-    confirmLabel: 'Schedule Event',
-    processingText: 'Scheduling event...',
+    ...modalTexts('schedule event', 'Schedule New Event', 'Schedule Event', 'Scheduling event...'),
     validate: validateEventDraft,
     open: { type: 'confirm.open', draft: { ...newEventDraft() } },
     trigger: (w) => w.user.click(screen.getByRole('button', { name: 'Create New Event' })),
@@ -107,10 +87,7 @@ const USES: Use[] = [
     calls: (w, draft) => expect(w.fx.calls('scheduleEvent')).toEqual([[CLAN_ID, eventBody(asEventDraft(draft))]]),
   },
   {
-    name: 'edit event',
-    title: 'Edit Event Details',
-    confirmLabel: 'Save Changes',
-    processingText: 'Saving event...',
+    ...modalTexts('edit event', 'Edit Event Details', 'Save Changes', 'Saving event...'),
     validate: validateEventDraft,
     open: { type: 'confirm.open', subject: { eventId: 1, name: 'Spring Bingo' }, draft: { ...editEventDraft(EXISTING) } },
     trigger: (w) => rowMenu(w, 'Edit Event Details'),
@@ -128,10 +105,7 @@ const USES: Use[] = [
     calls: (w, draft) => expect(w.fx.calls('updateEvent')).toEqual([[CLAN_ID, 1, eventBody(asEventDraft(draft))]]),
   },
   {
-    name: 'delete event',
-    title: 'Delete Event',
-    confirmLabel: 'Delete Event',
-    processingText: 'Deleting event...',
+    ...modalTexts('delete event', 'Delete Event', 'Delete Event', 'Deleting event...'),
     open: { type: 'confirm.open', subject: { eventId: 1, name: 'Spring Bingo' } },
     trigger: (w) => rowMenu(w, 'Delete Event'),
     done: {
@@ -205,7 +179,6 @@ async function renderTab(): Promise<World> {
   const fx = new FakeEffects();
   const store: ClanEvent[] = [{ ...EXISTING }];
   let loads = 0;
-  const unused = () => Promise.reject(new Error('not used here'));
   const effects: EventsEffects = {
     fetchEvents: async (clanId, past) => {
       expect([clanId, past]).toEqual([CLAN_ID, false]);
@@ -215,16 +188,7 @@ async function renderTab(): Promise<World> {
     scheduleEvent: fx.fn('scheduleEvent'),
     updateEvent: fx.fn('updateEvent'),
     deleteEvent: fx.fn('deleteEvent'),
-    teams: {
-      fetchTeams: unused,
-      createTeam: unused,
-      updateTeam: unused,
-      deleteTeam: unused,
-      fetchTeamMembers: unused,
-      addTeamMember: unused,
-      updateTeamMemberRole: unused,
-      removeTeamMember: unused,
-    },
+    teams: teamsEffects(),
   };
   render(<EventsTab clanId={CLAN_ID} isManager effects={effects} />);
   await screen.findByRole('rowheader', { name: EXISTING.name });
@@ -237,11 +201,10 @@ modalSuite('confirmAction chart through the Events tab', USES, {
   executors,
   render: renderTab,
   idle: () => ({ fx: new FakeEffects(), user: userEvent.setup(), store: [], loads: () => 0 }),
-  change: (event) => `${event.field}=${JSON.stringify(event.value)}`,
   guard: {
     name: 'walks through the spec form messages and both end-time outcomes (guard)',
     check: (all) => {
-      const rules = new Set(all.flatMap(({ use, paths }) => paths.flatMap((p) => p.steps.map((st) => use.validate?.(st.state.context.draft) ?? null))));
+      const rules = rulesReached(all);
       for (const text of [EVENT_REQUIRED, EVENT_END_BEFORE_START, null]) expect(rules.has(text)).toBe(true);
       const successes = all.flatMap(({ paths }) => paths.filter((p) => p.state.matches('succeeded') || p.steps.some((st) => st.state.matches('succeeded'))));
       expect(successes.some((p) => p.steps.some((st) => st.state.context.draft.end))).toBe(true);

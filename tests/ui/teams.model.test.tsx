@@ -2,27 +2,11 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
-import { FakeEffects } from '../support/effects';
-import {
-  dialog,
-  expectAlerts,
-  expectClosedRows,
-  expectFailed,
-  expectProcessing,
-  expectSucceeded,
-  failing,
-  fieldChanges,
-  modalExecutors,
-  modalSuite,
-  type ConfirmExecutor as Executor,
-  type ConfirmModelUse,
-  type ConfirmStateNode,
-  type ConfirmSnap as Snap,
-  type ConfirmWorld,
-  type ModalUse,
-} from '../support/confirmActionModel';
+import { FakeEffects, teamsEffects } from '../support/effects';
+import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, rulesReached } from '../support/confirmActionModel';
+import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, ConfirmSnap as Snap, ConfirmWorld, ModalUse } from '../support/confirmActionModel';
 import { TEAM_NAME_REQUIRED, teamCreatedMessage, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../contract/team';
-import { EventTeamsView, type TeamsEffects } from '../../src/features/teams/EventTeamsView';
+import { EventTeamsView } from '../../src/features/teams/EventTeamsView';
 import { validateTeamDraft } from '../../src/features/teams/TeamFormFields';
 import { asTeamDraft, editTeamDraft, newTeamDraft, teamBody } from '../../src/features/teams/teamForm';
 
@@ -55,10 +39,7 @@ const click = (w: World, name: string) => w.user.click(screen.getByRole('button'
 
 const USES: Use[] = [
   {
-    name: 'create team',
-    title: 'Create New Team',
-    confirmLabel: 'Create Team',
-    processingText: 'Creating team...',
+    ...modalTexts('create team', 'Create New Team', 'Create Team', 'Creating team...'),
     validate: validateTeamDraft,
     open: { type: 'confirm.open', draft: { ...newTeamDraft() } },
     trigger: (w) => click(w, 'Create New Team'),
@@ -75,10 +56,7 @@ const USES: Use[] = [
     calls: (w, draft) => expect(w.fx.calls('createTeam')).toEqual([[CLAN_ID, EVENT_ID, teamBody(asTeamDraft(draft))]]),
   },
   {
-    name: 'edit team',
-    title: 'Edit Team',
-    confirmLabel: 'Update Team',
-    processingText: 'Updating team...',
+    ...modalTexts('edit team', 'Edit Team', 'Update Team', 'Updating team...'),
     validate: validateTeamDraft,
     open: { type: 'confirm.open', subject: { teamId: BLUE.id, name: BLUE.name }, draft: { ...editTeamDraft(BLUE) } },
     trigger: (w) => click(w, `Edit ${w.store[0].name}`),
@@ -95,10 +73,7 @@ const USES: Use[] = [
     calls: (w, draft) => expect(w.fx.calls('updateTeam')).toEqual([[CLAN_ID, EVENT_ID, BLUE.id, teamBody(asTeamDraft(draft))]]),
   },
   {
-    name: 'delete team',
-    title: 'Delete Team',
-    confirmLabel: 'Delete Team',
-    processingText: 'Deleting team...',
+    ...modalTexts('delete team', 'Delete Team', 'Delete Team', 'Deleting team...'),
     open: { type: 'confirm.open', subject: { teamId: BLUE.id, name: BLUE.name } },
     trigger: (w) => click(w, `Delete ${BLUE.name}`),
     done: {
@@ -171,8 +146,7 @@ async function renderView(): Promise<World> {
   const fx = new FakeEffects();
   const store: Team[] = [{ ...BLUE }];
   let loads = 0;
-  const unused = () => Promise.reject(new Error('not used here'));
-  const effects: TeamsEffects = {
+  const effects = teamsEffects({
     fetchTeams: async (clanId, eventId) => {
       expect([clanId, eventId]).toEqual([CLAN_ID, EVENT_ID]);
       loads += 1;
@@ -181,11 +155,7 @@ async function renderView(): Promise<World> {
     createTeam: fx.fn('createTeam'),
     updateTeam: fx.fn('updateTeam'),
     deleteTeam: fx.fn('deleteTeam'),
-    fetchTeamMembers: unused,
-    addTeamMember: unused,
-    updateTeamMemberRole: unused,
-    removeTeamMember: unused,
-  };
+  });
   render(<EventTeamsView clanId={CLAN_ID} eventId={EVENT_ID} eventName="Spring Bingo" onBack={() => {}} effects={effects} />);
   await screen.findByRole('rowheader', { name: BLUE.name });
   return { fx, user: userEvent.setup(), store, loads: () => loads };
@@ -197,11 +167,10 @@ modalSuite('confirmAction chart through the Event Teams view', USES, {
   executors,
   render: renderView,
   idle: () => ({ fx: new FakeEffects(), user: userEvent.setup(), store: [], loads: () => 0 }),
-  change: (event) => `${event.field}=${JSON.stringify(event.value)}`,
   guard: {
     name: "walks through 'Team name is required.' and a colour change that is saved (guard)",
     check: (all) => {
-      const rules = new Set(all.flatMap(({ use, paths }) => paths.flatMap((p) => p.steps.map((st) => use.validate?.(st.state.context.draft) ?? null))));
+      const rules = rulesReached(all);
       expect(rules.has(TEAM_NAME_REQUIRED)).toBe(true);
       const savedColours = all.flatMap(({ paths }) => paths.flatMap((p) => p.steps.filter((st) => st.state.matches('succeeded')).map((st) => st.state.context.draft.color)));
       expect(savedColours).toContain('#c0392b');
