@@ -3,7 +3,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { __unsafe_getAllOwnEventDescriptors, createActor, type SnapshotFrom } from 'xstate';
-import { matchesKey, stateKeysOf } from '../support/chartModel';
+import { expectEventsTaken, matchesKey, stateKeysOf } from '../support/chartModel';
 import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
 import { FakeEffects } from '../support/effects';
 import { countingSession, fakeUser, renderRoutes } from '../support/render';
@@ -607,6 +607,7 @@ describe('clanData chart (clan load) through the clan management screen', () => 
     expect(Object.keys(dataAssertions(newWorld())).sort()).toEqual([...DATA_KEYS].sort());
     const errors = new Set(dataPaths.flatMap((p) => p.steps.map((st) => st.state.context.error)));
     for (const text of ['Clan ID 7 not found.', 'Permission denied. You are not authorized to manage this clan.', 'Failed to load clan data.']) expect(errors.has(text), text).toBe(true);
+    expectEventsTaken(dataPaths, dataEvents);
   });
 
   for (const path of dataPaths) {
