@@ -94,7 +94,7 @@ export function shortestPaths<S extends SnapshotFrom<AnyStateMachine>, E extends
 }
 
 /** The generated paths of a chart model, each with the input it starts from. */
-export function pathsOf<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }, W>(c: ChartModel<S, E, W>): { input: unknown; path: TestPath<S, E> }[] {
+function pathsOf<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }, W>(c: ChartModel<S, E, W>): { input: unknown; path: TestPath<S, E> }[] {
   return (c.inputs ?? [undefined]).flatMap((input) =>
     shortestPaths(c.machine, c.events, c.serialize ?? defaultSerialize, { input, allowDuplicatePaths: true }).map((path) => ({ input, path })),
   );
@@ -120,7 +120,7 @@ export function expectEventsTaken<S extends SnapshotFrom<AnyStateMachine>, E ext
 }
 
 /** The name of a path's test: its events after the initial one. */
-export function pathTitle<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }>(path: TestPath<S, E>, label: (e: E) => string = shortLabel): string {
+function pathTitle<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }>(path: TestPath<S, E>, label: (e: E) => string = shortLabel): string {
   return path.steps.slice(1).map((st) => label(st.event)).join(' → ') || 'initial';
 }
 

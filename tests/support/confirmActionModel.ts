@@ -105,17 +105,17 @@ function serializeState(s: ConfirmSnap, event: ConfirmModelEvent | undefined, pr
 }
 
 /** The shortest paths to every distinct state of this use (@xstate/graph TestModel + getShortestPaths). */
-export function pathsOf(use: ConfirmModelUse): ConfirmPath[] {
+function pathsOf(use: ConfirmModelUse): ConfirmPath[] {
   return shortestPaths<ConfirmSnap, ConfirmModelEvent>(chartOf(use), eventsFor(use), serializeState);
 }
 
 /** Guard: the chart's state nodes are exactly STATE_NODES. */
-export function expectChartStateNodes(): void {
+function expectChartStateNodes(): void {
   expect(Object.keys(confirmActionMachine.states).sort()).toEqual([...STATE_NODES].sort());
 }
 
 /** Guard: some step of a use's paths is in every state node, and its assertion table has an entry for every node. */
-export function expectStateNodesCovered(useName: string, paths: ConfirmPath[], assertionTable: Record<string, unknown>): void {
+function expectStateNodesCovered(useName: string, paths: ConfirmPath[], assertionTable: Record<string, unknown>): void {
   const reached = new Set<string>();
   for (const p of paths) for (const st of p.steps) for (const key of STATE_NODES) if (st.state.matches(key)) reached.add(key);
   expect([...reached].sort(), useName).toEqual([...STATE_NODES].sort());
@@ -123,7 +123,7 @@ export function expectStateNodesCovered(useName: string, paths: ConfirmPath[], a
 }
 
 /** The test name of a path: its events after the initial one, a change written by `change`. */
-export function pathName(path: ConfirmPath, change: (event: Extract<ConfirmModelEvent, { type: 'confirm.change' }>) => string): string {
+function pathName(path: ConfirmPath, change: (event: Extract<ConfirmModelEvent, { type: 'confirm.change' }>) => string): string {
   return path.steps
     .slice(1)
     .map(({ event }) => (event.type === 'confirm.change' ? change(event) : event.type.replace('xstate.', '').replace('.actor.performAction', '')))
@@ -131,7 +131,7 @@ export function pathName(path: ConfirmPath, change: (event: Extract<ConfirmModel
 }
 
 /** Walks a path: causes each step's event (but the initial one), then asserts the state node it is in. */
-export async function walkPath(
+async function walkPath(
   path: ConfirmPath,
   exec: Record<string, ConfirmExecutor>,
   check: Record<ConfirmStateNode, (s: ConfirmSnap) => Promise<void>>,
@@ -158,7 +158,7 @@ export async function expectProcessing(use: { processingText: string; confirmLab
  * The start of the `succeeded` assertion: the result message as a status, a Close button and, with
  * `retryHidden`, no Retry button.
  */
-export async function expectSucceededDialog(s: ConfirmSnap, { retryHidden }: { retryHidden: boolean }): Promise<void> {
+async function expectSucceededDialog(s: ConfirmSnap, { retryHidden }: { retryHidden: boolean }): Promise<void> {
   const d = await screen.findByRole('dialog');
   await waitFor(() => expect(within(d).getByRole('status').textContent).toBe(s.context.result));
   within(d).getByRole('button', { name: 'Close' });
@@ -184,7 +184,7 @@ export async function replaceText(w: Pick<ConfirmWorld, 'user'>, input: HTMLElem
 }
 
 /** The executors that are the same for every use: open through the use's trigger, cancel, retry, close. */
-export function commonExecutors(w: Pick<ConfirmWorld, 'user'>, trigger: () => Promise<void>) {
+function commonExecutors(w: Pick<ConfirmWorld, 'user'>, trigger: () => Promise<void>) {
   return {
     'confirm.open': async () => trigger(),
     // Cancel is the button while confirming, Esc on the result step (which has no Cancel button).
