@@ -1,10 +1,12 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
-import { expect } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { assign, type SnapshotFrom } from 'xstate';
-import { TestModel, getShortestPaths, type TestPath } from './graph';
+import { shortestPaths } from './chartModel';
+import type { TestPath } from './graph';
 import type { FakeEffects } from './effects';
 import { confirmActionMachine, type ConfirmActionEvent } from '../../machines/confirmAction.machine';
+import { ApiRequestError } from '../../src/api/client';
 
 /**
  * The shared harness of the model-based tests of the confirmAction chart (product-spec section 4
@@ -103,22 +105,17 @@ function serializeState(s: ConfirmSnap, event: ConfirmModelEvent | undefined, pr
 }
 
 /** The shortest paths to every distinct state of this use (@xstate/graph TestModel + getShortestPaths). */
-export function pathsOf(use: ConfirmModelUse): ConfirmPath[] {
-  const machine = chartOf(use);
-  const model = new TestModel(machine, { stateMatcher: (s: ConfirmSnap, key: string) => s.matches(key as ConfirmStateNode) });
-  return model.getPaths(
-    () => getShortestPaths(machine, { events: eventsFor(use) as never, serializeState: serializeState as never }) as never,
-    { allowDuplicatePaths: false },
-  ) as unknown as ConfirmPath[];
+function pathsOf(use: ConfirmModelUse): ConfirmPath[] {
+  return shortestPaths<ConfirmSnap, ConfirmModelEvent>(chartOf(use), eventsFor(use), serializeState);
 }
 
 /** Guard: the chart's state nodes are exactly STATE_NODES. */
-export function expectChartStateNodes(): void {
+function expectChartStateNodes(): void {
   expect(Object.keys(confirmActionMachine.states).sort()).toEqual([...STATE_NODES].sort());
 }
 
 /** Guard: some step of a use's paths is in every state node, and its assertion table has an entry for every node. */
-export function expectStateNodesCovered(useName: string, paths: ConfirmPath[], assertionTable: Record<string, unknown>): void {
+function expectStateNodesCovered(useName: string, paths: ConfirmPath[], assertionTable: Record<string, unknown>): void {
   const reached = new Set<string>();
   for (const p of paths) for (const st of p.steps) for (const key of STATE_NODES) if (st.state.matches(key)) reached.add(key);
   expect([...reached].sort(), useName).toEqual([...STATE_NODES].sort());
@@ -126,7 +123,7 @@ export function expectStateNodesCovered(useName: string, paths: ConfirmPath[], a
 }
 
 /** The test name of a path: its events after the initial one, a change written by `change`. */
-export function pathName(path: ConfirmPath, change: (event: Extract<ConfirmModelEvent, { type: 'confirm.change' }>) => string): string {
+function pathName(path: ConfirmPath, change: (event: Extract<ConfirmModelEvent, { type: 'confirm.change' }>) => string): string {
   return path.steps
     .slice(1)
     .map(({ event }) => (event.type === 'confirm.change' ? change(event) : event.type.replace('xstate.', '').replace('.actor.performAction', '')))
@@ -134,7 +131,7 @@ export function pathName(path: ConfirmPath, change: (event: Extract<ConfirmModel
 }
 
 /** Walks a path: causes each step's event (but the initial one), then asserts the state node it is in. */
-export async function walkPath(
+async function walkPath(
   path: ConfirmPath,
   exec: Record<string, ConfirmExecutor>,
   check: Record<ConfirmStateNode, (s: ConfirmSnap) => Promise<void>>,
@@ -161,7 +158,7 @@ export async function expectProcessing(use: { processingText: string; confirmLab
  * The start of the `succeeded` assertion: the result message as a status, a Close button and, with
  * `retryHidden`, no Retry button.
  */
-export async function expectSucceededDialog(s: ConfirmSnap, { retryHidden }: { retryHidden: boolean }): Promise<void> {
+async function expectSucceededDialog(s: ConfirmSnap, { retryHidden }: { retryHidden: boolean }): Promise<void> {
   const d = await screen.findByRole('dialog');
   await waitFor(() => expect(within(d).getByRole('status').textContent).toBe(s.context.result));
   within(d).getByRole('button', { name: 'Close' });
@@ -187,7 +184,7 @@ export async function replaceText(w: Pick<ConfirmWorld, 'user'>, input: HTMLElem
 }
 
 /** The executors that are the same for every use: open through the use's trigger, cancel, retry, close. */
-export function commonExecutors(w: Pick<ConfirmWorld, 'user'>, trigger: () => Promise<void>) {
+function commonExecutors(w: Pick<ConfirmWorld, 'user'>, trigger: () => Promise<void>) {
   return {
     'confirm.open': async () => trigger(),
     // Cancel is the button while confirming, Esc on the result step (which has no Cancel button).
@@ -199,4 +196,116 @@ export function commonExecutors(w: Pick<ConfirmWorld, 'user'>, trigger: () => Pr
     'confirm.retry': async () => w.user.click(within(dialog()).getByRole('button', { name: 'Retry' })),
     'confirm.close': async () => w.user.click(within(dialog()).getByRole('button', { name: 'Close' })),
   } satisfies Partial<Record<ConfirmModelEvent['type'], ConfirmExecutor>>;
+}
+
+/**
+ * One modal of a screen, as every confirmAction model test names it: its texts, the form rule, the
+ * `confirm.open` its trigger sends, the fake server's success (message and how it is settled for the
+ * draft) and failure, and the calls expected once it succeeded.
+ */
+export interface ModalUse<W extends ConfirmWorld> {
+  name: string;
+  title: string;
+  confirmLabel: string;
+  processingText: string;
+  validate?: (draft: Record<string, unknown>) => string | null;
+  open: ConfirmModelUse['open'];
+  trigger: (w: W) => Promise<void>;
+  done: { message: (draft: Record<string, unknown>) => string; settle: (w: W, draft: Record<string, unknown>) => Promise<void> };
+  failure: { message: string; settle: (w: W) => Promise<void> };
+  calls: (w: W, draft: Record<string, unknown>) => void;
+}
+
+/** The texts of a modal: the use's name (for test names), its title, confirm button and processing text. */
+export const modalTexts = (name: string, title: string, confirmLabel: string, processingText: string) => ({ name, title, confirmLabel, processingText });
+
+/** The form rules a model's paths go through (null: the form is valid), for the spec-text guards. */
+export function rulesReached(all: { use: Pick<ModalUse<ConfirmWorld>, 'validate'>; paths: ConfirmPath[] }[]): Set<string | null> {
+  return new Set(all.flatMap(({ use, paths }) => paths.flatMap((p) => p.steps.map((st) => use.validate?.(st.state.context.draft) ?? null))));
+}
+
+/** A failure the fake server answers to call `name`: `message` with HTTP `status`. */
+export function failing(name: string, message: string, status = 403): ModalUse<ConfirmWorld>['failure'] {
+  return { message, settle: (w) => act(() => w.fx.reject(name, new ApiRequestError(message, status))) };
+}
+
+/** A success the fake server answers to call `name` with `value`, the result message being `message`. */
+export function answering(name: string, message: string, value?: unknown): ModalUse<ConfirmWorld>['done'] {
+  return { message: () => message, settle: (w) => act(() => w.fx.resolve(name, value)) };
+}
+
+/** The executors of a modal: open, cancel, retry, close; the use's `confirm.change`; submit by its button; the fake server's answers. */
+export function modalExecutors<W extends ConfirmWorld>(use: ModalUse<W>, w: W, change: ConfirmExecutor) {
+  return {
+    ...commonExecutors(w, () => use.trigger(w)),
+    'confirm.change': change,
+    'confirm.submit': async () => {
+      const button = within(dialog()).getByRole('button', { name: use.confirmLabel });
+      expect(button.hasAttribute('disabled')).toBe(false);
+      await w.user.click(button);
+    },
+    'xstate.done.actor.performAction': async ({ state }) => use.done.settle(w, state.context.draft),
+    'xstate.error.actor.performAction': async () => use.failure.settle(w),
+  } satisfies Record<ConfirmModelEvent['type'], ConfirmExecutor>;
+}
+
+/** `closed`: no dialog, and the table's row headers name what the fake server holds (reloaded after a success). */
+export async function expectClosedRows(names: () => string[]): Promise<void> {
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  await waitFor(() => expect(screen.queryAllByRole('rowheader').map((th) => th.textContent)).toEqual(names()));
+}
+
+/** The alerts of a confirming modal: the form rule's text, then the chart's error. */
+export function expectAlerts(d: HTMLElement, rule: string | null, s: ConfirmSnap): void {
+  expect(within(d).queryAllByRole('alert').map((a) => a.textContent)).toEqual([rule, s.context.error].filter(Boolean));
+}
+
+/** `succeeded`: the result message, the calls made, and the screen's data loaded again. */
+export async function expectSucceeded<W extends ConfirmWorld>(use: ModalUse<W>, w: W, s: ConfirmSnap, retryHidden: boolean): Promise<void> {
+  await expectSucceededDialog(s, { retryHidden });
+  use.calls(w, s.context.draft);
+  await waitFor(() => expect(w.loads()).toBe(2));
+}
+
+/**
+ * The suite of a screen's modals: the guards (every state node reached for every modal and
+ * asserted; then the screen's own guard), and a describe per modal with one test per path, each
+ * walked on a freshly rendered screen.
+ */
+export function modalSuite<W extends ConfirmWorld, U extends ModalUse<W>>(
+  title: string,
+  uses: U[],
+  parts: {
+    model: (use: U) => ConfirmModelUse;
+    assertions: (use: U, w: W) => Record<ConfirmStateNode, (s: ConfirmSnap) => Promise<void>>;
+    executors: (use: U, w: W) => Record<string, ConfirmExecutor>;
+    render: () => Promise<W>;
+    /** A world for the guard (nothing rendered). */
+    idle: () => W;
+    /** How a field change reads in a test name (default: field=value). */
+    change?: (event: Extract<ConfirmModelEvent, { type: 'confirm.change' }>) => string;
+    guard: { name: string; check: (all: { use: U; paths: ConfirmPath[] }[]) => void };
+  },
+): void {
+  describe(title, () => {
+    afterEach(cleanup);
+    const all = uses.map((use) => ({ use, paths: pathsOf(parts.model(use)) }));
+
+    it('reaches every state node for every modal, and every node has an assertion (guard)', () => {
+      expectChartStateNodes();
+      for (const { use, paths } of all) expectStateNodesCovered(use.name, paths, parts.assertions(use, parts.idle()));
+    });
+    it(parts.guard.name, () => parts.guard.check(all));
+
+    for (const { use, paths } of all) {
+      describe(use.name, () => {
+        for (const path of paths) {
+          it(pathName(path, parts.change ?? ((e) => `${e.field}=${JSON.stringify(e.value)}`)) || 'opens on closed', async () => {
+            const w = await parts.render();
+            await walkPath(path, parts.executors(use, w), parts.assertions(use, w));
+          });
+        }
+      });
+    }
+  });
 }

@@ -1,3 +1,7 @@
+import type { TeamsEffects } from '../../src/features/teams/EventTeamsView';
+import type { GameEffects } from '../../src/features/game/effects';
+import type { GameSocketLike } from '../../src/realtime/gameSocket';
+
 /** A promise with its resolve and reject exposed. */
 export interface Deferred<T> {
   promise: Promise<T>;
@@ -57,4 +61,35 @@ export class FakeEffects {
   async reject(name: string, error: unknown, timeoutMs = 3000): Promise<void> {
     (await this.take(name, timeoutMs)).reject(error);
   }
+}
+
+/** The Event Game view's calls as fakes of `fx` (each named as its GameEffects key), and its live socket from `openSocket`. */
+export function fakeGameEffects(fx: FakeEffects, openSocket: () => GameSocketLike): GameEffects {
+  return {
+    fetchGame: fx.fn('fetchGame'),
+    createGame: fx.fn('createGame'),
+    saveGameRules: fx.fn('saveGameRules'),
+    randomizeGame: fx.fn('randomizeGame'),
+    saveBoard: fx.fn('saveBoard'),
+    changeGameStatus: fx.fn('changeGameStatus'),
+    resetGame: fx.fn('resetGame'),
+    deleteGame: fx.fn('deleteGame'),
+    openSocket,
+  };
+}
+
+/** The Event Teams view's calls: those given, every other one refused ('not used here'). */
+export function teamsEffects(over: Partial<TeamsEffects> = {}): TeamsEffects {
+  const unused = () => Promise.reject(new Error('not used here'));
+  return {
+    fetchTeams: unused,
+    createTeam: unused,
+    updateTeam: unused,
+    deleteTeam: unused,
+    fetchTeamMembers: unused,
+    addTeamMember: unused,
+    updateTeamMemberRole: unused,
+    removeTeamMember: unused,
+    ...over,
+  };
 }

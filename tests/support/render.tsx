@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider, type InitialEntry, type RouteObject } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import type { AuthStatus } from '../../contract/user';
 import { sessionMachine, type LogoutInput } from '../../machines/session.machine';
@@ -46,8 +46,24 @@ export function signedInSessionLogic(user: User = fakeUser()) {
   });
 }
 
-/** Renders `routes` in a memory router at `path` inside a SessionProvider running `logic`. */
-export function renderRoutes(routes: RouteObject[], path: string, logic: typeof sessionMachine) {
+/** A session signed in as `user` that counts the user loads (the first, then one per session.reload). */
+export function countingSession(user: User) {
+  let loads = 0;
+  const logic = sessionMachine.provide({
+    actors: {
+      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false })),
+      loadUser: fromPromise<User, void>(async () => {
+        loads += 1;
+        return user;
+      }),
+      logout: fromPromise<void, LogoutInput>(async () => undefined),
+    },
+  });
+  return { logic, loads: () => loads };
+}
+
+/** Renders `routes` in a memory router at `path` (a path, or a location with its navigation state) inside a SessionProvider running `logic`. */
+export function renderRoutes(routes: RouteObject[], path: InitialEntry, logic: typeof sessionMachine) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const utils = render(
     <SessionProvider logic={logic}>

@@ -2,15 +2,15 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { __unsafe_getAllOwnEventDescriptors, createActor, fromPromise, type AnyStateNode, type SnapshotFrom } from 'xstate';
+import { __unsafe_getAllOwnEventDescriptors, createActor, type SnapshotFrom } from 'xstate';
+import { expectEventsTaken, matchesKey, stateKeysOf } from '../support/chartModel';
 import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
 import { FakeEffects } from '../support/effects';
-import { fakeUser, renderRoutes } from '../support/render';
+import { countingSession, fakeUser, renderRoutes } from '../support/render';
 import { clanRoleMachine, CLAN_ROLE_DELAYS, type ClanRoleEvent, type RoleTarget, type RoleViewer } from '../../machines/clanRole.machine';
 import { roleMessages } from '../../contract/clanRoleText';
 import { clanDataMachine, type ClanDataEvent } from '../../machines/clanData.machine';
-import { sessionMachine, type LogoutInput } from '../../machines/session.machine';
-import type { AuthStatus, ClanRole, User } from '../../contract/user';
+import type { ClanRole, User } from '../../contract/user';
 import type { ClanMember } from '../../contract/clan';
 import { ClanManagePage, ACTION_PENDING_TEXT } from '../../src/features/clan/ClanManagePage';
 import { ClanLoadError, type ClanManageEffects } from '../../src/features/clan/effects';
@@ -48,21 +48,6 @@ const viewerOf = (m: ClanMember): RoleViewer => ({ userId: m.member_id, role: m.
 
 const api = (message: string, status = 409) => new ApiRequestError(message, status);
 
-/** A session signed in as `user`; counts user loads (the first, then one per session.reload). */
-function countingSession(user: User) {
-  let loads = 0;
-  const logic = sessionMachine.provide({
-    actors: {
-      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false })),
-      loadUser: fromPromise<User, void>(async () => {
-        loads += 1;
-        return user;
-      }),
-      logout: fromPromise<void, LogoutInput>(async () => undefined),
-    },
-  });
-  return { logic, loads: () => loads };
-}
 
 interface World {
   fx: FakeEffects;
@@ -114,18 +99,6 @@ function renderClanPage(viewer: ClanMember, deferredLoad = false): World {
     clanLoads: () => (deferredLoad ? fx.calls('loadClan').length : clanLoads),
     expected: { clanLoads: 1, userLoads: 1, gusKicked: false },
   };
-}
-
-/** `flow.leaving.announcing` → {flow: {leaving: 'announcing'}}. */
-const valueOf = (key: string): any => key.split('.').reduceRight<any>((acc, part) => (acc === null ? part : { [part]: acc }), null);
-const matchesKey = (s: { matches: (v: any) => boolean }, key: string) => s.matches(valueOf(key));
-
-/** Every state node of a chart, as dotted keys below the root. */
-function stateKeys(root: AnyStateNode, prefix = ''): string[] {
-  return Object.values(root.states).flatMap((node) => {
-    const key = prefix ? `${prefix}.${node.key}` : node.key;
-    return [key, ...stateKeys(node, key)];
-  });
 }
 
 const tabs = () => ['Members', 'Events', 'Tasks'].map((name) => screen.getByRole('tab', { name }));
@@ -235,7 +208,7 @@ function rolePaths(intents: RoleModelEvent[]) {
   ) as unknown as TestPath<RoleSnap, RoleModelEvent>[];
 }
 
-const ROLE_KEYS = stateKeys(clanRoleMachine.root);
+const ROLE_KEYS = stateKeysOf(clanRoleMachine);
 const confirmLabel = { transfer: 'Transfer Ownership', kick: 'Kick Member', leave: 'Leave Clan', disband: 'Disband Clan' } as const;
 const dialogTitle = confirmLabel;
 
@@ -546,7 +519,7 @@ function serializeData(s: DataSnap, event?: DataModelEvent, prev?: DataSnap): st
   return event && prev && JSON.stringify(prev.value) !== JSON.stringify(s.value) ? `${base} via ${event.type} from ${JSON.stringify(prev.value)}` : base;
 }
 
-const DATA_KEYS = stateKeys(clanDataMachine.root);
+const DATA_KEYS = stateKeysOf(clanDataMachine);
 const dataPaths = new TestModel(clanDataMachine, { stateMatcher: (s: DataSnap, key: string) => matchesKey(s, key) }).getPaths(
   () => getShortestPaths(clanDataMachine, { input: { clanId: CLAN_ID }, events: dataEvents as never, serializeState: serializeData as never }) as never,
   { allowDuplicatePaths: false },
@@ -634,6 +607,7 @@ describe('clanData chart (clan load) through the clan management screen', () => 
     expect(Object.keys(dataAssertions(newWorld())).sort()).toEqual([...DATA_KEYS].sort());
     const errors = new Set(dataPaths.flatMap((p) => p.steps.map((st) => st.state.context.error)));
     for (const text of ['Clan ID 7 not found.', 'Permission denied. You are not authorized to manage this clan.', 'Failed to load clan data.']) expect(errors.has(text), text).toBe(true);
+    expectEventsTaken(dataPaths, dataEvents);
   });
 
   for (const path of dataPaths) {

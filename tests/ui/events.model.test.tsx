@@ -1,29 +1,10 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FakeEffects } from '../support/effects';
-import {
-  commonExecutors,
-  dialog,
-  expectFailed,
-  expectProcessing,
-  expectChartStateNodes,
-  expectStateNodesCovered,
-  expectSucceededDialog,
-  fieldChanges,
-  pathName,
-  pathsOf,
-  replaceText,
-  walkPath,
-  type ConfirmExecutor as Executor,
-  type ConfirmModelEvent as ModelEvent,
-  type ConfirmModelUse,
-  type ConfirmPath,
-  type ConfirmStateNode,
-  type ConfirmSnap as Snap,
-  type ConfirmWorld,
-} from '../support/confirmActionModel';
+import { expect } from 'vitest';
+import { FakeEffects, teamsEffects } from '../support/effects';
+import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, replaceText, rulesReached } from '../support/confirmActionModel';
+import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, ConfirmSnap as Snap, ConfirmWorld, ModalUse } from '../support/confirmActionModel';
 import {
   EVENT_END_BEFORE_START,
   EVENT_REQUIRED,
@@ -35,7 +16,6 @@ import {
 import { EventsTab, type EventsEffects } from '../../src/features/events/EventsTab';
 import { validateEventDraft } from '../../src/features/events/EventFormFields';
 import { asEventDraft, editEventDraft, eventBody, newEventDraft } from '../../src/features/events/eventForm';
-import { ApiRequestError } from '../../src/api/client';
 
 /**
  * Model-based test of the confirmAction chart (product-spec section 4 "Modal flows") through the
@@ -74,25 +54,10 @@ interface World extends ConfirmWorld {
 type FieldName = 'name' | 'start' | 'end';
 const LABELS: Record<FieldName, string> = { name: 'Event Name', start: 'Start Date/Time (UTC)', end: 'End Date/Time (UTC, optional)' };
 
-/** One modal of the Events tab. */
-interface Use {
-  name: string;
-  title: string;
-  confirmLabel: string;
-  processingText: string;
-  validate?: (draft: Record<string, unknown>) => string | null;
-  open: ConfirmModelUse['open'];
-  trigger: (w: World) => Promise<void>;
-  /** Values a person types in each field. */
+/** One modal of the Events tab, with the values a person types in each field. */
+interface Use extends ModalUse<World> {
   fields?: Record<FieldName, string[]>;
-  doneMessage: (draft: Record<string, unknown>) => string;
-  settleDone: (w: World, draft: Record<string, unknown>) => Promise<void>;
-  failure: { message: string; call: string };
-  /** The calls expected once the action succeeded. */
-  calls: (w: World, draft: Record<string, unknown>) => void;
 }
-
-const api = (message: string, status = 500) => new ApiRequestError(message, status);
 
 /** Opens the row's actions menu by keyboard (Radix) and picks an item. */
 async function rowMenu(w: World, item: string) {
@@ -104,56 +69,53 @@ async function rowMenu(w: World, item: string) {
 
 const USES: Use[] = [
   {
-    name: 'schedule event',
-    title: 'Schedule New Event',
-    confirmLabel: 'Schedule Event',
-    processingText: 'Scheduling event...',
+    ...modalTexts('schedule event', 'Schedule New Event', 'Schedule Event', 'Scheduling event...'),
     validate: validateEventDraft,
     open: { type: 'confirm.open', draft: { ...newEventDraft() } },
     trigger: (w) => w.user.click(screen.getByRole('button', { name: 'Create New Event' })),
     fields: { name: ['Summer Ladder'], start: ['2099-03-01T18:00'], end: ['2099-03-01T17:00', '2099-03-02T18:00'] },
-    doneMessage: () => eventScheduledMessage(),
-    settleDone: async (w, draft) => {
+    done: {
+      message: () => eventScheduledMessage(),
+      settle: async (w, draft) => {
       const body = eventBody(asEventDraft(draft));
       const event: ClanEvent = { ...EXISTING, id: 2, name: body.name, start_datetime: body.start_datetime, end_datetime: body.end_datetime ?? null, team_count: 0 };
       w.store.push(event);
-      await act(() => w.fx.resolve('scheduleEvent', { message: eventScheduledMessage(), event }));
+        await act(() => w.fx.resolve('scheduleEvent', { message: eventScheduledMessage(), event }));
+      },
     },
-    failure: { message: 'Failed to schedule event due to server error.', call: 'scheduleEvent' },
+    failure: failing('scheduleEvent', 'Failed to schedule event due to server error.'),
     calls: (w, draft) => expect(w.fx.calls('scheduleEvent')).toEqual([[CLAN_ID, eventBody(asEventDraft(draft))]]),
   },
   {
-    name: 'edit event',
-    title: 'Edit Event Details',
-    confirmLabel: 'Save Changes',
-    processingText: 'Saving event...',
+    ...modalTexts('edit event', 'Edit Event Details', 'Save Changes', 'Saving event...'),
     validate: validateEventDraft,
     open: { type: 'confirm.open', subject: { eventId: 1, name: 'Spring Bingo' }, draft: { ...editEventDraft(EXISTING) } },
     trigger: (w) => rowMenu(w, 'Edit Event Details'),
     fields: { name: ['', 'Renamed Bingo'], start: [], end: ['2099-01-10T17:00', ''] },
-    doneMessage: (draft) => eventUpdatedMessage(asEventDraft(draft).name.trim()),
-    settleDone: async (w, draft) => {
+    done: {
+      message: (draft) => eventUpdatedMessage(asEventDraft(draft).name.trim()),
+      settle: async (w, draft) => {
       const body = eventBody(asEventDraft(draft));
       const event: ClanEvent = { ...EXISTING, name: body.name, end_datetime: body.end_datetime ?? null };
       w.store.splice(0, 1, event);
-      await act(() => w.fx.resolve('updateEvent', { message: eventUpdatedMessage(body.name), event }));
+        await act(() => w.fx.resolve('updateEvent', { message: eventUpdatedMessage(body.name), event }));
+      },
     },
-    failure: { message: "Permission denied. You are not authorized to manage this clan.", call: 'updateEvent' },
+    failure: failing('updateEvent', 'Permission denied. You are not authorized to manage this clan.'),
     calls: (w, draft) => expect(w.fx.calls('updateEvent')).toEqual([[CLAN_ID, 1, eventBody(asEventDraft(draft))]]),
   },
   {
-    name: 'delete event',
-    title: 'Delete Event',
-    confirmLabel: 'Delete Event',
-    processingText: 'Deleting event...',
+    ...modalTexts('delete event', 'Delete Event', 'Delete Event', 'Deleting event...'),
     open: { type: 'confirm.open', subject: { eventId: 1, name: 'Spring Bingo' } },
     trigger: (w) => rowMenu(w, 'Delete Event'),
-    doneMessage: () => eventDeletedMessage('Spring Bingo'),
-    settleDone: async (w) => {
-      w.store.splice(0, 1);
-      await act(() => w.fx.resolve('deleteEvent', { message: eventDeletedMessage('Spring Bingo') }));
+    done: {
+      message: () => eventDeletedMessage('Spring Bingo'),
+      settle: async (w) => {
+        w.store.splice(0, 1);
+        await act(() => w.fx.resolve('deleteEvent', { message: eventDeletedMessage('Spring Bingo') }));
+      },
     },
-    failure: { message: 'Failed to delete event due to server error.', call: 'deleteEvent' },
+    failure: failing('deleteEvent', 'Failed to delete event due to server error.'),
     calls: (w) => expect(w.fx.calls('deleteEvent')).toEqual([[CLAN_ID, 1]]),
   },
 ];
@@ -168,7 +130,7 @@ function modelOf(use: Use): ConfirmModelUse {
     open: use.open,
     changes: (s) => fieldChanges(s, use.fields ?? {}, true),
     canSubmit: (s) => !use.validate || use.validate(s.context.draft) === null,
-    doneMessage: use.doneMessage,
+    doneMessage: use.done.message,
     failureMessage: use.failure.message,
   };
 }
@@ -176,14 +138,7 @@ function modelOf(use: Use): ConfirmModelUse {
 /** What the screen shows in each state node of the chart. */
 function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => Promise<void>> {
   return {
-    closed: async () => {
-      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-      // The table shows what the server holds (reloaded after a success).
-      await waitFor(() => {
-        const names = screen.queryAllByRole('rowheader').map((th) => th.textContent);
-        expect(names).toEqual(w.store.map((e) => e.name));
-      });
-    },
+    closed: () => expectClosedRows(() => w.store.map((e) => e.name)),
     confirming: async (s) => {
       const d = await screen.findByRole('dialog');
       within(d).getByRole('heading', { name: use.title });
@@ -201,49 +156,29 @@ function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => P
         if (rule) expect(within(d).getByTestId('event-form-error').textContent).toBe(rule);
         else expect(within(d).queryByTestId('event-form-error')).toBeNull();
       }
-      const alerts = within(d).queryAllByRole('alert').map((a) => a.textContent);
-      expect(alerts).toEqual([rule, s.context.error].filter(Boolean));
+      expectAlerts(d, rule, s);
     },
     processing: () => expectProcessing(use),
-    succeeded: async (s) => {
-      await expectSucceededDialog(s, { retryHidden: true });
-      use.calls(w, s.context.draft);
-      // The event list is loaded again on success.
-      await waitFor(() => expect(w.loads()).toBe(2));
-    },
+    // The event list is loaded again on success.
+    succeeded: (s) => expectSucceeded(use, w, s, true),
     failed: (s) => expectFailed(s, w),
   };
 }
 
-/** How each event is caused through the tab. */
-function executors(use: Use, w: World) {
-  return {
-    ...commonExecutors(w, () => use.trigger(w)),
-    'confirm.change': async ({ event }) => {
-      if (event.type !== 'confirm.change') return;
-      const input = within(dialog()).getByLabelText(LABELS[event.field as FieldName]) as HTMLInputElement;
-      if (event.field === 'name') {
-        await replaceText(w, input, event.value);
-      } else {
-        // jsdom has no date-time picker to type into: set the value as the picker would.
-        fireEvent.change(input, { target: { value: String(event.value) } });
-      }
-    },
-    'confirm.submit': async () => {
-      const button = within(dialog()).getByRole('button', { name: use.confirmLabel });
-      expect(button.hasAttribute('disabled')).toBe(false);
-      await w.user.click(button);
-    },
-    'xstate.done.actor.performAction': async ({ state }) => use.settleDone(w, state.context.draft),
-    'xstate.error.actor.performAction': async () => act(() => w.fx.reject(use.failure.call, api(use.failure.message, 403))),
-  } satisfies Record<ModelEvent['type'], Executor>;
+/** How each event is caused through the tab: a date-time field is set as its picker would (jsdom has none to type into). */
+function executors(use: Use, w: World): Record<string, Executor> {
+  return modalExecutors(use, w, async ({ event }) => {
+    if (event.type !== 'confirm.change') return;
+    const input = within(dialog()).getByLabelText(LABELS[event.field as FieldName]) as HTMLInputElement;
+    if (event.field === 'name') await replaceText(w, input, event.value);
+    else fireEvent.change(input, { target: { value: String(event.value) } });
+  });
 }
 
 async function renderTab(): Promise<World> {
   const fx = new FakeEffects();
   const store: ClanEvent[] = [{ ...EXISTING }];
   let loads = 0;
-  const unused = () => Promise.reject(new Error('not used here'));
   const effects: EventsEffects = {
     fetchEvents: async (clanId, past) => {
       expect([clanId, past]).toEqual([CLAN_ID, false]);
@@ -253,51 +188,27 @@ async function renderTab(): Promise<World> {
     scheduleEvent: fx.fn('scheduleEvent'),
     updateEvent: fx.fn('updateEvent'),
     deleteEvent: fx.fn('deleteEvent'),
-    teams: {
-      fetchTeams: unused,
-      createTeam: unused,
-      updateTeam: unused,
-      deleteTeam: unused,
-      fetchTeamMembers: unused,
-      addTeamMember: unused,
-      updateTeamMemberRole: unused,
-      removeTeamMember: unused,
-    },
+    teams: teamsEffects(),
   };
   render(<EventsTab clanId={CLAN_ID} isManager effects={effects} />);
   await screen.findByRole('rowheader', { name: EXISTING.name });
   return { fx, user: userEvent.setup(), store, loads: () => loads };
 }
 
-const short = (path: ConfirmPath) => pathName(path, (event) => `${event.field}=${JSON.stringify(event.value)}`);
-
-describe('confirmAction chart through the Events tab', () => {
-  afterEach(cleanup);
-
-  const all = USES.map((use) => ({ use, paths: pathsOf(modelOf(use)) }));
-
-  it('reaches every state node for every modal, and every node has an assertion (guard)', () => {
-    const w = { fx: new FakeEffects(), user: userEvent.setup(), store: [], loads: () => 0 };
-    expectChartStateNodes();
-    for (const { use, paths } of all) expectStateNodesCovered(use.name, paths, assertions(use, w));
-  });
-
-  it('walks through the spec form messages and both end-time outcomes (guard)', () => {
-    const rules = new Set(all.flatMap(({ use, paths }) => paths.flatMap((p) => p.steps.map((st) => use.validate?.(st.state.context.draft) ?? null))));
-    for (const text of [EVENT_REQUIRED, EVENT_END_BEFORE_START, null]) expect(rules.has(text)).toBe(true);
-    const successes = all.flatMap(({ paths }) => paths.filter((p) => p.state.matches('succeeded') || p.steps.some((st) => st.state.matches('succeeded'))));
-    expect(successes.some((p) => p.steps.some((st) => st.state.context.draft.end))).toBe(true);
-    expect(successes.some((p) => p.steps.some((st) => st.state.matches('succeeded') && !st.state.context.draft.end && st.state.context.draft.start))).toBe(true);
-  });
-
-  for (const { use, paths } of all) {
-    describe(use.name, () => {
-      for (const path of paths) {
-        it(short(path) || 'opens on closed', async () => {
-          const w = await renderTab();
-          await walkPath(path, executors(use, w) as Record<string, Executor>, assertions(use, w));
-        });
-      }
-    });
-  }
+modalSuite('confirmAction chart through the Events tab', USES, {
+  model: modelOf,
+  assertions,
+  executors,
+  render: renderTab,
+  idle: () => ({ fx: new FakeEffects(), user: userEvent.setup(), store: [], loads: () => 0 }),
+  guard: {
+    name: 'walks through the spec form messages and both end-time outcomes (guard)',
+    check: (all) => {
+      const rules = rulesReached(all);
+      for (const text of [EVENT_REQUIRED, EVENT_END_BEFORE_START, null]) expect(rules.has(text)).toBe(true);
+      const successes = all.flatMap(({ paths }) => paths.filter((p) => p.state.matches('succeeded') || p.steps.some((st) => st.state.matches('succeeded'))));
+      expect(successes.some((p) => p.steps.some((st) => st.state.context.draft.end))).toBe(true);
+      expect(successes.some((p) => p.steps.some((st) => st.state.matches('succeeded') && !st.state.context.draft.end && st.state.context.draft.start))).toBe(true);
+    },
+  },
 });

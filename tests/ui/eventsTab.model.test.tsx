@@ -2,8 +2,9 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, type SnapshotFrom, type StateNode } from 'xstate';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
+import { matchesKey, shortestPaths, stateKeysOf } from '../support/chartModel';
+import type { TestPath } from '../support/graph';
 import { deferred, type Deferred } from '../support/effects';
 import { eventsTabMachine, type EventsTabEvent } from '../../machines/eventsTab.machine';
 import { eventStatus, type ClanEvent } from '../../contract/event';
@@ -69,27 +70,8 @@ function eventsFor(s: Snap): ModelEvent[] {
 const serializeState = (s: Snap) =>
   JSON.stringify([s.value, s.context.past, s.context.events.map((e) => [e.id, e.game_id]), s.context.selectedEvent?.id ?? null, s.context.selectedEvent?.game_id ?? null, s.context.error]);
 
-const model = new TestModel(eventsTabMachine);
-const paths = model.getPaths(
-  () => getShortestPaths(eventsTabMachine, { events: eventsFor as never, serializeState: serializeState as never }) as never,
-  { allowDuplicatePaths: false },
-) as unknown as TestPath<Snap, ModelEvent>[];
+const paths = shortestPaths<Snap, ModelEvent>(eventsTabMachine, eventsFor, serializeState);
 
-function stateNodeKeys(): string[] {
-  const keys: string[] = [];
-  const walk = (node: StateNode<any, any>, prefix: string[]) => {
-    for (const [key, child] of Object.entries(node.states)) {
-      keys.push([...prefix, key].join('.'));
-      walk(child as StateNode<any, any>, [...prefix, key]);
-    }
-  };
-  walk(eventsTabMachine.root, []);
-  return keys;
-}
-const matchesKey = (s: Snap, key: string) => {
-  const value = key.split('.').reduceRight<unknown>((inner, part) => (inner === undefined ? part : { [part]: inner }), undefined);
-  return s.matches(value as never);
-};
 
 /**
  * The fake list call: every load waits for the test; the newest call is the one the chart
@@ -247,7 +229,7 @@ describe('eventsTab chart through the Events tab', () => {
   afterEach(cleanup);
 
   it('reaches every state node, every node has an assertion, and every event is driven (guard)', () => {
-    const keys = stateNodeKeys();
+    const keys = stateKeysOf(eventsTabMachine);
     const w = { list: new FakeEventList(), user: userEvent.setup() };
     expect(Object.keys(assertions(w)).sort()).toEqual([...keys].sort());
     const reached = new Set<string>();
@@ -287,7 +269,7 @@ describe('eventsTab chart through the Events tab', () => {
       const w = renderTab();
       const exec = executors(w) as Record<string, Executor>;
       const check = assertions(w);
-      const keys = stateNodeKeys();
+      const keys = stateKeysOf(eventsTabMachine);
       let prev = path.steps[0].state;
       for (const step of path.steps) {
         if ((step.event.type as string) !== 'xstate.init') await exec[step.event.type](step, prev);

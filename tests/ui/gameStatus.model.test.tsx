@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
-import { FakeEffects } from '../support/effects';
+import { FakeEffects, fakeGameEffects } from '../support/effects';
 import { FakeSocket } from '../support/fakeSocket';
 import { gameStatusMachine, type GameStatusEvent } from '../../machines/gameStatus.machine';
 import { STATUS_CONTROLS, STATUS_LABELS } from '../../machines/gameStatus.selectors';
@@ -13,7 +13,6 @@ import { GAME_STATUS_MESSAGES, statusToChartState, type GameChartState, type Gam
 import type { Game } from '../../contract/gameApi';
 import { ApiRequestError } from '../../src/api/client';
 import { EventGameView, GAME_DIALOG_TEXTS } from '../../src/features/game/EventGameView';
-import type { GameEffects } from '../../src/features/game/effects';
 
 /**
  * Model-based test of the gameStatus chart (product-spec section 4 "Game status") through the
@@ -107,17 +106,7 @@ interface World {
 /** Renders the Event Game view of GAME with fake calls and a socket that never connects; the first load answers PENDING. */
 async function renderView(): Promise<World> {
   const fx = new FakeEffects();
-  const effects: GameEffects = {
-    fetchGame: fx.fn('fetchGame'),
-    createGame: fx.fn('createGame'),
-    saveGameRules: fx.fn('saveGameRules'),
-    randomizeGame: fx.fn('randomizeGame'),
-    saveBoard: fx.fn('saveBoard'),
-    changeGameStatus: fx.fn('changeGameStatus'),
-    resetGame: fx.fn('resetGame'),
-    deleteGame: fx.fn('deleteGame'),
-    openSocket: () => new FakeSocket(),
-  };
+  const effects = fakeGameEffects(fx, () => new FakeSocket());
   const router = createMemoryRouter(
     [{ path: '*', element: <EventGameView clanId={CLAN} eventId={EVENT} gameId={GAME} onBack={() => {}} effects={effects} /> }],
     { initialEntries: ['/clans/manage/1'] },

@@ -2,22 +2,15 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SnapshotFrom, StateNode } from 'xstate';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import type { SnapshotFrom } from 'xstate';
+import { matchesKey, shortestPaths, stateKeysOf } from '../support/chartModel';
+import type { TestPath } from '../support/graph';
 import { FakeEffects, deferred, type Deferred } from '../support/effects';
 import { csvImportMachine, type CsvImportEvent } from '../../machines/csvImport.machine';
 import { TASK_POOL_DELAYS, taskPoolMachine, type TaskPageResult, type TaskPoolEvent } from '../../machines/taskPool.machine';
 import { TIERS } from '../../contract/game/tiers';
-import {
-  CSV_BAD_NAME,
-  CSV_NO_FILE,
-  TASK_REQUIRED,
-  tasksImportedMessage,
-  type CsvUploadAnswer,
-  type Task,
-  type TaskPageAnswer,
-  type TaskPageQuery,
-} from '../../contract/task';
+import { CSV_BAD_NAME, CSV_NO_FILE, TASK_REQUIRED, tasksImportedMessage } from '../../contract/task';
+import type { CsvUploadAnswer, Task, TaskPageAnswer, TaskPageQuery } from '../../contract/task';
 import { READ_ONLY_TASKS_NOTE, TasksTab, type TasksEffects } from '../../src/features/tasks/TasksTab';
 import { ApiRequestError } from '../../src/api/client';
 
@@ -63,11 +56,7 @@ function eventsFor(s: Snap): ModelEvent[] {
 }
 
 const serializeState = (s: Snap) => JSON.stringify([s.value, s.context.file?.name ?? null, s.context.result ? 1 : 0, s.context.error]);
-const model = new TestModel(csvImportMachine);
-const paths = model.getPaths(
-  () => getShortestPaths(csvImportMachine, { events: eventsFor as never, serializeState: serializeState as never }) as never,
-  { allowDuplicatePaths: false },
-) as unknown as TestPath<Snap, ModelEvent>[];
+const paths = shortestPaths<Snap, ModelEvent>(csvImportMachine, eventsFor, serializeState);
 
 interface World {
   fx: FakeEffects;
@@ -273,27 +262,8 @@ const pageShown = (s: PoolSnap) => {
   const p = s.context.otherPage;
   return p && s.matches('others') ? [p.offset, p.tasks.length, p.total, p.unfilteredTotal] : null;
 };
-const poolModel = new TestModel(taskPoolMachine);
-const poolPaths = poolModel.getPaths(
-  () => getShortestPaths(taskPoolMachine, { events: poolEventsFor as never, serializeState: serializePool as never }) as never,
-  { allowDuplicatePaths: false },
-) as unknown as TestPath<PoolSnap, PoolModelEvent>[];
+const poolPaths = shortestPaths<PoolSnap, PoolModelEvent>(taskPoolMachine, poolEventsFor, serializePool);
 
-function poolStateKeys(): string[] {
-  const keys: string[] = [];
-  const walk = (node: StateNode<any, any>, prefix: string[]) => {
-    for (const [key, child] of Object.entries(node.states)) {
-      keys.push([...prefix, key].join('.'));
-      walk(child as StateNode<any, any>, [...prefix, key]);
-    }
-  };
-  walk(taskPoolMachine.root, []);
-  return keys;
-}
-const matchesKey = (s: PoolSnap, key: string) => {
-  const value = key.split('.').reduceRight<unknown>((inner, part) => (inner === undefined ? part : { [part]: inner }), undefined);
-  return s.matches(value as never);
-};
 
 /**
  * The fake task calls: every clan-list and page call waits for the test, which settles the newest
@@ -546,7 +516,7 @@ describe('taskPool chart through the task table', () => {
   });
 
   it('reaches every state node, every node has an assertion, and every event is driven (guard)', () => {
-    const keys = poolStateKeys();
+    const keys = stateKeysOf(taskPoolMachine);
     const w = { server: new FakeTaskServer(), pageCallsBefore: 0 };
     expect(Object.keys(poolAssertions(w)).sort()).toEqual([...keys].sort());
     const reached = new Set<string>();
@@ -570,7 +540,7 @@ describe('taskPool chart through the task table', () => {
       const w = renderPool();
       const exec = poolExecutors(w) as Record<string, PoolExecutor>;
       const check = poolAssertions(w);
-      const keys = poolStateKeys();
+      const keys = stateKeysOf(taskPoolMachine);
       let prev = path.steps[0].state;
       for (const step of path.steps) {
         w.pageCallsBefore = w.server.pageCalls.length;

@@ -2,8 +2,9 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SnapshotFrom, StateNode } from 'xstate';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import type { SnapshotFrom } from 'xstate';
+import { matchesKey, shortestPaths, stateKeysOf } from '../support/chartModel';
+import type { TestPath } from '../support/graph';
 import { FakeEffects } from '../support/effects';
 import { teamMembersMachine, type MemberAnswer, type TeamMembersEvent } from '../../machines/teamMembers.machine';
 import {
@@ -104,31 +105,9 @@ function eventsFor(scenario: Scenario) {
 const serializeState = (s: Snap) => JSON.stringify([s.value, s.context]);
 
 function pathsOf(scenario: Scenario): TestPath<Snap, ModelEvent>[] {
-  const model = new TestModel(teamMembersMachine);
-  return model.getPaths(
-    () => getShortestPaths(teamMembersMachine, { events: eventsFor(scenario) as never, serializeState: serializeState as never }) as never,
-    { allowDuplicatePaths: false },
-  ) as unknown as TestPath<Snap, ModelEvent>[];
+  return shortestPaths<Snap, ModelEvent>(teamMembersMachine, eventsFor(scenario), serializeState);
 }
 
-/** Every state node of the chart, by dotted path ('ready.adding.idle'). */
-function stateNodeKeys(): string[] {
-  const keys: string[] = [];
-  const walk = (node: StateNode<any, any>, prefix: string[]) => {
-    for (const [key, child] of Object.entries(node.states)) {
-      const path = [...prefix, key];
-      keys.push(path.join('.'));
-      walk(child as StateNode<any, any>, path);
-    }
-  };
-  walk(teamMembersMachine.root, []);
-  return keys;
-}
-const matchesKey = (s: Snap, key: string) => {
-  const parts = key.split('.');
-  const value = parts.reduceRight<unknown>((inner, part) => (inner === undefined ? part : { [part]: inner }), undefined);
-  return s.matches(value as never);
-};
 
 interface World {
   fx: FakeEffects;
@@ -299,7 +278,7 @@ describe('teamMembers chart through the inline member manager', () => {
   const all = scenarios.map((scenario) => ({ scenario, paths: pathsOf(scenario) }));
 
   it('reaches every state node, every node has an assertion, and every event of the chart is driven (guard)', () => {
-    const keys = stateNodeKeys();
+    const keys = stateKeysOf(teamMembersMachine);
     const w: World = { fx: new FakeEffects(), counts: [], user: userEvent.setup() };
     expect(Object.keys(assertions(w)).sort()).toEqual([...keys].sort());
     const reached = new Set<string>();
@@ -331,7 +310,7 @@ describe('teamMembers chart through the inline member manager', () => {
           const w = renderManager();
           const exec = executors(w) as Record<string, Executor>;
           const check = assertions(w);
-          const keys = stateNodeKeys();
+          const keys = stateKeysOf(teamMembersMachine);
           for (const step of path.steps) {
             if ((step.event.type as string) !== 'xstate.init') await exec[step.event.type](step);
             for (const k of keys) if (matchesKey(step.state, k)) await check[k](step.state);

@@ -1,33 +1,14 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FakeEffects } from '../support/effects';
-import {
-  commonExecutors,
-  dialog,
-  expectFailed,
-  expectProcessing,
-  expectChartStateNodes,
-  expectStateNodesCovered,
-  expectSucceededDialog,
-  fieldChanges,
-  pathName,
-  pathsOf,
-  walkPath,
-  type ConfirmExecutor as Executor,
-  type ConfirmModelEvent as ModelEvent,
-  type ConfirmModelUse,
-  type ConfirmPath,
-  type ConfirmStateNode,
-  type ConfirmSnap as Snap,
-  type ConfirmWorld,
-} from '../support/confirmActionModel';
+import { expect } from 'vitest';
+import { FakeEffects, teamsEffects } from '../support/effects';
+import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, rulesReached } from '../support/confirmActionModel';
+import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, ConfirmSnap as Snap, ConfirmWorld, ModalUse } from '../support/confirmActionModel';
 import { TEAM_NAME_REQUIRED, teamCreatedMessage, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../contract/team';
-import { EventTeamsView, type TeamsEffects } from '../../src/features/teams/EventTeamsView';
+import { EventTeamsView } from '../../src/features/teams/EventTeamsView';
 import { validateTeamDraft } from '../../src/features/teams/TeamFormFields';
 import { asTeamDraft, editTeamDraft, newTeamDraft, teamBody } from '../../src/features/teams/teamForm';
-import { ApiRequestError } from '../../src/api/client';
 
 /**
  * Model-based test of the confirmAction chart (product-spec section 4 "Modal flows") through the
@@ -49,75 +30,60 @@ interface World extends ConfirmWorld {
 type FieldName = 'name' | 'color';
 const LABELS: Record<FieldName, string> = { name: 'Team Name', color: 'Team Colour (hex)' };
 
-interface Use {
-  name: string;
-  title: string;
-  confirmLabel: string;
-  processingText: string;
-  validate?: (draft: Record<string, unknown>) => string | null;
-  open: ConfirmModelUse['open'];
-  trigger: (w: World) => Promise<void>;
+/** One modal of the Event Teams view, with the values a person types in each field. */
+interface Use extends ModalUse<World> {
   fields?: Record<FieldName, string[]>;
-  doneMessage: (draft: Record<string, unknown>) => string;
-  settleDone: (w: World, draft: Record<string, unknown>) => Promise<void>;
-  failure: { message: string; call: string };
-  calls: (w: World, draft: Record<string, unknown>) => void;
 }
 
-const api = (message: string, status = 500) => new ApiRequestError(message, status);
 const click = (w: World, name: string) => w.user.click(screen.getByRole('button', { name }));
 
 const USES: Use[] = [
   {
-    name: 'create team',
-    title: 'Create New Team',
-    confirmLabel: 'Create Team',
-    processingText: 'Creating team...',
+    ...modalTexts('create team', 'Create New Team', 'Create Team', 'Creating team...'),
     validate: validateTeamDraft,
     open: { type: 'confirm.open', draft: { ...newTeamDraft() } },
     trigger: (w) => click(w, 'Create New Team'),
     fields: { name: ['Red Dragons', '   '], color: ['#c0392b'] },
-    doneMessage: (draft) => teamCreatedMessage(asTeamDraft(draft).name.trim()),
-    settleDone: async (w, draft) => {
-      const body = teamBody(asTeamDraft(draft));
-      const team: Team = { id: 6, ...body, member_count: 0 };
-      w.store.push(team);
-      await act(() => w.fx.resolve('createTeam', { team, message: teamCreatedMessage(team.name) }));
+    done: {
+      message: (draft) => teamCreatedMessage(asTeamDraft(draft).name.trim()),
+      settle: async (w, draft) => {
+        const team: Team = { id: 6, ...teamBody(asTeamDraft(draft)), member_count: 0 };
+        w.store.push(team);
+        await act(() => w.fx.resolve('createTeam', { team, message: teamCreatedMessage(team.name) }));
+      },
     },
-    failure: { message: 'Failed to create team.', call: 'createTeam' },
+    failure: failing('createTeam', 'Failed to create team.'),
     calls: (w, draft) => expect(w.fx.calls('createTeam')).toEqual([[CLAN_ID, EVENT_ID, teamBody(asTeamDraft(draft))]]),
   },
   {
-    name: 'edit team',
-    title: 'Edit Team',
-    confirmLabel: 'Update Team',
-    processingText: 'Updating team...',
+    ...modalTexts('edit team', 'Edit Team', 'Update Team', 'Updating team...'),
     validate: validateTeamDraft,
     open: { type: 'confirm.open', subject: { teamId: BLUE.id, name: BLUE.name }, draft: { ...editTeamDraft(BLUE) } },
     trigger: (w) => click(w, `Edit ${w.store[0].name}`),
     fields: { name: ['', 'Green Goblins'], color: ['#1e8449'] },
-    doneMessage: (draft) => teamUpdatedMessage(asTeamDraft(draft).name.trim()),
-    settleDone: async (w, draft) => {
-      const team: Team = { ...BLUE, ...teamBody(asTeamDraft(draft)) };
-      w.store.splice(0, 1, team);
-      await act(() => w.fx.resolve('updateTeam', { team, message: teamUpdatedMessage(team.name) }));
+    done: {
+      message: (draft) => teamUpdatedMessage(asTeamDraft(draft).name.trim()),
+      settle: async (w, draft) => {
+        const team: Team = { ...BLUE, ...teamBody(asTeamDraft(draft)) };
+        w.store.splice(0, 1, team);
+        await act(() => w.fx.resolve('updateTeam', { team, message: teamUpdatedMessage(team.name) }));
+      },
     },
-    failure: { message: 'Permission denied. You are not authorized to manage this clan.', call: 'updateTeam' },
+    failure: failing('updateTeam', 'Permission denied. You are not authorized to manage this clan.'),
     calls: (w, draft) => expect(w.fx.calls('updateTeam')).toEqual([[CLAN_ID, EVENT_ID, BLUE.id, teamBody(asTeamDraft(draft))]]),
   },
   {
-    name: 'delete team',
-    title: 'Delete Team',
-    confirmLabel: 'Delete Team',
-    processingText: 'Deleting team...',
+    ...modalTexts('delete team', 'Delete Team', 'Delete Team', 'Deleting team...'),
     open: { type: 'confirm.open', subject: { teamId: BLUE.id, name: BLUE.name } },
     trigger: (w) => click(w, `Delete ${BLUE.name}`),
-    doneMessage: () => teamDeletedMessage(BLUE.name),
-    settleDone: async (w) => {
-      w.store.splice(0, 1);
-      await act(() => w.fx.resolve('deleteTeam', { ok: true, message: teamDeletedMessage(BLUE.name) }));
+    done: {
+      message: () => teamDeletedMessage(BLUE.name),
+      settle: async (w) => {
+        w.store.splice(0, 1);
+        await act(() => w.fx.resolve('deleteTeam', { ok: true, message: teamDeletedMessage(BLUE.name) }));
+      },
     },
-    failure: { message: 'Failed to delete team.', call: 'deleteTeam' },
+    failure: failing('deleteTeam', 'Failed to delete team.'),
     calls: (w) => expect(w.fx.calls('deleteTeam')).toEqual([[CLAN_ID, EVENT_ID, BLUE.id]]),
   },
 ];
@@ -129,7 +95,7 @@ function modelOf(use: Use): ConfirmModelUse {
     open: use.open,
     changes: (s) => fieldChanges(s, use.fields ?? {}),
     canSubmit: (s) => !(use.fields ? String(s.context.draft.name ?? '').trim() === '' : false),
-    doneMessage: use.doneMessage,
+    doneMessage: use.done.message,
     failureMessage: use.failure.message,
   };
 }
@@ -137,11 +103,7 @@ function modelOf(use: Use): ConfirmModelUse {
 function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => Promise<void>> {
   return {
     closed: async () => {
-      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-      await waitFor(() => {
-        const names = screen.queryAllByRole('rowheader').map((th) => th.textContent);
-        expect(names).toEqual(w.store.map((t) => t.name));
-      });
+      await expectClosedRows(() => w.store.map((t) => t.name));
       if (w.store.length === 0) screen.getByText('No teams created for this event. Click "Create New Team" to start!');
       for (const t of w.store) screen.getByText(`${t.member_count} Members`);
     },
@@ -160,43 +122,31 @@ function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => P
       } else {
         within(d).getByText(BLUE.name);
       }
-      const alerts = within(d).queryAllByRole('alert').map((a) => a.textContent);
-      expect(alerts).toEqual([rule, s.context.error].filter(Boolean));
+      expectAlerts(d, rule, s);
     },
     processing: () => expectProcessing(use),
-    succeeded: async (s) => {
-      await expectSucceededDialog(s, { retryHidden: false });
-      use.calls(w, s.context.draft);
-      await waitFor(() => expect(w.loads()).toBe(2));
-    },
+    succeeded: (s) => expectSucceeded(use, w, s, false),
     failed: (s) => expectFailed(s, w),
   };
 }
 
-function executors(use: Use, w: World) {
-  return {
-    ...commonExecutors(w, () => use.trigger(w)),
-    'confirm.change': async ({ event }) => {
-      if (event.type !== 'confirm.change') return;
-      const input = within(dialog()).getByLabelText(LABELS[event.field as FieldName]) as HTMLInputElement;
-      await w.user.clear(input);
-      const text = event.field === 'color' ? String(event.value).slice(1) : String(event.value);
-      if (text) await w.user.type(input, text);
-      // The hex input is debounced (100 ms); leaving it sends the colour at once.
-      if (event.field === 'color') await w.user.tab();
-    },
-    'confirm.submit': async () => w.user.click(within(dialog()).getByRole('button', { name: use.confirmLabel })),
-    'xstate.done.actor.performAction': async ({ state }) => use.settleDone(w, state.context.draft),
-    'xstate.error.actor.performAction': async () => act(() => w.fx.reject(use.failure.call, api(use.failure.message, 403))),
-  } satisfies Record<ModelEvent['type'], Executor>;
+/** How each event is caused through the view: the hex colour through react-colorful's input, whose 100 ms debounce is flushed when it loses focus. */
+function executors(use: Use, w: World): Record<string, Executor> {
+  return modalExecutors(use, w, async ({ event }) => {
+    if (event.type !== 'confirm.change') return;
+    const input = within(dialog()).getByLabelText(LABELS[event.field as FieldName]) as HTMLInputElement;
+    await w.user.clear(input);
+    const text = event.field === 'color' ? String(event.value).slice(1) : String(event.value);
+    if (text) await w.user.type(input, text);
+    if (event.field === 'color') await w.user.tab();
+  });
 }
 
 async function renderView(): Promise<World> {
   const fx = new FakeEffects();
   const store: Team[] = [{ ...BLUE }];
   let loads = 0;
-  const unused = () => Promise.reject(new Error('not used here'));
-  const effects: TeamsEffects = {
+  const effects = teamsEffects({
     fetchTeams: async (clanId, eventId) => {
       expect([clanId, eventId]).toEqual([CLAN_ID, EVENT_ID]);
       loads += 1;
@@ -205,45 +155,26 @@ async function renderView(): Promise<World> {
     createTeam: fx.fn('createTeam'),
     updateTeam: fx.fn('updateTeam'),
     deleteTeam: fx.fn('deleteTeam'),
-    fetchTeamMembers: unused,
-    addTeamMember: unused,
-    updateTeamMemberRole: unused,
-    removeTeamMember: unused,
-  };
+  });
   render(<EventTeamsView clanId={CLAN_ID} eventId={EVENT_ID} eventName="Spring Bingo" onBack={() => {}} effects={effects} />);
   await screen.findByRole('rowheader', { name: BLUE.name });
   return { fx, user: userEvent.setup(), store, loads: () => loads };
 }
 
-const short = (path: ConfirmPath) => pathName(path, (event) => `${event.field}=${JSON.stringify(event.value)}`);
-
-describe('confirmAction chart through the Event Teams view', () => {
-  afterEach(cleanup);
-
-  const all = USES.map((use) => ({ use, paths: pathsOf(modelOf(use)) }));
-
-  it('reaches every state node for every modal, and every node has an assertion (guard)', () => {
-    const w = { fx: new FakeEffects(), user: userEvent.setup(), store: [], loads: () => 0 };
-    expectChartStateNodes();
-    for (const { use, paths } of all) expectStateNodesCovered(use.name, paths, assertions(use, w));
-  });
-
-  it("walks through 'Team name is required.' and a colour change that is saved (guard)", () => {
-    const rules = new Set(all.flatMap(({ use, paths }) => paths.flatMap((p) => p.steps.map((st) => use.validate?.(st.state.context.draft) ?? null))));
-    expect(rules.has(TEAM_NAME_REQUIRED)).toBe(true);
-    const savedColours = all.flatMap(({ paths }) => paths.flatMap((p) => p.steps.filter((st) => st.state.matches('succeeded')).map((st) => st.state.context.draft.color)));
-    expect(savedColours).toContain('#c0392b');
-    expect(savedColours).toContain('#000000');
-  });
-
-  for (const { use, paths } of all) {
-    describe(use.name, () => {
-      for (const path of paths) {
-        it(short(path) || 'opens on closed', async () => {
-          const w = await renderView();
-          await walkPath(path, executors(use, w) as Record<string, Executor>, assertions(use, w));
-        });
-      }
-    });
-  }
+modalSuite('confirmAction chart through the Event Teams view', USES, {
+  model: modelOf,
+  assertions,
+  executors,
+  render: renderView,
+  idle: () => ({ fx: new FakeEffects(), user: userEvent.setup(), store: [], loads: () => 0 }),
+  guard: {
+    name: "walks through 'Team name is required.' and a colour change that is saved (guard)",
+    check: (all) => {
+      const rules = rulesReached(all);
+      expect(rules.has(TEAM_NAME_REQUIRED)).toBe(true);
+      const savedColours = all.flatMap(({ paths }) => paths.flatMap((p) => p.steps.filter((st) => st.state.matches('succeeded')).map((st) => st.state.context.draft.color)));
+      expect(savedColours).toContain('#c0392b');
+      expect(savedColours).toContain('#000000');
+    },
+  },
 });
