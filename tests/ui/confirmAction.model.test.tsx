@@ -23,6 +23,7 @@ import {
   type ConfirmStateNode,
   type ConfirmSnap as Snap,
   type ConfirmWorld as World,
+  untypedRule,
 } from '../support/confirmActionModel';
 import { fakeUser, renderRoutes } from '../support/render';
 import { sessionMachine, type LogoutInput } from '../../machines/session.machine';
@@ -76,7 +77,7 @@ const USES: Use[] = [
     title: 'Link New IGNs',
     confirmLabel: 'Link IGNs',
     processingText: 'Linking IGNs...',
-    validate: validateIgnLink,
+    validate: untypedRule(validateIgnLink),
     open: { type: 'confirm.open', draft: { text: '' } },
     trigger: (w) => click(w, 'Link New IGNs'),
     field: { name: 'text', label: 'New IGNs, separated by commas', values: ['', ' , ', 'Zezima, Lynx'] },
@@ -102,7 +103,7 @@ const USES: Use[] = [
     title: 'Edit IGN',
     confirmLabel: 'Save IGN',
     processingText: 'Saving IGN...',
-    validate: validateIgnEdit,
+    validate: untypedRule(validateIgnEdit),
     open: { type: 'confirm.open', subject: { id: 11, ign: 'OlgaMain' }, draft: { ign: 'OlgaMain', current: 'OlgaMain' } },
     trigger: (w) => click(w, 'Edit IGN OlgaMain'),
     field: { name: 'ign', label: 'New IGN', values: ['', 'OlgaNew'] },
@@ -143,7 +144,7 @@ const USES: Use[] = [
     title: 'Create New Clan',
     confirmLabel: 'Create Clan',
     processingText: 'Creating clan...',
-    validate: validateClanCreate,
+    validate: untypedRule(validateClanCreate),
     open: { type: 'confirm.open', draft: { name: '' } },
     trigger: (w) => click(w, 'Create New Clan'),
     field: { name: 'name', label: 'Clan name', values: ['', 'Iron Ladders'] },

@@ -23,6 +23,7 @@ import {
   type ConfirmStateNode,
   type ConfirmSnap as Snap,
   type ConfirmWorld,
+  untypedRule,
 } from '../support/confirmActionModel';
 import {
   EVENT_END_BEFORE_START,
@@ -108,7 +109,7 @@ const USES: Use[] = [
     title: 'Schedule New Event',
     confirmLabel: 'Schedule Event',
     processingText: 'Scheduling event...',
-    validate: validateEventDraft,
+    validate: untypedRule(validateEventDraft),
     open: { type: 'confirm.open', draft: { ...newEventDraft() } },
     trigger: (w) => w.user.click(screen.getByRole('button', { name: 'Create New Event' })),
     fields: { name: ['Summer Ladder'], start: ['2099-03-01T18:00'], end: ['2099-03-01T17:00', '2099-03-02T18:00'] },
@@ -127,7 +128,7 @@ const USES: Use[] = [
     title: 'Edit Event Details',
     confirmLabel: 'Save Changes',
     processingText: 'Saving event...',
-    validate: validateEventDraft,
+    validate: untypedRule(validateEventDraft),
     open: { type: 'confirm.open', subject: { eventId: 1, name: 'Spring Bingo' }, draft: { ...editEventDraft(EXISTING) } },
     trigger: (w) => rowMenu(w, 'Edit Event Details'),
     fields: { name: ['', 'Renamed Bingo'], start: [], end: ['2099-01-10T17:00', ''] },

@@ -22,6 +22,7 @@ import {
   type ConfirmStateNode,
   type ConfirmSnap as Snap,
   type ConfirmWorld,
+  untypedRule,
 } from '../support/confirmActionModel';
 import { TEAM_NAME_REQUIRED, teamCreatedMessage, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../contract/team';
 import { EventTeamsView, type TeamsEffects } from '../../src/features/teams/EventTeamsView';
@@ -73,7 +74,7 @@ const USES: Use[] = [
     title: 'Create New Team',
     confirmLabel: 'Create Team',
     processingText: 'Creating team...',
-    validate: validateTeamDraft,
+    validate: untypedRule(validateTeamDraft),
     open: { type: 'confirm.open', draft: { ...newTeamDraft() } },
     trigger: (w) => click(w, 'Create New Team'),
     fields: { name: ['Red Dragons', '   '], color: ['#c0392b'] },
@@ -92,7 +93,7 @@ const USES: Use[] = [
     title: 'Edit Team',
     confirmLabel: 'Update Team',
     processingText: 'Updating team...',
-    validate: validateTeamDraft,
+    validate: untypedRule(validateTeamDraft),
     open: { type: 'confirm.open', subject: { teamId: BLUE.id, name: BLUE.name }, draft: { ...editTeamDraft(BLUE) } },
     trigger: (w) => click(w, `Edit ${w.store[0].name}`),
     fields: { name: ['', 'Green Goblins'], color: ['#1e8449'] },

@@ -6,14 +6,14 @@ import { eventsTabMachine } from '../../../machines/eventsTab.machine';
 import * as sel from '../../../machines/eventsTab.selectors';
 import { eventStatus, type ClanEvent } from '../../../contract/event';
 import * as eventsApi from '../../api/events';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { EventTeamsView, liveTeamsEffects, type TeamsEffects } from '../teams/EventTeamsView';
 import { EventGameView } from '../game/EventGameView';
 import { GameTasksView } from '../game/GameTasksView';
 import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFormFields';
-import { asEventDraft, editEventDraft, eventBody, formatLocalDateTime, newEventDraft } from './eventForm';
+import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
 
 /** The calls the Events tab makes (product-spec section 7 Events and Teams), replaceable in tests. */
 export interface EventsEffects {
@@ -32,6 +32,21 @@ const liveEventsEffects: EventsEffects = {
   deleteEvent: eventsApi.deleteEvent,
   teams: liveTeamsEffects,
 };
+
+/** The event an Edit or Delete acts on. */
+interface EventSubject {
+  eventId: number;
+  name: string;
+}
+
+const NO_EVENT: EventSubject = { eventId: 0, name: '' };
+
+/** The schedule, edit and delete flows of the tab. */
+interface EventFlows {
+  schedule: ConfirmActionRef<EventDraft, Nothing>;
+  edit: ConfirmActionRef<EventDraft, EventSubject>;
+  remove: ConfirmActionRef<Nothing, EventSubject>;
+}
 
 type TabRef = ReturnType<typeof useActorRef<typeof eventsTabMachine>>;
 
@@ -52,20 +67,21 @@ export function EventsTab({ clanId, isManager, effects = liveEventsEffects }: { 
   const selected = useSelector(tab, sel.selectSelectedEvent);
   const reload = () => tab.send({ type: 'events.reload' });
 
-  const schedule = useConfirmAction({
-    perform: async ({ draft }) => ({ message: (await effects.scheduleEvent(clanId, eventBody(asEventDraft(draft)))).message }),
+  const schedule = useConfirmAction<EventDraft, Nothing>({
+    closed: { draft: newEventDraft(), subject: {} },
+    perform: async ({ draft }) => ({ message: (await effects.scheduleEvent(clanId, eventBody(draft))).message }),
     validate: validateEventDraft,
     onSucceeded: reload,
   });
-  const edit = useConfirmAction({
-    perform: async ({ draft, subject }) => ({
-      message: (await effects.updateEvent(clanId, subject.eventId as number, eventBody(asEventDraft(draft)))).message,
-    }),
+  const edit = useConfirmAction<EventDraft, EventSubject>({
+    closed: { draft: newEventDraft(), subject: NO_EVENT },
+    perform: async ({ draft, subject }) => ({ message: (await effects.updateEvent(clanId, subject.eventId, eventBody(draft))).message }),
     validate: validateEventDraft,
     onSucceeded: reload,
   });
-  const remove = useConfirmAction({
-    perform: async ({ subject }) => ({ message: (await effects.deleteEvent(clanId, subject.eventId as number)).message }),
+  const remove = useConfirmAction<Nothing, EventSubject>({
+    closed: { draft: {}, subject: NO_EVENT },
+    perform: async ({ subject }) => ({ message: (await effects.deleteEvent(clanId, subject.eventId)).message }),
     onSucceeded: reload,
   });
 
@@ -109,7 +125,7 @@ function SubNav({ tab, view, selected }: { tab: TabRef; view: string; selected: 
   );
 }
 
-function EventList({ tab, schedule, edit, remove }: { tab: TabRef; schedule: ConfirmActionRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+function EventList({ tab, schedule, edit, remove }: { tab: TabRef } & EventFlows) {
   const past = useSelector(tab, sel.selectPast);
   const events = useSelector(tab, sel.selectEvents);
   const loading = useSelector(tab, sel.selectEventsLoading);
@@ -164,7 +180,7 @@ function EventList({ tab, schedule, edit, remove }: { tab: TabRef; schedule: Con
   );
 }
 
-function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: number; tab: TabRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: number; tab: TabRef } & Omit<EventFlows, 'schedule'>) {
   const status = eventStatus(event, now);
   return (
     <tr>
@@ -222,10 +238,10 @@ function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: nu
 }
 
 /** The schedule, edit and delete modals of the Events tab (product-spec section 2 Events tab: Modals). */
-function EventModals({ schedule, edit, remove }: { schedule: ConfirmActionRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+function EventModals({ schedule, edit, remove }: EventFlows) {
   const scheduleBlocked = useSelector(schedule, eventFormBlocked);
   const editBlocked = useSelector(edit, eventFormBlocked);
-  const removeName = useSelector(remove, (s) => String(s.context.subject.name ?? ''));
+  const removeName = useSelector(remove, (s) => s.context.subject.name);
   return (
     <>
       <ConfirmDialog actor={schedule} title="Schedule New Event" confirmLabel="Schedule Event" processingText="Scheduling event..." submitDisabled={scheduleBlocked}>

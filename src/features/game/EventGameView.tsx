@@ -16,7 +16,7 @@ import { boardSizeLabel } from '../../../contract/game/board';
 import { statusClass } from '../../../contract/game/status';
 import type { BoardBody, Game } from '../../../contract/gameApi';
 import type { GameSettings } from '../../../contract/game/settings';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { BoardView } from '../board/BoardView';
@@ -72,17 +72,26 @@ export function EventGameView({
   return <EventGameFlow key={eventId} clanId={clanId} eventId={eventId} gameId={gameId} onBack={onBack} effects={effects} onGameChanged={onGameChanged} />;
 }
 
+/** The game a Delete or Reset acts on. */
+interface GameSubject {
+  gameId: number;
+}
+
+const NO_GAME: GameSubject = { gameId: 0 };
+
 function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged }: { clanId: number; eventId: number; gameId: number | null; onBack: () => void; effects: GameEffects; onGameChanged?: () => void }) {
   const banner = useActorRef(bannerMachine);
-  const deleteDialog = useConfirmAction({
-    perform: async ({ subject }) => ({ message: (await effects.deleteGame(clanId, eventId, Number(subject.gameId))).message }),
+  const deleteDialog = useConfirmAction<Nothing, GameSubject>({
+    closed: { draft: {}, subject: NO_GAME },
+    perform: async ({ subject }) => ({ message: (await effects.deleteGame(clanId, eventId, subject.gameId)).message }),
     onSucceeded: () => {
       flow.send({ type: 'game.deleted' });
       onGameChanged?.();
     },
   });
-  const resetDialog = useConfirmAction({
-    perform: async ({ subject }) => ({ message: (await effects.resetGame(clanId, eventId, Number(subject.gameId))).message }),
+  const resetDialog = useConfirmAction<Nothing, GameSubject>({
+    closed: { draft: {}, subject: NO_GAME },
+    perform: async ({ subject }) => ({ message: (await effects.resetGame(clanId, eventId, subject.gameId)).message }),
     onSucceeded: () => flow.send({ type: 'game.reload' }),
   });
   // The actor lives as long as the view; its implementations read the current props through this ref.
@@ -182,7 +191,7 @@ function ManageMode({
   flow: EventGameRef;
   clanId: number;
   eventId: number;
-  deleteDialog: ConfirmActionRef;
+  deleteDialog: ConfirmActionRef<Nothing, GameSubject>;
 }) {
   const game = useSelector(flow, sel.selectGame);
   const statusRef = useSelector(flow, sel.selectStatusRef);

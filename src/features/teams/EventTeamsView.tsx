@@ -5,12 +5,12 @@ import { teamListMachine } from '../../../machines/teamList.machine';
 import * as sel from '../../../machines/teamList.selectors';
 import { teamCreatedMessage, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../../contract/team';
 import * as teamsApi from '../../api/teams';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { TeamFormFields, teamNameBlank, validateTeamDraft } from './TeamFormFields';
 import { TeamMemberManager } from './TeamMemberManager';
-import { asTeamDraft, displayColor, editTeamDraft, newTeamDraft, teamBody } from './teamForm';
+import { displayColor, editTeamDraft, newTeamDraft, teamBody, type TeamDraft } from './teamForm';
 
 /** The calls of the Event Teams view (product-spec section 7 Teams), replaceable in tests. */
 export interface TeamsEffects {
@@ -38,6 +38,21 @@ export const liveTeamsEffects: TeamsEffects = {
 
 type ListRef = ReturnType<typeof useActorRef<typeof teamListMachine>>;
 
+/** The team an Edit or Delete acts on. */
+interface TeamSubject {
+  teamId: number;
+  name: string;
+}
+
+const NO_TEAM: TeamSubject = { teamId: 0, name: '' };
+
+/** The create, edit and delete flows of the teams view. */
+interface TeamFlows {
+  create: ConfirmActionRef<TeamDraft, Nothing>;
+  edit: ConfirmActionRef<TeamDraft, TeamSubject>;
+  remove: ConfirmActionRef<Nothing, TeamSubject>;
+}
+
 /**
  * The Event Teams view (product-spec section 2 Event Teams view, 5 Teams, 8 Teams): 'Back to
  * Events', 'Managing: Teams List', the team table (colour bar, name, 'N Members', Members toggle
@@ -63,26 +78,29 @@ export function EventTeamsView({
   );
   const list = useActorRef(logic);
   const reload = () => list.send({ type: 'teams.reload' });
-  const create = useConfirmAction({
+  const create = useConfirmAction<TeamDraft, Nothing>({
+    closed: { draft: newTeamDraft(), subject: {} },
     perform: async ({ draft }) => {
-      const answer = await effects.createTeam(clanId, eventId, teamBody(asTeamDraft(draft)));
+      const answer = await effects.createTeam(clanId, eventId, teamBody(draft));
       return { message: answer.message ?? teamCreatedMessage(answer.team.name) };
     },
     validate: validateTeamDraft,
     onSucceeded: reload,
   });
-  const edit = useConfirmAction({
+  const edit = useConfirmAction<TeamDraft, TeamSubject>({
+    closed: { draft: newTeamDraft(), subject: NO_TEAM },
     perform: async ({ draft, subject }) => {
-      const answer = await effects.updateTeam(clanId, eventId, subject.teamId as number, teamBody(asTeamDraft(draft)));
+      const answer = await effects.updateTeam(clanId, eventId, subject.teamId, teamBody(draft));
       return { message: answer.message ?? teamUpdatedMessage(answer.team.name) };
     },
     validate: validateTeamDraft,
     onSucceeded: reload,
   });
-  const remove = useConfirmAction({
+  const remove = useConfirmAction<Nothing, TeamSubject>({
+    closed: { draft: {}, subject: NO_TEAM },
     perform: async ({ subject }) => {
-      const answer = await effects.deleteTeam(clanId, eventId, subject.teamId as number);
-      return { message: answer.message ?? teamDeletedMessage(String(subject.name)) };
+      const answer = await effects.deleteTeam(clanId, eventId, subject.teamId);
+      return { message: answer.message ?? teamDeletedMessage(subject.name) };
     },
     onSucceeded: reload,
   });
@@ -111,8 +129,8 @@ function TeamTable({
   effects,
 }: {
   list: ListRef;
-  edit: ConfirmActionRef;
-  remove: ConfirmActionRef;
+  edit: TeamFlows['edit'];
+  remove: TeamFlows['remove'];
   clanId: number;
   eventId: number;
   effects: TeamsEffects;
@@ -169,7 +187,7 @@ function TeamTable({
   );
 }
 
-function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean; list: ListRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean; list: ListRef } & Omit<TeamFlows, 'create'>) {
   return (
     <tr>
       <th scope="row">
@@ -216,10 +234,10 @@ function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean
 }
 
 /** Create, edit and delete modals of the teams view (product-spec section 2 Event Teams view). */
-function TeamModals({ create, edit, remove }: { create: ConfirmActionRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+function TeamModals({ create, edit, remove }: TeamFlows) {
   const createBlank = useSelector(create, teamNameBlank);
   const editBlank = useSelector(edit, teamNameBlank);
-  const removeName = useSelector(remove, (s) => String(s.context.subject.name ?? ''));
+  const removeName = useSelector(remove, (s) => s.context.subject.name);
   return (
     <>
       <ConfirmDialog actor={create} title="Create New Team" confirmLabel="Create Team" processingText="Creating team..." submitDisabled={createBlank}>
