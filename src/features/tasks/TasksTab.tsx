@@ -23,7 +23,8 @@ import * as tasksApi from '../../api/tasks';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
-import { TASK_PAGE_SIZES, filterTasks, loadOtherClanPage, paginate, serverPage, sortTasks, type Page } from './taskTable';
+import { PAGE_SIZES, paginate, type Page } from '../../ui/tableModel';
+import { filterTasks, loadOtherClanPage, serverPage, sortTasks } from './taskTable';
 
 /** The calls of the Tasks tab (product-spec section 7 Task pool), replaceable in tests. */
 export interface TasksEffects {
@@ -389,7 +390,7 @@ function Pagination({ pool, page, pageSize, filteredFrom }: { pool: PoolRef; pag
         Rows per page
       </label>
       <select id={`${id}-size`} className="input input--small" value={pageSize} onChange={(e) => pool.send({ type: 'table.pageSize', size: Number(e.target.value) })}>
-        {TASK_PAGE_SIZES.map((n) => (
+        {PAGE_SIZES.map((n) => (
           <option key={n} value={n}>{n}</option>
         ))}
       </select>
