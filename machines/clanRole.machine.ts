@@ -12,7 +12,7 @@ import {
   type RoleIntent,
   type RoleRequest,
 } from '../contract/clanRoleText';
-import { BANNER_DELAYS } from './banner.machine';
+import { BANNER_DELAYS, fadingMessageStates } from './banner.machine';
 import { missingPromise } from './shared';
 
 export type {  RoleActionKind, RoleRequest, RoleTarget, RoleViewer } from '../contract/clanRoleText';
@@ -67,8 +67,8 @@ const refuse = {
  *   A failed leave shows the error and reloads the clan; a transfer refreshes the current user.
  * - States tagged `pending` are a running action (the screen disables its tabs); `confirming`
  *   states have the confirmation dialog open.
- * - Region `message`: a new message shows, fades after `messageFade` (4 s) and is cleared
- *   `messageRemove` (1 s) later (the banner chart's delays).
+ * - Region `message`: the banner chart's fading-message states (`fadingMessageStates`): a new
+ *   message shows, fades after `messageFade` (4 s) and is cleared `messageRemove` (1 s) later.
  * Effects provided from src/: actors changeMemberRole, kickMember, leaveClan, disbandClan;
  * actions refreshUser, goToProfile, reloadClan, removeMember (drops a kicked row locally).
  */
@@ -278,21 +278,6 @@ export const clanRoleMachine = setup({
         },
       },
     },
-    message: {
-      initial: 'hidden',
-      states: {
-        hidden: {
-          on: { 'message.show': 'shown' },
-        },
-        shown: {
-          after: { messageFade: 'fading' },
-          on: { 'message.show': { target: 'shown', reenter: true } },
-        },
-        fading: {
-          after: { messageRemove: { target: 'hidden', actions: 'clearMessage' } },
-          on: { 'message.show': 'shown' },
-        },
-      },
-    },
+    message: { initial: 'hidden', states: fadingMessageStates([]) },
   },
 });
