@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { backends } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
 import { useServerSuite } from '../support/suite';
-import { ACTORS, actorClient, clanWithRoles, importTasksCsv, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
+import { actorClient, clanWithRoles, importTasksCsv, matrixRows, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
 import type { DbHandle } from '../../server/db/connect';
 import { autoSplit, countsToSettings, TIERS, type GameSettings } from '../../contract/game';
 import { AvailableTasksAnswerSchema, GAME_MESSAGES, GAME_TASK_MESSAGES, SquaresAnswerSchema, type BoardSquare } from '../../contract/gameApi';
@@ -102,7 +102,7 @@ describe.each(backends())('game tasks API (%s)', (backend) => {
       { call: 'PUT assign', expect: CHANGE, send: (as, x) => as.put(gamePath(x.eventId, x.gameId, `/tasks/${easy(x)[0].id}`), { task_id: freeEasy(x) }) },
       { call: 'GET available', expect: READ, send: (as, x) => as.get(gamePath(x.eventId, x.gameId, `/tasks/${easy(x)[0].id}/available`)) },
     ];
-    const ROWS = MATRIX.flatMap((m) => ACTORS.map((a, i) => ({ ...m, actor: a, status: m.expect[i] })));
+    const ROWS = matrixRows(MATRIX);
 
     it.each(ROWS)('$call as $actor → $status', async ({ call, actor: a, status, send }) => {
       const ctx = await prepare();

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { backends } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
 import { useServerSuite } from '../support/suite';
-import { ACTORS, actorClient, clanWithRoles, importTasksCsv, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
+import { actorClient, clanWithRoles, importTasksCsv, matrixRows, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
 import type { DbHandle } from '../../server/db/connect';
 import { toPublicGame } from '../../server/games/service';
 import {
@@ -145,7 +145,7 @@ describe.each(backends())('games API (%s)', (backend) => {
       { call: 'PUT reset', expect: CHANGE, prepare: withGame, send: (as, x) => as.put(gamePath(x.eventId, x.gameId, '/reset')) },
       { call: 'DELETE game', expect: CHANGE, prepare: withGame, send: (as, x) => as.del(gamePath(x.eventId, x.gameId)) },
     ];
-    const ROWS = MATRIX.flatMap((m) => ACTORS.map((a, i) => ({ ...m, actor: a, status: m.expect[i] })));
+    const ROWS = matrixRows(MATRIX);
 
     it.each(ROWS)('$call as $actor → $status', async ({ call, actor: a, status, prepare, send }) => {
       const ctx = await prepare();
