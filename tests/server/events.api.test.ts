@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { backends } from '../support/server';
 import type { ApiClient } from '../support/api';
 import { useServerSuite } from '../support/suite';
-import { actorClient, clanWithRoles, directSql as sql, insertGame, permissionMatrix, READ, signInDev, WRITE, type Actor, type MatrixCall, type Person } from '../support/fixtures';
+import { actorClient, clanWithRoles, directSql as sql, insertGame, okBody, permissionMatrix, READ, signInDev, WRITE, type Actor, type MatrixCall, type Person } from '../support/fixtures';
 import {
   EVENT_BAD_START,
   EVENT_END_BEFORE_START,
@@ -80,16 +80,10 @@ describe.each(backends())('events API (%s)', (backend) => {
     return { id: r.body.event.id, name: r.body.event.name };
   }
 
-  async function allEvents(api: ApiClient = roles.owner, clan = clanId): Promise<any[]> {
-    const r = await api.get(`/api/clan/${clan}/events/`);
-    expect(r.status).toBe(200);
-    return r.body.events;
-  }
+  const allEvents = async (api: ApiClient = roles.owner, clan = clanId): Promise<any[]> => (await okBody(api.get(`/api/clan/${clan}/events/`))).events;
 
   beforeAll(async () => {
-    const c = await clanWithRoles(suite.url, { prefix: 'ev', clanName: 'Event Clan', signIn });
-    Object.assign(roles, c.people);
-    clanId = c.clanId;
+    clanId = (await clanWithRoles(suite.url, { prefix: 'ev', clanName: 'Event Clan', signIn, into: roles })).clanId;
     otherOwner = (await signIn('ev-other-owner')).api;
     otherClanId = (await otherOwner.post('/api/clans', { clan_name: 'Other Event Clan' })).body.clan_id;
   }, 60_000);

@@ -61,8 +61,7 @@ describe.each(backends())('game tasks API (%s)', (backend) => {
     const c = await clanWithRoles(suite.url, { prefix: 'tasks', clanName: `Task Clan ${backend}` });
     Object.assign(people, c.people);
     clanId = c.clanId;
-    await importTasksCsv(people.owner, clanId);
-    for (const t of (await people.owner.get(`/api/clan/${clanId}/tasks/`)).body.tasks) pool.set(t.id, { description: t.description, difficulty: t.difficulty });
+    for (const [id, task] of await importTasksCsv(people.owner, clanId)) pool.set(id, task);
     // An EASY task of another clan (the outsider's).
     const other = (await people.outsider.post('/api/clans', { clan_name: `Outsider Clan ${backend}` })).body.clan_id;
     const t = await people.outsider.post(`/api/clan/${other}/tasks`, { description: 'Foreign easy task', difficulty: 'EASY' });
@@ -70,13 +69,9 @@ describe.each(backends())('game tasks API (%s)', (backend) => {
     otherClanTaskId = t.body.task.id;
   }, 60_000);
 
-  afterAll(async () => {
-    await dbh?.close();
-  });
+  afterAll(() => dbh?.close());
 
-  function actor(a: Actor): ApiClient {
-    return actorClient(people, a);
-  }
+  const actor = (a: Actor): ApiClient => actorClient(people, a);
 
   // -------------------------------------------------------------------------------------------
   describe('permission matrix', () => {

@@ -118,19 +118,13 @@ describe.each(backends())('games API (%s)', (backend) => {
     Object.assign(ids, c.ids);
     ownerIgnId = c.me.owner.igns[0].id;
     clanId = c.clanId;
-    await importTasksCsv(people.owner, clanId);
-    const list = await people.owner.get(`/api/clan/${clanId}/tasks/`);
-    for (const t of list.body.tasks) pool.set(t.id, { description: t.description, difficulty: t.difficulty });
+    for (const [id, task] of await importTasksCsv(people.owner, clanId)) pool.set(id, task);
     expect(pool.size).toBe(144);
   }, 60_000);
 
-  afterAll(async () => {
-    await dbh?.close();
-  });
+  afterAll(() => dbh?.close());
 
-  function actor(a: Actor): ApiClient {
-    return actorClient(people, a);
-  }
+  const actor = (a: Actor): ApiClient => actorClient(people, a);
 
   // -------------------------------------------------------------------------------------------
   describe('permission matrix', () => {

@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { backends } from '../support/server';
 import type { ApiClient } from '../support/api';
 import { useServerSuite } from '../support/suite';
-import { actorClient, clanWithRoles, permissionMatrix, READ, signInDev, WRITE, type Actor, type MatrixCall, type Person } from '../support/fixtures';
+import { actorClient, clanWithRoles, okBody, permissionMatrix, READ, signInDev, WRITE, type Actor, type MatrixCall, type Person } from '../support/fixtures';
 import {
   CSV_BAD_HEADER,
   CSV_BAD_NAME,
@@ -72,16 +72,10 @@ describe.each(backends())('task pool API (%s)', (backend) => {
     return { id: r.body.task.id, description };
   }
 
-  async function pool(api = roles.owner, clan = clanId): Promise<any[]> {
-    const r = await api.get(tasksPath(clan));
-    expect(r.status).toBe(200);
-    return r.body.tasks;
-  }
+  const pool = async (api = roles.owner, clan = clanId): Promise<any[]> => (await okBody(api.get(tasksPath(clan)))).tasks;
 
   beforeAll(async () => {
-    const c = await clanWithRoles(suite.url, { prefix: 'tk', clanName: 'Task Clan', signIn });
-    Object.assign(roles, c.people);
-    clanId = c.clanId;
+    clanId = (await clanWithRoles(suite.url, { prefix: 'tk', clanName: 'Task Clan', signIn, into: roles })).clanId;
   }, 60_000);
 
   const MATRIX: MatrixCall[] = [

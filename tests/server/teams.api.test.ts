@@ -78,9 +78,7 @@ describe.each(backends())('teams API (%s)', (backend) => {
       'tm-guest': ['TmGuest'],
       'tm-outsider': ['TmOutsider'],
     };
-    const c = await clanWithRoles(suite.url, { prefix: 'tm', clanName: 'Team Clan', signIn: (name) => signIn(name, igns[name]) });
-    Object.assign(roles, c.people);
-    clanId = c.clanId;
+    clanId = (await clanWithRoles(suite.url, { prefix: 'tm', clanName: 'Team Clan', signIn: (name) => signIn(name, igns[name]), into: roles })).clanId;
     otherOwner = (await signIn('tm-other-owner', ['TmOther'])).api;
     otherClanId = (await otherOwner.post('/api/clans', { clan_name: 'Other Team Clan' })).body.clan_id;
   }, 60_000);

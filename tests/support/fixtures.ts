@@ -51,6 +51,13 @@ export async function signInDev(client: () => ApiClient, name: string): Promise<
   return { api, id: me.body.id };
 }
 
+/** The body of a call that must answer 200. */
+export async function okBody(call: Promise<Answer>): Promise<any> {
+  const r = await call;
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body;
+}
+
 /** The rows of a permission matrix: every call × every actor with the status expected of it. */
 export function matrixRows<T extends { expect: Row }>(matrix: T[]): (T & { actor: Actor; status: number })[] {
   return matrix.flatMap((m) => ACTORS.map((actor, i) => ({ ...m, actor, status: m.expect[i] })));
@@ -88,10 +95,11 @@ export function permissionMatrix(matrix: MatrixCall[], as: (actor: Actor) => Api
  * `clanName`, then `${prefix}-admin`, `-member` and `-guest`, whom the Owner adds with their roles,
  * then `${prefix}-outsider` (in that order). `signIn` signs one person in (default: dev sign-in
  * and GET /api/user/me); pass the suite's own to add IGNs or onboard. Every call must answer 200.
+ * `into` receives the clients by person (a suite's `roles` record).
  */
 export async function clanWithRoles(
   url: string,
-  opts: { prefix: string; clanName: string; signIn?: (name: string) => Promise<SignedIn> },
+  opts: { prefix: string; clanName: string; signIn?: (name: string) => Promise<SignedIn>; into?: Record<Person, ApiClient> },
 ): Promise<ClanWithRoles> {
   const signIn =
     opts.signIn ??
@@ -119,6 +127,7 @@ export async function clanWithRoles(
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   }
   join('outsider', await signIn(`${opts.prefix}-outsider`));
+  if (opts.into) Object.assign(opts.into, people);
   return { clanId, people, ids, me };
 }
 
@@ -164,12 +173,20 @@ export function openDirectDb(env: Record<string, string>): Promise<DbHandle> {
 
 /**
  * Imports the shared ../shared/data/osrs-tasks.csv into the task pool of `clanId` as `api` (a
- * manager) through POST upload_csv; expects 200 and all 144 rows inserted.
+ * manager) through POST upload_csv; expects 200 and all 144 rows inserted. Answers the pool by task id.
  */
-export async function importTasksCsv(api: ApiClient, clanId: number): Promise<void> {
+export async function importTasksCsv(api: ApiClient, clanId: number): Promise<Map<number, PoolTask>> {
   const form = new FormData();
   form.append('file', new Blob([fs.readFileSync(SHARED_TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
   const up = await api.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
   expect(up.status, JSON.stringify(up.body)).toBe(200);
   expect(up.body.inserted_count).toBe(144);
+  const tasks: { id: number; description: string; difficulty: string }[] = (await okBody(api.get(`/api/clan/${clanId}/tasks/`))).tasks;
+  return new Map(tasks.map((t) => [t.id, { description: t.description, difficulty: t.difficulty }]));
+}
+
+/** A task of the clan pool by id, as the game tests compare squares with it. */
+export interface PoolTask {
+  description: string;
+  difficulty: string;
 }
