@@ -6,7 +6,8 @@ import { eventsTabMachine } from '../../../machines/eventsTab.machine';
 import * as sel from '../../../machines/eventsTab.selectors';
 import { eventStatus, type ClanEvent } from '../../../contract/event';
 import * as eventsApi from '../../api/events';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
+import { useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
+import { CrudModals, NO_ROW, type CrudFlows, type NamedRow } from '../../ui/CrudModals';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { EventTeamsView, liveTeamsEffects, type TeamsEffects } from '../teams/EventTeamsView';
@@ -33,20 +34,12 @@ const liveEventsEffects: EventsEffects = {
   teams: liveTeamsEffects,
 };
 
-/** The event an Edit or Delete acts on. */
-interface EventSubject {
-  eventId: number;
-  name: string;
-}
-
-const NO_EVENT: EventSubject = { eventId: 0, name: '' };
-
-/** The schedule, edit and delete flows of the tab. */
-interface EventFlows {
-  schedule: ConfirmActionRef<EventDraft, Nothing>;
-  edit: ConfirmActionRef<EventDraft, EventSubject>;
-  remove: ConfirmActionRef<Nothing, EventSubject>;
-}
+/** The schedule, edit and delete modals of the Events tab (product-spec section 2 Events tab: Modals). */
+const EVENT_MODALS = {
+  create: { title: 'Schedule New Event', confirmLabel: 'Schedule Event', processingText: 'Scheduling event...' },
+  edit: { title: 'Edit Event Details', confirmLabel: 'Save Changes', processingText: 'Saving event...' },
+  remove: { title: 'Delete Event', confirmLabel: 'Delete Event', processingText: 'Deleting event...' },
+};
 
 type TabRef = ReturnType<typeof useActorRef<typeof eventsTabMachine>>;
 
@@ -73,15 +66,15 @@ export function EventsTab({ clanId, isManager, effects = liveEventsEffects }: { 
     validate: validateEventDraft,
     onSucceeded: reload,
   });
-  const edit = useConfirmAction<EventDraft, EventSubject>({
-    closed: { draft: newEventDraft(), subject: NO_EVENT },
-    perform: async ({ draft, subject }) => ({ message: (await effects.updateEvent(clanId, subject.eventId, eventBody(draft))).message }),
+  const edit = useConfirmAction<EventDraft, NamedRow>({
+    closed: { draft: newEventDraft(), subject: NO_ROW },
+    perform: async ({ draft, subject }) => ({ message: (await effects.updateEvent(clanId, subject.id, eventBody(draft))).message }),
     validate: validateEventDraft,
     onSucceeded: reload,
   });
-  const remove = useConfirmAction<Nothing, EventSubject>({
-    closed: { draft: {}, subject: NO_EVENT },
-    perform: async ({ subject }) => ({ message: (await effects.deleteEvent(clanId, subject.eventId)).message }),
+  const remove = useConfirmAction<Nothing, NamedRow>({
+    closed: { draft: {}, subject: NO_ROW },
+    perform: async ({ subject }) => ({ message: (await effects.deleteEvent(clanId, subject.id)).message }),
     onSucceeded: reload,
   });
 
@@ -89,13 +82,21 @@ export function EventsTab({ clanId, isManager, effects = liveEventsEffects }: { 
   return (
     <section className="events-tab" data-manager={isManager}>
       <SubNav tab={tab} view={view} selected={selected} />
-      {view === 'list' && <EventList tab={tab} schedule={schedule} edit={edit} remove={remove} />}
+      {view === 'list' && <EventList tab={tab} create={schedule} edit={edit} remove={remove} />}
       {view === 'teams' && selected && (
         <EventTeamsView clanId={clanId} eventId={selected.id} eventName={selected.name} onBack={back} effects={effects.teams} />
       )}
       {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} />}
       {view === 'gameTasks' && selected && <GameTasksView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
-      <EventModals schedule={schedule} edit={edit} remove={remove} />
+      <CrudModals
+        create={schedule}
+        edit={edit}
+        remove={remove}
+        texts={EVENT_MODALS}
+        Fields={EventFormFields}
+        blocked={eventFormBlocked}
+        deleteQuestion={(name) => <>Are you sure you want to delete the event {name}? Its teams and game are deleted with it. This cannot be undone.</>}
+      />
     </section>
   );
 }
@@ -125,7 +126,7 @@ function SubNav({ tab, view, selected }: { tab: TabRef; view: string; selected: 
   );
 }
 
-function EventList({ tab, schedule, edit, remove }: { tab: TabRef } & EventFlows) {
+function EventList({ tab, create, edit, remove }: { tab: TabRef } & CrudFlows<EventDraft>) {
   const past = useSelector(tab, sel.selectPast);
   const events = useSelector(tab, sel.selectEvents);
   const loading = useSelector(tab, sel.selectEventsLoading);
@@ -136,7 +137,7 @@ function EventList({ tab, schedule, edit, remove }: { tab: TabRef } & EventFlows
     <div className="events-list">
       <div className="toolbar">
         <h2 className="toolbar__title">{past ? 'Past Events' : 'Upcoming Events'}</h2>
-        <button type="button" className="btn btn--primary" onClick={() => schedule.send({ type: 'confirm.open', draft: { ...newEventDraft() } })}>
+        <button type="button" className="btn btn--primary" onClick={() => create.send({ type: 'confirm.open', draft: { ...newEventDraft() } })}>
           Create New Event
         </button>
         <button type="button" className="btn" aria-pressed={past} onClick={() => tab.send({ type: 'events.togglePast' })}>
@@ -180,7 +181,7 @@ function EventList({ tab, schedule, edit, remove }: { tab: TabRef } & EventFlows
   );
 }
 
-function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: number; tab: TabRef } & Omit<EventFlows, 'schedule'>) {
+function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: number; tab: TabRef } & Omit<CrudFlows<EventDraft>, 'create'>) {
   const status = eventStatus(event, now);
   return (
     <tr>
@@ -217,14 +218,14 @@ function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: nu
                 {status !== 'Completed' && (
                   <DropdownMenu.Item
                     className="menu__item"
-                    onSelect={() => edit.send({ type: 'confirm.open', subject: { eventId: event.id, name: event.name }, draft: { ...editEventDraft(event) } })}
+                    onSelect={() => edit.send({ type: 'confirm.open', subject: { id: event.id, name: event.name }, draft: { ...editEventDraft(event) } })}
                   >
                     Edit Event Details
                   </DropdownMenu.Item>
                 )}
                 <DropdownMenu.Item
                   className="menu__item menu__item--danger"
-                  onSelect={() => remove.send({ type: 'confirm.open', subject: { eventId: event.id, name: event.name } })}
+                  onSelect={() => remove.send({ type: 'confirm.open', subject: { id: event.id, name: event.name } })}
                 >
                   Delete Event
                 </DropdownMenu.Item>
@@ -234,27 +235,5 @@ function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: nu
         </div>
       </td>
     </tr>
-  );
-}
-
-/** The schedule, edit and delete modals of the Events tab (product-spec section 2 Events tab: Modals). */
-function EventModals({ schedule, edit, remove }: EventFlows) {
-  const scheduleBlocked = useSelector(schedule, eventFormBlocked);
-  const editBlocked = useSelector(edit, eventFormBlocked);
-  const removeName = useSelector(remove, (s) => s.context.subject.name);
-  return (
-    <>
-      <ConfirmDialog actor={schedule} title="Schedule New Event" confirmLabel="Schedule Event" processingText="Scheduling event..." submitDisabled={scheduleBlocked}>
-        <EventFormFields actor={schedule} />
-      </ConfirmDialog>
-      <ConfirmDialog actor={edit} title="Edit Event Details" confirmLabel="Save Changes" processingText="Saving event..." submitDisabled={editBlocked}>
-        <EventFormFields actor={edit} />
-      </ConfirmDialog>
-      <ConfirmDialog actor={remove} title="Delete Event" confirmLabel="Delete Event" processingText="Deleting event..." danger>
-        <p>
-          Are you sure you want to delete the event <strong>{removeName}</strong>? Its teams and game are deleted with it. This cannot be undone.
-        </p>
-      </ConfirmDialog>
-    </>
   );
 }

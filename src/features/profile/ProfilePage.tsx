@@ -9,6 +9,7 @@ import { SessionContext } from '../../app/session';
 import { createClan, deleteIgn, editIgn, linkIgn } from '../../api/session';
 import { leaveClan } from '../../api/clans';
 import { Avatar } from '../../ui/Avatar';
+import { EditDeleteButtons } from '../../ui/RowActions';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { Spinner } from '../../ui/Spinner';
 import {
@@ -138,22 +139,11 @@ function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
                 <li key={ign.id} className="ign-item" tabIndex={0} data-testid={`ign-${ign.id}`}>
                   <span className="ign-item__name">{ign.ign}</span>
                   <span className="ign-item__actions">
-                    <button
-                      type="button"
-                      className="btn btn--small"
-                      aria-label={`Edit IGN ${ign.ign}`}
-                      onClick={() => editFlow.send({ type: 'confirm.open', subject: { id: ign.id, ign: ign.ign }, draft: { ign: ign.ign, current: ign.ign } })}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn--small btn--danger"
-                      aria-label={`Delete IGN ${ign.ign}`}
-                      onClick={() => deleteFlow.send({ type: 'confirm.open', subject: { id: ign.id, ign: ign.ign } })}
-                    >
-                      Delete
-                    </button>
+                    <EditDeleteButtons
+                      label={`IGN ${ign.ign}`}
+                      onEdit={() => editFlow.send({ type: 'confirm.open', subject: { id: ign.id, ign: ign.ign }, draft: { ign: ign.ign, current: ign.ign } })}
+                      onDelete={() => deleteFlow.send({ type: 'confirm.open', subject: { id: ign.id, ign: ign.ign } })}
+                    />
                   </span>
                 </li>
               ))}

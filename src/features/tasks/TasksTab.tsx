@@ -22,6 +22,7 @@ import { firstIssueMessage } from '../../../contract/common';
 import * as tasksApi from '../../api/tasks';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
+import { EditDeleteButtons } from '../../ui/RowActions';
 import { Spinner } from '../../ui/Spinner';
 import { PAGE_SIZES, paginate, type Page } from '../../ui/tableModel';
 import { filterTasks, loadOtherClanPage, serverPage, sortTasks } from './taskTable';
@@ -356,22 +357,11 @@ function TaskRow({ task, own, isManager, edit, remove }: { task: Task; own: bool
         <td data-label="Action">
           {own ? (
             <div className="row row--nowrap">
-              <button
-                type="button"
-                className="btn btn--small"
-                aria-label={`Edit task ${task.description}`}
-                onClick={() => edit.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description }, draft: { description: task.description, difficulty: task.difficulty } })}
-              >
-                Edit
-              </button>
-              <button
-                type="button"
-                className="btn btn--small btn--danger"
-                aria-label={`Delete task ${task.description}`}
-                onClick={() => remove.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description } })}
-              >
-                Delete
-              </button>
+              <EditDeleteButtons
+                label={`task ${task.description}`}
+                onEdit={() => edit.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description }, draft: { description: task.description, difficulty: task.difficulty } })}
+                onDelete={() => remove.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description } })}
+              />
             </div>
           ) : (
             <span className="muted">Other clan</span>

@@ -5,7 +5,9 @@ import { teamListMachine } from '../../../machines/teamList.machine';
 import * as sel from '../../../machines/teamList.selectors';
 import { teamCreatedMessage, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../../contract/team';
 import * as teamsApi from '../../api/teams';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
+import { useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
+import { CrudModals, NO_ROW, type CrudFlows, type NamedRow } from '../../ui/CrudModals';
+import { EditDeleteButtons } from '../../ui/RowActions';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { TeamFormFields, teamNameBlank, validateTeamDraft } from './TeamFormFields';
@@ -38,20 +40,12 @@ export const liveTeamsEffects: TeamsEffects = {
 
 type ListRef = ReturnType<typeof useActorRef<typeof teamListMachine>>;
 
-/** The team an Edit or Delete acts on. */
-interface TeamSubject {
-  teamId: number;
-  name: string;
-}
-
-const NO_TEAM: TeamSubject = { teamId: 0, name: '' };
-
-/** The create, edit and delete flows of the teams view. */
-interface TeamFlows {
-  create: ConfirmActionRef<TeamDraft, Nothing>;
-  edit: ConfirmActionRef<TeamDraft, TeamSubject>;
-  remove: ConfirmActionRef<Nothing, TeamSubject>;
-}
+/** Create, edit and delete modals of the teams view (product-spec section 2 Event Teams view). */
+const TEAM_MODALS = {
+  create: { title: 'Create New Team', confirmLabel: 'Create Team', processingText: 'Creating team...' },
+  edit: { title: 'Edit Team', confirmLabel: 'Update Team', processingText: 'Updating team...' },
+  remove: { title: 'Delete Team', confirmLabel: 'Delete Team', processingText: 'Deleting team...' },
+};
 
 /**
  * The Event Teams view (product-spec section 2 Event Teams view, 5 Teams, 8 Teams): 'Back to
@@ -87,19 +81,19 @@ export function EventTeamsView({
     validate: validateTeamDraft,
     onSucceeded: reload,
   });
-  const edit = useConfirmAction<TeamDraft, TeamSubject>({
-    closed: { draft: newTeamDraft(), subject: NO_TEAM },
+  const edit = useConfirmAction<TeamDraft, NamedRow>({
+    closed: { draft: newTeamDraft(), subject: NO_ROW },
     perform: async ({ draft, subject }) => {
-      const answer = await effects.updateTeam(clanId, eventId, subject.teamId, teamBody(draft));
+      const answer = await effects.updateTeam(clanId, eventId, subject.id, teamBody(draft));
       return { message: answer.message ?? teamUpdatedMessage(answer.team.name) };
     },
     validate: validateTeamDraft,
     onSucceeded: reload,
   });
-  const remove = useConfirmAction<Nothing, TeamSubject>({
-    closed: { draft: {}, subject: NO_TEAM },
+  const remove = useConfirmAction<Nothing, NamedRow>({
+    closed: { draft: {}, subject: NO_ROW },
     perform: async ({ subject }) => {
-      const answer = await effects.deleteTeam(clanId, eventId, subject.teamId);
+      const answer = await effects.deleteTeam(clanId, eventId, subject.id);
       return { message: answer.message ?? teamDeletedMessage(subject.name) };
     },
     onSucceeded: reload,
@@ -115,7 +109,15 @@ export function EventTeamsView({
         </button>
       </div>
       <TeamTable list={list} edit={edit} remove={remove} clanId={clanId} eventId={eventId} effects={effects} />
-      <TeamModals create={create} edit={edit} remove={remove} />
+      <CrudModals
+        create={create}
+        edit={edit}
+        remove={remove}
+        texts={TEAM_MODALS}
+        Fields={TeamFormFields}
+        blocked={teamNameBlank}
+        deleteQuestion={(name) => <>Are you sure you want to delete the team {name}? Its members are taken off the team. This cannot be undone.</>}
+      />
     </section>
   );
 }
@@ -129,8 +131,8 @@ function TeamTable({
   effects,
 }: {
   list: ListRef;
-  edit: TeamFlows['edit'];
-  remove: TeamFlows['remove'];
+  edit: CrudFlows<TeamDraft>['edit'];
+  remove: CrudFlows<TeamDraft>['remove'];
   clanId: number;
   eventId: number;
   effects: TeamsEffects;
@@ -187,7 +189,7 @@ function TeamTable({
   );
 }
 
-function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean; list: ListRef } & Omit<TeamFlows, 'create'>) {
+function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean; list: ListRef } & Omit<CrudFlows<TeamDraft>, 'create'>) {
   return (
     <tr>
       <th scope="row">
@@ -211,46 +213,13 @@ function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean
       </td>
       <td data-label="Edit/Delete">
         <div className="row row--nowrap">
-          <button
-            type="button"
-            className="btn btn--small"
-            aria-label={`Edit ${team.name}`}
-            onClick={() => edit.send({ type: 'confirm.open', subject: { teamId: team.id, name: team.name }, draft: { ...editTeamDraft(team) } })}
-          >
-            Edit
-          </button>
-          <button
-            type="button"
-            className="btn btn--small btn--danger"
-            aria-label={`Delete ${team.name}`}
-            onClick={() => remove.send({ type: 'confirm.open', subject: { teamId: team.id, name: team.name } })}
-          >
-            Delete
-          </button>
+          <EditDeleteButtons
+            label={team.name}
+            onEdit={() => edit.send({ type: 'confirm.open', subject: { id: team.id, name: team.name }, draft: { ...editTeamDraft(team) } })}
+            onDelete={() => remove.send({ type: 'confirm.open', subject: { id: team.id, name: team.name } })}
+          />
         </div>
       </td>
     </tr>
-  );
-}
-
-/** Create, edit and delete modals of the teams view (product-spec section 2 Event Teams view). */
-function TeamModals({ create, edit, remove }: TeamFlows) {
-  const createBlank = useSelector(create, teamNameBlank);
-  const editBlank = useSelector(edit, teamNameBlank);
-  const removeName = useSelector(remove, (s) => s.context.subject.name);
-  return (
-    <>
-      <ConfirmDialog actor={create} title="Create New Team" confirmLabel="Create Team" processingText="Creating team..." submitDisabled={createBlank}>
-        <TeamFormFields actor={create} />
-      </ConfirmDialog>
-      <ConfirmDialog actor={edit} title="Edit Team" confirmLabel="Update Team" processingText="Updating team..." submitDisabled={editBlank}>
-        <TeamFormFields actor={edit} />
-      </ConfirmDialog>
-      <ConfirmDialog actor={remove} title="Delete Team" confirmLabel="Delete Team" processingText="Deleting team..." danger>
-        <p>
-          Are you sure you want to delete the team <strong>{removeName}</strong>? Its members are taken off the team. This cannot be undone.
-        </p>
-      </ConfirmDialog>
-    </>
   );
 }
