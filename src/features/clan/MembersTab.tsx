@@ -9,6 +9,7 @@ import type { ClanRole } from '../../../contract/user';
 import { isManagerRole } from '../../../contract/user';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
+import { TableHead } from '../../ui/TableHead';
 import type { ClanManageEffects } from './effects';
 import { PAGE_SIZES, useTableModel, type PageSize } from '../../ui/tableModel';
 import { filterMembers, noMembersText, rangeLabel, rowActions } from './memberTable';
@@ -103,15 +104,7 @@ export function MembersTab({
 
       <div className="table-scroll">
         <table className="members-table">
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              <th scope="col">Last Login</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Username', 'Role', 'Joined', 'Last Login', 'Actions']} />
           <tbody>
             {rows.length === 0 ? (
               <tr>

@@ -17,6 +17,7 @@ import { statusClass } from '../../../contract/game/status';
 import type { BoardBody, Game } from '../../../contract/gameApi';
 import type { GameSettings } from '../../../contract/game/settings';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
+import { TableHead } from '../../ui/TableHead';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { BoardView } from '../board/BoardView';
@@ -273,14 +274,7 @@ function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGa
         <div className="table-scroll">
           <table className="data-table team-positions">
             <caption className="sr-only">Team positions</caption>
-            <thead>
-              <tr>
-                <th scope="col">Team</th>
-                <th scope="col">Position</th>
-                <th scope="col">Turns</th>
-                <th scope="col">Reverts used</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Team', 'Position', 'Turns', 'Reverts used']} />
             <tbody>
               {teams.map((t) => (
                 <tr key={t.team_id} data-team={t.team_name}>
