@@ -1,6 +1,6 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { eventsTabMachine } from '../../../machines/eventsTab.machine';
 import * as sel from '../../../machines/eventsTab.selectors';
@@ -8,7 +8,7 @@ import { eventStatus, type ClanEvent } from '../../../contract/event';
 import * as eventsApi from '../../api/events';
 import { useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
 import { CrudModals, NO_ROW, type CrudFlows, type NamedRow } from '../../ui/CrudModals';
-import { Notice } from '../../ui/Notice';
+import { LoadFailed } from '../../ui/LoadFailed';
 import { Spinner } from '../../ui/Spinner';
 import { EventTeamsView, liveTeamsEffects, type TeamsEffects } from '../teams/EventTeamsView';
 import { EventGameView } from '../game/EventGameView';
@@ -36,9 +36,14 @@ const liveEventsEffects: EventsEffects = {
 
 /** The schedule, edit and delete modals of the Events tab (product-spec section 2 Events tab: Modals). */
 const EVENT_MODALS = {
-  create: { title: 'Schedule New Event', confirmLabel: 'Schedule Event', processingText: 'Scheduling event...' },
-  edit: { title: 'Edit Event Details', confirmLabel: 'Save Changes', processingText: 'Saving event...' },
-  remove: { title: 'Delete Event', confirmLabel: 'Delete Event', processingText: 'Deleting event...' },
+  texts: {
+    create: { title: 'Schedule New Event', confirmLabel: 'Schedule Event', processingText: 'Scheduling event...' },
+    edit: { title: 'Edit Event Details', confirmLabel: 'Save Changes', processingText: 'Saving event...' },
+    remove: { title: 'Delete Event', confirmLabel: 'Delete Event', processingText: 'Deleting event...' },
+  },
+  Fields: EventFormFields,
+  blocked: eventFormBlocked,
+  deleteQuestion: (name: ReactNode) => <>Are you sure you want to delete the event {name}? Its teams and game are deleted with it. This cannot be undone.</>,
 };
 
 type TabRef = ReturnType<typeof useActorRef<typeof eventsTabMachine>>;
@@ -88,15 +93,7 @@ export function EventsTab({ clanId, isManager, effects = liveEventsEffects }: { 
       )}
       {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} />}
       {view === 'gameTasks' && selected && <GameTasksView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
-      <CrudModals
-        create={schedule}
-        edit={edit}
-        remove={remove}
-        texts={EVENT_MODALS}
-        Fields={EventFormFields}
-        blocked={eventFormBlocked}
-        deleteQuestion={(name) => <>Are you sure you want to delete the event {name}? Its teams and game are deleted with it. This cannot be undone.</>}
-      />
+      <CrudModals {...EVENT_MODALS} create={schedule} edit={edit} remove={remove} />
     </section>
   );
 }
@@ -144,12 +141,7 @@ function EventList({ tab, create, edit, remove }: { tab: TabRef } & CrudFlows<Ev
           {past ? 'View Upcoming Events' : 'View Past Events'}
         </button>
       </div>
-      {failed && error && (
-        <div className="row">
-          <Notice tone="error">{error}</Notice>
-          <button type="button" className="btn" onClick={() => tab.send({ type: 'events.reload' })}>Retry</button>
-        </div>
-      )}
+      {failed && error && <LoadFailed error={error} onRetry={() => tab.send({ type: 'events.reload' })} />}
       {loading && events.length === 0 ? (
         <Spinner text="Loading events..." />
       ) : (

@@ -18,7 +18,8 @@ import type { BoardBody, Game } from '../../../contract/gameApi';
 import type { GameSettings } from '../../../contract/game/settings';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { TableHead } from '../../ui/TableHead';
-import { Notice } from '../../ui/Notice';
+import { LoadFailed } from '../../ui/LoadFailed';
+import { ViewToolbar } from '../../ui/ViewToolbar';
 import { Spinner } from '../../ui/Spinner';
 import { BoardView } from '../board/BoardView';
 import { CLAN_MANAGEMENT_ORIGIN, gamePlayPath } from '../play/origin';
@@ -135,24 +136,10 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
 
   return (
     <section className="game-admin" aria-labelledby="game-admin-title">
-      <div className="toolbar">
-        <button type="button" className="btn" onClick={onBack}>
-          Back to Events
-        </button>
-        <h2 id="game-admin-title" className="toolbar__title">
-          Managing: Game Board
-        </h2>
-      </div>
+      <ViewToolbar backLabel="Back to Events" onBack={onBack} titleId="game-admin-title" title="Managing: Game Board" />
       <GameBanner banner={banner} />
       {mode === 'loading' && <Spinner text="Loading game details..." />}
-      {mode === 'loadFailed' && (
-        <div className="row">
-          <Notice tone="error">{loadError}</Notice>
-          <button type="button" className="btn" onClick={() => flow.send({ type: 'game.reload' })}>
-            Retry
-          </button>
-        </div>
-      )}
+      {mode === 'loadFailed' && <LoadFailed error={loadError} onRetry={() => flow.send({ type: 'game.reload' })} />}
       {mode === 'setup' && <SetupMode flow={flow} />}
       {mode === 'manage' && <ManageMode flow={flow} clanId={clanId} eventId={eventId} deleteDialog={deleteDialog} />}
       <ConfirmDialog actor={deleteDialog} title={GAME_DIALOG_TEXTS.deleteTitle} confirmLabel="Delete Game" processingText="Deleting game..." danger>

@@ -21,6 +21,7 @@ import {
 import { firstIssueMessage } from '../../../contract/common';
 import * as tasksApi from '../../api/tasks';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
+import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
 import { EditDeleteButtons } from '../../ui/RowActions';
 import { Spinner } from '../../ui/Spinner';
@@ -289,13 +290,7 @@ function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; c
   const filtered = useMemo(() => filterTasks(tasks, search), [tasks, search]);
   const sorted = useMemo(() => sortTasks(filtered, sort), [filtered, sort]);
   if (loading) return <Spinner text="Loading tasks..." />;
-  if (failed)
-    return (
-      <div className="row">
-        <Notice tone="error">{error}</Notice>
-        <button type="button" className="btn" onClick={() => pool.send({ type: 'tasks.reload' })}>Retry</button>
-      </div>
-    );
+  if (failed) return <LoadFailed error={error} onRetry={() => pool.send({ type: 'tasks.reload' })} />;
   // Other clans' tasks: the page the server answered, in its order; the own pool: filtered, sorted and paged here.
   const page = showOthers && otherPage
     ? serverPage(otherPage.tasks, otherPage.offset, otherPage.total, pageNo, pageSize)

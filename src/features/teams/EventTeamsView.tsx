@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { Fragment, useMemo } from 'react';
+import { Fragment, useMemo, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { teamListMachine } from '../../../machines/teamList.machine';
 import * as sel from '../../../machines/teamList.selectors';
@@ -42,9 +42,14 @@ type ListRef = ReturnType<typeof useActorRef<typeof teamListMachine>>;
 
 /** Create, edit and delete modals of the teams view (product-spec section 2 Event Teams view). */
 const TEAM_MODALS = {
-  create: { title: 'Create New Team', confirmLabel: 'Create Team', processingText: 'Creating team...' },
-  edit: { title: 'Edit Team', confirmLabel: 'Update Team', processingText: 'Updating team...' },
-  remove: { title: 'Delete Team', confirmLabel: 'Delete Team', processingText: 'Deleting team...' },
+  texts: {
+    create: { title: 'Create New Team', confirmLabel: 'Create Team', processingText: 'Creating team...' },
+    edit: { title: 'Edit Team', confirmLabel: 'Update Team', processingText: 'Updating team...' },
+    remove: { title: 'Delete Team', confirmLabel: 'Delete Team', processingText: 'Deleting team...' },
+  },
+  Fields: TeamFormFields,
+  blocked: teamNameBlank,
+  deleteQuestion: (name: ReactNode) => <>Are you sure you want to delete the team {name}? Its members are taken off the team. This cannot be undone.</>,
 };
 
 /**
@@ -109,15 +114,7 @@ export function EventTeamsView({
         </button>
       </div>
       <TeamTable list={list} edit={edit} remove={remove} clanId={clanId} eventId={eventId} effects={effects} />
-      <CrudModals
-        create={create}
-        edit={edit}
-        remove={remove}
-        texts={TEAM_MODALS}
-        Fields={TeamFormFields}
-        blocked={teamNameBlank}
-        deleteQuestion={(name) => <>Are you sure you want to delete the team {name}? Its members are taken off the team. This cannot be undone.</>}
-      />
+      <CrudModals {...TEAM_MODALS} create={create} edit={edit} remove={remove} />
     </section>
   );
 }
