@@ -66,6 +66,7 @@ export const roleMessages = {
   ownerOnly: 'Permission denied. Only the clan Owner can disband the clan.',
 } as const;
 
+/** The verb of a role action's messages: 'demote' for a demotion, else 'promote'. */
 export const verbOf = (kind: RoleActionKind): 'promote' | 'demote' => (kind === 'demote' ? 'demote' : 'promote');
 
 /** The role-change verdict of contract/clan.ts for a one-step promote or demote request. */

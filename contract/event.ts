@@ -143,9 +143,11 @@ export type EventSavedAnswer = v.InferOutput<typeof EventSavedAnswerSchema>;
 /** DELETE event answer: "Event '{name}' successfully deleted." */
 export const EventDeletedAnswerSchema = v.object({ message: v.string() });
 
-/** Success messages of product-spec section 8. */
+/** Success messages of product-spec section 8: scheduled, */
 export const eventScheduledMessage = () => 'Event scheduled successfully!';
+/** ... updated, */
 export const eventUpdatedMessage = (name: string) => `Event '${name}' updated successfully.`;
+/** ... deleted. */
 export const eventDeletedMessage = (name: string) => `Event '${name}' successfully deleted.`;
 
 /** Event status derived from time (product-spec section 4). */

@@ -105,10 +105,15 @@ export const TeamMemberAnswerSchema = v.object({ member: TeamMemberSchema, messa
 /** DELETE team member answer: '{ign} removed from team.' */
 export const TeamMemberRemovedAnswerSchema = v.object({ ok: v.literal(true), message: v.string() });
 
-/** Success messages of product-spec section 8. */
+/** Success messages of product-spec section 8: member added, */
 export const teamMemberAddedMessage = (ign: string, team: string, role: string) => `${ign} added to team ${team} as a ${role}.`;
+/** ... member role changed, */
 export const teamRoleUpdatedMessage = (role: string, ign: string) => `Role updated to ${role} for ${ign}.`;
+/** ... member removed, */
 export const teamMemberRemovedMessage = (ign: string) => `${ign} removed from team.`;
+/** ... team created, */
 export const teamCreatedMessage = (name: string) => `Team '${name}' created successfully.`;
+/** ... team updated, */
 export const teamUpdatedMessage = (name: string) => `Team '${name}' updated successfully.`;
+/** ... team deleted. */
 export const teamDeletedMessage = (name: string) => `Team '${name}' deleted successfully.`;

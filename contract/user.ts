@@ -41,6 +41,9 @@ export const UserSchema = v.object({
 });
 export type User = v.InferOutput<typeof UserSchema>;
 
+/** Shown when the profile could not be loaded or parsed and the server session was closed (product-spec section 4 Session). */
+export const USER_LOAD_FAILED = 'We could not load your profile, so you have been signed out. Please log in again.';
+
 /** GET /api/games/auth/status answer (product-spec section 3; server-contract section 1). */
 export const AuthStatusSchema = v.object({
   authorized: v.boolean(),

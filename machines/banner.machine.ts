@@ -13,7 +13,8 @@ export interface BannerContext {
   message: BannerMessage | null;
 }
 
-export type BannerEvent = { type: 'message.show'; tone: BannerTone; text: string } | { type: 'message.dismiss' };
+type BannerShow = { type: 'message.show'; tone: BannerTone; text: string };
+export type BannerEvent = BannerShow | { type: 'message.dismiss' };
 
 /** Milliseconds of the banner's named delays (product-spec section 4 "Game status", last line). */
 export const BANNER_DELAYS = {
@@ -24,9 +25,32 @@ export const BANNER_DELAYS = {
 } as const;
 
 /**
+ * The fading-message states, written once: `hidden` → `message.show` → `shown` (the clock
+ * restarts on every `message.show`), after `messageFade` (4 s) `fading` (tag `messageFading`),
+ * after `messageRemove` (1 s more) `hidden` again with `clearMessage`. The banner chart is built
+ * from them, and the charts whose message sits beside other parallel regions (clanRole,
+ * teamMembers) take them as their message region, so the fade and the clear stay steps of their
+ * own graph (their model tests drive them). `show` are the actions of every `message.show`.
+ */
+export function fadingMessageStates<const TShow>(show: TShow) {
+  return {
+    hidden: { on: { 'message.show': { target: 'shown', actions: show } } },
+    shown: {
+      after: { messageFade: 'fading' },
+      on: { 'message.show': { target: 'shown', reenter: true, actions: show } },
+    },
+    fading: {
+      tags: ['messageFading'],
+      after: { messageRemove: { target: 'hidden', actions: 'clearMessage' } },
+      on: { 'message.show': { target: 'shown', actions: show } },
+    },
+  } as const;
+}
+
+/**
  * The one fading-message chart (house-style "Shapes written once"): the global message banner of
  * the Event Game view and the Game Tasks screen, and the action message of the game play screen
- * (invoked by gamePlay) (product-spec sections 2 "Event Game view": messages appear in a global
+ * (invoked by gamePlay), built from `fadingMessageStates` (product-spec sections 2 "Event Game view": messages appear in a global
  * banner that fades out; 4: status and action messages clear themselves, fade at 4 s, removal at 5 s). `message.show` replaces any
  * message and restarts the clock; `message.dismiss` removes it at once.
  */
@@ -47,22 +71,6 @@ export const bannerMachine = setup({
   id: 'banner',
   context: { message: null },
   initial: 'hidden',
-  on: {
-    'message.show': {
-      target: '.shown',
-      reenter: true,
-      actions: { type: 'assignMessage', params: ({ event }) => ({ tone: event.tone, text: event.text }) },
-    },
-  },
-  states: {
-    hidden: {},
-    shown: {
-      after: { messageFade: 'fading' },
-      on: { 'message.dismiss': { target: 'hidden', actions: 'clearMessage' } },
-    },
-    fading: {
-      after: { messageRemove: { target: 'hidden', actions: 'clearMessage' } },
-      on: { 'message.dismiss': { target: 'hidden', actions: 'clearMessage' } },
-    },
-  },
+  on: { 'message.dismiss': { target: '.hidden', actions: 'clearMessage' } },
+  states: fadingMessageStates({ type: 'assignMessage', params: ({ event }: { event: BannerShow }) => ({ tone: event.tone, text: event.text }) }),
 });

@@ -12,7 +12,7 @@ import {
   type RoleIntent,
   type RoleRequest,
 } from '../contract/clanRoleText';
-import { BANNER_DELAYS } from './banner.machine';
+import { BANNER_DELAYS, fadingMessageStates } from './banner.machine';
 import { missingPromise } from './shared';
 
 export type {  RoleActionKind, RoleRequest, RoleTarget, RoleViewer } from '../contract/clanRoleText';
@@ -53,6 +53,43 @@ const refuse = {
   actions: [{ type: 'showRefusal', params: ({ event }: { event: ViewerEvent }) => event }, 'clearRequest', 'announce'],
 } as const;
 
+/** An allowed request about a member: its guard, the state it goes to, and the request kept for that state and the messages. */
+const allowMember = <const TGuard extends string, const TTarget extends string>(guard: TGuard, target: TTarget, kind: RoleActionKind) => ({
+  guard: { type: guard, params: ({ event }: { event: MemberEvent }) => event },
+  target,
+  actions: { type: 'assignRequest' as const, params: ({ event }: { event: MemberEvent }) => ({ kind, event }) },
+});
+
+/** The same for a request about the viewer's own membership (leave, disband). */
+const allowViewer = <const TGuard extends string, const TTarget extends string>(guard: TGuard, target: TTarget, kind: RoleActionKind) => ({
+  guard: { type: guard, params: ({ event }: { event: ViewerEvent }) => event },
+  target,
+  actions: { type: 'assignRequest' as const, params: ({ event }: { event: ViewerEvent }) => ({ kind, event }) },
+});
+
+/**
+ * Leave and disband: the success message shows first (`announcing`), the call `invoke` runs
+ * `announceWait` later (`calling`).
+ */
+const departing = <const TInvoke>(invoke: TInvoke) =>
+  ({
+    tags: ['pending'],
+    initial: 'announcing',
+    states: {
+      announcing: { entry: ['showSuccess', 'announce'], after: { announceWait: 'calling' } },
+      calling: { invoke },
+    },
+  }) as const;
+
+/** The error of a failed call, for `showFailure`. */
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
+
+/** A confirmation step: confirm goes on to `target`, cancel back to idle. */
+const confirmThen = <const TTarget extends string>(target: TTarget) => ({
+  tags: ['confirming'],
+  on: { 'roleAction.confirm': target, 'roleAction.cancel': { target: 'idle', actions: 'clearRequest' } },
+}) as const;
+
 /**
  * The clan role chart (product-spec sections 4 "Clan roles", 5 "Clan members", 6, 8, 9): promote,
  * demote, kick, transfer ownership, leave and disband, on the clan management screen.
@@ -67,8 +104,8 @@ const refuse = {
  *   A failed leave shows the error and reloads the clan; a transfer refreshes the current user.
  * - States tagged `pending` are a running action (the screen disables its tabs); `confirming`
  *   states have the confirmation dialog open.
- * - Region `message`: a new message shows, fades after `messageFade` (4 s) and is cleared
- *   `messageRemove` (1 s) later (the banner chart's delays).
+ * - Region `message`: the banner chart's fading-message states (`fadingMessageStates`): a new
+ *   message shows, fades after `messageFade` (4 s) and is cleared `messageRemove` (1 s) later.
  * Effects provided from src/: actors changeMemberRole, kickMember, leaveClan, disbandClan;
  * actions refreshUser, goToProfile, reloadClan, removeMember (drops a kicked row locally).
  */
@@ -136,69 +173,24 @@ export const clanRoleMachine = setup({
           on: {
             'member.promote': [
               { guard: { type: 'isAtLadderTop', params: ({ event }) => event }, ...refuse },
-              {
-                guard: { type: 'canTransferOwnership', params: ({ event }) => event },
-                target: 'confirmingTransfer',
-                actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'transfer' as const, event }) },
-              },
-              {
-                guard: { type: 'canPromote', params: ({ event }) => event },
-                target: 'changingRole',
-                actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'promote' as const, event }) },
-              },
+              allowMember('canTransferOwnership', 'confirmingTransfer', 'transfer'),
+              allowMember('canPromote', 'changingRole', 'promote'),
               refuse,
             ],
             'member.demote': [
               { guard: { type: 'isAtLadderBottom', params: ({ event }) => event }, ...refuse },
-              {
-                guard: { type: 'canDemote', params: ({ event }) => event },
-                target: 'changingRole',
-                actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'demote' as const, event }) },
-              },
+              allowMember('canDemote', 'changingRole', 'demote'),
               refuse,
             ],
-            'member.kick': [
-              {
-                guard: { type: 'canKick', params: ({ event }) => event },
-                target: 'confirmingKick',
-                actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'kick' as const, event }) },
-              },
-              refuse,
-            ],
-            'clan.leave': [
-              {
-                guard: { type: 'canLeave', params: ({ event }) => event },
-                target: 'confirmingLeave',
-                actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'leave' as const, event }) },
-              },
-              refuse,
-            ],
-            'clan.disband': [
-              {
-                guard: { type: 'isOwner', params: ({ event }) => event },
-                target: 'confirmingDisband',
-                actions: { type: 'assignRequest', params: ({ event }) => ({ kind: 'disband' as const, event }) },
-              },
-              refuse,
-            ],
+            'member.kick': [allowMember('canKick', 'confirmingKick', 'kick'), refuse],
+            'clan.leave': [allowViewer('canLeave', 'confirmingLeave', 'leave'), refuse],
+            'clan.disband': [allowViewer('isOwner', 'confirmingDisband', 'disband'), refuse],
           },
         },
-        confirmingTransfer: {
-          tags: ['confirming'],
-          on: { 'roleAction.confirm': 'changingRole', 'roleAction.cancel': { target: 'idle', actions: 'clearRequest' } },
-        },
-        confirmingKick: {
-          tags: ['confirming'],
-          on: { 'roleAction.confirm': 'kicking', 'roleAction.cancel': { target: 'idle', actions: 'clearRequest' } },
-        },
-        confirmingLeave: {
-          tags: ['confirming'],
-          on: { 'roleAction.confirm': 'leaving', 'roleAction.cancel': { target: 'idle', actions: 'clearRequest' } },
-        },
-        confirmingDisband: {
-          tags: ['confirming'],
-          on: { 'roleAction.confirm': 'disbanding', 'roleAction.cancel': { target: 'idle', actions: 'clearRequest' } },
-        },
+        confirmingTransfer: confirmThen('changingRole'),
+        confirmingKick: confirmThen('kicking'),
+        confirmingLeave: confirmThen('leaving'),
+        confirmingDisband: confirmThen('disbanding'),
         changingRole: {
           tags: ['pending'],
           invoke: {
@@ -214,7 +206,7 @@ export const clanRoleMachine = setup({
               { guard: 'wasOwnershipTransfer', target: 'idle', actions: ['showSuccess', 'announce', 'refreshUser', 'reloadClan'] },
               { target: 'idle', actions: ['showSuccess', 'announce', 'reloadClan'] },
             ],
-            onError: { target: 'idle', actions: [{ type: 'showFailure', params: ({ event }: { event: { error: unknown } }) => event.error }, 'announce'] },
+            onError: { target: 'idle', actions: [{ type: 'showFailure', params: errorOf }, 'announce'] },
           },
         },
         kicking: {
@@ -227,50 +219,23 @@ export const clanRoleMachine = setup({
               target: 'idle',
               actions: ['showSuccess', 'announce', { type: 'removeMember', params: ({ context }) => context.request?.member?.member_id ?? 0 }],
             },
-            onError: { target: 'idle', actions: [{ type: 'showFailure', params: ({ event }: { event: { error: unknown } }) => event.error }, 'announce'] },
+            onError: { target: 'idle', actions: [{ type: 'showFailure', params: errorOf }, 'announce'] },
           },
         },
-        leaving: {
-          tags: ['pending'],
-          initial: 'announcing',
-          states: {
-            announcing: {
-              entry: ['showSuccess', 'announce'],
-              after: { announceWait: 'calling' },
-            },
-            calling: {
-              invoke: {
-                id: 'leaveClan',
-                src: 'leaveClan',
-                input: ({ context }) => ({ clanId: context.clanId, userId: context.request?.viewer.userId ?? 0 }),
-                onDone: '#clanRole.flow.departed',
-                onError: {
-                  target: '#clanRole.flow.idle',
-                  actions: [{ type: 'showFailure', params: ({ event }: { event: { error: unknown } }) => event.error }, 'announce', 'reloadClan'],
-                },
-              },
-            },
-          },
-        },
-        disbanding: {
-          tags: ['pending'],
-          initial: 'announcing',
-          states: {
-            announcing: {
-              entry: ['showSuccess', 'announce'],
-              after: { announceWait: 'calling' },
-            },
-            calling: {
-              invoke: {
-                id: 'disbandClan',
-                src: 'disbandClan',
-                input: ({ context }) => ({ clanId: context.clanId }),
-                onDone: '#clanRole.flow.departed',
-                onError: { target: '#clanRole.flow.idle', actions: [{ type: 'showFailure', params: ({ event }: { event: { error: unknown } }) => event.error }, 'announce'] },
-              },
-            },
-          },
-        },
+        leaving: departing({
+          id: 'leaveClan',
+          src: 'leaveClan',
+          input: ({ context }: { context: ClanRoleContext }) => ({ clanId: context.clanId, userId: context.request?.viewer.userId ?? 0 }),
+          onDone: '#clanRole.flow.departed',
+          onError: { target: '#clanRole.flow.idle', actions: [{ type: 'showFailure', params: errorOf }, 'announce', 'reloadClan'] },
+        }),
+        disbanding: departing({
+          id: 'disbandClan',
+          src: 'disbandClan',
+          input: ({ context }: { context: ClanRoleContext }) => ({ clanId: context.clanId }),
+          onDone: '#clanRole.flow.departed',
+          onError: { target: '#clanRole.flow.idle', actions: [{ type: 'showFailure', params: errorOf }, 'announce'] },
+        }),
         /** Left or disbanded: the user is refreshed and sent to /profile. */
         departed: {
           tags: ['pending'],
@@ -278,21 +243,6 @@ export const clanRoleMachine = setup({
         },
       },
     },
-    message: {
-      initial: 'hidden',
-      states: {
-        hidden: {
-          on: { 'message.show': 'shown' },
-        },
-        shown: {
-          after: { messageFade: 'fading' },
-          on: { 'message.show': { target: 'shown', reenter: true } },
-        },
-        fading: {
-          after: { messageRemove: { target: 'hidden', actions: 'clearMessage' } },
-          on: { 'message.show': 'shown' },
-        },
-      },
-    },
+    message: { initial: 'hidden', states: fadingMessageStates([]) },
   },
 });

@@ -6,112 +6,126 @@ export interface ActionResult {
   message: string;
 }
 
-export interface ConfirmActionContext {
-  /** Form values of the modal (e.g. the IGN text); shape chosen by each use. */
-  draft: Record<string, unknown>;
+/** The form values (`TDraft`) and the thing acted on (`TSubject`) of one use of the modal. */
+export interface ConfirmPayload<TDraft extends object, TSubject extends object> {
+  /** Form values of the modal (e.g. the IGN text). */
+  draft: TDraft;
   /** What the modal acts on (e.g. an IGN id); set when it opens. */
-  subject: Record<string, unknown>;
+  subject: TSubject;
+}
+
+export interface ConfirmActionContext<TDraft extends object, TSubject extends object> extends ConfirmPayload<TDraft, TSubject> {
   result: string | null;
   error: string | null;
 }
 
-export type ConfirmActionEvent =
-  | { type: 'confirm.open'; subject?: Record<string, unknown>; draft?: Record<string, unknown> }
-  | { type: 'confirm.change'; field: string; value: unknown }
+/** One field of the draft changed: the field's name with a value of the draft's field types. */
+export interface ConfirmChange<TDraft extends object> {
+  type: 'confirm.change';
+  field: keyof TDraft & string;
+  value: TDraft[keyof TDraft & string];
+}
+
+export type ConfirmActionEvent<TDraft extends object, TSubject extends object> =
+  | { type: 'confirm.open'; subject?: TSubject; draft?: TDraft }
+  | ConfirmChange<TDraft>
   | { type: 'confirm.submit' }
   | { type: 'confirm.cancel' }
   | { type: 'confirm.retry' }
   | { type: 'confirm.close' };
 
 /** Input given to the `performAction` actor. */
-export interface PerformInput {
-  draft: Record<string, unknown>;
-  subject: Record<string, unknown>;
-}
+export type PerformInput<TDraft extends object, TSubject extends object> = ConfirmPayload<TDraft, TSubject>;
 
 /**
  * The modal flow of product-spec section 4 ("Modal flows": confirm, processing, result message,
  * close): one chart for every use (IGN delete/link/edit, leave clan, create clan, kick, add
  * member, disband, events, teams ...). Each use provides `performAction` (the call), and may
  * provide the `isDraftValid` guard with `assignValidationError` (form rules) and `notifySucceeded`
- * (refresh the page's data).
+ * (refresh the page's data). Typed per use by its draft and subject; `closed` holds their values
+ * while the modal is closed (what `confirm.open` does not give and what a cancel or close restores).
  */
-export const confirmActionMachine = setup({
-  types: {
-    context: {} as ConfirmActionContext,
-    events: {} as ConfirmActionEvent,
-  },
-  actors: {
-    performAction: missingPromise<ActionResult, PerformInput>('confirmAction', 'performAction'),
-  },
-  guards: {
-    isDraftValid: () => true,
-  },
-  actions: {
-    assignOpen: assign((_, e: { subject?: Record<string, unknown>; draft?: Record<string, unknown> }) => ({
-      subject: e.subject ?? {},
-      draft: e.draft ?? {},
-      result: null,
-      error: null,
-    })),
-    assignField: assign(({ context }, e: { field: string; value: unknown }) => ({
-      draft: { ...context.draft, [e.field]: e.value },
-      error: null,
-    })),
-    assignValidationError: () => {},
-    assignResult: assign((_, output: ActionResult) => ({ result: output.message, error: null })),
-    assignError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'Something went wrong. Please retry.',
-    })),
-    notifySucceeded: () => {},
-    reset: assign({ draft: {}, subject: {}, result: null, error: null }),
-  },
-}).createMachine({
-  id: 'confirmAction',
-  context: { draft: {}, subject: {}, result: null, error: null },
-  initial: 'closed',
-  states: {
-    closed: {
-      on: {
-        'confirm.open': { target: 'confirming', actions: { type: 'assignOpen', params: ({ event }) => event } },
+export function confirmActionChart<TDraft extends object, TSubject extends object>(closed: ConfirmPayload<TDraft, TSubject>) {
+  return setup({
+    types: {
+      context: {} as ConfirmActionContext<TDraft, TSubject>,
+      events: {} as ConfirmActionEvent<TDraft, TSubject>,
+    },
+    actors: {
+      performAction: missingPromise<ActionResult, PerformInput<TDraft, TSubject>>('confirmAction', 'performAction'),
+    },
+    guards: {
+      isDraftValid: () => true,
+    },
+    actions: {
+      assignOpen: assign((_, e: Partial<ConfirmPayload<TDraft, TSubject>>) => ({
+        subject: e.subject ?? closed.subject,
+        draft: e.draft ?? closed.draft,
+        result: null,
+        error: null,
+      })),
+      assignField: assign(({ context }, e: ConfirmChange<TDraft>) => ({
+        draft: { ...context.draft, [e.field]: e.value },
+        error: null,
+      })),
+      assignValidationError: () => {},
+      assignResult: assign((_, output: ActionResult) => ({ result: output.message, error: null })),
+      assignError: assign((_, error: unknown) => ({
+        error: error instanceof Error && error.message ? error.message : 'Something went wrong. Please retry.',
+      })),
+      notifySucceeded: () => {},
+      reset: assign({ ...closed, result: null, error: null }),
+    },
+  }).createMachine({
+    id: 'confirmAction',
+    context: { ...closed, result: null, error: null },
+    initial: 'closed',
+    states: {
+      closed: {
+        on: {
+          'confirm.open': { target: 'confirming', actions: { type: 'assignOpen', params: ({ event }) => event } },
+        },
+      },
+      confirming: {
+        tags: ['modalOpen'],
+        on: {
+          'confirm.change': { actions: { type: 'assignField', params: ({ event }) => event } },
+          'confirm.submit': [
+            { guard: 'isDraftValid', target: 'processing' },
+            { actions: 'assignValidationError' },
+          ],
+          'confirm.cancel': { target: 'closed', actions: 'reset' },
+        },
+      },
+      processing: {
+        tags: ['modalOpen', 'busy'],
+        invoke: {
+          id: 'performAction',
+          src: 'performAction',
+          input: ({ context }) => ({ draft: context.draft, subject: context.subject }),
+          onDone: { target: 'succeeded', actions: { type: 'assignResult', params: ({ event }) => event.output } },
+          onError: { target: 'failed', actions: { type: 'assignError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+        },
+      },
+      succeeded: {
+        tags: ['modalOpen', 'result'],
+        entry: 'notifySucceeded',
+        on: {
+          'confirm.close': { target: 'closed', actions: 'reset' },
+          'confirm.cancel': { target: 'closed', actions: 'reset' },
+        },
+      },
+      failed: {
+        tags: ['modalOpen', 'result'],
+        on: {
+          'confirm.retry': 'confirming',
+          'confirm.close': { target: 'closed', actions: 'reset' },
+          'confirm.cancel': { target: 'closed', actions: 'reset' },
+        },
       },
     },
-    confirming: {
-      tags: ['modalOpen'],
-      on: {
-        'confirm.change': { actions: { type: 'assignField', params: ({ event }) => event } },
-        'confirm.submit': [
-          { guard: 'isDraftValid', target: 'processing' },
-          { actions: 'assignValidationError' },
-        ],
-        'confirm.cancel': { target: 'closed', actions: 'reset' },
-      },
-    },
-    processing: {
-      tags: ['modalOpen', 'busy'],
-      invoke: {
-        id: 'performAction',
-        src: 'performAction',
-        input: ({ context }) => ({ draft: context.draft, subject: context.subject }),
-        onDone: { target: 'succeeded', actions: { type: 'assignResult', params: ({ event }) => event.output } },
-        onError: { target: 'failed', actions: { type: 'assignError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-      },
-    },
-    succeeded: {
-      tags: ['modalOpen', 'result'],
-      entry: 'notifySucceeded',
-      on: {
-        'confirm.close': { target: 'closed', actions: 'reset' },
-        'confirm.cancel': { target: 'closed', actions: 'reset' },
-      },
-    },
-    failed: {
-      tags: ['modalOpen', 'result'],
-      on: {
-        'confirm.retry': 'confirming',
-        'confirm.close': { target: 'closed', actions: 'reset' },
-        'confirm.cancel': { target: 'closed', actions: 'reset' },
-      },
-    },
-  },
-});
+  });
+}
+
+/** The chart with untyped draft and subject (the model tests drive it with every use's fields). */
+export const confirmActionMachine = confirmActionChart<Record<string, unknown>, Record<string, unknown>>({ draft: {}, subject: {} });

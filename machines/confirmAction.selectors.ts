@@ -1,14 +1,15 @@
 import type { SnapshotFrom } from 'xstate';
-import type { confirmActionMachine } from './confirmAction.machine';
+import type { confirmActionChart } from './confirmAction.machine';
 
-type S = SnapshotFrom<typeof confirmActionMachine>;
+/** A snapshot of the confirmAction chart of one use (typed by its draft and subject). */
+type S<D extends object, T extends object> = SnapshotFrom<ReturnType<typeof confirmActionChart<D, T>>>;
 
 /** Named selectors of the confirmAction chart. */
-export const isModalOpen = (s: S) => s.hasTag('modalOpen');
-export const isProcessing = (s: S) => s.matches('processing');
-export const isSucceeded = (s: S) => s.matches('succeeded');
-export const isFailed = (s: S) => s.matches('failed');
-export const selectDraft = (s: S) => s.context.draft;
-export const selectSubject = (s: S) => s.context.subject;
-export const selectResult = (s: S) => s.context.result;
-export const selectActionError = (s: S) => s.context.error;
+export const isModalOpen = <D extends object, T extends object>(s: S<D, T>) => s.hasTag('modalOpen');
+export const isProcessing = <D extends object, T extends object>(s: S<D, T>) => s.matches('processing');
+export const isSucceeded = <D extends object, T extends object>(s: S<D, T>) => s.matches('succeeded');
+export const isFailed = <D extends object, T extends object>(s: S<D, T>) => s.matches('failed');
+export const selectDraft = <D extends object, T extends object>(s: S<D, T>) => s.context.draft;
+export const selectSubject = <D extends object, T extends object>(s: S<D, T>) => s.context.subject;
+export const selectResult = <D extends object, T extends object>(s: S<D, T>) => s.context.result;
+export const selectActionError = <D extends object, T extends object>(s: S<D, T>) => s.context.error;

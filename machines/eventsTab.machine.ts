@@ -1,17 +1,14 @@
 import { assign, setup } from 'xstate';
-import { loadErrorText } from './listLoader';
-import { missingPromise } from './shared';
+import { listLoad, type ListContext } from './listLoader';
 import type { ClanEvent } from '../contract/event';
 
 /** The views of the Events tab sub-navigation (product-spec section 2 Events tab). */
 export type EventsView = 'list' | 'teams' | 'game' | 'gameTasks';
 
-export interface EventsTabContext {
+/** The event list (`items`, the load failure text `error`) and what the tab adds to it. */
+export interface EventsTabContext extends ListContext<ClanEvent> {
   /** true: 'View Past Events' is on (events whose end is in the past). */
   past: boolean;
-  events: ClanEvent[];
-  /** The load failure text shown above the table. */
-  error: string | null;
   /** The event the teams / game / game tasks views act on (kept fresh by every list load). */
   selectedEvent: ClanEvent | null;
 }
@@ -29,37 +26,41 @@ export interface LoadEventsInput {
   past: boolean;
 }
 
+/** The list-loader load step of the event list: which list from `past`; a load keeps the selected event fresh. */
+const eventList = listLoad<ClanEvent, EventsTabContext, 'loadEvents', LoadEventsInput>({
+  id: 'eventsTab',
+  actor: 'loadEvents',
+  fallback: 'Failed to fetch events.',
+  input: (context) => ({ past: context.past }),
+  onLoaded: (context, events) => ({ selectedEvent: events.find((e) => e.id === context.selectedEvent?.id) ?? context.selectedEvent }),
+});
+
 /**
  * The Events tab of clan management (product-spec section 2 Events tab, section 4 Event status):
  * the event list (upcoming or past, loaded by the `loadEvents` actor, reloaded after a schedule,
  * edit or delete and whenever the list is shown again) and the sub-navigation to the Manage
  * Teams, Manage Game and Manage Game Tasks views of one event. Each time one of these views is
  * entered the list is refreshed in the background, so the sub-navigation sees a game that was
- * created or deleted meanwhile (Manage Game Tasks shows only with a game_id).
+ * created or deleted meanwhile (Manage Game Tasks shows only with a game_id). The list region is
+ * the list-loader chart's load step (`listLoad`): `loading` → `loaded` or `failed`.
  */
 export const eventsTabMachine = setup({
   types: {
     context: {} as EventsTabContext,
     events: {} as EventsTabEvent,
   },
-  actors: {
-    loadEvents: missingPromise<ClanEvent[], LoadEventsInput>('eventsTab', 'loadEvents'),
-  },
+  actors: eventList.actors,
   actions: {
-    togglePast: assign(({ context }) => ({ past: !context.past, events: [] as ClanEvent[], error: null })),
-    assignEvents: assign(({ context }, events: ClanEvent[]) => ({
-      events,
-      error: null,
-      selectedEvent: events.find((e) => e.id === context.selectedEvent?.id) ?? context.selectedEvent,
-    })),
-    assignLoadError: assign((_, error: unknown) => ({ error: loadErrorText(error, 'Failed to fetch events.') })),
+    togglePast: assign(({ context }) => ({ past: !context.past, items: [] as ClanEvent[], error: null })),
+    assignItems: assign(({ context }, events: ClanEvent[]) => eventList.loaded(context, events)),
+    assignError: assign((_, error: unknown) => eventList.failed(error)),
     selectEvent: assign(({ context }, eventId: number) => ({
-      selectedEvent: context.events.find((e) => e.id === eventId) ?? (context.selectedEvent?.id === eventId ? context.selectedEvent : null),
+      selectedEvent: context.items.find((e) => e.id === eventId) ?? (context.selectedEvent?.id === eventId ? context.selectedEvent : null),
     })),
   },
 }).createMachine({
   id: 'eventsTab',
-  context: { past: false, events: [], error: null, selectedEvent: null },
+  context: { past: false, items: [], error: null, selectedEvent: null },
   initial: 'list',
   on: {
     'view.list': '.list',
@@ -75,17 +76,8 @@ export const eventsTabMachine = setup({
         'events.reload': '.loading',
       },
       states: {
-        loading: {
-          tags: ['busy'],
-          invoke: {
-            id: 'loadEvents',
-            src: 'loadEvents',
-            input: ({ context }) => ({ past: context.past }),
-            onDone: { target: 'ready', actions: { type: 'assignEvents', params: ({ event }) => event.output } },
-            onError: { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-          },
-        },
-        ready: {},
+        loading: { tags: ['busy'], invoke: eventList.load('failed') },
+        loaded: {},
         failed: {},
       },
     },
@@ -94,13 +86,13 @@ export const eventsTabMachine = setup({
       initial: 'teams',
       // A failed background refresh keeps the list it had (onError: {}); the list view shows load errors.
       states: {
-        teams: { invoke: { id: 'refreshEvents', src: 'loadEvents', input: ({ context }) => ({ past: context.past }), onDone: { actions: { type: 'assignEvents', params: ({ event }) => event.output } }, onError: {} } },
+        teams: { invoke: eventList.refresh('refreshEvents') },
         game: {
-          invoke: { id: 'refreshEvents', src: 'loadEvents', input: ({ context }) => ({ past: context.past }), onDone: { actions: { type: 'assignEvents', params: ({ event }) => event.output } }, onError: {} },
+          invoke: eventList.refresh('refreshEvents'),
           // A game created or deleted in the view: refresh, so 'Manage Game Tasks' follows at once.
           on: { 'events.reload': { target: 'game', reenter: true } },
         },
-        gameTasks: { invoke: { id: 'refreshEvents', src: 'loadEvents', input: ({ context }) => ({ past: context.past }), onDone: { actions: { type: 'assignEvents', params: ({ event }) => event.output } }, onError: {} } },
+        gameTasks: { invoke: eventList.refresh('refreshEvents') },
       },
     },
   },

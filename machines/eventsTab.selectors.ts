@@ -7,7 +7,7 @@ type S = SnapshotFrom<typeof eventsTabMachine>;
 export const selectView = (s: S): EventsView =>
   s.matches({ eventView: 'teams' }) ? 'teams' : s.matches({ eventView: 'game' }) ? 'game' : s.matches({ eventView: 'gameTasks' }) ? 'gameTasks' : 'list';
 export const selectPast = (s: S) => s.context.past;
-export const selectEvents = (s: S) => s.context.events;
+export const selectEvents = (s: S) => s.context.items;
 export const selectEventsError = (s: S) => s.context.error;
 export const selectEventsLoading = (s: S) => s.matches({ list: 'loading' });
 export const selectEventsFailed = (s: S) => s.matches({ list: 'failed' });

@@ -39,6 +39,50 @@ export interface ListLoaderOptions<TItem, TExtra extends object, TEvent extends 
   update?: { [K in TEvent['type']]: (context: ListContext<TItem> & TExtra, event: Extract<TEvent, { type: K }>) => Partial<ListContext<TItem> & TExtra> };
 }
 
+/** How a chart's list loads: the chart id, the loading actor, the fallback failure text, and what a load adds to the context. */
+export interface ListLoadOptions<TItem, TContext extends ListContext<TItem>, TActor extends string, TInput> {
+  /** The chart id (and the name in the "was not provided" error). */
+  id: string;
+  /** Name of the promise actor that loads the rows (provided from src/). */
+  actor: TActor;
+  /** Failure text when the error carries none (product-spec section 8). */
+  fallback: string;
+  /** The actor's input, from the chart's context (e.g. which list). */
+  input?: (context: TContext) => TInput;
+  /** Extra context after a load (e.g. close a row that is gone). */
+  onLoaded?: (context: TContext, items: TItem[]) => Partial<TContext>;
+}
+
+/**
+ * The load step of the list-loader chart, for `listLoader` and for a chart that holds a list
+ * beside other states (eventsTab): the default actor (throws until provided), the context
+ * updates of the chart's actions `assignItems` and `assignError`, and `load(onError)`, the invoke of a load that goes to
+ * `loaded` (or `failed` / back to `loaded` on error); `refresh(id)` is the same call in the
+ * background, keeping the rows when it fails.
+ */
+export function listLoad<TItem, TContext extends ListContext<TItem>, TActor extends string, TInput = void>(o: ListLoadOptions<TItem, TContext, TActor, TInput>) {
+  const actors = { [o.actor]: missingPromise<TItem[], TInput>(o.id, o.actor) } as Record<TActor, PromiseActorLogic<TItem[], TInput>>;
+  const input = o.input ? { input: ({ context }: { context: TContext }) => o.input!(context) } : {};
+  const assignItems = { type: 'assignItems' as const, params: ({ event }: { event: { output: TItem[] } }) => event.output };
+  // XState cannot check an invoke config whose actor name is a type parameter, so these configs
+  // are cast; the charts' call sites and model tests check them.
+  return {
+    actors,
+    /** The context after a load (for the chart's `assignItems`) and after a failure (`assignError`). */
+    loaded: (context: TContext, items: TItem[]) => ({ ...o.onLoaded?.(context, items), items, error: null }) as Partial<TContext>,
+    failed: (error: unknown) => ({ error: loadErrorText(error, o.fallback) }) as Partial<TContext>,
+    load: (onError: 'failed' | 'loaded'): never =>
+      ({
+        id: o.actor,
+        src: o.actor,
+        ...input,
+        onDone: { target: 'loaded' as const, actions: assignItems },
+        onError: { target: onError, actions: { type: 'assignError' as const, params: ({ event }: { event: { error: unknown } }) => event.error } },
+      }) as never,
+    refresh: (id: string): never => ({ id, src: o.actor, ...input, onDone: { actions: assignItems }, onError: {} }) as never,
+  };
+}
+
 /**
  * One list-loader chart for every list screen (house-style "Shapes written once"; the model is
  * cypress-realworld-app's `dataMachine(id)`): `loading` (first load, tag `busy`) → `loaded` or
@@ -56,17 +100,10 @@ export function listLoader<
   TEvent extends EventObject = never,
 >(o: ListLoaderOptions<TItem, TExtra, TEvent, TActor, TReload>) {
   type Context = ListContext<TItem> & TExtra;
-  const actors = { [o.actor]: missingPromise<TItem[]>(o.id, o.actor) } as Record<TActor, PromiseActorLogic<TItem[], void>>;
+  const { actors, loaded, failed, load } = listLoad<TItem, Context, TActor>(o);
   const poll = o.pollInterval === undefined ? {} : { after: { pollInterval: 'reloading' as const } };
-  // The invoke config is built once for both loading states; XState cannot check a config whose
-  // actor and event names are type parameters, so these pieces are cast; the chart's call sites
-  // and tests check them.
-  const load = (onError: 'failed' | 'loaded'): never => ({
-    id: o.actor,
-    src: o.actor,
-    onDone: { target: 'loaded' as const, actions: { type: 'assignItems' as const, params: ({ event }: { event: { output: TItem[] } }) => event.output } },
-    onError: { target: onError, actions: { type: 'assignError' as const, params: ({ event }: { event: { error: unknown } }) => event.error } },
-  }) as never;
+  // XState cannot check a config whose event names are type parameters, so these pieces are
+  // cast; the chart's call sites and tests check them.
   const reloadTo = (target: 'loading' | 'reloading'): never => ({ [o.reload]: target }) as never;
   const ownEvents = Object.fromEntries(
     Object.keys(o.update ?? {}).map((type) => [type, { actions: { type: 'update', params: ({ event }: { event: EventObject }) => event } }]),
@@ -80,8 +117,8 @@ export function listLoader<
     actors,
     delays: { pollInterval: o.pollInterval ?? 0 },
     actions: {
-      assignItems: assign(({ context }, items: TItem[]) => ({ ...o.onLoaded?.(context, items), items, error: null }) as Partial<Context>),
-      assignError: assign((_, error: unknown) => ({ error: loadErrorText(error, o.fallback) }) as Partial<Context>),
+      assignItems: assign(({ context }, items: TItem[]) => loaded(context, items)),
+      assignError: assign((_, error: unknown) => failed(error)),
       update: assign(({ context }, event: TEvent) => {
         const reduce = o.update?.[event.type as TEvent['type']] as ((c: Context, e: TEvent) => Partial<Context>) | undefined;
         return (reduce ? reduce(context, event) : {}) as Partial<Context>;

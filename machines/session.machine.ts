@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import { missingPromise } from './shared';
-import type { AuthStatus, User } from '../contract/user';
+import { USER_LOAD_FAILED, type AuthStatus, type User } from '../contract/user';
 
 /** Which message the login page shows when signed out (product-spec section 4 Session). */
 export type SignedOutNotice = 'welcome' | 'expired';
@@ -21,13 +21,34 @@ export type SessionEvent =
   | { type: 'session.logoutEverywhere' }
   | { type: 'onboarding.completed' };
 
-/** Shown when the profile could not be loaded or parsed and the server session was closed. */
-export const USER_LOAD_FAILED = 'We could not load your profile, so you have been signed out. Please log in again.';
-
 /** Input of the logout actor: end this session only, or every session of the user (server-contract section 7). */
 export interface LogoutInput {
   everywhere: boolean;
 }
+
+/** The user of a `loadUser` answer. */
+const userOf = ({ event }: { event: { output: User } }) => event.output;
+
+/** Loads the user (first load and refresh): with IGNs ready, else onboarding; a failure closes the session. */
+const loadUser = {
+  id: 'loadUser',
+  src: 'loadUser',
+  onDone: [
+    { guard: { type: 'hasIgns', params: userOf }, target: 'ready', actions: { type: 'assignUser', params: userOf } },
+    { target: 'onboardingNeeded', actions: { type: 'assignUser', params: userOf } },
+  ],
+  onError: { target: 'userLoadFailed', actions: 'assignLoadError' },
+} as const;
+
+/** Ends this session or every session of the user; signed out either way (errors ignored). */
+const logOut = (everywhere: boolean) =>
+  ({
+    id: 'logout',
+    src: 'logout',
+    input: { everywhere },
+    onDone: { target: 'unauthenticated', actions: 'clearSession' },
+    onError: { target: 'unauthenticated', actions: 'clearSession' },
+  }) as const;
 
 /**
  * The session chart (product-spec section 4 "Session"): checks the auth status, loads the user,
@@ -102,15 +123,7 @@ export const sessionMachine = setup({
     },
     loadingUser: {
       tags: ['busy'],
-      invoke: {
-        id: 'loadUser',
-        src: 'loadUser',
-        onDone: [
-          { guard: { type: 'hasIgns', params: ({ event }) => event.output }, target: 'ready', actions: { type: 'assignUser', params: ({ event }) => event.output } },
-          { target: 'onboardingNeeded', actions: { type: 'assignUser', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'userLoadFailed', actions: 'assignLoadError' },
-      },
+      invoke: loadUser,
     },
     userLoadFailed: {
       tags: ['busy'],
@@ -139,35 +152,15 @@ export const sessionMachine = setup({
     },
     refreshing: {
       tags: ['authenticated'],
-      invoke: {
-        id: 'loadUser',
-        src: 'loadUser',
-        onDone: [
-          { guard: { type: 'hasIgns', params: ({ event }) => event.output }, target: 'ready', actions: { type: 'assignUser', params: ({ event }) => event.output } },
-          { target: 'onboardingNeeded', actions: { type: 'assignUser', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'userLoadFailed', actions: 'assignLoadError' },
-      },
+      invoke: loadUser,
     },
     loggingOut: {
       tags: ['busy'],
-      invoke: {
-        id: 'logout',
-        src: 'logout',
-        input: { everywhere: false },
-        onDone: { target: 'unauthenticated', actions: 'clearSession' },
-        onError: { target: 'unauthenticated', actions: 'clearSession' },
-      },
+      invoke: logOut(false),
     },
     loggingOutEverywhere: {
       tags: ['busy'],
-      invoke: {
-        id: 'logout',
-        src: 'logout',
-        input: { everywhere: true },
-        onDone: { target: 'unauthenticated', actions: 'clearSession' },
-        onError: { target: 'unauthenticated', actions: 'clearSession' },
-      },
+      invoke: logOut(true),
     },
   },
 });

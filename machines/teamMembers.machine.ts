@@ -1,5 +1,5 @@
 import { assign, raise, setup } from 'xstate';
-import { BANNER_DELAYS } from './banner.machine';
+import { BANNER_DELAYS, fadingMessageStates } from './banner.machine';
 import { loadErrorText } from './listLoader';
 import { missingPromise } from './shared';
 import type { TeamMember, TeamMembersAnswer, TeamRole } from '../contract/team';
@@ -58,7 +58,8 @@ export interface MemberAnswer {
  * membership, 5 Teams, 8): loads the team members and the eligible in-game accounts; adds a member
  * (the account leaves the eligible list); changes a role optimistically and puts the old role back
  * when the call fails; takes a removal confirmed elsewhere (`member.removed`: the account returns
- * to the eligible list, sorted by name). Messages fade at 4 s and clear at 5 s (the banner chart's delays `messageFade`, `messageRemove`). Effects: the
+ * to the eligible list, sorted by name). Region `notice`: the banner chart's fading-message states
+ * (`fadingMessageStates`: fade at 4 s, cleared at 5 s). Effects: the
  * actors loadMembers, addMember, changeRole; `notifyCount` tells the team list the new size.
  */
 export const teamMembersMachine = setup({
@@ -76,7 +77,6 @@ export const teamMembersMachine = setup({
     messageRemove: BANNER_DELAYS.messageRemove,
   },
   guards: {
-    hasNotice: ({ context }) => context.notice !== null,
     hasIgn: ({ context }) => context.selectedIgnId !== null && context.eligible.some((e) => e.id === context.selectedIgnId),
     roleDiffers: ({ context }, e: { memberId: number; role: TeamRole }) =>
       context.members.some((m) => m.id === e.memberId && m.role !== e.role),
@@ -126,7 +126,7 @@ export const teamMembersMachine = setup({
       notice: { tone: 'error', text: loadErrorText(e.error, e.fallback) } as MemberNotice,
     })),
     showNotice: raise({ type: 'message.show' }),
-    clearNotice: assign({ notice: null }),
+    clearMessage: assign({ notice: null }),
     notifyCount: () => {},
   },
 }).createMachine({
@@ -229,24 +229,7 @@ export const teamMembersMachine = setup({
             },
           },
         },
-        notice: {
-          initial: 'hidden',
-          states: {
-            hidden: {
-              entry: 'clearNotice',
-              on: { 'message.show': { guard: 'hasNotice', target: 'shown' } },
-            },
-            shown: {
-              on: { 'message.show': { guard: 'hasNotice', target: 'shown', reenter: true } },
-              after: { messageFade: 'fading' },
-            },
-            fading: {
-              tags: ['noticeFading'],
-              on: { 'message.show': { guard: 'hasNotice', target: 'shown' } },
-              after: { messageRemove: 'hidden' },
-            },
-          },
-        },
+        notice: { initial: 'hidden', states: fadingMessageStates([]) },
       },
     },
   },

@@ -14,7 +14,7 @@ export const selectMembersLoadError = (s: S) => s.context.loadError;
 export const selectAdding = (s: S) => s.matches({ ready: { adding: 'submitting' } });
 export const selectRoleSaving = (s: S) => s.hasTag('roleSaving');
 export const selectNotice = (s: S) => s.context.notice;
-export const selectNoticeFading = (s: S) => s.hasTag('noticeFading');
+export const selectNoticeFading = (s: S) => s.hasTag('messageFading');
 /** The add button's rule (product-spec section 5 Teams): an IGN chosen and nothing loading. */
 export const selectCanAdd = (s: S) =>
   s.matches({ ready: { adding: 'idle' } }) && s.context.selectedIgnId !== null && s.context.eligible.some((e) => e.id === s.context.selectedIgnId);

@@ -1,4 +1,5 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
+import type { GameSettings } from '../../contract/game/settings';
 
 /** Row types of every table; one migration set creates them for SQLite and PostgreSQL. */
 interface UsersTable {
@@ -81,20 +82,12 @@ interface TasksTable {
   difficulty: string;
   created_at: string;
 }
-export interface GamesTable {
+/** A game row: its settings columns are the contract's GameSettings. */
+export interface GamesTable extends GameSettings {
   id: Generated<number>;
   event_id: number;
   clan_id: number;
   status: string;
-  board_size: number;
-  num_snakes: number;
-  num_ladders: number;
-  max_reverts_allowed: number;
-  num_easy_tasks: number;
-  num_medium_tasks: number;
-  num_hard_tasks: number;
-  num_elite_tasks: number;
-  num_master_tasks: number;
   /** JSON text: [{type, start, end}]. */
   board_connections: string;
   /** JSON text: [{name, color}] or null. */

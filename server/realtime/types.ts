@@ -26,9 +26,10 @@ export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterS
  * The two rooms of a game (server-contract section 5): `game:<id>` holds everyone who is not a
  * member of the game's clan (they get the public shape), `game:<id>:members` holds clan members
  * (they get revert counts). A socket is in at most one of them per game, so a change is
- * serialised once per audience and each socket receives it once.
+ * serialised once per audience and each socket receives it once. This is the public room;
  */
 export const publicRoom = (gameId: number): string => `game:${gameId}`;
+/** ... and this the clan members' room. */
 export const membersRoom = (gameId: number): string => `game:${gameId}:members`;
 
 /**

@@ -105,15 +105,19 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
       if (parsed) send({ type: 'action.failed', message: parsed.message });
     };
 
-    socket.on('connect', onConnect);
-    socket.on('disconnect', onDisconnect);
-    socket.on('connect_error', onConnectError);
+    // Every listener, written once for attaching and detaching.
+    const listeners = [
+      ['connect', onConnect],
+      ['disconnect', onDisconnect],
+      ['connect_error', onConnectError],
+      ['game_state_update', onState],
+      ['tasks_reordered', onTasksReordered],
+      ['new_log_entry', onLog],
+      ['team_update', onTeamUpdate],
+      ['action_error', onActionError],
+    ] as const;
+    for (const [event, listener] of listeners) socket.on(event, listener);
     socket.io.on('reconnect_attempt', onReconnectAttempt);
-    socket.on('game_state_update', onState);
-    socket.on('tasks_reordered', onTasksReordered);
-    socket.on('new_log_entry', onLog);
-    socket.on('team_update', onTeamUpdate);
-    socket.on('action_error', onActionError);
     // A socket that connected before the listeners were attached still reports it.
     if (socket.connected) onConnect();
 
@@ -138,15 +142,8 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
 
     return () => {
       if (joined && socket.connected) socket.emit('leave_game', { game_id: input.gameId });
-      socket.off('connect', onConnect);
-      socket.off('disconnect', onDisconnect);
-      socket.off('connect_error', onConnectError);
+      for (const [event, listener] of listeners) socket.off(event, listener);
       socket.io.off('reconnect_attempt', onReconnectAttempt);
-      socket.off('game_state_update', onState);
-      socket.off('tasks_reordered', onTasksReordered);
-      socket.off('new_log_entry', onLog);
-      socket.off('team_update', onTeamUpdate);
-      socket.off('action_error', onActionError);
       socket.disconnect();
     };
   });

@@ -1,22 +1,27 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useLayoutEffect, useRef, type FormEvent, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { assign, fromPromise, type ActorRefFrom } from 'xstate';
-import { confirmActionMachine, type ActionResult, type PerformInput } from '../../machines/confirmAction.machine';
+import { confirmActionChart, type ActionResult, type ConfirmPayload, type PerformInput } from '../../machines/confirmAction.machine';
 import * as sel from '../../machines/confirmAction.selectors';
 import { Notice } from './Notice';
 
-/** A confirmAction actor as components hold it. */
-export type ConfirmActionRef = ActorRefFrom<typeof confirmActionMachine>;
+/** A confirmAction actor as components hold it, typed by its use's draft and subject. */
+export type ConfirmActionRef<TDraft extends object, TSubject extends object> = ActorRefFrom<ReturnType<typeof confirmActionChart<TDraft, TSubject>>>;
+
+/** No form values, or nothing to act on. */
+export type Nothing = Record<never, never>;
 
 /** The effects one modal use gives the confirmAction chart. */
-export interface ConfirmEffects {
+export interface ConfirmEffects<TDraft extends object, TSubject extends object> {
+  /** The draft and subject while the modal is closed (the form's empty values). */
+  closed: ConfirmPayload<TDraft, TSubject>;
   /** The call; resolves with the success message, rejects with an Error whose message is shown. */
-  perform: (input: PerformInput) => Promise<ActionResult>;
+  perform: (input: PerformInput<TDraft, TSubject>) => Promise<ActionResult>;
   /** Form rule: an error text, or null when the draft may be submitted. */
-  validate?: (draft: Record<string, unknown>) => string | null;
+  validate?: (draft: TDraft) => string | null;
   /** Called once on success (refresh data, navigate ...). */
-  onSucceeded?: (input: PerformInput & { result: string | null }) => void;
+  onSucceeded?: (input: PerformInput<TDraft, TSubject> & { result: string | null }) => void;
 }
 
 /**
@@ -24,13 +29,14 @@ export interface ConfirmEffects {
  * `useActorRef(machine.provide(...))`). The provided implementations read the effects of the
  * latest render, so they never act on a stale closure.
  */
-export function useConfirmAction(effects: ConfirmEffects): ConfirmActionRef {
+export function useConfirmAction<TDraft extends object, TSubject extends object>(effects: ConfirmEffects<TDraft, TSubject>): ConfirmActionRef<TDraft, TSubject> {
   const latest = useRef(effects);
   useLayoutEffect(() => {
     latest.current = effects;
   });
+  const [chart] = useState(() => confirmActionChart(effects.closed));
   return useActorRef(
-    confirmActionMachine.provide({
+    chart.provide({
       actors: { performAction: fromPromise(({ input }) => latest.current.perform(input)) },
       guards: { isDraftValid: ({ context }) => !latest.current.validate || latest.current.validate(context.draft) === null },
       actions: {
@@ -47,7 +53,7 @@ export function useConfirmAction(effects: ConfirmEffects): ConfirmActionRef {
  * processing disables them and shows `processingText`; the result step shows the success
  * message or the error with Close (and Retry on failure). Radix Dialog: focus trap, Esc cancels.
  */
-export function ConfirmDialog({
+export function ConfirmDialog<TDraft extends object, TSubject extends object>({
   actor,
   title,
   children,
@@ -57,7 +63,7 @@ export function ConfirmDialog({
   danger = false,
   submitDisabled = false,
 }: {
-  actor: ConfirmActionRef;
+  actor: ConfirmActionRef<TDraft, TSubject>;
   title: string;
   children?: ReactNode;
   confirmLabel: string;

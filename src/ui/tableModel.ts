@@ -28,6 +28,25 @@ export function pageWindow(total: number, page: number, size: number): PageWindo
   return { page: clamped, pageCount, start: Math.min(start, total), end: Math.min(start + size, total) };
 }
 
+/** One page of rows with its 1-based range, for the 'X-Y of N' label. */
+export interface Page<T> {
+  rows: T[];
+  /** The page shown (clamped into 1..pageCount). */
+  page: number;
+  pageCount: number;
+  /** 1-based index of the first row shown, 0 when there are none. */
+  from: number;
+  /** 1-based index of the last row shown. */
+  to: number;
+  total: number;
+}
+
+/** Page `page` (1-based, clamped) of `rows` at `size` rows a page; an empty list has one empty page. */
+export function paginate<T>(rows: readonly T[], page: number, size: number): Page<T> {
+  const w = pageWindow(rows.length, page, size);
+  return { rows: rows.slice(w.start, w.end), page: w.page, pageCount: w.pageCount, from: w.end > w.start ? w.start + 1 : 0, to: w.end, total: rows.length };
+}
+
 /** The page-reset key: the page goes back to 1 whenever the row count, the page size or the search changes. */
 export const pageResetKey = (rowCount: number, size: number, search: string) => `${rowCount}|${size}|${search}`;
 

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { backends } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
 import { useServerSuite } from '../support/suite';
-import { ACTORS, PERMISSION_TEXT, type Actor, type Row } from '../support/fixtures';
+import { matrixRows, PERMISSION_TEXT, signInDev, type Actor, type Row } from '../support/fixtures';
 
 /**
  * Clans and members over real HTTP (product-spec sections 4-8, server-contract
@@ -40,12 +40,7 @@ describe.each(backends())('clans and members API (%s)', (backend) => {
 
   const client = () => suite.client();
 
-  async function signIn(name: string): Promise<{ api: ApiClient; id: number }> {
-    const api = await client().devLogin(name);
-    const me = await api.get('/api/user/me');
-    expect(me.status).toBe(200);
-    return { api, id: me.body.id };
-  }
+  const signIn = (name: string) => signInDev(client, name);
 
   /** A fresh clan with the shared Admins, Members and Guests added by its fresh Owner. */
   async function freshClan(extra: { name?: string } = {}): Promise<Clan> {
@@ -109,7 +104,7 @@ describe.each(backends())('clans and members API (%s)', (backend) => {
     { call: 'disband', send: (as, c) => as.del(`/api/clan/${c.id}`), expect: [401, 403, 403, 403, 403, 200] },
   ];
 
-  const ROWS = MATRIX.flatMap((m) => ACTORS.map((actor, i) => ({ ...m, actor, status: m.expect[i] })));
+  const ROWS = matrixRows(MATRIX);
 
   describe('permission matrix', () => {
     it.each(ROWS)('$call as $actor → $status', async ({ send, actor, status, call }) => {

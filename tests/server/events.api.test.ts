@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { backends } from '../support/server';
-import { ApiClient, type Answer } from '../support/api';
+import type { ApiClient } from '../support/api';
 import { useServerSuite } from '../support/suite';
-import { ACTORS, actorClient, clanWithRoles, directSql as sql, insertGame, PERMISSION_TEXT, READ, WRITE, type Actor, type Row } from '../support/fixtures';
+import { actorClient, clanWithRoles, directSql as sql, insertGame, okBody, permissionMatrix, READ, signInDev, WRITE, type Actor, type MatrixCall, type Person } from '../support/fixtures';
 import {
   EVENT_BAD_START,
   EVENT_END_BEFORE_START,
@@ -57,12 +57,8 @@ describe('event status rule (contract/event.ts)', () => {
 
 describe.each(backends())('events API (%s)', (backend) => {
   const suite = useServerSuite(backend);
-  let anon: ApiClient;
-  let outsider: ApiClient;
-  let guest: ApiClient;
-  let member: ApiClient;
-  let admin: ApiClient;
-  let owner: ApiClient;
+  /** The clan's people by role (set up in beforeAll). */
+  const roles = {} as Record<Person, ApiClient>;
   let clanId: number;
   let otherOwner: ApiClient;
   let otherClanId: number;
@@ -70,41 +66,30 @@ describe.each(backends())('events API (%s)', (backend) => {
 
   const client = () => suite.client();
 
-  async function signIn(name: string): Promise<{ api: ApiClient; id: number }> {
-    const api = await client().devLogin(name);
-    const me = await api.get('/api/user/me');
-    expect(me.status).toBe(200);
-    return { api, id: me.body.id };
-  }
+  const signIn = (name: string) => signInDev(client, name);
 
   function as(actor: Actor): ApiClient {
-    return actorClient({ anon, outsider, guest, member, admin, owner }, actor);
+    return actorClient(roles, actor);
   }
 
   /** A fresh upcoming event of the main clan, made by its Owner. */
   async function freshEvent(extra: Record<string, unknown> = {}): Promise<{ id: number; name: string }> {
     const name = `Event ${++serial}`;
-    const r = await owner.post(`/api/clan/${clanId}/events/`, { name, type: EVENT_TYPE, start_datetime: iso(DAY), end_datetime: iso(2 * DAY), ...extra });
+    const r = await roles.owner.post(`/api/clan/${clanId}/events/`, { name, type: EVENT_TYPE, start_datetime: iso(DAY), end_datetime: iso(2 * DAY), ...extra });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     return { id: r.body.event.id, name: r.body.event.name };
   }
 
-  async function allEvents(api: ApiClient = owner, clan = clanId): Promise<any[]> {
-    const r = await api.get(`/api/clan/${clan}/events/`);
-    expect(r.status).toBe(200);
-    return r.body.events;
-  }
+  const allEvents = async (api: ApiClient = roles.owner, clan = clanId): Promise<any[]> => (await okBody(api.get(`/api/clan/${clan}/events/`))).events;
 
   beforeAll(async () => {
-    const c = await clanWithRoles(suite.url, { prefix: 'ev', clanName: 'Event Clan', signIn });
-    ({ anon, outsider, guest, member, admin, owner } = c.people);
-    clanId = c.clanId;
+    clanId = (await clanWithRoles(suite.url, { prefix: 'ev', clanName: 'Event Clan', signIn, into: roles })).clanId;
     otherOwner = (await signIn('ev-other-owner')).api;
     otherClanId = (await otherOwner.post('/api/clans', { clan_name: 'Other Event Clan' })).body.clan_id;
   }, 60_000);
 
   /** Every call × every actor; a refused write changes nothing. */
-  const MATRIX: { call: string; expect: Row; send: (api: ApiClient) => Promise<{ r: Answer; verify?: (ok: boolean) => Promise<void> }> }[] = [
+  const MATRIX: MatrixCall[] = [
     {
       call: 'GET events/?past=false',
       expect: READ,
@@ -144,27 +129,17 @@ describe.each(backends())('events API (%s)', (backend) => {
     },
   ];
 
-  const ROWS = MATRIX.flatMap((m) => ACTORS.map((actor, i) => ({ call: m.call, send: m.send, actor, status: m.expect[i] })));
-
-  describe('permission matrix', () => {
-    it.each(ROWS)('$call as $actor → $status', async ({ send, actor, status }) => {
-      const { r, verify } = await send(as(actor));
-      expect(r.status, JSON.stringify(r.body)).toBe(status);
-      if (status === 401) expect(r.body).toEqual({ error: 'You must be signed in.' });
-      if (status === 403) expect(r.body).toEqual({ error: PERMISSION_TEXT });
-      await verify?.(status === 200);
-    });
-  });
+  permissionMatrix(MATRIX, as);
 
   describe('clans and ids', () => {
     it('answers 404 "Clan ID {id} not found." for a missing clan on every call', async () => {
       const missing = 987654;
       const body = { name: 'x', type: EVENT_TYPE, start_datetime: iso(DAY), end_datetime: null };
       for (const r of [
-        await member.get(`/api/clan/${missing}/events/?past=false`),
-        await member.post(`/api/clan/${missing}/events/`, body),
-        await member.put(`/api/clan/${missing}/events/1`, body),
-        await member.del(`/api/clan/${missing}/events/1`),
+        await roles.member.get(`/api/clan/${missing}/events/?past=false`),
+        await roles.member.post(`/api/clan/${missing}/events/`, body),
+        await roles.member.put(`/api/clan/${missing}/events/1`, body),
+        await roles.member.del(`/api/clan/${missing}/events/1`),
       ]) {
         expect(r).toMatchObject({ status: 404, body: { error: `Clan ID ${missing} not found.` } });
       }
@@ -179,35 +154,35 @@ describe.each(backends())('events API (%s)', (backend) => {
       // Through the event's own clan the other Owner is a non-member.
       expect((await otherOwner.del(`/api/clan/${clanId}/events/${ev.id}`)).status).toBe(403);
       expect((await allEvents()).find((e) => e.id === ev.id).name).toBe(ev.name);
-      expect((await owner.put(`/api/clan/${clanId}/events/987654`, body)).status).toBe(404);
-      expect((await owner.del(`/api/clan/${clanId}/events/987654`)).status).toBe(404);
+      expect((await roles.owner.put(`/api/clan/${clanId}/events/987654`, body)).status).toBe(404);
+      expect((await roles.owner.del(`/api/clan/${clanId}/events/987654`)).status).toBe(404);
     });
 
     it('answers 400 for ids that are not positive integers or too large, never 500', async () => {
       const body = { name: 'x', type: EVENT_TYPE, start_datetime: iso(DAY), end_datetime: null };
       for (const bad of ['abc', '0', '-1', '1.5', '12abc', '9999999999', '99999999999999999999']) {
-        expect((await owner.get(`/api/clan/${bad}/events/`)).status, bad).toBe(400);
-        expect((await owner.post(`/api/clan/${bad}/events/`, body)).status, bad).toBe(400);
-        expect((await owner.put(`/api/clan/${clanId}/events/${bad}`, body)).status, bad).toBe(400);
-        expect((await owner.del(`/api/clan/${clanId}/events/${bad}`)).status, bad).toBe(400);
+        expect((await roles.owner.get(`/api/clan/${bad}/events/`)).status, bad).toBe(400);
+        expect((await roles.owner.post(`/api/clan/${bad}/events/`, body)).status, bad).toBe(400);
+        expect((await roles.owner.put(`/api/clan/${clanId}/events/${bad}`, body)).status, bad).toBe(400);
+        expect((await roles.owner.del(`/api/clan/${clanId}/events/${bad}`)).status, bad).toBe(400);
       }
     });
 
     it('accepts every path with and without a trailing slash', async () => {
-      expect((await member.get(`/api/clan/${clanId}/events`)).status).toBe(200);
-      expect((await member.get(`/api/clan/${clanId}/events/?past=true`)).status).toBe(200);
-      const made = await owner.post(`/api/clan/${clanId}/events`, { name: 'No slash', type: EVENT_TYPE, start_datetime: iso(DAY), end_datetime: null });
+      expect((await roles.member.get(`/api/clan/${clanId}/events`)).status).toBe(200);
+      expect((await roles.member.get(`/api/clan/${clanId}/events/?past=true`)).status).toBe(200);
+      const made = await roles.owner.post(`/api/clan/${clanId}/events`, { name: 'No slash', type: EVENT_TYPE, start_datetime: iso(DAY), end_datetime: null });
       expect(made.status).toBe(200);
       const id = made.body.event.id;
-      expect((await owner.put(`/api/clan/${clanId}/events/${id}/`, { name: 'With slash', start_datetime: iso(DAY), end_datetime: null })).status).toBe(200);
-      expect((await owner.del(`/api/clan/${clanId}/events/${id}/`)).body).toEqual({ message: "Event 'With slash' successfully deleted." });
+      expect((await roles.owner.put(`/api/clan/${clanId}/events/${id}/`, { name: 'With slash', start_datetime: iso(DAY), end_datetime: null })).status).toBe(200);
+      expect((await roles.owner.del(`/api/clan/${clanId}/events/${id}/`)).body).toEqual({ message: "Event 'With slash' successfully deleted." });
     });
   });
 
   describe('schedule and edit', () => {
     it('schedules an event with the spec message and answers the event with every field', async () => {
       const start = '2031-05-01T12:00:00+02:00';
-      const r = await admin.post(`/api/clan/${clanId}/events/`, { name: '  Summer Bash  ', type: EVENT_TYPE, start_datetime: start, end_datetime: '2031-05-02T12:00' });
+      const r = await roles.admin.post(`/api/clan/${clanId}/events/`, { name: '  Summer Bash  ', type: EVENT_TYPE, start_datetime: start, end_datetime: '2031-05-02T12:00' });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body.message).toBe('Event scheduled successfully!');
       expect(r.body.event).toEqual({
@@ -222,10 +197,10 @@ describe.each(backends())('events API (%s)', (backend) => {
     });
 
     it('takes the type as optional but refuses any other type', async () => {
-      const r = await owner.post(`/api/clan/${clanId}/events/`, { name: 'No type', start_datetime: iso(DAY) });
+      const r = await roles.owner.post(`/api/clan/${clanId}/events/`, { name: 'No type', start_datetime: iso(DAY) });
       expect(r.status).toBe(200);
       expect(r.body.event).toMatchObject({ type: EVENT_TYPE, end_datetime: null });
-      const bad = await owner.post(`/api/clan/${clanId}/events/`, { name: 'Bingo', type: 'Bingo', start_datetime: iso(DAY) });
+      const bad = await roles.owner.post(`/api/clan/${clanId}/events/`, { name: 'Bingo', type: 'Bingo', start_datetime: iso(DAY) });
       expect(bad.status).toBe(400);
     });
 
@@ -257,22 +232,22 @@ describe.each(backends())('events API (%s)', (backend) => {
 
     it.each(INVALID)('refuses %s with 400 and stores nothing', async (_label, body, message) => {
       const before = (await allEvents()).length;
-      const r = await owner.post(`/api/clan/${clanId}/events/`, resolve(body));
+      const r = await roles.owner.post(`/api/clan/${clanId}/events/`, resolve(body));
       expect(r.status).toBe(400);
       expect(r.body.error).toContain(message);
       expect((await allEvents()).length).toBe(before);
     });
 
     it('accepts a name of exactly 100 characters, an empty or null end, and a start up to 5 minutes ago', async () => {
-      expect((await owner.post(`/api/clan/${clanId}/events/`, { name: 'n'.repeat(100), start_datetime: iso(DAY) })).status).toBe(200);
-      const empty = await owner.post(`/api/clan/${clanId}/events/`, { name: 'Empty end', start_datetime: iso(DAY), end_datetime: '' });
+      expect((await roles.owner.post(`/api/clan/${clanId}/events/`, { name: 'n'.repeat(100), start_datetime: iso(DAY) })).status).toBe(200);
+      const empty = await roles.owner.post(`/api/clan/${clanId}/events/`, { name: 'Empty end', start_datetime: iso(DAY), end_datetime: '' });
       expect(empty.body.event.end_datetime).toBeNull();
-      expect((await owner.post(`/api/clan/${clanId}/events/`, { name: 'Slack', start_datetime: iso(-2 * 60_000), end_datetime: null })).status).toBe(200);
+      expect((await roles.owner.post(`/api/clan/${clanId}/events/`, { name: 'Slack', start_datetime: iso(-2 * 60_000), end_datetime: null })).status).toBe(200);
     });
 
     it('refuses bodies that are not JSON objects with 400', async () => {
       for (const body of ['not json', '[]', 'null', '"text"', '42']) {
-        const r = await owner.call('POST', `/api/clan/${clanId}/events/`, body);
+        const r = await roles.owner.call('POST', `/api/clan/${clanId}/events/`, body);
         expect(r.status, body).toBe(400);
         expect(typeof r.body.error).toBe('string');
       }
@@ -280,14 +255,14 @@ describe.each(backends())('events API (%s)', (backend) => {
 
     it('updates an event with the spec message, and applies the same rules', async () => {
       const ev = await freshEvent();
-      const r = await admin.put(`/api/clan/${clanId}/events/${ev.id}`, { name: ' Renamed ', type: EVENT_TYPE, start_datetime: iso(3 * DAY), end_datetime: iso(4 * DAY) });
+      const r = await roles.admin.put(`/api/clan/${clanId}/events/${ev.id}`, { name: ' Renamed ', type: EVENT_TYPE, start_datetime: iso(3 * DAY), end_datetime: iso(4 * DAY) });
       expect(r.status).toBe(200);
       expect(r.body.message).toBe("Event 'Renamed' updated successfully.");
       expect(r.body.event).toMatchObject({ id: ev.id, name: 'Renamed', game_id: null, team_count: 0 });
-      const bad = await owner.put(`/api/clan/${clanId}/events/${ev.id}`, { name: 'Renamed', start_datetime: iso(3 * DAY), end_datetime: iso(2 * DAY) });
+      const bad = await roles.owner.put(`/api/clan/${clanId}/events/${ev.id}`, { name: 'Renamed', start_datetime: iso(3 * DAY), end_datetime: iso(2 * DAY) });
       expect(bad).toMatchObject({ status: 400, body: { error: EVENT_END_BEFORE_START } });
-      expect((await owner.put(`/api/clan/${clanId}/events/${ev.id}`, { name: '', start_datetime: iso(DAY) })).status).toBe(400);
-      expect((await owner.put(`/api/clan/${clanId}/events/${ev.id}`, 'nope')).status).toBe(400);
+      expect((await roles.owner.put(`/api/clan/${clanId}/events/${ev.id}`, { name: '', start_datetime: iso(DAY) })).status).toBe(400);
+      expect((await roles.owner.put(`/api/clan/${clanId}/events/${ev.id}`, 'nope')).status).toBe(400);
       expect((await allEvents()).find((e) => e.id === ev.id).name).toBe('Renamed');
     });
 
@@ -295,10 +270,10 @@ describe.each(backends())('events API (%s)', (backend) => {
       const ev = await freshEvent();
       const pastStart = new Date(Date.now() - 2 * DAY).toISOString();
       await sql(suite.env, 'UPDATE events SET start_datetime = ? WHERE id = ?', [pastStart, ev.id]);
-      const same = await owner.put(`/api/clan/${clanId}/events/${ev.id}`, { name: 'Still running', start_datetime: pastStart, end_datetime: iso(DAY) });
+      const same = await roles.owner.put(`/api/clan/${clanId}/events/${ev.id}`, { name: 'Still running', start_datetime: pastStart, end_datetime: iso(DAY) });
       expect(same.status, JSON.stringify(same.body)).toBe(200);
       expect(same.body.event.start_datetime).toBe(pastStart);
-      const moved = await owner.put(`/api/clan/${clanId}/events/${ev.id}`, { name: 'Still running', start_datetime: new Date(Date.now() - DAY).toISOString(), end_datetime: iso(DAY) });
+      const moved = await roles.owner.put(`/api/clan/${clanId}/events/${ev.id}`, { name: 'Still running', start_datetime: new Date(Date.now() - DAY).toISOString(), end_datetime: iso(DAY) });
       expect(moved).toMatchObject({ status: 400, body: { error: EVENT_START_IN_PAST } });
     });
   });
@@ -342,17 +317,17 @@ describe.each(backends())('events API (%s)', (backend) => {
   describe('delete', () => {
     it("deletes the event with its teams, team members and game, with the spec message", async () => {
       const ev = await freshEvent();
-      const ign = await member.post('/api/user/igns', { ign: 'EvDelIgn' });
+      const ign = await roles.member.post('/api/user/igns', { ign: 'EvDelIgn' });
       expect(ign.status).toBe(200);
-      const t1 = (await owner.post(`/api/clan/${clanId}/events/${ev.id}/teams/`, { name: 'Red', color: '#ff0000' })).body.team.id;
-      await owner.post(`/api/clan/${clanId}/events/${ev.id}/teams/`, { name: 'Blue', color: '#0000ff' });
-      expect((await owner.post(`/api/clan/${clanId}/events/${ev.id}/teams/${t1}/members`, { osrs_ign_id: ign.body.ign.id, role: 'Leader' })).status).toBe(200);
+      const t1 = (await roles.owner.post(`/api/clan/${clanId}/events/${ev.id}/teams/`, { name: 'Red', color: '#ff0000' })).body.team.id;
+      await roles.owner.post(`/api/clan/${clanId}/events/${ev.id}/teams/`, { name: 'Blue', color: '#0000ff' });
+      expect((await roles.owner.post(`/api/clan/${clanId}/events/${ev.id}/teams/${t1}/members`, { osrs_ign_id: ign.body.ign.id, role: 'Leader' })).status).toBe(200);
       const gameId = await insertGame(suite.env, ev.id, clanId, 'READY');
       await sql(suite.env, "INSERT INTO board_squares (game_id, square_index, task_id, task_description, task_difficulty) VALUES (?, 1, NULL, 'Start', NULL)", [gameId]);
       await sql(suite.env, "INSERT INTO game_log (game_id, timestamp, team_name, team_color, message) VALUES (?, ?, 'Server', NULL, 'hello')", [gameId, new Date().toISOString()]);
       await sql(suite.env, "INSERT INTO team_states (game_id, team_id, current_position, revert_count, position_history) VALUES (?, ?, 1, 0, '[1]')", [gameId, t1]);
 
-      const r = await admin.del(`/api/clan/${clanId}/events/${ev.id}`);
+      const r = await roles.admin.del(`/api/clan/${clanId}/events/${ev.id}`);
       expect(r).toMatchObject({ status: 200, body: { message: `Event '${ev.name}' successfully deleted.` } });
       const count = async (table: string, col: string, id: number) => Number((await sql(suite.env, `SELECT COUNT(*) AS n FROM ${table} WHERE ${col} = ?`, [id]))[0].n);
       expect(await count('events', 'id', ev.id)).toBe(0);
@@ -361,8 +336,8 @@ describe.each(backends())('events API (%s)', (backend) => {
       expect(await count('games', 'event_id', ev.id)).toBe(0);
       for (const t of ['board_squares', 'game_log', 'team_states']) expect(await count(t, 'game_id', gameId), t).toBe(0);
       // The IGN itself stays linked to its user.
-      expect((await member.get('/api/user/me')).body.igns.map((i: any) => i.ign)).toContain('EvDelIgn');
-      expect((await owner.del(`/api/clan/${clanId}/events/${ev.id}`)).status).toBe(404);
+      expect((await roles.member.get('/api/user/me')).body.igns.map((i: any) => i.ign)).toContain('EvDelIgn');
+      expect((await roles.owner.del(`/api/clan/${clanId}/events/${ev.id}`)).status).toBe(404);
     });
   });
 
@@ -375,13 +350,13 @@ describe.each(backends())('events API (%s)', (backend) => {
         { name: 'x', start_datetime: iso(DAY), end_datetime: [] }, { name: 'x', start_datetime: iso(DAY), type: null },
       ];
       for (const b of bodies) {
-        for (const r of [await owner.post(`/api/clan/${clanId}/events/`, b), await owner.put(`/api/clan/${clanId}/events/${ev.id}`, b)]) {
+        for (const r of [await roles.owner.post(`/api/clan/${clanId}/events/`, b), await roles.owner.put(`/api/clan/${clanId}/events/${ev.id}`, b)]) {
           expect(r.status, JSON.stringify(b).slice(0, 80)).toBeGreaterThanOrEqual(400);
           expect(r.status).toBeLessThan(500);
         }
       }
       for (const q of ['past=', 'past=1', 'past=TRUE', 'past=true&past=false']) {
-        const r = await owner.get(`/api/clan/${clanId}/events/?${q}`);
+        const r = await roles.owner.get(`/api/clan/${clanId}/events/?${q}`);
         expect(r.status, q).toBeLessThan(500);
       }
     });

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { backends } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
 import { useServerSuite } from '../support/suite';
-import { ACTORS, actorClient, clanWithRoles, importTasksCsv, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
+import { actorClient, clanWithRoles, importTasksCsv, matrixRows, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
 import type { DbHandle } from '../../server/db/connect';
 import { autoSplit, countsToSettings, TIERS, type GameSettings } from '../../contract/game';
 import { AvailableTasksAnswerSchema, GAME_MESSAGES, GAME_TASK_MESSAGES, SquaresAnswerSchema, type BoardSquare } from '../../contract/gameApi';
@@ -61,8 +61,7 @@ describe.each(backends())('game tasks API (%s)', (backend) => {
     const c = await clanWithRoles(suite.url, { prefix: 'tasks', clanName: `Task Clan ${backend}` });
     Object.assign(people, c.people);
     clanId = c.clanId;
-    await importTasksCsv(people.owner, clanId);
-    for (const t of (await people.owner.get(`/api/clan/${clanId}/tasks/`)).body.tasks) pool.set(t.id, { description: t.description, difficulty: t.difficulty });
+    for (const [id, task] of await importTasksCsv(people.owner, clanId)) pool.set(id, task);
     // An EASY task of another clan (the outsider's).
     const other = (await people.outsider.post('/api/clans', { clan_name: `Outsider Clan ${backend}` })).body.clan_id;
     const t = await people.outsider.post(`/api/clan/${other}/tasks`, { description: 'Foreign easy task', difficulty: 'EASY' });
@@ -70,13 +69,9 @@ describe.each(backends())('game tasks API (%s)', (backend) => {
     otherClanTaskId = t.body.task.id;
   }, 60_000);
 
-  afterAll(async () => {
-    await dbh?.close();
-  });
+  afterAll(() => dbh?.close());
 
-  function actor(a: Actor): ApiClient {
-    return actorClient(people, a);
-  }
+  const actor = (a: Actor): ApiClient => actorClient(people, a);
 
   // -------------------------------------------------------------------------------------------
   describe('permission matrix', () => {
@@ -102,7 +97,7 @@ describe.each(backends())('game tasks API (%s)', (backend) => {
       { call: 'PUT assign', expect: CHANGE, send: (as, x) => as.put(gamePath(x.eventId, x.gameId, `/tasks/${easy(x)[0].id}`), { task_id: freeEasy(x) }) },
       { call: 'GET available', expect: READ, send: (as, x) => as.get(gamePath(x.eventId, x.gameId, `/tasks/${easy(x)[0].id}/available`)) },
     ];
-    const ROWS = MATRIX.flatMap((m) => ACTORS.map((a, i) => ({ ...m, actor: a, status: m.expect[i] })));
+    const ROWS = matrixRows(MATRIX);
 
     it.each(ROWS)('$call as $actor → $status', async ({ call, actor: a, status, send }) => {
       const ctx = await prepare();

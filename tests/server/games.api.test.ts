@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { backends } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
 import { useServerSuite } from '../support/suite';
-import { ACTORS, actorClient, clanWithRoles, importTasksCsv, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
+import { actorClient, clanWithRoles, importTasksCsv, matrixRows, openDirectDb, PERMISSION_TEXT, READ, WRITE as CHANGE, type Actor, type Row } from '../support/fixtures';
 import type { DbHandle } from '../../server/db/connect';
 import { toPublicGame } from '../../server/games/service';
 import {
@@ -118,19 +118,13 @@ describe.each(backends())('games API (%s)', (backend) => {
     Object.assign(ids, c.ids);
     ownerIgnId = c.me.owner.igns[0].id;
     clanId = c.clanId;
-    await importTasksCsv(people.owner, clanId);
-    const list = await people.owner.get(`/api/clan/${clanId}/tasks/`);
-    for (const t of list.body.tasks) pool.set(t.id, { description: t.description, difficulty: t.difficulty });
+    for (const [id, task] of await importTasksCsv(people.owner, clanId)) pool.set(id, task);
     expect(pool.size).toBe(144);
   }, 60_000);
 
-  afterAll(async () => {
-    await dbh?.close();
-  });
+  afterAll(() => dbh?.close());
 
-  function actor(a: Actor): ApiClient {
-    return actorClient(people, a);
-  }
+  const actor = (a: Actor): ApiClient => actorClient(people, a);
 
   // -------------------------------------------------------------------------------------------
   describe('permission matrix', () => {
@@ -145,7 +139,7 @@ describe.each(backends())('games API (%s)', (backend) => {
       { call: 'PUT reset', expect: CHANGE, prepare: withGame, send: (as, x) => as.put(gamePath(x.eventId, x.gameId, '/reset')) },
       { call: 'DELETE game', expect: CHANGE, prepare: withGame, send: (as, x) => as.del(gamePath(x.eventId, x.gameId)) },
     ];
-    const ROWS = MATRIX.flatMap((m) => ACTORS.map((a, i) => ({ ...m, actor: a, status: m.expect[i] })));
+    const ROWS = matrixRows(MATRIX);
 
     it.each(ROWS)('$call as $actor → $status', async ({ call, actor: a, status, prepare, send }) => {
       const ctx = await prepare();

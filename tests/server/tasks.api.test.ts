@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, it, expect, beforeAll } from 'vitest';
 import { backends } from '../support/server';
-import { ApiClient, type Answer } from '../support/api';
+import type { ApiClient } from '../support/api';
 import { useServerSuite } from '../support/suite';
-import { ACTORS, actorClient, clanWithRoles, PERMISSION_TEXT, READ, WRITE, type Actor, type Row } from '../support/fixtures';
+import { actorClient, clanWithRoles, okBody, permissionMatrix, READ, signInDev, WRITE, type Actor, type MatrixCall, type Person } from '../support/fixtures';
 import {
   CSV_BAD_HEADER,
   CSV_BAD_NAME,
@@ -41,12 +41,8 @@ function csvForm(content: string | Uint8Array, name = 'tasks.csv', field = 'file
 
 describe.each(backends())('task pool API (%s)', (backend) => {
   const suite = useServerSuite(backend);
-  let anon: ApiClient;
-  let outsider: ApiClient;
-  let guest: ApiClient;
-  let member: ApiClient;
-  let admin: ApiClient;
-  let owner: ApiClient;
+  /** The clan's people by role (set up in beforeAll). */
+  const roles = {} as Record<Person, ApiClient>;
   let clanId: number;
   let serial = 0;
 
@@ -54,11 +50,7 @@ describe.each(backends())('task pool API (%s)', (backend) => {
   const tasksPath = (clan = clanId) => `/api/clan/${clan}/tasks/`;
   const upload = (api: ApiClient, form: FormData, clan = clanId) => api.call('POST', `/api/clan/${clan}/tasks/upload_csv`, form);
 
-  async function signIn(name: string): Promise<{ api: ApiClient; id: number }> {
-    const api = await client().devLogin(name);
-    const me = await api.get('/api/user/me');
-    return { api, id: me.body.id };
-  }
+  const signIn = (name: string) => signInDev(client, name);
 
   /** A fresh clan owned by a fresh user. */
   async function freshClan(): Promise<{ api: ApiClient; clanId: number }> {
@@ -70,32 +62,26 @@ describe.each(backends())('task pool API (%s)', (backend) => {
   }
 
   function as(actor: Actor): ApiClient {
-    return actorClient({ anon, outsider, guest, member, admin, owner }, actor);
+    return actorClient(roles, actor);
   }
 
   async function freshTask(difficulty = 'EASY'): Promise<{ id: number; description: string }> {
     const description = `Task ${++serial}`;
-    const r = await owner.post(tasksPath(), { description, difficulty });
+    const r = await roles.owner.post(tasksPath(), { description, difficulty });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     return { id: r.body.task.id, description };
   }
 
-  async function pool(api = owner, clan = clanId): Promise<any[]> {
-    const r = await api.get(tasksPath(clan));
-    expect(r.status).toBe(200);
-    return r.body.tasks;
-  }
+  const pool = async (api = roles.owner, clan = clanId): Promise<any[]> => (await okBody(api.get(tasksPath(clan)))).tasks;
 
   beforeAll(async () => {
-    const c = await clanWithRoles(suite.url, { prefix: 'tk', clanName: 'Task Clan', signIn });
-    ({ anon, outsider, guest, member, admin, owner } = c.people);
-    clanId = c.clanId;
+    clanId = (await clanWithRoles(suite.url, { prefix: 'tk', clanName: 'Task Clan', signIn, into: roles })).clanId;
   }, 60_000);
 
-  const MATRIX: { call: string; expect: Row; send: (api: ApiClient) => Promise<{ r: Answer; verify?: (ok: boolean) => Promise<void> }> }[] = [
+  const MATRIX: MatrixCall[] = [
     { call: 'GET clan tasks/', expect: READ, send: async (api) => ({ r: await api.get(tasksPath()) }) },
     // Other clans' tasks: only for a manager of at least one clan.
-    { call: 'GET /tasks/', expect: [401, 403, 403, 403, 200, 200], send: async (api) => ({ r: await api.get('/api/tasks/') }) },
+    { call: 'GET /tasks/', expect: [401, 403, 403, 403, 200, 200], send: async (api) => ({ r: await api.get('/api/tasks/') }), refusal: 'Permission denied.' },
     {
       call: 'POST tasks',
       expect: WRITE,
@@ -150,29 +136,18 @@ describe.each(backends())('task pool API (%s)', (backend) => {
     },
   ];
 
-  const ROWS = MATRIX.flatMap((m) => ACTORS.map((actor, i) => ({ call: m.call, send: m.send, actor, status: m.expect[i] })));
-
-  describe('permission matrix', () => {
-    it.each(ROWS)('$call as $actor → $status', async ({ send, actor, status, call }) => {
-      const { r, verify } = await send(as(actor));
-      expect(r.status, JSON.stringify(r.body)).toBe(status);
-      if (status === 401) expect(r.body).toEqual({ error: 'You must be signed in.' });
-      if (status === 403 && call !== 'GET /tasks/') expect(r.body).toEqual({ error: PERMISSION_TEXT });
-      if (status === 403) expect(r.body.error).toContain('Permission denied.');
-      await verify?.(status === 200);
-    });
-  });
+  permissionMatrix(MATRIX, as);
 
   describe('clans and ids', () => {
     it('answers 404 "Clan ID {id} not found." for a missing clan on every call', async () => {
       const m = 987654;
       for (const r of [
-        await member.get(tasksPath(m)),
-        await member.post(tasksPath(m), { description: 'x', difficulty: 'EASY' }),
-        await member.put(`/api/clan/${m}/tasks/1`, { description: 'x', difficulty: 'EASY' }),
-        await member.del(`/api/clan/${m}/tasks/1`),
-        await member.del(tasksPath(m)),
-        await upload(member, csvForm('description,difficulty\nx,EASY\n'), m),
+        await roles.member.get(tasksPath(m)),
+        await roles.member.post(tasksPath(m), { description: 'x', difficulty: 'EASY' }),
+        await roles.member.put(`/api/clan/${m}/tasks/1`, { description: 'x', difficulty: 'EASY' }),
+        await roles.member.del(`/api/clan/${m}/tasks/1`),
+        await roles.member.del(tasksPath(m)),
+        await upload(roles.member, csvForm('description,difficulty\nx,EASY\n'), m),
       ]) {
         expect(r).toMatchObject({ status: 404, body: { error: `Clan ID ${m} not found.` } });
       }
@@ -182,18 +157,18 @@ describe.each(backends())('task pool API (%s)', (backend) => {
       const other = await freshClan();
       const theirs = await other.api.post(tasksPath(other.clanId), { description: 'Theirs', difficulty: 'EASY' });
       const id = theirs.body.task.id;
-      expect(await owner.put(`/api/clan/${clanId}/tasks/${id}`, { description: 'Mine now', difficulty: 'EASY' })).toMatchObject({ status: 404, body: { error: `Task ID ${id} not found.` } });
-      expect((await owner.del(`/api/clan/${clanId}/tasks/${id}`)).status).toBe(404);
-      expect((await owner.put(`/api/clan/${clanId}/tasks/987654`, { description: 'x', difficulty: 'EASY' })).status).toBe(404);
+      expect(await roles.owner.put(`/api/clan/${clanId}/tasks/${id}`, { description: 'Mine now', difficulty: 'EASY' })).toMatchObject({ status: 404, body: { error: `Task ID ${id} not found.` } });
+      expect((await roles.owner.del(`/api/clan/${clanId}/tasks/${id}`)).status).toBe(404);
+      expect((await roles.owner.put(`/api/clan/${clanId}/tasks/987654`, { description: 'x', difficulty: 'EASY' })).status).toBe(404);
       expect((await pool(other.api, other.clanId)).map((t) => t.description)).toEqual(['Theirs']);
     });
 
     it('answers 400 for ids that are not positive integers or too large', async () => {
       for (const bad of ['abc', '0', '-1', '9999999999', 'upload_csv']) {
-        expect((await owner.put(`/api/clan/${clanId}/tasks/${bad}`, { description: 'x', difficulty: 'EASY' })).status, bad).toBe(400);
-        expect((await owner.del(`/api/clan/${clanId}/tasks/${bad}`)).status, bad).toBe(400);
+        expect((await roles.owner.put(`/api/clan/${clanId}/tasks/${bad}`, { description: 'x', difficulty: 'EASY' })).status, bad).toBe(400);
+        expect((await roles.owner.del(`/api/clan/${clanId}/tasks/${bad}`)).status, bad).toBe(400);
       }
-      for (const bad of ['abc', '0', '9999999999']) expect((await owner.get(`/api/clan/${bad}/tasks/`)).status, bad).toBe(400);
+      for (const bad of ['abc', '0', '9999999999']) expect((await roles.owner.get(`/api/clan/${bad}/tasks/`)).status, bad).toBe(400);
     });
 
     it('accepts every path with and without a trailing slash', async () => {
@@ -246,8 +221,8 @@ describe.each(backends())('task pool API (%s)', (backend) => {
     it.each(INVALID)('refuses %s with 400 on create and update, changing nothing', async (_l, body, message) => {
       const t = await freshTask();
       const before = await pool();
-      expect(await owner.post(`/api/clan/${clanId}/tasks`, body)).toMatchObject({ status: 400, body: { error: message } });
-      expect(await owner.put(`/api/clan/${clanId}/tasks/${t.id}`, body)).toMatchObject({ status: 400, body: { error: message } });
+      expect(await roles.owner.post(`/api/clan/${clanId}/tasks`, body)).toMatchObject({ status: 400, body: { error: message } });
+      expect(await roles.owner.put(`/api/clan/${clanId}/tasks/${t.id}`, body)).toMatchObject({ status: 400, body: { error: message } });
       expect(await pool()).toEqual(before);
     });
 
@@ -263,7 +238,7 @@ describe.each(backends())('task pool API (%s)', (backend) => {
       expect(b.status).toBe(200);
       expect((await clan.api.put(`/api/clan/${clan.clanId}/tasks/${b.body.task.id}`, { description: 'Fish', difficulty: 'EASY' })).status).toBe(409);
       // The same pair in another clan is fine.
-      expect((await owner.post(tasksPath(), { description: 'Fish', difficulty: 'EASY' })).status).toBe(200);
+      expect((await roles.owner.post(tasksPath(), { description: 'Fish', difficulty: 'EASY' })).status).toBe(200);
       expect((await pool(clan.api, clan.clanId)).map((t) => `${t.difficulty}:${t.description}`)).toEqual(['EASY:Fish', `EASY:${'d'.repeat(500)}`, 'HARD:Fish']);
       expect(a.status).toBe(200);
     });

@@ -5,7 +5,7 @@ import { assign, type SnapshotFrom } from 'xstate';
 import { shortestPaths } from './chartModel';
 import type { TestPath } from './graph';
 import type { FakeEffects } from './effects';
-import { confirmActionMachine, type ConfirmActionEvent } from '../../machines/confirmAction.machine';
+import { confirmActionMachine, type ConfirmActionEvent as TypedConfirmEvent } from '../../machines/confirmAction.machine';
 import { ApiRequestError } from '../../src/api/client';
 
 /**
@@ -19,6 +19,8 @@ import { ApiRequestError } from '../../src/api/client';
 
 /** A snapshot of the confirmAction chart. */
 export type ConfirmSnap = SnapshotFrom<typeof confirmActionMachine>;
+/** The chart's events with the untyped draft and subject the harness drives every use with. */
+type ConfirmActionEvent = TypedConfirmEvent<Record<string, unknown>, Record<string, unknown>>;
 type Done = { type: 'xstate.done.actor.performAction'; output: { message: string } };
 type Failed = { type: 'xstate.error.actor.performAction'; error: Error };
 /** The chart's events plus the synthetic done/error steps of its `performAction` actor. */
@@ -53,6 +55,12 @@ export interface ConfirmModelUse {
   doneMessage: (draft: Record<string, unknown>) => string;
   failureMessage: string;
 }
+
+/**
+ * A use's form rule (typed by its own draft) as the harness calls it: the harness drives the chart
+ * with untyped drafts that hold that use's fields.
+ */
+export const untypedRule = <TDraft extends object>(rule: (draft: TDraft) => string | null) => rule as (draft: Record<string, unknown>) => string | null;
 
 /** The chart as a use runs it: the use's validation is the `isDraftValid` guard (as useConfirmAction provides it). */
 function chartOf(use: Pick<ConfirmModelUse, 'validate'>) {

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { expect } from 'vitest';
-import { ApiClient } from './api';
+import { describe, expect, it } from 'vitest';
+import { ApiClient, type Answer } from './api';
 import { SHARED_TASKS_CSV } from './e2e';
 import { openDatabase, type DbHandle } from '../../server/db/connect';
 
 /** The 403 text of server/clans/access.ts for a caller who may not do that in the clan. */
 export const PERMISSION_TEXT = 'Permission denied. You are not authorized to manage this clan.';
 /** The callers of a permission matrix, weakest first. */
-export const ACTORS = ['signed out', 'non-member', 'Guest', 'Member', 'Admin', 'Owner'] as const;
+const ACTORS = ['signed out', 'non-member', 'Guest', 'Member', 'Admin', 'Owner'] as const;
 export type Actor = (typeof ACTORS)[number];
 /** Statuses in ACTORS order. */
 export type Row = [number, number, number, number, number, number];
@@ -43,15 +43,63 @@ export function actorClient(people: Record<Person, ApiClient>, actor: Actor): Ap
   return { 'signed out': people.anon, 'non-member': people.outsider, Guest: people.guest, Member: people.member, Admin: people.admin, Owner: people.owner }[actor];
 }
 
+/** Signs in the dev user `name` with a fresh client of `client()`: its client and user id. */
+export async function signInDev(client: () => ApiClient, name: string): Promise<SignedIn> {
+  const api = await client().devLogin(name);
+  const me = await api.get('/api/user/me');
+  expect(me.status).toBe(200);
+  return { api, id: me.body.id };
+}
+
+/** The body of a call that must answer 200. */
+export async function okBody(call: Promise<Answer>): Promise<any> {
+  const r = await call;
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body;
+}
+
+/** The rows of a permission matrix: every call × every actor with the status expected of it. */
+export function matrixRows<T extends { expect: Row }>(matrix: T[]): (T & { actor: Actor; status: number })[] {
+  return matrix.flatMap((m) => ACTORS.map((actor, i) => ({ ...m, actor, status: m.expect[i] })));
+}
+
+/** One call of a permission matrix: the statuses in ACTORS order, and the call, with a check of what it changed. */
+export interface MatrixCall {
+  call: string;
+  expect: Row;
+  send: (api: ApiClient) => Promise<{ r: Answer; verify?: (ok: boolean) => Promise<void> }>;
+  /** A part of the 403 text when the call refuses with its own text instead of PERMISSION_TEXT. */
+  refusal?: string;
+}
+
+/**
+ * The permission matrix of a resource (every call × every actor, `as` giving the actor's client):
+ * each answers its status, 401 and 403 with their texts, and `verify` checks that a refused call
+ * changed nothing (and an allowed one did).
+ */
+export function permissionMatrix(matrix: MatrixCall[], as: (actor: Actor) => ApiClient): void {
+  describe('permission matrix', () => {
+    it.each(matrixRows(matrix))('$call as $actor → $status', async ({ send, actor, status, refusal }) => {
+      const { r, verify } = await send(as(actor));
+      expect(r.status, JSON.stringify(r.body)).toBe(status);
+      if (status === 401) expect(r.body).toEqual({ error: 'You must be signed in.' });
+      if (status === 403 && refusal) expect(r.body.error).toContain(refusal);
+      else if (status === 403) expect(r.body).toEqual({ error: PERMISSION_TEXT });
+      await verify?.(status === 200);
+    });
+  });
+}
+
 /**
  * Creates the role fixture on the server at `url`: signs in `${prefix}-owner`, who creates the clan
  * `clanName`, then `${prefix}-admin`, `-member` and `-guest`, whom the Owner adds with their roles,
  * then `${prefix}-outsider` (in that order). `signIn` signs one person in (default: dev sign-in
  * and GET /api/user/me); pass the suite's own to add IGNs or onboard. Every call must answer 200.
+ * `into` receives the clients by person (a suite's `roles` record).
  */
 export async function clanWithRoles(
   url: string,
-  opts: { prefix: string; clanName: string; signIn?: (name: string) => Promise<SignedIn> },
+  opts: { prefix: string; clanName: string; signIn?: (name: string) => Promise<SignedIn>; into?: Record<Person, ApiClient> },
 ): Promise<ClanWithRoles> {
   const signIn =
     opts.signIn ??
@@ -79,6 +127,7 @@ export async function clanWithRoles(
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   }
   join('outsider', await signIn(`${opts.prefix}-outsider`));
+  if (opts.into) Object.assign(opts.into, people);
   return { clanId, people, ids, me };
 }
 
@@ -124,12 +173,20 @@ export function openDirectDb(env: Record<string, string>): Promise<DbHandle> {
 
 /**
  * Imports the shared ../shared/data/osrs-tasks.csv into the task pool of `clanId` as `api` (a
- * manager) through POST upload_csv; expects 200 and all 144 rows inserted.
+ * manager) through POST upload_csv; expects 200 and all 144 rows inserted. Answers the pool by task id.
  */
-export async function importTasksCsv(api: ApiClient, clanId: number): Promise<void> {
+export async function importTasksCsv(api: ApiClient, clanId: number): Promise<Map<number, PoolTask>> {
   const form = new FormData();
   form.append('file', new Blob([fs.readFileSync(SHARED_TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
   const up = await api.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
   expect(up.status, JSON.stringify(up.body)).toBe(200);
   expect(up.body.inserted_count).toBe(144);
+  const tasks: { id: number; description: string; difficulty: string }[] = (await okBody(api.get(`/api/clan/${clanId}/tasks/`))).tasks;
+  return new Map(tasks.map((t) => [t.id, { description: t.description, difficulty: t.difficulty }]));
+}
+
+/** A task of the clan pool by id, as the game tests compare squares with it. */
+export interface PoolTask {
+  description: string;
+  difficulty: string;
 }

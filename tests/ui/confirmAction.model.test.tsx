@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
 import { FakeEffects } from '../support/effects';
-import { answering, dialog, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, replaceText } from '../support/confirmActionModel';
+import { answering, dialog, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, replaceText, untypedRule } from '../support/confirmActionModel';
 import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, ConfirmSnap as Snap, ConfirmWorld as World, ModalUse } from '../support/confirmActionModel';
 import { countingSession, fakeUser, renderRoutes } from '../support/render';
 import type { User } from '../../contract/user';
@@ -38,7 +38,7 @@ const api = (message: string, status = 409) => new ApiRequestError(message, stat
 const USES: Use[] = [
   {
     ...modalTexts('link IGNs', 'Link New IGNs', 'Link IGNs', 'Linking IGNs...'),
-    validate: validateIgnLink,
+    validate: untypedRule(validateIgnLink),
     open: { type: 'confirm.open', draft: { text: '' } },
     trigger: (w) => click(w, 'Link New IGNs'),
     field: { name: 'text', label: 'New IGNs, separated by commas', values: ['', ' , ', 'Zezima, Lynx'] },
@@ -61,7 +61,7 @@ const USES: Use[] = [
   },
   {
     ...modalTexts('edit IGN', 'Edit IGN', 'Save IGN', 'Saving IGN...'),
-    validate: validateIgnEdit,
+    validate: untypedRule(validateIgnEdit),
     open: { type: 'confirm.open', subject: { id: 11, ign: 'OlgaMain' }, draft: { ign: 'OlgaMain', current: 'OlgaMain' } },
     trigger: (w) => click(w, 'Edit IGN OlgaMain'),
     field: { name: 'ign', label: 'New IGN', values: ['', 'OlgaNew'] },
@@ -87,7 +87,7 @@ const USES: Use[] = [
   },
   {
     ...modalTexts('create clan', 'Create New Clan', 'Create Clan', 'Creating clan...'),
-    validate: validateClanCreate,
+    validate: untypedRule(validateClanCreate),
     open: { type: 'confirm.open', draft: { name: '' } },
     trigger: (w) => click(w, 'Create New Clan'),
     field: { name: 'name', label: 'Clan name', values: ['', 'Iron Ladders'] },

@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
 import { FakeEffects, teamsEffects } from '../support/effects';
-import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, replaceText, rulesReached } from '../support/confirmActionModel';
+import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, replaceText, rulesReached, untypedRule } from '../support/confirmActionModel';
 import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, ConfirmSnap as Snap, ConfirmWorld, ModalUse } from '../support/confirmActionModel';
 import {
   EVENT_END_BEFORE_START,
@@ -70,7 +70,7 @@ async function rowMenu(w: World, item: string) {
 const USES: Use[] = [
   {
     ...modalTexts('schedule event', 'Schedule New Event', 'Schedule Event', 'Scheduling event...'),
-    validate: validateEventDraft,
+    validate: untypedRule(validateEventDraft),
     open: { type: 'confirm.open', draft: { ...newEventDraft() } },
     trigger: (w) => w.user.click(screen.getByRole('button', { name: 'Create New Event' })),
     fields: { name: ['Summer Ladder'], start: ['2099-03-01T18:00'], end: ['2099-03-01T17:00', '2099-03-02T18:00'] },
@@ -88,7 +88,7 @@ const USES: Use[] = [
   },
   {
     ...modalTexts('edit event', 'Edit Event Details', 'Save Changes', 'Saving event...'),
-    validate: validateEventDraft,
+    validate: untypedRule(validateEventDraft),
     open: { type: 'confirm.open', subject: { eventId: 1, name: 'Spring Bingo' }, draft: { ...editEventDraft(EXISTING) } },
     trigger: (w) => rowMenu(w, 'Edit Event Details'),
     fields: { name: ['', 'Renamed Bingo'], start: [], end: ['2099-01-10T17:00', ''] },

@@ -55,20 +55,20 @@ function eventsFor(s: Snap): ModelEvent[] {
     ];
   }
   if (s.matches({ list: 'failed' })) return [{ type: 'events.reload' }, { type: 'events.togglePast' }];
-  if (s.matches({ list: 'ready' })) {
-    return [{ type: 'events.togglePast' }, ...c.events.flatMap((e): ModelEvent[] => [{ type: 'view.teams', eventId: e.id }, { type: 'view.game', eventId: e.id }])];
+  if (s.matches({ list: 'loaded' })) {
+    return [{ type: 'events.togglePast' }, ...c.items.flatMap((e): ModelEvent[] => [{ type: 'view.teams', eventId: e.id }, { type: 'view.game', eventId: e.id }])];
   }
   // A view of one event: the sub-navigation, and the background refresh, which may report a game
   // created meanwhile for the selected event (then Manage Game Tasks appears).
   const selected = c.selectedEvent!;
   const list: ModelEvent[] = [{ type: 'view.list' }, { type: 'view.teams', eventId: selected.id }, { type: 'view.game', eventId: selected.id }];
   if (selected.game_id) list.push({ type: 'view.gameTasks', eventId: selected.id });
-  else list.push({ type: 'xstate.done.actor.refreshEvents', output: c.events.map((e) => (e.id === selected.id ? { ...e, game_id: NEW_GAME_ID } : e)) });
+  else list.push({ type: 'xstate.done.actor.refreshEvents', output: c.items.map((e) => (e.id === selected.id ? { ...e, game_id: NEW_GAME_ID } : e)) });
   return list;
 }
 
 const serializeState = (s: Snap) =>
-  JSON.stringify([s.value, s.context.past, s.context.events.map((e) => [e.id, e.game_id]), s.context.selectedEvent?.id ?? null, s.context.selectedEvent?.game_id ?? null, s.context.error]);
+  JSON.stringify([s.value, s.context.past, s.context.items.map((e) => [e.id, e.game_id]), s.context.selectedEvent?.id ?? null, s.context.selectedEvent?.game_id ?? null, s.context.error]);
 
 const paths = shortestPaths<Snap, ModelEvent>(eventsTabMachine, eventsFor, serializeState);
 
@@ -122,13 +122,13 @@ function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
       screen.getByRole('button', { name: 'Create New Event' });
     },
     'list.loading': async (s) => {
-      if (s.context.events.length === 0) screen.getByText('Loading events...');
-      else expect(screen.getAllByRole('rowheader').map((r) => r.textContent)).toEqual(s.context.events.map((e) => e.name));
+      if (s.context.items.length === 0) screen.getByText('Loading events...');
+      else expect(screen.getAllByRole('rowheader').map((r) => r.textContent)).toEqual(s.context.items.map((e) => e.name));
     },
-    'list.ready': async (s) => {
+    'list.loaded': async (s) => {
       const now = Date.now();
-      await waitFor(() => expect(screen.queryAllByRole('rowheader').map((r) => r.textContent)).toEqual(s.context.events.map((e) => e.name)));
-      for (const e of s.context.events) {
+      await waitFor(() => expect(screen.queryAllByRole('rowheader').map((r) => r.textContent)).toEqual(s.context.items.map((e) => e.name)));
+      for (const e of s.context.items) {
         const row = screen.getByRole('rowheader', { name: e.name }).closest('tr')!;
         const cells = within(row).getAllByRole('cell');
         expect(within(cells[1]).getByText(eventStatus(e, now)).className).toContain(`badge--${eventStatus(e, now).toLowerCase()}`);
@@ -142,7 +142,7 @@ function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
         await w.user.keyboard('{Escape}');
         await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
       }
-      if (s.context.events.length === 0) screen.getByText(s.context.past ? 'No past events.' : /No upcoming events/);
+      if (s.context.items.length === 0) screen.getByText(s.context.past ? 'No past events.' : /No upcoming events/);
     },
     'list.failed': async (s) => {
       await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(s.context.error));
@@ -244,8 +244,8 @@ describe('eventsTab chart through the Events tab', () => {
     // Both statuses with and without Edit are shown; a game created meanwhile opens Manage Game Tasks.
     const seen = paths.flatMap((p) => p.steps.map((st) => st.state));
     expect(seen.some((s) => s.matches({ eventView: 'gameTasks' }) && s.context.selectedEvent?.game_id === NEW_GAME_ID)).toBe(true);
-    expect(seen.some((s) => s.matches({ list: 'ready' }) && s.context.events.some((e) => eventStatus(e, Date.now()) === 'Completed'))).toBe(true);
-    expect(seen.some((s) => s.matches({ list: 'ready' }) && s.context.events.some((e) => eventStatus(e, Date.now()) === 'Live'))).toBe(true);
+    expect(seen.some((s) => s.matches({ list: 'loaded' }) && s.context.items.some((e) => eventStatus(e, Date.now()) === 'Completed'))).toBe(true);
+    expect(seen.some((s) => s.matches({ list: 'loaded' }) && s.context.items.some((e) => eventStatus(e, Date.now()) === 'Live'))).toBe(true);
   });
 
   it('keeps its list when a background refresh fails', async () => {
@@ -255,12 +255,12 @@ describe('eventsTab chart through the Events tab', () => {
         actors: { loadEvents: fromPromise(async () => (++calls === 1 ? UPCOMING : Promise.reject(new Error('down')))) },
       }),
     ).start();
-    await vi.waitFor(() => expect(actor.getSnapshot().matches({ list: 'ready' })).toBe(true));
+    await vi.waitFor(() => expect(actor.getSnapshot().matches({ list: 'loaded' })).toBe(true));
     actor.send({ type: 'view.teams', eventId: 1 });
     await vi.waitFor(() => expect(calls).toBe(2));
     await new Promise((r) => setTimeout(r, 10));
     expect(actor.getSnapshot().status).toBe('active');
-    expect(actor.getSnapshot().context.events).toEqual(UPCOMING);
+    expect(actor.getSnapshot().context.items).toEqual(UPCOMING);
     actor.stop();
   });
 

@@ -4,11 +4,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RouteObject } from 'react-router-dom';
 import { TestModel, getShortestPaths } from '../support/graph';
-import { sessionMachine, USER_LOAD_FAILED, type SessionEvent } from '../../machines/session.machine';
+import { sessionMachine, type SessionEvent } from '../../machines/session.machine';
 import { routes } from '../../src/app/routes';
 import { OnboardingPage } from '../../src/features/onboarding/OnboardingPage';
 import { EXPIRED_TEXT, WELCOME_TEXT } from '../../src/features/auth/messages';
-import type { AuthStatus } from '../../contract/user';
+import { USER_LOAD_FAILED, type AuthStatus } from '../../contract/user';
 import { FakeEffects } from '../support/effects';
 import { fakeSessionLogic, fakeUser, renderRoutes } from '../support/render';
 

@@ -3,7 +3,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
 import { FakeEffects, teamsEffects } from '../support/effects';
-import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, rulesReached } from '../support/confirmActionModel';
+import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, rulesReached, untypedRule } from '../support/confirmActionModel';
 import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, ConfirmSnap as Snap, ConfirmWorld, ModalUse } from '../support/confirmActionModel';
 import { TEAM_NAME_REQUIRED, teamCreatedMessage, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../contract/team';
 import { EventTeamsView } from '../../src/features/teams/EventTeamsView';
@@ -40,7 +40,7 @@ const click = (w: World, name: string) => w.user.click(screen.getByRole('button'
 const USES: Use[] = [
   {
     ...modalTexts('create team', 'Create New Team', 'Create Team', 'Creating team...'),
-    validate: validateTeamDraft,
+    validate: untypedRule(validateTeamDraft),
     open: { type: 'confirm.open', draft: { ...newTeamDraft() } },
     trigger: (w) => click(w, 'Create New Team'),
     fields: { name: ['Red Dragons', '   '], color: ['#c0392b'] },
@@ -57,7 +57,7 @@ const USES: Use[] = [
   },
   {
     ...modalTexts('edit team', 'Edit Team', 'Update Team', 'Updating team...'),
-    validate: validateTeamDraft,
+    validate: untypedRule(validateTeamDraft),
     open: { type: 'confirm.open', subject: { teamId: BLUE.id, name: BLUE.name }, draft: { ...editTeamDraft(BLUE) } },
     trigger: (w) => click(w, `Edit ${w.store[0].name}`),
     fields: { name: ['', 'Green Goblins'], color: ['#1e8449'] },

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { TIERS, tierRank } from '../../contract/game/tiers';
 import type { Task } from '../../contract/task';
-import { filterTasks, paginate, sortTasks } from '../../src/features/tasks/taskTable';
+import { filterTasks, sortTasks } from '../../src/features/tasks/taskTable';
+import { paginate } from '../../src/ui/tableModel';
 import { isCsvName } from '../../machines/csvImport.machine';
 
 /** Pure helpers of the Tasks tab table (product-spec sections 2 Tasks tab, 5 Tasks, 9). */

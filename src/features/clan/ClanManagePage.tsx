@@ -14,7 +14,7 @@ import { applyTextRule } from '../../../contract/text';
 import { isManagerRole } from '../../../contract/user';
 import { SessionContext } from '../../app/session';
 import { Breadcrumb } from '../../ui/Breadcrumb';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { EventsTab } from '../events/EventsTab';
@@ -31,15 +31,21 @@ export type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
 /** Text shown while a clan action runs and the tabs are disabled (product-spec section 2). */
 export const ACTION_PENDING_TEXT = 'Clan action in progress. Please wait...';
 
+/** The rename form: the new name and the current one. */
+export interface RenameDraft {
+  name: string;
+  current: string;
+}
+
 /**
  * The rename rule (product-spec section 5 Clans): after the text rule (control characters refused
  * as the server does), not empty, not the current name, at most 40 characters.
  */
-export function validateRename(draft: Record<string, unknown>): string | null {
-  const rule = applyTextRule(String(draft.name ?? ''), clanNameField('new_name'));
+export function validateRename(draft: RenameDraft): string | null {
+  const rule = applyTextRule(draft.name, clanNameField('new_name'));
   if (!rule.ok) return rule.message;
   const name = rule.value;
-  if (!name || name === String(draft.current ?? '')) return RENAME_EMPTY_OR_SAME;
+  if (!name || name === draft.current) return RENAME_EMPTY_OR_SAME;
   if (name.length > CLAN_NAME_MAX) return `Clan name must be at most ${CLAN_NAME_MAX} characters.`;
   return null;
 }
@@ -150,14 +156,15 @@ function LoadedClan({ clanId, userId, clanData, clanRole, effects }: { clanId: n
   const isOwner = role === 'Owner';
   const isManager = isManagerRole(role);
 
-  const rename = useConfirmAction({
+  const rename = useConfirmAction<RenameDraft, Nothing>({
+    closed: { draft: { name: '', current: '' }, subject: {} },
     perform: async ({ draft }) => {
-      const name = await effects.renameClan(clanId, String(draft.name ?? '').trim());
+      const name = await effects.renameClan(clanId, draft.name.trim());
       return { message: `Clan name successfully updated to: ${name}` };
     },
     validate: validateRename,
     onSucceeded: ({ draft }) => {
-      clanData.send({ type: 'clan.renamed', name: String(draft.name ?? '').trim() });
+      clanData.send({ type: 'clan.renamed', name: draft.name.trim() });
       session.send({ type: 'session.reload' });
     },
   });
@@ -267,7 +274,7 @@ function ActionMessage({ clanRole }: { clanRole: ClanRoleRef }) {
 }
 
 /** The rename dialog of the Owner's pencil (product-spec section 5 Clans). */
-function RenameDialog({ actor }: { actor: ConfirmActionRef }) {
+function RenameDialog({ actor }: { actor: ConfirmActionRef<RenameDraft, Nothing> }) {
   const draft = useSelector(actor, selectDraft);
   const id = useId();
   return (
@@ -280,7 +287,7 @@ function RenameDialog({ actor }: { actor: ConfirmActionRef }) {
           autoFocus
           maxLength={CLAN_NAME_MAX}
           aria-describedby={`${id}-hint`}
-          value={String(draft.name ?? '')}
+          value={draft.name}
           onChange={(e) => actor.send({ type: 'confirm.change', field: 'name', value: e.target.value })}
         />
         <span id={`${id}-hint`} className="field__hint">At most {CLAN_NAME_MAX} characters.</span>

@@ -7,8 +7,9 @@ import { selectDraft } from '../../../machines/confirmAction.selectors';
 import type { ClanMember } from '../../../contract/clan';
 import type { ClanRole } from '../../../contract/user';
 import { isManagerRole } from '../../../contract/user';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
+import { TableHead } from '../../ui/TableHead';
 import type { ClanManageEffects } from './effects';
 import { PAGE_SIZES, useTableModel, type PageSize } from '../../ui/tableModel';
 import { filterMembers, noMembersText, rangeLabel, rowActions } from './memberTable';
@@ -17,6 +18,15 @@ type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
 type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
 
 /** A date-time text in the viewer's locale; empty values read 'N/A' (product-spec section 3 Clan member). */
+/** The Add Member form: the chosen user (none yet: null) and the role to give. */
+interface AddMemberDraft {
+  userId: number | null;
+  username: string;
+  role: ClanRole;
+}
+
+const NEW_MEMBER: AddMemberDraft = { userId: null, username: '', role: 'Member' };
+
 function formatDate(iso: string | null, withTime = false): string {
   if (!iso) return 'N/A';
   const d = new Date(iso);
@@ -55,11 +65,12 @@ export function MembersTab({
   const isManager = isManagerRole(viewer?.role);
   const actionViewer = { userId: viewer?.userId ?? -1, role: viewer?.role ?? null, managerCount: viewer?.managerCount ?? 0 };
 
-  const addMember = useConfirmAction({
+  const addMember = useConfirmAction<AddMemberDraft, Nothing>({
+    closed: { draft: NEW_MEMBER, subject: {} },
     perform: async ({ draft }) => {
-      const role = (draft.role as ClanRole) ?? 'Member';
-      await effects.addMember(clanId, Number(draft.userId), role);
-      return { message: `User (Username: ${String(draft.username ?? '')}) added as ${role}.` };
+      if (draft.userId === null) throw new Error('Choose a user to add.');
+      await effects.addMember(clanId, draft.userId, draft.role);
+      return { message: `User (Username: ${draft.username}) added as ${draft.role}.` };
     },
     validate: (draft) => (draft.userId ? null : 'Choose a user to add.'),
     onSucceeded: () => clanData.send({ type: 'clan.reload' }),
@@ -84,7 +95,7 @@ export function MembersTab({
             type="button"
             className="btn btn--primary"
             disabled={pending}
-            onClick={() => addMember.send({ type: 'confirm.open', draft: { userId: null, username: '', role: 'Member' } })}
+            onClick={() => addMember.send({ type: 'confirm.open', draft: NEW_MEMBER })}
           >
             Add Member
           </button>
@@ -93,15 +104,7 @@ export function MembersTab({
 
       <div className="table-scroll">
         <table className="members-table">
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              <th scope="col">Last Login</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Username', 'Role', 'Joined', 'Last Login', 'Actions']} />
           <tbody>
             {rows.length === 0 ? (
               <tr>
@@ -230,7 +233,7 @@ function AddMemberDialog({
   isOwner,
   loadAvailableUsers,
 }: {
-  actor: ConfirmActionRef;
+  actor: ConfirmActionRef<AddMemberDraft, Nothing>;
   clanId: number;
   isOwner: boolean;
   loadAvailableUsers: ClanManageEffects['loadAvailableUsers'];
@@ -243,7 +246,7 @@ function AddMemberDialog({
   );
 }
 
-function AvailableUserFields({ actor, clanId, isOwner, load }: { actor: ConfirmActionRef; clanId: number; isOwner: boolean; load: ClanManageEffects['loadAvailableUsers'] }) {
+function AvailableUserFields({ actor, clanId, isOwner, load }: { actor: ConfirmActionRef<AddMemberDraft, Nothing>; clanId: number; isOwner: boolean; load: ClanManageEffects['loadAvailableUsers'] }) {
   const loader = useActorRef(availableUsersLogic, { input: { clanId, load } });
   const status = useSelector(loader, (s) => s.status);
   const users = useSelector(loader, (s) => s.output) ?? [];
@@ -287,7 +290,7 @@ function AvailableUserFields({ actor, clanId, isOwner, load }: { actor: ConfirmA
         <select
           id={roleFieldId}
           className="input"
-          value={String(draft.role ?? 'Member')}
+          value={draft.role}
           onChange={(e) => actor.send({ type: 'confirm.change', field: 'role', value: e.target.value })}
         >
           {roles.map((r) => (

@@ -1,20 +1,18 @@
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
-import type { SnapshotFrom } from 'xstate';
-import type { confirmActionMachine } from '../../../machines/confirmAction.machine';
 import { selectDraft } from '../../../machines/confirmAction.selectors';
 import { EVENT_NAME_MAX, START_SLACK_MS } from '../../../contract/event';
 import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
-import { asEventDraft, centralTimeNote, eventFormError, utcInputAt } from './eventForm';
+import { centralTimeNote, eventFormError, utcInputAt, type EventDraft } from './eventForm';
 
 /** confirmAction `validate` of the event modals: the section 5 Events rule at the current time. */
-export function validateEventDraft(draft: Record<string, unknown>): string | null {
-  return eventFormError(asEventDraft(draft), Date.now());
+export function validateEventDraft(draft: EventDraft): string | null {
+  return eventFormError(draft, Date.now());
 }
 
 /** Selector: true while the event form may not be submitted (product-spec section 5: submit disabled while invalid). */
-export const eventFormBlocked = (s: SnapshotFrom<typeof confirmActionMachine>) => validateEventDraft(s.context.draft) !== null;
+export const eventFormBlocked = (s: { context: { draft: EventDraft } }) => validateEventDraft(s.context.draft) !== null;
 
 /**
  * The fields of the schedule and edit modals (product-spec section 5 Events): Event Name (max
@@ -22,8 +20,8 @@ export const eventFormBlocked = (s: SnapshotFrom<typeof confirmActionMachine>) =
  * America/Chicago conversion note, and the form rule's message while the form is invalid (it
  * says why the submit button is disabled).
  */
-export function EventFormFields({ actor }: { actor: ConfirmActionRef }) {
-  const draft = asEventDraft(useSelector(actor, selectDraft));
+export function EventFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<EventDraft, TSubject> }) {
+  const draft = useSelector(actor, selectDraft);
   const id = useId();
   const change = (field: 'name' | 'start' | 'end', value: string) => {
     actor.send({ type: 'confirm.change', field, value });

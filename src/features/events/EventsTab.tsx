@@ -1,19 +1,20 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { eventsTabMachine } from '../../../machines/eventsTab.machine';
 import * as sel from '../../../machines/eventsTab.selectors';
 import { eventStatus, type ClanEvent } from '../../../contract/event';
 import * as eventsApi from '../../api/events';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
-import { Notice } from '../../ui/Notice';
+import { useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
+import { CrudModals, NO_ROW, type CrudFlows, type NamedRow } from '../../ui/CrudModals';
+import { LoadFailed } from '../../ui/LoadFailed';
 import { Spinner } from '../../ui/Spinner';
 import { EventTeamsView, liveTeamsEffects, type TeamsEffects } from '../teams/EventTeamsView';
 import { EventGameView } from '../game/EventGameView';
 import { GameTasksView } from '../game/GameTasksView';
 import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFormFields';
-import { asEventDraft, editEventDraft, eventBody, formatLocalDateTime, newEventDraft } from './eventForm';
+import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
 
 /** The calls the Events tab makes (product-spec section 7 Events and Teams), replaceable in tests. */
 export interface EventsEffects {
@@ -31,6 +32,18 @@ const liveEventsEffects: EventsEffects = {
   updateEvent: eventsApi.updateEvent,
   deleteEvent: eventsApi.deleteEvent,
   teams: liveTeamsEffects,
+};
+
+/** The schedule, edit and delete modals of the Events tab (product-spec section 2 Events tab: Modals). */
+const EVENT_MODALS = {
+  texts: {
+    create: { title: 'Schedule New Event', confirmLabel: 'Schedule Event', processingText: 'Scheduling event...' },
+    edit: { title: 'Edit Event Details', confirmLabel: 'Save Changes', processingText: 'Saving event...' },
+    remove: { title: 'Delete Event', confirmLabel: 'Delete Event', processingText: 'Deleting event...' },
+  },
+  Fields: EventFormFields,
+  blocked: eventFormBlocked,
+  deleteQuestion: (name: ReactNode) => <>Are you sure you want to delete the event {name}? Its teams and game are deleted with it. This cannot be undone.</>,
 };
 
 type TabRef = ReturnType<typeof useActorRef<typeof eventsTabMachine>>;
@@ -52,20 +65,21 @@ export function EventsTab({ clanId, isManager, effects = liveEventsEffects }: { 
   const selected = useSelector(tab, sel.selectSelectedEvent);
   const reload = () => tab.send({ type: 'events.reload' });
 
-  const schedule = useConfirmAction({
-    perform: async ({ draft }) => ({ message: (await effects.scheduleEvent(clanId, eventBody(asEventDraft(draft)))).message }),
+  const schedule = useConfirmAction<EventDraft, Nothing>({
+    closed: { draft: newEventDraft(), subject: {} },
+    perform: async ({ draft }) => ({ message: (await effects.scheduleEvent(clanId, eventBody(draft))).message }),
     validate: validateEventDraft,
     onSucceeded: reload,
   });
-  const edit = useConfirmAction({
-    perform: async ({ draft, subject }) => ({
-      message: (await effects.updateEvent(clanId, subject.eventId as number, eventBody(asEventDraft(draft)))).message,
-    }),
+  const edit = useConfirmAction<EventDraft, NamedRow>({
+    closed: { draft: newEventDraft(), subject: NO_ROW },
+    perform: async ({ draft, subject }) => ({ message: (await effects.updateEvent(clanId, subject.id, eventBody(draft))).message }),
     validate: validateEventDraft,
     onSucceeded: reload,
   });
-  const remove = useConfirmAction({
-    perform: async ({ subject }) => ({ message: (await effects.deleteEvent(clanId, subject.eventId as number)).message }),
+  const remove = useConfirmAction<Nothing, NamedRow>({
+    closed: { draft: {}, subject: NO_ROW },
+    perform: async ({ subject }) => ({ message: (await effects.deleteEvent(clanId, subject.id)).message }),
     onSucceeded: reload,
   });
 
@@ -73,13 +87,13 @@ export function EventsTab({ clanId, isManager, effects = liveEventsEffects }: { 
   return (
     <section className="events-tab" data-manager={isManager}>
       <SubNav tab={tab} view={view} selected={selected} />
-      {view === 'list' && <EventList tab={tab} schedule={schedule} edit={edit} remove={remove} />}
+      {view === 'list' && <EventList tab={tab} create={schedule} edit={edit} remove={remove} />}
       {view === 'teams' && selected && (
         <EventTeamsView clanId={clanId} eventId={selected.id} eventName={selected.name} onBack={back} effects={effects.teams} />
       )}
       {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} />}
       {view === 'gameTasks' && selected && <GameTasksView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
-      <EventModals schedule={schedule} edit={edit} remove={remove} />
+      <CrudModals {...EVENT_MODALS} create={schedule} edit={edit} remove={remove} />
     </section>
   );
 }
@@ -109,7 +123,7 @@ function SubNav({ tab, view, selected }: { tab: TabRef; view: string; selected: 
   );
 }
 
-function EventList({ tab, schedule, edit, remove }: { tab: TabRef; schedule: ConfirmActionRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+function EventList({ tab, create, edit, remove }: { tab: TabRef } & CrudFlows<EventDraft>) {
   const past = useSelector(tab, sel.selectPast);
   const events = useSelector(tab, sel.selectEvents);
   const loading = useSelector(tab, sel.selectEventsLoading);
@@ -120,19 +134,14 @@ function EventList({ tab, schedule, edit, remove }: { tab: TabRef; schedule: Con
     <div className="events-list">
       <div className="toolbar">
         <h2 className="toolbar__title">{past ? 'Past Events' : 'Upcoming Events'}</h2>
-        <button type="button" className="btn btn--primary" onClick={() => schedule.send({ type: 'confirm.open', draft: { ...newEventDraft() } })}>
+        <button type="button" className="btn btn--primary" onClick={() => create.send({ type: 'confirm.open', draft: { ...newEventDraft() } })}>
           Create New Event
         </button>
         <button type="button" className="btn" aria-pressed={past} onClick={() => tab.send({ type: 'events.togglePast' })}>
           {past ? 'View Upcoming Events' : 'View Past Events'}
         </button>
       </div>
-      {failed && error && (
-        <div className="row">
-          <Notice tone="error">{error}</Notice>
-          <button type="button" className="btn" onClick={() => tab.send({ type: 'events.reload' })}>Retry</button>
-        </div>
-      )}
+      {failed && error && <LoadFailed error={error} onRetry={() => tab.send({ type: 'events.reload' })} />}
       {loading && events.length === 0 ? (
         <Spinner text="Loading events..." />
       ) : (
@@ -164,7 +173,7 @@ function EventList({ tab, schedule, edit, remove }: { tab: TabRef; schedule: Con
   );
 }
 
-function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: number; tab: TabRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: number; tab: TabRef } & Omit<CrudFlows<EventDraft>, 'create'>) {
   const status = eventStatus(event, now);
   return (
     <tr>
@@ -201,14 +210,14 @@ function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: nu
                 {status !== 'Completed' && (
                   <DropdownMenu.Item
                     className="menu__item"
-                    onSelect={() => edit.send({ type: 'confirm.open', subject: { eventId: event.id, name: event.name }, draft: { ...editEventDraft(event) } })}
+                    onSelect={() => edit.send({ type: 'confirm.open', subject: { id: event.id, name: event.name }, draft: { ...editEventDraft(event) } })}
                   >
                     Edit Event Details
                   </DropdownMenu.Item>
                 )}
                 <DropdownMenu.Item
                   className="menu__item menu__item--danger"
-                  onSelect={() => remove.send({ type: 'confirm.open', subject: { eventId: event.id, name: event.name } })}
+                  onSelect={() => remove.send({ type: 'confirm.open', subject: { id: event.id, name: event.name } })}
                 >
                   Delete Event
                 </DropdownMenu.Item>
@@ -218,27 +227,5 @@ function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: nu
         </div>
       </td>
     </tr>
-  );
-}
-
-/** The schedule, edit and delete modals of the Events tab (product-spec section 2 Events tab: Modals). */
-function EventModals({ schedule, edit, remove }: { schedule: ConfirmActionRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
-  const scheduleBlocked = useSelector(schedule, eventFormBlocked);
-  const editBlocked = useSelector(edit, eventFormBlocked);
-  const removeName = useSelector(remove, (s) => String(s.context.subject.name ?? ''));
-  return (
-    <>
-      <ConfirmDialog actor={schedule} title="Schedule New Event" confirmLabel="Schedule Event" processingText="Scheduling event..." submitDisabled={scheduleBlocked}>
-        <EventFormFields actor={schedule} />
-      </ConfirmDialog>
-      <ConfirmDialog actor={edit} title="Edit Event Details" confirmLabel="Save Changes" processingText="Saving event..." submitDisabled={editBlocked}>
-        <EventFormFields actor={edit} />
-      </ConfirmDialog>
-      <ConfirmDialog actor={remove} title="Delete Event" confirmLabel="Delete Event" processingText="Deleting event..." danger>
-        <p>
-          Are you sure you want to delete the event <strong>{removeName}</strong>? Its teams and game are deleted with it. This cannot be undone.
-        </p>
-      </ConfirmDialog>
-    </>
   );
 }

@@ -44,9 +44,12 @@ export function editEventDraft(event: Pick<ClanEvent, 'name' | 'start_datetime' 
   };
 }
 
-/** Reads a confirmAction draft (`Record<string, unknown>`) as an EventDraft; missing fields are empty. */
+/** Reads an untyped draft (the model tests' `Record<string, unknown>`) as an EventDraft; missing fields are empty. */
 export function asEventDraft(draft: Record<string, unknown>): EventDraft {
-  const text = (k: string) => (typeof draft[k] === 'string' ? (draft[k] as string) : '');
+  const text = (k: string) => {
+    const value = draft[k];
+    return typeof value === 'string' ? value : '';
+  };
   return {
     name: text('name'),
     start: text('start'),
@@ -141,11 +144,12 @@ export interface EventFormBody extends EventBodyInput {
 
 /** The body of POST / PUT event built from a valid draft (times as UTC ISO texts). */
 export function eventBody(draft: EventDraft): EventFormBody {
-  const keepStart = draft.originalStartIso !== null && draft.originalStart === draft.start;
+  // An edited event whose start field is unchanged sends its stored start back as it was.
+  const keptStart = draft.originalStart === draft.start ? draft.originalStartIso : null;
   return {
     name: draft.name.trim(),
     type: EVENT_TYPE,
-    start_datetime: keepStart ? (draft.originalStartIso as string) : (utcInputToIso(draft.start) ?? ''),
+    start_datetime: keptStart ?? utcInputToIso(draft.start) ?? '',
     end_datetime: draft.end.trim() ? utcInputToIso(draft.end) : null,
   };
 }

@@ -16,8 +16,10 @@ import { boardSizeLabel } from '../../../contract/game/board';
 import { statusClass } from '../../../contract/game/status';
 import type { BoardBody, Game } from '../../../contract/gameApi';
 import type { GameSettings, GameSettingsBody } from '../../../contract/game/settings';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
-import { Notice } from '../../ui/Notice';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
+import { TableHead } from '../../ui/TableHead';
+import { LoadFailed } from '../../ui/LoadFailed';
+import { ViewToolbar } from '../../ui/ViewToolbar';
 import { Spinner } from '../../ui/Spinner';
 import { BoardView } from '../board/BoardView';
 import { CLAN_MANAGEMENT_ORIGIN, gamePlayPath } from '../play/origin';
@@ -72,17 +74,26 @@ export function EventGameView({
   return <EventGameFlow key={eventId} clanId={clanId} eventId={eventId} gameId={gameId} onBack={onBack} effects={effects} onGameChanged={onGameChanged} />;
 }
 
+/** The game a Delete or Reset acts on. */
+interface GameSubject {
+  gameId: number;
+}
+
+const NO_GAME: GameSubject = { gameId: 0 };
+
 function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged }: { clanId: number; eventId: number; gameId: number | null; onBack: () => void; effects: GameEffects; onGameChanged?: () => void }) {
   const banner = useActorRef(bannerMachine);
-  const deleteDialog = useConfirmAction({
-    perform: async ({ subject }) => ({ message: (await effects.deleteGame(clanId, eventId, Number(subject.gameId))).message }),
+  const deleteDialog = useConfirmAction<Nothing, GameSubject>({
+    closed: { draft: {}, subject: NO_GAME },
+    perform: async ({ subject }) => ({ message: (await effects.deleteGame(clanId, eventId, subject.gameId)).message }),
     onSucceeded: () => {
       flow.send({ type: 'game.deleted' });
       onGameChanged?.();
     },
   });
-  const resetDialog = useConfirmAction({
-    perform: async ({ subject }) => ({ message: (await effects.resetGame(clanId, eventId, Number(subject.gameId))).message }),
+  const resetDialog = useConfirmAction<Nothing, GameSubject>({
+    closed: { draft: {}, subject: NO_GAME },
+    perform: async ({ subject }) => ({ message: (await effects.resetGame(clanId, eventId, subject.gameId)).message }),
     onSucceeded: () => flow.send({ type: 'game.reload' }),
   });
   // The actor lives as long as the view; its implementations read the current props through this ref.
@@ -126,24 +137,10 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
 
   return (
     <section className="game-admin" aria-labelledby="game-admin-title">
-      <div className="toolbar">
-        <button type="button" className="btn" onClick={onBack}>
-          Back to Events
-        </button>
-        <h2 id="game-admin-title" className="toolbar__title">
-          Managing: Game Board
-        </h2>
-      </div>
+      <ViewToolbar backLabel="Back to Events" onBack={onBack} titleId="game-admin-title" title="Managing: Game Board" />
       <GameBanner banner={banner} />
       {mode === 'loading' && <Spinner text="Loading game details..." />}
-      {mode === 'loadFailed' && (
-        <div className="row">
-          <Notice tone="error">{loadError}</Notice>
-          <button type="button" className="btn" onClick={() => flow.send({ type: 'game.reload' })}>
-            Retry
-          </button>
-        </div>
-      )}
+      {mode === 'loadFailed' && <LoadFailed error={loadError} onRetry={() => flow.send({ type: 'game.reload' })} />}
       {mode === 'setup' && <SetupMode flow={flow} />}
       {mode === 'manage' && <ManageMode flow={flow} clanId={clanId} eventId={eventId} deleteDialog={deleteDialog} />}
       <ConfirmDialog actor={deleteDialog} title={GAME_DIALOG_TEXTS.deleteTitle} confirmLabel="Delete Game" processingText="Deleting game..." danger>
@@ -183,7 +180,7 @@ function ManageMode({
   flow: EventGameRef;
   clanId: number;
   eventId: number;
-  deleteDialog: ConfirmActionRef;
+  deleteDialog: ConfirmActionRef<Nothing, GameSubject>;
 }) {
   const game = useSelector(flow, sel.selectGame);
   const statusRef = useSelector(flow, sel.selectStatusRef);
@@ -265,14 +262,7 @@ function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGa
         <div className="table-scroll">
           <table className="data-table team-positions">
             <caption className="sr-only">Team positions</caption>
-            <thead>
-              <tr>
-                <th scope="col">Team</th>
-                <th scope="col">Position</th>
-                <th scope="col">Turns</th>
-                <th scope="col">Reverts used</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Team', 'Position', 'Turns', 'Reverts used']} />
             <tbody>
               {teams.map((t) => (
                 <tr key={t.team_id} data-team={t.team_name}>

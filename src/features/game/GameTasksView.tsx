@@ -23,7 +23,9 @@ import { gameTasksMachine } from '../../../machines/gameTasks.machine';
 import * as sel from '../../../machines/gameTasks.selectors';
 import type { BoardSquare } from '../../../contract/gameApi';
 import { TIER_LABELS } from '../../../contract/game/tiers';
+import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
+import { ViewToolbar } from '../../ui/ViewToolbar';
 import { Spinner } from '../../ui/Spinner';
 import { GameBanner } from './GameBanner';
 import { liveGameTasksEffects, type GameTasksEffects } from './effects';
@@ -102,25 +104,11 @@ function GameTasksFlow({
   const loadError = useSelector(tasks, sel.selectLoadError);
   return (
     <section className="game-tasks" aria-labelledby="game-tasks-title">
-      <div className="toolbar">
-        <button type="button" className="btn" onClick={onBack}>
-          Back to Event List
-        </button>
-        <h2 id="game-tasks-title" className="toolbar__title">
-          Managing: Game Tasks
-        </h2>
-      </div>
+      <ViewToolbar backLabel="Back to Event List" onBack={onBack} titleId="game-tasks-title" title="Managing: Game Tasks" />
       <GameBanner banner={banner} />
       {missing && <Notice tone="error">{GAME_TASKS_TEXTS.missingGame}</Notice>}
       {loading && <Spinner text="Loading board squares..." />}
-      {failed && (
-        <div className="row">
-          <Notice tone="error">{loadError}</Notice>
-          <button type="button" className="btn" onClick={() => tasks.send({ type: 'squares.reload' })}>
-            Retry
-          </button>
-        </div>
-      )}
+      {failed && <LoadFailed error={loadError} onRetry={() => tasks.send({ type: 'squares.reload' })} />}
       {!missing && !loading && !failed && <TaskBoard tasks={tasks} />}
       <SwapTaskDialog tasks={tasks} />
     </section>

@@ -66,20 +66,7 @@ export function SettingsForm({ flow, submitLabel, extra }: { flow: EventGameRef;
           {NUMBER_FIELDS.map(({ field, label, max }) => (
             <div className="field" key={field}>
               <label className="field__label" htmlFor={`${id}-${field}`}>{label}</label>
-              <input
-                id={`${id}-${field}`}
-                className="input"
-                type="number"
-                inputMode="numeric"
-                required
-                min={0}
-                max={max}
-                step={1}
-                value={draft[field]}
-                aria-invalid={invalid(field)}
-                aria-describedby={describedBy(field)}
-                onChange={(e) => change(field, e.target.value)}
-              />
+              <CountInput id={`${id}-${field}`} max={max} value={draft[field]} invalid={invalid(field)} describedBy={describedBy(field)} onChange={(value) => change(field, value)} />
               <span className="field__hint">0 to {max}{field === 'max_reverts_allowed' ? ' per team' : ''}</span>
             </div>
           ))}
@@ -92,18 +79,12 @@ export function SettingsForm({ flow, submitLabel, extra }: { flow: EventGameRef;
               return (
                 <div className="field" key={field}>
                   <label className="field__label" htmlFor={`${id}-${field}`}>{TIER_LABELS[tier]}</label>
-                  <input
+                  <CountInput
                     id={`${id}-${field}`}
-                    className="input"
-                    type="number"
-                    inputMode="numeric"
-                    required
-                    min={0}
-                    step={1}
                     value={draft[field]}
-                    aria-invalid={invalid(field)}
-                    aria-describedby={[noteId, describedBy(field)].filter(Boolean).join(' ')}
-                    onChange={(e) => change(field, e.target.value)}
+                    invalid={invalid(field)}
+                    describedBy={[noteId, describedBy(field)].filter(Boolean).join(' ')}
+                    onChange={(value) => change(field, value)}
                   />
                 </div>
               );
@@ -161,5 +142,39 @@ function ProofRequiredField({ flow, id }: { flow: EventGameRef; id: string }) {
         A team member sends a screenshot of the task and a referee approves it before the Leader may roll again.
       </span>
     </div>
+  );
+}
+
+/** A required whole-number field of the form, from 0 (up to `max` when given). */
+function CountInput({
+  id,
+  max,
+  value,
+  invalid,
+  describedBy,
+  onChange,
+}: {
+  id: string;
+  max?: number;
+  value: string;
+  invalid: boolean;
+  describedBy: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <input
+      id={id}
+      className="input"
+      type="number"
+      inputMode="numeric"
+      required
+      min={0}
+      max={max}
+      step={1}
+      value={value}
+      aria-invalid={invalid}
+      aria-describedby={describedBy}
+      onChange={(e) => onChange(e.target.value)}
+    />
   );
 }

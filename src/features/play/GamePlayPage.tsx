@@ -1,10 +1,7 @@
 import { useMemo } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
-import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
-import { Breadcrumb } from '../../ui/Breadcrumb';
-import { Notice } from '../../ui/Notice';
 import { memberScreenEffects, routeId, type GameScreenEffects } from './effects';
-import { GameScreen } from './GameScreen';
+import { GameNotFound, GameScreen } from './GameScreen';
 import { previousPageOf } from './origin';
 
 /**
@@ -25,14 +22,7 @@ export function GamePlayPage({ effects }: { effects?: GameScreenEffects }) {
     [effects, clanId, eventId],
   );
   if (!clanId || !eventId || !gameId || !screenEffects) {
-    return (
-      <div className="game-page">
-        <Breadcrumb previous={previous} current="Game" />
-        <section className="panel panel--narrow">
-          <Notice tone="error" testId="game-load-error">{GAME_VIEW_MESSAGES.notFound}</Notice>
-        </section>
-      </div>
-    );
+    return <GameNotFound previous={previous} />;
   }
   return <GameScreen key={`${clanId}/${eventId}/${gameId}`} gameId={gameId} audience="member" effects={screenEffects} previous={previous} />;
 }

@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import type { ActorRefFrom } from 'xstate';
+import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import * as sel from '../../../machines/gamePlay.selectors';
 import { selectIsLive } from '../../../machines/socketConnection.selectors';
 import type { socketConnectionMachine } from '../../../machines/socketConnection.machine';
@@ -14,6 +15,18 @@ import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, GameLog, StatusB
 
 /** Who looks at the game: a member (play screen, with actions and revert counts) or a spectator. */
 export type Audience = 'member' | 'spectator';
+
+/** The game page when the address names no game: the breadcrumb and the not-found message. */
+export function GameNotFound({ previous }: { previous: { to: string; label: string } }) {
+  return (
+    <div className="game-page">
+      <Breadcrumb previous={previous} current="Game" />
+      <section className="panel panel--narrow">
+        <Notice tone="error" testId="game-load-error">{GAME_VIEW_MESSAGES.notFound}</Notice>
+      </section>
+    </div>
+  );
+}
 
 /**
  * One game screen, shared by the play screen and the public spectator view (product-spec section 2

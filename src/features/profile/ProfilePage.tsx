@@ -9,9 +9,19 @@ import { SessionContext } from '../../app/session';
 import { createClan, deleteIgn, editIgn, linkIgn } from '../../api/session';
 import { leaveClan } from '../../api/clans';
 import { Avatar } from '../../ui/Avatar';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { EditDeleteButtons } from '../../ui/RowActions';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { Spinner } from '../../ui/Spinner';
-import { PROFILE_TEXTS, linkEach, validateClanCreate, validateIgnEdit, validateIgnLink } from './profileActions';
+import {
+  PROFILE_TEXTS,
+  linkEach,
+  validateClanCreate,
+  validateIgnEdit,
+  validateIgnLink,
+  type ClanCreateDraft,
+  type IgnEditDraft,
+  type IgnLinkDraft,
+} from './profileActions';
 
 /** The calls of the profile page (product-spec section 7; server-contract section 2); tests give fakes. */
 export interface ProfileEffects {
@@ -23,6 +33,21 @@ export interface ProfileEffects {
 }
 
 const liveProfileEffects: ProfileEffects = { linkIgn, editIgn, deleteIgn, leaveClan, createClan };
+
+/** The IGN a Delete or Edit acts on. */
+interface IgnSubject {
+  id: number;
+  ign: string;
+}
+
+/** The clan membership a Leave Clan acts on. */
+interface LeaveSubject {
+  clanId: number;
+  userId: number;
+  name: string;
+}
+
+const NO_IGN: IgnSubject = { id: 0, ign: '' };
 
 /** A joined date in the viewer's locale. */
 function formatJoined(iso: string): string {
@@ -50,37 +75,42 @@ function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
   const navigate = useNavigate();
   const refresh = () => session.send({ type: 'session.reload' });
 
-  const deleteFlow = useConfirmAction({
+  const deleteFlow = useConfirmAction<Nothing, IgnSubject>({
+    closed: { draft: {}, subject: NO_IGN },
     perform: async ({ subject }) => {
-      await effects.deleteIgn(Number(subject.id));
-      return { message: `IGN ${String(subject.ign)} was deleted.` };
+      await effects.deleteIgn(subject.id);
+      return { message: `IGN ${subject.ign} was deleted.` };
     },
     onSucceeded: refresh,
   });
-  const linkFlow = useConfirmAction({
-    perform: ({ draft }) => linkEach(String(draft.text ?? ''), (ign) => effects.linkIgn(ign)),
+  const linkFlow = useConfirmAction<IgnLinkDraft, Nothing>({
+    closed: { draft: { text: '' }, subject: {} },
+    perform: ({ draft }) => linkEach(draft.text, (ign) => effects.linkIgn(ign)),
     validate: validateIgnLink,
     onSucceeded: refresh,
   });
-  const editFlow = useConfirmAction({
+  const editFlow = useConfirmAction<IgnEditDraft, IgnSubject>({
+    closed: { draft: { ign: '', current: '' }, subject: NO_IGN },
     perform: async ({ draft, subject }) => {
-      const next = String(draft.ign ?? '').trim();
-      await effects.editIgn(Number(subject.id), next);
-      return { message: `IGN ${String(subject.ign)} was changed to ${next}.` };
+      const next = draft.ign.trim();
+      await effects.editIgn(subject.id, next);
+      return { message: `IGN ${subject.ign} was changed to ${next}.` };
     },
     validate: validateIgnEdit,
     onSucceeded: refresh,
   });
-  const leaveFlow = useConfirmAction({
+  const leaveFlow = useConfirmAction<Nothing, LeaveSubject>({
+    closed: { draft: {}, subject: { clanId: 0, userId: 0, name: '' } },
     perform: async ({ subject }) => {
-      await effects.leaveClan(Number(subject.clanId), Number(subject.userId));
-      return { message: `You have left ${String(subject.name)}.` };
+      await effects.leaveClan(subject.clanId, subject.userId);
+      return { message: `You have left ${subject.name}.` };
     },
     onSucceeded: refresh,
   });
-  const createFlow = useConfirmAction({
+  const createFlow = useConfirmAction<ClanCreateDraft, Nothing>({
+    closed: { draft: { name: '' }, subject: {} },
     perform: async ({ draft }) => {
-      const name = String(draft.name ?? '').trim();
+      const name = draft.name.trim();
       await effects.createClan(name);
       return { message: `Clan ${name} was created. You are its Owner.` };
     },
@@ -109,22 +139,11 @@ function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
                 <li key={ign.id} className="ign-item" tabIndex={0} data-testid={`ign-${ign.id}`}>
                   <span className="ign-item__name">{ign.ign}</span>
                   <span className="ign-item__actions">
-                    <button
-                      type="button"
-                      className="btn btn--small"
-                      aria-label={`Edit IGN ${ign.ign}`}
-                      onClick={() => editFlow.send({ type: 'confirm.open', subject: { id: ign.id, ign: ign.ign }, draft: { ign: ign.ign, current: ign.ign } })}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn--small btn--danger"
-                      aria-label={`Delete IGN ${ign.ign}`}
-                      onClick={() => deleteFlow.send({ type: 'confirm.open', subject: { id: ign.id, ign: ign.ign } })}
-                    >
-                      Delete
-                    </button>
+                    <EditDeleteButtons
+                      label={`IGN ${ign.ign}`}
+                      onEdit={() => editFlow.send({ type: 'confirm.open', subject: { id: ign.id, ign: ign.ign }, draft: { ign: ign.ign, current: ign.ign } })}
+                      onDelete={() => deleteFlow.send({ type: 'confirm.open', subject: { id: ign.id, ign: ign.ign } })}
+                    />
                   </span>
                 </li>
               ))}
@@ -222,16 +241,16 @@ function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
   );
 }
 
-function DeleteIgnDialog({ actor }: { actor: ConfirmActionRef }) {
+function DeleteIgnDialog({ actor }: { actor: ConfirmActionRef<Nothing, IgnSubject> }) {
   const subject = useSelector(actor, selectSubject);
   return (
     <ConfirmDialog actor={actor} title="Delete IGN" confirmLabel="Delete IGN" danger processingText="Deleting IGN...">
-      <p>Delete the IGN <strong>{String(subject.ign ?? '')}</strong> from your account?</p>
+      <p>Delete the IGN <strong>{subject.ign}</strong> from your account?</p>
     </ConfirmDialog>
   );
 }
 
-function LinkIgnsDialog({ actor }: { actor: ConfirmActionRef }) {
+function LinkIgnsDialog({ actor }: { actor: ConfirmActionRef<IgnLinkDraft, Nothing> }) {
   const draft = useSelector(actor, selectDraft);
   const id = useId();
   return (
@@ -243,7 +262,7 @@ function LinkIgnsDialog({ actor }: { actor: ConfirmActionRef }) {
           className="input"
           autoFocus
           aria-describedby={`${id}-hint`}
-          value={String(draft.text ?? '')}
+          value={draft.text}
           placeholder="e.g. Zezima, Lynx Titan"
           onChange={(e) => actor.send({ type: 'confirm.change', field: 'text', value: e.target.value })}
         />
@@ -253,18 +272,18 @@ function LinkIgnsDialog({ actor }: { actor: ConfirmActionRef }) {
   );
 }
 
-function EditIgnDialog({ actor }: { actor: ConfirmActionRef }) {
+function EditIgnDialog({ actor }: { actor: ConfirmActionRef<IgnEditDraft, IgnSubject> }) {
   const draft = useSelector(actor, selectDraft);
   const subject = useSelector(actor, selectSubject);
   return (
     <ConfirmDialog actor={actor} title="Edit IGN" confirmLabel="Save IGN" processingText="Saving IGN...">
-      <p>Current IGN: <strong>{String(subject.ign ?? '')}</strong></p>
+      <p>Current IGN: <strong>{subject.ign}</strong></p>
       <label className="field">
         <span className="field__label">New IGN</span>
         <input
           className="input"
           autoFocus
-          value={String(draft.ign ?? '')}
+          value={draft.ign}
           onChange={(e) => actor.send({ type: 'confirm.change', field: 'ign', value: e.target.value })}
         />
       </label>
@@ -272,16 +291,16 @@ function EditIgnDialog({ actor }: { actor: ConfirmActionRef }) {
   );
 }
 
-function LeaveClanDialog({ actor }: { actor: ConfirmActionRef }) {
+function LeaveClanDialog({ actor }: { actor: ConfirmActionRef<Nothing, LeaveSubject> }) {
   const subject = useSelector(actor, selectSubject);
   return (
     <ConfirmDialog actor={actor} title="Leave Clan" confirmLabel="Leave Clan" danger processingText="Leaving clan...">
-      <p>Are you sure you want to leave <strong>{String(subject.name ?? '')}</strong>?</p>
+      <p>Are you sure you want to leave <strong>{subject.name}</strong>?</p>
     </ConfirmDialog>
   );
 }
 
-function CreateClanDialog({ actor }: { actor: ConfirmActionRef }) {
+function CreateClanDialog({ actor }: { actor: ConfirmActionRef<ClanCreateDraft, Nothing> }) {
   const draft = useSelector(actor, selectDraft);
   return (
     <ConfirmDialog actor={actor} title="Create New Clan" confirmLabel="Create Clan" processingText="Creating clan...">
@@ -291,7 +310,7 @@ function CreateClanDialog({ actor }: { actor: ConfirmActionRef }) {
           className="input"
           autoFocus
           maxLength={CLAN_NAME_MAX}
-          value={String(draft.name ?? '')}
+          value={draft.name}
           onChange={(e) => actor.send({ type: 'confirm.change', field: 'name', value: e.target.value })}
         />
       </label>

@@ -14,12 +14,27 @@ export const PROFILE_TEXTS = {
   loading: 'Loading profile data...',
 } as const;
 
+/** The Link New IGNs form: the comma-separated names. */
+export interface IgnLinkDraft {
+  text: string;
+}
+
+/** The Edit IGN form: the new value and the current one. */
+export interface IgnEditDraft {
+  ign: string;
+  current: string;
+}
+
+/** The Create New Clan form. */
+export interface ClanCreateDraft {
+  name: string;
+}
+
 /**
  * Link IGNs rule (product-spec section 5 IGNs): the field must not be empty, and splitting on
- * commas (trimmed, empty items dropped) must leave at least one name. Draft: {text}.
+ * commas (trimmed, empty items dropped) must leave at least one name.
  */
-export function validateIgnLink(draft: Record<string, unknown>): string | null {
-  const text = String(draft.text ?? '');
+export function validateIgnLink({ text }: IgnLinkDraft): string | null {
   if (!text.trim()) return PROFILE_TEXTS.ignEmpty;
   if (splitIgnList(text).length === 0) return PROFILE_TEXTS.noValidIgns;
   return null;
@@ -27,20 +42,20 @@ export function validateIgnLink(draft: Record<string, unknown>): string | null {
 
 /**
  * Edit IGN rule (product-spec section 5 IGNs): a new value after the text rule (control
- * characters refused as the server does), different from the current one. Draft: {ign, current}.
+ * characters refused as the server does), different from the current one.
  */
-export function validateIgnEdit(draft: Record<string, unknown>): string | null {
-  const rule = applyTextRule(String(draft.ign ?? ''), IGN_FIELD);
+export function validateIgnEdit(draft: IgnEditDraft): string | null {
+  const rule = applyTextRule(draft.ign, IGN_FIELD);
   if (!rule.ok) return rule.message;
   const next = rule.value;
   if (!next) return PROFILE_TEXTS.newIgnEmpty;
-  if (next === String(draft.current ?? '')) return PROFILE_TEXTS.ignUnchanged;
+  if (next === draft.current) return PROFILE_TEXTS.ignUnchanged;
   return null;
 }
 
-/** Create clan rule (product-spec section 5 Clans): a name is required after the text rule. Draft: {name}. */
-export function validateClanCreate(draft: Record<string, unknown>): string | null {
-  const rule = applyTextRule(String(draft.name ?? ''), clanNameField('clan_name'));
+/** Create clan rule (product-spec section 5 Clans): a name is required after the text rule. */
+export function validateClanCreate(draft: ClanCreateDraft): string | null {
+  const rule = applyTextRule(draft.name, clanNameField('clan_name'));
   if (!rule.ok) return rule.message;
   return rule.value ? null : PROFILE_TEXTS.clanNameEmpty;
 }

@@ -1,9 +1,6 @@
 import { useParams } from 'react-router-dom';
-import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
-import { Breadcrumb } from '../../ui/Breadcrumb';
-import { Notice } from '../../ui/Notice';
 import { routeId, spectatorScreenEffects, type GameScreenEffects } from '../play/effects';
-import { GameScreen } from '../play/GameScreen';
+import { GameNotFound, GameScreen } from '../play/GameScreen';
 
 const PREVIOUS = { to: '/games/spectate', label: 'Spectate Games' };
 
@@ -18,14 +15,7 @@ const PREVIOUS = { to: '/games/spectate', label: 'Spectate Games' };
 export function SpectatorViewPage({ effects = spectatorScreenEffects }: { effects?: GameScreenEffects }) {
   const gameId = routeId(useParams().gameId);
   if (!gameId) {
-    return (
-      <div className="game-page">
-        <Breadcrumb previous={PREVIOUS} current="Game" />
-        <section className="panel panel--narrow">
-          <Notice tone="error" testId="game-load-error">{GAME_VIEW_MESSAGES.notFound}</Notice>
-        </section>
-      </div>
-    );
+    return <GameNotFound previous={PREVIOUS} />;
   }
   return <GameScreen key={gameId} gameId={gameId} audience="spectator" effects={effects} previous={PREVIOUS} />;
 }

@@ -20,10 +20,13 @@ import {
 } from '../../../contract/task';
 import { firstIssueMessage } from '../../../contract/common';
 import * as tasksApi from '../../api/tasks';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
+import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
+import { EditDeleteButtons } from '../../ui/RowActions';
 import { Spinner } from '../../ui/Spinner';
-import { TASK_PAGE_SIZES, filterTasks, loadOtherClanPage, paginate, serverPage, sortTasks, type Page } from './taskTable';
+import { PAGE_SIZES, paginate, type Page } from '../../ui/tableModel';
+import { filterTasks, loadOtherClanPage, serverPage, sortTasks } from './taskTable';
 
 /** The calls of the Tasks tab (product-spec section 7 Task pool), replaceable in tests. */
 export interface TasksEffects {
@@ -56,17 +59,41 @@ type PoolRef = ReturnType<typeof useActorRef<typeof taskPoolMachine>>;
  * The task form rule (product-spec section 5 Tasks): description and difficulty required; the
  * description as the server checks it (TaskDescriptionSchema: the text rule, at most 500).
  */
-export function validateTaskDraft(draft: Record<string, unknown>): string | null {
-  const difficulty = typeof draft.difficulty === 'string' ? draft.difficulty : '';
-  const description = v.safeParse(TaskDescriptionSchema, typeof draft.description === 'string' ? draft.description : '');
+export function validateTaskDraft(draft: TaskDraft): string | null {
+  const description = v.safeParse(TaskDescriptionSchema, draft.description);
   if (!description.success) return firstIssueMessage(description.issues);
-  return difficulty ? null : TASK_REQUIRED;
+  return draft.difficulty ? null : TASK_REQUIRED;
 }
 
-const taskBody = (draft: Record<string, unknown>) => ({
-  description: String(draft.description ?? '').trim(),
-  difficulty: String(draft.difficulty ?? '') as Difficulty,
-});
+/** The create / edit task form: difficulty '' until one is chosen. */
+interface TaskDraft {
+  description: string;
+  difficulty: Difficulty | '';
+}
+
+const NEW_TASK: TaskDraft = { description: '', difficulty: '' };
+
+/** The task an Edit or Delete acts on. */
+interface TaskSubject {
+  taskId: number;
+  description: string;
+}
+
+const NO_TASK: TaskSubject = { taskId: 0, description: '' };
+
+/** The body of POST / PUT task from a valid draft. */
+function taskBody(draft: TaskDraft) {
+  if (!draft.difficulty) throw new Error(TASK_REQUIRED);
+  return { description: draft.description.trim(), difficulty: draft.difficulty };
+}
+
+/** The create, edit, delete and delete-all flows of the tab. */
+interface TaskFlows {
+  create: ConfirmActionRef<TaskDraft, Nothing>;
+  edit: ConfirmActionRef<TaskDraft, TaskSubject>;
+  remove: ConfirmActionRef<Nothing, TaskSubject>;
+  removeAll: ConfirmActionRef<Nothing, Nothing>;
+}
 
 /**
  * The Tasks tab of clan management (product-spec sections 2 Tasks tab, 5 Tasks, 6, 8, 9). Managers
@@ -91,7 +118,8 @@ export function TasksTab({ clanId, isManager, effects = liveTasksEffects }: { cl
   );
   const pool = useActorRef(logic);
   const reload = () => pool.send({ type: 'tasks.reload' });
-  const create = useConfirmAction({
+  const create = useConfirmAction<TaskDraft, Nothing>({
+    closed: { draft: NEW_TASK, subject: {} },
     perform: async ({ draft }) => {
       await effects.createTask(clanId, taskBody(draft));
       return { message: 'Task created successfully.' };
@@ -99,22 +127,25 @@ export function TasksTab({ clanId, isManager, effects = liveTasksEffects }: { cl
     validate: validateTaskDraft,
     onSucceeded: reload,
   });
-  const edit = useConfirmAction({
+  const edit = useConfirmAction<TaskDraft, TaskSubject>({
+    closed: { draft: NEW_TASK, subject: NO_TASK },
     perform: async ({ draft, subject }) => {
-      await effects.updateTask(clanId, subject.taskId as number, taskBody(draft));
+      await effects.updateTask(clanId, subject.taskId, taskBody(draft));
       return { message: 'Task updated successfully.' };
     },
     validate: validateTaskDraft,
     onSucceeded: reload,
   });
-  const remove = useConfirmAction({
+  const remove = useConfirmAction<Nothing, TaskSubject>({
+    closed: { draft: {}, subject: NO_TASK },
     perform: async ({ subject }) => {
-      await effects.deleteTask(clanId, subject.taskId as number);
+      await effects.deleteTask(clanId, subject.taskId);
       return { message: 'Task deleted successfully.' };
     },
     onSucceeded: reload,
   });
-  const removeAll = useConfirmAction({
+  const removeAll = useConfirmAction<Nothing, Nothing>({
+    closed: { draft: {}, subject: {} },
     perform: async () => ({ message: (await effects.deleteAllTasks(clanId)).message ?? TASKS_CLEARED }),
     onSucceeded: reload,
   });
@@ -206,7 +237,7 @@ function CsvImporter({ clanId, effects, onImported }: { clanId: number; effects:
   );
 }
 
-function TaskToolbar({ pool, isManager, create, removeAll }: { pool: PoolRef; isManager: boolean; create: ConfirmActionRef; removeAll: ConfirmActionRef }) {
+function TaskToolbar({ pool, isManager, create, removeAll }: { pool: PoolRef; isManager: boolean } & Pick<TaskFlows, 'create' | 'removeAll'>) {
   const search = useSelector(pool, sel.selectSearch);
   const showOthers = useSelector(pool, sel.selectShowOthers);
   return (
@@ -225,7 +256,7 @@ function TaskToolbar({ pool, isManager, create, removeAll }: { pool: PoolRef; is
             <input type="checkbox" checked={showOthers} onChange={() => pool.send({ type: 'tasks.toggleOthers' })} />
             <span>Show Other Clan Tasks</span>
           </label>
-          <button type="button" className="btn btn--primary" onClick={() => create.send({ type: 'confirm.open', draft: { description: '', difficulty: '' } })}>
+          <button type="button" className="btn btn--primary" onClick={() => create.send({ type: 'confirm.open', draft: NEW_TASK })}>
             Create New Task
           </button>
           <button type="button" className="btn btn--danger" onClick={() => removeAll.send({ type: 'confirm.open' })}>
@@ -243,7 +274,7 @@ const COLUMNS: { key: TaskSortKey; label: string }[] = [
   { key: 'clan_name', label: 'Clan Name' },
 ];
 
-function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; clanId: number; isManager: boolean; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; clanId: number; isManager: boolean } & Pick<TaskFlows, 'edit' | 'remove'>) {
   const tasks = useSelector(pool, sel.selectTasks);
   const otherPage = useSelector(pool, sel.selectOtherPage);
   const showOthers = useSelector(pool, sel.selectShowOthers);
@@ -259,13 +290,7 @@ function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; c
   const filtered = useMemo(() => filterTasks(tasks, search), [tasks, search]);
   const sorted = useMemo(() => sortTasks(filtered, sort), [filtered, sort]);
   if (loading) return <Spinner text="Loading tasks..." />;
-  if (failed)
-    return (
-      <div className="row">
-        <Notice tone="error">{error}</Notice>
-        <button type="button" className="btn" onClick={() => pool.send({ type: 'tasks.reload' })}>Retry</button>
-      </div>
-    );
+  if (failed) return <LoadFailed error={error} onRetry={() => pool.send({ type: 'tasks.reload' })} />;
   // Other clans' tasks: the page the server answered, in its order; the own pool: filtered, sorted and paged here.
   const page = showOthers && otherPage
     ? serverPage(otherPage.tasks, otherPage.offset, otherPage.total, pageNo, pageSize)
@@ -315,7 +340,7 @@ function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; c
   );
 }
 
-function TaskRow({ task, own, isManager, edit, remove }: { task: Task; own: boolean; isManager: boolean; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+function TaskRow({ task, own, isManager, edit, remove }: { task: Task; own: boolean; isManager: boolean } & Pick<TaskFlows, 'edit' | 'remove'>) {
   return (
     <tr>
       <td className="tasks-table__description">{task.description}</td>
@@ -327,22 +352,11 @@ function TaskRow({ task, own, isManager, edit, remove }: { task: Task; own: bool
         <td data-label="Action">
           {own ? (
             <div className="row row--nowrap">
-              <button
-                type="button"
-                className="btn btn--small"
-                aria-label={`Edit task ${task.description}`}
-                onClick={() => edit.send({ type: 'confirm.open', subject: { taskId: task.id }, draft: { description: task.description, difficulty: task.difficulty } })}
-              >
-                Edit
-              </button>
-              <button
-                type="button"
-                className="btn btn--small btn--danger"
-                aria-label={`Delete task ${task.description}`}
-                onClick={() => remove.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description } })}
-              >
-                Delete
-              </button>
+              <EditDeleteButtons
+                label={`task ${task.description}`}
+                onEdit={() => edit.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description }, draft: { description: task.description, difficulty: task.difficulty } })}
+                onDelete={() => remove.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description } })}
+              />
             </div>
           ) : (
             <span className="muted">Other clan</span>
@@ -361,7 +375,7 @@ function Pagination({ pool, page, pageSize, filteredFrom }: { pool: PoolRef; pag
         Rows per page
       </label>
       <select id={`${id}-size`} className="input input--small" value={pageSize} onChange={(e) => pool.send({ type: 'table.pageSize', size: Number(e.target.value) })}>
-        {TASK_PAGE_SIZES.map((n) => (
+        {PAGE_SIZES.map((n) => (
           <option key={n} value={n}>{n}</option>
         ))}
       </select>
@@ -384,7 +398,7 @@ function Pagination({ pool, page, pageSize, filteredFrom }: { pool: PoolRef; pag
 }
 
 /** Description and difficulty fields of the create / edit task modals. */
-function TaskFormFields({ actor }: { actor: ConfirmActionRef }) {
+function TaskFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<TaskDraft, TSubject> }) {
   const draft = useSelector(actor, selectDraft);
   const id = useId();
   return (
@@ -396,13 +410,13 @@ function TaskFormFields({ actor }: { actor: ConfirmActionRef }) {
           rows={3}
           maxLength={TASK_DESCRIPTION_MAX}
           autoFocus
-          value={String(draft.description ?? '')}
+          value={draft.description}
           onChange={(e) => actor.send({ type: 'confirm.change', field: 'description', value: e.target.value })}
         />
       </label>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-difficulty`}>Difficulty</label>
-        <select id={`${id}-difficulty`} className="input" value={String(draft.difficulty ?? '')} onChange={(e) => actor.send({ type: 'confirm.change', field: 'difficulty', value: e.target.value })}>
+        <select id={`${id}-difficulty`} className="input" value={draft.difficulty} onChange={(e) => actor.send({ type: 'confirm.change', field: 'difficulty', value: DIFFICULTIES.find((d) => d === e.target.value) ?? '' })}>
           <option value="">Select a difficulty</option>
           {DIFFICULTIES.map((d) => (
             <option key={d} value={d}>{TIER_LABELS[d]}</option>
@@ -413,8 +427,8 @@ function TaskFormFields({ actor }: { actor: ConfirmActionRef }) {
   );
 }
 
-function TaskModals({ create, edit, remove, removeAll }: { create: ConfirmActionRef; edit: ConfirmActionRef; remove: ConfirmActionRef; removeAll: ConfirmActionRef }) {
-  const removeDescription = useSelector(remove, (s) => String(s.context.subject.description ?? ''));
+function TaskModals({ create, edit, remove, removeAll }: TaskFlows) {
+  const removeDescription = useSelector(remove, (s) => s.context.subject.description);
   return (
     <>
       <ConfirmDialog actor={create} title="Create New Task" confirmLabel="Create Task" processingText="Creating task...">

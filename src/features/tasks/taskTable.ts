@@ -1,9 +1,7 @@
 import { tierRank } from '../../../contract/game/tiers';
 import type { Task, TaskPageAnswer, TaskPageQuery } from '../../../contract/task';
 import type { TaskPageResult, TaskSort } from '../../../machines/taskPool.machine';
-
-/** Page sizes of the task table (product-spec section 9); the first is the default. */
-export const TASK_PAGE_SIZES = [10, 25, 50] as const;
+import type { Page } from '../../ui/tableModel';
 
 /** Tasks whose description, difficulty or clan name contains `search` (case-insensitive substring). */
 export function filterTasks(tasks: readonly Task[], search: string): Task[] {
@@ -34,29 +32,6 @@ export function sortTasks(tasks: readonly Task[], sort: TaskSort): Task[] {
   return [...tasks].sort(
     (a, b) => dir * byKey(a, b) || tierRank(a.difficulty) - tierRank(b.difficulty) || text(a.description, b.description) || a.id - b.id,
   );
-}
-
-/** One page of rows with its 1-based range, for the 'X-Y of N' label. */
-export interface Page<T> {
-  rows: T[];
-  /** The page shown (clamped into 1..pageCount). */
-  page: number;
-  pageCount: number;
-  /** 1-based index of the first row shown, 0 when there are none. */
-  from: number;
-  /** 1-based index of the last row shown. */
-  to: number;
-  total: number;
-}
-
-/** Page `page` (1-based, clamped) of `rows` at `pageSize` rows a page; an empty list has one empty page. */
-export function paginate<T>(rows: readonly T[], page: number, pageSize: number): Page<T> {
-  const total = rows.length;
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const p = Math.min(Math.max(1, Math.floor(page) || 1), pageCount);
-  const start = (p - 1) * pageSize;
-  const slice = rows.slice(start, start + pageSize);
-  return { rows: slice, page: p, pageCount, from: slice.length ? start + 1 : 0, to: start + slice.length, total };
 }
 
 /**

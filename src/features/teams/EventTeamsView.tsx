@@ -1,16 +1,18 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { Fragment, useMemo } from 'react';
+import { Fragment, useMemo, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { teamListMachine } from '../../../machines/teamList.machine';
 import * as sel from '../../../machines/teamList.selectors';
 import { teamCreatedMessage, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../../contract/team';
 import * as teamsApi from '../../api/teams';
-import { ConfirmDialog, useConfirmAction, type ConfirmActionRef } from '../../ui/ConfirmDialog';
+import { useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
+import { CrudModals, NO_ROW, type CrudFlows, type NamedRow } from '../../ui/CrudModals';
+import { EditDeleteButtons } from '../../ui/RowActions';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { TeamFormFields, teamNameBlank, validateTeamDraft } from './TeamFormFields';
 import { TeamMemberManager } from './TeamMemberManager';
-import { asTeamDraft, displayColor, editTeamDraft, newTeamDraft, teamBody } from './teamForm';
+import { displayColor, editTeamDraft, newTeamDraft, teamBody, type TeamDraft } from './teamForm';
 
 /** The calls of the Event Teams view (product-spec section 7 Teams), replaceable in tests. */
 export interface TeamsEffects {
@@ -38,6 +40,18 @@ export const liveTeamsEffects: TeamsEffects = {
 
 type ListRef = ReturnType<typeof useActorRef<typeof teamListMachine>>;
 
+/** Create, edit and delete modals of the teams view (product-spec section 2 Event Teams view). */
+const TEAM_MODALS = {
+  texts: {
+    create: { title: 'Create New Team', confirmLabel: 'Create Team', processingText: 'Creating team...' },
+    edit: { title: 'Edit Team', confirmLabel: 'Update Team', processingText: 'Updating team...' },
+    remove: { title: 'Delete Team', confirmLabel: 'Delete Team', processingText: 'Deleting team...' },
+  },
+  Fields: TeamFormFields,
+  blocked: teamNameBlank,
+  deleteQuestion: (name: ReactNode) => <>Are you sure you want to delete the team {name}? Its members are taken off the team. This cannot be undone.</>,
+};
+
 /**
  * The Event Teams view (product-spec section 2 Event Teams view, 5 Teams, 8 Teams): 'Back to
  * Events', 'Managing: Teams List', the team table (colour bar, name, 'N Members', Members toggle
@@ -63,26 +77,29 @@ export function EventTeamsView({
   );
   const list = useActorRef(logic);
   const reload = () => list.send({ type: 'teams.reload' });
-  const create = useConfirmAction({
+  const create = useConfirmAction<TeamDraft, Nothing>({
+    closed: { draft: newTeamDraft(), subject: {} },
     perform: async ({ draft }) => {
-      const answer = await effects.createTeam(clanId, eventId, teamBody(asTeamDraft(draft)));
+      const answer = await effects.createTeam(clanId, eventId, teamBody(draft));
       return { message: answer.message ?? teamCreatedMessage(answer.team.name) };
     },
     validate: validateTeamDraft,
     onSucceeded: reload,
   });
-  const edit = useConfirmAction({
+  const edit = useConfirmAction<TeamDraft, NamedRow>({
+    closed: { draft: newTeamDraft(), subject: NO_ROW },
     perform: async ({ draft, subject }) => {
-      const answer = await effects.updateTeam(clanId, eventId, subject.teamId as number, teamBody(asTeamDraft(draft)));
+      const answer = await effects.updateTeam(clanId, eventId, subject.id, teamBody(draft));
       return { message: answer.message ?? teamUpdatedMessage(answer.team.name) };
     },
     validate: validateTeamDraft,
     onSucceeded: reload,
   });
-  const remove = useConfirmAction({
+  const remove = useConfirmAction<Nothing, NamedRow>({
+    closed: { draft: {}, subject: NO_ROW },
     perform: async ({ subject }) => {
-      const answer = await effects.deleteTeam(clanId, eventId, subject.teamId as number);
-      return { message: answer.message ?? teamDeletedMessage(String(subject.name)) };
+      const answer = await effects.deleteTeam(clanId, eventId, subject.id);
+      return { message: answer.message ?? teamDeletedMessage(subject.name) };
     },
     onSucceeded: reload,
   });
@@ -97,7 +114,7 @@ export function EventTeamsView({
         </button>
       </div>
       <TeamTable list={list} edit={edit} remove={remove} clanId={clanId} eventId={eventId} effects={effects} />
-      <TeamModals create={create} edit={edit} remove={remove} />
+      <CrudModals {...TEAM_MODALS} create={create} edit={edit} remove={remove} />
     </section>
   );
 }
@@ -111,8 +128,8 @@ function TeamTable({
   effects,
 }: {
   list: ListRef;
-  edit: ConfirmActionRef;
-  remove: ConfirmActionRef;
+  edit: CrudFlows<TeamDraft>['edit'];
+  remove: CrudFlows<TeamDraft>['remove'];
   clanId: number;
   eventId: number;
   effects: TeamsEffects;
@@ -169,7 +186,7 @@ function TeamTable({
   );
 }
 
-function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean; list: ListRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
+function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean; list: ListRef } & Omit<CrudFlows<TeamDraft>, 'create'>) {
   return (
     <tr>
       <th scope="row">
@@ -193,46 +210,13 @@ function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean
       </td>
       <td data-label="Edit/Delete">
         <div className="row row--nowrap">
-          <button
-            type="button"
-            className="btn btn--small"
-            aria-label={`Edit ${team.name}`}
-            onClick={() => edit.send({ type: 'confirm.open', subject: { teamId: team.id, name: team.name }, draft: { ...editTeamDraft(team) } })}
-          >
-            Edit
-          </button>
-          <button
-            type="button"
-            className="btn btn--small btn--danger"
-            aria-label={`Delete ${team.name}`}
-            onClick={() => remove.send({ type: 'confirm.open', subject: { teamId: team.id, name: team.name } })}
-          >
-            Delete
-          </button>
+          <EditDeleteButtons
+            label={team.name}
+            onEdit={() => edit.send({ type: 'confirm.open', subject: { id: team.id, name: team.name }, draft: { ...editTeamDraft(team) } })}
+            onDelete={() => remove.send({ type: 'confirm.open', subject: { id: team.id, name: team.name } })}
+          />
         </div>
       </td>
     </tr>
-  );
-}
-
-/** Create, edit and delete modals of the teams view (product-spec section 2 Event Teams view). */
-function TeamModals({ create, edit, remove }: { create: ConfirmActionRef; edit: ConfirmActionRef; remove: ConfirmActionRef }) {
-  const createBlank = useSelector(create, teamNameBlank);
-  const editBlank = useSelector(edit, teamNameBlank);
-  const removeName = useSelector(remove, (s) => String(s.context.subject.name ?? ''));
-  return (
-    <>
-      <ConfirmDialog actor={create} title="Create New Team" confirmLabel="Create Team" processingText="Creating team..." submitDisabled={createBlank}>
-        <TeamFormFields actor={create} />
-      </ConfirmDialog>
-      <ConfirmDialog actor={edit} title="Edit Team" confirmLabel="Update Team" processingText="Updating team..." submitDisabled={editBlank}>
-        <TeamFormFields actor={edit} />
-      </ConfirmDialog>
-      <ConfirmDialog actor={remove} title="Delete Team" confirmLabel="Delete Team" processingText="Deleting team..." danger>
-        <p>
-          Are you sure you want to delete the team <strong>{removeName}</strong>? Its members are taken off the team. This cannot be undone.
-        </p>
-      </ConfirmDialog>
-    </>
   );
 }

@@ -1,24 +1,22 @@
 import { useSelector } from '@xstate/react';
-import type { SnapshotFrom } from 'xstate';
-import type { confirmActionMachine } from '../../../machines/confirmAction.machine';
 import { selectDraft } from '../../../machines/confirmAction.selectors';
 import { TEAM_NAME_MAX } from '../../../contract/team';
 import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { ColorField } from './ColorField';
-import { asTeamDraft, teamFormError } from './teamForm';
+import { teamFormError, type TeamDraft } from './teamForm';
 
 /** confirmAction `validate` of the team modals (product-spec section 5 Teams). */
-export function validateTeamDraft(draft: Record<string, unknown>): string | null {
-  return teamFormError(asTeamDraft(draft));
+export function validateTeamDraft(draft: TeamDraft): string | null {
+  return teamFormError(draft);
 }
 
 /** Selector: true while the team name is blank (product-spec section 5: buttons disabled while blank). */
-export const teamNameBlank = (s: SnapshotFrom<typeof confirmActionMachine>) => asTeamDraft(s.context.draft).name.trim() === '';
+export const teamNameBlank = (s: { context: { draft: TeamDraft } }) => s.context.draft.name.trim() === '';
 
 /** The fields of the Create / Edit Team modals (product-spec sections 2 Event Teams view, 5 Teams): name and colour, with 'Team name is required.' while the name is blank. */
-export function TeamFormFields({ actor }: { actor: ConfirmActionRef }) {
-  const draft = asTeamDraft(useSelector(actor, selectDraft));
+export function TeamFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<TeamDraft, TSubject> }) {
+  const draft = useSelector(actor, selectDraft);
   const error = teamFormError(draft);
   return (
     <div className="stack">

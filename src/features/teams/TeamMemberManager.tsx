@@ -4,13 +4,19 @@ import { fromPromise } from 'xstate';
 import { teamMembersMachine } from '../../../machines/teamMembers.machine';
 import * as sel from '../../../machines/teamMembers.selectors';
 import { TEAM_ROLES, type Team, type TeamMember, type TeamRole } from '../../../contract/team';
-import { ConfirmDialog, useConfirmAction } from '../../ui/ConfirmDialog';
+import { ConfirmDialog, useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import type { TeamsEffects } from './EventTeamsView';
 import { IgnCombobox } from './IgnCombobox';
 
 type MembersRef = ReturnType<typeof useActorRef<typeof teamMembersMachine>>;
+
+/** The member a Remove acts on. */
+interface MemberSubject {
+  memberId: number;
+  ign: string;
+}
 
 /**
  * The inline member manager of one team (product-spec sections 2 Event Teams view, 4 Team
@@ -47,16 +53,17 @@ export function TeamMemberManager({
     [clanId, eventId, team.id, effects],
   );
   const members = useActorRef(logic);
-  const removal = useConfirmAction({
+  const removal = useConfirmAction<Nothing, MemberSubject>({
+    closed: { draft: {}, subject: { memberId: 0, ign: '' } },
     perform: async ({ subject }) => ({
-      message: (await effects.removeTeamMember(clanId, eventId, team.id, { id: subject.memberId as number, osrs_ign: String(subject.ign) })).message,
+      message: (await effects.removeTeamMember(clanId, eventId, team.id, { id: subject.memberId, osrs_ign: subject.ign })).message,
     }),
-    onSucceeded: ({ subject }) => members.send({ type: 'member.removed', memberId: subject.memberId as number }),
+    onSucceeded: ({ subject }) => members.send({ type: 'member.removed', memberId: subject.memberId }),
   });
   const loading = useSelector(members, sel.selectMembersLoading);
   const failed = useSelector(members, sel.selectMembersFailed);
   const loadError = useSelector(members, sel.selectMembersLoadError);
-  const removeIgn = useSelector(removal, (s) => String(s.context.subject.ign ?? ''));
+  const removeIgn = useSelector(removal, (s) => s.context.subject.ign);
   return (
     <div className="member-manager" aria-label={`Members of ${team.name}`} role="region">
       {loading ? (

@@ -8,67 +8,69 @@ export interface RateLimited<A extends unknown[]> {
 }
 
 /**
+ * The pending call both limiters keep: `run` makes the latest call (if any), `later` schedules it,
+ * and the returned callback gets `flush` and `cancel`.
+ */
+function limiter<A extends unknown[]>(fn: (...args: A) => void, call: (args: A, pending: Pending<A>) => void): RateLimited<A> {
+  const p: Pending<A> = {
+    timer: null,
+    args: null,
+    run: () => {
+      p.timer = null;
+      if (p.args) {
+        const args = p.args;
+        p.args = null;
+        fn(...args);
+      }
+    },
+  };
+  const limited = ((...args: A) => call(args, p)) as RateLimited<A>;
+  limited.flush = () => {
+    if (p.timer) clearTimeout(p.timer);
+    p.run();
+  };
+  limited.cancel = () => {
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = null;
+    p.args = null;
+  };
+  return limited;
+}
+
+/** The state of a limiter: its timer, the latest arguments not yet passed on, and the call that passes them. */
+interface Pending<A> {
+  timer: ReturnType<typeof setTimeout> | null;
+  args: A | null;
+  run: () => void;
+}
+
+/**
  * Throttle: calls `fn` at once, then at most once every `waitMs` milliseconds with the latest
  * arguments (trailing call), so a drag reports while it moves and always ends on the final value.
  */
 export function throttle<A extends unknown[]>(fn: (...args: A) => void, waitMs: number): RateLimited<A> {
   let last = -Infinity;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let pending: A | null = null;
-  const run = () => {
-    timer = null;
-    if (pending) {
-      const args = pending;
-      pending = null;
+  return limiter<A>(
+    (...args) => {
       last = Date.now();
       fn(...args);
-    }
-  };
-  const throttled = ((...args: A) => {
-    pending = args;
-    const wait = waitMs - (Date.now() - last);
-    if (wait <= 0 && !timer) run();
-    else if (!timer) timer = setTimeout(run, Math.max(wait, 0));
-  }) as RateLimited<A>;
-  throttled.flush = () => {
-    if (timer) clearTimeout(timer);
-    run();
-  };
-  throttled.cancel = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    pending = null;
-  };
-  return throttled;
+    },
+    (args, p) => {
+      p.args = args;
+      const wait = waitMs - (Date.now() - last);
+      if (wait <= 0 && !p.timer) p.run();
+      else if (!p.timer) p.timer = setTimeout(p.run, Math.max(wait, 0));
+    },
+  );
 }
 
 /** Debounce: calls `fn` with the latest arguments once no call came for `waitMs` milliseconds. */
 export function debounce<A extends unknown[]>(fn: (...args: A) => void, waitMs: number): RateLimited<A> {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let pending: A | null = null;
-  const run = () => {
-    timer = null;
-    if (pending) {
-      const args = pending;
-      pending = null;
-      fn(...args);
-    }
-  };
-  const debounced = ((...args: A) => {
-    pending = args;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(run, waitMs);
-  }) as RateLimited<A>;
-  debounced.flush = () => {
-    if (timer) clearTimeout(timer);
-    run();
-  };
-  debounced.cancel = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    pending = null;
-  };
-  return debounced;
+  return limiter(fn, (args, p) => {
+    p.args = args;
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = setTimeout(p.run, waitMs);
+  });
 }
 
 function useRateLimited<A extends unknown[]>(

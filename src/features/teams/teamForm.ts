@@ -24,7 +24,7 @@ export function editTeamDraft(team: Pick<Team, 'name' | 'color'>): TeamDraft {
   return { name: team.name, color: normalizeHex(team.color) ?? DEFAULT_TEAM_COLOR };
 }
 
-/** Reads a confirmAction draft as a TeamDraft. */
+/** Reads an untyped draft (the model tests' `Record<string, unknown>`) as a TeamDraft. */
 export function asTeamDraft(draft: Record<string, unknown>): TeamDraft {
   return {
     name: typeof draft.name === 'string' ? draft.name : '',

@@ -1,0 +1,63 @@
+import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
+import { ConfirmDialog, type ConfirmActionRef, type Nothing } from './ConfirmDialog';
+
+/** The texts of one modal: its title, the confirm button and the line shown while it runs. */
+export interface ModalTexts {
+  title: string;
+  confirmLabel: string;
+  processingText: string;
+}
+
+/** A row a modal acts on: its id and the name the modals show. */
+export interface NamedRow {
+  id: number;
+  name: string;
+}
+
+/** The subject of an edit or delete flow while no row is chosen. */
+export const NO_ROW: NamedRow = { id: 0, name: '' };
+
+/** The create, edit and delete flows of a list of named rows. */
+export interface CrudFlows<TDraft extends object> {
+  create: ConfirmActionRef<TDraft, Nothing>;
+  edit: ConfirmActionRef<TDraft, NamedRow>;
+  remove: ConfirmActionRef<Nothing, NamedRow>;
+}
+
+/**
+ * The create, edit and delete modals of a list of named rows (events, teams; product-spec
+ * section 4 modal flows): the create and edit modals show `Fields` with submit disabled while
+ * `blocked`; the delete modal asks `deleteQuestion` about the row's name (a danger action).
+ */
+export function CrudModals<TDraft extends object>({
+  create,
+  edit,
+  remove,
+  texts,
+  Fields,
+  blocked,
+  deleteQuestion,
+}: CrudFlows<TDraft> & {
+  texts: { create: ModalTexts; edit: ModalTexts; remove: ModalTexts };
+  Fields: <S extends object>(props: { actor: ConfirmActionRef<TDraft, S> }) => ReactNode;
+  blocked: (snapshot: { context: { draft: TDraft } }) => boolean;
+  deleteQuestion: (name: ReactNode) => ReactNode;
+}) {
+  const createBlocked = useSelector(create, blocked);
+  const editBlocked = useSelector(edit, blocked);
+  const removeName = useSelector(remove, (s) => s.context.subject.name);
+  return (
+    <>
+      <ConfirmDialog actor={create} {...texts.create} submitDisabled={createBlocked}>
+        <Fields actor={create} />
+      </ConfirmDialog>
+      <ConfirmDialog actor={edit} {...texts.edit} submitDisabled={editBlocked}>
+        <Fields actor={edit} />
+      </ConfirmDialog>
+      <ConfirmDialog actor={remove} {...texts.remove} danger>
+        <p>{deleteQuestion(<strong>{removeName}</strong>)}</p>
+      </ConfirmDialog>
+    </>
+  );
+}
