@@ -7,6 +7,7 @@ import type { SnapshotFrom } from 'xstate';
 import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
 import { FakeEffects, fakeGameEffects } from '../support/effects';
 import { FakeSocket } from '../support/fakeSocket';
+import { fixtureGame } from '../support/gameFixtures';
 import { gameStatusMachine, type GameStatusEvent } from '../../machines/gameStatus.machine';
 import { STATUS_CONTROLS, STATUS_LABELS } from '../../machines/gameStatus.selectors';
 import { GAME_STATUS_MESSAGES, statusToChartState, type GameChartState, type GameStatus } from '../../contract/game/status';
@@ -63,39 +64,30 @@ function fakeGame(status: GameStatus): Game {
     if (n === 4) return { id: 100 + n, square_index: n, task_id: null, task_description: 'Ladder', task_difficulty: null };
     return { id: 100 + n, square_index: n, task_id: n, task_description: `Task ${n}`, task_difficulty: 'EASY' as const };
   });
-  return {
-    id: GAME,
-    clan_id: CLAN,
-    clan_name: 'Iron Snakes',
-    event_id: EVENT,
-    event_name: 'Spring Race',
-    event_type: 'Snakes and Ladders',
-    status,
-    board_size: 25,
-    num_snakes: 1,
-    num_ladders: 1,
-    max_reverts_allowed: 3,
-    num_easy_tasks: 23,
-    num_medium_tasks: 0,
-    num_hard_tasks: 0,
-    num_elite_tasks: 0,
-    num_master_tasks: 0,
-    proof_required: false,
-    board_connections: [
-      { type: 'snake', start: 18, end: 7 },
-      { type: 'ladder', start: 4, end: 14 },
-    ],
-    board_squares: squares,
-    team_states: [
-      { team_id: 1, team_name: 'Red', team_color: '#aa0000', current_position: 9, revert_count: 1, position_history: [1, 4, 14, 9], task_state: 'none', square_since: '2025-05-01T10:00:00.000Z' },
-      { team_id: 2, team_name: 'Blue', team_color: '#0000aa', current_position: 6, revert_count: 0, position_history: [1, 6], task_state: 'none', square_since: '2025-05-01T10:00:00.000Z' },
-    ],
-    user_teams: [],
-    log_entries: [],
-    winners: null,
-    version: 1,
-    created_at: '2026-01-01T00:00:00.000Z',
-  };
+  return fixtureGame(
+    {
+      id: GAME,
+      clan_id: CLAN,
+      clan_name: 'Iron Snakes',
+      event_id: EVENT,
+      event_name: 'Spring Race',
+      status,
+      max_reverts_allowed: 3,
+      num_easy_tasks: 23,
+      board_connections: [
+        { type: 'snake', start: 18, end: 7 },
+        { type: 'ladder', start: 4, end: 14 },
+      ],
+      board_squares: squares,
+      team_states: [
+        { team_id: 1, team_name: 'Red', team_color: '#aa0000', current_position: 9, revert_count: 1, position_history: [1, 4, 14, 9], task_state: 'none', square_since: '2025-05-01T10:00:00.000Z' },
+        { team_id: 2, team_name: 'Blue', team_color: '#0000aa', current_position: 6, revert_count: 0, position_history: [1, 6], task_state: 'none', square_since: '2025-05-01T10:00:00.000Z' },
+      ],
+      log_entries: [],
+      created_at: '2026-01-01T00:00:00.000Z',
+    },
+    'none',
+  );
 }
 
 interface World {
