@@ -469,9 +469,13 @@ describe('under abuse across two processes sharing PostgreSQL and Redis', () => 
       }
       await sleep(400);
     }
-    await spectator.version(before + sent, 30_000);
+    const refusedSoFar = () => players.flatMap((p, i) => p.w.got.slice(marks[i]).flatMap((g) => (g.event === 'action_error' ? [g.payload.message] : [])));
+    // A refused roll never moves the version: say which refusal it was rather than only that the version stalled.
+    await spectator.version(before + sent, 30_000).catch((err: Error) => {
+      throw new Error(`${err.message}; refusals: ${JSON.stringify(refusedSoFar())}`);
+    });
     await sleep(500);
-    const refused = players.flatMap((p, i) => p.w.got.slice(marks[i]).flatMap((g) => (g.event === 'action_error' ? [g.payload.message] : [])));
+    const refused = refusedSoFar();
     expect(refused).toEqual([]);
     expect(spectator.held!.version - before).toBe(sent);
     expect(sent).toBeGreaterThan(500);
