@@ -4,6 +4,7 @@ import { SETTINGS_MESSAGES, type GameSettings } from './settings';
 import { TIERS, type Tier } from './tiers';
 import { TIER_COUNT_KEYS, totalTasks, type TierCounts } from './split';
 import { shuffle, type Rng } from './random';
+import { shapedPairs, type SquarePairing } from './boardShape';
 
 /** 'snake' (goes down) or 'ladder' (goes up). */
 export type ConnectionType = 'snake' | 'ladder';
@@ -46,18 +47,16 @@ export function isSpecialDescription(description: string | null | undefined): bo
   return (Object.values(SPECIAL_DESCRIPTIONS) as string[]).includes(description ?? '');
 }
 
-/** Attempts at a uniformly random pair before the deterministic choice (per connection). */
-const RANDOM_ATTEMPTS = 8;
-
 /**
  * Random snakes and ladders for a board (server-contract.md section 4 "Generation").
  * Input: board_size N (squares), num_snakes, num_ladders (non-negative integers).
  * Output: num_snakes snakes (start > end) followed by num_ladders ladders (start < end), such that
- * no connection starts or ends on square 1 or N, no square is used twice (as start or end), and
- * start and end of each connection are on different rows (rowOf).
- * Each pair is drawn at random, retried up to 8 times when taking it would leave too few usable
- * squares for the remaining connections; then one square is taken from each of the two fullest
- * rows, which always keeps the rest feasible. So it always succeeds in O(k*N) when
+ * no connection starts or ends on square 1 or N, no square is used twice (as start or end, so no
+ * snake ends where a ladder starts), and start and end of each connection are on different rows.
+ * The squares come from shapedPairs (boardShape.ts): every connection spans at least a row and at
+ * most a third of the board, and the board is tidy (spread over the rows, nothing crossing) when a
+ * random draw finds it so; on a board where the span rule cannot hold (never a size of BOARD_SIZES)
+ * spreadOverRows keeps the spec's rules alone. So it always succeeds when
  * num_snakes + num_ladders <= maxConnections(N), i.e. whenever validateSettings returns null.
  * Throws RangeError for negative or fractional counts, a board size < 1, or more connections than fit.
  */
@@ -73,6 +72,30 @@ export function generateConnections(
   if (wanted > maxConnections(n)) {
     throw new RangeError(SETTINGS_MESSAGES.tooManyConnections(n, snakes, ladders));
   }
+  const pairs = shapedPairs(n, wanted, rng) ?? spreadOverRows(n, wanted, rng);
+  const types = shuffle(
+    [...Array<ConnectionType>(snakes).fill('snake'), ...Array<ConnectionType>(ladders).fill('ladder')],
+    rng,
+  );
+  const connections: Connection[] = pairs.map(([x, y], i) => {
+    const high = Math.max(x, y);
+    const low = Math.min(x, y);
+    return types[i] === 'snake' ? { type: 'snake', start: high, end: low } : { type: 'ladder', start: low, end: high };
+  });
+  return [...connections.filter((c) => c.type === 'snake'), ...connections.filter((c) => c.type === 'ladder')];
+}
+
+/** Attempts at a uniformly random pair before the deterministic choice (per connection). */
+const RANDOM_ATTEMPTS = 8;
+
+/**
+ * `wanted` pairs of squares of 2..N-1 under the spec's rules alone (each pair on two rows, no
+ * square twice), for boards where the shape rules cannot hold. Each pair is drawn at random,
+ * retried up to RANDOM_ATTEMPTS times when taking it would leave too few usable squares for the
+ * remaining pairs; then one square is taken from each of the two fullest rows, which always keeps
+ * the rest feasible, so it succeeds in O(k*N) whenever wanted <= maxConnections(N).
+ */
+function spreadOverRows(n: number, wanted: number, rng: Rng): SquarePairing[] {
   const side = boardSide(n);
   const rows: number[][] = Array.from({ length: side }, () => []);
   for (let square = 2; square <= n - 1; square += 1) rows[Math.floor((square - 1) / side)].push(square);
@@ -106,7 +129,7 @@ export function generateConnections(
     return square;
   };
 
-  const pairs: [number, number][] = [];
+  const pairs: SquarePairing[] = [];
   for (let placed = 0; placed < wanted; placed += 1) {
     const pairsLeftAfter = wanted - placed - 1;
     let chosen: [[number, number], [number, number]] | null = null;
@@ -133,16 +156,7 @@ export function generateConnections(
     pairs.push([first, second]);
   }
 
-  const types = shuffle(
-    [...Array<ConnectionType>(snakes).fill('snake'), ...Array<ConnectionType>(ladders).fill('ladder')],
-    rng,
-  );
-  const connections: Connection[] = pairs.map(([x, y], i) => {
-    const high = Math.max(x, y);
-    const low = Math.min(x, y);
-    return types[i] === 'snake' ? { type: 'snake', start: high, end: low } : { type: 'ladder', start: low, end: high };
-  });
-  return [...connections.filter((c) => c.type === 'snake'), ...connections.filter((c) => c.type === 'ladder')];
+  return pairs;
 }
 
 /** One board square before tasks are assigned: square_index 1..N, its tier (or null) and kind. */

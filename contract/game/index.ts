@@ -4,6 +4,7 @@ export * from './split';
 export * from './board';
 export * from './settings';
 export * from './random';
+export * from './boardShape';
 export * from './generate';
 export * from './validate';
 export * from './moves';

@@ -124,7 +124,9 @@ const inRange = (n: number, min: number, max: number) => Number.isInteger(n) && 
  * 7. feasibility: num_snakes + num_ladders <= maxConnections(board_size) (= floor((board_size-2)/2);
  *    each connection needs two distinct squares of 2..N-1 on different rows), else
  *    'A board of 25 squares cannot hold 12 snakes and 12 ladders: at most 11 ...'.
- * When this returns null, generateConnections always succeeds. Never throws.
+ * When this returns null, generateConnections always succeeds, and its boards keep the shape
+ * rules of boardShape.ts (each connection spans a row to a third of the board): those never make a
+ * valid setting infeasible. Never throws.
  */
 export function validateSettings(settings: GameSettings): string | null {
   const s = settings;

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type CSSProperties, type JSX, type KeyboardEvent } from 'react';
-import { boardSide, cellToSquare, squareToCell } from '../../../contract/game/board';
+import { cellToSquare, squareToCell } from '../../../contract/game/board';
 import { isSpecialDescription, SPECIAL_DESCRIPTIONS, type Connection } from '../../../contract/game/generate';
 import { TIER_LABELS, type Tier } from '../../../contract/game/tiers';
 import {
@@ -11,6 +11,8 @@ import {
   headAngle,
   isDrawable,
   ladderLines,
+  MARK_BASELINE,
+  NUMBER_TOP,
   pawnOffsets,
   pawnRadius,
   snakePath,
@@ -34,6 +36,7 @@ export interface BoardViewTeam {
   current_position: number;
 }
 
+/** Props of BoardView: the board, its connections and pawns, and how much to show. */
 export interface BoardViewProps {
   /** N, the number of squares (25 ... 225). */
   boardSize: number;
@@ -70,17 +73,20 @@ function kindOf(square: number, boardSize: number, description: string | undefin
  * row upward in alternating direction; each square shows its number and task text (not on Snake or
  * Ladder squares; long text is cut, the full text is in the square's <title>), tinted by tier,
  * Start and Finish marked; snakes as green wavy shapes with a head, ladders as brown ladders with 7
- * rungs; team pawns in team colours, offset when several share a square, gliding when a position
- * changes. Squares are buttons (click, Enter or Space; arrow keys move between them) that toggle
- * the info box: the task, 'Snake/Ladder starts here, leading to square N' or 'Square N.'.
- * Scales with its container (viewBox); on a phone the task text gives way to larger numbers.
+ * rungs; team pawns in team colours, side by side in the lower band of their cell (sized to the
+ * cell, never over a number or START/FINISH), gliding when a position changes. Layers, bottom to
+ * top: the square buttons, the snakes and ladders, the labels (numbers, START/FINISH, task text,
+ * each with a halo), the pawns, so no connection hides a number. Squares are buttons (click,
+ * Enter or Space; arrow keys move between them) that toggle the info box: the task,
+ * 'Snake/Ladder starts here, leading to square N' or 'Square N.'.
+ * Scales with its container (viewBox), filling the width on a phone, where the task text gives way
+ * to larger numbers.
  */
 export function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board' }: BoardViewProps) {
   const uid = useId();
   const svgRef = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [focusable, setFocusable] = useState(1);
-  const side = boardSide(boardSize);
   const extent = boardExtent(boardSize);
   const drawn = connections.filter((c) => isDrawable(c, boardSize));
   const starts = new Map(drawn.map((c) => [c.start, c]));
@@ -115,6 +121,7 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
   };
 
   const cells: JSX.Element[] = [];
+  const labels: JSX.Element[] = [];
   for (let square = 1; square <= boardSize; square += 1) {
     const s = bySquare.get(square);
     const kind = kindOf(square, boardSize, s?.task_description, starts);
@@ -143,16 +150,20 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
       >
         <title>{`Square ${square}${tier ? ` · ${TIER_LABELS[tier]}` : ''}: ${full}`}</title>
         <rect className="board__square" x={o.x + 2} y={o.y + 2} width={CELL - 4} height={CELL - 4} rx={8} />
-        <text className="board__num" x={o.x + 8} y={o.y + 7} dominantBaseline="hanging">
+      </g>,
+    );
+    labels.push(
+      <g key={square} className={`board__label board__label--${kind}`} data-label={square}>
+        <text className="board__num" x={o.x + 8} y={o.y + NUMBER_TOP} dominantBaseline="hanging">
           {square}
         </text>
         {(kind === 'start' || kind === 'finish') && (
-          <text className="board__mark" x={o.x + CELL / 2} y={o.y + CELL * 0.68} textAnchor="middle">
+          <text className="board__mark" x={o.x + CELL / 2} y={o.y + MARK_BASELINE} textAnchor="middle">
             {kind === 'start' ? 'START' : 'FINISH'}
           </text>
         )}
         {!compact && lines.length > 0 && (
-          <text className={description ? 'board__task' : 'board__task board__task--unassigned'} x={o.x + CELL / 2} y={o.y + 48} textAnchor="middle">
+          <text className={description ? 'board__task' : 'board__task board__task--unassigned'} x={o.x + CELL / 2} y={o.y + 40} textAnchor="middle">
             {lines.map((line, i) => (
               <tspan key={i} x={o.x + CELL / 2} dy={i === 0 ? 0 : 15}>
                 {line}
@@ -179,7 +190,7 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
       pawns.push(
         <g key={t.team_id} className="board__pawn" style={style} data-team={t.team_id} data-position={square}>
           <title>{`${t.team_name}: square ${square}`}</title>
-          <circle r={r} fill={HEX.test(t.team_color) ? t.team_color : FALLBACK_COLOR} />
+          <circle r={r} strokeWidth={Math.max(1.5, r * 0.2)} fill={HEX.test(t.team_color) ? t.team_color : FALLBACK_COLOR} />
           <circle r={r * 0.45} className="board__pawn-shine" cx={-r * 0.25} cy={-r * 0.3} />
         </g>,
       );
@@ -187,7 +198,7 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
   }
 
   return (
-    <figure className={compact ? 'board board--compact' : 'board'} style={{ '--board-side': side } as CSSProperties}>
+    <figure className={compact ? 'board board--compact' : 'board'}>
       <div className="board__scroll">
         <svg ref={svgRef} className="board__svg" viewBox={`0 0 ${extent} ${extent}`} role="group" aria-label={label}>
           <g className="board__cells">{cells}</g>
@@ -198,6 +209,9 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
             {drawn.filter((c) => c.type === 'snake').map((c) => (
               <Snake key={`s${c.start}-${c.end}`} id={`${uid}-s${c.start}`} head={cellCenter(c.start, boardSize)} tail={cellCenter(c.end, boardSize)} />
             ))}
+          </g>
+          <g className="board__labels" aria-hidden="true">
+            {labels}
           </g>
           <g className="board__pawns" aria-hidden="true">
             {pawns}

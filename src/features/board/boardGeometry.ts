@@ -89,27 +89,53 @@ export function ladderLines(start: Point, end: Point): { rails: [Point, Point][]
 }
 
 /**
- * Offsets of `count` pawns sharing one square, so that none hides another: one pawn sits a little
- * below the centre; several are laid in a small grid (at most 3 per row) around it.
+ * The two bands of a cell, from its top in user units: labels (the number, hanging from
+ * NUMBER_TOP at the left, and START/FINISH on MARK_BASELINE) above PAWN_BAND_TOP, pawns below it,
+ * so a pawn never covers the number or the mark of its square (nor of any other: pawns stay in
+ * their cell).
+ */
+export const NUMBER_TOP = 7;
+/** Baseline of the START/FINISH mark (see NUMBER_TOP). */
+export const MARK_BASELINE = CELL * 0.47;
+/** Top of the pawn band (see NUMBER_TOP). */
+export const PAWN_BAND_TOP = CELL * 0.52;
+/** Bottom of the pawn band, from the cell's top. */
+const PAWN_BAND_BOTTOM = CELL * 0.96;
+/** Width of the pawn band, centred in the cell. */
+const PAWN_BAND_WIDTH = CELL * 0.92;
+/** Largest pawn radius (a lone pawn). */
+const PAWN_MAX_RADIUS = CELL * 0.2;
+
+/** Rows and pawns per row when `count` pawns share a square: side by side, up to 3 rows. */
+function pawnGrid(count: number): { rows: number; perRow: number } {
+  const rows = count <= 4 ? 1 : count <= 10 ? 2 : 3;
+  return { rows, perRow: Math.ceil(Math.max(1, count) / rows) };
+}
+
+/**
+ * Offsets from the cell centre of `count` pawns sharing one square: side by side in the pawn band
+ * (the lower part of the cell, below the number and START/FINISH), one row for up to 4, two up to
+ * 10, then three; rows are centred and none hides another.
  */
 export function pawnOffsets(count: number): Point[] {
-  if (count <= 1) return [{ x: 0, y: CELL * 0.12 }];
-  const perRow = Math.min(3, Math.ceil(Math.sqrt(count)));
-  const rows = Math.ceil(count / perRow);
-  const gap = CELL * 0.26;
+  const { rows, perRow } = pawnGrid(count);
+  const slotWidth = PAWN_BAND_WIDTH / perRow;
+  const slotHeight = (PAWN_BAND_BOTTOM - PAWN_BAND_TOP) / rows;
   const out: Point[] = [];
-  for (let i = 0; i < count; i += 1) {
+  for (let i = 0; i < Math.max(1, count); i += 1) {
     const r = Math.floor(i / perRow);
-    const inRow = Math.min(perRow, count - r * perRow);
+    const inRow = Math.min(perRow, Math.max(1, count) - r * perRow);
     const c = i % perRow;
-    out.push({ x: round((c - (inRow - 1) / 2) * gap), y: round((r - (rows - 1) / 2) * gap + CELL * 0.1) });
+    out.push({ x: round((c - (inRow - 1) / 2) * slotWidth), y: round(PAWN_BAND_TOP + (r + 0.5) * slotHeight - CELL / 2) });
   }
   return out;
 }
 
-/** Radius of a pawn when `count` pawns share a square. */
+/** Radius of a pawn when `count` pawns share a square: as large as its slot in the pawn band allows, with a gap. */
 export function pawnRadius(count: number): number {
-  return count <= 1 ? CELL * 0.17 : count <= 4 ? CELL * 0.13 : CELL * 0.1;
+  const { rows, perRow } = pawnGrid(count);
+  const slot = Math.min(PAWN_BAND_WIDTH / perRow, (PAWN_BAND_BOTTOM - PAWN_BAND_TOP) / rows) / 2;
+  return round(Math.min(PAWN_MAX_RADIUS, slot) * 0.9);
 }
 
 /**

@@ -3,13 +3,18 @@ import fc from 'fast-check';
 import {
   assignTasks,
   autoSplit,
+  blockPairs,
   BOARD_SIZES,
+  connectionSpan,
   countsToSettings,
   DEFAULT_SETTINGS,
   generateConnections,
   isSpecialDescription,
   layoutSquares,
+  maxConnections,
+  rowLoadLimit,
   seededRandom,
+  segmentDistance,
   TIERS,
   validateSettings,
   type Connection,
@@ -17,7 +22,7 @@ import {
   type Tier,
   type TierCounts,
 } from '../../../contract/game';
-import { DEGENERATE_RNGS, generationViolations } from './helpers';
+import { DEGENERATE_RNGS, generationViolations, rowIndependent, shapeViolations } from './helpers';
 
 const isValid = (n: number, s: number, l: number) =>
   validateSettings({ ...DEFAULT_SETTINGS, board_size: n, num_snakes: s, num_ladders: l, ...countsToSettings(autoSplit(n)) }) ===
@@ -37,7 +42,9 @@ describe('generateConnections', () => {
           ];
           for (const rng of rngs) {
             const connections = generateConnections({ board_size: n, num_snakes: s, num_ladders: l }, rng);
-            for (const problem of generationViolations(n, s, l, connections)) problems.push(`${n}/${s}/${l}: ${problem}`);
+            for (const problem of [...generationViolations(n, s, l, connections), ...shapeViolations(n, connections)]) {
+              problems.push(`${n}/${s}/${l}: ${problem}`);
+            }
             boards += 1;
           }
         }
@@ -57,7 +64,7 @@ describe('generateConnections', () => {
         (n, s, l, seed) => {
           fc.pre(isValid(n, s, l));
           const connections = generateConnections({ board_size: n, num_snakes: s, num_ladders: l }, seededRandom(seed));
-          expect(generationViolations(n, s, l, connections)).toEqual([]);
+          expect([...generationViolations(n, s, l, connections), ...shapeViolations(n, connections)]).toEqual([]);
         },
       ),
       { numRuns: 4000 },
@@ -67,7 +74,7 @@ describe('generateConnections', () => {
   it('fills the densest boards exactly (11 connections on 25 squares)', () => {
     for (let seed = 0; seed < 500; seed += 1) {
       const connections = generateConnections({ board_size: 25, num_snakes: 6, num_ladders: 5 }, seededRandom(seed));
-      expect(generationViolations(25, 6, 5, connections)).toEqual([]);
+      expect([...generationViolations(25, 6, 5, connections), ...shapeViolations(25, connections)]).toEqual([]);
     }
   });
 
@@ -87,6 +94,129 @@ describe('generateConnections', () => {
     );
     expect(() => generateConnections({ board_size: 100, num_snakes: -1, num_ladders: 0 }, seededRandom(1))).toThrow(RangeError);
     expect(() => generateConnections({ board_size: 100, num_snakes: 1.5, num_ladders: 0 }, seededRandom(1))).toThrow(RangeError);
+  });
+});
+
+/** Cell centre of a square, x = column and y = row, computed without contract/game. */
+function centre(square: number, n: number): { x: number; y: number } {
+  const side = Math.round(Math.sqrt(n));
+  const row = rowIndependent(square, n);
+  const offset = (square - 1) % side;
+  return { x: row % 2 === 0 ? offset : side - 1 - offset, y: row };
+}
+
+/** True when the straight lines between the cell centres of two connections cross or touch. */
+function linesMeet(a: Connection, b: Connection, n: number): boolean {
+  const [p, q, r, s] = [a.start, a.end, b.start, b.end].map((sq) => centre(sq, n));
+  const side = (o: typeof p, u: typeof p, w: typeof p) => Math.sign((u.x - o.x) * (w.y - o.y) - (u.y - o.y) * (w.x - o.x));
+  const within = (o: typeof p, u: typeof p, w: typeof p) =>
+    Math.min(o.x, u.x) <= w.x && w.x <= Math.max(o.x, u.x) && Math.min(o.y, u.y) <= w.y && w.y <= Math.max(o.y, u.y);
+  const [d1, d2, d3, d4] = [side(r, s, p), side(r, s, q), side(p, q, r), side(p, q, s)];
+  if (d1 * d2 < 0 && d3 * d4 < 0) return true;
+  return (d1 === 0 && within(r, s, p)) || (d2 === 0 && within(r, s, q)) || (d3 === 0 && within(p, q, r)) || (d4 === 0 && within(p, q, s));
+}
+
+/** Tidiness of a generated board: crossings and the most endpoints on one row, against the limit. */
+function tidiness(n: number, connections: Connection[]): { crossings: number; crowdedRows: number } {
+  let crossings = 0;
+  for (let i = 0; i < connections.length; i += 1) {
+    for (let j = i + 1; j < connections.length; j += 1) if (linesMeet(connections[i], connections[j], n)) crossings += 1;
+  }
+  const load = new Map<number, number>();
+  for (const c of connections) for (const sq of [c.start, c.end]) load.set(rowIndependent(sq, n), (load.get(rowIndependent(sq, n)) ?? 0) + 1);
+  const limit = Math.max(2, Math.ceil((2 * connections.length) / Math.round(Math.sqrt(n))) + 1);
+  return { crossings, crowdedRows: [...load.values()].filter((count) => count > limit).length };
+}
+
+describe('board shape (issue #12)', () => {
+  /** Share of tidy boards asked of every size with up to one connection per row (all of them were when written). */
+  const TIDY_SHARE = 0.95;
+
+  it('bounds a connection between a row and a third of the board', () => {
+    expect(BOARD_SIZES.map((n) => connectionSpan(n))).toEqual(
+      BOARD_SIZES.map((n) => ({ min: Math.round(Math.sqrt(n)), max: Math.floor(n / 3) })),
+    );
+    expect(connectionSpan(100)).toEqual({ min: 10, max: 33 });
+    expect(connectionSpan(8)).toBeNull();
+    expect(connectionSpan(9)).toEqual({ min: 3, max: 3 });
+    expect(rowLoadLimit(100, 10)).toBe(3);
+    expect(rowLoadLimit(225, 1)).toBe(2);
+    expect(rowLoadLimit(25, 11)).toBe(6);
+  });
+
+  it('lays the fallback blocks for every board size and every count that validateSettings allows', () => {
+    const problems: string[] = [];
+    for (const n of BOARD_SIZES) {
+      const span = connectionSpan(n)!;
+      for (let k = 0; k <= maxConnections(n); k += 1) {
+        for (const rng of [seededRandom(n + k), ...Object.values(DEGENERATE_RNGS).map((make) => make())]) {
+          const pairs = blockPairs(n, k, span, rng);
+          if (pairs === null) {
+            problems.push(`${n}/${k}: no blocks`);
+            continue;
+          }
+          const connections = pairs.map(([a, b]): Connection => ({ type: 'ladder', start: Math.min(a, b), end: Math.max(a, b) }));
+          for (const problem of [...generationViolations(n, 0, k, connections), ...shapeViolations(n, connections)]) {
+            problems.push(`${n}/${k}: ${problem}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps the spec rules alone on a board too small for the span rule', () => {
+    expect(connectionSpan(10)).toBeNull();
+    expect(maxConnections(10)).toBe(4);
+    for (let seed = 0; seed < 50; seed += 1) {
+      const connections = generateConnections({ board_size: 10, num_snakes: 2, num_ladders: 2 }, seededRandom(seed));
+      // generationViolations assumes a perfect square; check the rows of a 4-wide grid here.
+      expect(connections.map((c) => c.type)).toEqual(['snake', 'snake', 'ladder', 'ladder']);
+      const used = connections.flatMap((c) => [c.start, c.end]);
+      expect(new Set(used).size).toBe(8);
+      for (const c of connections) {
+        expect(Math.min(c.start, c.end)).toBeGreaterThan(1);
+        expect(Math.max(c.start, c.end)).toBeLessThan(10);
+        expect(Math.floor((c.start - 1) / 4)).not.toBe(Math.floor((c.end - 1) / 4));
+        expect(c.type === 'snake' ? c.start > c.end : c.start < c.end).toBe(true);
+      }
+    }
+  });
+
+  it('measures the distance between connection lines', () => {
+    const p = (x: number, y: number) => ({ x, y });
+    expect(segmentDistance(p(0, 0), p(2, 2), p(0, 2), p(2, 0))).toBe(0);
+    expect(segmentDistance(p(0, 0), p(0, 3), p(1, 0), p(1, 3))).toBe(1);
+    expect(segmentDistance(p(0, 0), p(0, 3), p(0, 1), p(0, 1))).toBe(0);
+    expect(segmentDistance(p(0, 0), p(4, 0), p(2, 1), p(2, 5))).toBe(1);
+  });
+
+  it('draws default boards that cross nowhere and spread over the rows', () => {
+    const untidy: string[] = [];
+    for (let seed = 0; seed < 300; seed += 1) {
+      const connections = generateConnections({ board_size: 100, num_snakes: 5, num_ladders: 5 }, seededRandom(seed));
+      const { crossings, crowdedRows } = tidiness(100, connections);
+      if (crossings > 0 || crowdedRows > 0) untidy.push(`seed ${seed}: ${crossings} crossings, ${crowdedRows} crowded rows`);
+    }
+    expect(untidy).toEqual([]);
+  });
+
+  it('keeps most boards tidy on every size up to a connection per row', () => {
+    const report: string[] = [];
+    for (const n of BOARD_SIZES) {
+      const side = Math.round(Math.sqrt(n));
+      for (let k = 2; k <= Math.min(side, maxConnections(n)); k += 1) {
+        let tidy = 0;
+        const runs = 20;
+        for (let seed = 0; seed < runs; seed += 1) {
+          const snakes = Math.floor(k / 2);
+          const { crossings, crowdedRows } = tidiness(n, generateConnections({ board_size: n, num_snakes: snakes, num_ladders: k - snakes }, seededRandom(seed * 977 + k)));
+          if (crossings === 0 && crowdedRows === 0) tidy += 1;
+        }
+        if (tidy < runs * TIDY_SHARE) report.push(`${n}/${k}: ${tidy} of ${runs} tidy`);
+      }
+    }
+    expect(report).toEqual([]);
   });
 });
 

@@ -24,6 +24,29 @@ export function generationViolations(n: number, snakes: number, ladders: number,
   return problems;
 }
 
+/**
+ * The shape rules of issue #12 on a generated board, checked without the code under test: every
+ * connection spans at least a row (sqrt(N) squares) and at most a third of the board (N/3), and no
+ * snake ends where a ladder starts or a ladder ends where a snake starts.
+ */
+export function shapeViolations(n: number, connections: Connection[]): string[] {
+  const problems: string[] = [];
+  const row = Math.round(Math.sqrt(n));
+  for (const c of connections) {
+    const span = Math.abs(c.start - c.end);
+    if (span < row) problems.push(`${c.type} ${c.start}->${c.end} shorter than a row (${row})`);
+    if (3 * span > n) problems.push(`${c.type} ${c.start}->${c.end} longer than a third of ${n}`);
+  }
+  const starts = (type: Connection['type']) => new Set(connections.filter((c) => c.type === type).map((c) => c.start));
+  const ladderStarts = starts('ladder');
+  const snakeStarts = starts('snake');
+  for (const c of connections) {
+    if (c.type === 'snake' && ladderStarts.has(c.end)) problems.push(`snake ${c.start}->${c.end} ends on a ladder`);
+    if (c.type === 'ladder' && snakeStarts.has(c.end)) problems.push(`ladder ${c.start}->${c.end} ends on a snake`);
+  }
+  return problems;
+}
+
 /** Degenerate generators that force the deterministic fallback of generateConnections. */
 export const DEGENERATE_RNGS: Record<string, () => Rng> = {
   alwaysMin: () => ({ int: (min) => min }),
