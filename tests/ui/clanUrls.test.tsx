@@ -63,6 +63,18 @@ describe('clan management URLs', () => {
     expect(selectedTab()).toBe('Events');
   });
 
+  it('choosing the tab already shown adds no history entry', async () => {
+    const { router } = renderAt(`/clans/manage/${CLAN_ID}/members`);
+    await waitFor(() => expect(selectedTab()).toBe('Members'));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Events' }));
+    await screen.findByText('Events tab at the list');
+    await user.click(screen.getByRole('tab', { name: 'Events' }));
+    await act(() => router.navigate(-1));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/clans/manage/${CLAN_ID}/members`));
+    await waitFor(() => expect(selectedTab()).toBe('Members'));
+  });
+
   it('an event view URL opens the Events tab at that view of that event', async () => {
     for (const [path, text] of [
       ['events/5/game', 'game of event 5'],

@@ -20,7 +20,7 @@ import { Spinner } from '../../ui/Spinner';
 import { EventsTab } from '../events/EventsTab';
 import { TasksTab } from '../tasks/TasksTab';
 import { liveClanEffects, loadClanOrExplain, type ClanManageEffects } from './effects';
-import { clanManagePath, parseClanView, type ClanTab, type ClanView } from './clanPaths';
+import { clanManagePath, parseClanView, useClanNavigate, type ClanTab, type ClanView } from './clanPaths';
 import { countManagers } from './memberTable';
 import { MembersTab } from './MembersTab';
 import { liveReviewEffects, ReviewsTab, ReviewsTabLabel, usePendingTitle, useReviewQueue } from './ReviewsTab';
@@ -151,7 +151,7 @@ const TABS: { id: TabId; label: string }[] = [
 
 function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { clanId: number; view: ClanView; userId: number; clanData: ClanDataRef; clanRole: ClanRoleRef; effects: ClanManageEffects }) {
   const session = SessionContext.useActorRef();
-  const navigate = useNavigate();
+  const goTo = useClanNavigate(clanId);
   const clanName = useSelector(clanData, dataSel.selectClanName);
   const members = useSelector(clanData, dataSel.selectMembers);
   const pending = useSelector(clanRole, roleSel.isActionPending);
@@ -177,10 +177,7 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
   });
 
   // A tab is a URL: choosing one is a navigation (Back returns to the tab before).
-  const selectTab = useCallback(
-    (id: TabId) => navigate(clanManagePath(clanId, id === 'events' ? { tab: id, events: { view: 'list' } } : { tab: id })),
-    [navigate, clanId],
-  );
+  const selectTab = useCallback((id: TabId) => goTo(id === 'events' ? { tab: id, events: { view: 'list' } } : { tab: id }), [goTo]);
   const showReviews = isManager && !!effects.reviews;
   const reviews = useReviewQueue(clanId, effects.reviews ?? NO_REVIEWS, showReviews);
   usePendingTitle(reviews);

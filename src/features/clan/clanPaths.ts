@@ -1,3 +1,5 @@
+import { useCallback } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import * as v from 'valibot';
 import { IdParamSchema } from '../../../contract/common';
 import type { EventsView } from '../../../machines/eventsTab.machine';
@@ -43,4 +45,20 @@ export function parseClanView(rest: string | undefined): ClanView | null {
   const id = v.safeParse(IdParamSchema, eventId);
   if (!view || !id.success) return null;
   return { tab, events: { view, eventId: id.output } };
+}
+
+/**
+ * Goes to a view of clan `clanId`: a new history entry (so Back returns), except when that view
+ * is already shown (a second click on the current tab adds no entry to step back through).
+ */
+export function useClanNavigate(clanId: number): (view: ClanView) => void {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  return useCallback(
+    (view: ClanView) => {
+      const path = clanManagePath(clanId, view);
+      void navigate(path, { replace: path === pathname });
+    },
+    [navigate, pathname, clanId],
+  );
 }

@@ -1,7 +1,6 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import { eventsTabMachine, type EventsTabEvent } from '../../../machines/eventsTab.machine';
 import * as sel from '../../../machines/eventsTab.selectors';
@@ -14,7 +13,7 @@ import { Spinner } from '../../ui/Spinner';
 import { EventTeamsView, liveTeamsEffects, type TeamsEffects } from '../teams/EventTeamsView';
 import { EventGameView } from '../game/EventGameView';
 import { GameTasksView } from '../game/GameTasksView';
-import { clanManagePath, type EventsRoute } from '../clan/clanPaths';
+import { useClanNavigate, type EventsRoute } from '../clan/clanPaths';
 import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFormFields';
 import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
 
@@ -90,8 +89,8 @@ export function EventsTab({ clanId, isManager, route, effects = liveEventsEffect
   const selected = useSelector(tab, sel.selectSelectedEvent);
   const eventError = useSelector(tab, sel.selectEventError);
   const reload = () => tab.send({ type: 'events.reload' });
-  const navigate = useNavigate();
-  const go = (to: EventsRoute) => navigate(clanManagePath(clanId, { tab: 'events', events: to }));
+  const goTo = useClanNavigate(clanId);
+  const go = (to: EventsRoute) => goTo({ tab: 'events', events: to });
 
   // The URL is where the view is: the chart follows each new route (a click, Back, a deep link).
   // A route is its view and event id (a new but equal route object is not a new route).
