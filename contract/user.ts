@@ -96,3 +96,29 @@ export const LogoutBodySchema = v.pipe(
   v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'The logout body must be a JSON object.'),
   v.object({ everywhere: v.optional(v.boolean('everywhere must be true or false.'), false) }),
 );
+
+/** Where a sign-in lands when it was not asked for a page (product-spec section 4 Session). */
+export const DEFAULT_RETURN_PATH = '/dashboard';
+/** Longest return path kept through a sign-in. */
+const RETURN_PATH_MAX = 500;
+/** Origin used only to resolve a return path; a path that leaves it is foreign. */
+const LOCAL_ORIGIN = 'http://local.invalid';
+
+/**
+ * The page to return to after sign-in, when `path` is a same-origin relative path (starts with
+ * one '/', no backslash, no control character, at most 500 characters, and resolving it against
+ * any origin stays on that origin); else null. Refuses '//evil.com', 'https://evil.com',
+ * '/\\evil.com', '/\t/evil.com' and 'javascript:...'. Shared by the server's auth start path and
+ * the client's /loading redirect (server-contract section 1: never an open redirect).
+ */
+export function safeReturnPath(path: string | null | undefined): string | null {
+  if (!path || path.length > RETURN_PATH_MAX || !path.startsWith('/') || path.startsWith('//')) return null;
+  if (/[\\\u0000-\u001f\u007f]/.test(path)) return null;
+  let url: URL;
+  try {
+    url = new URL(path, LOCAL_ORIGIN);
+  } catch {
+    return null;
+  }
+  return url.origin === LOCAL_ORIGIN ? url.pathname + url.search + url.hash : null;
+}

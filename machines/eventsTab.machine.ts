@@ -1,5 +1,6 @@
 import { assign, setup } from 'xstate';
-import { listLoad, type ListContext } from './listLoader';
+import { listLoad, loadErrorText, type ListContext } from './listLoader';
+import { missingPromise } from './shared';
 import type { ClanEvent } from '../contract/event';
 
 /** The views of the Events tab sub-navigation (product-spec section 2 Events tab). */
@@ -9,8 +10,12 @@ export type EventsView = 'list' | 'teams' | 'game' | 'gameTasks';
 export interface EventsTabContext extends ListContext<ClanEvent> {
   /** true: 'View Past Events' is on (events whose end is in the past). */
   past: boolean;
-  /** The event the teams / game / game tasks views act on (kept fresh by every list load). */
+  /** Id of the event the teams / game / game tasks views act on (from a row, or from the URL). */
+  eventId: number | null;
+  /** That event once known (from the list, then kept fresh by `loadEvent` on entering each view). */
   selectedEvent: ClanEvent | null;
+  /** Why that event could not be loaded (shown only while it is not known), or null. */
+  eventError: string | null;
 }
 
 export type EventsTabEvent =
@@ -26,6 +31,11 @@ export interface LoadEventsInput {
   past: boolean;
 }
 
+/** Input of the `loadEvent` actor: the one event a view acts on, past or upcoming. */
+export interface LoadEventInput {
+  eventId: number;
+}
+
 /** The list-loader load step of the event list: which list from `past`; a load keeps the selected event fresh. */
 const eventList = listLoad<ClanEvent, EventsTabContext, 'loadEvents', LoadEventsInput>({
   id: 'eventsTab',
@@ -35,32 +45,55 @@ const eventList = listLoad<ClanEvent, EventsTabContext, 'loadEvents', LoadEvents
   onLoaded: (context, events) => ({ selectedEvent: events.find((e) => e.id === context.selectedEvent?.id) ?? context.selectedEvent }),
 });
 
+/** Failure text of `loadEvent` when the error carries none. */
+const EVENT_LOAD_FAILED = 'Failed to fetch the event.';
+
+/** The background load of the viewed event on entering a view (a failure keeps the event it had). */
+const loadSelectedEvent = {
+  id: 'loadEvent',
+  src: 'loadEvent',
+  input: ({ context }: { context: EventsTabContext }) => ({ eventId: context.eventId ?? 0 }),
+  onDone: { actions: { type: 'assignEvent', params: ({ event }: { event: { output: ClanEvent } }) => event.output } },
+  onError: { actions: { type: 'assignEventError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+} as const;
+
+/** `events.reload` in a view of one event: load the event again (the last failure is cleared). */
+const reloadEvent = (view: 'teams' | 'game' | 'gameTasks') => ({ target: view, reenter: true, actions: 'clearEventError' }) as const;
+
 /**
  * The Events tab of clan management (product-spec section 2 Events tab, section 4 Event status):
  * the event list (upcoming or past, loaded by the `loadEvents` actor, reloaded after a schedule,
  * edit or delete and whenever the list is shown again) and the sub-navigation to the Manage
  * Teams, Manage Game and Manage Game Tasks views of one event. Each time one of these views is
- * entered the list is refreshed in the background, so the sub-navigation sees a game that was
- * created or deleted meanwhile (Manage Game Tasks shows only with a game_id). The list region is
- * the list-loader chart's load step (`listLoad`): `loading` → `loaded` or `failed`.
+ * entered its event is loaded again (`loadEvent`), so the sub-navigation sees a game that was
+ * created or deleted meanwhile (Manage Game Tasks shows only with a game_id), and a view opened
+ * from its URL (reload, bookmark, Back) finds its event, past or upcoming; `events.reload` in a
+ * view loads it again (retry). The list region is the list-loader chart's load step
+ * (`listLoad`): `loading` → `loaded` or `failed`.
  */
 export const eventsTabMachine = setup({
   types: {
     context: {} as EventsTabContext,
     events: {} as EventsTabEvent,
   },
-  actors: eventList.actors,
+  actors: { ...eventList.actors, loadEvent: missingPromise<ClanEvent, LoadEventInput>('eventsTab', 'loadEvent') },
   actions: {
     togglePast: assign(({ context }) => ({ past: !context.past, items: [] as ClanEvent[], error: null })),
     assignItems: assign(({ context }, events: ClanEvent[]) => eventList.loaded(context, events)),
     assignError: assign((_, error: unknown) => eventList.failed(error)),
     selectEvent: assign(({ context }, eventId: number) => ({
-      selectedEvent: context.items.find((e) => e.id === eventId) ?? (context.selectedEvent?.id === eventId ? context.selectedEvent : null),
+      eventId,
+      // The selected event is the freshest copy (every list load and event load updates it).
+      selectedEvent: context.selectedEvent?.id === eventId ? context.selectedEvent : (context.items.find((e) => e.id === eventId) ?? null),
+      eventError: null,
     })),
+    assignEvent: assign((_, event: ClanEvent) => ({ selectedEvent: event, eventError: null })),
+    assignEventError: assign((_, error: unknown) => ({ eventError: loadErrorText(error, EVENT_LOAD_FAILED) })),
+    clearEventError: assign({ eventError: null }),
   },
 }).createMachine({
   id: 'eventsTab',
-  context: { past: false, items: [], error: null, selectedEvent: null },
+  context: { past: false, items: [], error: null, eventId: null, selectedEvent: null, eventError: null },
   initial: 'list',
   on: {
     'view.list': '.list',
@@ -84,15 +117,12 @@ export const eventsTabMachine = setup({
     eventView: {
       tags: ['eventView'],
       initial: 'teams',
-      // A failed background refresh keeps the list it had (onError: {}); the list view shows load errors.
+      // `events.reload` loads the event again: a retry, or (game view) a game created or deleted
+      // there, so 'Manage Game Tasks' follows at once.
       states: {
-        teams: { invoke: eventList.refresh('refreshEvents') },
-        game: {
-          invoke: eventList.refresh('refreshEvents'),
-          // A game created or deleted in the view: refresh, so 'Manage Game Tasks' follows at once.
-          on: { 'events.reload': { target: 'game', reenter: true } },
-        },
-        gameTasks: { invoke: eventList.refresh('refreshEvents') },
+        teams: { invoke: loadSelectedEvent, on: { 'events.reload': reloadEvent('teams') } },
+        game: { invoke: loadSelectedEvent, on: { 'events.reload': reloadEvent('game') } },
+        gameTasks: { invoke: loadSelectedEvent, on: { 'events.reload': reloadEvent('gameTasks') } },
       },
     },
   },

@@ -12,3 +12,4 @@ export const selectEventsError = (s: S) => s.context.error;
 export const selectEventsLoading = (s: S) => s.matches({ list: 'loading' });
 export const selectEventsFailed = (s: S) => s.matches({ list: 'failed' });
 export const selectSelectedEvent = (s: S) => s.context.selectedEvent;
+export const selectEventError = (s: S) => s.context.eventError;

@@ -57,8 +57,7 @@ export interface ListLoadOptions<TItem, TContext extends ListContext<TItem>, TAc
  * The load step of the list-loader chart, for `listLoader` and for a chart that holds a list
  * beside other states (eventsTab): the default actor (throws until provided), the context
  * updates of the chart's actions `assignItems` and `assignError`, and `load(onError)`, the invoke of a load that goes to
- * `loaded` (or `failed` / back to `loaded` on error); `refresh(id)` is the same call in the
- * background, keeping the rows when it fails.
+ * `loaded` (or `failed` / back to `loaded` on error).
  */
 export function listLoad<TItem, TContext extends ListContext<TItem>, TActor extends string, TInput = void>(o: ListLoadOptions<TItem, TContext, TActor, TInput>) {
   const actors = { [o.actor]: missingPromise<TItem[], TInput>(o.id, o.actor) } as Record<TActor, PromiseActorLogic<TItem[], TInput>>;
@@ -79,7 +78,6 @@ export function listLoad<TItem, TContext extends ListContext<TItem>, TActor exte
         onDone: { target: 'loaded' as const, actions: assignItems },
         onError: { target: onError, actions: { type: 'assignError' as const, params: ({ event }: { event: { error: unknown } }) => event.error } },
       }) as never,
-    refresh: (id: string): never => ({ id, src: o.actor, ...input, onDone: { actions: assignItems }, onError: {} }) as never,
   };
 }
 

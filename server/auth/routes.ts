@@ -7,20 +7,26 @@ import * as v from 'valibot';
 import type { AppEnv } from '../http/context';
 import { readJson, readOptionalJson } from '../http/context';
 import { devLoginEnabled } from '../config';
-import { notFound } from '../errors';
+import { badRequest, notFound } from '../errors';
 import { createSession, deleteSession, deleteUserSessions, findSession } from './sessions';
 import { upsertDiscordUser } from '../users/repository';
-import { DevLoginBodySchema, LogoutBodySchema } from '../../contract/user';
+import { DEFAULT_RETURN_PATH, DevLoginBodySchema, LogoutBodySchema, safeReturnPath } from '../../contract/user';
 import { sanitizeForeignText } from '../../contract/text';
 
 /** Name of the httpOnly session cookie. */
 export const SESSION_COOKIE = 'sid';
 const OAUTH_COOKIE = 'oauth_flow';
 
-/** Only same-site relative paths may be returned to after sign-in (no open redirect). */
-function safeReturnPath(path: string | undefined | null): string {
-  if (!path || !path.startsWith('/') || path.startsWith('//') || path.includes('\\')) return '/dashboard';
-  return path.slice(0, 500);
+/**
+ * The page a sign-in returns to: `?path=` when it is a same-origin relative path, /dashboard when
+ * absent or empty; anything else (an absolute or foreign URL) is refused with 400, never followed.
+ */
+function returnPathOf(c: Context<AppEnv>): string {
+  const asked = c.req.query('path');
+  if (!asked) return DEFAULT_RETURN_PATH;
+  const path = safeReturnPath(asked);
+  if (path === null) throw badRequest('The return path must be a path on this site.');
+  return path;
 }
 
 function isHttps(c: Context<AppEnv>): boolean {
@@ -61,7 +67,8 @@ const DiscordUserSchema = v.object({
  *   `{"everywhere": true}` deletes every session of the user (server-contract section 7); a body
  *   that is not JSON or not that shape → 400; signed out it only clears the cookie
  * - POST /auth/dev {username} → {ok: true}; 404 when dev sign-in is off
- * - GET /auth/discord?path= → 302 to Discord's authorize URL (PKCE S256 + state)
+ * - GET /auth/discord?path= → 302 to Discord's authorize URL (PKCE S256 + state); a path that is
+ *   not a same-origin relative path → 400 (no open redirect)
  * - GET /auth/discord/callback → 302 to /auth-callback?auth=success&path=… or ?error=…; the user
  *   is created or updated from users/@me id, username (not global_name) and avatar
  */
@@ -113,12 +120,13 @@ export function authRoutes(): Hono<AppEnv> {
   };
 
   app.get('/auth/discord', (c) => {
+    const path = returnPathOf(c);
     const dc = discordClient(c);
     if (!dc) return c.redirect('/auth-callback?error=' + encodeURIComponent('Discord sign-in is not configured on this server'));
     const state = generateState();
     const verifier = generateCodeVerifier();
     const url = dc.client.createAuthorizationURLWithPKCE(dc.d.authorizeUrl, state, CodeChallengeMethod.S256, verifier, ['identify']);
-    setCookie(c, OAUTH_COOKIE, JSON.stringify({ state, verifier, path: safeReturnPath(c.req.query('path')) }), {
+    setCookie(c, OAUTH_COOKIE, JSON.stringify({ state, verifier, path }), {
       httpOnly: true, sameSite: 'Lax', secure: isHttps(c), path: '/api/auth', maxAge: 600,
     });
     return c.redirect(url.toString());

@@ -37,6 +37,19 @@ export async function fetchEvents(clanId: number, past: boolean): Promise<ClanEv
 }
 
 /**
+ * One event of the clan, upcoming or past, for a view opened from its URL: looked up in the
+ * upcoming list, then the past one (the API has no single-event GET). Raises 'Event not found.'
+ * when neither has it, and the list errors as fetchEvents does.
+ */
+export async function fetchEvent(clanId: number, eventId: number): Promise<ClanEvent> {
+  for (const past of [false, true]) {
+    const found = (await fetchEvents(clanId, past)).find((e) => e.id === eventId);
+    if (found) return found;
+  }
+  throw new ApiRequestError('Event not found.', 404);
+}
+
+/**
  * POST /api/clan/{clanId}/events/ {name, type, start_datetime, end_datetime|null} →
  * {message: 'Event scheduled successfully!', event}. Fallback 'Failed to schedule event due to server error.'
  */

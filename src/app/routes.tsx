@@ -42,7 +42,7 @@ export const routes: RouteObject[] = [
         children: [{ path: 'spectate-auth', element: <SpectateListPage /> }],
       },
       { path: '/games/clan/:clanId/events/:eventId/game/:gameId', ...lazyPage(async () => ({ Component: (await import('../features/play/GamePlayPage')).GamePlayPage })) },
-      { path: '/clans/manage/:clanId', ...lazyPage(async () => ({ Component: (await import('../features/clan/ClanManagePage')).ClanManagePage })) },
+      { path: '/clans/manage/:clanId/*', ...lazyPage(async () => ({ Component: (await import('../features/clan/ClanManagePage')).ClanManagePage })) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -203,15 +203,30 @@ describe.each(backends())('Discord OAuth2 sign-in against a local stand-in (%s)'
     expect(client.cookies.has('sid')).toBe(false);
   });
 
-  it('never returns to another site: //evil.com and friends are replaced by a local path', async () => {
-    for (const path of ['//evil.com', '//evil.com/games', 'https://evil.com', '/\\evil.com', 'evil.com']) {
+  it('refuses a return path that is not a path on this site (400, no redirect, no flow started)', async () => {
+    const foreign = [
+      '//evil.com', '//evil.com/games', 'https://evil.com', 'http://evil.com/dashboard', '/\\evil.com',
+      '/\t/evil.com', 'evil.com', 'javascript:alert(1)', '\\\\evil.com', `/${'a'.repeat(600)}`,
+    ];
+    for (const path of foreign) {
       const client = new ApiClient(server.url);
-      const done = await callback(client, await authorize(await start(client, path)));
-      expect(done.searchParams.get('auth')).toBe('success');
-      const back = done.searchParams.get('path')!;
-      expect({ path, back: back.startsWith('/') && !back.startsWith('//') && !back.includes('\\') && !back.includes('evil') }).toEqual({ path, back: true });
-      await client.post('/api/logout');
+      const r = await client.get(`/api/auth/discord?path=${encodeURIComponent(path)}`);
+      expect({ path, status: r.status, location: r.headers.get('location') }).toEqual({ path, status: 400, location: null });
+      expect(r.body).toEqual({ error: 'The return path must be a path on this site.' });
+      expect(client.cookies.has('oauth_flow')).toBe(false);
     }
+  });
+
+  it('keeps a deep link with its query through the sign-in, and goes to /dashboard without a path', async () => {
+    const deep = '/clans/manage/1/events/2/game?x=1';
+    const client = new ApiClient(server.url);
+    const done = await callback(client, await authorize(await start(client, deep)));
+    expect(done.searchParams.get('path')).toBe(deep);
+    const plain = new ApiClient(server.url);
+    const r = await plain.get('/api/auth/discord');
+    expect(r.status).toBe(302);
+    const back = await callback(plain, await authorize(new URL(r.headers.get('location')!)));
+    expect(back.searchParams.get('path')).toBe('/dashboard');
   });
 
   it('dev sign-in is off while Discord is configured', async () => {

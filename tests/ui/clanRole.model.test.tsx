@@ -85,7 +85,7 @@ function renderClanPage(viewer: ClanMember, deferredLoad = false): World {
   const session = countingSession(fakeUser({ id: viewer.member_id, username: viewer.username }));
   renderRoutes(
     [
-      { path: '/clans/manage/:clanId', element: <ClanManagePage effects={effects} /> },
+      { path: '/clans/manage/:clanId/*', element: <ClanManagePage effects={effects} /> },
       { path: '/profile', element: <p>Profile page</p> },
       { path: '/', element: <p>Login page</p> },
     ],

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
 import { FakeEffects, teamsEffects } from '../support/effects';
+import { renderEventsTab } from '../support/eventsTab';
 import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, replaceText, rulesReached, untypedRule } from '../support/confirmActionModel';
 import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, ConfirmSnap as Snap, ConfirmWorld, ModalUse } from '../support/confirmActionModel';
 import {
@@ -13,7 +14,7 @@ import {
   eventUpdatedMessage,
   type ClanEvent,
 } from '../../contract/event';
-import { EventsTab, type EventsEffects } from '../../src/features/events/EventsTab';
+import type { EventsEffects } from '../../src/features/events/EventsTab';
 import { validateEventDraft } from '../../src/features/events/EventFormFields';
 import { asEventDraft, editEventDraft, eventBody, newEventDraft } from '../../src/features/events/eventForm';
 
@@ -185,12 +186,15 @@ async function renderTab(): Promise<World> {
       loads += 1;
       return store.map((e) => ({ ...e }));
     },
+    fetchEvent: async () => {
+      throw new Error('the modals never open a view of one event');
+    },
     scheduleEvent: fx.fn('scheduleEvent'),
     updateEvent: fx.fn('updateEvent'),
     deleteEvent: fx.fn('deleteEvent'),
     teams: teamsEffects(),
   };
-  render(<EventsTab clanId={CLAN_ID} isManager effects={effects} />);
+  renderEventsTab(CLAN_ID, effects);
   await screen.findByRole('rowheader', { name: EXISTING.name });
   return { fx, user: userEvent.setup(), store, loads: () => loads };
 }

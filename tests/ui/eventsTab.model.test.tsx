@@ -1,15 +1,17 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
 import { matchesKey, shortestPaths, stateKeysOf } from '../support/chartModel';
 import type { TestPath } from '../support/graph';
 import { deferred, type Deferred } from '../support/effects';
-import { eventsTabMachine, type EventsTabEvent } from '../../machines/eventsTab.machine';
+import { eventsTabMachine, type EventsTabEvent, type LoadEventInput } from '../../machines/eventsTab.machine';
 import { eventStatus, type ClanEvent } from '../../contract/event';
-import { EventsTab, type EventsEffects } from '../../src/features/events/EventsTab';
+import type { EventsEffects } from '../../src/features/events/EventsTab';
+import { clanManagePath } from '../../src/features/clan/clanPaths';
 import { ApiRequestError } from '../../src/api/client';
+import { renderEventsTab } from '../support/eventsTab';
 
 // The game views have their own tests; here they are stand-ins that show the props they get.
 vi.mock('../../src/features/game/EventGameView', () => ({
@@ -24,14 +26,18 @@ vi.mock('../../src/features/game/GameTasksView', () => ({
  * through the rendered Events tab: loading and failing, the past / upcoming toggle, the table with
  * the status derived from time and the actions menu (Edit hidden once Completed), and the
  * sub-navigation to Manage Teams, Manage Game and Manage Game Tasks (only with a game_id), with
- * the list refreshed in the background on entering each view.
+ * the event loaded again on entering each view. The tab is rendered at its URL in a router: the
+ * buttons navigate and the chart follows the URL; a view opened from its URL (reload, bookmark,
+ * Back) of an event the list does not hold waits for its event ('Loading event...') or shows why
+ * it could not be loaded, with Retry.
  */
 
 type Snap = SnapshotFrom<typeof eventsTabMachine>;
 type Synthetic =
   | { type: 'xstate.done.actor.loadEvents'; output: ClanEvent[] }
   | { type: 'xstate.error.actor.loadEvents'; error: Error }
-  | { type: 'xstate.done.actor.refreshEvents'; output: ClanEvent[] };
+  | { type: 'xstate.done.actor.loadEvent'; output: ClanEvent }
+  | { type: 'xstate.error.actor.loadEvent'; error: Error };
 type ModelEvent = EventsTabEvent | Synthetic;
 
 const CLAN_ID = 7;
@@ -42,6 +48,9 @@ const UPCOMING: ClanEvent[] = [
 ];
 const PAST: ClanEvent[] = [{ ...base, id: 3, name: 'Old Race', start_datetime: '2020-01-01T00:00:00.000Z', end_datetime: '2020-01-02T00:00:00.000Z', game_id: 9 }];
 const LOAD_FAILED = 'Network error fetching events.';
+const EVENT_FAILED = 'Event not found.';
+/** An event opened from its URL that the upcoming list does not hold. */
+const DEEP_LINKED = PAST[0];
 const NEW_GAME_ID = 77;
 const listFor = (past: boolean) => (past ? PAST : UPCOMING);
 
@@ -49,41 +58,55 @@ const listFor = (past: boolean) => (past ? PAST : UPCOMING);
 function eventsFor(s: Snap): ModelEvent[] {
   const c = s.context;
   if (s.matches({ list: 'loading' })) {
-    return [
+    const load: ModelEvent[] = [
       { type: 'xstate.done.actor.loadEvents', output: listFor(c.past) },
       { type: 'xstate.error.actor.loadEvents', error: new Error(LOAD_FAILED) },
     ];
+    // The first load: the URL may name a view of an event instead (reload, bookmark, Back).
+    return c.items.length === 0 && !c.past && c.eventId === null ? [...load, { type: 'view.game', eventId: DEEP_LINKED.id }] : load;
   }
   if (s.matches({ list: 'failed' })) return [{ type: 'events.reload' }, { type: 'events.togglePast' }];
   if (s.matches({ list: 'loaded' })) {
     return [{ type: 'events.togglePast' }, ...c.items.flatMap((e): ModelEvent[] => [{ type: 'view.teams', eventId: e.id }, { type: 'view.game', eventId: e.id }])];
   }
-  // A view of one event: the sub-navigation, and the background refresh, which may report a game
-  // created meanwhile for the selected event (then Manage Game Tasks appears).
-  const selected = c.selectedEvent!;
+  // A view of an event not known yet (opened from its URL): its load answers or fails (then Retry).
+  const selected = c.selectedEvent;
+  if (!selected) {
+    if (c.eventError) return [{ type: 'events.reload' }, { type: 'view.list' }];
+    return [
+      { type: 'xstate.done.actor.loadEvent', output: [...UPCOMING, ...PAST].find((e) => e.id === c.eventId)! },
+      { type: 'xstate.error.actor.loadEvent', error: new Error(EVENT_FAILED) },
+    ];
+  }
+  // A view of a known event: the sub-navigation, and the background load of the event, which may
+  // report a game created meanwhile (then Manage Game Tasks appears).
+  // (The current view's own button is its URL already: the chart is not told again.)
   const list: ModelEvent[] = [{ type: 'view.list' }, { type: 'view.teams', eventId: selected.id }, { type: 'view.game', eventId: selected.id }];
   if (selected.game_id) list.push({ type: 'view.gameTasks', eventId: selected.id });
-  else list.push({ type: 'xstate.done.actor.refreshEvents', output: c.items.map((e) => (e.id === selected.id ? { ...e, game_id: NEW_GAME_ID } : e)) });
-  return list;
+  else list.push({ type: 'xstate.done.actor.loadEvent', output: { ...selected, game_id: NEW_GAME_ID } });
+  const current = s.matches({ eventView: 'teams' }) ? 'view.teams' : s.matches({ eventView: 'game' }) ? 'view.game' : 'view.gameTasks';
+  return list.filter((e) => e.type !== current);
 }
 
 const serializeState = (s: Snap) =>
-  JSON.stringify([s.value, s.context.past, s.context.items.map((e) => [e.id, e.game_id]), s.context.selectedEvent?.id ?? null, s.context.selectedEvent?.game_id ?? null, s.context.error]);
+  JSON.stringify([
+    s.value, s.context.past, s.context.items.map((e) => [e.id, e.game_id]), s.context.eventId,
+    s.context.selectedEvent?.id ?? null, s.context.selectedEvent?.game_id ?? null, s.context.error, s.context.eventError,
+  ]);
 
 const paths = shortestPaths<Snap, ModelEvent>(eventsTabMachine, eventsFor, serializeState);
 
 
 /**
- * The fake list call: every load waits for the test; the newest call is the one the chart
- * listens to (a refresh of a view left earlier has been stopped), so it is the one settled.
+ * A fake call (the list, or one event): every call waits for the test; the newest call is the
+ * one the chart listens to (a load of a view left earlier has been stopped), so it is the one settled.
  */
-class FakeEventList {
-  private calls: Deferred<ClanEvent[]>[] = [];
-  /** What the server holds (a settled load also answers a later list load with it). */
-  fetch = (clanId: number, past: boolean): Promise<ClanEvent[]> => {
+class FakeCall<T> {
+  private calls: Deferred<T>[] = [];
+  fetch = (clanId: number, what: unknown): Promise<T> => {
     expect(clanId).toBe(CLAN_ID);
-    expect(typeof past).toBe('boolean');
-    const d = deferred<ClanEvent[]>();
+    expect(['boolean', 'number']).toContain(typeof what);
+    const d = deferred<T>();
     this.calls.push(d);
     return d.promise;
   };
@@ -91,32 +114,44 @@ class FakeEventList {
     await vi.waitFor(() => expect(this.calls.length).toBeGreaterThan(0));
     const d = this.calls.at(-1)!;
     this.calls = [];
-    if (how === 'resolve') d.resolve(value as ClanEvent[]);
+    if (how === 'resolve') d.resolve(value as T);
     else d.reject(value);
   }
 }
 
 interface World {
-  list: FakeEventList;
+  list: FakeCall<ClanEvent[]>;
+  event: FakeCall<ClanEvent>;
   user: ReturnType<typeof userEvent.setup>;
+  router: ReturnType<typeof renderEventsTab>['router'];
 }
 
 const nav = () => screen.getByRole('navigation', { name: 'Event management' });
 const current = () => within(nav()).getByRole('button', { current: 'page' }).textContent;
 
-/** The sub-navigation of a view of one event. */
-function assertSubNav(s: Snap, label: string) {
+/** The sub-navigation of a view of one event; false (after checking the wait or the failure) while the event is not known. */
+function assertSubNav(s: Snap, label: string): boolean {
+  if (!s.context.selectedEvent) {
+    if (s.context.eventError) {
+      expect(screen.getByRole('alert').textContent).toBe(s.context.eventError);
+      screen.getByRole('button', { name: 'Retry' });
+    } else screen.getByText('Loading event...');
+    expect(within(nav()).getByRole('button', { name: 'Manage Game' }).hasAttribute('disabled')).toBe(true);
+    return false;
+  }
   expect(current()).toBe(label);
   const tasks = within(nav()).queryByRole('button', { name: 'Manage Game Tasks' });
   if (s.context.selectedEvent!.game_id) expect(tasks).not.toBeNull();
   else expect(tasks).toBeNull();
   within(nav()).getByText(`Event: ${s.context.selectedEvent!.name}`);
+  return true;
 }
 
 function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
   return {
     list: async (s) => {
       expect(current()).toBe('Event List');
+      expect(w.router.state.location.pathname).toBe(`/clans/manage/${CLAN_ID}/events`);
       screen.getByRole('heading', { name: s.context.past ? 'Past Events' : 'Upcoming Events' });
       screen.getByRole('button', { name: s.context.past ? 'View Upcoming Events' : 'View Past Events' });
       screen.getByRole('button', { name: 'Create New Event' });
@@ -150,20 +185,21 @@ function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
     },
     eventView: async (s) => {
       expect(screen.queryByRole('button', { name: 'Create New Event' })).toBeNull();
-      expect(s.context.selectedEvent).not.toBeNull();
+      expect(w.router.state.location.pathname).toMatch(new RegExp(`^/clans/manage/${CLAN_ID}/events/${s.context.eventId}/(teams|game|tasks)$`));
     },
     'eventView.teams': async (s) => {
-      assertSubNav(s, 'Manage Teams');
+      if (!assertSubNav(s, 'Manage Teams')) return;
       screen.getByText('Managing: Teams List');
       screen.getByText('Loading teams...');
       screen.getByRole('button', { name: 'Back to Events' });
     },
     'eventView.game': async (s) => {
-      assertSubNav(s, 'Manage Game');
+      expect(w.router.state.location.pathname).toBe(`/clans/manage/${CLAN_ID}/events/${s.context.eventId}/game`);
+      if (!assertSubNav(s, 'Manage Game')) return;
       screen.getByText(`Game view of event ${s.context.selectedEvent!.id}, game ${String(s.context.selectedEvent!.game_id)}`);
     },
     'eventView.gameTasks': async (s) => {
-      assertSubNav(s, 'Manage Game Tasks');
+      if (!assertSubNav(s, 'Manage Game Tasks')) return;
       screen.getByText(`Game tasks of event ${s.context.selectedEvent!.id}, game ${String(s.context.selectedEvent!.game_id)}`);
     },
   };
@@ -173,20 +209,25 @@ type Executor = (step: { event: ModelEvent; state: Snap }, prev: Snap) => Promis
 
 function executors(w: World) {
   const settle = (how: 'resolve' | 'reject', value: unknown) => act(() => w.list.settle(how, value));
+  const settleEvent = (how: 'resolve' | 'reject', value: unknown) => act(() => w.event.settle(how, value));
   const rowButton = (eventId: number, label: string) => {
     const e = [...UPCOMING, ...PAST].find((x) => x.id === eventId)!;
     return within(screen.getByRole('rowheader', { name: e.name }).closest('tr')!).getByRole('button', { name: label });
   };
-  /** From the list the row's button, from a view of one event the sub-navigation. */
+  /** From the list the row's button, from a view of one event the sub-navigation; before the list is there, the URL. */
   const open = (label: string) => async ({ event }: { event: ModelEvent }, prev: Snap) => {
     if (!('eventId' in event)) return;
-    if (prev.matches('list')) await w.user.click(rowButton(event.eventId, label));
+    if (prev.matches({ list: 'loading' }) && prev.context.items.length === 0) {
+      const view = event.type === 'view.teams' ? 'teams' : event.type === 'view.game' ? 'game' : 'gameTasks';
+      await act(() => w.router.navigate(clanManagePath(CLAN_ID, { tab: 'events', events: { view, eventId: event.eventId } })));
+    } else if (prev.matches('list')) await w.user.click(rowButton(event.eventId, label));
     else await w.user.click(within(nav()).getByRole('button', { name: label }));
   };
   return {
     'xstate.done.actor.loadEvents': async ({ event }) => settle('resolve', 'output' in event ? event.output : null),
     'xstate.error.actor.loadEvents': async () => settle('reject', new ApiRequestError(LOAD_FAILED, 0)),
-    'xstate.done.actor.refreshEvents': async ({ event }) => settle('resolve', 'output' in event ? event.output : null),
+    'xstate.done.actor.loadEvent': async ({ event }) => settleEvent('resolve', 'output' in event ? event.output : null),
+    'xstate.error.actor.loadEvent': async () => settleEvent('reject', new ApiRequestError(EVENT_FAILED, 404)),
     'events.reload': async () => w.user.click(screen.getByRole('button', { name: 'Retry' })),
     'events.togglePast': async () => w.user.click(screen.getByRole('button', { name: /View (Past|Upcoming) Events/ })),
     'view.list': async () => w.user.click(within(nav()).getByRole('button', { name: 'Event List' })),
@@ -197,10 +238,12 @@ function executors(w: World) {
 }
 
 function renderTab(): World {
-  const list = new FakeEventList();
+  const list = new FakeCall<ClanEvent[]>();
+  const event = new FakeCall<ClanEvent>();
   const never = () => new Promise<never>(() => {});
   const effects: EventsEffects = {
     fetchEvents: list.fetch,
+    fetchEvent: event.fetch,
     scheduleEvent: never,
     updateEvent: never,
     deleteEvent: never,
@@ -215,8 +258,8 @@ function renderTab(): World {
       removeTeamMember: never,
     },
   };
-  render(<EventsTab clanId={CLAN_ID} isManager effects={effects} />);
-  return { list, user: userEvent.setup() };
+  const { router } = renderEventsTab(CLAN_ID, effects);
+  return { list, event, router, user: userEvent.setup() };
 }
 
 const short = (path: TestPath<Snap, ModelEvent>) =>
@@ -230,7 +273,7 @@ describe('eventsTab chart through the Events tab', () => {
 
   it('reaches every state node, every node has an assertion, and every event is driven (guard)', () => {
     const keys = stateKeysOf(eventsTabMachine);
-    const w = { list: new FakeEventList(), user: userEvent.setup() };
+    const w = { list: new FakeCall<ClanEvent[]>(), event: new FakeCall<ClanEvent>(), user: userEvent.setup(), router: null as unknown as World['router'] };
     expect(Object.keys(assertions(w)).sort()).toEqual([...keys].sort());
     const reached = new Set<string>();
     const driven = new Set<string>();
@@ -246,21 +289,30 @@ describe('eventsTab chart through the Events tab', () => {
     expect(seen.some((s) => s.matches({ eventView: 'gameTasks' }) && s.context.selectedEvent?.game_id === NEW_GAME_ID)).toBe(true);
     expect(seen.some((s) => s.matches({ list: 'loaded' }) && s.context.items.some((e) => eventStatus(e, Date.now()) === 'Completed'))).toBe(true);
     expect(seen.some((s) => s.matches({ list: 'loaded' }) && s.context.items.some((e) => eventStatus(e, Date.now()) === 'Live'))).toBe(true);
+    // A view opened from its URL: waits, fails with Retry, and shows the past event once loaded.
+    expect(seen.some((s) => s.matches({ eventView: 'game' }) && !s.context.selectedEvent && s.context.eventError === EVENT_FAILED)).toBe(true);
+    expect(seen.some((s) => s.matches({ eventView: 'game' }) && s.context.selectedEvent?.id === DEEP_LINKED.id)).toBe(true);
   });
 
-  it('keeps its list when a background refresh fails', async () => {
-    let calls = 0;
+  it('keeps the event it has when loading it again fails', async () => {
+    let eventLoads = 0;
     const actor = createActor(
       eventsTabMachine.provide({
-        actors: { loadEvents: fromPromise(async () => (++calls === 1 ? UPCOMING : Promise.reject(new Error('down')))) },
+        actors: {
+          loadEvents: fromPromise(async () => UPCOMING),
+          loadEvent: fromPromise<ClanEvent, LoadEventInput>(async () => {
+            eventLoads += 1;
+            throw new Error('down');
+          }),
+        },
       }),
     ).start();
     await vi.waitFor(() => expect(actor.getSnapshot().matches({ list: 'loaded' })).toBe(true));
     actor.send({ type: 'view.teams', eventId: 1 });
-    await vi.waitFor(() => expect(calls).toBe(2));
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(actor.getSnapshot().context.eventError).toBe('down'));
+    expect(eventLoads).toBe(1);
     expect(actor.getSnapshot().status).toBe('active');
-    expect(actor.getSnapshot().context.items).toEqual(UPCOMING);
+    expect(actor.getSnapshot().context.selectedEvent).toEqual(UPCOMING[0]);
     actor.stop();
   });
 

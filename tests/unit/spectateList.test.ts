@@ -59,6 +59,9 @@ describe('lobby rows and routes', () => {
     expect(previousPageOf({ from: { to: '/evil', label: 'Clan Management' } }, '7')).toEqual({ to: '/clans/manage/7', label: 'Clan Management' });
     expect(previousPageOf(null, '7')).toEqual({ to: '/games', label: 'Game Lobby' });
     expect(previousPageOf({ origin: 'elsewhere' }, '7')).toEqual({ to: '/games', label: 'Game Lobby' });
+    // From the Manage Game view: back to that view of the route's event, never to a path from the state.
+    expect(previousPageOf({ origin: 'Clan Management', view: 'game' }, '7', '12')).toEqual({ to: '/clans/manage/7/events/12/game', label: 'Clan Management' });
+    expect(previousPageOf({ origin: 'Clan Management', view: 'game' }, '7', '0')).toEqual({ to: '/clans/manage/7', label: 'Clan Management' });
   });
   it('route ids: positive whole numbers up to 2^31-1', () => {
     expect(routeId('12')).toBe(12);

@@ -5,11 +5,13 @@ import { loadingPauseMachine } from '../../../machines/loadingPause.machine';
 import { isPauseOver } from '../../../machines/loadingPause.selectors';
 import { selectIsBusy, selectIsReady, selectNeedsOnboarding } from '../../../machines/session.selectors';
 import { Spinner } from '../../ui/Spinner';
+import { DEFAULT_RETURN_PATH, safeReturnPath } from '../../../contract/user';
 
 /**
  * /loading (product-spec section 2): shows the navigation state's message, then goes to its
  * redirectTo path once the session has settled: to /onboarding when the user has no IGN, to /
- * when signed out (a failed sign-in), else to redirectTo.
+ * when signed out (a failed sign-in), else to redirectTo when it is a path on this site (else
+ * /dashboard).
  */
 export function LoadingPage() {
   const location = useLocation();
@@ -21,7 +23,7 @@ export function LoadingPage() {
   if (shown && !busy) {
     if (needsOnboarding) return <Navigate to="/onboarding" replace />;
     if (!ready) return <Navigate to="/" replace />;
-    return <Navigate to={state.redirectTo && state.redirectTo.startsWith('/') ? state.redirectTo : '/dashboard'} replace />;
+    return <Navigate to={safeReturnPath(state.redirectTo) ?? DEFAULT_RETURN_PATH} replace />;
   }
   return (
     <section className="panel panel--narrow center">

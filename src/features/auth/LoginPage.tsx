@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { SessionContext } from '../../app/session';
 import {
   selectDevLogin, selectIsBusy, selectIsSignedOut, selectNotice, selectSessionError, selectSigningIn, selectUser,
@@ -9,13 +9,16 @@ import { Avatar } from '../../ui/Avatar';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { EXPIRED_TEXT, WELCOME_TEXT } from './messages';
+import { returnPathOf } from './returnPath';
 
 /**
  * The login page at / (product-spec section 2 Login page): title, status message, Discord log-in
  * button, development sign-in when the server offers it; when already authorised, the avatar,
- * Discord ID, IGNs and Logout.
+ * Discord ID, IGNs and Logout. Both sign-ins return to the page asked for while signed out (the
+ * navigation state's `from`, see LoggedInLayout), else to /dashboard.
  */
 export function LoginPage() {
+  const returnTo = returnPathOf(useLocation().state);
   const session = SessionContext.useActorRef();
   const user = SessionContext.useSelector(selectUser);
   const signedOut = SessionContext.useSelector(selectIsSignedOut);
@@ -38,10 +41,10 @@ export function LoginPage() {
             ) : (
               <Notice tone="info" testId="login-status">{WELCOME_TEXT}</Notice>
             )}
-            <a className="btn btn--discord btn--large" href={discordLoginUrl('/dashboard')}>
+            <a className="btn btn--discord btn--large" href={discordLoginUrl(returnTo)}>
               Log in with Discord
             </a>
-            {devEnabled && <DevLoginForm />}
+            {devEnabled && <DevLoginForm returnTo={returnTo} />}
           </>
         )}
         {user && !signedOut && !busy && (
@@ -72,9 +75,10 @@ export function LoginPage() {
 
 /**
  * Development sign-in (server-contract section 1): a name, then the session chart's
- * `session.devLogin`; /loading follows the chart to the dashboard or onboarding.
+ * `session.devLogin`; /loading follows the chart to `returnTo` (the asked page or the dashboard) or
+ * onboarding.
  */
-function DevLoginForm() {
+function DevLoginForm({ returnTo }: { returnTo: string }) {
   const session = SessionContext.useActorRef();
   const signingIn = SessionContext.useSelector(selectSigningIn);
   const [name, setName] = useState('');
@@ -83,7 +87,7 @@ function DevLoginForm() {
     e.preventDefault();
     if (!name.trim()) return;
     session.send({ type: 'session.devLogin', username: name.trim() });
-    navigate('/loading', { state: { message: 'Signing you in...', redirectTo: '/dashboard' } });
+    navigate('/loading', { state: { message: 'Signing you in...', redirectTo: returnTo } });
   };
   return (
     <form className="devlogin" onSubmit={submit} aria-label="Development sign-in">

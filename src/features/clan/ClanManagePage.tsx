@@ -1,7 +1,7 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useId, useMemo, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useCallback, useId, useMemo } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { fromPromise, type ActorRefFrom } from 'xstate';
 import { clanDataMachine } from '../../../machines/clanData.machine';
 import * as dataSel from '../../../machines/clanData.selectors';
@@ -20,6 +20,7 @@ import { Spinner } from '../../ui/Spinner';
 import { EventsTab } from '../events/EventsTab';
 import { TasksTab } from '../tasks/TasksTab';
 import { liveClanEffects, loadClanOrExplain, type ClanManageEffects } from './effects';
+import { clanManagePath, parseClanView, useClanNavigate, type ClanTab, type ClanView } from './clanPaths';
 import { countManagers } from './memberTable';
 import { MembersTab } from './MembersTab';
 import { liveReviewEffects, ReviewsTab, ReviewsTabLabel, usePendingTitle, useReviewQueue } from './ReviewsTab';
@@ -56,14 +57,19 @@ export function validateRename(draft: RenameDraft): string | null {
  * pencil and settings menu (Disband Clan), 'Total Managers / Total Members', and the tabs
  * Members / Events / Tasks (and Reviews with its pending count for managers, server-contract
  * section 8), disabled with a pending message while a clan action runs.
+ * Each tab and event view has its URL (clanPaths: /clans/manage/{clanId}/members, /events,
+ * /events/{eventId}/teams|game|tasks, /tasks, /reviews; nothing after the id shows Members), so
+ * Back, reload and bookmarks work; an unknown sub-path goes to the Members tab (replacing it).
  * `effects` are the calls (tests give fakes).
  */
 export function ClanManagePage({ effects = liveClanEffects }: { effects?: ClanManageEffects }) {
-  const { clanId = '' } = useParams();
-  return <ClanManageScreen key={clanId} clanId={Number(clanId)} effects={effects} />;
+  const { clanId = '', '*': rest } = useParams();
+  const view = parseClanView(rest);
+  if (!view) return <Navigate to={clanManagePath(clanId)} replace />;
+  return <ClanManageScreen key={clanId} clanId={Number(clanId)} view={view} effects={effects} />;
 }
 
-function ClanManageScreen({ clanId, effects }: { clanId: number; effects: ClanManageEffects }) {
+function ClanManageScreen({ clanId, view, effects }: { clanId: number; view: ClanView; effects: ClanManageEffects }) {
   const navigate = useNavigate();
   const session = SessionContext.useActorRef();
   const user = SessionContext.useSelector(selectUser);
@@ -128,12 +134,12 @@ function ClanManageScreen({ clanId, effects }: { clanId: number; effects: ClanMa
   return (
     <div className="clan-page">
       {breadcrumb}
-      <LoadedClan clanId={clanId} userId={user.id} clanData={clanData} clanRole={clanRole} effects={effects} />
+      <LoadedClan clanId={clanId} view={view} userId={user.id} clanData={clanData} clanRole={clanRole} effects={effects} />
     </div>
   );
 }
 
-type TabId = 'members' | 'events' | 'tasks' | 'reviews';
+type TabId = ClanTab;
 /** The queue of a page without referee calls: never watched (its actor still exists, hooks run unconditionally). */
 const NO_REVIEWS = liveReviewEffects;
 
@@ -143,12 +149,13 @@ const TABS: { id: TabId; label: string }[] = [
   { id: 'tasks', label: 'Tasks' },
 ];
 
-function LoadedClan({ clanId, userId, clanData, clanRole, effects }: { clanId: number; userId: number; clanData: ClanDataRef; clanRole: ClanRoleRef; effects: ClanManageEffects }) {
+function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { clanId: number; view: ClanView; userId: number; clanData: ClanDataRef; clanRole: ClanRoleRef; effects: ClanManageEffects }) {
   const session = SessionContext.useActorRef();
+  const goTo = useClanNavigate(clanId);
   const clanName = useSelector(clanData, dataSel.selectClanName);
   const members = useSelector(clanData, dataSel.selectMembers);
   const pending = useSelector(clanRole, roleSel.isActionPending);
-  const [tab, setTab] = useState<TabId>('members');
+  const tab = view.tab;
 
   const managerCount = countManagers(members);
   const role = members.find((m) => m.member_id === userId)?.role ?? null;
@@ -169,7 +176,8 @@ function LoadedClan({ clanId, userId, clanData, clanRole, effects }: { clanId: n
     },
   });
 
-  const selectTab = useCallback((id: TabId) => setTab(id), []);
+  // A tab is a URL: choosing one is a navigation (Back returns to the tab before).
+  const selectTab = useCallback((id: TabId) => goTo(id === 'events' ? { tab: id, events: { view: 'list' } } : { tab: id }), [goTo]);
   const showReviews = isManager && !!effects.reviews;
   const reviews = useReviewQueue(clanId, effects.reviews ?? NO_REVIEWS, showReviews);
   usePendingTitle(reviews);
@@ -228,7 +236,7 @@ function LoadedClan({ clanId, userId, clanData, clanRole, effects }: { clanId: n
           {shown === 'members' && (
             <MembersTab clanId={clanId} members={members} viewer={viewer} pending={pending} clanRole={clanRole} clanData={clanData} effects={effects} />
           )}
-          {shown === 'events' && <EventsTab clanId={clanId} isManager={isManager} />}
+          {shown === 'events' && <EventsTab clanId={clanId} isManager={isManager} route={view.tab === 'events' ? view.events : { view: 'list' }} />}
           {shown === 'tasks' && <TasksTab clanId={clanId} isManager={isManager} />}
           {shown === 'reviews' && <ReviewsTab queue={reviews} />}
         </div>

@@ -1,8 +1,8 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
-import { eventsTabMachine } from '../../../machines/eventsTab.machine';
+import { eventsTabMachine, type EventsTabEvent } from '../../../machines/eventsTab.machine';
 import * as sel from '../../../machines/eventsTab.selectors';
 import { eventStatus, type ClanEvent } from '../../../contract/event';
 import * as eventsApi from '../../api/events';
@@ -13,12 +13,14 @@ import { Spinner } from '../../ui/Spinner';
 import { EventTeamsView, liveTeamsEffects, type TeamsEffects } from '../teams/EventTeamsView';
 import { EventGameView } from '../game/EventGameView';
 import { GameTasksView } from '../game/GameTasksView';
+import { useClanNavigate, type EventsRoute } from '../clan/clanPaths';
 import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFormFields';
 import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
 
 /** The calls the Events tab makes (product-spec section 7 Events and Teams), replaceable in tests. */
 export interface EventsEffects {
   fetchEvents: typeof eventsApi.fetchEvents;
+  fetchEvent: typeof eventsApi.fetchEvent;
   scheduleEvent: typeof eventsApi.scheduleEvent;
   updateEvent: typeof eventsApi.updateEvent;
   deleteEvent: typeof eventsApi.deleteEvent;
@@ -28,6 +30,7 @@ export interface EventsEffects {
 /** The real calls. */
 const liveEventsEffects: EventsEffects = {
   fetchEvents: eventsApi.fetchEvents,
+  fetchEvent: eventsApi.fetchEvent,
   scheduleEvent: eventsApi.scheduleEvent,
   updateEvent: eventsApi.updateEvent,
   deleteEvent: eventsApi.deleteEvent,
@@ -48,22 +51,53 @@ const EVENT_MODALS = {
 
 type TabRef = ReturnType<typeof useActorRef<typeof eventsTabMachine>>;
 
+/** The chart event that shows a route's view. */
+function viewEvent(route: EventsRoute): EventsTabEvent {
+  if (route.view === 'list') return { type: 'view.list' };
+  const eventId = route.eventId;
+  return route.view === 'teams' ? { type: 'view.teams', eventId } : route.view === 'game' ? { type: 'view.game', eventId } : { type: 'view.gameTasks', eventId };
+}
+
+/** Whether the chart already shows the route's view (of the route's event). */
+function showsRoute(tab: TabRef, route: EventsRoute): boolean {
+  const s = tab.getSnapshot();
+  return sel.selectView(s) === route.view && (route.view === 'list' || s.context.eventId === route.eventId);
+}
+
 /**
  * The Events tab of clan management (product-spec section 2 Events tab, 4 Event status, 5 Events,
  * 8): 'Create New Event', the past / upcoming toggle, the event table with status derived from
  * time, row buttons and actions menu, the schedule / edit / delete modals, and the sub-navigation
  * to the Manage Teams, Manage Game and Manage Game Tasks views. Shown to everyone who reaches the
- * manage screen; the server enforces permissions (section 6). `effects` replaces the calls in tests.
+ * manage screen; the server enforces permissions (section 6). Each view is a URL (`route`, from
+ * clanPaths): the buttons navigate, and the chart follows the route, so Back, reload and
+ * bookmarks show the same view. `effects` replaces the calls in tests.
  */
-export function EventsTab({ clanId, isManager, effects = liveEventsEffects }: { clanId: number; isManager: boolean; effects?: EventsEffects }) {
+export function EventsTab({ clanId, isManager, route, effects = liveEventsEffects }: { clanId: number; isManager: boolean; route: EventsRoute; effects?: EventsEffects }) {
   const logic = useMemo(
-    () => eventsTabMachine.provide({ actors: { loadEvents: fromPromise(({ input }) => effects.fetchEvents(clanId, input.past)) } }),
+    () =>
+      eventsTabMachine.provide({
+        actors: {
+          loadEvents: fromPromise(({ input }) => effects.fetchEvents(clanId, input.past)),
+          loadEvent: fromPromise(({ input }) => effects.fetchEvent(clanId, input.eventId)),
+        },
+      }),
     [clanId, effects],
   );
   const tab = useActorRef(logic);
   const view = useSelector(tab, sel.selectView);
   const selected = useSelector(tab, sel.selectSelectedEvent);
+  const eventError = useSelector(tab, sel.selectEventError);
   const reload = () => tab.send({ type: 'events.reload' });
+  const goTo = useClanNavigate(clanId);
+  const go = (to: EventsRoute) => goTo({ tab: 'events', events: to });
+
+  // The URL is where the view is: the chart follows each new route (a click, Back, a deep link).
+  // A route is its view and event id (a new but equal route object is not a new route).
+  const routeEventId = route.view === 'list' ? null : route.eventId;
+  useEffect(() => {
+    if (!showsRoute(tab, route)) tab.send(viewEvent(route));
+  }, [tab, route.view, routeEventId]);
 
   const schedule = useConfirmAction<EventDraft, Nothing>({
     closed: { draft: newEventDraft(), subject: {} },
@@ -83,11 +117,12 @@ export function EventsTab({ clanId, isManager, effects = liveEventsEffects }: { 
     onSucceeded: reload,
   });
 
-  const back = () => tab.send({ type: 'view.list' });
+  const back = () => go({ view: 'list' });
   return (
     <section className="events-tab" data-manager={isManager}>
-      <SubNav tab={tab} view={view} selected={selected} />
-      {view === 'list' && <EventList tab={tab} create={schedule} edit={edit} remove={remove} />}
+      <SubNav go={go} view={view} selected={selected} />
+      {view === 'list' && <EventList tab={tab} go={go} create={schedule} edit={edit} remove={remove} />}
+      {view !== 'list' && !selected && (eventError ? <LoadFailed error={eventError} onRetry={reload} /> : <Spinner text="Loading event..." />)}
       {view === 'teams' && selected && (
         <EventTeamsView clanId={clanId} eventId={selected.id} eventName={selected.name} onBack={back} effects={effects.teams} />
       )}
@@ -99,7 +134,7 @@ export function EventsTab({ clanId, isManager, effects = liveEventsEffects }: { 
 }
 
 /** Sub-navigation (product-spec section 2): Event List, Manage Teams, Manage Game, and Manage Game Tasks with a game. */
-function SubNav({ tab, view, selected }: { tab: TabRef; view: string; selected: ClanEvent | null }) {
+function SubNav({ go, view, selected }: { go: (to: EventsRoute) => void; view: string; selected: ClanEvent | null }) {
   const item = (label: string, active: boolean, onClick: (() => void) | null) => (
     <button
       type="button"
@@ -114,16 +149,16 @@ function SubNav({ tab, view, selected }: { tab: TabRef; view: string; selected: 
   const id = selected?.id;
   return (
     <nav className="subnav" aria-label="Event management">
-      {item('Event List', view === 'list', () => tab.send({ type: 'view.list' }))}
-      {item('Manage Teams', view === 'teams', id ? () => tab.send({ type: 'view.teams', eventId: id }) : null)}
-      {item('Manage Game', view === 'game', id ? () => tab.send({ type: 'view.game', eventId: id }) : null)}
-      {selected?.game_id ? item('Manage Game Tasks', view === 'gameTasks', () => tab.send({ type: 'view.gameTasks', eventId: selected.id })) : null}
+      {item('Event List', view === 'list', () => go({ view: 'list' }))}
+      {item('Manage Teams', view === 'teams', id ? () => go({ view: 'teams', eventId: id }) : null)}
+      {item('Manage Game', view === 'game', id ? () => go({ view: 'game', eventId: id }) : null)}
+      {selected?.game_id ? item('Manage Game Tasks', view === 'gameTasks', () => go({ view: 'gameTasks', eventId: selected.id })) : null}
       {selected && view !== 'list' && <span className="subnav__event">Event: {selected.name}</span>}
     </nav>
   );
 }
 
-function EventList({ tab, create, edit, remove }: { tab: TabRef } & CrudFlows<EventDraft>) {
+function EventList({ tab, go, create, edit, remove }: { tab: TabRef; go: (to: EventsRoute) => void } & CrudFlows<EventDraft>) {
   const past = useSelector(tab, sel.selectPast);
   const events = useSelector(tab, sel.selectEvents);
   const loading = useSelector(tab, sel.selectEventsLoading);
@@ -163,7 +198,7 @@ function EventList({ tab, create, edit, remove }: { tab: TabRef } & CrudFlows<Ev
                   <td colSpan={6} className="table__empty">{past ? 'No past events.' : 'No upcoming events. Click "Create New Event" to schedule one.'}</td>
                 </tr>
               ) : (
-                events.map((e) => <EventRow key={e.id} event={e} now={now} tab={tab} edit={edit} remove={remove} />)
+                events.map((e) => <EventRow key={e.id} event={e} now={now} go={go} edit={edit} remove={remove} />)
               )}
             </tbody>
           </table>
@@ -173,7 +208,7 @@ function EventList({ tab, create, edit, remove }: { tab: TabRef } & CrudFlows<Ev
   );
 }
 
-function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: number; tab: TabRef } & Omit<CrudFlows<EventDraft>, 'create'>) {
+function EventRow({ event, now, go, edit, remove }: { event: ClanEvent; now: number; go: (to: EventsRoute) => void } & Omit<CrudFlows<EventDraft>, 'create'>) {
   const status = eventStatus(event, now);
   return (
     <tr>
@@ -195,10 +230,10 @@ function EventRow({ event, now, tab, edit, remove }: { event: ClanEvent; now: nu
       <td data-label="Game">{event.game_id ? 'Created' : 'Not set up'}</td>
       <td className="cards-sm__actions">
         <div className="row">
-          <button type="button" className="btn btn--small" onClick={() => tab.send({ type: 'view.teams', eventId: event.id })}>
+          <button type="button" className="btn btn--small" onClick={() => go({ view: 'teams', eventId: event.id })}>
             Manage Teams
           </button>
-          <button type="button" className="btn btn--small" onClick={() => tab.send({ type: 'view.game', eventId: event.id })}>
+          <button type="button" className="btn btn--small" onClick={() => go({ view: 'game', eventId: event.id })}>
             Manage Game
           </button>
           <DropdownMenu.Root>

@@ -3,17 +3,19 @@ import { SessionContext } from '../../app/session';
 import { selectIsAuthenticated, selectIsSignedOut, selectNeedsOnboarding } from '../../../machines/session.selectors';
 import { Navbar } from './Navbar';
 import { Spinner } from '../../ui/Spinner';
+import type { SignInState } from '../auth/returnPath';
 
 /**
  * The logged-in layout (product-spec section 2): a loader while the session is checked, a
- * redirect to / when signed out, to /onboarding when the user has no IGN yet, else the page.
+ * redirect to / when signed out (carrying the asked page as `from`, so the sign-in returns there),
+ * to /onboarding when the user has no IGN yet, else the page.
  */
 export function LoggedInLayout() {
   const signedOut = SessionContext.useSelector(selectIsSignedOut);
   const needsOnboarding = SessionContext.useSelector(selectNeedsOnboarding);
   const authenticated = SessionContext.useSelector(selectIsAuthenticated);
   const location = useLocation();
-  if (signedOut) return <Navigate to="/" replace state={{ from: location.pathname }} />;
+  if (signedOut) return <Navigate to="/" replace state={{ from: location.pathname + location.search + location.hash } satisfies SignInState} />;
   if (needsOnboarding) return <Navigate to="/onboarding" replace />;
   return (
     <div className="shell">

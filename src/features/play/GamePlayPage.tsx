@@ -7,7 +7,8 @@ import { previousPageOf } from './origin';
 /**
  * The game play screen at /games/clan/{clanId}/events/{eventId}/game/{gameId} (product-spec
  * sections 2 "Game play screen", 4, 6 and 7): the members' live board with the Game Action panel.
- * The breadcrumb goes back to Clan Management when the navigation carried that origin, else to
+ * The breadcrumb goes back to Clan Management (the Manage Game view it came from) when the
+ * navigation carried that origin, else to
  * the Game Lobby. `effects` replaces the REST load, socket and confetti in tests.
  */
 export function GamePlayPage({ effects }: { effects?: GameScreenEffects }) {
@@ -16,7 +17,7 @@ export function GamePlayPage({ effects }: { effects?: GameScreenEffects }) {
   const clanId = routeId(params.clanId);
   const eventId = routeId(params.eventId);
   const gameId = routeId(params.gameId);
-  const previous = previousPageOf(location.state, params.clanId);
+  const previous = previousPageOf(location.state, params.clanId, params.eventId);
   const screenEffects = useMemo(
     () => effects ?? (clanId && eventId ? memberScreenEffects(clanId, eventId) : null),
     [effects, clanId, eventId],

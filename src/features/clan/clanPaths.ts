@@ -1,0 +1,64 @@
+import { useCallback } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import * as v from 'valibot';
+import { IdParamSchema } from '../../../contract/common';
+import type { EventsView } from '../../../machines/eventsTab.machine';
+
+/** The tabs of clan management (product-spec section 2; Reviews: server-contract section 8). */
+export type ClanTab = 'members' | 'events' | 'tasks' | 'reviews';
+
+/** Where the Events tab is: the event list, or one event's teams, game or game tasks view. */
+export type EventsRoute = { view: 'list' } | { view: Exclude<EventsView, 'list'>; eventId: number };
+
+/** A clan management view, as its URL names it. */
+export type ClanView = { tab: Exclude<ClanTab, 'events'> } | { tab: 'events'; events: EventsRoute };
+
+/** The view of /clans/manage/{clanId} with nothing after it. */
+const DEFAULT_CLAN_VIEW: ClanView = { tab: 'members' };
+
+/** URL segment of each event view (the chart's `gameTasks` reads `tasks` in the URL). */
+const EVENT_VIEW_SEGMENTS: Record<Exclude<EventsView, 'list'>, string> = { teams: 'teams', game: 'game', gameTasks: 'tasks' };
+
+/**
+ * The path of a clan management view: /clans/manage/{clanId}/members, /events,
+ * /events/{eventId}/teams, /events/{eventId}/game, /events/{eventId}/tasks, /tasks, /reviews.
+ */
+export function clanManagePath(clanId: number | string, view: ClanView = DEFAULT_CLAN_VIEW): string {
+  const base = `/clans/manage/${clanId}/${view.tab}`;
+  if (view.tab !== 'events' || view.events.view === 'list') return base;
+  return `${base}/${view.events.eventId}/${EVENT_VIEW_SEGMENTS[view.events.view]}`;
+}
+
+/**
+ * The view named by what follows /clans/manage/{clanId}/ (the route's splat): '' is the default
+ * (Members); an unknown path or an event id that is not a positive integer is null.
+ */
+export function parseClanView(rest: string | undefined): ClanView | null {
+  const parts = (rest ?? '').split('/').filter(Boolean);
+  if (parts.length === 0) return DEFAULT_CLAN_VIEW;
+  const [tab, eventId, segment, ...more] = parts;
+  if (more.length > 0) return null;
+  if (tab === 'members' || tab === 'tasks' || tab === 'reviews') return eventId === undefined ? { tab } : null;
+  if (tab !== 'events') return null;
+  if (eventId === undefined) return { tab, events: { view: 'list' } };
+  const view = (Object.keys(EVENT_VIEW_SEGMENTS) as Exclude<EventsView, 'list'>[]).find((v) => EVENT_VIEW_SEGMENTS[v] === segment);
+  const id = v.safeParse(IdParamSchema, eventId);
+  if (!view || !id.success) return null;
+  return { tab, events: { view, eventId: id.output } };
+}
+
+/**
+ * Goes to a view of clan `clanId`: a new history entry (so Back returns), except when that view
+ * is already shown (a second click on the current tab adds no entry to step back through).
+ */
+export function useClanNavigate(clanId: number): (view: ClanView) => void {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  return useCallback(
+    (view: ClanView) => {
+      const path = clanManagePath(clanId, view);
+      void navigate(path, { replace: path === pathname });
+    },
+    [navigate, pathname, clanId],
+  );
+}
