@@ -373,6 +373,29 @@ describe('clanRole chart through the clan management screen', () => {
 
   const scenarios = SCENARIOS.map((sc) => ({ ...sc, paths: rolePaths(sc.intents(viewerOf(sc.viewer))) }));
 
+  it('moves between the clan tabs with the arrow keys, Home and End; only the selected tab is in the Tab order', async () => {
+    const w = renderClanPage(MIA);
+    await screen.findByRole('tab', { name: 'Members', selected: true });
+    const selectedNow = (name: string) => {
+      const tab = screen.getByRole('tab', { name });
+      expect(tab.getAttribute('aria-selected')).toBe('true');
+      expect(document.activeElement).toBe(tab);
+      expect(tabs().map((t) => t.tabIndex)).toEqual(tabs().map((t) => (t === tab ? 0 : -1)));
+    };
+    tabs()[0].focus();
+    await w.user.keyboard('{ArrowRight}');
+    selectedNow('Events');
+    await w.user.keyboard('{ArrowLeft}{ArrowLeft}');
+    selectedNow('Tasks');
+    await w.user.keyboard('{ArrowRight}');
+    selectedNow('Members');
+    await w.user.keyboard('{End}');
+    selectedNow('Tasks');
+    await w.user.keyboard('{Home}');
+    selectedNow('Members');
+    expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe(tabs()[0].id);
+  });
+
   it("disables the Owner's Leave Clan while Adam is an Admin, described by the hint", async () => {
     renderClanPage(OLGA);
     const leave = await screen.findByRole('button', { name: 'Leave Clan', description: OWNER_LEAVE_HINT });
