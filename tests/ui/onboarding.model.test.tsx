@@ -140,7 +140,7 @@ function sessionWithoutIgns() {
   let calls = 0;
   return sessionMachine.provide({
     actors: {
-      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false })),
+      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false, discord_login: true })),
       // First load: a user with no IGN (onboarding needed); the reload after setup stays pending.
       loadUser: fromPromise(() => (calls++ === 0 ? Promise.resolve(fakeUser({ igns: [] })) : new Promise<never>(() => {}))),
       logout: fromPromise<void, LogoutInput>(async () => undefined),
