@@ -171,7 +171,7 @@ run('events, teams and tasks journey in Chromium (sqlite)', () => {
     await m.getByText('Task CSV Importer').click();
     await m.getByLabel('CSV file').setInputFiles(SHARED_TASKS_CSV);
     await m.getByRole('button', { name: 'Upload and Extract Tasks' }).click();
-    await m.getByTestId('csv-result').getByText('Tasks extracted successfully! 144 tasks imported/updated.').waitFor();
+    await m.getByTestId('csv-message').getByText('Tasks extracted successfully! 144 tasks imported/updated.').waitFor();
     await m.getByTestId('task-range').getByText('1-10 of 144 tasks').waitFor();
     expect(await m.locator('.tasks-table tbody tr').count()).toBe(10);
     expect(await m.getByRole('button', { name: /^Edit task / }).count()).toBe(10);

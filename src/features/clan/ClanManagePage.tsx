@@ -15,7 +15,7 @@ import { isManagerRole } from '../../../contract/user';
 import { SessionContext } from '../../app/session';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
-import { Notice } from '../../ui/Notice';
+import { FadingNotice, Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { TabList, type TabItem } from '../../ui/TabList';
 import { EventsTab } from '../events/EventsTab';
@@ -254,15 +254,7 @@ function ClanSettingsMenu({ onDisband, disabled }: { onDisband: () => void; disa
 function ActionMessage({ clanRole }: { clanRole: ClanRoleRef }) {
   const message = useSelector(clanRole, roleSel.selectActionMessage);
   const fading = useSelector(clanRole, roleSel.isMessageFading);
-  return (
-    <div className="action-message-slot">
-      {message && (
-        <div className={fading ? 'action-message action-message--fading' : 'action-message'} data-testid="clan-action-message" data-tone={message.tone}>
-          <Notice tone={message.tone}>{message.text}</Notice>
-        </div>
-      )}
-    </div>
-  );
+  return <FadingNotice message={message} fading={fading} testId="clan-action-message" />;
 }
 
 /** The rename dialog of the Owner's pencil (product-spec section 5 Clans). */
