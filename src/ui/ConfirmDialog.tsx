@@ -52,7 +52,7 @@ export function useConfirmAction<TDraft extends object, TSubject extends object>
  * The modal of every confirm flow (product-spec section 4 modal flows), opened by the chart:
  * confirming shows `children` (text or form fields) with Cancel and the confirm button;
  * processing disables them and shows `processingText`; the result step shows the success
- * message or the error with Close (and Retry on failure). Radix Dialog: focus trap, Esc cancels.
+ * message (as a warning when part of the action failed) or the error with Close (and Retry on failure). Radix Dialog: focus trap, Esc cancels.
  */
 export function ConfirmDialog<TDraft extends object, TSubject extends object>({
   actor,
@@ -78,6 +78,7 @@ export function ConfirmDialog<TDraft extends object, TSubject extends object>({
   const succeeded = useSelector(actor, sel.isSucceeded);
   const failed = useSelector(actor, sel.isFailed);
   const result = useSelector(actor, sel.selectResult);
+  const partial = useSelector(actor, sel.isPartialResult);
   const error = useSelector(actor, sel.selectActionError);
   const confirming = !succeeded && !failed;
   const submit = (e: FormEvent) => {
@@ -104,7 +105,7 @@ export function ConfirmDialog<TDraft extends object, TSubject extends object>({
           </form>
         ) : (
           <div className="form">
-            {succeeded && <Notice tone="success">{result}</Notice>}
+            {succeeded && <Notice tone={partial ? 'warning' : 'success'}>{result}</Notice>}
             {failed && <Notice tone="error">{error}</Notice>}
             <div className="row dialog__actions">
               {failed && (
