@@ -8,7 +8,7 @@ import type { TestPath } from '../support/graph';
 import { deferred, type Deferred } from '../support/effects';
 import { eventsTabMachine, type EventsTabEvent } from '../../machines/eventsTab.machine';
 import { eventStatus, type ClanEvent } from '../../contract/event';
-import { EventsTab, type EventsEffects } from '../../src/features/events/EventsTab';
+import { EventsTab, MEMBER_EVENTS_NOTE, type EventsEffects } from '../../src/features/events/EventsTab';
 import { ApiRequestError } from '../../src/api/client';
 
 // The game views have their own tests; here they are stand-ins that show the props they get.
@@ -196,7 +196,7 @@ function executors(w: World) {
   } satisfies Record<ModelEvent['type'], Executor>;
 }
 
-function renderTab(): World {
+function renderTab(isManager = true): World {
   const list = new FakeEventList();
   const never = () => new Promise<never>(() => {});
   const effects: EventsEffects = {
@@ -215,7 +215,7 @@ function renderTab(): World {
       removeTeamMember: never,
     },
   };
-  render(<EventsTab clanId={CLAN_ID} isManager effects={effects} />);
+  render(<EventsTab clanId={CLAN_ID} isManager={isManager} effects={effects} />);
   return { list, user: userEvent.setup() };
 }
 
@@ -246,6 +246,19 @@ describe('eventsTab chart through the Events tab', () => {
     expect(seen.some((s) => s.matches({ eventView: 'gameTasks' }) && s.context.selectedEvent?.game_id === NEW_GAME_ID)).toBe(true);
     expect(seen.some((s) => s.matches({ list: 'loaded' }) && s.context.items.some((e) => eventStatus(e, Date.now()) === 'Completed'))).toBe(true);
     expect(seen.some((s) => s.matches({ list: 'loaded' }) && s.context.items.some((e) => eventStatus(e, Date.now()) === 'Live'))).toBe(true);
+  });
+
+  it("shows a Member the events with a note, not the actions the server would refuse (issue 12 item 8)", async () => {
+    const w = renderTab(false);
+    await w.list.settle('resolve', UPCOMING);
+    await screen.findByRole('rowheader', { name: UPCOMING[0].name });
+    expect(screen.getByTestId('member-events-note').textContent).toBe(MEMBER_EVENTS_NOTE);
+    for (const name of ['Create New Event', 'Manage Teams', 'Manage Game', `More actions for ${UPCOMING[0].name}`]) {
+      expect(screen.queryByRole('button', { name }), name).toBeNull();
+    }
+    expect(screen.queryByRole('navigation', { name: 'Event management' })).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: 'Actions' })).toBeNull();
+    screen.getByRole('button', { name: 'View Past Events' });
   });
 
   it('keeps its list when a background refresh fails', async () => {
