@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { FakeEffects, teamsEffects } from '../support/effects';
 import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, rulesReached, touchedRule, untypedRule } from '../support/confirmActionModel';
 import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, ConfirmSnap as Snap, ConfirmWorld, ModalUse } from '../support/confirmActionModel';
-import { TEAM_NAME_REQUIRED, teamCreatedMessage, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../contract/team';
+import { TEAM_NAME_REQUIRED, teamCreatedMessage, teamSizeText, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../contract/team';
 import { EventTeamsView } from '../../src/features/teams/EventTeamsView';
 import { validateTeamDraft } from '../../src/features/teams/TeamFormFields';
 import { asTeamDraft, editTeamDraft, newTeamDraft, teamBody } from '../../src/features/teams/teamForm';
@@ -105,7 +105,7 @@ function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => P
     closed: async () => {
       await expectClosedRows(() => w.store.map((t) => t.name));
       if (w.store.length === 0) screen.getByText('No teams created for this event. Click "Create New Team" to start!');
-      for (const t of w.store) screen.getByText(`${t.member_count} Members`);
+      for (const t of w.store) screen.getByText(teamSizeText(t.member_count));
     },
     confirming: async (s) => {
       const d = await screen.findByRole('dialog');
