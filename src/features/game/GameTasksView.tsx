@@ -47,7 +47,8 @@ const INSTRUCTIONS =
  * (mouse, touch, or keyboard: focus a square, Space, arrows, Space), with the spec's refusals for
  * other columns and fixed squares; an edit icon opens the swap-task modal to put an unassigned
  * pool task of the square's tier on it. After a swap or assign the server broadcasts the new board
- * to open game screens. `effects` replaces the calls in tests.
+ * to open game screens. A finished game's squares are shown read-only with the reason (nothing
+ * can be dragged or replaced: the server would refuse). `effects` replaces the calls in tests.
  */
 export function GameTasksView({
   clanId,
@@ -103,6 +104,7 @@ function GameTasksFlow({
   const loading = useSelector(tasks, sel.isLoading);
   const failed = useSelector(tasks, sel.isLoadFailed);
   const loadError = useSelector(tasks, sel.selectLoadError);
+  const readOnly = useSelector(tasks, sel.isReadOnly);
   return (
     <section className="game-tasks" aria-labelledby="game-tasks-title">
       <ViewToolbar backLabel="Back to Event List" onBack={onBack} titleId="game-tasks-title" title="Managing: Game Tasks" />
@@ -110,6 +112,7 @@ function GameTasksFlow({
       {missing && <Notice tone="error">{GAME_TASKS_TEXTS.missingGame}</Notice>}
       {loading && <Spinner text="Loading board squares..." />}
       {failed && <LoadFailed error={loadError} onRetry={() => tasks.send({ type: 'squares.reload' })} />}
+      {readOnly && <Notice tone="info" testId="game-tasks-read-only">{GAME_TASKS_TEXTS.finished}</Notice>}
       {!missing && !loading && !failed && <TaskBoard tasks={tasks} />}
       <SwapTaskDialog tasks={tasks} />
     </section>
