@@ -182,6 +182,9 @@ export function checkKick(actorRole: ClanRole, targetRole: ClanRole): RuleVerdic
 /** The hint shown to a sole manager on their own row (product-spec section 5 Clan members). */
 export const SOLE_MANAGER_HINT = 'As the sole manager, you must use the Disband Clan button on the Manage Clan page.';
 
+/** Why the Owner cannot leave while another manager exists: the refusal and the hint on their own row. */
+export const OWNER_LEAVE_HINT = 'The clan Owner cannot leave. Transfer ownership first by promoting an Admin, then leave.';
+
 /**
  * Whether a member with `role` may leave a clan that has `managerCount` managers (product-spec
  * section 6 "Any member can leave, except a sole manager"; server-contract section 3). A sole
@@ -193,7 +196,7 @@ export function checkLeave(role: ClanRole, managerCount: number): RuleVerdict {
     return { ok: false, status: 409, error: 'You are the sole manager of this clan and cannot leave it. Use the Disband Clan button on the Manage Clan page instead.' };
   }
   if (role === 'Owner') {
-    return { ok: false, status: 409, error: 'The clan Owner cannot leave. Transfer ownership first by promoting an Admin, then leave.' };
+    return { ok: false, status: 409, error: OWNER_LEAVE_HINT };
   }
   return { ok: true };
 }

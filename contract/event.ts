@@ -130,6 +130,8 @@ const EventSchema = v.object({
   end_datetime: v.nullable(v.string()),
   game_id: v.nullable(v.number()),
   team_count: v.number(),
+  /** The event's game is finished (the server always says; optional for older answers and fixtures). */
+  game_finished: v.optional(v.boolean()),
 });
 export type ClanEvent = v.InferOutput<typeof EventSchema>;
 
@@ -161,9 +163,11 @@ function toMs(now: Date | number): number {
 /**
  * Event status at `now` (Date or epoch ms), product-spec section 4: 'Completed' once the end time
  * is reached, else 'Live' once the start is reached, else 'Upcoming'. Unparsable times count as
- * not reached.
+ * not reached. An event whose game is finished reads 'Completed' whatever its times (issue 12 item
+ * 16: a played-out event no longer reads 'Upcoming'); which list it is in stays time-based.
  */
-export function eventStatus(event: { start_datetime: string; end_datetime: string | null }, now: Date | number): EventStatus {
+export function eventStatus(event: { start_datetime: string; end_datetime: string | null; game_finished?: boolean }, now: Date | number): EventStatus {
+  if (event.game_finished) return 'Completed';
   const t = toMs(now);
   const end = event.end_datetime ? parseEventDateTime(event.end_datetime) : null;
   if (end !== null && end <= t) return 'Completed';

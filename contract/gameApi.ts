@@ -208,7 +208,9 @@ export type StatusAnswer = v.InferOutput<typeof StatusAnswerSchema>;
 // ---------------------------------------------------------------------------------------------
 
 /** GET .../game/{gameId}/tasks answer: every square, ordered by square_index. */
-export const SquaresAnswerSchema = v.object({ squares: v.array(BoardSquareSchema) });
+/** GET .../game/{gameId}/tasks: the squares, and whether the game is finished (its board is then a record: read-only). */
+export const SquaresAnswerSchema = v.object({ squares: v.array(BoardSquareSchema), finished: v.boolean() });
+export type SquaresAnswer = v.InferOutput<typeof SquaresAnswerSchema>;
 
 /** Most squares a board has (and so the most a reorder may list). */
 const MAX_SQUARES = 225;

@@ -33,6 +33,14 @@ export function onboardingIgns(text: string): { igns: string[] } | { error: stri
   return igns.length > 0 ? { igns } : { error: ONBOARDING_IGN_ERROR };
 }
 
+/** The items of `text` that onboardingIgns drops (not 1-12 characters), so step 2 can say so instead of dropping them silently. */
+export function droppedIgns(text: string, kept: readonly string[]): string[] {
+  return splitIgnList(text).filter((i) => !kept.includes(i));
+}
+
+/** The line naming the IGNs onboarding will not link. */
+export const droppedIgnsText = (igns: readonly string[]) => `Not linked (an IGN has 1 to ${IGN_MAX} characters): ${igns.join(', ')}`;
+
 /** Clan choice of onboarding step 2 (product-spec section 3 Setup payload). */
 const CLAN_SETUP_ROLES = ['Owner', 'Member', 'None'] as const;
 export type ClanSetupRole = (typeof CLAN_SETUP_ROLES)[number];

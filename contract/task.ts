@@ -110,6 +110,18 @@ export const CSV_MAX_LISTED_ERRORS = 100;
 export const tasksImportedMessage = (n: number) => `Tasks extracted successfully! ${n} tasks imported/updated.`;
 export const TASKS_CLEARED = 'All clan tasks have been successfully deleted.';
 
+/**
+ * The importer's message for an upload answer: the spec's success text, then how many rows were
+ * skipped as duplicates. Tone: success only when something was imported and no row had an error;
+ * a warning otherwise (mixed results are not shown as a success).
+ */
+export function csvImportNotice(answer: CsvUploadAnswer): { tone: 'success' | 'warning'; text: string } {
+  const errors = answer.error_count ?? answer.errors.length;
+  const skipped = answer.skipped_count > 0 ? ` ${answer.skipped_count} skipped as duplicates (already in the pool or repeated in the file).` : '';
+  const bad = errors > 0 ? ` ${errors} rows had errors.` : '';
+  return { tone: answer.inserted_count > 0 && errors === 0 ? 'success' : 'warning', text: `${tasksImportedMessage(answer.inserted_count)}${skipped}${bad}` };
+}
+
 /** Most tasks one clan's pool holds (server-contract section 7 Task pool). */
 export const TASK_POOL_MAX = 5000;
 /** 409 of POST /api/clan/{clanId}/tasks and the CSV row error past TASK_POOL_MAX (server-contract section 7). */

@@ -10,6 +10,9 @@ export const TEAM_ROLES = ['Member', 'Leader'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
 /** Messages (product-spec section 5 Teams; server-contract section 3). */
+/** A team row's size (product-spec section 2 'N Members'), singular for one: '1 Member'. */
+export const teamSizeText = (n: number) => `${n} ${n === 1 ? 'Member' : 'Members'}`;
+
 export const TEAM_NAME_REQUIRED = 'Team name is required.';
 export const TEAM_NAME_TOO_LONG = `Team name must be at most ${TEAM_NAME_MAX} characters.`;
 export const TEAM_BAD_COLOR = 'Colour must be a hex colour like #1a2b3c (no alpha).';

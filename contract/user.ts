@@ -51,7 +51,11 @@ export const AuthStatusSchema = v.object({
   session_keys: v.array(v.string()),
   error: v.nullable(v.string()),
   dev_login: v.boolean(),
+  /** Whether Discord sign-in is configured (a client id): the login page disables its button otherwise. */
+  discord_login: v.boolean(),
 });
+/** Why 'Log in with Discord' is disabled when the server has no Discord client (as its auth start path says). */
+export const DISCORD_NOT_CONFIGURED = 'Discord sign-in is not configured on this server.';
 export type AuthStatus = v.InferOutput<typeof AuthStatusSchema>;
 
 /** POST /api/auth/dev body: a development user name, 1-32 characters after the text rule (contract/text.ts). */

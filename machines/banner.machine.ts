@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
 
-/** Tone of a banner message: success (green), error (red) or info. */
-export type BannerTone = 'success' | 'error' | 'info';
+/** Tone of a banner message: success (green), warning (orange: partly done), error (red) or info. */
+export type BannerTone = 'success' | 'warning' | 'error' | 'info';
 
 /** One banner message. */
 export interface BannerMessage {
@@ -23,6 +23,9 @@ export const BANNER_DELAYS = {
   /** ... and is removed this long after it started fading (5 s after it appeared). */
   messageRemove: 1000,
 } as const;
+
+/** The same delays for API messages (product-spec section 9: they fade after 5 s, plus 1 s to go). */
+export const API_MESSAGE_DELAYS = { messageFade: 5000, messageRemove: 1000 } as const;
 
 /**
  * The fading-message states, written once: `hidden` → `message.show` → `shown` (the clock

@@ -4,6 +4,8 @@ import { missingPromise } from './shared';
 /** What an action reports on success: the message shown in the result step. */
 export interface ActionResult {
   message: string;
+  /** Part of the work failed (e.g. some IGNs of a list): the result is shown as a warning, not a success. */
+  partial?: boolean;
 }
 
 /** The form values (`TDraft`) and the thing acted on (`TSubject`) of one use of the modal. */
@@ -16,6 +18,8 @@ export interface ConfirmPayload<TDraft extends object, TSubject extends object> 
 
 export interface ConfirmActionContext<TDraft extends object, TSubject extends object> extends ConfirmPayload<TDraft, TSubject> {
   result: string | null;
+  /** The result of a partly failed action (ActionResult.partial). */
+  partial: boolean;
   error: string | null;
 }
 
@@ -62,6 +66,7 @@ export function confirmActionChart<TDraft extends object, TSubject extends objec
         subject: e.subject ?? closed.subject,
         draft: e.draft ?? closed.draft,
         result: null,
+        partial: false,
         error: null,
       })),
       assignField: assign(({ context }, e: ConfirmChange<TDraft>) => ({
@@ -69,16 +74,16 @@ export function confirmActionChart<TDraft extends object, TSubject extends objec
         error: null,
       })),
       assignValidationError: () => {},
-      assignResult: assign((_, output: ActionResult) => ({ result: output.message, error: null })),
+      assignResult: assign((_, output: ActionResult) => ({ result: output.message, partial: output.partial ?? false, error: null })),
       assignError: assign((_, error: unknown) => ({
         error: error instanceof Error && error.message ? error.message : 'Something went wrong. Please retry.',
       })),
       notifySucceeded: () => {},
-      reset: assign({ ...closed, result: null, error: null }),
+      reset: assign({ ...closed, result: null, partial: false, error: null }),
     },
   }).createMachine({
     id: 'confirmAction',
-    context: { ...closed, result: null, error: null },
+    context: { ...closed, result: null, partial: false, error: null },
     initial: 'closed',
     states: {
       closed: {

@@ -12,4 +12,5 @@ export const isFailed = <D extends object, T extends object>(s: S<D, T>) => s.ma
 export const selectDraft = <D extends object, T extends object>(s: S<D, T>) => s.context.draft;
 export const selectSubject = <D extends object, T extends object>(s: S<D, T>) => s.context.subject;
 export const selectResult = <D extends object, T extends object>(s: S<D, T>) => s.context.result;
+export const isPartialResult = <D extends object, T extends object>(s: S<D, T>) => s.context.partial;
 export const selectActionError = <D extends object, T extends object>(s: S<D, T>) => s.context.error;

@@ -1,6 +1,7 @@
-import { assign, setup } from 'xstate';
+import { assign, sendTo, setup } from 'xstate';
 import { missingPromise } from './shared';
-import { CSV_BAD_NAME, CSV_NO_FILE, type CsvUploadAnswer } from '../contract/task';
+import { API_MESSAGE_DELAYS, bannerMachine, type BannerEvent } from './banner.machine';
+import { CSV_BAD_NAME, CSV_NO_FILE, csvImportNotice, type CsvUploadAnswer } from '../contract/task';
 
 /** The file chosen for upload, as far as the chart cares: its name (the rule is on the name). */
 export interface CsvFile {
@@ -25,6 +26,9 @@ export function isCsvName(name: string): boolean {
  * name does not end in .csv gives 'Please select a valid .csv file.'; uploading with no file
  * 'No file selected for upload.'; otherwise the `uploadCsv` actor sends it and the answer
  * (inserted, skipped, bad rows) is kept for display; `notifyImported` lets the task list reload.
+ * The message of the moment (the error, or the answer's csvImportNotice) is shown by the invoked
+ * banner chart `message` with the API message delays: it fades after 5 s and is gone 1 s later;
+ * the answer's counts and bad rows stay until the next choice.
  */
 export const csvImportMachine = setup({
   types: {
@@ -33,6 +37,7 @@ export const csvImportMachine = setup({
   },
   actors: {
     uploadCsv: missingPromise<CsvUploadAnswer, CsvFile>('csvImport', 'uploadCsv'),
+    banner: bannerMachine.provide({ delays: API_MESSAGE_DELAYS }),
   },
   guards: {
     isCsvFile: (_, file: CsvFile | null) => file !== null && isCsvName(file.name),
@@ -47,19 +52,26 @@ export const csvImportMachine = setup({
       error: error instanceof Error && error.message ? error.message : 'Failed to extract tasks. Check file format and permissions.',
     })),
     notifyImported: () => {},
+    /** The banner follows the context: the error, else the answer's notice, else nothing. */
+    showMessage: sendTo('message', ({ context }): BannerEvent => {
+      if (context.error) return { type: 'message.show', tone: 'error', text: context.error };
+      if (context.result) return { type: 'message.show', ...csvImportNotice(context.result) };
+      return { type: 'message.dismiss' };
+    }),
   },
 }).createMachine({
   id: 'csvImport',
   context: { file: null, result: null, error: null },
+  invoke: { id: 'message', src: 'banner' },
   initial: 'idle',
   states: {
     idle: {
       on: {
         'csv.select': [
-          { guard: { type: 'isCsvFile', params: ({ event }) => event.file }, actions: { type: 'assignFile', params: ({ event }) => event.file } },
-          { actions: { type: 'rejectFile', params: ({ event }) => event.file } },
+          { guard: { type: 'isCsvFile', params: ({ event }) => event.file }, actions: [{ type: 'assignFile', params: ({ event }) => event.file }, 'showMessage'] },
+          { actions: [{ type: 'rejectFile', params: ({ event }) => event.file }, 'showMessage'] },
         ],
-        'csv.upload': [{ guard: 'hasFile', target: 'uploading' }, { actions: 'assignNoFile' }],
+        'csv.upload': [{ guard: 'hasFile', target: 'uploading' }, { actions: ['assignNoFile', 'showMessage'] }],
       },
     },
     uploading: {
@@ -68,8 +80,8 @@ export const csvImportMachine = setup({
         id: 'uploadCsv',
         src: 'uploadCsv',
         input: ({ context }) => context.file as CsvFile,
-        onDone: { target: 'idle', actions: [{ type: 'assignResult', params: ({ event }) => event.output }, 'notifyImported'] },
-        onError: { target: 'idle', actions: { type: 'assignError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+        onDone: { target: 'idle', actions: [{ type: 'assignResult', params: ({ event }) => event.output }, 'showMessage', 'notifyImported'] },
+        onError: { target: 'idle', actions: [{ type: 'assignError', params: ({ event }: { event: { error: unknown } }) => event.error }, 'showMessage'] },
       },
     },
   },

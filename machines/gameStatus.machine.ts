@@ -23,6 +23,8 @@ export interface GameStatusContext {
   /** The control that is being carried out ('resume', 'pause' ...) and the status it asked for. */
   action: string | null;
   requested: RequestableStatus | null;
+  /** The change running was asked from a game not yet started (Start Game), so its message says started. */
+  starting: boolean;
 }
 
 export type GameStatusEvent =
@@ -70,9 +72,10 @@ function targetsFor<E extends object>(guard: StatusGuard, prefix: string, extra:
   return CHART_STATES.map((state) => ({ guard: { type: guard, params: state }, target: `${prefix}${state}`, ...extra }));
 }
 
-/** The success message of a status change (product-spec section 4 "Game status"). */
-function successText(status: GameStatus): string {
-  return status === 'paused' ? GAME_STATUS_MESSAGES.paused : GAME_STATUS_MESSAGES.resumed;
+/** The success message of a status change (product-spec section 4 "Game status"); a first start says started, not resumed. */
+function successText(status: GameStatus, starting: boolean): string {
+  if (status === 'paused') return GAME_STATUS_MESSAGES.paused;
+  return starting ? GAME_STATUS_MESSAGES.started : GAME_STATUS_MESSAGES.resumed;
 }
 
 /**
@@ -84,7 +87,7 @@ function successText(status: GameStatus): string {
  *   `changeStatus` actor with 'in-progress'; paused: 'resume' likewise; inProgress: 'pause' → 'paused'.
  *   After success the chart moves to the status the server answered and notifies
  *   'Game paused successfully. No turns can be processed.' or 'Game resumed. Turns can now be
- *   processed.'; a failure notifies the server's error and stays.
+ *   processed.' ('Game started. ...' when it came from pending or ready); a failure notifies the server's error and stays.
  * - `reset.request` (opens the reset confirmation, action `confirmReset`) in every status except
  *   finished; finished accepts no control at all (the button reads 'Game Finished').
  * - Any other action notifies 'Unknown game action: {action}'.
@@ -118,8 +121,8 @@ export const gameStatusMachine = setup({
       chartStateOf((event as unknown as { output?: ChangeStatusOutput }).output?.status) === state,
   },
   actions: {
-    assignRequest: assign((_, action: string) => ({ action, requested: requestedStatus(action) })),
-    clearRequest: assign({ action: null, requested: null }),
+    assignRequest: assign((_, request: { action: string; starting: boolean }) => ({ action: request.action, requested: requestedStatus(request.action), starting: request.starting })),
+    clearRequest: assign({ action: null, requested: null, starting: false }),
     /** Hands a message to the page's banner; provided from src/. */
     notify: (_, _notice: StatusNotice) => {},
     /** Opens the reset confirmation dialog; provided from src/. */
@@ -127,7 +130,7 @@ export const gameStatusMachine = setup({
   },
 }).createMachine({
   id: 'gameStatus',
-  context: ({ input }) => ({ gameId: input.gameId, initialStatus: input.status, action: null, requested: null }),
+  context: ({ input }) => ({ gameId: input.gameId, initialStatus: input.status, action: null, requested: null, starting: false }),
   initial: 'resolving',
   on: {
     'game.statusChanged': targetsFor('changedStatusIs', '.', { actions: 'clearRequest' as const }),
@@ -141,8 +144,8 @@ export const gameStatusMachine = setup({
     resolving: {
       always: targetsFor('initialStatusIs', '', {}),
     },
-    pending: activeStatus('in-progress'),
-    ready: activeStatus('in-progress'),
+    pending: activeStatus('in-progress', false, true),
+    ready: activeStatus('in-progress', false, true),
     inProgress: activeStatus('paused', true),
     paused: activeStatus('in-progress', true),
     finished: {},
@@ -154,7 +157,7 @@ export const gameStatusMachine = setup({
  * change allowed from it (`requestable`) and Reset; `changing` runs the call. `running` tags the
  * in-progress and paused states.
  */
-function activeStatus(requestable: RequestableStatus, running = false) {
+function activeStatus(requestable: RequestableStatus, running = false, starting = false) {
   return {
     ...(running ? { tags: ['running'] } : {}),
     initial: 'idle' as const,
@@ -164,7 +167,7 @@ function activeStatus(requestable: RequestableStatus, running = false) {
           'status.request': {
             guard: { type: 'requests' as const, params: requestable },
             target: 'changing' as const,
-            actions: { type: 'assignRequest' as const, params: ({ event }: { event: { action: string } }) => event.action },
+            actions: { type: 'assignRequest' as const, params: ({ event }: { event: { action: string } }) => ({ action: event.action, starting }) },
           },
           'reset.request': { actions: 'confirmReset' as const },
         },
@@ -184,7 +187,10 @@ function doneTargets() {
     actions: [
       {
         type: 'notify' as const,
-        params: ({ event }: { event: { output: ChangeStatusOutput } }) => ({ tone: 'success' as const, text: successText(event.output.status) }),
+        params: ({ event, context }: { event: { output: ChangeStatusOutput }; context: GameStatusContext }) => ({
+          tone: 'success' as const,
+          text: successText(event.output.status, context.starting),
+        }),
       },
       'clearRequest' as const,
     ],
@@ -203,9 +209,9 @@ function settledFromOutside() {
     actions: [
       {
         type: 'notify' as const,
-        params: ({ event }: { event: GameStatusEvent }) => ({
+        params: ({ event, context }: { event: GameStatusEvent; context: GameStatusContext }) => ({
           tone: 'success' as const,
-          text: successText(event.type === 'game.statusChanged' ? event.status : 'in-progress'),
+          text: successText(event.type === 'game.statusChanged' ? event.status : 'in-progress', context.starting),
         }),
       },
       'clearRequest' as const,

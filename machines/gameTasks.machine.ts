@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import type { AvailableTask, BoardSquare } from '../contract/gameApi';
+import type { AvailableTask, BoardSquare, SquaresAnswer } from '../contract/gameApi';
 import { GAME_TASKS_TEXTS, isFixedSquare, swapRefusal, swapSquareTasks } from '../contract/game/taskSquares';
 import { missingPromise } from './shared';
 
@@ -43,7 +43,8 @@ const squareById = (context: GameTasksContext, id: number | null) => context.squ
  * `assignTask`; action `notify` (the banner). Open game screens learn of a swap or assign from
  * the server's own broadcast after the REST call.
  * - Without a game id: missingGame ('Game ID is missing.').
- * - loading → ready, or loadFailed ('Error loading data: ...').
+ * - loading → ready, or loadFailed ('Error loading data: ...'); a finished game's squares go to
+ *   readOnly instead (shown with GAME_TASKS_TEXTS.finished; no swap or assign), also on a reload.
  * - ready.idle: `swap.request` is refused with the spec's texts for a fixed square or two tiers,
  *   otherwise the tasks change places at once (swapping); a failed swap notifies 'Error saving
  *   task swap: ...' and reloads the squares.
@@ -58,13 +59,14 @@ export const gameTasksMachine = setup({
     input: {} as GameTasksInput,
   },
   actors: {
-    loadSquares: missingPromise<BoardSquare[], { gameId: number }>('gameTasks', 'loadSquares'),
+    loadSquares: missingPromise<SquaresAnswer, { gameId: number }>('gameTasks', 'loadSquares'),
     swapSquares: missingPromise<{ message: string }, { gameId: number; square1Id: number; square2Id: number }>('gameTasks', 'swapSquares'),
     fetchOptions: missingPromise<AvailableTask[], { gameId: number; squareId: number }>('gameTasks', 'fetchOptions'),
     assignTask: missingPromise<{ message: string }, { gameId: number; squareId: number; taskId: number }>('gameTasks', 'assignTask'),
   },
   guards: {
     hasGameId: ({ context }) => context.gameId !== null,
+    isFinishedGame: (_, answer: SquaresAnswer) => answer.finished,
     isSameSquare: ({ event }) => event.type === 'swap.request' && event.activeId === event.overId,
     isRefusedSwap: ({ context, event }) => {
       if (event.type !== 'swap.request') return false;
@@ -79,7 +81,7 @@ export const gameTasksMachine = setup({
     hasSelection: ({ context }) => context.selectedTaskId !== null && context.options.some((t) => t.id === context.selectedTaskId),
   },
   actions: {
-    assignSquares: assign((_, squares: BoardSquare[]) => ({ squares, loadError: null })),
+    assignSquares: assign((_, answer: SquaresAnswer) => ({ squares: answer.squares, loadError: null })),
     assignLoadError: assign((_, error: unknown) => ({ loadError: GAME_TASKS_TEXTS.loadError(detail(error)) })),
     swapLocally: assign(({ context }, e: { activeId: number; overId: number }) => ({ squares: swapSquareTasks(context.squares, e.activeId, e.overId) })),
     openAssign: assign((_, squareId: number) => ({ assignSquareId: squareId, options: [] as AvailableTask[], selectedTaskId: null, assignError: null })),
@@ -115,13 +117,18 @@ export const gameTasksMachine = setup({
         id: 'loadSquares',
         src: 'loadSquares',
         input: ({ context }) => ({ gameId: context.gameId ?? 0 }),
-        onDone: { target: 'ready', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
+        onDone: [
+          { guard: { type: 'isFinishedGame', params: ({ event }) => event.output }, target: 'readOnly', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
+          { target: 'ready', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
+        ],
         onError: { target: 'loadFailed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
       },
     },
     loadFailed: {
       on: { 'squares.reload': 'loading' },
     },
+    /** A finished game: its squares are shown, nothing can be swapped or assigned (the server would refuse). */
+    readOnly: {},
     ready: {
       initial: 'idle',
       states: {
@@ -174,7 +181,10 @@ export const gameTasksMachine = setup({
             id: 'reloadSquares',
             src: 'loadSquares',
             input: ({ context }) => ({ gameId: context.gameId ?? 0 }),
-            onDone: { target: 'idle', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
+            onDone: [
+              { guard: { type: 'isFinishedGame', params: ({ event }) => event.output }, target: '#gameTasks.readOnly', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
+              { target: 'idle', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
+            ],
             onError: {
               target: 'idle',
               actions: { type: 'notify', params: ({ event }) => ({ tone: 'error' as const, text: GAME_TASKS_TEXTS.loadError(detail(event.error)) }) },

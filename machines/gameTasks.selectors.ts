@@ -7,6 +7,8 @@ type S = SnapshotFrom<typeof gameTasksMachine>;
 export const isMissingGame = (s: S) => s.matches('missingGame');
 export const isLoading = (s: S) => s.matches('loading');
 export const isLoadFailed = (s: S) => s.matches('loadFailed');
+/** A finished game's board: shown, not editable. */
+export const isReadOnly = (s: S) => s.matches('readOnly');
 export const isBusy = (s: S) => s.hasTag('busy');
 const isReloading = (s: S) => s.matches({ ready: 'reloading' });
 export const isAssignOpen = (s: S) => s.hasTag('modalOpen');

@@ -9,6 +9,8 @@ export interface SessionContext {
   user: User | null;
   notice: SignedOutNotice;
   devLogin: boolean;
+  /** Whether the server has a Discord client (auth status `discord_login`). */
+  discordLogin: boolean;
   /** Set when the user load failed and the session was closed (product-spec section 4). */
   error: string | null;
 }
@@ -77,9 +79,10 @@ export const sessionMachine = setup({
     assignSignedOut: assign((_, status: AuthStatus | null) => ({
       user: null,
       devLogin: status?.dev_login ?? false,
+      discordLogin: status?.discord_login ?? false,
       notice: (status && (status.has_token || status.session_keys.length > 0) ? 'expired' : 'welcome') as SignedOutNotice,
     })),
-    assignStatus: assign((_, status: AuthStatus) => ({ devLogin: status.dev_login, error: null })),
+    assignStatus: assign((_, status: AuthStatus) => ({ devLogin: status.dev_login, discordLogin: status.discord_login, error: null })),
     assignUser: assign((_, user: User) => ({ user, error: null })),
     assignLoadError: assign({ user: null, error: USER_LOAD_FAILED }),
     clearSession: assign({ user: null, notice: 'welcome' as SignedOutNotice, error: null }),
@@ -90,7 +93,7 @@ export const sessionMachine = setup({
   },
 }).createMachine({
   id: 'session',
-  context: { user: null, notice: 'welcome', devLogin: false, error: null },
+  context: { user: null, notice: 'welcome', devLogin: false, discordLogin: false, error: null },
   initial: 'checking',
   states: {
     checking: {

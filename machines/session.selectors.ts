@@ -13,5 +13,6 @@ export const selectIsSignedOut = (s: S) => s.matches('unauthenticated');
 export const selectNotice = (s: S) => s.context.notice;
 export const selectSessionError = (s: S) => s.context.error;
 export const selectDevLogin = (s: S) => s.context.devLogin;
+export const selectDiscordLogin = (s: S) => s.context.discordLogin;
 export const selectSigningIn = (s: S) => s.matches('signingIn');
 export const selectIsRefreshing = (s: S) => s.matches('refreshing');

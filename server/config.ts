@@ -109,6 +109,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** Discord sign-in is configured when a client id is set (the auth start path needs it). */
+export function discordLoginEnabled(config: Config): boolean {
+  return Boolean(config.discord.clientId);
+}
+
 /** Development sign-in is on only without a Discord client and outside production (server-contract section 1). */
 export function devLoginEnabled(config: Config): boolean {
   return !config.production && !config.discord.clientId;

@@ -32,6 +32,8 @@ export const GAME_STATUS_MESSAGES = {
   /** Success messages after a change (product-spec.md section 4). */
   paused: 'Game paused successfully. No turns can be processed.',
   resumed: 'Game resumed. Turns can now be processed.',
+  /** Start Game on a new (PENDING or READY) game: it sends resume, but nothing was paused (issue 12 item 16). */
+  started: 'Game started. Turns can now be processed.',
 } as const;
 
 /** A refused status change or unknown status/action, with a code and a message. */

@@ -13,6 +13,8 @@ export const GAME_TASKS_TEXTS = {
   special: GAME_TASK_MESSAGES.special,
   acrossTiers: GAME_TASK_MESSAGES.acrossTiers,
   selectTask: 'Select a task to assign.',
+  /** Why a finished game's squares are shown read-only (the server refuses changes with 409). */
+  finished: 'This game is finished: its board is a record now, so its tasks can no longer be swapped or replaced.',
 } as const;
 
 /** A square that can neither be dragged nor given a task: Start, Finish, Snake, Ladder, or no tier. */

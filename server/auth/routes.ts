@@ -6,7 +6,7 @@ import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState 
 import * as v from 'valibot';
 import type { AppEnv } from '../http/context';
 import { readJson, readOptionalJson } from '../http/context';
-import { devLoginEnabled } from '../config';
+import { devLoginEnabled, discordLoginEnabled } from '../config';
 import { badRequest, notFound } from '../errors';
 import { createSession, deleteSession, deleteUserSessions, findSession } from './sessions';
 import { upsertDiscordUser } from '../users/repository';
@@ -62,7 +62,7 @@ const DiscordUserSchema = v.object({
 
 /**
  * Sign-in, sign-out and session status (server-contract section 1):
- * - GET /games/auth/status → {authorized, has_token, session_keys, error, dev_login}
+ * - GET /games/auth/status → {authorized, has_token, session_keys, error, dev_login, discord_login}
  * - POST /logout, body optional → {ok: true}; deletes the server-side session and the cookie;
  *   `{"everywhere": true}` deletes every session of the user (server-contract section 7); a body
  *   that is not JSON or not that shape → 400; signed out it only clears the cookie
@@ -85,6 +85,7 @@ export function authRoutes(): Hono<AppEnv> {
       session_keys: session?.keys ?? [],
       error: null,
       dev_login: devLoginEnabled(config),
+      discord_login: discordLoginEnabled(config),
     });
   });
 

@@ -2,6 +2,7 @@ import type { Db } from '../db/schema';
 import { nowIso } from '../db/connect';
 import { notFound } from '../errors';
 import type { ClanEvent, EventBody } from '../../contract/event';
+import { isActiveStatus } from '../../contract/game/status';
 
 /** The stored columns of an event. */
 export interface EventRow {
@@ -34,11 +35,12 @@ function eventsQuery(db: Db) {
       'events.start_datetime',
       'events.end_datetime',
       'games.id as game_id',
+      'games.status as game_status',
     ])
     .select((eb) => eb.selectFrom('teams').select(eb.fn.countAll<number>().as('n')).whereRef('teams.event_id', '=', 'events.id').as('team_count'));
 }
 
-type EventQueryRow = Omit<ClanEvent, 'team_count' | 'game_id'> & { game_id: number | null; team_count: number | string | null };
+type EventQueryRow = Omit<ClanEvent, 'team_count' | 'game_id' | 'game_finished'> & { game_id: number | null; game_status: string | null; team_count: number | string | null };
 
 function toEvent(r: EventQueryRow): ClanEvent {
   return {
@@ -49,12 +51,13 @@ function toEvent(r: EventQueryRow): ClanEvent {
     end_datetime: r.end_datetime,
     game_id: r.game_id ?? null,
     team_count: Number(r.team_count ?? 0),
+    game_finished: r.game_status !== null && !isActiveStatus(r.game_status),
   };
 }
 
 /**
  * Every event of a clan as answered by GET /events (product-spec section 3 Event): game_id from
- * the games table (null without a game), team_count; sorted by start, then id.
+ * the games table (null without a game), team_count, game_finished; sorted by start, then id.
  */
 export async function listEvents(db: Db, clanId: number): Promise<ClanEvent[]> {
   const rows = await eventsQuery(db).where('events.clan_id', '=', clanId).execute();

@@ -5,6 +5,7 @@ import { requireManager, requireMember } from '../clans/access';
 import { lockEvent } from '../db/locks';
 import { findEvent } from '../events/repository';
 import type { LogEntry } from '../../contract/gameApi';
+import { isActiveStatus } from '../../contract/game/status';
 import type { GameChange } from '../realtime/broadcaster';
 import {
   AssignBodySchema,
@@ -90,7 +91,7 @@ export async function announce(c: Context<AppEnv>, gameId: number, change: GameC
  *   (server-contract section 8) without touching the board; 409 finished; a change is broadcast
  *   as the full game
  * - DELETE .../game/{gameId} → {ok, message}; with its submissions and their stored images
- * - GET    .../game/{gameId}/tasks → {squares} by square_index
+ * - GET    .../game/{gameId}/tasks → {squares, finished}: squares by square_index; finished: the board is a record
  * - POST   .../game/{gameId}/tasks/reorder {squares: [{id, square_index}]} → {ok, message}
  * - POST   .../game/{gameId}/tasks/swap {square1_id, square2_id} → {ok, message: 'Tasks swapped successfully!'}
  * - PUT    .../game/{gameId}/tasks/{squareId} {task_id} → {ok, message: 'Task on Square {n} assigned successfully!'}
@@ -176,7 +177,8 @@ export function gameRoutes(): Hono<AppEnv> {
 
   app.get(`${GAME}/:gameId/tasks`, async (c) => {
     const s = await gameScope(c, false);
-    return c.json({ squares: await listSquares(s.deps.db, s.gameId) });
+    const game = await findGame(s.deps.db, s.scope);
+    return c.json({ squares: await listSquares(s.deps.db, s.gameId), finished: !isActiveStatus(game.status) });
   });
 
   app.post(`${GAME}/:gameId/tasks/reorder`, async (c) => {

@@ -10,7 +10,7 @@ import {
   StatusAnswerSchema,
   type AvailableTask,
   type BoardBody,
-  type BoardSquare,
+  type SquaresAnswer,
   type Game,
   type GameCreatedAnswer,
   type GameRandomizedAnswer,
@@ -118,11 +118,10 @@ export function deleteGame(clanId: number, eventId: number, gameId: number): Pro
 
 /**
  * GET .../game/{gameId}/tasks → every board square (id, square_index, task_id, task_description,
- * task_difficulty) by square_index. Fallback 'Failed to fetch game data.'
+ * task_difficulty) by square_index, and whether the game is finished. Fallback 'Failed to fetch game data.'
  */
-export async function fetchGameSquares(clanId: number, eventId: number, gameId: number): Promise<BoardSquare[]> {
-  const answer = await request(SquaresAnswerSchema, (h) => h.get(`${gamePath(clanId, eventId)}/${gameId}/tasks`), 'Failed to fetch game data.');
-  return answer.squares;
+export function fetchGameSquares(clanId: number, eventId: number, gameId: number): Promise<SquaresAnswer> {
+  return request(SquaresAnswerSchema, (h) => h.get(`${gamePath(clanId, eventId)}/${gameId}/tasks`), 'Failed to fetch game data.');
 }
 
 /**

@@ -5,6 +5,7 @@ import { assign, fromPromise, type ActorRefFrom } from 'xstate';
 import { confirmActionChart, type ActionResult, type ConfirmPayload, type PerformInput } from '../../machines/confirmAction.machine';
 import * as sel from '../../machines/confirmAction.selectors';
 import { Notice } from './Notice';
+import { ChartDialogContent } from './Modal';
 
 /** A confirmAction actor as components hold it, typed by its use's draft and subject. */
 export type ConfirmActionRef<TDraft extends object, TSubject extends object> = ActorRefFrom<ReturnType<typeof confirmActionChart<TDraft, TSubject>>>;
@@ -51,7 +52,7 @@ export function useConfirmAction<TDraft extends object, TSubject extends object>
  * The modal of every confirm flow (product-spec section 4 modal flows), opened by the chart:
  * confirming shows `children` (text or form fields) with Cancel and the confirm button;
  * processing disables them and shows `processingText`; the result step shows the success
- * message or the error with Close (and Retry on failure). Radix Dialog: focus trap, Esc cancels.
+ * message (as a warning when part of the action failed) or the error with Close (and Retry on failure). Radix Dialog: focus trap, Esc cancels.
  */
 export function ConfirmDialog<TDraft extends object, TSubject extends object>({
   actor,
@@ -77,6 +78,7 @@ export function ConfirmDialog<TDraft extends object, TSubject extends object>({
   const succeeded = useSelector(actor, sel.isSucceeded);
   const failed = useSelector(actor, sel.isFailed);
   const result = useSelector(actor, sel.selectResult);
+  const partial = useSelector(actor, sel.isPartialResult);
   const error = useSelector(actor, sel.selectActionError);
   const confirming = !succeeded && !failed;
   const submit = (e: FormEvent) => {
@@ -85,42 +87,39 @@ export function ConfirmDialog<TDraft extends object, TSubject extends object>({
   };
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && !processing && actor.send({ type: 'confirm.cancel' })}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog panel" aria-describedby={undefined}>
-          <Dialog.Title className="dialog__title">{title}</Dialog.Title>
-          {confirming ? (
-            <form onSubmit={submit} className="form">
-              <div className="dialog__body">{children}</div>
-              {error && <Notice tone="error">{error}</Notice>}
-              {processing && <p className="muted" role="status">{processingText}</p>}
-              <div className="row dialog__actions">
-                <button type="button" className="btn" disabled={processing} onClick={() => actor.send({ type: 'confirm.cancel' })}>
-                  {cancelLabel}
-                </button>
-                <button type="submit" className={danger ? 'btn btn--danger' : 'btn btn--primary'} disabled={processing || submitDisabled}>
-                  {confirmLabel}
-                </button>
-              </div>
-            </form>
-          ) : (
-            <div className="form">
-              {succeeded && <Notice tone="success">{result}</Notice>}
-              {failed && <Notice tone="error">{error}</Notice>}
-              <div className="row dialog__actions">
-                {failed && (
-                  <button type="button" className="btn" onClick={() => actor.send({ type: 'confirm.retry' })}>
-                    Retry
-                  </button>
-                )}
-                <button type="button" className="btn btn--primary" autoFocus onClick={() => actor.send({ type: 'confirm.close' })}>
-                  Close
-                </button>
-              </div>
+      <ChartDialogContent open={open} className="dialog panel" aria-describedby={undefined}>
+        <Dialog.Title className="dialog__title">{title}</Dialog.Title>
+        {confirming ? (
+          <form onSubmit={submit} className="form">
+            <div className="dialog__body">{children}</div>
+            {error && <Notice tone="error">{error}</Notice>}
+            {processing && <p className="muted" role="status">{processingText}</p>}
+            <div className="row dialog__actions">
+              <button type="button" className="btn" disabled={processing} onClick={() => actor.send({ type: 'confirm.cancel' })}>
+                {cancelLabel}
+              </button>
+              <button type="submit" className={danger ? 'btn btn--danger' : 'btn btn--primary'} disabled={processing || submitDisabled}>
+                {confirmLabel}
+              </button>
             </div>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
+          </form>
+        ) : (
+          <div className="form">
+            {succeeded && <Notice tone={partial ? 'warning' : 'success'}>{result}</Notice>}
+            {failed && <Notice tone="error">{error}</Notice>}
+            <div className="row dialog__actions">
+              {failed && (
+                <button type="button" className="btn" onClick={() => actor.send({ type: 'confirm.retry' })}>
+                  Retry
+                </button>
+              )}
+              <button type="button" className="btn btn--primary" autoFocus onClick={() => actor.send({ type: 'confirm.close' })}>
+                Close
+              </button>
+            </div>
+          </div>
+        )}
+      </ChartDialogContent>
     </Dialog.Root>
   );
 }

@@ -210,7 +210,7 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
 
     // Start (sends resume), then two rolls by the Leader over the socket reach the tracker live.
     await page.getByRole('button', { name: 'Start Game' }).click();
-    await expectBanner(page, 'Game resumed. Turns can now be processed.');
+    await expectBanner(page, 'Game started. Turns can now be processed.');
     await page.getByTestId('game-status').filter({ hasText: 'in-progress' }).waitFor();
     expect(await page.getByRole('button', { name: 'Pause Game' }).isEnabled()).toBe(true);
     const socket = io(suite.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: { cookie: `sid=${api.cookies.get('sid')}` }, forceNew: true });

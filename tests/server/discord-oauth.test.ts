@@ -113,7 +113,7 @@ describe.each(backends())('Discord OAuth2 sign-in against a local stand-in (%s)'
     expect(client.cookies.has('sid')).toBe(true);
 
     const status = await client.get('/api/games/auth/status');
-    expect(status.body).toMatchObject({ authorized: true, has_token: true, error: null, dev_login: false });
+    expect(status.body).toMatchObject({ authorized: true, has_token: true, error: null, dev_login: false, discord_login: true });
     const me = await client.get('/api/user/me');
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({

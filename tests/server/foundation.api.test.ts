@@ -34,7 +34,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
     it('auth status signed out: not authorized, no token, no keys, dev sign-in on', async () => {
       const r = await person().get('/api/games/auth/status');
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ authorized: false, has_token: false, session_keys: [], error: null, dev_login: true });
+      expect(r.body).toEqual({ authorized: false, has_token: false, session_keys: [], error: null, dev_login: true, discord_login: false });
     });
 
     it('GET /api/user/me answers 401 when signed out', async () => {
@@ -477,7 +477,7 @@ describe('dev sign-in is off in production or when Discord is configured (server
 
   it('NODE_ENV=production: POST /api/auth/dev is 404 and status says dev_login false', async () => {
     const p = new ApiClient(production.url);
-    expect((await p.get('/api/games/auth/status')).body).toEqual({ authorized: false, has_token: false, session_keys: [], error: null, dev_login: false });
+    expect((await p.get('/api/games/auth/status')).body).toEqual({ authorized: false, has_token: false, session_keys: [], error: null, dev_login: false, discord_login: false });
     expectError(await p.post('/api/auth/dev', { username: 'Prod Pat' }), 404);
     expect(p.cookies.has('sid')).toBe(false);
     expectError(await p.get('/api/user/me'), 401);
@@ -485,7 +485,7 @@ describe('dev sign-in is off in production or when Discord is configured (server
 
   it('DISCORD_CLIENT_ID set: POST /api/auth/dev is 404 and status says dev_login false', async () => {
     const p = new ApiClient(discord.url);
-    expect((await p.get('/api/games/auth/status')).body.dev_login).toBe(false);
+    expect((await p.get('/api/games/auth/status')).body).toMatchObject({ dev_login: false, discord_login: true });
     expectError(await p.post('/api/auth/dev', { username: 'Disco Dan' }), 404);
     expect(p.cookies.has('sid')).toBe(false);
   });

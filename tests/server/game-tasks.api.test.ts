@@ -316,11 +316,14 @@ describe.each(backends())('game tasks API (%s)', (backend) => {
 
   // -------------------------------------------------------------------------------------------
   describe('finished games and bad ids', () => {
-    it('a finished game refuses swap, reorder and assign with 409 but still lists its tasks', async () => {
+    it('a finished game refuses swap, reorder and assign with 409 but still lists its tasks, saying it is finished', async () => {
       const { eventId, gameId } = await newGame();
       const squares = await squaresOf(eventId, gameId);
       const [a, b] = ofTier(squares, 'EASY');
+      expect((await people.owner.get(gamePath(eventId, gameId, '/tasks'))).body.finished).toBe(false);
       await dbh.db.updateTable('games').set({ status: 'finished' }).where('id', '=', gameId).execute();
+      // The list says so, so the Game Tasks screen shows it read-only (issue 12 item 7).
+      expect((await people.owner.get(gamePath(eventId, gameId, '/tasks'))).body.finished).toBe(true);
       const tries = [
         await people.owner.post(gamePath(eventId, gameId, '/tasks/swap'), { square1_id: a.id, square2_id: b.id }),
         await people.owner.post(gamePath(eventId, gameId, '/tasks/reorder'), { squares: [{ id: a.id, square_index: b.square_index }, { id: b.id, square_index: a.square_index }] }),

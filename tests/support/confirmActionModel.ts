@@ -264,6 +264,15 @@ export async function expectClosedRows(names: () => string[]): Promise<void> {
 }
 
 /** The alerts of a confirming modal: the form rule's text, then the chart's error. */
+/**
+ * The form rule's message as a form with touched-only messages shows it (src/ui/useTouched.ts):
+ * only once a field was touched. The model's paths touch a field only by changing it to a new
+ * value, so a touched form is one whose draft differs from the one the modal opened with.
+ */
+export function touchedRule(rule: string | null, s: ConfirmSnap, open: ConfirmModelUse['open']): string | null {
+  return JSON.stringify(s.context.draft) === JSON.stringify(open.draft) ? null : rule;
+}
+
 export function expectAlerts(d: HTMLElement, rule: string | null, s: ConfirmSnap): void {
   expect(within(d).queryAllByRole('alert').map((a) => a.textContent)).toEqual([rule, s.context.error].filter(Boolean));
 }

@@ -7,10 +7,10 @@ import { parseClanView } from '../../src/features/clan/clanPaths';
  * Renders the Events tab of clan `clanId` as the clan page does: in a memory router at its event
  * list URL, following the URL's view; other clan URLs show 'elsewhere'.
  */
-export function renderEventsTab(clanId: number, effects: EventsEffects) {
+export function renderEventsTab(clanId: number, effects: EventsEffects, isManager = true) {
   function RoutedEventsTab() {
     const view = parseClanView(useParams()['*']);
-    return view?.tab === 'events' ? <EventsTab clanId={clanId} isManager route={view.events} effects={effects} /> : <p>elsewhere</p>;
+    return view?.tab === 'events' ? <EventsTab clanId={clanId} isManager={isManager} route={view.events} effects={effects} /> : <p>elsewhere</p>;
   }
   const router = createMemoryRouter([{ path: '/clans/manage/:clanId/*', element: <RoutedEventsTab /> }], { initialEntries: [`/clans/manage/${clanId}/events`] });
   return { router, ...render(<RouterProvider router={router} />) };

@@ -38,7 +38,7 @@ export function fakeSessionLogic(fx: FakeEffects) {
 export function signedInSessionLogic(user: User = fakeUser()) {
   return sessionMachine.provide({
     actors: {
-      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: true })),
+      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: true, discord_login: false })),
       loadUser: fromPromise<User, void>(async () => user),
       logout: fromPromise<void, LogoutInput>(async () => undefined),
       devLogin: fromPromise<void, { username: string }>(async () => undefined),
@@ -51,7 +51,7 @@ export function countingSession(user: User) {
   let loads = 0;
   const logic = sessionMachine.provide({
     actors: {
-      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false })),
+      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false, discord_login: true })),
       loadUser: fromPromise<User, void>(async () => {
         loads += 1;
         return user;

@@ -11,7 +11,7 @@ import { clanRoleMachine, CLAN_ROLE_DELAYS, type ClanRoleEvent, type RoleTarget,
 import { roleMessages } from '../../contract/clanRoleText';
 import { clanDataMachine, type ClanDataEvent } from '../../machines/clanData.machine';
 import type { ClanRole, User } from '../../contract/user';
-import type { ClanMember } from '../../contract/clan';
+import { OWNER_LEAVE_HINT, type ClanMember } from '../../contract/clan';
 import { ClanManagePage, ACTION_PENDING_TEXT } from '../../src/features/clan/ClanManagePage';
 import { ClanLoadError, type ClanManageEffects } from '../../src/features/clan/effects';
 import { ApiRequestError } from '../../src/api/client';
@@ -134,7 +134,10 @@ const FAILURES = {
   disband: 'Failed to disband clan. Please retry.',
 } as const;
 
-/** Two viewers: the Owner (every manager action; her own leave is refused) and a Member (leave). */
+/**
+ * Two viewers: the Owner (every manager action; her own Leave Clan is disabled while Adam is an
+ * Admin, so it is no intent of hers: see the test below) and a Member (leave).
+ */
 const SCENARIOS = [
   {
     name: 'as the Owner',
@@ -144,7 +147,6 @@ const SCENARIOS = [
       { type: 'member.promote', member: target(ADAM), viewer: v },
       { type: 'member.demote', member: target(ADAM), viewer: v },
       { type: 'member.kick', member: target(GUS), viewer: v },
-      { type: 'clan.leave', viewer: v },
       { type: 'clan.disband', viewer: v },
     ],
   },
@@ -371,6 +373,35 @@ describe('clanRole chart through the clan management screen', () => {
 
   const scenarios = SCENARIOS.map((sc) => ({ ...sc, paths: rolePaths(sc.intents(viewerOf(sc.viewer))) }));
 
+  it('moves between the clan tabs with the arrow keys, Home and End; only the selected tab is in the Tab order', async () => {
+    const w = renderClanPage(MIA);
+    await screen.findByRole('tab', { name: 'Members', selected: true });
+    const selectedNow = (name: string) => {
+      const tab = screen.getByRole('tab', { name });
+      expect(tab.getAttribute('aria-selected')).toBe('true');
+      expect(document.activeElement).toBe(tab);
+      expect(tabs().map((t) => t.tabIndex)).toEqual(tabs().map((t) => (t === tab ? 0 : -1)));
+    };
+    tabs()[0].focus();
+    await w.user.keyboard('{ArrowRight}');
+    selectedNow('Events');
+    await w.user.keyboard('{ArrowLeft}{ArrowLeft}');
+    selectedNow('Tasks');
+    await w.user.keyboard('{ArrowRight}');
+    selectedNow('Members');
+    await w.user.keyboard('{End}');
+    selectedNow('Tasks');
+    await w.user.keyboard('{Home}');
+    selectedNow('Members');
+    expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe(tabs()[0].id);
+  });
+
+  it("disables the Owner's Leave Clan while Adam is an Admin, described by the hint", async () => {
+    renderClanPage(OLGA);
+    const leave = await screen.findByRole('button', { name: 'Leave Clan', description: OWNER_LEAVE_HINT });
+    expect(leave.hasAttribute('disabled')).toBe(true);
+  });
+
   it('reaches every state node, and every node has an assertion (guard)', () => {
     const reached = new Set<string>();
     for (const sc of scenarios) for (const p of sc.paths) for (const st of p.steps) for (const key of ROLE_KEYS) if (matchesKey(st.state, key)) reached.add(key);
@@ -467,6 +498,10 @@ describe('clanRole guards (product-spec sections 4-6)', () => {
     expect(after({ type: 'member.kick', member: target(GUS), viewer: mia }).matches({ flow: 'idle' })).toBe(true);
     expect(after({ type: 'member.promote', member: target(GUS), viewer: mia }).matches({ flow: 'idle' })).toBe(true);
     expect(after({ type: 'clan.leave', viewer: mia }).matches({ flow: 'confirmingLeave' })).toBe(true);
+  });
+
+  it("refuses the Owner's leave while another manager exists (the row's button is disabled with the same text)", () => {
+    expect(after({ type: 'clan.leave', viewer: owner }).context.message?.text).toBe(OWNER_LEAVE_HINT);
   });
 
   it('names its delays with the spec values', () => {

@@ -56,8 +56,11 @@ const USES: Use[] = [
         await act(() => w.fx.reject('linkIgn', api('Network error. Failed to connect to the server.', 0)));
       },
     },
-    // One call per IGN (product-spec section 5 IGNs).
-    calls: (w) => expect(w.fx.calls('linkIgn')).toEqual([['Zezima'], ['Lynx']]),
+    // One call per IGN (product-spec section 5 IGNs); Lynx failed, so the result is a warning, not a success (issue 12 item 14).
+    calls: (w) => {
+      expect(w.fx.calls('linkIgn')).toEqual([['Zezima'], ['Lynx']]);
+      expect(within(dialog()).getByRole('status').className).toBe('notice notice--warning');
+    },
   },
   {
     ...modalTexts('edit IGN', 'Edit IGN', 'Save IGN', 'Saving IGN...'),

@@ -8,7 +8,7 @@ import type { TestPath } from '../support/graph';
 import { deferred, type Deferred } from '../support/effects';
 import { eventsTabMachine, type EventsTabEvent, type LoadEventInput } from '../../machines/eventsTab.machine';
 import { eventStatus, type ClanEvent } from '../../contract/event';
-import type { EventsEffects } from '../../src/features/events/EventsTab';
+import { MEMBER_EVENTS_NOTE, type EventsEffects } from '../../src/features/events/EventsTab';
 import { clanManagePath } from '../../src/features/clan/clanPaths';
 import { ApiRequestError } from '../../src/api/client';
 import { renderEventsTab } from '../support/eventsTab';
@@ -237,7 +237,7 @@ function executors(w: World) {
   } satisfies Record<ModelEvent['type'], Executor>;
 }
 
-function renderTab(): World {
+function renderTab(isManager = true): World {
   const list = new FakeCall<ClanEvent[]>();
   const event = new FakeCall<ClanEvent>();
   const never = () => new Promise<never>(() => {});
@@ -258,7 +258,7 @@ function renderTab(): World {
       removeTeamMember: never,
     },
   };
-  const { router } = renderEventsTab(CLAN_ID, effects);
+  const { router } = renderEventsTab(CLAN_ID, effects, isManager);
   return { list, event, router, user: userEvent.setup() };
 }
 
@@ -292,6 +292,19 @@ describe('eventsTab chart through the Events tab', () => {
     // A view opened from its URL: waits, fails with Retry, and shows the past event once loaded.
     expect(seen.some((s) => s.matches({ eventView: 'game' }) && !s.context.selectedEvent && s.context.eventError === EVENT_FAILED)).toBe(true);
     expect(seen.some((s) => s.matches({ eventView: 'game' }) && s.context.selectedEvent?.id === DEEP_LINKED.id)).toBe(true);
+  });
+
+  it("shows a Member the events with a note, not the actions the server would refuse", async () => {
+    const w = renderTab(false);
+    await w.list.settle('resolve', UPCOMING);
+    await screen.findByRole('rowheader', { name: UPCOMING[0].name });
+    expect(screen.getByTestId('member-events-note').textContent).toBe(MEMBER_EVENTS_NOTE);
+    for (const name of ['Create New Event', 'Manage Teams', 'Manage Game', `More actions for ${UPCOMING[0].name}`]) {
+      expect(screen.queryByRole('button', { name }), name).toBeNull();
+    }
+    expect(screen.queryByRole('navigation', { name: 'Event management' })).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: 'Actions' })).toBeNull();
+    screen.getByRole('button', { name: 'View Past Events' });
   });
 
   it('keeps the event it has when loading it again fails', async () => {

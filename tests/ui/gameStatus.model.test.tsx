@@ -93,6 +93,8 @@ function fakeGame(status: GameStatus): Game {
 interface World {
   fx: FakeEffects;
   user: ReturnType<typeof userEvent.setup>;
+  /** The last status change was asked with Start Game: its message says started, not resumed (issue 12 item 16). */
+  starting: boolean;
 }
 
 /** Renders the Event Game view of GAME with fake calls and a socket that never connects; the first load answers PENDING. */
@@ -107,7 +109,7 @@ async function renderView(): Promise<World> {
   await screen.findByText('Loading game details...');
   await act(() => fx.resolve('fetchGame', fakeGame('PENDING')));
   await screen.findByRole('heading', { name: 'Game Status & Results' });
-  return { fx, user: userEvent.setup({ delay: null }) };
+  return { fx, user: userEvent.setup({ delay: null }), starting: false };
 }
 
 /** The control of each chart state, as the selectors name it. */
@@ -222,6 +224,7 @@ function executors(w: World) {
         return;
       }
       expect(button.value).toBe(event.action);
+      w.starting = button.textContent === 'Start Game';
       await w.user.click(button);
     },
     'reset.request': async () => {
@@ -255,7 +258,7 @@ function executors(w: World) {
       await reloadWith(event.status);
       if (wasChanging) {
         // The requested status arrived before the call's answer: the change is settled with its message.
-        const text = event.status === 'paused' ? GAME_STATUS_MESSAGES.paused : GAME_STATUS_MESSAGES.resumed;
+        const text = event.status === 'paused' ? GAME_STATUS_MESSAGES.paused : w.starting ? GAME_STATUS_MESSAGES.started : GAME_STATUS_MESSAGES.resumed;
         await waitFor(() => expect(banner().textContent).toContain(text));
       }
     },
@@ -265,7 +268,7 @@ function executors(w: World) {
       // Start Game and Resume Game send resume → in-progress; Pause Game sends pause → paused (server-contract section 4).
       expect(call).toEqual([CLAN, EVENT, GAME, event.output.status, event.output.status === 'paused' ? 'pause' : 'resume']);
       await act(() => w.fx.resolve('changeGameStatus', { ok: true, status: event.output.status }));
-      const text = event.output.status === 'paused' ? GAME_STATUS_MESSAGES.paused : GAME_STATUS_MESSAGES.resumed;
+      const text = event.output.status === 'paused' ? GAME_STATUS_MESSAGES.paused : w.starting ? GAME_STATUS_MESSAGES.started : GAME_STATUS_MESSAGES.resumed;
       await waitFor(() => expect(banner().textContent).toContain(text));
     },
     'xstate.error.actor.changeStatus': async () => {

@@ -3,11 +3,12 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
-import type { AvailableTask, BoardSquare } from '../../contract/gameApi';
+import type { AvailableTask, BoardSquare, SquaresAnswer } from '../../contract/gameApi';
 import { gameTasksMachine, type GameTasksEvent } from '../../machines/gameTasks.machine';
 import { GameTasksView } from '../../src/features/game/GameTasksView';
 import type { GameTasksEffects } from '../../src/features/game/effects';
 import { ApiRequestError } from '../../src/api/client';
+import { GAME_TASKS_TEXTS } from '../../contract/game/taskSquares';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 
@@ -24,7 +25,7 @@ type Done<A extends string, T> = { type: `xstate.done.actor.${A}`; output: T };
 type Failed<A extends string> = { type: `xstate.error.actor.${A}`; error: Error };
 type ModelEvent =
   | GameTasksEvent
-  | Done<'loadSquares' | 'reloadSquares', BoardSquare[]>
+  | Done<'loadSquares' | 'reloadSquares', SquaresAnswer>
   | Failed<'loadSquares' | 'reloadSquares' | 'swapSquares' | 'fetchOptions' | 'assignTask'>
   | Done<'swapSquares' | 'assignTask', { message: string }>
   | Done<'fetchOptions', AvailableTask[]>;
@@ -66,11 +67,12 @@ const fail = <A extends string>(actor: A): Failed<A> => ({ type: `xstate.error.a
 /** What the person and the fake server can cause in a state. */
 function eventsOf(s: Snap): ModelEvent[] {
   const c = s.context;
-  if (s.matches('loading')) return [{ type: 'xstate.done.actor.loadSquares', output: BOARD }, fail('loadSquares')];
+  // A finished game's board comes back read-only (issue 12 item 7).
+  if (s.matches('loading')) return [{ type: 'xstate.done.actor.loadSquares', output: { squares: BOARD, finished: false } }, { type: 'xstate.done.actor.loadSquares', output: { squares: BOARD, finished: true } }, fail('loadSquares')];
   if (s.matches('loadFailed')) return [{ type: 'squares.reload' }];
   if (s.matches({ ready: 'swapping' })) return [{ type: 'xstate.done.actor.swapSquares', output: { message: SWAPPED } }, fail('swapSquares')];
   // A reload after a failed swap gets the server's unchanged board; after an assign, the board with the new task.
-  if (s.matches({ ready: 'reloading' })) return [{ type: 'xstate.done.actor.reloadSquares', output: same(c.squares, BOARD) ? ASSIGNED : BOARD }, fail('reloadSquares')];
+  if (s.matches({ ready: 'reloading' })) return [{ type: 'xstate.done.actor.reloadSquares', output: { squares: same(c.squares, BOARD) ? ASSIGNED : BOARD, finished: false } }, fail('reloadSquares')];
   if (s.matches({ ready: 'idle' })) {
     // A changed board offers the same steps again: they are taken from the fixture board only.
     if (!same(c.squares, BOARD)) return [];
@@ -213,6 +215,13 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
   loading: async () => {
     screen.getByText('Loading board squares...');
     expect(screen.queryByRole('region', { name: /Easy/ })).toBeNull();
+  },
+  // A finished game: the squares with the reason, nothing to drag or replace.
+  readOnly: async () => {
+    expect((await screen.findByTestId('game-tasks-read-only')).textContent).toBe(GAME_TASKS_TEXTS.finished);
+    await waitFor(() => expect(screen.getAllByRole('heading', { level: 3, hidden: true }).map((h) => h.textContent)).toEqual(COLUMN_TITLES.map((t, i) => `${t} (${[1, 2, 1, 0, 0, 0, 1, 1][i]})`)));
+    for (const b of editButtons()) expect(b.hasAttribute('disabled')).toBe(true);
+    expect(handle(SHRIMP).getAttribute('aria-disabled')).toBe('true');
   },
   loadFailed: async () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Error loading data: loadSquares broke');

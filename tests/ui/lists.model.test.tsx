@@ -8,7 +8,7 @@ import type { AnyStateMachine, SnapshotFrom } from 'xstate';
 import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
 import { FakeEffects } from '../support/effects';
 import type { LobbyGame, SpectateGame } from '../../contract/lobby';
-import type { Team, TeamMember } from '../../contract/team';
+import { teamSizeText, type Team, type TeamMember } from '../../contract/team';
 import { gamesLobbyMachine, type GamesLobbyEvent } from '../../machines/gamesLobby.machine';
 import { spectateListMachine, type SpectateListEvent } from '../../machines/spectateList.machine';
 import { teamListMachine, type TeamListEvent } from '../../machines/teamList.machine';
@@ -243,7 +243,7 @@ async function expectTeamRows(s: TeamSnap) {
   if (s.context.items.length === 0) expect(within(table).getByText('No teams created for this event. Click "Create New Team" to start!')).toBeTruthy();
   for (const t of s.context.items) {
     const row = within(table).getByRole('rowheader', { name: t.name }).closest('tr')!;
-    expect(within(row).getByText(`${t.member_count} Members`)).toBeTruthy();
+    expect(within(row).getByText(teamSizeText(t.member_count))).toBeTruthy();
     expect(within(row).getByRole('button', { name: `Members of ${t.name}` }).getAttribute('aria-expanded')).toBe(String(s.context.expandedTeamId === t.id));
   }
 }

@@ -28,7 +28,7 @@ type ModelEvent = OnboardingEvent | SyntheticEvent;
 function eventsFor(s: any): ModelEvent[] {
   const ctx = s.context;
   const list: ModelEvent[] = [
-    { type: 'ign.change', value: 'Zezima, Lynx Titan' },
+    { type: 'ign.change', value: 'Zezima, Lynx Titan, ThirteenChars' },
     { type: 'ign.change', value: ' , ' },
     { type: 'ign.change', value: 'ThirteenChars' },
     { type: 'onboarding.next' },
@@ -84,6 +84,12 @@ const errorShown = (error: string | null) => {
   if (error) expect(el?.textContent).toBe(error);
   else expect(el).toBeNull();
 };
+/** Step 2 names the IGNs it will not link (issue 12 item 14: onboarding dropped them silently). */
+const droppedShown = (s: any) => {
+  const el = screen.queryByTestId('onboarding-dropped');
+  if (String(s.context.ignText).includes('ThirteenChars')) expect(el?.textContent).toBe('Not linked (an IGN has 1 to 12 characters): ThirteenChars');
+  else expect(el).toBeNull();
+};
 const roleChecked = (role: string) => {
   const label = { Owner: /Clan Owner/, Member: /Clan Member/, None: /None/ }[role as 'Owner'];
   expect((screen.getByRole('radio', { name: label }) as HTMLInputElement).checked).toBe(true);
@@ -100,6 +106,7 @@ const ASSERTIONS: Record<string, (s: any) => Promise<void>> = {
     roleChecked(s.context.role);
     if (s.context.role === 'Member') screen.getByRole('option', { name: 'Loading clans...' });
     errorShown(s.context.error);
+    droppedShown(s);
   },
   'clanStep.choosing': async (s) => {
     await screen.findByRole('button', { name: 'Finish Setup & Go to Dashboard' });
@@ -108,6 +115,7 @@ const ASSERTIONS: Record<string, (s: any) => Promise<void>> = {
       await screen.findByRole('option', { name: s.context.clans.length ? 'Iron Legion' : 'No existing clans found. Choose another option.' });
     }
     errorShown(s.context.error);
+    droppedShown(s);
   },
   submitting: async () => {
     await screen.findByRole('button', { name: 'Saving...' });
@@ -140,7 +148,7 @@ function sessionWithoutIgns() {
   let calls = 0;
   return sessionMachine.provide({
     actors: {
-      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false })),
+      checkAuthStatus: fromPromise<AuthStatus, void>(async () => ({ authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false, discord_login: true })),
       // First load: a user with no IGN (onboarding needed); the reload after setup stays pending.
       loadUser: fromPromise(() => (calls++ === 0 ? Promise.resolve(fakeUser({ igns: [] })) : new Promise<never>(() => {}))),
       logout: fromPromise<void, LogoutInput>(async () => undefined),

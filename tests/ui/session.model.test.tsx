@@ -8,13 +8,13 @@ import { sessionMachine, type SessionEvent } from '../../machines/session.machin
 import { routes } from '../../src/app/routes';
 import { OnboardingPage } from '../../src/features/onboarding/OnboardingPage';
 import { EXPIRED_TEXT, WELCOME_TEXT } from '../../src/features/auth/messages';
-import { USER_LOAD_FAILED, type AuthStatus } from '../../contract/user';
+import { DISCORD_NOT_CONFIGURED, USER_LOAD_FAILED, type AuthStatus } from '../../contract/user';
 import { FakeEffects } from '../support/effects';
 import { fakeSessionLogic, fakeUser, renderRoutes } from '../support/render';
 
 /** Model-based test of the session chart (product-spec section 4 Session) through the rendered app. */
 
-const status = (over: Partial<AuthStatus>): AuthStatus => ({ authorized: false, has_token: false, session_keys: [], error: null, dev_login: true, ...over });
+const status = (over: Partial<AuthStatus>): AuthStatus => ({ authorized: false, has_token: false, session_keys: [], error: null, dev_login: true, discord_login: false, ...over });
 const withIgns = fakeUser();
 const withoutIgns = fakeUser({ igns: [] });
 
@@ -167,7 +167,10 @@ const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
     const expected = w.expectedError;
     if (expected) expect(screen.getByText(expected)).toBeTruthy();
     for (const text of [LOAD_FAILED_TEXT, SIGN_IN_FAILED_TEXT, 'Username is required.']) if (text !== expected) expect(screen.queryByText(text)).toBeNull();
-    expect(screen.getByRole('link', { name: 'Log in with Discord' })).toBeTruthy();
+    // The model's server has no Discord client (dev sign-in is on): the button is disabled with the reason (issue 12 item 13).
+    expect(s.context.discordLogin).toBe(false);
+    expect(screen.queryByRole('link', { name: 'Log in with Discord' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Log in with Discord', description: DISCORD_NOT_CONFIGURED }).hasAttribute('disabled')).toBe(true);
   },
   loadingUser: async () => {
     await waitFor(spinnerShown);

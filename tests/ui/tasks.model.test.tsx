@@ -115,9 +115,14 @@ const ASSERTIONS: Record<'idle' | 'uploading', (s: Snap, w: World) => Promise<vo
     const error = screen.queryByTestId('csv-error');
     if (s.context.error) expect(error?.textContent).toBe(s.context.error);
     else expect(error).toBeNull();
+    // The message of the moment: the spec's success text, the skipped duplicates and the bad rows; not a success, as rows failed (issue 12 item 14).
+    const message = screen.queryByTestId('csv-message');
+    if (!s.context.error && s.context.result) {
+      expect(message?.textContent).toBe(`${tasksImportedMessage(ANSWER.inserted_count)} 1 skipped as duplicates (already in the pool or repeated in the file). 3 rows had errors.`);
+      expect(message?.getAttribute('data-tone')).toBe('warning');
+    } else expect(message).toBeNull();
     const result = screen.queryByTestId('csv-result');
     if (s.context.result) {
-      within(result!).getByText(tasksImportedMessage(ANSWER.inserted_count));
       within(result!).getByText('Skipped (already in the pool or repeated): 1. Rows with errors: 3.');
       expect(within(result!).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
         "Row 4: Difficulty 'IMPOSSIBLE' is not one of EASY, MEDIUM, HARD, ELITE, MASTER.",
@@ -187,6 +192,28 @@ describe('csvImport chart through the Task CSV Importer', () => {
       }
     });
   }
+
+  it('fades the message after 5 s and removes it 1 s later (API messages, product-spec section 9); the counts stay', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const w = renderTasks(true);
+      await screen.findByRole('cell', { name: 'Catch a shrimp' });
+      fireEvent.click(screen.getByText('Task CSV Importer'));
+      fireEvent.change(fileInput(), { target: { files: [new File(['description,difficulty'], 'tasks.csv')] } });
+      fireEvent.click(uploadButton());
+      await act(() => w.fx.resolve('uploadTaskCsv', { ...ANSWER, skipped_count: 144, error_count: 0, errors: [], inserted_count: 0 }));
+      const message = await screen.findByTestId('csv-message');
+      expect(message.textContent).toBe(`${tasksImportedMessage(0)} 144 skipped as duplicates (already in the pool or repeated in the file).`);
+      expect(message.className).toBe('action-message');
+      await act(() => vi.advanceTimersByTimeAsync(5000));
+      expect(screen.getByTestId('csv-message').className).toBe('action-message action-message--fading');
+      await act(() => vi.advanceTimersByTimeAsync(1000));
+      expect(screen.queryByTestId('csv-message')).toBeNull();
+      screen.getByTestId('csv-result');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

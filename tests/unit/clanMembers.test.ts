@@ -6,6 +6,7 @@ import { clanLoadErrorText, loadClanOrExplain, ClanLoadError } from '../../src/f
 import { validateRename } from '../../src/features/clan/ClanManagePage';
 import { CLAN_ROLES, type ClanRole } from '../../contract/user';
 import { ApiRequestError } from '../../src/api/client';
+import { OWNER_LEAVE_HINT } from '../../contract/clan';
 
 const m = (member_id: number, username: string, role: ClanRole) => ({ member_id, username, role });
 const MEMBERS = [m(1, 'Olga', 'Owner'), m(2, 'Adam', 'Admin'), m(3, 'Mia', 'Member'), m(4, 'Gus', 'Guest'), m(5, 'madison', 'Member')];
@@ -82,8 +83,9 @@ describe('row actions (product-spec section 5 Clan members)', () => {
   const owner = { userId: 1, role: 'Owner' as const, managerCount: 2 };
   const admin = { userId: 2, role: 'Admin' as const, managerCount: 2 };
 
-  it('gives your own row only Leave Clan, disabled with the hint for a sole manager', () => {
-    expect(rowActions(owner, m(1, 'Olga', 'Owner'))).toEqual({ kind: 'self', leaveDisabled: false, hint: null });
+  it('gives your own row only Leave Clan, disabled with a hint for a sole manager and for the Owner beside another manager', () => {
+    expect(rowActions(owner, m(1, 'Olga', 'Owner'))).toEqual({ kind: 'self', leaveDisabled: true, hint: OWNER_LEAVE_HINT });
+    expect(rowActions(admin, m(2, 'Adam', 'Admin'))).toEqual({ kind: 'self', leaveDisabled: false, hint: null });
     expect(rowActions({ ...owner, managerCount: 1 }, m(1, 'Olga', 'Owner'))).toEqual({
       kind: 'self',
       leaveDisabled: true,

@@ -14,7 +14,7 @@ describe('contract schemas', () => {
     }
   });
   it('auth status needs every field of server-contract section 1', () => {
-    expect(v.safeParse(AuthStatusSchema, { authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false }).success).toBe(true);
+    expect(v.safeParse(AuthStatusSchema, { authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false, discord_login: true }).success).toBe(true);
     expect(v.safeParse(AuthStatusSchema, { authorized: true }).success).toBe(false);
   });
   it('a user profile must carry IGNs and memberships with known roles', () => {

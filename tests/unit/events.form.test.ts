@@ -108,4 +108,9 @@ describe('event status derived from time', () => {
     expect(eventStatus(e, Date.parse('2030-01-15T14:00:00Z'))).toBe('Completed');
     expect(eventStatus({ ...e, end_datetime: null }, Date.parse('2031-01-01T00:00:00Z'))).toBe('Live');
   });
+
+  it('is Completed once its game is finished, whatever the time (issue 12 item 16)', () => {
+    expect(eventStatus({ ...e, game_finished: true }, Date.parse('2030-01-15T09:59:59Z'))).toBe('Completed');
+    expect(eventStatus({ ...e, game_finished: false }, Date.parse('2030-01-15T09:59:59Z'))).toBe('Upcoming');
+  });
 });

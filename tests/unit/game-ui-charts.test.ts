@@ -5,7 +5,7 @@ import { gameTasksMachine } from '../../machines/gameTasks.machine';
 import { GAME_TASKS_TEXTS } from '../../contract/game/taskSquares';
 import { eventGameMachine } from '../../machines/eventGame.machine';
 import { gameStatusMachine } from '../../machines/gameStatus.machine';
-import type { AvailableTask, BoardSquare, Game } from '../../contract/gameApi';
+import type { AvailableTask, BoardSquare, Game, SquaresAnswer } from '../../contract/gameApi';
 import { socketConnectionMachine } from '../../machines/socketConnection.machine';
 import { gameSocketActor } from '../../src/realtime/gameSocket';
 import { FakeSocket } from '../support/fakeSocket';
@@ -65,9 +65,9 @@ function tasksActor(over: { swap?: () => Promise<{ message: string }>; options?:
   const actor = createActor(
     gameTasksMachine.provide({
       actors: {
-        loadSquares: fromPromise(async () => {
+        loadSquares: fromPromise(async (): Promise<SquaresAnswer> => {
           loads += 1;
-          return SQUARES;
+          return { squares: SQUARES, finished: false };
         }),
         swapSquares: fromPromise(over.swap ?? (async () => ({ message: 'Tasks swapped successfully!' }))),
         fetchOptions: fromPromise(over.options ?? (async () => [])),

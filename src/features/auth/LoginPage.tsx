@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { SessionContext } from '../../app/session';
 import {
-  selectDevLogin, selectIsBusy, selectIsSignedOut, selectNotice, selectSessionError, selectSigningIn, selectUser,
+  selectDevLogin, selectDiscordLogin, selectIsBusy, selectIsSignedOut, selectNotice, selectSessionError, selectSigningIn, selectUser,
 } from '../../../machines/session.selectors';
 import { discordLoginUrl } from '../../api/session';
 import { Avatar } from '../../ui/Avatar';
@@ -10,10 +10,12 @@ import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { EXPIRED_TEXT, WELCOME_TEXT } from './messages';
 import { returnPathOf } from './returnPath';
+import { DISCORD_NOT_CONFIGURED } from '../../../contract/user';
 
 /**
  * The login page at / (product-spec section 2 Login page): title, status message, Discord log-in
- * button, development sign-in when the server offers it; when already authorised, the avatar,
+ * button (disabled, with the reason, when the server's auth status says Discord is not
+ * configured), development sign-in when the server offers it; when already authorised, the avatar,
  * Discord ID, IGNs and Logout. Both sign-ins return to the page asked for while signed out (the
  * navigation state's `from`, see LoggedInLayout), else to /dashboard.
  */
@@ -26,6 +28,7 @@ export function LoginPage() {
   const notice = SessionContext.useSelector(selectNotice);
   const error = SessionContext.useSelector(selectSessionError);
   const devEnabled = SessionContext.useSelector(selectDevLogin);
+  const discordEnabled = SessionContext.useSelector(selectDiscordLogin);
 
   return (
     <section className="hero">
@@ -41,9 +44,18 @@ export function LoginPage() {
             ) : (
               <Notice tone="info" testId="login-status">{WELCOME_TEXT}</Notice>
             )}
-            <a className="btn btn--discord btn--large" href={discordLoginUrl(returnTo)}>
-              Log in with Discord
-            </a>
+            {discordEnabled ? (
+              <a className="btn btn--discord btn--large" href={discordLoginUrl(returnTo)}>
+                Log in with Discord
+              </a>
+            ) : (
+              <div className="login__discord-off">
+                <button type="button" className="btn btn--discord" disabled aria-describedby="discord-off-reason">
+                  Log in with Discord
+                </button>
+                <p id="discord-off-reason" className="field__hint">{DISCORD_NOT_CONFIGURED}</p>
+              </div>
+            )}
             {devEnabled && <DevLoginForm returnTo={returnTo} />}
           </>
         )}

@@ -15,8 +15,9 @@ import { isManagerRole } from '../../../contract/user';
 import { SessionContext } from '../../app/session';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
-import { Notice } from '../../ui/Notice';
+import { FadingNotice, Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
+import { TabList, type TabItem } from '../../ui/TabList';
 import { EventsTab } from '../events/EventsTab';
 import { TasksTab } from '../tasks/TasksTab';
 import { liveClanEffects, loadClanOrExplain, type ClanManageEffects } from './effects';
@@ -143,7 +144,7 @@ type TabId = ClanTab;
 /** The queue of a page without referee calls: never watched (its actor still exists, hooks run unconditionally). */
 const NO_REVIEWS = liveReviewEffects;
 
-const TABS: { id: TabId; label: string }[] = [
+const TABS: TabItem<TabId>[] = [
   { id: 'members', label: 'Members' },
   { id: 'events', label: 'Events' },
   { id: 'tasks', label: 'Tasks' },
@@ -181,7 +182,7 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
   const showReviews = isManager && !!effects.reviews;
   const reviews = useReviewQueue(clanId, effects.reviews ?? NO_REVIEWS, showReviews);
   usePendingTitle(reviews);
-  const tabs = showReviews ? [...TABS, { id: 'reviews' as const, label: 'Reviews' }] : TABS;
+  const tabs = showReviews ? [...TABS, { id: 'reviews' as const, label: <ReviewsTabLabel queue={reviews} /> }] : TABS;
   const shown = tab === 'reviews' && !showReviews ? 'members' : tab;
   return (
     <>
@@ -215,24 +216,15 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
       )}
 
       <div className="panel clan-tabs">
-        <div className="tabs" role="tablist" aria-label="Clan management">
-          {tabs.map((t) => (
-            <button
-              key={t.id}
-              type="button"
-              role="tab"
-              id={`clan-tab-${t.id}`}
-              aria-selected={shown === t.id}
-              aria-controls={`clan-panel-${t.id}`}
-              className={shown === t.id ? 'tab tab--active' : 'tab'}
-              disabled={pending}
-              onClick={() => selectTab(t.id)}
-            >
-              {t.id === 'reviews' ? <ReviewsTabLabel queue={reviews} /> : t.label}
-            </button>
-          ))}
-        </div>
-        <div className="tab-panel" role="tabpanel" id={`clan-panel-${shown}`} aria-labelledby={`clan-tab-${shown}`}>
+        <TabList
+          tabs={tabs}
+          selected={shown}
+          onSelect={selectTab}
+          label="Clan management"
+          idPrefix="clan"
+          disabled={pending}
+        />
+        <div className="tab-panel" role="tabpanel" id={`clan-panel-${shown}`} aria-labelledby={`clan-tab-${shown}`} tabIndex={0}>
           {shown === 'members' && (
             <MembersTab clanId={clanId} members={members} viewer={viewer} pending={pending} clanRole={clanRole} clanData={clanData} effects={effects} />
           )}
@@ -270,15 +262,7 @@ function ClanSettingsMenu({ onDisband, disabled }: { onDisband: () => void; disa
 function ActionMessage({ clanRole }: { clanRole: ClanRoleRef }) {
   const message = useSelector(clanRole, roleSel.selectActionMessage);
   const fading = useSelector(clanRole, roleSel.isMessageFading);
-  return (
-    <div className="action-message-slot">
-      {message && (
-        <div className={fading ? 'action-message action-message--fading' : 'action-message'} data-testid="clan-action-message" data-tone={message.tone}>
-          <Notice tone={message.tone}>{message.text}</Notice>
-        </div>
-      )}
-    </div>
-  );
+  return <FadingNotice message={message} fading={fading} testId="clan-action-message" />;
 }
 
 /** The rename dialog of the Owner's pencil (product-spec section 5 Clans). */

@@ -178,11 +178,12 @@ function RowActionCell({
           type="button"
           className="btn btn--small btn--danger"
           disabled={pending || actions.leaveDisabled}
+          aria-describedby={actions.hint ? `leave-hint-${member.member_id}` : undefined}
           onClick={() => clanRole.send({ type: 'clan.leave', viewer })}
         >
           Leave Clan
         </button>
-        {actions.hint && <span className="row-actions__hint">{actions.hint}</span>}
+        {actions.hint && <span id={`leave-hint-${member.member_id}`} className="row-actions__hint">{actions.hint}</span>}
       </div>
     );
   }

@@ -3,6 +3,7 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { clanRoleMachine, RoleRequest } from '../../../machines/clanRole.machine';
 import * as roleSel from '../../../machines/clanRole.selectors';
+import { ChartDialogContent } from '../../ui/Modal';
 
 /** Title, question and confirm label of each confirmed clan action. */
 function dialogText(r: RoleRequest): { title: string; body: string; confirm: string } {
@@ -38,21 +39,18 @@ export function RoleActionDialog({ clanRole }: { clanRole: ActorRefFrom<typeof c
   const text = request ? dialogText(request) : null;
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && clanRole.send({ type: 'roleAction.cancel' })}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog panel">
-          <Dialog.Title className="dialog__title">{text?.title}</Dialog.Title>
-          <Dialog.Description>{text?.body}</Dialog.Description>
-          <div className="row dialog__actions">
-            <button type="button" className="btn" onClick={() => clanRole.send({ type: 'roleAction.cancel' })}>
-              Cancel
-            </button>
-            <button type="button" className="btn btn--danger" onClick={() => clanRole.send({ type: 'roleAction.confirm' })}>
-              {text?.confirm}
-            </button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
+      <ChartDialogContent open={open} className="dialog panel">
+        <Dialog.Title className="dialog__title">{text?.title}</Dialog.Title>
+        <Dialog.Description>{text?.body}</Dialog.Description>
+        <div className="row dialog__actions">
+          <button type="button" className="btn" onClick={() => clanRole.send({ type: 'roleAction.cancel' })}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn--danger" onClick={() => clanRole.send({ type: 'roleAction.confirm' })}>
+            {text?.confirm}
+          </button>
+        </div>
+      </ChartDialogContent>
     </Dialog.Root>
   );
 }

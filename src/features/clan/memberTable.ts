@@ -1,4 +1,4 @@
-import { SOLE_MANAGER_HINT, type ClanMember } from '../../../contract/clan';
+import { OWNER_LEAVE_HINT, SOLE_MANAGER_HINT, type ClanMember } from '../../../contract/clan';
 import type { ClanRole } from '../../../contract/user';
 import { isManagerRole } from '../../../contract/user';
 import type { PageWindow } from '../../ui/tableModel';
@@ -41,15 +41,16 @@ export type RowActions =
 
 /**
  * The actions of one row for the viewer (product-spec section 5 Clan members):
- * - own row: only Leave Clan, disabled (with the hint) for a sole manager;
+ * - own row: only Leave Clan, disabled with a hint for a sole manager (the spec's hint) and for
+ *   the Owner while another manager exists (transfer ownership first; the server refuses too);
  * - other rows: nothing for non-managers; for managers Promote (Guest, Member; Admin only when
  *   the viewer is Owner, labelled Transfer Ownership), Demote (not for Guests or Owners), Kick
  *   (Guest, Member; Admin only when the viewer is Owner; never the Owner).
  */
 export function rowActions(viewer: { userId: number; role: ClanRole | null; managerCount: number }, target: Pick<ClanMember, 'member_id' | 'role'>): RowActions {
   if (target.member_id === viewer.userId) {
-    const sole = isManagerRole(viewer.role) && viewer.managerCount <= 1;
-    return { kind: 'self', leaveDisabled: sole, hint: sole ? SOLE_MANAGER_HINT : null };
+    const hint = isManagerRole(viewer.role) && viewer.managerCount <= 1 ? SOLE_MANAGER_HINT : viewer.role === 'Owner' ? OWNER_LEAVE_HINT : null;
+    return { kind: 'self', leaveDisabled: hint !== null, hint };
   }
   if (!isManagerRole(viewer.role)) return { kind: 'none' };
   const isOwner = viewer.role === 'Owner';

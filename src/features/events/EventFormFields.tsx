@@ -4,6 +4,7 @@ import { selectDraft } from '../../../machines/confirmAction.selectors';
 import { EVENT_NAME_MAX, START_SLACK_MS } from '../../../contract/event';
 import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
+import { useTouched } from '../../ui/useTouched';
 import { centralTimeNote, eventFormError, utcInputAt, type EventDraft } from './eventForm';
 
 /** confirmAction `validate` of the event modals: the section 5 Events rule at the current time. */
@@ -18,7 +19,7 @@ export const eventFormBlocked = (s: { context: { draft: EventDraft } }) => valid
  * The fields of the schedule and edit modals (product-spec section 5 Events): Event Name (max
  * 100), Start and End Date/Time entered in UTC (`datetime-local` read as UTC), each with its
  * America/Chicago conversion note, and the form rule's message while the form is invalid (it
- * says why the submit button is disabled).
+ * says why the submit button is disabled) once a field was touched (useTouched).
  */
 export function EventFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<EventDraft, TSubject> }) {
   const draft = useSelector(actor, selectDraft);
@@ -27,10 +28,11 @@ export function EventFormFields<TSubject extends object>({ actor }: { actor: Con
     actor.send({ type: 'confirm.change', field, value });
   };
   const error = eventFormError(draft, Date.now());
+  const { touched, handlers } = useTouched();
   const startNote = centralTimeNote(draft.start);
   const endNote = centralTimeNote(draft.end);
   return (
-    <div className="stack">
+    <div className="stack" {...handlers}>
       <label className="field">
         <span className="field__label">Event Name</span>
         <input className="input" value={draft.name} maxLength={EVENT_NAME_MAX} required autoFocus onChange={(e) => change('name', e.target.value)} />
@@ -68,7 +70,7 @@ export function EventFormFields<TSubject extends object>({ actor }: { actor: Con
           </span>
         )}
       </div>
-      {error && <Notice tone="error" testId="event-form-error">{error}</Notice>}
+      {error && touched && <Notice tone="error" testId="event-form-error">{error}</Notice>}
     </div>
   );
 }

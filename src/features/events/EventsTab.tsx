@@ -9,6 +9,7 @@ import * as eventsApi from '../../api/events';
 import { useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
 import { CrudModals, NO_ROW, type CrudFlows, type NamedRow } from '../../ui/CrudModals';
 import { LoadFailed } from '../../ui/LoadFailed';
+import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { EventTeamsView, liveTeamsEffects, type TeamsEffects } from '../teams/EventTeamsView';
 import { EventGameView } from '../game/EventGameView';
@@ -64,14 +65,18 @@ function showsRoute(tab: TabRef, route: EventsRoute): boolean {
   return sel.selectView(s) === route.view && (route.view === 'list' || s.context.eventId === route.eventId);
 }
 
+/** The note members see instead of the event actions they cannot take (the server would refuse them: product-spec section 6). */
+export const MEMBER_EVENTS_NOTE = 'Only Clan Admins and the Owner can schedule events and manage their teams and games.';
+
 /**
  * The Events tab of clan management (product-spec section 2 Events tab, 4 Event status, 5 Events,
  * 8): 'Create New Event', the past / upcoming toggle, the event table with status derived from
  * time, row buttons and actions menu, the schedule / edit / delete modals, and the sub-navigation
  * to the Manage Teams, Manage Game and Manage Game Tasks views. Shown to everyone who reaches the
- * manage screen; the server enforces permissions (section 6). Each view is a URL (`route`, from
- * clanPaths): the buttons navigate, and the chart follows the route, so Back, reload and
- * bookmarks show the same view. `effects` replaces the calls in tests.
+ * manage screen; the server enforces permissions (section 6), and a non-manager sees the list
+ * with MEMBER_EVENTS_NOTE instead of the actions the server would refuse. Each view is a URL
+ * (`route`, from clanPaths): the buttons navigate, and the chart follows the route, so Back,
+ * reload and bookmarks show the same view. `effects` replaces the calls in tests.
  */
 export function EventsTab({ clanId, isManager, route, effects = liveEventsEffects }: { clanId: number; isManager: boolean; route: EventsRoute; effects?: EventsEffects }) {
   const logic = useMemo(
@@ -120,15 +125,15 @@ export function EventsTab({ clanId, isManager, route, effects = liveEventsEffect
   const back = () => go({ view: 'list' });
   return (
     <section className="events-tab" data-manager={isManager}>
-      <SubNav go={go} view={view} selected={selected} />
-      {view === 'list' && <EventList tab={tab} go={go} create={schedule} edit={edit} remove={remove} />}
+      {isManager && <SubNav go={go} view={view} selected={selected} />}
+      {view === 'list' && <EventList tab={tab} go={go} isManager={isManager} create={schedule} edit={edit} remove={remove} />}
       {view !== 'list' && !selected && (eventError ? <LoadFailed error={eventError} onRetry={reload} /> : <Spinner text="Loading event..." />)}
       {view === 'teams' && selected && (
         <EventTeamsView clanId={clanId} eventId={selected.id} eventName={selected.name} onBack={back} effects={effects.teams} />
       )}
       {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} />}
       {view === 'gameTasks' && selected && <GameTasksView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
-      <CrudModals {...EVENT_MODALS} create={schedule} edit={edit} remove={remove} />
+      {isManager && <CrudModals {...EVENT_MODALS} create={schedule} edit={edit} remove={remove} />}
     </section>
   );
 }
@@ -158,7 +163,7 @@ function SubNav({ go, view, selected }: { go: (to: EventsRoute) => void; view: s
   );
 }
 
-function EventList({ tab, go, create, edit, remove }: { tab: TabRef; go: (to: EventsRoute) => void } & CrudFlows<EventDraft>) {
+function EventList({ tab, go, isManager, create, edit, remove }: { tab: TabRef; go: (to: EventsRoute) => void; isManager: boolean } & CrudFlows<EventDraft>) {
   const past = useSelector(tab, sel.selectPast);
   const events = useSelector(tab, sel.selectEvents);
   const loading = useSelector(tab, sel.selectEventsLoading);
@@ -169,13 +174,16 @@ function EventList({ tab, go, create, edit, remove }: { tab: TabRef; go: (to: Ev
     <div className="events-list">
       <div className="toolbar">
         <h2 className="toolbar__title">{past ? 'Past Events' : 'Upcoming Events'}</h2>
-        <button type="button" className="btn btn--primary" onClick={() => create.send({ type: 'confirm.open', draft: { ...newEventDraft() } })}>
-          Create New Event
-        </button>
+        {isManager && (
+          <button type="button" className="btn btn--primary" onClick={() => create.send({ type: 'confirm.open', draft: { ...newEventDraft() } })}>
+            Create New Event
+          </button>
+        )}
         <button type="button" className="btn" aria-pressed={past} onClick={() => tab.send({ type: 'events.togglePast' })}>
           {past ? 'View Upcoming Events' : 'View Past Events'}
         </button>
       </div>
+      {!isManager && <Notice tone="info" testId="member-events-note">{MEMBER_EVENTS_NOTE}</Notice>}
       {failed && error && <LoadFailed error={error} onRetry={() => tab.send({ type: 'events.reload' })} />}
       {loading && events.length === 0 ? (
         <Spinner text="Loading events..." />
@@ -189,16 +197,18 @@ function EventList({ tab, go, create, edit, remove }: { tab: TabRef; go: (to: Ev
                 <th scope="col">Status</th>
                 <th scope="col">Teams</th>
                 <th scope="col">Game</th>
-                <th scope="col">Actions</th>
+                {isManager && <th scope="col">Actions</th>}
               </tr>
             </thead>
             <tbody>
               {events.length === 0 && !failed ? (
                 <tr>
-                  <td colSpan={6} className="table__empty">{past ? 'No past events.' : 'No upcoming events. Click "Create New Event" to schedule one.'}</td>
+                  <td colSpan={isManager ? 6 : 5} className="table__empty">
+                    {past ? 'No past events.' : isManager ? 'No upcoming events. Click "Create New Event" to schedule one.' : 'No upcoming events.'}
+                  </td>
                 </tr>
               ) : (
-                events.map((e) => <EventRow key={e.id} event={e} now={now} go={go} edit={edit} remove={remove} />)
+                events.map((e) => <EventRow key={e.id} event={e} now={now} go={go} isManager={isManager} edit={edit} remove={remove} />)
               )}
             </tbody>
           </table>
@@ -208,7 +218,7 @@ function EventList({ tab, go, create, edit, remove }: { tab: TabRef; go: (to: Ev
   );
 }
 
-function EventRow({ event, now, go, edit, remove }: { event: ClanEvent; now: number; go: (to: EventsRoute) => void } & Omit<CrudFlows<EventDraft>, 'create'>) {
+function EventRow({ event, now, go, isManager, edit, remove }: { event: ClanEvent; now: number; go: (to: EventsRoute) => void; isManager: boolean } & Omit<CrudFlows<EventDraft>, 'create'>) {
   const status = eventStatus(event, now);
   return (
     <tr>
@@ -228,39 +238,41 @@ function EventRow({ event, now, go, edit, remove }: { event: ClanEvent; now: num
       </td>
       <td data-label="Teams">{event.team_count}</td>
       <td data-label="Game">{event.game_id ? 'Created' : 'Not set up'}</td>
-      <td className="cards-sm__actions">
-        <div className="row">
-          <button type="button" className="btn btn--small" onClick={() => go({ view: 'teams', eventId: event.id })}>
-            Manage Teams
-          </button>
-          <button type="button" className="btn btn--small" onClick={() => go({ view: 'game', eventId: event.id })}>
-            Manage Game
-          </button>
-          <DropdownMenu.Root>
-            <DropdownMenu.Trigger className="btn btn--small btn--icon" aria-label={`More actions for ${event.name}`}>
-              ⋯
-            </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
-                {status !== 'Completed' && (
+      {isManager && (
+        <td className="cards-sm__actions">
+          <div className="row">
+            <button type="button" className="btn btn--small" onClick={() => go({ view: 'teams', eventId: event.id })}>
+              Manage Teams
+            </button>
+            <button type="button" className="btn btn--small" onClick={() => go({ view: 'game', eventId: event.id })}>
+              Manage Game
+            </button>
+            <DropdownMenu.Root>
+              <DropdownMenu.Trigger className="btn btn--small btn--icon" aria-label={`More actions for ${event.name}`}>
+                ⋯
+              </DropdownMenu.Trigger>
+              <DropdownMenu.Portal>
+                <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+                  {status !== 'Completed' && (
+                    <DropdownMenu.Item
+                      className="menu__item"
+                      onSelect={() => edit.send({ type: 'confirm.open', subject: { id: event.id, name: event.name }, draft: { ...editEventDraft(event) } })}
+                    >
+                      Edit Event Details
+                    </DropdownMenu.Item>
+                  )}
                   <DropdownMenu.Item
-                    className="menu__item"
-                    onSelect={() => edit.send({ type: 'confirm.open', subject: { id: event.id, name: event.name }, draft: { ...editEventDraft(event) } })}
+                    className="menu__item menu__item--danger"
+                    onSelect={() => remove.send({ type: 'confirm.open', subject: { id: event.id, name: event.name } })}
                   >
-                    Edit Event Details
+                    Delete Event
                   </DropdownMenu.Item>
-                )}
-                <DropdownMenu.Item
-                  className="menu__item menu__item--danger"
-                  onSelect={() => remove.send({ type: 'confirm.open', subject: { id: event.id, name: event.name } })}
-                >
-                  Delete Event
-                </DropdownMenu.Item>
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
-          </DropdownMenu.Root>
-        </div>
-      </td>
+                </DropdownMenu.Content>
+              </DropdownMenu.Portal>
+            </DropdownMenu.Root>
+          </div>
+        </td>
+      )}
     </tr>
   );
 }

@@ -27,6 +27,7 @@ import { GameBanner } from './GameBanner';
 import { SettingsForm, type EventGameRef } from './SettingsForm';
 import { liveGameEffects, type GameEffects } from './effects';
 import { latestCall, useLatest } from './latest';
+import { ChartDialogContent } from '../../ui/Modal';
 
 type StatusRef = ActorRefFrom<typeof gameStatusMachine>;
 
@@ -388,21 +389,18 @@ function RandomizeDialog({ flow }: { flow: EventGameRef }) {
   const statusRef = useSelector(flow, sel.selectStatusRef);
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && flow.send({ type: 'randomize.cancel' })}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog panel" aria-describedby={undefined}>
-          <Dialog.Title className="dialog__title">{GAME_DIALOG_TEXTS.randomizeTitle}</Dialog.Title>
-          {statusRef && <RandomizeText statusRef={statusRef} />}
-          <div className="row dialog__actions">
-            <button type="button" className="btn" onClick={() => flow.send({ type: 'randomize.cancel' })}>
-              No, Keep Current Board
-            </button>
-            <button type="button" className="btn btn--danger" onClick={() => flow.send({ type: 'randomize.confirm' })}>
-              Yes, Randomize Board
-            </button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
+      <ChartDialogContent open={open} className="dialog panel" aria-describedby={undefined}>
+        <Dialog.Title className="dialog__title">{GAME_DIALOG_TEXTS.randomizeTitle}</Dialog.Title>
+        {statusRef && <RandomizeText statusRef={statusRef} />}
+        <div className="row dialog__actions">
+          <button type="button" className="btn" onClick={() => flow.send({ type: 'randomize.cancel' })}>
+            No, Keep Current Board
+          </button>
+          <button type="button" className="btn btn--danger" onClick={() => flow.send({ type: 'randomize.confirm' })}>
+            Yes, Randomize Board
+          </button>
+        </div>
+      </ChartDialogContent>
     </Dialog.Root>
   );
 }

@@ -31,6 +31,7 @@ import { GameBanner } from './GameBanner';
 import { liveGameTasksEffects, type GameTasksEffects } from './effects';
 import { latestCall, useLatest } from './latest';
 import { TASK_COLUMNS, groupSquares, squareTaskLabel, type TaskColumnKey } from './taskColumns';
+import { ChartDialogContent } from '../../ui/Modal';
 
 type TasksRef = ActorRefFrom<typeof gameTasksMachine>;
 
@@ -46,7 +47,8 @@ const INSTRUCTIONS =
  * (mouse, touch, or keyboard: focus a square, Space, arrows, Space), with the spec's refusals for
  * other columns and fixed squares; an edit icon opens the swap-task modal to put an unassigned
  * pool task of the square's tier on it. After a swap or assign the server broadcasts the new board
- * to open game screens. `effects` replaces the calls in tests.
+ * to open game screens. A finished game's squares are shown read-only with the reason (nothing
+ * can be dragged or replaced: the server would refuse). `effects` replaces the calls in tests.
  */
 export function GameTasksView({
   clanId,
@@ -102,6 +104,7 @@ function GameTasksFlow({
   const loading = useSelector(tasks, sel.isLoading);
   const failed = useSelector(tasks, sel.isLoadFailed);
   const loadError = useSelector(tasks, sel.selectLoadError);
+  const readOnly = useSelector(tasks, sel.isReadOnly);
   return (
     <section className="game-tasks" aria-labelledby="game-tasks-title">
       <ViewToolbar backLabel="Back to Event List" onBack={onBack} titleId="game-tasks-title" title="Managing: Game Tasks" />
@@ -109,6 +112,7 @@ function GameTasksFlow({
       {missing && <Notice tone="error">{GAME_TASKS_TEXTS.missingGame}</Notice>}
       {loading && <Spinner text="Loading board squares..." />}
       {failed && <LoadFailed error={loadError} onRetry={() => tasks.send({ type: 'squares.reload' })} />}
+      {readOnly && <Notice tone="info" testId="game-tasks-read-only">{GAME_TASKS_TEXTS.finished}</Notice>}
       {!missing && !loading && !failed && <TaskBoard tasks={tasks} />}
       <SwapTaskDialog tasks={tasks} />
     </section>
@@ -274,69 +278,66 @@ function SwapTaskDialog({ tasks }: { tasks: TasksRef }) {
   };
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && !assigning && cancel()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog panel" aria-describedby={undefined}>
-          {blocked ? (
-            <>
-              <Dialog.Title className="dialog__title">{GAME_TASKS_TEXTS.cannotAssign}</Dialog.Title>
-              <p>
-                Square {square?.square_index} ({square ? squareTaskLabel(square) : ''}) has no difficulty. Only squares of a difficulty tier (Easy, Medium, Hard,
-                Elite, Master) can have tasks.
-              </p>
-              <div className="row dialog__actions">
-                <button type="button" className="btn btn--primary" autoFocus onClick={cancel}>
-                  Close
-                </button>
+      <ChartDialogContent open={open} className="dialog panel" aria-describedby={undefined}>
+        {blocked ? (
+          <>
+            <Dialog.Title className="dialog__title">{GAME_TASKS_TEXTS.cannotAssign}</Dialog.Title>
+            <p>
+              Square {square?.square_index} ({square ? squareTaskLabel(square) : ''}) has no difficulty. Only squares of a difficulty tier (Easy, Medium, Hard,
+              Elite, Master) can have tasks.
+            </p>
+            <div className="row dialog__actions">
+              <button type="button" className="btn btn--primary" autoFocus onClick={cancel}>
+                Close
+              </button>
+            </div>
+          </>
+        ) : (
+          <form className="form" onSubmit={submit}>
+            <Dialog.Title className="dialog__title">Swap Task on Square {square?.square_index}</Dialog.Title>
+            <p className="swap-task__facts">
+              Difficulty: <strong>{tier ? TIER_LABELS[tier] : ''}</strong>
+              <br />
+              Current task: {square ? squareTaskLabel(square) : ''}
+            </p>
+            {loadingOptions && <Spinner text="Loading available tasks..." />}
+            {!loadingOptions && error === null && options.length === 0 && tier && (
+              <Notice tone="warning">{GAME_TASKS_TEXTS.noCandidates(tier)}</Notice>
+            )}
+            {options.length > 0 && (
+              <div className="field">
+                <label className="field__label" htmlFor={`${id}-task`}>
+                  New task
+                </label>
+                <select
+                  id={`${id}-task`}
+                  className="input"
+                  value={selected === null ? '' : String(selected)}
+                  disabled={assigning}
+                  onChange={(e) => tasks.send({ type: 'assign.select', taskId: e.target.value === '' ? null : Number(e.target.value) })}
+                >
+                  <option value="">Choose a task...</option>
+                  {options.map((t) => (
+                    <option key={t.id} value={String(t.id)}>
+                      {t.description}
+                    </option>
+                  ))}
+                </select>
               </div>
-            </>
-          ) : (
-            <form className="form" onSubmit={submit}>
-              <Dialog.Title className="dialog__title">Swap Task on Square {square?.square_index}</Dialog.Title>
-              <p className="swap-task__facts">
-                Difficulty: <strong>{tier ? TIER_LABELS[tier] : ''}</strong>
-                <br />
-                Current task: {square ? squareTaskLabel(square) : ''}
-              </p>
-              {loadingOptions && <Spinner text="Loading available tasks..." />}
-              {!loadingOptions && error === null && options.length === 0 && tier && (
-                <Notice tone="warning">{GAME_TASKS_TEXTS.noCandidates(tier)}</Notice>
-              )}
-              {options.length > 0 && (
-                <div className="field">
-                  <label className="field__label" htmlFor={`${id}-task`}>
-                    New task
-                  </label>
-                  <select
-                    id={`${id}-task`}
-                    className="input"
-                    value={selected === null ? '' : String(selected)}
-                    disabled={assigning}
-                    onChange={(e) => tasks.send({ type: 'assign.select', taskId: e.target.value === '' ? null : Number(e.target.value) })}
-                  >
-                    <option value="">Choose a task...</option>
-                    {options.map((t) => (
-                      <option key={t.id} value={String(t.id)}>
-                        {t.description}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-              )}
-              {error && <Notice tone="error">{error}</Notice>}
-              {assigning && <p className="muted" role="status">Assigning task...</p>}
-              <div className="row dialog__actions">
-                <button type="button" className="btn" disabled={assigning} onClick={cancel}>
-                  Cancel
-                </button>
-                <button type="submit" className="btn btn--primary" disabled={!canAssign}>
-                  Assign Task
-                </button>
-              </div>
-            </form>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
+            )}
+            {error && <Notice tone="error">{error}</Notice>}
+            {assigning && <p className="muted" role="status">Assigning task...</p>}
+            <div className="row dialog__actions">
+              <button type="button" className="btn" disabled={assigning} onClick={cancel}>
+                Cancel
+              </button>
+              <button type="submit" className="btn btn--primary" disabled={!canAssign}>
+                Assign Task
+              </button>
+            </div>
+          </form>
+        )}
+      </ChartDialogContent>
     </Dialog.Root>
   );
 }

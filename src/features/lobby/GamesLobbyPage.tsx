@@ -117,7 +117,7 @@ function LobbyTable({ title, games, action, empty }: { title: string; games: Lob
                           <li key={t.id} className={t.is_mine ? 'lobby-teams__team lobby-teams__team--mine' : 'lobby-teams__team'}>
                             <span className="team-positions__swatch" style={{ background: t.color || '#cccccc' }} aria-hidden="true" />
                             <span className="lobby-teams__name">
-                              {t.is_mine && <span className="star" aria-label="Your team">★ </span>}
+                              {t.is_mine && <span className="star" aria-label="Your team">★{'\u00a0'}</span>}
                               {t.name}
                             </span>
                             <span className="lobby-teams__pos">Square {t.current_position}</span>

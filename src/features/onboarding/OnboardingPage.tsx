@@ -10,6 +10,7 @@ import { fetchClans, submitSetup } from '../../api/session';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { CLAN_NAME_MAX } from '../../../contract/clan';
+import { droppedIgns, droppedIgnsText } from '../../../contract/onboarding';
 
 /** Effects of the onboarding chart, replaceable in tests. */
 export interface OnboardingEffects {
@@ -103,6 +104,7 @@ function ClanStep({ actor }: { actor: OnboardingRef }) {
   const loadingClans = useSelector(actor, sel.selectClansLoading);
   const submitting = useSelector(actor, sel.selectSubmitting);
   const igns = useSelector(actor, sel.selectIgns);
+  const dropped = droppedIgns(useSelector(actor, sel.selectIgnText), igns);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     actor.send({ type: 'onboarding.submit' });
@@ -110,6 +112,7 @@ function ClanStep({ actor }: { actor: OnboardingRef }) {
   return (
     <form onSubmit={submit} className="form">
       <p className="muted">Linking: <strong>{igns.join(', ')}</strong></p>
+      {dropped.length > 0 && <Notice tone="warning" testId="onboarding-dropped">{droppedIgnsText(dropped)}</Notice>}
       <fieldset className="choices" disabled={submitting}>
         <legend className="field__label">Your clan</legend>
         <label className="choice">

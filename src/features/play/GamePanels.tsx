@@ -197,7 +197,7 @@ export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; show
                 <span className="team-positions__swatch" style={{ background: t.team_color || '#cccccc' }} aria-hidden="true" />
                 <span className="team-positions__name">
                   {t.team_name}
-                  {starred && <span className="star" aria-label="(your team)"> ★</span>}
+                  {starred && <span className="star" aria-label="(your team)">{'\u00a0'}★</span>}
                 </span>
                 <span className="team-positions__square">Square {t.current_position}</span>
                 <span className="team-positions__task">

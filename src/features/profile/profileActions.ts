@@ -69,7 +69,8 @@ export const linkLines = {
 /**
  * Links each IGN of `text` with its own call, one after another (product-spec section 5 IGNs:
  * "Each IGN is posted separately; the result lists successes and per-IGN failures"). Resolves
- * with one line per IGN when at least one was linked; rejects with the same lines when none was.
+ * with one line per IGN when at least one was linked (partial when some failed, so the result
+ * is not shown as a success); rejects with the same lines when none was.
  */
 export async function linkEach(text: string, link: (ign: string) => Promise<unknown>): Promise<ActionResult> {
   const lines: string[] = [];
@@ -85,5 +86,5 @@ export async function linkEach(text: string, link: (ign: string) => Promise<unkn
   }
   const message = lines.join('\n');
   if (linked === 0) throw new Error(message);
-  return { message };
+  return { message, partial: linked < lines.length };
 }

@@ -14,7 +14,6 @@ import {
   TASK_REQUIRED,
   TaskDescriptionSchema,
   TASKS_CLEARED,
-  tasksImportedMessage,
   type Difficulty,
   type Task,
 } from '../../../contract/task';
@@ -22,7 +21,9 @@ import { firstIssueMessage } from '../../../contract/common';
 import * as tasksApi from '../../api/tasks';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { LoadFailed } from '../../ui/LoadFailed';
-import { Notice } from '../../ui/Notice';
+import { FadingNotice, Notice } from '../../ui/Notice';
+import { isBannerFading, selectBannerMessage } from '../../../machines/banner.selectors';
+import type { BannerRef } from '../game/GameBanner';
 import { EditDeleteButtons } from '../../ui/RowActions';
 import { Spinner } from '../../ui/Spinner';
 import { PAGE_SIZES, paginate, type Page } from '../../ui/tableModel';
@@ -184,7 +185,7 @@ function CsvImporter({ clanId, effects, onImported }: { clanId: number; effects:
   const csv = useActorRef(logic);
   const uploading = useSelector(csv, csvSel.selectCsvUploading);
   const result = useSelector(csv, csvSel.selectCsvResult);
-  const error = useSelector(csv, csvSel.selectCsvError);
+  const message = useSelector(csv, csvSel.selectCsvMessageRef);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     csv.send({ type: 'csv.upload' });
@@ -213,10 +214,9 @@ function CsvImporter({ clanId, effects, onImported }: { clanId: number; effects:
             {uploading ? 'Uploading...' : 'Upload and Extract Tasks'}
           </button>
         </div>
-        {error && <Notice tone="error" testId="csv-error">{error}</Notice>}
+        {message && <CsvMessage message={message} />}
         {result && (
           <div data-testid="csv-result">
-            <Notice tone="success">{tasksImportedMessage(result.inserted_count)}</Notice>
             <p className="importer__counts">
               Skipped (already in the pool or repeated): {result.skipped_count}. Rows with errors: {result.error_count ?? result.errors.length}.
             </p>
@@ -235,6 +235,13 @@ function CsvImporter({ clanId, effects, onImported }: { clanId: number; effects:
       </form>
     </details>
   );
+}
+
+/** The importer's message (an error, or the upload's notice), fading after 5 s + 1 s (the chart's banner). */
+function CsvMessage({ message }: { message: BannerRef }) {
+  const shown = useSelector(message, selectBannerMessage);
+  const fading = useSelector(message, isBannerFading);
+  return <FadingNotice message={shown} fading={fading} testId={shown?.tone === 'error' ? 'csv-error' : 'csv-message'} />;
 }
 
 function TaskToolbar({ pool, isManager, create, removeAll }: { pool: PoolRef; isManager: boolean } & Pick<TaskFlows, 'create' | 'removeAll'>) {

@@ -3,7 +3,7 @@ import { Fragment, useMemo, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { teamListMachine } from '../../../machines/teamList.machine';
 import * as sel from '../../../machines/teamList.selectors';
-import { teamCreatedMessage, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../../contract/team';
+import { teamCreatedMessage, teamDeletedMessage, teamSizeText, teamUpdatedMessage, type Team } from '../../../contract/team';
 import * as teamsApi from '../../api/teams';
 import { useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
 import { CrudModals, NO_ROW, type CrudFlows, type NamedRow } from '../../ui/CrudModals';
@@ -195,7 +195,7 @@ function TeamRow({ team, open, list, edit, remove }: { team: Team; open: boolean
           <span>{team.name}</span>
         </span>
       </th>
-      <td data-label="Size">{team.member_count} Members</td>
+      <td data-label="Size">{teamSizeText(team.member_count)}</td>
       <td data-label="Manage">
         <button
           type="button"

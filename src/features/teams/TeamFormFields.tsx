@@ -3,6 +3,7 @@ import { selectDraft } from '../../../machines/confirmAction.selectors';
 import { TEAM_NAME_MAX } from '../../../contract/team';
 import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
+import { useTouched } from '../../ui/useTouched';
 import { ColorField } from './ColorField';
 import { teamFormError, type TeamDraft } from './teamForm';
 
@@ -14,12 +15,13 @@ export function validateTeamDraft(draft: TeamDraft): string | null {
 /** Selector: true while the team name is blank (product-spec section 5: buttons disabled while blank). */
 export const teamNameBlank = (s: { context: { draft: TeamDraft } }) => s.context.draft.name.trim() === '';
 
-/** The fields of the Create / Edit Team modals (product-spec sections 2 Event Teams view, 5 Teams): name and colour, with 'Team name is required.' while the name is blank. */
+/** The fields of the Create / Edit Team modals (product-spec sections 2 Event Teams view, 5 Teams): name and colour, with 'Team name is required.' while the name is blank, once a field was touched (useTouched). */
 export function TeamFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<TeamDraft, TSubject> }) {
   const draft = useSelector(actor, selectDraft);
   const error = teamFormError(draft);
+  const { touched, handlers } = useTouched();
   return (
-    <div className="stack">
+    <div className="stack" {...handlers}>
       <label className="field">
         <span className="field__label">Team Name</span>
         <input
@@ -32,7 +34,7 @@ export function TeamFormFields<TSubject extends object>({ actor }: { actor: Conf
         />
       </label>
       <ColorField label="Team Colour" value={draft.color} onChange={(hex) => actor.send({ type: 'confirm.change', field: 'color', value: hex })} />
-      {error && <Notice tone="error" testId="team-form-error">{error}</Notice>}
+      {error && touched && <Notice tone="error" testId="team-form-error">{error}</Notice>}
     </div>
   );
 }
