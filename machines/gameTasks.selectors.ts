@@ -4,11 +4,12 @@ import type { gameTasksMachine } from './gameTasks.machine';
 type S = SnapshotFrom<typeof gameTasksMachine>;
 
 /** Named selectors of the gameTasks chart. */
-export const isMissingGame = (s: S) => s.matches('missingGame');
-export const isLoading = (s: S) => s.matches('loading');
-export const isLoadFailed = (s: S) => s.matches('loadFailed');
-/** A finished game's board: shown, not editable. */
-export const isReadOnly = (s: S) => s.matches('readOnly');
+/**
+ * The screen's phase, from the chart's top-level state: 'missingGame', 'loading', 'loadFailed',
+ * 'readOnly' (a finished game's board: shown, not editable) or 'ready'.
+ */
+export const selectPhase = (s: S): 'missingGame' | 'loading' | 'loadFailed' | 'readOnly' | 'ready' =>
+  s.matches('missingGame') ? 'missingGame' : s.matches('loading') ? 'loading' : s.matches('loadFailed') ? 'loadFailed' : s.matches('readOnly') ? 'readOnly' : 'ready';
 export const isBusy = (s: S) => s.hasTag('busy');
 const isReloading = (s: S) => s.matches({ ready: 'reloading' });
 export const isAssignOpen = (s: S) => s.hasTag('modalOpen');

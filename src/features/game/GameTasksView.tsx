@@ -100,20 +100,17 @@ function GameTasksFlow({
     }),
     { input: { gameId } },
   );
-  const missing = useSelector(tasks, sel.isMissingGame);
-  const loading = useSelector(tasks, sel.isLoading);
-  const failed = useSelector(tasks, sel.isLoadFailed);
+  const phase = useSelector(tasks, sel.selectPhase);
   const loadError = useSelector(tasks, sel.selectLoadError);
-  const readOnly = useSelector(tasks, sel.isReadOnly);
   return (
     <section className="game-tasks" aria-labelledby="game-tasks-title">
       <ViewToolbar backLabel="Back to Event List" onBack={onBack} titleId="game-tasks-title" title="Managing: Game Tasks" />
       <GameBanner banner={banner} />
-      {missing && <Notice tone="error">{GAME_TASKS_TEXTS.missingGame}</Notice>}
-      {loading && <Spinner text="Loading board squares..." />}
-      {failed && <LoadFailed error={loadError} onRetry={() => tasks.send({ type: 'squares.reload' })} />}
-      {readOnly && <Notice tone="info" testId="game-tasks-read-only">{GAME_TASKS_TEXTS.finished}</Notice>}
-      {!missing && !loading && !failed && <TaskBoard tasks={tasks} />}
+      {phase === 'missingGame' && <Notice tone="error">{GAME_TASKS_TEXTS.missingGame}</Notice>}
+      {phase === 'loading' && <Spinner text="Loading board squares..." />}
+      {phase === 'loadFailed' && <LoadFailed error={loadError} onRetry={() => tasks.send({ type: 'squares.reload' })} />}
+      {phase === 'readOnly' && <Notice tone="info" testId="game-tasks-read-only">{GAME_TASKS_TEXTS.finished}</Notice>}
+      {(phase === 'ready' || phase === 'readOnly') && <TaskBoard tasks={tasks} />}
       <SwapTaskDialog tasks={tasks} />
     </section>
   );
