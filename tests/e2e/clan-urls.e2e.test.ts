@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { backends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
+import { DISCORD_NOT_CONFIGURED } from '../../contract/user';
 import { importTasksCsv } from '../support/fixtures';
 import { ApiClient } from '../support/api';
 import { browserAvailable } from '../support/browser';
@@ -60,12 +61,15 @@ run.each(backends())('clan management URLs in Chromium (%s)', (backend) => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
 
-    // Signed out: the deep link goes to the login page, whose sign-ins both return to it.
+    // Signed out: the deep link goes to the login page, whose dev sign-in returns to it. (With dev
+    // sign-in on, Discord is not configured: its button is disabled with the reason; the Discord
+    // return path is covered by tests/server/discord-oauth.test.ts.)
     await page.goto(`${suite.url}${manageGamePath()}`);
     await page.waitForURL(`${suite.url}/`);
-    const discord = page.getByRole('link', { name: 'Log in with Discord' });
+    const discord = page.getByRole('button', { name: 'Log in with Discord' });
     await discord.waitFor();
-    expect(await discord.getAttribute('href')).toBe(`/api/auth/discord?path=${encodeURIComponent(manageGamePath())}`);
+    expect(await discord.isDisabled()).toBe(true);
+    await page.getByText(DISCORD_NOT_CONFIGURED).waitFor();
     await page.getByLabel('Username').fill(OWNER);
     await page.getByRole('button', { name: 'Dev Sign-in' }).click();
     await page.waitForURL(`${suite.url}${manageGamePath()}`);
