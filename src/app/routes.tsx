@@ -29,6 +29,8 @@ export const routes: RouteObject[] = [
       { path: '/onboarding', element: <OnboardingPage /> },
       { path: '/games/spectate', element: <SpectateListPage /> },
       { path: '/games/spectate/:gameId', ...lazyPage(async () => ({ Component: (await import('../features/spectate/SpectatorViewPage')).SpectatorViewPage })) },
+      // verifyPath (src/app/paths.ts) builds links to it.
+      { path: '/games/:gameId/verify', ...lazyPage(async () => ({ Component: (await import('../features/verify/VerifyDicePage')).VerifyDicePage })) },
     ],
   },
   {

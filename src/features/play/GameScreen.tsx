@@ -11,7 +11,7 @@ import { Spinner } from '../../ui/Spinner';
 import { gameScreenLogic, type GameScreenEffects } from './effects';
 import { GameBoard } from './GameBoard';
 import { TeamTasks } from './ProofPanel';
-import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, GameLog, StatusBadge, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
+import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, DicePanel, GameLog, StatusBadge, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
 
 /** Who looks at the game: a member (play screen, with actions and revert counts) or a spectator. */
 export type Audience = 'member' | 'spectator';
@@ -32,7 +32,8 @@ export function GameNotFound({ previous }: { previous: { to: string; label: stri
  * One game screen, shared by the play screen and the public spectator view (product-spec section 2
  * "Game play screen": "The spectator view is the same without actions or revert counts"): header
  * with event type and name, status badge, board size and the live connection badge; the board;
- * a sidebar with the Game Action panel (members only), Team Positions and the Live Game Log; the
+ * a sidebar with the Game Action panel (members only), Team Positions, the Live Game Log and the
+ * dice commitment with its Verify dice link (server-contract section 10); the
  * winner banner and 15 s of confetti when the game finishes with a winner. The gamePlay chart runs
  * here with the screen's effects; `effects` is fixed for the screen's life.
  */
@@ -111,6 +112,7 @@ function LiveGame({
           {audience === 'member' && (connection ? <ConnectedActionPanel actor={actor} connection={connection} /> : <ActionPanel actor={actor} live={false} />)}
           {audience === 'member' && <TeamTasks actor={actor} effects={effects.proof} />}
           <TeamPositions actor={actor} showReverts={audience === 'member'} />
+          <DicePanel actor={actor} />
           <GameLog actor={actor} />
         </aside>
       </div>
