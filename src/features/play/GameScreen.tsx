@@ -1,5 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo } from 'react';
+import { useMemo, type CSSProperties } from 'react';
+import { standingsOf } from '../../../contract/game/standings';
+import { Podium } from '../../ui/Podium';
 import type { ActorRefFrom } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import * as sel from '../../../machines/gamePlay.selectors';
@@ -97,11 +99,7 @@ function LiveGame({
           {connection && <ConnectionBadge connection={connection} />}
         </div>
       </header>
-      {finished && winners && winners.length > 0 && (
-        <div className="game-page__winner">
-          <WinnerBanner winners={winners} />
-        </div>
-      )}
+      {finished && winners && winners.length > 0 && <WinnerMoment actor={actor} />}
       {celebrating && <Confetti launch={effects.launchConfetti} />}
       <div className="game-layout">
         <div className="game-layout__board">
@@ -115,6 +113,24 @@ function LiveGame({
         </aside>
       </div>
     </>
+  );
+}
+
+/**
+ * The winner moment (issue 12): the winner banner in the winner's colour and the final standings
+ * podium (contract standingsOf: winner first, then by square).
+ */
+function WinnerMoment({ actor }: { actor: GamePlayRef }) {
+  const winners = useSelector(actor, sel.selectWinners);
+  const teams = useSelector(actor, sel.selectTeamStates);
+  const standings = useMemo(() => standingsOf(teams ?? [], winners), [teams, winners]);
+  if (!winners || winners.length === 0) return null;
+  const color = /^#[0-9a-fA-F]{6}$/.test(winners[0].color) ? winners[0].color : undefined;
+  return (
+    <div className="panel game-page__winner" style={color ? ({ '--winner': color } as CSSProperties) : undefined} data-winner-color={color}>
+      <WinnerBanner winners={winners} />
+      <Podium standings={standings} />
+    </div>
   );
 }
 
