@@ -11,6 +11,7 @@ import { Breadcrumb } from '../../ui/Breadcrumb';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { gameScreenLogic, type GameScreenEffects } from './effects';
+import { prefersReducedMotion } from './confetti';
 import { GameBoard } from './GameBoard';
 import { TeamTasks } from './ProofPanel';
 import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, GameLog, StatusBadge, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
@@ -50,7 +51,7 @@ export function GameScreen({
   previous: { to: string; label: string };
 }) {
   const logic = useMemo(() => gameScreenLogic(effects), [effects]);
-  const actor = useActorRef(logic, { input: { gameId } });
+  const actor = useActorRef(logic, { input: { gameId, reducedMotion: prefersReducedMotion() } });
   const loading = useSelector(actor, sel.selectIsLoading);
   const loadError = useSelector(actor, sel.selectLoadError);
   const eventName = useSelector(actor, (s) => s.context.game?.event_name ?? null);
