@@ -9,13 +9,14 @@ import {
   canRevert,
   isGameStatus,
   isPlayableStatus,
+  lastMoveOf,
   revertHistory,
   rollDie,
   type GameStatus,
   type Rng,
 } from '../../contract/game';
 import type { LogEntry, Winner } from '../../contract/gameApi';
-import type { GameProgress, TeamAction } from '../../contract/socket';
+import type { GameProgress, LastMove, TeamAction } from '../../contract/socket';
 
 /** Texts of refused actions, sent to the sender as `action_error` (product-spec sections 4 and 6). */
 export const PLAY_MESSAGES = {
@@ -90,7 +91,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *    arrival time is `now()` (ISO).
  * With proof_required a roll is refused unless the team's state is `none` or `approved`
  * (PROOF_MESSAGES.rollGate, decided in readAction, so also before the queue).
- * A roll draws one die 1..6 from `rng` (crypto unless BOARD_SEED). Resolves after COMMIT, so
+ * A roll draws one die 1..6 from `rng` (crypto unless BOARD_SEED); its progress carries the roll as
+ * last_move (contract lastMoveOf; null after a revert). Resolves after COMMIT, so
  * callers broadcast only what is persisted. Any other error (database down) is thrown as is.
  */
 export async function applyTeamAction(
@@ -188,10 +190,12 @@ async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 're
   let winners: Winner[] | null = parseWinners(game.winners);
   let status: GameStatus = isGameStatus(game.status) ? game.status : 'in-progress';
   let taskState: TaskState;
+  let lastMove: LastMove | null = null;
 
   if (kind === 'roll') {
     const die = rollDie(rng);
     const outcome = applyRoll({ position: from, die, board_size: game.board_size, connections: parseConnections(game.board_connections) });
+    lastMove = lastMoveOf(action.team_id, from, die, outcome);
     next = { current_position: outcome.final, revert_count: team.revert_count, position_history: [...history, outcome.final] };
     messages.push({ text: PLAY_LOG.rolled(team.name, die, from, outcome.landing), team: teamLog });
     if (outcome.connection?.type === 'snake') messages.push({ text: PLAY_LOG.snake(team.name, outcome.landing, outcome.final), team: teamLog });
@@ -239,7 +243,7 @@ async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 're
   for (const m of messages) log.push(await insertLog(trx, game.id, m.text, m.team));
 
   return {
-    progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners, version: game.version + 1 },
+    progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners, version: game.version + 1, last_move: lastMove },
     log,
     withdrawn,
   };
