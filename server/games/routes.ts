@@ -86,7 +86,8 @@ export async function announce(c: Context<AppEnv>, gameId: number, change: GameC
  * - PUT    .../game/{gameId}/board {snakes_config, ladders_config} → {ok, message}; 400 names the bad pair
  * - PUT    .../game/{gameId}/status {status: 'in-progress'|'paused'} → {ok, status}
  * - PUT    .../game/{gameId}/reset → {ok, message}; 409 finished; the game's submissions and their
- *   stored images are deleted (server-contract section 8)
+ *   stored images are deleted (server-contract section 8); a new dice round starts: the old seed
+ *   is revealed in the log and a new one committed (section 10)
  * - PUT    .../game/{gameId}/rules {proof_required} → {ok, proof_required, message}: the proof rule
  *   (server-contract section 8) without touching the board; 409 finished; a change is broadcast
  *   as the full game
@@ -106,7 +107,7 @@ export function gameRoutes(): Hono<AppEnv> {
     const { db, dialect, config } = s.deps;
     const gameId = await db.transaction().execute(async (trx) => {
       await lockEvent(trx, dialect, s.eventId);
-      return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings }, randomSource(config));
+      return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings }, randomSource(config), config);
     });
     await announce(c, gameId, 'full');
     return c.json({ game: { id: gameId }, message: GAME_MESSAGES.created });
@@ -159,8 +160,8 @@ export function gameRoutes(): Hono<AppEnv> {
 
   app.put(`${GAME}/:gameId/reset`, async (c) => {
     const s = await gameScope(c, true);
-    const { db, dialect } = s.deps;
-    const imageKeys = await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect })));
+    const { db, dialect, config } = s.deps;
+    const imageKeys = await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect }), config));
     await deleteImages(s.deps, imageKeys);
     await announce(c, s.gameId, 'full');
     return c.json({ ok: true, message: GAME_MESSAGES.reset });

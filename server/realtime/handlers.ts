@@ -3,7 +3,6 @@ import type { Deps } from '../http/context';
 import { findSession } from '../auth/sessions';
 import { GAME_NOT_FOUND } from '../games/repository';
 import { loadGame, toPublicGame } from '../games/service';
-import { randomSource } from '../games/randomSource';
 import { isManagerRole, type ClanRole } from '../../contract/user';
 import { firstIssueMessage } from '../../contract/common';
 import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema } from '../../contract/socket';
@@ -132,10 +131,10 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
   const action = parsePayload(TeamActionSchema, kind === 'roll' ? 'roll_dice' : 'revert_roll', raw);
   const userId = await currentUser(ctx, socket);
   if (userId === null) throw new ActionRefused(PLAY_MESSAGES.signIn);
-  const { db, dialect, config } = ctx.deps;
+  const { db, dialect } = ctx.deps;
   await precheckTeamAction(db, kind, action, userId);
   await ctx.queue.run(action.game_id, async () => {
-    const applied = await applyTeamAction(db, dialect, randomSource(config), kind, action, userId);
+    const applied = await applyTeamAction(db, dialect, kind, action, userId);
     ctx.broadcaster.actionApplied(applied.progress, applied.log);
     for (const id of applied.withdrawn) await ctx.broadcaster.submissionChanged(id);
   });

@@ -499,6 +499,7 @@ describe.each(backends())('games API (%s)', (backend) => {
       }
       await dbh.db.updateTable('games').set({ winners: JSON.stringify([{ name: 'x', color: '#000000' }]) }).where('id', '=', gameId).execute();
       const before = await getGame(eventId, gameId);
+      const seedBefore = await dbh.db.selectFrom('games').select('dice_seed').where('id', '=', gameId).executeTakeFirstOrThrow();
 
       const r = await people.admin.put(`${path}/reset`);
       expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -507,7 +508,12 @@ describe.each(backends())('games API (%s)', (backend) => {
       expect(after.status).toBe('READY');
       expect(after.winners).toBeNull();
       expect(after.team_states.map((t) => [t.current_position, t.position_history, t.revert_count])).toEqual([[1, [1], 0], [1, [1], 0]]);
-      expect(after.log_entries.map((e) => [e.team_name, e.message])).toEqual([['Server', 'Game reset.']]);
+      // Newest first: the reset, then the previous round's dice seed revealed (server-contract section 10).
+      expect(after.log_entries.map((e) => [e.team_name, e.message])).toEqual([
+        ['Server', `Dice seed of the previous round: ${seedBefore.dice_seed} (commitment ${before.dice_commitment}).`],
+        ['Server', 'Game reset.'],
+      ]);
+      expect(after.dice_commitment).not.toBe(before.dice_commitment);
       expect(after.board_connections).toEqual(before.board_connections);
       expect(after.board_squares).toEqual(before.board_squares);
       expect(after.version).toBeGreaterThan(before.version);
