@@ -87,7 +87,7 @@ run.each(backends())('the results page of a finished game in Chromium (%s)', (ba
     const { page, errors } = await anonymousPage();
     await page.goto(`${suite.url}/games/spectate`);
     const row = page.getByRole('listitem').filter({ hasText: final.event_name });
-    await row.getByRole('link', { name: 'Results' }).click();
+    await row.getByRole('link', { name: 'Results', exact: true }).click();
     await page.waitForURL(`**/games/${game.gameId}/results`);
     await page.getByRole('heading', { name: `${final.event_name}: Results` }).waitFor();
 
