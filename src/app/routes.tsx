@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
       { path: '/onboarding', element: <OnboardingPage /> },
       { path: '/games/spectate', element: <SpectateListPage /> },
       { path: '/games/spectate/:gameId', ...lazyPage(async () => ({ Component: (await import('../features/spectate/SpectatorViewPage')).SpectatorViewPage })) },
+      { path: '/games/:gameId/results', ...lazyPage(async () => ({ Component: (await import('../features/results/ResultsPage')).ResultsPage })) },
     ],
   },
   {

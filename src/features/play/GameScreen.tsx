@@ -1,5 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo, type CSSProperties } from 'react';
+import { Link } from 'react-router-dom';
 import { standingsOf } from '../../../contract/game/standings';
 import { Podium } from '../../ui/Podium';
 import type { ActorRefFrom } from 'xstate';
@@ -7,6 +8,7 @@ import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import * as sel from '../../../machines/gamePlay.selectors';
 import { selectIsLive } from '../../../machines/socketConnection.selectors';
 import type { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { resultsPath } from '../../app/paths';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
@@ -36,7 +38,8 @@ export function GameNotFound({ previous }: { previous: { to: string; label: stri
  * "Game play screen": "The spectator view is the same without actions or revert counts"): header
  * with event type and name, status badge, board size and the live connection badge; the board;
  * a sidebar with the Game Action panel (members only), Team Positions and the Live Game Log; the
- * winner banner and 15 s of confetti when the game finishes with a winner. The gamePlay chart runs
+ * winner banner and 15 s of confetti when the game finishes with a winner, and once finished a
+ * View Results link to the game's results page (issue #15). The gamePlay chart runs
  * here with the screen's effects; `effects` is fixed for the screen's life.
  */
 export function GameScreen({
@@ -98,6 +101,11 @@ function LiveGame({
           <StatusBadge status={game.status} />
           <span className="game-header__size">Board: {boardSizeText(game.board_size)}</span>
           {connection && <ConnectionBadge connection={connection} />}
+          {finished && (
+            <Link className="btn btn--small btn--primary" to={resultsPath(game.id)}>
+              View Results
+            </Link>
+          )}
         </div>
       </header>
       {finished && winners && winners.length > 0 && <WinnerMoment actor={actor} />}
