@@ -154,6 +154,35 @@ interface GameLogTable {
   message: string;
 }
 
+/** An event's Discord webhook and its delivery state (server-contract section 9; migration 009_discord). */
+export interface DiscordWebhooksTable {
+  id: Generated<number>;
+  event_id: number;
+  webhook_url: string;
+  announce_status: number;
+  announce_rolls: number;
+  announce_reviews: number;
+  announce_results: number;
+  state: string;
+  last_error: string | null;
+  failures: Generated<number>;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+/** One announcement waiting to be posted (server-contract section 9). */
+export interface DiscordOutboxTable {
+  id: Generated<number>;
+  webhook_id: number;
+  game_id: number | null;
+  kind: string;
+  /** JSON text of the announcement (server/discord/embeds.ts Announcement). */
+  payload: string;
+  created_at: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   users: UsersTable;
@@ -172,6 +201,8 @@ export interface Database {
   team_states: TeamStatesTable;
   game_log: GameLogTable;
   submissions: SubmissionsTable;
+  discord_webhooks: DiscordWebhooksTable;
+  discord_outbox: DiscordOutboxTable;
 }
 
 /** A database handle or an open transaction; repositories take either (house-style "Server"). */

@@ -1,5 +1,6 @@
 import type { Db } from '../db/schema';
 import { imageKeysOf } from '../submissions/repository';
+import { announceStatus } from '../discord/outbox';
 import type { GameProgress } from '../../contract/socket';
 import { badRequest, conflict, notFound } from '../errors';
 import {
@@ -281,6 +282,7 @@ export async function changeStatus(trx: Db, row: GameRow, to: string): Promise<{
   const message = status === 'paused' ? 'Game paused.' : row.status === 'paused' ? 'Game resumed.' : 'Game started.';
   await updateGame(trx, row.id, { status });
   const log = await insertLog(trx, row.id, message);
+  await announceStatus(trx, row.id, status === 'paused' ? 'Game paused' : row.status === 'paused' ? 'Game resumed' : 'Game started');
   return { status, log };
 }
 
@@ -300,6 +302,7 @@ export async function resetGame(trx: Db, row: GameRow): Promise<string[]> {
   await clearLog(trx, row.id);
   await insertLog(trx, row.id, 'Game reset.');
   await updateGame(trx, row.id, { status: 'READY', winners: null });
+  await announceStatus(trx, row.id, 'Game reset');
   return keys;
 }
 
