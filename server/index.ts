@@ -10,10 +10,12 @@ import { silentBroadcaster } from './realtime/broadcaster';
 import { connectRedis } from './redis';
 import { startSessionPurge } from './auth/sessions';
 import { imageStoreOf } from './submissions/storage';
+import { startAnnouncementWorker } from './discord/worker';
 
 /**
  * Starts the whole product on one port (server-contract section 6): API under /api, Socket.IO at
  * /socket.io, the built client everywhere else; expired sessions are purged on start and hourly.
+ * The Discord announcement worker runs in every process (server-contract section 9).
  * Exits 1 when the database cannot be opened.
  */
 async function main(): Promise<void> {
@@ -29,9 +31,12 @@ async function main(): Promise<void> {
   }) as HttpServer;
   const realtime = await attachRealtime(server, deps);
   deps.broadcaster = realtime.broadcaster;
+  // Every process posts Discord announcements from the shared outbox (server-contract section 9).
+  const announcements = startAnnouncementWorker(handle.db, handle.dialect, config.announcements);
   const stop = async () => {
     setTimeout(() => process.exit(0), 3000).unref();
     stopSessionPurge();
+    await announcements.stop();
     const closed = realtime.close();
     server.closeAllConnections();
     await closed;
