@@ -3,18 +3,20 @@ import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
 import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLog, listTeamStates, parseConnections, parseWinners, storedHistory, storedTaskState } from './repository';
 import { withdrawPending } from '../submissions/service';
+import { announceRoll, type AnnouncedRoll } from '../discord/outbox';
 import { arrivalState, mayRoll, PROOF_MESSAGES, type TaskState } from '../../contract/submission';
 import {
   applyRoll,
   canRevert,
   isGameStatus,
   isPlayableStatus,
+  lastMoveOf,
   revertHistory,
   type GameStatus,
 } from '../../contract/game';
 import { dieFor } from '../../contract/game/dice';
 import type { LogEntry, Winner } from '../../contract/gameApi';
-import type { GameProgress, TeamAction } from '../../contract/socket';
+import type { GameProgress, LastMove, TeamAction } from '../../contract/socket';
 
 /** Texts of refused actions, sent to the sender as `action_error` (product-spec sections 4 and 6). */
 export const PLAY_MESSAGES = {
@@ -94,7 +96,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A roll's die comes from the game's dice seed (server-contract section 10, contract dieFor): the
  * roll is the k-th of the round, k = 1 + the highest roll_index recorded for the game (reverts
  * take none), read inside the transaction that holds the version, so two rolls never share a k;
- * the roll's log entry carries roll_index and die. Resolves after COMMIT, so callers broadcast
+ * the roll's log entry carries roll_index and die, and its progress carries the roll as last_move
+ * (contract lastMoveOf; null after a revert). Resolves after COMMIT, so callers broadcast
  * only what is persisted. Any other error (database down) is thrown as is.
  */
 export async function applyTeamAction(
@@ -201,11 +204,14 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
   let winners: Winner[] | null = parseWinners(game.winners);
   let status: GameStatus = isGameStatus(game.status) ? game.status : 'in-progress';
   let taskState: TaskState;
+  let lastMove: LastMove | null = null;
+  let announced: { roll: AnnouncedRoll; won: boolean } | null = null;
 
   if (kind === 'roll') {
     const rollIndex = await nextRollIndex(trx, game.id);
     const die = await dieFor(game.dice_seed, game.id, rollIndex);
     const outcome = applyRoll({ position: from, die, board_size: game.board_size, connections: parseConnections(game.board_connections) });
+    lastMove = lastMoveOf(action.team_id, from, die, outcome);
     next = { current_position: outcome.final, revert_count: team.revert_count, position_history: [...history, outcome.final] };
     move = { roll_index: rollIndex, die, landing: outcome.landing, via: outcome.connection?.type ?? null };
     messages.push({ text: PLAY_LOG.rolled(team.name, die, from, outcome.landing), team: teamLog, roll: { roll_index: rollIndex, die } });
@@ -217,6 +223,8 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
       messages.push({ text: PLAY_LOG.won(team.name, game.board_size), team: { name: SERVER_LOG_NAME, color: null } });
     }
     taskState = arrivalState(await squareAt(trx, game.id, outcome.final), outcome.won ? 'won' : 'roll');
+    const via = outcome.connection?.type === 'snake' || outcome.connection?.type === 'ladder' ? outcome.connection.type : null;
+    announced = { roll: { team: teamLog, die, from, landing: outcome.landing, to: outcome.final, via }, won: outcome.won };
   } else {
     if (team.current_position <= 1 || history.length < 2) throw new ActionRefused(PLAY_MESSAGES.nothingToRevert(team.name));
     if (!canRevert(team, game.max_reverts_allowed)) {
@@ -257,9 +265,11 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
   const withdrawn = kind === 'revert' ? await withdrawPending(trx, game.id, action.team_id) : [];
   const log: LogEntry[] = [];
   for (const m of messages) log.push(await insertLog(trx, game.id, m.text, m.team, m.roll));
+  // Discord announcements go to the outbox in this transaction (server-contract section 9).
+  if (announced) await announceRoll(trx, game.id, announced.roll, announced.won);
 
   return {
-    progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners, version: game.version + 1 },
+    progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners, version: game.version + 1, last_move: lastMove },
     log,
     withdrawn,
   };

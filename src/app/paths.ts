@@ -8,3 +8,8 @@
 export function verifyPath(gameId: number): string {
   return `/games/${gameId}/verify`;
 }
+
+/** The results page of a game (standings, race chart, statistics, replay, CSV): /games/{gameId}/results. */
+export function resultsPath(gameId: number): string {
+  return `/games/${gameId}/results`;
+}

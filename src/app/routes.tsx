@@ -31,6 +31,7 @@ export const routes: RouteObject[] = [
       { path: '/games/spectate/:gameId', ...lazyPage(async () => ({ Component: (await import('../features/spectate/SpectatorViewPage')).SpectatorViewPage })) },
       // verifyPath (src/app/paths.ts) builds links to it.
       { path: '/games/:gameId/verify', ...lazyPage(async () => ({ Component: (await import('../features/verify/VerifyDicePage')).VerifyDicePage })) },
+      { path: '/games/:gameId/results', ...lazyPage(async () => ({ Component: (await import('../features/results/ResultsPage')).ResultsPage })) },
     ],
   },
   {
