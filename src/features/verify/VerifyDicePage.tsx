@@ -7,6 +7,7 @@ import { historyCsvPath, type GameHistory } from '../../../contract/history';
 import { diceVerifyMachine } from '../../../machines/diceVerify.machine';
 import * as sel from '../../../machines/diceVerify.selectors';
 import { fetchGameHistory } from '../../api/history';
+import { resultsPath } from '../../app/paths';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
@@ -156,8 +157,9 @@ function Report({ report, checking, onReload, gameId }: { report: DiceReport; ch
           </table>
         </div>
       )}
-      <p className="muted">
+      <p className="row">
         <Link to={`/games/spectate/${gameId}`}>Back to the game</Link>
+        {report.phase === 'checked' && <Link to={resultsPath(gameId)}>Results</Link>}
       </p>
     </div>
   );
