@@ -1,5 +1,6 @@
 import type { GameHistory, HistoryTeam, Move } from './history';
 import type { PublicGame } from './gameApi';
+import { standingsOf, type Standing } from './game/standings';
 
 /**
  * The story of a game, computed from its history (server-contract section 11; issue #15 results
@@ -138,42 +139,25 @@ export function teamStats(history: Pick<GameHistory, 'teams' | 'moves' | 'review
   });
 }
 
-/** One row of the final standings. */
-export interface Standing {
-  /** 1 for the first row, and so on (the podium shows 1 to 3). */
-  place: number;
-  team: HistoryTeam;
-  /** The team's square after the last move. */
-  position: number;
-  /** Whether the game names this team a winner. */
-  winner: boolean;
-}
-
 /**
- * Final standings: the winners first (in the game's order, matched by team name), then the other
- * teams by square, highest first; a tie goes to the team that reached its square first, then by
- * name. Before any move every team is on square 1.
+ * Final standings of a history, with the one ranking of contract/game/standings.ts (standingsOf:
+ * the winners first, then by square, furthest first; a tie goes to the team that reached its
+ * square first, then the lower team id): each team stands where its last move left it (square 1
+ * before any), having arrived at that move's time.
  */
-export function standings(history: Pick<GameHistory, 'game' | 'teams' | 'moves'>): Standing[] {
-  const winnerNames = (history.game.winners ?? []).map((w) => w.name);
-  const position = new Map(history.teams.map((t) => [t.team_id, 1]));
-  const arrived = new Map(history.teams.map((t) => [t.team_id, -1]));
-  history.moves.forEach((m, i) => {
-    position.set(m.team_id, m.to);
-    arrived.set(m.team_id, i);
-  });
-  const winnerRank = (t: HistoryTeam) => {
-    const i = winnerNames.indexOf(t.name);
-    return i < 0 ? Number.POSITIVE_INFINITY : i;
-  };
-  const sorted = [...history.teams].sort(
-    (a, b) =>
-      winnerRank(a) - winnerRank(b) ||
-      position.get(b.team_id)! - position.get(a.team_id)! ||
-      arrived.get(a.team_id)! - arrived.get(b.team_id)! ||
-      a.name.localeCompare(b.name),
+export function historyStandings(history: Pick<GameHistory, 'game' | 'teams' | 'moves'>): Standing[] {
+  const last = new Map<number, Move>();
+  for (const m of history.moves) last.set(m.team_id, m);
+  return standingsOf(
+    history.teams.map((t) => ({
+      team_id: t.team_id,
+      team_name: t.name,
+      team_color: t.color,
+      current_position: last.get(t.team_id)?.to ?? 1,
+      square_since: last.get(t.team_id)?.at,
+    })),
+    history.game.winners,
   );
-  return sorted.map((team, i) => ({ place: i + 1, team, position: position.get(team.team_id)!, winner: winnerNames.includes(team.name) }));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { gamePlayMachine } from './gamePlay.machine';
 import { leaderEntryOf, userTeamsOf, viewerRoleOf } from '../contract/game/roles';
 import { leaderRollGate } from '../contract/proofView';
 import type { bannerMachine } from './banner.machine';
+import type { rollMomentMachine } from './rollMoment.machine';
 
 type S = SnapshotFrom<typeof gamePlayMachine>;
 
@@ -36,3 +37,5 @@ export const selectIsFinished = (s: S) => s.matches({ live: { play: 'finished' }
 export const selectConnection = (s: S) => s.children.connection;
 /** Why the viewer's led team may not roll now (the proof rule of server-contract section 8), or null. */
 export const selectRollGate = (s: S) => leaderRollGate(s.context.game);
+/** The roll moment chart (die, pawn walk, held log lines), while the game is live. */
+export const selectRollMoment = (s: S) => s.children.rollMoment as ActorRefFrom<typeof rollMomentMachine> | undefined;

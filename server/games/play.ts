@@ -9,12 +9,13 @@ import {
   canRevert,
   isGameStatus,
   isPlayableStatus,
+  lastMoveOf,
   revertHistory,
   type GameStatus,
 } from '../../contract/game';
 import { dieFor } from '../../contract/game/dice';
 import type { LogEntry, Winner } from '../../contract/gameApi';
-import type { GameProgress, TeamAction } from '../../contract/socket';
+import type { GameProgress, LastMove, TeamAction } from '../../contract/socket';
 
 /** Texts of refused actions, sent to the sender as `action_error` (product-spec sections 4 and 6). */
 export const PLAY_MESSAGES = {
@@ -94,7 +95,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A roll's die comes from the game's dice seed (server-contract section 10, contract dieFor): the
  * roll is the k-th of the round, k = 1 + the highest roll_index recorded for the game (reverts
  * take none), read inside the transaction that holds the version, so two rolls never share a k;
- * the roll's log entry carries roll_index and die. Resolves after COMMIT, so callers broadcast
+ * the roll's log entry carries roll_index and die, and its progress carries the roll as last_move
+ * (contract lastMoveOf; null after a revert). Resolves after COMMIT, so callers broadcast
  * only what is persisted. Any other error (database down) is thrown as is.
  */
 export async function applyTeamAction(
@@ -201,11 +203,13 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
   let winners: Winner[] | null = parseWinners(game.winners);
   let status: GameStatus = isGameStatus(game.status) ? game.status : 'in-progress';
   let taskState: TaskState;
+  let lastMove: LastMove | null = null;
 
   if (kind === 'roll') {
     const rollIndex = await nextRollIndex(trx, game.id);
     const die = await dieFor(game.dice_seed, game.id, rollIndex);
     const outcome = applyRoll({ position: from, die, board_size: game.board_size, connections: parseConnections(game.board_connections) });
+    lastMove = lastMoveOf(action.team_id, from, die, outcome);
     next = { current_position: outcome.final, revert_count: team.revert_count, position_history: [...history, outcome.final] };
     move = { roll_index: rollIndex, die, landing: outcome.landing, via: outcome.connection?.type ?? null };
     messages.push({ text: PLAY_LOG.rolled(team.name, die, from, outcome.landing), team: teamLog, roll: { roll_index: rollIndex, die } });
@@ -259,7 +263,7 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
   for (const m of messages) log.push(await insertLog(trx, game.id, m.text, m.team, m.roll));
 
   return {
-    progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners, version: game.version + 1 },
+    progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners, version: game.version + 1, last_move: lastMove },
     log,
     withdrawn,
   };

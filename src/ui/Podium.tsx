@@ -1,33 +1,53 @@
-/** One team on the podium: its name, colour (#rrggbb) and podium place (1, 2 or 3). */
-export interface PodiumEntry {
-  name: string;
-  color: string;
-  position: number;
-}
+import type { CSSProperties } from 'react';
+import type { Standing } from '../../contract/game/standings';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
-const PLACE_TEXT = ['1st', '2nd', '3rd'];
+/** Display fallback of a team colour (product-spec section 3 "Team"). */
+const FALLBACK_COLOR = '#cccccc';
+const PLACE_NAMES = ['1st', '2nd', '3rd'] as const;
+
+/** Black or white, whichever reads better on `hex` (relative luminance, WCAG). */
+function inkOn(hex: string): string {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return luminance > 0.179 ? '#1d1405' : '#ffffff';
+}
 
 /**
- * The podium of a finished game (issue #15): up to three teams on steps, 2nd left, 1st in the
- * middle and highest, 3rd right, each step with the team's colour and name (as text) and its
- * place. Read in place order by assistive technology (an ordered list, 1st first); the visual
- * order comes from CSS. Entries beyond place 3 are left out.
+ * The final standings podium (issue 12 "the winner moment"): the first three of `standings`
+ * (contract standingsOf: winner first) on steps of decreasing height, 2nd left, 1st centre, 3rd
+ * right on wide screens; each step in the team's colour with its place, name and square. The list
+ * is in place order for screen readers (the visual order comes from CSS). Team names are rendered
+ * as text. Nothing is rendered for empty standings. `title` heads the section (default
+ * 'Final Standings').
  */
-export function Podium({ entries, label = 'Podium' }: { entries: readonly PodiumEntry[]; label?: string }) {
-  const top = [...entries].filter((e) => e.position >= 1 && e.position <= 3).sort((a, b) => a.position - b.position);
+export function Podium({ standings, title = 'Final Standings' }: { standings: readonly Standing[]; title?: string }) {
+  const top = standings.slice(0, 3);
   if (top.length === 0) return null;
   return (
-    <ol className="podium" aria-label={label} data-testid="podium">
-      {top.map((e) => (
-        <li key={`${e.position}-${e.name}`} className={`podium__step podium__step--${e.position}`} data-place={e.position}>
-          <span className="podium__name">{e.name}</span>
-          <span className="podium__block" style={{ borderTopColor: HEX.test(e.color) ? e.color : '#cccccc' }}>
-            <span className="podium__swatch" style={{ background: HEX.test(e.color) ? e.color : '#cccccc' }} aria-hidden="true" />
-            <span className="podium__place">{PLACE_TEXT[e.position - 1]}</span>
-          </span>
-        </li>
-      ))}
-    </ol>
+    <section className="podium" aria-labelledby="podium-title" data-testid="podium">
+      <h2 id="podium-title" className="podium__title">{title}</h2>
+      <ol className="podium__steps">
+        {top.map((s, i) => {
+          const color = HEX.test(s.team_color) ? s.team_color : FALLBACK_COLOR;
+          const style = { '--team': color, '--team-ink': inkOn(color) } as CSSProperties;
+          return (
+            <li key={s.team_id} className={`podium__step podium__step--${i + 1}`} style={style} data-testid="podium-step" data-place={s.place} data-team={s.team_name}>
+              <span className="podium__name">
+                {s.winner && <span className="podium__crown" aria-hidden="true" />}
+                {s.team_name}
+              </span>
+              <span className="podium__block">
+                <span className="podium__place">{PLACE_NAMES[i]}</span>
+                <span className="podium__square">Square {s.position}</span>
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
   );
 }

@@ -16,6 +16,7 @@ import {
   pawnOffsets,
   pawnRadius,
   snakePath,
+  snakePointAt,
   squareInfoText,
   wrapLabel,
   type Point,
@@ -36,6 +37,14 @@ export interface BoardViewTeam {
   current_position: number;
 }
 
+/**
+ * A pawn the roll moment moves (issue 12): drawn on `square` while it walks, or along the drawn
+ * snake or ladder from square `from` to `to`, `progress` 0..1 of the way, while it follows one.
+ */
+export type PawnMotion =
+  | { team_id: number; square: number }
+  | { team_id: number; via: 'snake' | 'ladder'; from: number; to: number; progress: number };
+
 /** Props of BoardView: the board, its connections and pawns, and how much to show. */
 export interface BoardViewProps {
   /** N, the number of squares (25 ... 225). */
@@ -50,6 +59,8 @@ export interface BoardViewProps {
   compact?: boolean;
   /** Accessible name of the board. */
   label?: string;
+  /** The pawn the roll moment moves, drawn where the moment has it instead of on its square. */
+  motion?: PawnMotion | null;
 }
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -82,7 +93,7 @@ function kindOf(square: number, boardSize: number, description: string | undefin
  * Scales with its container (viewBox), filling the width on a phone, where the task text gives way
  * to larger numbers.
  */
-export function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board' }: BoardViewProps) {
+export function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board', motion = null }: BoardViewProps) {
   const uid = useId();
   const svgRef = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<number | null>(null);
@@ -176,22 +187,42 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
   }
 
   const teamsBySquare = new Map<number, BoardViewTeam[]>();
+  const pawns: JSX.Element[] = [];
+  const pawnBody = (t: BoardViewTeam, r: number) => (
+    <>
+      <circle r={r} strokeWidth={Math.max(1.5, r * 0.2)} fill={HEX.test(t.team_color) ? t.team_color : FALLBACK_COLOR} />
+      <circle r={r * 0.45} className="board__pawn-shine" cx={-r * 0.25} cy={-r * 0.3} />
+    </>
+  );
   for (const t of [...teams].sort((a, b) => a.team_id - b.team_id)) {
-    const at = Math.min(Math.max(1, Math.round(t.current_position) || 1), boardSize);
+    const moving = motion !== null && motion.team_id === t.team_id ? motion : null;
+    if (moving && 'via' in moving && isDrawable({ type: moving.via, start: moving.from, end: moving.to }, boardSize)) {
+      const a = cellCenter(moving.from, boardSize);
+      const b = cellCenter(moving.to, boardSize);
+      const p = moving.via === 'snake' ? snakePointAt(a, b, moving.progress) : { x: a.x + (b.x - a.x) * moving.progress, y: a.y + (b.y - a.y) * moving.progress };
+      pawns.push(
+        <g key={t.team_id} className="board__pawn board__pawn--following" style={{ transform: `translate(${p.x}px, ${p.y}px)` }} data-team={t.team_id} data-moving="following">
+          <title>{`${t.team_name}: on the ${moving.via}`}</title>
+          {pawnBody(t, pawnRadius(1))}
+        </g>,
+      );
+      continue;
+    }
+    const square = moving && 'square' in moving ? moving.square : t.current_position;
+    const at = Math.min(Math.max(1, Math.round(square) || 1), boardSize);
     teamsBySquare.set(at, [...(teamsBySquare.get(at) ?? []), t]);
   }
-  const pawns: JSX.Element[] = [];
   for (const [square, here] of teamsBySquare) {
     const c = cellCenter(square, boardSize);
     const offsets = pawnOffsets(here.length);
     const r = pawnRadius(here.length);
     here.forEach((t, i) => {
       const style: CSSProperties = { transform: `translate(${c.x + offsets[i].x}px, ${c.y + offsets[i].y}px)` };
+      const walking = motion !== null && motion.team_id === t.team_id;
       pawns.push(
-        <g key={t.team_id} className="board__pawn" style={style} data-team={t.team_id} data-position={square}>
+        <g key={t.team_id} className={walking ? 'board__pawn board__pawn--walking' : 'board__pawn'} style={style} data-team={t.team_id} data-position={square} data-moving={walking ? 'walking' : undefined}>
           <title>{`${t.team_name}: square ${square}`}</title>
-          <circle r={r} strokeWidth={Math.max(1.5, r * 0.2)} fill={HEX.test(t.team_color) ? t.team_color : FALLBACK_COLOR} />
-          <circle r={r * 0.45} className="board__pawn-shine" cx={-r * 0.25} cy={-r * 0.3} />
+          {pawnBody(t, r)}
         </g>,
       );
     });

@@ -14,6 +14,7 @@ import { Notice } from '../../ui/Notice';
 import { prefersReducedMotion } from './confetti';
 import { timeOnSquare } from '../../../contract/submission';
 import { TaskStateBadge, useNow } from './ProofPanel';
+import { useLogHold, type RollMomentRef } from './RollMoment';
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
@@ -222,27 +223,43 @@ function logTime(iso: string): string {
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString();
 }
 
-/** The Live Game Log (product-spec sections 2 and 9): the last 100 entries, newest first. */
+/**
+ * The Live Game Log (product-spec sections 2 and 9): the last 100 entries, newest first, in a
+ * focusable scrolling region. While the roll moment plays, the entries of the roll wait until the
+ * pawn arrives (issue 12: the log line after).
+ */
 export function GameLog({ actor }: { actor: GamePlayRef }) {
   const log: LogEntry[] = useSelector(actor, sel.selectLog);
+  const rollMoment = useSelector(actor, sel.selectRollMoment);
+  return rollMoment ? <HeldGameLog log={log} rollMoment={rollMoment} /> : <GameLogList log={log} holdAfter={null} />;
+}
+
+function HeldGameLog({ log, rollMoment }: { log: LogEntry[]; rollMoment: RollMomentRef }) {
+  return <GameLogList log={log} holdAfter={useLogHold(rollMoment)} />;
+}
+
+function GameLogList({ log, holdAfter }: { log: LogEntry[]; holdAfter: number | null }) {
+  const shown = holdAfter === null ? log : log.filter((e) => e.id <= holdAfter);
   return (
     <section className="panel game-log" aria-labelledby="game-log-title">
       <h2 id="game-log-title" className="game-panel__title">Live Game Log</h2>
-      {log.length === 0 ? (
+      {shown.length === 0 ? (
         <p className="muted">No moves yet.</p>
       ) : (
-        <ol className="game-log__list" data-testid="game-log">
-          {log.map((e) => (
-            <li key={e.id} className="game-log__entry">
-              <time className="game-log__time" dateTime={e.timestamp}>{logTime(e.timestamp)}</time>
-              <span className="game-log__team">
-                <span className="game-log__swatch" style={{ background: e.team_color ?? 'transparent' }} aria-hidden="true" />
-                {e.team_name}
-              </span>
-              <span className="game-log__message">{e.message}</span>
-            </li>
-          ))}
-        </ol>
+        <div className="game-log__scroll" tabIndex={0} role="region" aria-label="Live Game Log entries">
+          <ol className="game-log__list" data-testid="game-log">
+            {shown.map((e) => (
+              <li key={e.id} className="game-log__entry">
+                <time className="game-log__time" dateTime={e.timestamp}>{logTime(e.timestamp)}</time>
+                <span className="game-log__team">
+                  <span className="game-log__swatch" style={{ background: e.team_color ?? 'transparent' }} aria-hidden="true" />
+                  {e.team_name}
+                </span>
+                <span className="game-log__message">{e.message}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
       )}
     </section>
   );

@@ -1,6 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo } from 'react';
+import { useMemo, type CSSProperties } from 'react';
 import { Link } from 'react-router-dom';
+import { standingsOf } from '../../../contract/game/standings';
+import { Podium } from '../../ui/Podium';
 import type { ActorRefFrom } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import * as sel from '../../../machines/gamePlay.selectors';
@@ -11,6 +13,7 @@ import { Breadcrumb } from '../../ui/Breadcrumb';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { gameScreenLogic, type GameScreenEffects } from './effects';
+import { prefersReducedMotion } from './confetti';
 import { GameBoard } from './GameBoard';
 import { TeamTasks } from './ProofPanel';
 import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, GameLog, StatusBadge, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
@@ -51,7 +54,7 @@ export function GameScreen({
   previous: { to: string; label: string };
 }) {
   const logic = useMemo(() => gameScreenLogic(effects), [effects]);
-  const actor = useActorRef(logic, { input: { gameId } });
+  const actor = useActorRef(logic, { input: { gameId, reducedMotion: prefersReducedMotion() } });
   const loading = useSelector(actor, sel.selectIsLoading);
   const loadError = useSelector(actor, sel.selectLoadError);
   const eventName = useSelector(actor, (s) => s.context.game?.event_name ?? null);
@@ -105,11 +108,7 @@ function LiveGame({
           )}
         </div>
       </header>
-      {finished && winners && winners.length > 0 && (
-        <div className="game-page__winner">
-          <WinnerBanner winners={winners} />
-        </div>
-      )}
+      {finished && winners && winners.length > 0 && <WinnerMoment actor={actor} />}
       {celebrating && <Confetti launch={effects.launchConfetti} />}
       <div className="game-layout">
         <div className="game-layout__board">
@@ -123,6 +122,24 @@ function LiveGame({
         </aside>
       </div>
     </>
+  );
+}
+
+/**
+ * The winner moment (issue 12): the winner banner in the winner's colour and the final standings
+ * podium (contract standingsOf: winner first, then by square).
+ */
+function WinnerMoment({ actor }: { actor: GamePlayRef }) {
+  const winners = useSelector(actor, sel.selectWinners);
+  const teams = useSelector(actor, sel.selectTeamStates);
+  const standings = useMemo(() => standingsOf(teams ?? [], winners), [teams, winners]);
+  if (!winners || winners.length === 0) return null;
+  const color = /^#[0-9a-fA-F]{6}$/.test(winners[0].color) ? winners[0].color : undefined;
+  return (
+    <div className="panel game-page__winner" style={color ? ({ '--winner': color } as CSSProperties) : undefined} data-winner-color={color}>
+      <WinnerBanner winners={winners} />
+      <Podium standings={standings} />
+    </div>
   );
 }
 
