@@ -1,6 +1,6 @@
 import type { GameHistory, HistoryTeam, Move } from './history';
 import type { PublicGame } from './gameApi';
-import { standingsOf, type Standing } from './game/standings';
+import { standingsOf, type Standing as GameStanding } from './game/standings';
 
 /**
  * The story of a game, computed from its history (server-contract section 11; issue #15 results
@@ -139,16 +139,23 @@ export function teamStats(history: Pick<GameHistory, 'teams' | 'moves' | 'review
   });
 }
 
+/** One row of the final standings: contract standingsOf's row with the history's team. */
+export interface Standing extends GameStanding {
+  team: HistoryTeam;
+}
+
 /**
- * Final standings of a history, with the one ranking of contract/game/standings.ts (standingsOf:
- * the winners first, then by square, furthest first; a tie goes to the team that reached its
- * square first, then the lower team id): each team stands where its last move left it (square 1
- * before any), having arrived at that move's time.
+ * Final standings from a history, ranked by contract standingsOf (one ranking for the game
+ * screen's podium and the results page): the winners first (in the game's order, matched by team
+ * name), then the other teams by square after their last move, highest first; a tie goes to the
+ * team that reached its square first (the `at` of its last move), then to the lower team id.
+ * Before any move every team is on square 1.
  */
-export function historyStandings(history: Pick<GameHistory, 'game' | 'teams' | 'moves'>): Standing[] {
+export function standings(history: Pick<GameHistory, 'game' | 'teams' | 'moves'>): Standing[] {
   const last = new Map<number, Move>();
   for (const m of history.moves) last.set(m.team_id, m);
-  return standingsOf(
+  const teams = new Map(history.teams.map((t) => [t.team_id, t]));
+  const ranked = standingsOf(
     history.teams.map((t) => ({
       team_id: t.team_id,
       team_name: t.name,
@@ -158,6 +165,7 @@ export function historyStandings(history: Pick<GameHistory, 'game' | 'teams' | '
     })),
     history.game.winners,
   );
+  return ranked.map((s) => ({ ...s, team: teams.get(s.team_id)! }));
 }
 
 /**

@@ -113,7 +113,10 @@ run.each(backends())('the results page of a finished game in Chromium (%s)', (ba
       [loser, finalPositions[loser]],
     ]);
     expect(await standings.first().textContent()).toContain('Winner');
-    expect(await page.getByTestId('podium-step').evaluateAll((steps) => steps.map((li) => li.getAttribute('data-team')))).toEqual([winner, loser]);
+    const steps = await page.getByTestId('podium').getByRole('listitem').allTextContents();
+    expect(steps).toHaveLength(2);
+    expect(steps[0]).toMatch(new RegExp(`^${winner}1stSquare \\d+$`));
+    expect(steps[1]).toMatch(new RegExp(`^${loser}2ndSquare \\d+$`));
 
     // The race chart: uPlot drew one series per team, each named in its legend.
     const chart = page.getByTestId('race-chart');

@@ -111,10 +111,7 @@ modelTests<Snap, ModelEvent, World>({
       ]);
       expect(standings[0].textContent).toContain('Winner');
       expect(screen.getByTestId('standings').querySelector('b')).toBeNull();
-      expect(within(screen.getByTestId('podium')).getAllByTestId('podium-step').map((li) => [li.dataset.team, li.dataset.place])).toEqual([
-        [BLUE.name, '1'],
-        [RED.name, '2'],
-      ]);
+      expect(within(screen.getByTestId('podium')).getAllByRole('listitem').map((li) => li.textContent)).toEqual([`${BLUE.name}1stSquare 25`, `${RED.name}2ndSquare 7`]);
       // The chart is handed one series per team, in team order, with its squares at every frame.
       expect(w.charts.at(-1)!.series.map((x) => [x.team.name, x.positions])).toEqual([
         [RED.name, [1, 7, 7, 12, 7, 7, 7]],

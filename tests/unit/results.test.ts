@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GameHistory, HistoryReview, Move } from '../../contract/history';
-import { formatDuration, historyStandings, moveText, raceSeries, replayFrames, summarize, teamStats } from '../../contract/results';
+import { formatDuration, moveText, raceSeries, replayFrames, standings, summarize, teamStats } from '../../contract/results';
 
 /**
  * The pure functions of the results page (contract/results.ts, issue #15): replay frames, race
@@ -110,13 +110,13 @@ describe('summarize', () => {
   });
 });
 
-describe('historyStandings', () => {
+describe('standings', () => {
   it('puts the winner first, then the others by square', () => {
     const finished = history(
       { moves: [...MOVES, roll(2, 300, 9, 6, 100)] },
       { status: 'finished', winners: [{ name: 'Blue Moons', color: '#2244cc' }] },
     );
-    expect(historyStandings(finished).map((s) => [s.place, s.team_name, s.position, s.winner])).toEqual([
+    expect(standings(finished).map((s) => [s.place, s.team.name, s.position, s.winner])).toEqual([
       [1, 'Blue Moons', 100, true],
       [2, 'Red Dragons', 14, false],
       [3, 'Green Goblins', 1, false],
@@ -125,19 +125,22 @@ describe('historyStandings', () => {
 
   it('without a winner, ranks by square; a tie goes to the team that got there first', () => {
     const moves = [roll(1, 10, 1, 4, 5), roll(2, 20, 1, 4, 5), roll(3, 30, 1, 2, 3)];
-    expect(historyStandings(history({ moves })).map((s) => s.team_name)).toEqual(['Red Dragons', 'Blue Moons', 'Green Goblins']);
+    expect(standings(history({ moves })).map((s) => s.team.name)).toEqual(['Red Dragons', 'Blue Moons', 'Green Goblins']);
     const swapped = [roll(2, 10, 1, 4, 5), roll(1, 20, 1, 4, 5)];
-    expect(historyStandings(history({ moves: swapped })).map((s) => s.team_name)).toEqual(['Blue Moons', 'Red Dragons', 'Green Goblins']);
+    expect(standings(history({ moves: swapped })).map((s) => s.team.name)).toEqual(['Blue Moons', 'Red Dragons', 'Green Goblins']);
   });
 
-  it('ranks teams that never moved by team id, after a team that came back to square 1', () => {
-    expect(historyStandings(history({ moves: [] })).map((s) => [s.team_name, s.position])).toEqual([
+  it('ranks teams that never moved in team order (lower team id first)', () => {
+    expect(standings(history({ moves: [] })).map((s) => [s.team.name, s.position])).toEqual([
       ['Red Dragons', 1],
       ['Blue Moons', 1],
       ['Green Goblins', 1],
     ]);
+  });
+
+  it('puts a team that came back to square 1 (it arrived there at its revert) before teams that never moved', () => {
     const back = [roll(3, 10, 1, 2, 3), revert(3, 20, 3, 1)];
-    expect(historyStandings(history({ moves: back })).map((s) => s.team_name)).toEqual(['Green Goblins', 'Red Dragons', 'Blue Moons']);
+    expect(standings(history({ moves: back })).map((s) => s.team.name)).toEqual(['Green Goblins', 'Red Dragons', 'Blue Moons']);
   });
 });
 

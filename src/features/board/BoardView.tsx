@@ -64,6 +64,10 @@ export interface BoardViewProps {
 }
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
+/** Board zoom: 100% (fits the width) up to 300% in steps of 50%; the zoomed board scrolls. */
+const ZOOM_MIN = 1;
+const ZOOM_MAX = 3;
+const ZOOM_STEP = 0.5;
 /** Display fallback of a team colour (product-spec section 3 "Team"). */
 const FALLBACK_COLOR = '#cccccc';
 
@@ -91,13 +95,15 @@ function kindOf(square: number, boardSize: number, description: string | undefin
  * Enter or Space; arrow keys move between them) that toggle the info box: the task,
  * 'Snake/Ladder starts here, leading to square N' or 'Square N.'.
  * Scales with its container (viewBox), filling the width on a phone, where the task text gives way
- * to larger numbers.
+ * to larger numbers; Zoom in / Zoom out buttons (100% to 300%) enlarge it inside a scrolling
+ * frame (besides the browser's own pinch zoom).
  */
 export function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board', motion = null }: BoardViewProps) {
   const uid = useId();
   const svgRef = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [focusable, setFocusable] = useState(1);
+  const [zoom, setZoom] = useState(1);
   const extent = boardExtent(boardSize);
   const drawn = connections.filter((c) => isDrawable(c, boardSize));
   const starts = new Map(drawn.map((c) => [c.start, c]));
@@ -230,8 +236,26 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
 
   return (
     <figure className={compact ? 'board board--compact' : 'board'}>
-      <div className="board__scroll">
-        <svg ref={svgRef} className="board__svg" viewBox={`0 0 ${extent} ${extent}`} role="group" aria-label={label}>
+      {!compact && (
+        <div className="board__zoom" role="group" aria-label="Board zoom">
+          <button type="button" className="btn btn--small" onClick={() => setZoom((z) => Math.max(ZOOM_MIN, z - ZOOM_STEP))} disabled={zoom <= ZOOM_MIN}>
+            Zoom out
+          </button>
+          <span className="board__zoom-level" data-testid="board-zoom">{Math.round(zoom * 100)}%</span>
+          <button type="button" className="btn btn--small" onClick={() => setZoom((z) => Math.min(ZOOM_MAX, z + ZOOM_STEP))} disabled={zoom >= ZOOM_MAX}>
+            Zoom in
+          </button>
+        </div>
+      )}
+      <div className="board__scroll" tabIndex={zoom > 1 ? 0 : undefined} role={zoom > 1 ? 'region' : undefined} aria-label={zoom > 1 ? 'Zoomed board (scrolls)' : undefined}>
+        <svg
+          ref={svgRef}
+          className="board__svg"
+          style={zoom > 1 ? { width: `${zoom * 100}%`, maxWidth: 'none' } : undefined}
+          viewBox={`0 0 ${extent} ${extent}`}
+          role="group"
+          aria-label={label}
+        >
           <g className="board__cells">{cells}</g>
           <g className="board__links" aria-hidden="true">
             {drawn.filter((c) => c.type === 'ladder').map((c) => (

@@ -5,8 +5,7 @@ import { Link, useParams } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import { historyCsvPath } from '../../../contract/history';
-import type { Standing } from '../../../contract/game/standings';
-import { formatDuration, historyStandings, raceSeries, replayFrames, teamStats, type ResultsData } from '../../../contract/results';
+import { formatDuration, raceSeries, replayFrames, standings, teamStats, type ResultsData, type Standing } from '../../../contract/results';
 import { resultsMachine } from '../../../machines/results.machine';
 import * as sel from '../../../machines/results.selectors';
 import { Breadcrumb } from '../../ui/Breadcrumb';
@@ -76,7 +75,7 @@ function ResultsView({ data, gameId, effects }: { data: ResultsData; gameId: num
   const { history, board } = data;
   const game = history.game;
   const frames = useMemo(() => replayFrames(history), [history]);
-  const rows = useMemo(() => historyStandings(history), [history]);
+  const rows = useMemo(() => standings(history), [history]);
   const hasMoves = history.moves.length > 0;
   return (
     <>
@@ -122,31 +121,29 @@ function ResultsView({ data, gameId, effects }: { data: ResultsData; gameId: num
   );
 }
 
-/**
- * The standings: once finished, the podium (src/ui/Podium, its own 'Final Standings' heading) over
- * the full list; before that, 'Standings So Far' and the list.
- */
 function StandingsPanel({ rows, finished }: { rows: Standing[]; finished: boolean }) {
-  const podium = finished && rows.length > 0;
   return (
-    <div className="panel results__standings">
-      {podium ? <Podium standings={rows} /> : <h2 id="results-standings-title">Standings So Far</h2>}
+    <section className="panel results__standings" aria-labelledby="results-standings-title">
+      <h2 id="results-standings-title">{finished ? 'Final Standings' : 'Standings So Far'}</h2>
       {rows.length === 0 ? (
         <p className="muted">This game has no teams.</p>
       ) : (
-        <ol className="standings" data-testid="standings" aria-label="All teams">
-          {rows.map((r) => (
-            <li key={r.team_id} className="standings__row" data-testid="standing" data-team={r.team_name} data-place={r.place} data-position={r.position}>
-              <span className="standings__place">{r.place}.</span>
-              <span className="team-positions__swatch" style={{ background: swatch(r.team_color) }} aria-hidden="true" />
-              <span className="standings__name">{r.team_name}</span>
-              {r.winner && <span className="standings__winner">Winner</span>}
-              <span className="standings__square">Square {r.position}</span>
-            </li>
-          ))}
-        </ol>
+        <div className="results__standings-body">
+          {finished && <Podium standings={rows} title="Podium" />}
+          <ol className="standings" data-testid="standings">
+            {rows.map((r) => (
+              <li key={r.team.team_id} className="standings__row" data-testid="standing" data-team={r.team.name} data-place={r.place} data-position={r.position}>
+                <span className="standings__place">{r.place}.</span>
+                <span className="team-positions__swatch" style={{ background: swatch(r.team.color) }} aria-hidden="true" />
+                <span className="standings__name">{r.team.name}</span>
+                {r.winner && <span className="standings__winner">Winner</span>}
+                <span className="standings__square">Square {r.position}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
       )}
-    </div>
+    </section>
   );
 }
 
