@@ -7,10 +7,11 @@ import { gameRoutes } from './games/routes';
 import { lobbyRoutes } from './lobby/routes';
 import { submissionRoutes } from './submissions/routes';
 import { historyRoutes } from './history/routes';
+import { discordRoutes } from './discord/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games, lobby, submissions, history).
+ * (clans, events, teams, tasks, games, lobby, submissions, history, discord).
  */
 export const ROUTE_MODULES: RouteModule[] = [
   clanRoutes,
@@ -21,4 +22,5 @@ export const ROUTE_MODULES: RouteModule[] = [
   lobbyRoutes,
   submissionRoutes,
   historyRoutes,
+  discordRoutes,
 ];

@@ -177,6 +177,35 @@ export interface GameMovesTable {
   via: string | null;
 }
 
+/** An event's Discord webhook and its delivery state (server-contract section 9; migration 009_discord). */
+export interface DiscordWebhooksTable {
+  id: Generated<number>;
+  event_id: number;
+  webhook_url: string;
+  announce_status: number;
+  announce_rolls: number;
+  announce_reviews: number;
+  announce_results: number;
+  state: string;
+  last_error: string | null;
+  failures: Generated<number>;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+/** One announcement waiting to be posted (server-contract section 9). */
+export interface DiscordOutboxTable {
+  id: Generated<number>;
+  webhook_id: number;
+  game_id: number | null;
+  kind: string;
+  /** JSON text of the announcement (server/discord/embeds.ts Announcement). */
+  payload: string;
+  created_at: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   users: UsersTable;
@@ -196,6 +225,8 @@ export interface Database {
   game_log: GameLogTable;
   game_moves: GameMovesTable;
   submissions: SubmissionsTable;
+  discord_webhooks: DiscordWebhooksTable;
+  discord_outbox: DiscordOutboxTable;
 }
 
 /** A database handle or an open transaction; repositories take either (house-style "Server"). */

@@ -3,6 +3,7 @@ import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
 import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLog, listTeamStates, parseConnections, parseWinners, storedHistory, storedTaskState } from './repository';
 import { withdrawPending } from '../submissions/service';
+import { announceRoll, type AnnouncedRoll } from '../discord/outbox';
 import { arrivalState, mayRoll, PROOF_MESSAGES, type TaskState } from '../../contract/submission';
 import {
   applyRoll,
@@ -204,6 +205,7 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
   let status: GameStatus = isGameStatus(game.status) ? game.status : 'in-progress';
   let taskState: TaskState;
   let lastMove: LastMove | null = null;
+  let announced: { roll: AnnouncedRoll; won: boolean } | null = null;
 
   if (kind === 'roll') {
     const rollIndex = await nextRollIndex(trx, game.id);
@@ -221,6 +223,8 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
       messages.push({ text: PLAY_LOG.won(team.name, game.board_size), team: { name: SERVER_LOG_NAME, color: null } });
     }
     taskState = arrivalState(await squareAt(trx, game.id, outcome.final), outcome.won ? 'won' : 'roll');
+    const via = outcome.connection?.type === 'snake' || outcome.connection?.type === 'ladder' ? outcome.connection.type : null;
+    announced = { roll: { team: teamLog, die, from, landing: outcome.landing, to: outcome.final, via }, won: outcome.won };
   } else {
     if (team.current_position <= 1 || history.length < 2) throw new ActionRefused(PLAY_MESSAGES.nothingToRevert(team.name));
     if (!canRevert(team, game.max_reverts_allowed)) {
@@ -261,6 +265,8 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
   const withdrawn = kind === 'revert' ? await withdrawPending(trx, game.id, action.team_id) : [];
   const log: LogEntry[] = [];
   for (const m of messages) log.push(await insertLog(trx, game.id, m.text, m.team, m.roll));
+  // Discord announcements go to the outbox in this transaction (server-contract section 9).
+  if (announced) await announceRoll(trx, game.id, announced.roll, announced.won);
 
   return {
     progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners, version: game.version + 1, last_move: lastMove },

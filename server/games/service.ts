@@ -2,6 +2,7 @@ import type { Db } from '../db/schema';
 import type { Config } from '../config';
 import { revealedSeed, seedRevealText, storeDiceSeed } from './dice';
 import { imageKeysOf } from '../submissions/repository';
+import { announceStatus } from '../discord/outbox';
 import type { GameProgress } from '../../contract/socket';
 import { badRequest, conflict, notFound } from '../errors';
 import {
@@ -288,6 +289,7 @@ export async function changeStatus(trx: Db, row: GameRow, to: string): Promise<{
   const message = status === 'paused' ? 'Game paused.' : row.status === 'paused' ? 'Game resumed.' : 'Game started.';
   await updateGame(trx, row.id, { status });
   const log = await insertLog(trx, row.id, message);
+  await announceStatus(trx, row.id, status === 'paused' ? 'Game paused' : row.status === 'paused' ? 'Game resumed' : 'Game started');
   return { status, log };
 }
 
@@ -312,6 +314,7 @@ export async function resetGame(trx: Db, row: GameRow, config: Config): Promise<
   await insertLog(trx, row.id, seedRevealText({ seed: row.dice_seed, commitment: row.dice_commitment }));
   await storeDiceSeed(trx, config, row.id, row.dice_round + 1);
   await updateGame(trx, row.id, { status: 'READY', winners: null });
+  await announceStatus(trx, row.id, 'Game reset');
   return keys;
 }
 
