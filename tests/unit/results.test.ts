@@ -137,6 +137,11 @@ describe('standings', () => {
       ['Green Goblins', 1],
     ]);
   });
+
+  it('puts a team that came back to square 1 (it arrived there at its revert) before teams that never moved', () => {
+    const back = [roll(3, 10, 1, 2, 3), revert(3, 20, 3, 1)];
+    expect(standings(history({ moves: back })).map((s) => s.team.name)).toEqual(['Green Goblins', 'Red Dragons', 'Blue Moons']);
+  });
 });
 
 describe('formatDuration', () => {
