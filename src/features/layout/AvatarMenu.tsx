@@ -9,7 +9,8 @@ const TIP_JAR_URL = 'https://ko-fi.com/';
 
 /**
  * The logged-in avatar menu (product-spec section 2): Dashboard, Profile, My Games, Spectate
- * Games, the tip jar, Logout. Keyboard-operable through Radix.
+ * Games, the tip jar, Logout. Keyboard-operable through Radix. Its trigger is named '{username}, account
+ * menu', so the name it is announced by starts with the name it shows (axe label-content-name-mismatch).
  */
 export function AvatarMenu() {
   const user = SessionContext.useSelector(selectUser);
@@ -19,7 +20,7 @@ export function AvatarMenu() {
   const go = (path: string) => () => navigate(path);
   return (
     <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="avatar-trigger" aria-label="Account menu">
+      <DropdownMenu.Trigger className="avatar-trigger" aria-label={`${user.username}, account menu`}>
         <Avatar url={user.avatar_url} username={user.username} />
         <span className="avatar-trigger__name">{user.username}</span>
       </DropdownMenu.Trigger>
