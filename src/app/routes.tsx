@@ -8,12 +8,19 @@ import { OnboardingPage } from '../features/onboarding/OnboardingPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { GamesLobbyPage } from '../features/lobby/GamesLobbyPage';
 import { SpectateListPage } from '../features/spectate/SpectateListPage';
+import { Spinner } from '../ui/Spinner';
+
+/** What a lazily loaded page shows while its code arrives on the first load (inside its layout, navbar included). */
+function PageLoading() {
+  return <Spinner text="Loading..." />;
+}
 
 /**
  * The heavy screens (clan management with its tabs, the board and live game, the profile) are
- * loaded on first visit, so the landing, onboarding and dashboard come down small.
+ * loaded on first visit, so the landing, onboarding and dashboard come down small; until then
+ * they show PageLoading (their HydrateFallback).
  */
-const lazyPage = (load: () => Promise<{ Component: React.ComponentType }>) => ({ lazy: load });
+const lazyPage = (load: () => Promise<{ Component: React.ComponentType }>) => ({ lazy: load, HydrateFallback: PageLoading });
 
 /**
  * The route table of product-spec section 2: the logged-in layout (loader while the session is
