@@ -9,10 +9,10 @@ import * as v from 'valibot';
 export const WEBHOOK_URL_MESSAGE = 'Enter a Discord webhook URL (https://discord.com/api/webhooks/...).';
 
 /** Hosts whose webhooks are accepted, all over https on the default port. */
-export const DISCORD_WEBHOOK_HOSTS = ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com'] as const;
+const DISCORD_WEBHOOK_HOSTS = ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com'] as const;
 
 /** Which kinds of announcement are posted; each switchable, all on by default. */
-export const AnnounceSchema = v.object({
+const AnnounceSchema = v.object({
   status: v.optional(v.boolean('announce.status must be true or false.'), true),
   rolls: v.optional(v.boolean('announce.rolls must be true or false.'), true),
   reviews: v.optional(v.boolean('announce.reviews must be true or false.'), true),
@@ -46,11 +46,11 @@ export const DiscordSettingsBodySchema = v.object(
 export type DiscordSettingsBody = v.InferOutput<typeof DiscordSettingsBodySchema>;
 
 /** Delivery state of a webhook: posting, retrying after failures, or switched off by Discord's answer. */
-export const WebhookStateSchema = v.picklist(['active', 'failing', 'disabled']);
+const WebhookStateSchema = v.picklist(['active', 'failing', 'disabled']);
 export type WebhookState = v.InferOutput<typeof WebhookStateSchema>;
 
 /** The settings as answered: the URL with its token masked, never whole. */
-export const DiscordSettingsSchema = v.object({
+const DiscordSettingsSchema = v.object({
   webhook_url_masked: v.string(),
   announce: v.object({ status: v.boolean(), rolls: v.boolean(), reviews: v.boolean(), results: v.boolean() }),
   state: WebhookStateSchema,
@@ -106,3 +106,23 @@ export const WEBHOOK_STATE_TEXT: Record<WebhookState, string> = {
   failing: 'Failing: Discord did not accept the last post; retrying.',
   disabled: 'Disabled: Discord refused the webhook. Save a new webhook URL to post again.',
 };
+
+/** The Discord panel's messages after an action. */
+export const DISCORD_PANEL_TEXTS = {
+  saved: 'Discord settings saved.',
+  tested: 'Test message sent. Check the channel.',
+  removed: 'Discord webhook removed.',
+  loadFailed: 'Failed to load the Discord settings.',
+  actionFailed: 'The request failed. Please try again.',
+} as const;
+
+/**
+ * The panel's own check before saving (the server decides for good, with the same text): a URL
+ * is required unless one is saved (then an empty field keeps it); a URL must look like
+ * `http(s)://host/api/webhooks/{id}/{token}`. Null when it may be sent, else WEBHOOK_URL_MESSAGE.
+ */
+export function webhookDraftProblem(draft: string, hasSaved: boolean): string | null {
+  const text = draft.trim();
+  if (text === '') return hasSaved ? null : WEBHOOK_URL_MESSAGE;
+  return /^https?:\/\/[^/@\s]+\/api\/webhooks\/[0-9]+\/[A-Za-z0-9_-]+$/.test(text) ? null : WEBHOOK_URL_MESSAGE;
+}

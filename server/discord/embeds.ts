@@ -19,7 +19,7 @@ export type Announcement =
   | { kind: 'test'; event_name: string };
 
 /** The embed titles of status changes (server-contract section 9, exactly). */
-export const STATUS_TITLES = ['Game started', 'Game paused', 'Game resumed', 'Game reset', 'Game finished'] as const;
+const STATUS_TITLES = ['Game started', 'Game paused', 'Game resumed', 'Game reset', 'Game finished'] as const;
 export type StatusTitle = (typeof STATUS_TITLES)[number];
 
 /** A Discord embed (the fields this product uses). */
@@ -43,7 +43,7 @@ const MAX_DESCRIPTION = 4000;
 const MAX_TOTAL = 5800;
 
 /** `#rrggbb` → the integer Discord wants; the neutral colour for anything else. */
-export function colorOf(hex: string | null | undefined): number {
+function colorOf(hex: string | null | undefined): number {
   return hex && /^#[0-9a-fA-F]{6}$/.test(hex) ? parseInt(hex.slice(1), 16) : NEUTRAL_COLOR;
 }
 

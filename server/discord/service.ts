@@ -24,7 +24,7 @@ export type PostOutcome =
   | { kind: 'rejected'; error: string };
 
 /** Discord waits at most this long per request (server-contract section 9: 5 s). */
-export const POST_TIMEOUT_MS = 5000;
+const POST_TIMEOUT_MS = 5000;
 
 /** Discord's answer body, cut short for last_error and the test post's 502. */
 async function answerText(res: Response): Promise<string> {

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { backends, createTestDatabase, freePort, startServer, type Backend, type TestDatabase, type TestServer } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
 import { directSql } from '../support/fixtures';
-import { castOf, connect, newGame, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
+import { castOf, connect, newGame, turns, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
 import { DiscordWebhookStandIn } from '../support/discordWebhookStandIn';
 import { WEBHOOK_URL_MESSAGE, parseWebhookUrl } from '../../contract/discord';
 
@@ -267,20 +267,20 @@ describe.each(backends())('Discord announcements (%s)', (backend: Backend) => {
     expect((await cast.owner.put(`${g2.path}/status`, { status: 'in-progress' })).status).toBe(200);
     const l1 = await joined(cast.owner, g2);
     const l2 = await joined(cast.leader2, g2);
-    let rolls = 0;
-    while (l1.held!.status !== 'finished' && rolls < 40) {
-      const [w, team, ign] = rolls % 2 === 0 ? [l1, g2.team1, cast.ign.ownerA] : [l2, g2.team2, cast.ign.leader2];
+    for (let i = 0; l1.held!.status !== 'finished' && i < 40; i += 1) {
+      const [w, team, ign] = i % 2 === 0 ? [l1, g2.team1, cast.ign.ownerA] : [l2, g2.team2, cast.ign.leader2];
+      await w.version(l1.held!.version);
       expect(await roll(w, g2, team, ign)).toBeNull();
-      rolls += 1;
       await l1.version(w.held!.version);
     }
     expect(l1.held!.status).toBe('finished');
+    const rolls = turns(l1.held!);
     const winner = l1.held!.winners![0];
     await stand.until(() => titles(id2).includes(`Winner: ${winner.name}`), 20_000, 'the result');
     const all = bodies(id2);
     expect(all.map((b) => b.embeds[0].title).slice(-3).slice(1)).toEqual(['Game finished', `Winner: ${winner.name}`]);
     const lines = all.slice(1, -2).flatMap((b) => b.embeds.flatMap((e: { description: string }) => e.description.split('\n')));
-    expect(lines.length).toBe(rolls);
+    expect(lines.length, JSON.stringify(all)).toBe(rolls);
     expect(lines[0]).toMatch(/^🎲 Rolled a [1-6]: 1 → [2-7], ladder up to (19|2[0-4])$/);
     const result = all.at(-1).embeds[0];
     expect(result.color).toBe(parseInt(winner.color.slice(1), 16));
@@ -309,6 +309,7 @@ describe.each(backends())('Discord announcements (%s)', (backend: Backend) => {
     const started = Date.now();
     for (let i = 0; i < 60; i += 1) {
       const [w, team, ign] = i % 2 === 0 ? [l1, game.team1, cast.ign.ownerA] : [l2, game.team2, cast.ign.leader2];
+      await w.version(Math.max(l1.held!.version, l2.held!.version));
       expect(await roll(w, game, team, ign)).toBeNull();
     }
     expect(Date.now() - started).toBeLessThan(10_000);

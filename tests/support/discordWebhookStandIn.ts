@@ -30,8 +30,9 @@ export class DiscordWebhookStandIn {
   private hung: http.ServerResponse[] = [];
   private server = http.createServer((req, res) => void this.handle(req, res));
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on 127.0.0.1:`port` (0: any free port). */
+  async start(port = 0): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
