@@ -13,7 +13,7 @@ import { selectConnectionState, selectReconnectAttempt, type ConnectionState } f
 import { Notice } from '../../ui/Notice';
 import { prefersReducedMotion } from './confetti';
 import { timeOnSquare } from '../../../contract/submission';
-import { TaskStateBadge, useNow } from './ProofPanel';
+import { TaskStateBadge, useNow } from './TaskStateBadge';
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;

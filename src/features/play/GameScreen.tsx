@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import * as sel from '../../../machines/gamePlay.selectors';
@@ -10,7 +10,8 @@ import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { gameScreenLogic, type GameScreenEffects } from './effects';
 import { GameBoard } from './GameBoard';
-import { TeamTasks } from './ProofPanel';
+/** The viewer's team tasks with the proof dialog load for members only (spectators never need them). */
+const TeamTasks = lazy(() => import('./ProofPanel').then((m) => ({ default: m.TeamTasks })));
 import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, GameLog, StatusBadge, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
 
 /** Who looks at the game: a member (play screen, with actions and revert counts) or a spectator. */
@@ -109,7 +110,11 @@ function LiveGame({
         </div>
         <aside className="game-layout__side" aria-label="Game sidebar">
           {audience === 'member' && (connection ? <ConnectedActionPanel actor={actor} connection={connection} /> : <ActionPanel actor={actor} live={false} />)}
-          {audience === 'member' && <TeamTasks actor={actor} effects={effects.proof} />}
+          {audience === 'member' && (
+            <Suspense fallback={null}>
+              <TeamTasks actor={actor} effects={effects.proof} />
+            </Suspense>
+          )}
           <TeamPositions actor={actor} showReverts={audience === 'member'} />
           <GameLog actor={actor} />
         </aside>
