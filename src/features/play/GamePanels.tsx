@@ -13,7 +13,7 @@ import { selectConnectionState, selectReconnectAttempt, type ConnectionState } f
 import { Notice } from '../../ui/Notice';
 import { prefersReducedMotion } from './confetti';
 import { timeOnSquare } from '../../../contract/submission';
-import { TaskStateBadge, useNow } from './ProofPanel';
+import { TaskStateBadge, useNow } from './TaskStateBadge';
 import { Link } from 'react-router-dom';
 import { verifyPath } from '../../app/paths';
 import { useLogHold, type RollMomentRef } from './RollMoment';

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo, type CSSProperties } from 'react';
+import { lazy, Suspense, useMemo, type CSSProperties } from 'react';
 import { Link } from 'react-router-dom';
 import { standingsOf } from '../../../contract/game/standings';
 import { Podium } from '../../ui/Podium';
@@ -15,8 +15,10 @@ import { Spinner } from '../../ui/Spinner';
 import { gameScreenLogic, type GameScreenEffects } from './effects';
 import { prefersReducedMotion } from './confetti';
 import { GameBoard } from './GameBoard';
-import { TeamTasks } from './ProofPanel';
 import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, DicePanel, GameLog, StatusBadge, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
+
+/** The viewer's team tasks with the proof dialog load for members only (spectators never need them). */
+const TeamTasks = lazy(() => import('./ProofPanel').then((m) => ({ default: m.TeamTasks })));
 
 /** Who looks at the game: a member (play screen, with actions and revert counts) or a spectator. */
 export type Audience = 'member' | 'spectator';
@@ -117,7 +119,11 @@ function LiveGame({
         </div>
         <aside className="game-layout__side" aria-label="Game sidebar">
           {audience === 'member' && (connection ? <ConnectedActionPanel actor={actor} connection={connection} /> : <ActionPanel actor={actor} live={false} />)}
-          {audience === 'member' && <TeamTasks actor={actor} effects={effects.proof} />}
+          {audience === 'member' && (
+            <Suspense fallback={null}>
+              <TeamTasks actor={actor} effects={effects.proof} />
+            </Suspense>
+          )}
           <TeamPositions actor={actor} showReverts={audience === 'member'} />
           <DicePanel actor={actor} />
           <GameLog actor={actor} />
