@@ -1,7 +1,7 @@
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import type { RaceSeries, ResultsData } from '../../../contract/results';
-import { GameHistorySchema, historyApiPath } from '../../../contract/history';
-import { ApiRequestError, request } from '../../api/client';
+import { ApiRequestError } from '../../api/client';
+import { fetchGameHistory } from '../../api/history';
 import { fetchPublicGame } from '../../api/lobby';
 import { drawRaceChart } from './raceChart';
 
@@ -21,7 +21,7 @@ export interface ResultsEffects {
 export const resultsEffects: ResultsEffects = {
   loadResults: async (gameId) => {
     try {
-      const [history, game] = await Promise.all([request(GameHistorySchema, (h) => h.get(historyApiPath(gameId))), fetchPublicGame(gameId)]);
+      const [history, game] = await Promise.all([fetchGameHistory(gameId), fetchPublicGame(gameId)]);
       return { history, board: { board_size: game.board_size, board_squares: game.board_squares, board_connections: game.board_connections, event_type: game.event_type } };
     } catch (err) {
       throw new Error(err instanceof ApiRequestError && err.status === 404 ? GAME_VIEW_MESSAGES.notFound : GAME_VIEW_MESSAGES.publicLoadFailed);
