@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { HISTORY_CSV_COLUMNS } from '../../contract/history';
@@ -7,6 +6,7 @@ import { backends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { openSignedIn } from '../support/e2e';
+import { a11yViolations } from '../support/axe';
 import { castOf, connect, newGame, stored, type Watcher } from '../support/liveSocket';
 
 /**
@@ -21,20 +21,6 @@ import { castOf, connect, newGame, stored, type Watcher } from '../support/liveS
  * unknown game says 'Game not found.'.
  */
 const run = browserAvailable() ? describe : describe.skip;
-const require = createRequire(import.meta.url);
-
-/**
- * The axe-core violations on `page` (rule id, impact and how many nodes). axe is evaluated through
- * the DevTools protocol (a script tag would be refused by the page's CSP, as it should be).
- */
-async function axeViolations(page: Page): Promise<{ id: string; impact: string | null; nodes: number }[]> {
-  await page.evaluate(fs.readFileSync(require.resolve('axe-core'), 'utf8'));
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
-    const result = await axe.run(document);
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  });
-}
 
 run.each(backends())('the results page of a finished game in Chromium (%s)', (backend) => {
   const suite = useBrowserSuite(backend, { BOARD_SEED: '20261124', ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000' });
@@ -149,7 +135,7 @@ run.each(backends())('the results page of a finished game in Chromium (%s)', (ba
     );
 
     // No accessibility violations found by axe on the page as played to its end.
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await a11yViolations(page)).toEqual([]);
 
     // The CSV downloads: the spec's header row and one row per move.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
