@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { backends } from '../support/server';
@@ -19,6 +21,18 @@ import { commitmentOf } from '../../contract/game/dice';
  * roll 3, through page.route), exactly that roll is marked Not verified.
  */
 const run = browserAvailable() ? describe : describe.skip;
+const require = createRequire(import.meta.url);
+
+/** axe-core's violations (serious or critical) inside `selector` on `page`: rule id and the first node. */
+async function axeViolations(page: Page, selector: string): Promise<string[]> {
+  // Evaluated over the DevTools protocol, not added as an inline <script> (the page's CSP refuses those).
+  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  return page.evaluate(async (sel) => {
+    const axe = (window as unknown as { axe: { run(ctx: Element): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document.querySelector(sel)!);
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`);
+  }, selector);
+}
 const MAX_ROLLS = 40;
 
 run.each(backends())('verify dice in Chromium (%s)', (backend) => {
@@ -96,6 +110,7 @@ run.each(backends())('verify dice in Chromium (%s)', (backend) => {
     expect(await leader.page.getByTestId('verify-commitment').textContent()).toBe(VERIFY_TEXTS.commitmentMatches);
     expect(await leader.page.getByTestId('dice-seed').textContent()).toBe(state.dice_seed);
     expect(await leader.page.getByRole('heading', { name: 'How the dice work, and how to check them by hand' }).isVisible()).toBe(true);
+    expect(await axeViolations(leader.page, '.verify-page')).toEqual([]);
 
     // The same page, its history changed in flight: roll 3's die is not the seed's, and only it is caught.
     await visitor.page.route(`**/api/public/game/${game.gameId}/history`, async (route) => {
