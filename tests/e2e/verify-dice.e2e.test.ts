@@ -4,6 +4,7 @@ import { backends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { openSignedIn } from '../support/e2e';
+import { seriousA11yViolations } from '../support/axe';
 import { castOf, newGame, stored } from '../support/liveSocket';
 import { verifyPath } from '../../src/app/paths';
 import { VERIFY_TEXTS } from '../../src/features/verify/VerifyDicePage';
@@ -19,6 +20,7 @@ import { commitmentOf } from '../../contract/game/dice';
  * roll 3, through page.route), exactly that roll is marked Not verified.
  */
 const run = browserAvailable() ? describe : describe.skip;
+
 const MAX_ROLLS = 40;
 
 run.each(backends())('verify dice in Chromium (%s)', (backend) => {
@@ -96,6 +98,7 @@ run.each(backends())('verify dice in Chromium (%s)', (backend) => {
     expect(await leader.page.getByTestId('verify-commitment').textContent()).toBe(VERIFY_TEXTS.commitmentMatches);
     expect(await leader.page.getByTestId('dice-seed').textContent()).toBe(state.dice_seed);
     expect(await leader.page.getByRole('heading', { name: 'How the dice work, and how to check them by hand' }).isVisible()).toBe(true);
+    expect(await seriousA11yViolations(leader.page)).toEqual([]);
 
     // The same page, its history changed in flight: roll 3's die is not the seed's, and only it is caught.
     await visitor.page.route(`**/api/public/game/${game.gameId}/history`, async (route) => {

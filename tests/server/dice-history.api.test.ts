@@ -3,8 +3,9 @@ import * as v from 'valibot';
 import sharp from 'sharp';
 import { parse } from 'csv-parse/sync';
 import { backends } from '../support/server';
-import { useServerSuite } from '../support/suite';
-import { castOf, newGame, stored, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
+import { ApiClient } from '../support/api';
+import { useServerSuite, useTwoProcesses } from '../support/suite';
+import { castOf, connect, newGame, stored, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
 import { GameAnswerSchema, PublicGameAnswerSchema, type LogEntry } from '../../contract/gameApi';
 import { GameHistorySchema, HISTORY_CSV_COLUMNS, type GameHistory } from '../../contract/history';
 import { commitmentOf, dieFor, isDiceHex, sha256Hex } from '../../contract/game/dice';
@@ -16,8 +17,9 @@ import { validateBoard } from '../../contract/game/validate';
  * seed hidden until the game finishes and then hashing to the commitment, every die recomputed
  * with the shared contract function (dieFor) from log_entries, new_log_entry and the history, the
  * BOARD_SEED rule, a reset revealing the old seed and committing a new one, the history and CSV
- * carrying every move in order, an inert CSV cell for a team named =HYPERLINK("x"), and reviews
- * in the history of a game with proof.
+ * carrying every move in order, an inert CSV cell for a team named =HYPERLINK("x"), reviews in
+ * the history of a game with proof, and rolls fired at once (from two sockets, and with
+ * TEST_REDIS_URL at two processes) numbered 1..n exactly once, each with its seed's die.
  */
 
 const BOARD_SEED = '4242';
@@ -35,6 +37,25 @@ async function act(w: Watcher, kind: 'roll_dice' | 'revert_roll', game: TestGame
   w.socket.emit(kind, { game_id: game.gameId, team_id: teamId, performer_ign_id: ign });
   const r = await w.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && x.payload.game_state.version > version), 5000, mark);
   return r.event === 'action_error' ? r.payload.message : null;
+}
+
+/** The seed BOARD_SEED gives round `round` of `gameId`: SHA-256 of "{BOARD_SEED}:{game_id}:{round}". */
+const seedOf = (gameId: number, round: number) => sha256Hex(`${BOARD_SEED}:${gameId}:${round}`);
+
+/**
+ * Rolls fired at once are numbered 1..n with no gap or repeat, each with the die the seed gives
+ * for its number, and each team's moves chain from square to square (nothing applied on a stale state).
+ */
+async function expectSerializedRolls(h: GameHistory, n: number): Promise<void> {
+  const seed = await seedOf(h.game.id, 1);
+  expect(h.moves).toHaveLength(n);
+  expect(h.moves.map((m) => m.roll_index)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+  const at = new Map<number, number>();
+  for (const m of h.moves) {
+    expect(m.die).toBe(await dieFor(seed, h.game.id, m.roll_index!));
+    expect(m.from).toBe(at.get(m.team_id) ?? 1);
+    at.set(m.team_id, m.to);
+  }
 }
 
 describe.each(backends())('verifiable dice and history (%s)', (backend) => {
@@ -62,9 +83,6 @@ describe.each(backends())('verifiable dice and history (%s)', (backend) => {
     const text = await res.text();
     return { text, rows: parse(text) as string[][] };
   };
-  /** The seed BOARD_SEED gives round `round` of `gameId`: SHA-256 of "{BOARD_SEED}:{game_id}:{round}". */
-  const seedOf = (gameId: number, round: number) => sha256Hex(`${BOARD_SEED}:${gameId}:${round}`);
-
   it('commits to the dice at creation, hides the seed until the winner, and every die recomputes from it', async () => {
     expect(validateBoard(25, SNAKES, LADDERS)).toBeNull();
     const game = await newGame(cast, { size: 25, noWin: false, start: false, reverts: 5 });
@@ -207,6 +225,22 @@ describe.each(backends())('verifiable dice and history (%s)', (backend) => {
     expect(first.die).toBe(await dieFor(await seedOf(game.gameId, 2), game.gameId, 1));
   });
 
+  it('rolls fired at once from two sockets take the roll indexes 1..n in turn, each with its own die', async () => {
+    const game = await newGame(cast);
+    const one = await watcher('red-burst-1', cast.owner);
+    const two = await watcher('red-burst-2', cast.owner);
+    const blue = await watcher('blue-burst', cast.leader2);
+    for (const w of [one, two, blue]) await w.join(game.gameId);
+    const before = await stored(cast, game);
+    for (let i = 0; i < 8; i += 1) {
+      for (const w of [one, two]) w.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team1, performer_ign_id: cast.ign.ownerA });
+      blue.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team2, performer_ign_id: cast.ign.leader2 });
+    }
+    await one.version(before.version + 24, 20_000);
+    expect(one.count('action_error') + two.count('action_error') + blue.count('action_error')).toBe(0);
+    await expectSerializedRolls(await history(game.gameId), 24);
+  });
+
   it('exports a team named =HYPERLINK("x") as an inert cell', async () => {
     const game = await newGame(cast);
     const name = '=HYPERLINK("x")';
@@ -249,5 +283,38 @@ describe.each(backends())('verifiable dice and history (%s)', (backend) => {
       const missing = await anon.get(`/api/public/game/987654/${path}`);
       expect([missing.status, missing.body]).toEqual([404, { error: 'Game not found.' }]);
     }
+  });
+});
+
+describe('roll indexes across two server processes sharing PostgreSQL and Redis', () => {
+  const redisUrl = process.env.TEST_REDIS_URL;
+  if (!redisUrl || !process.env.TEST_DATABASE_URL) {
+    it.skip('skipped: set TEST_REDIS_URL and TEST_DATABASE_URL to run it', () => {});
+    return;
+  }
+  const site = useTwoProcesses(redisUrl, { BOARD_SEED, ...FAST });
+  const open: Watcher[] = [];
+  afterAll(() => {
+    for (const w of open) w.close();
+  });
+
+  it('rolls fired at both processes at once are numbered 1..n exactly once, each die from the seed', async () => {
+    const cast = await castOf(site.a.url, 'dice-two');
+    const game = await newGame(cast);
+    const onA = await connect(site.a.url, 'red@a', cast.owner);
+    const onB = await connect(site.b.url, 'red@b', cast.owner);
+    const blue = await connect(site.b.url, 'blue@b', cast.leader2);
+    open.push(onA, onB, blue);
+    for (const w of [onA, onB, blue]) await w.join(game.gameId);
+    const before = await stored(cast, game);
+    for (let i = 0; i < 10; i += 1) {
+      onA.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team1, performer_ign_id: cast.ign.ownerA });
+      onB.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team1, performer_ign_id: cast.ign.ownerA });
+      if (i % 2 === 0) blue.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team2, performer_ign_id: cast.ign.leader2 });
+    }
+    await expect.poll(async () => (await stored(cast, game)).version, { timeout: 30_000 }).toBe(before.version + 25);
+    expect(onA.count('action_error') + onB.count('action_error') + blue.count('action_error')).toBe(0);
+    const r = await new ApiClient(site.b.url).get(`/api/public/game/${game.gameId}/history`);
+    await expectSerializedRolls(v.parse(GameHistorySchema, r.body), 25);
   });
 });
