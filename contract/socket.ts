@@ -30,6 +30,23 @@ export const TasksReorderedInSchema = v.object({ game_id: positiveId('game_id'),
 type TasksReorderedIn = v.InferOutput<typeof TasksReorderedInSchema>;
 
 /**
+ * The roll a progress update reports (issue 12 "the roll moment"): the team, the die (1..6), the
+ * square it moved `from`, the `landing` square of the die alone, the square it ended `to` (after
+ * the snake or ladder named by `via`, else the landing) and the `path` walked square by square,
+ * `from` to `landing` inclusive. Built by contract lastMoveOf.
+ */
+export const LastMoveSchema = v.object({
+  team_id: v.number(),
+  die: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(6)),
+  from: v.number(),
+  landing: v.number(),
+  to: v.number(),
+  via: v.nullable(v.picklist(['snake', 'ladder'])),
+  path: v.array(v.number()),
+});
+export type LastMove = v.InferOutput<typeof LastMoveSchema>;
+
+/**
  * What a roll, revert or status change can alter (server-contract section 5): broadcast instead of
  * the full game; the client merges it into the game it holds. revert_count is absent for
  * spectators.
@@ -40,6 +57,8 @@ export const GameProgressSchema = v.object({
   team_states: v.array(v.object({ ...TeamStateSchema.entries, revert_count: v.optional(v.number()) })),
   winners: v.nullable(v.array(WinnerSchema)),
   version: v.number(),
+  /** The roll this update reports, null after a revert or status change; absent in older shapes (which still parse). */
+  last_move: v.optional(v.nullable(LastMoveSchema)),
 });
 export type GameProgress = v.InferOutput<typeof GameProgressSchema>;
 

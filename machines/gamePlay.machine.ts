@@ -7,11 +7,14 @@ import { leaderActionOf, leaderCanRevert } from '../contract/game/roles';
 import { GAME_VIEW_MESSAGES } from '../contract/game/viewTexts';
 import { leaderRollGate } from '../contract/proofView';
 import { bannerMachine, type BannerEvent } from './banner.machine';
+import { rollMomentMachine, type RollMomentEvent } from './rollMoment.machine';
 import { socketConnectionMachine, type ConnectionRequest, type GameFact } from './socketConnection.machine';
 import { missingPromise } from './shared';
 
 export interface GamePlayInput {
   gameId: number;
+  /** The viewer prefers reduced motion (the roll moment then jumps straight to the result). */
+  reducedMotion?: boolean;
 }
 
 export interface GamePlayContext {
@@ -21,6 +24,7 @@ export interface GamePlayContext {
   log: LogEntry[];
   /** The load failure text (product-spec section 8 "Game view"), or null. */
   loadError: string | null;
+  reducedMotion: boolean;
 }
 
 export type GamePlayEvent =
@@ -42,6 +46,8 @@ export type GamePlayEvent =
  *   contract applyGameUpdate (action `applyGameUpdate`): a change is assigned and `game.updated`
  *   raised, which re-resolves the play state (so the rolling and reverting flags clear on the next
  *   update; a finished game stays as it is); a version gap sends `room.rejoin` (join_game again).
+ *   A progress update that reports a roll (last_move) also goes to the invoked rollMoment chart
+ *   (`roll.moved`, with the newest log entry id held), which plays the die and the pawn's walk.
  * - Rolls and reverts are offered only in inProgress, only to a team's Leader (rolls only while
  *   the proof rule lets the team roll: contract leaderRollGate), reverts only under canRevert; they go out through the invoked `connection` (socketConnection chart).
  * - The server's action_error message goes to the invoked banner chart `message` (`message.show`),
@@ -57,6 +63,7 @@ export const gamePlayMachine = setup({
     loadGame: missingPromise<HeldGame, { gameId: number }>('gamePlay', 'loadGame'),
     socketConnection: socketConnectionMachine,
     banner: bannerMachine,
+    rollMoment: rollMomentMachine,
   },
   delays: {
     /** Confetti lasts 15 s (product-spec section 9). */
@@ -91,6 +98,9 @@ export const gamePlayMachine = setup({
       const next = result.game;
       if (next === context.game) return;
       enqueue.assign({ game: next, log: isFullGame(update) ? next.log_entries.slice(0, GAME_LOG_LIMIT) : context.log });
+      if (!isFullGame(update) && update.last_move) {
+        enqueue.sendTo('rollMoment', { type: 'roll.moved', move: update.last_move, logHead: context.log[0]?.id ?? 0 } satisfies RollMomentEvent);
+      }
       enqueue.raise({ type: 'game.updated' });
     }),
     prependLog: assign(({ context }, entry: LogEntry) => ({ log: prependLogEntry(context.log, entry, GAME_LOG_LIMIT) })),
@@ -101,7 +111,7 @@ export const gamePlayMachine = setup({
   },
 }).createMachine({
   id: 'gamePlay',
-  context: ({ input }) => ({ gameId: input.gameId, game: null, log: [], loadError: null }),
+  context: ({ input }) => ({ gameId: input.gameId, game: null, log: [], loadError: null, reducedMotion: input.reducedMotion ?? false }),
   invoke: { id: 'connection', src: 'socketConnection', input: ({ context }) => ({ gameId: context.gameId }) },
   initial: 'loading',
   states: {
@@ -134,7 +144,10 @@ export const gamePlayMachine = setup({
     },
     live: {
       initial: 'play',
-      invoke: { id: 'message', src: 'banner' },
+      invoke: [
+        { id: 'message', src: 'banner' },
+        { id: 'rollMoment', src: 'rollMoment', input: ({ context }) => ({ reducedMotion: context.reducedMotion }) },
+      ],
       on: {
         'game.stateReceived': { actions: { type: 'applyGameUpdate', params: ({ event }) => event.state } },
         'game.logReceived': { actions: { type: 'prependLog', params: ({ event }) => event.entry } },

@@ -3,6 +3,7 @@ import type { gamePlayMachine } from './gamePlay.machine';
 import { leaderEntryOf, userTeamsOf, viewerRoleOf } from '../contract/game/roles';
 import { leaderRollGate } from '../contract/proofView';
 import type { bannerMachine } from './banner.machine';
+import type { rollMomentMachine } from './rollMoment.machine';
 
 type S = SnapshotFrom<typeof gamePlayMachine>;
 
@@ -11,6 +12,8 @@ export const selectIsLoading = (s: S) => s.matches('loading');
 export const selectLoadError = (s: S) => (s.matches('failed') ? s.context.loadError : null);
 export const selectGame = (s: S) => s.context.game;
 export const selectLog = (s: S) => s.context.log;
+/** The dice commitment of the game held (server-contract section 10), or null before it is loaded. */
+export const selectDiceCommitment = (s: S) => s.context.game?.dice_commitment ?? null;
 export const selectTeamStates = (s: S) => s.context.game?.team_states;
 export const selectStatus = (s: S) => s.context.game?.status ?? null;
 export const selectWinners = (s: S) => s.context.game?.winners ?? null;
@@ -36,3 +39,5 @@ export const selectIsFinished = (s: S) => s.matches({ live: { play: 'finished' }
 export const selectConnection = (s: S) => s.children.connection;
 /** Why the viewer's led team may not roll now (the proof rule of server-contract section 8), or null. */
 export const selectRollGate = (s: S) => leaderRollGate(s.context.game);
+/** The roll moment chart (die, pawn walk, held log lines), while the game is live. */
+export const selectRollMoment = (s: S) => s.children.rollMoment as ActorRefFrom<typeof rollMomentMachine> | undefined;

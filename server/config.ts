@@ -24,6 +24,11 @@ export interface Config {
   clientDir: string;
   /** Fixed seed for board generation (tests); null means crypto-random seeds. */
   boardSeed: number | null;
+  /**
+   * BOARD_SEED as written, or null: with it, each dice seed is SHA-256 of
+   * "{BOARD_SEED}:{game_id}:{round}" (server-contract section 10; tests), else random.
+   */
+  diceSeedBase: string | null;
   /** Sign-in attempts (dev sign-in, Discord start and callback) allowed per client address per minute. */
   authRateLimit: number;
   /**
@@ -105,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: 30 * 24 * 3600 * 1000,
     clientDir: env.CLIENT_DIR || './dist',
     boardSeed: env.BOARD_SEED ? Number(env.BOARD_SEED) : null,
+    diceSeedBase: env.BOARD_SEED || null,
     authRateLimit: Number(env.AUTH_RATE_LIMIT) > 0 ? Number(env.AUTH_RATE_LIMIT) : 30,
     trustProxy: trustProxyHops(env.TRUST_PROXY),
     socketsPerAddress: positive(env.SOCKETS_PER_ADDRESS, 100),

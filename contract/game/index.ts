@@ -9,3 +9,4 @@ export * from './generate';
 export * from './validate';
 export * from './moves';
 export * from './status';
+export * from './standings';

@@ -44,6 +44,28 @@ export function applyRoll(input: {
   return { landing, final, connection, won: final === n };
 }
 
+/** The roll a progress update reports (contract/socket LastMoveSchema, issue 12 "the roll moment"). */
+export interface LastMoveOf {
+  team_id: number;
+  die: number;
+  from: number;
+  landing: number;
+  to: number;
+  via: 'snake' | 'ladder' | null;
+  path: number[];
+}
+
+/**
+ * The last_move of a progress update for team `teamId` that rolled `die` from `from` with
+ * `outcome` (applyRoll): path is every square walked, `from` to the landing inclusive; `via` the
+ * connection followed from the landing, `to` its end (else the landing).
+ */
+export function lastMoveOf(teamId: number, from: number, die: number, outcome: RollOutcome): LastMoveOf {
+  const path: number[] = [];
+  for (let square = from; square <= outcome.landing; square += 1) path.push(square);
+  return { team_id: teamId, die, from, landing: outcome.landing, to: outcome.final, via: outcome.connection?.type ?? null, path };
+}
+
 /**
  * Whether a team may revert its last move (product-spec.md section 4 "Game status",
  * server-contract.md section 4 "Revert"): current_position > 1 and revert_count < max_reverts_allowed.

@@ -13,7 +13,9 @@ import { autoSplit, countsToSettings } from '../../contract/game';
  * in headless Chromium against the real server: signed out, a deep link to the Manage Game view
  * goes to the login page, and the dev sign-in returns to it; a reload of that URL shows the Manage
  * Game view again; Back from the game screen (Open Game Screen) returns to it, and so does the
- * game screen's 'Clan Management' breadcrumb.
+ * game screen's 'Clan Management' breadcrumb. Then, in the same signed-in context (the second
+ * test runs after the first), arrow keys move between the clan tabs and Esc on a dialog returns
+ * focus to its opener (issue 12 items 2 and 3).
  */
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -102,5 +104,35 @@ run.each(backends())('clan management URLs in Chromium (%s)', (backend) => {
     await page.goBack();
     await expectManageGame(page);
     expect(errors).toEqual([]);
+  });
+
+  it('arrow keys move between the clan tabs; Esc closes a dialog and focus returns to the button that opened it', async () => {
+    const page = await context!.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${suite.url}/clans/manage/${clanId}/members`);
+    const members = page.getByRole('tab', { name: 'Members' });
+    await members.waitFor();
+    await members.focus();
+    await page.keyboard.press('ArrowRight');
+    const events = page.getByRole('tab', { name: 'Events' });
+    await expect.poll(() => events.getAttribute('aria-selected')).toBe('true');
+    expect(await events.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.waitForURL(`${suite.url}/clans/manage/${clanId}/events`);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => members.getAttribute('aria-selected')).toBe('true');
+    expect(await members.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // Create New Event opens its dialog; Esc closes it and focus is back on the opener.
+    await events.click();
+    const opener = page.getByRole('button', { name: 'Create New Event' });
+    await opener.click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule New Event' });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => opener.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

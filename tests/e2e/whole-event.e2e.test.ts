@@ -6,6 +6,7 @@ import { backends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable, takeCspViolations } from '../support/browser';
 import { ApiClient } from '../support/api';
+import { seriousA11yViolations, type AxeFinding } from '../support/axe';
 
 /**
  * The main job, in headless Chromium against the real server: a clan runs a whole event.
@@ -17,6 +18,7 @@ import { ApiClient } from '../support/api';
  * every move live, without a reload (its Team Positions are checked after every roll); one
  * revert; the server is started with BOARD_SEED, so the dice and the number of rolls are fixed.
  * The winner banner and confetti appear for everyone; the game moves to the former games.
+ * axe-core checks every page of the journey (issue 12 item 15): no serious or critical violation.
  */
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -74,6 +76,11 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
 
   it('runs from the task import to the winner, live for the Leaders and a spectator', { timeout: 300_000 }, async () => {
     const t0 = Date.now();
+    /** Serious and critical axe findings by page of the journey; all must stay empty. */
+    const a11y: Record<string, AxeFinding[]> = {};
+    const axeCheck = async (p: Page, where: string) => {
+      a11y[where] = await seriousA11yViolations(p);
+    };
     const step = (what: string) => process.env.E2E_TRACE && console.log(`[whole event ${((Date.now() - t0) / 1000).toFixed(1)}s] ${what}`);
     // --- People: the owner creates the clan; two Leaders join it (dev sign-in through the API).
     const ownerApi = new ApiClient(suite.url);
@@ -99,12 +106,15 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
     await page.getByLabel('CSV file').setInputFiles(CSV);
     await page.getByRole('button', { name: 'Upload and Extract Tasks' }).click();
     await page.getByText(`Tasks extracted successfully! ${CSV_TASKS} tasks imported/updated.`).waitFor();
+    await axeCheck(page, 'Manage Clan, Tasks tab');
 
     // --- Events tab: schedule the event (start in one hour, entered in UTC).
     step('Events tab: schedule the event (start in one hour,');
     await page.getByRole('tab', { name: 'Events' }).click();
     await page.getByRole('button', { name: 'Create New Event' }).click();
     const schedule = page.getByRole('dialog', { name: 'Schedule New Event' });
+    await schedule.waitFor();
+    await axeCheck(page, 'Schedule New Event dialog');
     await schedule.getByLabel('Event Name').fill('Spring Bash');
     await schedule.getByLabel('Start Date/Time (UTC)').fill(new Date(Date.now() + 3_600_000).toISOString().slice(0, 16));
     await schedule.getByRole('button', { name: 'Schedule Event' }).click();
@@ -134,6 +144,7 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
       await page.getByRole('button', { name: `Members of ${t.name}` }).click();
     }
 
+    await axeCheck(page, 'Manage Teams');
     // --- Manage Game: a 100-square game with the default settings, then Start Game.
     step('Manage Game: a 100-square game with the default se');
     await page.getByRole('button', { name: 'Manage Game' }).click();
@@ -147,6 +158,7 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
     await expect.poll(() => control.textContent()).toBe('Start Game');
     await control.click();
     await expect.poll(() => control.textContent(), { timeout: 10_000 }).toBe('Pause Game');
+    await axeCheck(page, 'Manage Game');
     const [event] = (await ownerApi.get(`/api/clan/${clanId}/events/?past=false`)).body.events;
     const eventId: number = event.id;
     const gameId: number = event.game_id;
@@ -157,6 +169,7 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Clan Management' }).waitFor();
     await page.getByRole('heading', { name: 'Join a Team to Roll' }).waitFor();
     await page.getByText('You must be a member of a team participating in this game to see game actions.').waitFor();
+    await axeCheck(page, 'game screen (owner, no team)');
 
     // --- The Leaders open it from the Game Lobby (their team starred); breadcrumb back to the lobby.
     step('The Leaders open it from the Game Lobby (their tea');
@@ -171,15 +184,19 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
       await l.page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Game Lobby' }).waitFor();
       await l.page.getByTestId('connection-state').getByText('Live').waitFor();
     }
+    await axeCheck(leaders[0].page, 'play screen (Leader)');
 
     // --- The spectator finds it on the public spectate list (no sign-in) and watches.
     step('The spectator finds it on the public spectate list');
     await spectator.page.goto(`${suite.url}/games/spectate`);
+    await spectator.page.getByRole('link', { name: /Spring Bash/ }).waitFor();
+    await axeCheck(spectator.page, 'spectate list (phone)');
     await spectator.page.getByRole('link', { name: /Spring Bash/ }).click();
     await spectator.page.waitForURL(`**/games/spectate/${gameId}`);
     await spectator.page.getByRole('heading', { name: 'Spring Bash' }).waitFor();
     await spectator.page.getByTestId('connection-state').getByText('Live').waitFor();
     expect(await spectator.page.getByRole('button', { name: 'Roll Dice' }).count()).toBe(0);
+    await axeCheck(spectator.page, 'spectator view (phone)');
     expect(await spectator.page.getByText(/Reverts/).count()).toBe(0);
     await spectator.page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
 
@@ -237,10 +254,17 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
       await expectPositions(p, state.positions, 'final');
     }
     expect(await spectator.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
-    // The spectator's Live Game Log followed too: newest first, the win at the top.
+    // The spectator's Live Game Log followed too: newest first, the win at the top (once the last
+    // roll's moment has played: the log lines come after the pawn arrives).
     const log = spectator.page.getByTestId('game-log').getByRole('listitem');
+    await expect.poll(() => log.first().textContent(), { timeout: 10_000 }).toContain(winner);
     expect(await log.count()).toBeGreaterThanOrEqual(Math.min(rolls, 100));
-    expect(await log.first().textContent()).toContain(winner);
+    // The winner moment: the podium, winner first, in the winner's colour.
+    const podium = spectator.page.getByTestId('podium-step');
+    expect(await podium.first().getAttribute('data-team')).toBe(winner);
+    expect(await podium.count()).toBe(2);
+    await axeCheck(spectator.page, 'finished game (spectator, phone)');
+    await axeCheck(leaders[0].page, 'finished game (Leader)');
 
     // --- The game is now among the former games, with View Results.
     step('The game is now among the former games, with View ');
@@ -249,9 +273,13 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
     const former = l0.page.getByRole('region', { name: 'Former (Finished) Games' });
     await former.getByText('Spring Bash').waitFor();
     await former.getByRole('link', { name: 'View Results' }).waitFor();
+    await axeCheck(l0.page, 'Game Lobby with former games');
     expect(await l0.page.getByRole('region', { name: 'Active Snakes & Ladders Games' }).getByText('Spring Bash').count()).toBe(0);
 
     for (const p of [owner, ...leaders, spectator]) expect(p.errors).toEqual([]);
+    // axe-core on every page of the journey: no serious or critical violation (issue 12 item 15).
+    expect(Object.keys(a11y)).toHaveLength(11);
+    expect(Object.fromEntries(Object.entries(a11y).filter(([, found]) => found.length > 0)), 'serious or critical axe findings').toEqual({});
     // The whole event ran under the server's CSP without a refused script, style, image or socket.
     expect(takeCspViolations(suite.browser), 'CSP violations').toEqual([]);
     console.log(`[whole event] ${rolls} rolls, winner ${winner} (${backend})`);

@@ -113,7 +113,10 @@ describe.each(backends())('live socket (%s)', (backend) => {
     for (const [i, w] of [leader, member, outsider, anon].entries()) {
       const update = w.got.slice(marks[i]).find((g) => g.event === 'game_state_update')!;
       const progress = v.parse(GameProgressSchema, update.payload.game_state);
-      expect(Object.keys(progress).sort()).toEqual(['id', 'status', 'team_states', 'version', 'winners']);
+      expect(Object.keys(progress).sort()).toEqual(['id', 'last_move', 'status', 'team_states', 'version', 'winners']);
+      // The roll moment (issue 12): the die, the squares walked and where it ended, for every audience.
+      const to = red.current_position;
+      expect(progress.last_move).toEqual({ team_id: game.team1, die: to - 1, from: 1, landing: to, to, via: null, path: Array.from({ length: to }, (_, k) => k + 1) });
       const log = await w.next((g) => g.event === 'new_log_entry', 3000, marks[i]);
       expect(log.event === 'new_log_entry' && log.payload.log_entry).toMatchObject({
         team_name: 'Red Team', team_color: '#aa0000', message: `Red Team rolled a ${red.current_position - 1} and moved from 1 to ${red.current_position}.`,

@@ -119,12 +119,12 @@ const EXECUTORS = {
       await w.user.click(screen.getByRole('button', { name: 'Log out' }));
       return;
     }
-    await w.user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await w.user.click(await screen.findByRole('button', { name: /account menu$/i }));
     await w.user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
   },
   'session.logoutEverywhere': async (w) => {
     // The profile's Account & Security panel (product-spec section 2 Profile).
-    await w.user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await w.user.click(await screen.findByRole('button', { name: /account menu$/i }));
     await w.user.click(await screen.findByRole('menuitem', { name: 'Profile' }));
     await w.user.click(await screen.findByRole('button', { name: 'Log out everywhere' }));
   },

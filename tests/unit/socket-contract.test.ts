@@ -20,6 +20,16 @@ describe('game_state_update shapes', () => {
     const parsed = v.parse(GameStateUpdateSchema, { game_state: toPublic(game) }).game_state as { team_states: object[] };
     expect(parsed.team_states.every((t) => !('revert_count' in t))).toBe(true);
   });
+  it('reads a progress update with its last_move, and older ones without it; a bad die is refused', () => {
+    const move = { team_id: 11, die: 3, from: 4, landing: 7, to: 7, via: null, path: [4, 5, 6, 7] };
+    const withMove = v.parse(GameStateUpdateSchema, { game_state: { ...progressOf(game, { position: 7 }), last_move: move } }).game_state;
+    expect((withMove as { last_move?: unknown }).last_move).toEqual(move);
+    const old = v.parse(GameStateUpdateSchema, { game_state: progressOf(game, { position: 7 }) }).game_state;
+    expect('last_move' in old ? old.last_move : undefined).toBeUndefined();
+    expect(v.safeParse(GameStateUpdateSchema, { game_state: { ...progressOf(game, { position: 7 }), last_move: { ...move, die: 7 } } }).success).toBe(false);
+    // The held game does not keep it.
+    expect('last_move' in mergeProgress(game, { ...progressOf(game, { position: 7 }), last_move: move })!).toBe(false);
+  });
 });
 
 describe('merging progress', () => {

@@ -16,6 +16,7 @@ import {
   pawnOffsets,
   pawnRadius,
   snakePath,
+  snakePointAt,
   squareInfoText,
   wrapLabel,
   type Point,
@@ -36,6 +37,14 @@ export interface BoardViewTeam {
   current_position: number;
 }
 
+/**
+ * A pawn the roll moment moves (issue 12): drawn on `square` while it walks, or along the drawn
+ * snake or ladder from square `from` to `to`, `progress` 0..1 of the way, while it follows one.
+ */
+export type PawnMotion =
+  | { team_id: number; square: number }
+  | { team_id: number; via: 'snake' | 'ladder'; from: number; to: number; progress: number };
+
 /** Props of BoardView: the board, its connections and pawns, and how much to show. */
 export interface BoardViewProps {
   /** N, the number of squares (25 ... 225). */
@@ -50,9 +59,15 @@ export interface BoardViewProps {
   compact?: boolean;
   /** Accessible name of the board. */
   label?: string;
+  /** The pawn the roll moment moves, drawn where the moment has it instead of on its square. */
+  motion?: PawnMotion | null;
 }
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
+/** Board zoom: 100% (fits the width) up to 300% in steps of 50%; the zoomed board scrolls. */
+const ZOOM_MIN = 1;
+const ZOOM_MAX = 3;
+const ZOOM_STEP = 0.5;
 /** Display fallback of a team colour (product-spec section 3 "Team"). */
 const FALLBACK_COLOR = '#cccccc';
 
@@ -80,13 +95,15 @@ function kindOf(square: number, boardSize: number, description: string | undefin
  * Enter or Space; arrow keys move between them) that toggle the info box: the task,
  * 'Snake/Ladder starts here, leading to square N' or 'Square N.'.
  * Scales with its container (viewBox), filling the width on a phone, where the task text gives way
- * to larger numbers.
+ * to larger numbers; Zoom in / Zoom out buttons (100% to 300%) enlarge it inside a scrolling
+ * frame (besides the browser's own pinch zoom).
  */
-export function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board' }: BoardViewProps) {
+export function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board', motion = null }: BoardViewProps) {
   const uid = useId();
   const svgRef = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [focusable, setFocusable] = useState(1);
+  const [zoom, setZoom] = useState(1);
   const extent = boardExtent(boardSize);
   const drawn = connections.filter((c) => isDrawable(c, boardSize));
   const starts = new Map(drawn.map((c) => [c.start, c]));
@@ -176,22 +193,42 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
   }
 
   const teamsBySquare = new Map<number, BoardViewTeam[]>();
+  const pawns: JSX.Element[] = [];
+  const pawnBody = (t: BoardViewTeam, r: number) => (
+    <>
+      <circle r={r} strokeWidth={Math.max(1.5, r * 0.2)} fill={HEX.test(t.team_color) ? t.team_color : FALLBACK_COLOR} />
+      <circle r={r * 0.45} className="board__pawn-shine" cx={-r * 0.25} cy={-r * 0.3} />
+    </>
+  );
   for (const t of [...teams].sort((a, b) => a.team_id - b.team_id)) {
-    const at = Math.min(Math.max(1, Math.round(t.current_position) || 1), boardSize);
+    const moving = motion !== null && motion.team_id === t.team_id ? motion : null;
+    if (moving && 'via' in moving && isDrawable({ type: moving.via, start: moving.from, end: moving.to }, boardSize)) {
+      const a = cellCenter(moving.from, boardSize);
+      const b = cellCenter(moving.to, boardSize);
+      const p = moving.via === 'snake' ? snakePointAt(a, b, moving.progress) : { x: a.x + (b.x - a.x) * moving.progress, y: a.y + (b.y - a.y) * moving.progress };
+      pawns.push(
+        <g key={t.team_id} className="board__pawn board__pawn--following" style={{ transform: `translate(${p.x}px, ${p.y}px)` }} data-team={t.team_id} data-moving="following">
+          <title>{`${t.team_name}: on the ${moving.via}`}</title>
+          {pawnBody(t, pawnRadius(1))}
+        </g>,
+      );
+      continue;
+    }
+    const square = moving && 'square' in moving ? moving.square : t.current_position;
+    const at = Math.min(Math.max(1, Math.round(square) || 1), boardSize);
     teamsBySquare.set(at, [...(teamsBySquare.get(at) ?? []), t]);
   }
-  const pawns: JSX.Element[] = [];
   for (const [square, here] of teamsBySquare) {
     const c = cellCenter(square, boardSize);
     const offsets = pawnOffsets(here.length);
     const r = pawnRadius(here.length);
     here.forEach((t, i) => {
       const style: CSSProperties = { transform: `translate(${c.x + offsets[i].x}px, ${c.y + offsets[i].y}px)` };
+      const walking = motion !== null && motion.team_id === t.team_id;
       pawns.push(
-        <g key={t.team_id} className="board__pawn" style={style} data-team={t.team_id} data-position={square}>
+        <g key={t.team_id} className={walking ? 'board__pawn board__pawn--walking' : 'board__pawn'} style={style} data-team={t.team_id} data-position={square} data-moving={walking ? 'walking' : undefined}>
           <title>{`${t.team_name}: square ${square}`}</title>
-          <circle r={r} strokeWidth={Math.max(1.5, r * 0.2)} fill={HEX.test(t.team_color) ? t.team_color : FALLBACK_COLOR} />
-          <circle r={r * 0.45} className="board__pawn-shine" cx={-r * 0.25} cy={-r * 0.3} />
+          {pawnBody(t, r)}
         </g>,
       );
     });
@@ -199,8 +236,26 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
 
   return (
     <figure className={compact ? 'board board--compact' : 'board'}>
-      <div className="board__scroll">
-        <svg ref={svgRef} className="board__svg" viewBox={`0 0 ${extent} ${extent}`} role="group" aria-label={label}>
+      {!compact && (
+        <div className="board__zoom" role="group" aria-label="Board zoom">
+          <button type="button" className="btn btn--small" onClick={() => setZoom((z) => Math.max(ZOOM_MIN, z - ZOOM_STEP))} disabled={zoom <= ZOOM_MIN}>
+            Zoom out
+          </button>
+          <span className="board__zoom-level" data-testid="board-zoom">{Math.round(zoom * 100)}%</span>
+          <button type="button" className="btn btn--small" onClick={() => setZoom((z) => Math.min(ZOOM_MAX, z + ZOOM_STEP))} disabled={zoom >= ZOOM_MAX}>
+            Zoom in
+          </button>
+        </div>
+      )}
+      <div className="board__scroll" tabIndex={zoom > 1 ? 0 : undefined} role={zoom > 1 ? 'region' : undefined} aria-label={zoom > 1 ? 'Zoomed board (scrolls)' : undefined}>
+        <svg
+          ref={svgRef}
+          className="board__svg"
+          style={zoom > 1 ? { width: `${zoom * 100}%`, maxWidth: 'none' } : undefined}
+          viewBox={`0 0 ${extent} ${extent}`}
+          role="group"
+          aria-label={label}
+        >
           <g className="board__cells">{cells}</g>
           <g className="board__links" aria-hidden="true">
             {drawn.filter((c) => c.type === 'ladder').map((c) => (

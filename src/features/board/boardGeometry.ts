@@ -38,26 +38,36 @@ export function cellCenter(square: number, boardSize: number): Point {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
+/** The wave of a snake from `start` to `end`: its unit normal, number of waves and amplitude. */
+function snakeWave(start: Point, end: Point) {
+  const dx = end.x - start.x;
+  const dy = end.y - start.y;
+  const length = Math.hypot(dx, dy) || 1;
+  return { dx, dy, nx: -dy / length, ny: dx / length, waves: Math.max(2, Math.round(length / (CELL * 1.1))), amplitude: CELL / 5 };
+}
+
+/**
+ * The point of the snake body from `start` (head) to `end` (tail) at `t` (0 at the head, 1 at the
+ * tail), on the same curve snakePath draws: where a sliding pawn is drawn.
+ */
+export function snakePointAt(start: Point, end: Point, t: number): Point {
+  const w = snakeWave(start, end);
+  const taper = 1 - t * 0.6;
+  const off = Math.sin(t * w.waves * 2 * Math.PI) * w.amplitude * taper * Math.min(1, t * 6);
+  return { x: round(start.x + w.dx * t + w.nx * off), y: round(start.y + w.dy * t + w.ny * off) };
+}
+
 /**
  * A sinuous snake body from the head (centre of `start`, where a team lands) to the tail (centre
  * of `end`): a sine wave of amplitude CELL/5 around the straight line, about one wave per cell of
  * length (at least two), tapering to nothing at the tail. Returns an SVG path `d`.
  */
 export function snakePath(start: Point, end: Point): string {
-  const dx = end.x - start.x;
-  const dy = end.y - start.y;
-  const length = Math.hypot(dx, dy) || 1;
-  const nx = -dy / length;
-  const ny = dx / length;
-  const waves = Math.max(2, Math.round(length / (CELL * 1.1)));
-  const steps = waves * 12;
-  const amplitude = CELL / 5;
+  const steps = snakeWave(start, end).waves * 12;
   const points: string[] = [];
   for (let i = 0; i <= steps; i += 1) {
-    const t = i / steps;
-    const taper = 1 - t * 0.6;
-    const off = Math.sin(t * waves * 2 * Math.PI) * amplitude * taper * Math.min(1, t * 6);
-    points.push(`${round(start.x + dx * t + nx * off)} ${round(start.y + dy * t + ny * off)}`);
+    const p = snakePointAt(start, end, i / steps);
+    points.push(`${p.x} ${p.y}`);
   }
   return `M ${points.join(' L ')}`;
 }

@@ -9,7 +9,9 @@ const TIP_JAR_URL = 'https://ko-fi.com/';
 
 /**
  * The logged-in avatar menu (product-spec section 2): Dashboard, Profile, My Games, Spectate
- * Games, the tip jar, Logout. Keyboard-operable through Radix.
+ * Games, the tip jar, Logout. Keyboard-operable through Radix. Its trigger is named by its content,
+ * '{username}, account menu' (the name visible, the rest for screen readers; on a phone the name
+ * is visually hidden), so what it announces starts with what it shows (axe label-content-name-mismatch).
  */
 export function AvatarMenu() {
   const user = SessionContext.useSelector(selectUser);
@@ -19,9 +21,10 @@ export function AvatarMenu() {
   const go = (path: string) => () => navigate(path);
   return (
     <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="avatar-trigger" aria-label="Account menu">
-        <Avatar url={user.avatar_url} username={user.username} />
+      <DropdownMenu.Trigger className="avatar-trigger">
+        <Avatar url={user.avatar_url} username={user.username} decorative />
         <span className="avatar-trigger__name">{user.username}</span>
+        <span className="visually-hidden">, account menu</span>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content className="menu" align="end" sideOffset={6}>

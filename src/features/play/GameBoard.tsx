@@ -1,11 +1,15 @@
 import { useSelector } from '@xstate/react';
-import { BoardView } from '../board/BoardView';
+import { useCallback } from 'react';
+import * as sel from '../../../machines/gamePlay.selectors';
+import { BoardView, type BoardViewProps } from '../board/BoardView';
 import type { GamePlayRef } from './GamePanels';
+import { RollStrip, usePawnMotion, type RollMomentRef } from './RollMoment';
 
 /**
  * The board of a game screen (product-spec section 2 "Game play screen"): the shared BoardView
- * fed from the gamePlay chart: squares with their task text, snakes, ladders and the team pawns,
- * which glide when a position changes.
+ * fed from the gamePlay chart: squares with their task text, snakes, ladders and the team pawns;
+ * above it the roll strip (die, the roll in words, sound toggle), and the pawn of the last roll
+ * walking, climbing or sliding as the roll moment chart has it (issue 12).
  */
 export function GameBoard({ actor }: { actor: GamePlayRef }) {
   const boardSize = useSelector(actor, (s) => s.context.game?.board_size ?? 0);
@@ -13,10 +17,22 @@ export function GameBoard({ actor }: { actor: GamePlayRef }) {
   const connections = useSelector(actor, (s) => s.context.game?.board_connections);
   const teams = useSelector(actor, (s) => s.context.game?.team_states);
   const eventName = useSelector(actor, (s) => s.context.game?.event_name ?? 'Game');
+  const rollMoment = useSelector(actor, sel.selectRollMoment);
+  const teamName = useCallback(
+    (teamId: number) => actor.getSnapshot().context.game?.team_states.find((t) => t.team_id === teamId)?.team_name ?? 'A team',
+    [actor],
+  );
   if (!boardSize || !squares || !connections) return null;
+  const board: BoardViewProps = { boardSize, squares, connections, teams, label: `${eventName} board` };
   return (
     <section className="panel game-board" aria-label="Board">
-      <BoardView boardSize={boardSize} squares={squares} connections={connections} teams={teams} label={`${eventName} board`} />
+      {rollMoment && <RollStrip actor={rollMoment} teamName={teamName} />}
+      {rollMoment ? <MovingBoard board={board} rollMoment={rollMoment} /> : <BoardView {...board} />}
     </section>
   );
+}
+
+function MovingBoard({ board, rollMoment }: { board: BoardViewProps; rollMoment: RollMomentRef }) {
+  const motion = usePawnMotion(rollMoment);
+  return <BoardView {...board} motion={motion} />;
 }

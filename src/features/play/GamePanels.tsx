@@ -13,7 +13,10 @@ import { selectConnectionState, selectReconnectAttempt, type ConnectionState } f
 import { Notice } from '../../ui/Notice';
 import { prefersReducedMotion } from './confetti';
 import { timeOnSquare } from '../../../contract/submission';
-import { TaskStateBadge, useNow } from './ProofPanel';
+import { TaskStateBadge, useNow } from './TaskStateBadge';
+import { Link } from 'react-router-dom';
+import { verifyPath } from '../../app/paths';
+import { useLogHold, type RollMomentRef } from './RollMoment';
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
@@ -222,27 +225,65 @@ function logTime(iso: string): string {
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString();
 }
 
-/** The Live Game Log (product-spec sections 2 and 9): the last 100 entries, newest first. */
+/**
+ * The game's dice commitment (server-contract section 10), shown from creation so players can
+ * note it before the first roll, with a link to the 'Verify dice' view. Nothing until the game is
+ * loaded.
+ */
+export function DicePanel({ actor }: { actor: GamePlayRef }) {
+  const commitment = useSelector(actor, sel.selectDiceCommitment);
+  const gameId = useSelector(actor, (s) => s.context.game?.id ?? null);
+  if (commitment === null || gameId === null) return null;
+  return (
+    <section className="panel dice-panel" aria-labelledby="dice-panel-title">
+      <h2 id="dice-panel-title" className="game-panel__title">Fair dice</h2>
+      <p>
+        Dice commitment: <code className="dice-hex" data-testid="game-dice-commitment">{commitment}</code>
+      </p>
+      <p>
+        <Link to={verifyPath(gameId)}>Verify dice</Link>
+      </p>
+    </section>
+  );
+}
+
+/**
+ * The Live Game Log (product-spec sections 2 and 9): the last 100 entries, newest first, in a
+ * focusable scrolling region. While the roll moment plays, the entries of the roll wait until the
+ * pawn arrives (issue 12: the log line after).
+ */
 export function GameLog({ actor }: { actor: GamePlayRef }) {
   const log: LogEntry[] = useSelector(actor, sel.selectLog);
+  const rollMoment = useSelector(actor, sel.selectRollMoment);
+  return rollMoment ? <HeldGameLog log={log} rollMoment={rollMoment} /> : <GameLogList log={log} holdAfter={null} />;
+}
+
+function HeldGameLog({ log, rollMoment }: { log: LogEntry[]; rollMoment: RollMomentRef }) {
+  return <GameLogList log={log} holdAfter={useLogHold(rollMoment)} />;
+}
+
+function GameLogList({ log, holdAfter }: { log: LogEntry[]; holdAfter: number | null }) {
+  const shown = holdAfter === null ? log : log.filter((e) => e.id <= holdAfter);
   return (
     <section className="panel game-log" aria-labelledby="game-log-title">
       <h2 id="game-log-title" className="game-panel__title">Live Game Log</h2>
-      {log.length === 0 ? (
+      {shown.length === 0 ? (
         <p className="muted">No moves yet.</p>
       ) : (
-        <ol className="game-log__list" data-testid="game-log">
-          {log.map((e) => (
-            <li key={e.id} className="game-log__entry">
-              <time className="game-log__time" dateTime={e.timestamp}>{logTime(e.timestamp)}</time>
-              <span className="game-log__team">
-                <span className="game-log__swatch" style={{ background: e.team_color ?? 'transparent' }} aria-hidden="true" />
-                {e.team_name}
-              </span>
-              <span className="game-log__message">{e.message}</span>
-            </li>
-          ))}
-        </ol>
+        <div className="game-log__scroll" tabIndex={0} role="region" aria-label="Live Game Log entries">
+          <ol className="game-log__list" data-testid="game-log">
+            {shown.map((e) => (
+              <li key={e.id} className="game-log__entry">
+                <time className="game-log__time" dateTime={e.timestamp}>{logTime(e.timestamp)}</time>
+                <span className="game-log__team">
+                  <span className="game-log__swatch" style={{ background: e.team_color ?? 'transparent' }} aria-hidden="true" />
+                  {e.team_name}
+                </span>
+                <span className="game-log__message">{e.message}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
       )}
     </section>
   );

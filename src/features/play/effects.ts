@@ -3,6 +3,8 @@ import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import type { HeldGame } from '../../../contract/socket';
 import { gamePlayMachine } from '../../../machines/gamePlay.machine';
 import { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { rollMomentMachine } from '../../../machines/rollMoment.machine';
+import { playRollSound } from './sound';
 import { ApiRequestError } from '../../api/client';
 import { fetchGame } from '../../api/games';
 import { fetchPublicGame } from '../../api/lobby';
@@ -51,12 +53,18 @@ export const spectatorScreenEffects: GameScreenEffects = {
   launchConfetti,
 };
 
-/** The gamePlay chart with a screen's effects: `loadGame`, and the socketConnection chart over `openSocket`. */
+/**
+ * The gamePlay chart with a screen's effects: `loadGame`, the socketConnection chart over
+ * `openSocket`, and the roll moment with its optional sound (sound.ts, off by default).
+ */
 export function gameScreenLogic(effects: GameScreenEffects) {
   return gamePlayMachine.provide({
     actors: {
       loadGame: fromPromise(({ input }) => effects.loadGame(input.gameId)),
       socketConnection: socketConnectionMachine.provide({ actors: { socket: gameSocketActor(effects.openSocket) } }),
+      rollMoment: rollMomentMachine.provide({
+        actions: { tickDie: () => playRollSound('tick'), landDie: () => playRollSound('land'), stepPawn: () => playRollSound('step') },
+      }),
     },
   });
 }

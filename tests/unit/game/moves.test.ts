@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import * as v from 'valibot';
+import { LastMoveSchema } from '../../../contract/socket';
 import {
   applyRoll,
   BOARD_SIZES,
   canRevert,
   generateConnections,
+  lastMoveOf,
   parseHistory,
   revertAllowance,
   revertHistory,
@@ -119,5 +122,28 @@ describe('reverts and tracker', () => {
     expect(revertsUsed(teams)).toBe(3);
     expect(revertAllowance(3, teams.length)).toBe(12);
     expect(revertAllowance(0, 5)).toBe(0);
+  });
+});
+
+describe('lastMoveOf', () => {
+  it('walks from the square rolled from to the landing, then names the connection followed', () => {
+    const ladder = applyRoll({ position: 1, die: 3, board_size: 100, connections: board });
+    expect(lastMoveOf(7, 1, 3, ladder)).toEqual({ team_id: 7, die: 3, from: 1, landing: 4, to: 14, via: 'ladder', path: [1, 2, 3, 4] });
+    const snake = applyRoll({ position: 14, die: 3, board_size: 100, connections: board });
+    expect(lastMoveOf(7, 14, 3, snake)).toMatchObject({ landing: 17, to: 7, via: 'snake', path: [14, 15, 16, 17] });
+    const capped = applyRoll({ position: 98, die: 6, board_size: 100, connections: [] });
+    expect(lastMoveOf(7, 98, 6, capped)).toMatchObject({ landing: 100, to: 100, via: null, path: [98, 99, 100] });
+  });
+
+  it('the path has die + 1 squares unless capped at N, ends on the landing and parses as LastMoveSchema (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 6 }), (from, die) => {
+        const move = lastMoveOf(1, from, die, applyRoll({ position: from, die, board_size: 100, connections: board }));
+        expect(move.path[0]).toBe(from);
+        expect(move.path[move.path.length - 1]).toBe(move.landing);
+        expect(move.path.length).toBe(Math.min(from + die, 100) - from + 1);
+        expect(v.is(LastMoveSchema, move)).toBe(true);
+      }),
+    );
   });
 });

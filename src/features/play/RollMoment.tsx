@@ -1,0 +1,80 @@
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import type { rollMomentMachine } from '../../../machines/rollMoment.machine';
+import * as rm from '../../../machines/rollMoment.selectors';
+import type { PawnMotion } from '../board/BoardView';
+import { isSoundOn, setSoundOn } from './sound';
+
+/** The roll moment chart invoked by gamePlay. */
+export type RollMomentRef = ActorRefFrom<typeof rollMomentMachine>;
+
+/** Pips of each face on a 3x3 grid (cells 0..8, row by row). */
+const PIPS: Record<number, number[]> = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
+
+/**
+ * A die showing `face` (1..6) as pips, or a blank die before any roll; it tumbles (CSS animation,
+ * none under prefers-reduced-motion) while `tumbling`. `data-value` is the face shown, `data-state`
+ * 'tumbling' or 'settled'. Decorative: the roll is announced in text beside it.
+ */
+function Die({ face, tumbling }: { face: number | null; tumbling: boolean }) {
+  const pips = face ? PIPS[face] ?? [] : [];
+  return (
+    <span className={tumbling ? 'die die--tumbling' : 'die'} data-testid="die" data-value={face ?? ''} data-state={tumbling ? 'tumbling' : 'settled'} aria-hidden="true">
+      {Array.from({ length: 9 }, (_, i) => (
+        <span key={i} className={pips.includes(i) ? 'die__pip die__pip--on' : 'die__pip'} />
+      ))}
+    </span>
+  );
+}
+
+/**
+ * The roll strip above the board (issue 12 "the roll moment"): the die of the last roll (tumbling,
+ * then the server's value), a live text 'Red Dragons rolled a 5' once it shows, and the optional
+ * sound toggle (off by default, remembered in this browser).
+ */
+export function RollStrip({ actor, teamName }: { actor: RollMomentRef; teamName: (teamId: number) => string }) {
+  const face = useSelector(actor, rm.selectDieFace);
+  const tumbling = useSelector(actor, rm.selectIsTumbling);
+  const move = useSelector(actor, rm.selectMove);
+  const [sound, setSound] = useState(isSoundOn);
+  const said = move && !tumbling ? `${teamName(move.team_id)} rolled a ${move.die}` : move ? 'Rolling…' : 'No roll yet.';
+  return (
+    <div className="roll-strip">
+      <Die face={face} tumbling={tumbling} />
+      <p className="roll-strip__text" role="status" aria-live="polite" data-testid="die-announcement">
+        {said}
+      </p>
+      <button
+        type="button"
+        className="btn btn--small roll-strip__sound"
+        aria-pressed={sound}
+        onClick={() => {
+          setSoundOn(!sound);
+          setSound(!sound);
+        }}
+      >
+        {sound ? 'Sound on' : 'Sound off'}
+      </button>
+    </div>
+  );
+}
+
+/** Where the roll moment draws the moving pawn (BoardView `motion`), or null when pawns stand on their squares. */
+export function usePawnMotion(actor: RollMomentRef): PawnMotion | null {
+  const team = useSelector(actor, rm.selectMovingTeam);
+  const square = useSelector(actor, rm.selectMovingSquare);
+  const progress = useSelector(actor, rm.selectFollowProgress);
+  const move = useSelector(actor, rm.selectMove);
+  if (team === null || !move) return null;
+  if (progress !== null && move.via) return { team_id: team, via: move.via, from: move.landing, to: move.to, progress };
+  if (square !== null) return { team_id: team, square };
+  return null;
+}
+
+/** The id above which Live Game Log entries wait (the moment's log head) while the moment plays, else null. */
+export function useLogHold(actor: RollMomentRef): number | null {
+  const holds = useSelector(actor, rm.selectHoldsLog);
+  const head = useSelector(actor, rm.selectLogHead);
+  return holds ? head : null;
+}
