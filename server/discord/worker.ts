@@ -27,14 +27,17 @@ const later = (ms: number) => new Date(Date.now() + ms).toISOString();
  * holds its lease: builds the next message (coalescing rolls within `rollWindowMs`; a roll
  * message waits until its window has closed), posts it, and deletes the rows only once Discord
  * took them (at least once). 429 → waits retry_after; 5xx/timeout → state 'failing', backoff
- * doubling from `backoffMs`, a message failing for over an hour is dropped with a last_error;
+ * doubling from `backoffMs` up to 5 minutes; once the oldest message has failed for over an
+ * hour, every announcement older than an hour is dropped with a last_error;
  * 401/403/404/redirect → state 'disabled' with last_error and the queue emptied; another 4xx →
  * the message is dropped with a last_error.
  */
 async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: string, hook: { id: number; webhook_url: string }): Promise<void> {
   let update: DeliveryUpdate = {};
+  const started = Date.now();
   try {
-    for (let sent = 0; sent < MESSAGES_PER_CLAIM; sent += 1) {
+    // At most a few messages per claim, and never past half the lease (another process may take over after it).
+    for (let sent = 0; sent < MESSAGES_PER_CLAIM && Date.now() - started < config.leaseMs / 2; sent += 1) {
       const head = await queueHead(db, hook.id, 60);
       if (head.length === 0) break;
       const first = head[0];
@@ -67,8 +70,11 @@ async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: 
       const row = await db.selectFrom('discord_webhooks').select('failures').where('id', '=', hook.id).executeTakeFirst();
       const failures = (row?.failures ?? 0) + 1;
       if (Date.now() - Date.parse(first.created_at) > GIVE_UP_MS) {
+        // Everything queued over an hour ago is given up at once, not one message per retry.
+        const cutoff = new Date(Date.now() - GIVE_UP_MS).toISOString();
+        await db.deleteFrom('discord_outbox').where('webhook_id', '=', hook.id).where('created_at', '<', cutoff).execute();
         await deleteAnnouncements(db, ids);
-        update = { state: 'failing', failures, last_error: `An announcement was dropped after 1 hour of retries. ${outcome.error}`, next_attempt_at: later(config.backoffMs) };
+        update = { state: 'failing', failures, last_error: `Announcements older than 1 hour were dropped after retries. ${outcome.error}`, next_attempt_at: later(config.backoffMs) };
       } else {
         const wait = Math.min(config.backoffMs * 2 ** Math.min(failures - 1, 20), MAX_BACKOFF_MS);
         update = { state: 'failing', failures, last_error: outcome.error, next_attempt_at: later(wait) };

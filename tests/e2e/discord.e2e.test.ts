@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../contract/game/board';
 import { WEBHOOK_STATE_TEXT, WEBHOOK_URL_MESSAGE } from '../../contract/discord';
 import { ApiClient } from '../support/api';
+import { seriousA11yViolations } from '../support/axe';
 import { browserAvailable } from '../support/browser';
 import { DiscordWebhookStandIn } from '../support/discordWebhookStandIn';
 import { openSignedIn } from '../support/e2e';
@@ -16,7 +17,8 @@ import { useBrowserSuite } from '../support/suite';
  * then shows masked), sends a test message, starts the game and rolls three times on the play
  * screen; the stand-in receives 'Game started' and the three rolls (one message: the roll window
  * is 2 s here) with `allowed_mentions: {parse: []}`. Then Discord answers 404: the webhook is
- * disabled and the panel says so after Refresh, with Discord's answer.
+ * disabled and the panel says so after Refresh, with Discord's answer. axe finds no serious or
+ * critical violation on the panel with a refused URL and with a disabled webhook.
  */
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -61,6 +63,7 @@ run('Discord announcements in Chromium (sqlite)', () => {
     await url.fill('https://discord.com@evil.example/api/webhooks/1/abc');
     await panel.getByRole('button', { name: 'Save' }).click();
     await panel.getByTestId('discord-url-problem').getByText(WEBHOOK_URL_MESSAGE, { exact: true }).waitFor();
+    expect(await seriousA11yViolations(page), 'axe: the panel with a refused URL').toEqual([]);
 
     const token = 'HornToken_abcdefghijklmnop1234';
     await url.fill(stand.webhook('987654321', token));
@@ -109,6 +112,7 @@ run('Discord announcements in Chromium (sqlite)', () => {
       }, { timeout: 10_000 })
       .toBe(WEBHOOK_STATE_TEXT.disabled);
     await panel.getByTestId('discord-last-error').getByText(/Discord answered 404: .*Unknown Webhook/).waitFor();
+    expect(await seriousA11yViolations(page), 'axe: the panel of a disabled webhook').toEqual([]);
     expect(owner.errors).toEqual([]);
     await owner.context.close();
   });

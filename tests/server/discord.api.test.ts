@@ -373,6 +373,25 @@ describe.each(backends())('Discord announcements (%s)', (backend: Backend) => {
     expect(titles(id)).toEqual(['Game started']);
     await waitFor(async () => (await cast.owner.get(path)).body.discord.state === 'active', 5000, 'active again');
   }, 40_000);
+
+  it('retries of 5xx stop after 1 hour: what is older is dropped, the state says failing with why', async () => {
+    const { game, id } = await hooked();
+    const path = discordPath(cast, game);
+    stand.script.push(...Array.from({ length: 6 }, () => ({ status: 503 })));
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    await waitFor(async () => (await cast.owner.get(path)).body.discord.state === 'failing', 10_000, 'failing');
+    // The announcement has been failing for two hours (aged in the database, so nobody waits an hour).
+    await directSql(db.env, 'update discord_outbox set created_at = ?', [new Date(Date.now() - 7_200_000).toISOString()]);
+    await waitFor(async () => (await cast.owner.get(path)).body.discord.last_error?.startsWith('Announcements older than 1 hour were dropped') ?? false, 10_000, 'given up');
+    expect((await cast.owner.get(path)).body.discord).toMatchObject({ state: 'failing', last_error: expect.stringContaining('Discord answered 503') });
+    expect(Number((await directSql(db.env, 'select count(*) as n from discord_outbox'))[0].n)).toBe(0);
+    expect(stand.accepted(id)).toEqual([]);
+    stand.script.length = 0;
+    // The next announcement is posted, and the webhook is active again.
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'paused' })).status).toBe(200);
+    await stand.until(() => stand.accepted(id).length >= 1, 10_000, 'the next post');
+    expect(titles(id)).toEqual(['Game paused']);
+  }, 30_000);
 });
 
 /** Polls `test` every 100 ms until it holds; throws `what` after `ms`. */
