@@ -69,13 +69,19 @@ const UserTeamSchema = v.object({
 });
 export type UserTeam = v.InferOutput<typeof UserTeamSchema>;
 
-/** A game log entry (product-spec section 3 "Log entry"): team_name 'Server' and team_color null for system messages; timestamp ISO. */
+/**
+ * A game log entry (product-spec section 3 "Log entry"): team_name 'Server' and team_color null
+ * for system messages; timestamp ISO. The entry of a roll also carries `roll_index` (k, the roll's
+ * number in the round) and `die` (server-contract section 10); other entries have neither.
+ */
 export const LogEntrySchema = v.object({
   id: v.number(),
   timestamp: v.string(),
   team_name: v.string(),
   team_color: v.nullable(v.string()),
   message: v.string(),
+  roll_index: v.optional(v.number()),
+  die: v.optional(v.number()),
 });
 export type LogEntry = v.InferOutput<typeof LogEntrySchema>;
 
@@ -115,6 +121,10 @@ const gameEntries = {
   winners: v.nullable(v.array(WinnerSchema)),
   /** Grows by one with every applied change (server-contract section 5). */
   version: v.number(),
+  /** Lowercase hex SHA-256 of the round's dice seed, from creation on (server-contract section 10). */
+  dice_commitment: v.string(),
+  /** The round's dice seed in lowercase hex once the game is finished, else null. */
+  dice_seed: v.nullable(v.string()),
   created_at: v.string(),
 };
 

@@ -148,10 +148,8 @@ export const eventGameMachine = setup({
       enqueue.assign({ game: next, ...(keepTexts ? {} : boardTextsOf(next.board_connections)) });
       if (context.statusRef) enqueue.sendTo(context.statusRef, { type: 'game.statusChanged', status: next.status });
     }),
-    dropGame: enqueueActions(({ enqueue }) => {
-      enqueue(stopChild('gameStatus'));
-      enqueue.assign({ statusRef: null, game: null, gameId: null, boardError: null });
-    }),
+    stopGameStatus: stopChild('gameStatus'),
+    dropGame: assign({ statusRef: null, game: null, gameId: null, boardError: null }),
     /** Hands a message to the page's banner; provided from src/. */
     notify: (_, _notice: GameNotice) => {},
   },
@@ -233,7 +231,7 @@ export const eventGameMachine = setup({
         'game.stateReceived': { actions: { type: 'applyGameUpdate', params: ({ event }) => event.state } },
         'board.change': { actions: { type: 'assignBoardText', params: ({ event }) => event } },
         'game.reload': '.reloading',
-        'game.deleted': { target: 'setup', actions: 'dropGame' },
+        'game.deleted': { target: 'setup', actions: ['stopGameStatus', 'dropGame'] },
       },
       states: {
         idle: {

@@ -12,6 +12,8 @@ export const selectIsLoading = (s: S) => s.matches('loading');
 export const selectLoadError = (s: S) => (s.matches('failed') ? s.context.loadError : null);
 export const selectGame = (s: S) => s.context.game;
 export const selectLog = (s: S) => s.context.log;
+/** The dice commitment of the game held (server-contract section 10), or null before it is loaded. */
+export const selectDiceCommitment = (s: S) => s.context.game?.dice_commitment ?? null;
 export const selectTeamStates = (s: S) => s.context.game?.team_states;
 export const selectStatus = (s: S) => s.context.game?.status ?? null;
 export const selectWinners = (s: S) => s.context.game?.winners ?? null;

@@ -60,7 +60,9 @@ function redisStoreClient(redis: Redis): RedisClient {
  *   unless the route declares its own limit (server-contract section 7; http/securityHeaders.ts,
  *   http/bodyLimit.ts)
  * - everything else serves the built client from `deps.config.clientDir` with a history fallback;
- *   index.html gets the answer's CSP style nonce
+ *   index.html gets the answer's CSP style nonce and `Cache-Control: no-cache`; the hashed files
+ *   under /assets are `public, max-age=31536000, immutable` and go out brotli- or gzip-compressed
+ *   when the client accepts it (the build's precompressed copies)
  */
 export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
@@ -149,11 +151,23 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
     if (!fs.existsSync(indexFile)) {
       return c.text('The client is not built yet: run `npm run build` (npm start does it for you).', 503);
     }
+    c.header('Cache-Control', 'no-cache');
     return c.html(withStyleNonce(fs.readFileSync(indexFile, 'utf8'), c.get('secureHeadersNonce') ?? ''));
   };
   app.get('/', page);
   app.get('/index.html', page);
-  app.use('/*', serveStatic({ root }));
+  // The build writes .br and .gz copies beside each asset (vite.config.ts precompress). Built
+  // assets carry a content hash in their names: cached for a year, never revalidated.
+  app.use(
+    '/*',
+    serveStatic({
+      root,
+      precompressed: true,
+      onFound: (_path, c) => {
+        if (c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    }),
+  );
   app.get('*', page);
   app.notFound((c) => c.json({ error: 'Not found.' }, 404));
   return app;

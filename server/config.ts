@@ -24,6 +24,11 @@ export interface Config {
   clientDir: string;
   /** Fixed seed for board generation (tests); null means crypto-random seeds. */
   boardSeed: number | null;
+  /**
+   * BOARD_SEED as written, or null: with it, each dice seed is SHA-256 of
+   * "{BOARD_SEED}:{game_id}:{round}" (server-contract section 10; tests), else random.
+   */
+  diceSeedBase: string | null;
   /** Sign-in attempts (dev sign-in, Discord start and callback) allowed per client address per minute. */
   authRateLimit: number;
   /**
@@ -45,6 +50,22 @@ export interface Config {
   uploadDir: string;
   /** S3-compatible object store of proof images (S3_BUCKET set), else null. */
   s3: S3Config | null;
+  /** Discord announcements (server-contract section 9). */
+  announcements: AnnouncementConfig;
+}
+
+/** Discord announcement delivery (server-contract section 9); everything but the origin exists for tests. */
+export interface AnnouncementConfig {
+  /** DISCORD_WEBHOOK_ORIGIN: replaces https://discord.com (and its siblings) as the one accepted webhook origin; null = Discord's. */
+  webhookOrigin: string | null;
+  /** DISCORD_POLL_MS: how often the worker looks for due announcements (default 1000 ms). */
+  pollMs: number;
+  /** DISCORD_LEASE_MS: how long a process holds a webhook while posting (default 30 s); a killed process's lease runs out after it. */
+  leaseMs: number;
+  /** DISCORD_ROLL_WINDOW_MS: rolls of one game within this window go out as one message (default 10 s). */
+  rollWindowMs: number;
+  /** DISCORD_BACKOFF_MS: first retry delay after a 5xx or timeout, doubling up to 5 minutes (default 1 s). */
+  backoffMs: number;
 }
 
 /** An S3-compatible store (server-contract section 8): bucket, optional endpoint (path-style then), region and keys. */
@@ -89,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: 30 * 24 * 3600 * 1000,
     clientDir: env.CLIENT_DIR || './dist',
     boardSeed: env.BOARD_SEED ? Number(env.BOARD_SEED) : null,
+    diceSeedBase: env.BOARD_SEED || null,
     authRateLimit: Number(env.AUTH_RATE_LIMIT) > 0 ? Number(env.AUTH_RATE_LIMIT) : 30,
     trustProxy: trustProxyHops(env.TRUST_PROXY),
     socketsPerAddress: positive(env.SOCKETS_PER_ADDRESS, 100),
@@ -106,7 +128,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
         }
       : null,
+    announcements: {
+      webhookOrigin: originOf(env.DISCORD_WEBHOOK_ORIGIN),
+      pollMs: positive(env.DISCORD_POLL_MS, 1000),
+      leaseMs: positive(env.DISCORD_LEASE_MS, 30_000),
+      rollWindowMs: positive(env.DISCORD_ROLL_WINDOW_MS, 10_000),
+      backoffMs: positive(env.DISCORD_BACKOFF_MS, 1000),
+    },
   };
+}
+
+/** The origin of a URL (e.g. http://127.0.0.1:4000), or null for none or an unparsable one. */
+function originOf(text: string | undefined): string | null {
+  if (!text) return null;
+  try {
+    return new URL(text).origin;
+  } catch {
+    return null;
+  }
 }
 
 /** Discord sign-in is configured when a client id is set (the auth start path needs it). */

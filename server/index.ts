@@ -10,10 +10,13 @@ import { silentBroadcaster } from './realtime/broadcaster';
 import { connectRedis } from './redis';
 import { startSessionPurge } from './auth/sessions';
 import { imageStoreOf } from './submissions/storage';
+import { startAnnouncementWorker } from './discord/worker';
+import { GameCache } from './games/cache';
 
 /**
  * Starts the whole product on one port (server-contract section 6): API under /api, Socket.IO at
  * /socket.io, the built client everywhere else; expired sessions are purged on start and hourly.
+ * The Discord announcement worker runs in every process (server-contract section 9).
  * Exits 1 when the database cannot be opened.
  */
 async function main(): Promise<void> {
@@ -22,16 +25,19 @@ async function main(): Promise<void> {
   // Expired sessions are purged now and then hourly (server-contract section 7).
   const stopSessionPurge = await startSessionPurge(handle.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
-  const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config) };
+  const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config), gameCache: new GameCache(handle.db) };
   const app = createApp(deps, ROUTE_MODULES);
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
     console.log(`Clan Snakes & Ladders listening on http://localhost:${info.port} (${handle.dialect})`);
   }) as HttpServer;
   const realtime = await attachRealtime(server, deps);
   deps.broadcaster = realtime.broadcaster;
+  // Every process posts Discord announcements from the shared outbox (server-contract section 9).
+  const announcements = startAnnouncementWorker(handle.db, handle.dialect, config.announcements);
   const stop = async () => {
     setTimeout(() => process.exit(0), 3000).unref();
     stopSessionPurge();
+    await announcements.stop();
     const closed = realtime.close();
     server.closeAllConnections();
     await closed;

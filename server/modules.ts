@@ -6,10 +6,12 @@ import { taskRoutes } from './tasks/routes';
 import { gameRoutes } from './games/routes';
 import { lobbyRoutes } from './lobby/routes';
 import { submissionRoutes } from './submissions/routes';
+import { historyRoutes } from './history/routes';
+import { discordRoutes } from './discord/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games, lobby, submissions).
+ * (clans, events, teams, tasks, games, lobby, submissions, history, discord).
  */
 export const ROUTE_MODULES: RouteModule[] = [
   clanRoutes,
@@ -19,4 +21,6 @@ export const ROUTE_MODULES: RouteModule[] = [
   gameRoutes,
   lobbyRoutes,
   submissionRoutes,
+  historyRoutes,
+  discordRoutes,
 ];

@@ -12,6 +12,8 @@ import { textRule } from './migrations/004_text_rule';
 import { clanRemovals } from './migrations/005_clan_removals';
 import { taskPool } from './migrations/006_task_pool';
 import { taskProof } from './migrations/007_task_proof';
+import { diceSeed } from './migrations/008_dice_seed';
+import { discord } from './migrations/009_discord';
 
 /** The migrations, listed statically in order (house-style "Server"). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -22,6 +24,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '005_clan_removals': clanRemovals,
   '006_task_pool': taskPool,
   '007_task_proof': taskProof,
+  '008_dice_seed': diceSeed,
+  '009_discord': discord,
 };
 
 /** An open database with its dialect. */

@@ -96,6 +96,12 @@ export interface GamesTable extends GameSettings {
   version: number;
   /** 1 when a roll waits for an approved proof (server-contract section 8), else 0. */
   proof_required: Generated<number>;
+  /** The round's dice seed, lowercase hex (secret until the game is finished; server-contract section 10). */
+  dice_seed: Generated<string>;
+  /** Lowercase hex SHA-256 of the seed bytes. */
+  dice_commitment: Generated<string>;
+  /** 1 at creation, + 1 at every reset (the round of BOARD_SEED's seed rule). */
+  dice_round: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -152,6 +158,52 @@ interface GameLogTable {
   team_name: string;
   team_color: string | null;
   message: string;
+  /** k and the die on a roll's entry (server-contract section 10), else null. */
+  roll_index: number | null;
+  die: number | null;
+}
+/** A roll or revert of the current round (server-contract section 11; migration 008_dice_seed). */
+export interface GameMovesTable {
+  id: Generated<number>;
+  game_id: number;
+  at: string;
+  team_id: number;
+  kind: string;
+  roll_index: number | null;
+  die: number | null;
+  from_square: number;
+  landing: number | null;
+  to_square: number;
+  via: string | null;
+}
+
+/** An event's Discord webhook and its delivery state (server-contract section 9; migration 009_discord). */
+export interface DiscordWebhooksTable {
+  id: Generated<number>;
+  event_id: number;
+  webhook_url: string;
+  announce_status: number;
+  announce_rolls: number;
+  announce_reviews: number;
+  announce_results: number;
+  state: string;
+  last_error: string | null;
+  failures: Generated<number>;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+/** One announcement waiting to be posted (server-contract section 9). */
+export interface DiscordOutboxTable {
+  id: Generated<number>;
+  webhook_id: number;
+  game_id: number | null;
+  kind: string;
+  /** JSON text of the announcement (server/discord/embeds.ts Announcement). */
+  payload: string;
+  created_at: string;
 }
 
 /** The whole database as Kysely sees it. */
@@ -171,7 +223,10 @@ export interface Database {
   board_squares: BoardSquaresTable;
   team_states: TeamStatesTable;
   game_log: GameLogTable;
+  game_moves: GameMovesTable;
   submissions: SubmissionsTable;
+  discord_webhooks: DiscordWebhooksTable;
+  discord_outbox: DiscordOutboxTable;
 }
 
 /** A database handle or an open transaction; repositories take either (house-style "Server"). */

@@ -88,13 +88,14 @@ export async function updateEvent(db: Db, eventId: number, body: EventBody): Pro
 
 /**
  * Deletes an event with everything under it (server-contract sections 3 and 8): its game
- * (submissions, log, team states, board squares), its team members and teams. Explicit deletes, so the result does not
+ * (submissions, log, moves, team states, board squares), its team members and teams. Explicit deletes, so the result does not
  * hang on foreign-key enforcement. Run inside a transaction.
  */
 export async function deleteEventCascade(db: Db, eventId: number): Promise<void> {
   const games = db.selectFrom('games').select('id').where('event_id', '=', eventId);
   await db.deleteFrom('submissions').where('game_id', 'in', games).execute();
   await db.deleteFrom('game_log').where('game_id', 'in', games).execute();
+  await db.deleteFrom('game_moves').where('game_id', 'in', games).execute();
   await db.deleteFrom('team_states').where('game_id', 'in', games).execute();
   await db.deleteFrom('board_squares').where('game_id', 'in', games).execute();
   await db.deleteFrom('games').where('event_id', '=', eventId).execute();

@@ -3,6 +3,7 @@ import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
 import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLog, listTeamStates, parseConnections, parseWinners, storedHistory, storedTaskState } from './repository';
 import { withdrawPending } from '../submissions/service';
+import { announceRoll, type AnnouncedRoll } from '../discord/outbox';
 import { arrivalState, mayRoll, PROOF_MESSAGES, type TaskState } from '../../contract/submission';
 import {
   applyRoll,
@@ -11,10 +12,9 @@ import {
   isPlayableStatus,
   lastMoveOf,
   revertHistory,
-  rollDie,
   type GameStatus,
-  type Rng,
 } from '../../contract/game';
+import { dieFor } from '../../contract/game/dice';
 import type { LogEntry, Winner } from '../../contract/gameApi';
 import type { GameProgress, LastMove, TeamAction } from '../../contract/socket';
 
@@ -91,14 +91,18 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *    arrival time is `now()` (ISO).
  * With proof_required a roll is refused unless the team's state is `none` or `approved`
  * (PROOF_MESSAGES.rollGate, decided in readAction, so also before the queue).
- * A roll draws one die 1..6 from `rng` (crypto unless BOARD_SEED); its progress carries the roll as
- * last_move (contract lastMoveOf; null after a revert). Resolves after COMMIT, so
- * callers broadcast only what is persisted. Any other error (database down) is thrown as is.
+ * 5. records the move in game_moves (server-contract section 11): time, team, kind, roll_index and
+ *    die, from, landing, to, via.
+ * A roll's die comes from the game's dice seed (server-contract section 10, contract dieFor): the
+ * roll is the k-th of the round, k = 1 + the highest roll_index recorded for the game (reverts
+ * take none), read inside the transaction that holds the version, so two rolls never share a k;
+ * the roll's log entry carries roll_index and die, and its progress carries the roll as last_move
+ * (contract lastMoveOf; null after a revert). Resolves after COMMIT, so callers broadcast
+ * only what is persisted. Any other error (database down) is thrown as is.
  */
 export async function applyTeamAction(
   db: Db,
   dialect: Dialect,
-  rng: Rng,
   kind: 'roll' | 'revert',
   action: TeamAction,
   userId: number,
@@ -106,7 +110,7 @@ export async function applyTeamAction(
 ): Promise<AppliedAction> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction().execute((trx) => applyOnce(trx, dialect, rng, kind, action, userId, now));
+      return await db.transaction().execute((trx) => applyOnce(trx, dialect, kind, action, userId, now));
     } catch (err) {
       if (!(err instanceof StaleVersion) && !(dialect === 'sqlite' && isBusy(err))) throw err;
       if (attempt >= MAX_ATTEMPTS) throw new ActionRefused(PLAY_MESSAGES.busy);
@@ -117,7 +121,7 @@ export async function applyTeamAction(
 
 /** The rows an action needs, read after its permission checks passed. */
 interface ActionSubject {
-  game: { id: number; event_id: number; status: string; board_size: number; max_reverts_allowed: number; board_connections: string; winners: string | null; version: number; proof_required: number };
+  game: { id: number; event_id: number; status: string; board_size: number; max_reverts_allowed: number; board_connections: string; winners: string | null; version: number; proof_required: number; dice_seed: string };
   team: { id: number; current_position: number; revert_count: number; position_history: string; name: string; color: string; task_state: string };
 }
 
@@ -132,7 +136,7 @@ interface ActionSubject {
  */
 async function readAction(db: Db, kind: 'roll' | 'revert', action: TeamAction, userId: number, lock: boolean): Promise<ActionSubject> {
   let query = db.selectFrom('games')
-    .select(['id', 'event_id', 'status', 'board_size', 'max_reverts_allowed', 'board_connections', 'winners', 'version', 'proof_required'])
+    .select(['id', 'event_id', 'status', 'board_size', 'max_reverts_allowed', 'board_connections', 'winners', 'version', 'proof_required', 'dice_seed'])
     .where('id', '=', action.game_id);
   if (lock) query = query.forUpdate();
   const game = await query.executeTakeFirst();
@@ -178,26 +182,39 @@ async function squareAt(db: Db, gameId: number, index: number) {
     .where('game_id', '=', gameId).where('square_index', '=', index).executeTakeFirst();
 }
 
+/** The roll index k the next roll of the game's round takes: 1 + the highest recorded (server-contract section 10). */
+async function nextRollIndex(db: Db, gameId: number): Promise<number> {
+  const row = await db.selectFrom('game_moves')
+    .select((eb) => eb.fn.max('roll_index').as('last'))
+    .where('game_id', '=', gameId)
+    .executeTakeFirst();
+  return Number(row?.last ?? 0) + 1;
+}
+
 /** One attempt of applyTeamAction inside its transaction. */
-async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 'revert', action: TeamAction, userId: number, now: () => string): Promise<AppliedAction> {
+async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', action: TeamAction, userId: number, now: () => string): Promise<AppliedAction> {
   const { game, team } = await readAction(trx, kind, action, userId, dialect === 'postgres');
   const stored = storedHistory(team.position_history);
   const history = stored.length > 0 ? stored : [team.current_position];
   const from = team.current_position;
   const teamLog = { name: team.name, color: team.color };
-  const messages: { text: string; team: { name: string; color: string | null } }[] = [];
+  const messages: { text: string; team: { name: string; color: string | null }; roll?: { roll_index: number; die: number } }[] = [];
+  let move: { roll_index: number | null; die: number | null; landing: number | null; via: 'snake' | 'ladder' | null };
   let next: { current_position: number; revert_count: number; position_history: number[] };
   let winners: Winner[] | null = parseWinners(game.winners);
   let status: GameStatus = isGameStatus(game.status) ? game.status : 'in-progress';
   let taskState: TaskState;
   let lastMove: LastMove | null = null;
+  let announced: { roll: AnnouncedRoll; won: boolean } | null = null;
 
   if (kind === 'roll') {
-    const die = rollDie(rng);
+    const rollIndex = await nextRollIndex(trx, game.id);
+    const die = await dieFor(game.dice_seed, game.id, rollIndex);
     const outcome = applyRoll({ position: from, die, board_size: game.board_size, connections: parseConnections(game.board_connections) });
     lastMove = lastMoveOf(action.team_id, from, die, outcome);
     next = { current_position: outcome.final, revert_count: team.revert_count, position_history: [...history, outcome.final] };
-    messages.push({ text: PLAY_LOG.rolled(team.name, die, from, outcome.landing), team: teamLog });
+    move = { roll_index: rollIndex, die, landing: outcome.landing, via: outcome.connection?.type ?? null };
+    messages.push({ text: PLAY_LOG.rolled(team.name, die, from, outcome.landing), team: teamLog, roll: { roll_index: rollIndex, die } });
     if (outcome.connection?.type === 'snake') messages.push({ text: PLAY_LOG.snake(team.name, outcome.landing, outcome.final), team: teamLog });
     if (outcome.connection?.type === 'ladder') messages.push({ text: PLAY_LOG.ladder(team.name, outcome.landing, outcome.final), team: teamLog });
     if (outcome.won) {
@@ -206,6 +223,8 @@ async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 're
       messages.push({ text: PLAY_LOG.won(team.name, game.board_size), team: { name: SERVER_LOG_NAME, color: null } });
     }
     taskState = arrivalState(await squareAt(trx, game.id, outcome.final), outcome.won ? 'won' : 'roll');
+    const via = outcome.connection?.type === 'snake' || outcome.connection?.type === 'ladder' ? outcome.connection.type : null;
+    announced = { roll: { team: teamLog, die, from, landing: outcome.landing, to: outcome.final, via }, won: outcome.won };
   } else {
     if (team.current_position <= 1 || history.length < 2) throw new ActionRefused(PLAY_MESSAGES.nothingToRevert(team.name));
     if (!canRevert(team, game.max_reverts_allowed)) {
@@ -213,6 +232,7 @@ async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 're
     }
     const back = revertHistory(history);
     next = { current_position: back.position, revert_count: team.revert_count + 1, position_history: back.history };
+    move = { roll_index: null, die: null, landing: null, via: null };
     messages.push({ text: PLAY_LOG.reverted(team.name, from, back.position, next.revert_count, game.max_reverts_allowed), team: teamLog });
     taskState = arrivalState(await squareAt(trx, game.id, back.position), 'revert');
   }
@@ -228,19 +248,25 @@ async function applyOnce(trx: Db, dialect: Dialect, rng: Rng, kind: 'roll' | 're
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw new StaleVersion();
 
+  const at = now();
   await trx.updateTable('team_states')
     .set({
       current_position: next.current_position,
       revert_count: next.revert_count,
       position_history: JSON.stringify(next.position_history),
       task_state: taskState,
-      square_since: now(),
+      square_since: at,
     })
     .where('id', '=', team.id)
     .execute();
+  await trx.insertInto('game_moves')
+    .values({ game_id: game.id, at, team_id: action.team_id, kind, from_square: from, to_square: next.current_position, ...move })
+    .execute();
   const withdrawn = kind === 'revert' ? await withdrawPending(trx, game.id, action.team_id) : [];
   const log: LogEntry[] = [];
-  for (const m of messages) log.push(await insertLog(trx, game.id, m.text, m.team));
+  for (const m of messages) log.push(await insertLog(trx, game.id, m.text, m.team, m.roll));
+  // Discord announcements go to the outbox in this transaction (server-contract section 9).
+  if (announced) await announceRoll(trx, game.id, announced.roll, announced.won);
 
   return {
     progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners, version: game.version + 1, last_move: lastMove },

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Config } from '../config';
 import { checkRange, seededRandom, type Rng } from '../../contract/game/random';
 
-/** Rng backed by node:crypto's randomInt: unpredictable, for production boards (and dice). */
+/** Rng backed by node:crypto's randomInt: unpredictable, for production boards (dice come from the game's seed, server/games/dice.ts). */
 const cryptoRandom: Rng = {
   int(min: number, max: number): number {
     checkRange(min, max);

@@ -192,24 +192,41 @@ export async function resetTeamStates(db: Db, gameId: number): Promise<void> {
   await db.updateTable('team_states').set(startingTeamState()).where('game_id', '=', gameId).execute();
 }
 
-/** Writes a log entry (team 'Server' and colour null unless a team is given); returns it. */
-export async function insertLog(db: Db, gameId: number, message: string, team: { name: string; color: string | null } = { name: SERVER_LOG_NAME, color: null }): Promise<LogEntry> {
-  const row = await db.insertInto('game_log')
-    .values({ game_id: gameId, timestamp: nowIso(), team_name: team.name, team_color: team.color, message })
-    .returning(['id', 'timestamp', 'team_name', 'team_color', 'message'])
-    .executeTakeFirstOrThrow();
-  return row;
+/** A stored log row as a LogEntry: roll_index and die only on a roll's entry (server-contract section 10). */
+function logEntryOf(row: { id: number; timestamp: string; team_name: string; team_color: string | null; message: string; roll_index: number | null; die: number | null }): LogEntry {
+  const { roll_index, die, ...entry } = row;
+  return roll_index === null || die === null ? entry : { ...entry, roll_index, die };
 }
 
-/** Deletes every log entry of a game. */
+/**
+ * Writes a log entry (team 'Server' and colour null unless a team is given; `roll` on the entry
+ * of a roll: its roll_index k and die); returns it.
+ */
+export async function insertLog(
+  db: Db,
+  gameId: number,
+  message: string,
+  team: { name: string; color: string | null } = { name: SERVER_LOG_NAME, color: null },
+  roll?: { roll_index: number; die: number },
+): Promise<LogEntry> {
+  const row = await db.insertInto('game_log')
+    .values({ game_id: gameId, timestamp: nowIso(), team_name: team.name, team_color: team.color, message, roll_index: roll?.roll_index ?? null, die: roll?.die ?? null })
+    .returning(['id', 'timestamp', 'team_name', 'team_color', 'message', 'roll_index', 'die'])
+    .executeTakeFirstOrThrow();
+  return logEntryOf(row);
+}
+
+/** Deletes every log entry and every recorded move of a game (a reset starts a new round). */
 export async function clearLog(db: Db, gameId: number): Promise<void> {
   await db.deleteFrom('game_log').where('game_id', '=', gameId).execute();
+  await db.deleteFrom('game_moves').where('game_id', '=', gameId).execute();
 }
 
 /** Deletes a game with its submissions, log, team states and squares (explicitly, whatever the foreign-key setting). */
 export async function deleteGameCascade(db: Db, gameId: number): Promise<void> {
   await db.deleteFrom('submissions').where('game_id', '=', gameId).execute();
   await db.deleteFrom('game_log').where('game_id', '=', gameId).execute();
+  await db.deleteFrom('game_moves').where('game_id', '=', gameId).execute();
   await db.deleteFrom('team_states').where('game_id', '=', gameId).execute();
   await db.deleteFrom('board_squares').where('game_id', '=', gameId).execute();
   await db.deleteFrom('games').where('id', '=', gameId).execute();
@@ -270,12 +287,13 @@ export async function listUserTeams(db: Db, eventId: number, userId: number): Pr
 
 /** The last GAME_LOG_LIMIT log entries of a game, newest first. */
 export async function listLog(db: Db, gameId: number): Promise<LogEntry[]> {
-  return db.selectFrom('game_log')
-    .select(['id', 'timestamp', 'team_name', 'team_color', 'message'])
+  const rows = await db.selectFrom('game_log')
+    .select(['id', 'timestamp', 'team_name', 'team_color', 'message', 'roll_index', 'die'])
     .where('game_id', '=', gameId)
     .orderBy('id', 'desc')
     .limit(GAME_LOG_LIMIT)
     .execute();
+  return rows.map(logEntryOf);
 }
 
 /** Winners from their JSON text: a list of {name, color}, or null. */

@@ -16,7 +16,10 @@ import {
   StatusBodySchema,
   SwapBodySchema,
 } from '../../contract/gameApi';
-import { findGame, listSquares } from './repository';
+import { findGame, GAME_NOT_FOUND, listSquares, listUserTeams } from './repository';
+import { membersAnswer } from './cache';
+import { gameAnswer } from './cachedAnswer';
+import { notFound } from '../errors';
 import {
   assignTask,
   availableTasks,
@@ -80,13 +83,15 @@ export async function announce(c: Context<AppEnv>, gameId: number, change: GameC
  * bad body (the settings rule's own message), 409 for a change the game's state refuses. Every
  * path also answers with a trailing slash. Every change bumps the game's version in its
  * transaction and is broadcast after it commits.
- * - GET    .../game/{gameId} → {game} (contract GameSchema; user_teams are the caller's)
+ * - GET    .../game/{gameId} → {game} (contract GameSchema; user_teams are the caller's), from the
+ *   game cache (games/cache.ts) with an ETag (304 to a matching If-None-Match)
  * - POST   .../game/ settings → {game: {id}, message}; 409 when the event already has a game
  * - PUT    .../game/{gameId} settings → {game, message}: new board, positions/status kept; 409 finished
  * - PUT    .../game/{gameId}/board {snakes_config, ladders_config} → {ok, message}; 400 names the bad pair
  * - PUT    .../game/{gameId}/status {status: 'in-progress'|'paused'} → {ok, status}
  * - PUT    .../game/{gameId}/reset → {ok, message}; 409 finished; the game's submissions and their
- *   stored images are deleted (server-contract section 8)
+ *   stored images are deleted (server-contract section 8); a new dice round starts: the old seed
+ *   is revealed in the log and a new one committed (section 10)
  * - PUT    .../game/{gameId}/rules {proof_required} → {ok, proof_required, message}: the proof rule
  *   (server-contract section 8) without touching the board; 409 finished; a change is broadcast
  *   as the full game
@@ -106,7 +111,7 @@ export function gameRoutes(): Hono<AppEnv> {
     const { db, dialect, config } = s.deps;
     const gameId = await db.transaction().execute(async (trx) => {
       await lockEvent(trx, dialect, s.eventId);
-      return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings }, randomSource(config));
+      return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings }, randomSource(config), config);
     });
     await announce(c, gameId, 'full');
     return c.json({ game: { id: gameId }, message: GAME_MESSAGES.created });
@@ -114,7 +119,10 @@ export function gameRoutes(): Hono<AppEnv> {
 
   app.get(`${GAME}/:gameId`, async (c) => {
     const s = await gameScope(c, false);
-    return c.json({ game: await loadGame(s.deps.db, s.gameId, s.user.id) });
+    const entry = await s.deps.gameCache.get(s.gameId);
+    if (!entry) throw notFound(GAME_NOT_FOUND);
+    const { json, etag } = membersAnswer(entry, await listUserTeams(s.deps.db, entry.eventId, s.user.id));
+    return gameAnswer(c, etag, () => `{"game":${json}}`);
   });
 
   app.put(`${GAME}/:gameId`, async (c) => {
@@ -133,6 +141,7 @@ export function gameRoutes(): Hono<AppEnv> {
     const s = await gameScope(c, true);
     const { db, dialect } = s.deps;
     const imageKeys = await db.transaction().execute(async (trx) => deleteGame(trx, await findGame(trx, s.scope, { dialect })));
+    s.deps.gameCache.invalidate(s.gameId);
     await deleteImages(s.deps, imageKeys);
     return c.json({ ok: true, message: GAME_MESSAGES.deleted });
   });
@@ -159,8 +168,8 @@ export function gameRoutes(): Hono<AppEnv> {
 
   app.put(`${GAME}/:gameId/reset`, async (c) => {
     const s = await gameScope(c, true);
-    const { db, dialect } = s.deps;
-    const imageKeys = await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect })));
+    const { db, dialect, config } = s.deps;
+    const imageKeys = await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect }), config));
     await deleteImages(s.deps, imageKeys);
     await announce(c, s.gameId, 'full');
     return c.json({ ok: true, message: GAME_MESSAGES.reset });

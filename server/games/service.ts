@@ -1,5 +1,8 @@
 import type { Db } from '../db/schema';
+import type { Config } from '../config';
+import { revealedSeed, seedRevealText, storeDiceSeed } from './dice';
 import { imageKeysOf } from '../submissions/repository';
+import { announceStatus } from '../discord/outbox';
 import type { GameProgress } from '../../contract/socket';
 import { badRequest, conflict, notFound } from '../errors';
 import {
@@ -99,6 +102,8 @@ export async function loadGame(db: Db, gameId: number, viewerUserId: number | nu
     log_entries,
     winners: parseWinners(row.winners),
     version: row.version,
+    dice_commitment: row.dice_commitment,
+    dice_seed: revealedSeed(row),
     created_at: row.created_at,
   };
 }
@@ -152,13 +157,15 @@ async function buildBoard(db: Db, clanId: number, settings: GameSettings, rng: R
  * server-contract section 4): generated snakes and ladders, squares 1..N with a random pool task
  * of their tier each (each pool task at most once; Unassigned when the tier runs out), a team
  * state per team of the event (position 1, history [1], no reverts), status READY with at least
- * one team else PENDING, and a Server log entry. Returns the game id.
+ * one team else PENDING, the dice seed of round 1 (server-contract section 10: drawDiceSeed with
+ * `config`) and a Server log entry. Returns the game id.
  * Raises 409 'This event already has a game.'.
  */
 export async function createGame(
   trx: Db,
   input: { clanId: number; eventId: number; settings: GameSettingsBody },
   rng: Rng,
+  config: Config,
 ): Promise<number> {
   if ((await gameIdOfEvent(trx, input.eventId)) !== null) throw conflict('This event already has a game. Delete it before creating a new one.');
   const teamIds = await teamIdsOfEvent(trx, input.eventId);
@@ -171,6 +178,7 @@ export async function createGame(
     proofRequired: input.settings.proof_required,
     connections,
   });
+  await storeDiceSeed(trx, config, gameId, 1);
   await replaceSquares(trx, gameId, squares);
   await insertTeamStates(trx, gameId, teamIds);
   const s = input.settings;
@@ -281,6 +289,7 @@ export async function changeStatus(trx: Db, row: GameRow, to: string): Promise<{
   const message = status === 'paused' ? 'Game paused.' : row.status === 'paused' ? 'Game resumed.' : 'Game started.';
   await updateGame(trx, row.id, { status });
   const log = await insertLog(trx, row.id, message);
+  await announceStatus(trx, row.id, status === 'paused' ? 'Game paused' : row.status === 'paused' ? 'Game resumed' : 'Game started');
   return { status, log };
 }
 
@@ -288,18 +297,24 @@ export async function changeStatus(trx: Db, row: GameRow, to: string): Promise<{
  * Reset (product-spec section 2 "Confirm Game Reset", section 4; server-contract sections 4 and
  * 8): every team back to position 1 with history [1], no reverts and task state `none`, the
  * game's submissions deleted, the log cleared (then one Server entry 'Game reset.'), winners
- * cleared, status READY; the board stays. 409 for a finished game (product-spec: reset is
- * available in every status except finished). Returns the storage keys of the deleted
- * submissions' images, for the caller to delete once the transaction has committed.
+ * cleared, status READY; the board stays. A new round of dice starts (server-contract section
+ * 10): the recorded moves are cleared, a new seed is drawn and committed, and the old one is
+ * revealed in a Server entry 'Dice seed of the previous round: {hex} (commitment {hex}).' after
+ * 'Game reset.'. 409 for a finished game (product-spec: reset is available in every status
+ * except finished). Returns the storage keys of the deleted submissions' images, for the caller
+ * to delete once the transaction has committed.
  */
-export async function resetGame(trx: Db, row: GameRow): Promise<string[]> {
+export async function resetGame(trx: Db, row: GameRow, config: Config): Promise<string[]> {
   refuseFinished(row, 'it can no longer be reset.');
   const keys = await imageKeysOf(trx, { gameId: row.id });
   await trx.deleteFrom('submissions').where('game_id', '=', row.id).execute();
   await resetTeamStates(trx, row.id);
   await clearLog(trx, row.id);
   await insertLog(trx, row.id, 'Game reset.');
+  await insertLog(trx, row.id, seedRevealText({ seed: row.dice_seed, commitment: row.dice_commitment }));
+  await storeDiceSeed(trx, config, row.id, row.dice_round + 1);
   await updateGame(trx, row.id, { status: 'READY', winners: null });
+  await announceStatus(trx, row.id, 'Game reset');
   return keys;
 }
 

@@ -10,6 +10,7 @@ import { badRequest, unauthorized } from '../errors';
 import { firstIssueMessage, IdParamSchema } from '../../contract/common';
 import type { Broadcaster } from '../realtime/broadcaster';
 import type { ImageStore } from '../submissions/storage';
+import type { GameCache } from '../games/cache';
 
 /** The signed-in user of a request, from the session cookie. */
 export interface SessionUser {
@@ -20,7 +21,8 @@ export interface SessionUser {
 
 /**
  * What every route can reach: the database, the configuration, the live broadcaster, Redis (null
- * without REDIS_URL) and the proof image store (server-contract section 8).
+ * without REDIS_URL), the proof image store (server-contract section 8) and the games served from
+ * memory (games/cache.ts).
  */
 export interface Deps {
   db: Kysely<Database>;
@@ -29,6 +31,7 @@ export interface Deps {
   broadcaster: Broadcaster;
   redis: Redis | null;
   images: ImageStore;
+  gameCache: GameCache;
 }
 
 /**

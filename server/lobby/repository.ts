@@ -75,9 +75,3 @@ export async function spectatableGames(db: Db): Promise<SpectateGame[]> {
     .execute();
   return rows.map((r) => ({ ...r, status: asStatus(r.status), team_count: Number(r.team_count ?? 0) }));
 }
-
-/** The status of game `gameId`, or null when there is no such game. */
-export async function gameStatus(db: Db, gameId: number): Promise<string | null> {
-  const row = await db.selectFrom('games').select('status').where('id', '=', gameId).executeTakeFirst();
-  return row?.status ?? null;
-}

@@ -3,8 +3,9 @@ import type { AppEnv } from '../http/context';
 import { pathId, requireUser } from '../http/context';
 import { notFound } from '../errors';
 import { GAME_NOT_FOUND } from '../games/repository';
-import { loadGame, toPublicGame } from '../games/service';
-import { gameStatus, lobbyGames, spectatableGames } from './repository';
+import { gameAnswer } from '../games/cachedAnswer';
+import { encodedBody } from '../games/cache';
+import { lobbyGames, spectatableGames } from './repository';
 
 /**
  * The lobby and spectating calls (server-contract section 2; product-spec sections 2 "Games
@@ -14,7 +15,8 @@ import { gameStatus, lobbyGames, spectatableGames } from './repository';
  * - GET /games/spectate → {games: SpectateGame[]}: games not PENDING, newest first; no sign-in
  * - GET /public/game/{gameId} → {game} in the public shape (no user_teams, no revert counts); no
  *   sign-in; 400 'Invalid game id.' for a malformed id; 404 'Game not found.' for a missing or
- *   PENDING game (not public until it has a team)
+ *   PENDING game (not public until it has a team). Served from the game cache (games/cache.ts)
+ *   with an ETag (304 to a matching If-None-Match) and brotli or gzip when accepted.
  */
 export function lobbyRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -28,10 +30,9 @@ export function lobbyRoutes(): Hono<AppEnv> {
 
   app.get('/public/game/:gameId', async (c) => {
     const gameId = pathId(c, 'gameId', 'game id');
-    const { db } = c.get('deps');
-    const status = await gameStatus(db, gameId);
-    if (status === null || status === 'PENDING') throw notFound(GAME_NOT_FOUND);
-    return c.json({ game: toPublicGame(await loadGame(db, gameId, null)) });
+    const entry = await c.get('deps').gameCache.get(gameId);
+    if (entry === null || entry.status === 'PENDING') throw notFound(GAME_NOT_FOUND);
+    return gameAnswer(c, entry.etag, () => entry.publicBody, (encoding) => encodedBody(entry, encoding));
   });
 
   return app;

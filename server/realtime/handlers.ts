@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import type { Deps } from '../http/context';
 import { findSession } from '../auth/sessions';
-import { GAME_NOT_FOUND } from '../games/repository';
-import { loadGame, toPublicGame } from '../games/service';
-import { randomSource } from '../games/randomSource';
+import { GAME_NOT_FOUND, listUserTeams } from '../games/repository';
+import { gameStatePacket, membersAnswer } from '../games/cache';
 import { isManagerRole, type ClanRole } from '../../contract/user';
 import { firstIssueMessage } from '../../contract/common';
 import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema } from '../../contract/socket';
@@ -89,15 +88,18 @@ function guarded(socket: IoSocket, event: string, handler: (raw: unknown, ack?: 
  * `game:<id>:members` (and their per-user room of it, memberInGameRoom); Guests and everyone
  * else `game:<id>` (no sign-in needed; server-contract section 7 moves a user demoted to Guest
  * out of the members room too). The socket then gets the full game, to itself only: the members
- * shape with the viewer's own user_teams, or the public shape. Joining first and reading after
+ * shape with the viewer's own user_teams, or the public shape, from the game cache
+ * (games/cache.ts; one encode per version for spectators). Joining first and reading after
  * means no change committed meanwhile is missed.
  */
 async function joinGame(ctx: HandlerContext, socket: IoSocket, raw: unknown): Promise<void> {
   const { game_id: gameId } = parsePayload(JoinGameSchema, 'join_game', raw);
-  const game = await ctx.deps.db.selectFrom('games').select(['id', 'clan_id', 'status']).where('id', '=', gameId).executeTakeFirst();
+  const cache = ctx.deps.gameCache;
+  const cached = () => ctx.fullGameReads(() => cache.get(gameId));
+  const game = await cached();
   if (!game) throw new ActionRefused(GAME_NOT_FOUND);
   const userId = await currentUser(ctx, socket);
-  const role = await clanRole(ctx, game.clan_id, userId);
+  const role = await clanRole(ctx, game.clanId, userId);
   if (role === null && game.status === 'PENDING') throw new ActionRefused(GAME_NOT_FOUND);
   const member = role !== null && role !== 'Guest' && userId !== null;
   if (member) {
@@ -108,8 +110,25 @@ async function joinGame(ctx: HandlerContext, socket: IoSocket, raw: unknown): Pr
     if (userId !== null) await socket.leave(memberInGameRoom(gameId, userId));
     await socket.join(publicRoom(gameId));
   }
-  const full = await ctx.fullGameReads(() => loadGame(ctx.deps.db, gameId, member ? userId : null));
-  socket.emit('game_state_update', { game_state: member ? full : toPublicGame(full) });
+  // Read again now that the socket is in its room: a change committed meanwhile is in this read
+  // or in a broadcast the socket receives after it.
+  const full = await cached();
+  if (!full) throw new ActionRefused(GAME_NOT_FOUND);
+  const packet = member
+    ? gameStatePacket(membersAnswer(full, await listUserTeams(ctx.deps.db, full.eventId, userId)).json)
+    : full.publicJoinPacket;
+  sendEncoded(socket, packet);
+}
+
+/**
+ * Sends an already encoded Socket.IO packet (games/cache.ts gameStatePacket) to this socket
+ * alone, as `socket.emit` would after encoding it: the game is serialised once per version, not
+ * once per joining socket. Uses the client's `_packet` with `preEncoded`, the path Socket.IO's
+ * own adapter takes for room broadcasts.
+ */
+function sendEncoded(socket: IoSocket, packet: string): void {
+  if (!socket.connected) return;
+  (socket.client as unknown as { _packet(packet: string[], opts: { preEncoded: boolean }): void })._packet([packet], { preEncoded: true });
 }
 
 /** leave_game {game_id}: leaves both rooms of the game (and the per-user members room). */
@@ -132,10 +151,10 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
   const action = parsePayload(TeamActionSchema, kind === 'roll' ? 'roll_dice' : 'revert_roll', raw);
   const userId = await currentUser(ctx, socket);
   if (userId === null) throw new ActionRefused(PLAY_MESSAGES.signIn);
-  const { db, dialect, config } = ctx.deps;
+  const { db, dialect } = ctx.deps;
   await precheckTeamAction(db, kind, action, userId);
   await ctx.queue.run(action.game_id, async () => {
-    const applied = await applyTeamAction(db, dialect, randomSource(config), kind, action, userId);
+    const applied = await applyTeamAction(db, dialect, kind, action, userId);
     ctx.broadcaster.actionApplied(applied.progress, applied.log);
     for (const id of applied.withdrawn) await ctx.broadcaster.submissionChanged(id);
   });

@@ -1,8 +1,8 @@
 import type { Db } from '../db/schema';
-import { ApiError } from '../errors';
-import { loadGame, loadProgress, toPublicGame } from '../games/service';
-import type { Game, LogEntry } from '../../contract/gameApi';
-import type { GameProgress, MembersGame, TeamUpdate } from '../../contract/socket';
+import { loadProgress } from '../games/service';
+import type { CachedGame, GameCache } from '../games/cache';
+import type { LogEntry } from '../../contract/gameApi';
+import type { GameProgress, TeamUpdate } from '../../contract/socket';
 import type { Broadcaster, GameChange } from './broadcaster';
 import { hashSessionId } from '../auth/sessions';
 import { managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, sessionRoom, userRoom, type IoServer } from './types';
@@ -14,21 +14,6 @@ function publicProgress(progress: GameProgress): GameProgress {
   return { ...progress, team_states: progress.team_states.map(({ revert_count: _reverts, ...state }) => state) };
 }
 
-/** The members-room shape of a full game: user_teams dropped (they belong to one viewer; each client keeps its own). */
-function roomGame(game: Game): MembersGame {
-  const { user_teams: _userTeams, ...rest } = game;
-  return rest;
-}
-
-/** The full game for a broadcast, or null when the game no longer exists (deleted meanwhile). */
-async function loadForRoom(db: Db, gameId: number): Promise<Game | null> {
-  try {
-    return await loadGame(db, gameId, null);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
-    throw err;
-  }
-}
 
 /**
  * The one place that decides rooms (house-style "Server"). Every change is serialised once per
@@ -38,11 +23,15 @@ async function loadForRoom(db: Db, gameId: number): Promise<Game | null> {
  * - members room `game:<id>:members`: the members shape without user_teams (revert counts included)
  * - public room `game:<id>`: the public shape (no revert counts)
  * Log entries are the same for both and go out in one emit to both rooms.
+ * Full games come from the game cache (games/cache.ts), built once per version for both rooms,
+ * HTTP and join_game; every change first invalidates the game's cached entry (in every process:
+ * the cache forwards it), and then sends.
  */
 export class RoomBroadcaster implements Broadcaster {
   constructor(
     private readonly io: IoServer,
     private readonly db: Db,
+    private readonly cache: GameCache,
   ) {}
 
   /** `game_state_update` with a progress update: members get revert counts, spectators not. */
@@ -52,16 +41,16 @@ export class RoomBroadcaster implements Broadcaster {
   }
 
   /** `game_state_update` with the full game, each audience its shape. */
-  private sendFull(game: Game): void {
-    this.io.to(membersRoom(game.id)).emit('game_state_update', { game_state: roomGame(game) });
-    this.io.to(publicRoom(game.id)).emit('game_state_update', { game_state: toPublicGame(game) });
+  private sendFull(game: CachedGame): void {
+    this.io.to(membersRoom(game.id)).emit('game_state_update', { game_state: game.members });
+    this.io.to(publicRoom(game.id)).emit('game_state_update', { game_state: game.public });
   }
 
   /** `tasks_reordered` {board_data: {board_squares}, game_state}, each audience its shape of the game. */
-  private sendTasks(game: Game): void {
-    const board_data = { board_squares: game.board_squares };
-    this.io.to(membersRoom(game.id)).emit('tasks_reordered', { board_data, game_state: roomGame(game) });
-    this.io.to(publicRoom(game.id)).emit('tasks_reordered', { board_data, game_state: toPublicGame(game) });
+  private sendTasks(game: CachedGame): void {
+    const board_data = { board_squares: game.public.board_squares };
+    this.io.to(membersRoom(game.id)).emit('tasks_reordered', { board_data, game_state: game.members });
+    this.io.to(publicRoom(game.id)).emit('tasks_reordered', { board_data, game_state: game.public });
   }
 
   /** `new_log_entry` to both rooms, each entry in its own message, in the order given (oldest first). */
@@ -71,11 +60,12 @@ export class RoomBroadcaster implements Broadcaster {
 
   /** Broadcaster.gameChanged: one load of the game as committed, then what `change` sends, then the log entries. */
   async gameChanged(gameId: number, change: GameChange, log: readonly LogEntry[] = []): Promise<void> {
+    this.cache.invalidate(gameId);
     if (change === 'progress') {
       const progress = await loadProgress(this.db, gameId);
       if (progress) this.sendProgress(progress);
     } else {
-      const game = await loadForRoom(this.db, gameId);
+      const game = await this.cache.get(gameId);
       if (game) {
         this.sendFull(game);
         if (change === 'tasks') this.sendTasks(game);
@@ -86,13 +76,14 @@ export class RoomBroadcaster implements Broadcaster {
 
   /** Broadcaster.actionApplied: the committed progress and log entries as they are. */
   actionApplied(progress: GameProgress, log: readonly LogEntry[]): void {
+    this.cache.invalidate(progress.id);
     this.sendProgress(progress);
     this.sendLog(progress.id, log);
   }
 
   /** Broadcaster.tasksReordered: the game loaded as committed, sent as `tasks_reordered` only. */
   async tasksReordered(gameId: number): Promise<void> {
-    const game = await loadForRoom(this.db, gameId);
+    const game = await this.cache.get(gameId);
     if (game) this.sendTasks(game);
   }
 
@@ -102,6 +93,7 @@ export class RoomBroadcaster implements Broadcaster {
    * shape carries no IGNs (server-contract section 2) but a renamed or recoloured team shows there.
    */
   teamUpdated(gameId: number, team: TeamUpdate['updated_team_data']): void {
+    this.cache.invalidate(gameId);
     this.io.to(membersRoom(gameId)).emit('team_update', { updated_team_data: team });
     this.io.to(publicRoom(gameId)).emit('team_update', { updated_team_data: { ...team, members: [] } });
   }
@@ -123,6 +115,7 @@ export class RoomBroadcaster implements Broadcaster {
   /** Broadcaster.gamesClosed: empties both rooms of each game, and the clan's managers room when given. */
   async gamesClosed(gameIds: readonly number[], clanId?: number): Promise<void> {
     for (const gameId of gameIds) {
+      this.cache.invalidate(gameId);
       this.io.in([membersRoom(gameId), publicRoom(gameId)]).socketsLeave([membersRoom(gameId), publicRoom(gameId)]);
     }
     if (clanId !== undefined) this.io.in(managersRoom(clanId)).socketsLeave(managersRoom(clanId));

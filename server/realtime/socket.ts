@@ -64,7 +64,8 @@ function sameOrigin(req: IncomingMessage, callback: (err: string | null | undefi
  *   X-Forwarded-For), and the per-socket, per-user and per-address event limits (handlers.ts),
  * - when `deps.redis` is set, the Redis adapter (that client publishes, a duplicate subscribes),
  *   so rooms span server processes (server-contract section 6); its channels, the connection
- *   counts and the limit counters are keyed by the database (redisChannelKey).
+ *   counts and the limit counters are keyed by the database (redisChannelKey); the game cache's
+ *   invalidations go to the other processes as the server-side event `game_changed`.
  * Returns the server, the RoomBroadcaster that REST routes call through `deps.broadcaster`, and
  * close() (closes sockets and the subscriber). Rejects when Redis is configured but unreachable.
  */
@@ -95,6 +96,9 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
       throw err;
     }
     io.adapter(createAdapter(redis, sub, { key: channelKey }));
+    // The game cache's invalidations reach the other processes (and theirs this one).
+    deps.gameCache.onInvalidate((gameId) => io.serverSideEmit('game_changed', gameId));
+    io.on('game_changed', (gameId: number) => deps.gameCache.invalidate(gameId, true));
   }
 
   const { config } = deps;
@@ -131,7 +135,7 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
     );
   });
 
-  const broadcaster = new RoomBroadcaster(io, deps.db);
+  const broadcaster = new RoomBroadcaster(io, deps.db, deps.gameCache);
   const ctx = { deps, broadcaster, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS) };
   io.on('connection', (socket) => {
     socket.on('disconnect', () => cap.release(socket.data.address, socket.id));

@@ -1,8 +1,13 @@
 import type { Server, Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/socket';
 
-/** Events between server processes: none (rooms span processes through the adapter alone). */
-export type InterServerEvents = Record<string, never>;
+/**
+ * Events between server processes (the Redis adapter's serverSideEmit): `game_changed` {gameId}
+ * when a process invalidated its cached game (games/cache.ts), so the others drop theirs too.
+ */
+export interface InterServerEvents {
+  game_changed: (gameId: number) => void;
+}
 
 /**
  * What the server keeps on a socket: the signed-in user from the handshake's session cookie

@@ -16,6 +16,7 @@ import {
 } from '../../contract/submission';
 import type { ProcessedImage } from './images';
 import type { ImageStore } from './storage';
+import { announceReview } from '../discord/outbox';
 import { findSubmissionRow, insertSubmission, pendingOfTeam, setSubmissionStatus, type SubmissionRow } from './repository';
 
 /** A committed change of a submission: its id and the log entries written with it (oldest first). */
@@ -181,6 +182,14 @@ export async function reviewSubmission(
     const text = approve ? PROOF_LOG.approved(input.reviewer.username, name) : PROOF_LOG.denied(input.reviewer.username, reason ?? '');
     const log = await insertLog(trx, game.id, text, { name, color: team?.color ?? null });
     await updateGame(trx, game.id, {});
+    await announceReview(trx, game.id, {
+      team: { name, color: team?.color ?? null },
+      square: row.square_index,
+      task: row.task_description,
+      decision: approve ? 'approved' : 'denied',
+      reviewer: input.reviewer.username,
+      reason,
+    });
     return { submissionId: row.id, log: [log] };
   });
 }

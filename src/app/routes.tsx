@@ -1,13 +1,11 @@
 import { Navigate, type RouteObject } from 'react-router-dom';
-import { LoggedInLayout } from '../features/layout/LoggedInLayout';
 import { PublicLayout } from '../features/layout/PublicLayout';
 import { LoginPage } from '../features/auth/LoginPage';
+import { OnboardingPage } from '../features/onboarding/OnboardingPage';
 import { AuthCallbackPage } from '../features/auth/AuthCallbackPage';
 import { LoadingPage } from '../features/auth/LoadingPage';
-import { OnboardingPage } from '../features/onboarding/OnboardingPage';
+import { LoggedInLayout } from '../features/layout/LoggedInLayout';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
-import { GamesLobbyPage } from '../features/lobby/GamesLobbyPage';
-import { SpectateListPage } from '../features/spectate/SpectateListPage';
 import { Spinner } from '../ui/Spinner';
 
 /** What a lazily loaded page shows while its code arrives on the first load (inside its layout, navbar included). */
@@ -16,11 +14,24 @@ function PageLoading() {
 }
 
 /**
- * The heavy screens (clan management with its tabs, the board and live game, the profile) are
- * loaded on first visit, so the landing, onboarding and dashboard come down small; until then
- * they show PageLoading (their HydrateFallback).
+ * The small screens of signing in (landing, callback, onboarding, the logged-in layout and the
+ * dashboard) come with the app; the lobbies, the spectate list, the board and live game, clan
+ * management and the profile load on first visit (and the avatar menu once signed in, Navbar),
+ * so the landing page and a spectator's game page each download only what they show (issue #14:
+ * at most 150 KiB of JavaScript on the wire). Until a page's code arrives it shows PageLoading
+ * (its HydrateFallback).
  */
 const lazyPage = (load: () => Promise<{ Component: React.ComponentType }>) => ({ lazy: load, HydrateFallback: PageLoading });
+
+/** The lazily loaded screens. */
+const spectatorViewPage = () => import('../features/spectate/SpectatorViewPage').then((m) => ({ Component: m.SpectatorViewPage }));
+const profilePage = () => import('../features/profile/ProfilePage').then((m) => ({ Component: m.ProfilePage }));
+const gamesLobbyPage = () => import('../features/lobby/GamesLobbyPage').then((m) => ({ Component: m.GamesLobbyPage }));
+const gamePlayPage = () => import('../features/play/GamePlayPage').then((m) => ({ Component: m.GamePlayPage }));
+const clanManagePage = () => import('../features/clan/ClanManagePage').then((m) => ({ Component: m.ClanManagePage }));
+
+/** The spectate list, shown in both layouts. */
+const spectateList = () => import('../features/spectate/SpectateListPage').then((m) => ({ Component: m.SpectateListPage }));
 
 /**
  * The route table of product-spec section 2: the logged-in layout (loader while the session is
@@ -34,22 +45,25 @@ export const routes: RouteObject[] = [
       { path: '/auth-callback', element: <AuthCallbackPage /> },
       { path: '/loading', element: <LoadingPage /> },
       { path: '/onboarding', element: <OnboardingPage /> },
-      { path: '/games/spectate', element: <SpectateListPage /> },
-      { path: '/games/spectate/:gameId', ...lazyPage(async () => ({ Component: (await import('../features/spectate/SpectatorViewPage')).SpectatorViewPage })) },
+      { path: '/games/spectate', ...lazyPage(spectateList) },
+      { path: '/games/spectate/:gameId', ...lazyPage(spectatorViewPage) },
+      // verifyPath (src/app/paths.ts) builds links to it.
+      { path: '/games/:gameId/verify', ...lazyPage(async () => ({ Component: (await import('../features/verify/VerifyDicePage')).VerifyDicePage })) },
+      { path: '/games/:gameId/results', ...lazyPage(async () => ({ Component: (await import('../features/results/ResultsPage')).ResultsPage })) },
     ],
   },
   {
     element: <LoggedInLayout />,
     children: [
       { path: '/dashboard', element: <DashboardPage /> },
-      { path: '/profile', ...lazyPage(async () => ({ Component: (await import('../features/profile/ProfilePage')).ProfilePage })) },
+      { path: '/profile', ...lazyPage(profilePage) },
       {
         path: '/games',
-        element: <GamesLobbyPage />,
-        children: [{ path: 'spectate-auth', element: <SpectateListPage /> }],
+        ...lazyPage(gamesLobbyPage),
+        children: [{ path: 'spectate-auth', ...lazyPage(spectateList) }],
       },
-      { path: '/games/clan/:clanId/events/:eventId/game/:gameId', ...lazyPage(async () => ({ Component: (await import('../features/play/GamePlayPage')).GamePlayPage })) },
-      { path: '/clans/manage/:clanId/*', ...lazyPage(async () => ({ Component: (await import('../features/clan/ClanManagePage')).ClanManagePage })) },
+      { path: '/games/clan/:clanId/events/:eventId/game/:gameId', ...lazyPage(gamePlayPage) },
+      { path: '/clans/manage/:clanId/*', ...lazyPage(clanManagePage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -95,6 +95,11 @@ describe.each(backends())('games API (%s)', (backend) => {
     return { eventId, gameId: r.body.game.id, teamIds };
   }
 
+  /** Bumps a game's version after a direct write, as every change in the server does (its game cache trusts the version). */
+  async function bumpVersion(gameId: number): Promise<void> {
+    await dbh.db.updateTable('games').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', gameId).execute();
+  }
+
   async function getGame(eventId: number, gameId: number, as = people.owner): Promise<Game> {
     const r = await as.get(gamePath(eventId, gameId));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -332,6 +337,7 @@ describe.each(backends())('games API (%s)', (backend) => {
       await dbh.db.updateTable('team_states')
         .set({ current_position: 37, position_history: JSON.stringify([1, 5, 37]), revert_count: 1 })
         .where('game_id', '=', gameId).where('team_id', '=', teamIds[0]).execute();
+      await bumpVersion(gameId);
       const before = await getGame(eventId, gameId);
 
       const r = await people.admin.put(path, settings(121, { num_snakes: 8, num_ladders: 3, max_reverts_allowed: 5 }));
@@ -467,6 +473,7 @@ describe.each(backends())('games API (%s)', (backend) => {
     it('a finished game accepts no status, reset, randomize or board change (409), and can still be read and deleted', async () => {
       const { eventId, gameId } = await newGame();
       await dbh.db.updateTable('games').set({ status: 'finished', winners: JSON.stringify([{ name: 'Team 1', color: '#000001' }]) }).where('id', '=', gameId).execute();
+      await bumpVersion(gameId);
       const before = await getGame(eventId, gameId);
       expect(before.winners).toEqual([{ name: 'Team 1', color: '#000001' }]);
       const tries: Promise<Answer>[] = [
@@ -498,7 +505,9 @@ describe.each(backends())('games API (%s)', (backend) => {
           .where('game_id', '=', gameId).where('team_id', '=', teamId).execute();
       }
       await dbh.db.updateTable('games').set({ winners: JSON.stringify([{ name: 'x', color: '#000000' }]) }).where('id', '=', gameId).execute();
+      await bumpVersion(gameId);
       const before = await getGame(eventId, gameId);
+      const seedBefore = await dbh.db.selectFrom('games').select('dice_seed').where('id', '=', gameId).executeTakeFirstOrThrow();
 
       const r = await people.admin.put(`${path}/reset`);
       expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -507,7 +516,12 @@ describe.each(backends())('games API (%s)', (backend) => {
       expect(after.status).toBe('READY');
       expect(after.winners).toBeNull();
       expect(after.team_states.map((t) => [t.current_position, t.position_history, t.revert_count])).toEqual([[1, [1], 0], [1, [1], 0]]);
-      expect(after.log_entries.map((e) => [e.team_name, e.message])).toEqual([['Server', 'Game reset.']]);
+      // Newest first: the reset, then the previous round's dice seed revealed (server-contract section 10).
+      expect(after.log_entries.map((e) => [e.team_name, e.message])).toEqual([
+        ['Server', `Dice seed of the previous round: ${seedBefore.dice_seed} (commitment ${before.dice_commitment}).`],
+        ['Server', 'Game reset.'],
+      ]);
+      expect(after.dice_commitment).not.toBe(before.dice_commitment);
       expect(after.board_connections).toEqual(before.board_connections);
       expect(after.board_squares).toEqual(before.board_squares);
       expect(after.version).toBeGreaterThan(before.version);

@@ -76,10 +76,12 @@ describe.each(backends())('lobby and spectating API (%s)', (backend) => {
     g.rival = await setup(people.rival, rivalClanId, 'Rival Cup', [['Black', '#111111', [[ign.rival, 'Leader']]]]);
     ok(await people.rival.put(`/api/clan/${rivalClanId}/events/${g.rival.eventId}/game/${g.rival.gameId}/status`, { status: 'in-progress' }));
 
-    // Progress as rolls would leave it (the socket suite covers rolls themselves).
+    // Progress as rolls would leave it (the socket suite covers rolls themselves), bumping the
+    // versions as every change does (the server's game cache trusts them).
     await dbh.db.updateTable('team_states').set({ current_position: 9, position_history: '[1,5,9]' }).where('team_id', '=', g.active.teams[1]).execute();
     await dbh.db.updateTable('team_states').set({ current_position: 25, position_history: '[1,25]' }).where('team_id', '=', g.finished.teams[0]).execute();
-    await dbh.db.updateTable('games').set({ status: 'finished', winners: JSON.stringify([{ name: 'Green', color: '#00aa00' }]) }).where('id', '=', g.finished.gameId).execute();
+    await dbh.db.updateTable('games').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', g.active.gameId).execute();
+    await dbh.db.updateTable('games').set((eb) => ({ status: 'finished', winners: JSON.stringify([{ name: 'Green', color: '#00aa00' }]), version: eb('version', '+', 1) })).where('id', '=', g.finished.gameId).execute();
   });
 
   afterAll(async () => {

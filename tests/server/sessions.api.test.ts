@@ -17,6 +17,7 @@ import { openDatabase, type DbHandle } from '../../server/db/connect';
 import { createApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { silentBroadcaster, type Broadcaster } from '../../server/realtime/broadcaster';
+import { GameCache } from '../../server/games/cache';
 
 let nameSeq = 0;
 const uniqueName = (label: string) => `${label}-${++nameSeq}`;
@@ -159,7 +160,7 @@ describe('logout tells the broadcaster who signed out (the hook for closing thei
       },
     };
     const config = loadConfig({ NODE_ENV: 'test' });
-    app = createApp({ db: handle.db, dialect: handle.dialect, config, broadcaster, redis: null, images: new FolderStore(path.join(dir, 'uploads')) });
+    app = createApp({ db: handle.db, dialect: handle.dialect, config, broadcaster, redis: null, images: new FolderStore(path.join(dir, 'uploads')), gameCache: new GameCache(handle.db) });
   });
   afterAll(async () => {
     await handle?.close();

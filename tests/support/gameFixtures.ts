@@ -47,6 +47,8 @@ export function fixtureGame(over: Partial<Game> = {}, role: FixtureRole = 'leade
     log_entries: [{ id: 1, timestamp: '2025-05-01T10:00:00.000Z', team_name: 'Server', team_color: null, message: 'Game started.' }],
     winners: null,
     version: 1,
+    dice_commitment: '679c7eb2f0fb3d3f0230f2cde4aeb80a5fc5f2a3b5ce1a12100fc1848b9d958e',
+    dice_seed: null,
     created_at: '2025-05-01T09:00:00.000Z',
     team_states: [
       { team_id: 11, team_name: 'Red Dragons', team_color: '#cc2222', current_position: 1, revert_count: 0, position_history: [1], task_state: 'none', square_since: '2025-05-01T10:00:00.000Z' },

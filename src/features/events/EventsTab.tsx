@@ -17,6 +17,7 @@ import { GameTasksView } from '../game/GameTasksView';
 import { useClanNavigate, type EventsRoute } from '../clan/clanPaths';
 import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFormFields';
 import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
+import { liveDiscordEffects } from '../discord/DiscordPanel';
 
 /** The calls the Events tab makes (product-spec section 7 Events and Teams), replaceable in tests. */
 export interface EventsEffects {
@@ -131,7 +132,7 @@ export function EventsTab({ clanId, isManager, route, effects = liveEventsEffect
       {view === 'teams' && selected && (
         <EventTeamsView clanId={clanId} eventId={selected.id} eventName={selected.name} onBack={back} effects={effects.teams} />
       )}
-      {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} />}
+      {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} discord={liveDiscordEffects} />}
       {view === 'gameTasks' && selected && <GameTasksView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
       {isManager && <CrudModals {...EVENT_MODALS} create={schedule} edit={edit} remove={remove} />}
     </section>

@@ -28,6 +28,7 @@ import { SettingsForm, type EventGameRef } from './SettingsForm';
 import { liveGameEffects, type GameEffects } from './effects';
 import { latestCall, useLatest } from './latest';
 import { ChartDialogContent } from '../../ui/Modal';
+import { DiscordPanel, type DiscordEffects } from '../discord/DiscordPanel';
 
 type StatusRef = ActorRefFrom<typeof gameStatusMachine>;
 
@@ -53,7 +54,8 @@ export const GAME_DIALOG_TEXTS = {
  * Randomization dialogs; messages in the fading global banner. The flow is the eventGame chart
  * with its gameStatus child; the live socket keeps the tracker and status current. `effects`
  * replaces the calls and the socket in tests. `onGameChanged` tells the event list a game was
- * created or deleted here (so 'Manage Game Tasks' appears or goes at once).
+ * created or deleted here (so 'Manage Game Tasks' appears or goes at once). With `discord`, the
+ * event's Discord panel (server-contract section 9) follows the game view.
  */
 export function EventGameView({
   clanId,
@@ -62,17 +64,25 @@ export function EventGameView({
   onBack,
   effects = liveGameEffects,
   onGameChanged,
+  discord,
 }: {
   clanId: number;
   eventId: number;
   gameId: number | null;
   onBack: () => void;
   effects?: GameEffects;
+  /** The Discord panel's calls (server-contract section 9); without them the panel is not shown. */
+  discord?: DiscordEffects;
   /** Called after this view created or deleted the game, so the event list can refresh. */
   onGameChanged?: () => void;
 }) {
   // Keyed by event: the list catching up with a game this view created must not restart it.
-  return <EventGameFlow key={eventId} clanId={clanId} eventId={eventId} gameId={gameId} onBack={onBack} effects={effects} onGameChanged={onGameChanged} />;
+  return (
+    <>
+      <EventGameFlow key={eventId} clanId={clanId} eventId={eventId} gameId={gameId} onBack={onBack} effects={effects} onGameChanged={onGameChanged} />
+      {discord && <DiscordPanel key={`discord-${eventId}`} clanId={clanId} eventId={eventId} effects={discord} />}
+    </>
+  );
 }
 
 /** The game a Delete or Reset acts on. */

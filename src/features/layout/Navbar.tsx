@@ -1,7 +1,10 @@
+import { lazy, Suspense } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { SessionContext } from '../../app/session';
 import { selectIsReady } from '../../../machines/session.selectors';
-import { AvatarMenu } from './AvatarMenu';
+
+/** The avatar menu (Radix dropdown) loads once someone is signed in, so the landing page does without it. */
+const AvatarMenu = lazy(() => import('./AvatarMenu').then((m) => ({ default: m.AvatarMenu })));
 
 /**
  * The top bar of both layouts (product-spec section 2): the brand, a Spectate button (public
@@ -28,7 +31,11 @@ export function Navbar({ variant }: { variant: 'public' | 'loggedIn' }) {
             <NavLink to="/games" end className="navbar__link">My Games</NavLink>
           </>
         )}
-        {ready && <AvatarMenu />}
+        {ready && (
+          <Suspense fallback={null}>
+            <AvatarMenu />
+          </Suspense>
+        )}
       </nav>
     </header>
   );

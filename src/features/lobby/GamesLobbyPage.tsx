@@ -11,6 +11,7 @@ import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { boardSizeText, StatusBadge } from '../play/GamePanels';
 import { gamePlayPath } from '../play/origin';
+import { resultsPath } from '../../app/paths';
 
 /** Lobby rows grouped by clan and playing IGN, in the server's order (product-spec section 2). */
 export function groupLobbyGames(games: LobbyGame[]): { key: string; clan: string; ign: string; games: LobbyGame[] }[] {
@@ -29,6 +30,7 @@ export function groupLobbyGames(games: LobbyGame[]): { key: string; clan: string
  * /games (the nested spectate-auth child renders through the outlet). Two tables, 'Active Snakes &
  * Ladders Games' and 'Former (Finished) Games', with the columns Game / Event, Status, Teams &
  * Positions and Action; rows grouped by 'Clan: … | Playing As: …'; the viewer's teams starred.
+ * Go To Game opens the play screen; View Results opens the game's results page (issue #15).
  * `loadGames` replaces GET /api/games in tests.
  */
 export function GamesLobbyPage({ loadGames = fetchLobbyGames }: { loadGames?: () => Promise<LobbyGame[]> }) {
@@ -127,7 +129,10 @@ function LobbyTable({ title, games, action, empty }: { title: string; games: Lob
                       </ul>
                     </td>
                     <td data-label="Action" className="lobby-table__action">
-                      <Link className={action === 'Go To Game' ? 'btn btn--primary btn--small' : 'btn btn--small'} to={gamePlayPath(g.clan_id, g.event_id, g.game_id)}>
+                      <Link
+                        className={action === 'Go To Game' ? 'btn btn--primary btn--small' : 'btn btn--small'}
+                        to={action === 'Go To Game' ? gamePlayPath(g.clan_id, g.event_id, g.game_id) : resultsPath(g.game_id)}
+                      >
                         {action}
                       </Link>
                     </td>

@@ -13,7 +13,9 @@ import { selectConnectionState, selectReconnectAttempt, type ConnectionState } f
 import { Notice } from '../../ui/Notice';
 import { prefersReducedMotion } from './confetti';
 import { timeOnSquare } from '../../../contract/submission';
-import { TaskStateBadge, useNow } from './ProofPanel';
+import { TaskStateBadge, useNow } from './TaskStateBadge';
+import { Link } from 'react-router-dom';
+import { verifyPath } from '../../app/paths';
 import { useLogHold, type RollMomentRef } from './RollMoment';
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
@@ -222,6 +224,28 @@ export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; show
 function logTime(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString();
+}
+
+/**
+ * The game's dice commitment (server-contract section 10), shown from creation so players can
+ * note it before the first roll, with a link to the 'Verify dice' view. Nothing until the game is
+ * loaded.
+ */
+export function DicePanel({ actor }: { actor: GamePlayRef }) {
+  const commitment = useSelector(actor, sel.selectDiceCommitment);
+  const gameId = useSelector(actor, (s) => s.context.game?.id ?? null);
+  if (commitment === null || gameId === null) return null;
+  return (
+    <section className="panel dice-panel" aria-labelledby="dice-panel-title">
+      <h2 id="dice-panel-title" className="game-panel__title">Fair dice</h2>
+      <p>
+        Dice commitment: <code className="dice-hex" data-testid="game-dice-commitment">{commitment}</code>
+      </p>
+      <p>
+        <Link to={verifyPath(gameId)}>Verify dice</Link>
+      </p>
+    </section>
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo, type CSSProperties } from 'react';
+import { lazy, Suspense, useMemo, type CSSProperties } from 'react';
+import { Link } from 'react-router-dom';
 import { standingsOf } from '../../../contract/game/standings';
 import { Podium } from '../../ui/Podium';
 import type { ActorRefFrom } from 'xstate';
@@ -7,14 +8,17 @@ import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import * as sel from '../../../machines/gamePlay.selectors';
 import { selectIsLive } from '../../../machines/socketConnection.selectors';
 import type { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { resultsPath } from '../../app/paths';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { gameScreenLogic, type GameScreenEffects } from './effects';
 import { prefersReducedMotion } from './confetti';
 import { GameBoard } from './GameBoard';
-import { TeamTasks } from './ProofPanel';
-import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, GameLog, StatusBadge, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
+import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, DicePanel, GameLog, StatusBadge, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
+
+/** The viewer's team tasks with the proof dialog load for members only (spectators never need them). */
+const TeamTasks = lazy(() => import('./ProofPanel').then((m) => ({ default: m.TeamTasks })));
 
 /** Who looks at the game: a member (play screen, with actions and revert counts) or a spectator. */
 export type Audience = 'member' | 'spectator';
@@ -35,8 +39,10 @@ export function GameNotFound({ previous }: { previous: { to: string; label: stri
  * One game screen, shared by the play screen and the public spectator view (product-spec section 2
  * "Game play screen": "The spectator view is the same without actions or revert counts"): header
  * with event type and name, status badge, board size and the live connection badge; the board;
- * a sidebar with the Game Action panel (members only), Team Positions and the Live Game Log; the
- * winner banner and 15 s of confetti when the game finishes with a winner. The gamePlay chart runs
+ * a sidebar with the Game Action panel (members only), Team Positions, the dice commitment with
+ * its Verify dice link (server-contract section 10) and the Live Game Log; the
+ * winner banner and 15 s of confetti when the game finishes with a winner, and once finished a
+ * View Results link to the game's results page (issue #15). The gamePlay chart runs
  * here with the screen's effects; `effects` is fixed for the screen's life.
  */
 export function GameScreen({
@@ -98,6 +104,11 @@ function LiveGame({
           <StatusBadge status={game.status} />
           <span className="game-header__size">Board: {boardSizeText(game.board_size)}</span>
           {connection && <ConnectionBadge connection={connection} />}
+          {finished && (
+            <Link className="btn btn--small btn--primary" to={resultsPath(game.id)}>
+              View Results
+            </Link>
+          )}
         </div>
       </header>
       {finished && winners && winners.length > 0 && <WinnerMoment actor={actor} />}
@@ -108,8 +119,13 @@ function LiveGame({
         </div>
         <aside className="game-layout__side" aria-label="Game sidebar">
           {audience === 'member' && (connection ? <ConnectedActionPanel actor={actor} connection={connection} /> : <ActionPanel actor={actor} live={false} />)}
-          {audience === 'member' && <TeamTasks actor={actor} effects={effects.proof} />}
+          {audience === 'member' && (
+            <Suspense fallback={null}>
+              <TeamTasks actor={actor} effects={effects.proof} />
+            </Suspense>
+          )}
           <TeamPositions actor={actor} showReverts={audience === 'member'} />
+          <DicePanel actor={actor} />
           <GameLog actor={actor} />
         </aside>
       </div>

@@ -9,6 +9,7 @@ import { proofSubmissionMachine, type UploadProofInput } from '../../../machines
 import * as psel from '../../../machines/proofSubmission.selectors';
 import * as sel from '../../../machines/gamePlay.selectors';
 import { Notice } from '../../ui/Notice';
+import { TaskStateBadge, useNow } from './TaskStateBadge';
 import { DialogButtons, Modal } from '../../ui/Modal';
 import type { GamePlayRef } from './GamePanels';
 
@@ -21,25 +22,6 @@ export interface ProofEffects {
 }
 
 type ProofRef = ActorRefFrom<typeof proofSubmissionMachine>;
-
-/** The current time (ms), again every `everyMs` (the ticking 'on square 41 for 2 h 14 min'). */
-export function useNow(everyMs = 30_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
-
-/** A task state as a small badge (server-contract section 8). */
-export function TaskStateBadge({ state }: { state: TaskState }) {
-  return (
-    <span className={`task-state task-state--${state}`} data-testid="task-state" data-state={state}>
-      {TASK_STATE_LABELS[state]}
-    </span>
-  );
-}
 
 /**
  * The viewer's teams' current tasks on the play screen (server-contract section 8), one card per

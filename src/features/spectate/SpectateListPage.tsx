@@ -9,12 +9,13 @@ import { fetchSpectateGames } from '../../api/lobby';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { boardSizeText, StatusBadge } from '../play/GamePanels';
+import { resultsPath } from '../../app/paths';
 
 /**
  * The spectate list at /games/spectate (public) and /games/spectate-auth (signed in), product-spec
  * sections 2 "Spectate list", 7 "Spectating", 8 and 9: every spectatable game (GET
  * /api/games/spectate), refreshed every 30 s by the spectateList chart; each row links to
- * /games/spectate/{gameId}. `loadGames` replaces the call in tests.
+ * /games/spectate/{gameId} and to its results page /games/{gameId}/results (issue #15). `loadGames` replaces the call in tests.
  */
 export function SpectateListPage({ loadGames = fetchSpectateGames }: { loadGames?: () => Promise<SpectateGame[]> }) {
   const logic = useMemo(() => spectateListMachine.provide({ actors: { loadGames: fromPromise(() => loadGames()) } }), [loadGames]);
@@ -40,7 +41,7 @@ export function SpectateListPage({ loadGames = fetchSpectateGames }: { loadGames
               {games.map((g) => (
                 <li key={g.game_id} className="spectate-list__item">
                   <Link className="spectate-list__link" to={`/games/spectate/${g.game_id}`}>
-                    <span className="spectate-list__name">{g.event_name}</span>
+                    <span className="spectate-list__name" id={`spectate-name-${g.game_id}`}>{g.event_name}</span>
                     <span className="spectate-list__clan muted">{g.clan_name}</span>
                   </Link>
                   <span className="spectate-list__facts">
@@ -49,6 +50,9 @@ export function SpectateListPage({ loadGames = fetchSpectateGames }: { loadGames
                     <span>
                       {g.team_count} team{g.team_count === 1 ? '' : 's'}
                     </span>
+                    <Link className="spectate-list__results" to={resultsPath(g.game_id)} aria-describedby={`spectate-name-${g.game_id}`}>
+                      Results
+                    </Link>
                   </span>
                 </li>
               ))}

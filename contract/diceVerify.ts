@@ -1,0 +1,81 @@
+import { commitmentOf, diceRoller, isDiceHex } from './game/dice';
+import type { GameHistory, HistoryGame, HistoryTeam } from './history';
+
+/**
+ * What the 'Verify dice' view shows (server-contract section 10), computed from a game's history
+ * in the browser with the shared die derivation (contract/game/dice.ts), so nothing on the page
+ * takes the server's word for a die.
+ */
+
+/** One roll checked: the die the history claims, the die the seed gives (null until the seed is known), and whether they agree. */
+export interface RollCheck {
+  roll_index: number | null;
+  at: string;
+  team: HistoryTeam;
+  /** The die the history states. */
+  die: number | null;
+  /** The die recomputed from the revealed seed; null while the seed is sealed or unusable. */
+  expected: number | null;
+  from: number;
+  to: number;
+  /** 'verified': seed matches the commitment and the die is the seed's; 'failed': it is not; 'pending': no seed yet. */
+  result: 'verified' | 'failed' | 'pending';
+}
+
+/**
+ * The outcome of checking a history:
+ * - `sealed`: the game is not finished, the seed is not revealed yet; only the commitment is known;
+ * - `checked`: the seed is revealed; `commitmentMatches` says whether its SHA-256 is the commitment.
+ */
+export interface DiceReport {
+  game: HistoryGame;
+  phase: 'sealed' | 'checked';
+  commitment: string;
+  seed: string | null;
+  /** null while sealed. */
+  commitmentMatches: boolean | null;
+  rolls: RollCheck[];
+  /** Rolls marked verified and failed (both 0 while sealed). */
+  verified: number;
+  failed: number;
+}
+
+/** A team of the history by id; a placeholder when the team has left the game since. */
+function teamOf(history: GameHistory, teamId: number): HistoryTeam {
+  return history.teams.find((t) => t.team_id === teamId) ?? { team_id: teamId, name: `Team ${teamId}`, color: '#888888' };
+}
+
+/**
+ * Checks every roll of `history` (server-contract section 10): when the seed is revealed, its
+ * SHA-256 must equal the commitment, and each roll's die must equal dieFor(seed, game id,
+ * roll_index); a roll is verified only when both hold. A seed that is not 64 lowercase hex
+ * characters never matches. Reverts are not rolls and are not listed. Never throws for bad data.
+ */
+export async function verifyHistory(history: GameHistory): Promise<DiceReport> {
+  const { game } = history;
+  const moves = history.moves.filter((m) => m.kind === 'roll');
+  const seed = game.dice_seed;
+  let commitmentMatches: boolean | null = null;
+  let roller: Awaited<ReturnType<typeof diceRoller>> | null = null;
+  if (seed !== null) {
+    commitmentMatches = isDiceHex(seed) && (await commitmentOf(seed)) === game.dice_commitment;
+    if (isDiceHex(seed)) roller = await diceRoller(seed);
+  }
+  const rolls: RollCheck[] = [];
+  for (const m of moves) {
+    const usable = roller !== null && m.roll_index !== null && Number.isSafeInteger(m.roll_index) && m.roll_index > 0;
+    const expected = usable ? await roller!.die(game.id, m.roll_index!) : null;
+    const result = seed === null ? 'pending' : commitmentMatches && expected !== null && m.die === expected ? 'verified' : 'failed';
+    rolls.push({ roll_index: m.roll_index, at: m.at, team: teamOf(history, m.team_id), die: m.die, expected, from: m.from, to: m.to, result });
+  }
+  return {
+    game,
+    phase: seed === null ? 'sealed' : 'checked',
+    commitment: game.dice_commitment,
+    seed,
+    commitmentMatches,
+    rolls,
+    verified: rolls.filter((r) => r.result === 'verified').length,
+    failed: rolls.filter((r) => r.result === 'failed').length,
+  };
+}

@@ -1,0 +1,128 @@
+import * as v from 'valibot';
+
+/**
+ * Discord announcements of an event (server-contract section 9): the settings payloads, the
+ * webhook URL rule and its masking, shared by the server and the Discord panel.
+ */
+
+/** The one refusal text of a webhook URL that breaks the rule (server-contract section 9). */
+export const WEBHOOK_URL_MESSAGE = 'Enter a Discord webhook URL (https://discord.com/api/webhooks/...).';
+
+/** Hosts whose webhooks are accepted, all over https on the default port. */
+const DISCORD_WEBHOOK_HOSTS = ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com'] as const;
+
+/** Which kinds of announcement are posted; each switchable, all on by default. */
+const AnnounceSchema = v.object({
+  status: v.optional(v.boolean('announce.status must be true or false.'), true),
+  rolls: v.optional(v.boolean('announce.rolls must be true or false.'), true),
+  reviews: v.optional(v.boolean('announce.reviews must be true or false.'), true),
+  results: v.optional(v.boolean('announce.results must be true or false.'), true),
+});
+export type Announce = v.InferOutput<typeof AnnounceSchema>;
+
+/** The kinds of announcement, in the order the panel lists them. */
+export const ANNOUNCE_KINDS = ['status', 'rolls', 'reviews', 'results'] as const;
+export type AnnounceKind = (typeof ANNOUNCE_KINDS)[number];
+
+/** The panel's label of each kind. */
+export const ANNOUNCE_LABELS: Record<AnnounceKind, string> = {
+  status: 'Game status changes',
+  rolls: 'Rolls',
+  reviews: 'Proof reviews',
+  results: 'Results',
+};
+
+/**
+ * PUT .../discord body: `webhook_url` (checked by parseWebhookUrl on the server; it may be left
+ * out to keep the saved one) and `announce` (each flag defaults to true).
+ */
+export const DiscordSettingsBodySchema = v.object(
+  {
+    webhook_url: v.optional(v.string(WEBHOOK_URL_MESSAGE)),
+    announce: v.optional(AnnounceSchema, {}),
+  },
+  'Request body must be a JSON object with webhook_url and announce.',
+);
+export type DiscordSettingsBody = v.InferOutput<typeof DiscordSettingsBodySchema>;
+
+/** Delivery state of a webhook: posting, retrying after failures, or switched off by Discord's answer. */
+const WebhookStateSchema = v.picklist(['active', 'failing', 'disabled']);
+export type WebhookState = v.InferOutput<typeof WebhookStateSchema>;
+
+/** The settings as answered: the URL with its token masked, never whole. */
+const DiscordSettingsSchema = v.object({
+  webhook_url_masked: v.string(),
+  announce: v.object({ status: v.boolean(), rolls: v.boolean(), reviews: v.boolean(), results: v.boolean() }),
+  state: WebhookStateSchema,
+  last_error: v.nullable(v.string()),
+});
+export type DiscordSettings = v.InferOutput<typeof DiscordSettingsSchema>;
+
+/** GET/PUT/DELETE .../discord answer: `{discord}`, null when no webhook is set. */
+export const DiscordAnswerSchema = v.object({ discord: v.nullable(DiscordSettingsSchema) });
+
+/** A webhook URL that passed the rule: the URL to post to, its id and token. */
+export interface WebhookUrl {
+  url: string;
+  id: string;
+  token: string;
+}
+
+/**
+ * Checks a webhook URL (server-contract section 9) with the WHATWG URL parser: exactly
+ * `https://{host}/api/webhooks/{id}/{token}` on one of DISCORD_WEBHOOK_HOSTS, no user info, no
+ * port, no query or fragment, nothing else in the path. `origin` (DISCORD_WEBHOOK_ORIGIN, tests
+ * only) replaces the allowed origins with that one. Null when the URL breaks the rule.
+ */
+export function parseWebhookUrl(text: string, origin: string | null = null): WebhookUrl | null {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return null;
+  }
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') return null;
+  if (origin !== null) {
+    if (url.origin !== new URL(origin).origin) return null;
+  } else {
+    if (url.protocol !== 'https:' || url.port !== '') return null;
+    if (!(DISCORD_WEBHOOK_HOSTS as readonly string[]).includes(url.hostname)) return null;
+  }
+  const m = /^\/api\/webhooks\/([0-9]{1,25})\/([A-Za-z0-9_-]{1,100})$/.exec(url.pathname);
+  if (!m) return null;
+  return { url: `${url.origin}/api/webhooks/${m[1]}/${m[2]}`, id: m[1], token: m[2] };
+}
+
+/** The URL with all but the last 4 characters of its token replaced by '•' (never sent back whole). */
+export function maskWebhookUrl(webhook: WebhookUrl): string {
+  const base = webhook.url.slice(0, webhook.url.length - webhook.token.length);
+  const tail = webhook.token.length > 8 ? webhook.token.slice(-4) : '';
+  return `${base}${'•'.repeat(8)}${tail}`;
+}
+
+/** The panel's text of each state. */
+export const WEBHOOK_STATE_TEXT: Record<WebhookState, string> = {
+  active: 'Active: announcements are posted.',
+  failing: 'Failing: Discord did not accept the last post; retrying.',
+  disabled: 'Disabled: Discord refused the webhook. Save a new webhook URL to post again.',
+};
+
+/** The Discord panel's messages after an action. */
+export const DISCORD_PANEL_TEXTS = {
+  saved: 'Discord settings saved.',
+  tested: 'Test message sent. Check the channel.',
+  removed: 'Discord webhook removed.',
+  loadFailed: 'Failed to load the Discord settings.',
+  actionFailed: 'The request failed. Please try again.',
+} as const;
+
+/**
+ * The panel's own check before saving (the server decides for good, with the same text): a URL
+ * is required unless one is saved (then an empty field keeps it); a URL must look like
+ * `http(s)://host/api/webhooks/{id}/{token}`. Null when it may be sent, else WEBHOOK_URL_MESSAGE.
+ */
+export function webhookDraftProblem(draft: string, hasSaved: boolean): string | null {
+  const text = draft.trim();
+  if (text === '') return hasSaved ? null : WEBHOOK_URL_MESSAGE;
+  return /^https?:\/\/[^/@\s]+\/api\/webhooks\/[0-9]+\/[A-Za-z0-9_-]+$/.test(text) ? null : WEBHOOK_URL_MESSAGE;
+}

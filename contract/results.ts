@@ -1,0 +1,204 @@
+import type { GameHistory, HistoryTeam, Move } from './history';
+import type { PublicGame } from './gameApi';
+import { standingsOf, type Standing as GameStanding } from './game/standings';
+
+/**
+ * The story of a game, computed from its history (server-contract section 11; issue #15 results
+ * page): the replay frames, the race series, per-team statistics and the final standings. Pure
+ * functions of a GameHistory; times are ISO strings in, milliseconds out.
+ */
+
+/** Positions of every team (team id → square 1..N). */
+export type Positions = Readonly<Record<number, number>>;
+
+/** One frame of the replay: every team's square after the frame's move (frame 0: before any move). */
+export interface ReplayFrame {
+  /** 0 for the start, i for the state after moves[i - 1]. */
+  index: number;
+  positions: Positions;
+  /** The move that led here (null for frame 0). */
+  move: Move | null;
+}
+
+/**
+ * The replay frames of a history: frames.length = moves.length + 1; frame 0 has every team on
+ * square 1; frame i is frame i - 1 with the team of moves[i - 1] on that move's `to`. A move of a
+ * team not in `teams` is still applied (its team just has no name).
+ */
+export function replayFrames(history: Pick<GameHistory, 'teams' | 'moves'>): ReplayFrame[] {
+  let positions: Record<number, number> = Object.fromEntries(history.teams.map((t) => [t.team_id, 1]));
+  const frames: ReplayFrame[] = [{ index: 0, positions, move: null }];
+  history.moves.forEach((move, i) => {
+    positions = { ...positions, [move.team_id]: move.to };
+    frames.push({ index: i + 1, positions, move });
+  });
+  return frames;
+}
+
+/** The race chart's data: one x value per frame (ms since epoch) and one series of squares per team. */
+export interface RaceSeries {
+  /** Milliseconds since the epoch of each frame: frame 0 takes the first move's time. */
+  times: number[];
+  /** One line per team, in `teams` order: its square at each frame. */
+  series: { team: HistoryTeam; positions: number[] }[];
+}
+
+/** Milliseconds of an ISO time (NaN-safe: an unreadable time counts as 0). */
+function msOf(iso: string): number {
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? t : 0;
+}
+
+/**
+ * Positions over time per team (the race chart): every team's square at every frame, with the
+ * frame's time. Times never go backwards (a move logged earlier than the one before it takes the
+ * time before it), so a chart's x axis is sorted. A history without moves has one frame.
+ */
+export function raceSeries(history: Pick<GameHistory, 'teams' | 'moves'>): RaceSeries {
+  const frames = replayFrames(history);
+  const times: number[] = [];
+  for (const f of frames) {
+    const t = f.move ? msOf(f.move.at) : history.moves.length ? msOf(history.moves[0].at) : 0;
+    times.push(Math.max(t, times.at(-1) ?? t));
+  }
+  return {
+    times,
+    series: history.teams.map((team) => ({ team, positions: frames.map((f) => f.positions[team.team_id] ?? 1) })),
+  };
+}
+
+/** Median and longest of a set of durations (ms); both null when there are none. */
+export interface DurationSummary {
+  count: number;
+  median: number | null;
+  longest: number | null;
+}
+
+/** The median (mean of the middle two for an even count) and the longest of `durations` (ms). */
+export function summarize(durations: readonly number[]): DurationSummary {
+  if (durations.length === 0) return { count: 0, median: null, longest: null };
+  const sorted = [...durations].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { count: sorted.length, median, longest: sorted[sorted.length - 1] };
+}
+
+/** One team's numbers on the results page. */
+export interface TeamStats {
+  team: HistoryTeam;
+  rolls: number;
+  sixes: number;
+  snakes: number;
+  ladders: number;
+  reverts: number;
+  /**
+   * Time per square (ms): each stay from the team's arrival on a square (its move there) to its
+   * next move (roll or revert). The first stay on square 1 (no arrival time) and the stay the team
+   * is still on are not counted.
+   */
+  timePerSquare: DurationSummary;
+  /**
+   * Time to approval (ms), games with proof only: from the team's arrival on a square to the
+   * referee's approval of its proof there (the first approval of each stay).
+   */
+  timeToApproval: DurationSummary;
+}
+
+/**
+ * Per-team statistics of a history, in `teams` order: rolls, sixes (die 6), snakes and ladders
+ * taken (via), reverts, time per square and time to approval (see TeamStats).
+ */
+export function teamStats(history: Pick<GameHistory, 'teams' | 'moves' | 'reviews'>): TeamStats[] {
+  return history.teams.map((team) => {
+    const moves = history.moves.filter((m) => m.team_id === team.team_id);
+    const rolls = moves.filter((m) => m.kind === 'roll');
+    const stays: number[] = [];
+    for (let i = 0; i + 1 < moves.length; i += 1) stays.push(Math.max(0, msOf(moves[i + 1].at) - msOf(moves[i].at)));
+    const approvals: number[] = [];
+    const reviews = history.reviews.filter((r) => r.team_id === team.team_id && r.decision === 'approve');
+    const counted = new Set<number>();
+    for (const review of reviews) {
+      const at = msOf(review.at);
+      // The stay the review belongs to: the team's last move at or before it, onto that square.
+      let stay = -1;
+      for (let i = 0; i < moves.length && msOf(moves[i].at) <= at; i += 1) stay = i;
+      if (stay < 0 || moves[stay].to !== review.square_index || counted.has(stay)) continue;
+      counted.add(stay);
+      approvals.push(Math.max(0, at - msOf(moves[stay].at)));
+    }
+    return {
+      team,
+      rolls: rolls.length,
+      sixes: rolls.filter((m) => m.die === 6).length,
+      snakes: rolls.filter((m) => m.via === 'snake').length,
+      ladders: rolls.filter((m) => m.via === 'ladder').length,
+      reverts: moves.filter((m) => m.kind === 'revert').length,
+      timePerSquare: summarize(stays),
+      timeToApproval: summarize(approvals),
+    };
+  });
+}
+
+/** One row of the final standings: contract standingsOf's row with the history's team. */
+export interface Standing extends GameStanding {
+  team: HistoryTeam;
+}
+
+/**
+ * Final standings from a history, ranked by contract standingsOf (one ranking for the game
+ * screen's podium and the results page): the winners first (in the game's order, matched by team
+ * name), then the other teams by square after their last move, highest first; a tie goes to the
+ * team that reached its square first (the `at` of its last move), then to the lower team id.
+ * Before any move every team is on square 1.
+ */
+export function standings(history: Pick<GameHistory, 'game' | 'teams' | 'moves'>): Standing[] {
+  const last = new Map<number, Move>();
+  for (const m of history.moves) last.set(m.team_id, m);
+  const teams = new Map(history.teams.map((t) => [t.team_id, t]));
+  const ranked = standingsOf(
+    history.teams.map((t) => ({
+      team_id: t.team_id,
+      team_name: t.name,
+      team_color: t.color,
+      current_position: last.get(t.team_id)?.to ?? 1,
+      square_since: last.get(t.team_id)?.at,
+    })),
+    history.game.winners,
+  );
+  return ranked.map((s) => ({ ...s, team: teams.get(s.team_id)! }));
+}
+
+/**
+ * A duration in ms, human-readably: '0.4 s', '12 s', '3 min 20 s', '1 h 5 min', '2 d 3 h'; under
+ * 10 s with one decimal. null → '—' (nothing to measure).
+ */
+export function formatDuration(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '—';
+  const s = Math.max(0, ms) / 1000;
+  if (s < 10) return `${(Math.round(s * 10) / 10).toFixed(1)} s`;
+  const total = Math.round(s);
+  const d = Math.floor(total / 86_400);
+  const h = Math.floor((total % 86_400) / 3600);
+  const min = Math.floor((total % 3600) / 60);
+  const sec = total % 60;
+  if (d > 0) return h ? `${d} d ${h} h` : `${d} d`;
+  if (h > 0) return min ? `${h} h ${min} min` : `${h} h`;
+  if (min > 0) return sec ? `${min} min ${sec} s` : `${min} min`;
+  return `${sec} s`;
+}
+
+/** How a move reads in the replay: 'Red rolled a 4: square 3 → 7, up a ladder to 21.' */
+export function moveText(move: Move, teamName: string): string {
+  if (move.kind === 'revert') return `${teamName} reverted: square ${move.from} → ${move.to}.`;
+  const via = move.via === 'ladder' ? `, up a ladder to ${move.to}` : move.via === 'snake' ? `, down a snake to ${move.to}` : '';
+  return `${teamName} rolled a ${move.die ?? '?'}: square ${move.from} → ${move.landing ?? move.to}${via}.`;
+}
+
+/**
+ * What the results page loads: the history (server-contract section 11) and the public game
+ * (server-contract section 2 "Public game") for the board the replay moves the pawns on.
+ */
+export interface ResultsData {
+  history: GameHistory;
+  board: Pick<PublicGame, 'board_size' | 'board_squares' | 'board_connections' | 'event_type'>;
+}

@@ -1,0 +1,125 @@
+import { assign, setup } from 'xstate';
+import { DISCORD_PANEL_TEXTS, webhookDraftProblem, type Announce, type AnnounceKind, type DiscordSettings } from '../contract/discord';
+import { missingPromise } from './shared';
+
+/** What the save actor sends: the new URL (null keeps the saved one) and the flags. */
+export interface SaveDiscordInput {
+  webhookUrl: string | null;
+  announce: Announce;
+}
+
+export interface DiscordSettingsContext {
+  /** The settings as the server last answered them (URL masked), or null when none is set. */
+  saved: DiscordSettings | null;
+  /** The URL being typed (never the saved one: the server only sends it masked). */
+  draftUrl: string;
+  announce: Announce;
+  /** The panel's own refusal of the draft (WEBHOOK_URL_MESSAGE), shown under the field. */
+  urlProblem: string | null;
+  /** The last action's outcome: a success text or the server's error. */
+  message: { tone: 'success' | 'error'; text: string } | null;
+}
+
+export type DiscordSettingsEvent =
+  | { type: 'url.change'; url: string }
+  | { type: 'announce.toggle'; kind: AnnounceKind }
+  | { type: 'discord.save' }
+  | { type: 'discord.test' }
+  | { type: 'discord.delete' }
+  | { type: 'discord.reload' };
+
+const ALL_ON: Announce = { status: true, rolls: true, reviews: true, results: true };
+const errorText = (error: unknown) => (error instanceof Error && error.message ? error.message : DISCORD_PANEL_TEXTS.actionFailed);
+
+/**
+ * The Discord panel of an event (server-contract section 9): `loading` reads the settings
+ * (`loadSettings`) → `ready`, or `loadFailed` (`discord.reload` tries again). In `ready` the URL
+ * field and the four announce switches are edited; `discord.save` sends them (`saving`) when
+ * the draft passes webhookDraftProblem (else the exact refusal shows under the field);
+ * `discord.test` posts a test message (`testing`) and `discord.delete` removes the webhook
+ * (`deleting`), both only with a saved webhook. Each action ends back in `ready` with its
+ * success text or the server's error (cleared by the next edit); the saved state ('active', 'failing', 'disabled') and
+ * last_error show from `saved`, and `discord.reload` reads them again.
+ */
+export const discordSettingsMachine = setup({
+  types: {
+    context: {} as DiscordSettingsContext,
+    events: {} as DiscordSettingsEvent,
+  },
+  actors: {
+    loadSettings: missingPromise<DiscordSettings | null>('discordSettings', 'loadSettings'),
+    saveSettings: missingPromise<DiscordSettings, SaveDiscordInput>('discordSettings', 'saveSettings'),
+    testWebhook: missingPromise<void>('discordSettings', 'testWebhook'),
+    deleteSettings: missingPromise<void>('discordSettings', 'deleteSettings'),
+  },
+  guards: {
+    isDraftSendable: ({ context }) => webhookDraftProblem(context.draftUrl, context.saved !== null) === null,
+    hasSaved: ({ context }) => context.saved !== null,
+  },
+  actions: {
+    assignSaved: assign((_, saved: DiscordSettings | null) => ({ saved, announce: saved?.announce ?? ALL_ON, draftUrl: '', urlProblem: null })),
+    assignUrl: assign((_, url: string) => ({ draftUrl: url, urlProblem: null })),
+    toggleAnnounce: assign(({ context }, kind: AnnounceKind) => ({ announce: { ...context.announce, [kind]: !context.announce[kind] } })),
+    refuseDraft: assign(({ context }) => ({ urlProblem: webhookDraftProblem(context.draftUrl, context.saved !== null) })),
+    clearMessage: assign({ message: null }),
+    showSuccess: assign((_, text: string) => ({ message: { tone: 'success' as const, text } })),
+    showError: assign((_, error: unknown) => ({ message: { tone: 'error' as const, text: errorText(error) } })),
+  },
+}).createMachine({
+  id: 'discordSettings',
+  context: { saved: null, draftUrl: '', announce: ALL_ON, urlProblem: null, message: null },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadSettings',
+        src: 'loadSettings',
+        onDone: { target: 'ready', actions: { type: 'assignSaved', params: ({ event }) => event.output } },
+        onError: { target: 'loadFailed', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+      },
+    },
+    loadFailed: {
+      on: { 'discord.reload': { target: 'loading', actions: 'clearMessage' } },
+    },
+    ready: {
+      on: {
+        // Editing starts a new attempt: the last outcome's message goes.
+        'url.change': { actions: ['clearMessage', { type: 'assignUrl', params: ({ event }) => event.url }] },
+        'announce.toggle': { actions: ['clearMessage', { type: 'toggleAnnounce', params: ({ event }) => event.kind }] },
+        'discord.save': [{ guard: 'isDraftSendable', target: 'saving', actions: 'clearMessage' }, { actions: 'refuseDraft' }],
+        'discord.test': { guard: 'hasSaved', target: 'testing', actions: 'clearMessage' },
+        'discord.delete': { guard: 'hasSaved', target: 'deleting', actions: 'clearMessage' },
+        'discord.reload': { target: 'loading', actions: 'clearMessage' },
+      },
+    },
+    saving: {
+      tags: ['busy'],
+      invoke: {
+        id: 'saveSettings',
+        src: 'saveSettings',
+        input: ({ context }) => ({ webhookUrl: context.draftUrl.trim() === '' ? null : context.draftUrl.trim(), announce: context.announce }),
+        onDone: { target: 'ready', actions: [{ type: 'assignSaved', params: ({ event }) => event.output }, { type: 'showSuccess', params: DISCORD_PANEL_TEXTS.saved }] },
+        onError: { target: 'ready', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+      },
+    },
+    testing: {
+      tags: ['busy'],
+      invoke: {
+        id: 'testWebhook',
+        src: 'testWebhook',
+        onDone: { target: 'ready', actions: { type: 'showSuccess', params: DISCORD_PANEL_TEXTS.tested } },
+        onError: { target: 'ready', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+      },
+    },
+    deleting: {
+      tags: ['busy'],
+      invoke: {
+        id: 'deleteSettings',
+        src: 'deleteSettings',
+        onDone: { target: 'ready', actions: [{ type: 'assignSaved', params: null }, { type: 'showSuccess', params: DISCORD_PANEL_TEXTS.removed }] },
+        onError: { target: 'ready', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+      },
+    },
+  },
+});

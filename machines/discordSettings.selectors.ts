@@ -1,0 +1,20 @@
+import type { SnapshotFrom } from 'xstate';
+import type { discordSettingsMachine } from './discordSettings.machine';
+
+type S = SnapshotFrom<typeof discordSettingsMachine>;
+
+/** Which phase the Discord panel shows. */
+export type DiscordPhase = 'loading' | 'loadFailed' | 'ready' | 'saving' | 'testing' | 'deleting';
+
+/** Named selectors of the discordSettings chart. */
+export const selectDiscordPhase = (s: S) => s.value as DiscordPhase;
+export const isDiscordBusy = (s: S) => s.hasTag('busy');
+export const selectSavedDiscord = (s: S) => s.context.saved;
+export const selectDraftUrl = (s: S) => s.context.draftUrl;
+export const selectAnnounce = (s: S) => s.context.announce;
+export const selectUrlProblem = (s: S) => s.context.urlProblem;
+export const selectDiscordMessage = (s: S) => s.context.message;
+/** Test and Remove need a saved webhook and nothing running (derived with `can`). */
+export const canTestDiscord = (s: S) => s.can({ type: 'discord.test' });
+export const canDeleteDiscord = (s: S) => s.can({ type: 'discord.delete' });
+export const canSaveDiscord = (s: S) => s.matches('ready');

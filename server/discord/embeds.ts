@@ -1,0 +1,141 @@
+/**
+ * What an announcement says on Discord (server-contract section 9): the payload stored in the
+ * outbox per announcement, and the message (embeds in the team colour, `allowed_mentions:
+ * {parse: []}` always) built from the head of a webhook's queue.
+ */
+
+/** A team as announced: name and `#rrggbb` colour. */
+export interface AnnouncedTeam {
+  name: string;
+  color: string | null;
+}
+
+/** One announcement, stored as JSON in discord_outbox.payload. */
+export type Announcement =
+  | { kind: 'status'; title: StatusTitle; event_name: string }
+  | { kind: 'roll'; team: AnnouncedTeam; die: number; from: number; landing: number; to: number; via: 'snake' | 'ladder' | null }
+  | { kind: 'review'; team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null }
+  | { kind: 'result'; event_name: string; winner: AnnouncedTeam; standings: { name: string; color: string | null; position: number }[] }
+  | { kind: 'test'; event_name: string };
+
+/** The embed titles of status changes (server-contract section 9, exactly). */
+const STATUS_TITLES = ['Game started', 'Game paused', 'Game resumed', 'Game reset', 'Game finished'] as const;
+export type StatusTitle = (typeof STATUS_TITLES)[number];
+
+/** A Discord embed (the fields this product uses). */
+export interface Embed {
+  title: string;
+  description?: string;
+  color?: number;
+}
+
+/** The JSON body of one webhook post. */
+export interface WebhookMessage {
+  embeds: Embed[];
+  allowed_mentions: { parse: [] };
+}
+
+/** Colour of embeds without a team (Discord's blurple). */
+const NEUTRAL_COLOR = 0x5865f2;
+/** Discord's limits: 10 embeds per message, 4096 characters per description, 6000 in all embeds. */
+const MAX_EMBEDS = 10;
+const MAX_DESCRIPTION = 4000;
+const MAX_TOTAL = 5800;
+
+/** `#rrggbb` → the integer Discord wants; the neutral colour for anything else. */
+function colorOf(hex: string | null | undefined): number {
+  return hex && /^#[0-9a-fA-F]{6}$/.test(hex) ? parseInt(hex.slice(1), 16) : NEUTRAL_COLOR;
+}
+
+/** `value` cut to `max` characters (embed titles show no markdown, so they are not escaped). */
+function cut(value: string, max = 200): string {
+  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+}
+
+/**
+ * User text in a description shown as text: Discord's inline markdown characters escaped, and a
+ * leading '#', '-' or '>' (headings, lists, quotes), cut to `max` characters.
+ */
+function text(value: string, max = 200): string {
+  return cut(value.replace(/([\\*_~`|[\]()<>])/g, '\\$1').replace(/^([#-])/, '\\$1'), max);
+}
+
+/** One line of a roll: die, from, to, and the snake or ladder taken. */
+function rollLine(r: Extract<Announcement, { kind: 'roll' }>): string {
+  const move = `🎲 Rolled a ${r.die}: ${r.from} → ${r.landing}`;
+  if (r.via === 'snake') return `${move}, snake down to ${r.to}`;
+  if (r.via === 'ladder') return `${move}, ladder up to ${r.to}`;
+  return move;
+}
+
+/** The embed of one announcement that is not a roll. */
+function singleEmbed(a: Exclude<Announcement, { kind: 'roll' }>): Embed {
+  switch (a.kind) {
+    case 'status':
+      return { title: a.title, description: text(a.event_name), color: NEUTRAL_COLOR };
+    case 'review':
+      return a.decision === 'approved'
+        ? { title: 'Proof approved', description: `${text(a.team.name)}: square ${a.square}, ${text(a.task, 500)}\nApproved by ${text(a.reviewer)}.`, color: colorOf(a.team.color) }
+        : { title: 'Proof denied', description: `${text(a.team.name)}: square ${a.square}, ${text(a.task, 500)}\nDenied by ${text(a.reviewer)}: ${text(a.reason ?? '', 300)}`, color: colorOf(a.team.color) };
+    case 'result':
+      return {
+        title: `Winner: ${cut(a.winner.name)}`,
+        description: [`${text(a.event_name)}: final standings`, ...a.standings.slice(0, 50).map((s, i) => `${i + 1}. ${text(s.name)}: square ${s.position}`)].join('\n'),
+        color: colorOf(a.winner.color),
+      };
+    case 'test':
+      return { title: 'Test message', description: `Announcements of ${text(a.event_name)} will be posted here.`, color: NEUTRAL_COLOR };
+  }
+}
+
+/** A queued announcement as the worker reads it. */
+export interface QueuedAnnouncement {
+  id: number;
+  created_at: string;
+  announcement: Announcement;
+}
+
+/**
+ * The next message of a webhook's queue `head` (oldest first, not empty): a non-roll
+ * announcement alone, or the consecutive rolls created within `windowMs` of the first one,
+ * one embed per team in its colour with a line per roll, at most 10 embeds and within Discord's
+ * size limits (the rest go in the next message). Returns the message and the ids it carries.
+ */
+export function nextMessage(head: readonly QueuedAnnouncement[], windowMs: number): { message: WebhookMessage; ids: number[] } {
+  const first = head[0];
+  if (first.announcement.kind !== 'roll') {
+    return { message: { embeds: [singleEmbed(first.announcement)], allowed_mentions: { parse: [] } }, ids: [first.id] };
+  }
+  const until = Date.parse(first.created_at) + windowMs;
+  const embeds: Embed[] = [];
+  const byTeam = new Map<string, Embed>();
+  const ids: number[] = [];
+  let total = 0;
+  for (const q of head) {
+    const a = q.announcement;
+    if (a.kind !== 'roll' || Date.parse(q.created_at) >= until) break;
+    const key = `${a.team.name}\u0000${a.team.color ?? ''}`;
+    const line = rollLine(a);
+    let embed = byTeam.get(key);
+    const title = cut(a.team.name);
+    const added = embed ? line.length + 1 : title.length + line.length;
+    if (total + added > MAX_TOTAL) break;
+    if (embed) {
+      if ((embed.description ?? '').length + line.length + 1 > MAX_DESCRIPTION) break;
+      embed.description = `${embed.description}\n${line}`;
+    } else {
+      if (embeds.length >= MAX_EMBEDS) break;
+      embed = { title, description: line, color: colorOf(a.team.color) };
+      byTeam.set(key, embed);
+      embeds.push(embed);
+    }
+    total += added;
+    ids.push(q.id);
+  }
+  return { message: { embeds, allowed_mentions: { parse: [] } }, ids };
+}
+
+/** The message of one announcement alone (the test post). */
+export function singleMessage(a: Exclude<Announcement, { kind: 'roll' }>): WebhookMessage {
+  return { embeds: [singleEmbed(a)], allowed_mentions: { parse: [] } };
+}

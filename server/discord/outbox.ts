@@ -1,0 +1,63 @@
+import type { Db } from '../db/schema';
+import type { Announce } from '../../contract/discord';
+import type { Announcement, AnnouncedTeam, StatusTitle } from './embeds';
+import { announceOf, insertAnnouncement, webhookOfGame } from './repository';
+
+/**
+ * The outbox side of Discord announcements (server-contract section 9): each function runs
+ * inside the transaction of the change it reports (so an announcement exists exactly when its
+ * change committed) and queues it for the game's event webhook, unless there is none, it is
+ * disabled, or its `announce` flag for that kind is off. The worker (worker.ts) posts them.
+ */
+
+/** Queues `a` under the `flag` of the game's webhook. */
+async function queue(trx: Db, gameId: number, flag: keyof Announce, build: (eventName: string) => Announcement | Promise<Announcement>): Promise<void> {
+  const hook = await webhookOfGame(trx, gameId);
+  if (!hook || hook.state === 'disabled' || !announceOf(hook)[flag]) return;
+  await insertAnnouncement(trx, hook.id, gameId, await build(hook.event_name));
+}
+
+/** A status change: 'Game started', 'Game paused', 'Game resumed', 'Game reset' or 'Game finished'. */
+export async function announceStatus(trx: Db, gameId: number, title: StatusTitle): Promise<void> {
+  await queue(trx, gameId, 'status', (event_name) => ({ kind: 'status', title, event_name }));
+}
+
+/** A roll as announced: the team, the die, from, the landing square, the final square and the snake or ladder taken. */
+export interface AnnouncedRoll {
+  team: AnnouncedTeam;
+  die: number;
+  from: number;
+  landing: number;
+  to: number;
+  via: 'snake' | 'ladder' | null;
+}
+
+/**
+ * A roll (announce.rolls); when it `won` the game, then 'Game finished' (announce.status) and the
+ * result (announce.results): the winner and the final standings (every team by position, then
+ * name), read from the team states this transaction already wrote.
+ */
+export async function announceRoll(trx: Db, gameId: number, roll: AnnouncedRoll, won: boolean): Promise<void> {
+  await queue(trx, gameId, 'rolls', () => ({ kind: 'roll', ...roll }));
+  if (!won) return;
+  await announceStatus(trx, gameId, 'Game finished');
+  await queue(trx, gameId, 'results', async (event_name) => {
+    const rows = await trx.selectFrom('team_states')
+      .innerJoin('teams', 'teams.id', 'team_states.team_id')
+      .select(['teams.name', 'teams.color', 'team_states.current_position as position'])
+      .where('team_states.game_id', '=', gameId)
+      .orderBy('team_states.current_position', 'desc')
+      .orderBy('teams.name')
+      .execute();
+    return { kind: 'result', event_name, winner: roll.team, standings: rows };
+  });
+}
+
+/** A review (announce.reviews): approved, or denied with the reason. */
+export async function announceReview(
+  trx: Db,
+  gameId: number,
+  review: { team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null },
+): Promise<void> {
+  await queue(trx, gameId, 'reviews', () => ({ kind: 'review', ...review }));
+}

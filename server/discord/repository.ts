@@ -1,0 +1,117 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, Db, DiscordWebhooksTable } from '../db/schema';
+import { nowIso } from '../db/connect';
+import type { Announce, WebhookState } from '../../contract/discord';
+import type { Announcement, QueuedAnnouncement } from './embeds';
+
+/** A discord_webhooks row. */
+export type WebhookRow = Selectable<DiscordWebhooksTable>;
+
+/** The announce flags of a row as booleans. */
+export function announceOf(row: WebhookRow): Announce {
+  return { status: row.announce_status === 1, rolls: row.announce_rolls === 1, reviews: row.announce_reviews === 1, results: row.announce_results === 1 };
+}
+
+/** The webhook of an event, or undefined. */
+export async function findWebhook(db: Db, eventId: number): Promise<WebhookRow | undefined> {
+  return db.selectFrom('discord_webhooks').selectAll().where('event_id', '=', eventId).executeTakeFirst();
+}
+
+/**
+ * Sets an event's webhook (insert or update): the URL and flags; the state starts over as
+ * 'active' with no error, failures or pending wait (a new URL deserves a fresh try).
+ */
+export async function saveWebhook(db: Db, eventId: number, url: string, announce: Announce): Promise<void> {
+  const now = nowIso();
+  const values = {
+    webhook_url: url,
+    announce_status: announce.status ? 1 : 0,
+    announce_rolls: announce.rolls ? 1 : 0,
+    announce_reviews: announce.reviews ? 1 : 0,
+    announce_results: announce.results ? 1 : 0,
+    state: 'active',
+    last_error: null,
+    failures: 0,
+    next_attempt_at: null,
+    updated_at: now,
+  };
+  const updated = await db.updateTable('discord_webhooks').set(values).where('event_id', '=', eventId).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) {
+    await db.insertInto('discord_webhooks').values({ ...values, event_id: eventId, created_at: now }).execute();
+  }
+}
+
+/** Deletes an event's webhook and its queue. */
+export async function deleteWebhook(db: Db, eventId: number): Promise<void> {
+  await db.deleteFrom('discord_webhooks').where('event_id', '=', eventId).execute();
+}
+
+/** Appends an announcement to a webhook's queue (inside the transaction of the change it reports). */
+export async function insertAnnouncement(db: Db, webhookId: number, gameId: number | null, a: Announcement): Promise<void> {
+  await db.insertInto('discord_outbox').values({ webhook_id: webhookId, game_id: gameId, kind: a.kind, payload: JSON.stringify(a), created_at: nowIso() }).execute();
+}
+
+/** The oldest `limit` announcements of a webhook's queue, oldest first. */
+export async function queueHead(db: Db, webhookId: number, limit: number): Promise<QueuedAnnouncement[]> {
+  const rows = await db.selectFrom('discord_outbox').select(['id', 'created_at', 'payload'])
+    .where('webhook_id', '=', webhookId).orderBy('id').limit(limit).execute();
+  return rows.map((r) => ({ id: r.id, created_at: r.created_at, announcement: JSON.parse(r.payload) as Announcement }));
+}
+
+/** Deletes delivered (or given up) announcements. */
+export async function deleteAnnouncements(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('discord_outbox').where('id', 'in', [...ids]).execute();
+}
+
+/** What the worker records about a webhook after a post (only while it holds the lease). */
+export interface DeliveryUpdate {
+  state?: WebhookState;
+  last_error?: string | null;
+  failures?: number;
+  next_attempt_at?: string | null;
+}
+
+/** Records `update` and gives the lease back, when `owner` still holds it. */
+export async function releaseWebhook(db: Db, webhookId: number, owner: string, update: DeliveryUpdate = {}): Promise<void> {
+  await db.updateTable('discord_webhooks')
+    .set({ ...update, lease_owner: null, lease_until: null })
+    .where('id', '=', webhookId).where('lease_owner', '=', owner).execute();
+}
+
+/**
+ * Claims up to `limit` webhooks that have queued announcements, are not disabled, are due
+ * (next_attempt_at passed) and are not leased by a live lease: each gets `owner`'s lease until
+ * `now + leaseMs`. On PostgreSQL the candidate rows are read `FOR UPDATE SKIP LOCKED`, so
+ * processes claiming at once take different webhooks and never wait for each other.
+ */
+export async function claimWebhooks(db: Kysely<Database>, postgres: boolean, owner: string, leaseMs: number, limit: number): Promise<{ id: number; webhook_url: string }[]> {
+  const now = new Date();
+  const nowText = now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    let q = trx.selectFrom('discord_webhooks').select(['id', 'webhook_url'])
+      .where('state', '<>', 'disabled')
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', nowText)]))
+      .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', nowText)]))
+      .where((eb) => eb.exists(eb.selectFrom('discord_outbox').select('discord_outbox.id').whereRef('discord_outbox.webhook_id', '=', 'discord_webhooks.id')))
+      .orderBy('id')
+      .limit(limit);
+    if (postgres) q = q.forUpdate().skipLocked();
+    const rows = await q.execute();
+    const until = new Date(now.getTime() + leaseMs).toISOString();
+    for (const r of rows) {
+      await trx.updateTable('discord_webhooks').set({ lease_owner: owner, lease_until: until }).where('id', '=', r.id).execute();
+    }
+    return rows;
+  });
+}
+
+/** The webhook of a game's event with the event's name, or undefined when none is set. */
+export async function webhookOfGame(db: Db, gameId: number): Promise<(WebhookRow & { event_name: string }) | undefined> {
+  return db.selectFrom('games')
+    .innerJoin('discord_webhooks', 'discord_webhooks.event_id', 'games.event_id')
+    .innerJoin('events', 'events.id', 'games.event_id')
+    .selectAll('discord_webhooks')
+    .select('events.name as event_name')
+    .where('games.id', '=', gameId)
+    .executeTakeFirst();
+}

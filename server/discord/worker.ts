@@ -1,0 +1,116 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { Dialect } from '../db/migrations/helpers';
+import type { AnnouncementConfig } from '../config';
+import { nextMessage } from './embeds';
+import { claimWebhooks, deleteAnnouncements, queueHead, releaseWebhook, type DeliveryUpdate } from './repository';
+import { postWebhook } from './service';
+
+/** A running announcement worker; `stop` resolves once its current round has finished. */
+export interface AnnouncementWorker {
+  stop(): Promise<void>;
+}
+
+/** Webhooks claimed per round, and messages posted per webhook per claim. */
+const CLAIM_LIMIT = 10;
+const MESSAGES_PER_CLAIM = 5;
+/** Retries of a message stop after this long (server-contract section 9: up to 1 hour). */
+const GIVE_UP_MS = 3600_000;
+/** Longest backoff between retries. */
+const MAX_BACKOFF_MS = 300_000;
+
+const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+/**
+ * Posts one claimed webhook's queue (server-contract section 9), oldest first, while `owner`
+ * holds its lease: builds the next message (coalescing rolls within `rollWindowMs`; a roll
+ * message waits until its window has closed), posts it, and deletes the rows only once Discord
+ * took them (at least once). 429 → waits retry_after; 5xx/timeout → state 'failing', backoff
+ * doubling from `backoffMs`, a message failing for over an hour is dropped with a last_error;
+ * 401/403/404/redirect → state 'disabled' with last_error and the queue emptied; another 4xx →
+ * the message is dropped with a last_error.
+ */
+async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: string, hook: { id: number; webhook_url: string }): Promise<void> {
+  let update: DeliveryUpdate = {};
+  try {
+    for (let sent = 0; sent < MESSAGES_PER_CLAIM; sent += 1) {
+      const head = await queueHead(db, hook.id, 60);
+      if (head.length === 0) break;
+      const first = head[0];
+      const opensAt = Date.parse(first.created_at) + config.rollWindowMs;
+      if (first.announcement.kind === 'roll' && Date.now() < opensAt) {
+        update = { ...update, next_attempt_at: new Date(opensAt).toISOString() };
+        break;
+      }
+      const { message, ids } = nextMessage(head, config.rollWindowMs);
+      const outcome = await postWebhook(hook.webhook_url, config.webhookOrigin, message);
+      if (outcome.kind === 'ok') {
+        await deleteAnnouncements(db, ids);
+        update = { state: 'active', last_error: null, failures: 0, next_attempt_at: null };
+        continue;
+      }
+      if (outcome.kind === 'rateLimited') {
+        update = { ...update, next_attempt_at: later(outcome.retryAfterMs) };
+        break;
+      }
+      if (outcome.kind === 'gone') {
+        await db.deleteFrom('discord_outbox').where('webhook_id', '=', hook.id).execute();
+        update = { state: 'disabled', last_error: outcome.error, next_attempt_at: null };
+        break;
+      }
+      if (outcome.kind === 'rejected') {
+        await deleteAnnouncements(db, ids);
+        update = { ...update, last_error: `An announcement was dropped. ${outcome.error}` };
+        continue;
+      }
+      const row = await db.selectFrom('discord_webhooks').select('failures').where('id', '=', hook.id).executeTakeFirst();
+      const failures = (row?.failures ?? 0) + 1;
+      if (Date.now() - Date.parse(first.created_at) > GIVE_UP_MS) {
+        await deleteAnnouncements(db, ids);
+        update = { state: 'failing', failures, last_error: `An announcement was dropped after 1 hour of retries. ${outcome.error}`, next_attempt_at: later(config.backoffMs) };
+      } else {
+        const wait = Math.min(config.backoffMs * 2 ** Math.min(failures - 1, 20), MAX_BACKOFF_MS);
+        update = { state: 'failing', failures, last_error: outcome.error, next_attempt_at: later(wait) };
+      }
+      break;
+    }
+  } finally {
+    await releaseWebhook(db, hook.id, owner, update);
+  }
+}
+
+/**
+ * Starts the announcement worker of this process (server-contract section 9: a worker in every
+ * process): every `config.pollMs` it claims due webhooks (repository claimWebhooks, FOR UPDATE
+ * SKIP LOCKED on PostgreSQL, each under a lease of `config.leaseMs` that runs out if this
+ * process dies) and delivers their queues. A failing round (database down) is logged and the
+ * next one tries again.
+ */
+export function startAnnouncementWorker(db: Kysely<Database>, dialect: Dialect, config: AnnouncementConfig): AnnouncementWorker {
+  const owner = `${process.pid}-${crypto.randomBytes(6).toString('hex')}`;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let current: Promise<void> = Promise.resolve();
+
+  const round = async () => {
+    const hooks = await claimWebhooks(db, dialect === 'postgres', owner, config.leaseMs, CLAIM_LIMIT);
+    await Promise.all(hooks.map((h) => deliver(db, config, owner, h)));
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      current = round()
+        .catch((err) => console.error('[discord] announcement round failed', err))
+        .finally(schedule);
+    }, config.pollMs);
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+}

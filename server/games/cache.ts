@@ -1,0 +1,244 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import type { Db } from '../db/schema';
+import { ApiError } from '../errors';
+import type { Game, PublicGame, UserTeam } from '../../contract/gameApi';
+import type { MembersGame } from '../../contract/socket';
+import { loadGame, toPublicGame } from './service';
+
+/** Games kept at most (least recently used first out); one entry holds a few copies of a 33-50 KB game. */
+const DEFAULT_MAX_GAMES = 100;
+
+/**
+ * One game as built and serialised once for its version (server-contract section 5 "Size of a
+ * broadcast"): both audiences' shapes as objects (read-only: they are shared by every answer) and
+ * as JSON, the public HTTP body with its ETag, and the join_game answer to a spectator as an
+ * encoded Socket.IO packet.
+ */
+export interface CachedGame {
+  id: number;
+  clanId: number;
+  eventId: number;
+  status: Game['status'];
+  version: number;
+  /** The members' shape without user_teams (they belong to one viewer). */
+  members: MembersGame;
+  /** The spectators' shape (server-contract section 2 "Public game"). */
+  public: PublicGame;
+  /** JSON of `members` (an object: ends with '}'). */
+  membersJson: string;
+  /** `{"game": <public>}`, the body of GET /api/public/game/{id}. */
+  publicBody: string;
+  /** Strong ETag of publicBody, also the base of the members' ETags. */
+  etag: string;
+  /** `game_state_update` {game_state: <public>} as an encoded Socket.IO packet of the main namespace. */
+  publicJoinPacket: string;
+  /** What the check SELECT compares: version, clan and event names, event type. */
+  stamp: string;
+  /** publicBody compressed, built on first demand. */
+  compressed: { br?: Buffer; gzip?: Buffer };
+}
+
+/** An encoding of a cached body: brotli, gzip, or none. */
+export type BodyEncoding = 'br' | 'gzip' | null;
+
+/** The encoding to answer with for an Accept-Encoding header (brotli first); null for identity. */
+export function pickEncoding(acceptEncoding: string | undefined): BodyEncoding {
+  if (!acceptEncoding) return null;
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p))) continue;
+    accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return null;
+}
+
+/** The public body of `entry` in `encoding`, compressed once per version and kept with the entry. */
+export function encodedBody(entry: CachedGame, encoding: BodyEncoding): string | Buffer {
+  if (encoding === 'br') {
+    entry.compressed.br ??= brotliCompressSync(entry.publicBody, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } });
+    return entry.compressed.br;
+  }
+  if (encoding === 'gzip') {
+    entry.compressed.gzip ??= gzipSync(entry.publicBody);
+    return entry.compressed.gzip;
+  }
+  return entry.publicBody;
+}
+
+/** True when an If-None-Match header names `etag` (or is `*`). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
+}
+
+/** A short content hash for ETags. */
+function hashOf(text: string): string {
+  return createHash('sha1').update(text).digest('base64url').slice(0, 16);
+}
+
+/**
+ * The members' game for one viewer as JSON: the cached members JSON with `user_teams` appended
+ * (the same fields as loadGame's members shape, user_teams last), and its ETag.
+ */
+export function membersAnswer(entry: CachedGame, userTeams: readonly UserTeam[]): { json: string; etag: string } {
+  const teams = JSON.stringify(userTeams);
+  const json = `${entry.membersJson.slice(0, -1)},"user_teams":${teams}}`;
+  return { json, etag: `"${entry.etag.slice(1, -1)}-${hashOf(teams)}"` };
+}
+
+/** `game_state_update` {game_state: <json>} encoded as a Socket.IO event packet of the main namespace. */
+export function gameStatePacket(gameStateJson: string): string {
+  return `2["game_state_update",{"game_state":${gameStateJson}}]`;
+}
+
+/** What the revalidation compares, from the game as loaded. */
+function stampOf(version: number, clanName: string, eventName: string, eventType: string): string {
+  return JSON.stringify([version, clanName, eventName, eventType]);
+}
+
+/** Builds an entry from the game as loadGame gives it (the builders stay the one source of the shapes). */
+function entryOf(game: Game): CachedGame {
+  const { user_teams: _viewer, ...members } = game;
+  const publicGame = toPublicGame(game);
+  const publicJson = JSON.stringify(publicGame);
+  const publicBody = `{"game":${publicJson}}`;
+  return {
+    id: game.id,
+    clanId: game.clan_id,
+    eventId: game.event_id,
+    status: game.status,
+    version: game.version,
+    members,
+    public: publicGame,
+    membersJson: JSON.stringify(members),
+    publicBody,
+    etag: `"g${game.id}v${game.version}-${hashOf(publicBody)}"`,
+    publicJoinPacket: gameStatePacket(publicJson),
+    stamp: stampOf(game.version, game.clan_name, game.event_name, game.event_type),
+    compressed: {},
+  };
+}
+
+/**
+ * The games served from memory (server-contract section 5; issue #14): each game is loaded with
+ * loadGame and serialised once per version, then shared by GET /api/public/game/{id}, the members'
+ * GET .../game/{id}, join_game answers and full broadcasts. Bounded (least recently used out).
+ *
+ * Kept current:
+ * - every read is checked with one SELECT by primary key (version, clan and event names) that
+ *   starts after the read was asked for, so any change committed before (in any process, even
+ *   one written beside the server) is seen; reads that arrive while a check runs share the next
+ *   one, so a burst of reads costs a few SELECTs, not one each;
+ * - invalidate(gameId) is called after every committed change (RoomBroadcaster announces each
+ *   one; the game routes after a delete), which also covers a team rename or recolour that does
+ *   not bump the version; onInvalidate's listener forwards it to the other processes
+ *   (realtime/socket.ts: the Redis adapter's serverSideEmit), which invalidate with `remote`.
+ * A build that raced with an invalidation is served to its callers but never stored.
+ */
+export class GameCache {
+  private readonly entries = new Map<number, CachedGame>();
+  private readonly generations = new Map<number, number>();
+  private readonly building = new Map<number, Promise<CachedGame | null>>();
+  private readonly running = new Map<number, Promise<unknown>>();
+  private readonly queued = new Map<number, Promise<CachedGame | null>>();
+  private readonly listeners: ((gameId: number) => void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly maxGames = DEFAULT_MAX_GAMES,
+  ) {}
+
+  /** The game's current entry, or null when the game does not exist. Loads and serialises it on a miss. */
+  async get(gameId: number): Promise<CachedGame | null> {
+    if (!this.entries.has(gameId)) return this.build(gameId);
+    const queued = this.queued.get(gameId);
+    if (queued) return queued;
+    const running = this.running.get(gameId);
+    if (!running) return this.check(gameId);
+    const next = running.then(() => {
+      this.queued.delete(gameId);
+      return this.check(gameId);
+    });
+    this.queued.set(gameId, next);
+    return next;
+  }
+
+  /**
+   * Drops the game's entry and any build under way; listeners hear of it unless `remote` (the
+   * invalidation came from another process).
+   */
+  invalidate(gameId: number, remote = false): void {
+    this.generations.set(gameId, (this.generations.get(gameId) ?? 0) + 1);
+    this.entries.delete(gameId);
+    this.building.delete(gameId);
+    if (!remote) for (const listener of this.listeners) listener(gameId);
+  }
+
+  /** Calls `listener` with the game id of every local invalidation (to forward it to other processes). */
+  onInvalidate(listener: (gameId: number) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** One SELECT of the stamp columns, started now; the cached entry when they match, else a fresh build. */
+  private check(gameId: number): Promise<CachedGame | null> {
+    const generation = this.generations.get(gameId) ?? 0;
+    const promise = this.db
+      .selectFrom('games')
+      .innerJoin('clans', 'clans.id', 'games.clan_id')
+      .innerJoin('events', 'events.id', 'games.event_id')
+      .select(['games.version', 'clans.name as clan_name', 'events.name as event_name', 'events.type as event_type'])
+      .where('games.id', '=', gameId)
+      .executeTakeFirst()
+      .then((row) => {
+        const entry = this.entries.get(gameId);
+        if (row && entry && (this.generations.get(gameId) ?? 0) === generation && stampOf(row.version, row.clan_name, row.event_name, row.event_type) === entry.stamp) {
+          this.entries.delete(gameId);
+          this.entries.set(gameId, entry);
+          return entry;
+        }
+        if (entry && (this.generations.get(gameId) ?? 0) === generation) this.invalidate(gameId, true);
+        return row ? this.build(gameId) : null;
+      });
+    const settled = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running.set(gameId, settled);
+    void settled.then(() => {
+      if (this.running.get(gameId) === settled) this.running.delete(gameId);
+    });
+    return promise;
+  }
+
+  /** Loads, serialises and (unless invalidated meanwhile) stores the game; one build per game at a time. */
+  private build(gameId: number): Promise<CachedGame | null> {
+    const pending = this.building.get(gameId);
+    if (pending) return pending;
+    const generation = this.generations.get(gameId) ?? 0;
+    const promise: Promise<CachedGame | null> = loadGame(this.db, gameId, null).then(
+      (game) => {
+        const entry = entryOf(game);
+        if (this.building.get(gameId) === promise) this.building.delete(gameId);
+        if ((this.generations.get(gameId) ?? 0) === generation) {
+          this.entries.set(gameId, entry);
+          while (this.entries.size > this.maxGames) this.entries.delete(this.entries.keys().next().value as number);
+        }
+        return entry;
+      },
+      (err: unknown) => {
+        if (this.building.get(gameId) === promise) this.building.delete(gameId);
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      },
+    );
+    this.building.set(gameId, promise);
+    return promise;
+  }
+}

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config';
+import type { Db } from '../db/schema';
+import { isActiveStatus } from '../../contract/game/status';
+import { commitmentOf, sha256Hex, toHex } from '../../contract/game/dice';
+
+/** A round's dice seed and its commitment, both lowercase hex (server-contract section 10). */
+export interface DiceSeed {
+  seed: string;
+  commitment: string;
+}
+
+/**
+ * The seed of round `round` (1 at creation, + 1 at every reset) of game `gameId`
+ * (server-contract section 10): 32 bytes from node:crypto, or with BOARD_SEED set (tests) the
+ * SHA-256 of "{BOARD_SEED}:{game_id}:{round}", so a test knows every die in advance.
+ */
+async function drawDiceSeed(config: Config, gameId: number, round: number): Promise<DiceSeed> {
+  const seed = config.diceSeedBase === null ? toHex(randomBytes(32)) : await sha256Hex(`${config.diceSeedBase}:${gameId}:${round}`);
+  return { seed, commitment: await commitmentOf(seed) };
+}
+
+/**
+ * Draws and stores the seed of round `round` of game `gameId` (creation: round 1; reset: the
+ * next round), in the caller's transaction; returns it. Does not bump the version (creation and
+ * reset bump it themselves).
+ */
+export async function storeDiceSeed(db: Db, config: Config, gameId: number, round: number): Promise<DiceSeed> {
+  const drawn = await drawDiceSeed(config, gameId, round);
+  await db.updateTable('games').set({ dice_seed: drawn.seed, dice_commitment: drawn.commitment, dice_round: round }).where('id', '=', gameId).execute();
+  return drawn;
+}
+
+/** The seed a game shape may show: the stored seed once the game is finished, else null (server-contract section 10). */
+export function revealedSeed(row: { status: string; dice_seed: string }): string | null {
+  return isActiveStatus(row.status) || row.dice_seed === '' ? null : row.dice_seed;
+}
+
+/** The Server log text that reveals the previous round's seed at a reset (server-contract section 10, exact). */
+export function seedRevealText(previous: DiceSeed): string {
+  return `Dice seed of the previous round: ${previous.seed} (commitment ${previous.commitment}).`;
+}

@@ -1,0 +1,190 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { HISTORY_CSV_COLUMNS } from '../../contract/history';
+import { backends } from '../support/server';
+import { useBrowserSuite } from '../support/suite';
+import { browserAvailable } from '../support/browser';
+import { openSignedIn } from '../support/e2e';
+import { castOf, connect, newGame, stored, type Watcher } from '../support/liveSocket';
+
+/**
+ * The results page of a finished game in headless Chromium against the real server (issue #15):
+ * a 25-square game with a ladder and a snake is played to the winner over the socket (two Leaders
+ * rolling in turn, one revert; BOARD_SEED fixes the dice). Then an anonymous visitor opens the
+ * results page from the public spectate list: the final standings (winner first, podium), the race
+ * chart drawn by uPlot with one line per team (its legend lists every team), the statistics (rolls
+ * and reverts per team), the replay played to its end showing the final positions, and the CSV
+ * download (header row and one row per move). The lobby's former game and the finished game
+ * screen link to it; on a phone it fits the width and the scrubber works from the keyboard; an
+ * unknown game says 'Game not found.'.
+ */
+const run = browserAvailable() ? describe : describe.skip;
+const require = createRequire(import.meta.url);
+
+/**
+ * The axe-core violations on `page` (rule id, impact and how many nodes). axe is evaluated through
+ * the DevTools protocol (a script tag would be refused by the page's CSP, as it should be).
+ */
+async function axeViolations(page: Page): Promise<{ id: string; impact: string | null; nodes: number }[]> {
+  await page.evaluate(fs.readFileSync(require.resolve('axe-core'), 'utf8'));
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+  });
+}
+
+run.each(backends())('the results page of a finished game in Chromium (%s)', (backend) => {
+  const suite = useBrowserSuite(backend, { BOARD_SEED: '20261124', ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000' });
+  const contexts: BrowserContext[] = [];
+  const sockets: Watcher[] = [];
+
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    for (const c of contexts) await c.close().catch(() => {});
+  });
+
+  /** A fresh anonymous browser page that records uncaught errors. */
+  async function anonymousPage(viewport = { width: 1280, height: 900 }): Promise<{ page: Page; errors: string[] }> {
+    const context = await suite.browser.newContext({ viewport, acceptDownloads: true });
+    context.setDefaultTimeout(15_000);
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    return { page, errors };
+  }
+
+  it('shows standings, the race chart, statistics, the replay to the end and the CSV of a game played to the winner', { timeout: 180_000 }, async () => {
+    // --- A game played to the winner over the socket: Red Team (Leader OwnerA) and Blue Team (Leader LeaderTwo).
+    const cast = await castOf(suite.url, `results-${backend}`);
+    const game = await newGame(cast, { size: 25, noWin: false, start: false });
+    const board = await cast.owner.put(`${game.path}/board`, { snakes_config: [[22, 8]], ladders_config: [[3, 14]] });
+    expect(board.status, JSON.stringify(board.body)).toBe(200);
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    const red = await connect(suite.url, 'red leader', cast.owner);
+    const blue = await connect(suite.url, 'blue leader', cast.leader2);
+    sockets.push(red, blue);
+    await red.join(game.gameId);
+    await blue.join(game.gameId);
+    const rolls = { [game.team1]: 0, [game.team2]: 0 };
+    let reverts = 0;
+    const act = async (w: Watcher, event: 'roll_dice' | 'revert_roll', teamId: number, ignId: number) => {
+      const before = red.held!.version;
+      const since = w.got.length;
+      w.socket.emit(event, { game_id: game.gameId, team_id: teamId, performer_ign_id: ignId });
+      await Promise.race([
+        red.version(before + 1),
+        w.next((r) => r.event === 'action_error', 10_000, since).then((r) => Promise.reject(new Error(`${event} refused: ${JSON.stringify(r.payload)}`))),
+      ]);
+    };
+    for (let turn = 0; red.held!.status !== 'finished'; turn += 1) {
+      expect(turn).toBeLessThan(200);
+      const [w, teamId, ignId] = turn % 2 === 0 ? [red, game.team1, cast.ign.ownerA] : [blue, game.team2, cast.ign.leader2];
+      await act(w, 'roll_dice', teamId, ignId);
+      rolls[teamId] += 1;
+      if (reverts === 0 && turn === 2 && red.held!.status === 'in-progress') {
+        await act(red, 'revert_roll', game.team1, cast.ign.ownerA);
+        reverts += 1;
+      }
+    }
+    expect(reverts).toBe(1);
+    const final = await stored(cast, game);
+    expect(final.status).toBe('finished');
+    const winner = final.winners![0].name;
+    const finalPositions = Object.fromEntries(final.team_states.map((t) => [t.team_name, t.current_position]));
+    const loser = final.team_states.find((t) => t.team_name !== winner)!.team_name;
+    const moves = rolls[game.team1] + rolls[game.team2] + reverts;
+
+    // --- An anonymous visitor opens the results from the public spectate list.
+    const { page, errors } = await anonymousPage();
+    await page.goto(`${suite.url}/games/spectate`);
+    const row = page.getByRole('listitem').filter({ hasText: final.event_name });
+    await row.getByRole('link', { name: 'Results', exact: true }).click();
+    await page.waitForURL(`**/games/${game.gameId}/results`);
+    await page.getByRole('heading', { name: `${final.event_name}: Results` }).waitFor();
+
+    // Final standings: the winner first, then the other team; the podium shows both.
+    const standings = page.getByTestId('standing');
+    expect(await standings.evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-team'), Number(r.getAttribute('data-position'))]))).toEqual([
+      [winner, 25],
+      [loser, finalPositions[loser]],
+    ]);
+    expect(await standings.first().textContent()).toContain('Winner');
+    const steps = await page.getByTestId('podium').getByRole('listitem').allTextContents();
+    expect(steps).toHaveLength(2);
+    expect(steps[0]).toMatch(new RegExp(`^${winner}1stSquare \\d+$`));
+    expect(steps[1]).toMatch(new RegExp(`^${loser}2ndSquare \\d+$`));
+
+    // The race chart: uPlot drew one series per team, each named in its legend.
+    const chart = page.getByTestId('race-chart');
+    await page.locator('[data-testid="race-chart"][data-series="2"]').waitFor();
+    expect(await chart.locator('canvas').count()).toBeGreaterThan(0);
+    const legend = await chart.locator('.u-legend .u-series .u-label').allTextContents();
+    expect(legend.slice(1).sort()).toEqual(['Blue Team', 'Red Team']);
+
+    // Statistics: the rolls and the revert of each team.
+    const stats = page.getByTestId('stats-table');
+    for (const [name, teamId] of [['Red Team', game.team1], ['Blue Team', game.team2]] as const) {
+      const cells = await stats.locator(`tbody tr[data-team="${name}"] td`).allTextContents();
+      expect(cells[0], `${name} rolls`).toBe(String(rolls[teamId]));
+      expect(cells[4], `${name} reverts`).toBe(String(teamId === game.team1 ? reverts : 0));
+    }
+
+    // The replay, played at 4x, stops at the end on the final positions (list and pawns).
+    const controls = page.getByTestId('replay-controls');
+    await controls.getByLabel('Speed').selectOption('4');
+    await controls.getByRole('button', { name: 'Play', exact: true }).click();
+    await controls.getByRole('button', { name: 'Pause' }).waitFor();
+    await controls.getByRole('button', { name: 'Play again' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('replay-status').textContent()).toMatch(new RegExp(`^Move ${moves} of ${moves}: `));
+    expect(
+      Object.fromEntries(await page.getByTestId('replay-position').evaluateAll((items) => items.map((li) => [li.getAttribute('data-team'), Number(li.getAttribute('data-position'))]))),
+    ).toEqual(finalPositions);
+    const pawns = page.getByRole('group', { name: 'Replay board' }).locator('.board__pawn');
+    expect((await pawns.evaluateAll((gs) => gs.map((g) => Number(g.getAttribute('data-position'))))).sort((a, b) => a - b)).toEqual(
+      Object.values(finalPositions).sort((a, b) => a - b),
+    );
+
+    // No accessibility violations found by axe on the page as played to its end.
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The CSV downloads: the spec's header row and one row per move.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+    const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
+    expect(csv[0]).toBe(HISTORY_CSV_COLUMNS.join(','));
+    expect(csv).toHaveLength(moves + 1);
+    expect(errors).toEqual([]);
+
+    // --- The former game in the lobby and the finished game screen link to the results.
+    const owner = await openSignedIn(suite.browser, suite.server, cast.owner);
+    contexts.push(owner.context);
+    await owner.page.goto(`${suite.url}/games`);
+    const former = owner.page.getByRole('region', { name: 'Former (Finished) Games' });
+    await former.getByRole('link', { name: 'View Results' }).click();
+    await owner.page.waitForURL(`**/games/${game.gameId}/results`);
+    await owner.page.getByRole('heading', { name: `${final.event_name}: Results` }).waitFor();
+    await owner.page.goto(`${suite.url}/games/clan/${cast.clanId}/events/${game.eventId}/game/${game.gameId}`);
+    await owner.page.getByRole('link', { name: 'View Results' }).click();
+    await owner.page.waitForURL(`**/games/${game.gameId}/results`);
+    expect(owner.errors).toEqual([]);
+
+    // --- On a phone: the page fits the width, and the scrubber works from the keyboard (End: the last move).
+    const phone = await anonymousPage({ width: 375, height: 800 });
+    await phone.page.goto(`${suite.url}/games/${game.gameId}/results`);
+    await phone.page.getByRole('heading', { name: `${final.event_name}: Results` }).waitFor();
+    await phone.page.locator('[data-testid="race-chart"][data-series="2"]').waitFor();
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await phone.page.getByLabel('Replay position').focus();
+    await phone.page.keyboard.press('End');
+    await phone.page.getByTestId('replay-controls').getByRole('button', { name: 'Play again' }).waitFor();
+    expect(await phone.page.getByTestId('replay-status').textContent()).toMatch(new RegExp(`^Move ${moves} of ${moves}: `));
+
+    // --- A game that does not exist.
+    await phone.page.goto(`${suite.url}/games/999999/results`);
+    await phone.page.getByTestId('results-error').getByText('Game not found.').waitFor();
+    expect(phone.errors).toEqual([]);
+  });
+});

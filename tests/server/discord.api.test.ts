@@ -1,0 +1,479 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import sharp from 'sharp';
+import { backends, createTestDatabase, freePort, startServer, type Backend, type TestDatabase, type TestServer } from '../support/server';
+import { ApiClient, type Answer } from '../support/api';
+import { directSql } from '../support/fixtures';
+import { castOf, connect, newGame, turns, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
+import { DiscordWebhookStandIn } from '../support/discordWebhookStandIn';
+import { WEBHOOK_URL_MESSAGE, parseWebhookUrl } from '../../contract/discord';
+
+/**
+ * Discord announcements over real HTTP, real sockets and a local Discord stand-in
+ * (server-contract section 9; issue #13): the settings API (managers only, token masked, the URL
+ * rule), the test post, every kind of announcement with its embeds in the team colour and
+ * `allowed_mentions: {parse: []}`, each kind switchable, 60 rolls in 10 s as at most 2 messages,
+ * a 429 waited out, a 404 disabling the webhook, a hang timed out after 5 s and retried, a
+ * redirect never followed, kill -9 with undelivered announcements (all posted after restart, in
+ * order), and on PostgreSQL two processes posting each announcement once.
+ */
+
+const FAST = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
+const TIERS = ['EASY', 'MEDIUM', 'HARD', 'ELITE', 'MASTER'];
+
+/** The env of a server posting to `stand`: a fast poll, short leases and backoff, the real 10 s roll window. */
+const discordEnv = (stand: DiscordWebhookStandIn, extra: Record<string, string> = {}) => ({
+  ...FAST,
+  DISCORD_WEBHOOK_ORIGIN: stand.url,
+  DISCORD_POLL_MS: '100',
+  DISCORD_LEASE_MS: '7000',
+  DISCORD_BACKOFF_MS: '500',
+  ...extra,
+});
+
+const expectError = (r: Answer, status: number, error?: string) => {
+  expect(r.status, JSON.stringify(r.body)).toBe(status);
+  if (error !== undefined) expect(r.body).toEqual({ error });
+  else expect(typeof r.body.error).toBe('string');
+};
+
+/** Sends roll_dice from `w` and answers the action_error text, or null once the game's version moved. */
+async function roll(w: Watcher, game: TestGame, teamId: number, ign: number): Promise<string | null> {
+  const mark = w.got.length;
+  const version = w.held?.version ?? 0;
+  w.socket.emit('roll_dice', { game_id: game.gameId, team_id: teamId, performer_ign_id: ign });
+  const r = await w.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && x.payload.game_state.version > version), 5000, mark);
+  return r.event === 'action_error' ? r.payload.message : null;
+}
+
+/** Fills the clan's pool with 60 tasks a tier, so every task square gets one (proof needs a task). */
+async function fillPool(owner: ApiClient, clanId: number): Promise<void> {
+  const rows = ['description,difficulty', ...TIERS.flatMap((t) => Array.from({ length: 60 }, (_, i) => `${t} discord task ${i + 1},${t}`))];
+  const form = new FormData();
+  form.append('file', new Blob([rows.join('\n')], { type: 'text/csv' }), 'pool.csv');
+  const r = await owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+}
+
+const discordPath = (cast: Cast, game: TestGame) => `/api/clan/${cast.clanId}/events/${game.eventId}/discord`;
+
+let hookSerial = 1000;
+
+describe('the webhook URL rule (contract parseWebhookUrl, WHATWG URL)', () => {
+  it('accepts exactly https://{discord hosts}/api/webhooks/{id}/{token}', () => {
+    for (const host of ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com']) {
+      expect(parseWebhookUrl(`https://${host}/api/webhooks/123456789012345678/AbC-dE_f`)).toEqual({
+        url: `https://${host}/api/webhooks/123456789012345678/AbC-dE_f`, id: '123456789012345678', token: 'AbC-dE_f',
+      });
+    }
+  });
+  it('refuses other hosts, http, userinfo, ports, other paths, queries and look-alikes', () => {
+    for (const bad of [
+      'http://discord.com/api/webhooks/1/abc',
+      'https://discord.com@evil.example/api/webhooks/1/abc',
+      'https://user:pw@discord.com/api/webhooks/1/abc',
+      'https://evil.example/api/webhooks/1/abc',
+      'https://discord.com.evil.example/api/webhooks/1/abc',
+      'https://evildiscord.com/api/webhooks/1/abc',
+      'https://discord.com:8443/api/webhooks/1/abc',
+      'https://discord.com/api/webhooks/1/abc/github',
+      'https://discord.com/api/webhooks/1',
+      'https://discord.com/api/v10/webhooks/1/abc',
+      'https://discord.com/api/webhooks/abc/abc',
+      'https://discord.com/api/webhooks/1/abc?wait=true',
+      'https://discord.com/api/webhooks/1/abc#x',
+      'https://discord.com/api/webhooks/1/%2e%2e',
+      'https://127.0.0.1/api/webhooks/1/abc',
+      'javascript:alert(1)',
+      'discord.com/api/webhooks/1/abc',
+      '',
+    ]) {
+      expect(parseWebhookUrl(bad), bad).toBeNull();
+    }
+  });
+});
+
+describe.each(backends())('Discord announcements (%s)', (backend: Backend) => {
+  const stand = new DiscordWebhookStandIn();
+  let db: TestDatabase;
+  let server: TestServer;
+  let cast: Cast;
+  const open: Watcher[] = [];
+
+  beforeAll(async () => {
+    await stand.start();
+    db = await createTestDatabase(backend);
+    server = await startServer({ ...db.env, ...discordEnv(stand) });
+    cast = await castOf(server.url, `discord-${backend}`);
+    await fillPool(cast.owner, cast.clanId);
+  });
+  afterAll(async () => {
+    for (const w of open) w.close();
+    await server?.stop();
+    await db?.drop();
+    await stand.stop();
+  });
+
+  /** A socket of `api` joined to `game`. */
+  const joined = async (api: ApiClient, game: TestGame) => {
+    const w = await connect(server.url, 'discord', api);
+    open.push(w);
+    await w.join(game.gameId);
+    return w;
+  };
+
+  /** A new game whose event posts to a fresh stand-in webhook; answers the game and the webhook id. */
+  const hooked = async (opts: Parameters<typeof newGame>[1] = {}, announce: Record<string, boolean> = {}) => {
+    const game = await newGame(cast, { start: false, ...opts });
+    const id = String(++hookSerial);
+    const r = await cast.owner.put(discordPath(cast, game), { webhook_url: stand.webhook(id), announce });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return { game, id };
+  };
+
+  const bodies = (id: string) => stand.accepted(id).map((p) => p.body);
+  const titles = (id: string) => bodies(id).flatMap((b) => b.embeds.map((e: { title: string }) => e.title));
+
+  it('settings: managers only, the URL rule with its exact text, the token masked, defaults all on, GET null when none, DELETE', async () => {
+    const game = await newGame(cast, { start: false });
+    const path = discordPath(cast, game);
+    expectError(await new ApiClient(server.url).get(path), 401);
+    expectError(await cast.member.get(path), 403);
+    expectError(await cast.member.put(path, { webhook_url: stand.webhook('1') }), 403);
+    expectError(await cast.outsider.get(path), 403);
+    expectError(await cast.owner.get(`/api/clan/${cast.clanId}/events/999999/discord`), 404);
+    expect((await cast.owner.get(path)).body).toEqual({ discord: null });
+
+    for (const bad of [
+      'https://discord.com@evil.example/api/webhooks/1/abc',
+      `${stand.url.replace('http://', 'https://')}/api/webhooks/1/abc`,
+      'https://evil.example/api/webhooks/1/abc',
+      `${stand.url}/api/webhooks/1/abc/extra`,
+      `${stand.url}/api/webhooks/1`,
+      `${stand.url}/redirect/api/webhooks/1/abc`,
+      stand.url.replace('127.0.0.1', 'user@127.0.0.1') + '/api/webhooks/1/abc',
+      'not a url',
+      '',
+    ]) {
+      expectError(await cast.owner.put(path, { webhook_url: bad }), 400, WEBHOOK_URL_MESSAGE);
+    }
+    expectError(await cast.owner.put(path, { webhook_url: 5 }), 400);
+    expectError(await cast.owner.put(path, { announce: { rolls: true } }), 400, WEBHOOK_URL_MESSAGE);
+    expectError(await cast.owner.put(path, { webhook_url: stand.webhook('2'), announce: { rolls: 'yes' } }), 400);
+    expect(stand.requests.length).toBe(0);
+
+    const token = 'secretTokenValue_0123456789';
+    const saved = await cast.owner.put(path, { webhook_url: stand.webhook('77', token) });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body).toEqual({
+      discord: {
+        webhook_url_masked: `${stand.url}/api/webhooks/77/••••••••6789`,
+        announce: { status: true, rolls: true, reviews: true, results: true },
+        state: 'active',
+        last_error: null,
+      },
+    });
+    const got = await cast.owner.get(path);
+    expect(got.body).toEqual(saved.body);
+    expect(JSON.stringify(got.body)).not.toContain(token);
+    // The flags change without sending the URL again.
+    const flags = await cast.owner.put(path, { announce: { rolls: false } });
+    expect(flags.body.discord.announce).toEqual({ status: true, rolls: false, reviews: true, results: true });
+    expect(flags.body.discord.webhook_url_masked).toBe(saved.body.discord.webhook_url_masked);
+
+    expect((await cast.owner.del(path)).body).toEqual({ discord: null });
+    expect((await cast.owner.get(path)).body).toEqual({ discord: null });
+    expectError(await cast.owner.post(`${path}/test`), 404, 'No Discord webhook is set for this event.');
+  });
+
+  it('test post: {ok: true} once Discord took it; 502 with Discord\'s answer; a redirect is never followed', async () => {
+    const { game, id } = await hooked();
+    const path = discordPath(cast, game);
+    const ok = await cast.owner.post(`${path}/test`);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toEqual({ ok: true });
+    expect(bodies(id)).toEqual([{ embeds: [expect.objectContaining({ title: 'Test message' })], allowed_mentions: { parse: [] } }]);
+
+    stand.script.push({ status: 404 });
+    const gone = await cast.owner.post(`${path}/test`);
+    expect(gone.status).toBe(502);
+    expect(gone.body.error).toContain('Discord answered 404');
+    expect(gone.body.error).toContain('Unknown Webhook');
+
+    let followed = 0;
+    const elsewhere = http.createServer((_req, res) => {
+      followed += 1;
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/api/webhooks/1/abc`;
+      stand.script.push({ redirect: target });
+      const redirected = await cast.owner.post(`${path}/test`);
+      expect(redirected.status).toBe(502);
+      expect(redirected.body.error).toContain('redirect');
+      // And from the outbox: the redirect disables the webhook, the target never sees a request.
+      stand.script.push({ redirect: target });
+      expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+      await waitFor(async () => (await cast.owner.get(path)).body.discord.state === 'disabled', 5000, 'disabled after a redirect');
+      expect(followed).toBe(0);
+    } finally {
+      elsewhere.close();
+    }
+  });
+
+  it('every kind arrives with its embeds in the team colour and allowed_mentions {parse: []}: status, rolls, reviews (approved; denied with reason), results', async () => {
+    const { game, id } = await hooked({ proof: true });
+    const leader = await joined(cast.owner, game);
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    expect(await roll(leader, game, game.team1, cast.ign.ownerA)).toBeNull();
+    const landed = leader.held!.team_states.find((t) => t.team_id === game.team1)!.current_position;
+
+    const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: '#c83232' } }).png().toBuffer();
+    const send = async () => {
+      const form = new FormData();
+      form.append('team_id', String(game.team1));
+      form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'proof.png');
+      const r = await cast.member.call('POST', `${game.path}/submissions`, form);
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body.submission as { id: number; task_description: string };
+    };
+    const first = await send();
+    const reviewPath = (sid: number) => `/api/clan/${cast.clanId}/submissions/${sid}/review`;
+    expect((await cast.owner.put(reviewPath(first.id), { decision: 'deny', reason: 'The screenshot shows @everyone <@123> no drop' })).status).toBe(200);
+    const second = await send();
+    expect((await cast.owner.put(reviewPath(second.id), { decision: 'approve' })).status).toBe(200);
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'paused' })).status).toBe(200);
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    expect((await cast.owner.put(`${game.path}/reset`)).status).toBe(200);
+
+    await stand.until(() => stand.accepted(id).length >= 7, 20_000, '7 posts');
+    for (const b of bodies(id)) expect(b.allowed_mentions).toEqual({ parse: [] });
+    expect(titles(id)).toEqual(['Game started', 'Red Team', 'Proof denied', 'Proof approved', 'Game paused', 'Game resumed', 'Game reset']);
+    const [, rolled, denied, approved] = bodies(id).map((b) => b.embeds[0]);
+    expect(rolled).toMatchObject({ color: 0xaa0000 });
+    expect(rolled.description).toMatch(new RegExp(`^🎲 Rolled a [1-6]: 1 → ${landed}$`));
+    expect(denied).toMatchObject({ color: 0xaa0000 });
+    expect(denied.description).toContain(`Red Team: square ${landed}`);
+    expect(denied.description).toContain(`Denied by sock-owner-discord-${backend}: The screenshot shows @everyone \\<@123\\> no drop`);
+    expect(approved).toMatchObject({ color: 0xaa0000 });
+    expect(approved.description).toContain(`Approved by sock-owner-discord-${backend}.`);
+    expect(bodies(id)[0].embeds[0].description).toMatch(/^Live \d+$/);
+
+    // Results: a board where every first roll takes a ladder, so the game ends within a few rolls.
+    const { game: g2, id: id2 } = await hooked({ size: 25, noWin: false });
+    expect((await cast.owner.put(`${g2.path}/board`, { snakes_config: [], ladders_config: [[2, 20], [3, 21], [4, 22], [5, 23], [6, 19], [7, 24]] })).status).toBe(200);
+    expect((await cast.owner.put(`${g2.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    const l1 = await joined(cast.owner, g2);
+    const l2 = await joined(cast.leader2, g2);
+    for (let i = 0; l1.held!.status !== 'finished' && i < 40; i += 1) {
+      const [w, team, ign] = i % 2 === 0 ? [l1, g2.team1, cast.ign.ownerA] : [l2, g2.team2, cast.ign.leader2];
+      await w.version(l1.held!.version);
+      expect(await roll(w, g2, team, ign)).toBeNull();
+      await l1.version(w.held!.version);
+    }
+    expect(l1.held!.status).toBe('finished');
+    const rolls = turns(l1.held!);
+    const winner = l1.held!.winners![0];
+    await stand.until(() => titles(id2).includes(`Winner: ${winner.name}`), 20_000, 'the result');
+    const all = bodies(id2);
+    expect(all.map((b) => b.embeds[0].title).slice(-3).slice(1)).toEqual(['Game finished', `Winner: ${winner.name}`]);
+    const lines = all.slice(1, -2).flatMap((b) => b.embeds.flatMap((e: { description: string }) => e.description.split('\n')));
+    expect(lines.length, JSON.stringify(all)).toBe(rolls);
+    expect(lines[0]).toMatch(/^🎲 Rolled a [1-6]: 1 → [2-7], ladder up to (19|2[0-4])$/);
+    const result = all.at(-1).embeds[0];
+    expect(result.color).toBe(parseInt(winner.color.slice(1), 16));
+    const standings = [...l1.held!.team_states].sort((a, b) => b.current_position - a.current_position);
+    const names = new Map([[g2.team1, 'Red Team'], [g2.team2, 'Blue Team']]);
+    expect(result.description.split('\n').slice(1)).toEqual(standings.map((t, i) => `${i + 1}. ${names.get(t.team_id)}: square ${t.current_position}`));
+  }, 90_000);
+
+  it('each kind is switchable: with only results on, a finished game posts only its result', async () => {
+    const { game, id } = await hooked({ size: 25, noWin: false }, { status: false, rolls: false, reviews: false, results: true });
+    expect((await cast.owner.put(`${game.path}/board`, { snakes_config: [], ladders_config: [[2, 20], [3, 21], [4, 22], [5, 23], [6, 19], [7, 24]] })).status).toBe(200);
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    const l1 = await joined(cast.owner, game);
+    for (let i = 0; l1.held!.status !== 'finished' && i < 40; i += 1) expect(await roll(l1, game, game.team1, cast.ign.ownerA)).toBeNull();
+    await stand.until(() => stand.accepted(id).length >= 1, 10_000, 'the result');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(titles(id)).toEqual(['Winner: Red Team']);
+    const queued = await directSql(db.env, 'select count(*) as n from discord_outbox');
+    expect(Number(queued[0].n)).toBe(0);
+  }, 60_000);
+
+  it('a burst of 60 rolls within 10 s arrives as at most 2 messages of at most 10 embeds, every roll in them', async () => {
+    const { game, id } = await hooked({ start: true });
+    const l1 = await joined(cast.owner, game);
+    const l2 = await joined(cast.leader2, game);
+    const started = Date.now();
+    for (let i = 0; i < 60; i += 1) {
+      const [w, team, ign] = i % 2 === 0 ? [l1, game.team1, cast.ign.ownerA] : [l2, game.team2, cast.ign.leader2];
+      await w.version(Math.max(l1.held!.version, l2.held!.version));
+      expect(await roll(w, game, team, ign)).toBeNull();
+    }
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const lineCount = () => bodies(id).filter((b) => b.embeds[0].title !== 'Game started')
+      .flatMap((b) => b.embeds.flatMap((e: { description: string }) => e.description.split('\n'))).length;
+    await stand.until(() => lineCount() >= 60, 30_000, '60 roll lines');
+    await new Promise((r) => setTimeout(r, 1000));
+    const messages = bodies(id).filter((b) => b.embeds[0].title !== 'Game started');
+    expect(messages.length).toBeLessThanOrEqual(2);
+    expect(lineCount()).toBe(60);
+    for (const m of messages) {
+      expect(m.embeds.length).toBeLessThanOrEqual(10);
+      expect(m.allowed_mentions).toEqual({ parse: [] });
+      for (const e of m.embeds) expect(e.color).toBe(e.title === 'Red Team' ? 0xaa0000 : 0x0000aa);
+    }
+  }, 60_000);
+
+  it('a 429 is waited out (retry_after) and nothing is lost or reordered', async () => {
+    const { game, id } = await hooked();
+    stand.script.push({ status: 429, retry_after: 1.5 });
+    for (const status of ['in-progress', 'paused', 'in-progress']) expect((await cast.owner.put(`${game.path}/status`, { status })).status).toBe(200);
+    await stand.until(() => stand.accepted(id).length >= 3, 15_000, '3 posts');
+    const tries = stand.requests.filter((r) => r.path.startsWith(`/api/webhooks/${id}/`));
+    expect(tries[0].answer).toBe(429);
+    expect(tries[1].at - tries[0].at).toBeGreaterThanOrEqual(1400);
+    expect(titles(id)).toEqual(['Game started', 'Game paused', 'Game resumed']);
+    expect((await cast.owner.get(discordPath(cast, game))).body.discord).toMatchObject({ state: 'active' });
+  }, 30_000);
+
+  it('a 404 disables the webhook: GET says disabled with last_error, nothing more is queued; saving the URL again re-enables it', async () => {
+    const { game, id } = await hooked();
+    const path = discordPath(cast, game);
+    stand.script.push({ status: 404 });
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    await waitFor(async () => (await cast.owner.get(path)).body.discord.state === 'disabled', 10_000, 'disabled');
+    const d = (await cast.owner.get(path)).body.discord;
+    expect(d.last_error).toContain('Discord answered 404');
+    expect(d.last_error).toContain('save a new webhook URL');
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'paused' })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(stand.requests.filter((r) => r.path.startsWith(`/api/webhooks/${id}/`)).length).toBe(1);
+    const again = await cast.owner.put(path, { webhook_url: stand.webhook(id) });
+    expect(again.body.discord).toMatchObject({ state: 'active', last_error: null });
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    await stand.until(() => stand.accepted(id).length >= 1, 10_000, 'a post after re-enabling');
+    expect(titles(id)).toEqual(['Game resumed']);
+  }, 30_000);
+
+  it('a hang times out after 5 s and is retried (state failing meanwhile); a 500 is retried too', async () => {
+    const { game, id } = await hooked();
+    const path = discordPath(cast, game);
+    stand.script.push('hang', { status: 500 });
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    await waitFor(async () => (await cast.owner.get(path)).body.discord.state === 'failing', 10_000, 'failing');
+    expect((await cast.owner.get(path)).body.discord.last_error).toBe('Discord did not answer within 5 seconds.');
+    await stand.until(() => stand.accepted(id).length >= 1, 15_000, 'the retried post');
+    const tries = stand.requests.filter((r) => r.path.startsWith(`/api/webhooks/${id}/`));
+    expect(tries.map((t) => t.answer)).toEqual(['hang', 500, 204]);
+    expect(tries[1].at - tries[0].at).toBeGreaterThanOrEqual(4900);
+    expect(tries[1].at - tries[0].at).toBeLessThan(8000);
+    expect(titles(id)).toEqual(['Game started']);
+    await waitFor(async () => (await cast.owner.get(path)).body.discord.state === 'active', 5000, 'active again');
+  }, 40_000);
+});
+
+/** Polls `test` every 100 ms until it holds; throws `what` after `ms`. */
+async function waitFor(test: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Renames the event so each status announcement carries a distinct description, in order. */
+async function rename(api: ApiClient, clanId: number, eventId: number, name: string): Promise<void> {
+  const r = await api.put(`/api/clan/${clanId}/events/${eventId}`, { name, start_datetime: '2031-06-01T18:00Z' });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+}
+
+describe.each(backends())('Discord delivery across kill -9 (%s)', (backend: Backend) => {
+  const stand = new DiscordWebhookStandIn();
+  let db: TestDatabase;
+  const servers: TestServer[] = [];
+
+  beforeAll(async () => {
+    await stand.start();
+    db = await createTestDatabase(backend);
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+    await db?.drop();
+    await stand.stop();
+  });
+
+  it('announcements undelivered when the server is killed are all posted after restart, in order', async () => {
+    const port = await freePort();
+    const first = await startServer({ ...db.env, ...discordEnv(stand) }, port);
+    servers.push(first);
+    const cast = await castOf(first.url, `kill-${backend}`);
+    const game = await newGame(cast, { start: false });
+    const id = '4242';
+    expect((await cast.owner.put(`/api/clan/${cast.clanId}/events/${game.eventId}/discord`, { webhook_url: stand.webhook(id) })).status).toBe(200);
+    // Discord hangs on the first post: the worker holds it while the rest queue up behind it.
+    stand.script.push('hang');
+    const expected: string[] = [];
+    const statuses = ['in-progress', 'paused', 'in-progress', 'paused', 'in-progress', 'paused'];
+    for (const [i, status] of statuses.entries()) {
+      await rename(cast.owner, cast.clanId, game.eventId, `Kill round ${i + 1}`);
+      expect((await cast.owner.put(`${game.path}/status`, { status })).status).toBe(200);
+      expected.push(`Kill round ${i + 1}`);
+    }
+    await stand.until(() => stand.requests.length >= 1, 5000, 'the hanging post');
+    const exited = new Promise((r) => first.proc.once('exit', r));
+    first.proc.kill('SIGKILL');
+    await exited;
+    servers.splice(servers.indexOf(first), 1);
+    expect(stand.accepted(id)).toEqual([]);
+
+    const second = await startServer({ ...db.env, ...discordEnv(stand) }, port);
+    servers.push(second);
+    await stand.until(() => stand.accepted(id).length >= expected.length, 30_000, 'every announcement after restart');
+    const seen = stand.accepted(id).map((p) => p.body.embeds[0].description as string);
+    // At least once, in order: dropping repeats leaves exactly the expected sequence.
+    expect(seen.filter((d, i) => d !== seen[i - 1])).toEqual(expected);
+    expect(Number((await directSql(db.env, 'select count(*) as n from discord_outbox'))[0].n)).toBe(0);
+  }, 90_000);
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('Discord delivery from two processes on PostgreSQL', () => {
+  const stand = new DiscordWebhookStandIn();
+  let db: TestDatabase;
+  const servers: TestServer[] = [];
+
+  beforeAll(async () => {
+    await stand.start();
+    db = await createTestDatabase('postgres');
+    const env = { ...db.env, ...discordEnv(stand, { DISCORD_POLL_MS: '20' }) };
+    servers.push(await startServer(env));
+    servers.push(await startServer(env));
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+    await db?.drop();
+    await stand.stop();
+  });
+
+  it('with one webhook, each announcement is posted exactly once, in order', async () => {
+    const [a, b] = servers;
+    const cast = await castOf(a.url, 'two-procs');
+    const game = await newGame(cast, { start: false });
+    const id = '5151';
+    expect((await cast.owner.put(`/api/clan/${cast.clanId}/events/${game.eventId}/discord`, { webhook_url: stand.webhook(id) })).status).toBe(200);
+    const viaB = new ApiClient(b.url);
+    viaB.cookies = cast.owner.cookies;
+    const expected: string[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const api = i % 2 === 0 ? cast.owner : viaB;
+      await rename(api, cast.clanId, game.eventId, `Twin ${i + 1}`);
+      expect((await api.put(`${game.path}/status`, { status: i % 2 === 0 ? 'in-progress' : 'paused' })).status).toBe(200);
+      expected.push(`Twin ${i + 1}`);
+    }
+    await stand.until(() => stand.accepted(id).length >= 20, 30_000, '20 posts');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(stand.accepted(id).map((p) => p.body.embeds[0].description)).toEqual(expected);
+  }, 60_000);
+});

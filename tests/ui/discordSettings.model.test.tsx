@@ -1,0 +1,212 @@
+// @vitest-environment jsdom
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect } from 'vitest';
+import type { SnapshotFrom } from 'xstate';
+import { DISCORD_PANEL_TEXTS, WEBHOOK_STATE_TEXT, WEBHOOK_URL_MESSAGE, type DiscordSettings } from '../../contract/discord';
+import { discordSettingsMachine, type DiscordSettingsEvent, type SaveDiscordInput } from '../../machines/discordSettings.machine';
+import { DiscordPanel, type DiscordEffects } from '../../src/features/discord/DiscordPanel';
+import { modelTests, type ModelExecutor } from '../support/chartModel';
+import { FakeEffects } from '../support/effects';
+
+/**
+ * Model-based test of the discordSettings chart (the event's 'Discord' panel, server-contract
+ * section 9) through the rendered panel: shortest paths of the real chart, each step caused
+ * through the screen (typing a URL, a switch, Save, Send Test Message, Remove Webhook,
+ * Refresh/Retry, and the fake server answering or refusing each call) and every state asserted
+ * on the screen: the masked URL, the webhook's state and last error, the exact refusal text of
+ * a bad URL, the busy texts, and the outcome of each action.
+ */
+
+type Snap = SnapshotFrom<typeof discordSettingsMachine>;
+type ModelEvent =
+  | DiscordSettingsEvent
+  | { type: 'xstate.done.actor.loadSettings'; output: DiscordSettings | null }
+  | { type: 'xstate.error.actor.loadSettings'; error: Error }
+  | { type: 'xstate.done.actor.saveSettings'; output: DiscordSettings }
+  | { type: 'xstate.error.actor.saveSettings'; error: Error }
+  | { type: 'xstate.done.actor.testWebhook' }
+  | { type: 'xstate.error.actor.testWebhook'; error: Error }
+  | { type: 'xstate.done.actor.deleteSettings' }
+  | { type: 'xstate.error.actor.deleteSettings'; error: Error };
+
+interface World {
+  fx: FakeEffects;
+  user: ReturnType<typeof userEvent.setup>;
+}
+
+const GOOD_URL = 'https://discord.com/api/webhooks/123456789/Secret_Token-abcdefgh';
+const BAD_URL = 'https://discord.com@evil.example/api/webhooks/1/abc';
+const LOAD_ERROR = 'Network error. Failed to connect to the server.';
+const TEST_ERROR = 'Discord answered 404: {"message": "Unknown Webhook", "code": 10015} The webhook was deleted or its URL is wrong: save a new webhook URL.';
+const DELETE_ERROR = 'Permission denied. You are not authorized to manage this clan.';
+const DISABLED: DiscordSettings = {
+  webhook_url_masked: 'https://discord.com/api/webhooks/42/••••••••wxyz',
+  announce: { status: true, rolls: true, reviews: true, results: true },
+  state: 'disabled',
+  last_error: 'Discord answered 404: <b>Unknown Webhook</b> The webhook was deleted or its URL is wrong: save a new webhook URL.',
+};
+const ACTIVE: DiscordSettings = {
+  webhook_url_masked: 'https://discord.com/api/webhooks/123456789/••••••••efgh',
+  announce: { status: true, rolls: false, reviews: true, results: true },
+  state: 'active',
+  last_error: null,
+};
+
+function eventsOf(s: Snap): ModelEvent[] {
+  switch (s.value as string) {
+    case 'loading':
+      return [
+        { type: 'xstate.done.actor.loadSettings', output: DISABLED },
+        { type: 'xstate.done.actor.loadSettings', output: null },
+        { type: 'xstate.error.actor.loadSettings', error: new Error(LOAD_ERROR) },
+      ];
+    case 'loadFailed':
+      return [{ type: 'discord.reload' }];
+    case 'ready': {
+      // Kept small on purpose: a good URL unless typed, a bad one only into an empty field, the
+      // switch only off (one edge each way is enough to tell the draft is sent as shown).
+      const { draftUrl, announce, saved, message } = s.context;
+      return [
+        ...(draftUrl !== GOOD_URL ? [{ type: 'url.change', url: GOOD_URL } as const] : []),
+        ...(draftUrl === '' ? [{ type: 'url.change', url: BAD_URL } as const] : []),
+        ...(announce.rolls ? [{ type: 'announce.toggle', kind: 'rolls' } as const] : []),
+        { type: 'discord.save' },
+        ...(saved ? [{ type: 'discord.test' } as const, { type: 'discord.delete' } as const] : []),
+        ...(message === null ? [{ type: 'discord.reload' } as const] : []),
+      ];
+    }
+    case 'saving':
+      return [
+        { type: 'xstate.done.actor.saveSettings', output: ACTIVE },
+        { type: 'xstate.error.actor.saveSettings', error: new Error(WEBHOOK_URL_MESSAGE) },
+      ];
+    case 'testing':
+      return [{ type: 'xstate.done.actor.testWebhook' }, { type: 'xstate.error.actor.testWebhook', error: new Error(TEST_ERROR) }];
+    case 'deleting':
+      return [{ type: 'xstate.done.actor.deleteSettings' }, { type: 'xstate.error.actor.deleteSettings', error: new Error(DELETE_ERROR) }];
+    default:
+      return [];
+  }
+}
+
+/** What the screen can tell apart: the state, the saved webhook's state, the draft, one switch, the refusal and the outcome. */
+const serialize = (s: Snap) =>
+  JSON.stringify([
+    s.value,
+    s.context.saved?.state ?? null,
+    s.context.draftUrl === '' ? '' : s.context.draftUrl === GOOD_URL ? 'good' : 'bad',
+    s.context.announce.rolls,
+    s.context.urlProblem !== null,
+    s.context.message?.text ?? null,
+  ]);
+
+const settle = (w: World, name: string, e: ModelEvent) =>
+  act(() => (e.type.startsWith('xstate.done') ? w.fx.resolve(name, 'output' in e ? e.output : undefined) : w.fx.reject(name, (e as { error: Error }).error)));
+const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+const panel = () => screen.getByTestId('discord-panel');
+
+const executors = {
+  'xstate.done.actor.loadSettings': (w, { event }) => settle(w, 'load', event),
+  'xstate.error.actor.loadSettings': (w, { event }) => settle(w, 'load', event),
+  'xstate.done.actor.saveSettings': (w, { event }) => settle(w, 'save', event),
+  'xstate.error.actor.saveSettings': (w, { event }) => settle(w, 'save', event),
+  'xstate.done.actor.testWebhook': (w, { event }) => settle(w, 'test', event),
+  'xstate.error.actor.testWebhook': (w, { event }) => settle(w, 'test', event),
+  'xstate.done.actor.deleteSettings': (w, { event }) => settle(w, 'delete', event),
+  'xstate.error.actor.deleteSettings': (w, { event }) => settle(w, 'delete', event),
+  'url.change': async (_w, { event }) => {
+    fireEvent.change(screen.getByLabelText('Webhook URL'), { target: { value: (event as { url: string }).url } });
+  },
+  'announce.toggle': (w) => w.user.click(screen.getByRole('checkbox', { name: 'Rolls' })),
+  'discord.save': (w) => w.user.click(button('Save')),
+  'discord.test': (w) => w.user.click(button('Send Test Message')),
+  'discord.delete': (w) => w.user.click(button('Remove Webhook')),
+  'discord.reload': (w, { prev }) => w.user.click(button(prev.matches('loadFailed') ? 'Retry' : 'Refresh')),
+} satisfies Record<ModelEvent['type'], ModelExecutor<World, Snap, ModelEvent>>;
+
+/** The form as the context says: the draft, the switches, the refusal, the saved webhook, the outcome. */
+function formShows(s: Snap): void {
+  expect((screen.getByLabelText('Webhook URL') as HTMLInputElement).value).toBe(s.context.draftUrl);
+  expect((screen.getByRole('checkbox', { name: 'Rolls' }) as HTMLInputElement).checked).toBe(s.context.announce.rolls);
+  expect((screen.getByRole('checkbox', { name: 'Game status changes' }) as HTMLInputElement).checked).toBe(s.context.announce.status);
+  if (s.context.urlProblem) expect(screen.getByTestId('discord-url-problem').textContent).toBe(WEBHOOK_URL_MESSAGE);
+  else expect(screen.queryByTestId('discord-url-problem')).toBeNull();
+  const saved = s.context.saved;
+  if (saved) {
+    expect(screen.getByTestId('discord-masked-url').textContent).toBe(saved.webhook_url_masked);
+    expect(screen.getByTestId('discord-state').textContent).toBe(WEBHOOK_STATE_TEXT[saved.state]);
+    if (saved.last_error) {
+      // Discord's answer is shown as text: its markup is not parsed.
+      expect(screen.getByTestId('discord-last-error').textContent).toBe(`Last error: ${saved.last_error}`);
+      expect(screen.getByTestId('discord-last-error').querySelector('b')).toBeNull();
+    } else expect(screen.queryByTestId('discord-last-error')).toBeNull();
+  } else {
+    expect(screen.getByTestId('discord-none').textContent).toBe('No webhook is set: nothing is announced on Discord.');
+  }
+  if (s.context.message) expect(screen.getByTestId('discord-message').textContent).toBe(s.context.message.text);
+  else expect(screen.queryByTestId('discord-message')).toBeNull();
+}
+
+function busyShows(s: Snap, text: string): void {
+  expect(panel().dataset.phase).toBe(s.value);
+  expect(screen.getByText(text)).toBeTruthy();
+  expect(button('Save').disabled).toBe(true);
+  expect(button('Send Test Message').disabled).toBe(true);
+  expect(button('Remove Webhook').disabled).toBe(true);
+  formShows(s);
+}
+
+modelTests<Snap, ModelEvent, World>({
+  name: 'discordSettings',
+  machine: discordSettingsMachine,
+  events: eventsOf,
+  serialize,
+  executors,
+  assertions: {
+    loading: () => {
+      expect(panel().dataset.phase).toBe('loading');
+      expect(screen.getByText('Loading Discord settings...')).toBeTruthy();
+      expect(screen.queryByLabelText('Webhook URL')).toBeNull();
+    },
+    loadFailed: () => {
+      expect(screen.getByRole('alert').textContent).toBe(LOAD_ERROR);
+      expect(button('Retry')).toBeTruthy();
+      expect(screen.queryByLabelText('Webhook URL')).toBeNull();
+    },
+    ready: (s) => {
+      expect(panel().dataset.phase).toBe('ready');
+      expect(button('Save').disabled).toBe(false);
+      expect(button('Send Test Message').disabled).toBe(s.context.saved === null);
+      expect(button('Remove Webhook').disabled).toBe(s.context.saved === null);
+      formShows(s);
+    },
+    saving: (s, w) => {
+      busyShows(s, 'Saving...');
+      expect(w.fx.calls('save').at(-1)).toEqual([7, 3, { webhookUrl: s.context.draftUrl === '' ? null : s.context.draftUrl, announce: s.context.announce }]);
+    },
+    testing: (s) => busyShows(s, 'Sending test message...'),
+    deleting: (s) => busyShows(s, 'Removing webhook...'),
+  },
+  render: () => {
+    const fx = new FakeEffects();
+    const effects: DiscordEffects = {
+      fetchDiscordSettings: fx.fn('load'),
+      saveDiscordSettings: (clanId, eventId, webhookUrl, announce) => fx.fn('save')(clanId, eventId, { webhookUrl, announce } satisfies SaveDiscordInput),
+      testDiscordWebhook: fx.fn('test'),
+      deleteDiscordSettings: fx.fn('delete'),
+    };
+    render(<DiscordPanel clanId={7} eventId={3} effects={effects} />);
+    return { fx, user: userEvent.setup() };
+  },
+  guards: (paths) => {
+    // The texts of section 9 and of the panel are reached: the refusal, each outcome, a disabled webhook.
+    const messages = new Set(paths.flatMap((p) => p.steps.map((st) => st.state.context.message?.text)));
+    for (const text of [DISCORD_PANEL_TEXTS.saved, DISCORD_PANEL_TEXTS.tested, DISCORD_PANEL_TEXTS.removed, WEBHOOK_URL_MESSAGE, TEST_ERROR, DELETE_ERROR, LOAD_ERROR]) {
+      expect(messages.has(text), text).toBe(true);
+    }
+    expect(paths.some((p) => p.steps.some((st) => st.state.context.urlProblem === WEBHOOK_URL_MESSAGE))).toBe(true);
+    // What Save sends: a typed URL, or null to keep the saved one.
+    expect(paths.some((p) => p.steps.some((st) => st.state.matches('saving') && st.state.context.draftUrl === '' && st.state.context.saved !== null))).toBe(true);
+  },
+});

@@ -1,0 +1,148 @@
+// @vitest-environment jsdom
+import { act, render, screen, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import userEvent from '@testing-library/user-event';
+import { expect } from 'vitest';
+import type { SnapshotFrom } from 'xstate';
+import { GAME_VIEW_MESSAGES } from '../../contract/game/viewTexts';
+import type { GameHistory } from '../../contract/history';
+import type { RaceSeries, ResultsData } from '../../contract/results';
+import { resultsMachine, type ResultsEvent } from '../../machines/results.machine';
+import { ResultsPage } from '../../src/features/results/ResultsPage';
+import type { ResultsEffects } from '../../src/features/results/effects';
+import { modelTests, type ModelExecutor } from '../support/chartModel';
+import { FakeEffects } from '../support/effects';
+import { fixtureGame } from '../support/gameFixtures';
+
+/**
+ * Model-based test of the results chart (issue #15) through the rendered results page: the fake
+ * server answers the load with a finished game, with a game without moves, with 'Game not found.'
+ * or with a failure; Retry loads again. Every state is asserted on the screen: the loading text,
+ * the standings with the podium, the race chart handed one series per team, the statistics, the
+ * replay and the CSV link of a played game; the no-moves note; the not-found and failure notices.
+ */
+
+type Snap = SnapshotFrom<typeof resultsMachine>;
+type ModelEvent = ResultsEvent | { type: 'xstate.done.actor.loadResults'; output: ResultsData } | { type: 'xstate.error.actor.loadResults'; error: Error; text: string };
+
+const RED = { team_id: 11, name: 'Red <b>Dragons</b>', color: '#cc2222' };
+const BLUE = { team_id: 12, name: 'Blue Moons', color: '#2244cc' };
+const BOARD = fixtureGame();
+const board = { board_size: BOARD.board_size, board_squares: BOARD.board_squares, board_connections: BOARD.board_connections, event_type: BOARD.event_type };
+const PLAYED: GameHistory = {
+  game: { id: 5, event_name: 'Spring Bash', clan_name: 'Iron Legion', board_size: 25, status: 'finished', winners: [{ name: BLUE.name, color: BLUE.color }], dice_commitment: 'a'.repeat(64), dice_seed: 'b'.repeat(64) },
+  teams: [RED, BLUE],
+  moves: [
+    { at: '2026-11-24T10:00:00.000Z', team_id: 11, kind: 'roll', roll_index: 1, die: 6, from: 1, landing: 7, to: 7, via: null },
+    { at: '2026-11-24T10:00:30.000Z', team_id: 12, kind: 'roll', roll_index: 2, die: 2, from: 1, landing: 3, to: 14, via: 'ladder' },
+    { at: '2026-11-24T10:02:00.000Z', team_id: 11, kind: 'roll', roll_index: 3, die: 5, from: 7, landing: 12, to: 12, via: null },
+    { at: '2026-11-24T10:03:00.000Z', team_id: 11, kind: 'revert', roll_index: null, die: null, from: 12, landing: null, to: 7, via: null },
+    { at: '2026-11-24T10:04:00.000Z', team_id: 12, kind: 'roll', roll_index: 4, die: 6, from: 14, landing: 20, to: 20, via: null },
+    { at: '2026-11-24T10:05:00.000Z', team_id: 12, kind: 'roll', roll_index: 5, die: 5, from: 20, landing: 25, to: 25, via: null },
+  ],
+  reviews: [],
+};
+const EMPTY: GameHistory = { ...PLAYED, game: { ...PLAYED.game, status: 'in-progress', winners: null, dice_seed: null }, moves: [] };
+const OUTCOMES = { played: { history: PLAYED, board }, empty: { history: EMPTY, board } } satisfies Record<string, ResultsData>;
+const FAILED = GAME_VIEW_MESSAGES.publicLoadFailed;
+
+interface World {
+  fx: FakeEffects;
+  user: ReturnType<typeof userEvent.setup>;
+  charts: RaceSeries[];
+}
+
+function eventsOf(s: Snap): ModelEvent[] {
+  if (s.matches('loading'))
+    return [
+      { type: 'xstate.done.actor.loadResults', output: OUTCOMES.played },
+      { type: 'xstate.done.actor.loadResults', output: OUTCOMES.empty },
+      // `text` tells the two apart for the path generator (an Error stringifies to {}).
+      { type: 'xstate.error.actor.loadResults', error: new Error(GAME_VIEW_MESSAGES.notFound), text: GAME_VIEW_MESSAGES.notFound },
+      { type: 'xstate.error.actor.loadResults', error: new Error(FAILED), text: FAILED },
+    ];
+  if (s.matches('failed')) return [{ type: 'results.reload' }];
+  return [];
+}
+
+const EXECUTORS = {
+  'xstate.done.actor.loadResults': async (w, { event }) => act(() => w.fx.resolve('loadResults', (event as { output: ResultsData }).output)),
+  'xstate.error.actor.loadResults': async (w, { event }) => act(() => w.fx.reject('loadResults', (event as { error: Error }).error)),
+  'results.reload': async (w) => w.user.click(screen.getByRole('button', { name: 'Retry' })),
+} satisfies Record<ModelEvent['type'], ModelExecutor<World, Snap, ModelEvent>>;
+
+modelTests<Snap, ModelEvent, World>({
+  name: 'results',
+  machine: resultsMachine,
+  inputs: [{ gameId: 5 }],
+  events: eventsOf,
+  serialize: (s, event) => JSON.stringify([s.value, s.context.error, s.context.data?.history.moves.length ?? null, event?.type ?? null]),
+  executors: EXECUTORS,
+  assertions: {
+    loading: () => {
+      expect(screen.getByRole('status').textContent).toBe('Loading results...');
+      expect(screen.queryByTestId('standings')).toBeNull();
+    },
+    loaded: (s, w) => {
+      expect(screen.queryByText('Loading results...')).toBeNull();
+      expect(screen.getByRole('heading', { name: 'Spring Bash: Results' })).toBeTruthy();
+      const csv = screen.getByRole('link', { name: 'Download CSV' }) as HTMLAnchorElement;
+      expect(csv.getAttribute('href')).toBe('/api/public/game/5/history.csv');
+      expect(csv.hasAttribute('download')).toBe(true);
+      const standings = screen.getAllByTestId('standing');
+      if (s.context.data!.history.moves.length === 0) {
+        // No moves: the note, the standings so far (everyone on square 1), no chart, statistics or replay.
+        expect(screen.getByTestId('results-empty').textContent).toBe('No moves yet: the story of this game starts with its first roll.');
+        expect(screen.getByRole('heading', { name: 'Standings So Far' })).toBeTruthy();
+        expect(standings.map((r) => r.dataset.position)).toEqual(['1', '1']);
+        expect(screen.queryByTestId('podium')).toBeNull();
+        expect(screen.queryByTestId('race-chart')).toBeNull();
+        expect(screen.queryByTestId('stats-table')).toBeNull();
+        expect(screen.queryByTestId('replay-controls')).toBeNull();
+        expect(w.charts).toHaveLength(0);
+        return;
+      }
+      expect(screen.queryByTestId('results-empty')).toBeNull();
+      expect(screen.getByRole('heading', { name: 'Final Standings' })).toBeTruthy();
+      // The winner first; names are text (no markup parsed).
+      expect(standings.map((r) => [r.dataset.team, r.dataset.position])).toEqual([
+        [BLUE.name, '25'],
+        [RED.name, '7'],
+      ]);
+      expect(standings[0].textContent).toContain('Winner');
+      expect(screen.getByTestId('standings').querySelector('b')).toBeNull();
+      expect(within(screen.getByTestId('podium')).getAllByRole('listitem').map((li) => li.textContent)).toEqual([`${BLUE.name}1stSquare 25`, `${RED.name}2ndSquare 7`]);
+      // The chart is handed one series per team, in team order, with its squares at every frame.
+      expect(w.charts.at(-1)!.series.map((x) => [x.team.name, x.positions])).toEqual([
+        [RED.name, [1, 7, 7, 12, 7, 7, 7]],
+        [BLUE.name, [1, 1, 14, 14, 14, 20, 25]],
+      ]);
+      const row = (name: string) => within(screen.getByTestId('stats-table')).getAllByRole('row').find((r) => r.dataset.team === name)!;
+      expect(within(row(RED.name)).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', '1', '0', '0', '1', '1 min 30 s', '2 min']);
+      expect(within(row(BLUE.name)).getAllByRole('cell').map((c) => c.textContent)).toEqual(['3', '1', '0', '1', '0', '2 min 15 s', '3 min 30 s']);
+      expect(screen.getByTestId('replay-status').textContent).toBe('Move 0 of 6: every team on square 1.');
+    },
+    notFound: () => {
+      expect(screen.getByTestId('results-error').textContent).toBe(GAME_VIEW_MESSAGES.notFound);
+      expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    },
+    failed: () => {
+      expect(within(screen.getByTestId('results-error')).getByRole('alert').textContent).toBe(FAILED);
+      expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    },
+  },
+  render: () => {
+    const fx = new FakeEffects();
+    const charts: RaceSeries[] = [];
+    const effects: ResultsEffects = {
+      loadResults: fx.fn('loadResults'),
+      drawRaceChart: (_host, race) => {
+        charts.push(race);
+        return () => {};
+      },
+    };
+    const router = createMemoryRouter([{ path: '/games/:gameId/results', element: <ResultsPage effects={effects} /> }], { initialEntries: ['/games/5/results'] });
+    render(<RouterProvider router={router} />);
+    return { fx, user: userEvent.setup(), charts };
+  },
+});
