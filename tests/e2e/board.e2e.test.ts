@@ -13,7 +13,10 @@ import { seriousA11yViolations } from '../support/axe';
  * Log names, the pawn stands on the square the server says, and no square number or START/FINISH is
  * covered by a snake, ladder or pawn (rendered geometry: the topmost element at each label's centre
  * is that label, and no pawn's box meets a number's box). On the phone, Roll Dice is visible
- * without scrolling. axe finds no serious or critical violation on the play screen.
+ * without scrolling. axe finds no serious or critical violation on the play screen. The owner's
+ * Game Tasks screen (issue 12 item 9): columns at least 220 px wide (300 on a phone), no task word
+ * broken across lines, no text cut short, a phone page under 3,500 px; team names on the Manage
+ * Game status table never broken inside a word.
  */
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -53,6 +56,27 @@ async function coveredLabels(page: Page): Promise<{ hidden: string[]; underPawns
     } finally {
       for (const g of layers) g.style.pointerEvents = '';
     }
+  });
+}
+
+/** Words of the elements matching `selector` that the browser broke across lines (a word with more than one line box). */
+async function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((els) => {
+    const broken: string[] = [];
+    for (const el of els) {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const m of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index!);
+          range.setEnd(node, m.index! + m[0].length);
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (lines.size > 1) broken.push(m[0]);
+        }
+      }
+    }
+    return broken;
   });
 }
 
@@ -140,5 +164,25 @@ run.each(backends())('the board and the roll moment in Chromium (%s)', (backend)
     expect(await seriousA11yViolations(page), `axe on the play screen at ${viewport.name}`).toEqual([]);
     expect(consoleLines.filter((l) => l.includes('HydrateFallback'))).toEqual([]);
     expect(errors).toEqual([]);
+  });
+
+  it.each(VIEWPORTS.map((v) => [v.name, v] as const))('at %s: Game Tasks shows whole words in wide columns, a phone page much shorter; team names whole on the game status table', { timeout: 60_000 }, async (_name, viewport) => {
+    const context = await suite.browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+    contexts.push(context);
+    context.setDefaultTimeout(15_000);
+    await context.addCookies([{ name: 'sid', value: game.owner.cookies.get('sid')!, url: suite.url }]);
+    const page = await context.newPage();
+    await page.goto(`${suite.url}/clans/manage/${game.clanId}/events/${game.eventId}/tasks`);
+    await page.locator('.task-square__task').first().waitFor();
+    const widths = await page.locator('.task-column').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+    expect(Math.min(...widths), 'narrowest Game Tasks column').toBeGreaterThanOrEqual(viewport.width > 640 ? 220 : 300);
+    expect(await brokenWords(page, '.task-square__task'), 'task words broken across lines').toEqual([]);
+    const cut = await page.locator('.task-square__task').evaluateAll((els) => els.filter((e) => e.scrollHeight > e.clientHeight + 1).map((e) => e.textContent));
+    expect(cut, 'task texts cut short').toEqual([]);
+    if (viewport.width < 640) expect(await page.evaluate(() => document.documentElement.scrollHeight), 'phone page height').toBeLessThan(3500);
+    await page.goto(`${suite.url}/clans/manage/${game.clanId}/events/${game.eventId}/game`);
+    await page.locator('table.team-positions .team-name').first().waitFor();
+    expect(await brokenWords(page, 'table.team-positions .team-name'), 'team names broken inside a word').toEqual([]);
+    expect(await seriousA11yViolations(page), `axe on Manage Game at ${viewport.name}`).toEqual([]);
   });
 });

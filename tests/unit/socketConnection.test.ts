@@ -6,6 +6,7 @@ import { gamePlayMachine } from '../../machines/gamePlay.machine';
 import type { HeldGame } from '../../contract/socket';
 import { isBannerFading, selectBannerMessage } from '../../machines/banner.selectors';
 import * as sel from '../../machines/gamePlay.selectors';
+import * as rm from '../../machines/rollMoment.selectors';
 import { gameSocketActor, SOCKET_OPTIONS } from '../../src/realtime/gameSocket';
 import { FakeSocket } from '../support/fakeSocket';
 import { deferred } from '../support/effects';
@@ -162,6 +163,24 @@ describe('gamePlay chart: the held game over the socket', () => {
     // An update older than what is held changes nothing.
     socket.serverSends('game_state_update', { game_state: progressOf(game, { position: 20, version: 2 }) });
     expect(sel.selectTeamStates(actor.getSnapshot())?.[0].current_position).toBe(4);
+  });
+
+  it("hands a roll's last_move to the roll moment, which holds the log lines newer than the log it had until the pawn arrives", async () => {
+    const { actor, socket } = started();
+    await flush();
+    socket.serverConnects();
+    const game = sel.selectGame(actor.getSnapshot())!;
+    const head = sel.selectLog(actor.getSnapshot())[0]?.id ?? 0;
+    const move = { team_id: 11, die: 3, from: 1, landing: 4, to: 4, via: null, path: [1, 2, 3, 4] };
+    socket.serverSends('game_state_update', { game_state: { ...progressOf(game, { position: 4 }), last_move: move } });
+    const moment = sel.selectRollMoment(actor.getSnapshot())!;
+    expect(rm.selectMove(moment.getSnapshot())).toEqual(move);
+    expect(rm.selectIsTumbling(moment.getSnapshot())).toBe(true);
+    expect(rm.selectHoldsLog(moment.getSnapshot())).toBe(true);
+    expect(rm.selectLogHead(moment.getSnapshot())).toBe(head);
+    // A progress update without a roll (a revert, a status change) starts no moment.
+    socket.serverSends('game_state_update', { game_state: progressOf(sel.selectGame(actor.getSnapshot())!, { revert: true }) });
+    expect(rm.selectMove(moment.getSnapshot())).toEqual(move);
   });
 
   it('sends a Leader roll, keeps the rolling flag until the next game_state_update', async () => {

@@ -247,7 +247,7 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
           </button>
         </div>
       )}
-      <div className="board__scroll" tabIndex={zoom > 1 ? 0 : undefined} role={zoom > 1 ? 'region' : undefined} aria-label={zoom > 1 ? 'Zoomed board (scrolls)' : undefined}>
+      <div className={zoom > 1 ? 'board__scroll board__scroll--zoomed' : 'board__scroll'} tabIndex={zoom > 1 ? 0 : undefined} role={zoom > 1 ? 'region' : undefined} aria-label={zoom > 1 ? 'Zoomed board (scrolls)' : undefined}>
         <svg
           ref={svgRef}
           className="board__svg"

@@ -99,6 +99,7 @@ export function Confetti({ launch }: { launch: (canvas: HTMLCanvasElement) => ()
  * in-progress and only to a Leader; revert only when position > 1 and revert_count <
  * max_reverts_allowed. A finished game with winners shows the winner; other statuses
  * 'Game is {status}. No actions available.' A refused action shows the server's message.
+ * While a Leader can act, the panel sticks to the bottom of a phone screen (game-actions--sticky).
  */
 export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean }) {
   const role = useSelector(actor, sel.selectViewerRole);
@@ -154,7 +155,7 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
     );
 
   return (
-    <section className="panel game-actions" aria-labelledby="game-actions-title">
+    <section className={playable && role === 'leader' ? 'panel game-actions game-actions--sticky' : 'panel game-actions'} aria-labelledby="game-actions-title">
       <h2 id="game-actions-title" className="game-panel__title">{title}</h2>
       {body}
       {message && <ActionMessage message={message} />}
