@@ -109,6 +109,9 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
       const box = (await square.locator('.task-square__handle').boundingBox())!;
       return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
     };
+    // Each tier column scrolls in its own frame: both squares in view before the pointer goes down.
+    await to.scrollIntoViewIfNeeded();
+    await from.scrollIntoViewIfNeeded();
     const a = await centre(from);
     await page.mouse.move(a.x, a.y);
     await page.mouse.down();
