@@ -29,6 +29,8 @@ export interface CachedGame {
   membersJson: string;
   /** `{"game": <public>}`, the body of GET /api/public/game/{id}. */
   publicBody: string;
+  /** publicBody as UTF-8 bytes (encoded once, not per answer). */
+  publicBytes: Uint8Array<ArrayBuffer>;
   /** Strong ETag of publicBody, also the base of the members' ETags. */
   etag: string;
   /** `game_state_update` {game_state: <public>} as an encoded Socket.IO packet of the main namespace. */
@@ -59,7 +61,7 @@ export function pickEncoding(acceptEncoding: string | undefined): BodyEncoding {
 }
 
 /** The public body of `entry` in `encoding`, compressed once per version and kept with the entry. */
-export function encodedBody(entry: CachedGame, encoding: BodyEncoding): string | Buffer {
+export function encodedBody(entry: CachedGame, encoding: BodyEncoding): Uint8Array<ArrayBuffer> | Buffer {
   if (encoding === 'br') {
     entry.compressed.br ??= brotliCompressSync(entry.publicBody, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } });
     return entry.compressed.br;
@@ -68,7 +70,7 @@ export function encodedBody(entry: CachedGame, encoding: BodyEncoding): string |
     entry.compressed.gzip ??= gzipSync(entry.publicBody);
     return entry.compressed.gzip;
   }
-  return entry.publicBody;
+  return entry.publicBytes;
 }
 
 /** True when an If-None-Match header names `etag` (or is `*`). */
@@ -121,6 +123,7 @@ function entryOf(game: Game, startedAt: number): CachedGame {
     public: publicGame,
     membersJson: JSON.stringify(members),
     publicBody,
+    publicBytes: new Uint8Array(Buffer.from(publicBody)),
     etag: `"g${game.id}v${game.version}-${hashOf(publicBody)}"`,
     publicJoinPacket: gameStatePacket(publicJson),
     stamp: stampOf(game.version, game.clan_name, game.event_name, game.event_type),
