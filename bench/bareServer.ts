@@ -1,32 +1,42 @@
+import fs from 'node:fs';
 import { createServer } from 'node:http';
 import { Server } from 'socket.io';
 
 /**
- * The baseline of bench/spectators.bench.ts: a bare Socket.IO server with no database, no
- * session and no game rules. A client sends `join` to enter the one room; a `trigger` {seq}
- * makes the server broadcast `game_state_update` {game_state: {seq, pad}} to the room, the pad
- * sized so the message has PAYLOAD_BYTES bytes of JSON like the real server's roll broadcast.
- * Prints 'bare listening on <port>' once ready. Env: PORT, PAYLOAD_BYTES.
+ * The baseline of bench/spectators.bench.ts: a bare Socket.IO and node:http server with no
+ * database, no session and no game rules, sending the same messages as the real server, taken
+ * from a real run (BARE_SAMPLES, a JSON file {join, progress, log, httpBody}):
+ * - a client's `join` enters the one room and is answered `game_state_update` {game_state: join}
+ *   (the real join_game answer: the whole public game);
+ * - a `trigger` {seq} broadcasts to the room what a real roll sends a spectator:
+ *   `game_state_update` {game_state: progress with seq} and `new_log_entry` {log_entry: log};
+ * - any HTTP GET is answered with the pre-serialised `httpBody` (the public game route's body).
+ * Prints 'bare listening on <port>' once ready. Env: PORT, BARE_SAMPLES.
  */
 const port = Number(process.env.PORT ?? 0);
-const payloadBytes = Number(process.env.PAYLOAD_BYTES ?? 600);
+const samples = JSON.parse(fs.readFileSync(process.env.BARE_SAMPLES ?? '', 'utf8')) as {
+  join: Record<string, unknown>;
+  progress: Record<string, unknown>;
+  log: Record<string, unknown>;
+  httpBody: string;
+};
+const body = Buffer.from(samples.httpBody);
 
-const http = createServer();
+const http = createServer((_req, res) => {
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': body.length });
+  res.end(body);
+});
 const io = new Server(http, { path: '/socket.io', serveClient: false });
-
-/** A game_state payload of `bytes` bytes of JSON for sequence number `seq`. */
-function payload(seq: number): { game_state: { seq: number; pad: string } } {
-  const base = JSON.stringify({ game_state: { seq, pad: '' } }).length;
-  return { game_state: { seq, pad: 'x'.repeat(Math.max(0, payloadBytes - base)) } };
-}
 
 io.on('connection', (socket) => {
   socket.on('join', () => {
     void socket.join('room');
-    socket.emit('joined');
+    socket.emit('game_state_update', { game_state: samples.join });
   });
   socket.on('trigger', (msg: { seq: number }) => {
-    io.to('room').emit('game_state_update', payload(Number(msg?.seq ?? 0)));
+    const { version: _v, ...progress } = samples.progress;
+    io.to('room').emit('game_state_update', { game_state: { ...progress, seq: Number(msg?.seq ?? 0) } });
+    io.to('room').emit('new_log_entry', { log_entry: samples.log });
   });
 });
 

@@ -1,67 +1,87 @@
-import { spawn, execSync, type ChildProcess } from 'node:child_process';
+import { fork, spawn, execSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { createTestDatabase, freePort, startServer, type TestServer } from '../tests/support/server';
 import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
 
 /**
- * Spectator fan-out benchmark (server-contract section 5 "Size of a broadcast"):
- * for N spectator sockets on one game (default 100, 1,000, 5,000), 200 rolls by two team Leaders,
- * each measured from the roll_dice emit to the game_state_update receipt at every spectator,
- * beside a bare Socket.IO server that broadcasts a payload of the same byte size to N sockets
- * in the same run. Reports p50/p99 over all receipts, their ratios, and the peak RSS (VmHWM) of
- * both server processes, and writes bench/RESULTS.md.
+ * Speed benchmark of issue #14 (server-contract section 5 "Size of a broadcast"), all in one run:
+ * 1. Roll to every spectator: for N spectator sockets on one game (default 5,000 and 10,000),
+ *    BENCH_ROLLS rolls by two team Leaders, each measured from the roll_dice emit to the
+ *    game_state_update receipt at every spectator; beside the bare server (bench/bareServer.ts)
+ *    sending the same messages (the progress update and the log entry the real server sent, taken
+ *    from the real run) to N sockets. p50/p99 over all receipts, ratios, peak RSS (VmHWM).
+ * 2. Join storm: the time to connect and join the N spectators (every worker at once), real
+ *    (join_game answered with the whole public game) and bare (the same message).
+ * 3. HTTP: GET /api/public/game/{id} of that game against the bare node:http answer of the same
+ *    body pre-serialised, autocannon with 50 connections, BENCH_HTTP_SECONDS each.
+ * Every measurement is made BENCH_REPEAT times (default 3), real and bare alternating, and the
+ * medians are reported; results go to bench/RESULTS.md.
  *
- * Run: `npm run bench` (env BENCH_N=100,1000,5000, BENCH_ROLLS=200, BENCH_OUT=bench/RESULTS.md).
+ * Run: `npm run bench` (env BENCH_N=5000,10000, BENCH_ROLLS=100, BENCH_REPEAT=3, BENCH_WORKERS=4,
+ * BENCH_HTTP_SECONDS=5, BENCH_OUT=bench/RESULTS.md).
  * Method:
  * - the real server is `server/index.ts` in its own process on a fresh SQLite file with
  *   BOARD_SEED; a 225-square game with two teams (one Leader each) is set up through the API,
  *   with snakes on 213-218 so nobody wins during the run; it is in-progress
- * - spectators are anonymous socket.io-client sockets over the websocket transport, connected
- *   and joined in batches of 250; all live in this one client process
+ * - spectators are anonymous socket.io-client sockets over the websocket transport, spread over
+ *   BENCH_WORKERS client processes (bench/spectatorWorker.ts), so the receiving side is not the
+ *   wall; receipt times are absolute (performance.timeOrigin + now) and compared with the emit's
  * - rolls are sequential: the next roll is emitted once every spectator has received the
- *   previous one (so broadcasts never overlap and each latency is one roll's fan-out); 10 warm-up
- *   rolls are not counted
- * - the bare server (bench/bareServer.ts) runs in its own process too; a trigger message from one
- *   socket makes it broadcast `game_state_update` with a payload of the real progress update's
- *   byte size to the room of N sockets
+ *   previous one (so broadcasts never overlap); 10 warm-up rolls are not counted
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SIZES = (process.env.BENCH_N ?? '100,1000,5000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
-const ROLLS = Number(process.env.BENCH_ROLLS ?? 200);
+const SIZES = (process.env.BENCH_N ?? '5000,10000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+const ROLLS = Number(process.env.BENCH_ROLLS ?? 100);
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
+const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 const WARMUP = 10;
-const BATCH = 250;
 const ROLL_TIMEOUT_MS = 15_000;
 const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench/RESULTS.md');
 const TASKS_CSV = path.resolve(ROOT, '../shared/data/osrs-tasks.csv');
 /** Snakes on 213..218 of a 225 board: no team can get past 212, so the game never ends. */
 const NO_WIN_SNAKES = [[213, 2], [214, 3], [215, 4], [216, 5], [217, 6], [218, 7]];
 
-type AnySocket = Socket;
-
+/** One fan-out run: latencies over all receipts, missed receipts, join storm time, peak RSS, messages a spectator got per roll. */
 interface RunResult {
-  /** Other messages a spectator received per counted broadcast (new_log_entry on the real server). */
-  extraPerRoll: number;
   latencies: Float64Array;
   missed: number;
-  connectMs: number;
-  payloadBytes: number;
+  joinMs: number;
   peakRssKb: number;
+  messagesPerRoll: number;
+}
+
+/** What the real server sent, replayed by the bare one. */
+interface Samples {
+  join: Record<string, unknown>;
+  progress: Record<string, unknown>;
+  log: Record<string, unknown>;
+  httpBody: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const wallNow = () => performance.timeOrigin + performance.now();
 
 /** The p-th percentile (0..100) of sorted values, nearest rank. */
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank];
+}
+
+/** The median of a few numbers. */
+function median(values: number[]): number {
+  const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (v.length === 0) return NaN;
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 }
 
 /** VmHWM (peak resident set) of a process in kB, from /proc/<pid>/status. */
@@ -72,7 +92,7 @@ function peakRssKb(pid: number): number {
 }
 
 /** Opens one websocket socket.io-client socket and resolves once connected. */
-function open(url: string, cookie?: string): Promise<AnySocket> {
+function open(url: string, cookie?: string): Promise<Socket> {
   const socket = connectSocket(url, {
     path: '/socket.io',
     transports: ['websocket'],
@@ -87,75 +107,90 @@ function open(url: string, cookie?: string): Promise<AnySocket> {
   });
 }
 
-/**
- * Connects `n` spectators in batches; each runs `join(socket)` (resolving when joined) and is
- * watched by `onUpdate(index, payload)` for game_state_update.
- */
-async function connectSpectators(
-  url: string,
-  n: number,
-  join: (s: AnySocket) => Promise<void>,
-  onUpdate: (index: number, payload: any) => void,
-): Promise<{ sockets: AnySocket[]; ms: number }> {
-  const t0 = performance.now();
-  const sockets: AnySocket[] = [];
-  for (let start = 0; start < n; start += BATCH) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(BATCH, n - start) }, async (_, k) => {
-        const index = start + k;
-        const s = await open(url);
-        await join(s);
-        s.on('game_state_update', (payload: any) => onUpdate(index, payload));
-        return s;
-      }),
-    );
-    sockets.push(...batch);
+/** A spectator client process (bench/spectatorWorker.ts) and its messages. */
+class Worker {
+  private readonly waiters: { test: (m: any) => boolean; resolve: (m: any) => void }[] = [];
+  private constructor(private readonly proc: ChildProcess) {
+    proc.on('message', (m: any) => {
+      if (m.type === 'error') console.error('  worker error:', m.message);
+      const i = this.waiters.findIndex((w) => w.test(m));
+      if (i >= 0) this.waiters.splice(i, 1)[0].resolve(m);
+    });
   }
-  return { sockets, ms: performance.now() - t0 };
+
+  static async start(): Promise<Worker> {
+    const proc = fork(path.join(ROOT, 'bench/spectatorWorker.ts'), [], { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const w = new Worker(proc);
+    await w.next((m) => m.type === 'ready');
+    return w;
+  }
+
+  next(test: (m: any) => boolean): Promise<any> {
+    return new Promise((resolve) => this.waiters.push({ test, resolve }));
+  }
+
+  send(m: unknown): void {
+    this.proc.send(m as never);
+  }
+
+  async close(): Promise<void> {
+    if (this.proc.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
+    this.send({ type: 'close' });
+    await Promise.race([exited, sleep(5000)]);
+    if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
+  }
 }
 
 /**
- * Runs `rolls` sequential broadcasts: `fire(i)` starts broadcast i; `seqOf(payload)` names the
- * broadcast a receipt belongs to. Each broadcast waits for all n receipts (or ROLL_TIMEOUT_MS).
+ * Spreads n spectators over WORKERS processes, all joining at once (the join storm), then runs
+ * ROLLS + WARMUP sequential broadcasts fired by `fire(i)`, each waiting until every spectator got
+ * it (or ROLL_TIMEOUT_MS). Answers the latencies of the counted broadcasts and the storm's time.
  */
-async function measure(
-  n: number,
-  total: number,
-  fire: (i: number) => void,
-  register: (handler: (index: number, seq: number) => void) => void,
-): Promise<{ latencies: Float64Array; missed: number }> {
-  const latencies = new Float64Array(n * Math.max(0, total - WARMUP));
-  let filled = 0;
-  let missed = 0;
-  let current = -1;
-  let t0 = 0;
-  let count = 0;
-  let done: (() => void) | null = null;
-  register((_index, seq) => {
-    if (seq !== current) return;
-    const now = performance.now();
-    if (current >= WARMUP) latencies[filled++] = now - t0;
-    count += 1;
-    if (count === n && done) done();
-  });
-  for (let i = 0; i < total; i += 1) {
-    current = i;
-    count = 0;
-    const all = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    t0 = performance.now();
-    fire(i);
-    const ok = await Promise.race([all.then(() => true), sleep(ROLL_TIMEOUT_MS).then(() => false)]);
-    if (!ok) {
-      // A broadcast nobody received means the roll was not applied: the run is not measuring
-      // what it should, so stop rather than report numbers.
-      if (count === 0) throw new Error(`broadcast ${i}: no spectator received it within ${ROLL_TIMEOUT_MS} ms`);
-      if (i >= WARMUP) missed += n - count;
-      console.warn(`  broadcast ${i}: only ${count}/${n} receipts within ${ROLL_TIMEOUT_MS} ms`);
+async function fanOut(url: string, n: number, mode: 'real' | 'bare', gameId: number, fire: (i: number) => void): Promise<Omit<RunResult, 'peakRssKb'>> {
+  const total = ROLLS + WARMUP;
+  const workers = await Promise.all(Array.from({ length: WORKERS }, () => Worker.start()));
+  try {
+    const shares = workers.map((_, k) => Math.floor(n / WORKERS) + (k < n % WORKERS ? 1 : 0));
+    const t0 = performance.now();
+    await Promise.all(workers.map((w, k) => {
+      const joined = w.next((m) => m.type === 'joined');
+      w.send({ type: 'connect', url, count: shares[k], mode, gameId, rolls: total });
+      return joined;
+    }));
+    const joinMs = performance.now() - t0;
+    const fired: number[] = [];
+    for (let i = 0; i < total; i += 1) {
+      const all = Promise.all(workers.map((w) => {
+        const got = w.next((m) => m.type === 'received' && m.seq === i);
+        w.send({ type: 'expect', seq: i });
+        return got;
+      }));
+      fired[i] = wallNow();
+      fire(i);
+      const ok = await Promise.race([all.then(() => true), sleep(ROLL_TIMEOUT_MS).then(() => false)]);
+      if (!ok) console.warn(`  broadcast ${i}: not every spectator got it within ${ROLL_TIMEOUT_MS} ms`);
     }
+    const latencies: number[] = [];
+    let missed = 0;
+    let messages = 0;
+    for (const [k, w] of workers.entries()) {
+      const got = w.next((m) => m.type === 'receipts');
+      w.send({ type: 'collect' });
+      const { times, messages: count } = await got;
+      messages += count / shares[k];
+      for (let seq = WARMUP; seq < total; seq += 1) {
+        for (let j = 0; j < shares[k]; j += 1) {
+          const t = times[seq * shares[k] + j];
+          if (typeof t === 'number') latencies.push(t - fired[seq]);
+          else missed += 1;
+        }
+      }
+    }
+    return { latencies: Float64Array.from(latencies).sort(), missed, joinMs, messagesPerRoll: (messages / workers.length - 1) / total };
+  } finally {
+    await Promise.all(workers.map((w) => w.close()));
   }
-  return { latencies: latencies.slice(0, filled), missed };
 }
 
 /** Cookie header of an ApiClient's session. */
@@ -196,69 +231,79 @@ async function setUpGame(server: TestServer) {
   return { gameId, teams, ignIds, cookie: cookieOf(owner) };
 }
 
-/** One run against the real server with n spectators. */
-async function runReal(n: number): Promise<RunResult> {
+/** The env of a real server for the bench: limits of server-contract section 7 that measure abuse, not fan-out, lifted. */
+const REAL_ENV = {
+  BOARD_SEED: '2024',
+  // The production default (tests/support/server.ts sets 0 so tests' direct writes show at once).
+  GAME_CACHE_CHECK_MS: '250',
+  SOCKETS_PER_ADDRESS: '1000000',
+  JOINS_PER_ADDRESS: '1000000',
+  JOINS_PER_SOCKET: '1000000',
+  ROLLS_PER_SOCKET: '1000000',
+  ROLLS_PER_USER: '1000000',
+};
+
+/** A real server on a fresh SQLite file with the bench game set up. */
+async function startReal(): Promise<{ server: TestServer; game: Awaited<ReturnType<typeof setUpGame>>; stop(): Promise<void> }> {
   const db = await createTestDatabase('sqlite');
-  // Every spectator connects from 127.0.0.1 and the Leader rolls as fast as rolls arrive: lift
-  // the per-address socket cap, the join limit and the roll limits of server-contract section 7
-  // (100 sockets, 30 joins, 5 and 10 rolls a second) that measure abuse, not fan-out.
-  const server = await startServer({
-    ...db.env,
-    BOARD_SEED: '2024',
-    SOCKETS_PER_ADDRESS: '1000000',
-    JOINS_PER_ADDRESS: '1000000',
-    ROLLS_PER_SOCKET: '1000000',
-    ROLLS_PER_USER: '1000000',
-  });
-  const sockets: AnySocket[] = [];
+  const server = await startServer({ ...db.env, ...REAL_ENV });
+  const game = await setUpGame(server);
+  return {
+    server,
+    game,
+    stop: async () => {
+      await server.stop();
+      await db.drop();
+    },
+  };
+}
+
+/** What a spectator of the real server receives: the public game (HTTP body and join answer), one roll's progress and log entry. */
+async function sampleReal(url: string, game: Awaited<ReturnType<typeof setUpGame>>): Promise<Samples> {
+  const res = await fetch(`${url}/api/public/game/${game.gameId}`);
+  const httpBody = await res.text();
+  const leader = await open(url, game.cookie);
+  const probe = await open(url);
   try {
-    const { gameId, teams, ignIds, cookie } = await setUpGame(server);
-    const leader = await open(server.url, cookie);
-    sockets.push(leader);
-    leader.on('action_error', (e: { message: string }) => console.error(`  roll refused: ${e.message}`));
-    let baseVersion = 0;
-    let payloadBytes = 0;
-    let handler: (index: number, seq: number) => void = () => {};
-    const spectators = await connectSpectators(
-      server.url,
-      n,
-      (s) => new Promise<void>((resolve, reject) => {
-        s.once('game_state_update', (p: any) => {
-          baseVersion = p.game_state.version;
-          resolve();
-        });
-        s.once('action_error', (e: { message: string }) => reject(new Error(e.message)));
-        s.emit('join_game', { game_id: gameId });
-      }),
-      (index, p) => {
-        const seq = p.game_state.version - baseVersion - 1;
-        if (index === 0 && payloadBytes === 0 && seq >= 0) payloadBytes = Buffer.byteLength(JSON.stringify(p));
-        handler(index, seq);
-      },
-    );
-    sockets.push(...spectators.sockets);
-    let logs = 0;
-    spectators.sockets[0].on('new_log_entry', () => (logs += 1));
-    const result = await measure(n, ROLLS + WARMUP, (i) => {
-      leader.emit('roll_dice', { game_id: gameId, team_id: teams[i % 2], performer_ign_id: ignIds[i % 2] });
-    }, (h) => {
-      handler = h;
+    await new Promise<void>((resolve) => {
+      probe.once('game_state_update', () => resolve());
+      probe.emit('join_game', { game_id: game.gameId });
     });
-    const peak = peakRssKb(server.proc.pid!);
-    return { ...result, extraPerRoll: logs / (ROLLS + WARMUP), connectMs: spectators.ms, payloadBytes, peakRssKb: peak };
+    const progress = new Promise<Record<string, unknown>>((resolve) => probe.once('game_state_update', (p: any) => resolve(p.game_state)));
+    const log = new Promise<Record<string, unknown>>((resolve) => probe.once('new_log_entry', (p: any) => resolve(p.log_entry)));
+    leader.emit('roll_dice', { game_id: game.gameId, team_id: game.teams[0], performer_ign_id: game.ignIds[0] });
+    return { join: JSON.parse(httpBody).game, progress: await progress, log: await log, httpBody };
   } finally {
-    for (const s of sockets) s.disconnect();
-    await server.stop();
-    await db.drop();
+    leader.disconnect();
+    probe.disconnect();
   }
 }
 
-/** Starts bench/bareServer.ts with the given payload size. */
-async function startBare(payloadBytes: number): Promise<{ url: string; proc: ChildProcess; stop(): Promise<void> }> {
+/** One fan-out run against a fresh real server with n spectators. */
+async function runReal(n: number): Promise<RunResult> {
+  const real = await startReal();
+  const leader = await open(real.server.url, real.game.cookie);
+  try {
+    const { gameId, teams, ignIds } = real.game;
+    leader.on('action_error', (e: { message: string }) => console.error(`  roll refused: ${e.message}`));
+    const result = await fanOut(real.server.url, n, 'real', gameId, (i) => {
+      leader.emit('roll_dice', { game_id: gameId, team_id: teams[i % 2], performer_ign_id: ignIds[i % 2] });
+    });
+    return { ...result, peakRssKb: peakRssKb(real.server.proc.pid!) };
+  } finally {
+    leader.disconnect();
+    await real.stop();
+  }
+}
+
+/** Starts bench/bareServer.ts replaying `samples`. */
+async function startBare(samples: Samples): Promise<{ url: string; proc: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
+  const file = path.join(os.tmpdir(), `bench-samples-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(samples));
   const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/bareServer.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), PAYLOAD_BYTES: String(payloadBytes) },
+    env: { ...process.env, PORT: String(port), BARE_SAMPLES: file },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -285,37 +330,23 @@ async function startBare(payloadBytes: number): Promise<{ url: string; proc: Chi
   };
 }
 
-/** One run against the bare server with n spectators and the real run's payload size. */
-async function runBare(n: number, payloadBytes: number): Promise<RunResult> {
-  const bare = await startBare(payloadBytes);
-  const sockets: AnySocket[] = [];
+/** One fan-out run against a fresh bare server with n spectators. */
+async function runBare(n: number, samples: Samples): Promise<RunResult> {
+  const bare = await startBare(samples);
+  const trigger = await open(bare.url);
   try {
-    const trigger = await open(bare.url);
-    sockets.push(trigger);
-    let handler: (index: number, seq: number) => void = () => {};
-    let measuredBytes = 0;
-    const spectators = await connectSpectators(
-      bare.url,
-      n,
-      (s) => new Promise<void>((resolve) => {
-        s.once('joined', () => resolve());
-        s.emit('join');
-      }),
-      (index, p) => {
-        if (index === 0 && measuredBytes === 0) measuredBytes = Buffer.byteLength(JSON.stringify(p));
-        handler(index, p.game_state.seq);
-      },
-    );
-    sockets.push(...spectators.sockets);
-    const result = await measure(n, ROLLS + WARMUP, (i) => trigger.emit('trigger', { seq: i }), (h) => {
-      handler = h;
-    });
-    const peak = peakRssKb(bare.proc.pid!);
-    return { ...result, extraPerRoll: 0, connectMs: spectators.ms, payloadBytes: measuredBytes, peakRssKb: peak };
+    const result = await fanOut(bare.url, n, 'bare', 0, (i) => trigger.emit('trigger', { seq: i }));
+    return { ...result, peakRssKb: peakRssKb(bare.proc.pid!) };
   } finally {
-    for (const s of sockets) s.disconnect();
+    trigger.disconnect();
     await bare.stop();
   }
+}
+
+/** autocannon at 50 connections for HTTP_SECONDS: mean requests/s, p99 latency (ms), non-2xx answers. */
+async function load(url: string): Promise<{ rps: number; p99: number; bad: number }> {
+  const r = await autocannon({ url, connections: 50, duration: HTTP_SECONDS });
+  return { rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors };
 }
 
 /** nproc, CPU model and RAM of this machine. */
@@ -339,61 +370,126 @@ const mb = (kb: number) => (kb / 1024).toFixed(0);
 async function main(): Promise<void> {
   const started = new Date();
   const loadBefore = os.loadavg();
-  const rows: { n: number; real: RunResult; bare: RunResult; stats: Record<string, number> }[] = [];
+  const loadDuring: number[] = [];
+  const sampler = setInterval(() => loadDuring.push(os.loadavg()[0]), 10_000);
+
+  // What the real server sends a spectator, replayed by the bare server.
+  const first = await startReal();
+  const samples = await sampleReal(first.server.url, first.game);
+  await first.stop();
+  const bytes = (x: unknown) => Buffer.byteLength(JSON.stringify(x));
+  const sizes = {
+    join: bytes({ game_state: samples.join }),
+    progress: bytes({ game_state: samples.progress }),
+    log: bytes({ log_entry: samples.log }),
+    http: Buffer.byteLength(samples.httpBody),
+  };
+  console.log(`messages: join answer ${sizes.join} B, progress ${sizes.progress} B, log entry ${sizes.log} B; HTTP body ${sizes.http} B`);
+
+  type Row = { n: number; real: RunResult[]; bare: RunResult[] };
+  const rows: Row[] = [];
   for (const n of SIZES) {
-    console.log(`N = ${n}: real server ...`);
-    const real = await runReal(n);
-    console.log(`N = ${n}: bare Socket.IO (${real.payloadBytes} B payload) ...`);
-    const bare = await runBare(n, real.payloadBytes);
-    const r = real.latencies.slice().sort();
-    const b = bare.latencies.slice().sort();
-    const stats = { realP50: percentile(r, 50), realP99: percentile(r, 99), bareP50: percentile(b, 50), bareP99: percentile(b, 99) };
-    rows.push({ n, real, bare, stats });
-    console.log(`  real p50 ${ms(stats.realP50)} ms p99 ${ms(stats.realP99)} ms, peak RSS ${mb(real.peakRssKb)} MB; bare p50 ${ms(stats.bareP50)} ms p99 ${ms(stats.bareP99)} ms, peak RSS ${mb(bare.peakRssKb)} MB`);
+    const row: Row = { n, real: [], bare: [] };
+    for (let k = 1; k <= REPEAT; k += 1) {
+      console.log(`N = ${n}, run ${k}/${REPEAT}: real server ...`);
+      const real = await runReal(n);
+      console.log(`  p50 ${ms(percentile(real.latencies, 50))} p99 ${ms(percentile(real.latencies, 99))} ms, join ${(real.joinMs / 1000).toFixed(1)} s, RSS ${mb(real.peakRssKb)} MB, ${real.messagesPerRoll.toFixed(2)} messages/roll`);
+      console.log(`N = ${n}, run ${k}/${REPEAT}: bare server ...`);
+      const bare = await runBare(n, samples);
+      console.log(`  p50 ${ms(percentile(bare.latencies, 50))} p99 ${ms(percentile(bare.latencies, 99))} ms, join ${(bare.joinMs / 1000).toFixed(1)} s, RSS ${mb(bare.peakRssKb)} MB, ${bare.messagesPerRoll.toFixed(2)} messages/roll`);
+      row.real.push(real);
+      row.bare.push(bare);
+    }
+    rows.push(row);
   }
+
+  console.log('HTTP: GET /api/public/game/{id} against bare node:http ...');
+  const real = await startReal();
+  const bare = await startBare(samples);
+  const http: { real: Awaited<ReturnType<typeof load>>[]; bare: Awaited<ReturnType<typeof load>>[] } = { real: [], bare: [] };
+  try {
+    await load(`${real.server.url}/api/public/game/${real.game.gameId}`); // warm-up
+    for (let k = 1; k <= REPEAT; k += 1) {
+      http.real.push(await load(`${real.server.url}/api/public/game/${real.game.gameId}`));
+      http.bare.push(await load(`${bare.url}/api/public/game/${real.game.gameId}`));
+      console.log(`  run ${k}: real ${http.real.at(-1)!.rps.toFixed(0)} req/s, bare ${http.bare.at(-1)!.rps.toFixed(0)} req/s`);
+    }
+  } finally {
+    await real.stop();
+    await bare.stop();
+  }
+  clearInterval(sampler);
+
   const m = machine();
   const loadAfter = os.loadavg();
-  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
-  const logsPerRoll = rows.length ? (rows.reduce((sum, r) => sum + r.real.extraPerRoll, 0) / rows.length).toFixed(2) : 'n/a';
+  const fmt = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
+  const med = (runs: RunResult[], f: (r: RunResult) => number) => median(runs.map(f));
+  const p50 = (r: RunResult) => percentile(r.latencies, 50);
+  const p99 = (r: RunResult) => percentile(r.latencies, 99);
+  const ratio = (a: number, b: number) => (a / b).toFixed(2);
+  const httpReal = median(http.real.map((r) => r.rps));
+  const httpBare = median(http.bare.map((r) => r.rps));
   const lines = [
-    '# Spectator fan-out benchmark',
+    '# Speed benchmark (issue #14)',
     '',
-    `Produced by \`npm run bench\` (bench/spectators.bench.ts) on ${started.toISOString().slice(0, 10)} (${started.toISOString()}).`,
+    `Produced by \`npm run bench\` (bench/spectators.bench.ts) on ${started.toISOString().slice(0, 10)} (${started.toISOString()}), one run.`,
     '',
     `Machine: ${m.cpus} CPUs (nproc), ${m.model}, ${m.ramGb} GiB RAM; Node ${m.node}; Linux ${m.kernel}.`,
-    `Load average (1 / 5 / 15 min) before the run: ${load(loadBefore)}; after: ${load(loadAfter)}. The machine is shared,`,
-    'so other work ran beside the benchmark; the two servers of a row were measured one right after the other.',
-    `Total run time: ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.`,
-    ...(Math.max(loadBefore[0], loadAfter[0]) > m.cpus
-      ? ['', `The load average exceeded the ${m.cpus} CPUs during this run, so the numbers are noisy and the ratios rough`,
-        '(a row where the bare server comes out slower is such noise); rerun on an idle machine for a clean comparison.']
-      : []),
+    `Load average (1 / 5 / 15 min) before the run: ${fmt(loadBefore)}; after: ${fmt(loadAfter)}; 1-min load sampled every 10 s during it: median ${median(loadDuring).toFixed(2)}, max ${Math.max(...loadDuring, 0).toFixed(2)}.`,
+    'The machine is shared with other work; real and bare were measured alternately, each measurement',
+    `${REPEAT} times, and the medians are reported. Total run time: ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.`,
     '',
-    `Each row: N anonymous spectator sockets (websocket transport) on one game, ${ROLLS} rolls by two team Leaders`,
-    `(after ${WARMUP} uncounted warm-up rolls), latency from the roll_dice emit to the game_state_update receipt`,
-    'at every spectator, percentiles over all N x rolls receipts. "Bare" is a Socket.IO server with no database',
-    'or rules broadcasting a payload of the same byte size to N sockets in the same run. Ratio = real / bare.',
-    'Peak RSS is VmHWM of the server process at the end of its run (a fresh process per row).',
+    'Messages (bytes of JSON as the client decodes them): the join_game answer (whole public game)',
+    `${sizes.join} B, the progress update after a roll ${sizes.progress} B, the log entry ${sizes.log} B; the public game HTTP body ${sizes.http} B.`,
     '',
-    '| N | payload (B) | real p50 (ms) | real p99 (ms) | bare p50 (ms) | bare p99 (ms) | ratio p50 | ratio p99 | real peak RSS (MB) | bare peak RSS (MB) | connect + join N (s) real / bare | missed receipts real / bare |',
+    '## Roll to every spectator, and the join storm',
+    '',
+    `N anonymous spectator sockets (websocket transport) spread over ${WORKERS} client processes, on one game; ${ROLLS} rolls`,
+    `by two team Leaders after ${WARMUP} uncounted warm-up rolls; latency from the roll_dice emit to the`,
+    'game_state_update receipt at every spectator, p50/p99 over all N x rolls receipts of a run, then the median',
+    'of the runs. "Bare" is bench/bareServer.ts: no database, no rules, sending the same messages (the progress',
+    'update and the log entry a real roll sends; the whole game as the join answer). Ratio = real / bare.',
+    'Join storm: all N sockets connect and join at once (every client process in batches of 100), until the last',
+    'join answer. Peak RSS: VmHWM of the server process (a fresh process per run), median of the runs.',
+    '',
+    '| N | real p50 (ms) | bare p50 (ms) | ratio p50 | real p99 (ms) | bare p99 (ms) | ratio p99 | join storm real / bare (s) | ratio join | peak RSS real / bare (MB) | messages per roll real / bare | missed receipts real / bare |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map(({ n, real, bare, stats }) =>
-      `| ${n.toLocaleString('en-US')} | ${real.payloadBytes} | ${ms(stats.realP50)} | ${ms(stats.realP99)} | ${ms(stats.bareP50)} | ${ms(stats.bareP99)} | ${(stats.realP50 / stats.bareP50).toFixed(2)} | ${(stats.realP99 / stats.bareP99).toFixed(2)} | ${mb(real.peakRssKb)} | ${mb(bare.peakRssKb)} | ${(real.connectMs / 1000).toFixed(1)} / ${(bare.connectMs / 1000).toFixed(1)} | ${real.missed} / ${bare.missed} |`),
+    ...rows.map(({ n, real: r, bare: b }) => {
+      const rp50 = med(r, p50), bp50 = med(b, p50), rp99 = med(r, p99), bp99 = med(b, p99);
+      const rj = med(r, (x) => x.joinMs), bj = med(b, (x) => x.joinMs);
+      return `| ${n.toLocaleString('en-US')} | ${ms(rp50)} | ${ms(bp50)} | ${ratio(rp50, bp50)} | ${ms(rp99)} | ${ms(bp99)} | ${ratio(rp99, bp99)} | ${(rj / 1000).toFixed(2)} / ${(bj / 1000).toFixed(2)} | ${ratio(rj, bj)} | ${mb(med(r, (x) => x.peakRssKb))} / ${mb(med(b, (x) => x.peakRssKb))} | ${med(r, (x) => x.messagesPerRoll).toFixed(2)} / ${med(b, (x) => x.messagesPerRoll).toFixed(2)} | ${r.reduce((s2, x) => s2 + x.missed, 0)} / ${b.reduce((s2, x) => s2 + x.missed, 0)} |`;
+    }),
+    '',
+    'Each run (p50 / p99 ms, join s):',
+    '',
+    ...rows.flatMap(({ n, real: r, bare: b }) => r.map((x, k) =>
+      `- N = ${n.toLocaleString('en-US')}, run ${k + 1}: real ${ms(p50(x))} / ${ms(p99(x))}, join ${(x.joinMs / 1000).toFixed(2)}; bare ${ms(p50(b[k]))} / ${ms(p99(b[k]))}, join ${(b[k].joinMs / 1000).toFixed(2)}`)),
+    '',
+    '## Public game over HTTP',
+    '',
+    `\`GET /api/public/game/{id}\` of the bench game (${sizes.http} B) with autocannon, 50 connections, ${HTTP_SECONDS} s per`,
+    'measurement, no Accept-Encoding (so neither side compresses), against bare node:http answering the same',
+    `body pre-serialised; ${REPEAT} measurements each, alternating, after one uncounted warm-up of the real server.`,
+    '',
+    '| | requests/s (median) | p99 latency (ms, median) | runs (requests/s) | non-2xx or errors |',
+    '|---|---:|---:|---|---:|',
+    `| real server | ${httpReal.toFixed(0)} | ${median(http.real.map((r) => r.p99)).toFixed(0)} | ${http.real.map((r) => r.rps.toFixed(0)).join(', ')} | ${http.real.reduce((s2, r) => s2 + r.bad, 0)} |`,
+    `| bare node:http | ${httpBare.toFixed(0)} | ${median(http.bare.map((r) => r.p99)).toFixed(0)} | ${http.bare.map((r) => r.rps.toFixed(0)).join(', ')} | ${http.bare.reduce((s2, r) => s2 + r.bad, 0)} |`,
+    `| ratio real / bare | ${ratio(httpReal, httpBare)} | | | |`,
     '',
     'Notes:',
-    '- The real server does per roll: the permission checks, one SQLite transaction (read, conditional version',
-    '  update, team state and log writes, COMMIT), then one game_state_update per audience room and one',
-    `  new_log_entry per log line (${logsPerRoll} per roll on average here) to both rooms. The bare server sends`,
-    '  only the one game_state_update, so the difference is the roll itself plus the extra log messages, which',
-    '  the next roll queues behind at large N (each spectator socket receives them in order).',
-    '- All spectators live in one client process, whose own event loop handles the N receipts one after',
-    '  another; latencies at large N therefore include the client side, for both servers alike.',
-    '- connect + join: every join_game answer on the real server is the whole game read from the database for',
-    '  that socket, the bare server answers a bare acknowledgement.',
-    '- The real server runs on SQLite (embedded default, one process, BOARD_SEED), with the 144 tasks of',
+    '- The real server answers the public game from its game cache (server/games/cache.ts): the body serialised',
+    '  once per version, an ETag, and at most one SELECT of the version every 250 ms (GAME_CACHE_CHECK_MS); the',
+    '  join_game answer is the same cached game, encoded once per version. Per roll it runs the permission checks, one SQLite transaction',
+    '  and one broadcast per audience room plus the log entry (Socket.IO encodes a room broadcast once).',
+    '- The real server runs on SQLite (embedded default, one process, BOARD_SEED), with the tasks of',
     '  ../shared/data/osrs-tasks.csv on a 225-square board; snakes on squares 213-218 keep the game from ending.',
+    '- Client and servers share the machine\'s CPUs: the client processes, the server and the other work on the',
+    '  machine compete for the same cores, for the real and the bare server alike.',
     '',
   ];
+  const lighthouse = path.resolve(ROOT, 'bench/lighthouse.md');
+  if (fs.existsSync(lighthouse)) lines.push(fs.readFileSync(lighthouse, 'utf8'));
   fs.writeFileSync(OUT, lines.join('\n'));
   console.log(`Results written to ${path.relative(process.cwd(), OUT)}`);
 }

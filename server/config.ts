@@ -32,6 +32,14 @@ export interface Config {
   /** Sign-in attempts (dev sign-in, Discord start and callback) allowed per client address per minute. */
   authRateLimit: number;
   /**
+   * How long (ms) a cached game (server/games/cache.ts) is served without asking the database
+   * whether its version is still current (GAME_CACHE_CHECK_MS, default 250; 0 = ask on every
+   * read). Changes made through any server process reach the cache at once anyway; this bounds
+   * how long a change that bypassed them (a rename of the game's clan or event, a direct write to
+   * the database) can go unseen.
+   */
+  gameCacheCheckMs: number;
+  /**
    * Proxies in front of the server whose X-Forwarded-For is trusted (TRUST_PROXY: 0 = none, the
    * default; 1 or 'true' = one load balancer). The sign-in limit and the socket cap key on the
    * address this gives (server-contract section 7).
@@ -112,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     boardSeed: env.BOARD_SEED ? Number(env.BOARD_SEED) : null,
     diceSeedBase: env.BOARD_SEED || null,
     authRateLimit: Number(env.AUTH_RATE_LIMIT) > 0 ? Number(env.AUTH_RATE_LIMIT) : 30,
+    gameCacheCheckMs: env.GAME_CACHE_CHECK_MS !== undefined && env.GAME_CACHE_CHECK_MS !== '' && Number.isInteger(Number(env.GAME_CACHE_CHECK_MS)) && Number(env.GAME_CACHE_CHECK_MS) >= 0 ? Number(env.GAME_CACHE_CHECK_MS) : 250,
     trustProxy: trustProxyHops(env.TRUST_PROXY),
     socketsPerAddress: positive(env.SOCKETS_PER_ADDRESS, 100),
     actionsPerSocket: positive(env.ROLLS_PER_SOCKET, 5),

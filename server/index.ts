@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   // Expired sessions are purged now and then hourly (server-contract section 7).
   const stopSessionPurge = await startSessionPurge(handle.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
-  const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config), gameCache: new GameCache(handle.db) };
+  const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config), gameCache: new GameCache(handle.db, config.gameCacheCheckMs) };
   const app = createApp(deps, ROUTE_MODULES);
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
     console.log(`Clan Snakes & Ladders listening on http://localhost:${info.port} (${handle.dialect})`);

@@ -29,12 +29,16 @@ export interface CachedGame {
   membersJson: string;
   /** `{"game": <public>}`, the body of GET /api/public/game/{id}. */
   publicBody: string;
+  /** publicBody as UTF-8 bytes (encoded once, not per answer). */
+  publicBytes: Uint8Array<ArrayBuffer>;
   /** Strong ETag of publicBody, also the base of the members' ETags. */
   etag: string;
   /** `game_state_update` {game_state: <public>} as an encoded Socket.IO packet of the main namespace. */
   publicJoinPacket: string;
   /** What the check SELECT compares: version, clan and event names, event type. */
   stamp: string;
+  /** Date.now() when the last check that found the entry current was started (or the build). */
+  checkedAt: number;
   /** publicBody compressed, built on first demand. */
   compressed: { br?: Buffer; gzip?: Buffer };
 }
@@ -57,7 +61,7 @@ export function pickEncoding(acceptEncoding: string | undefined): BodyEncoding {
 }
 
 /** The public body of `entry` in `encoding`, compressed once per version and kept with the entry. */
-export function encodedBody(entry: CachedGame, encoding: BodyEncoding): string | Buffer {
+export function encodedBody(entry: CachedGame, encoding: BodyEncoding): Uint8Array<ArrayBuffer> | Buffer {
   if (encoding === 'br') {
     entry.compressed.br ??= brotliCompressSync(entry.publicBody, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } });
     return entry.compressed.br;
@@ -66,7 +70,7 @@ export function encodedBody(entry: CachedGame, encoding: BodyEncoding): string |
     entry.compressed.gzip ??= gzipSync(entry.publicBody);
     return entry.compressed.gzip;
   }
-  return entry.publicBody;
+  return entry.publicBytes;
 }
 
 /** True when an If-None-Match header names `etag` (or is `*`). */
@@ -104,7 +108,7 @@ function stampOf(version: number, clanName: string, eventName: string, eventType
 }
 
 /** Builds an entry from the game as loadGame gives it (the builders stay the one source of the shapes). */
-function entryOf(game: Game): CachedGame {
+function entryOf(game: Game, startedAt: number): CachedGame {
   const { user_teams: _viewer, ...members } = game;
   const publicGame = toPublicGame(game);
   const publicJson = JSON.stringify(publicGame);
@@ -119,9 +123,11 @@ function entryOf(game: Game): CachedGame {
     public: publicGame,
     membersJson: JSON.stringify(members),
     publicBody,
+    publicBytes: new Uint8Array(Buffer.from(publicBody)),
     etag: `"g${game.id}v${game.version}-${hashOf(publicBody)}"`,
     publicJoinPacket: gameStatePacket(publicJson),
     stamp: stampOf(game.version, game.clan_name, game.event_name, game.event_type),
+    checkedAt: startedAt,
     compressed: {},
   };
 }
@@ -132,14 +138,15 @@ function entryOf(game: Game): CachedGame {
  * GET .../game/{id}, join_game answers and full broadcasts. Bounded (least recently used out).
  *
  * Kept current:
- * - every read is checked with one SELECT by primary key (version, clan and event names) that
- *   starts after the read was asked for, so any change committed before (in any process, even
- *   one written beside the server) is seen; reads that arrive while a check runs share the next
- *   one, so a burst of reads costs a few SELECTs, not one each;
  * - invalidate(gameId) is called after every committed change (RoomBroadcaster announces each
  *   one; the game routes after a delete), which also covers a team rename or recolour that does
  *   not bump the version; onInvalidate's listener forwards it to the other processes
- *   (realtime/socket.ts: the Redis adapter's serverSideEmit), which invalidate with `remote`.
+ *   (realtime/socket.ts: the Redis adapter's serverSideEmit), which invalidate with `remote`;
+ * - an entry last found current more than `checkMs` ago (config GAME_CACHE_CHECK_MS; 0: every
+ *   read) is checked with one SELECT by primary key (version, clan and event names) that starts
+ *   after the read was asked for, so a change that reached no hook (a clan or event rename, a
+ *   write beside the server) is seen within checkMs; reads that arrive while a check runs share
+ *   the next one, so a burst of reads costs a few SELECTs, not one each.
  * A build that raced with an invalidation is served to its callers but never stored.
  */
 export class GameCache {
@@ -152,12 +159,19 @@ export class GameCache {
 
   constructor(
     private readonly db: Db,
+    private readonly checkMs: number,
     private readonly maxGames = DEFAULT_MAX_GAMES,
   ) {}
 
   /** The game's current entry, or null when the game does not exist. Loads and serialises it on a miss. */
   async get(gameId: number): Promise<CachedGame | null> {
-    if (!this.entries.has(gameId)) return this.build(gameId);
+    const entry = this.entries.get(gameId);
+    if (!entry) return this.build(gameId);
+    if (Date.now() - entry.checkedAt < this.checkMs) {
+      this.entries.delete(gameId);
+      this.entries.set(gameId, entry);
+      return entry;
+    }
     const queued = this.queued.get(gameId);
     if (queued) return queued;
     const running = this.running.get(gameId);
@@ -189,6 +203,7 @@ export class GameCache {
   /** One SELECT of the stamp columns, started now; the cached entry when they match, else a fresh build. */
   private check(gameId: number): Promise<CachedGame | null> {
     const generation = this.generations.get(gameId) ?? 0;
+    const startedAt = Date.now();
     const promise = this.db
       .selectFrom('games')
       .innerJoin('clans', 'clans.id', 'games.clan_id')
@@ -199,6 +214,7 @@ export class GameCache {
       .then((row) => {
         const entry = this.entries.get(gameId);
         if (row && entry && (this.generations.get(gameId) ?? 0) === generation && stampOf(row.version, row.clan_name, row.event_name, row.event_type) === entry.stamp) {
+          entry.checkedAt = startedAt;
           this.entries.delete(gameId);
           this.entries.set(gameId, entry);
           return entry;
@@ -222,9 +238,10 @@ export class GameCache {
     const pending = this.building.get(gameId);
     if (pending) return pending;
     const generation = this.generations.get(gameId) ?? 0;
+    const startedAt = Date.now();
     const promise: Promise<CachedGame | null> = loadGame(this.db, gameId, null).then(
       (game) => {
-        const entry = entryOf(game);
+        const entry = entryOf(game, startedAt);
         if (this.building.get(gameId) === promise) this.building.delete(gameId);
         if ((this.generations.get(gameId) ?? 0) === generation) {
           this.entries.set(gameId, entry);

@@ -8,7 +8,7 @@ import { etagMatches, pickEncoding, type BodyEncoding } from './cache';
  * before gzip; `plain()` without Accept-Encoding). Always `ETag`, `Vary: Accept-Encoding` and
  * `Cache-Control: no-cache` (the game changes with every roll: a client keeps it and revalidates).
  */
-export function gameAnswer(c: Context<AppEnv>, etag: string, plain: () => string, compressed?: (encoding: Exclude<BodyEncoding, null>) => string | Buffer): Response {
+export function gameAnswer(c: Context<AppEnv>, etag: string, plain: () => string | Uint8Array<ArrayBuffer>, compressed?: (encoding: Exclude<BodyEncoding, null>) => Uint8Array<ArrayBuffer> | Buffer): Response {
   const headers: Record<string, string> = { ETag: etag, Vary: 'Accept-Encoding', 'Cache-Control': 'no-cache' };
   if (etagMatches(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
   headers['Content-Type'] = 'application/json; charset=UTF-8';
@@ -16,8 +16,8 @@ export function gameAnswer(c: Context<AppEnv>, etag: string, plain: () => string
   if (encoding !== null && compressed) {
     headers['Content-Encoding'] = encoding;
     const body = compressed(encoding);
-    if (typeof body === 'string') return c.body(body, 200, headers);
     return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, headers);
   }
-  return c.body(plain(), 200, headers);
+  const body = plain();
+  return typeof body === 'string' ? c.body(body, 200, headers) : c.body(body, 200, headers);
 }

@@ -32,7 +32,7 @@ export function lobbyRoutes(): Hono<AppEnv> {
     const gameId = pathId(c, 'gameId', 'game id');
     const entry = await c.get('deps').gameCache.get(gameId);
     if (entry === null || entry.status === 'PENDING') throw notFound(GAME_NOT_FOUND);
-    return gameAnswer(c, entry.etag, () => entry.publicBody, (encoding) => encodedBody(entry, encoding));
+    return gameAnswer(c, entry.etag, () => entry.publicBytes, (encoding) => encodedBody(entry, encoding));
   });
 
   return app;

@@ -160,7 +160,7 @@ describe('logout tells the broadcaster who signed out (the hook for closing thei
       },
     };
     const config = loadConfig({ NODE_ENV: 'test' });
-    app = createApp({ db: handle.db, dialect: handle.dialect, config, broadcaster, redis: null, images: new FolderStore(path.join(dir, 'uploads')), gameCache: new GameCache(handle.db) });
+    app = createApp({ db: handle.db, dialect: handle.dialect, config, broadcaster, redis: null, images: new FolderStore(path.join(dir, 'uploads')), gameCache: new GameCache(handle.db, config.gameCacheCheckMs) });
   });
   afterAll(async () => {
     await handle?.close();

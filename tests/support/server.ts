@@ -80,14 +80,16 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Starts `server/index.ts` in its own process on a free port with `env` (database env from
- * createTestDatabase, Discord overrides, NODE_ENV …). Resolves once it listens; rejects with the
+ * createTestDatabase, Discord overrides, NODE_ENV …); GAME_CACHE_CHECK_MS is 0 unless `env` says
+ * otherwise, so every read of a cached game asks the database for its version and a test's direct
+ * database write shows at once. Resolves once it listens; rejects with the
  * process output when it exits first or takes over 30 s.
  */
 export async function startServer(env: Record<string, string>, port?: number): Promise<TestServer> {
   const p = port ?? (await freePort());
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DISCORD_CLIENT_ID: '', NODE_ENV: 'test', AUTH_RATE_LIMIT: '100000', CLIENT_DIR: path.join(ROOT, 'dist'), ...env, PORT: String(p) },
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DISCORD_CLIENT_ID: '', NODE_ENV: 'test', AUTH_RATE_LIMIT: '100000', GAME_CACHE_CHECK_MS: '0', CLIENT_DIR: path.join(ROOT, 'dist'), ...env, PORT: String(p) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
