@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { backends } from '../support/server';
+import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { setUpLiveGame, type LiveGame, type LiveTeam } from '../support/liveGame';
@@ -80,7 +80,7 @@ async function brokenWords(page: Page, selector: string): Promise<string[]> {
   });
 }
 
-run.each(backends())('the board and the roll moment in Chromium (%s)', (backend) => {
+run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)', (backend) => {
   const suite = useBrowserSuite(backend, { BOARD_SEED: '20261124' });
   let game: LiveGame;
   const contexts: BrowserContext[] = [];

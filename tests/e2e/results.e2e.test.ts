@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { HISTORY_CSV_COLUMNS } from '../../contract/history';
-import { backends } from '../support/server';
+import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { openSignedIn } from '../support/e2e';
@@ -22,7 +22,7 @@ import { castOf, connect, newGame, stored, type Watcher } from '../support/liveS
  */
 const run = browserAvailable() ? describe : describe.skip;
 
-run.each(backends())('the results page of a finished game in Chromium (%s)', (backend) => {
+run.each(clientOnlyBackends())('the results page of a finished game in Chromium (%s)', (backend) => {
   const suite = useBrowserSuite(backend, { BOARD_SEED: '20261124', ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000' });
   const contexts: BrowserContext[] = [];
   const sockets: Watcher[] = [];

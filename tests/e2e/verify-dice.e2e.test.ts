@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { backends } from '../support/server';
+import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { openSignedIn } from '../support/e2e';
@@ -23,7 +23,7 @@ const run = browserAvailable() ? describe : describe.skip;
 
 const MAX_ROLLS = 40;
 
-run.each(backends())('verify dice in Chromium (%s)', (backend) => {
+run.each(clientOnlyBackends())('verify dice in Chromium (%s)', (backend) => {
   const suite = useBrowserSuite(backend, { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000' });
   const contexts: BrowserContext[] = [];
   afterAll(async () => {

@@ -15,6 +15,15 @@ export function backends(): Backend[] {
   return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
+/**
+ * The database of browser tests whose subject the database cannot change (drawing and layout, the
+ * results page, the in-browser dice check): SQLite only; the server paths behind them run on both
+ * databases in the API suites (dice-history, game-cache, socket).
+ */
+export function clientOnlyBackends(): Backend[] {
+  return ['sqlite'];
+}
+
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
