@@ -17,6 +17,7 @@ import { ApiError, forbidden } from './errors';
 import { isUniqueViolation } from './db/uniqueKey';
 import { jsonBodyLimit } from './http/bodyLimit';
 import { securityHeaders, withStyleNonce } from './http/securityHeaders';
+import { publicGameFastPath } from './lobby/publicGame';
 
 /** A resource router mounted under /api beside auth and users (server/modules.ts lists them). */
 export type RouteModule = () => Hono<AppEnv>;
@@ -56,6 +57,8 @@ function redisStoreClient(redis: Redis): RedisClient {
  * - every route answers with and without a trailing slash (`strict: false`; the client calls
  *   `/events/` and `/events/{id}`, product-spec section 7)
  * - POST/PUT/PATCH/DELETE with an Origin header from another host answer 403 (server-contract section 1)
+ * - GET /api/public/game/{id} of a cached game is answered before the middleware chain, with the
+ *   same security headers precomputed (lobby/publicGame.ts; its CSP has no style nonce)
  * - every answer carries the security headers and CSP; /api bodies over 64 KiB answer 413 unread
  *   unless the route declares its own limit (server-contract section 7; http/securityHeaders.ts,
  *   http/bodyLimit.ts)
@@ -79,7 +82,11 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
     return c.json({ error: 'Internal server error.' }, 500);
   });
 
-  // First, so that every answer (pages, assets, API, 404s and errors) carries the headers.
+  // The spectators' hot path, before every middleware: a cached public game is answered with
+  // precomputed headers (the security headers included); anything else falls through to the chain.
+  app.get('/api/public/game/:gameId', publicGameFastPath(deps));
+
+  // First of the chain, so that every other answer (pages, assets, API, 404s and errors) carries the headers.
   app.use('*', securityHeaders());
 
   app.use('*', async (c, next) => {

@@ -185,6 +185,18 @@ export class GameCache {
   }
 
   /**
+   * The game's entry when get() would answer it from memory without a check (found current less
+   * than checkMs ago), else null (then call get()). Synchronous, for the public game route's fast path.
+   */
+  peek(gameId: number): CachedGame | null {
+    const entry = this.entries.get(gameId);
+    if (!entry || Date.now() - entry.checkedAt >= this.checkMs) return null;
+    this.entries.delete(gameId);
+    this.entries.set(gameId, entry);
+    return entry;
+  }
+
+  /**
    * Drops the game's entry and any build under way; listeners hear of it unless `remote` (the
    * invalidation came from another process).
    */

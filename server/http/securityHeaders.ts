@@ -38,6 +38,31 @@ export function securityHeaders(): MiddlewareHandler {
   });
 }
 
+/**
+ * The security headers of a JSON answer written without the middleware chain (the public game
+ * route's fast path, lobby/publicGame.ts), computed once: the same set securityHeaders() writes
+ * (server-contract section 7 "Headers on every answer"), with the same CSP except that styles
+ * carry no nonce. A JSON answer is never rendered as a page, so it has no `<style>` tag to allow;
+ * its CSP is therefore one string for every answer, and no nonce is drawn for it.
+ * tests/server/security-headers.api.test.ts checks it against the middleware's own set.
+ */
+export const JSON_ANSWER_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: " +
+    `${DISCORD_CDN}; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Origin-Agent-Cluster': '?1',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'Strict-Transport-Security': 'max-age=15552000; includeSubDomains',
+  'X-Content-Type-Options': 'nosniff',
+  'X-DNS-Prefetch-Control': 'off',
+  'X-Download-Options': 'noopen',
+  'X-Frame-Options': 'DENY',
+  'X-Permitted-Cross-Domain-Policies': 'none',
+  'X-XSS-Protection': '0',
+});
+
 /** The tag of index.html that carries the style nonce to the client (filled per answer). */
 const NONCE_META = /<meta name="csp-nonce" content="[^"]*"\s*\/?>/;
 

@@ -16,7 +16,9 @@ import { lobbyGames, spectatableGames } from './repository';
  * - GET /public/game/{gameId} → {game} in the public shape (no user_teams, no revert counts); no
  *   sign-in; 400 'Invalid game id.' for a malformed id; 404 'Game not found.' for a missing or
  *   PENDING game (not public until it has a team). Served from the game cache (games/cache.ts)
- *   with an ETag (304 to a matching If-None-Match) and brotli or gzip when accepted.
+ *   with an ETag (304 to a matching If-None-Match) and brotli or gzip when accepted. A cached
+ *   game is answered before the middleware chain by publicGameFastPath (lobby/publicGame.ts); this
+ *   handler answers what falls through to it (bad id, missing or PENDING game, database error).
  */
 export function lobbyRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

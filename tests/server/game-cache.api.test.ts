@@ -246,6 +246,37 @@ describe.each(backends())('game cache and HTTP weight (%s)', (backend) => {
     expect((await cast.owner.call('GET', game.path, undefined, { 'if-none-match': membersTag })).status).toBe(200);
   });
 
+  it('every answer of the public game (200 plain and compressed, 304, 400, 404) carries the security headers of any API answer; its CSP is the same without the style nonce', async () => {
+    const game = await newGame(cast);
+    const url = `${suite.url}/api/public/game/${game.gameId}`;
+    // An answer made by the whole middleware chain (securityHeaders with its per-answer nonce).
+    const chain = await rawGet(`${suite.url}/api/games/spectate`);
+    expect(chain.status).toBe(200);
+    const perAnswer = new Set(['date', 'connection', 'keep-alive', 'content-type', 'content-length', 'content-encoding', 'etag', 'vary', 'cache-control', 'content-security-policy', 'transfer-encoding']);
+    const security = (h: http.IncomingHttpHeaders) => Object.fromEntries(Object.entries(h).filter(([k]) => !perAnswer.has(k)).sort(([a], [b]) => a.localeCompare(b)));
+    const chainCsp = String(chain.headers['content-security-policy']);
+    expect(chainCsp).toMatch(/ 'nonce-[A-Za-z0-9+/]{22}=='/);
+    const jsonCsp = chainCsp.replace(/ 'nonce-[A-Za-z0-9+/]{22}=='/, '');
+    expect(security(chain.headers)).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin', 'x-frame-options': 'DENY' });
+
+    const first = await rawGet(url);
+    const answers: [string, number, Raw][] = [
+      ['200', 200, first],
+      ['200 again (from memory)', 200, await rawGet(url)],
+      ['200 brotli', 200, await rawGet(url, { 'accept-encoding': 'br' })],
+      ['200 gzip', 200, await rawGet(url, { 'accept-encoding': 'gzip' })],
+      ['304', 304, await rawGet(url, { 'if-none-match': String(first.headers.etag) })],
+      ['400', 400, await rawGet(`${suite.url}/api/public/game/abc`)],
+      ['404', 404, await rawGet(`${suite.url}/api/public/game/999999`)],
+    ];
+    for (const [what, status, r] of answers) {
+      expect(r.status, what).toBe(status);
+      expect(security(r.headers), what).toEqual(security(chain.headers));
+      if (status < 400) expect(r.headers['content-security-policy'], what).toBe(jsonCsp);
+      else expect(r.headers['content-security-policy'], what).toMatch(/ 'nonce-[A-Za-z0-9+/]{22}=='/);
+    }
+  });
+
   it('a deleted game is gone from both routes at once', async () => {
     const game = await newGame(cast);
     expect((await publicNow(game)).game.id).toBe(game.gameId);
