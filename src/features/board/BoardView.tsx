@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type CSSProperties, type JSX, type KeyboardEvent } from 'react';
+import { memo, useDeferredValue, useId, useRef, useState, type CSSProperties, type JSX, type KeyboardEvent } from 'react';
 import { cellToSquare, squareToCell } from '../../../contract/game/board';
 import { isSpecialDescription, SPECIAL_DESCRIPTIONS, type Connection } from '../../../contract/game/generate';
 import { TIER_LABELS, type Tier } from '../../../contract/game/tiers';
@@ -98,14 +98,18 @@ function kindOf(square: number, boardSize: number, description: string | undefin
  * to larger numbers; Zoom in / Zoom out buttons (100% to 300%) enlarge it inside a scrolling
  * frame (besides the browser's own pinch zoom).
  */
-export function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board', motion = null }: BoardViewProps) {
+export const BoardView = memo(function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board', motion = null }: BoardViewProps) {
   const uid = useId();
+  // The first render draws the frame only (zoom buttons, the empty board, the info box); the
+  // squares, connections, labels and pawns follow in a deferred render that React splits into
+  // short slices, so a 225-square board never blocks the page in one long task.
+  const full = useDeferredValue(true, false);
   const svgRef = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [focusable, setFocusable] = useState(1);
   const [zoom, setZoom] = useState(1);
   const extent = boardExtent(boardSize);
-  const drawn = connections.filter((c) => isDrawable(c, boardSize));
+  const drawn = full ? connections.filter((c) => isDrawable(c, boardSize)) : [];
   const starts = new Map(drawn.map((c) => [c.start, c]));
   const bySquare = new Map(squares.map((s) => [s.square_index, s]));
   const selectedSquare = selected !== null && selected <= boardSize ? selected : null;
@@ -139,7 +143,7 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
 
   const cells: JSX.Element[] = [];
   const labels: JSX.Element[] = [];
-  for (let square = 1; square <= boardSize; square += 1) {
+  for (let square = 1; full && square <= boardSize; square += 1) {
     const s = bySquare.get(square);
     const kind = kindOf(square, boardSize, s?.task_description, starts);
     const o = cellOrigin(square, boardSize);
@@ -200,7 +204,7 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
       <circle r={r * 0.45} className="board__pawn-shine" cx={-r * 0.25} cy={-r * 0.3} />
     </>
   );
-  for (const t of [...teams].sort((a, b) => a.team_id - b.team_id)) {
+  for (const t of (full ? teams : []).slice().sort((a, b) => a.team_id - b.team_id)) {
     const moving = motion !== null && motion.team_id === t.team_id ? motion : null;
     if (moving && 'via' in moving && isDrawable({ type: moving.via, start: moving.from, end: moving.to }, boardSize)) {
       const a = cellCenter(moving.from, boardSize);
@@ -279,7 +283,7 @@ export function BoardView({ boardSize, squares, connections, teams = [], compact
       </figcaption>
     </figure>
   );
-}
+});
 
 /** A snake from its head (the square where it starts) to its tail: a green sinuous body, head and eyes. */
 function Snake({ head, tail, id }: { head: Point; tail: Point; id: string }) {

@@ -221,9 +221,23 @@ export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; show
   );
 }
 
+/** The formatter of toLocaleTimeString() (the browser's locale; hour, minute, second), built once instead of per entry. */
+let timeFormat: Intl.DateTimeFormat | null = null;
+const makeTimeFormat = () => new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: 'numeric', second: 'numeric' });
+// The browser's first date formatting loads its locale data (about 60 ms): done while the page
+// waits for the game, not inside the render that first shows it.
+if (typeof window !== 'undefined' && typeof window.requestIdleCallback === 'function') {
+  window.requestIdleCallback(() => {
+    timeFormat ??= makeTimeFormat();
+    timeFormat.format(0);
+  });
+}
+
 function logTime(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString();
+  if (Number.isNaN(d.getTime())) return '';
+  timeFormat ??= makeTimeFormat();
+  return timeFormat.format(d);
 }
 
 /**
