@@ -109,9 +109,6 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
       const box = (await square.locator('.task-square__handle').boundingBox())!;
       return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
     };
-    // Each tier column scrolls in its own frame: both squares in view before the pointer goes down.
-    await to.scrollIntoViewIfNeeded();
-    await from.scrollIntoViewIfNeeded();
     const a = await centre(from);
     await page.mouse.move(a.x, a.y);
     await page.mouse.down();
@@ -169,6 +166,8 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
     expect(await page.getByTestId('turns-processed').innerText()).toBe('0');
     expect(await page.getByTestId('reverts-used').innerText()).toBe('0 / 6');
     const preview = page.locator('.board').first();
+    // The board draws its squares, connections and pawns in one deferred render after its frame.
+    await preview.locator('[data-square]').nth(99).waitFor();
     expect(await preview.locator('[data-square]').count()).toBe(100);
     expect(await preview.locator('.board__snake').count()).toBe(5);
     expect(await preview.locator('.board__ladder').count()).toBe(5);
@@ -358,6 +357,7 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
     await page.getByRole('button', { name: 'Create & Deploy Game' }).click();
     await expectBanner(page, 'Game created successfully! Snakes and ladders board is ready.');
     await page.getByRole('heading', { name: 'Game Status & Results' }).waitFor();
+    await page.locator('.board').first().locator('[data-square]').nth(224).waitFor();
     expect(await page.locator('.board').first().locator('[data-square]').count()).toBe(225);
 
     // The sub-navigation offers the Game Tasks screen at once, without going back to the list.
