@@ -109,7 +109,17 @@ run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
       const box = (await square.locator('.task-square__handle').boundingBox())!;
       return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
     };
+    // What can cover either square: the last drag's overlay while its drop animation runs, and the
+    // global banner, fixed over the top of the page. The overlay is waited out and the last answer's
+    // banner dismissed (it may also be fading out on its own) before the pointer goes down.
+    await page.locator('.task-square__body--overlay').waitFor({ state: 'detached' });
+    while ((await banner(page).count()) > 0) {
+      await banner(page).getByRole('button', { name: 'Dismiss message' }).click({ timeout: 1_000 }).catch(() => undefined);
+    }
+    await from.scrollIntoViewIfNeeded();
     const a = await centre(from);
+    const hit = await page.evaluate(({ x, y }) => { const e = document.elementFromPoint(x, y); return e?.closest('.task-square__handle') ? '' : `${e?.outerHTML.slice(0, 300)} at ${x},${y} of ${innerWidth}x${innerHeight}`; }, a);
+    if (hit) throw new Error(`Something covers the handle of the square to drag: ${hit}`);
     await page.mouse.move(a.x, a.y);
     await page.mouse.down();
     await page.mouse.move(a.x + 8, a.y + 8, { steps: 4 });
