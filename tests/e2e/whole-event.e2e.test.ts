@@ -54,8 +54,15 @@ async function expectPositions(page: Page, expected: Positions, who: string): Pr
   expect(await positionsOn(page), `${who}'s Team Positions`).toEqual(expected);
 }
 
-run.each(backends())('a whole event in Chromium (%s)', (backend) => {
-  const suite = useBrowserSuite(backend, { BOARD_SEED: '20250501' });
+/**
+ * On PostgreSQL with TEST_REDIS_URL set, the event runs on two processes sharing Redis, with the
+ * game cache as in production (issue 14): the owner and the first Leader use one, the second Leader
+ * and the spectator the other.
+ */
+const redisFor = (backend: string) => (backend === 'postgres' ? process.env.TEST_REDIS_URL || undefined : undefined);
+
+run.each(backends().map((b) => [redisFor(b) ? `${b}, two processes and Redis` : b, b] as const))('a whole event in Chromium (%s)', (_label, backend) => {
+  const suite = useBrowserSuite(backend, { BOARD_SEED: '20250501' }, redisFor(backend));
   const contexts: BrowserContext[] = [];
 
   afterAll(async () => {
@@ -173,8 +180,8 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
 
     // --- The Leaders open it from the Game Lobby (their team starred); breadcrumb back to the lobby.
     step('The Leaders open it from the Game Lobby (their tea');
-    for (const l of leaders) {
-      await l.page.goto(`${suite.url}/games`);
+    for (const [i, l] of leaders.entries()) {
+      await l.page.goto(`${i === 0 ? suite.url : suite.urlB}/games`);
       await l.page.getByRole('heading', { name: 'Game Lobby' }).waitFor();
       const active = l.page.getByRole('region', { name: 'Active Snakes & Ladders Games' });
       await active.getByText(`Clan: Iron Legion | Playing As: ${l.team.ign}`).waitFor();
@@ -188,7 +195,7 @@ run.each(backends())('a whole event in Chromium (%s)', (backend) => {
 
     // --- The spectator finds it on the public spectate list (no sign-in) and watches.
     step('The spectator finds it on the public spectate list');
-    await spectator.page.goto(`${suite.url}/games/spectate`);
+    await spectator.page.goto(`${suite.urlB}/games/spectate`);
     await spectator.page.getByRole('link', { name: /Spring Bash/ }).waitFor();
     await axeCheck(spectator.page, 'spectate list (phone)');
     await spectator.page.getByRole('link', { name: /Spring Bash/ }).click();

@@ -12,6 +12,11 @@ export interface ServerSuite {
   readonly db: TestDatabase;
   /** The server's base URL, e.g. http://127.0.0.1:PORT. */
   readonly url: string;
+  /**
+   * The second process's base URL when the suite runs two processes sharing Redis (see
+   * useServerSuite's `redisUrl`), else the same as `url`.
+   */
+  readonly urlB: string;
   /** The database env (SQLITE_FILE or DATABASE_URL), for direct SQL from the test process. */
   readonly env: Record<string, string>;
   /** A new cookie-keeping client of the server (one per simulated person). */
@@ -24,16 +29,26 @@ export interface ServerSuite {
  * afterAll stops the server, then drops the database. Call it before the suite's own hooks:
  * vitest runs beforeAll hooks in order and afterAll hooks in reverse, so the suite's own set-up
  * sees a running server and its own tear-down (closing DB handles, sockets…) runs first.
+ * With `redisUrl`, two processes share the database and that Redis (server-contract section 6):
+ * `server`/`url` is the first, `urlB` the second.
  */
-export function useServerSuite(backend: Backend, env: Record<string, string> = {}): ServerSuite {
+export function useServerSuite(backend: Backend, env: Record<string, string> = {}, redisUrl?: string): ServerSuite {
   let db: TestDatabase | undefined;
   let server: TestServer | undefined;
+  let second: TestServer | undefined;
   beforeAll(async () => {
     db = await createTestDatabase(backend);
-    server = await startServer({ ...db.env, ...env });
+    if (redisUrl) {
+      // Scale-out as deployed: REDIS_URL, and the game cache as in production (GAME_CACHE_CHECK_MS
+      // unset: each process trusts its cache for 250 ms, so the other's changes reach it through Redis).
+      const all = { ...db.env, REDIS_URL: redisUrl, GAME_CACHE_CHECK_MS: '', ...env };
+      [server, second] = await Promise.all([startServer(all), startServer(all)]);
+    } else {
+      server = await startServer({ ...db.env, ...env });
+    }
   });
   afterAll(async () => {
-    await server?.stop();
+    await Promise.all([server?.stop(), second?.stop()]);
     await db?.drop();
   });
   const running = (): { db: TestDatabase; server: TestServer } => {
@@ -43,6 +58,9 @@ export function useServerSuite(backend: Backend, env: Record<string, string> = {
   return {
     get server() {
       return running().server;
+    },
+    get urlB() {
+      return (second ?? running().server).url;
     },
     get db() {
       return running().db;
@@ -69,8 +87,8 @@ export interface BrowserSuite extends ServerSuite {
  * it before the server stops (and after the suite's own tear-down, e.g. closing contexts). After
  * each test, no page of the browser may have hit a CSP violation (server-contract section 7).
  */
-export function useBrowserSuite(backend: Backend, env: Record<string, string> = {}): BrowserSuite {
-  const suite = useServerSuite(backend, env);
+export function useBrowserSuite(backend: Backend, env: Record<string, string> = {}, redisUrl?: string): BrowserSuite {
+  const suite = useServerSuite(backend, env, redisUrl);
   let browser: Browser | undefined;
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -106,7 +124,8 @@ export function useTwoProcesses(redisUrl: string, env: Record<string, string> = 
   let servers: [TestServer, TestServer] | undefined;
   beforeAll(async () => {
     db = await createTestDatabase('postgres');
-    const all = { ...db.env, REDIS_URL: redisUrl, ...env };
+    // The game cache as in production (GAME_CACHE_CHECK_MS unset), unless `env` says otherwise.
+    const all = { ...db.env, REDIS_URL: redisUrl, GAME_CACHE_CHECK_MS: '', ...env };
     servers = await Promise.all([startServer(all), startServer(all)]);
   });
   afterAll(async () => {
