@@ -49,6 +49,9 @@ export default defineConfig({
     include: ['tests/**/*.test.{ts,tsx}'],
     environment: 'node',
     reporters: ['default', './tests/support/summary-reporter.ts'],
+    // Two test files at a time even on a 2-core machine (Vitest's default there is one): most of a
+    // file's time is waiting on servers, browsers and timers, not on the CPU.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
