@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { backends } from '../support/server';
+import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { DISCORD_NOT_CONFIGURED } from '../../contract/user';
 import { importTasksCsv } from '../support/fixtures';
@@ -19,7 +19,7 @@ import { autoSplit, countsToSettings } from '../../contract/game';
  */
 const run = browserAvailable() ? describe : describe.skip;
 
-run.each(backends())('clan management URLs in Chromium (%s)', (backend) => {
+run.each(clientOnlyBackends())('clan management URLs in Chromium (%s)', (backend) => {
   const suite = useBrowserSuite(backend, { BOARD_SEED: '20261123' });
   const OWNER = 'UrlOwner';
   let clanId: number;

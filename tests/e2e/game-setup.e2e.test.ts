@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
-import { backends } from '../support/server';
+import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { importTasksCsv } from '../support/fixtures';
 import { ApiClient } from '../support/api';
@@ -21,7 +21,7 @@ import type { Game } from '../../contract/gameApi';
  */
 const run = browserAvailable() ? describe : describe.skip;
 
-run.each(backends())('game setup journey in Chromium (%s)', (backend) => {
+run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) => {
   const suite = useBrowserSuite(backend, { BOARD_SEED: '20260501' });
   let api: ApiClient;
   let clanId: number;

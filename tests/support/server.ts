@@ -17,8 +17,9 @@ export function backends(): Backend[] {
 
 /**
  * The database of browser tests whose subject the database cannot change (drawing and layout, the
- * results page, the in-browser dice check): SQLite only; the server paths behind them run on both
- * databases in the API suites (dice-history, game-cache, socket).
+ * results page, the in-browser dice check, client routing, the game setup screens): SQLite only;
+ * the server paths behind them run on both databases in the API suites (dice-history, game-cache,
+ * socket, games, game-tasks, clans).
  */
 export function clientOnlyBackends(): Backend[] {
   return ['sqlite'];
