@@ -11,6 +11,7 @@ import type { socketConnectionMachine } from '../../../machines/socketConnection
 import { resultsPath } from '../../app/paths';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { Notice } from '../../ui/Notice';
+import { NotFoundPage } from '../../ui/NotFoundPage';
 import { Spinner } from '../../ui/Spinner';
 import { gameScreenLogic, type GameScreenEffects } from './effects';
 import { prefersReducedMotion } from './confetti';
@@ -25,14 +26,7 @@ export type Audience = 'member' | 'spectator';
 
 /** The game page when the address names no game: the breadcrumb and the not-found message. */
 export function GameNotFound({ previous }: { previous: { to: string; label: string } }) {
-  return (
-    <div className="game-page">
-      <Breadcrumb previous={previous} current="Game" />
-      <section className="panel panel--narrow">
-        <Notice tone="error" testId="game-load-error">{GAME_VIEW_MESSAGES.notFound}</Notice>
-      </section>
-    </div>
-  );
+  return <NotFoundPage className="game-page" previous={previous} current="Game" message={GAME_VIEW_MESSAGES.notFound} testId="game-load-error" />;
 }
 
 /**

@@ -10,7 +10,7 @@ import { resultsMachine } from '../../../machines/results.machine';
 import * as sel from '../../../machines/results.selectors';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { LoadFailed } from '../../ui/LoadFailed';
-import { Notice } from '../../ui/Notice';
+import { NotFoundPage } from '../../ui/NotFoundPage';
 import { Podium } from '../../ui/Podium';
 import { Spinner } from '../../ui/Spinner';
 import { verifyPath } from '../../app/paths';
@@ -39,14 +39,7 @@ export function ResultsPage({ effects = resultsEffects }: { effects?: ResultsEff
 }
 
 function ResultsNotFound() {
-  return (
-    <div className="results">
-      <Breadcrumb previous={PREVIOUS} current="Results" />
-      <section className="panel panel--narrow">
-        <Notice tone="error" testId="results-error">{GAME_VIEW_MESSAGES.notFound}</Notice>
-      </section>
-    </div>
-  );
+  return <NotFoundPage className="results" previous={PREVIOUS} current="Results" message={GAME_VIEW_MESSAGES.notFound} testId="results-error" />;
 }
 
 function Results({ gameId, effects }: { gameId: number; effects: ResultsEffects }) {

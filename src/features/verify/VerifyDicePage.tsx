@@ -11,6 +11,7 @@ import { resultsPath } from '../../app/paths';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
+import { NotFoundPage } from '../../ui/NotFoundPage';
 import { Spinner } from '../../ui/Spinner';
 import { routeId } from '../play/effects';
 
@@ -46,16 +47,7 @@ async function checkGame(gameId: number, load: (gameId: number) => Promise<GameH
 export function VerifyDicePage({ loadHistory = fetchGameHistory }: { loadHistory?: (gameId: number) => Promise<GameHistory> }) {
   const gameId = routeId(useParams().gameId);
   const previous = { to: gameId ? `/games/spectate/${gameId}` : '/games/spectate', label: gameId ? 'Game' : 'Spectate Games' };
-  if (!gameId) {
-    return (
-      <div className="verify-page">
-        <Breadcrumb previous={previous} current="Verify dice" />
-        <section className="panel panel--narrow">
-          <Notice tone="error" testId="verify-error">{VERIFY_TEXTS.badId}</Notice>
-        </section>
-      </div>
-    );
-  }
+  if (!gameId) return <NotFoundPage className="verify-page" previous={previous} current="Verify dice" message={VERIFY_TEXTS.badId} testId="verify-error" />;
   return <VerifyDice key={gameId} gameId={gameId} loadHistory={loadHistory} previous={previous} />;
 }
 
