@@ -152,6 +152,18 @@ async function scopeOf(db: Db, row: SubmissionRow): Promise<GameScope> {
 }
 
 /**
+ * The clan's submission `id` (in game `gameId` when given) and its game, the game row locked
+ * (findGame locks it), the submission read again after the lock so the checks that follow see what
+ * a concurrent review left. 404 when the submission or its game is not there.
+ */
+async function lockedSubmission(trx: Db, dialect: Dialect, input: { clanId: number; gameId: number | null; id: number }) {
+  const first = await findClanSubmission(trx, input.clanId, input.id, input.gameId);
+  const game = await findGame(trx, await scopeOf(trx, first), { dialect });
+  const row = await findClanSubmission(trx, input.clanId, input.id, input.gameId);
+  return { game, row };
+}
+
+/**
  * Reviews a submission (server-contract section 8 PUT .../submissions/{id}/review), by manager
  * `reviewer` (the route checked the role): 403 PROOF_MESSAGES.ownSubmission when the reviewer sent
  * it; 409 notPending unless it is pending. In one transaction on the locked game row: the
@@ -166,9 +178,7 @@ export async function reviewSubmission(
   input: { clanId: number; gameId: number | null; id: number; reviewer: { id: number; username: string }; body: ReviewBody },
 ): Promise<SubmissionChange> {
   return db.transaction().execute(async (trx) => {
-    const first = await findClanSubmission(trx, input.clanId, input.id, input.gameId);
-    const game = await findGame(trx, await scopeOf(trx, first), { dialect });
-    const row = await findClanSubmission(trx, input.clanId, input.id, input.gameId);
+    const { game, row } = await lockedSubmission(trx, dialect, input);
     if (row.submitted_by === input.reviewer.id) throw forbidden(PROOF_MESSAGES.ownSubmission);
     if (row.status !== 'pending') throw conflict(PROOF_MESSAGES.notPending);
     const approve = input.body.decision === 'approve';
@@ -209,9 +219,7 @@ export async function undoReview(
   input: { clanId: number; gameId: number | null; id: number; referee: { id: number; username: string }; now: number },
 ): Promise<SubmissionChange> {
   return db.transaction().execute(async (trx) => {
-    const first = await findClanSubmission(trx, input.clanId, input.id, input.gameId);
-    const game = await findGame(trx, await scopeOf(trx, first), { dialect });
-    const row = await findClanSubmission(trx, input.clanId, input.id, input.gameId);
+    const { game, row } = await lockedSubmission(trx, dialect, input);
     if (row.status !== 'approved' && row.status !== 'denied') throw conflict(PROOF_MESSAGES.notReviewed);
     const reviewedAt = row.reviewed_at === null ? NaN : Date.parse(row.reviewed_at);
     if (!(input.now - reviewedAt <= REVIEW_UNDO_MS)) throw conflict(PROOF_MESSAGES.undoExpired);
