@@ -5,7 +5,7 @@ import { HISTORY_CSV_COLUMNS } from '../../contract/history';
 import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
-import { openSignedIn } from '../support/e2e';
+import { openAnonymous, openSignedIn } from '../support/e2e';
 import { a11yViolations } from '../support/axe';
 import { castOf, connect, newGame, stored, type Watcher } from '../support/liveSocket';
 
@@ -34,13 +34,9 @@ run.each(clientOnlyBackends())('the results page of a finished game in Chromium 
 
   /** A fresh anonymous browser page that records uncaught errors. */
   async function anonymousPage(viewport = { width: 1280, height: 900 }): Promise<{ page: Page; errors: string[] }> {
-    const context = await suite.browser.newContext({ viewport, acceptDownloads: true });
-    context.setDefaultTimeout(15_000);
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    return { page, errors };
+    const person = await openAnonymous(suite.browser, viewport, { acceptDownloads: true });
+    contexts.push(person.context);
+    return person;
   }
 
   it('shows standings, the race chart, statistics, the replay to the end and the CSV of a game played to the winner', { timeout: 180_000 }, async () => {

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
-import { openSignedIn } from '../support/e2e';
+import { openAnonymous, openSignedIn } from '../support/e2e';
 import { seriousA11yViolations } from '../support/axe';
 import { castOf, newGame, stored } from '../support/liveSocket';
 import { verifyPath } from '../../src/app/paths';
@@ -32,13 +32,9 @@ run.each(clientOnlyBackends())('verify dice in Chromium (%s)', (backend) => {
 
   /** An anonymous browser page (its uncaught errors collected). */
   async function anonymousPage(): Promise<{ page: Page; errors: string[] }> {
-    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(15_000);
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    return { page, errors };
+    const person = await openAnonymous(suite.browser);
+    contexts.push(person.context);
+    return person;
   }
 
   /** The results the verify view marks, by roll index, once its report is on screen in `phase`. */

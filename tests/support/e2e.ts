@@ -36,6 +36,19 @@ export async function openSignedIn(browser: Browser, server: TestServer, api: Ap
 }
 
 /**
+ * Opens an anonymous browser context (a spectator: no session) with a blank page whose uncaught
+ * errors are collected; `options` go to newContext (e.g. acceptDownloads). Steps wait up to 15 s.
+ */
+export async function openAnonymous(browser: Browser, viewport = { width: 1280, height: 900 }, options: { acceptDownloads?: boolean } = {}): Promise<Omit<BrowserPerson, 'api'>> {
+  const context = await browser.newContext({ viewport, ...options });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/**
  * Signs `username` in through the dev sign-in API, onboards them with `igns` and `clanSetup`
  * (server-contract section 2) and opens a signed-in browser context for them.
  */
