@@ -1,7 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { boardSide, statusClass } from '../../../contract/game';
 import type { LogEntry, Winner } from '../../../contract/gameApi';
 import type { gamePlayMachine } from '../../../machines/gamePlay.machine';
 import { GAME_ACTION_TEXTS } from './texts';
@@ -21,20 +20,6 @@ import { useLogHold, type RollMomentRef } from './RollMoment';
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
 type MessageRef = ActorRefFrom<typeof bannerMachine>;
-
-/**
- * A game status badge (product-spec sections 2 "Games lobby" and "Game play screen"): the status
- * text, styled by its class name (lowercased, spaces → hyphens: contract statusClass).
- */
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`status-badge status-badge--${statusClass(status)}`}>{status}</span>;
-}
-
-/** Board size as shown in headers and lists: '100 squares (10x10)'. */
-export function boardSizeText(boardSize: number): string {
-  const side = boardSide(boardSize);
-  return `${boardSize} squares (${side}x${side})`;
-}
 
 const CONNECTION_LABELS: Record<ConnectionState, string> = {
   connecting: 'Connecting…',
