@@ -83,6 +83,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the server preloads a page's lazy chunks from it (server/http/pagePreloads.ts).
+    manifest: true,
     rolldownOptions: {
       output: {
         codeSplitting: {
