@@ -33,12 +33,69 @@ function precompress(): Plugin {
 }
 
 /**
+ * The game screen's own code (the board, panels, game charts, live socket and socket.io-client)
+ * in one chunk, and the contract/ui modules it shares with other lazy pages in another, instead of
+ * a dozen small chunks that each cost a request and its headers (issue #14: the spectator page
+ * under 150 KiB of JavaScript on the wire). Neither may be loaded by the entry: see
+ * entryStaysLight. Files the main chunk imports (StatusBadge, origin) and the members-only proof
+ * panel stay out.
+ */
+const GAME_SCREEN =
+  /\/(src\/features\/(play|board)\/|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|rollMoment|banner)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
+const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|origin|ProofPanel|GamePlayPage)\./;
+const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.|src\/app\/paths\.)/;
+const LAZY_ONLY_CHUNKS = ['gameScreen', 'gameShared'];
+
+/**
+ * Fails the build when the entry chunk imports the game screen's chunks statically (a new import
+ * from src/main.tsx's graph into one of their files would make every page, the landing page
+ * included, download the game screen).
+ */
+function entryStaysLight(): Plugin {
+  return {
+    name: 'entry-stays-light',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const names = new Map(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c.name] as const] : [])));
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+        const seen = new Set<string>();
+        const walk = (file: string) => {
+          if (seen.has(file)) return;
+          seen.add(file);
+          const c = bundle[file];
+          if (c?.type === 'chunk') c.imports.forEach(walk);
+        };
+        walk(chunk.fileName);
+        const heavy = [...seen].filter((f) => LAZY_ONLY_CHUNKS.includes(names.get(f) ?? ''));
+        if (heavy.length > 0) this.error(`the entry ${chunk.fileName} statically imports ${heavy.join(', ')}: a module of its graph matches GAME_SCREEN or GAME_SHARED (vite.config.ts)`);
+      }
+    },
+  };
+}
+
+/**
  * Vite builds the client into dist/; Vitest runs every test kind (see README). Vitest is only
  * referenced for its types, so `npm start` builds with production dependencies alone.
  */
 export default defineConfig({
-  plugins: [react(), precompress()],
-  build: { outDir: 'dist', emptyOutDir: true },
+  plugins: [react(), precompress(), entryStaysLight()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // dist/.vite/manifest.json: the server preloads a page's lazy chunks from it (server/http/pagePreloads.ts).
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'gameScreen', includeDependenciesRecursively: false, test: (id: string) => GAME_SCREEN.test(id) && !GAME_SCREEN_EXCLUDED.test(id) },
+            { name: 'gameShared', includeDependenciesRecursively: false, test: GAME_SHARED },
+          ],
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       '/api': 'http://localhost:3000',

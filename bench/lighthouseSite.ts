@@ -9,7 +9,7 @@ import { autoSplit, countsToSettings } from '../contract/game';
  */
 async function main(): Promise<void> {
   const db = await createTestDatabase('sqlite');
-  const server = await startServer({ ...db.env, BOARD_SEED: '7', GAME_CACHE_CHECK_MS: '250' });
+  const server = await startServer({ ...db.env, BOARD_SEED: '7', GAME_CACHE_CHECK_MS: '250', ...(process.env.CLIENT_DIR ? { CLIENT_DIR: process.env.CLIENT_DIR } : {}) });
   const owner = new ApiClient(server.url);
   const me = await owner.onboard('lighthouse-owner', ['LightA', 'LightB'], { role: 'Owner', clan_name: 'Lighthouse Clan' });
   const clanId = me.clan_memberships_list[0].clan_id as number;

@@ -168,8 +168,9 @@ export type GameUpdateResult<G extends HeldGame> = { game: G } | { resync: true 
  * held game after `update`. A full game replaces it (a members' screen receiving a shape without
  * user_teams keeps the viewer's team entries, and the revert counts it held where the update has
  * none); a progress update is merged with mergeProgress. An update of another game or an older
- * version leaves the held game as it is (the same object comes back). `{ resync: true }` when a
- * progress update skips a version or arrives before any game is held: the full state must be asked
+ * version leaves the held game as it is (the same object comes back), and so does a full game equal
+ * to the held one; the parts of a full game that did not change are the held game's (shareEqual).
+ * `{ resync: true }` when a progress update skips a version or arrives before any game is held: the full state must be asked
  * for again (join_game).
  */
 export function applyGameUpdate<G extends HeldGame>(held: G | null, update: GameUpdate): GameUpdateResult<G> {
@@ -179,18 +180,52 @@ export function applyGameUpdate<G extends HeldGame>(held: G | null, update: Game
   }
   if (!held) return { game: update as G };
   if (update.id !== held.id || update.version < held.version) return { game: held };
-  if ('user_teams' in update || !('user_teams' in held)) return { game: update as G };
+  if ('user_teams' in update || !('user_teams' in held)) return { game: shareEqual(held, update as G) };
   const before = new Map(held.team_states.map((t) => [t.team_id, t.revert_count]));
   return {
-    game: {
+    game: shareEqual(held, {
       ...update,
       user_teams: held.user_teams,
       team_states: update.team_states.map((t) => ({
         ...t,
         revert_count: (t as { revert_count?: number }).revert_count ?? before.get(t.team_id) ?? 0,
       })),
-    } as Game as G,
+    } as Game as G),
   };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+
+/**
+ * `next` with every part that equals the same part of `prev` (JSON data: same keys, same values,
+ * arrays in the same order) taken from `prev` instead, and `prev` itself when the two are equal.
+ * applyGameUpdate uses it so a full game that repeats the held one (the join_game answer right
+ * after the page's own load) changes nothing, and a full game that changes a little keeps the
+ * unchanged board, teams and log: screens comparing by identity redraw only what changed.
+ */
+function shareEqual<T>(prev: unknown, next: T): T {
+  if (Object.is(prev, next)) return next;
+  if (Array.isArray(prev) && Array.isArray(next)) {
+    let same = prev.length === next.length;
+    const out = next.map((item: unknown, i) => {
+      const shared = shareEqual(prev[i], item);
+      if (shared !== prev[i]) same = false;
+      return shared;
+    });
+    return (same ? prev : out) as T;
+  }
+  if (isRecord(prev) && isRecord(next)) {
+    const keys = Object.keys(next);
+    let same = keys.length === Object.keys(prev).length;
+    const out: Record<string, unknown> = {};
+    for (const key of keys) {
+      out[key] = shareEqual(prev[key], next[key]);
+      if (!(key in prev) || out[key] !== prev[key]) same = false;
+    }
+    return (same ? prev : out) as T;
+  }
+  return next;
 }
 
 /** Appends a live log entry, newest first, keeping `limit` entries (product-spec section 9: 100). */

@@ -17,6 +17,7 @@ import { ApiError, forbidden } from './errors';
 import { isUniqueViolation } from './db/uniqueKey';
 import { jsonBodyLimit } from './http/bodyLimit';
 import { securityHeaders, withStyleNonce } from './http/securityHeaders';
+import { pagePreloads, withHeadTags } from './http/pagePreloads';
 import { publicGameFastPath } from './lobby/publicGame';
 
 /** A resource router mounted under /api beside auth and users (server/modules.ts lists them). */
@@ -63,7 +64,8 @@ function redisStoreClient(redis: Redis): RedisClient {
  *   unless the route declares its own limit (server-contract section 7; http/securityHeaders.ts,
  *   http/bodyLimit.ts)
  * - everything else serves the built client from `deps.config.clientDir` with a history fallback;
- *   index.html gets the answer's CSP style nonce and `Cache-Control: no-cache`; the hashed files
+ *   index.html gets the answer's CSP style nonce and `Cache-Control: no-cache` (and, on a spectator
+ *   game page, preload tags for its lazy chunks and game answer: http/pagePreloads.ts); the hashed files
  *   under /assets are `public, max-age=31536000, immutable` and go out brotli- or gzip-compressed
  *   when the client accepts it (the build's precompressed copies)
  */
@@ -159,7 +161,8 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
       return c.text('The client is not built yet: run `npm run build` (npm start does it for you).', 503);
     }
     c.header('Cache-Control', 'no-cache');
-    return c.html(withStyleNonce(fs.readFileSync(indexFile, 'utf8'), c.get('secureHeadersNonce') ?? ''));
+    const html = withHeadTags(fs.readFileSync(indexFile, 'utf8'), pagePreloads(root, c.req.path));
+    return c.html(withStyleNonce(html, c.get('secureHeadersNonce') ?? ''));
   };
   app.get('/', page);
   app.get('/index.html', page);

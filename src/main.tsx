@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { SessionProvider } from './app/session';
@@ -7,12 +7,20 @@ import { adoptCspNonce } from './app/cspNonce';
 import './styles.css';
 
 adoptCspNonce();
-const router = createBrowserRouter(routes);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <SessionProvider>
-      <RouterProvider router={router} />
-    </SessionProvider>
-  </StrictMode>,
-);
+// Issue #14 (first load): the router and the first render start in a task of their own after the
+// bundle's evaluation, and the first render is a transition that React splits into short slices,
+// so neither adds to one long task on a slow phone. The static loading shell of index.html shows
+// until then.
+setTimeout(() => {
+  const router = createBrowserRouter(routes);
+  startTransition(() => {
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <SessionProvider>
+          <RouterProvider router={router} />
+        </SessionProvider>
+      </StrictMode>,
+    );
+  });
+}, 0);

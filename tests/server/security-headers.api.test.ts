@@ -66,6 +66,15 @@ describe.each(backends())('security headers (%s)', (backend) => {
       expect(nonces.size).toBe(4); // a fresh nonce per answer
     });
 
+    it("a spectator game page preloads the game screen's built chunks and its public game answer (issue #14)", async () => {
+      const html = await (await fetch(suite.url + '/games/spectate/12')).text();
+      const chunks = [...html.matchAll(/<link rel="modulepreload" crossorigin href="(\/assets\/game(?:Screen|Shared)-[^"]+\.js)">/g)].map((m) => m[1]);
+      expect(chunks).toHaveLength(2);
+      for (const c of chunks) expect((await fetch(suite.url + c)).status, c).toBe(200);
+      expect(html).toContain('<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/public/game/12">');
+      expect(await (await fetch(suite.url + '/dashboard')).text()).not.toContain('rel="preload"');
+    });
+
     it('built assets (script and style sheet) carry the headers', async () => {
       const assets = builtAssets();
       expect(assets.some((a) => a.endsWith('.js')) && assets.some((a) => a.endsWith('.css'))).toBe(true);

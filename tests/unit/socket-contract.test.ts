@@ -57,3 +57,25 @@ describe('merging progress', () => {
     expect(next.team_states.every((t) => t.revert_count === 0)).toBe(true);
   });
 });
+
+describe('a full game equal in part or in whole to the held one', () => {
+  it('the same game again (the join_game answer after the page load) gives the held object back', () => {
+    const pub = toPublic(fixtureGame());
+    const again = structuredClone(pub);
+    expect((applyGameUpdate(pub, again) as { game: typeof pub }).game).toBe(pub);
+  });
+  it('a changed game keeps the unchanged parts of the held one and takes the changed ones', () => {
+    const pub = toPublic(fixtureGame());
+    const moved = structuredClone(pub);
+    moved.version = pub.version + 1;
+    moved.team_states[0].current_position = pub.team_states[0].current_position + 3;
+    const next = (applyGameUpdate(pub, moved) as { game: typeof pub }).game;
+    expect(next).toEqual(moved);
+    expect(next).not.toBe(pub);
+    expect(next.board_squares).toBe(pub.board_squares);
+    expect(next.board_connections).toBe(pub.board_connections);
+    expect(next.team_states).not.toBe(pub.team_states);
+    expect(next.team_states[0]).not.toBe(pub.team_states[0]);
+    expect(next.team_states[1]).toBe(pub.team_states[1]);
+  });
+});

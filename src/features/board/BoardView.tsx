@@ -1,5 +1,5 @@
-import { memo, useDeferredValue, useId, useRef, useState, type CSSProperties, type JSX, type KeyboardEvent } from 'react';
-import { cellToSquare, squareToCell } from '../../../contract/game/board';
+import { memo, startTransition, useEffect, useId, useRef, useState, type CSSProperties, type JSX, type KeyboardEvent } from 'react';
+import { boardSide, cellToSquare, squareToCell } from '../../../contract/game/board';
 import { isSpecialDescription, SPECIAL_DESCRIPTIONS, type Connection } from '../../../contract/game/generate';
 import { TIER_LABELS, type Tier } from '../../../contract/game/tiers';
 import {
@@ -70,6 +70,8 @@ const ZOOM_MAX = 3;
 const ZOOM_STEP = 0.5;
 /** Display fallback of a team colour (product-spec section 3 "Team"). */
 const FALLBACK_COLOR = '#cccccc';
+/** About how many squares one step of the drawing adds (whole rows: 2 rows of a 225-square board). */
+const SQUARES_PER_STEP = 30;
 
 type Kind = 'start' | 'finish' | 'snake' | 'ladder' | 'task' | 'blank';
 
@@ -101,15 +103,25 @@ function kindOf(square: number, boardSize: number, description: string | undefin
 export const BoardView = memo(function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board', motion = null }: BoardViewProps) {
   const uid = useId();
   // The first render draws the frame only (zoom buttons, the empty board, the info box); the
-  // squares, connections, labels and pawns follow in a deferred render that React splits into
-  // short slices, so a 225-square board never blocks the page in one long task.
-  const full = useDeferredValue(true, false);
+  // squares and their labels follow a few rows at a time from the bottom, each step a transition
+  // render of its own (React splits it into short slices, and the browser lays out and paints
+  // each step's new rows apart), and the snakes, ladders and pawns come with the last rows, so a
+  // 225-square board never blocks the page in one long task (issue #14). Once drawn the DOM is
+  // the same as in one step.
+  const side = boardSide(boardSize);
+  const rowsPerStep = Math.max(1, Math.round(SQUARES_PER_STEP / side));
+  const [drawnRows, setDrawnRows] = useState(0);
+  useEffect(() => {
+    if (drawnRows < side) startTransition(() => setDrawnRows((rows) => Math.min(side, rows + rowsPerStep)));
+  }, [drawnRows, side, rowsPerStep]);
+  const drawnUpTo = Math.min(boardSize, drawnRows * side);
+  const full = drawnUpTo >= boardSize;
   const svgRef = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [focusable, setFocusable] = useState(1);
   const [zoom, setZoom] = useState(1);
   const extent = boardExtent(boardSize);
-  const drawn = full ? connections.filter((c) => isDrawable(c, boardSize)) : [];
+  const drawn = connections.filter((c) => isDrawable(c, boardSize));
   const starts = new Map(drawn.map((c) => [c.start, c]));
   const bySquare = new Map(squares.map((s) => [s.square_index, s]));
   const selectedSquare = selected !== null && selected <= boardSize ? selected : null;
@@ -143,7 +155,7 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
 
   const cells: JSX.Element[] = [];
   const labels: JSX.Element[] = [];
-  for (let square = 1; full && square <= boardSize; square += 1) {
+  for (let square = 1; square <= drawnUpTo; square += 1) {
     const s = bySquare.get(square);
     const kind = kindOf(square, boardSize, s?.task_description, starts);
     const o = cellOrigin(square, boardSize);
@@ -151,7 +163,7 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
     const description = s?.task_description ?? '';
     const text =
       kind === 'start' ? 'Start' : kind === 'finish' ? 'Finish' : kind === 'task' ? (description && !isSpecialDescription(description) ? description : tier ? 'Unassigned' : '') : '';
-    const full = squareInfoText(square, drawn, description);
+    const infoText = squareInfoText(square, drawn, description);
     const lines = kind === 'task' && text ? wrapLabel(text, 13, 3) : [];
     const classes = ['board__cell', `board__cell--${kind}`, tier ? `board__cell--${tier.toLowerCase()}` : '', selectedSquare === square ? 'board__cell--selected' : '']
       .filter(Boolean)
@@ -164,12 +176,12 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
         role="button"
         tabIndex={square === focusable ? 0 : -1}
         aria-pressed={selectedSquare === square}
-        aria-label={`Square ${square}${tier ? ` (${TIER_LABELS[tier]})` : ''}: ${full}`}
+        aria-label={`Square ${square}${tier ? ` (${TIER_LABELS[tier]})` : ''}: ${infoText}`}
         onClick={() => toggle(square)}
         onKeyDown={(e) => onKeyDown(square, e)}
         onFocus={() => setFocusable(square)}
       >
-        <title>{`Square ${square}${tier ? ` · ${TIER_LABELS[tier]}` : ''}: ${full}`}</title>
+        <title>{`Square ${square}${tier ? ` · ${TIER_LABELS[tier]}` : ''}: ${infoText}`}</title>
         <rect className="board__square" x={o.x + 2} y={o.y + 2} width={CELL - 4} height={CELL - 4} rx={8} />
       </g>,
     );
@@ -262,10 +274,10 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
         >
           <g className="board__cells">{cells}</g>
           <g className="board__links" aria-hidden="true">
-            {drawn.filter((c) => c.type === 'ladder').map((c) => (
+            {full && drawn.filter((c) => c.type === 'ladder').map((c) => (
               <Ladder key={`l${c.start}-${c.end}`} from={cellCenter(c.start, boardSize)} to={cellCenter(c.end, boardSize)} />
             ))}
-            {drawn.filter((c) => c.type === 'snake').map((c) => (
+            {full && drawn.filter((c) => c.type === 'snake').map((c) => (
               <Snake key={`s${c.start}-${c.end}`} id={`${uid}-s${c.start}`} head={cellCenter(c.start, boardSize)} tail={cellCenter(c.end, boardSize)} />
             ))}
           </g>

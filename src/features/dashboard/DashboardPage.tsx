@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { fromPromise } from 'xstate';
-import { isActiveStatus } from '../../../contract/game';
+import { isActiveStatus } from '../../../contract/game/status';
 import type { LobbyGame } from '../../../contract/lobby';
 import { gamesLobbyMachine } from '../../../machines/gamesLobby.machine';
 import { selectLobbyError, selectLobbyGames, selectLobbyLoading } from '../../../machines/gamesLobby.selectors';
@@ -10,7 +10,7 @@ import { fetchLobbyGames } from '../../api/lobby';
 import { SessionContext } from '../../app/session';
 import { selectIsRefreshing, selectUser } from '../../../machines/session.selectors';
 import { Avatar } from '../../ui/Avatar';
-import { StatusBadge } from '../play/GamePanels';
+import { StatusBadge } from '../play/StatusBadge';
 import { gamePlayPath } from '../play/origin';
 
 /**

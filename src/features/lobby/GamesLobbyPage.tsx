@@ -9,7 +9,7 @@ import { selectLobbyError, selectLobbyGames, selectLobbyLoading } from '../../..
 import { fetchLobbyGames } from '../../api/lobby';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
-import { boardSizeText, StatusBadge } from '../play/GamePanels';
+import { boardSizeText, StatusBadge } from '../play/StatusBadge';
 import { gamePlayPath } from '../play/origin';
 import { resultsPath } from '../../app/paths';
 

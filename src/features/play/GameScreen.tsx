@@ -16,7 +16,8 @@ import { Spinner } from '../../ui/Spinner';
 import { gameScreenLogic, type GameScreenEffects } from './effects';
 import { prefersReducedMotion } from './confetti';
 import { GameBoard } from './GameBoard';
-import { ActionPanel, boardSizeText, Confetti, ConnectionBadge, DicePanel, GameLog, StatusBadge, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
+import { ActionPanel, Confetti, ConnectionBadge, DicePanel, GameLog, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
+import { boardSizeText, StatusBadge } from './StatusBadge';
 
 /** The viewer's team tasks with the proof dialog load for members only (spectators never need them). */
 const TeamTasks = lazy(() => import('./ProofPanel').then((m) => ({ default: m.TeamTasks })));

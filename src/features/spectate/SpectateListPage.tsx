@@ -8,7 +8,7 @@ import * as sel from '../../../machines/spectateList.selectors';
 import { fetchSpectateGames } from '../../api/lobby';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
-import { boardSizeText, StatusBadge } from '../play/GamePanels';
+import { boardSizeText, StatusBadge } from '../play/StatusBadge';
 import { resultsPath } from '../../app/paths';
 
 /**

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pagePreloads, withHeadTags } from '../../server/http/pagePreloads';
+
+/** A client build with the manifest shape Vite writes (vite.config.ts: the game screen's group chunks). */
+function fakeBuild(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'preloads-'));
+  fs.mkdirSync(path.join(dir, '.vite'));
+  const manifest = {
+    'index.html': { file: 'assets/index-A.js', isEntry: true, imports: ['_jsx-runtime-B.js', '_client-C.js'], dynamicImports: ['_gameScreen-D.js'] },
+    '_jsx-runtime-B.js': { file: 'assets/jsx-runtime-B.js' },
+    '_client-C.js': { file: 'assets/client-C.js', imports: ['_jsx-runtime-B.js'] },
+    '_gameScreen-D.js': { file: 'assets/gameScreen-D.js', name: 'gameScreen', imports: ['_client-C.js', '_gameShared-E.js', 'index.html'] },
+    '_gameShared-E.js': { file: 'assets/gameShared-E.js', name: 'gameShared', imports: ['_jsx-runtime-B.js', 'index.html'] },
+  };
+  fs.writeFileSync(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
+  return dir;
+}
+
+describe('preload tags of a page (issue #14 first load)', () => {
+  const dir = fakeBuild();
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("a spectator game page preloads the game screen's chunks (not the entry's) and its public game answer", () => {
+    const tags = pagePreloads(dir, '/games/spectate/42');
+    expect(tags).toBe(
+      '<link rel="modulepreload" crossorigin href="/assets/gameScreen-D.js">' +
+        '<link rel="modulepreload" crossorigin href="/assets/gameShared-E.js">' +
+        '<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/public/game/42">',
+    );
+    expect(pagePreloads(dir, '/games/spectate/42/')).toBe(tags);
+  });
+
+  it('other pages get nothing; without a manifest only the game answer is preloaded', () => {
+    for (const p of ['/', '/dashboard', '/games/spectate', '/games/spectate/x', '/games/12/verify']) expect(pagePreloads(dir, p), p).toBe('');
+    expect(pagePreloads(path.join(dir, 'missing'), '/games/spectate/7')).toBe('<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/public/game/7">');
+  });
+
+  it('the tags go at the end of <head>', () => {
+    expect(withHeadTags('<html><head><title>x</title></head><body></body></html>', '<link rel="x">')).toBe('<html><head><title>x</title>  <link rel="x">\n  </head><body></body></html>');
+    expect(withHeadTags('<head></head>', '')).toBe('<head></head>');
+  });
+});
