@@ -166,6 +166,8 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
   };
   app.get('/', page);
   app.get('/index.html', page);
+  // The build manifest (dist/.vite/) is the server's own input (pagePreloads), not a page's asset.
+  app.all('/.vite/*', (c) => c.json({ error: 'Not found.' }, 404));
   // The build writes .br and .gz copies beside each asset (vite.config.ts precompress). Built
   // assets carry a content hash in their names: cached for a year, never revalidated.
   app.use(

@@ -311,6 +311,11 @@ describe('built assets: compressed, cached for a year; index.html revalidated', 
       expect(r.headers['cache-control'], p).toBe('no-cache');
     }
     expect((await rawGet(`${suite.url}/assets/missing-abc.js`)).headers['cache-control']).not.toMatch(/immutable/);
+    // The build manifest the server reads for its preload links is not served.
+    expect(fs.existsSync(path.join(dist, '.vite', 'manifest.json'))).toBe(true);
+    const manifest = await rawGet(`${suite.url}/.vite/manifest.json`);
+    expect(manifest.status).toBe(404);
+    expect(JSON.parse(decoded(manifest).toString('utf8'))).toEqual({ error: 'Not found.' });
   });
 });
 
