@@ -91,6 +91,13 @@ function positive(text: string | undefined, fallback: number): number {
   return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
+/** An integer setting that may be 0; `fallback` when unset, empty or not a whole number >= 0. */
+function nonNegative(text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
 /** TRUST_PROXY: 'true' → 1, a non-negative integer → itself, anything else → 0. */
 function trustProxyHops(text: string | undefined): number {
   if (text === 'true') return 1;
@@ -120,7 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     boardSeed: env.BOARD_SEED ? Number(env.BOARD_SEED) : null,
     diceSeedBase: env.BOARD_SEED || null,
     authRateLimit: Number(env.AUTH_RATE_LIMIT) > 0 ? Number(env.AUTH_RATE_LIMIT) : 30,
-    gameCacheCheckMs: env.GAME_CACHE_CHECK_MS !== undefined && env.GAME_CACHE_CHECK_MS !== '' && Number.isInteger(Number(env.GAME_CACHE_CHECK_MS)) && Number(env.GAME_CACHE_CHECK_MS) >= 0 ? Number(env.GAME_CACHE_CHECK_MS) : 250,
+    gameCacheCheckMs: nonNegative(env.GAME_CACHE_CHECK_MS, 250),
     trustProxy: trustProxyHops(env.TRUST_PROXY),
     socketsPerAddress: positive(env.SOCKETS_PER_ADDRESS, 100),
     actionsPerSocket: positive(env.ROLLS_PER_SOCKET, 5),

@@ -165,13 +165,9 @@ export class GameCache {
 
   /** The game's current entry, or null when the game does not exist. Loads and serialises it on a miss. */
   async get(gameId: number): Promise<CachedGame | null> {
-    const entry = this.entries.get(gameId);
-    if (!entry) return this.build(gameId);
-    if (Date.now() - entry.checkedAt < this.checkMs) {
-      this.entries.delete(gameId);
-      this.entries.set(gameId, entry);
-      return entry;
-    }
+    const fresh = this.peek(gameId);
+    if (fresh) return fresh;
+    if (!this.entries.has(gameId)) return this.build(gameId);
     const queued = this.queued.get(gameId);
     if (queued) return queued;
     const running = this.running.get(gameId);
