@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { lazy, Suspense, useMemo, type CSSProperties } from 'react';
+import { lazy, Suspense, useDeferredValue, useMemo, type CSSProperties } from 'react';
 import { Link } from 'react-router-dom';
 import { standingsOf } from '../../../contract/game/standings';
 import { Podium } from '../../ui/Podium';
@@ -57,17 +57,21 @@ export function GameScreen({
   const loadError = useSelector(actor, sel.selectLoadError);
   const eventName = useSelector(actor, (s) => s.context.game?.event_name ?? null);
   const connection = useSelector(actor, sel.selectConnection) as ActorRefFrom<typeof socketConnectionMachine> | undefined;
+  // Issue #14 (first load): the game's arrival re-renders this screen at once (a chart selector is
+  // a synchronous store read), but the whole live game (board, sidebar, log) mounts in the deferred
+  // render after it, which React splits into short slices instead of one long task.
+  const shownName = useDeferredValue(eventName);
 
   return (
     <div className="game-page">
       <Breadcrumb previous={previous} current={eventName ?? 'Game'} />
-      {loading && <Spinner text="Loading game details..." />}
+      {(loading || (eventName !== null && shownName === null)) && <Spinner text="Loading game details..." />}
       {loadError && (
         <section className="panel panel--narrow">
           <Notice tone="error" testId="game-load-error">{loadError}</Notice>
         </section>
       )}
-      {eventName !== null && !loadError && <LiveGame actor={actor} audience={audience} effects={effects} connection={connection} />}
+      {shownName !== null && !loadError && <LiveGame actor={actor} audience={audience} effects={effects} connection={connection} />}
     </div>
   );
 }
