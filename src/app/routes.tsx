@@ -1,7 +1,6 @@
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { PublicLayout } from '../features/layout/PublicLayout';
 import { LoginPage } from '../features/auth/LoginPage';
-import { OnboardingPage } from '../features/onboarding/OnboardingPage';
 import { AuthCallbackPage } from '../features/auth/AuthCallbackPage';
 import { LoadingPage } from '../features/auth/LoadingPage';
 import { LoggedInLayout } from '../features/layout/LoggedInLayout';
@@ -14,9 +13,10 @@ function PageLoading() {
 }
 
 /**
- * The small screens of signing in (landing, callback, onboarding, the logged-in layout and the
- * dashboard) come with the app; the lobbies, the spectate list, the board and live game, clan
- * management and the profile load on first visit (and the avatar menu once signed in, Navbar),
+ * The small screens of signing in (landing, callback, session check, the logged-in layout and the
+ * dashboard) come with the app; onboarding (a first visit's form, with its chart), the lobbies,
+ * the spectate list, the board and live game, clan management and the profile load on first
+ * visit (and the avatar menu once signed in, Navbar),
  * so the landing page and a spectator's game page each download only what they show (issue #14:
  * at most 150 KiB of JavaScript on the wire). Until a page's code arrives it shows PageLoading
  * (its HydrateFallback).
@@ -24,6 +24,7 @@ function PageLoading() {
 const lazyPage = (load: () => Promise<{ Component: React.ComponentType }>) => ({ lazy: load, HydrateFallback: PageLoading });
 
 /** The lazily loaded screens. */
+const onboardingPage = () => import('../features/onboarding/OnboardingPage').then((m) => ({ Component: m.OnboardingPage }));
 const spectatorViewPage = () => import('../features/spectate/SpectatorViewPage').then((m) => ({ Component: m.SpectatorViewPage }));
 const profilePage = () => import('../features/profile/ProfilePage').then((m) => ({ Component: m.ProfilePage }));
 const gamesLobbyPage = () => import('../features/lobby/GamesLobbyPage').then((m) => ({ Component: m.GamesLobbyPage }));
@@ -44,7 +45,7 @@ export const routes: RouteObject[] = [
       { path: '/', element: <LoginPage /> },
       { path: '/auth-callback', element: <AuthCallbackPage /> },
       { path: '/loading', element: <LoadingPage /> },
-      { path: '/onboarding', element: <OnboardingPage /> },
+      { path: '/onboarding', ...lazyPage(onboardingPage) },
       { path: '/games/spectate', ...lazyPage(spectateList) },
       { path: '/games/spectate/:gameId', ...lazyPage(spectatorViewPage) },
       // verifyPath (src/app/paths.ts) builds links to it.

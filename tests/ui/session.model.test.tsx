@@ -217,7 +217,7 @@ function testRoutes(onboardingFx: FakeEffects): RouteObject[] {
   const swap = (list: RouteObject[]): RouteObject[] =>
     list.map((r) =>
       r.path === '/onboarding'
-        ? { ...r, element: <OnboardingPage effects={effects} /> }
+        ? { path: r.path, element: <OnboardingPage effects={effects} /> }
         : r.children
           ? { ...r, children: swap(r.children) }
           : r,
