@@ -85,6 +85,9 @@ export default defineConfig({
     emptyOutDir: true,
     // dist/.vite/manifest.json: the server preloads a page's lazy chunks from it (server/http/pagePreloads.ts).
     manifest: true,
+    // No modulepreload polyfill in the main chunk every page evaluates: Chromium, Firefox and Safari
+    // 17+ preload natively; an older browser only loses the hint (its imports still load).
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         codeSplitting: {
