@@ -85,18 +85,17 @@ export interface S3Config {
   secretAccessKey: string | null;
 }
 
-/** A positive integer from the environment, else `fallback`. */
-function positive(text: string | undefined, fallback: number): number {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
-/** An integer setting that may be 0; `fallback` when unset, empty or not a whole number >= 0. */
-function nonNegative(text: string | undefined, fallback: number): number {
+/**
+ * A whole-number setting of at least `min` from the environment; `fallback` when unset, empty or
+ * anything else. `positive` (at least 1) and `nonNegative` (0 allowed) name the two uses.
+ */
+function wholeNumber(text: string | undefined, fallback: number, min: number): number {
   if (text === undefined || text === '') return fallback;
   const n = Number(text);
-  return Number.isInteger(n) && n >= 0 ? n : fallback;
+  return Number.isInteger(n) && n >= min ? n : fallback;
 }
+const positive = (text: string | undefined, fallback: number) => wholeNumber(text, fallback, 1);
+const nonNegative = (text: string | undefined, fallback: number) => wholeNumber(text, fallback, 0);
 
 /** TRUST_PROXY: 'true' → 1, a non-negative integer → itself, anything else → 0. */
 function trustProxyHops(text: string | undefined): number {
