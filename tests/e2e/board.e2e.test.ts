@@ -123,16 +123,18 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
       await roll.click({ noWaitAfter: true });
       await expect.poll(version, { timeout: 10_000 }).toBeGreaterThan(before);
       const truth = await serverTeam(team);
-      // The die settles on a value and says it; the log then names the same roll.
+      // This roll's log line shows once its moment has played (the log holds it until the pawn
+      // arrives): this team's n-th roll line, newest first. Waiting on it, not on the announcement,
+      // keeps the previous roll's settled die from passing for this one.
+      const rolledLines = page.getByTestId('game-log').getByRole('listitem').filter({ hasText: `${team.name} rolled a ` });
+      await expect.poll(() => rolledLines.count(), { timeout: 10_000 }).toBe(n);
+      // The die has settled on a value and says it; the log names the same roll.
       const announcement = page.getByTestId('die-announcement');
-      await expect.poll(() => announcement.textContent(), { timeout: 10_000 }).toMatch(new RegExp(`^${team.name} rolled a [1-6]$`));
       const die = page.getByTestId('die');
       await expect.poll(() => die.getAttribute('data-state')).toBe('settled');
       const face = Number(await die.getAttribute('data-value'));
+      expect(face).toBeGreaterThanOrEqual(1);
       expect(await announcement.textContent()).toBe(`${team.name} rolled a ${face}`);
-      // The log line comes after the pawn arrives: this team's n-th roll line, newest first.
-      const rolledLines = page.getByTestId('game-log').getByRole('listitem').filter({ hasText: `${team.name} rolled a ` });
-      await expect.poll(() => rolledLines.count(), { timeout: 10_000 }).toBe(n);
       expect(await rolledLines.first().textContent()).toContain(`${team.name} rolled a ${face} and moved from`);
       // The pawn arrives where the server says, and stops moving.
       const pawn = page.locator(`.board__pawn[data-team="${team.id}"]`);
