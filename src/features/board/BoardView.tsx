@@ -1,4 +1,4 @@
-import { memo, startTransition, useEffect, useId, useRef, useState, type CSSProperties, type JSX, type KeyboardEvent } from 'react';
+import { memo, startTransition, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type JSX, type KeyboardEvent, type MouseEvent } from 'react';
 import { boardSide, cellToSquare, squareToCell } from '../../../contract/game/board';
 import { isSpecialDescription, SPECIAL_DESCRIPTIONS, type Connection } from '../../../contract/game/generate';
 import { TIER_LABELS, type Tier } from '../../../contract/game/tiers';
@@ -121,9 +121,9 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
   const [focusable, setFocusable] = useState(1);
   const [zoom, setZoom] = useState(1);
   const extent = boardExtent(boardSize);
-  const drawn = connections.filter((c) => isDrawable(c, boardSize));
-  const starts = new Map(drawn.map((c) => [c.start, c]));
-  const bySquare = new Map(squares.map((s) => [s.square_index, s]));
+  const drawn = useMemo(() => connections.filter((c) => isDrawable(c, boardSize)), [connections, boardSize]);
+  const starts = useMemo(() => new Map(drawn.map((c) => [c.start, c])), [drawn]);
+  const bySquare = useMemo(() => new Map(squares.map((s) => [s.square_index, s])), [squares]);
   const selectedSquare = selected !== null && selected <= boardSize ? selected : null;
   const info =
     selectedSquare === null ? BOARD_INFO_DEFAULT : squareInfoText(selectedSquare, drawn, bySquare.get(selectedSquare)?.task_description);
@@ -136,7 +136,19 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
     setFocusable(square);
     svgRef.current?.querySelector<SVGGElement>(`[data-square="${square}"]`)?.focus();
   };
-  const onKeyDown = (square: number, e: KeyboardEvent<SVGGElement>) => {
+  // The squares' handlers sit once on their group (the events bubble from the square under them),
+  // so a square's element holds no function of its own and an unchanged square is not drawn again.
+  const onCellsClick = (e: MouseEvent<SVGGElement>) => {
+    const square = squareOf(e.target);
+    if (square !== null) toggle(square);
+  };
+  const onCellsFocus = (e: FocusEvent<SVGGElement>) => {
+    const square = squareOf(e.target);
+    if (square !== null) setFocusable(square);
+  };
+  const onCellsKeyDown = (e: KeyboardEvent<SVGGElement>) => {
+    const square = squareOf(e.target);
+    if (square === null) return;
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       toggle(square);
@@ -153,60 +165,69 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
     if (next !== null) focusSquare(next);
   };
 
-  const cells: JSX.Element[] = [];
-  const labels: JSX.Element[] = [];
-  for (let square = 1; square <= drawnUpTo; square += 1) {
-    const s = bySquare.get(square);
-    const kind = kindOf(square, boardSize, s?.task_description, starts);
-    const o = cellOrigin(square, boardSize);
-    const tier = kind === 'task' ? s?.task_difficulty ?? null : null;
-    const description = s?.task_description ?? '';
-    const text =
-      kind === 'start' ? 'Start' : kind === 'finish' ? 'Finish' : kind === 'task' ? (description && !isSpecialDescription(description) ? description : tier ? 'Unassigned' : '') : '';
-    const infoText = squareInfoText(square, drawn, description);
-    const lines = kind === 'task' && text ? wrapLabel(text, 13, 3) : [];
-    const classes = ['board__cell', `board__cell--${kind}`, tier ? `board__cell--${tier.toLowerCase()}` : '', selectedSquare === square ? 'board__cell--selected' : '']
-      .filter(Boolean)
-      .join(' ');
-    cells.push(
-      <g
-        key={square}
-        className={classes}
-        data-square={square}
-        role="button"
-        tabIndex={square === focusable ? 0 : -1}
-        aria-pressed={selectedSquare === square}
-        aria-label={`Square ${square}${tier ? ` (${TIER_LABELS[tier]})` : ''}: ${infoText}`}
-        onClick={() => toggle(square)}
-        onKeyDown={(e) => onKeyDown(square, e)}
-        onFocus={() => setFocusable(square)}
-      >
-        <title>{`Square ${square}${tier ? ` · ${TIER_LABELS[tier]}` : ''}: ${infoText}`}</title>
-        <rect className="board__square" x={o.x + 2} y={o.y + 2} width={CELL - 4} height={CELL - 4} rx={8} />
-      </g>,
-    );
-    labels.push(
-      <g key={square} className={`board__label board__label--${kind}`} data-label={square}>
-        <text className="board__num" x={o.x + 8} y={o.y + NUMBER_TOP} dominantBaseline="hanging">
-          {square}
-        </text>
-        {(kind === 'start' || kind === 'finish') && (
-          <text className="board__mark" x={o.x + CELL / 2} y={o.y + MARK_BASELINE} textAnchor="middle">
-            {kind === 'start' ? 'START' : 'FINISH'}
-          </text>
-        )}
-        {!compact && lines.length > 0 && (
-          <text className={description ? 'board__task' : 'board__task board__task--unassigned'} x={o.x + CELL / 2} y={o.y + 40} textAnchor="middle">
-            {lines.map((line, i) => (
-              <tspan key={i} x={o.x + CELL / 2} dy={i === 0 ? 0 : 15}>
-                {line}
-              </tspan>
-            ))}
-          </text>
-        )}
-      </g>,
-    );
-  }
+  // The squares and their labels are built again only when they change (a drawing step, a new
+  // board, the selection or the focusable square), not for a pawn's step.
+  const { cells, labels } = useMemo(() => {
+    const cells: JSX.Element[] = [];
+    const labels: JSX.Element[] = [];
+    for (let square = 1; square <= drawnUpTo; square += 1) {
+      const s = bySquare.get(square);
+      const kind = kindOf(square, boardSize, s?.task_description, starts);
+      const o = cellOrigin(square, boardSize);
+      const tier = kind === 'task' ? s?.task_difficulty ?? null : null;
+      const description = s?.task_description ?? '';
+      const text =
+        kind === 'start' ? 'Start' : kind === 'finish' ? 'Finish' : kind === 'task' ? (description && !isSpecialDescription(description) ? description : tier ? 'Unassigned' : '') : '';
+      const infoText = squareInfoText(square, drawn, description);
+      const className = ['board__cell', `board__cell--${kind}`, tier ? `board__cell--${tier.toLowerCase()}` : '', selectedSquare === square ? 'board__cell--selected' : '']
+        .filter(Boolean)
+        .join(' ');
+      cells.push(
+        <SquareCell
+          key={square}
+          square={square}
+          className={className}
+          focusable={square === focusable}
+          pressed={selectedSquare === square}
+          label={`Square ${square}${tier ? ` (${TIER_LABELS[tier]})` : ''}: ${infoText}`}
+          title={`Square ${square}${tier ? ` · ${TIER_LABELS[tier]}` : ''}: ${infoText}`}
+          x={o.x}
+          y={o.y}
+        />,
+      );
+      labels.push(
+        <SquareLabel key={square} square={square} kind={kind} x={o.x} y={o.y} text={kind === 'task' && !compact ? text : ''} unassigned={!description} />,
+      );
+    }
+    // The groups themselves are the same elements from one pawn step to the next, so React skips
+    // them without visiting each square (their handlers only read boardSize and state setters).
+    return {
+      cells: (
+        <g className="board__cells" onClick={onCellsClick} onKeyDown={onCellsKeyDown} onFocus={onCellsFocus}>
+          {cells}
+        </g>
+      ),
+      labels: (
+        <g className="board__labels" aria-hidden="true">
+          {labels}
+        </g>
+      ),
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the handlers read boardSize and state setters only
+  }, [drawnUpTo, boardSize, bySquare, starts, drawn, selectedSquare, focusable, compact]);
+  const links = useMemo(
+    () => (
+      <g className="board__links" aria-hidden="true">
+        {full && drawn.filter((c) => c.type === 'ladder').map((c) => (
+          <Ladder key={`l${c.start}-${c.end}`} from={cellCenter(c.start, boardSize)} to={cellCenter(c.end, boardSize)} />
+        ))}
+        {full && drawn.filter((c) => c.type === 'snake').map((c) => (
+          <Snake key={`s${c.start}-${c.end}`} id={`${uid}-s${c.start}`} head={cellCenter(c.start, boardSize)} tail={cellCenter(c.end, boardSize)} />
+        ))}
+      </g>
+    ),
+    [full, drawn, boardSize, uid],
+  );
 
   const teamsBySquare = new Map<number, BoardViewTeam[]>();
   const pawns: JSX.Element[] = [];
@@ -272,18 +293,9 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
           role="group"
           aria-label={label}
         >
-          <g className="board__cells">{cells}</g>
-          <g className="board__links" aria-hidden="true">
-            {full && drawn.filter((c) => c.type === 'ladder').map((c) => (
-              <Ladder key={`l${c.start}-${c.end}`} from={cellCenter(c.start, boardSize)} to={cellCenter(c.end, boardSize)} />
-            ))}
-            {full && drawn.filter((c) => c.type === 'snake').map((c) => (
-              <Snake key={`s${c.start}-${c.end}`} id={`${uid}-s${c.start}`} head={cellCenter(c.start, boardSize)} tail={cellCenter(c.end, boardSize)} />
-            ))}
-          </g>
-          <g className="board__labels" aria-hidden="true">
-            {labels}
-          </g>
+          {cells}
+          {links}
+          {labels}
           <g className="board__pawns" aria-hidden="true">
             {pawns}
           </g>
@@ -294,6 +306,55 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
         <span className="board-info__text">{info}</span>
       </figcaption>
     </figure>
+  );
+});
+
+/** The square number of the board square an event came from (its `data-square` element), or null. */
+function squareOf(target: EventTarget): number | null {
+  const cell = target instanceof Element ? target.closest('[data-square]') : null;
+  return cell ? Number(cell.getAttribute('data-square')) : null;
+}
+
+/**
+ * One square's button (the bottom layer): its tier tint, selection, accessible name and <title>.
+ * Primitive props only, so BoardView's next drawing step or a new game object leaves an unchanged
+ * square alone (memo). Clicks, keys and focus are handled on the squares' group.
+ */
+const SquareCell = memo(function SquareCell(props: { square: number; className: string; focusable: boolean; pressed: boolean; label: string; title: string; x: number; y: number }) {
+  return (
+    <g className={props.className} data-square={props.square} role="button" tabIndex={props.focusable ? 0 : -1} aria-pressed={props.pressed} aria-label={props.label}>
+      <title>{props.title}</title>
+      <rect className="board__square" x={props.x + 2} y={props.y + 2} width={CELL - 4} height={CELL - 4} rx={8} />
+    </g>
+  );
+});
+
+/**
+ * One square's labels (the layer above the snakes and ladders): its number, START/FINISH, and
+ * `text` (a task, or 'Unassigned' when `unassigned`) cut to 3 lines of 13 characters; '' for none.
+ */
+const SquareLabel = memo(function SquareLabel({ square, kind, x, y, text, unassigned }: { square: number; kind: Kind; x: number; y: number; text: string; unassigned: boolean }) {
+  const lines = text ? wrapLabel(text, 13, 3) : [];
+  return (
+    <g className={`board__label board__label--${kind}`} data-label={square}>
+      <text className="board__num" x={x + 8} y={y + NUMBER_TOP} dominantBaseline="hanging">
+        {square}
+      </text>
+      {(kind === 'start' || kind === 'finish') && (
+        <text className="board__mark" x={x + CELL / 2} y={y + MARK_BASELINE} textAnchor="middle">
+          {kind === 'start' ? 'START' : 'FINISH'}
+        </text>
+      )}
+      {lines.length > 0 && (
+        <text className={unassigned ? 'board__task board__task--unassigned' : 'board__task'} x={x + CELL / 2} y={y + 40} textAnchor="middle">
+          {lines.map((line, i) => (
+            <tspan key={i} x={x + CELL / 2} dy={i === 0 ? 0 : 15}>
+              {line}
+            </tspan>
+          ))}
+        </text>
+      )}
+    </g>
   );
 });
 
