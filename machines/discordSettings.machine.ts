@@ -28,20 +28,17 @@ export type DiscordSettingsEvent =
   | { type: 'discord.delete' }
   | { type: 'discord.reload' };
 
+/**
+ * How long the panel waits in `ready`, a webhook being saved, before it reads the settings again
+ * (ms): the delivery worker marks a webhook failing or disabled in the background.
+ */
+export const DISCORD_RECHECK_MS = 30_000;
+
 const ALL_ON: Announce = { status: true, rolls: true, reviews: true, results: true };
 const errorText = (error: unknown) => (error instanceof Error && error.message ? error.message : DISCORD_PANEL_TEXTS.actionFailed);
 
-/**
- * The Discord panel of an event (server-contract section 9): `loading` reads the settings
- * (`loadSettings`) → `ready`, or `loadFailed` (`discord.reload` tries again). In `ready` the URL
- * field and the four announce switches are edited; `discord.save` sends them (`saving`) when
- * the draft passes webhookDraftProblem (else the exact refusal shows under the field);
- * `discord.test` posts a test message (`testing`) and `discord.delete` removes the webhook
- * (`deleting`), both only with a saved webhook. Each action ends back in `ready` with its
- * success text or the server's error (cleared by the next edit); the saved state ('active', 'failing', 'disabled') and
- * last_error show from `saved`, and `discord.reload` reads them again.
- */
-export const discordSettingsMachine = setup({
+/** The chart's types, actors (effects provided by the panel), delays, guards and actions. */
+const discordSettingsSetup = setup({
   types: {
     context: {} as DiscordSettingsContext,
     events: {} as DiscordSettingsEvent,
@@ -52,12 +49,16 @@ export const discordSettingsMachine = setup({
     testWebhook: missingPromise<void>('discordSettings', 'testWebhook'),
     deleteSettings: missingPromise<void>('discordSettings', 'deleteSettings'),
   },
+  delays: {
+    settingsRecheck: DISCORD_RECHECK_MS,
+  },
   guards: {
     isDraftSendable: ({ context }) => webhookDraftProblem(context.draftUrl, context.saved !== null) === null,
     hasSaved: ({ context }) => context.saved !== null,
   },
   actions: {
     assignSaved: assign((_, saved: DiscordSettings | null) => ({ saved, announce: saved?.announce ?? ALL_ON, draftUrl: '', urlProblem: null })),
+    assignSavedState: assign((_, saved: DiscordSettings | null) => ({ saved })),
     assignUrl: assign((_, url: string) => ({ draftUrl: url, urlProblem: null })),
     toggleAnnounce: assign(({ context }, kind: AnnounceKind) => ({ announce: { ...context.announce, [kind]: !context.announce[kind] } })),
     refuseDraft: assign(({ context }) => ({ urlProblem: webhookDraftProblem(context.draftUrl, context.saved !== null) })),
@@ -65,7 +66,33 @@ export const discordSettingsMachine = setup({
     showSuccess: assign((_, text: string) => ({ message: { tone: 'success' as const, text } })),
     showError: assign((_, error: unknown) => ({ message: { tone: 'error' as const, text: errorText(error) } })),
   },
-}).createMachine({
+});
+
+/** What `ready` and `rechecking` both answer: edits, Save, Send Test Message, Remove Webhook, Refresh. */
+const readyEvents = {
+  // Editing starts a new attempt: the last outcome's message goes.
+  'url.change': { actions: ['clearMessage', { type: 'assignUrl', params: ({ event }: { event: { url: string } }) => event.url }] },
+  'announce.toggle': { actions: ['clearMessage', { type: 'toggleAnnounce', params: ({ event }: { event: { kind: AnnounceKind } }) => event.kind }] },
+  'discord.save': [{ guard: 'isDraftSendable', target: 'saving', actions: 'clearMessage' }, { actions: 'refuseDraft' }],
+  'discord.test': { guard: 'hasSaved', target: 'testing', actions: 'clearMessage' },
+  'discord.delete': { guard: 'hasSaved', target: 'deleting', actions: 'clearMessage' },
+  'discord.reload': { target: 'loading', actions: 'clearMessage' },
+} as const;
+
+/**
+ * The Discord panel of an event (server-contract section 9): `loading` reads the settings
+ * (`loadSettings`) → `ready`, or `loadFailed` (`discord.reload` tries again). In `ready` the URL
+ * field and the four announce switches are edited; `discord.save` sends them (`saving`) when
+ * the draft passes webhookDraftProblem (else the exact refusal shows under the field);
+ * `discord.test` posts a test message (`testing`) and `discord.delete` removes the webhook
+ * (`deleting`), both only with a saved webhook. Each action ends back in `ready` with its
+ * success text or the server's error (cleared by the next edit); the saved state ('active', 'failing', 'disabled') and
+ * last_error show from `saved`, and `discord.reload` reads them again. With a webhook saved, every
+ * DISCORD_RECHECK_MS in `ready` the panel reads them again by itself (`rechecking`, which takes
+ * the same events as `ready` and keeps the draft, the switches and the message; a failed read
+ * changes nothing and the next one tries again).
+ */
+export const discordSettingsMachine = discordSettingsSetup.createMachine({
   id: 'discordSettings',
   context: { saved: null, draftUrl: '', announce: ALL_ON, urlProblem: null, message: null },
   initial: 'loading',
@@ -83,15 +110,17 @@ export const discordSettingsMachine = setup({
       on: { 'discord.reload': { target: 'loading', actions: 'clearMessage' } },
     },
     ready: {
-      on: {
-        // Editing starts a new attempt: the last outcome's message goes.
-        'url.change': { actions: ['clearMessage', { type: 'assignUrl', params: ({ event }) => event.url }] },
-        'announce.toggle': { actions: ['clearMessage', { type: 'toggleAnnounce', params: ({ event }) => event.kind }] },
-        'discord.save': [{ guard: 'isDraftSendable', target: 'saving', actions: 'clearMessage' }, { actions: 'refuseDraft' }],
-        'discord.test': { guard: 'hasSaved', target: 'testing', actions: 'clearMessage' },
-        'discord.delete': { guard: 'hasSaved', target: 'deleting', actions: 'clearMessage' },
-        'discord.reload': { target: 'loading', actions: 'clearMessage' },
+      after: { settingsRecheck: { guard: 'hasSaved', target: 'rechecking' } },
+      on: readyEvents,
+    },
+    rechecking: {
+      invoke: {
+        id: 'recheckSettings',
+        src: 'loadSettings',
+        onDone: { target: 'ready', actions: { type: 'assignSavedState', params: ({ event }) => event.output } },
+        onError: { target: 'ready' },
       },
+      on: readyEvents,
     },
     saving: {
       tags: ['busy'],

@@ -4,7 +4,7 @@ import type { discordSettingsMachine } from './discordSettings.machine';
 type S = SnapshotFrom<typeof discordSettingsMachine>;
 
 /** Which phase the Discord panel shows. */
-export type DiscordPhase = 'loading' | 'loadFailed' | 'ready' | 'saving' | 'testing' | 'deleting';
+export type DiscordPhase = 'loading' | 'loadFailed' | 'ready' | 'rechecking' | 'saving' | 'testing' | 'deleting';
 
 /** Named selectors of the discordSettings chart. */
 export const selectDiscordPhase = (s: S) => s.value as DiscordPhase;
@@ -17,4 +17,5 @@ export const selectDiscordMessage = (s: S) => s.context.message;
 /** Test and Remove need a saved webhook and nothing running (derived with `can`). */
 export const canTestDiscord = (s: S) => s.can({ type: 'discord.test' });
 export const canDeleteDiscord = (s: S) => s.can({ type: 'discord.delete' });
-export const canSaveDiscord = (s: S) => s.matches('ready');
+/** Save is offered where the chart takes it (`ready`, and `rechecking` in the background). */
+export const canSaveDiscord = (s: S) => s.can({ type: 'discord.save' });

@@ -1,13 +1,14 @@
 // @vitest-environment jsdom
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { DISCORD_PANEL_TEXTS, WEBHOOK_STATE_TEXT, WEBHOOK_URL_MESSAGE, type DiscordSettings } from '../../contract/discord';
-import { discordSettingsMachine, type DiscordSettingsEvent, type SaveDiscordInput } from '../../machines/discordSettings.machine';
+import { DISCORD_RECHECK_MS, discordSettingsMachine, type DiscordSettingsEvent, type SaveDiscordInput } from '../../machines/discordSettings.machine';
 import { DiscordPanel, type DiscordEffects } from '../../src/features/discord/DiscordPanel';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
+import { useFakeTimersPerTest } from '../support/timers';
 
 /**
  * Model-based test of the discordSettings chart (the event's 'Discord' panel, server-contract
@@ -19,8 +20,12 @@ import { FakeEffects } from '../support/effects';
  */
 
 type Snap = SnapshotFrom<typeof discordSettingsMachine>;
+const RECHECK = 'xstate.after.settingsRecheck.discordSettings.ready';
 type ModelEvent =
   | DiscordSettingsEvent
+  | { type: typeof RECHECK }
+  | { type: 'xstate.done.actor.recheckSettings'; output: DiscordSettings | null }
+  | { type: 'xstate.error.actor.recheckSettings'; error: Error }
   | { type: 'xstate.done.actor.loadSettings'; output: DiscordSettings | null }
   | { type: 'xstate.error.actor.loadSettings'; error: Error }
   | { type: 'xstate.done.actor.saveSettings'; output: DiscordSettings }
@@ -45,6 +50,13 @@ const DISABLED: DiscordSettings = {
   announce: { status: true, rolls: true, reviews: true, results: true },
   state: 'disabled',
   last_error: 'Discord answered 404: <b>Unknown Webhook</b> The webhook was deleted or its URL is wrong: save a new webhook URL.',
+};
+/** What the background read finds after the worker's failed deliveries. */
+const FAILING: DiscordSettings = {
+  webhook_url_masked: 'https://discord.com/api/webhooks/123456789/••••••••efgh',
+  announce: { status: true, rolls: false, reviews: true, results: true },
+  state: 'failing',
+  last_error: 'Discord answered 503: upstream unavailable',
 };
 const ACTIVE: DiscordSettings = {
   webhook_url_masked: 'https://discord.com/api/webhooks/123456789/••••••••efgh',
@@ -74,8 +86,20 @@ function eventsOf(s: Snap): ModelEvent[] {
         { type: 'discord.save' },
         ...(saved ? [{ type: 'discord.test' } as const, { type: 'discord.delete' } as const] : []),
         ...(message === null ? [{ type: 'discord.reload' } as const] : []),
+        // The background read from a quiet panel only (nothing typed, no outcome shown): enough
+        // to reach each of its outcomes without multiplying every other path.
+        ...(saved && message === null && draftUrl === '' ? [{ type: RECHECK } as const] : []),
       ];
     }
+    case 'rechecking':
+      // The background read: what it finds (a webhook now failing, or gone), a failed read, and an
+      // edit made while it runs (kept).
+      return [
+        { type: 'xstate.done.actor.recheckSettings', output: FAILING },
+        { type: 'xstate.done.actor.recheckSettings', output: null },
+        { type: 'xstate.error.actor.recheckSettings', error: new Error(LOAD_ERROR) },
+        ...(s.context.draftUrl !== GOOD_URL ? [{ type: 'url.change', url: GOOD_URL } as const] : []),
+      ];
     case 'saving':
       return [
         { type: 'xstate.done.actor.saveSettings', output: ACTIVE },
@@ -90,9 +114,14 @@ function eventsOf(s: Snap): ModelEvent[] {
   }
 }
 
-/** What the screen can tell apart: the state, the saved webhook's state, the draft, one switch, the refusal and the outcome. */
-const serialize = (s: Snap) =>
+/**
+ * What the screen can tell apart: the state, the saved webhook's state, the draft, one switch, the
+ * refusal and the outcome; and whether a background read just failed (a state of its own, so a
+ * path shows the panel unchanged after it).
+ */
+const serialize = (s: Snap, event?: ModelEvent) =>
   JSON.stringify([
+    event?.type === 'xstate.error.actor.recheckSettings',
     s.value,
     s.context.saved?.state ?? null,
     s.context.draftUrl === '' ? '' : s.context.draftUrl === GOOD_URL ? 'good' : 'bad',
@@ -109,6 +138,16 @@ const panel = () => screen.getByTestId('discord-panel');
 const executors = {
   'xstate.done.actor.loadSettings': (w, { event }) => settle(w, 'load', event),
   'xstate.error.actor.loadSettings': (w, { event }) => settle(w, 'load', event),
+  'xstate.done.actor.recheckSettings': (w, { event }) => settle(w, 'load', event),
+  'xstate.error.actor.recheckSettings': (w, { event }) => settle(w, 'load', event),
+  [RECHECK]: async (w) => {
+    const loads = w.fx.calls('load').length;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(DISCORD_RECHECK_MS);
+    });
+    // The panel read the settings again by itself.
+    expect(w.fx.calls('load')).toHaveLength(loads + 1);
+  },
   'xstate.done.actor.saveSettings': (w, { event }) => settle(w, 'save', event),
   'xstate.error.actor.saveSettings': (w, { event }) => settle(w, 'save', event),
   'xstate.done.actor.testWebhook': (w, { event }) => settle(w, 'test', event),
@@ -148,6 +187,15 @@ function formShows(s: Snap): void {
   else expect(screen.queryByTestId('discord-message')).toBeNull();
 }
 
+function readyShows(s: Snap, phase: 'ready' | 'rechecking'): void {
+  expect(panel().dataset.phase).toBe(phase);
+  expect(screen.queryByText('Loading Discord settings...')).toBeNull();
+  expect(button('Save').disabled).toBe(false);
+  expect(button('Send Test Message').disabled).toBe(s.context.saved === null);
+  expect(button('Remove Webhook').disabled).toBe(s.context.saved === null);
+  formShows(s);
+}
+
 function busyShows(s: Snap, text: string): void {
   expect(panel().dataset.phase).toBe(s.value);
   expect(screen.getByText(text)).toBeTruthy();
@@ -156,6 +204,8 @@ function busyShows(s: Snap, text: string): void {
   expect(button('Remove Webhook').disabled).toBe(true);
   formShows(s);
 }
+
+useFakeTimersPerTest();
 
 modelTests<Snap, ModelEvent, World>({
   name: 'discordSettings',
@@ -174,13 +224,9 @@ modelTests<Snap, ModelEvent, World>({
       expect(button('Retry')).toBeTruthy();
       expect(screen.queryByLabelText('Webhook URL')).toBeNull();
     },
-    ready: (s) => {
-      expect(panel().dataset.phase).toBe('ready');
-      expect(button('Save').disabled).toBe(false);
-      expect(button('Send Test Message').disabled).toBe(s.context.saved === null);
-      expect(button('Remove Webhook').disabled).toBe(s.context.saved === null);
-      formShows(s);
-    },
+    ready: (s) => readyShows(s, 'ready'),
+    // Reading again in the background looks like ready: no spinner, the form and its edits stay.
+    rechecking: (s) => readyShows(s, 'rechecking'),
     saving: (s, w) => {
       busyShows(s, 'Saving...');
       expect(w.fx.calls('save').at(-1)).toEqual([7, 3, { webhookUrl: s.context.draftUrl === '' ? null : s.context.draftUrl, announce: s.context.announce }]);
@@ -197,7 +243,7 @@ modelTests<Snap, ModelEvent, World>({
       deleteDiscordSettings: fx.fn('delete'),
     };
     render(<DiscordPanel clanId={7} eventId={3} effects={effects} />);
-    return { fx, user: userEvent.setup() };
+    return { fx, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }) };
   },
   guards: (paths) => {
     // The texts of section 9 and of the panel are reached: the refusal, each outcome, a disabled webhook.
@@ -206,6 +252,9 @@ modelTests<Snap, ModelEvent, World>({
       expect(messages.has(text), text).toBe(true);
     }
     expect(paths.some((p) => p.steps.some((st) => st.state.context.urlProblem === WEBHOOK_URL_MESSAGE))).toBe(true);
+    // The background read shows a webhook the worker marked failing, with a typed draft kept.
+    expect(paths.some((p) => p.steps.some((st) => st.state.matches('ready') && st.state.context.saved?.state === 'failing'))).toBe(true);
+    expect(paths.some((p) => p.steps.some((st, i) => st.state.matches('ready') && st.state.context.draftUrl === GOOD_URL && p.steps[i - 1]?.state.matches('rechecking')))).toBe(true);
     // What Save sends: a typed URL, or null to keep the saved one.
     expect(paths.some((p) => p.steps.some((st) => st.state.matches('saving') && st.state.context.draftUrl === '' && st.state.context.saved !== null))).toBe(true);
   },
