@@ -1,4 +1,5 @@
 import { assign, setup } from 'xstate';
+import { isActiveStatus } from '../contract/game/status';
 import { GAME_VIEW_MESSAGES } from '../contract/game/viewTexts';
 import type { ResultsData } from '../contract/results';
 import { missingPromise } from './shared';
@@ -16,13 +17,18 @@ export interface ResultsContext {
 
 export type ResultsEvent = { type: 'results.reload' };
 
+/** How long the results of a game still being played stay on screen before they are read again (ms). */
+export const RESULTS_REFRESH_MS = 15_000;
+
 /** The failure text of a load: the error's own message, else the fallback. */
 const errorText = (error: unknown) => (error instanceof Error && error.message ? error.message : GAME_VIEW_MESSAGES.publicLoadFailed);
 
 /**
  * The results page of a game (issue #15): `loading` runs `loadResults` (the history and the
  * public game, given from src/) → `loaded`; a failure whose text is 'Game not found.' →
- * `notFound`, any other → `failed` with that text, where `results.reload` loads again.
+ * `notFound`, any other → `failed` with that text, where `results.reload` loads again. While the
+ * game is not finished, `loaded` reads them again every RESULTS_REFRESH_MS (`refreshing`, the
+ * results so far staying on screen; a failed read keeps them and the next one tries again).
  */
 export const resultsMachine = setup({
   types: {
@@ -33,7 +39,13 @@ export const resultsMachine = setup({
   actors: {
     loadResults: missingPromise<ResultsData, { gameId: number }>('results', 'loadResults'),
   },
+  delays: {
+    resultsRefresh: RESULTS_REFRESH_MS,
+  },
   guards: {
+    /** The read found the results on screen unchanged (kept as they are: nothing is drawn again). */
+    isUnchanged: ({ context }, data: ResultsData) => JSON.stringify(context.data) === JSON.stringify(data),
+    isGameActive: ({ context }) => context.data !== null && isActiveStatus(context.data.history.game.status),
     isNotFound: (_, error: unknown) => errorText(error) === GAME_VIEW_MESSAGES.notFound,
   },
   actions: {
@@ -58,7 +70,21 @@ export const resultsMachine = setup({
         ],
       },
     },
-    loaded: {},
+    loaded: {
+      after: { resultsRefresh: { guard: 'isGameActive', target: 'refreshing' } },
+    },
+    refreshing: {
+      invoke: {
+        id: 'refreshResults',
+        src: 'loadResults',
+        input: ({ context }) => ({ gameId: context.gameId }),
+        onDone: [
+          { guard: { type: 'isUnchanged', params: ({ event }) => event.output }, target: 'loaded' },
+          { target: 'loaded', actions: { type: 'assignData', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'loaded' },
+      },
+    },
     notFound: {},
     failed: {
       on: { 'results.reload': 'loading' },

@@ -4,7 +4,8 @@ import type { resultsMachine } from './results.machine';
 type S = SnapshotFrom<typeof resultsMachine>;
 
 /** Named selectors of the results chart. */
-export const selectResults = (s: S) => (s.matches('loaded') ? s.context.data : null);
+/** The results on screen: loaded, and kept while they are read again. */
+export const selectResults = (s: S) => (s.matches('loaded') || s.matches('refreshing') ? s.context.data : null);
 export const selectIsLoading = (s: S) => s.matches('loading');
 export const selectIsNotFound = (s: S) => s.matches('notFound');
 export const selectLoadError = (s: S) => (s.matches('failed') ? s.context.error : null);

@@ -2,17 +2,18 @@
 import { act, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import userEvent from '@testing-library/user-event';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../contract/game/viewTexts';
 import type { GameHistory } from '../../contract/history';
 import type { RaceSeries, ResultsData } from '../../contract/results';
-import { resultsMachine, type ResultsEvent } from '../../machines/results.machine';
+import { RESULTS_REFRESH_MS, resultsMachine, type ResultsEvent } from '../../machines/results.machine';
 import { ResultsPage } from '../../src/features/results/ResultsPage';
 import type { ResultsEffects } from '../../src/features/results/effects';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 import { fixtureGame } from '../support/gameFixtures';
+import { useFakeTimersPerTest } from '../support/timers';
 
 /**
  * Model-based test of the results chart (issue #15) through the rendered results page: the fake
@@ -23,7 +24,14 @@ import { fixtureGame } from '../support/gameFixtures';
  */
 
 type Snap = SnapshotFrom<typeof resultsMachine>;
-type ModelEvent = ResultsEvent | { type: 'xstate.done.actor.loadResults'; output: ResultsData } | { type: 'xstate.error.actor.loadResults'; error: Error; text: string };
+const REFRESH = 'xstate.after.resultsRefresh.results.loaded';
+type ModelEvent =
+  | ResultsEvent
+  | { type: 'xstate.done.actor.loadResults'; output: ResultsData }
+  | { type: 'xstate.error.actor.loadResults'; error: Error; text: string }
+  | { type: typeof REFRESH }
+  | { type: 'xstate.done.actor.refreshResults'; output: ResultsData }
+  | { type: 'xstate.error.actor.refreshResults'; error: Error };
 
 const RED = { team_id: 11, name: 'Red <b>Dragons</b>', color: '#cc2222' };
 const BLUE = { team_id: 12, name: 'Blue Moons', color: '#2244cc' };
@@ -43,7 +51,9 @@ const PLAYED: GameHistory = {
   reviews: [],
 };
 const EMPTY: GameHistory = { ...PLAYED, game: { ...PLAYED.game, status: 'in-progress', winners: null, dice_seed: null }, moves: [] };
-const OUTCOMES = { played: { history: PLAYED, board }, empty: { history: EMPTY, board } } satisfies Record<string, ResultsData>;
+/** The game still on after its first three moves (what a refresh of EMPTY finds). */
+const IN_PLAY: GameHistory = { ...PLAYED, game: { ...PLAYED.game, status: 'in-progress', winners: null, dice_seed: null }, moves: PLAYED.moves.slice(0, 3) };
+const OUTCOMES = { played: { history: PLAYED, board }, empty: { history: EMPTY, board }, inPlay: { history: IN_PLAY, board } } satisfies Record<string, ResultsData>;
 const FAILED = GAME_VIEW_MESSAGES.publicLoadFailed;
 
 interface World {
@@ -62,6 +72,13 @@ function eventsOf(s: Snap): ModelEvent[] {
       { type: 'xstate.error.actor.loadResults', error: new Error(FAILED), text: FAILED },
     ];
   if (s.matches('failed')) return [{ type: 'results.reload' }];
+  // A game still on is read again after RESULTS_REFRESH_MS (the chart's guard leaves a finished one alone).
+  if (s.matches('loaded')) return s.context.data?.history.game.status === 'finished' ? [] : [{ type: REFRESH }];
+  if (s.matches('refreshing'))
+    return [
+      { type: 'xstate.done.actor.refreshResults', output: OUTCOMES.inPlay },
+      { type: 'xstate.error.actor.refreshResults', error: new Error(FAILED) },
+    ];
   return [];
 }
 
@@ -69,7 +86,81 @@ const EXECUTORS = {
   'xstate.done.actor.loadResults': async (w, { event }) => act(() => w.fx.resolve('loadResults', (event as { output: ResultsData }).output)),
   'xstate.error.actor.loadResults': async (w, { event }) => act(() => w.fx.reject('loadResults', (event as { error: Error }).error)),
   'results.reload': async (w) => w.user.click(screen.getByRole('button', { name: 'Retry' })),
+  [REFRESH]: async (w) => {
+    const loads = w.fx.calls('loadResults').length;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(RESULTS_REFRESH_MS);
+    });
+    expect(w.fx.calls('loadResults')).toHaveLength(loads + 1);
+  },
+  'xstate.done.actor.refreshResults': async (w, { event }) => act(() => w.fx.resolve('loadResults', (event as { output: ResultsData }).output)),
+  'xstate.error.actor.refreshResults': async (w, { event }) => act(() => w.fx.reject('loadResults', (event as { error: Error }).error)),
 } satisfies Record<ModelEvent['type'], ModelExecutor<World, Snap, ModelEvent>>;
+
+/** The results on screen: the empty game, the game still on, or the finished game. */
+function resultsShow(s: Snap, w: World): void {
+  expect(screen.queryByText('Loading results...')).toBeNull();
+  expect(screen.getByRole('heading', { name: 'Spring Bash: Results' })).toBeTruthy();
+  const csv = screen.getByRole('link', { name: 'Download CSV' }) as HTMLAnchorElement;
+  expect(csv.getAttribute('href')).toBe('/api/public/game/5/history.csv');
+  expect(csv.hasAttribute('download')).toBe(true);
+  const standings = screen.getAllByTestId('standing');
+  const active = s.context.data!.history.game.status !== 'finished';
+  // A game still on says its results update; a finished one does not.
+  if (active) expect(screen.getByTestId('results-live').textContent).toBe('The game is still on: these results update every 15 seconds.');
+  else expect(screen.queryByTestId('results-live')).toBeNull();
+  if (s.context.data!.history.moves.length === 0) {
+    // No moves: the note, the standings so far (everyone on square 1), no chart, statistics or replay.
+    expect(screen.getByTestId('results-empty').textContent).toBe('No moves yet: the story of this game starts with its first roll.');
+    expect(screen.getByRole('heading', { name: 'Standings So Far' })).toBeTruthy();
+    expect(standings.map((r) => r.dataset.position)).toEqual(['1', '1']);
+    expect(screen.queryByTestId('podium')).toBeNull();
+    expect(screen.queryByTestId('race-chart')).toBeNull();
+    expect(screen.queryByTestId('stats-table')).toBeNull();
+    expect(screen.queryByTestId('replay-controls')).toBeNull();
+    expect(w.charts).toHaveLength(0);
+    return;
+  }
+  expect(screen.queryByTestId('results-empty')).toBeNull();
+  if (active) {
+    // The first three moves of a game still on: standings so far, no winner or podium, the chart
+    // and the replay up to now.
+    expect(screen.getByRole('heading', { name: 'Standings So Far' })).toBeTruthy();
+    expect(standings.map((r) => [r.dataset.team, r.dataset.position])).toEqual([
+      [BLUE.name, '14'],
+      [RED.name, '12'],
+    ]);
+    expect(screen.queryByText('Winner')).toBeNull();
+    expect(screen.queryByTestId('podium')).toBeNull();
+    expect(w.charts.at(-1)!.series.map((x) => [x.team.name, x.positions])).toEqual([
+      [RED.name, [1, 7, 7, 12]],
+      [BLUE.name, [1, 1, 14, 14]],
+    ]);
+    expect(screen.getByTestId('replay-status').textContent).toBe('Move 0 of 3: every team on square 1.');
+    return;
+  }
+  expect(screen.getByRole('heading', { name: 'Final Standings' })).toBeTruthy();
+  // The winner first; names are text (no markup parsed).
+  expect(standings.map((r) => [r.dataset.team, r.dataset.position])).toEqual([
+    [BLUE.name, '25'],
+    [RED.name, '7'],
+  ]);
+  expect(standings[0].textContent).toContain('Winner');
+  expect(screen.getByTestId('standings').querySelector('b')).toBeNull();
+  expect(within(screen.getByTestId('podium')).getAllByRole('listitem').map((li) => li.textContent)).toEqual([`${BLUE.name}1stSquare 25`, `${RED.name}2ndSquare 7`]);
+  // The chart is handed one series per team, in team order, with its squares at every frame.
+  expect(w.charts.at(-1)!.series.map((x) => [x.team.name, x.positions])).toEqual([
+    [RED.name, [1, 7, 7, 12, 7, 7, 7]],
+    [BLUE.name, [1, 1, 14, 14, 14, 20, 25]],
+  ]);
+  const row = (name: string) => within(screen.getByTestId('stats-table')).getAllByRole('row').find((r) => r.dataset.team === name)!;
+  expect(within(row(RED.name)).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', '1', '0', '0', '1', '1 min 30 s', '2 min']);
+  expect(within(row(BLUE.name)).getAllByRole('cell').map((c) => c.textContent)).toEqual(['3', '1', '0', '1', '0', '2 min 15 s', '3 min 30 s']);
+  expect(screen.getByTestId('replay-status').textContent).toBe('Move 0 of 6: every team on square 1.');
+  
+}
+
+useFakeTimersPerTest();
 
 modelTests<Snap, ModelEvent, World>({
   name: 'results',
@@ -83,45 +174,9 @@ modelTests<Snap, ModelEvent, World>({
       expect(screen.getByRole('status').textContent).toBe('Loading results...');
       expect(screen.queryByTestId('standings')).toBeNull();
     },
-    loaded: (s, w) => {
-      expect(screen.queryByText('Loading results...')).toBeNull();
-      expect(screen.getByRole('heading', { name: 'Spring Bash: Results' })).toBeTruthy();
-      const csv = screen.getByRole('link', { name: 'Download CSV' }) as HTMLAnchorElement;
-      expect(csv.getAttribute('href')).toBe('/api/public/game/5/history.csv');
-      expect(csv.hasAttribute('download')).toBe(true);
-      const standings = screen.getAllByTestId('standing');
-      if (s.context.data!.history.moves.length === 0) {
-        // No moves: the note, the standings so far (everyone on square 1), no chart, statistics or replay.
-        expect(screen.getByTestId('results-empty').textContent).toBe('No moves yet: the story of this game starts with its first roll.');
-        expect(screen.getByRole('heading', { name: 'Standings So Far' })).toBeTruthy();
-        expect(standings.map((r) => r.dataset.position)).toEqual(['1', '1']);
-        expect(screen.queryByTestId('podium')).toBeNull();
-        expect(screen.queryByTestId('race-chart')).toBeNull();
-        expect(screen.queryByTestId('stats-table')).toBeNull();
-        expect(screen.queryByTestId('replay-controls')).toBeNull();
-        expect(w.charts).toHaveLength(0);
-        return;
-      }
-      expect(screen.queryByTestId('results-empty')).toBeNull();
-      expect(screen.getByRole('heading', { name: 'Final Standings' })).toBeTruthy();
-      // The winner first; names are text (no markup parsed).
-      expect(standings.map((r) => [r.dataset.team, r.dataset.position])).toEqual([
-        [BLUE.name, '25'],
-        [RED.name, '7'],
-      ]);
-      expect(standings[0].textContent).toContain('Winner');
-      expect(screen.getByTestId('standings').querySelector('b')).toBeNull();
-      expect(within(screen.getByTestId('podium')).getAllByRole('listitem').map((li) => li.textContent)).toEqual([`${BLUE.name}1stSquare 25`, `${RED.name}2ndSquare 7`]);
-      // The chart is handed one series per team, in team order, with its squares at every frame.
-      expect(w.charts.at(-1)!.series.map((x) => [x.team.name, x.positions])).toEqual([
-        [RED.name, [1, 7, 7, 12, 7, 7, 7]],
-        [BLUE.name, [1, 1, 14, 14, 14, 20, 25]],
-      ]);
-      const row = (name: string) => within(screen.getByTestId('stats-table')).getAllByRole('row').find((r) => r.dataset.team === name)!;
-      expect(within(row(RED.name)).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', '1', '0', '0', '1', '1 min 30 s', '2 min']);
-      expect(within(row(BLUE.name)).getAllByRole('cell').map((c) => c.textContent)).toEqual(['3', '1', '0', '1', '0', '2 min 15 s', '3 min 30 s']);
-      expect(screen.getByTestId('replay-status').textContent).toBe('Move 0 of 6: every team on square 1.');
-    },
+    loaded: (s, w) => resultsShow(s, w),
+    // Reading again keeps the results on screen, with no spinner.
+    refreshing: (s, w) => resultsShow(s, w),
     notFound: () => {
       expect(screen.getByTestId('results-error').textContent).toBe(GAME_VIEW_MESSAGES.notFound);
       expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
@@ -143,6 +198,6 @@ modelTests<Snap, ModelEvent, World>({
     };
     const router = createMemoryRouter([{ path: '/games/:gameId/results', element: <ResultsPage effects={effects} /> }], { initialEntries: ['/games/5/results'] });
     render(<RouterProvider router={router} />);
-    return { fx, user: userEvent.setup(), charts };
+    return { fx, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }), charts };
   },
 });

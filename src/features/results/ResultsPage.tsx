@@ -6,7 +6,8 @@ import { fromPromise } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import { historyCsvPath } from '../../../contract/history';
 import { formatDuration, raceSeries, replayFrames, standings, teamStats, type ResultsData, type Standing } from '../../../contract/results';
-import { resultsMachine } from '../../../machines/results.machine';
+import { isActiveStatus } from '../../../contract/game/status';
+import { RESULTS_REFRESH_MS, resultsMachine } from '../../../machines/results.machine';
 import * as sel from '../../../machines/results.selectors';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { LoadFailed } from '../../ui/LoadFailed';
@@ -28,7 +29,8 @@ const swatch = (color: string) => (HEX.test(color) ? color : '#cccccc');
  * view: final standings with a podium, the race chart (every team's square over time, one line per
  * team in its colour), per-team statistics, the replay and the CSV download
  * (/api/public/game/{gameId}/history.csv). Loading, not-found, failed (with Retry) and no-moves
- * states. `effects` replaces the load and the chart in tests.
+ * states; while the game is still on, 'Standings So Far' read again every RESULTS_REFRESH_MS.
+ * `effects` replaces the load and the chart in tests.
  */
 // The router loads this page with a lazy import (src/app/routes.tsx).
 // ts-unused-exports:disable-next-line
@@ -85,6 +87,11 @@ function ResultsView({ data, gameId, effects }: { data: ResultsData; gameId: num
             {history.moves.length} move{history.moves.length === 1 ? '' : 's'}
           </span>
         </div>
+        {isActiveStatus(game.status) && (
+          <p className="muted results__live" data-testid="results-live">
+            The game is still on: these results update every {RESULTS_REFRESH_MS / 1000} seconds.
+          </p>
+        )}
         <nav className="results__links" aria-label="Game links">
           <a className="btn btn--small" href={historyCsvPath(gameId)} download={`game-${gameId}-history.csv`} data-testid="results-csv">
             Download CSV
@@ -102,7 +109,7 @@ function ResultsView({ data, gameId, effects }: { data: ResultsData; gameId: num
           <p>No moves yet: the story of this game starts with its first roll.</p>
         </section>
       )}
-      <StandingsPanel rows={rows} finished={game.status === 'finished'} />
+      <StandingsPanel rows={rows} finished={!isActiveStatus(game.status)} />
       {hasMoves && (
         <>
           <RaceChartPanel data={data} effects={effects} />
