@@ -79,6 +79,9 @@ function eventsOf(s: Snap): ModelEvent[] {
       // Kept small on purpose: a good URL unless typed, a bad one only into an empty field, the
       // switch only off (one edge each way is enough to tell the draft is sent as shown).
       const { draftUrl, announce, saved, message } = s.context;
+      // A webhook the background read found failing is the end of its path: every edit and action
+      // from here is already driven from the other saved states.
+      if (saved?.state === 'failing') return [];
       return [
         ...(draftUrl !== GOOD_URL ? [{ type: 'url.change', url: GOOD_URL } as const] : []),
         ...(draftUrl === '' ? [{ type: 'url.change', url: BAD_URL } as const] : []),
