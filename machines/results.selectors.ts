@@ -3,8 +3,7 @@ import type { resultsMachine } from './results.machine';
 
 type S = SnapshotFrom<typeof resultsMachine>;
 
-/** Named selectors of the results chart. */
-/** The results on screen: loaded, and kept while they are read again. */
+/** Named selectors of the results chart. selectResults: the results on screen (loaded, and kept while they are read again). */
 export const selectResults = (s: S) => (s.matches('loaded') || s.matches('refreshing') ? s.context.data : null);
 export const selectIsLoading = (s: S) => s.matches('loading');
 export const selectIsNotFound = (s: S) => s.matches('notFound');

@@ -176,8 +176,8 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
       const o = cellOrigin(square, boardSize);
       const tier = kind === 'task' ? s?.task_difficulty ?? null : null;
       const description = s?.task_description ?? '';
-      const text =
-        kind === 'start' ? 'Start' : kind === 'finish' ? 'Finish' : kind === 'task' ? (description && !isSpecialDescription(description) ? description : tier ? 'Unassigned' : '') : '';
+      // A task square's text: its task, 'Unassigned' for a tier without one; the rest show none.
+      const text = kind !== 'task' || compact ? '' : description && !isSpecialDescription(description) ? description : tier ? 'Unassigned' : '';
       const infoText = squareInfoText(square, drawn, description);
       const className = ['board__cell', `board__cell--${kind}`, tier ? `board__cell--${tier.toLowerCase()}` : '', selectedSquare === square ? 'board__cell--selected' : '']
         .filter(Boolean)
@@ -196,7 +196,7 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
         />,
       );
       labels.push(
-        <SquareLabel key={square} square={square} kind={kind} x={o.x} y={o.y} text={kind === 'task' && !compact ? text : ''} unassigned={!description} />,
+        <SquareLabel key={square} square={square} kind={kind} x={o.x} y={o.y} text={text} unassigned={!description} />,
       );
     }
     // The groups themselves are the same elements from one pawn step to the next, so React skips
