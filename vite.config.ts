@@ -78,8 +78,20 @@ function entryStaysLight(): Plugin {
  * Vite builds the client into dist/; Vitest runs every test kind (see README). Vitest is only
  * referenced for its types, so `npm start` builds with production dependencies alone.
  */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), precompress(), entryStaysLight()],
+  resolve: {
+    // react-router's package exports name only its development build (dev warnings on), for
+    // production builds too (remix-run/react-router#12532, #14102); the build takes its production
+    // build, which the package ships beside it.
+    alias:
+      command === 'build'
+        ? [
+            { find: /^react-router$/, replacement: path.resolve(import.meta.dirname, 'node_modules/react-router/dist/production/index.mjs') },
+            { find: /^react-router\/dom$/, replacement: path.resolve(import.meta.dirname, 'node_modules/react-router/dist/production/dom-export.mjs') },
+          ]
+        : [],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -115,4 +127,4 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
-});
+}));
