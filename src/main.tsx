@@ -4,9 +4,12 @@ import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { SessionProvider } from './app/session';
 import { routes } from './app/routes';
 import { adoptCspNonce } from './app/cspNonce';
+import { warmTimeFormat } from './app/timeFormat';
 import './styles.css';
 
 adoptCspNonce();
+// A game page's Live Game Log formats times: its locale data loads in a worker from the start (src/app/timeFormat.ts).
+if (window.location.pathname.startsWith('/games/')) warmTimeFormat();
 
 // Issue #14 (first load): the router and the first render start in a task of their own after the
 // bundle's evaluation, and the first render is a transition that React splits into short slices,

@@ -15,6 +15,7 @@ import { timeOnSquare } from '../../../contract/submission';
 import { TaskStateBadge, useNow } from './TaskStateBadge';
 import { Link } from 'react-router-dom';
 import { verifyPath } from '../../app/paths';
+import { logTime, warmTimeFormat } from '../../app/timeFormat';
 import { useLogHold, type RollMomentRef } from './RollMoment';
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
@@ -206,35 +207,8 @@ export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; show
   );
 }
 
-/** The formatter of toLocaleTimeString() (the browser's locale; hour, minute, second), built once instead of per entry. */
-let timeFormat: Intl.DateTimeFormat | null = null;
-const makeTimeFormat = () => new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: 'numeric', second: 'numeric' });
-// The browser's first date formatting loads its locale data (35-225 ms in Chromium): done by a
-// worker while the page waits for the game (the data is shared with the page), else in an idle
-// callback, not inside the render that first shows the log.
-if (typeof window !== 'undefined') {
-  if (typeof Worker === 'function') {
-    try {
-      const worker = new Worker(new URL('./timeFormatWarmup.worker.ts', import.meta.url), { type: 'module' });
-      worker.onmessage = () => worker.terminate();
-      worker.onerror = () => worker.terminate();
-    } catch {
-      // No worker (a CSP or an old browser): the first log render builds the formatter.
-    }
-  } else if (typeof window.requestIdleCallback === 'function') {
-    window.requestIdleCallback(() => {
-      timeFormat ??= makeTimeFormat();
-      timeFormat.format(0);
-    });
-  }
-}
-
-function logTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  timeFormat ??= makeTimeFormat();
-  return timeFormat.format(d);
-}
+// A game screen reached by a link (not a first load) starts the locale data's warm-up here.
+warmTimeFormat();
 
 /**
  * The game's dice commitment (server-contract section 10), shown from creation so players can
