@@ -31,6 +31,25 @@ export class DiscordWebhookStandIn {
   private server = http.createServer((req, res) => void this.handle(req, res));
 
   /** Listens on 127.0.0.1:`port` (0: any free port). */
+  /**
+   * The env of a server posting to this stand-in: socket rate limits out of the way, a 100 ms
+   * poll, 7 s leases, 500 ms first backoff and the contract's 10 s roll window unless `extra`
+   * says otherwise (DISCORD_ROLL_WINDOW_MS).
+   */
+  serverEnv(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      ROLLS_PER_SOCKET: '1000',
+      ROLLS_PER_USER: '1000',
+      JOINS_PER_SOCKET: '1000',
+      JOINS_PER_ADDRESS: '1000',
+      DISCORD_WEBHOOK_ORIGIN: this.url,
+      DISCORD_POLL_MS: '100',
+      DISCORD_LEASE_MS: '7000',
+      DISCORD_BACKOFF_MS: '500',
+      ...extra,
+    };
+  }
+
   async start(port = 0): Promise<void> {
     await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
