@@ -1,14 +1,12 @@
 import * as v from 'valibot';
 import { GAME_STATUSES } from './game/status';
-import { PublicGameAnswerSchema, type PublicGameAnswer } from './gameApi';
 
 /**
  * Payloads of the lobby and spectating calls (product-spec sections 2 "Games lobby" and
  * "Spectate list", 7 "Spectating"; server-contract section 2 "Lobby games", "Public game",
- * "Spectate list"). GET /api/public/game/{gameId} answers PublicGameAnswerSchema of gameApi.ts,
- * re-exported here so the lobby and spectator screens have one import.
+ * "Spectate list"). GET /api/public/game/{gameId} answers PublicGameAnswerSchema of gameApi.ts
+ * (not re-exported here: the dashboard's lobby rows load with every page, the game's schemas need not).
  */
-export { PublicGameAnswerSchema,  };
 
 /** A team of a lobby game: its position, and whether one of the viewer's IGNs is on it (starred). */
 const LobbyTeamSchema = v.object({

@@ -46,3 +46,16 @@ export async function request<S extends v.GenericSchema>(
   if (!parsed.success) throw new ApiRequestError('The server sent an answer this page cannot read.', res.status);
   return parsed.output;
 }
+
+/**
+ * Runs a call and replaces the general network text with the area's own network message
+ * (product-spec section 8: e.g. 'Network error fetching events.'). Other failures pass through.
+ */
+export async function withNetworkMessage<T>(call: Promise<T>, networkMessage: string): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 0) throw new ApiRequestError(networkMessage, 0);
+    throw err;
+  }
+}

@@ -1,4 +1,4 @@
-import { ApiRequestError, request } from './client';
+import { ApiRequestError, request, withNetworkMessage } from './client';
 import {
   EventDeletedAnswerSchema,
   EventListAnswerSchema,
@@ -7,19 +7,6 @@ import {
   type EventBodyInput,
   type EventSavedAnswer,
 } from '../../contract/event';
-
-/**
- * Runs a call and replaces the general network text with the area's own network message
- * (product-spec section 8: e.g. 'Network error fetching events.'). Other failures pass through.
- */
-export async function withNetworkMessage<T>(call: Promise<T>, networkMessage: string): Promise<T> {
-  try {
-    return await call;
-  } catch (err) {
-    if (err instanceof ApiRequestError && err.status === 0) throw new ApiRequestError(networkMessage, 0);
-    throw err;
-  }
-}
 
 const base = (clanId: number) => `clan/${clanId}/events`;
 

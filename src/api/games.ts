@@ -1,5 +1,4 @@
-import { request } from './client';
-import { withNetworkMessage } from './events';
+import { request, withNetworkMessage } from './client';
 import {
   AvailableTasksAnswerSchema,
   GameAnswerSchema,

@@ -1,10 +1,9 @@
-import { request } from './client';
-import { withNetworkMessage } from './events';
+import { request, withNetworkMessage } from './client';
+
 import {
-  LobbyAnswerSchema, PublicGameAnswerSchema, SpectateAnswerSchema,
+  LobbyAnswerSchema, SpectateAnswerSchema,
   type LobbyGame, type SpectateGame,
 } from '../../contract/lobby';
-import type { PublicGame } from '../../contract/gameApi';
 
 /**
  * The lobby and spectating calls (product-spec section 7 "Spectating", server-contract section 2),
@@ -31,9 +30,4 @@ export async function fetchSpectateGames(): Promise<SpectateGame[]> {
   } catch (err) {
     throw Object.assign(new Error(SPECTATE_LIST_FAILED), { cause: err });
   }
-}
-
-/** GET /api/public/game/{gameId} → the public game (no user_teams, no revert counts); no sign-in needed. */
-export async function fetchPublicGame(gameId: number): Promise<PublicGame> {
-  return (await request(PublicGameAnswerSchema, (h) => h.get(`public/game/${gameId}`), 'Failed to fetch game data.')).game;
 }

@@ -6,7 +6,8 @@ import { openDirectDb } from '../support/fixtures';
 import { ApiClient } from '../support/api';
 import type { DbHandle } from '../../server/db/connect';
 import { autoSplit, countsToSettings } from '../../contract/game';
-import { LobbyAnswerSchema, PublicGameAnswerSchema, SpectateAnswerSchema } from '../../contract/lobby';
+import { LobbyAnswerSchema, SpectateAnswerSchema } from '../../contract/lobby';
+import { PublicGameAnswerSchema } from '../../contract/gameApi';
 
 /**
  * The lobby and spectating calls over real HTTP (server-contract section 2 "Lobby

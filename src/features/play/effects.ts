@@ -7,7 +7,7 @@ import { rollMomentMachine } from '../../../machines/rollMoment.machine';
 import { playRollSound } from './sound';
 import { ApiRequestError } from '../../api/client';
 import { fetchGame } from '../../api/games';
-import { fetchPublicGame } from '../../api/lobby';
+import { fetchPublicGame } from '../../api/publicGame';
 import { gameSocketActor, openGameSocket, type GameSocketLike } from '../../realtime/gameSocket';
 import { launchConfetti } from './confetti';
 import { fetchGameSubmissions, uploadProof } from '../../api/submissions';

@@ -2,7 +2,7 @@ import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import type { RaceSeries, ResultsData } from '../../../contract/results';
 import { ApiRequestError } from '../../api/client';
 import { fetchGameHistory } from '../../api/history';
-import { fetchPublicGame } from '../../api/lobby';
+import { fetchPublicGame } from '../../api/publicGame';
 import { drawRaceChart } from './raceChart';
 
 /** The effects of the results page, replaceable in tests: the load and the chart drawing. */
