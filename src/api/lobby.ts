@@ -1,5 +1,4 @@
 import { request, withNetworkMessage } from './client';
-
 import {
   LobbyAnswerSchema, SpectateAnswerSchema,
   type LobbyGame, type SpectateGame,
