@@ -20,6 +20,9 @@ export type ResultsEvent = { type: 'results.reload' };
 /** How long the results of a game still being played stay on screen before they are read again (ms). */
 export const RESULTS_REFRESH_MS = 15_000;
 
+/** Whether the results on screen are of a game still being played (not finished): they are read again while it is. */
+export const isGameOn = (context: ResultsContext) => context.data !== null && isActiveStatus(context.data.history.game.status);
+
 /** The failure text of a load: the error's own message, else the fallback. */
 const errorText = (error: unknown) => (error instanceof Error && error.message ? error.message : GAME_VIEW_MESSAGES.publicLoadFailed);
 
@@ -45,7 +48,7 @@ export const resultsMachine = setup({
   guards: {
     /** The read found the results on screen unchanged (kept as they are: nothing is drawn again). */
     isUnchanged: ({ context }, data: ResultsData) => JSON.stringify(context.data) === JSON.stringify(data),
-    isGameActive: ({ context }) => context.data !== null && isActiveStatus(context.data.history.game.status),
+    isGameActive: ({ context }) => isGameOn(context),
     isNotFound: (_, error: unknown) => errorText(error) === GAME_VIEW_MESSAGES.notFound,
   },
   actions: {

@@ -1,5 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
-import type { resultsMachine } from './results.machine';
+import { isGameOn, type resultsMachine } from './results.machine';
 
 type S = SnapshotFrom<typeof resultsMachine>;
 
@@ -8,3 +8,5 @@ export const selectResults = (s: S) => (s.matches('loaded') || s.matches('refres
 export const selectIsLoading = (s: S) => s.matches('loading');
 export const selectIsNotFound = (s: S) => s.matches('notFound');
 export const selectLoadError = (s: S) => (s.matches('failed') ? s.context.error : null);
+/** The game is still on: its results are read again every RESULTS_REFRESH_MS (the chart's own condition). */
+export const selectIsGameOn = (s: S) => isGameOn(s.context);

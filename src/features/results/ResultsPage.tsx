@@ -6,7 +6,6 @@ import { fromPromise } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import { historyCsvPath } from '../../../contract/history';
 import { formatDuration, raceSeries, replayFrames, standings, teamStats, type ResultsData, type Standing } from '../../../contract/results';
-import { isActiveStatus } from '../../../contract/game/status';
 import { RESULTS_REFRESH_MS, resultsMachine } from '../../../machines/results.machine';
 import * as sel from '../../../machines/results.selectors';
 import { Breadcrumb } from '../../ui/Breadcrumb';
@@ -51,6 +50,7 @@ function Results({ gameId, effects }: { gameId: number; effects: ResultsEffects 
   const loading = useSelector(actor, sel.selectIsLoading);
   const notFound = useSelector(actor, sel.selectIsNotFound);
   const error = useSelector(actor, sel.selectLoadError);
+  const gameOn = useSelector(actor, sel.selectIsGameOn);
   if (notFound) return <ResultsNotFound />;
   return (
     <div className="results">
@@ -61,12 +61,12 @@ function Results({ gameId, effects }: { gameId: number; effects: ResultsEffects 
           <LoadFailed error={error} onRetry={() => actor.send({ type: 'results.reload' })} />
         </section>
       )}
-      {data && <ResultsView data={data} gameId={gameId} effects={effects} />}
+      {data && <ResultsView data={data} gameOn={gameOn} gameId={gameId} effects={effects} />}
     </div>
   );
 }
 
-function ResultsView({ data, gameId, effects }: { data: ResultsData; gameId: number; effects: ResultsEffects }) {
+function ResultsView({ data, gameOn, gameId, effects }: { data: ResultsData; gameOn: boolean; gameId: number; effects: ResultsEffects }) {
   const { history, board } = data;
   const game = history.game;
   const frames = useMemo(() => replayFrames(history), [history]);
@@ -87,7 +87,7 @@ function ResultsView({ data, gameId, effects }: { data: ResultsData; gameId: num
             {history.moves.length} move{history.moves.length === 1 ? '' : 's'}
           </span>
         </div>
-        {isActiveStatus(game.status) && (
+        {gameOn && (
           <p className="muted results__live" data-testid="results-live">
             The game is still on: these results update every {RESULTS_REFRESH_MS / 1000} seconds.
           </p>
@@ -109,7 +109,7 @@ function ResultsView({ data, gameId, effects }: { data: ResultsData; gameId: num
           <p>No moves yet: the story of this game starts with its first roll.</p>
         </section>
       )}
-      <StandingsPanel rows={rows} finished={!isActiveStatus(game.status)} />
+      <StandingsPanel rows={rows} finished={!gameOn} />
       {hasMoves && (
         <>
           <RaceChartPanel data={data} effects={effects} />
