@@ -48,9 +48,33 @@ export const SOCKET_OPTIONS = {
   forceNew: true,
 } satisfies Partial<ManagerOptions & SocketOptions>;
 
-/** Opens a Socket.IO client to this site's /socket.io with SOCKET_OPTIONS. */
+/**
+ * A Socket.IO client for this site's /socket.io with SOCKET_OPTIONS, not connected yet: the actor
+ * that uses it connects it with `connectWhenIdle` once its listeners are on.
+ */
 export function openGameSocket(): GameSocket {
-  return io(SOCKET_OPTIONS);
+  return io({ ...SOCKET_OPTIONS, autoConnect: false });
+}
+
+/** The longest a new socket waits for the page to be idle before it connects (ms). */
+export const CONNECT_IDLE_TIMEOUT_MS = 1000;
+
+/**
+ * Connects a socket that is not connecting yet (`active` false: openGameSocket's) in the page's
+ * next idle period, at most CONNECT_IDLE_TIMEOUT_MS later (requestIdleCallback; a 0 ms timer where
+ * the browser has none). Issue #14 (first load): a game page draws the game from its REST answer
+ * first, and the socket's handshake requests and answers come after that drawing instead of
+ * between its slices; the join_game answer brings the full game, so nothing is missed. A socket
+ * already connecting is left alone. Returns the cancel, for an actor stopped before that.
+ */
+export function connectWhenIdle(socket: Pick<GameSocketLike, 'active' | 'connect'>): () => void {
+  if (socket.active) return () => {};
+  if (typeof window !== 'undefined' && typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(() => socket.connect(), { timeout: CONNECT_IDLE_TIMEOUT_MS });
+    return () => window.cancelIdleCallback(id);
+  }
+  const timer = setTimeout(() => socket.connect(), 0);
+  return () => clearTimeout(timer);
 }
 
 /** Parses a payload with a contract schema; a malformed one is dropped with a console warning. */
@@ -63,7 +87,8 @@ function parse<S extends v.GenericSchema>(schema: S, payload: unknown, event: st
 
 /**
  * The `socket` actor of the socketConnection chart (house-style: effects are actors given from
- * src/): opens a socket with `open` (default openGameSocket), reports connection facts
+ * src/): opens a socket with `open` (default openGameSocket; one not connecting yet connects when the
+ * page is idle: connectWhenIdle), reports connection facts
  * (socket.connected / socket.disconnected / socket.reconnecting / socket.connectFailed) and game
  * facts parsed with the contract schemas (game_state_update and tasks_reordered → game.stateReceived,
  * new_log_entry → game.logReceived, team_update → game.teamUpdated, action_error → action.failed),
@@ -120,6 +145,7 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
     socket.io.on('reconnect_attempt', onReconnectAttempt);
     // A socket that connected before the listeners were attached still reports it.
     if (socket.connected) onConnect();
+    const cancelConnect = connectWhenIdle(socket);
 
     receive((command) => {
       switch (command.type) {
@@ -141,6 +167,7 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
     });
 
     return () => {
+      cancelConnect();
       if (joined && socket.connected) socket.emit('leave_game', { game_id: input.gameId });
       for (const [event, listener] of listeners) socket.off(event, listener);
       socket.io.off('reconnect_attempt', onReconnectAttempt);

@@ -2,13 +2,14 @@ import * as v from 'valibot';
 import { fromCallback } from 'xstate';
 import { SubmissionAnswerSchema } from '../../contract/submission';
 import type { ReviewQueueEvent } from '../../machines/reviewQueue.machine';
-import { openGameSocket, type GameSocketLike } from './gameSocket';
+import { connectWhenIdle, openGameSocket, type GameSocketLike } from './gameSocket';
 
 /**
  * The `reviewFeed` actor of the reviewQueue chart (server-contract section 8): opens a socket with
  * `open`, joins the clan's managers room with `join_reviews` {clan_id} on every connect (and
  * reconnect, after which it asks for `reviews.reload`), and reports each `submission_update` parsed with the contract schema as
- * `submission.updated`. Stopping the actor closes the socket.
+ * `submission.updated`. A socket that is not connecting yet connects when the page is idle
+ * (connectWhenIdle). Stopping the actor closes the socket.
  */
 export function reviewFeedActor(open: () => GameSocketLike = openGameSocket) {
   return fromCallback<ReviewQueueEvent, { clanId: number }>(({ sendBack, input }) => {
@@ -27,7 +28,9 @@ export function reviewFeedActor(open: () => GameSocketLike = openGameSocket) {
     socket.on('connect', onConnect);
     socket.on('submission_update', onUpdate);
     if (socket.connected) onConnect();
+    const cancelConnect = connectWhenIdle(socket);
     return () => {
+      cancelConnect();
       socket.off('connect', onConnect);
       socket.off('submission_update', onUpdate);
       socket.disconnect();

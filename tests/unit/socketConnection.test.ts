@@ -7,7 +7,7 @@ import type { HeldGame } from '../../contract/socket';
 import { isBannerFading, selectBannerMessage } from '../../machines/banner.selectors';
 import * as sel from '../../machines/gamePlay.selectors';
 import * as rm from '../../machines/rollMoment.selectors';
-import { gameSocketActor, SOCKET_OPTIONS } from '../../src/realtime/gameSocket';
+import { connectWhenIdle, gameSocketActor, openGameSocket, SOCKET_OPTIONS } from '../../src/realtime/gameSocket';
 import { FakeSocket } from '../support/fakeSocket';
 import { deferred } from '../support/effects';
 import { fixtureGame, progressOf } from '../support/gameFixtures';
@@ -62,6 +62,48 @@ describe('socket settings (product-spec section 9)', () => {
     expect(SOCKET_OPTIONS.randomizationFactor).toBe(0.5);
     expect(SOCKET_OPTIONS.reconnectionAttempts).toBe(Infinity);
     expect(SOCKET_OPTIONS.path).toBe('/socket.io');
+  });
+});
+
+describe('connecting when the page is idle (issue #14: the first load)', () => {
+  it('a new game socket is not connecting until its actor connects it', () => {
+    const socket = openGameSocket();
+    expect(socket.active).toBe(false);
+    expect(socket.connected).toBe(false);
+    socket.disconnect();
+  });
+
+  it('connects a socket that is not connecting yet once the page is idle, and only then', async () => {
+    const socket = new FakeSocket();
+    socket.active = false;
+    connectWhenIdle(socket);
+    expect(socket.connectCalls).toBe(0);
+    await flush();
+    expect(socket.connectCalls).toBe(1);
+  });
+
+  it('connects nothing once cancelled (the actor stopped first), and leaves a connecting socket alone', async () => {
+    const stopped = new FakeSocket();
+    stopped.active = false;
+    connectWhenIdle(stopped)();
+    const connecting = new FakeSocket();
+    connectWhenIdle(connecting);
+    await flush();
+    expect(stopped.connectCalls).toBe(0);
+    expect(connecting.connectCalls).toBe(0);
+  });
+
+  it('the game socket actor connects the socket it opened, after its listeners are on', async () => {
+    const socket = new FakeSocket();
+    socket.active = false;
+    const actor = createActor(socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }), { input: { gameId: 9 } });
+    actors.push(actor);
+    actor.start();
+    expect(socket.connectCalls).toBe(0);
+    await flush();
+    expect(socket.connectCalls).toBe(1);
+    socket.serverConnects();
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 9 }]);
   });
 });
 
