@@ -1,3 +1,5 @@
+import { whenIdle } from './idle';
+
 /**
  * The Live Game Log's clock time of an entry (product-spec section 2 "Game play screen": the log's
  * entries with their time), in the browser's locale like toLocaleTimeString() (hour, minute,
@@ -17,8 +19,8 @@ const makeTimeFormat = () => new Intl.DateTimeFormat(undefined, { hour: 'numeric
 
 /**
  * Starts the warm-up once per page: a module worker (timeFormatWarmup.worker.ts) that builds a
- * formatter and is closed when it answers; without workers (or when the CSP refuses one), an idle
- * callback builds the page's formatter instead, else the first log render does.
+ * formatter and is closed when it answers; without workers (or when the CSP refuses one), the page
+ * builds its formatter when idle (whenIdle), unless the first log render has built it already.
  */
 export function warmTimeFormat(): void {
   if (warming || typeof window === 'undefined') return;
@@ -33,12 +35,10 @@ export function warmTimeFormat(): void {
       // No worker: warm on the page when it is idle.
     }
   }
-  if (typeof window.requestIdleCallback === 'function') {
-    window.requestIdleCallback(() => {
-      timeFormat ??= makeTimeFormat();
-      timeFormat.format(0);
-    });
-  }
+  whenIdle(() => {
+    timeFormat ??= makeTimeFormat();
+    timeFormat.format(0);
+  });
 }
 
 /** `iso` (an ISO 8601 timestamp) as the browser's locale writes a clock time; '' when it is not a date. */

@@ -6,6 +6,7 @@ import {
   type ClientToServerEvents, type ServerToClientEvents,
 } from '../../contract/socket';
 import type { SocketCommand, SocketConnectionEvent } from '../../machines/socketConnection.machine';
+import { whenIdle } from '../app/idle';
 
 /** The typed Socket.IO client of the live game (contract/socket.ts event maps). */
 export type GameSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -56,25 +57,15 @@ export function openGameSocket(): GameSocket {
   return io({ ...SOCKET_OPTIONS, autoConnect: false });
 }
 
-/** The longest a new socket waits for the page to be idle before it connects (ms). */
-export const CONNECT_IDLE_TIMEOUT_MS = 1000;
-
 /**
- * Connects a socket that is not connecting yet (`active` false: openGameSocket's) in the page's
- * next idle period, at most CONNECT_IDLE_TIMEOUT_MS later (requestIdleCallback; a 0 ms timer where
- * the browser has none). Issue #14 (first load): a game page draws the game from its REST answer
- * first, and the socket's handshake requests and answers come after that drawing instead of
- * between its slices; the join_game answer brings the full game, so nothing is missed. A socket
- * already connecting is left alone. Returns the cancel, for an actor stopped before that.
+ * Connects a socket that is not connecting yet (`active` false: openGameSocket's) when the page is
+ * idle (whenIdle, at most 1 s later). Issue #14 (first load): a game page draws the game from its
+ * REST answer first, and the socket's handshake requests and answers come after that drawing
+ * instead of between its slices; the join_game answer brings the full game, so nothing is missed.
+ * A socket already connecting is left alone. Returns the cancel, for an actor stopped before that.
  */
 export function connectWhenIdle(socket: Pick<GameSocketLike, 'active' | 'connect'>): () => void {
-  if (socket.active) return () => {};
-  if (typeof window !== 'undefined' && typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(() => socket.connect(), { timeout: CONNECT_IDLE_TIMEOUT_MS });
-    return () => window.cancelIdleCallback(id);
-  }
-  const timer = setTimeout(() => socket.connect(), 0);
-  return () => clearTimeout(timer);
+  return socket.active ? () => {} : whenIdle(() => socket.connect());
 }
 
 /** Parses a payload with a contract schema; a malformed one is dropped with a console warning. */
