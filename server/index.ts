@@ -1,5 +1,5 @@
-import { serve } from '@hono/node-server';
-import type { Server as HttpServer } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type Server as HttpServer } from 'node:http';
 import { loadConfig } from './config';
 import { openDatabase } from './db/connect';
 import { createApp } from './app';
@@ -12,6 +12,7 @@ import { startSessionPurge } from './auth/sessions';
 import { imageStoreOf } from './submissions/storage';
 import { startAnnouncementWorker } from './discord/worker';
 import { GameCache } from './games/cache';
+import { publicGameNodeAnswer } from './lobby/publicGame';
 
 /**
  * Starts the whole product on one port (server-contract section 6): API under /api, Socket.IO at
@@ -27,9 +28,17 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config), gameCache: new GameCache(handle.db, config.gameCacheCheckMs) };
   const app = createApp(deps, ROUTE_MODULES);
-  const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
-    console.log(`Clan Snakes & Ladders listening on http://localhost:${info.port} (${handle.dialect})`);
-  }) as HttpServer;
+  // A fresh cached public game is answered before the app (lobby/publicGame.ts publicGameNodeAnswer);
+  // every other request goes to the app through node-server's listener.
+  const publicGame = publicGameNodeAnswer(deps);
+  const appListener = getRequestListener(app.fetch);
+  const server: HttpServer = createServer((req, res) => {
+    if (!publicGame(req, res)) void appListener(req, res);
+  });
+  server.listen(config.port, () => {
+    const address = server.address();
+    console.log(`Clan Snakes & Ladders listening on http://localhost:${typeof address === 'object' && address ? address.port : config.port} (${handle.dialect})`);
+  });
   const realtime = await attachRealtime(server, deps);
   deps.broadcaster = realtime.broadcaster;
   // Every process posts Discord announcements from the shared outbox (server-contract section 9).

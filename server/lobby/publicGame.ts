@@ -1,4 +1,5 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ID_MAX } from '../../contract/common';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Deps } from '../http/context';
 import { pathId } from '../http/context';
@@ -33,19 +34,64 @@ function requestHeader(c: Context<AppEnv>, name: 'if-none-match' | 'accept-encod
   return incoming ? incoming.headers[name] : c.req.header(name);
 }
 
-/** The 200 or 304 answer of a cached public game: the same status, body and headers as lobbyRoutes' answer, plus the security headers. */
-function answer(c: Context<AppEnv>, entry: CachedGame): Response {
+/** One cached game answer: its status (200 or 304), headers and body (null for a 304). */
+interface CachedAnswer {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  body: Uint8Array | null;
+}
+
+/**
+ * The 200 or 304 answer of a cached public game for a request's If-None-Match and Accept-Encoding
+ * headers: the same status, body and headers as lobbyRoutes' answer, plus the security headers.
+ */
+function cachedAnswer(entry: CachedGame, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): CachedAnswer {
   const h = headersOf(entry);
-  if (etagMatches(requestHeader(c, 'if-none-match'), entry.etag)) return new Response(null, { status: 304, headers: h.notModified });
-  const encoding = pickEncoding(requestHeader(c, 'accept-encoding'));
-  if (encoding === null) return new Response(entry.publicBytes, { status: 200, headers: h.identity });
-  const body = encodedBody(entry, encoding);
-  return new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { status: 200, headers: h[encoding] });
+  if (etagMatches(ifNoneMatch, entry.etag)) return { status: 304, headers: h.notModified, body: null };
+  const encoding = pickEncoding(acceptEncoding);
+  if (encoding === null) return { status: 200, headers: h.identity, body: entry.publicBytes };
+  return { status: 200, headers: h[encoding], body: encodedBody(entry, encoding) };
+}
+
+/** cachedAnswer as a fetch Response, for the Hono chain. */
+function answer(c: Context<AppEnv>, entry: CachedGame): Response {
+  const a = cachedAnswer(entry, requestHeader(c, 'if-none-match'), requestHeader(c, 'accept-encoding'));
+  const body = a.body && new Uint8Array(a.body.buffer as ArrayBuffer, a.body.byteOffset, a.body.byteLength);
+  return new Response(body, { status: a.status, headers: a.headers });
+}
+
+/** GET /api/public/game/{gameId} with a canonical id (contract IdParamSchema's form); the id in group 1. */
+const PUBLIC_GAME_PATH = /^\/api\/public\/game\/([1-9][0-9]{0,9})(?:\?.*)?$/;
+
+/**
+ * The node:http front of the public game route (issue #14: a popular game served from memory),
+ * called by server/index.ts for every request before the app's own listener: a GET of
+ * /api/public/game/{gameId} whose game the game cache holds fresh (GameCache.peek, found current
+ * less than GAME_CACHE_CHECK_MS ago) and not PENDING is answered here with node's own response,
+ * no fetch Request or Response built: the same status, headers and body as publicGameFastPath
+ * (cachedAnswer). Returns false, touching nothing, for every other request, which the app then
+ * answers (a miss, a malformed id, a missing or PENDING game included).
+ */
+export function publicGameNodeAnswer(deps: Pick<Deps, 'gameCache'>): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    if (req.method !== 'GET' || !req.url?.startsWith('/api/public/game/')) return false;
+    const match = PUBLIC_GAME_PATH.exec(req.url);
+    if (!match) return false;
+    const gameId = Number(match[1]);
+    if (gameId > ID_MAX) return false;
+    const entry = deps.gameCache.peek(gameId);
+    if (!entry || entry.status === 'PENDING') return false;
+    const a = cachedAnswer(entry, req.headers['if-none-match'], req.headers['accept-encoding']);
+    res.writeHead(a.status, a.headers);
+    res.end(a.body ?? undefined);
+    return true;
+  };
 }
 
 /**
  * The fast path of GET /api/public/game/{gameId} (server-contract section 2 "Public game"; issue
- * #14), mounted in app.ts before every middleware: a game in the game cache (games/cache.ts) is
+ * #14) in the app, mounted in app.ts before every middleware, for what the node:http front
+ * (publicGameNodeAnswer) left to it: a game in the game cache (games/cache.ts) is
  * answered at once — 200 with the cached body (brotli or gzip when accepted) or 304 to a matching
  * If-None-Match — with precomputed headers (JSON_ANSWER_SECURITY_HEADERS, ETag, Vary,
  * Cache-Control). What it skips does nothing for this answer: the session lookup (public route),

@@ -1,0 +1,85 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliDecompressSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { CachedGame, GameCache } from '../../server/games/cache';
+import { publicGameNodeAnswer } from '../../server/lobby/publicGame';
+
+/** A cached entry with the fields the answer reads (the rest of CachedGame is not touched). */
+function entry(id: number, status: CachedGame['status'] = 'IN_PROGRESS'): CachedGame {
+  const publicBody = `{"game":{"id":${id}}}`;
+  return { id, status, publicBody, publicBytes: new Uint8Array(Buffer.from(publicBody)), etag: `"g${id}v1-x"`, compressed: {} } as unknown as CachedGame;
+}
+
+/** The node front over a cache holding `held` (peek answers only those). */
+function front(...held: CachedGame[]) {
+  const peeked: number[] = [];
+  const cache = { peek: (id: number) => (peeked.push(id), held.find((e) => e.id === id) ?? null) } as unknown as GameCache;
+  return { answer: publicGameNodeAnswer({ gameCache: cache }), peeked };
+}
+
+/** A request and a response that records what was written. */
+function exchange(method: string, url: string, headers: Record<string, string> = {}) {
+  const req = { method, url, headers } as unknown as IncomingMessage;
+  const out: { status?: number; headers?: Record<string, string>; body?: Buffer; ended: boolean } = { ended: false };
+  const res = {
+    writeHead(status: number, h: Record<string, string>) {
+      out.status = status;
+      out.headers = h;
+      return this;
+    },
+    end(body?: Uint8Array) {
+      out.body = body ? Buffer.from(body) : undefined;
+      out.ended = true;
+    },
+  } as unknown as ServerResponse;
+  return { req, res, out };
+}
+
+describe("the public game's node:http front (issue #14: a popular game served from memory)", () => {
+  it('answers a GET of a fresh cached game: 200 with the body, ETag and security headers; 304 to its ETag; brotli when accepted', () => {
+    const { answer } = front(entry(7));
+    const plain = exchange('GET', '/api/public/game/7');
+    expect(answer(plain.req, plain.res)).toBe(true);
+    expect(plain.out.status).toBe(200);
+    expect(plain.out.body?.toString()).toBe('{"game":{"id":7}}');
+    expect(plain.out.headers).toMatchObject({ ETag: '"g7v1-x"', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
+    expect(plain.out.headers?.['Content-Type']).toMatch(/^application\/json/);
+
+    const withQuery = exchange('GET', '/api/public/game/7?t=1');
+    expect(answer(withQuery.req, withQuery.res)).toBe(true);
+    expect(withQuery.out.status).toBe(200);
+
+    const again = exchange('GET', '/api/public/game/7', { 'if-none-match': '"g7v1-x"' });
+    expect(answer(again.req, again.res)).toBe(true);
+    expect(again.out.status).toBe(304);
+    expect(again.out.body).toBeUndefined();
+
+    const br = exchange('GET', '/api/public/game/7', { 'accept-encoding': 'gzip, br' });
+    expect(answer(br.req, br.res)).toBe(true);
+    expect(br.out.headers?.['Content-Encoding']).toBe('br');
+    expect(brotliDecompressSync(br.out.body!).toString()).toBe('{"game":{"id":7}}');
+  });
+
+  it('leaves everything else to the app, writing nothing: other methods and paths, malformed ids, a miss, a PENDING game', () => {
+    const { answer, peeked } = front(entry(7), entry(8, 'PENDING'));
+    const cases: [string, string][] = [
+      ['POST', '/api/public/game/7'],
+      ['HEAD', '/api/public/game/7'],
+      ['GET', '/api/public/game/7/history'],
+      ['GET', '/api/public/game/07'],
+      ['GET', '/api/public/game/abc'],
+      ['GET', '/api/public/game/9999999999'],
+      ['GET', '/api/public/game/'],
+      ['GET', '/api/public/games/7'],
+      ['GET', '/api/public/game/9'],
+      ['GET', '/api/public/game/8'],
+    ];
+    for (const [method, url] of cases) {
+      const x = exchange(method, url);
+      expect(answer(x.req, x.res), `${method} ${url}`).toBe(false);
+      expect(x.out.ended, `${method} ${url}`).toBe(false);
+      expect(x.out.status, `${method} ${url}`).toBeUndefined();
+    }
+    expect(peeked).toEqual([9, 8]);
+  });
+});
