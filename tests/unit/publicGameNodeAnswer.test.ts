@@ -5,7 +5,7 @@ import type { CachedGame, GameCache } from '../../server/games/cache';
 import { publicGameNodeAnswer } from '../../server/lobby/publicGame';
 
 /** A cached entry with the fields the answer reads (the rest of CachedGame is not touched). */
-function entry(id: number, status: CachedGame['status'] = 'IN_PROGRESS'): CachedGame {
+function entry(id: number, status: CachedGame['status'] = 'in-progress'): CachedGame {
   const publicBody = `{"game":{"id":${id}}}`;
   return { id, status, publicBody, publicBytes: new Uint8Array(Buffer.from(publicBody)), etag: `"g${id}v1-x"`, compressed: {} } as unknown as CachedGame;
 }
