@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ID_MAX } from '../../contract/common';
+import * as v from 'valibot';
+import { IdParamSchema } from '../../contract/common';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Deps } from '../http/context';
 import { pathId } from '../http/context';
@@ -60,8 +61,8 @@ function answer(c: Context<AppEnv>, entry: CachedGame): Response {
   return new Response(body, { status: a.status, headers: a.headers });
 }
 
-/** GET /api/public/game/{gameId} with a canonical id (contract IdParamSchema's form); the id in group 1. */
-const PUBLIC_GAME_PATH = /^\/api\/public\/game\/([1-9][0-9]{0,9})(?:\?.*)?$/;
+/** GET /api/public/game/{gameId}, with or without a query; the id's text in group 1 (checked with IdParamSchema, as pathId does). */
+const PUBLIC_GAME_PATH = /^\/api\/public\/game\/([^/?]+)(?:\?.*)?$/;
 
 /**
  * The node:http front of the public game route (issue #14: a popular game served from memory),
@@ -76,10 +77,9 @@ export function publicGameNodeAnswer(deps: Pick<Deps, 'gameCache'>): (req: Incom
   return (req, res) => {
     if (req.method !== 'GET' || !req.url?.startsWith('/api/public/game/')) return false;
     const match = PUBLIC_GAME_PATH.exec(req.url);
-    if (!match) return false;
-    const gameId = Number(match[1]);
-    if (gameId > ID_MAX) return false;
-    const entry = deps.gameCache.peek(gameId);
+    const id = match ? v.safeParse(IdParamSchema, match[1]) : null;
+    if (!id?.success) return false;
+    const entry = deps.gameCache.peek(id.output);
     if (!entry || entry.status === 'PENDING') return false;
     const a = cachedAnswer(entry, req.headers['if-none-match'], req.headers['accept-encoding']);
     res.writeHead(a.status, a.headers);
