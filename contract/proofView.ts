@@ -1,6 +1,6 @@
 import type { HeldGame } from './socket';
 import { leaderEntryOf } from './game/roles';
-import { mayRoll, PROOF_IMAGE_TYPES, PROOF_MAX_BYTES, PROOF_MESSAGES, ProofNoteSchema, REVIEW_UNDO_MS, ReviewReasonSchema, type Submission, type TaskState } from './submission';
+import { formatAgo, mayRoll, PROOF_IMAGE_TYPES, PROOF_MAX_BYTES, PROOF_MESSAGES, ProofNoteSchema, REVIEW_UNDO_MS, ReviewReasonSchema, type Submission, type TaskState } from './submission';
 import * as v from 'valibot';
 
 /**
@@ -73,4 +73,36 @@ export function mergeQueue(queue: readonly Submission[], submission: Submission)
 /** True while a review made at `reviewedAt` (ISO) may still be undone at `now` (ms): 5 minutes. */
 export function isUndoable(reviewedAt: string | null, now: number): boolean {
   return reviewedAt !== null && now - Date.parse(reviewedAt) < REVIEW_UNDO_MS;
+}
+
+/**
+ * A team's denial as its task panel says it: 'Denied by alice 2 min ago: {reason}' (the review's
+ * time `reviewed_at` against `now`, ms). The reason is the referee's text, shown as text.
+ */
+export function denialText(submission: Pick<Submission, 'reviewer' | 'reviewed_at' | 'reason'>, now: number): string {
+  const by = submission.reviewer ? ` by ${submission.reviewer.username}` : '';
+  const when = submission.reviewed_at ? ` ${formatAgo(now - Date.parse(submission.reviewed_at))}` : '';
+  return `Denied${by}${when}${submission.reason ? `: ${submission.reason}` : '.'}`;
+}
+
+/** One image of the lightbox: its address, its alternative text and the caption above it. */
+export interface LightboxImage {
+  src: string;
+  alt: string;
+  caption: string;
+}
+
+/** The lightbox's zoom levels (1 fits the image in the window), smallest first. */
+export const LIGHTBOX_ZOOMS = [1, 1.5, 2, 3, 4] as const;
+
+/**
+ * A submission's full image for the lightbox (GET /api/submissions/{id}/image, server-contract
+ * section 8), captioned with the team, the square and the task.
+ */
+export function proofImageOf(s: Pick<Submission, 'image_url' | 'team_name' | 'square_index' | 'task_description'>): LightboxImage {
+  return {
+    src: s.image_url,
+    alt: `Proof from ${s.team_name} for square ${s.square_index}`,
+    caption: `${s.team_name} · Square ${s.square_index}: ${s.task_description}`,
+  };
 }

@@ -212,8 +212,10 @@ const listShown = (s: Snap) => {
     if (a) {
       expect(a.textContent).toContain(`Note: ${A.note}`);
       expect(a.querySelector('script, i')).toBeNull();
-      expect(a.querySelector('a')!.getAttribute('href')).toBe(A.image_url);
-      expect(a.querySelector('img')!.getAttribute('src')).toBe(A.thumb_url);
+      // The whole thumbnail shows on a button that opens the lightbox (no link to the raw image).
+      expect(a.querySelector('a')).toBeNull();
+      const thumb = within(a).getByRole('button', { name: `View full size: Proof from ${A.team_name} for square ${A.square_index}` });
+      expect(thumb.querySelector('img')!.getAttribute('src')).toBe(A.thumb_url);
     }
   }
   const recent = screen.queryAllByTestId('review-recent');

@@ -1,8 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useId, useRef, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react';
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { formatWait, REVIEW_REASON_MAX, type ReviewBody, type Submission } from '../../../contract/submission';
-import { isUndoable, PROOF_VIEW_TEXTS } from '../../../contract/proofView';
+import { isUndoable, PROOF_VIEW_TEXTS, proofImageOf, type LightboxImage } from '../../../contract/proofView';
 import { TIER_LABELS } from '../../../contract/game/tiers';
 import { reviewQueueMachine, type ReviewQueueEvent } from '../../../machines/reviewQueue.machine';
 import * as sel from '../../../machines/reviewQueue.selectors';
@@ -12,6 +12,8 @@ import { openGameSocket, type GameSocketLike } from '../../realtime/gameSocket';
 import { Notice } from '../../ui/Notice';
 import { DialogButtons, Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
+import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
+import { isLightboxOpen } from '../../../machines/lightbox.selectors';
 
 /** The referee calls of the Reviews tab (server-contract section 8), replaceable in tests. */
 export interface ReviewEffects {
@@ -99,8 +101,8 @@ const isTyping = (target: EventTarget | null) =>
 
 /**
  * The Reviews tab of clan management (server-contract section 8, managers): pending submissions
- * of the clan's games oldest first, each with the team colour, square and task, the thumbnail
- * (opening the full image), the note, who sent it and how long it has waited; Approve, Deny with
+ * of the clan's games oldest first, each with the team colour, square and task, the whole
+ * screenshot as a thumbnail (opening the lightbox, which steps through the queue's images), the note, who sent it and how long it has waited; Approve, Deny with
  * a required reason, keyboard shortcuts (J/K move, A approve, D deny), Undo for 5 minutes, live
  * arrivals, and an optional sound (off by default). Typed texts are shown as text.
  */
@@ -117,10 +119,14 @@ export function ReviewsTab({ queue }: { queue: ReviewQueueRef }) {
   const busy = useSelector(queue, sel.isReviewBusy);
   const requestId = useSelector(queue, sel.selectRequestId);
   const denyOpen = useSelector(queue, sel.isDenyOpen);
+  const lightbox = useLightbox();
+  const viewing = useSelector(lightbox, isLightboxOpen);
+  const images = useMemo(() => items.map(proofImageOf), [items]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (denyOpen || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      // While a dialog shows, its keys are its own.
+      if (denyOpen || viewing || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
       const id = queue.getSnapshot().context.selectedId;
       const key = e.key.toLowerCase();
       if (key === 'j') queue.send({ type: 'selection.next' });
@@ -132,7 +138,7 @@ export function ReviewsTab({ queue }: { queue: ReviewQueueRef }) {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [queue, denyOpen]);
+  }, [queue, denyOpen, viewing]);
 
   useEffect(() => {
     if (selectedId === null) return;
@@ -169,10 +175,13 @@ export function ReviewsTab({ queue }: { queue: ReviewQueueRef }) {
       )}
       {listed && items.length > 0 && (
         <ol className="reviews__list" aria-label="Submissions waiting for review" data-testid="reviews-list">
-          {items.map((s) => (
+          {items.map((s, i) => (
             <ReviewCard
               key={s.id}
               submission={s}
+              lightbox={lightbox}
+              images={images}
+              index={i}
               now={now}
               selected={s.id === selectedId}
               busy={busy}
@@ -203,12 +212,16 @@ export function ReviewsTab({ queue }: { queue: ReviewQueueRef }) {
         </section>
       )}
       <DenyDialog queue={queue} />
+      <Lightbox lightbox={lightbox} />
     </section>
   );
 }
 
 function ReviewCard({
   submission: s,
+  lightbox,
+  images,
+  index,
   now,
   selected,
   busy,
@@ -218,6 +231,10 @@ function ReviewCard({
   onDeny,
 }: {
   submission: Submission;
+  lightbox: LightboxRef;
+  /** The queue's images, this card's at `index`. */
+  images: LightboxImage[];
+  index: number;
   now: number;
   selected: boolean;
   busy: boolean;
@@ -236,9 +253,7 @@ function ReviewCard({
       data-id={s.id}
       onClick={onSelect}
     >
-      <a className="review-card__thumb" href={s.image_url} target="_blank" rel="noopener noreferrer" title="Open the full image">
-        <img src={s.thumb_url} alt={`Proof from ${s.team_name} for square ${s.square_index}`} loading="lazy" />
-      </a>
+      <LightboxThumb lightbox={lightbox} images={images} index={index} thumb={s.thumb_url} />
       <div className="review-card__body">
         <p className="review-card__team">
           <span className="team-positions__swatch" style={{ background: s.team_color }} aria-hidden="true" /> <strong>{s.team_name}</strong> · Square {s.square_index}
