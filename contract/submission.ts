@@ -195,11 +195,17 @@ export interface JoinReviewsAnswer {
 export const managersRoom = (clanId: number) => `clan:${clanId}:managers`;
 
 /**
- * 'on square 41 for 2 h 14 min': how long a team has been on its square, from `since` (ISO) to
- * `now` (ms epoch). Under a minute: 'for less than a minute'; whole days shown as 'd' past 24 h.
+ * 'reached square 41 2 h 14 min ago': when a team arrived on its square, from `since` (ISO) to
+ * `now` (ms epoch), said as a moment in the past so it never reads as a penalty still running.
  */
 export function timeOnSquare(square: number, since: string, now: number): string {
-  return `on square ${square} for ${formatWait(now - Date.parse(since))}`;
+  return `reached square ${square} ${formatAgo(now - Date.parse(since))}`;
+}
+
+/** How long ago something happened, `ms` milliseconds back: '2 h 14 min ago', 'just now' under a minute. */
+export function formatAgo(ms: number): string {
+  const wait = formatWait(ms);
+  return wait === 'less than a minute' ? 'just now' : `${wait} ago`;
 }
 
 /** A wait of `ms` milliseconds as '2 h 14 min', '5 min', '1 d 3 h' or 'less than a minute'. */

@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import type { Submission } from '../contract/submission';
+import type { Submission, TaskState } from '../contract/submission';
 import { PROOF_VIEW_TEXTS, proofImageProblem, proofNoteProblem } from '../contract/proofView';
 import { missingPromise } from './shared';
 
@@ -18,7 +18,10 @@ export interface UploadProofInput {
 
 export interface ProofSubmissionContext {
   teamId: number;
-  /** The team's latest submission (read when the dialog opens; the sent one after a success). */
+  /**
+   * The team's latest submission: read while the dialog is closed and again when it opens (the
+   * task panel shows a denial's reason); the sent one after a success.
+   */
   latest: Submission | null;
   image: File | null;
   note: string;
@@ -37,6 +40,8 @@ export type ProofSubmissionEvent =
   | { type: 'image.clear' }
   | { type: 'note.change'; note: string }
   | { type: 'proof.send' }
+  /** A fact from the game: the team's task state (sent by the task panel whenever it changes). */
+  | { type: 'task.stateChanged'; state: TaskState }
   /** A fact from the upload: bytes sent so far. */
   | { type: 'upload.progressed'; loaded: number; total: number };
 
@@ -50,6 +55,9 @@ const errorText = (error: unknown, fallback: string) => (error instanceof Error 
  * shows it with an optional note (`previewing`), and `proof.send` uploads it (`uploading`, with
  * the progress the `uploadProof` actor reports) → `succeeded`, or `failed` with the server's
  * error (send again, or choose another image). `proof.cancel` closes it (not while uploading).
+ * While closed it reads the latest submission (idle.reading: at the start, after the dialog
+ * closes, and on a `task.stateChanged` to `denied`), so the task panel can say who denied the
+ * proof, when, and why.
  */
 export const proofSubmissionMachine = setup({
   types: {
@@ -63,6 +71,7 @@ export const proofSubmissionMachine = setup({
   },
   guards: {
     isDenied: (_, latest: Submission | null) => latest?.status === 'denied',
+    isDeniedTask: (_, state: TaskState) => state === 'denied',
     isAcceptableImage: (_, file: File) => proofImageProblem(file) === null,
     isNoteValid: ({ context }) => proofNoteProblem(context.note) === null,
   },
@@ -84,7 +93,24 @@ export const proofSubmissionMachine = setup({
   states: {
     idle: {
       entry: 'clearDraft',
-      on: { 'proof.open': 'loading' },
+      on: {
+        'proof.open': 'loading',
+        'task.stateChanged': { guard: { type: 'isDeniedTask', params: ({ event }) => event.state }, target: '.reading' },
+      },
+      initial: 'reading',
+      states: {
+        reading: {
+          invoke: {
+            id: 'readLatest',
+            src: 'loadLatest',
+            input: ({ context }) => ({ teamId: context.teamId }),
+            onDone: { target: 'settled', actions: { type: 'assignLatest', params: ({ event }) => event.output } },
+            // The panel then shows the state without the reason; the dialog reads it again.
+            onError: 'settled',
+          },
+        },
+        settled: {},
+      },
     },
     loading: {
       tags: ['modalOpen', 'busy'],

@@ -7,7 +7,7 @@ type S = SnapshotFrom<typeof proofSubmissionMachine>;
 export type ProofStep = 'idle' | 'loading' | 'denied' | 'choosing' | 'previewing' | 'uploading' | 'failed' | 'succeeded';
 
 /** Named selectors of the proofSubmission chart. */
-export const selectProofStep = (s: S) => s.value as ProofStep;
+export const selectProofStep = (s: S) => (typeof s.value === 'string' ? s.value : 'idle') as ProofStep;
 export const isProofDialogOpen = (s: S) => s.hasTag('modalOpen');
 export const selectProofImage = (s: S) => s.context.image;
 export const selectProofNote = (s: S) => s.context.note;

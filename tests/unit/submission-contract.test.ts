@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import * as v from 'valibot';
 import {
   arrivalState,
+  formatAgo,
   formatWait,
   hasTask,
   mayRoll,
@@ -52,7 +53,9 @@ describe('task proof contract', () => {
   it('time on square', () => {
     const since = '2026-01-01T10:00:00.000Z';
     const at = (minutes: number) => Date.parse(since) + minutes * 60_000;
-    expect(timeOnSquare(41, since, at(134))).toBe('on square 41 for 2 h 14 min');
+    expect(timeOnSquare(41, since, at(134))).toBe('reached square 41 2 h 14 min ago');
+    expect(timeOnSquare(41, since, at(0.5))).toBe('reached square 41 just now');
+    expect(formatAgo(5 * 60_000)).toBe('5 min ago');
     expect(formatWait(30_000)).toBe('less than a minute');
     expect(formatWait(5 * 60_000)).toBe('5 min');
     expect(formatWait(27 * 3_600_000)).toBe('1 d 3 h');

@@ -1,9 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useState, type ClipboardEvent, type DragEvent, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type ClipboardEvent, type DragEvent, type FormEvent, type ReactNode } from 'react';
 import { fromPromise, type ActorRefFrom } from 'xstate';
 import { PROOF_NOTE_MAX, PROOF_IMAGE_TYPES, timeOnSquare, type Submission, type TaskState } from '../../../contract/submission';
-import { TASK_STATE_LABELS } from '../../../contract/proofView';
-import { TIER_LABELS } from '../../../contract/game/tiers';
+import { denialText, proofImageOf } from '../../../contract/proofView';
+import { TIER_LABELS, type Tier } from '../../../contract/game/tiers';
 import type { UserTeam } from '../../../contract/gameApi';
 import { proofSubmissionMachine, type UploadProofInput } from '../../../machines/proofSubmission.machine';
 import * as psel from '../../../machines/proofSubmission.selectors';
@@ -11,6 +11,7 @@ import * as sel from '../../../machines/gamePlay.selectors';
 import { Notice } from '../../ui/Notice';
 import { TaskStateBadge, useNow } from './TaskStateBadge';
 import { DialogButtons, Modal } from '../../ui/Modal';
+import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
 import type { GamePlayRef } from './GamePanels';
 
 /** The proof calls of the play screen, replaceable in tests (server-contract section 8). */
@@ -25,9 +26,10 @@ type ProofRef = ActorRefFrom<typeof proofSubmissionMachine>;
 
 /**
  * The viewer's teams' current tasks on the play screen (server-contract section 8), one card per
- * team the viewer plays on: square, tier and task text, the task state, the time on the square
- * (ticking), and 'Submit Proof' while the task is open or denied (every member of the team may
- * send it). Without `effects` (no proof calls) the cards show without the button.
+ * team the viewer plays on: square, tier and task text, the task state and when the team reached
+ * the square (ticking), after a denial who denied it, when, and why (with the denied screenshot),
+ * and 'Submit Proof' while the task is open or denied (every member of the team may send it).
+ * Without `effects` (no proof calls) the cards show without the button and the denial.
  */
 export function TeamTasks({ actor, effects }: { actor: GamePlayRef; effects?: ProofEffects }) {
   const mine = useSelector(actor, sel.selectUserTeams);
@@ -42,6 +44,13 @@ export function TeamTasks({ actor, effects }: { actor: GamePlayRef; effects?: Pr
   );
 }
 
+/** The task a proof is for: its square, tier and text (the square's task, server-contract section 8). */
+export interface ProofTask {
+  square: number;
+  tier: Tier | null;
+  description: string;
+}
+
 function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: UserTeam; effects?: ProofEffects }) {
   const state = useSelector(actor, (s) => s.context.game?.team_states.find((t) => t.team_id === team.id) ?? null);
   const square = useSelector(actor, (s) => (state ? s.context.game?.board_squares[state.current_position - 1] ?? null : null));
@@ -49,9 +58,16 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
   const playable = useSelector(actor, (s) => s.matches({ live: { play: 'inProgress' } }) || s.matches({ live: { play: 'paused' } }));
   const gameId = useSelector(actor, (s) => s.context.game?.id ?? null);
   const now = useNow();
+  const task = useMemo<ProofTask | null>(
+    () => (state && square?.task_difficulty ? { square: state.current_position, tier: square.task_difficulty, description: square.task_description } : null),
+    [state, square],
+  );
   if (!state) return null;
   const canSend = playable && (state.task_state === 'open' || state.task_state === 'denied');
-  const hasTask = state.task_state !== 'none' && square && square.task_difficulty;
+  const hasTask = state.task_state !== 'none' && task;
+  const rule = proofRequired && state.task_state !== 'none' && state.task_state !== 'approved' && (
+    <p className="muted team-task__rule">A referee must approve the proof before the Leader can roll again.</p>
+  );
   return (
     <section className="panel team-task" aria-labelledby={`team-task-${team.id}`} data-testid="team-task" data-team={state.team_name}>
       <h2 id={`team-task-${team.id}`} className="game-panel__title">
@@ -59,26 +75,51 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
       </h2>
       <p className="team-task__where">
         <strong>Square {state.current_position}</strong>
-        {hasTask && <span className="team-task__tier"> · {TIER_LABELS[square.task_difficulty!]}</span>}
+        {hasTask && task.tier && <span className="team-task__tier"> · {TIER_LABELS[task.tier]}</span>}
       </p>
-      {hasTask ? <p className="team-task__text">{square.task_description}</p> : <p className="muted">No task on this square.</p>}
+      {hasTask ? <p className="team-task__text">{task.description}</p> : <p className="muted">No task on this square.</p>}
       <p className="team-task__state">
         <TaskStateBadge state={state.task_state} /> <span className="muted" data-testid="time-on-square">{timeOnSquare(state.current_position, state.square_since, now)}</span>
       </p>
-      {proofRequired && state.task_state !== 'none' && state.task_state !== 'approved' && (
-        <p className="muted team-task__rule">A referee must approve the proof before the Leader can roll again.</p>
+      {effects && gameId !== null ? (
+        <ProofControls gameId={gameId} teamId={team.id} effects={effects} taskState={state.task_state} square={state.current_position} task={hasTask ? task : null} canOpen={canSend}>
+          {rule}
+        </ProofControls>
+      ) : (
+        rule
       )}
-      {effects && gameId !== null && <ProofButton gameId={gameId} teamId={team.id} effects={effects} denied={state.task_state === 'denied'} canOpen={canSend} />}
     </section>
   );
 }
 
 /**
- * 'Submit Proof' ('Send Proof Again' after a denial; hidden unless `canOpen`) with its dialog: the
- * proofSubmission chart of one team, its calls provided from `effects`. The dialog stays mounted
- * when the button hides, so a sent proof (the team's state turns 'submitted') still shows its success.
+ * A team's proof on its task card (server-contract section 8), with the proofSubmission chart of
+ * the team (its calls provided from `effects`) and a lightbox for the screenshots: after a denial
+ * on this square ('denied' `taskState`), 'Denied by {referee} {2 min ago}: {reason}' as text and
+ * the denied screenshot; then `children`; 'Submit Proof' ('Send Proof Again' after a denial;
+ * hidden unless `canOpen`) and its dialog, which names `task`. The dialog stays mounted when the
+ * button hides, so a sent proof (the team's state turns 'submitted') still shows its success.
  */
-export function ProofButton({ gameId, teamId, effects, denied, canOpen = true }: { gameId: number; teamId: number; effects: ProofEffects; denied: boolean; canOpen?: boolean }) {
+export function ProofControls({
+  gameId,
+  teamId,
+  effects,
+  taskState,
+  square,
+  task,
+  canOpen,
+  children,
+}: {
+  gameId: number;
+  teamId: number;
+  effects: ProofEffects;
+  taskState: TaskState;
+  /** The square the team stands on (a denial elsewhere is an old one). */
+  square: number;
+  task: ProofTask | null;
+  canOpen: boolean;
+  children?: ReactNode;
+}) {
   const proof = useActorRef(
     proofSubmissionMachine.provide({
       actors: {
@@ -88,14 +129,30 @@ export function ProofButton({ gameId, teamId, effects, denied, canOpen = true }:
     }),
     { input: { teamId } },
   );
+  const lightbox = useLightbox();
+  const latest = useSelector(proof, psel.selectLatestProof);
+  const now = useNow();
+  useEffect(() => {
+    proof.send({ type: 'task.stateChanged', state: taskState });
+  }, [proof, taskState, square]);
+  const denial = taskState === 'denied' && latest?.status === 'denied' && latest.square_index === square ? latest : null;
+  const denied = useMemo(() => (denial ? [proofImageOf(denial)] : []), [denial]);
   return (
     <>
+      {denial && (
+        <div className="team-task__denial" data-testid="proof-denial">
+          <Notice tone="error">{denialText(denial, now)}</Notice>
+          <LightboxThumb lightbox={lightbox} images={denied} index={0} thumb={denial.thumb_url} />
+        </div>
+      )}
+      {children}
       {canOpen && (
         <button type="button" className="btn btn--primary" onClick={() => proof.send({ type: 'proof.open' })}>
-          {denied ? 'Send Proof Again' : 'Submit Proof'}
+          {taskState === 'denied' ? 'Send Proof Again' : 'Submit Proof'}
         </button>
       )}
-      <ProofDialog proof={proof} />
+      <ProofDialog proof={proof} task={task} lightbox={lightbox} />
+      <Lightbox lightbox={lightbox} />
     </>
   );
 }
@@ -120,11 +177,12 @@ function formatBytes(n: number): string {
 
 /**
  * The 'Submit Proof' dialog, opened by the proofSubmission chart (Radix Dialog: focus trap, Esc
- * closes except while uploading): after a denial the reason and 'Send Again'; then an image by
+ * closes except while uploading), naming the task it is for (square, tier, text): after a denial
+ * the reason, the denied screenshot (opening `lightbox`) and 'Send Again'; then an image by
  * paste (Ctrl+V of a screenshot anywhere in the dialog), drop or file choice, its preview, an
  * optional note (at most 500 characters), the upload's progress bar, and the server's errors.
  */
-function ProofDialog({ proof }: { proof: ProofRef }) {
+function ProofDialog({ proof, task, lightbox }: { proof: ProofRef; task: ProofTask | null; lightbox: LightboxRef }) {
   const open = useSelector(proof, psel.isProofDialogOpen);
   const step = useSelector(proof, psel.selectProofStep);
   const image = useSelector(proof, psel.selectProofImage);
@@ -134,6 +192,7 @@ function ProofDialog({ proof }: { proof: ProofRef }) {
   const latest = useSelector(proof, psel.selectLatestProof);
   const canSend = useSelector(proof, psel.canSendProof);
   const canClose = useSelector(proof, psel.canCloseProof);
+  const denied = useMemo(() => (latest?.status === 'denied' ? [proofImageOf(latest)] : []), [latest]);
   const preview = useMemo(() => (image && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(image) : null), [image]);
   useEffect(() => () => {
     if (preview) URL.revokeObjectURL(preview);
@@ -163,15 +222,19 @@ function ProofDialog({ proof }: { proof: ProofRef }) {
 
   return (
     <Modal open={open} onClose={() => canClose && close()} title="Submit Proof" className="dialog panel proof-dialog" testId="proof-dialog" step={step} onPaste={onPaste}>
+          {task && (
+            <p className="proof-dialog__task" data-testid="proof-task">
+              For square {task.square}
+              {task.tier && ` (${TIER_LABELS[task.tier]})`}: {task.description}
+            </p>
+          )}
           {step === 'loading' && <p className="muted" role="status">Loading...</p>}
           {step === 'denied' && latest && (
             <div className="form">
               <Notice tone="error" testId="proof-denied">
                 Your last proof for square {latest.square_index} was denied{latest.reviewer ? ` by ${latest.reviewer.username}` : ''}: {latest.reason ?? ''}
               </Notice>
-              <a href={latest.image_url} target="_blank" rel="noopener noreferrer" title="Open the denied screenshot">
-                <img className="proof-drop__preview" src={latest.thumb_url} alt={`The denied proof for square ${latest.square_index}`} />
-              </a>
+              {denied.length > 0 && <LightboxThumb lightbox={lightbox} images={denied} index={0} thumb={latest.thumb_url} />}
               <div className="row dialog__actions">
                 <button type="button" className="btn" onClick={close}>
                   Cancel
