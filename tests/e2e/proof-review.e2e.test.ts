@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_SETTINGS } from '../../contract/game/board';
 import { PROOF_MESSAGES } from '../../contract/submission';
@@ -8,6 +9,7 @@ import { browserAvailable, takeCspViolations } from '../support/browser';
 import { ApiClient } from '../support/api';
 import { importTasksCsv } from '../support/fixtures';
 import { openSignedIn } from '../support/e2e';
+import { connect } from '../support/liveSocket';
 
 /**
  * A whole event with proof (issue 11, server-contract section 8), in headless Chromium against the
@@ -15,8 +17,10 @@ import { openSignedIn } from '../support/e2e';
  * approved proof (through the API), and starts it. The Red Leader rolls; a Red member pastes a
  * screenshot (a PNG drawn on a canvas in the page, delivered by a ClipboardEvent) into the Submit
  * Proof dialog; the Leader's Roll waits with the roll gate's text; the referee (the owner, another
- * context) denies it with a reason on the Reviews tab; the member sees the reason and sends again;
- * the new proof arrives live on the referee's tab, which approves it with the A key; the Leader
+ * context) denies it with a reason on the Reviews tab; the member sees the reason on Red's task
+ * panel and in the dialog (which names the task) and sends again; the new proof arrives live on the
+ * referee's tab beside Blue's, the referee looks at both in the lightbox (opened from a thumbnail,
+ * arrow keys for next and previous, Escape closes) and approves Red's with the A key; the Leader
  * rolls again; the referee then turns the rule off on the game's settings. An anonymous spectator sees Red's task state change live, and never a proof image.
  */
 const run = browserAvailable() ? describe : describe.skip;
@@ -109,6 +113,27 @@ run.each(backends())('a whole event with proof and a referee in Chromium (%s)', 
     const gamePath = `/api/clan/${clanId}/events/${eventId}/game/${gameId}`;
     expect((await ownerApi.put(`${gamePath}/status`, { status: 'in-progress' })).status).toBe(200);
     const redState = async () => (await ownerApi.get(gamePath)).body.game.team_states.find((t: { team_name: string }) => t.team_name === 'Red Dragons');
+    /** Blue's Leader rolls (over its own socket) until Blue stands on a task, then sends a proof through the API. */
+    const sendBlueProof = async (api: ApiClient, ignId: number) => {
+      const blueOf = async () => (await ownerApi.get(gamePath)).body.game.team_states.find((t: { team_name: string }) => t.team_name === 'Blue Moons');
+      const socket = await connect(suite.url, 'blue leader', api);
+      await socket.join(gameId);
+      let blue = await blueOf();
+      for (let i = 0; i < 10 && blue.task_state !== 'open'; i += 1) {
+        const version = socket.held!.version;
+        socket.socket.emit('roll_dice', { game_id: gameId, team_id: blue.team_id, performer_ign_id: ignId });
+        await socket.version(version + 1);
+        blue = await blueOf();
+      }
+      socket.close();
+      expect(blue.task_state).toBe('open');
+      const form = new FormData();
+      form.append('team_id', String(blue.team_id));
+      const png = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#2244cc' } }).png().toBuffer();
+      form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'blue.png');
+      const sent = await api.call('POST', `${gamePath}/submissions`, form);
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    };
 
     // --- Screens: the Leader and the member on the play screen, the spectator on the public view.
     const gameUrl = `${suite.url}/games/clan/${clanId}/events/${eventId}/game/${gameId}`;
@@ -140,11 +165,14 @@ run.each(backends())('a whole event with proof and a referee in Chromium (%s)', 
     await leader.page.getByTestId('roll-gate').getByText(PROOF_MESSAGES.rollGate(square, 'Red Dragons')).waitFor();
     expect(await roll.isDisabled()).toBe(true);
     await expect.poll(() => taskStateOf(spectator.page, 'Red Dragons'), { timeout: 10_000 }).toBe('open');
-    await member.page.getByTestId('team-task').getByText(`on square ${square} for`, { exact: false }).waitFor();
+    await member.page.getByTestId('team-task').getByText(`reached square ${square} `, { exact: false }).waitFor();
 
     // --- The member pastes a screenshot into Submit Proof, adds a note and sends it.
     await member.page.getByRole('button', { name: 'Submit Proof' }).click();
     await member.page.getByTestId('proof-dialog').getByText('Paste a screenshot (Ctrl+V)', { exact: false }).waitFor();
+    const task = (await ownerApi.get(gamePath)).body.game.board_squares[square - 1].task_description as string;
+    expect(await member.page.getByTestId('proof-task').textContent()).toMatch(new RegExp(`^For square ${square} \\(\\w+\\): `));
+    expect((await member.page.getByTestId('proof-task').textContent())!.endsWith(task)).toBe(true);
     await pasteScreenshot(member.page, '#ff8800');
     await member.page.getByTestId('proof-preview').waitFor();
     await member.page.getByLabel('Note (optional)').fill('10 kc <i>done</i>');
@@ -171,7 +199,12 @@ run.each(backends())('a whole event with proof and a referee in Chromium (%s)', 
     await referee.page.getByTestId('review-recent').getByText('Denied', { exact: false }).waitFor();
     await expect.poll(() => taskStateOf(spectator.page, 'Red Dragons'), { timeout: 10_000 }).toBe('denied');
 
-    // --- The member sees the reason and sends again.
+    // --- The member sees the reason on Red's task panel (as text: its markup is not parsed), then in the dialog, and sends again.
+    const denial = member.page.getByTestId('team-task').getByTestId('proof-denial');
+    await denial.getByText(REASON, { exact: false }).waitFor();
+    expect(await denial.getByRole('alert').textContent()).toMatch(/^Denied by Referee (just now|\d+ min ago): /);
+    expect((await denial.getByRole('alert').textContent())!.endsWith(`: ${REASON}`)).toBe(true);
+    expect(await denial.locator('b').count()).toBe(0);
     await member.page.getByRole('button', { name: 'Send Proof Again' }).click();
     await member.page.getByTestId('proof-denied').getByText(REASON, { exact: false }).waitFor();
     await member.page.getByRole('button', { name: 'Send Again' }).click();
@@ -181,11 +214,42 @@ run.each(backends())('a whole event with proof and a referee in Chromium (%s)', 
     await expectSent(member.page);
     await member.page.getByRole('button', { name: 'Close' }).click();
 
-    // --- The new proof arrives live on the referee's tab; A approves the selected one.
+    // --- The new proof arrives live on the referee's tab; Blue's follows (its Leader rolls onto a task).
     await referee.page.getByTestId('review-card').waitFor();
     await referee.page.getByRole('tab', { name: 'Reviews (1)' }).waitFor();
+    await sendBlueProof(blueLead.api, blueLead.ignId);
+    await referee.page.getByRole('tab', { name: 'Reviews (2)' }).waitFor();
+    const cards = referee.page.getByTestId('review-card');
+    const redCard = cards.filter({ hasText: 'Red Dragons' });
+    expect(await cards.count()).toBe(2);
+
+    // --- The lightbox: opened from Red's thumbnail, → shows Blue's, ← back to Red's, A does not
+    // review from inside it, Escape closes it with both proofs still waiting.
+    const imageOf = async (card: typeof redCard) => (await card.locator('img').getAttribute('src'))!.replace(/\/thumb$/, '/image');
+    const redImage = await imageOf(redCard);
+    const blueImage = await imageOf(cards.filter({ hasText: 'Blue Moons' }));
+    await redCard.getByRole('button', { name: /^View full size/ }).click();
+    const lightbox = referee.page.getByTestId('lightbox');
+    const shows = (src: string, caption: string | RegExp) =>
+      Promise.all([lightbox.locator(`img[src="${src}"]`).waitFor(), lightbox.getByRole('heading', { name: caption }).waitFor()]);
+    await shows(redImage, `Red Dragons · Square ${square}: ${task} (1 of 2)`);
+    await referee.page.keyboard.press('ArrowRight');
+    await shows(blueImage, /^Blue Moons · Square \d+: .+ \(2 of 2\)$/);
+    await referee.page.keyboard.press('ArrowLeft');
+    await shows(redImage, `Red Dragons · Square ${square}: ${task} (1 of 2)`);
+    await referee.page.keyboard.press('+');
+    await lightbox.getByTestId('lightbox-zoom').getByText('150%').waitFor();
     await referee.page.keyboard.press('a');
-    await referee.page.getByTestId('reviews-empty').waitFor();
+    await referee.page.keyboard.press('Escape');
+    await lightbox.waitFor({ state: 'detached' });
+    expect(await cards.count()).toBe(2);
+
+    // --- A approves the selected one (Red's).
+    await redCard.getByText('Sent by', { exact: false }).click();
+    await expect.poll(() => redCard.getAttribute('aria-current')).toBe('true');
+    await referee.page.keyboard.press('a');
+    await redCard.waitFor({ state: 'detached' });
+    await referee.page.getByRole('tab', { name: 'Reviews (1)' }).waitFor();
     await referee.page.getByRole('button', { name: 'Undo' }).first().waitFor();
     await expect.poll(() => taskStateOf(spectator.page, 'Red Dragons'), { timeout: 10_000 }).toBe('approved');
 
