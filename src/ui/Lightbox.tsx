@@ -41,7 +41,8 @@ export function LightboxThumb({ lightbox, images, index, thumb, className = 'pro
 /**
  * The proof image lightbox: a Radix dialog opened by the lightbox chart (focus trap; Escape and
  * the close button send `lightbox.close`), the image fitted to the window or zoomed (the frame scrolls), its caption and
- * 'n of m', Previous / Next and zoom buttons enabled as the chart allows, and the keys ← → + - 0.
+ * 'n of m', Previous / Next (for more than one image) and zoom buttons enabled as the chart
+ * allows, and the keys ← → + - 0.
  */
 export function Lightbox({ lightbox }: { lightbox: LightboxRef }) {
   const open = useSelector(lightbox, sel.isLightboxOpen);
@@ -76,9 +77,11 @@ export function Lightbox({ lightbox }: { lightbox: LightboxRef }) {
           {image && <img className="lightbox__image" src={image.src} alt={image.alt} style={zoom > 1 ? { width: `${zoom * 100}%` } : undefined} data-testid="lightbox-image" />}
         </div>
         <div className="lightbox__controls">
-          <button type="button" className="btn btn--small" disabled={!hasPrevious} onClick={() => send('lightbox.previous')}>
-            ← Previous
-          </button>
+          {count > 1 && (
+            <button type="button" className="btn btn--small" disabled={!hasPrevious} onClick={() => send('lightbox.previous')}>
+              ← Previous
+            </button>
+          )}
           <button type="button" className="btn btn--small" disabled={!zoomOut} onClick={() => send('lightbox.zoomOut')} aria-label="Zoom out">
             −
           </button>
@@ -91,11 +94,13 @@ export function Lightbox({ lightbox }: { lightbox: LightboxRef }) {
           <button type="button" className="btn btn--small" disabled={!zoomOut} onClick={() => send('lightbox.zoomReset')}>
             Fit
           </button>
-          <button type="button" className="btn btn--small" disabled={!hasNext} onClick={() => send('lightbox.next')}>
-            Next →
-          </button>
+          {count > 1 && (
+            <button type="button" className="btn btn--small" disabled={!hasNext} onClick={() => send('lightbox.next')}>
+              Next →
+            </button>
+          )}
         </div>
-        <p className="muted lightbox__keys">Keys: ← → previous / next, + / − zoom, 0 fit, Esc close.</p>
+        <p className="muted lightbox__keys">Keys: {count > 1 && '← → previous / next, '}+ / − zoom, 0 fit, Esc close.</p>
       </ChartDialogContent>
     </Dialog.Root>
   );
