@@ -15,7 +15,7 @@ export interface PendingProofsContext {
 }
 
 export type PendingProofsEvent =
-  /** The count is to be taken again (the feed asks after a reconnect: updates sent while away are not replayed). */
+  /** The count is to be taken again (the feed asks once the rooms are joined: what was sent before is not replayed). */
   | { type: 'reviews.reload' }
   /** Fact: a submission of a managed clan changed (socket submission_update). */
   | { type: 'submission.updated'; submission: Submission };
@@ -24,8 +24,8 @@ export type PendingProofsEvent =
  * The pending-proof count of the navigation bar, for managers (server-contract section 8: the
  * referee queue and its live `submission_update`s over the clans' managers rooms).
  * - The `reviewFeed` actor (given from src/) joins every managed clan's managers room for the
- *   chart's whole life, reports each `submission.updated`, and asks for `reviews.reload` after a
- *   reconnect.
+ *   chart's whole life, reports each `submission.updated`, and asks for `reviews.reload` once the
+ *   rooms are joined (on every connect: what was sent before updates arrive is counted).
  * - counting (`countPending`, every managed clan's queue) → counted, or failed.
  * - counted: an update is merged in place (`isPlaceable`: it leaves the queue, or its game is one
  *   the count already placed in a clan); an update of a game the count has not seen yet counts

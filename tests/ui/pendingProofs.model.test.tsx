@@ -17,7 +17,8 @@ import { FakeSocket } from '../support/fakeSocket';
  * from the real chart with the one harness; each step caused through the badge's effects — the
  * fake server answering or failing each clan's referee queue, the socket delivering
  * `submission_update` (a proof sent in a game the count knows, one in a game it does not, one
- * reviewed) and dropping and coming back (join again, count again) — and every state asserted on
+ * reviewed) and dropping and coming back (join again, count again once the server acknowledged
+ * every join) — and every state asserted on
  * the screen: the count shown (none at 0 or after a failure), its accessible name, and the clan
  * whose Reviews tab it opens.
  */
@@ -63,8 +64,17 @@ function eventsOf(s: Snap): ModelEvent[] {
   return out;
 }
 
+/** A FakeSocket whose server acknowledges every join_reviews at once with {joined: true}. */
+class AckingSocket extends FakeSocket {
+  override emit(event: string, payload: unknown, ack?: (answer: unknown) => void) {
+    super.emit(event, payload);
+    ack?.({ joined: true });
+    return this;
+  }
+}
+
 interface World {
-  socket: FakeSocket;
+  socket: AckingSocket;
   /** Every referee-queue call, oldest first: the clan and the promise the test settles. */
   calls: { clanId: number; answer: Deferred<Submission[]> }[];
 }
@@ -90,7 +100,7 @@ const executors = {
       for (const call of lastCount(w)) call.answer.reject(new Error('Failed to load the submissions waiting for review.'));
     });
   },
-  // A reconnect: the feed joins every managers room again and asks for a new count.
+  // A reconnect: the feed joins every managers room again and, once they are joined, asks for a new count.
   'reviews.reload': async (w) => {
     const before = w.calls.length;
     const joins = w.socket.sentOf('join_reviews').length;
@@ -143,8 +153,8 @@ modelTests<Snap, ModelEvent, World>({
     },
     failed: async () => badgeShows({ count: null }),
   },
-  render: () => {
-    const w: World = { socket: new FakeSocket(), calls: [] };
+  render: async () => {
+    const w: World = { socket: new AckingSocket(), calls: [] };
     render(
       <MemoryRouter>
         <PendingProofsBadge
@@ -163,6 +173,9 @@ modelTests<Snap, ModelEvent, World>({
         />
       </MemoryRouter>,
     );
+    // The first connect's joins are acknowledged and the count is taken again: the one the test settles.
+    await waitFor(() => expect(w.calls.length).toBe(2 * CLANS.length));
+    expect(w.socket.sentOf('join_reviews')).toEqual(CLANS.map((id) => ({ clan_id: id })));
     return w;
   },
   guards: (paths) => {
