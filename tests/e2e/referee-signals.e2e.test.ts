@@ -9,6 +9,7 @@ import { ApiClient } from '../support/api';
 import { importTasksCsv } from '../support/fixtures';
 import { openSignedIn } from '../support/e2e';
 import { connect, type Watcher } from '../support/liveSocket';
+import { seriousA11yViolations } from '../support/axe';
 
 /**
  * The referee's signals outside Manage Clan (server-contract section 8; product-spec section 1
@@ -18,8 +19,9 @@ import { connect, type Watcher } from '../support/liveSocket';
  * (the Owner is on no team: My Games has none). A team member's proof then makes the navbar's
  * count appear on the open dashboard without a reload ('1 proof waiting for review'), at 1280 and
  * at 375 px without sideways scrolling; its approval takes the count away; and the count opens the
- * clan's Reviews tab. The database cannot change what this checks in the browser; the count's
- * server calls and the live-games route run on both databases in the API suites.
+ * clan's Reviews tab. axe finds no serious or critical violation on either dashboard. The
+ * database cannot change what this checks in the browser; the count's server calls and the
+ * live-games route run on both databases in the API suites.
  */
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -54,6 +56,7 @@ run.each(clientOnlyBackends())('the referee sees pending proofs and live games o
     ]);
     expect(await steps.getByRole('link', { name: 'Import tasks' }).getAttribute('href')).toBe(`/clans/manage/${clanId}/tasks`);
     await page.getByTestId('clan-games').getByText('No live games in your clans.').waitFor();
+    expect(await seriousA11yViolations(page), 'axe on the new Owner\'s dashboard').toEqual([]);
 
     // --- Through the API: the task pool, an event, two teams, a proof-required game, started.
     const person = async (name: string, ign: string) => {
@@ -123,6 +126,7 @@ run.each(clientOnlyBackends())('the referee sees pending proofs and live games o
     expect(await badge.textContent()).toBe('1');
     expect(await badge.getAttribute('href')).toBe(`/clans/manage/${clanId}/reviews`);
     expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    expect(await seriousA11yViolations(page), 'axe on the dashboard with the count').toEqual([]);
 
     // At 375 px the count stays in the navbar, inside the viewport, and nothing scrolls sideways.
     await page.setViewportSize({ width: 375, height: 812 });
