@@ -34,8 +34,8 @@ export function DashboardPage({
   const user = SessionContext.useSelector(selectUser);
   const managed = SessionContext.useSelector(selectManagedClans, sameClans);
   if (!user) return null;
-  // A new chart when the managed clans change (Refresh stats, a promotion).
-  const key = managed.map((m) => m.clan_id).join(',');
+  // A new chart when the managed clans or their names change (Refresh stats, a promotion, a rename).
+  const key = managed.map((m) => `${m.clan_id}:${m.name}`).join(',');
   return managed.length > 0 ? <ManagerDashboard key={key} managed={managed} loadGames={loadGames} loadDesks={loadDesks} /> : <Dashboard loadGames={loadGames} />;
 }
 
