@@ -15,7 +15,9 @@ import { Avatar } from '../../ui/Avatar';
 import { StatusBadge } from '../play/StatusBadge';
 import { gamePlayPath } from '../play/origin';
 import { ClanGames, GettingStartedList, useClanDesks } from './ClanDesks';
-import { loadClanDesks } from './clanDesks';
+
+/** The managed clans' calls load with their first use, so the events and tasks code stays out of every page's first load. */
+const loadClanDesks = (clans: readonly ClanMembership[]) => import('./clanDesks').then((m) => m.loadClanDesks(clans));
 
 /**
  * /dashboard (product-spec section 1): a welcome header and three widgets: My Profile, My Games
