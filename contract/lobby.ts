@@ -57,3 +57,20 @@ export type SpectateGame = v.InferOutput<typeof SpectateGameSchema>;
 
 /** GET /api/games/spectate answer: newest game first. */
 export const SpectateAnswerSchema = v.object({ games: v.array(SpectateGameSchema) });
+
+/** The statuses of a game that is on or about to be (READY: has teams, not started; in-progress; paused). */
+export const LIVE_GAME_STATUSES = ['READY', 'in-progress', 'paused'] as const satisfies readonly (typeof GAME_STATUSES)[number][];
+
+/** One live game of a clan (GET /api/clan/{clanId}/games/live): its event, status, board size and number of teams. */
+const ClanLiveGameSchema = v.object({
+  game_id: v.number(),
+  event_id: v.number(),
+  event_name: v.string(),
+  status: v.picklist(LIVE_GAME_STATUSES),
+  board_size: v.number(),
+  team_count: v.number(),
+});
+export type ClanLiveGame = v.InferOutput<typeof ClanLiveGameSchema>;
+
+/** GET /api/clan/{clanId}/games/live answer: the clan's READY, in-progress and paused games, newest first. */
+export const ClanLiveGamesAnswerSchema = v.object({ games: v.array(ClanLiveGameSchema) });

@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { sessionMachine } from './session.machine';
+import { isManagerRole, type ClanMembership } from '../contract/user';
 
 type S = SnapshotFrom<typeof sessionMachine>;
 
@@ -16,3 +17,10 @@ export const selectDevLogin = (s: S) => s.context.devLogin;
 export const selectDiscordLogin = (s: S) => s.context.discordLogin;
 export const selectSigningIn = (s: S) => s.matches('signingIn');
 export const selectIsRefreshing = (s: S) => s.matches('refreshing');
+
+const NO_CLANS: ClanMembership[] = [];
+/** The clans the user manages (Owner or Admin), in the order of their memberships; compare with `sameClans`. */
+export const selectManagedClans = (s: S) => s.context.user?.clan_memberships_list.filter((m) => isManagerRole(m.role)) ?? NO_CLANS;
+/** Whether two lists of memberships name the same clans by the same names (so a selector's new array is no change). */
+export const sameClans = (a: readonly ClanMembership[], b: readonly ClanMembership[]) =>
+  a.length === b.length && a.every((m, i) => m.clan_id === b[i].clan_id && m.name === b[i].name);

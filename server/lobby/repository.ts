@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema';
 import { byName } from '../events/shared';
 import { isGameStatus, type GameStatus } from '../../contract/game';
-import type { LobbyGame, SpectateGame } from '../../contract/lobby';
+import { LIVE_GAME_STATUSES, type ClanLiveGame, type LobbyGame, type SpectateGame } from '../../contract/lobby';
 
 const asStatus = (s: string): GameStatus => (isGameStatus(s) ? s : 'PENDING');
 
@@ -74,4 +74,20 @@ export async function spectatableGames(db: Db): Promise<SpectateGame[]> {
     .orderBy('games.id', 'desc')
     .execute();
   return rows.map((r) => ({ ...r, status: asStatus(r.status), team_count: Number(r.team_count ?? 0) }));
+}
+
+/**
+ * The live games of clan `clanId` (GET /api/clan/{clanId}/games/live): READY, in-progress and
+ * paused, with the event's name and number of teams, newest game first.
+ */
+export async function clanLiveGames(db: Db, clanId: number): Promise<ClanLiveGame[]> {
+  const rows = await db.selectFrom('games')
+    .innerJoin('events', 'events.id', 'games.event_id')
+    .select(['games.id as game_id', 'events.id as event_id', 'events.name as event_name', 'games.status', 'games.board_size'])
+    .select((eb) => eb.selectFrom('teams').select(eb.fn.countAll<number>().as('n')).whereRef('teams.event_id', '=', 'games.event_id').as('team_count'))
+    .where('games.clan_id', '=', clanId)
+    .where('games.status', 'in', [...LIVE_GAME_STATUSES])
+    .orderBy('games.id', 'desc')
+    .execute();
+  return rows.map((r) => ({ ...r, status: r.status as ClanLiveGame['status'], team_count: Number(r.team_count ?? 0) }));
 }

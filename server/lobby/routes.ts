@@ -5,7 +5,8 @@ import { notFound } from '../errors';
 import { GAME_NOT_FOUND } from '../games/repository';
 import { gameAnswer } from '../games/cachedAnswer';
 import { encodedBody } from '../games/cache';
-import { lobbyGames, spectatableGames } from './repository';
+import { requireMember } from '../clans/access';
+import { clanLiveGames, lobbyGames, spectatableGames } from './repository';
 
 /**
  * The lobby and spectating calls (server-contract section 2; product-spec sections 2 "Games
@@ -19,6 +20,10 @@ import { lobbyGames, spectatableGames } from './repository';
  *   with an ETag (304 to a matching If-None-Match) and brotli or gzip when accepted. A cached
  *   game is answered before the middleware chain by publicGameFastPath (lobby/publicGame.ts); this
  *   handler answers what falls through to it (bad id, missing or PENDING game, database error).
+ * - GET /clan/{clanId}/games/live → {games: ClanLiveGame[]} (contract/lobby.ts): the clan's READY,
+ *   in-progress and paused games, newest first, for the dashboard of its managers (product-spec
+ *   section 1); members only: 401 signed out, 400 'Invalid clan id.', 404 'Clan ID {id} not found.',
+ *   403 for a non-member
  */
 export function lobbyRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -26,6 +31,14 @@ export function lobbyRoutes(): Hono<AppEnv> {
   app.get('/games', async (c) => {
     const user = requireUser(c);
     return c.json({ games: await lobbyGames(c.get('deps').db, user.id) });
+  });
+
+  app.get('/clan/:clanId/games/live', async (c) => {
+    const user = requireUser(c);
+    const clanId = pathId(c, 'clanId', 'clan id');
+    const { db } = c.get('deps');
+    await requireMember(db, clanId, user.id);
+    return c.json({ games: await clanLiveGames(db, clanId) });
   });
 
   app.get('/games/spectate', async (c) => c.json({ games: await spectatableGames(c.get('deps').db) }));

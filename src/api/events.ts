@@ -12,12 +12,14 @@ const base = (clanId: number) => `clan/${clanId}/events`;
 
 /**
  * GET /api/clan/{clanId}/events/?past=true|false (product-spec section 7 Events): the clan's past
- * events (end before now) or the upcoming and live ones. Raises 'Failed to fetch events.' or
- * 'Network error fetching events.' when the server gives no error text.
+ * events (end before now) or the upcoming and live ones; every event, by start, when `past` is
+ * left out. Raises 'Failed to fetch events.' or 'Network error fetching events.' when the server
+ * gives no error text.
  */
-export async function fetchEvents(clanId: number, past: boolean): Promise<ClanEvent[]> {
+export async function fetchEvents(clanId: number, past?: boolean): Promise<ClanEvent[]> {
+  const searchParams = past === undefined ? {} : { past: String(past) };
   const answer = await withNetworkMessage(
-    request(EventListAnswerSchema, (h) => h.get(`${base(clanId)}/`, { searchParams: { past: String(past) } }), 'Failed to fetch events.'),
+    request(EventListAnswerSchema, (h) => h.get(`${base(clanId)}/`, { searchParams }), 'Failed to fetch events.'),
     'Network error fetching events.',
   );
   return answer.events;

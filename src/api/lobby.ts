@@ -1,7 +1,7 @@
 import { request, withNetworkMessage } from './client';
 import {
-  LobbyAnswerSchema, SpectateAnswerSchema,
-  type LobbyGame, type SpectateGame,
+  ClanLiveGamesAnswerSchema, LobbyAnswerSchema, SpectateAnswerSchema,
+  type ClanLiveGame, type LobbyGame, type SpectateGame,
 } from '../../contract/lobby';
 
 /**
@@ -29,4 +29,16 @@ export async function fetchSpectateGames(): Promise<SpectateGame[]> {
   } catch (err) {
     throw Object.assign(new Error(SPECTATE_LIST_FAILED), { cause: err });
   }
+}
+
+/**
+ * GET /api/clan/{clanId}/games/live → the clan's READY, in-progress and paused games, newest first
+ * (members of the clan). Fallback 'Failed to load the clan's live games.'
+ */
+export async function fetchClanLiveGames(clanId: number): Promise<ClanLiveGame[]> {
+  const answer = await withNetworkMessage(
+    request(ClanLiveGamesAnswerSchema, (h) => h.get(`clan/${clanId}/games/live`), "Failed to load the clan's live games."),
+    'Network error fetching game data.',
+  );
+  return answer.games;
 }

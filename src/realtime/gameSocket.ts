@@ -20,7 +20,8 @@ export interface GameSocketLike {
   readonly connected: boolean;
   on(event: string, listener: (...args: any[]) => void): unknown;
   off(event?: string, listener?: (...args: any[]) => void): unknown;
-  emit(event: string, payload: unknown): unknown;
+  /** `ack`, when given, is the Socket.IO acknowledgement: called with the server's answer. */
+  emit(event: string, payload: unknown, ack?: (answer: unknown) => void): unknown;
   connect(): unknown;
   disconnect(): unknown;
   io: {

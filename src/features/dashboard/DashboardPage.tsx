@@ -8,17 +8,55 @@ import { gamesLobbyMachine } from '../../../machines/gamesLobby.machine';
 import { selectLobbyError, selectLobbyGames, selectLobbyLoading } from '../../../machines/gamesLobby.selectors';
 import { fetchLobbyGames } from '../../api/lobby';
 import { SessionContext } from '../../app/session';
-import { selectIsRefreshing, selectUser } from '../../../machines/session.selectors';
+import { sameClans, selectIsRefreshing, selectManagedClans, selectUser } from '../../../machines/session.selectors';
+import type { ClanMembership } from '../../../contract/user';
+import type { ClanDesk } from '../../../contract/clanDesk';
 import { Avatar } from '../../ui/Avatar';
 import { StatusBadge } from '../play/StatusBadge';
 import { gamePlayPath } from '../play/origin';
+import { ClanGames, GettingStartedList, useClanDesks } from './ClanDesks';
+
+/** The managed clans' calls load with their first use, so the events and tasks code stays out of every page's first load. */
+const loadClanDesks = (clans: readonly ClanMembership[]) => import('./clanDesks').then((m) => m.loadClanDesks(clans));
 
 /**
  * /dashboard (product-spec section 1): a welcome header and three widgets: My Profile, My Games
- * (up to three current games with their status, from GET /api/games), Spectate Live Games.
- * `loadGames` replaces the games call in tests.
+ * (up to three current games with their status, from GET /api/games), Spectate Live Games. For a
+ * manager (Owner or Admin) of a clan, also the getting-started steps of a clan that has had no
+ * game yet, and a Clan Games widget with the live games of the clans they manage (the clanDesks
+ * chart). `loadGames` and `loadDesks` replace the calls in tests.
  */
-export function DashboardPage({ loadGames = fetchLobbyGames }: { loadGames?: () => Promise<LobbyGame[]> }) {
+export function DashboardPage({
+  loadGames = fetchLobbyGames,
+  loadDesks = loadClanDesks,
+}: {
+  loadGames?: () => Promise<LobbyGame[]>;
+  loadDesks?: (clans: readonly ClanMembership[]) => Promise<ClanDesk[]>;
+}) {
+  const user = SessionContext.useSelector(selectUser);
+  const managed = SessionContext.useSelector(selectManagedClans, sameClans);
+  if (!user) return null;
+  // A new chart when the managed clans or their names change (Refresh stats, a promotion, a rename).
+  const key = managed.map((m) => `${m.clan_id}:${m.name}`).join(',');
+  return managed.length > 0 ? <ManagerDashboard key={key} managed={managed} loadGames={loadGames} loadDesks={loadDesks} /> : <Dashboard loadGames={loadGames} />;
+}
+
+/** The dashboard of a manager: the clanDesks chart over the managed clans, shown through Dashboard. */
+function ManagerDashboard({
+  managed,
+  loadGames,
+  loadDesks,
+}: {
+  managed: readonly ClanMembership[];
+  loadGames: () => Promise<LobbyGame[]>;
+  loadDesks: (clans: readonly ClanMembership[]) => Promise<ClanDesk[]>;
+}) {
+  const desks = useClanDesks(managed, loadDesks);
+  return <Dashboard loadGames={loadGames} desks={desks} />;
+}
+
+/** The dashboard's panels; `desks` (a manager's) adds the getting-started steps and Clan Games. */
+function Dashboard({ loadGames, desks }: { loadGames: () => Promise<LobbyGame[]>; desks?: ReturnType<typeof useClanDesks> }) {
   const user = SessionContext.useSelector(selectUser);
   const refreshing = SessionContext.useSelector(selectIsRefreshing);
   const session = SessionContext.useActorRef();
@@ -36,7 +74,9 @@ export function DashboardPage({ loadGames = fetchLobbyGames }: { loadGames?: () 
           </p>
         </div>
       </header>
+      {desks && <GettingStartedList desks={desks} />}
       <div className="widgets">
+        {desks && <ClanGames desks={desks} />}
         <article className="widget panel">
           <h2>My Profile</h2>
           <p>Update your linked IGNs, manage your clans and view your stats.</p>

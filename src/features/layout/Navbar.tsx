@@ -1,17 +1,23 @@
 import { lazy, Suspense } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { SessionContext } from '../../app/session';
-import { selectIsReady } from '../../../machines/session.selectors';
+import { sameClans, selectIsReady, selectManagedClans } from '../../../machines/session.selectors';
 
 /** The avatar menu (Radix dropdown) loads once someone is signed in, so the landing page does without it. */
 const AvatarMenu = lazy(() => import('./AvatarMenu').then((m) => ({ default: m.AvatarMenu })));
+/** The pending-proof count (its chart and socket) loads for managers only. */
+const PendingProofsBadge = lazy(() => import('./PendingProofsBadge').then((m) => ({ default: m.PendingProofsBadge })));
 
 /**
  * The top bar of both layouts (product-spec section 2): the brand, a Spectate button (public
- * layout), and the avatar menu once signed in.
+ * layout), and once signed in the avatar menu and, for a manager of a clan, the count of proofs
+ * waiting for review (server-contract section 8), on every page. The count starts again when the
+ * managed clans change (a new chart for the new rooms).
  */
 export function Navbar({ variant }: { variant: 'public' | 'loggedIn' }) {
   const ready = SessionContext.useSelector(selectIsReady);
+  const managed = SessionContext.useSelector(selectManagedClans, sameClans);
+  const managedIds = managed.map((m) => m.clan_id);
   return (
     <header className="navbar">
       <Link to={ready ? '/dashboard' : '/'} className="navbar__brand">
@@ -30,6 +36,11 @@ export function Navbar({ variant }: { variant: 'public' | 'loggedIn' }) {
             <NavLink to="/dashboard" className="navbar__link">Dashboard</NavLink>
             <NavLink to="/games" end className="navbar__link">My Games</NavLink>
           </>
+        )}
+        {ready && managedIds.length > 0 && (
+          <Suspense fallback={null}>
+            <PendingProofsBadge key={managedIds.join(',')} clanIds={managedIds} />
+          </Suspense>
         )}
         {ready && (
           <Suspense fallback={null}>
