@@ -42,3 +42,25 @@ export async function expectFullyVisible(target: Locator, what: string): Promise
   expect(seen.inside, `${what}: box ${seen.box} is not inside the viewport`).toBe(true);
   expect(seen.hitsTarget, `${what}: the point at its centre shows ${seen.hit}, not it`).toBe(true);
 }
+
+/**
+ * Fails unless the tab row `tablist` shows what it holds: its selected tab lies inside the row's
+ * visible box, and when tabs are hidden past an end (the row scrolls sideways) that end shows its
+ * cue (`.tabs__more--start` / `--end` beside the row).
+ */
+export async function expectTabsReachable(tablist: Locator, where: string): Promise<void> {
+  const seen = await tablist.evaluate((row) => {
+    const box = row.getBoundingClientRect();
+    const selected = row.querySelector('[role="tab"][aria-selected="true"]')?.getBoundingClientRect();
+    const cue = (end: string) => !!row.parentElement?.querySelector(`.tabs__more--${end}`);
+    return {
+      selectedInView: !!selected && selected.left >= box.left - 0.5 && selected.right <= box.right + 0.5,
+      hiddenStart: row.scrollLeft > 2,
+      hiddenEnd: row.scrollLeft + row.clientWidth < row.scrollWidth - 2,
+      cueStart: cue('start'),
+      cueEnd: cue('end'),
+    };
+  });
+  expect(seen.selectedInView, `${where}: the selected tab is scrolled out of its row`).toBe(true);
+  expect({ start: seen.cueStart, end: seen.cueEnd }, `${where}: an end of the tab row hides tabs without a cue, or shows a cue with nothing hidden`).toEqual({ start: seen.hiddenStart, end: seen.hiddenEnd });
+}
