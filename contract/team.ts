@@ -3,8 +3,33 @@ import { typedTextSchema } from './text';
 
 /** Team name limit after trimming, in characters (server rule; the spec only requires a name). */
 export const TEAM_NAME_MAX = 50;
-/** Default colour of the team form (product-spec section 9). */
+/**
+ * Default colour of the team form (product-spec section 9): the edit form's fallback for an
+ * unreadable stored colour. A new team's form starts on a preset instead (TEAM_COLOR_PRESETS).
+ */
 export const DEFAULT_TEAM_COLOR = '#000000';
+
+/** One preset team colour: its name (the swatch's accessible name) and `#rrggbb`. */
+export interface TeamColorPreset {
+  name: string;
+  hex: string;
+}
+
+/**
+ * The preset swatches of the team form, in the order a new team takes them: hues far apart on the
+ * colour wheel, each mid-dark, so pawns, colour bars and podium blocks of different teams are told
+ * apart at a glance and stand out on the parchment board.
+ */
+export const TEAM_COLOR_PRESETS: readonly TeamColorPreset[] = [
+  { name: 'Red', hex: '#c62828' },
+  { name: 'Blue', hex: '#1565c0' },
+  { name: 'Green', hex: '#2e7d32' },
+  { name: 'Gold', hex: '#f9a825' },
+  { name: 'Purple', hex: '#6a1b9a' },
+  { name: 'Orange', hex: '#ef6c00' },
+  { name: 'Teal', hex: '#00838f' },
+  { name: 'Pink', hex: '#d81b60' },
+];
 /** Team roles (product-spec sections 4 Team membership and 9). */
 export const TEAM_ROLES = ['Member', 'Leader'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];

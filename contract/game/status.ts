@@ -81,6 +81,25 @@ export function isPlayableStatus(status: string): boolean {
   return status === 'in-progress';
 }
 
+/**
+ * What a status badge says for each server status: one style of label on every page, whatever the
+ * wire's spelling ('READY' → 'Ready', 'in-progress' → 'In progress'). The wire values are unchanged;
+ * statusClass still names the badge's style.
+ */
+const STATUS_LABELS: Record<GameStatus, string> = {
+  PENDING: 'Pending',
+  READY: 'Ready',
+  'in-progress': 'In progress',
+  paused: 'Paused',
+  finished: 'Finished',
+  completed: 'Completed',
+};
+
+/** The visible label of a server game status (STATUS_LABELS); an unknown status is shown as sent. */
+export function statusLabel(status: string): string {
+  return isGameStatus(status) ? STATUS_LABELS[status] : status;
+}
+
 /** CSS class of a status in the lobby: lowercased, whitespace runs turned into hyphens ('In Progress' → 'in-progress'). */
 export function statusClass(status: string): string {
   return status.trim().toLowerCase().replace(/\s+/g, '-');

@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 /** One tab of a TabList: its id (also naming its tab and panel elements) and its label. */
 export interface TabItem<TId extends string> {
@@ -22,10 +22,35 @@ function targetIndex(key: string, index: number, count: number): number | null {
   }
 }
 
+/** Which ends of a horizontally scrolling box hide content: the cue shown at each end. */
+interface Overflow {
+  start: boolean;
+  end: boolean;
+}
+
+/** Pixels of slack below which a scroll position counts as the end (sub-pixel widths). */
+const END_SLACK_PX = 2;
+
+/** What `box` hides to its left and right. */
+function overflowOf(box: HTMLElement): Overflow {
+  return { start: box.scrollLeft > END_SLACK_PX, end: box.scrollLeft + box.clientWidth < box.scrollWidth - END_SLACK_PX };
+}
+
+/** Scrolls `box` sideways just enough to show `el` whole (the page itself does not move). */
+function revealInside(box: HTMLElement, el: HTMLElement): void {
+  const left = el.offsetLeft;
+  const right = left + el.offsetWidth;
+  if (left < box.scrollLeft) box.scrollLeft = left;
+  else if (right > box.scrollLeft + box.clientWidth) box.scrollLeft = right - box.clientWidth;
+}
+
 /**
  * A tablist with a roving tabindex (WAI-ARIA tabs pattern, automatic activation): only the
  * selected tab is in the Tab order; Left and Right arrows (wrapping), Home and End move focus and
  * select. Tab `id` t is `${idPrefix}-tab-${t}` and controls `${idPrefix}-panel-${t}`.
+ * When the tabs are wider than the screen the row scrolls sideways: a fade with an arrow marks
+ * each end that hides a tab (a click on it scrolls by most of a screen), and the selected tab is
+ * scrolled into the row's view whenever it changes.
  */
 export function TabList<TId extends string>({
   tabs,
@@ -43,6 +68,29 @@ export function TabList<TId extends string>({
   disabled?: boolean;
 }) {
   const refs = useRef(new Map<TId, HTMLButtonElement>());
+  const box = useRef<HTMLDivElement>(null);
+  const [overflow, setOverflow] = useState<Overflow>({ start: false, end: false });
+  const measure = useCallback(() => {
+    const el = box.current;
+    if (!el) return;
+    const next = overflowOf(el);
+    setOverflow((o) => (o.start === next.start && o.end === next.end ? o : next));
+  }, []);
+  useLayoutEffect(() => {
+    // The row and every tab are watched: a tab label that grows (a count) can make the row overflow.
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    for (const tab of refs.current.values()) observer.observe(tab);
+    return () => observer.disconnect();
+  }, [measure, tabs.length]);
+  useLayoutEffect(() => {
+    const tab = refs.current.get(selected);
+    if (box.current && tab) revealInside(box.current, tab);
+    measure();
+  }, [selected, tabs.length, measure]);
+  const scrollBy = (direction: 1 | -1) => box.current?.scrollBy?.({ left: direction * box.current.clientWidth * 0.8, behavior: 'smooth' });
   const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const next = targetIndex(e.key, index, tabs.length);
     if (next === null) return;
@@ -52,28 +100,40 @@ export function TabList<TId extends string>({
     refs.current.get(id)?.focus();
   };
   return (
-    <div className="tabs" role="tablist" aria-label={label}>
-      {tabs.map((t, index) => (
-        <button
-          key={t.id}
-          ref={(el) => {
-            if (el) refs.current.set(t.id, el);
-            else refs.current.delete(t.id);
-          }}
-          type="button"
-          role="tab"
-          id={`${idPrefix}-tab-${t.id}`}
-          aria-selected={selected === t.id}
-          aria-controls={`${idPrefix}-panel-${t.id}`}
-          tabIndex={selected === t.id ? 0 : -1}
-          className={selected === t.id ? 'tab tab--active' : 'tab'}
-          disabled={disabled}
-          onClick={() => onSelect(t.id)}
-          onKeyDown={(e) => onKeyDown(e, index)}
-        >
-          {t.label}
-        </button>
-      ))}
+    <div className="tabs-scroller">
+      <div className="tabs" role="tablist" aria-label={label} ref={box} onScroll={measure}>
+        {tabs.map((t, index) => (
+          <button
+            key={t.id}
+            ref={(el) => {
+              if (el) refs.current.set(t.id, el);
+              else refs.current.delete(t.id);
+            }}
+            type="button"
+            role="tab"
+            id={`${idPrefix}-tab-${t.id}`}
+            aria-selected={selected === t.id}
+            aria-controls={`${idPrefix}-panel-${t.id}`}
+            tabIndex={selected === t.id ? 0 : -1}
+            className={selected === t.id ? 'tab tab--active' : 'tab'}
+            disabled={disabled}
+            onClick={() => onSelect(t.id)}
+            onKeyDown={(e) => onKeyDown(e, index)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      {overflow.start && (
+        <span className="tabs__more tabs__more--start" aria-hidden="true" data-testid="tabs-more-start" onClick={() => scrollBy(-1)}>
+          ‹
+        </span>
+      )}
+      {overflow.end && (
+        <span className="tabs__more tabs__more--end" aria-hidden="true" data-testid="tabs-more-end" onClick={() => scrollBy(1)}>
+          ›
+        </span>
+      )}
     </div>
   );
 }

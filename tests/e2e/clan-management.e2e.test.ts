@@ -37,6 +37,25 @@ run('clan management journey in Chromium (sqlite)', () => {
     await a.goto(suite.url + '/profile');
     await a.getByRole('heading', { name: 'Alice' }).waitFor();
     await a.getByText('You are not a member of any clan yet.').waitFor();
+    // The IGN's Edit and Delete: with a mouse on a wide screen they show on hover only, and are not
+    // clickable while hidden; on a phone they are always there, and a tap on the row opens nothing.
+    const ignRow = a.locator('.ign-item', { hasText: 'Zezima' });
+    const deleteIgn = ignRow.getByRole('button', { name: 'Delete IGN Zezima' });
+    await a.mouse.move(0, 0);
+    await deleteIgn.waitFor({ state: 'hidden' });
+    await ignRow.hover();
+    await deleteIgn.waitFor({ state: 'visible' });
+    await a.mouse.move(0, 0);
+    await deleteIgn.waitFor({ state: 'hidden' });
+    await a.setViewportSize({ width: 375, height: 812 });
+    await deleteIgn.waitFor({ state: 'visible' });
+    await ignRow.getByRole('button', { name: 'Edit IGN Zezima' }).waitFor({ state: 'visible' });
+    await expect.poll(() => ignRow.locator('.ign-item__actions').evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    await ignRow.getByText('Zezima', { exact: true }).click();
+    const box = (await ignRow.boundingBox())!;
+    await a.mouse.click(box.x + box.width * 0.45, box.y + box.height / 2);
+    expect(await a.getByRole('dialog').count()).toBe(0);
+    await a.setViewportSize({ width: 1280, height: 900 });
     await a.getByRole('button', { name: 'Create New Clan' }).click();
     const createDialog = a.getByRole('dialog', { name: 'Create New Clan' });
     await createDialog.getByLabel('Clan name').fill(CLAN);
@@ -128,6 +147,8 @@ run('clan management journey in Chromium (sqlite)', () => {
     await renameDialog.getByRole('button', { name: 'Close' }).click();
     await b.getByRole('heading', { name: RENAMED }).waitFor();
 
+    // The settings menu that holds Disband Clan says so in words, not only with a gear.
+    expect(await b.getByRole('button', { name: 'Clan settings' }).innerText()).toContain('Settings');
     await b.getByRole('button', { name: 'Clan settings' }).click();
     await b.getByRole('menuitem', { name: 'Disband Clan' }).click();
     const disbandDialog = b.getByRole('dialog', { name: 'Disband Clan' });

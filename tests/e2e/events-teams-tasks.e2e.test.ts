@@ -3,6 +3,8 @@ import type { Locator, Page } from 'playwright-core';
 import { ApiClient } from '../support/api';
 import { browserAvailable } from '../support/browser';
 import { SHARED_TASKS_CSV, onboardedPerson, openSignedIn } from '../support/e2e';
+import { DESKTOP, PHONE, expectFullyVisible } from '../support/layout';
+import { TEAM_COLOR_PRESETS } from '../../contract/team';
 import { useBrowserSuite } from '../support/suite';
 
 /**
@@ -22,10 +24,19 @@ const RED = { name: 'Red Dragons', hex: '#c81e1e', rgb: 'rgb(200, 30, 30)' };
 const BLUE = { name: 'Blue Wolves', hex: '#1e50c8', rgb: 'rgb(30, 80, 200)' };
 const RIVAL_TASK = 'Defeat the Rival Clan boss 50 times';
 
-/** Picks `ign` in the add row of a member manager and adds it with `role`. */
+/** The open suggestion list of the add row's in-game account search (it floats above the page, outside the table). */
+const suggestions = (manager: Locator) => manager.page().getByRole('listbox', { name: 'In-game account' });
+
+/**
+ * Picks `ign` in the add row of a member manager with the mouse, once its suggestion is seen whole
+ * (inside the viewport, nothing clipping or covering it), and adds it with `role`.
+ */
 async function addTeamMember(manager: Locator, team: string, ign: string, role: 'Member' | 'Leader') {
   await manager.getByRole('combobox', { name: 'In-game account' }).click();
-  await manager.getByRole('option', { name: new RegExp(`^${ign}\\b`) }).click();
+  const option = suggestions(manager).getByRole('option', { name: new RegExp(`^${ign}\\b`) });
+  await option.waitFor();
+  await expectFullyVisible(option, `suggestion ${ign} at ${manager.page().viewportSize()?.width} px`);
+  await option.click();
   await manager.getByLabel('Role for the new member').selectOption(role);
   await manager.getByRole('button', { name: 'Add', exact: true }).click();
   await manager.getByTestId('member-notice').filter({ hasText: `${ign} added to team ${team} as a ${role}.` }).waitFor();
@@ -36,7 +47,8 @@ async function addTeamMember(manager: Locator, team: string, ign: string, role: 
 async function eligibleIgns(manager: Locator): Promise<string[]> {
   const box = manager.getByRole('combobox', { name: 'In-game account' });
   await box.click();
-  const texts = await manager.getByRole('listbox').locator('.combobox__option > span:first-child').allTextContents();
+  await suggestions(manager).waitFor();
+  const texts = await suggestions(manager).locator('.combobox__option > span:first-child').allTextContents();
   await box.press('Escape');
   return texts;
 }
@@ -47,6 +59,9 @@ async function createTeam(page: Page, team: { name: string; hex: string; rgb: st
   const dialog = page.getByRole('dialog', { name: 'Create New Team' });
   await expect(dialog.getByRole('button', { name: 'Create Team' }).isDisabled()).resolves.toBe(true);
   await expect(dialog.getByTestId('team-form-error').count()).resolves.toBe(0);
+  // A new team starts on the first preset swatch no team of the event has (these teams' own colours are no presets).
+  expect(await dialog.getByLabel('Team Colour (hex)').inputValue()).toBe(TEAM_COLOR_PRESETS[0].hex);
+  expect(await dialog.getByRole('button', { name: TEAM_COLOR_PRESETS[0].name, exact: true }).getAttribute('aria-pressed')).toBe('true');
   await dialog.getByLabel('Team Name').fill(team.name);
   await dialog.getByLabel('Team Colour (hex)').fill(team.hex);
   await dialog.getByRole('button', { name: 'Create Team' }).click();
@@ -131,6 +146,8 @@ run('events, teams and tasks journey in Chromium (sqlite)', () => {
     expect(await eligibleIgns(red)).toEqual(['Player Two', 'Third Man']);
     await m.locator('.teams-table tbody tr', { has: m.getByRole('rowheader', { name: RED.name }) }).getByText('2 Members').waitFor();
 
+    // The second team's members are picked on a phone screen: the suggestions float over the collapsed table there too.
+    await m.setViewportSize(PHONE);
     await m.getByRole('button', { name: `Members of ${BLUE.name}` }).click();
     const blue = m.getByRole('region', { name: `Members of ${BLUE.name}` });
     await blue.getByText('This team currently has no members.').waitFor();
@@ -138,8 +155,9 @@ run('events, teams and tasks journey in Chromium (sqlite)', () => {
     await addTeamMember(blue, BLUE.name, 'Player Two', 'Leader');
     await addTeamMember(blue, BLUE.name, 'Third Man', 'Member');
     await blue.getByRole('combobox', { name: 'In-game account' }).click();
-    await blue.getByRole('option', { name: 'No available users found.' }).waitFor();
+    await suggestions(blue).getByRole('option', { name: 'No available users found.' }).waitFor();
     await blue.getByRole('combobox', { name: 'In-game account' }).press('Escape');
+    await m.setViewportSize(DESKTOP);
 
     // Change roles: the Leader hands over to the other member (still one Leader in the team).
     await blue.getByLabel('Role of Third Man').selectOption('Leader');

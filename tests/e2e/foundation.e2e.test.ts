@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
 import { browserAvailable, launchBrowser, takeCspViolations } from '../support/browser';
-import { WELCOME_TEXT } from '../../src/features/auth/messages';
+import { DEV_WELCOME_TEXT, WELCOME_TEXT } from '../../src/features/auth/messages';
 
 /**
  * The foundation journey in headless Chromium against the real server: dev sign-in, onboarding with two
@@ -36,7 +36,10 @@ run.each(backends())('first journey in Chromium (%s)', (backend) => {
     page.on('pageerror', (e) => errors.push(e.message));
 
     await page.goto(server.url + '/');
-    await page.getByText(WELCOME_TEXT).waitFor();
+    // No Discord client on this server: the status text points to the development sign-in, not to the disabled Discord button.
+    await page.getByText(DEV_WELCOME_TEXT).waitFor();
+    expect(await page.getByText(WELCOME_TEXT).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Log in with Discord' }).isDisabled()).toBe(true);
     await page.getByLabel('Username').fill('Alice');
     await page.getByRole('button', { name: 'Dev Sign-in' }).click();
 
@@ -61,19 +64,19 @@ run.each(backends())('first journey in Chromium (%s)', (backend) => {
 
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
-    await page.getByText(WELCOME_TEXT).waitFor();
+    await page.getByText(DEV_WELCOME_TEXT).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
 
     // Signed out: protected pages send you back to /.
     await page.goto(server.url + '/dashboard');
-    await page.getByText(WELCOME_TEXT).waitFor();
+    await page.getByText(DEV_WELCOME_TEXT).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
 
     // Deep links load through the history fallback; unknown paths redirect to /.
     await page.goto(server.url + '/games/spectate/12');
     await page.getByRole('link', { name: 'Spectate', exact: true }).waitFor();
     await page.goto(server.url + '/no/such/page');
-    await page.getByText(WELCOME_TEXT).waitFor();
+    await page.getByText(DEV_WELCOME_TEXT).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -4,7 +4,7 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { ApiClient } from '../support/api';
 import { onboardedPerson } from '../support/e2e';
-import { WELCOME_TEXT } from '../../src/features/auth/messages';
+import { DEV_WELCOME_TEXT } from '../../src/features/auth/messages';
 
 /**
  * 'Log out everywhere' in headless Chromium against the real server (server-contract section 7;
@@ -32,7 +32,7 @@ run('log out everywhere in Chromium', () => {
     await page.goto(`${suite.url}/profile`);
     const panel = page.getByRole('region', { name: 'Account & Security' });
     await panel.getByRole('button', { name: 'Log out everywhere' }).click();
-    await page.getByText(WELCOME_TEXT).waitFor();
+    await page.getByText(DEV_WELCOME_TEXT).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
 
     expect((await elsewhere.get('/api/user/me')).status).toBe(401);

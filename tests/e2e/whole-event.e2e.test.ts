@@ -7,6 +7,7 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable, takeCspViolations } from '../support/browser';
 import { ApiClient } from '../support/api';
 import { seriousA11yViolations, type AxeFinding } from '../support/axe';
+import { DESKTOP, PHONE, expectFullyVisible, expectNoSidewaysScroll, expectTabsReachable } from '../support/layout';
 
 /**
  * The main job, in headless Chromium against the real server: a clan runs a whole event.
@@ -19,6 +20,9 @@ import { seriousA11yViolations, type AxeFinding } from '../support/axe';
  * revert; the server is started with BOARD_SEED, so the dice and the number of rolls are fixed.
  * The winner banner and confetti appear for everyone; the game moves to the former games.
  * axe-core checks every page of the journey (issue 12 item 15): no serious or critical violation.
+ * No page scrolls sideways: each is checked where the journey shows it (the owner and Leaders at
+ * 1280x800, the spectator at 375x812), then a second pass over the same pages with the same data
+ * checks each at the other size, with a Discord webhook set on the event (its long URL on Manage Game).
  */
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -70,7 +74,7 @@ run.each(backends().map((b) => [redisFor(b) ? `${b}, two processes and Redis` : 
   });
 
   /** A browser context signed in as the API client's session (the `sid` cookie copied over). */
-  async function signedInContext(api: ApiClient | null, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  async function signedInContext(api: ApiClient | null, viewport: { width: number; height: number } = DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
     const context = await suite.browser.newContext({ viewport });
     context.setDefaultTimeout(15_000);
     contexts.push(context);
@@ -85,8 +89,10 @@ run.each(backends().map((b) => [redisFor(b) ? `${b}, two processes and Redis` : 
     const t0 = Date.now();
     /** Serious and critical axe findings by page of the journey; all must stay empty. */
     const a11y: Record<string, AxeFinding[]> = {};
+    /** axe and the sideways-scroll check, once a page of the journey shows what it is there for. */
     const axeCheck = async (p: Page, where: string) => {
       a11y[where] = await seriousA11yViolations(p);
+      await expectNoSidewaysScroll(p, where);
     };
     const step = (what: string) => process.env.E2E_TRACE && console.log(`[whole event ${((Date.now() - t0) / 1000).toFixed(1)}s] ${what}`);
     // --- People: the owner creates the clan; two Leaders join it (dev sign-in through the API).
@@ -101,7 +107,7 @@ run.each(backends().map((b) => [redisFor(b) ? `${b}, two processes and Redis` : 
       }),
     );
     const owner = await signedInContext(ownerApi);
-    const spectator = await signedInContext(null, { width: 375, height: 800 });
+    const spectator = await signedInContext(null, PHONE);
     const { page } = owner;
 
     // --- Tasks tab: import the real task pool.
@@ -144,7 +150,11 @@ run.each(backends().map((b) => [redisFor(b) ? `${b}, two processes and Redis` : 
       await page.getByRole('button', { name: `Members of ${t.name}` }).click();
       const manager = page.getByRole('region', { name: `Members of ${t.name}` });
       await manager.getByRole('combobox', { name: 'In-game account' }).click();
-      await manager.getByRole('option', { name: new RegExp(`^${t.ign}`) }).click();
+      // The suggestions float above the page, outside the member table: seen whole, then clicked.
+      const option = page.getByRole('listbox', { name: 'In-game account' }).getByRole('option', { name: new RegExp(`^${t.ign}`) });
+      await option.waitFor();
+      await expectFullyVisible(option, `IGN suggestion ${t.ign}`);
+      await option.click();
       await manager.getByLabel('Role for the new member').selectOption('Leader');
       await manager.getByRole('button', { name: 'Add' }).click();
       await page.getByText(`${t.ign} added to team ${t.name} as a Leader.`).waitFor();
@@ -282,6 +292,66 @@ run.each(backends().map((b) => [redisFor(b) ? `${b}, two processes and Redis` : 
     await former.getByRole('link', { name: 'View Results' }).waitFor();
     await axeCheck(l0.page, 'Game Lobby with former games');
     expect(await l0.page.getByRole('region', { name: 'Active Snakes & Ladders Games' }).getByText('Spring Bash').count()).toBe(0);
+
+    // --- Second pass: every page again at the other size, with a Discord webhook on the event.
+    step('Second pass: every page at the other size');
+    const webhook = await ownerApi.put(`/api/clan/${clanId}/events/${eventId}/discord`, {
+      webhook_url: 'https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcdefghijklmnopqrstu',
+      announce: { status: false, rolls: false, reviews: false, results: false },
+    });
+    expect(webhook.status, JSON.stringify(webhook.body)).toBe(200);
+    const manage = `${suite.url}/clans/manage/${clanId}`;
+    await page.setViewportSize(PHONE);
+    await page.goto(`${manage}/tasks`);
+    await page.getByText('Task CSV Importer').waitFor();
+    await expectNoSidewaysScroll(page, 'Manage Clan, Tasks tab (phone)');
+    // Every clan tab can be reached on a phone: the selected one in view, a cue at an end that hides any.
+    const clanTabs = page.getByRole('tablist', { name: 'Clan management' });
+    await expectTabsReachable(clanTabs, 'Tasks tab (phone)');
+    await clanTabs.getByRole('tab').last().click();
+    await expect.poll(() => clanTabs.getByRole('tab').last().getAttribute('aria-selected')).toBe('true');
+    await expectTabsReachable(clanTabs, 'last clan tab (phone)');
+    await expectNoSidewaysScroll(page, 'Manage Clan, last tab (phone)');
+    await page.goto(`${manage}/events`);
+    await page.locator('.events-table[aria-busy="false"]').waitFor();
+    await expectNoSidewaysScroll(page, 'Manage Clan, Events tab (phone)');
+    await page.getByRole('button', { name: 'Create New Event' }).click();
+    await page.getByRole('dialog', { name: 'Schedule New Event' }).waitFor();
+    await expectNoSidewaysScroll(page, 'Schedule New Event dialog (phone)');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Schedule New Event' }).waitFor({ state: 'detached' });
+    await page.goto(`${manage}/events/${eventId}/teams`);
+    await page.getByRole('button', { name: `Members of ${TEAMS[0].name}` }).click();
+    const teamBox = page.getByRole('region', { name: `Members of ${TEAMS[0].name}` }).getByRole('combobox', { name: 'In-game account' });
+    await teamBox.click();
+    const ownerOption = page.getByRole('listbox', { name: 'In-game account' }).getByRole('option', { name: /^OwnerIGN/ });
+    await ownerOption.waitFor();
+    await expectFullyVisible(ownerOption, 'IGN suggestion on Manage Teams (phone)');
+    await expectNoSidewaysScroll(page, 'Manage Teams with the suggestions open (phone)');
+    await teamBox.press('Escape');
+    for (const size of [PHONE, DESKTOP]) {
+      await page.setViewportSize(size);
+      await page.goto(`${manage}/events/${eventId}/game`);
+      await page.getByTestId('discord-masked-url').waitFor();
+      await expectNoSidewaysScroll(page, `Manage Game with a webhook (${size.width} px)`);
+    }
+    await page.setViewportSize(PHONE);
+    await page.goto(`${suite.url}/games/clan/${clanId}/events/${eventId}/game/${gameId}`);
+    await page.getByTestId('team-position').first().waitFor();
+    await expectNoSidewaysScroll(page, 'game screen (owner, phone)');
+    await l0.page.setViewportSize(PHONE);
+    await former.getByText('Spring Bash').waitFor();
+    await expectNoSidewaysScroll(l0.page, 'Game Lobby with former games (phone)');
+    await l0.page.goto(`${suite.url}/games/clan/${clanId}/events/${eventId}/game/${gameId}`);
+    await l0.page.getByTestId('team-position').first().waitFor();
+    await expectNoSidewaysScroll(l0.page, 'finished game (Leader, phone)');
+    await spectator.page.setViewportSize(DESKTOP);
+    await spectator.page.goto(`${suite.urlB}/games/spectate`);
+    await spectator.page.getByRole('link', { name: /Spring Bash/ }).waitFor();
+    await expectNoSidewaysScroll(spectator.page, 'spectate list (desktop)');
+    await spectator.page.goto(`${suite.urlB}/games/spectate/${gameId}`);
+    await spectator.page.getByTestId('team-position').first().waitFor();
+    await expectNoSidewaysScroll(spectator.page, 'spectator view (desktop)');
 
     for (const p of [owner, ...leaders, spectator]) expect(p.errors).toEqual([]);
     // axe-core on every page of the journey: no serious or critical violation (issue 12 item 15).

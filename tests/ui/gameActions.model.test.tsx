@@ -7,6 +7,7 @@ import type { Game } from '../../contract/gameApi';
 import type { GameProgress } from '../../contract/socket';
 import type { GameStatus } from '../../contract/game';
 import type { HeldGame } from '../../contract/socket';
+import { statusClass, statusLabel } from '../../contract/game/status';
 import { leaderCanRevert, viewerRoleOf } from '../../contract/game/roles';
 import { GAME_VIEW_MESSAGES } from '../../contract/game/viewTexts';
 import { gamePlayMachine, type GamePlayEvent } from '../../machines/gamePlay.machine';
@@ -124,8 +125,11 @@ function expectNoActionButtons() {
   expect(within(panel()).queryByRole('button', { name: /Roll Dice|Rolling/ })).toBeNull();
   expect(within(panel()).queryByRole('button', { name: /Revert Last Turn|Reverting/ })).toBeNull();
 }
+/** The header badge shows the status's label and keeps the wire value as its style (data-status). */
 function expectStatusBadge(status: string) {
-  expect(document.querySelector('.game-header .status-badge')?.textContent).toBe(status);
+  const badge = document.querySelector<HTMLElement>('.game-header .status-badge');
+  expect(badge?.textContent).toBe(statusLabel(status));
+  expect(badge?.dataset.status).toBe(statusClass(status));
 }
 
 const nonPlayable = async (s: any) => {

@@ -114,7 +114,8 @@ function executors(w: World) {
     'game.stateReceived': async () => {
       w.version += 1;
       await serverSends('game_state_update', { game_state: { ...GAME, version: w.version, status: 'paused' } });
-      await waitFor(() => expect(document.querySelector('.game-header .status-badge')?.textContent).toBe('paused'));
+      await waitFor(() => expect(document.querySelector<HTMLElement>('.game-header .status-badge')?.dataset.status).toBe('paused'));
+      expect(document.querySelector('.game-header .status-badge')?.textContent).toBe('Paused');
     },
     'game.logReceived': async ({ event }) => {
       if (event.type !== 'game.logReceived') return;

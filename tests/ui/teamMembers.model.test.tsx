@@ -150,12 +150,14 @@ function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
       expect(combobox().value).toBe(selected?.ign ?? '');
       // The dropdown lists the eligible accounts in order ('No available users found.' when none).
       await w.user.click(combobox());
-      const listbox = within(m).getByRole('listbox');
+      // The list floats in a portal on the page, tied to the input by aria-controls.
+      const listbox = screen.getByRole('listbox', { name: 'In-game account' });
+      expect(combobox().getAttribute('aria-controls')).toBe(listbox.id);
       const options = within(listbox).getAllByRole('option').map((o) => o.textContent);
       const expected = s.context.eligible.map((e) => (e.discord_username ? `${e.ign} (${e.discord_username})` : e.ign));
       expect(options).toEqual(expected.length ? expected : ['No available users found.']);
       await w.user.keyboard('{Escape}');
-      expect(within(m).queryByRole('listbox')).toBeNull();
+      expect(screen.queryByRole('listbox')).toBeNull();
     },
     'ready.adding.submitting': async () => {
       const add = within(manager()).getByRole('button', { name: 'Adding...' });
@@ -201,7 +203,7 @@ function executors(w: World) {
       if (event.type !== 'add.selectIgn') return;
       await w.user.click(combobox());
       await w.user.type(combobox(), 'zez');
-      await w.user.click(within(manager()).getByRole('option', { name: /Zezima/ }));
+      await w.user.click(within(screen.getByRole('listbox', { name: 'In-game account' })).getByRole('option', { name: /Zezima/ }));
     },
     'add.selectRole': async ({ event }) => {
       if (event.type === 'add.selectRole') await w.user.selectOptions(within(manager()).getByLabelText('Role for the new member'), event.role);

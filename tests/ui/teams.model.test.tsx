@@ -5,10 +5,10 @@ import { expect } from 'vitest';
 import { FakeEffects, teamsEffects } from '../support/effects';
 import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, rulesReached, touchedRule, untypedRule } from '../support/confirmActionModel';
 import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, ConfirmSnap as Snap, ConfirmWorld, ModalUse } from '../support/confirmActionModel';
-import { TEAM_NAME_REQUIRED, teamCreatedMessage, teamSizeText, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../contract/team';
+import { TEAM_COLOR_PRESETS, TEAM_NAME_REQUIRED, teamCreatedMessage, teamSizeText, teamDeletedMessage, teamUpdatedMessage, type Team } from '../../contract/team';
 import { EventTeamsView } from '../../src/features/teams/EventTeamsView';
 import { validateTeamDraft } from '../../src/features/teams/TeamFormFields';
-import { asTeamDraft, editTeamDraft, newTeamDraft, teamBody } from '../../src/features/teams/teamForm';
+import { asTeamDraft, editTeamDraft, teamBody } from '../../src/features/teams/teamForm';
 
 /**
  * Model-based test of the confirmAction chart (product-spec section 4 "Modal flows") through the
@@ -35,15 +35,19 @@ interface Use extends ModalUse<World> {
   fields?: Record<FieldName, string[]>;
 }
 
+/** The swatch the executors click (by its name) instead of typing a hex. */
+const PICKED_PRESET = TEAM_COLOR_PRESETS[2];
+
 const click = (w: World, name: string) => w.user.click(screen.getByRole('button', { name }));
 
 const USES: Use[] = [
   {
     ...modalTexts('create team', 'Create New Team', 'Create Team', 'Creating team...'),
     validate: untypedRule(validateTeamDraft),
-    open: { type: 'confirm.open', draft: { ...newTeamDraft() } },
+    // The event already has BLUE (not a preset colour): the form starts on the first preset.
+    open: { type: 'confirm.open', draft: { name: '', color: TEAM_COLOR_PRESETS[0].hex } },
     trigger: (w) => click(w, 'Create New Team'),
-    fields: { name: ['Red Dragons', '   '], color: ['#c0392b'] },
+    fields: { name: ['Red Dragons', '   '], color: ['#c0392b', PICKED_PRESET.hex] },
     done: {
       message: (draft) => teamCreatedMessage(asTeamDraft(draft).name.trim()),
       settle: async (w, draft) => {
@@ -115,6 +119,9 @@ function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => P
         const name = String(s.context.draft.name ?? '');
         expect((within(d).getByLabelText(LABELS.name) as HTMLInputElement).value).toBe(name);
         expect((within(d).getByLabelText(LABELS.color) as HTMLInputElement).value).toBe(String(s.context.draft.color));
+        // Exactly the swatch of the draft's colour is pressed (none for a colour of its own).
+        const pressed = within(d).queryAllByRole('button', { pressed: true }).map((b) => b.getAttribute('aria-label'));
+        expect(pressed).toEqual(TEAM_COLOR_PRESETS.filter((p) => p.hex === s.context.draft.color).map((p) => p.name));
         // Create and update are disabled while the name is blank (product-spec section 5 Teams).
         expect(within(d).getByRole('button', { name: use.confirmLabel }).hasAttribute('disabled')).toBe(name.trim() === '');
         // The rule's message waits until a field was touched (issue 12 item 10); the button says it at once.
@@ -137,6 +144,11 @@ function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => P
 function executors(use: Use, w: World): Record<string, Executor> {
   return modalExecutors(use, w, async ({ event }) => {
     if (event.type !== 'confirm.change') return;
+    const preset = event.field === 'color' ? TEAM_COLOR_PRESETS.find((p) => p.hex === event.value) : undefined;
+    if (preset) {
+      await w.user.click(within(dialog()).getByRole('button', { name: preset.name }));
+      return;
+    }
     const input = within(dialog()).getByLabelText(LABELS[event.field as FieldName]) as HTMLInputElement;
     await w.user.clear(input);
     const text = event.field === 'color' ? String(event.value).slice(1) : String(event.value);
@@ -177,7 +189,8 @@ modalSuite('confirmAction chart through the Event Teams view', USES, {
       expect(rules.has(TEAM_NAME_REQUIRED)).toBe(true);
       const savedColours = all.flatMap(({ paths }) => paths.flatMap((p) => p.steps.filter((st) => st.state.matches('succeeded')).map((st) => st.state.context.draft.color)));
       expect(savedColours).toContain('#c0392b');
-      expect(savedColours).toContain('#000000');
+      expect(savedColours).toContain(TEAM_COLOR_PRESETS[0].hex);
+      expect(savedColours).toContain(PICKED_PRESET.hex);
     },
   },
 });

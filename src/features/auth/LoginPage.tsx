@@ -8,12 +8,13 @@ import { discordLoginUrl } from '../../api/session';
 import { Avatar } from '../../ui/Avatar';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
-import { EXPIRED_TEXT, WELCOME_TEXT } from './messages';
+import { loginStatusText } from './messages';
 import { returnPathOf } from './returnPath';
 import { DISCORD_NOT_CONFIGURED } from '../../../contract/user';
 
 /**
- * The login page at / (product-spec section 2 Login page): title, status message, Discord log-in
+ * The login page at / (product-spec section 2 Login page): title, status message (the spec's, or
+ * one pointing to development sign-in when that is the only way in: loginStatusText), Discord log-in
  * button (disabled, with the reason, when the server's auth status says Discord is not
  * configured), development sign-in when the server offers it; when already authorised, the avatar,
  * Discord ID, IGNs and Logout. Both sign-ins return to the page asked for while signed out (the
@@ -39,24 +40,28 @@ export function LoginPage() {
         {signedOut && (
           <>
             {error && <Notice tone="error">{error}</Notice>}
-            {notice === 'expired' ? (
-              <Notice tone="warning" testId="login-status">{EXPIRED_TEXT}</Notice>
-            ) : (
-              <Notice tone="info" testId="login-status">{WELCOME_TEXT}</Notice>
-            )}
+            <Notice tone={notice === 'expired' ? 'warning' : 'info'} testId="login-status">
+              {loginStatusText(notice === 'expired', discordEnabled, devEnabled)}
+            </Notice>
             {discordEnabled ? (
-              <a className="btn btn--discord btn--large" href={discordLoginUrl(returnTo)}>
-                Log in with Discord
-              </a>
-            ) : (
-              <div className="login__discord-off">
-                <button type="button" className="btn btn--discord" disabled aria-describedby="discord-off-reason">
+              <>
+                <a className="btn btn--discord btn--large" href={discordLoginUrl(returnTo)}>
                   Log in with Discord
-                </button>
-                <p id="discord-off-reason" className="field__hint">{DISCORD_NOT_CONFIGURED}</p>
-              </div>
+                </a>
+                {devEnabled && <DevLoginForm returnTo={returnTo} />}
+              </>
+            ) : (
+              <>
+                {/* The way in that works comes first, right under the text pointing to it. */}
+                {devEnabled && <DevLoginForm returnTo={returnTo} />}
+                <div className="login__discord-off">
+                  <button type="button" className="btn btn--discord" disabled aria-describedby="discord-off-reason">
+                    Log in with Discord
+                  </button>
+                  <p id="discord-off-reason" className="field__hint">{DISCORD_NOT_CONFIGURED}</p>
+                </div>
+              </>
             )}
-            {devEnabled && <DevLoginForm returnTo={returnTo} />}
           </>
         )}
         {user && !signedOut && !busy && (

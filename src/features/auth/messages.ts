@@ -1,6 +1,23 @@
-/** Login page status texts (product-spec section 4 Session). */
+/** Login page status texts (product-spec section 4 Session), for a server with Discord sign-in. */
 export const WELCOME_TEXT = 'Welcome! Click the button to authorize with the chat platform.';
 export const EXPIRED_TEXT = 'Your session has expired. Please log in.';
+
+/**
+ * The same two texts for a server without Discord sign-in but with development sign-in: they
+ * point to the form below rather than to the disabled Discord button.
+ */
+export const DEV_WELCOME_TEXT = 'Welcome! Enter any username below to sign in (development sign-in).';
+export const DEV_EXPIRED_TEXT = 'Your session has expired. Please sign in again below (development sign-in).';
+
+/**
+ * The login page's status text: the spec's welcome or expired text (`expired`) when Discord
+ * sign-in is configured, or when no sign-in at all is offered; the development sign-in's texts when
+ * only it is on.
+ */
+export function loginStatusText(expired: boolean, discordLogin: boolean, devLogin: boolean): string {
+  if (!discordLogin && devLogin) return expired ? DEV_EXPIRED_TEXT : DEV_WELCOME_TEXT;
+  return expired ? EXPIRED_TEXT : WELCOME_TEXT;
+}
 
 /** Auth callback failure text (product-spec section 2 Auth callback, section 8 Auth). */
 export const authFailedText = (error: string) => `Authentication Failed: ${error}. Redirecting to login.`;

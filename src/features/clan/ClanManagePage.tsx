@@ -240,12 +240,16 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
   );
 }
 
-/** The Owner's settings menu with Disband Clan (product-spec section 2; Radix dropdown, keyboard-operable). */
+/**
+ * The Owner's settings menu with Disband Clan (product-spec section 2; Radix dropdown,
+ * keyboard-operable). Its trigger says 'Settings' in words beside the gear: the sole manager's
+ * disabled Leave Clan sends them to Disband Clan, which must be findable without guessing an icon.
+ */
 function ClanSettingsMenu({ onDisband, disabled }: { onDisband: () => void; disabled: boolean }) {
   return (
     <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className="icon-btn" aria-label="Clan settings" title="Clan settings" disabled={disabled}>
-        <span aria-hidden="true">⚙</span>
+      <DropdownMenu.Trigger className="btn btn--small clan-header__settings" aria-label="Clan settings" disabled={disabled}>
+        <span aria-hidden="true">⚙</span> Settings
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content className="menu" align="end" sideOffset={6}>

@@ -31,7 +31,7 @@ const BUSY_TEXT: Partial<Record<sel.DiscordPhase, string>> = { saving: 'Saving..
 /**
  * The 'Discord' panel of an event (server-contract section 9; issue #13): the saved webhook URL
  * (masked: the server never sends the token whole), its state (active, failing, disabled) and
- * last error; a URL field and the four announce switches with Save; Send Test Message, Remove
+ * last error (both break anywhere: a long URL never widens a phone's page); a URL field and the four announce switches with Save; Send Test Message, Remove
  * Webhook and Refresh. The flow is the discordSettings chart; `effects` replaces the calls in
  * tests. All server texts are rendered as text.
  */
@@ -73,7 +73,7 @@ export function DiscordPanel({ clanId, eventId, effects = liveDiscordEffects }: 
       {phase !== 'loading' && phase !== 'loadFailed' && (
         <>
           {saved ? (
-            <div data-testid="discord-saved">
+            <div className="discord-panel__saved" data-testid="discord-saved">
               <p>
                 Webhook: <code data-testid="discord-masked-url">{saved.webhook_url_masked}</code>
               </p>

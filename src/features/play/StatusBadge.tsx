@@ -1,14 +1,20 @@
 import { boardSide } from '../../../contract/game/board';
-import { statusClass } from '../../../contract/game/status';
+import { statusClass, statusLabel } from '../../../contract/game/status';
 
 /**
- * A game status badge (product-spec sections 2 "Games lobby" and "Game play screen"): the status
- * text, styled by its class name (lowercased, spaces → hyphens: contract statusClass). In a file
+ * A game status badge (product-spec sections 2 "Games lobby" and "Game play screen"): the status's
+ * label (contract statusLabel: 'Ready', 'In progress', ...), styled by its class name and
+ * `data-status` (the wire value lowercased, spaces → hyphens: contract statusClass). In a file
  * of its own, with boardSizeText, so the lists and the dashboard (in the app's main chunk) do not
  * pull the game screen's panels into every page's first load (issue #14).
  */
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`status-badge status-badge--${statusClass(status)}`}>{status}</span>;
+  const cls = statusClass(status);
+  return (
+    <span className={`status-badge status-badge--${cls}`} data-status={cls}>
+      {statusLabel(status)}
+    </span>
+  );
 }
 
 /** Board size as shown in headers and lists: '100 squares (10x10)'. */

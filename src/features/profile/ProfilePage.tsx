@@ -57,8 +57,9 @@ function formatJoined(iso: string): string {
 
 /**
  * /profile, account management (product-spec section 2 Profile, sections 4-5): 'Loading profile
- * data...' while the user is absent; the username and linked IGNs (Edit/Delete revealed on hover,
- * tap or keyboard focus); Link New IGNs; clan membership cards (Manage Clan for Admin/Owner, Leave
+ * data...' while the user is absent; the username and linked IGNs (Edit/Delete always shown on
+ * touch screens and phones; with a mouse on a wide screen revealed on hover or keyboard focus, and
+ * not clickable while hidden); Link New IGNs; clan membership cards (Manage Clan for Admin/Owner, Leave
  * Clan otherwise); Create New Clan (disabled at the clan limit); the Account & Security panel with
  * the Discord username, Logout and Log out everywhere (every session of the user, server-contract
  * section 7; both go to / like the spec's Logout). Every modal is a confirmAction flow; a success

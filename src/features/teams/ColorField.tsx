@@ -1,14 +1,26 @@
 import { HexColorInput, HexColorPicker } from 'react-colorful';
 import { useId } from 'react';
+import type { TeamColorPreset } from '../../../contract/team';
 import { COLOR_DEBOUNCE_MS, COLOR_THROTTLE_MS, normalizeHex } from './teamForm';
 import { useDebouncedCallback, useThrottledCallback } from './rateLimit';
 
 /**
- * A hex colour field without alpha (product-spec sections 5 and 9): react-colorful's picker,
- * whose drag updates are throttled to one per 50 ms, and a hex text input debounced by 100 ms
- * (flushed when it loses focus, so a submit right after typing sends the typed colour).
+ * A hex colour field without alpha (product-spec sections 5 and 9): a row of named preset swatches
+ * (buttons, pressed when the colour is theirs), react-colorful's picker, whose drag updates are
+ * throttled to one per 50 ms, and a hex text input debounced by 100 ms (flushed when it loses
+ * focus, so a submit right after typing sends the typed colour).
  */
-export function ColorField({ label, value, onChange }: { label: string; value: string; onChange: (hex: string) => void }) {
+export function ColorField({
+  label,
+  value,
+  onChange,
+  presets = [],
+}: {
+  label: string;
+  value: string;
+  onChange: (hex: string) => void;
+  presets?: readonly TeamColorPreset[];
+}) {
   const id = useId();
   const commit = (hex: string) => {
     const clean = normalizeHex(hex);
@@ -19,6 +31,22 @@ export function ColorField({ label, value, onChange }: { label: string; value: s
   return (
     <div className="field color-field" role="group" aria-labelledby={`${id}-label`}>
       <span id={`${id}-label`} className="field__label">{label}</span>
+      {presets.length > 0 && (
+        <div className="color-field__presets" role="group" aria-label={`${label} presets`}>
+          {presets.map((p) => (
+            <button
+              key={p.hex}
+              type="button"
+              className="color-field__preset"
+              style={{ background: p.hex }}
+              aria-label={p.name}
+              aria-pressed={normalizeHex(value) === p.hex}
+              title={`${p.name} (${p.hex})`}
+              onClick={() => onChange(p.hex)}
+            />
+          ))}
+        </div>
+      )}
       <div className="color-field__body">
         <HexColorPicker color={value} onChange={throttled} aria-label={`${label} picker`} />
         <div className="color-field__side">

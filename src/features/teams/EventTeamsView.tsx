@@ -56,7 +56,8 @@ const TEAM_MODALS = {
  * The Event Teams view (product-spec section 2 Event Teams view, 5 Teams, 8 Teams): 'Back to
  * Events', 'Managing: Teams List', the team table (colour bar, name, 'N Members', Members toggle
  * opening the inline member manager, edit, delete), the Create / Edit Team modals with a hex
- * colour picker and the delete confirmation. `effects` replaces the calls in tests.
+ * colour picker and preset swatches (a new team starts on the first preset no team of the event
+ * has) and the delete confirmation. `effects` replaces the calls in tests.
  */
 export function EventTeamsView({
   clanId,
@@ -76,6 +77,7 @@ export function EventTeamsView({
     [clanId, eventId, effects],
   );
   const list = useActorRef(logic);
+  const teams = useSelector(list, sel.selectTeams);
   const reload = () => list.send({ type: 'teams.reload' });
   const create = useConfirmAction<TeamDraft, Nothing>({
     closed: { draft: newTeamDraft(), subject: {} },
@@ -109,7 +111,7 @@ export function EventTeamsView({
         <button type="button" className="btn" onClick={onBack}>Back to Events</button>
         <span className="toolbar__label">Managing: Teams List</span>
         {eventName && <span className="toolbar__event">{eventName}</span>}
-        <button type="button" className="btn btn--primary toolbar__end" onClick={() => create.send({ type: 'confirm.open', draft: { ...newTeamDraft() } })}>
+        <button type="button" className="btn btn--primary toolbar__end" onClick={() => create.send({ type: 'confirm.open', draft: newTeamDraft(teams.map((t) => t.color)) })}>
           Create New Team
         </button>
       </div>

@@ -1,5 +1,7 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 import type { EligibleIgn } from '../../../machines/teamMembers.machine';
+import { useAnchoredPosition } from '../../ui/useAnchoredPosition';
 
 /** Options whose IGN or owner name contains `query` (case-insensitive); all for an empty query. */
 export function filterEligible(options: EligibleIgn[], query: string): EligibleIgn[] {
@@ -11,7 +13,8 @@ export function filterEligible(options: EligibleIgn[], query: string): EligibleI
 /**
  * The searchable in-game account dropdown of the team add row (product-spec section 2 Event Teams
  * view): an ARIA combobox over the eligible accounts, filtered as the user types, operable with
- * the arrow keys, Enter and Escape. Empty texts 'No available users found.' (nobody eligible) and
+ * the arrow keys, Enter and Escape. The list is rendered in a portal at fixed coordinates under
+ * the input (useAnchoredPosition), so the member table's scroll box never clips it. Empty texts 'No available users found.' (nobody eligible) and
  * 'No matching users found.' (nothing matches the search). The chosen account is the chart's;
  * only the typed search and the open list are this widget's own.
  */
@@ -36,6 +39,12 @@ export function IgnCombobox({
   const shown = filterEligible(options, query);
   const listId = `${id}-list`;
   const optionId = (i: number) => `${id}-opt-${i}`;
+  const input = useRef<HTMLInputElement>(null);
+  const place = useAnchoredPosition(input, open);
+  useEffect(() => {
+    // The active option follows the arrow keys into the list's visible part.
+    if (open) document.getElementById(optionId(active))?.scrollIntoView?.({ block: 'nearest' });
+  });
   const choose = (o: EligibleIgn) => {
     onChange(o.id);
     setQuery('');
@@ -62,6 +71,7 @@ export function IgnCombobox({
   return (
     <div className="combobox">
       <input
+        ref={input}
         className="input"
         role="combobox"
         aria-label={label}
@@ -82,31 +92,33 @@ export function IgnCombobox({
         onBlur={() => setOpen(false)}
         onKeyDown={onKeyDown}
       />
-      {open && (
-        <ul className="combobox__list" id={listId} role="listbox" aria-label={label}>
-          {shown.length === 0 ? (
-            <li className="combobox__empty" role="option" aria-disabled="true" aria-selected={false}>
-              {options.length === 0 ? 'No available users found.' : 'No matching users found.'}
-            </li>
-          ) : (
-            shown.map((o, i) => (
-              <li
-                key={o.id}
-                id={optionId(i)}
-                role="option"
-                aria-selected={o.id === value}
-                className={i === active ? 'combobox__option combobox__option--active' : 'combobox__option'}
-                onMouseDown={(e) => e.preventDefault()}
-                onMouseEnter={() => setActive(i)}
-                onClick={() => choose(o)}
-              >
-                <span>{o.ign}</span>
-                {o.discord_username && <span className="combobox__hint"> ({o.discord_username})</span>}
+      {open &&
+        createPortal(
+          <ul className="combobox__list" id={listId} role="listbox" aria-label={label} style={place}>
+            {shown.length === 0 ? (
+              <li className="combobox__empty" role="option" aria-disabled="true" aria-selected={false}>
+                {options.length === 0 ? 'No available users found.' : 'No matching users found.'}
               </li>
-            ))
-          )}
-        </ul>
-      )}
+            ) : (
+              shown.map((o, i) => (
+                <li
+                  key={o.id}
+                  id={optionId(i)}
+                  role="option"
+                  aria-selected={o.id === value}
+                  className={i === active ? 'combobox__option combobox__option--active' : 'combobox__option'}
+                  onMouseDown={(e) => e.preventDefault()}
+                  onMouseEnter={() => setActive(i)}
+                  onClick={() => choose(o)}
+                >
+                  <span>{o.ign}</span>
+                  {o.discord_username && <span className="combobox__hint"> ({o.discord_username})</span>}
+                </li>
+              ))
+            )}
+          </ul>,
+          document.body,
+        )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { selectDraft } from '../../../machines/confirmAction.selectors';
-import { TEAM_NAME_MAX } from '../../../contract/team';
+import { TEAM_COLOR_PRESETS, TEAM_NAME_MAX } from '../../../contract/team';
 import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { useTouched } from '../../ui/useTouched';
@@ -15,11 +15,11 @@ export function validateTeamDraft(draft: TeamDraft): string | null {
 /** Selector: true while the team name is blank (product-spec section 5: buttons disabled while blank). */
 export const teamNameBlank = (s: { context: { draft: TeamDraft } }) => s.context.draft.name.trim() === '';
 
-/** The fields of the Create / Edit Team modals (product-spec sections 2 Event Teams view, 5 Teams): name and colour, with 'Team name is required.' while the name is blank, once a field was touched (useTouched). */
+/** The fields of the Create / Edit Team modals (product-spec sections 2 Event Teams view, 5 Teams): name and colour (preset swatches, picker, hex), with 'Team name is required.' while the name is blank, once a field was touched (useTouched). */
 export function TeamFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<TeamDraft, TSubject> }) {
   const draft = useSelector(actor, selectDraft);
   const error = teamFormError(draft);
-  const { touched, handlers } = useTouched();
+  const { touched, touch, handlers } = useTouched();
   return (
     <div className="stack" {...handlers}>
       <label className="field">
@@ -33,7 +33,15 @@ export function TeamFormFields<TSubject extends object>({ actor }: { actor: Conf
           onChange={(e) => actor.send({ type: 'confirm.change', field: 'name', value: e.target.value })}
         />
       </label>
-      <ColorField label="Team Colour" value={draft.color} onChange={(hex) => actor.send({ type: 'confirm.change', field: 'color', value: hex })} />
+      <ColorField
+        label="Team Colour"
+        value={draft.color}
+        presets={TEAM_COLOR_PRESETS}
+        onChange={(hex) => {
+          touch();
+          actor.send({ type: 'confirm.change', field: 'color', value: hex });
+        }}
+      />
       {error && touched && <Notice tone="error" testId="team-form-error">{error}</Notice>}
     </div>
   );

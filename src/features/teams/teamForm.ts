@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DEFAULT_TEAM_COLOR, TEAM_BAD_COLOR, TeamNameSchema, type Team, type TeamBody } from '../../../contract/team';
+import { DEFAULT_TEAM_COLOR, TEAM_BAD_COLOR, TEAM_COLOR_PRESETS, TeamNameSchema, type Team, type TeamBody } from '../../../contract/team';
 import { firstIssueMessage } from '../../../contract/common';
 
 /** Colour picker rates of product-spec section 9: picker updates throttled, typed hex debounced (ms). */
@@ -14,9 +14,18 @@ export interface TeamDraft {
   color: string;
 }
 
-/** Draft of the create modal: empty name, colour #000000 (product-spec section 9). */
-export function newTeamDraft(): TeamDraft {
-  return { name: '', color: DEFAULT_TEAM_COLOR };
+/**
+ * The colour a new team starts with: the first of TEAM_COLOR_PRESETS that no team in `used` (the
+ * event's team colours, any hex spelling) has; the first preset again once all are taken.
+ */
+export function firstFreeTeamColor(used: readonly string[]): string {
+  const taken = new Set(used.map((c) => normalizeHex(c)));
+  return (TEAM_COLOR_PRESETS.find((p) => !taken.has(p.hex)) ?? TEAM_COLOR_PRESETS[0]).hex;
+}
+
+/** Draft of the create modal: empty name, the first preset colour not used by `usedColors` (the event's teams). */
+export function newTeamDraft(usedColors: readonly string[] = []): TeamDraft {
+  return { name: '', color: firstFreeTeamColor(usedColors) };
 }
 
 /** Draft of the edit modal, filled from the team. */
