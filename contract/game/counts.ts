@@ -81,6 +81,11 @@ export function rollsText(counts: Pick<MoveCounts, 'rolls' | 'reverts'>): string
   return counts.reverts > 0 ? `${rolls}, ${counts.reverts} reverted` : rolls;
 }
 
+/** '44 rolls, 1 reverted · 43 turns processed': the rolls and the turns they leave, as every screen states them. */
+export function countsText(counts: MoveCounts): string {
+  return `${rollsText(counts)} · ${counts.turns} turn${counts.turns === 1 ? '' : 's'} processed`;
+}
+
 /** What 'Turns processed' counts, in the words every screen uses. */
 export const TURNS_EXPLAINED = 'Turns processed counts the rolls that stand: every roll minus the reverted ones.';
 
