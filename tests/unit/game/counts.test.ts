@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { applyRoll, canRevert, revertHistory, type Connection } from '../../../contract/game';
-import { boardTaskCounts, countMoves, countTeamMoves, countTeamStates, moveRoles, rollsText, tasksOnBoard } from '../../../contract/game/counts';
+import { boardTaskCounts, countMoves, countsText, countTeamMoves, countTeamStates, moveRoles, rollsText, tasksOnBoard } from '../../../contract/game/counts';
 import type { GameHistory, Move } from '../../../contract/history';
 import { historyCsv } from '../../../server/history/csv';
 
@@ -123,6 +123,8 @@ describe('rolls, reverts and turns (contract/game/counts)', () => {
     expect(rollsText({ rolls: 44, reverts: 1 })).toBe('44 rolls, 1 reverted');
     expect(rollsText({ rolls: 1, reverts: 0 })).toBe('1 roll');
     expect(rollsText({ rolls: 0, reverts: 0 })).toBe('0 rolls');
+    expect(countsText({ rolls: 44, reverts: 1, turns: 43 })).toBe('44 rolls, 1 reverted · 43 turns processed');
+    expect(countsText({ rolls: 1, reverts: 0, turns: 1 })).toBe('1 roll · 1 turn processed');
   });
 
   it('task squares: a board holds board size - 2 minus the squares where a snake or ladder starts', () => {
