@@ -309,7 +309,7 @@ function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGa
         <div className="table-scroll">
           <table className="data-table team-positions">
             <caption className="sr-only">Team positions</caption>
-            <TableHead columns={['Team', 'Position', 'Rolls', 'Turns', 'Reverts used']} />
+            <TableHead columns={['Team', 'Square', 'Rolls', 'Turns', 'Reverts']} />
             <tbody>
               {teams.map((t) => (
                 <tr key={t.team_id} data-team={t.team_name}>

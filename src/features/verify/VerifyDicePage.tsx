@@ -29,11 +29,6 @@ export const VERIFY_TEXTS = {
 
 const RESULT_TEXT: Record<RollCheck['result'], string> = { verified: 'Verified', failed: 'Not verified', pending: 'Waiting for the seed' };
 
-/** A roll's Result cell: its check, then ' · reverted' for a roll a revert undid (its die is checked all the same). */
-function resultText(roll: Pick<RollCheck, 'result' | 'reverted'>): string {
-  return roll.reverted ? `${RESULT_TEXT[roll.result]} · reverted` : RESULT_TEXT[roll.result];
-}
-
 /** The check a page runs: load the public history, then recompute it in the browser. */
 async function checkGame(gameId: number, load: (gameId: number) => Promise<GameHistory>): Promise<DiceReport> {
   return verifyHistory(await load(gameId));
@@ -136,7 +131,7 @@ function RollTable({ report }: { report: DiceReport }) {
   return (
     <>
       <p className="verify-counts" data-testid="verify-counts">
-        {countsText(report.counts)}. A reverted roll is listed too: its die came from the seed all the same.
+        <strong>{countsText(report.counts)}</strong>. A reverted roll is listed too: its die came from the seed all the same.
       </p>
       <div className="table-scroll verify-table-scroll">
         <table className="data-table verify-table">
@@ -170,7 +165,11 @@ function RollTable({ report }: { report: DiceReport }) {
                 </td>
                 <td>{r.die ?? '?'}</td>
                 <td>{r.expected ?? '—'}</td>
-                <td className={`verify-result verify-result--${r.result}`}>{resultText(r)}</td>
+                {/* A roll a revert undid reads 'Verified · reverted': its die is checked all the same. */}
+              <td className={`verify-result verify-result--${r.result}`}>
+                {RESULT_TEXT[r.result]}
+                {r.reverted && <span className="verify-result__reverted"> · reverted</span>}
+              </td>
               </tr>
             ))}
           </tbody>
