@@ -1,5 +1,6 @@
 import { commitmentOf, diceRoller, isDiceHex } from './game/dice';
 import type { GameHistory, HistoryGame, HistoryTeam } from './history';
+import { countMoves, moveRoles, type MoveCounts } from './game/counts';
 
 /**
  * What the 'Verify dice' view shows (server-contract section 10), computed from a game's history
@@ -18,6 +19,8 @@ export interface RollCheck {
   expected: number | null;
   from: number;
   to: number;
+  /** A revert undid this roll later (contract/game/counts): its die is still checked, it just does not stand. */
+  reverted: boolean;
   /** 'verified': seed matches the commitment and the die is the seed's; 'failed': it is not; 'pending': no seed yet. */
   result: 'verified' | 'failed' | 'pending';
 }
@@ -35,6 +38,8 @@ export interface DiceReport {
   /** null while sealed. */
   commitmentMatches: boolean | null;
   rolls: RollCheck[];
+  /** Rolls, reverts and turns of the history (contract/game/counts): rolls.length is counts.rolls. */
+  counts: MoveCounts;
   /** Rolls marked verified and failed (both 0 while sealed). */
   verified: number;
   failed: number;
@@ -49,11 +54,16 @@ function teamOf(history: GameHistory, teamId: number): HistoryTeam {
  * Checks every roll of `history` (server-contract section 10): when the seed is revealed, its
  * SHA-256 must equal the commitment, and each roll's die must equal dieFor(seed, game id,
  * roll_index); a roll is verified only when both hold. A seed that is not 64 lowercase hex
- * characters never matches. Reverts are not rolls and are not listed. Never throws for bad data.
+ * characters never matches. Reverts are not rolls and are not listed (they take no roll index);
+ * a roll a revert undid is listed, marked `reverted`. Never throws for bad data.
  */
 export async function verifyHistory(history: GameHistory): Promise<DiceReport> {
   const { game } = history;
-  const moves = history.moves.filter((m) => m.kind === 'roll');
+  const roles = moveRoles(history.moves);
+  const moves = history.moves.flatMap((m, i) => {
+    const role = roles[i];
+    return role.kind === 'roll' ? [{ ...m, reverted: role.revertedBy !== null }] : [];
+  });
   const seed = game.dice_seed;
   let commitmentMatches: boolean | null = null;
   let roller: Awaited<ReturnType<typeof diceRoller>> | null = null;
@@ -66,7 +76,7 @@ export async function verifyHistory(history: GameHistory): Promise<DiceReport> {
     const usable = roller !== null && m.roll_index !== null && Number.isSafeInteger(m.roll_index) && m.roll_index > 0;
     const expected = usable ? await roller!.die(game.id, m.roll_index!) : null;
     const result = seed === null ? 'pending' : commitmentMatches && expected !== null && m.die === expected ? 'verified' : 'failed';
-    rolls.push({ roll_index: m.roll_index, at: m.at, team: teamOf(history, m.team_id), die: m.die, expected, from: m.from, to: m.to, result });
+    rolls.push({ roll_index: m.roll_index, at: m.at, team: teamOf(history, m.team_id), die: m.die, expected, from: m.from, to: m.to, reverted: m.reverted, result });
   }
   return {
     game,
@@ -75,6 +85,7 @@ export async function verifyHistory(history: GameHistory): Promise<DiceReport> {
     seed,
     commitmentMatches,
     rolls,
+    counts: countMoves(history.moves),
     verified: rolls.filter((r) => r.result === 'verified').length,
     failed: rolls.filter((r) => r.result === 'failed').length,
   };

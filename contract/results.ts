@@ -1,6 +1,7 @@
 import type { GameHistory, HistoryTeam, Move } from './history';
 import type { PublicGame } from './gameApi';
 import { standingsOf, type Standing as GameStanding } from './game/standings';
+import { countTeamMoves, moveRoles, type MoveRole } from './game/counts';
 
 /**
  * The story of a game, computed from its history (server-contract section 11; issue #15 results
@@ -18,19 +19,27 @@ export interface ReplayFrame {
   positions: Positions;
   /** The move that led here (null for frame 0). */
   move: Move | null;
+  /** What that move is in contract/game/counts terms: a roll (reverted later or not) or a revert (and the roll it undid); null for frame 0. */
+  role: MoveRole | null;
+  /** For a revert, the roll it undid (null otherwise). */
+  undone: Move | null;
 }
 
 /**
  * The replay frames of a history: frames.length = moves.length + 1; frame 0 has every team on
- * square 1; frame i is frame i - 1 with the team of moves[i - 1] on that move's `to`. A move of a
- * team not in `teams` is still applied (its team just has no name).
+ * square 1; frame i is frame i - 1 with the team of moves[i - 1] on that move's `to`, and that
+ * move's role (contract/game/counts moveRoles). A move of a team not in `teams` is still applied
+ * (its team just has no name).
  */
 export function replayFrames(history: Pick<GameHistory, 'teams' | 'moves'>): ReplayFrame[] {
   let positions: Record<number, number> = Object.fromEntries(history.teams.map((t) => [t.team_id, 1]));
-  const frames: ReplayFrame[] = [{ index: 0, positions, move: null }];
+  const roles = moveRoles(history.moves);
+  const frames: ReplayFrame[] = [{ index: 0, positions, move: null, role: null, undone: null }];
   history.moves.forEach((move, i) => {
     positions = { ...positions, [move.team_id]: move.to };
-    frames.push({ index: i + 1, positions, move });
+    const role = roles[i];
+    const undone = role.kind === 'revert' && role.undoes !== null ? history.moves[role.undoes] : null;
+    frames.push({ index: i + 1, positions, move, role, undone });
   });
   return frames;
 }
@@ -83,14 +92,19 @@ export function summarize(durations: readonly number[]): DurationSummary {
   return { count: sorted.length, median, longest: sorted[sorted.length - 1] };
 }
 
-/** One team's numbers on the results page. */
+/** One team's numbers on the results page; rolls, reverts and turns as contract/game/counts defines them. */
 export interface TeamStats {
   team: HistoryTeam;
+  /** Every roll, reverted ones included. */
   rolls: number;
+  /** Reverts, each undoing one roll. */
+  reverts: number;
+  /** Rolls that stand (rolls - reverts). */
+  turns: number;
+  /** Sixes, snakes and ladders among all rolls (a reverted roll was still thrown and taken). */
   sixes: number;
   snakes: number;
   ladders: number;
-  reverts: number;
   /**
    * Time per square (ms): each stay from the team's arrival on a square (its move there) to its
    * next move (roll or revert). The first stay on square 1 (no arrival time) and the stay the team
@@ -105,8 +119,9 @@ export interface TeamStats {
 }
 
 /**
- * Per-team statistics of a history, in `teams` order: rolls, sixes (die 6), snakes and ladders
- * taken (via), reverts, time per square and time to approval (see TeamStats).
+ * Per-team statistics of a history, in `teams` order: rolls, reverts and turns (contract/game/counts
+ * countTeamMoves), sixes (die 6), snakes and ladders taken (via), time per square and time to
+ * approval (see TeamStats).
  */
 export function teamStats(history: Pick<GameHistory, 'teams' | 'moves' | 'reviews'>): TeamStats[] {
   return history.teams.map((team) => {
@@ -128,11 +143,10 @@ export function teamStats(history: Pick<GameHistory, 'teams' | 'moves' | 'review
     }
     return {
       team,
-      rolls: rolls.length,
+      ...countTeamMoves(moves, team.team_id),
       sixes: rolls.filter((m) => m.die === 6).length,
       snakes: rolls.filter((m) => m.via === 'snake').length,
       ladders: rolls.filter((m) => m.via === 'ladder').length,
-      reverts: moves.filter((m) => m.kind === 'revert').length,
       timePerSquare: summarize(stays),
       timeToApproval: summarize(approvals),
     };
@@ -187,11 +201,27 @@ export function formatDuration(ms: number | null): string {
   return `${sec} s`;
 }
 
-/** How a move reads in the replay: 'Red rolled a 4: square 3 → 7, up a ladder to 21.' */
-export function moveText(move: Move, teamName: string): string {
-  if (move.kind === 'revert') return `${teamName} reverted: square ${move.from} → ${move.to}.`;
+/**
+ * How a move reads in the replay: 'Red rolled a 4: square 3 → 7, up a ladder to 21.', with
+ * ' Reverted later.' for a roll a revert undid (`role`); a revert names the roll it undid
+ * (`undone`): 'Red reverted roll 12 (a 4): square 21 → 3.'.
+ */
+export function moveText(move: Move, teamName: string, role: MoveRole | null = null, undone: Move | null = null): string {
+  if (move.kind === 'revert') {
+    const which = undone ? ` roll ${undone.roll_index ?? '?'} (a ${undone.die ?? '?'})` : '';
+    return `${teamName} reverted${which}: square ${move.from} → ${move.to}.`;
+  }
   const via = move.via === 'ladder' ? `, up a ladder to ${move.to}` : move.via === 'snake' ? `, down a snake to ${move.to}` : '';
-  return `${teamName} rolled a ${move.die ?? '?'}: square ${move.from} → ${move.landing ?? move.to}${via}.`;
+  const reverted = role?.kind === 'roll' && role.revertedBy !== null ? ' Reverted later.' : '';
+  return `${teamName} rolled a ${move.die ?? '?'}: square ${move.from} → ${move.landing ?? move.to}${via}.${reverted}`;
+}
+
+/**
+ * Whether a game of this status has results to show: once it has started (in-progress, paused,
+ * finished or completed). A PENDING or READY game has no move yet (a reset empties the history).
+ */
+export function hasResults(status: string): boolean {
+  return status !== 'PENDING' && status !== 'READY';
 }
 
 /**

@@ -69,8 +69,10 @@ const errorText = (error: unknown, fallback: string) => (error instanceof Error 
  *   the game's room on every connect and reconnect; each game_state_update goes through contract
  *   applyGameUpdate once, a version gap asks for the full state again with `room.rejoin`), the
  *   manual board editor and the Board Settings form.
- *   `settings.submit` while in-progress or paused opens the Confirm Board Randomization dialog
- *   (confirmingRandomize), otherwise randomizes at once; `board.save` checks the boxes with
+ *   `settings.submit` (Randomize Board) is taken only where the board may change: paused opens
+ *   the Confirm Board Randomization dialog (confirmingRandomize), PENDING or READY randomizes at
+ *   once; in progress the board stays as it is while teams play on it, and a finished game's
+ *   board is a record; `board.save` checks the boxes with
  *   checkBoardTexts before savingBoard, then reloads; `game.reload` reloads in place;
  *   `game.deleted` goes back to setup. `rules.change` (the proof box) saves at once in savingRules
  *   (PUT .../rules); in setup it is part of the create payload (checked by default).
@@ -96,8 +98,13 @@ export const eventGameMachine = setup({
     hasGameId: ({ context }) => context.gameId !== null,
     isSettingsValid: ({ context }) => checkSettingsDraft(context.draft).error === null,
     isBoardValid: ({ context }) => context.game !== null && checkBoardTexts(context.game.board_size, context.snakesText, context.laddersText).ok,
-    /** The game is in progress or paused (read from the gameStatus child). */
-    isRunning: ({ context }) => context.statusRef?.getSnapshot().hasTag('running') ?? false,
+    /** The game is paused (read from the gameStatus child): the board may change after a confirmation. */
+    isPaused: ({ context }) => context.statusRef?.getSnapshot().matches('paused') ?? false,
+    /** The game has not started (PENDING or READY, read from the gameStatus child): the board may change at once. */
+    isNotStarted: ({ context }) => {
+      const status = context.statusRef?.getSnapshot();
+      return status ? status.matches('pending') || status.matches('ready') : false;
+    },
   },
   actions: {
     assignSetting: assign(({ context }, e: { field: SettingsField; value: string }) => ({
@@ -236,9 +243,10 @@ export const eventGameMachine = setup({
       states: {
         idle: {
           on: {
+            // In progress the board stays as it is, and a finished game's board is a record (the server refuses it).
             'settings.submit': [
-              { guard: and(['isSettingsValid', 'isRunning']), target: 'confirmingRandomize' },
-              { guard: 'isSettingsValid', target: 'randomizing' },
+              { guard: and(['isSettingsValid', 'isPaused']), target: 'confirmingRandomize' },
+              { guard: and(['isSettingsValid', 'isNotStarted']), target: 'randomizing' },
             ],
             'board.save': [
               { guard: 'isBoardValid', target: 'savingBoard' },

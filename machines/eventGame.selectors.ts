@@ -1,7 +1,9 @@
 import type { SnapshotFrom } from 'xstate';
 import type { eventGameMachine } from './eventGame.machine';
+import type { gameStatusMachine } from './gameStatus.machine';
 
 type S = SnapshotFrom<typeof eventGameMachine>;
+type StatusSnapshot = SnapshotFrom<typeof gameStatusMachine>;
 
 /** Which part of the Event Game view shows (product-spec section 2 "Event Game view"). */
 export type EventGameMode = 'loading' | 'loadFailed' | 'setup' | 'manage';
@@ -36,3 +38,17 @@ export const selectStatusRef = (s: S) => s.context.statusRef;
 export const selectProofRequired = (s: S) => s.context.proofRequired;
 /** The box may be changed: in setup while editing, on an existing game while nothing runs. */
 export const canChangeRules = (s: S) => s.matches({ setup: 'editing' }) || s.matches({ manage: 'idle' });
+
+/**
+ * What the Board Settings area may offer for the game's status (read from the gameStatus child, so
+ * it follows every status change): 'open' (PENDING, READY: Randomize Board at once, Delete Game),
+ * 'paused' (Randomize Board after its confirmation; no Delete), 'inProgress' (neither: teams are
+ * playing on the board), 'finished' (Delete Game only: the board is a record).
+ */
+export type BoardLock = 'open' | 'paused' | 'inProgress' | 'finished';
+export const selectBoardLock = (s: StatusSnapshot): BoardLock => {
+  if (s.matches('inProgress')) return 'inProgress';
+  if (s.matches('paused')) return 'paused';
+  if (s.matches('finished')) return 'finished';
+  return 'open';
+};

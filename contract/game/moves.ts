@@ -107,19 +107,6 @@ export function parseHistory(history: readonly number[] | string): number[] {
   return value.slice() as number[];
 }
 
-/**
- * Turns processed for the live tracker (product-spec.md section 2 "Event Game view"): the sum over
- * teams of (history length - 1), an empty history counting 0. Throws like parseHistory.
- */
-export function turnsProcessed(teamStates: readonly { position_history: readonly number[] | string }[]): number {
-  return teamStates.reduce((sum, team) => sum + Math.max(parseHistory(team.position_history).length - 1, 0), 0);
-}
-
-/** Reverts used: sum of revert_count over teams (product-spec.md section 2 "Event Game view"). */
-export function revertsUsed(teamStates: readonly { revert_count: number }[]): number {
-  return teamStates.reduce((sum, team) => sum + team.revert_count, 0);
-}
-
 /** Reverts allowed in total: max_reverts_allowed times the number of teams (same section). */
 export function revertAllowance(maxRevertsAllowed: number, teamCount: number): number {
   return maxRevertsAllowed * teamCount;

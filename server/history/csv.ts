@@ -14,7 +14,10 @@ function inertCell(value: string | number | null): string {
  * The CSV export of a history (server-contract section 11): header
  * `at,team,kind,roll_index,die,from,landing,to,via`, then one row per move, oldest first; the team
  * by name (its id when the team is gone), empty cells for what a revert has not; every cell made
- * inert (inertCell) and quoted as RFC 4180 needs by csv-stringify. Lines end with CRLF.
+ * inert (inertCell) and quoted as RFC 4180 needs by csv-stringify. Lines end with CRLF. Its
+ * `kind` column is the one contract/game/counts counts by: rows of kind roll are the game's rolls
+ * (reverted ones included, each with its roll_index), rows of kind revert its reverts, so a
+ * spreadsheet's tally agrees with every screen.
  */
 export function historyCsv(history: GameHistory): string {
   const names = new Map(history.teams.map((t) => [t.team_id, t.name]));

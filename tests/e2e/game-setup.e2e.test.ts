@@ -13,8 +13,9 @@ import type { Game } from '../../contract/gameApi';
  * with the real 144-task pool imported, a manager creates a 100-square game in the Event Game view
  * (the settings rules on the way), sees the live tracker (two rolls by a Leader over the socket
  * show up without a reload), edits the board by hand (a bad JSON and a rule violation refused with
- * the spec's texts, the preview following the boxes), starts, randomizes while in progress through
- * the Confirm Board Randomization dialog (positions kept), pauses and resumes; on the Game Tasks
+ * the spec's texts, the preview following the boxes), starts; in progress Board Settings offers
+ * neither Randomize Board nor Delete Game and says why; paused, it randomizes through the Confirm
+ * Board Randomization dialog (positions kept), then resumes; on the Game Tasks
  * screen swaps two Easy squares by mouse drag and by keyboard and is refused across columns and
  * with a Start square; resets and deletes the game; then on a 225-square game, which the pool
  * cannot fill, assigns a task to an Unassigned square through the swap-task modal.
@@ -167,6 +168,10 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
     await page.getByRole('alert').filter({ hasText: 'All fields are required.' }).waitFor();
     await page.getByLabel('Easy').fill('19');
     expect(await create.isEnabled()).toBe(true);
+    // The note says how many of the 98 tasks the board holds: the 10 snake and ladder starts hold none.
+    expect(await page.locator('.game-settings__note').innerText()).toBe(
+      'Task tiles to fill: 98 (board size minus the Start and Finish squares). Tasks set: 98 (88 on the board: squares where a snake or ladder starts hold no task).',
+    );
     await create.click();
     await expectBanner(page, 'Game created successfully! Snakes and ladders board is ready.');
 
@@ -240,11 +245,22 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
     const redPosition = String(rolled.team_states[0].current_position);
     await page.locator('tr[data-team="Red Dragons"] [data-testid="team-position"]').filter({ hasText: new RegExp(`^${redPosition}$`) }).waitFor();
 
-    // Randomize while in progress asks first, shows the status in capitals, and keeps positions.
+    // In progress the board stays as it is: no Randomize Board, no Delete Game, and a note says why.
+    await page.locator('[data-testid="board-lock"][data-lock="inProgress"]').waitFor();
+    expect(await page.getByTestId('board-lock').innerText()).toContain('Pause the game to randomize the board; reset the game to delete it.');
+    expect(await page.getByRole('button', { name: 'Randomize Board' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Delete Game (Wipe Board)' }).count()).toBe(0);
+    expect(await page.getByLabel('Number of snakes').isDisabled()).toBe(true);
+
+    // Paused, Randomize Board asks first, shows the status in capitals, and keeps positions; Delete Game still waits for a reset.
+    await page.getByRole('button', { name: 'Pause Game' }).click();
+    await expectBanner(page, 'Game paused successfully. No turns can be processed.');
+    await page.locator('[data-testid="board-lock"][data-lock="paused"]').waitFor();
+    expect(await page.getByRole('button', { name: 'Delete Game (Wipe Board)' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Randomize Board' }).click();
     let dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Confirm Board Randomization' }).waitFor();
-    await dialog.getByText('The game is currently IN-PROGRESS.', { exact: false }).waitFor();
+    await dialog.getByText('The game is currently PAUSED.', { exact: false }).waitFor();
     await dialog.getByText('This is not a reset.', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'No, Keep Current Board' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -255,13 +271,11 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
     const rerandomized = await gameOf(eventId);
     expect(rerandomized.board_connections).not.toEqual(edited.board_connections);
     expect(rerandomized.team_states).toEqual(rolled.team_states);
-    expect(rerandomized.status).toBe('in-progress');
+    expect(rerandomized.status).toBe('paused');
     expect(await page.getByTestId('turns-processed').innerText()).toBe('2');
+    expect(await page.getByTestId('rolls-count').innerText()).toBe('2 rolls');
 
-    // Pause and resume.
-    await page.getByRole('button', { name: 'Pause Game' }).click();
-    await expectBanner(page, 'Game paused successfully. No turns can be processed.');
-    await page.getByTestId('game-status').filter({ hasText: 'paused' }).waitFor();
+    // Resume.
     await page.getByRole('button', { name: 'Resume Game' }).click();
     await expectBanner(page, 'Game resumed. Turns can now be processed.');
     await page.getByTestId('game-status').filter({ hasText: 'in-progress' }).waitFor();

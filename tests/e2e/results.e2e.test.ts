@@ -16,9 +16,13 @@ import { castOf, connect, newGame, stored, type Watcher } from '../support/liveS
  * results page from the public spectate list: the final standings (winner first, podium), the race
  * chart drawn by uPlot with one line per team (its legend lists every team), the statistics (rolls
  * and reverts per team), the replay played to its end showing the final positions, and the CSV
- * download (header row and one row per move). The lobby's former game and the finished game
- * screen link to it; on a phone it fits the width and the scrubber works from the keyboard; an
- * unknown game says 'Game not found.'.
+ * download (header row and one row per move). The roll, revert and turn counts agree on every
+ * page that shows them, read off each: the owner's Manage Game tracker and team rows, the results
+ * header and statistics, the Verify dice view (the reverted roll marked 'Verified · reverted') and
+ * the CSV rows. The race chart's legend shows the final squares without a hover. The lobby's
+ * former game and the finished game screen link to it; on a phone the results and Verify dice
+ * pages fit the width (the roll table scrolls in its own box) and the scrubber works from the
+ * keyboard; an unknown game says 'Game not found.'.
  */
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -79,6 +83,12 @@ run.each(clientOnlyBackends())('the results page of a finished game in Chromium 
     const finalPositions = Object.fromEntries(final.team_states.map((t) => [t.team_name, t.current_position]));
     const loser = final.team_states.find((t) => t.team_name !== winner)!.team_name;
     const moves = rolls[game.team1] + rolls[game.team2] + reverts;
+    // The counts every page must agree on, tallied here from what the test sent.
+    const allRolls = rolls[game.team1] + rolls[game.team2];
+    const turns = allRolls - reverts;
+    const rollsText = `${allRolls} rolls, ${reverts} reverted`;
+    const countsText = `${rollsText} · ${turns} turns processed`;
+    const teamCounts = { 'Red Team': { rolls: rolls[game.team1], reverts, turns: rolls[game.team1] - reverts }, 'Blue Team': { rolls: rolls[game.team2], reverts: 0, turns: rolls[game.team2] } };
 
     // --- An anonymous visitor opens the results from the public spectate list.
     const { page, errors } = await anonymousPage();
@@ -106,13 +116,19 @@ run.each(clientOnlyBackends())('the results page of a finished game in Chromium 
     expect(await chart.locator('canvas').count()).toBeGreaterThan(0);
     const legend = await chart.locator('.u-legend .u-series .u-label').allTextContents();
     expect(legend.slice(1).sort()).toEqual(['Blue Team', 'Red Team']);
+    // Without a hover the legend shows the last point: every team's final square, and a time.
+    const values = await chart.locator('.u-legend .u-series .u-value').allTextContents();
+    expect(values[0]).not.toBe('--');
+    expect(Object.fromEntries(legend.slice(1).map((name, i) => [name, Number(values[i + 1])]))).toEqual(finalPositions);
 
-    // Statistics: the rolls and the revert of each team.
+    // The counts in the header: every roll, the reverted one, the turns that stand.
+    expect(await page.getByTestId('results-counts').textContent()).toBe(countsText);
+
+    // Statistics: the rolls, the reverted roll and the turns of each team.
     const stats = page.getByTestId('stats-table');
-    for (const [name, teamId] of [['Red Team', game.team1], ['Blue Team', game.team2]] as const) {
+    for (const [name, c] of Object.entries(teamCounts)) {
       const cells = await stats.locator(`tbody tr[data-team="${name}"] td`).allTextContents();
-      expect(cells[0], `${name} rolls`).toBe(String(rolls[teamId]));
-      expect(cells[4], `${name} reverts`).toBe(String(teamId === game.team1 ? reverts : 0));
+      expect(cells.slice(0, 3), `${name} rolls, reverted, turns`).toEqual([String(c.rolls), String(c.reverts), String(c.turns)]);
     }
 
     // The replay, played at 4x, stops at the end on the final positions (list and pawns).
@@ -138,11 +154,35 @@ run.each(clientOnlyBackends())('the results page of a finished game in Chromium 
     const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
     expect(csv[0]).toBe(HISTORY_CSV_COLUMNS.join(','));
     expect(csv).toHaveLength(moves + 1);
+    const kinds = csv.slice(1).map((line) => line.split(',')[HISTORY_CSV_COLUMNS.indexOf('kind')]);
+    expect([kinds.filter((k) => k === 'roll').length, kinds.filter((k) => k === 'revert').length]).toEqual([allRolls, reverts]);
+
+    // Verify dice: the same counts, every roll listed (the reverted one too, marked so).
+    await page.getByRole('link', { name: 'Verify dice' }).click();
+    await page.locator('[data-testid="verify-report"][data-phase="checked"]').waitFor();
+    expect(await page.getByTestId('verify-counts').textContent()).toMatch(new RegExp(`^${countsText}\\. `));
+    const dice = page.getByTestId('dice-roll');
+    expect(await dice.count()).toBe(allRolls);
+    const reverted = page.locator('[data-testid="dice-roll"][data-reverted="true"]');
+    expect(await reverted.count()).toBe(reverts);
+    expect(await reverted.locator('td').last().textContent()).toBe('Verified · reverted');
     expect(errors).toEqual([]);
 
     // --- The former game in the lobby and the finished game screen link to the results.
     const owner = await openSignedIn(suite.browser, suite.server, cast.owner);
     contexts.push(owner.context);
+
+    // Manage Game: the tracker's turns, the rolls behind them and the reverts used; per team rolls and turns.
+    await owner.page.goto(`${suite.url}/clans/manage/${cast.clanId}/events/${game.eventId}/game`);
+    await owner.page.getByTestId('turns-processed').waitFor();
+    expect(await owner.page.getByTestId('turns-processed').textContent()).toBe(String(turns));
+    expect(await owner.page.getByTestId('rolls-count').textContent()).toBe(rollsText);
+    expect(await owner.page.getByTestId('reverts-used').textContent()).toMatch(new RegExp(`^${reverts} / `));
+    for (const [name, c] of Object.entries(teamCounts)) {
+      const row = owner.page.locator(`tr[data-team="${name}"]`);
+      expect([await row.getByTestId('team-rolls').textContent(), await row.getByTestId('team-turns').textContent()], name).toEqual([String(c.rolls), String(c.turns)]);
+    }
+
     await owner.page.goto(`${suite.url}/games`);
     const former = owner.page.getByRole('region', { name: 'Former (Finished) Games' });
     await former.getByRole('link', { name: 'View Results' }).click();
@@ -163,6 +203,19 @@ run.each(clientOnlyBackends())('the results page of a finished game in Chromium 
     await phone.page.keyboard.press('End');
     await phone.page.getByTestId('replay-controls').getByRole('button', { name: 'Play again' }).waitFor();
     expect(await phone.page.getByTestId('replay-status').textContent()).toMatch(new RegExp(`^Move ${moves} of ${moves}: `));
+
+    // Verify dice on a phone: the page does not scroll sideways; the roll table scrolls in its own box to its Result column.
+    await phone.page.goto(`${suite.url}/games/${game.gameId}/verify`);
+    await phone.page.locator('[data-testid="verify-report"][data-phase="checked"]').waitFor();
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBe(await phone.page.evaluate(() => window.innerWidth));
+    const box = phone.page.locator('.verify-table-scroll');
+    const fits = await box.evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+      const frame = el.getBoundingClientRect();
+      const result = el.querySelector('thead th:last-child')!.getBoundingClientRect();
+      return { boxInside: frame.left >= 0 && frame.right <= window.innerWidth, resultShown: result.left >= frame.left - 1 && result.right <= frame.right + 1 };
+    });
+    expect(fits).toEqual({ boxInside: true, resultShown: true });
 
     // --- A game that does not exist.
     await phone.page.goto(`${suite.url}/games/999999/results`);

@@ -37,8 +37,17 @@ type ModelEvent =
 
 const CLAN_ID = 2;
 const EVENT_ID = 3;
-/** The event's game, in progress; its settings pass the form's rules (23 tasks fill the 23 task tiles). */
-const RUNNING = fixtureGame({ status: 'in-progress', num_easy_tasks: 23 });
+/**
+ * The event's game, in progress, with a revert behind it (Red rolled twice, one reverted: 2 rolls,
+ * 1 reverted, 1 turn); its settings pass the form's rules (23 tasks fill the 23 task tiles).
+ */
+const BASE = fixtureGame({ status: 'in-progress', num_easy_tasks: 23 });
+const RUNNING: Game = {
+  ...BASE,
+  team_states: BASE.team_states.map((t) => (t.team_id === 11 ? { ...t, current_position: 5, position_history: [1, 5], revert_count: 1 } : t)),
+};
+/** Another event's game, paused: its board may change after the Confirm Board Randomization dialog. */
+const PAUSED: Game = { ...RUNNING, id: 7, status: 'paused' };
 /** The game created on the screen (another id): PENDING, no teams yet. */
 const CREATED = fixtureGame({ id: 9, status: 'PENDING', num_easy_tasks: 23, team_states: [] });
 const SNAKES_TEXT = '[\n  [6, 2]\n]';
@@ -48,11 +57,11 @@ const BROKEN_SNAKES = '[[6, 2]';
 const SAVED: Game = { ...RUNNING, version: 2, board_connections: [{ type: 'snake', start: 20, end: 4 }, RUNNING.board_connections[1]] };
 /** A randomized board: another snake, one version on. */
 const randomized = (g: Game): Game => ({ ...g, version: g.version + 1, board_connections: [{ type: 'snake', start: 18, end: 7 }, g.board_connections[1]] });
-/** A live update: Red Dragons moved to square 9. */
+/** A live update: Red Dragons moved on to square 9. */
 const MOVED: Game = {
   ...RUNNING,
   version: 2,
-  team_states: RUNNING.team_states.map((t) => (t.team_id === 11 ? { ...t, current_position: 9, position_history: [1, 9] } : t)),
+  team_states: RUNNING.team_states.map((t) => (t.team_id === 11 ? { ...t, current_position: 9, position_history: [1, 5, 9] } : t)),
 };
 
 const CREATED_TEXT = 'Game created and board deployed successfully.';
@@ -68,7 +77,7 @@ function eventsOf(s: Snap): ModelEvent[] {
   const c = s.context;
   if (s.matches('loading')) {
     // An existing event's game runs; the game just created here is PENDING.
-    return [{ type: 'xstate.done.actor.loadGame', output: c.gameId === CREATED.id ? CREATED : RUNNING }, fail('loadGame')];
+    return [{ type: 'xstate.done.actor.loadGame', output: c.gameId === CREATED.id ? CREATED : c.gameId === PAUSED.id ? PAUSED : RUNNING }, fail('loadGame')];
   }
   if (s.matches('loadFailed')) return [{ type: 'game.reload' }];
   if (s.matches({ setup: 'editing' })) {
@@ -84,19 +93,21 @@ function eventsOf(s: Snap): ModelEvent[] {
   if (s.matches({ manage: 'savingBoard' })) return [{ type: 'xstate.done.actor.saveBoard', output: { message: BOARD_SAVED_TEXT } }, fail('saveBoard')];
   if (s.matches({ manage: 'reloading' })) {
     // The server holds the rule saved last.
-    const output = { ...(c.snakesText === NEW_SNAKES ? SAVED : RUNNING), proof_required: c.game?.proof_required ?? false };
+    const output = { ...(c.gameId === PAUSED.id ? PAUSED : c.snakesText === NEW_SNAKES ? SAVED : RUNNING), proof_required: c.game?.proof_required ?? false };
     return [{ type: 'xstate.done.actor.reloadGame', output }, fail('reloadGame')];
   }
   if (s.matches({ manage: 'idle' })) {
-    if (c.game?.status === 'PENDING') return pristine(s) ? [{ type: 'settings.submit' }] : [];
+    // A game not started: Randomize Board at once, or Delete Game.
+    if (c.game?.status === 'PENDING') return pristine(s) ? [{ type: 'settings.submit' }, { type: 'game.deleted' }] : [];
+    // Paused: Randomize Board asks first.
+    if (c.game?.status === 'paused') return pristine(s) ? [{ type: 'settings.submit' }] : [];
     if (c.snakesText !== SNAKES_TEXT && c.boardError === null && c.game?.version === 1) return [{ type: 'board.save' }];
     if (!pristine(s)) return [];
+    // In progress: no Randomize Board and no Delete Game (the guard below checks the chart refuses the first).
     return [
-      { type: 'settings.submit' },
       { type: 'board.change', box: 'snakes', value: BROKEN_SNAKES },
       { type: 'board.change', box: 'snakes', value: NEW_SNAKES },
       { type: 'game.reload' },
-      { type: 'game.deleted' },
       { type: 'game.stateReceived', state: MOVED },
       { type: 'rules.change', proofRequired: !c.proofRequired },
     ];
@@ -120,7 +131,7 @@ const settle = (w: World, name: string, e: { type: string; output?: unknown; err
   act(() => (e.type.startsWith('xstate.done') ? w.fx.resolve(name, e.output) : w.fx.reject(name, new ApiRequestError(e.error!.message, 500))));
 const click = (w: World, name: string) => w.user.click(screen.getByRole('button', { name }));
 /** The settings form (also while a dialog hides the page from the accessibility tree). */
-const settingsForm = () => screen.getByRole('button', { name: /^(Create & Deploy Game|Randomize Board)$/, hidden: true }).closest('form')!;
+const settingsForm = () => document.querySelector<HTMLFormElement>('form.game-settings')!;
 const snakesBox = () => screen.getByLabelText('Snakes config (JSON)') as HTMLTextAreaElement;
 
 type Executor = ModelExecutor<World, Snap, ModelEvent>;
@@ -210,6 +221,20 @@ const PROOF_BOX = 'Require approved proof before the next roll';
 const COUNT_LABELS = ['Number of snakes', 'Number of ladders', 'Max reverts allowed'];
 const busyText = (text: string, shown: boolean) => (shown ? screen.getByText(text) : expect(screen.queryByText(text)).toBeNull());
 
+/** Rolls, reverts and turns of team states, counted here without the code under test: turns = history length - 1, rolls = turns + reverts. */
+function countsOf(g: Game) {
+  const turns = g.team_states.reduce((sum, t) => sum + t.position_history.length - 1, 0);
+  const reverts = g.team_states.reduce((sum, t) => sum + t.revert_count, 0);
+  return { turns, reverts, rolls: turns + reverts };
+}
+
+/** What Board Settings offers for each status: its note, whether Randomize Board and Delete Game show. */
+const BOARD_SETTINGS: Record<string, { note: RegExp; randomize: boolean; remove: boolean }> = {
+  PENDING: { note: /^Randomize Board places new snakes, ladders and tasks/, randomize: true, remove: true },
+  'in-progress': { note: /^The game is in progress, so its board stays as it is.*Pause the game to randomize the board; reset the game to delete it\.$/, randomize: false, remove: false },
+  paused: { note: /^The game is paused\..*after a confirmation.*To delete the game, reset it first\.$/, randomize: true, remove: false },
+};
+
 /** The settings form holds the chart's draft; the spec's error for an invalid one. */
 function expectSettingsForm(s: Snap) {
   const form = settingsForm();
@@ -254,10 +279,21 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
   manage: async (s, w) => {
     const g = s.context.game!;
     await screen.findByRole('heading', { name: 'Game Status & Results', hidden: true });
-    expect(screen.getByTestId('game-status').textContent).toBe(g.status === 'PENDING' ? 'PENDING' : 'in-progress');
+    expect(screen.getByTestId('game-status').textContent).toBe(g.status);
     expect(screen.queryAllByTestId('team-position').map((td) => td.textContent)).toEqual(g.team_states.map((t) => String(t.current_position)));
     if (g.team_states.length === 0) screen.getByText('No teams in this event yet. Teams created in Manage Teams get a place on the board at once.');
-    expect(screen.getByTestId('turns-processed').textContent).toBe(String(g.team_states.filter((t) => t.position_history.length > 1).length));
+    const counts = countsOf(g);
+    expect(screen.getByTestId('turns-processed').textContent).toBe(String(counts.turns));
+    expect(screen.getByTestId('rolls-count').textContent).toBe(`${counts.rolls} roll${counts.rolls === 1 ? '' : 's'}${counts.reverts ? `, ${counts.reverts} reverted` : ''}`);
+    expect(screen.getByTestId('reverts-used').textContent).toBe(`${counts.reverts} / ${g.max_reverts_allowed * g.team_states.length}`);
+    expect(screen.queryAllByTestId('team-turns').map((td) => td.textContent)).toEqual(g.team_states.map((t) => String(t.position_history.length - 1)));
+    expect(screen.queryAllByTestId('team-rolls').map((td) => td.textContent)).toEqual(g.team_states.map((t) => String(t.position_history.length - 1 + t.revert_count)));
+    const offer = BOARD_SETTINGS[g.status];
+    expect(screen.getByTestId('board-lock').textContent).toMatch(offer.note);
+    expect(!!screen.queryByRole('button', { name: 'Randomize Board', hidden: true })).toBe(offer.randomize);
+    expect(!!screen.queryByRole('button', { name: 'Delete Game (Wipe Board)', hidden: true })).toBe(offer.remove);
+    // The fixture board: 21 EASY squares with a task (23 task tiles, 2 connection starts).
+    expect(screen.getByTestId('board-tasks').textContent).toBe('This board: 21 of 21 task squares hold a task; the 2 squares where a snake or ladder starts hold none.');
     expect(snakesBox().value).toBe(s.context.snakesText);
     const boardError = document.querySelector('.board-editor [role="alert"]');
     if (s.context.snakesText === BROKEN_SNAKES && s.context.boardError) expect(boardError?.textContent).toMatch(/^Invalid JSON format in Snakes config: /);
@@ -269,16 +305,20 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
       w.banner = null;
     }
   },
-  'manage.idle': async () => {
+  'manage.idle': async (s) => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     for (const text of ['Refreshing game data...', 'Saving board configuration...', 'Randomizing board...']) busyText(text, false);
-    for (const name of ['Save Board Configuration', 'Refresh', 'Randomize Board']) expect(screen.getByRole('button', { name }).hasAttribute('disabled')).toBe(false);
+    const names = ['Save Board Configuration', 'Refresh', ...(BOARD_SETTINGS[s.context.game!.status].randomize ? ['Randomize Board'] : [])];
+    for (const name of names) expect(screen.getByRole('button', { name }).hasAttribute('disabled')).toBe(false);
+    // In progress the board fields are read-only; the proof box still works.
+    const locked = s.context.game!.status === 'in-progress';
+    expect(within(settingsForm()).getByLabelText('Number of snakes').matches(':disabled')).toBe(locked);
   },
   'manage.confirmingRandomize': async () => {
     const d = await screen.findByRole('dialog');
     within(d).getByRole('heading', { name: 'Confirm Board Randomization' });
     within(d).getByText(
-      'The game is currently IN-PROGRESS. Randomizing the board permanently changes the snakes and ladders (and the tasks on the squares). Team positions stay where they are. This is not a reset.',
+      'The game is currently PAUSED. Randomizing the board permanently changes the snakes and ladders (and the tasks on the squares). Team positions stay where they are. This is not a reset.',
     );
   },
   'manage.randomizing': async () => {
@@ -288,7 +328,7 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
   },
   'manage.savingRules': async (s) => {
     expect(s.context.game?.proof_required).toBe(!s.context.proofRequired);
-    for (const name of ['Save Board Configuration', 'Refresh', 'Randomize Board']) expect(screen.getByRole('button', { name }).hasAttribute('disabled')).toBe(true);
+    for (const name of ['Save Board Configuration', 'Refresh']) expect(screen.getByRole('button', { name }).hasAttribute('disabled')).toBe(true);
   },
   'manage.savingBoard': async () => {
     screen.getByText('Saving board configuration...');
@@ -303,7 +343,15 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
 modelTests<Snap, ModelEvent, World>({
   name: 'eventGame',
   machine: eventGameMachine,
-  inputs: [{ gameId: RUNNING.id }, { gameId: null }],
+  inputs: [{ gameId: RUNNING.id }, { gameId: PAUSED.id }, { gameId: null }],
+  // The chart refuses Randomize Board in progress (the screen offers no button for it); paused it asks first.
+  guards: (paths) => {
+    const idle = paths.flatMap((p) => p.steps.map((st) => st.state)).filter((st) => st.matches({ manage: 'idle' }));
+    const running = idle.filter((st) => st.context.game?.status === 'in-progress');
+    expect(running.length).toBeGreaterThan(0);
+    for (const st of running) expect(st.can({ type: 'settings.submit' })).toBe(false);
+    for (const st of idle.filter((x) => x.context.game?.status === 'paused' && pristine(x))) expect(st.can({ type: 'settings.submit' })).toBe(true);
+  },
   passingThrough: ['resolving'],
   events: eventsOf,
   serialize,

@@ -30,6 +30,8 @@ const GAMES: LobbyGame[] = [
 ];
 const SPECTATE: SpectateGame[] = [
   { game_id: 4, event_name: 'Winter Bingo', clan_name: 'Iron Legion', status: 'in-progress', board_size: 100, team_count: 2, created_at: '2025-05-01T10:00:00.000Z' },
+  { game_id: 8, event_name: 'Spring Sprint', clan_name: 'Iron Legion', status: 'READY', board_size: 49, team_count: 1, created_at: '2025-05-02T10:00:00.000Z' },
+  { game_id: 9, event_name: 'Autumn Race', clan_name: 'Iron Legion', status: 'finished', board_size: 25, team_count: 2, created_at: '2025-04-02T10:00:00.000Z' },
 ];
 const BLUE: Team = { id: 5, name: 'Blue Wizards', color: '#2a5db0', member_count: 2 };
 const RED: Team = { id: 6, name: 'Red Dragons', color: '#c0392b', member_count: 0 };
@@ -174,7 +176,13 @@ type SpectateEvent =
 const SPECTATE_FAILED = 'Failed to load spectatable games. Please check the server connection.';
 const expectSpectateRows = async (games: SpectateGame[]) => {
   if (games.length === 0) expect(await screen.findByText('No games to spectate right now. Check back soon.')).toBeTruthy();
-  for (const g of games) expect(await screen.findByText(g.event_name)).toBeTruthy();
+  for (const g of games) {
+    const row = (await screen.findByText(g.event_name)).closest('li')!;
+    // Results only for a game that has started: a READY game has no move to show.
+    const results = within(row).queryByRole('link', { name: 'Results' });
+    if (g.status === 'READY') expect(results).toBeNull();
+    else expect(results?.getAttribute('href')).toBe(`/games/${g.game_id}/results`);
+  }
 };
 
 modelTests<SpectateSnap, SpectateEvent>({

@@ -137,6 +137,7 @@ function resultsShow(s: Snap, w: World): void {
       [BLUE.name, [1, 1, 14, 14]],
     ]);
     expect(screen.getByTestId('replay-status').textContent).toBe('Move 0 of 3: every team on square 1.');
+    expect(screen.getByTestId('results-counts').textContent).toBe('3 rolls · 3 turns processed');
     return;
   }
   expect(screen.getByRole('heading', { name: 'Final Standings' })).toBeTruthy();
@@ -154,8 +155,10 @@ function resultsShow(s: Snap, w: World): void {
     [BLUE.name, [1, 1, 14, 14, 14, 20, 25]],
   ]);
   const row = (name: string) => within(screen.getByTestId('stats-table')).getAllByRole('row').find((r) => r.dataset.team === name)!;
-  expect(within(row(RED.name)).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', '1', '0', '0', '1', '1 min 30 s', '2 min']);
-  expect(within(row(BLUE.name)).getAllByRole('cell').map((c) => c.textContent)).toEqual(['3', '1', '0', '1', '0', '2 min 15 s', '3 min 30 s']);
+  // Rolls, Reverted, Turns, Sixes, Snakes, Ladders, then the times: Red's second roll was reverted.
+  expect(within(row(RED.name)).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', '1', '1', '1', '0', '0', '1 min 30 s', '2 min']);
+  expect(within(row(BLUE.name)).getAllByRole('cell').map((c) => c.textContent)).toEqual(['3', '0', '3', '1', '0', '1', '2 min 15 s', '3 min 30 s']);
+  expect(screen.getByTestId('results-counts').textContent).toBe('5 rolls, 1 reverted · 4 turns processed');
   expect(screen.getByTestId('replay-status').textContent).toBe('Move 0 of 6: every team on square 1.');
   
 }

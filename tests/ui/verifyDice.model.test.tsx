@@ -15,7 +15,8 @@ import { FakeEffects } from '../support/effects';
 /**
  * Model-based test of the diceVerify chart (server-contract section 10) through the rendered
  * 'Verify dice' page, once per kind of history the server may send: finished and honest (every
- * roll Verified), finished with one die changed (that roll Not verified), not finished (the
+ * roll Verified), finished with a revert (the roll it undid marked 'Verified · reverted' and the
+ * counts '4 rolls, 1 reverted · 3 turns processed'), finished with one die changed (that roll Not verified), not finished (the
  * commitment only, rolls waiting for the seed), and without rolls (the empty state). The history
  * call is a fake the test settles; the dice are recomputed for real (WebCrypto).
  */
@@ -66,6 +67,23 @@ const CASES: Case[] = [
       expect(screen.getByTestId('verify-commitment').textContent).toBe(VERIFY_TEXTS.commitmentMatches);
       expect(screen.getByTestId('verify-summary').textContent).toBe(VERIFY_TEXTS.allVerified(4));
       expect(screen.getByTestId('dice-seed').textContent).toBe(SEED);
+    },
+  },
+  {
+    name: 'finished, roll 3 reverted',
+    history: async () => {
+      const h = await historyOf(4);
+      const third = h.moves[2];
+      h.moves.splice(3, 0, { at: '2026-11-24T00:00:03.500Z', team_id: third.team_id, kind: 'revert', roll_index: null, die: null, from: third.to, landing: null, to: third.from, via: null });
+      return h;
+    },
+    loaded: () => {
+      expect(results()).toEqual(['verified', 'verified', 'verified', 'verified']);
+      const rows = screen.getAllByTestId('dice-roll');
+      expect(rows.map((r) => r.getAttribute('data-reverted'))).toEqual(['false', 'false', 'true', 'false']);
+      expect(rows.map((r) => r.lastElementChild!.textContent)).toEqual(['Verified', 'Verified', 'Verified · reverted', 'Verified']);
+      expect(screen.getByTestId('verify-counts').textContent).toBe('4 rolls, 1 reverted · 3 turns processed. A reverted roll is listed too: its die came from the seed all the same.');
+      expect(screen.getByTestId('verify-summary').textContent).toBe(VERIFY_TEXTS.allVerified(4));
     },
   },
   {

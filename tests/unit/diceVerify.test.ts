@@ -42,6 +42,13 @@ describe('verifyHistory', () => {
     expect(report.rolls[1].team).toEqual({ team_id: 2, name: 'Blue', color: '#0000aa' });
   });
 
+  it('marks the roll the revert undid as reverted, still verified, and counts 6 rolls, 1 reverted, 5 turns', async () => {
+    const report = await verifyHistory(await honestHistory());
+    expect(report.rolls.map((r) => r.reverted)).toEqual([false, true, false, false, false, false]);
+    expect(report.rolls[1].result).toBe('verified');
+    expect(report.counts).toEqual({ rolls: 6, reverts: 1, turns: 5 });
+  });
+
   it('marks exactly the tampered roll not verified', async () => {
     const h = await honestHistory();
     const third = h.moves.find((m) => m.roll_index === 3)!;

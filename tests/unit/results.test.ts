@@ -53,15 +53,19 @@ describe('replayFrames', () => {
   it('starts every team on square 1 and applies one move per frame', () => {
     const frames = replayFrames(history());
     expect(frames).toHaveLength(MOVES.length + 1);
-    expect(frames[0]).toEqual({ index: 0, positions: { 1: 1, 2: 1, 3: 1 }, move: null });
+    expect(frames[0]).toEqual({ index: 0, positions: { 1: 1, 2: 1, 3: 1 }, move: null, role: null, undone: null });
     expect(frames[3].positions).toEqual({ 1: 30, 2: 7, 3: 1 });
     expect(frames[3].move).toBe(MOVES[2]);
     expect(frames[5].positions).toEqual({ 1: 30, 2: 7, 3: 1 }); // after Blue's revert
+    // Blue's roll to 12 is marked reverted; the revert names it.
+    expect(frames[4].role).toEqual({ kind: 'roll', revertedBy: 4 });
+    expect(frames[5]).toMatchObject({ role: { kind: 'revert', undoes: 3 }, undone: MOVES[3] });
+    expect(frames[6].role).toEqual({ kind: 'roll', revertedBy: null });
     expect(frames.at(-1)!.positions).toEqual({ 1: 14, 2: 9, 3: 1 });
   });
 
   it('gives one frame for a history without moves', () => {
-    expect(replayFrames(history({ moves: [] }))).toEqual([{ index: 0, positions: { 1: 1, 2: 1, 3: 1 }, move: null }]);
+    expect(replayFrames(history({ moves: [] }))).toEqual([{ index: 0, positions: { 1: 1, 2: 1, 3: 1 }, move: null, role: null, undone: null }]);
   });
 });
 
@@ -84,10 +88,10 @@ describe('raceSeries', () => {
 describe('teamStats', () => {
   const [red, blue, green] = teamStats(history());
 
-  it('counts rolls, sixes, snakes, ladders and reverts per team', () => {
-    expect([red.rolls, red.sixes, red.snakes, red.ladders, red.reverts]).toEqual([3, 1, 1, 1, 0]);
-    expect([blue.rolls, blue.sixes, blue.snakes, blue.ladders, blue.reverts]).toEqual([3, 1, 0, 0, 1]);
-    expect([green.rolls, green.sixes, green.snakes, green.ladders, green.reverts]).toEqual([0, 0, 0, 0, 0]);
+  it('counts rolls, reverts, turns, sixes, snakes and ladders per team', () => {
+    expect([red.rolls, red.reverts, red.turns, red.sixes, red.snakes, red.ladders]).toEqual([3, 0, 3, 1, 1, 1]);
+    expect([blue.rolls, blue.reverts, blue.turns, blue.sixes, blue.snakes, blue.ladders]).toEqual([3, 1, 2, 1, 0, 0]);
+    expect([green.rolls, green.reverts, green.turns, green.sixes, green.snakes, green.ladders]).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   it('measures each stay from arrival to the next move: median and longest', () => {
@@ -165,5 +169,13 @@ describe('moveText', () => {
     expect(moveText(MOVES[2], 'Red')).toBe('Red rolled a 3: square 7 → 10, up a ladder to 30.');
     expect(moveText(MOVES[5], 'Red')).toBe('Red rolled a 4: square 30 → 34, down a snake to 14.');
     expect(moveText(MOVES[4], 'Blue')).toBe('Blue reverted: square 12 → 7.');
+  });
+
+  it('marks a roll a revert undid, and names the undone roll in the revert', () => {
+    const frames = replayFrames(history());
+    const text = (i: number) => moveText(frames[i].move!, 'Blue', frames[i].role, frames[i].undone);
+    expect(text(4)).toBe('Blue rolled a 5: square 7 → 12. Reverted later.');
+    expect(text(5)).toBe('Blue reverted roll 4 (a 5): square 12 → 7.');
+    expect(text(7)).toBe('Blue rolled a 2: square 7 → 9.');
   });
 });

@@ -11,7 +11,8 @@ import * as statusSel from '../../../machines/gameStatus.selectors';
 import { bannerMachine } from '../../../machines/banner.machine';
 import { socketConnectionMachine } from '../../../machines/socketConnection.machine';
 import { gameSocketActor } from '../../realtime/gameSocket';
-import { revertAllowance, revertsUsed, turnsProcessed } from '../../../contract/game/moves';
+import { revertAllowance } from '../../../contract/game/moves';
+import { boardTaskCounts, countTeamStates, rollsText, TURNS_EXPLAINED } from '../../../contract/game/counts';
 import { boardSizeLabel } from '../../../contract/game/board';
 import { statusClass } from '../../../contract/game/status';
 import type { BoardBody, Game } from '../../../contract/gameApi';
@@ -44,13 +45,23 @@ export const GAME_DIALOG_TEXTS = {
     `The game is currently ${status.toUpperCase()}. Randomizing the board permanently changes the snakes and ladders (and the tasks on the squares). Team positions stay where they are. This is not a reset.`,
 } as const;
 
+/** What the Board Settings area says for each BoardLock (eventGame.selectors): what it offers and why. */
+const BOARD_LOCK_TEXTS: Record<sel.BoardLock, string> = {
+  open: 'Randomize Board places new snakes, ladders and tasks using these settings. Team positions are kept; it does not reset the game.',
+  paused:
+    'The game is paused. Randomize Board places new snakes, ladders and tasks using these settings after a confirmation; team positions are kept. To delete the game, reset it first.',
+  inProgress: 'The game is in progress, so its board stays as it is while teams play on it. Pause the game to randomize the board; reset the game to delete it.',
+  finished: 'The game is finished: its board is a record of the game and can no longer be randomized. Delete Game removes the game and its results.',
+};
+
 /**
  * The Event Game view of one event (product-spec sections 2 "Event Game view", 4 "Game status",
  * 5 "Game settings", 7 "Game", 8, 9): 'Back to Events' and 'Managing: Game Board'; without a game
  * the setup mode ('Setup New Game', the settings form, 'Create & Deploy Game'); with one, the
- * results/status area (live tracker, Start/Pause/Resume/Game Finished, Reset, Refresh), the manual
- * board editor with a live preview of the edited board, and Board Settings (Randomize Board,
- * Delete Game (Wipe Board)); the Confirm Game Deletion, Confirm Game Reset and Confirm Board
+ * results/status area (live tracker with turns processed and the rolls behind them, as
+ * contract/game/counts defines them; Start/Pause/Resume/Game Finished, Reset, Refresh), the manual
+ * board editor with a live preview of the edited board, and Board Settings (Randomize Board and
+ * Delete Game (Wipe Board) where the game's status allows them: see BOARD_LOCK_TEXTS); the Confirm Game Deletion, Confirm Game Reset and Confirm Board
  * Randomization dialogs; messages in the fading global banner. The flow is the eventGame chart
  * with its gameStatus child; the live socket keeps the tracker and status current. `effects`
  * replaces the calls and the socket in tests. `onGameChanged` tells the event list a game was
@@ -195,30 +206,52 @@ function ManageMode({
 }) {
   const game = useSelector(flow, sel.selectGame);
   const statusRef = useSelector(flow, sel.selectStatusRef);
-  const randomizing = useSelector(flow, sel.isRandomizing);
   if (!game || !statusRef) return null;
-  const openDelete = () => deleteDialog.send({ type: 'confirm.open', subject: { gameId: game.id } });
   return (
     <div className="game-admin__areas">
       <ResultsArea flow={flow} game={game} statusRef={statusRef} clanId={clanId} eventId={eventId} />
       <BoardEditor flow={flow} game={game} />
-      <section className="game-area" aria-labelledby="board-settings-title">
-        <h3 id="board-settings-title">Board Settings</h3>
-        <p className="muted">
-          Randomize Board places new snakes, ladders and tasks using these settings. Team positions are kept; it does not reset the game.
-        </p>
-        {randomizing && <Spinner text="Randomizing board..." />}
-        <SettingsForm
-          flow={flow}
-          submitLabel="Randomize Board"
-          extra={
+      <BoardSettings flow={flow} game={game} statusRef={statusRef} deleteDialog={deleteDialog} />
+    </div>
+  );
+}
+
+/**
+ * The Board Settings area: the settings form, what the board holds, and Randomize Board and Delete
+ * Game only where the game's status allows them (sel.selectBoardLock, BOARD_LOCK_TEXTS).
+ */
+function BoardSettings({ flow, game, statusRef, deleteDialog }: { flow: EventGameRef; game: Game; statusRef: StatusRef; deleteDialog: ConfirmActionRef<Nothing, GameSubject> }) {
+  const randomizing = useSelector(flow, sel.isRandomizing);
+  const lock = useSelector(statusRef, sel.selectBoardLock);
+  const tasks = boardTaskCounts(game.board_squares);
+  const unassigned = tasks.taskSquares - tasks.withTask;
+  const starts = game.board_connections.length;
+  const openDelete = () => deleteDialog.send({ type: 'confirm.open', subject: { gameId: game.id } });
+  const canDelete = lock === 'open' || lock === 'finished';
+  return (
+    <section className="game-area" aria-labelledby="board-settings-title">
+      <h3 id="board-settings-title">Board Settings</h3>
+      <p className={lock === 'open' ? 'muted' : 'board-lock'} data-testid="board-lock" data-lock={lock}>
+        {BOARD_LOCK_TEXTS[lock]}
+      </p>
+      <p className="muted" data-testid="board-tasks">
+        This board: {tasks.withTask} of {tasks.taskSquares} task squares hold a task{unassigned > 0 ? ` (${unassigned} Unassigned)` : ''}
+        {starts > 0 ? `; the ${starts} squares where a snake or ladder starts hold none.` : '.'}
+      </p>
+      {randomizing && <Spinner text="Randomizing board..." />}
+      <SettingsForm
+        flow={flow}
+        submitLabel="Randomize Board"
+        locked={lock === 'inProgress' || lock === 'finished'}
+        extra={
+          canDelete ? (
             <button type="button" className="btn btn--danger game-settings__delete" onClick={openDelete}>
               Delete Game (Wipe Board)
             </button>
-          }
-        />
-      </section>
-    </div>
+          ) : null
+        }
+      />
+    </section>
   );
 }
 
@@ -232,8 +265,7 @@ function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGa
   const reloading = useSelector(flow, sel.isReloading);
   const canReload = useSelector(flow, sel.canReload);
   const teams = game.team_states;
-  const turns = turnsProcessed(teams);
-  const used = revertsUsed(teams);
+  const counts = countTeamStates(teams);
   const allowance = revertAllowance(game.max_reverts_allowed, teams.length);
   const { label, action } = statusSel.STATUS_CONTROLS[control];
   // One handler for every status control: the chart decides what an action means.
@@ -253,15 +285,19 @@ function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGa
       <dl className="tracker" aria-label="Live tracker">
         <div className="tracker__item">
           <dt>Turns processed</dt>
-          <dd data-testid="turns-processed">{turns}</dd>
+          <dd data-testid="turns-processed">{counts.turns}</dd>
+          <dd className="tracker__detail" data-testid="rolls-count">
+            {rollsText(counts)}
+          </dd>
         </div>
         <div className="tracker__item">
           <dt>Reverts used</dt>
           <dd data-testid="reverts-used">
-            {used} / {allowance}
+            {counts.reverts} / {allowance}
           </dd>
         </div>
       </dl>
+      <p className="muted tracker__note">{TURNS_EXPLAINED}</p>
       {game.winners && game.winners.length > 0 && (
         <p className="game-results__winner">
           Winner: {game.winners.map((w) => w.name).join(', ')}
@@ -273,7 +309,7 @@ function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGa
         <div className="table-scroll">
           <table className="data-table team-positions">
             <caption className="sr-only">Team positions</caption>
-            <TableHead columns={['Team', 'Position', 'Turns', 'Reverts used']} />
+            <TableHead columns={['Team', 'Square', 'Rolls', 'Turns', 'Reverts']} />
             <tbody>
               {teams.map((t) => (
                 <tr key={t.team_id} data-team={t.team_name}>
@@ -284,7 +320,7 @@ function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGa
                     </span>
                   </th>
                   <td data-testid="team-position">{t.current_position}</td>
-                  <td>{Math.max(t.position_history.length - 1, 0)}</td>
+                  <TeamCounts team={t} />
                   <td>
                     {t.revert_count} / {game.max_reverts_allowed}
                   </td>
@@ -310,6 +346,17 @@ function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGa
       </div>
       {(changing || reloading) && <p className="muted" role="status">{changing ? 'Updating game status...' : 'Refreshing game data...'}</p>}
     </section>
+  );
+}
+
+/** A team's Rolls and Turns cells (contract/game/counts). */
+function TeamCounts({ team }: { team: Game['team_states'][number] }) {
+  const counts = countTeamStates([team]);
+  return (
+    <>
+      <td data-testid="team-rolls">{counts.rolls}</td>
+      <td data-testid="team-turns">{counts.turns}</td>
+    </>
   );
 }
 

@@ -7,6 +7,7 @@ import { TIER_LABELS, TIERS } from '../../../contract/game/tiers';
 import { checkSettingsDraft, FORM_BOARD_SIZES, type SettingsField } from '../../../contract/game/settingsDraft';
 import type { eventGameMachine } from '../../../machines/eventGame.machine';
 import * as sel from '../../../machines/eventGame.selectors';
+import { tasksOnBoard } from '../../../contract/game/counts';
 
 /** The eventGame actor as the Event Game view holds it. */
 export type EventGameRef = ActorRefFrom<typeof eventGameMachine>;
@@ -22,10 +23,13 @@ const NUMBER_FIELDS: { field: SettingsField; label: string; max: number }[] = [
  * (Create & Deploy Game) and the Board Settings area (Randomize Board): board size shown like
  * '25 (5x5)' (choosing one fills the task counts with the auto split), snakes, ladders, max
  * reverts and the five task counts, all required; the rule messages of the spec; the task-tile note
- * in error styling once the total exceeds board size minus 2. Submit is disabled while the chart
- * is busy or the form has an error (derived with `can`). `extra` sits beside the submit button.
+ * in error styling once the total exceeds board size minus 2, saying how many tasks the board
+ * holds once the squares where a snake or ladder starts (no task there) are taken out. Submit is
+ * disabled while the chart is busy or the form has an error (derived with `can`). `extra` sits
+ * beside the submit button. `locked`: the board fields are shown read-only and there is no submit
+ * (a game whose board may not change now); the proof box still works.
  */
-export function SettingsForm({ flow, submitLabel, extra }: { flow: EventGameRef; submitLabel: string; extra?: ReactNode }) {
+export function SettingsForm({ flow, submitLabel, extra, locked = false }: { flow: EventGameRef; submitLabel: string; extra?: ReactNode; locked?: boolean }) {
   const id = useId();
   const draft = useSelector(flow, sel.selectDraft);
   const canSubmit = useSelector(flow, sel.canSubmitSettings);
@@ -43,58 +47,60 @@ export function SettingsForm({ flow, submitLabel, extra }: { flow: EventGameRef;
   return (
     <form className="form game-settings" onSubmit={submit} noValidate aria-busy={busy}>
       <fieldset className="game-settings__fields" disabled={busy}>
-        <div className="game-settings__grid">
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-board_size`}>Board size</label>
-            <select
-              id={`${id}-board_size`}
-              className="input"
-              required
-              value={draft.board_size}
-              aria-invalid={invalid('board_size')}
-              aria-describedby={describedBy('board_size')}
-              onChange={(e) => change('board_size', e.target.value)}
-            >
-              {!FORM_BOARD_SIZES.map(String).includes(draft.board_size) && <option value={draft.board_size}>Choose a size</option>}
-              {FORM_BOARD_SIZES.map((n) => (
-                <option key={n} value={String(n)}>
-                  {boardSizeLabel(n)}
-                </option>
-              ))}
-            </select>
-          </div>
-          {NUMBER_FIELDS.map(({ field, label, max }) => (
-            <div className="field" key={field}>
-              <label className="field__label" htmlFor={`${id}-${field}`}>{label}</label>
-              <CountInput id={`${id}-${field}`} max={max} value={draft[field]} invalid={invalid(field)} describedBy={describedBy(field)} onChange={(value) => change(field, value)} />
-              <span className="field__hint">0 to {max}{field === 'max_reverts_allowed' ? ' per team' : ''}</span>
+        <fieldset className="game-settings__board" disabled={locked}>
+          <div className="game-settings__grid">
+            <div className="field">
+              <label className="field__label" htmlFor={`${id}-board_size`}>Board size</label>
+              <select
+                id={`${id}-board_size`}
+                className="input"
+                required
+                value={draft.board_size}
+                aria-invalid={invalid('board_size')}
+                aria-describedby={describedBy('board_size')}
+                onChange={(e) => change('board_size', e.target.value)}
+              >
+                {!FORM_BOARD_SIZES.map(String).includes(draft.board_size) && <option value={draft.board_size}>Choose a size</option>}
+                {FORM_BOARD_SIZES.map((n) => (
+                  <option key={n} value={String(n)}>
+                    {boardSizeLabel(n)}
+                  </option>
+                ))}
+              </select>
             </div>
-          ))}
-        </div>
-        <fieldset className="game-settings__tasks">
-          <legend className="field__label">Tasks per difficulty</legend>
-          <div className="game-settings__counts">
-            {TIERS.map((tier, i) => {
-              const field = TASK_COUNT_FIELDS[i];
-              return (
-                <div className="field" key={field}>
-                  <label className="field__label" htmlFor={`${id}-${field}`}>{TIER_LABELS[tier]}</label>
-                  <CountInput
-                    id={`${id}-${field}`}
-                    value={draft[field]}
-                    invalid={invalid(field)}
-                    describedBy={[noteId, describedBy(field)].filter(Boolean).join(' ')}
-                    onChange={(value) => change(field, value)}
-                  />
-                </div>
-              );
-            })}
+            {NUMBER_FIELDS.map(({ field, label, max }) => (
+              <div className="field" key={field}>
+                <label className="field__label" htmlFor={`${id}-${field}`}>{label}</label>
+                <CountInput id={`${id}-${field}`} max={max} value={draft[field]} invalid={invalid(field)} describedBy={describedBy(field)} onChange={(value) => change(field, value)} />
+                <span className="field__hint">0 to {max}{field === 'max_reverts_allowed' ? ' per team' : ''}</span>
+              </div>
+            ))}
           </div>
-          <p id={noteId} className={check.exceeded ? 'game-settings__note game-settings__note--error' : 'game-settings__note'}>
-            {check.taskTiles === null
-              ? 'Choose a board size to see how many task tiles it has.'
-              : `Task tiles to fill: ${check.taskTiles} (board size minus the Start and Finish squares). Tasks set: ${check.totalTasks}.`}
-          </p>
+          <fieldset className="game-settings__tasks">
+            <legend className="field__label">Tasks per difficulty</legend>
+            <div className="game-settings__counts">
+              {TIERS.map((tier, i) => {
+                const field = TASK_COUNT_FIELDS[i];
+                return (
+                  <div className="field" key={field}>
+                    <label className="field__label" htmlFor={`${id}-${field}`}>{TIER_LABELS[tier]}</label>
+                    <CountInput
+                      id={`${id}-${field}`}
+                      value={draft[field]}
+                      invalid={invalid(field)}
+                      describedBy={[noteId, describedBy(field)].filter(Boolean).join(' ')}
+                      onChange={(value) => change(field, value)}
+                    />
+                  </div>
+                );
+              })}
+            </div>
+            <p id={noteId} className={check.exceeded ? 'game-settings__note game-settings__note--error' : 'game-settings__note'}>
+              {check.taskTiles === null
+                ? 'Choose a board size to see how many task tiles it has.'
+                : `Task tiles to fill: ${check.taskTiles} (board size minus the Start and Finish squares). Tasks set: ${check.totalTasks}${onBoardNote(check.taskTiles, check.totalTasks, draft.num_snakes, draft.num_ladders)}.`}
+            </p>
+          </fieldset>
         </fieldset>
         <ProofRequiredField flow={flow} id={`${id}-proof_required`} />
       </fieldset>
@@ -103,14 +109,29 @@ export function SettingsForm({ flow, submitLabel, extra }: { flow: EventGameRef;
           {check.error}
         </p>
       )}
-      <div className="row game-settings__actions">
-        <button type="submit" className="btn btn--primary" disabled={!canSubmit}>
-          {submitLabel}
-        </button>
-        {extra}
-      </div>
+      {(!locked || extra) && (
+        <div className="row game-settings__actions">
+          {!locked && (
+            <button type="submit" className="btn btn--primary" disabled={!canSubmit}>
+              {submitLabel}
+            </button>
+          )}
+          {extra}
+        </div>
+      )}
     </form>
   );
+}
+
+/**
+ * ' (88 on the board: squares where a snake or ladder starts hold no task)' when the counts fill the
+ * task tiles and the draft has snakes or ladders; '' otherwise (the rule messages speak then).
+ */
+function onBoardNote(taskTiles: number, totalTasks: number, snakesText: string, laddersText: string): string {
+  const snakes = Number(snakesText);
+  const ladders = Number(laddersText);
+  if (totalTasks !== taskTiles || !Number.isInteger(snakes) || !Number.isInteger(ladders) || snakes + ladders <= 0) return '';
+  return ` (${tasksOnBoard(taskTiles, snakes, ladders)} on the board: squares where a snake or ladder starts hold no task)`;
 }
 
 /**

@@ -13,7 +13,8 @@ const PLAY_TEXT = { play: 'Play', pause: 'Pause', replay: 'Play again' } as cons
  * shown move, driven by the replay chart: Play / Pause / Play again, Previous move and Next move
  * buttons, a scrubber (range input, arrow keys move one move) and a speed choice. Below the
  * board, what the shown move was and where every team stands ('replay-position' items carry
- * data-team and data-position for tests). Only for a history with at least one move.
+ * data-team and data-position for tests); a roll a revert undid reads 'Reverted later.' and the
+ * revert names the roll it undid (contract/results moveText). Only for a history with at least one move.
  */
 export function Replay({ frames, teams, board }: { frames: readonly ReplayFrame[]; teams: readonly HistoryTeam[]; board: ResultsData['board'] }) {
   const actor = useActorRef(replayMachine, { input: { moves: frames.length - 1 } });
@@ -33,6 +34,7 @@ export function Replay({ frames, teams, board }: { frames: readonly ReplayFrame[
   return (
     <section className="panel results__replay" aria-labelledby="results-replay-title">
       <h2 id="results-replay-title">Replay</h2>
+      <p className="muted results__note">Every roll and every revert, in order: a roll a revert undid says so.</p>
       <div className="replay__controls" data-testid="replay-controls" data-state={intent === 'pause' ? 'playing' : intent === 'replay' ? 'ended' : 'paused'}>
         <button type="button" className="btn btn--small" onClick={() => actor.send({ type: 'replay.back' })} disabled={!canBack} aria-label="Previous move">
           <span aria-hidden="true">◀</span>
@@ -75,7 +77,7 @@ export function Replay({ frames, teams, board }: { frames: readonly ReplayFrame[
           Move {frameIndex} of {last}
         </strong>
         {': '}
-        {frame.move ? moveText(frame.move, names.get(frame.move.team_id) ?? 'A team') : 'every team on square 1.'}
+        {frame.move ? moveText(frame.move, names.get(frame.move.team_id) ?? 'A team', frame.role, frame.undone) : 'every team on square 1.'}
       </p>
       <div className="replay__board">
         <BoardView boardSize={board.board_size} squares={board.board_squares} connections={board.board_connections} teams={pawns} label="Replay board" />

@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import { historyCsvPath } from '../../../contract/history';
+import { countMoves, countsText, TURNS_EXPLAINED } from '../../../contract/game/counts';
 import { formatDuration, raceSeries, replayFrames, standings, teamStats, type ResultsData, type Standing } from '../../../contract/results';
 import { RESULTS_REFRESH_MS, resultsMachine } from '../../../machines/results.machine';
 import * as sel from '../../../machines/results.selectors';
@@ -72,6 +73,7 @@ function ResultsView({ data, gameOn, gameId, effects }: { data: ResultsData; gam
   const frames = useMemo(() => replayFrames(history), [history]);
   const rows = useMemo(() => standings(history), [history]);
   const hasMoves = history.moves.length > 0;
+  const counts = useMemo(() => countMoves(history.moves), [history.moves]);
   return (
     <>
       <header className="panel game-header results__header">
@@ -83,8 +85,8 @@ function ResultsView({ data, gameOn, gameId, effects }: { data: ResultsData; gam
         <div className="game-header__facts">
           <StatusBadge status={game.status} />
           <span className="game-header__size">Board: {boardSizeText(game.board_size)}</span>
-          <span>
-            {history.moves.length} move{history.moves.length === 1 ? '' : 's'}
+          <span data-testid="results-counts" title={TURNS_EXPLAINED}>
+            {countsText(counts)}
           </span>
         </div>
         {gameOn && (
@@ -177,16 +179,20 @@ function StatsPanel({ data }: { data: ResultsData }) {
   return (
     <section className="panel results__stats" aria-labelledby="results-stats-title">
       <h2 id="results-stats-title">Team Statistics</h2>
+      <p className="muted results__note">
+        Rolls count every die thrown, Reverted the rolls a revert undid, and Turns the rolls that stand. Sixes, snakes and ladders count every roll.
+      </p>
       <div className="table-scroll">
         <table className="data-table stats-table" data-testid="stats-table">
           <thead>
             <tr>
               <th scope="col">Team</th>
               <th scope="col">Rolls</th>
+              <th scope="col">Reverted</th>
+              <th scope="col">Turns</th>
               <th scope="col">Sixes</th>
               <th scope="col">Snakes</th>
               <th scope="col">Ladders</th>
-              <th scope="col">Reverts</th>
               <th scope="col">Median time per square</th>
               <th scope="col">Longest on a square</th>
               {withProof && <th scope="col">Median time to approval</th>}
@@ -201,10 +207,11 @@ function StatsPanel({ data }: { data: ResultsData }) {
                   {s.team.name}
                 </th>
                 <td data-label="Rolls">{s.rolls}</td>
+                <td data-label="Reverted">{s.reverts}</td>
+                <td data-label="Turns">{s.turns}</td>
                 <td data-label="Sixes">{s.sixes}</td>
                 <td data-label="Snakes">{s.snakes}</td>
                 <td data-label="Ladders">{s.ladders}</td>
-                <td data-label="Reverts">{s.reverts}</td>
                 <td data-label="Median time per square">{formatDuration(s.timePerSquare.median)}</td>
                 <td data-label="Longest on a square">{formatDuration(s.timePerSquare.longest)}</td>
                 {withProof && <td data-label="Median time to approval">{formatDuration(s.timeToApproval.median)}</td>}

@@ -10,8 +10,10 @@ const CHART_HEIGHT = 300;
 /**
  * Draws the race chart with uPlot (loaded on first use, so it comes down only with this page):
  * x is time, y the square (1..`boardSize`), one stepped line per team in its colour, labelled with the team
- * name in uPlot's legend (a DOM table: one `.u-series` row per line, after the Time row). The
- * chart follows the width of `host`. Returns the function that removes it; should uPlot fail to
+ * name in uPlot's legend (a DOM table: one `.u-series` row per line, after the Time row). While
+ * the cursor is off the plot the legend shows the last point (the final time and every team's
+ * final square) instead of uPlot's '--'; hovering shows the point under the cursor. The chart
+ * follows the width of `host`. Returns the function that removes it; should uPlot fail to
  * load, `host` says so in text.
  */
 export function drawRaceChart(host: HTMLElement, race: RaceSeries, boardSize: number): () => void {
@@ -22,12 +24,18 @@ export function drawRaceChart(host: HTMLElement, race: RaceSeries, boardSize: nu
       const { default: UPlot } = await import('uplot');
       if (stopped) return;
       const width = () => Math.max(240, host.clientWidth || 600);
+      const last = race.times.length - 1;
+      // uPlot blanks the legend whenever no point is under the cursor (also before the first hover).
+      const showLast = (u: InstanceType<typeof UPlot>) => {
+        if (u.cursor.idx == null && last >= 0) u.setLegend({ idx: last }, false);
+      };
       const chart = new UPlot(
         {
           width: width(),
           height: CHART_HEIGHT,
           ms: 1,
           cursor: { drag: { x: false, y: false } },
+          hooks: { ready: [showLast], setCursor: [showLast] },
           scales: { x: { time: true }, y: { range: [1, Math.max(boardSize, ...race.series.flatMap((s) => s.positions), 2)] } },
           axes: [{}, { label: 'Square', values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')) }],
           series: [

@@ -10,12 +10,14 @@ import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { boardSizeText, StatusBadge } from '../play/StatusBadge';
 import { resultsPath } from '../../app/paths';
+import { hasResults } from '../../../contract/results';
 
 /**
  * The spectate list at /games/spectate (public) and /games/spectate-auth (signed in), product-spec
  * sections 2 "Spectate list", 7 "Spectating", 8 and 9: every spectatable game (GET
  * /api/games/spectate), refreshed every 30 s by the spectateList chart; each row links to
- * /games/spectate/{gameId} and to its results page /games/{gameId}/results (issue #15). `loadGames` replaces the call in tests.
+ * /games/spectate/{gameId} and, once the game has started (contract hasResults), to its results page
+ * /games/{gameId}/results. `loadGames` replaces the call in tests.
  */
 export function SpectateListPage({ loadGames = fetchSpectateGames }: { loadGames?: () => Promise<SpectateGame[]> }) {
   const logic = useMemo(() => spectateListMachine.provide({ actors: { loadGames: fromPromise(() => loadGames()) } }), [loadGames]);
@@ -50,9 +52,11 @@ export function SpectateListPage({ loadGames = fetchSpectateGames }: { loadGames
                     <span>
                       {g.team_count} team{g.team_count === 1 ? '' : 's'}
                     </span>
-                    <Link className="spectate-list__results" to={resultsPath(g.game_id)} aria-describedby={`spectate-name-${g.game_id}`}>
-                      Results
-                    </Link>
+                    {hasResults(g.status) && (
+                      <Link className="spectate-list__results" to={resultsPath(g.game_id)} aria-describedby={`spectate-name-${g.game_id}`}>
+                        Results
+                      </Link>
+                    )}
                   </span>
                 </li>
               ))}

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import { verifyHistory, type DiceReport, type RollCheck } from '../../../contract/diceVerify';
 import { historyCsvPath, type GameHistory } from '../../../contract/history';
+import { countsText } from '../../../contract/game/counts';
 import { diceVerifyMachine } from '../../../machines/diceVerify.machine';
 import * as sel from '../../../machines/diceVerify.selectors';
 import { fetchGameHistory } from '../../api/history';
@@ -38,7 +39,9 @@ async function checkGame(gameId: number, load: (gameId: number) => Promise<GameH
  * public like the spectator view: the game's dice commitment from the start; once the seed is
  * revealed (the game finished), whether its SHA-256 is the commitment and, for every roll, the
  * die recomputed here with WebCrypto (contract dieFor) beside the die the history states, marked
- * Verified or Not verified; and the method, step by step, for checking by hand. Loading, empty
+ * Verified or Not verified (with '· reverted' for a roll a revert undid), under the game's counts
+ * ('44 rolls, 1 reverted · 43 turns processed', contract/game/counts); and the method, step by
+ * step, for checking by hand. The roll table scrolls inside its own box on a phone. Loading, empty
  * (no rolls) and error (with Retry) states come from the diceVerify chart. `loadHistory` replaces
  * the GET /api/public/game/{gameId}/history call in tests.
  */
@@ -114,46 +117,65 @@ function Report({ report, checking, onReload, gameId }: { report: DiceReport; ch
           Download the moves (CSV)
         </a>
       </div>
-      {n === 0 ? (
-        <p className="muted" data-testid="verify-empty">{VERIFY_TEXTS.noRolls}</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table verify-table">
-            <caption className="visually-hidden">Every roll of the game, checked</caption>
-            <thead>
-              <tr>
-                <th scope="col">Roll</th>
-                <th scope="col">Team</th>
-                <th scope="col">Move</th>
-                <th scope="col">Die shown</th>
-                <th scope="col">Die from the seed</th>
-                <th scope="col">Result</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.rolls.map((r, i) => (
-                <tr key={`${r.roll_index}-${i}`} data-testid="dice-roll" data-roll={r.roll_index ?? ''} data-result={r.result}>
-                  <td>{r.roll_index ?? '?'}</td>
-                  <td>
-                    <span className="game-log__swatch" style={{ background: r.team.color }} aria-hidden="true" /> {r.team.name}
-                  </td>
-                  <td>
-                    {r.from} → {r.to}
-                  </td>
-                  <td>{r.die ?? '?'}</td>
-                  <td>{r.expected ?? '—'}</td>
-                  <td className={`verify-result verify-result--${r.result}`}>{RESULT_TEXT[r.result]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {n === 0 ? <p className="muted" data-testid="verify-empty">{VERIFY_TEXTS.noRolls}</p> : <RollTable report={report} />}
       <p className="row">
         <Link to={`/games/spectate/${gameId}`}>Back to the game</Link>
         {report.phase === 'checked' && <Link to={resultsPath(gameId)}>Results</Link>}
       </p>
     </div>
+  );
+}
+
+/** Every roll of the report, checked, under the game's counts; the table scrolls inside its own box when the screen is narrow. */
+function RollTable({ report }: { report: DiceReport }) {
+  return (
+    <>
+      <p className="verify-counts" data-testid="verify-counts">
+        <strong>{countsText(report.counts)}</strong>. A reverted roll is listed too: its die came from the seed all the same.
+      </p>
+      <div className="table-scroll verify-table-scroll">
+        <table className="data-table verify-table">
+          <caption className="visually-hidden">Every roll of the game, checked</caption>
+          <thead>
+            <tr>
+              <th scope="col">Roll</th>
+              <th scope="col">Team</th>
+              <th scope="col">Move</th>
+              <th scope="col">Die shown</th>
+              <th scope="col">Die from the seed</th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.rolls.map((r, i) => (
+              <tr
+                key={`${r.roll_index}-${i}`}
+                className={r.reverted ? 'verify-row--reverted' : undefined}
+                data-testid="dice-roll"
+                data-roll={r.roll_index ?? ''}
+                data-result={r.result}
+                data-reverted={r.reverted}
+              >
+                <td>{r.roll_index ?? '?'}</td>
+                <td>
+                  <span className="game-log__swatch" style={{ background: r.team.color }} aria-hidden="true" /> {r.team.name}
+                </td>
+                <td>
+                  {r.from} → {r.to}
+                </td>
+                <td>{r.die ?? '?'}</td>
+                <td>{r.expected ?? '—'}</td>
+                {/* A roll a revert undid reads 'Verified · reverted': its die is checked all the same. */}
+              <td className={`verify-result verify-result--${r.result}`}>
+                {RESULT_TEXT[r.result]}
+                {r.reverted && <span className="verify-result__reverted"> · reverted</span>}
+              </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 
