@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import type { ClanDesk } from '../../contract/clanDesk';
+import { statusLabel } from '../../contract/game/status';
 import type { User } from '../../contract/user';
 import { clanDesksMachine, type ClanDesksEvent } from '../../machines/clanDesks.machine';
 import { DashboardPage } from '../../src/features/dashboard/DashboardPage';
@@ -108,7 +109,7 @@ modelTests<Snap, ModelEvent, World>({
       // The live games of every managed clan, named with their clan, with Watch and Manage.
       const games = desks.flatMap((d) => d.games.map((g) => ({ ...g, clanId: d.clanId, clan: d.name })));
       const rows = within(widget).queryAllByRole('listitem');
-      expect(rows.map((r) => r.textContent)).toEqual(games.map((g) => `${g.event_name} · ${g.clan}${g.status}WatchManage`));
+      expect(rows.map((r) => r.textContent)).toEqual(games.map((g) => `${g.event_name} · ${g.clan}${statusLabel(g.status)}WatchManage`));
       for (const g of games) {
         expect(within(widget).getByRole('link', { name: `Watch ${g.event_name}` }).getAttribute('href')).toBe(`/games/clan/${g.clanId}/events/${g.event_id}/game/${g.game_id}`);
         expect(within(widget).getByRole('link', { name: `Manage ${g.event_name}` }).getAttribute('href')).toBe(`/clans/manage/${g.clanId}/events/${g.event_id}/game`);

@@ -204,25 +204,31 @@ describe('eventGame chart', () => {
     expect(socket.sentOf('join_game')).toEqual([{ game_id: 3 }, { game_id: 3 }]);
   });
 
-  it('randomizes at once before the game runs, and asks first while in progress or paused', async () => {
+  it('randomizes at once before the game runs, refuses while in progress, and asks first while paused', async () => {
     const ready = gameActor('READY');
     await waitFor(ready.actor, (s) => s.matches({ manage: 'idle' }));
     ready.actor.send({ type: 'settings.submit' });
     expect(ready.actor.getSnapshot().matches({ manage: 'randomizing' })).toBe(true);
 
-    for (const status of ['in-progress', 'paused'] as const) {
-      const running = gameActor(status);
-      await waitFor(running.actor, (s) => s.matches({ manage: 'idle' }));
-      running.actor.send({ type: 'settings.submit' });
-      expect(running.actor.getSnapshot().matches({ manage: 'confirmingRandomize' })).toBe(true);
-      running.actor.send({ type: 'randomize.cancel' });
-      expect(running.randomize).not.toHaveBeenCalled();
-      running.actor.send({ type: 'settings.submit' });
-      running.actor.send({ type: 'randomize.confirm' });
-      await waitFor(running.actor, (s) => s.matches({ manage: 'idle' }));
-      expect(running.randomize).toHaveBeenCalledTimes(1);
-    }
+    const live = gameActor('in-progress');
+    await waitFor(live.actor, (s) => s.matches({ manage: 'idle' }));
+    expect(live.actor.getSnapshot().can({ type: 'settings.submit' })).toBe(false);
+    live.actor.send({ type: 'settings.submit' });
+    expect(live.actor.getSnapshot().matches({ manage: 'idle' })).toBe(true);
+    expect(live.randomize).not.toHaveBeenCalled();
+
+    const paused = gameActor('paused');
+    await waitFor(paused.actor, (s) => s.matches({ manage: 'idle' }));
+    paused.actor.send({ type: 'settings.submit' });
+    expect(paused.actor.getSnapshot().matches({ manage: 'confirmingRandomize' })).toBe(true);
+    paused.actor.send({ type: 'randomize.cancel' });
+    expect(paused.randomize).not.toHaveBeenCalled();
+    paused.actor.send({ type: 'settings.submit' });
+    paused.actor.send({ type: 'randomize.confirm' });
+    await waitFor(paused.actor, (s) => s.matches({ manage: 'idle' }));
+    expect(paused.randomize).toHaveBeenCalledTimes(1);
   });
+
 
   it('refuses an invalid settings form and a broken board before any call', async () => {
     const { actor, randomize } = gameActor('READY');
