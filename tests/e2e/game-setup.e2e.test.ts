@@ -177,7 +177,8 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
 
     // Existing-game mode: status, tracker, board.
     await page.getByRole('heading', { name: 'Game Status & Results' }).waitFor();
-    expect(await page.getByTestId('game-status').innerText()).toBe('READY');
+    expect(await page.getByTestId('game-status').innerText()).toBe('Ready');
+    expect(await page.getByTestId('game-status').getAttribute('data-status')).toBe('READY');
     expect(await page.getByTestId('turns-processed').innerText()).toBe('0');
     expect(await page.getByTestId('reverts-used').innerText()).toBe('0 / 6');
     const preview = page.locator('.board').first();
@@ -228,7 +229,7 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
     // Start (sends resume), then two rolls by the Leader over the socket reach the tracker live.
     await page.getByRole('button', { name: 'Start Game' }).click();
     await expectBanner(page, 'Game started. Turns can now be processed.');
-    await page.getByTestId('game-status').filter({ hasText: 'in-progress' }).waitFor();
+    await page.locator('[data-testid=game-status][data-status=in-progress]').waitFor();
     expect(await page.getByRole('button', { name: 'Pause Game' }).isEnabled()).toBe(true);
     const socket = io(suite.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: { cookie: `sid=${api.cookies.get('sid')}` }, forceNew: true });
     sockets.push(socket);
@@ -278,7 +279,7 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
     // Resume.
     await page.getByRole('button', { name: 'Resume Game' }).click();
     await expectBanner(page, 'Game resumed. Turns can now be processed.');
-    await page.getByTestId('game-status').filter({ hasText: 'in-progress' }).waitFor();
+    await page.locator('[data-testid=game-status][data-status=in-progress]').waitFor();
 
     // The Game Tasks screen (the sub-navigation offers it once the event list knows the game).
     await page.getByRole('button', { name: 'Event List' }).click();
@@ -348,7 +349,7 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
     await dialog.getByRole('button', { name: 'Reset Game' }).click();
     await dialog.getByText('Game reset successfully. All team positions and histories have been cleared.').waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await page.getByTestId('game-status').filter({ hasText: 'READY' }).waitFor();
+    await page.locator('[data-testid=game-status][data-status=READY]').waitFor();
     await page.getByTestId('turns-processed').filter({ hasText: /^0$/ }).waitFor();
     const reset = await gameOf(eventId);
     expect(reset.team_states.map((t) => t.current_position)).toEqual([1, 1]);

@@ -5,6 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import type { Game } from '../../contract/gameApi';
+import { statusLabel } from '../../contract/game/status';
 import { eventGameMachine, type EventGameEvent } from '../../machines/eventGame.machine';
 import { EventGameView } from '../../src/features/game/EventGameView';
 import { ApiRequestError } from '../../src/api/client';
@@ -279,7 +280,8 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
   manage: async (s, w) => {
     const g = s.context.game!;
     await screen.findByRole('heading', { name: 'Game Status & Results', hidden: true });
-    expect(screen.getByTestId('game-status').textContent).toBe(g.status);
+    expect(screen.getByTestId('game-status').dataset.status).toBe(g.status);
+    expect(screen.getByTestId('game-status').textContent).toBe(statusLabel(g.status));
     expect(screen.queryAllByTestId('team-position').map((td) => td.textContent)).toEqual(g.team_states.map((t) => String(t.current_position)));
     if (g.team_states.length === 0) screen.getByText('No teams in this event yet. Teams created in Manage Teams get a place on the board at once.');
     const counts = countsOf(g);

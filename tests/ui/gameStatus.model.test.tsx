@@ -10,7 +10,7 @@ import { FakeSocket } from '../support/fakeSocket';
 import { fixtureGame } from '../support/gameFixtures';
 import { gameStatusMachine, type GameStatusEvent } from '../../machines/gameStatus.machine';
 import { STATUS_CONTROLS, STATUS_LABELS } from '../../machines/gameStatus.selectors';
-import { GAME_STATUS_MESSAGES, statusToChartState, type GameChartState, type GameStatus } from '../../contract/game/status';
+import { GAME_STATUS_MESSAGES, statusLabel, statusToChartState, type GameChartState, type GameStatus } from '../../contract/game/status';
 import type { Game } from '../../contract/gameApi';
 import { ApiRequestError } from '../../src/api/client';
 import { EventGameView, GAME_DIALOG_TEXTS } from '../../src/features/game/EventGameView';
@@ -165,11 +165,17 @@ function pathsOf(): TestPath<Snap, ModelEvent>[] {
 const control = () => screen.getByTestId('status-control') as HTMLButtonElement;
 const resetButton = () => screen.getByRole('button', { name: 'Reset Game' }) as HTMLButtonElement;
 const banner = () => screen.getByTestId('game-banner');
+/** The status shown: the wire value in data-status and its visible label (contract statusLabel). */
+const shownStatus = () => {
+  const badge = screen.getByTestId('game-status');
+  return `${badge.dataset.status}|${badge.textContent}`;
+};
+const statusShown = (wire: string) => `${wire}|${statusLabel(wire)}`;
 
 /** What the screen shows in each state node. */
 function assertions(): Record<StateNode, (s: Snap) => Promise<void>> {
   const idle = (state: Exclude<GameChartState, 'finished'>) => async () => {
-    await waitFor(() => expect(screen.getByTestId('game-status').textContent).toBe(STATUS_LABELS[state]));
+    await waitFor(() => expect(shownStatus()).toBe(statusShown(STATUS_LABELS[state])));
     await waitFor(() => expect(control().disabled).toBe(false));
     expect(control().textContent).toBe(STATUS_CONTROLS[CONTROL_OF[state]].label);
     expect(resetButton().disabled).toBe(false);
@@ -177,7 +183,7 @@ function assertions(): Record<StateNode, (s: Snap) => Promise<void>> {
   };
   const changing = (state: Exclude<GameChartState, 'finished'>) => async () => {
     await waitFor(() => expect(control().disabled).toBe(true));
-    expect(screen.getByTestId('game-status').textContent).toBe(STATUS_LABELS[state]);
+    expect(shownStatus()).toBe(statusShown(STATUS_LABELS[state]));
     expect(control().textContent).toBe(STATUS_CONTROLS[CONTROL_OF[state]].label);
     expect(resetButton().disabled).toBe(true);
     screen.getByText('Updating game status...');
@@ -192,7 +198,7 @@ function assertions(): Record<StateNode, (s: Snap) => Promise<void>> {
     'paused.idle': idle('paused'),
     'paused.changing': changing('paused'),
     finished: async () => {
-      await waitFor(() => expect(screen.getByTestId('game-status').textContent).toBe('finished'));
+      await waitFor(() => expect(shownStatus()).toBe(statusShown('finished')));
       // Finished: start and reset disabled, the button reads Game Finished (product-spec section 4).
       expect(control().textContent).toBe('Game Finished');
       expect(control().disabled).toBe(true);

@@ -14,7 +14,7 @@ import { gameSocketActor } from '../../realtime/gameSocket';
 import { revertAllowance } from '../../../contract/game/moves';
 import { boardTaskCounts, countTeamStates, rollsText, TURNS_EXPLAINED } from '../../../contract/game/counts';
 import { boardSizeLabel } from '../../../contract/game/board';
-import { statusClass } from '../../../contract/game/status';
+import { statusClass, statusLabel as visibleStatus } from '../../../contract/game/status';
 import type { BoardBody, Game } from '../../../contract/gameApi';
 import type { GameSettings, GameSettingsBody } from '../../../contract/game/settings';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
@@ -274,8 +274,8 @@ function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGa
     <section className="game-area" aria-labelledby="game-results-title">
       <div className="game-results__head">
         <h3 id="game-results-title">Game Status &amp; Results</h3>
-        <span className={`game-status game-status--${statusClass(statusLabel)}`} data-testid="game-status">
-          {statusLabel}
+        <span className={`game-status game-status--${statusClass(statusLabel)}`} data-testid="game-status" data-status={statusLabel}>
+          {visibleStatus(statusLabel)}
         </span>
       </div>
       <p className="muted game-results__facts">
