@@ -5,6 +5,7 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { setUpLiveGame, type LiveGame, type LiveTeam } from '../support/liveGame';
 import { seriousA11yViolations } from '../support/axe';
+import { openSignedIn } from '../support/e2e';
 import { castOf, connect, newGame, type Watcher } from '../support/liveSocket';
 
 /**
@@ -306,13 +307,9 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
     const blue: Watcher = await connect(suite.url, 'blue leader', cast.leader2);
     try {
       await blue.join(race.gameId);
-      const context = await suite.browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      const { context, page, errors } = await openSignedIn(suite.browser, suite.server, cast.owner, { width: viewport.width, height: viewport.height });
       contexts.push(context);
       context.setDefaultTimeout(15_000);
-      await context.addCookies([{ name: 'sid', value: cast.owner.cookies.get('sid')!, url: suite.url }]);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(`${suite.url}/games/clan/${cast.clanId}/events/${race.eventId}/game/${race.gameId}`);
       await page.getByTestId('connection-state').getByText('Live').waitFor();
       await page.locator('.board__pawn').first().waitFor();
