@@ -59,12 +59,21 @@ type UpdateTarget = 'shown' | 'arriving';
  *   contract applyGameUpdate (action `applyGameUpdate`): a change is assigned and `game.updated`
  *   raised, which re-resolves the play state (so the rolling and reverting flags clear on the next
  *   update; a finished game stays as it is); a version gap sends `room.rejoin` (join_game again).
- *   A progress update that reports a roll (last_move) also goes to the invoked rollMoment chart
- *   (`roll.moved`, with the newest log entry id held), which plays the die and the pawn's walk.
- * - Rolls and reverts are offered only in inProgress, only to a team's Leader (rolls only while
- *   the proof rule lets the team roll: contract leaderRollGate), reverts only under canRevert; they go out through the invoked `connection` (socketConnection chart).
- * - The server's action_error message goes to the invoked banner chart `message` (`message.show`),
- *   which fades it at 4 s and removes it at 5 s.
+ * - `live.moment` (parallel to play) holds the roll moment: in `still` an update is shown at once;
+ *   one that reports a roll (last_move) waits in `arriving` and raises `roll.moved` (with the
+ *   newest log entry id held), which moves to `playing` and goes to the invoked rollMoment chart
+ *   (die, walk, climb or slide). While `playing` every update waits in `arriving`, so the task
+ *   panel, Team Positions, status and winner keep the game from before the roll; the chart's
+ *   `roll.arrived` (the pawn stands on its square, the die long settled) shows the arriving game
+ *   and resolves the play state from it (so the winner comes after the pawn reaches the last
+ *   square).
+ * - Rolls and reverts are offered only in inProgress and not while a roll moment plays, only to a
+ *   team's Leader (rolls only while the proof rule lets the team roll: contract leaderRollGate),
+ *   reverts only under canRevert; they go out through the invoked `connection` (socketConnection
+ *   chart). How a revert ended is emitted (`revert.applied`, `revert.refused` with the server's
+ *   text) for the confirm modal that asked for it.
+ * - The server's action_error message for a roll goes to the invoked banner chart `message`
+ *   (`message.show`), which fades it at 4 s and removes it at 5 s.
  */
 export const gamePlayMachine = setup({
   types: {
