@@ -1,4 +1,4 @@
-import { and, assign, enqueueActions, sendTo, setup } from 'xstate';
+import { and, assign, emit, enqueueActions, not, sendTo, setup, stateIn } from 'xstate';
 import type { LogEntry } from '../contract/gameApi';
 import { GAME_LOG_LIMIT } from '../contract/gameApi';
 import { applyGameUpdate, isFullGame, prependLogEntry, type GameUpdate, type HeldGame } from '../contract/socket';
@@ -7,7 +7,7 @@ import { leaderActionOf, leaderCanRevert } from '../contract/game/roles';
 import { GAME_VIEW_MESSAGES } from '../contract/game/viewTexts';
 import { leaderRollGate } from '../contract/proofView';
 import { bannerMachine, type BannerEvent } from './banner.machine';
-import { rollMomentMachine, type RollMomentEvent } from './rollMoment.machine';
+import { rollMomentMachine, type RollMomentEvent, type RollMomentReport } from './rollMoment.machine';
 import { socketConnectionMachine, type ConnectionRequest, type GameFact } from './socketConnection.machine';
 import { missingPromise } from './shared';
 
@@ -19,7 +19,10 @@ export interface GamePlayInput {
 
 export interface GamePlayContext {
   gameId: number;
+  /** The game as the screen shows it: while a roll moment plays, the game from before the roll. */
   game: HeldGame | null;
+  /** The newest game from the server while a roll moment plays (shown once the pawn arrives), else null. */
+  arriving: HeldGame | null;
   /** Live Game Log: the last GAME_LOG_LIMIT entries, newest first (product-spec section 9). */
   log: LogEntry[];
   /** The load failure text (product-spec section 8 "Game view"), or null. */
@@ -33,7 +36,17 @@ export type GamePlayEvent =
   | { type: 'revert.request' }
   | { type: 'game.reload' }
   /** Raised once a live update changed the held game (applyGameUpdate): the play state is resolved again. */
-  | { type: 'game.updated' };
+  | { type: 'game.updated' }
+  /** Raised by applyGameUpdate for an update that reports a roll; passed on to the rollMoment chart. */
+  | RollMomentEvent
+  /** From the rollMoment chart: the pawn stands on its square, so the game the roll made is shown. */
+  | RollMomentReport;
+
+/** What the chart tells whoever listens (`actor.on`): how a revert the viewer asked for ended. */
+export type GamePlayEmitted = { type: 'revert.applied' } | { type: 'revert.refused'; message: string };
+
+/** Which of the two held games an update goes to: the shown one, or the one waiting for the pawn. */
+type UpdateTarget = 'shown' | 'arriving';
 
 /**
  * A game screen: the play screen of members or the public spectator view (product-spec sections 2
@@ -46,18 +59,28 @@ export type GamePlayEvent =
  *   contract applyGameUpdate (action `applyGameUpdate`): a change is assigned and `game.updated`
  *   raised, which re-resolves the play state (so the rolling and reverting flags clear on the next
  *   update; a finished game stays as it is); a version gap sends `room.rejoin` (join_game again).
- *   A progress update that reports a roll (last_move) also goes to the invoked rollMoment chart
- *   (`roll.moved`, with the newest log entry id held), which plays the die and the pawn's walk.
- * - Rolls and reverts are offered only in inProgress, only to a team's Leader (rolls only while
- *   the proof rule lets the team roll: contract leaderRollGate), reverts only under canRevert; they go out through the invoked `connection` (socketConnection chart).
- * - The server's action_error message goes to the invoked banner chart `message` (`message.show`),
- *   which fades it at 4 s and removes it at 5 s.
+ * - `live.moment` (parallel to play) holds the roll moment: in `still` an update is shown at once;
+ *   one that reports a roll (last_move) waits in `arriving` and raises `roll.moved` (with the
+ *   newest log entry id held), which moves to `playing` and goes to the invoked rollMoment chart
+ *   (die, walk, climb or slide). While `playing` every update waits in `arriving`, so the task
+ *   panel, Team Positions, status and winner keep the game from before the roll; the chart's
+ *   `roll.arrived` (the pawn stands on its square, the die long settled) shows the arriving game
+ *   and resolves the play state from it (so the winner comes after the pawn reaches the last
+ *   square).
+ * - Rolls and reverts are offered only in inProgress and not while a roll moment plays, only to a
+ *   team's Leader (rolls only while the proof rule lets the team roll: contract leaderRollGate),
+ *   reverts only under canRevert; they go out through the invoked `connection` (socketConnection
+ *   chart). How a revert ended is emitted (`revert.applied`, `revert.refused` with the server's
+ *   text) for the confirm modal that asked for it.
+ * - The server's action_error message for a roll goes to the invoked banner chart `message`
+ *   (`message.show`), which fades it at 4 s and removes it at 5 s.
  */
 export const gamePlayMachine = setup({
   types: {
     context: {} as GamePlayContext,
     events: {} as GamePlayEvent,
     input: {} as GamePlayInput,
+    emitted: {} as GamePlayEmitted,
   },
   actors: {
     loadGame: missingPromise<HeldGame, { gameId: number }>('gamePlay', 'loadGame'),
@@ -88,21 +111,35 @@ export const gamePlayMachine = setup({
       loadError: error instanceof Error && error.message ? error.message : GAME_VIEW_MESSAGES.loadFailed,
     })),
     /**
-     * A game_state_update, merged once with contract applyGameUpdate: a version gap asks the
-     * connection for the full state; a change is assigned (a full game brings its log) and
-     * `game.updated` raised; an update that changes nothing does nothing.
+     * A game_state_update, merged once with contract applyGameUpdate onto the newest game held
+     * (the arriving one while a roll moment plays): a version gap asks the connection for the full
+     * state; a change is assigned (a full game brings its log) and `game.updated` raised; an
+     * update that changes nothing does nothing. An update that reports a roll, and every update
+     * while a moment plays (`into: 'arriving'`), waits in `arriving` so the screen keeps the game
+     * from before the roll until the pawn arrives; the roll is raised as `roll.moved` with the
+     * newest log entry id held.
      */
-    applyGameUpdate: enqueueActions(({ context, enqueue }, update: GameUpdate) => {
-      const result = applyGameUpdate(context.game, update);
+    applyGameUpdate: enqueueActions(({ context, enqueue }, params: { update: GameUpdate; into: UpdateTarget }) => {
+      const { update } = params;
+      const base = context.arriving ?? context.game;
+      const result = applyGameUpdate(base, update);
       if ('resync' in result) return enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
       const next = result.game;
-      if (next === context.game) return;
-      enqueue.assign({ game: next, log: isFullGame(update) ? next.log_entries.slice(0, GAME_LOG_LIMIT) : context.log });
-      if (!isFullGame(update) && update.last_move) {
-        enqueue.sendTo('rollMoment', { type: 'roll.moved', move: update.last_move, logHead: context.log[0]?.id ?? 0 } satisfies RollMomentEvent);
-      }
+      if (next === base) return;
+      const log = isFullGame(update) ? next.log_entries.slice(0, GAME_LOG_LIMIT) : context.log;
+      const move = isFullGame(update) ? null : update.last_move ?? null;
+      enqueue.assign(params.into === 'arriving' || move ? { arriving: next, log } : { game: next, log });
+      if (move) enqueue.raise({ type: 'roll.moved', move, logHead: context.log[0]?.id ?? 0 });
       enqueue.raise({ type: 'game.updated' });
     }),
+    /** The pawn arrived: the game the roll made is shown, and the play state resolved from it. */
+    showArrivedGame: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ game: context.arriving ?? context.game, arriving: null });
+      enqueue.raise({ type: 'game.updated' });
+    }),
+    playRoll: sendTo('rollMoment', (_, event: RollMomentEvent) => event),
+    reportRevertApplied: emit({ type: 'revert.applied' } satisfies GamePlayEmitted),
+    reportRevertRefused: emit((_, message: string) => ({ type: 'revert.refused', message }) satisfies GamePlayEmitted),
     prependLog: assign(({ context }, entry: LogEntry) => ({ log: prependLogEntry(context.log, entry, GAME_LOG_LIMIT) })),
     showMessage: sendTo('message', (_, text: string): BannerEvent => ({ type: 'message.show', tone: 'error', text })),
     requestFullState: sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest),
@@ -111,7 +148,7 @@ export const gamePlayMachine = setup({
   },
 }).createMachine({
   id: 'gamePlay',
-  context: ({ input }) => ({ gameId: input.gameId, game: null, log: [], loadError: null, reducedMotion: input.reducedMotion ?? false }),
+  context: ({ input }) => ({ gameId: input.gameId, game: null, arriving: null, log: [], loadError: null, reducedMotion: input.reducedMotion ?? false }),
   invoke: { id: 'connection', src: 'socketConnection', input: ({ context }) => ({ gameId: context.gameId }) },
   initial: 'loading',
   states: {
@@ -143,21 +180,24 @@ export const gamePlayMachine = setup({
       },
     },
     live: {
-      initial: 'play',
+      type: 'parallel',
       invoke: [
         { id: 'message', src: 'banner' },
         { id: 'rollMoment', src: 'rollMoment', input: ({ context }) => ({ reducedMotion: context.reducedMotion }) },
       ],
       on: {
-        'game.stateReceived': { actions: { type: 'applyGameUpdate', params: ({ event }) => event.state } },
         'game.logReceived': { actions: { type: 'prependLog', params: ({ event }) => event.entry } },
         'game.teamUpdated': { actions: 'requestFullState' },
-        'action.failed': { actions: { type: 'showMessage', params: ({ event }) => event.message } },
       },
       states: {
         play: {
           initial: 'resolving',
-          on: { 'game.updated': '.resolving' },
+          // In the play region, not on `live`: a state below that takes the refusal itself
+          // (inProgress, reverting) then replaces this one instead of running beside it.
+          on: {
+            'game.updated': '.resolving',
+            'action.failed': { actions: { type: 'showMessage', params: ({ event }) => event.message } },
+          },
           states: {
             resolving: {
               always: [
@@ -173,17 +213,24 @@ export const gamePlayMachine = setup({
             ready: {},
             inProgress: {
               initial: 'idle',
-              // The refusal also ends the roll or revert (the message is shown as on `live`).
+              // The refusal also ends the roll (the message is shown as anywhere in play).
               on: { 'action.failed': { target: '.idle', actions: { type: 'showMessage', params: ({ event }) => event.message } } },
               states: {
                 idle: {
                   on: {
-                    'roll.request': { guard: and(['isLeader', 'isRollAllowed']), target: 'rolling', actions: 'sendRoll' },
-                    'revert.request': { guard: 'canRevertTurn', target: 'reverting', actions: 'sendRevert' },
+                    'roll.request': { guard: and(['isLeader', 'isRollAllowed', not(stateIn({ live: { moment: 'playing' } }))]), target: 'rolling', actions: 'sendRoll' },
+                    'revert.request': { guard: and(['canRevertTurn', not(stateIn({ live: { moment: 'playing' } }))]), target: 'reverting', actions: 'sendRevert' },
                   },
                 },
                 rolling: { tags: ['actionPending'] },
-                reverting: { tags: ['actionPending'] },
+                reverting: {
+                  tags: ['actionPending'],
+                  // The revert's outcome goes to whoever asked (the confirm dialog shows it).
+                  on: {
+                    'game.updated': { target: '#gamePlay.live.play.resolving', actions: 'reportRevertApplied' },
+                    'action.failed': { target: 'idle', actions: { type: 'reportRevertRefused', params: ({ event }) => event.message } },
+                  },
+                },
               },
             },
             paused: {},
@@ -194,6 +241,24 @@ export const gamePlayMachine = setup({
               states: {
                 celebrating: { after: { confettiDuration: 'settled' } },
                 settled: {},
+              },
+            },
+          },
+        },
+        moment: {
+          initial: 'still',
+          states: {
+            still: {
+              on: {
+                'game.stateReceived': { actions: { type: 'applyGameUpdate', params: ({ event }) => ({ update: event.state, into: 'shown' }) } },
+                'roll.moved': { target: 'playing', actions: { type: 'playRoll', params: ({ event }) => event } },
+              },
+            },
+            playing: {
+              on: {
+                'game.stateReceived': { actions: { type: 'applyGameUpdate', params: ({ event }) => ({ update: event.state, into: 'arriving' }) } },
+                'roll.moved': { actions: { type: 'playRoll', params: ({ event }) => event } },
+                'roll.arrived': { target: 'still', actions: 'showArrivedGame' },
               },
             },
           },

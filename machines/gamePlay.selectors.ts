@@ -7,11 +7,14 @@ import type { rollMomentMachine } from './rollMoment.machine';
 
 type S = SnapshotFrom<typeof gamePlayMachine>;
 
-/** Named selectors of the gamePlay chart (house-style "Components": smallest slices). */
+/** Named selectors of the gamePlay chart (house-style "Components": smallest slices). The game
+ * they read is the one shown: while a roll moment plays, the game from before the roll. */
 export const selectIsLoading = (s: S) => s.matches('loading');
 export const selectLoadError = (s: S) => (s.matches('failed') ? s.context.loadError : null);
 export const selectGame = (s: S) => s.context.game;
 export const selectLog = (s: S) => s.context.log;
+/** The newest roll in the Live Game Log (an entry with its die, server-contract section 10), or null. */
+export const selectLastLoggedRoll = (s: S) => s.context.log.find((e) => typeof e.die === 'number') ?? null;
 /** The dice commitment of the game held (server-contract section 10), or null before it is loaded. */
 export const selectDiceCommitment = (s: S) => s.context.game?.dice_commitment ?? null;
 export const selectTeamStates = (s: S) => s.context.game?.team_states;

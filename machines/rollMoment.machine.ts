@@ -1,7 +1,7 @@
-import { and, assign, setup } from 'xstate';
+import { and, assign, sendParent, setup } from 'xstate';
 import type { LastMove } from '../contract/socket';
 
-/** Milliseconds and counts of the roll moment's named delays (issue 12 "the roll moment"). */
+/** Milliseconds and counts of the roll moment's named delays ("the roll moment"). */
 export const ROLL_MOMENT_TIMING = {
   /** One face change of the tumbling die. */
   tumbleTick: 80,
@@ -35,18 +35,23 @@ export interface RollMomentContext {
 /** A roll reported by a progress update (fact), with the newest log entry id held at that time. */
 export type RollMomentEvent = { type: 'roll.moved'; move: LastMove; logHead: number };
 
+/** What the chart tells its parent (the game screen): the pawn stands on its final square. */
+export type RollMomentReport = { type: 'roll.arrived' };
+
 /**
- * The roll moment every viewer of a game sees (issue 12): a progress update's last_move starts it
+ * The roll moment every viewer of a game sees: a progress update's last_move starts it
  * (`roll.moved`, also while a previous moment plays: the new one replaces it).
  * - `tumbling`: the die changes face every `tumbleTick` for `tumbleTicks` ticks (action
  *   `tickDie`), then shows the server's value (`landDie`);
  * - `walking`: the pawn walks the move's path square by square every `walkStep` (`stepPawn`);
  * - `following` (only when the move went via a snake or ladder): `followFrames` frames along the
  *   drawn connection every `followFrame`;
- * - `arrived`: the pawn is on its final square and the log entries of the move show; after
- *   `linger` the chart rests in `idle` (the die keeps showing the last value).
+ * - `arrived`: the pawn is on its final square and the log entries of the move show; entering it
+ *   tells the parent (`reportArrival`: `roll.arrived`, so the game screen shows what the roll
+ *   changed only now); after `linger` the chart rests in `idle` (the die keeps showing the last
+ *   value).
  * States tagged `moving` hold back log entries newer than `logHead`. Under reduced motion a move
- * goes straight to `arrived`. The sound actions (`tickDie`, `landDie`, `stepPawn`) do nothing
+ * goes straight to `arrived` (and reports it at once). The sound actions (`tickDie`, `landDie`, `stepPawn`) do nothing
  * unless given from src/ (the optional sound, off by default).
  */
 export const rollMomentMachine = setup({
@@ -75,6 +80,7 @@ export const rollMomentMachine = setup({
     tickDie: () => {},
     landDie: () => {},
     stepPawn: () => {},
+    reportArrival: sendParent({ type: 'roll.arrived' } satisfies RollMomentReport),
   },
 }).createMachine({
   id: 'rollMoment',
@@ -82,7 +88,7 @@ export const rollMomentMachine = setup({
   initial: 'idle',
   on: {
     'roll.moved': [
-      { guard: 'prefersReducedMotion', target: '.arrived', actions: { type: 'assignMove', params: ({ event }) => event } },
+      { guard: 'prefersReducedMotion', target: '.arrived', reenter: true, actions: { type: 'assignMove', params: ({ event }) => event } },
       { target: '.tumbling', reenter: true, actions: { type: 'assignMove', params: ({ event }) => event } },
     ],
   },
@@ -117,6 +123,7 @@ export const rollMomentMachine = setup({
       },
     },
     arrived: {
+      entry: 'reportArrival',
       after: { linger: 'idle' },
     },
   },

@@ -29,6 +29,20 @@ export const selectMovingSquare = (s: S): number | null => {
   if (s.matches('walking')) return move.path[Math.min(s.context.step, move.path.length - 1)] ?? move.landing;
   return null;
 };
+/**
+ * The squares the board keeps in view for the moment: the whole move (start, path, end) while the
+ * die tumbles, so one scroll before the walk shows it all when it fits; the pawn's square while it
+ * walks; the ends of the snake or ladder while it follows one; the final square once it arrived.
+ * Empty when the chart rests.
+ */
+export const selectFollowSquares = (s: S): number[] => {
+  const move = s.context.move;
+  if (!move || s.matches('idle')) return [];
+  if (s.matches('tumbling')) return [move.from, ...move.path, move.to];
+  if (s.matches('walking')) return [move.path[Math.min(s.context.step, move.path.length - 1)] ?? move.landing];
+  if (s.matches('following')) return [move.landing, move.to];
+  return [move.to];
+};
 /** How far along the snake or ladder the pawn is, 0..1, while it follows one (null otherwise). */
 export const selectFollowProgress = (s: S): number | null =>
   s.matches('following') ? Math.min(1, s.context.step / ROLL_MOMENT_TIMING.followFrames) : null;

@@ -5,15 +5,23 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { setUpLiveGame, type LiveGame, type LiveTeam } from '../support/liveGame';
 import { seriousA11yViolations } from '../support/axe';
+import { openSignedIn } from '../support/e2e';
+import { castOf, connect, newGame, type Watcher } from '../support/liveSocket';
 
 /**
- * The board and the roll moment of issue 12, in headless Chromium against the real server, at
- * 1280x800 and 375x812: a started two-team game (set up through the API, BOARD_SEED fixed); each
- * team's Leader rolls on their own screen. After every roll: the die shows the value the Live Game
- * Log names, the pawn stands on the square the server says, and no square number or START/FINISH is
- * covered by a snake, ladder or pawn (rendered geometry: the topmost element at each label's centre
- * is that label, and no pawn's box meets a number's box). On the phone, Roll Dice is visible
- * without scrolling. axe finds no serious or critical violation on the play screen. The owner's
+ * The board and the roll moment in headless Chromium against the real server, at 1280x800 and
+ * 375x812: a started two-team game (set up through the API, BOARD_SEED fixed); each team's Leader
+ * rolls on their own screen. After every roll: the die shows the value the Live Game Log names, the
+ * pawn stands on the square the server says, and no square number or START/FINISH is covered by a
+ * snake, ladder or pawn (rendered geometry: the topmost element at each label's centre is that
+ * label, and no pawn's box meets a number's box). While the pawn walks and when it lands it is on
+ * screen, clear of the navigation bar and the sticky action panel (sampled every frame); no new
+ * log line or task shows before the die has settled and the pawn arrived. The whole board is in
+ * view beside Roll Dice on the wide screen; on the phone, Roll Dice is visible without scrolling.
+ * A page opened after rolls shows the last roll, settled. Revert Last Turn asks first (Cancel
+ * spends nothing). A game played to its winner: the winner banner, podium and confetti show only
+ * after the winning roll's die settled and its pawn reached the last square, and 'Winner: ' is
+ * written once. axe finds no serious or critical violation on the play screen. The owner's
  * Game Tasks screen (issue 12 item 9): columns at least 220 px wide (300 on a phone), no task word
  * broken across lines, no text cut short, a phone page under 3,500 px; team names on the Manage
  * Game status table never broken inside a word.
@@ -57,6 +65,82 @@ async function coveredLabels(page: Page): Promise<{ hidden: string[]; underPawns
       for (const g of layers) g.style.pointerEvents = '';
     }
   });
+}
+
+/**
+ * Starts recording the roll moment in `page`, every animation frame: when the die's state and
+ * value, the Live Game Log's length, the first team task's square, the winner (banner, podium or
+ * confetti) and the moving pawn change (`events`, with times), and every frame where the moving
+ * pawn, or a pawn that just landed, is off screen or under page chrome (`hidden`).
+ */
+async function recordRollMoments(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    type Sample = Record<string, string | number | boolean | null>;
+    const rec = { events: [] as { t: number; k: string; v: unknown }[], hidden: [] as string[], frames: 0 };
+    (window as unknown as { __roll: typeof rec }).__roll = rec;
+    let last: Sample = {};
+    let movingTeam: string | null = null;
+    const visible = (el: Element | null): string | null => {
+      if (!el) return 'no pawn';
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) return `outside the window at ${Math.round(x)},${Math.round(y)}`;
+      const hit = document.elementFromPoint(x, y);
+      return hit && hit.closest('.board__svg') ? null : `under ${hit?.closest('[class]')?.getAttribute('class') ?? 'nothing'}`;
+    };
+    const tick = () => {
+      const die = document.querySelector('[data-testid=die]');
+      const pawn = document.querySelector('.board__pawn[data-moving]');
+      const now: Sample = {
+        die: die?.getAttribute('data-state') ?? null,
+        value: die?.getAttribute('data-value') ?? null,
+        log: document.querySelectorAll('[data-testid=game-log] li').length,
+        task: document.querySelector('[data-testid=team-task] .team-task__where')?.textContent ?? null,
+        winner: !!document.querySelector('[data-testid=winner-banner], [data-testid=podium], [data-testid=confetti]'),
+        moving: pawn?.getAttribute('data-moving') ?? null,
+      };
+      const t = performance.now();
+      for (const k of Object.keys(now)) if (now[k] !== last[k]) rec.events.push({ t, k, v: now[k] });
+      if (pawn) {
+        movingTeam = pawn.getAttribute('data-team');
+        // While the die tumbles the board may still be scrolling to the pawn; from the walk on it is in view.
+        if (now.moving === 'walking' && now.die === 'settled') {
+          const why = visible(pawn);
+          if (why) rec.hidden.push(`walking: ${why}`);
+        }
+      } else if (last.moving && movingTeam) {
+        const why = visible(document.querySelector(`.board__pawn[data-team="${movingTeam}"]`));
+        if (why) rec.hidden.push(`landed: ${why}`);
+      }
+      rec.frames += 1;
+      last = now;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+/** What recordRollMoments saw since event `since`. */
+async function rollMoments(page: Page, since = 0): Promise<{ events: { t: number; k: string; v: unknown }[]; hidden: string[]; frames: number }> {
+  return page.evaluate((from) => {
+    const rec = (window as unknown as { __roll: { events: { t: number; k: string; v: unknown }[]; hidden: string[]; frames: number } }).__roll;
+    return { events: rec.events.slice(from), hidden: [...rec.hidden], frames: rec.frames };
+  }, since);
+}
+
+/**
+ * The order of one roll moment in recorded `events`: when the die started tumbling, settled and the
+ * pawn stopped moving, and the log, task and winner changes that came before the pawn arrived.
+ */
+function momentOrder(events: { t: number; k: string; v: unknown }[]): { tumbled: boolean; settledAt: number; arrivedAt: number; early: string[] } {
+  const tumbling = events.find((e) => e.k === 'die' && e.v === 'tumbling');
+  const settled = events.find((e) => e.k === 'die' && e.v === 'settled' && (!tumbling || e.t >= tumbling.t));
+  const started = events.find((e) => e.k === 'moving' && e.v !== null);
+  const arrived = events.find((e) => e.k === 'moving' && e.v === null && (!started || e.t >= started.t));
+  const arrivedAt = Math.max(arrived?.t ?? Infinity, settled?.t ?? Infinity);
+  const early = events.filter((e) => ['log', 'task', 'winner'].includes(e.k) && e.t < arrivedAt).map((e) => `${e.k}=${String(e.v)}`);
+  return { tumbled: !!tumbling, settledAt: settled?.t ?? Infinity, arrivedAt, early };
 }
 
 /** Words of the elements matching `selector` that the browser broke across lines (a word with more than one line box). */
@@ -111,6 +195,19 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
     await page.getByTestId('connection-state').getByText('Live').waitFor();
     const roll = page.getByRole('button', { name: 'Roll Dice' });
     await roll.waitFor();
+    await page.locator('.board__pawn').first().waitFor();
+    // A game without a roll says so; one opened after rolls names the last one (the journeys share the game).
+    const rolledBefore = (await game.owner.get(game.apiPath)).body.game.log_entries.find((e: { die?: number }) => e.die) as { team_name: string; die: number } | undefined;
+    expect(await page.getByTestId('die-announcement').textContent()).toBe(rolledBefore ? `${rolledBefore.team_name} rolled a ${rolledBefore.die}` : 'No roll yet.');
+    if (viewport.width > 900) {
+      // The whole board, squares 1-10 included, is in view below the navigation bar beside Roll Dice.
+      const board = (await page.locator('.board__svg').boundingBox())!;
+      const navbar = (await page.locator('.navbar').boundingBox())!;
+      expect(board.y, 'board top').toBeGreaterThanOrEqual(navbar.y + navbar.height);
+      expect(board.y + board.height, 'board bottom').toBeLessThanOrEqual(viewport.height);
+    }
+    await page.getByTestId('team-task').first().waitFor();
+    await recordRollMoments(page);
 
     for (let n = 1; n <= 3; n += 1) {
       // Roll Dice is on screen without scrolling (the sticky action bar on a phone).
@@ -119,6 +216,7 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
       expect(rb.y, 'Roll Dice top').toBeGreaterThanOrEqual(0);
       expect(rb.y + rb.height, 'Roll Dice bottom').toBeLessThanOrEqual(viewport.height);
       await expect.poll(() => roll.isEnabled(), { timeout: 10_000 }).toBe(true);
+      const since = (await rollMoments(page)).events.length;
       const before = await version();
       await roll.click({ noWaitAfter: true });
       await expect.poll(version, { timeout: 10_000 }).toBeGreaterThan(before);
@@ -140,7 +238,41 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
       const pawn = page.locator(`.board__pawn[data-team="${team.id}"]`);
       await expect.poll(async () => [await pawn.getAttribute('data-position'), await pawn.getAttribute('data-moving')], { timeout: 10_000 }).toEqual([String(truth.current_position), null]);
       expect(await page.locator(`[data-testid="team-position"][data-team="${team.name}"]`).getAttribute('data-position')).toBe(String(truth.current_position));
+      // The die tumbled, then settled; the log line and the new task came only once the pawn arrived.
+      const order = momentOrder((await rollMoments(page, since)).events);
+      expect(order.tumbled, `roll ${n} tumbled`).toBe(true);
+      expect(order.early, `roll ${n}: shown before the die settled and the pawn arrived`).toEqual([]);
+      expect(await page.getByTestId('team-task').first().locator('.team-task__where').textContent()).toContain(`Square ${truth.current_position}`);
     }
+    const seen = await rollMoments(page);
+    expect(seen.hidden, `the moving pawn off screen at ${viewport.name}`).toEqual([]);
+    expect(seen.events.filter((e) => e.k === 'moving' && e.v === 'walking').length).toBeGreaterThanOrEqual(3);
+
+    // A page opened after the rolls shows the last roll, settled, without playing it again.
+    const lastFace = await page.getByTestId('die').getAttribute('data-value');
+    await page.reload();
+    await page.locator('.board__pawn').first().waitFor();
+    await recordRollMoments(page);
+    await expect.poll(() => page.getByTestId('die-announcement').textContent()).toBe(`${team.name} rolled a ${lastFace}`);
+    expect(await page.getByTestId('die').getAttribute('data-value')).toBe(lastFace);
+    await expect.poll(async () => (await rollMoments(page)).frames).toBeGreaterThan(5);
+    expect((await rollMoments(page)).events.filter((e) => e.k === 'die' && e.v !== null).map((e) => e.v)).toEqual(['settled']);
+
+    // Revert Last Turn asks first: Cancel spends nothing; Revert Turn reverts, and says so.
+    const revert = page.getByRole('button', { name: 'Revert Last Turn' });
+    await expect.poll(() => revert.isEnabled(), { timeout: 10_000 }).toBe(true);
+    const unreverted = await version();
+    await revert.click();
+    const dialog = page.getByRole('dialog', { name: 'Revert Last Turn?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await version()).toBe(unreverted);
+    await revert.click();
+    await dialog.getByRole('button', { name: 'Revert Turn' }).click();
+    await dialog.getByText('The last turn was reverted.').waitFor();
+    expect(await version()).toBe(unreverted + 1);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
 
     // No label covered, measured on screen row by row.
     const boardBox = (await page.locator('.board__svg').boundingBox())!;
@@ -166,6 +298,57 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
     expect(await seriousA11yViolations(page), `axe on the play screen at ${viewport.name}`).toEqual([]);
     expect(consoleLines.filter((l) => l.includes('HydrateFallback'))).toEqual([]);
     expect(errors).toEqual([]);
+  });
+
+  it.each(VIEWPORTS.map((v) => [v.name, v] as const))('at %s: the winner shows only after the winning pawn arrived, named once', { timeout: 180_000 }, async (name, viewport) => {
+    // A 36-square race with no snakes or ladders: the browser is Red Team's Leader, Blue Team rolls over the socket.
+    const cast = await castOf(suite.url, `win-${name}`);
+    const race = await newGame(cast, { size: 36, noWin: false });
+    const blue: Watcher = await connect(suite.url, 'blue leader', cast.leader2);
+    try {
+      await blue.join(race.gameId);
+      const { context, page, errors } = await openSignedIn(suite.browser, suite.server, cast.owner, { width: viewport.width, height: viewport.height });
+      contexts.push(context);
+      context.setDefaultTimeout(15_000);
+      await page.goto(`${suite.url}/games/clan/${cast.clanId}/events/${race.eventId}/game/${race.gameId}`);
+      await page.getByTestId('connection-state').getByText('Live').waitFor();
+      await page.locator('.board__pawn').first().waitFor();
+      await recordRollMoments(page);
+      const roll = page.getByRole('button', { name: 'Roll Dice' });
+      let last = { since: 0, by: '' };
+      for (let turn = 0; blue.held!.status !== 'finished'; turn += 1) {
+        expect(turn, 'rolls to the winner').toBeLessThan(60);
+        last = { since: (await rollMoments(page)).events.length, by: turn % 2 === 0 ? 'Red Team' : 'Blue Team' };
+        const before = blue.held!.version;
+        if (turn % 2 === 0) {
+          await expect.poll(() => roll.isEnabled(), { timeout: 10_000 }).toBe(true);
+          await roll.click({ noWaitAfter: true });
+        } else {
+          blue.socket.emit('roll_dice', { game_id: race.gameId, team_id: race.team2, performer_ign_id: cast.ign.leader2 });
+        }
+        await blue.version(before + 1);
+        // This roll's moment has played: the die settled, no pawn moves, and its log line shows.
+        const rolled = page.getByTestId('game-log').getByRole('listitem').filter({ hasText: ' rolled a ' });
+        await expect.poll(() => rolled.count(), { timeout: 10_000 }).toBe(turn + 1);
+        await expect.poll(async () => [await page.getByTestId('die').getAttribute('data-state'), await page.locator('.board__pawn[data-moving]').count()], { timeout: 10_000 }).toEqual(['settled', 0]);
+      }
+      const winner = blue.held!.winners![0].name;
+      await page.getByTestId('winner-banner').waitFor();
+      await page.getByTestId('podium').waitFor();
+      const order = momentOrder((await rollMoments(page, last.since)).events);
+      expect(order.tumbled, 'the winning roll tumbled').toBe(true);
+      expect(order.early, 'shown before the winning die settled and the pawn arrived').toEqual([]);
+      const seen = await rollMoments(page);
+      expect(seen.hidden, `the moving pawn off screen at ${name}`).toEqual([]);
+      // The winner's pawn stands on the last square; the winner is named once on the screen.
+      const winnerId = winner === 'Red Team' ? race.team1 : race.team2;
+      expect(await page.locator(`.board__pawn[data-team="${winnerId}"]`).getAttribute('data-position')).toBe('36');
+      expect(await page.getByTestId('winner-banner').textContent()).toBe(`Winner: ${winner}`);
+      expect((await page.locator('main, body').first().innerText()).split('Winner:').length - 1, 'times Winner: is written').toBe(1);
+      expect(errors).toEqual([]);
+    } finally {
+      blue.close();
+    }
   });
 
   it.each(VIEWPORTS.map((v) => [v.name, v] as const))('at %s: Game Tasks shows whole words in wide columns, a phone page much shorter; team names whole on the game status table', { timeout: 60_000 }, async (_name, viewport) => {

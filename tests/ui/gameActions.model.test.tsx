@@ -2,7 +2,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { fromCallback } from 'xstate';
+import { fromCallback, type AnyStateMachine } from 'xstate';
 import type { Game } from '../../contract/gameApi';
 import type { GameProgress } from '../../contract/socket';
 import type { GameStatus } from '../../contract/game';
@@ -11,7 +11,9 @@ import { statusClass, statusLabel } from '../../contract/game/status';
 import { leaderCanRevert, viewerRoleOf } from '../../contract/game/roles';
 import { GAME_VIEW_MESSAGES } from '../../contract/game/viewTexts';
 import { gamePlayMachine, type GamePlayEvent } from '../../machines/gamePlay.machine';
-import { GAME_ACTION_TEXTS } from '../../src/features/play/texts';
+import { ROLL_MOMENT_TIMING } from '../../machines/rollMoment.machine';
+import type { LastMove } from '../../contract/socket';
+import { GAME_ACTION_TEXTS, REVERT_TEXTS } from '../../src/features/play/texts';
 import { socketConnectionMachine } from '../../machines/socketConnection.machine';
 import { GamePlayPage } from '../../src/features/play/GamePlayPage';
 import type { GameScreenEffects } from '../../src/features/play/effects';
@@ -27,8 +29,11 @@ import { renderRoutes, signedInSessionLogic } from '../support/render';
  * status", 6 "Game roles", 8 "Game view"): paths generated from the gamePlay chart with
  * @xstate/graph, driven through the rendered GamePlayPage with a fake REST load and a fake socket
  * (the test plays the server), for a Leader, a non-leader member and a user on no team, through
- * every status, rolls, reverts, refusals (the message shows; its fading is the banner chart's, tested
- * in banner.model.test.tsx) and the timed confetti.
+ * every status, rolls (the server's update reports the move: the screen keeps the game from before
+ * the roll until the rollMoment chart reports the pawn arrived), reverts through their confirm
+ * modal (the confirmAction chart: Revert Turn, then the outcome in the modal), refusals (the
+ * message shows; its fading is the banner chart's, tested in banner.model.test.tsx) and the timed
+ * confetti.
  */
 
 const WINNERS = [{ name: 'Red Dragons', color: '#cc2222' }];
@@ -46,8 +51,14 @@ type TimerEvent = { type: typeof CONFETTI_END };
 type SyntheticEvent =
   | { type: 'xstate.done.actor.loadGame'; output: Game }
   | { type: 'xstate.error.actor.loadGame'; error: Error };
-/** `game.updated` is raised by the chart itself, never sent. */
-type ModelEvent = Exclude<GamePlayEvent, { type: 'game.logReceived' | 'game.teamUpdated' | 'game.reload' | 'game.updated' }> | SyntheticEvent | TimerEvent;
+/** `game.updated` and `roll.moved` are raised by the chart itself, never sent; `roll.arrived` comes from the rollMoment chart as its time passes. */
+type ModelEvent = Exclude<GamePlayEvent, { type: 'game.logReceived' | 'game.teamUpdated' | 'game.reload' | 'game.updated' | 'roll.moved' }> | SyntheticEvent | TimerEvent;
+
+/** The move the fake server reports with a roll of team 11 from square 1 to 7. */
+const MOVE: LastMove = { team_id: 11, die: 6, from: 1, landing: 7, to: 7, via: null, path: [1, 2, 3, 4, 5, 6, 7] };
+/** Time for the whole roll moment of MOVE: the tumble, the walk, and a step more. */
+const MOMENT_MS = ROLL_MOMENT_TIMING.tumbleTick * (ROLL_MOMENT_TIMING.tumbleTicks + 1) + ROLL_MOMENT_TIMING.walkStep * (MOVE.path.length + 1);
+const momentPlaying = (s: any) => s.matches({ live: { moment: 'playing' } });
 
 const STATUSES: GameStatus[] = ['PENDING', 'READY', 'in-progress', 'paused'];
 
@@ -62,13 +73,18 @@ function eventsFor(s: any): ModelEvent[] {
   }
   if (s.matches('failed')) return [];
   const game: HeldGame = s.context.game;
+  if (momentPlaying(s)) return [{ type: 'roll.arrived' }];
   if (s.matches({ live: { play: { finished: 'celebrating' } } })) return [{ type: CONFETTI_END }];
   if (s.matches({ live: { play: 'finished' } })) return [];
   const update = (change: Parameters<typeof progressOf>[1]): ModelEvent => ({ type: 'game.stateReceived', state: progressOf(game as Game, change) });
   const list: ModelEvent[] = [];
   if (s.matches({ live: { play: { inProgress: 'rolling' } } }) || s.matches({ live: { play: { inProgress: 'reverting' } } })) {
     list.push({ type: 'action.failed', message: REFUSAL });
-    list.push(s.matches({ live: { play: { inProgress: 'rolling' } } }) ? update({ position: 7 }) : update({ revert: true }));
+    list.push(
+      s.matches({ live: { play: { inProgress: 'rolling' } } })
+        ? { type: 'game.stateReceived', state: { ...progressOf(game as Game, { position: 7 }), last_move: MOVE } }
+        : update({ revert: true }),
+    );
     return list;
   }
   // The server's status changes, for a game where the team has not moved yet (keeps the model small).
@@ -84,6 +100,8 @@ function eventsFor(s: any): ModelEvent[] {
 }
 
 interface World {
+  /** Reverts sent so far (the executor checks a cancelled confirm sends none). */
+  reverts: number;
   fx: FakeEffects;
   socket: () => FakeSocket;
   user: ReturnType<typeof userEvent.setup>;
@@ -96,20 +114,52 @@ const advance = (ms: number) => act(async () => { await vi.advanceTimersByTimeAs
 const EXECUTORS = {
   'xstate.done.actor.loadGame': async (w, e) => act(() => w.fx.resolve('loadGame', e.output)),
   'xstate.error.actor.loadGame': async (w, e) => act(() => w.fx.reject('loadGame', e.error)),
-  'game.stateReceived': async (w, e) => act(() => w.socket().serverSends('game_state_update', { game_state: e.state })),
+  'game.stateReceived': async (w, e) => {
+    const confirming = revertDialog();
+    await act(() => w.socket().serverSends('game_state_update', { game_state: e.state }));
+    // The revert the modal asked for went through: it says so; Close ends the confirm flow.
+    if (confirming) {
+      await within(confirming).findByText(REVERT_TEXTS.done);
+      await w.user.click(within(confirming).getByRole('button', { name: 'Close' }));
+      await waitFor(() => expect(revertDialog()).toBeNull());
+    }
+  },
   'action.failed': async (w, e) => {
+    const confirming = revertDialog();
     await act(() => w.socket().serverSends('action_error', { message: e.message }));
+    if (confirming) {
+      // A refused revert shows in its modal, not in the panel.
+      expect((await within(confirming).findByText(e.message)).textContent).toBe(e.message);
+      expect(within(panel()).queryByTestId('action-error')).toBeNull();
+      await w.user.click(within(confirming).getByRole('button', { name: 'Close' }));
+      await waitFor(() => expect(revertDialog()).toBeNull());
+      return;
+    }
     // The refusal shows in the panel (the banner chart times it out).
     const el = within(panel()).getByTestId('action-error');
     expect(el.textContent).toBe(e.message);
     expect(el.parentElement?.className).toBe('fade');
   },
   'roll.request': async (w) => w.user.click(screen.getByRole('button', { name: 'Roll Dice' })),
-  'revert.request': async (w) => w.user.click(screen.getByRole('button', { name: 'Revert Last Turn' })),
+  'revert.request': async (w) => {
+    // Revert asks first: Cancel sends nothing; Revert Turn sends the revert.
+    await w.user.click(screen.getByRole('button', { name: REVERT_TEXTS.button }));
+    await w.user.click(within(await findRevertDialog()).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(revertDialog()).toBeNull());
+    expect(w.socket().sentOf('revert_roll')).toHaveLength(w.reverts);
+    await w.user.click(screen.getByRole('button', { name: REVERT_TEXTS.button }));
+    await w.user.click(within(await findRevertDialog()).getByRole('button', { name: REVERT_TEXTS.confirm }));
+  },
+  'roll.arrived': async () => advance(MOMENT_MS),
   [CONFETTI_END]: async () => advance(15_000),
 } satisfies Record<ModelEvent['type'], Executor>;
 
-const panel = () => screen.getByRole('region', { name: /Roll Dice for Your Team|Leader Action Required|Join a Team to Roll/ });
+// `hidden`: the panel is found also while a modal makes the page behind it inert.
+const panel = () => screen.getByRole('region', { name: /Roll Dice for Your Team|Leader Action Required|Join a Team to Roll/, hidden: true });
+const revertDialog = () => screen.queryByRole('dialog', { name: REVERT_TEXTS.title });
+const findRevertDialog = () => screen.findByRole('dialog', { name: REVERT_TEXTS.title });
+/** The square Team Positions shows for team 11 (Red Dragons). */
+const shownSquare = () => screen.getAllByTestId('team-position').find((li) => li.getAttribute('data-team') === 'Red Dragons')?.getAttribute('data-position');
 
 function expectTitle(game: HeldGame) {
   const role = viewerRoleOf(game);
@@ -166,9 +216,11 @@ const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
       expectNoActionButtons();
     } else {
       expectNote(null);
-      await waitFor(() => expect((within(panel()).getByRole('button', { name: 'Roll Dice' }) as HTMLButtonElement).disabled).toBe(false));
+      // While the roll moment plays, neither a roll nor a revert is offered.
+      const playing = momentPlaying(s);
+      await waitFor(() => expect((within(panel()).getByRole('button', { name: 'Roll Dice' }) as HTMLButtonElement).disabled).toBe(playing));
       const revert = within(panel()).getByRole('button', { name: 'Revert Last Turn' }) as HTMLButtonElement;
-      expect(revert.disabled).toBe(!leaderCanRevert(game));
+      expect(revert.disabled).toBe(playing || !leaderCanRevert(game));
       const team = game.team_states.find((t) => t.team_id === 11) as unknown as { revert_count: number };
       expect(within(panel()).getByText(/Reverts left:/).textContent).toBe(`Reverts left: ${game.max_reverts_allowed - team.revert_count}`);
     }
@@ -179,13 +231,16 @@ const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
     expect((within(panel()).getByRole('button', { name: 'Revert Last Turn' }) as HTMLButtonElement).disabled).toBe(true);
   },
   'live.play.inProgress.reverting': async () => {
-    expect((within(panel()).getByRole('button', { name: 'Reverting...' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((within(panel()).getByRole('button', { name: 'Roll Dice' }) as HTMLButtonElement).disabled).toBe(true);
+    // The confirm modal waits for the outcome.
+    expect(within(await findRevertDialog()).getByRole('status').textContent).toBe(REVERT_TEXTS.processing);
+    expect((within(panel()).getByRole('button', { name: 'Roll Dice', hidden: true }) as HTMLButtonElement).disabled).toBe(true);
   },
   'live.play.finished.celebrating': async (s, w) => {
     await waitFor(() => expectStatusBadge(s.context.game.status));
     expect(within(panel()).getByTestId('winner-banner').textContent).toBe('Winner: Red Dragons');
-    expect(screen.getAllByTestId('winner-banner')).toHaveLength(2);
+    // The winner is named once on the screen (the banner with the podium, in the panel).
+    expect(screen.getAllByTestId('winner-banner')).toHaveLength(1);
+    expect(within(panel()).getByTestId('podium')).toBeTruthy();
     expect(screen.getByTestId('confetti')).toBeTruthy();
     expect(w.confetti.launched).toBe(1);
     expectNoActionButtons();
@@ -197,11 +252,29 @@ const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
     expectNoActionButtons();
     if (game.winners?.length) {
       expect(within(panel()).getByTestId('winner-banner').textContent).toBe('Winner: Red Dragons');
+      expect(screen.getAllByTestId('winner-banner')).toHaveLength(1);
       expect(w.confetti.stopped).toBe(1);
     } else {
       expectNote(GAME_ACTION_TEXTS.noActions(game.status));
       expect(screen.queryByTestId('winner-banner')).toBeNull();
     }
+  },
+};
+
+/**
+ * What the screen shows in each state node of the moment region: while a roll moment plays, the
+ * game from before the roll (team 11 still on its square); once the pawn arrived, the game shown
+ * is the newest one.
+ */
+const MOMENT_ASSERTIONS: Record<string, (s: any) => Promise<void>> = {
+  'live.moment.still': async (s) => {
+    await waitFor(() => expect(shownSquare()).toBe(String(s.context.game.team_states[0].current_position)));
+    expect(s.context.arriving).toBeNull();
+  },
+  'live.moment.playing': async (s) => {
+    expect(s.context.arriving.team_states[0].current_position).toBe(MOVE.to);
+    expect(shownSquare()).toBe(String(s.context.game.team_states[0].current_position));
+    expect(screen.queryByTestId('winner-banner')).toBeNull();
   },
 };
 
@@ -213,7 +286,7 @@ const playKey = (s: any) => leafKeys(s.value)[0];
 
 /** The chart as the model: no socket needed to traverse it. */
 const modelMachine = gamePlayMachine.provide({ actors: { socketConnection: socketConnectionMachine.provide({ actors: { socket: fromCallback(() => {}) } }) } });
-const model = new TestModel(modelMachine);
+const model = new TestModel(modelMachine as AnyStateMachine);
 const paths = model.getPaths(
   () =>
     getShortestPaths(modelMachine, {
@@ -221,10 +294,10 @@ const paths = model.getPaths(
       events: eventsFor as any,
       serializeEvent: (e: any) => JSON.stringify(e, (_k, v) => (v instanceof Error ? v.message : v)),
       // The state right after a refusal counts as its own, so a path exercises the refusal.
-      serializeState: (s: any, event: any) => {
+      serializeState: (s: any, event: any, prev: any) => {
         const g: HeldGame | null = s.context.game;
         const team = g?.team_states.find((t) => t.team_id === 11) as { current_position: number; revert_count?: number } | undefined;
-        return [JSON.stringify(s.value), viewerRoleOf(g), team?.current_position, team?.revert_count, s.context.loadError, g?.winners?.length ?? 0, event?.type === 'action.failed'].join('|');
+        return [JSON.stringify(s.value), viewerRoleOf(g), team?.current_position, team?.revert_count, s.context.loadError, g?.winners?.length ?? 0, event?.type === 'action.failed', event?.type === 'action.failed' && prev?.matches({ live: { play: { inProgress: 'reverting' } } })].join('|');
       },
     }) as any,
   { allowDuplicatePaths: false },
@@ -251,17 +324,24 @@ describe('Game Action panel through the rendered play screen', () => {
 
   it('reaches and asserts every state node, every role in every status, and the spec texts (guard)', () => {
     const steps = paths.flatMap((p: any) => p.steps.map((st: any) => st.state));
+    const momentNodes = ['live.moment.still', 'live.moment.playing'];
+    const momentSeen = new Set(steps.flatMap((s: any) => momentNodes.filter((k) => s.matches({ live: { moment: k.split('.')[2] } }))));
+    expect([...momentSeen].sort()).toEqual([...momentNodes].sort());
+    expect(Object.keys(MOMENT_ASSERTIONS).sort()).toEqual([...momentNodes].sort());
     const playNodes = ['loading', 'failed', 'live.play.pending', 'live.play.ready', 'live.play.paused', 'live.play.inProgress.idle', 'live.play.inProgress.rolling', 'live.play.inProgress.reverting', 'live.play.finished.celebrating', 'live.play.finished.settled'];
     expect([...new Set(steps.map(playKey))].sort()).toEqual([...playNodes].sort());
     expect(Object.keys(ASSERTIONS).sort()).toEqual([...playNodes].sort());
     expect(afterEvent('gamePlay.live.play.finished.celebrating')).toBe(CONFETTI_END);
     // The timed step and the refusal run in some path.
     const taken = new Set(paths.flatMap((p: any) => p.steps.map((st: any) => st.event.type)));
-    for (const type of [CONFETTI_END, 'action.failed']) expect(taken.has(type)).toBe(true);
+    for (const type of [CONFETTI_END, 'action.failed', 'roll.arrived']) expect(taken.has(type)).toBe(true);
+    // A refused roll and a refused revert are both driven (their messages show in different places).
+    const refusedIn = new Set(paths.flatMap((p: any) => p.steps.flatMap((st: any, i: number) => (st.event.type === 'action.failed' ? [playKey(p.steps[i - 1].state)] : []))));
+    expect([...refusedIn].sort()).toEqual(['live.play.inProgress.reverting', 'live.play.inProgress.rolling']);
     // The chart has no other leaf state: a new one must get an assertion.
     const leaves = (node: any, prefix: string): string[] =>
       Object.keys(node.states).length === 0 ? [prefix] : Object.entries(node.states).flatMap(([k, n]) => leaves(n, prefix ? `${prefix}.${k}` : k));
-    expect([...leaves(gamePlayMachine.root, '').filter((k) => k !== 'live.play.resolving')].sort()).toEqual([...playNodes].sort());
+    expect([...leaves(gamePlayMachine.root, '').filter((k) => k !== 'live.play.resolving')].sort()).toEqual([...playNodes, ...momentNodes].sort());
     // Every role meets every status; both load failure texts are shown.
     const seen = new Set(steps.filter((s: any) => s.context.game).map((s: any) => `${viewerRoleOf(s.context.game)}:${s.context.game.status}`));
     for (const role of ['leader', 'member', 'none']) for (const status of [...STATUSES, 'finished', 'completed']) expect(seen.has(`${role}:${status}`)).toBe(true);
@@ -291,14 +371,16 @@ describe('Game Action panel through the rendered play screen', () => {
       );
       await waitFor(() => expect(socket).not.toBeNull());
       act(() => socket!.serverConnects());
-      const world: World = { fx, socket: () => socket!, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }), confetti };
+      const world: World = { reverts: 0, fx, socket: () => socket!, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }), confetti };
       let rolls = 0;
       let reverts = 0;
       for (const step of path.steps) {
         if (step.event.type !== 'xstate.init') await (EXECUTORS as Record<string, Executor>)[step.event.type](world, step.event);
         if (step.event.type === 'roll.request') rolls += 1;
         if (step.event.type === 'revert.request') reverts += 1;
+        world.reverts = reverts;
         await ASSERTIONS[playKey(step.state)](step.state, world);
+        if (step.state.matches('live')) await MOMENT_ASSERTIONS[step.state.matches({ live: { moment: 'playing' } }) ? 'live.moment.playing' : 'live.moment.still'](step.state);
       }
       // What went over the socket: a join on connect, and exactly the Leader's rolls and reverts.
       expect(socket!.sentOf('join_game')).toEqual([{ game_id: 5 }]);

@@ -108,8 +108,16 @@ function executors(w: World) {
       expect(w.socket.sentOf('roll_dice')).toEqual([{ game_id: 5, team_id: 11, performer_ign_id: 501 }]);
     },
     'team.revert': async () => {
+      // Revert asks first: the revert goes out once it is confirmed in the modal.
       await w.user.click(within(panel()).getByRole('button', { name: 'Revert Last Turn' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Revert Last Turn?' });
+      await w.user.click(within(dialog).getByRole('button', { name: 'Revert Turn' }));
       expect(w.socket.sentOf('revert_roll')).toEqual([{ game_id: 5, team_id: 11, performer_ign_id: 501 }]);
+      // The server refuses it; the modal says so and is closed, so the indicator is in reach again.
+      await serverSends('action_error', { message: 'No revert now.' });
+      await within(dialog).findByText('No revert now.');
+      await w.user.click(within(dialog).getByRole('button', { name: 'Close' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     },
     'game.stateReceived': async () => {
       w.version += 1;

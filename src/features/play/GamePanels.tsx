@@ -1,9 +1,13 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef, type CSSProperties } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { LogEntry, Winner } from '../../../contract/gameApi';
+import { standingsOf } from '../../../contract/game/standings';
 import type { gamePlayMachine } from '../../../machines/gamePlay.machine';
-import { GAME_ACTION_TEXTS } from './texts';
+import type { ActionResult } from '../../../machines/confirmAction.machine';
+import { ConfirmDialog, useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
+import { Podium } from '../../ui/Podium';
+import { GAME_ACTION_TEXTS, REVERT_TEXTS } from './texts';
 import * as sel from '../../../machines/gamePlay.selectors';
 import type { bannerMachine } from '../../../machines/banner.machine';
 import { isBannerFading, selectBannerMessage } from '../../../machines/banner.selectors';
@@ -52,13 +56,35 @@ export function ConnectionBadge({ connection }: { connection: ConnectionRef }) {
 }
 
 /** The winner banner (product-spec section 2: the winner name is shown when a game finishes with a winner). */
-export function WinnerBanner({ winners }: { winners: Winner[] }) {
+function WinnerBanner({ winners }: { winners: Winner[] }) {
   return (
     <div className="winner-banner" role="status" data-testid="winner-banner">
       <span className="winner-banner__crown" aria-hidden="true" />
       <span>
         Winner: <strong>{winners.map((w) => w.name).join(' & ')}</strong>
       </span>
+    </div>
+  );
+}
+
+/**
+ * The winner moment, the one place the winner is named on the game screen (product-spec section 2
+ * "the winner name is shown"): the banner in the winner's colour and the final standings podium
+ * (contract standingsOf: winner first, then by square). Nothing until the game shown has winners,
+ * so while the winning roll's pawn walks (the gamePlay chart shows the game from before the roll)
+ * nothing gives the result away.
+ */
+export function WinnerMoment({ actor, className }: { actor: GamePlayRef; className: string }) {
+  const winners = useSelector(actor, sel.selectWinners);
+  const teams = useSelector(actor, sel.selectTeamStates);
+  const finished = useSelector(actor, sel.selectIsFinished);
+  const standings = useMemo(() => standingsOf(teams ?? [], winners), [teams, winners]);
+  if (!finished || !winners || winners.length === 0) return null;
+  const color = /^#[0-9a-fA-F]{6}$/.test(winners[0].color) ? winners[0].color : undefined;
+  return (
+    <div className={`game-winner ${className}`} style={color ? ({ '--winner': color } as CSSProperties) : undefined} data-winner-color={color}>
+      <WinnerBanner winners={winners} />
+      <Podium standings={standings} />
     </div>
   );
 }
@@ -79,12 +105,42 @@ export function Confetti({ launch }: { launch: (canvas: HTMLCanvasElement) => ()
 }
 
 /**
+ * Asks the gamePlay chart for the revert and settles with its outcome (the chart emits
+ * `revert.applied` or `revert.refused`): the confirm modal's call. Refused at once when the chart
+ * does not take the request (no revert left, a roll moment playing).
+ */
+function revertLastTurn(actor: GamePlayRef): Promise<ActionResult> {
+  return new Promise((resolve, reject) => {
+    const applied = actor.on('revert.applied', () => {
+      stop();
+      resolve({ message: REVERT_TEXTS.done });
+    });
+    const refused = actor.on('revert.refused', (e) => {
+      stop();
+      reject(new Error(e.message));
+    });
+    const stop = () => {
+      applied.unsubscribe();
+      refused.unsubscribe();
+    };
+    if (!actor.getSnapshot().can({ type: 'revert.request' })) {
+      stop();
+      reject(new Error(REVERT_TEXTS.notNow));
+      return;
+    }
+    actor.send({ type: 'revert.request' });
+  });
+}
+
+/**
  * The Game Action panel (product-spec sections 2, 4 and 6): its title names the viewer's role
  * ('Roll Dice for Your Team' for a team Leader, 'Leader Action Required' for other members,
  * 'Join a Team to Roll' for users on no team). Rolling and reverting are offered only while
  * in-progress and only to a Leader; revert only when position > 1 and revert_count <
- * max_reverts_allowed. A finished game with winners shows the winner; other statuses
- * 'Game is {status}. No actions available.' A refused action shows the server's message.
+ * max_reverts_allowed, set apart below Roll Dice and confirmed in a modal (confirmAction chart)
+ * before it spends a revert. A finished game with winners shows the winner moment (banner and
+ * podium, the only place the winner is named); other statuses 'Game is {status}. No actions
+ * available.' A refused roll shows the server's message, a refused revert shows it in the modal.
  * While a Leader can act, the panel sticks to the bottom of a phone screen (game-actions--sticky).
  */
 export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean }) {
@@ -96,15 +152,15 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
   const canRoll = useSelector(actor, sel.selectCanRoll);
   const canRevert = useSelector(actor, sel.selectCanRevert);
   const rolling = useSelector(actor, sel.selectIsRolling);
-  const reverting = useSelector(actor, sel.selectIsReverting);
   const leader = useSelector(actor, sel.selectLeaderEntry);
   const revertsLeft = useSelector(actor, sel.selectLeaderRevertsLeft);
   const message = useSelector(actor, sel.selectMessage);
   const rollGate = useSelector(actor, sel.selectRollGate);
+  const revert = useConfirmAction<Nothing, Nothing>({ closed: { draft: {}, subject: {} }, perform: () => revertLastTurn(actor) });
   const title = role === 'leader' ? GAME_ACTION_TEXTS.leaderTitle : role === 'member' ? GAME_ACTION_TEXTS.memberTitle : GAME_ACTION_TEXTS.noTeamTitle;
 
   let body;
-  if (finished && winners && winners.length > 0) body = <WinnerBanner winners={winners} />;
+  if (finished && winners && winners.length > 0) body = <WinnerMoment actor={actor} className="game-actions__winner" />;
   else if (!playable) body = <p className="game-actions__note" data-testid="action-note">{GAME_ACTION_TEXTS.noActions(status ?? '')}</p>;
   else if (role === 'member') body = <p className="game-actions__note" data-testid="action-note">{GAME_ACTION_TEXTS.memberOnly}</p>;
   else if (role === 'none') body = <p className="game-actions__note" data-testid="action-note">{GAME_ACTION_TEXTS.noTeam}</p>;
@@ -116,27 +172,30 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
             Leading <strong>{leader.name}</strong> as {leader.player_ign}
           </p>
         )}
-        <div className="game-actions__buttons">
-          <button
-            type="button"
-            className="btn btn--primary btn--large"
-            disabled={!canRoll || !live}
-            aria-describedby={rollGate ? 'roll-gate' : undefined}
-            onClick={() => actor.send({ type: 'roll.request' })}
-          >
-            {rolling ? 'Rolling...' : 'Roll Dice'}
-          </button>
-          <button type="button" className="btn" disabled={!canRevert || !live} onClick={() => actor.send({ type: 'revert.request' })}>
-            {reverting ? 'Reverting...' : 'Revert Last Turn'}
-          </button>
-        </div>
+        <button
+          type="button"
+          className="btn btn--primary btn--large game-actions__roll"
+          disabled={!canRoll || !live}
+          aria-describedby={rollGate ? 'roll-gate' : undefined}
+          onClick={() => actor.send({ type: 'roll.request' })}
+        >
+          {rolling ? 'Rolling...' : 'Roll Dice'}
+        </button>
         {rollGate && (
           <p id="roll-gate" className="game-actions__note game-actions__gate" data-testid="roll-gate">
             {rollGate}
           </p>
         )}
-        {revertsLeft !== null && <p className="game-actions__reverts muted">Reverts left: {revertsLeft}</p>}
         {!live && <p className="game-actions__note muted">Waiting for the live connection…</p>}
+        <div className="game-actions__revert">
+          {revertsLeft !== null && <p className="game-actions__reverts muted">Reverts left: {revertsLeft}</p>}
+          <button type="button" className="btn btn--small" disabled={!canRevert || !live} onClick={() => revert.send({ type: 'confirm.open' })}>
+            {REVERT_TEXTS.button}
+          </button>
+        </div>
+        <ConfirmDialog actor={revert} title={REVERT_TEXTS.title} confirmLabel={REVERT_TEXTS.confirm} processingText={REVERT_TEXTS.processing} danger>
+          <p>{REVERT_TEXTS.body(leader?.name ?? 'Your team', revertsLeft)}</p>
+        </ConfirmDialog>
       </>
     );
 
@@ -235,7 +294,7 @@ export function DicePanel({ actor }: { actor: GamePlayRef }) {
 /**
  * The Live Game Log (product-spec sections 2 and 9): the last 100 entries, newest first, in a
  * focusable scrolling region. While the roll moment plays, the entries of the roll wait until the
- * pawn arrives (issue 12: the log line after).
+ * pawn arrives (the rollMoment chart's log head), so the log never tells the roll before the die.
  */
 export function GameLog({ actor }: { actor: GamePlayRef }) {
   const log: LogEntry[] = useSelector(actor, sel.selectLog);

@@ -1,8 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { lazy, Suspense, useDeferredValue, useMemo, type CSSProperties } from 'react';
+import { lazy, Suspense, useDeferredValue, useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { standingsOf } from '../../../contract/game/standings';
-import { Podium } from '../../ui/Podium';
 import type { ActorRefFrom } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import * as sel from '../../../machines/gamePlay.selectors';
@@ -16,7 +14,7 @@ import { Spinner } from '../../ui/Spinner';
 import { gameScreenLogic, type GameScreenEffects } from './effects';
 import { prefersReducedMotion } from './confetti';
 import { GameBoard } from './GameBoard';
-import { ActionPanel, Confetti, ConnectionBadge, DicePanel, GameLog, TeamPositions, WinnerBanner, type GamePlayRef } from './GamePanels';
+import { ActionPanel, Confetti, ConnectionBadge, DicePanel, GameLog, TeamPositions, WinnerMoment, type GamePlayRef } from './GamePanels';
 import { boardSizeText, StatusBadge } from './StatusBadge';
 
 /** The viewer's team tasks with the proof dialog load for members only (spectators never need them). */
@@ -35,10 +33,13 @@ export function GameNotFound({ previous }: { previous: { to: string; label: stri
  * "Game play screen": "The spectator view is the same without actions or revert counts"): header
  * with event type and name, status badge, board size and the live connection badge; the board;
  * a sidebar with the Game Action panel (members only), Team Positions, the dice commitment with
- * its Verify dice link (server-contract section 10) and the Live Game Log; the
- * winner banner and 15 s of confetti when the game finishes with a winner, and once finished a
- * View Results link to the game's results page (issue #15). The gamePlay chart runs
- * here with the screen's effects; `effects` is fixed for the screen's life.
+ * its Verify dice link (server-contract section 10) and the Live Game Log; the winner moment
+ * (banner and podium) at the top of the sidebar (inside the Game Action panel for members) and
+ * 15 s of confetti when the game finishes with a winner, shown once the winning pawn has arrived,
+ * and once finished a View Results link to the game's results page. The header is one compact
+ * band and the board is sized to the window's height on wide screens, so the whole board is in
+ * view beside Roll Dice. The gamePlay chart runs here with the screen's effects; `effects` is
+ * fixed for the screen's life.
  */
 export function GameScreen({
   gameId,
@@ -88,12 +89,11 @@ function LiveGame({
   connection: ActorRefFrom<typeof socketConnectionMachine> | undefined;
 }) {
   const game = useSelector(actor, sel.selectGame)!;
-  const winners = useSelector(actor, sel.selectWinners);
   const finished = useSelector(actor, sel.selectIsFinished);
   const celebrating = useSelector(actor, sel.selectIsCelebrating);
   return (
     <>
-      <header className="panel game-header">
+      <header className="panel game-header game-header--compact">
         <div className="game-header__titles">
           <p className="game-header__type">{game.event_type}</p>
           <h1 className="game-header__name">{game.event_name}</h1>
@@ -110,13 +110,13 @@ function LiveGame({
           )}
         </div>
       </header>
-      {finished && winners && winners.length > 0 && <WinnerMoment actor={actor} />}
       {celebrating && <Confetti launch={effects.launchConfetti} />}
       <div className="game-layout">
         <div className="game-layout__board">
           <GameBoard actor={actor} />
         </div>
         <aside className="game-layout__side" aria-label="Game sidebar">
+          {audience === 'spectator' && <WinnerMoment actor={actor} className="panel game-page__winner" />}
           {audience === 'member' && (connection ? <ConnectedActionPanel actor={actor} connection={connection} /> : <ActionPanel actor={actor} live={false} />)}
           {audience === 'member' && (
             <Suspense fallback={null}>
@@ -129,24 +129,6 @@ function LiveGame({
         </aside>
       </div>
     </>
-  );
-}
-
-/**
- * The winner moment (issue 12): the winner banner in the winner's colour and the final standings
- * podium (contract standingsOf: winner first, then by square).
- */
-function WinnerMoment({ actor }: { actor: GamePlayRef }) {
-  const winners = useSelector(actor, sel.selectWinners);
-  const teams = useSelector(actor, sel.selectTeamStates);
-  const standings = useMemo(() => standingsOf(teams ?? [], winners), [teams, winners]);
-  if (!winners || winners.length === 0) return null;
-  const color = /^#[0-9a-fA-F]{6}$/.test(winners[0].color) ? winners[0].color : undefined;
-  return (
-    <div className="panel game-page__winner" style={color ? ({ '--winner': color } as CSSProperties) : undefined} data-winner-color={color}>
-      <WinnerBanner winners={winners} />
-      <Podium standings={standings} />
-    </div>
   );
 }
 

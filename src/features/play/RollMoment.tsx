@@ -1,9 +1,12 @@
-import { useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { shallowEqual, useSelector } from '@xstate/react';
+import { useEffect, useState, type RefObject } from 'react';
 import type { ActorRefFrom } from 'xstate';
+import type { LogEntry } from '../../../contract/gameApi';
 import type { rollMomentMachine } from '../../../machines/rollMoment.machine';
 import * as rm from '../../../machines/rollMoment.selectors';
 import type { PawnMotion } from '../board/BoardView';
+import { keepSquaresInView } from '../board/followSquare';
+import { prefersReducedMotion } from './confetti';
 import { isSoundOn, setSoundOn } from './sound';
 
 /** The roll moment chart invoked by gamePlay. */
@@ -29,16 +32,25 @@ function Die({ face, tumbling }: { face: number | null; tumbling: boolean }) {
 }
 
 /**
- * The roll strip above the board (issue 12 "the roll moment"): the die of the last roll (tumbling,
- * then the server's value), a live text 'Red Dragons rolled a 5' once it shows, and the optional
- * sound toggle (off by default, remembered in this browser).
+ * The roll strip above the board ("the roll moment"): the die of the last roll (tumbling, then the
+ * server's value), a live text 'Red Dragons rolled a 5' once it shows, and the optional sound
+ * toggle (off by default, remembered in this browser). Before any roll plays on this screen it
+ * shows `lastLogged`, the newest roll of the Live Game Log (its team and die, server-contract
+ * section 10), settled and without tumbling; 'No roll yet.' only when the game has no roll.
  */
-export function RollStrip({ actor, teamName }: { actor: RollMomentRef; teamName: (teamId: number) => string }) {
-  const face = useSelector(actor, rm.selectDieFace);
+export function RollStrip({ actor, teamName, lastLogged }: { actor: RollMomentRef; teamName: (teamId: number) => string; lastLogged: LogEntry | null }) {
+  const moment = useSelector(actor, rm.selectDieFace);
   const tumbling = useSelector(actor, rm.selectIsTumbling);
   const move = useSelector(actor, rm.selectMove);
+  const face = moment ?? lastLogged?.die ?? null;
+  const said = move
+    ? tumbling
+      ? 'Rolling…'
+      : `${teamName(move.team_id)} rolled a ${move.die}`
+    : lastLogged?.die
+      ? `${lastLogged.team_name} rolled a ${lastLogged.die}`
+      : 'No roll yet.';
   const [sound, setSound] = useState(isSoundOn);
-  const said = move && !tumbling ? `${teamName(move.team_id)} rolled a ${move.die}` : move ? 'Rolling…' : 'No roll yet.';
   return (
     <div className="roll-strip">
       <Die face={face} tumbling={tumbling} />
@@ -77,4 +89,19 @@ export function useLogHold(actor: RollMomentRef): number | null {
   const holds = useSelector(actor, rm.selectHoldsLog);
   const head = useSelector(actor, rm.selectLogHead);
   return holds ? head : null;
+}
+
+/**
+ * Keeps what the roll moment shows (rollMoment selectFollowSquares: the whole move while the die
+ * tumbles, then the pawn's square, the final square) in view inside `board`, clear of the sticky
+ * bars `covers`; smooth scrolling unless the viewer prefers reduced motion.
+ */
+export function useFollowPawn(actor: RollMomentRef, board: RefObject<Element | null>, covers: string): void {
+  const squares = useSelector(actor, rm.selectFollowSquares, shallowEqual);
+  // A new roll starts where the last one ended: the move is in the dependencies so the board
+  // scrolls back to the pawn even when the squares are the same and the page was scrolled away.
+  const move = useSelector(actor, rm.selectMove);
+  useEffect(() => {
+    if (squares.length > 0 && board.current) keepSquaresInView(board.current, squares, { smooth: !prefersReducedMotion(), covers });
+  }, [squares, move, board, covers]);
 }

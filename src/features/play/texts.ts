@@ -7,3 +7,15 @@ export const GAME_ACTION_TEXTS = {
   noTeam: 'You must be a member of a team participating in this game to see game actions.',
   noActions: (status: string) => `Game is ${status}. No actions available.`,
 } as const;
+
+/** Texts of the revert confirm step (the confirm modal of product-spec section 4 "Modal flows"). */
+export const REVERT_TEXTS = {
+  button: 'Revert Last Turn',
+  title: 'Revert Last Turn?',
+  confirm: 'Revert Turn',
+  processing: 'Reverting...',
+  body: (team: string, left: number | null) =>
+    `${team} goes back to the square before its last roll.${left === null ? '' : ` This uses 1 of the ${left} reverts left.`}`,
+  done: 'The last turn was reverted.',
+  notNow: 'The last turn cannot be reverted now.',
+} as const;
