@@ -249,6 +249,11 @@ run.each(backends().map((b) => [redisFor(b) ? `${b}, two processes and Redis` : 
         await expect.poll(() => revert.isEnabled(), { timeout: 10_000 }).toBe(true);
         const before = state;
         await revert.click();
+        // Revert asks first: confirm in the modal, which then says it is done.
+        const confirm = l.page.getByRole('dialog', { name: 'Revert Last Turn?' });
+        await confirm.getByRole('button', { name: 'Revert Turn' }).click();
+        await confirm.getByText('The last turn was reverted.').waitFor();
+        await confirm.getByRole('button', { name: 'Close' }).click();
         await expect.poll(async () => (await truth()).version, { timeout: 10_000 }).toBeGreaterThan(before.version);
         state = await truth();
         expect(state.positions[l.team.name]).toBeLessThan(before.positions[l.team.name] + 1);
