@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { TEAM_BAD_COLOR, TEAM_NAME_REQUIRED, TEAM_NAME_TOO_LONG, type TeamMember } from '../../contract/team';
 import { displayColor, normalizeHex, teamBody, teamFormError } from '../../src/features/teams/teamForm';
-import { debounce, throttle } from '../../src/features/teams/rateLimit';
 import { filterEligible } from '../../src/features/teams/IgnCombobox';
 import { flattenEligible, withIgnReturned, withoutIgn } from '../../contract/eligibleIgns';
 import { TASK_POOL_DELAYS, taskPoolMachine, type TaskPageResult } from '../../machines/taskPool.machine';
@@ -53,45 +52,6 @@ describe('eligible list', () => {
     expect(filterEligible(eligible, 'ZEZ').map((e) => e.ign)).toEqual(['Zezima']);
     expect(filterEligible(eligible, 'bob').map((e) => e.ign)).toEqual(['B0aty', 'woox']);
     expect(filterEligible(eligible, 'nobody')).toEqual([]);
-  });
-});
-
-describe('colour picker rates (throttle 50 ms, debounce 100 ms)', () => {
-  beforeEach(() => void vi.useFakeTimers());
-  afterEach(() => void vi.useRealTimers());
-
-  it('throttle calls at once, then at most every 50 ms, ending on the last value', () => {
-    const seen: string[] = [];
-    const t = throttle((v: string) => seen.push(v), 50);
-    t('a');
-    t('b');
-    t('c');
-    expect(seen).toEqual(['a']);
-    vi.advanceTimersByTime(49);
-    expect(seen).toEqual(['a']);
-    vi.advanceTimersByTime(1);
-    expect(seen).toEqual(['a', 'c']);
-    vi.advanceTimersByTime(200);
-    expect(seen).toEqual(['a', 'c']);
-  });
-
-  it('debounce calls once, 100 ms after the last call; flush runs it now, cancel drops it', () => {
-    const seen: string[] = [];
-    const d = debounce((v: string) => seen.push(v), 100);
-    d('a');
-    vi.advanceTimersByTime(90);
-    d('b');
-    vi.advanceTimersByTime(90);
-    expect(seen).toEqual([]);
-    vi.advanceTimersByTime(10);
-    expect(seen).toEqual(['b']);
-    d('c');
-    d.flush();
-    expect(seen).toEqual(['b', 'c']);
-    d('d');
-    d.cancel();
-    vi.advanceTimersByTime(500);
-    expect(seen).toEqual(['b', 'c']);
   });
 });
 

@@ -2,7 +2,7 @@ import { HexColorInput, HexColorPicker } from 'react-colorful';
 import { useId } from 'react';
 import type { TeamColorPreset } from '../../../contract/team';
 import { COLOR_DEBOUNCE_MS, COLOR_THROTTLE_MS, normalizeHex } from './teamForm';
-import { useDebouncedCallback, useThrottledCallback } from './rateLimit';
+import { useDebouncedCallback, useThrottledCallback } from 'use-debounce';
 
 /**
  * A hex colour field without alpha (product-spec sections 5 and 9): a row of named preset swatches
