@@ -1,25 +1,10 @@
-import { useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import * as Tabs from '@radix-ui/react-tabs';
+import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
 /** One tab of a TabList: its id (also naming its tab and panel elements) and its label. */
 export interface TabItem<TId extends string> {
   id: TId;
   label: ReactNode;
-}
-
-/** The key → index step of the WAI-ARIA tabs pattern (horizontal): arrows wrap, Home and End jump. */
-function targetIndex(key: string, index: number, count: number): number | null {
-  switch (key) {
-    case 'ArrowRight':
-      return (index + 1) % count;
-    case 'ArrowLeft':
-      return (index - 1 + count) % count;
-    case 'Home':
-      return 0;
-    case 'End':
-      return count - 1;
-    default:
-      return null;
-  }
 }
 
 /** Which ends of a horizontally scrolling box hide content: the cue shown at each end. */
@@ -45,9 +30,11 @@ function revealInside(box: HTMLElement, el: HTMLElement): void {
 }
 
 /**
- * A tablist with a roving tabindex (WAI-ARIA tabs pattern, automatic activation): only the
+ * A tablist on Radix Tabs (WAI-ARIA tabs pattern, automatic activation, roving tabindex): only the
  * selected tab is in the Tab order; Left and Right arrows (wrapping), Home and End move focus and
- * select. Tab `id` t is `${idPrefix}-tab-${t}` and controls `${idPrefix}-panel-${t}`.
+ * select. The selection is controlled (`selected`, `onSelect`), so the route can own it. Tab `id` t
+ * is `${idPrefix}-tab-${t}` and controls `${idPrefix}-panel-${t}`: the page draws its one panel
+ * itself, under ids it can name, instead of Radix's generated ones.
  * When the tabs are wider than the screen the row scrolls sideways: a fade with an arrow marks
  * each end that hides a tab (a click on it scrolls by most of a screen), and the selected tab is
  * scrolled into the row's view whenever it changes.
@@ -90,40 +77,39 @@ export function TabList<TId extends string>({
     if (box.current && tab) revealInside(box.current, tab);
     measure();
   }, [selected, tabs.length, measure]);
-  const scrollBy = (direction: 1 | -1) => box.current?.scrollBy?.({ left: direction * box.current.clientWidth * 0.8, behavior: 'smooth' });
-  const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>, index: number) => {
-    const next = targetIndex(e.key, index, tabs.length);
-    if (next === null) return;
-    e.preventDefault();
-    const id = tabs[next].id;
-    onSelect(id);
-    refs.current.get(id)?.focus();
+  // Radix reports a pressed tab twice in one event (its focus, then its mouse-down): the second
+  // report would push the same route again, so one pick per tab per event reaches `onSelect`.
+  const picked = useRef<string | null>(null);
+  const choose = (value: string) => {
+    const tab = tabs.find((t) => t.id === value);
+    if (!tab || picked.current === value) return;
+    picked.current = value;
+    queueMicrotask(() => {
+      picked.current = null;
+    });
+    onSelect(tab.id);
   };
+  const scrollBy = (direction: 1 | -1) => box.current?.scrollBy?.({ left: direction * box.current.clientWidth * 0.8, behavior: 'smooth' });
   return (
-    <div className="tabs-scroller">
-      <div className="tabs" role="tablist" aria-label={label} ref={box} onScroll={measure}>
-        {tabs.map((t, index) => (
-          <button
+    <Tabs.Root className="tabs-scroller" value={selected} onValueChange={choose} activationMode="automatic">
+      <Tabs.List className="tabs" aria-label={label} ref={box} onScroll={measure} loop>
+        {tabs.map((t) => (
+          <Tabs.Trigger
             key={t.id}
+            value={t.id}
             ref={(el) => {
               if (el) refs.current.set(t.id, el);
               else refs.current.delete(t.id);
             }}
-            type="button"
-            role="tab"
             id={`${idPrefix}-tab-${t.id}`}
-            aria-selected={selected === t.id}
             aria-controls={`${idPrefix}-panel-${t.id}`}
-            tabIndex={selected === t.id ? 0 : -1}
             className={selected === t.id ? 'tab tab--active' : 'tab'}
             disabled={disabled}
-            onClick={() => onSelect(t.id)}
-            onKeyDown={(e) => onKeyDown(e, index)}
           >
             {t.label}
-          </button>
+          </Tabs.Trigger>
         ))}
-      </div>
+      </Tabs.List>
       {overflow.start && (
         <span className="tabs__more tabs__more--start" aria-hidden="true" data-testid="tabs-more-start" onClick={() => scrollBy(-1)}>
           ‹
@@ -134,6 +120,6 @@ export function TabList<TId extends string>({
           ›
         </span>
       )}
-    </div>
+    </Tabs.Root>
   );
 }

@@ -382,17 +382,18 @@ describe('clanRole chart through the clan management screen', () => {
       expect(document.activeElement).toBe(tab);
       expect(tabs().map((t) => t.tabIndex)).toEqual(tabs().map((t) => (t === tab ? 0 : -1)));
     };
+    // Radix moves the focus a tick after the key, so each key waits for the tab it selects.
+    const press = async (key: string, name: string) => {
+      await w.user.keyboard(key);
+      await waitFor(() => selectedNow(name));
+    };
     tabs()[0].focus();
-    await w.user.keyboard('{ArrowRight}');
-    selectedNow('Events');
-    await w.user.keyboard('{ArrowLeft}{ArrowLeft}');
-    selectedNow('Tasks');
-    await w.user.keyboard('{ArrowRight}');
-    selectedNow('Members');
-    await w.user.keyboard('{End}');
-    selectedNow('Tasks');
-    await w.user.keyboard('{Home}');
-    selectedNow('Members');
+    await press('{ArrowRight}', 'Events');
+    await press('{ArrowLeft}', 'Members');
+    await press('{ArrowLeft}', 'Tasks');
+    await press('{ArrowRight}', 'Members');
+    await press('{End}', 'Tasks');
+    await press('{Home}', 'Members');
     expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe(tabs()[0].id);
   });
 
