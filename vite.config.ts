@@ -43,7 +43,7 @@ function precompress(): Plugin {
 const GAME_SCREEN =
   /\/(src\/features\/(play|board)\/|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|rollMoment|banner)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
 const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|origin|ProofPanel|GamePlayPage)\./;
-const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.|src\/app\/paths\.)/;
+const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.|src\/base\/paths\.)/;
 const LAZY_ONLY_CHUNKS = ['gameScreen', 'gameShared'];
 
 /**

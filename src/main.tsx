@@ -1,14 +1,14 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { SessionProvider } from './app/session';
+import { SessionProvider } from './base/session';
 import { routes } from './app/routes';
-import { adoptCspNonce } from './app/cspNonce';
-import { warmTimeFormat } from './app/timeFormat';
+import { adoptCspNonce } from './base/cspNonce';
+import { warmTimeFormat } from './base/timeFormat';
 import './styles.css';
 
 adoptCspNonce();
-// A game page's Live Game Log formats times: its locale data loads in a worker from the start (src/app/timeFormat.ts).
+// A game page's Live Game Log formats times: its locale data loads in a worker from the start (src/base/timeFormat.ts).
 if (window.location.pathname.startsWith('/games/')) warmTimeFormat();
 
 // Issue #14 (first load): the router and the first render start in a task of their own after the

@@ -9,7 +9,7 @@ const DISCORD_CDN = 'https://cdn.discordapp.com';
  * - Content-Security-Policy: `default-src 'self'`; scripts only from the site's own files (no
  *   inline script); styles from the site's own files plus `<style>` tags carrying this answer's
  *   nonce (react-remove-scroll under Radix dialogs and menus, and react-colorful, add such tags at
- *   run time; the client passes the nonce on, see src/app/cspNonce.ts); images also from data:,
+ *   run time; the client passes the nonce on, see src/base/cspNonce.ts); images also from data:,
  *   blob: and Discord's CDN; fetch, XHR and the Socket.IO WebSocket to the same origin only;
  *   `object-src 'none'`, `base-uri 'none'`, `form-action 'self'`, `frame-ancestors 'none'`.
  * - X-Content-Type-Options: nosniff; Referrer-Policy: strict-origin-when-cross-origin;

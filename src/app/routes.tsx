@@ -48,7 +48,7 @@ export const routes: RouteObject[] = [
       { path: '/onboarding', ...lazyPage(onboardingPage) },
       { path: '/games/spectate', ...lazyPage(spectateList) },
       { path: '/games/spectate/:gameId', ...lazyPage(spectatorViewPage) },
-      // verifyPath (src/app/paths.ts) builds links to it.
+      // verifyPath (src/base/paths.ts) builds links to it.
       { path: '/games/:gameId/verify', ...lazyPage(async () => ({ Component: (await import('../features/verify/VerifyDicePage')).VerifyDicePage })) },
       { path: '/games/:gameId/results', ...lazyPage(async () => ({ Component: (await import('../features/results/ResultsPage')).ResultsPage })) },
     ],

@@ -6,7 +6,7 @@ import {
   type ClientToServerEvents, type ServerToClientEvents,
 } from '../../contract/socket';
 import type { SocketCommand, SocketConnectionEvent } from '../../machines/socketConnection.machine';
-import { whenIdle } from '../app/idle';
+import { whenIdle } from '../base/idle';
 
 /** The typed Socket.IO client of the live game (contract/socket.ts event maps). */
 export type GameSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

@@ -6,7 +6,7 @@ import { browserAvailable } from '../support/browser';
 import { openAnonymous, openSignedIn } from '../support/e2e';
 import { seriousA11yViolations } from '../support/axe';
 import { castOf, newGame, stored } from '../support/liveSocket';
-import { verifyPath } from '../../src/app/paths';
+import { verifyPath } from '../../src/base/paths';
 import { VERIFY_TEXTS } from '../../src/features/verify/VerifyDicePage';
 import { commitmentOf } from '../../contract/game/dice';
 

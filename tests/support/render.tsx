@@ -3,7 +3,7 @@ import { createMemoryRouter, RouterProvider, type InitialEntry, type RouteObject
 import { fromPromise } from 'xstate';
 import type { AuthStatus } from '../../contract/user';
 import { sessionMachine, type LogoutInput } from '../../machines/session.machine';
-import { SessionProvider } from '../../src/app/session';
+import { SessionProvider } from '../../src/base/session';
 import type { User } from '../../contract/user';
 import { FakeEffects } from './effects';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IDLE_TIMEOUT_MS, whenIdle } from '../../src/app/idle';
+import { IDLE_TIMEOUT_MS, whenIdle } from '../../src/base/idle';
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
-import { SessionContext } from '../../app/session';
+import { SessionContext } from '../../base/session';
 import { authFailedText } from './messages';
 
 /**

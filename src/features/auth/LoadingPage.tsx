@@ -1,6 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { SessionContext } from '../../app/session';
+import { SessionContext } from '../../base/session';
 import { loadingPauseMachine } from '../../../machines/loadingPause.machine';
 import { isPauseOver } from '../../../machines/loadingPause.selectors';
 import { selectIsBusy, selectIsReady, selectNeedsOnboarding } from '../../../machines/session.selectors';

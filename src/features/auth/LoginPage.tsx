@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { SessionContext } from '../../app/session';
+import { SessionContext } from '../../base/session';
 import {
   selectDevLogin, selectDiscordLogin, selectIsBusy, selectIsSignedOut, selectNotice, selectSessionError, selectSigningIn, selectUser,
 } from '../../../machines/session.selectors';

@@ -12,7 +12,7 @@ import { selectDraft } from '../../../machines/confirmAction.selectors';
 import { CLAN_NAME_MAX, RENAME_EMPTY_OR_SAME, clanNameField } from '../../../contract/clan';
 import { applyTextRule } from '../../../contract/text';
 import { isManagerRole } from '../../../contract/user';
-import { SessionContext } from '../../app/session';
+import { SessionContext } from '../../base/session';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { FadingNotice, Notice } from '../../ui/Notice';

@@ -7,7 +7,7 @@ import type { LobbyGame } from '../../../contract/lobby';
 import { gamesLobbyMachine } from '../../../machines/gamesLobby.machine';
 import { selectLobbyError, selectLobbyGames, selectLobbyLoading } from '../../../machines/gamesLobby.selectors';
 import { fetchLobbyGames } from '../../api/lobby';
-import { SessionContext } from '../../app/session';
+import { SessionContext } from '../../base/session';
 import { sameClans, selectIsRefreshing, selectManagedClans, selectUser } from '../../../machines/session.selectors';
 import type { ClanMembership } from '../../../contract/user';
 import type { ClanDesk } from '../../../contract/clanDesk';

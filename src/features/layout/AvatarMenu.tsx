@@ -1,6 +1,6 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useNavigate } from 'react-router-dom';
-import { SessionContext } from '../../app/session';
+import { SessionContext } from '../../base/session';
 import { selectUser } from '../../../machines/session.selectors';
 import { Avatar } from '../../ui/Avatar';
 

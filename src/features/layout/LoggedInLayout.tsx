@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { SessionContext } from '../../app/session';
+import { SessionContext } from '../../base/session';
 import { selectIsAuthenticated, selectIsSignedOut, selectNeedsOnboarding } from '../../../machines/session.selectors';
 import { Navbar } from './Navbar';
 import { Spinner } from '../../ui/Spinner';

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Link, NavLink } from 'react-router-dom';
-import { SessionContext } from '../../app/session';
+import { SessionContext } from '../../base/session';
 import { sameClans, selectIsReady, selectManagedClans } from '../../../machines/session.selectors';
 
 /** The avatar menu (Radix dropdown) loads once someone is signed in, so the landing page does without it. */

@@ -4,7 +4,7 @@ import { Navigate } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import { onboardingMachine } from '../../../machines/onboarding.machine';
 import * as sel from '../../../machines/onboarding.selectors';
-import { SessionContext } from '../../app/session';
+import { SessionContext } from '../../base/session';
 import { selectIsBusy, selectIsReady, selectIsSignedOut } from '../../../machines/session.selectors';
 import { fetchClans, submitSetup } from '../../api/session';
 import { Notice } from '../../ui/Notice';

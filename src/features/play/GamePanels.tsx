@@ -18,8 +18,8 @@ import { prefersReducedMotion } from './confetti';
 import { timeOnSquare } from '../../../contract/submission';
 import { TaskStateBadge, useNow } from './TaskStateBadge';
 import { Link } from 'react-router-dom';
-import { verifyPath } from '../../app/paths';
-import { logTime, warmTimeFormat } from '../../app/timeFormat';
+import { verifyPath } from '../../base/paths';
+import { logTime, warmTimeFormat } from '../../base/timeFormat';
 import { useLogHold, type RollMomentRef } from './RollMoment';
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;

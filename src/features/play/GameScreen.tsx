@@ -6,7 +6,7 @@ import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import * as sel from '../../../machines/gamePlay.selectors';
 import { selectIsLive } from '../../../machines/socketConnection.selectors';
 import type { socketConnectionMachine } from '../../../machines/socketConnection.machine';
-import { resultsPath } from '../../app/paths';
+import { resultsPath } from '../../base/paths';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { Notice } from '../../ui/Notice';
 import { NotFoundPage } from '../../ui/NotFoundPage';

@@ -5,7 +5,7 @@ import { selectUser } from '../../../machines/session.selectors';
 import { selectDraft, selectSubject } from '../../../machines/confirmAction.selectors';
 import { CLAN_NAME_MAX } from '../../../contract/clan';
 import { IGN_MAX, isManagerRole, type User } from '../../../contract/user';
-import { SessionContext } from '../../app/session';
+import { SessionContext } from '../../base/session';
 import { createClan, deleteIgn, editIgn, linkIgn } from '../../api/session';
 import { leaveClan } from '../../api/clans';
 import { Avatar } from '../../ui/Avatar';

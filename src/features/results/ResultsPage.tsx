@@ -14,7 +14,7 @@ import { LoadFailed } from '../../ui/LoadFailed';
 import { NotFoundPage } from '../../ui/NotFoundPage';
 import { Podium } from '../../ui/Podium';
 import { Spinner } from '../../ui/Spinner';
-import { verifyPath } from '../../app/paths';
+import { verifyPath } from '../../base/paths';
 import { boardSizeText, StatusBadge } from '../play/StatusBadge';
 import { routeId } from '../play/effects';
 import { resultsEffects, type ResultsEffects } from './effects';

@@ -9,7 +9,7 @@ import { fetchSpectateGames } from '../../api/lobby';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { boardSizeText, StatusBadge } from '../play/StatusBadge';
-import { resultsPath } from '../../app/paths';
+import { resultsPath } from '../../base/paths';
 import { hasResults } from '../../../contract/results';
 
 /**

@@ -8,7 +8,7 @@ import { countsText } from '../../../contract/game/counts';
 import { diceVerifyMachine } from '../../../machines/diceVerify.machine';
 import * as sel from '../../../machines/diceVerify.selectors';
 import { fetchGameHistory } from '../../api/history';
-import { resultsPath } from '../../app/paths';
+import { resultsPath } from '../../base/paths';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { commitmentOf, diceRoller, dieFor, dieFromSigner, fromHex, isDiceHex, sha256Hex, toHex } from '../../../contract/game/dice';
-import { verifyPath } from '../../../src/app/paths';
+import { verifyPath } from '../../../src/base/paths';
 
 /** Fixed vectors of server-contract section 10: seed = SHA-256("vector seed"), game 7. */
 const SEED = '204e27b9697905af3c216755a02458d00b020172507fb7f50f831bbf05659eaf';
