@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, useParams } from 'react-router-dom';
 import { EventsTab, type EventsEffects } from '../../src/features/events/EventsTab';
-import { parseClanView } from '../../src/features/clan/clanPaths';
+import { parseClanView } from '../../src/base/paths';
 
 /**
  * Renders the Events tab of clan `clanId` as the clan page does: in a memory router at its event

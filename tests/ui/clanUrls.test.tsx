@@ -6,7 +6,7 @@ import { countingSession, fakeUser, renderRoutes } from '../support/render';
 import type { ClanMember } from '../../contract/clan';
 import { ClanManagePage } from '../../src/features/clan/ClanManagePage';
 import type { ClanManageEffects } from '../../src/features/clan/effects';
-import type { EventsRoute } from '../../src/features/clan/clanPaths';
+import type { EventsRoute } from '../../src/base/paths';
 
 // The tabs have their own tests; here they are stand-ins that show where they were sent.
 vi.mock('../../src/features/events/EventsTab', () => ({

@@ -9,7 +9,7 @@ import { deferred, type Deferred } from '../support/effects';
 import { eventsTabMachine, type EventsTabEvent, type LoadEventInput } from '../../machines/eventsTab.machine';
 import { eventStatus, type ClanEvent } from '../../contract/event';
 import { MEMBER_EVENTS_NOTE, type EventsEffects } from '../../src/features/events/EventsTab';
-import { clanManagePath } from '../../src/features/clan/clanPaths';
+import { clanManagePath } from '../../src/base/paths';
 import { ApiRequestError } from '../../src/api/client';
 import { renderEventsTab } from '../support/eventsTab';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clanManagePath, parseClanView, type ClanView } from '../../src/features/clan/clanPaths';
+import { clanManagePath, parseClanView, type ClanView } from '../../src/base/paths';
 
-describe('clan management URLs (clanPaths)', () => {
+describe('clan management URLs (src/base/paths.ts)', () => {
   const views: [ClanView, string][] = [
     [{ tab: 'members' }, '/clans/manage/3/members'],
     [{ tab: 'events', events: { view: 'list' } }, '/clans/manage/3/events'],

@@ -5,7 +5,7 @@ import { spectateListMachine } from '../../machines/spectateList.machine';
 import * as sel from '../../machines/spectateList.selectors';
 import { SPECTATE_LIST_FAILED } from '../../src/api/lobby';
 import { groupLobbyGames } from '../../src/features/lobby/GamesLobbyPage';
-import { previousPageOf } from '../../src/features/play/origin';
+import { previousPageOf } from '../../src/base/paths';
 import { routeId } from '../../src/features/play/effects';
 
 /** The spectate list's 30 s refresh (product-spec sections 2 and 9), lobby grouping, breadcrumb origin. */

@@ -21,7 +21,7 @@ import { TabList, type TabItem } from '../../ui/TabList';
 import { EventsTab } from '../events/EventsTab';
 import { TasksTab } from '../tasks/TasksTab';
 import { liveClanEffects, loadClanOrExplain, type ClanManageEffects } from './effects';
-import { clanManagePath, parseClanView, useClanNavigate, type ClanTab, type ClanView } from './clanPaths';
+import { clanManagePath, parseClanView, useClanNavigate, type ClanTab, type ClanView } from '../../base/paths';
 import { countManagers } from './memberTable';
 import { MembersTab } from './MembersTab';
 import { liveReviewEffects, ReviewsTab, ReviewsTabLabel, usePendingTitle, useReviewQueue } from './ReviewsTab';
@@ -58,7 +58,7 @@ export function validateRename(draft: RenameDraft): string | null {
  * pencil and settings menu (Disband Clan), 'Total Managers / Total Members', and the tabs
  * Members / Events / Tasks (and Reviews with its pending count for managers, server-contract
  * section 8), disabled with a pending message while a clan action runs.
- * Each tab and event view has its URL (clanPaths: /clans/manage/{clanId}/members, /events,
+ * Each tab and event view has its URL (src/base/paths.ts: /clans/manage/{clanId}/members, /events,
  * /events/{eventId}/teams|game|tasks, /tasks, /reviews; nothing after the id shows Members), so
  * Back, reload and bookmarks work; an unknown sub-path goes to the Members tab (replacing it).
  * `effects` are the calls (tests give fakes).

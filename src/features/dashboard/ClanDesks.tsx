@@ -7,9 +7,8 @@ import type { ClanMembership } from '../../../contract/user';
 import { clanDesksMachine } from '../../../machines/clanDesks.machine';
 import { selectClanDesks, selectClanDesksError, selectClanDesksLoading } from '../../../machines/clanDesks.selectors';
 import { LoadFailed } from '../../ui/LoadFailed';
-import { clanManagePath, type ClanView } from '../clan/clanPaths';
+import { clanManagePath, gamePlayPath, type ClanView } from '../../base/paths';
 import { StatusBadge } from '../play/StatusBadge';
-import { gamePlayPath } from '../play/origin';
 
 type ClanDesksRef = ActorRefFrom<typeof clanDesksMachine>;
 

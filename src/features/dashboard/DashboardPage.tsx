@@ -13,7 +13,7 @@ import type { ClanMembership } from '../../../contract/user';
 import type { ClanDesk } from '../../../contract/clanDesk';
 import { Avatar } from '../../ui/Avatar';
 import { StatusBadge } from '../play/StatusBadge';
-import { gamePlayPath } from '../play/origin';
+import { gamePlayPath } from '../../base/paths';
 import { ClanGames, GettingStartedList, useClanDesks } from './ClanDesks';
 
 /** The managed clans' calls load with their first use, so the events and tasks code stays out of every page's first load. */

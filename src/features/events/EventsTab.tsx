@@ -14,7 +14,7 @@ import { Spinner } from '../../ui/Spinner';
 import { EventTeamsView, liveTeamsEffects, type TeamsEffects } from '../teams/EventTeamsView';
 import { EventGameView } from '../game/EventGameView';
 import { GameTasksView } from '../game/GameTasksView';
-import { useClanNavigate, type EventsRoute } from '../clan/clanPaths';
+import { useClanNavigate, type EventsRoute } from '../../base/paths';
 import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFormFields';
 import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
 import { liveDiscordEffects } from '../discord/DiscordPanel';
@@ -76,7 +76,7 @@ export const MEMBER_EVENTS_NOTE = 'Only Clan Admins and the Owner can schedule e
  * to the Manage Teams, Manage Game and Manage Game Tasks views. Shown to everyone who reaches the
  * manage screen; the server enforces permissions (section 6), and a non-manager sees the list
  * with MEMBER_EVENTS_NOTE instead of the actions the server would refuse. Each view is a URL
- * (`route`, from clanPaths): the buttons navigate, and the chart follows the route, so Back,
+ * (`route`, from src/base/paths.ts): the buttons navigate, and the chart follows the route, so Back,
  * reload and bookmarks show the same view. `effects` replaces the calls in tests.
  */
 export function EventsTab({ clanId, isManager, route, effects = liveEventsEffects }: { clanId: number; isManager: boolean; route: EventsRoute; effects?: EventsEffects }) {

@@ -23,7 +23,7 @@ import { LoadFailed } from '../../ui/LoadFailed';
 import { ViewToolbar } from '../../ui/ViewToolbar';
 import { Spinner } from '../../ui/Spinner';
 import { BoardView } from '../board/BoardView';
-import { CLAN_MANAGEMENT_ORIGIN, gamePlayPath } from '../play/origin';
+import { CLAN_MANAGEMENT_ORIGIN, gamePlayPath } from '../../base/paths';
 import { GameBanner } from './GameBanner';
 import { SettingsForm, type EventGameRef } from './SettingsForm';
 import { liveGameEffects, type GameEffects } from './effects';

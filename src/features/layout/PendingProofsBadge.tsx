@@ -9,7 +9,7 @@ import { selectPendingTotal, selectReviewClanId } from '../../../machines/pendin
 import { fetchReviewQueue } from '../../api/submissions';
 import { openGameSocket, type GameSocketLike } from '../../realtime/gameSocket';
 import { pendingProofsFeedActor } from '../../realtime/reviewFeed';
-import { clanManagePath } from '../clan/clanPaths';
+import { clanManagePath } from '../../base/paths';
 
 /** The effects of the pending-proof count: a clan's referee queue, and the socket. Tests give fakes. */
 export interface PendingProofsEffects {

@@ -10,8 +10,7 @@ import { fetchLobbyGames } from '../../api/lobby';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { boardSizeText, StatusBadge } from '../play/StatusBadge';
-import { gamePlayPath } from '../play/origin';
-import { resultsPath } from '../../base/paths';
+import { gamePlayPath, resultsPath } from '../../base/paths';
 
 /** Lobby rows grouped by clan and playing IGN, in the server's order (product-spec section 2). */
 export function groupLobbyGames(games: LobbyGame[]): { key: string; clan: string; ign: string; games: LobbyGame[] }[] {

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { memberScreenEffects, routeId, type GameScreenEffects } from './effects';
 import { GameNotFound, GameScreen } from './GameScreen';
-import { previousPageOf } from './origin';
+import { previousPageOf } from '../../base/paths';
 
 /**
  * The game play screen at /games/clan/{clanId}/events/{eventId}/game/{gameId} (product-spec
