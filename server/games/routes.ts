@@ -1,12 +1,9 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
+import { announce, gameScope } from '../http/gameScope';
 import type { AppEnv } from '../http/context';
-import { pathId, readJson, requireUser } from '../http/context';
-import { requireManager, requireMember } from '../clans/access';
+import { readJson } from '../http/context';
 import { lockEvent } from '../db/locks';
-import { findEvent } from '../events/repository';
-import type { LogEntry } from '../../contract/gameApi';
 import { isActiveStatus } from '../../contract/game/status';
-import type { GameChange } from '../realtime/broadcaster';
 import {
   AssignBodySchema,
   BoardBodySchema,
@@ -20,61 +17,22 @@ import { findGame, GAME_NOT_FOUND, listSquares, listUserTeams } from './reposito
 import { membersAnswer } from './cache';
 import { gameAnswer } from './cachedAnswer';
 import { notFound } from '../errors';
+import { assignTask, availableTasks, reorderTasks, swapTasks } from './boardTasks';
 import {
-  assignTask,
-  availableTasks,
   changeStatus,
   createGame,
   deleteGame,
   loadGame,
   randomizeGame,
-  reorderTasks,
   resetGame,
   setBoard,
   setRules,
-  swapTasks,
 } from './service';
 import { randomSource } from './randomSource';
 import { deleteImages } from '../submissions/service';
 import { PROOF_MESSAGES, RulesBodySchema } from '../../contract/submission';
 
 const GAME = '/clan/:clanId/events/:eventId/game';
-
-/**
- * The signed-in user and the path's clan, event and (when in the path) game and square, checked
- * in this order: 401 signed out; 400 'Invalid clan id.' etc. for bad ids; 404 'Clan ID {id} not
- * found.'; 403 for a non-member, or a non-manager when `manager`; 404 'Event ID {id} not found.'
- * for an event of another clan; 404 'Game not found.' for a game of another event or clan.
- * Also used by the game's submission routes (server/submissions/routes.ts).
- */
-export async function gameScope(c: Context<AppEnv>, manager: boolean) {
-  const user = requireUser(c);
-  const clanId = pathId(c, 'clanId', 'clan id');
-  const eventId = pathId(c, 'eventId', 'event id');
-  const gameId = c.req.param('gameId') === undefined ? null : pathId(c, 'gameId', 'game id');
-  const squareId = c.req.param('squareId') === undefined ? null : pathId(c, 'squareId', 'square id');
-  const deps = c.get('deps');
-  await (manager ? requireManager : requireMember)(deps.db, clanId, user.id);
-  await findEvent(deps.db, clanId, eventId);
-  const scope = { clanId, eventId, gameId: gameId ?? 0 };
-  if (gameId !== null) await findGame(deps.db, scope);
-  return { user, clanId, eventId, gameId: gameId ?? 0, squareId: squareId ?? 0, scope, deps };
-}
-
-/**
- * Live updates after a committed change (server-contract section 5), through
- * Broadcaster.gameChanged: the full game after a board change, only progress after a status
- * change (plus its log entry, which a progress update does not carry), and the full game with
- * `tasks_reordered` after a task swap, assign or reorder. A failed broadcast is logged and never
- * fails the answer: the change is already saved, and clients catch up on join_game.
- */
-export async function announce(c: Context<AppEnv>, gameId: number, change: GameChange, log: readonly LogEntry[] = []): Promise<void> {
-  try {
-    await c.get('deps').broadcaster.gameChanged(gameId, change, log);
-  } catch (err) {
-    console.error('[games] broadcast failed', gameId, err);
-  }
-}
 
 /**
  * Game and game-task calls of a clan event (product-spec sections 4 "Game status", 5 "Game

@@ -5,7 +5,7 @@ import { pathId, readJson, requireUser } from '../http/context';
 import { routeBodyLimit } from '../http/bodyLimit';
 import { ApiError, badRequest, notFound } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
-import { announce, gameScope } from '../games/routes';
+import { announce, gameScope } from '../http/gameScope';
 import { findGame } from '../games/repository';
 import { IdParamSchema, firstIssueMessage } from '../../contract/common';
 import {
