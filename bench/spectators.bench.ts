@@ -46,7 +46,7 @@ const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 const WARMUP = 10;
 const ROLL_TIMEOUT_MS = 15_000;
 const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench/RESULTS.md');
-const TASKS_CSV = path.resolve(ROOT, '../shared/data/osrs-tasks.csv');
+const TASKS_CSV = path.resolve(ROOT, 'examples/osrs-tasks.csv');
 /** Snakes on 213..218 of a 225 board: no team can get past 212, so the game never ends. */
 const NO_WIN_SNAKES = [[213, 2], [214, 3], [215, 4], [216, 5], [217, 6], [218, 7]];
 
@@ -484,7 +484,7 @@ async function main(): Promise<void> {
     '  join_game answer is the same cached game, encoded once per version. Per roll it runs the permission checks, one SQLite transaction',
     '  and one broadcast per audience room plus the log entry (Socket.IO encodes a room broadcast once).',
     '- The real server runs on SQLite (embedded default, one process, BOARD_SEED), with the tasks of',
-    '  ../shared/data/osrs-tasks.csv on a 225-square board; snakes on squares 213-218 keep the game from ending.',
+    '  examples/osrs-tasks.csv on a 225-square board; snakes on squares 213-218 keep the game from ending.',
     '- Client and servers share the machine\'s CPUs: the client processes, the server and the other work on the',
     '  machine compete for the same cores, for the real and the bare server alike.',
     '',

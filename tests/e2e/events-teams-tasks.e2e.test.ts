@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { ApiClient } from '../support/api';
 import { browserAvailable } from '../support/browser';
-import { SHARED_TASKS_CSV, onboardedPerson, openSignedIn } from '../support/e2e';
+import { SAMPLE_TASKS_CSV, onboardedPerson, openSignedIn } from '../support/e2e';
 import { DESKTOP, PHONE, expectFullyVisible } from '../support/layout';
 import { TEAM_COLOR_PRESETS } from '../../contract/team';
 import { useBrowserSuite } from '../support/suite';
@@ -187,7 +187,7 @@ run('events, teams and tasks journey in Chromium (sqlite)', () => {
     await m.getByRole('tab', { name: 'Tasks' }).click();
     await m.getByText('No tasks in the pool yet.').waitFor();
     await m.getByText('Task CSV Importer').click();
-    await m.getByLabel('CSV file').setInputFiles(SHARED_TASKS_CSV);
+    await m.getByLabel('CSV file').setInputFiles(SAMPLE_TASKS_CSV);
     await m.getByRole('button', { name: 'Upload and Extract Tasks' }).click();
     await m.getByTestId('csv-message').getByText('Tasks extracted successfully! 144 tasks imported/updated.').waitFor();
     await m.getByTestId('task-range').getByText('1-10 of 144 tasks').waitFor();

@@ -12,7 +12,7 @@ import { DESKTOP, PHONE, expectFullyVisible, expectNoSidewaysScroll, expectTabsR
 /**
  * The main job, in headless Chromium against the real server: a clan runs a whole event.
  * The owner (signed in through the dev API, cookie copied into the browser) imports the real task
- * pool from shared/data/osrs-tasks.csv on the Tasks tab, schedules an event, creates two teams with
+ * pool from examples/osrs-tasks.csv on the Tasks tab, schedules an event, creates two teams with
  * a Leader each, creates a 100-square game and starts it, all through the clan management screens.
  * Two Leaders (their own contexts) open the game from the Game Lobby and roll in turn through the
  * Game Action panel; an anonymous spectator opens it from the public spectate list and follows
@@ -26,7 +26,7 @@ import { DESKTOP, PHONE, expectFullyVisible, expectNoSidewaysScroll, expectTabsR
  */
 const run = browserAvailable() ? describe : describe.skip;
 
-const CSV = fileURLToPath(new URL('../../../shared/data/osrs-tasks.csv', import.meta.url));
+const CSV = fileURLToPath(new URL('../../examples/osrs-tasks.csv', import.meta.url));
 const CSV_TASKS = 144;
 const MAX_ROLLS = 400;
 const TEAMS = [

@@ -7,8 +7,8 @@ import type { TestServer } from './server';
 /** The repository root (tests/support/../..). */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The shared task CSV of the issues (../shared/data/osrs-tasks.csv beside the repository). */
-export const SHARED_TASKS_CSV = path.resolve(REPO_ROOT, '../shared/data/osrs-tasks.csv');
+/** The sample task pool of the repository (examples/osrs-tasks.csv, 144 tasks). */
+export const SAMPLE_TASKS_CSV = path.resolve(REPO_ROOT, 'examples/osrs-tasks.csv');
 
 /** A person driven in the browser: their API client (same session), browser context and page. */
 export interface BrowserPerson {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DEFAULT_SETTINGS } from '../../contract/game/board';
 import { ApiClient, type Answer } from './api';
-import { SHARED_TASKS_CSV } from './e2e';
+import { SAMPLE_TASKS_CSV } from './e2e';
 
 /** A team of a live game set up by setUpLiveGame: its name, colour, id and Leader. */
 export interface LiveTeam {
@@ -45,7 +45,7 @@ export async function setUpLiveGame(base: string, prefix = 'Live'): Promise<Live
   const me = await owner.onboard(`${prefix}Owner`, [`${prefix}Boss`], { role: 'Owner', clan_name: `${prefix} Legion` });
   const clanId: number = me.clan_memberships_list[0].clan_id;
   const form = new FormData();
-  form.append('file', new Blob([fs.readFileSync(SHARED_TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
+  form.append('file', new Blob([fs.readFileSync(SAMPLE_TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
   ok('upload_csv', await owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form));
   const eventId: number = ok('event', await owner.post(`/api/clan/${clanId}/events/`, { name: `${prefix} Race`, start_datetime: new Date(Date.now() + 3_600_000).toISOString() })).event.id;
   const teams: LiveTeam[] = [];
