@@ -11,7 +11,7 @@ import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
 
 /**
- * Speed benchmark of issue #14 (server-contract section 5 "Size of a broadcast"), all in one run:
+ * Speed benchmark of issue #14 (docs/server.md §6), all in one run:
  * 1. Roll to every spectator: for N spectator sockets on one game (default 5,000 and 10,000),
  *    BENCH_ROLLS rolls by two team Leaders, each measured from the roll_dice emit to the
  *    game_state_update receipt at every spectator; beside the bare server (bench/bareServer.ts)
@@ -231,7 +231,7 @@ async function setUpGame(server: TestServer) {
   return { gameId, teams, ignIds, cookie: cookieOf(owner) };
 }
 
-/** The env of a real server for the bench: limits of server-contract section 7 that measure abuse, not fan-out, lifted. */
+/** The env of a real server for the bench: limits of docs/server.md §8 that measure abuse, not fan-out, lifted. */
 const REAL_ENV = {
   BOARD_SEED: '2024',
   // The production default (tests/support/server.ts sets 0 so tests' direct writes show at once).

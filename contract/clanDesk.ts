@@ -2,7 +2,7 @@ import type { ClanEvent } from './event';
 import type { ClanLiveGame } from './lobby';
 
 /**
- * What the dashboard shows a manager about each clan they manage (product-spec section 1, the
+ * What the dashboard shows a manager about each clan they manage (docs/game-rules.md §1, the
  * dashboard; section 7 Events, Teams, Game, Task pool): its live games and, until the clan has
  * had a game, the getting-started steps.
  */

@@ -4,13 +4,13 @@ import { TierSchema } from './game/tiers';
 import { isSpecialDescription, UNASSIGNED_DESCRIPTION } from './game/generate';
 
 // ---------------------------------------------------------------------------------------------
-// Task proof and referee review (server-contract.md section 8): the task state a team carries on
+// Task proof and referee review (docs/server.md §9): the task state a team carries on
 // its square, proof submissions, reviews, and their texts. Shared by the server routes, the
 // socket and the client's proof and review charts.
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A team's task state on its square (server-contract section 8): `none` no task (Start, blank),
+ * A team's task state on its square (docs/server.md §9): `none` no task (Start, blank),
  * `open` waiting, `submitted` proof waits for review, `denied` refused (may be sent again),
  * `approved` done.
  */
@@ -19,7 +19,7 @@ export type TaskState = (typeof TASK_STATES)[number];
 export const TaskStateSchema = v.picklist(TASK_STATES);
 
 /**
- * True when a square carries a task to prove (server-contract section 8): a tier and a task text.
+ * True when a square carries a task to prove (docs/server.md §9): a tier and a task text.
  * Start, Finish, Snake and Ladder squares and Unassigned (blank) task squares carry none.
  */
 export function hasTask(square: { task_description: string; task_difficulty: string | null } | undefined): boolean {
@@ -28,7 +28,7 @@ export function hasTask(square: { task_description: string; task_difficulty: str
 }
 
 /**
- * The task state of a team that has just arrived on `square` (server-contract section 8): after a
+ * The task state of a team that has just arrived on `square` (docs/server.md §9): after a
  * roll `open` when the square has a task, after a revert `approved` (the team rolled from there);
  * `none` when the square has no task, and after a winning roll (the game is over).
  */
@@ -150,7 +150,7 @@ export const RulesBodySchema = v.object(
 );
 export type RulesBody = v.InferOutput<typeof RulesBodySchema>;
 
-/** A submission (server-contract section 8); times ISO; image_url/thumb_url are same-origin paths. */
+/** A submission (docs/server.md §9); times ISO; image_url/thumb_url are same-origin paths. */
 export const SubmissionSchema = v.object({
   id: v.number(),
   game_id: v.number(),

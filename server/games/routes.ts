@@ -62,7 +62,7 @@ export async function gameScope(c: Context<AppEnv>, manager: boolean) {
 }
 
 /**
- * Live updates after a committed change (server-contract section 5), through
+ * Live updates after a committed change (docs/server.md §6), through
  * Broadcaster.gameChanged: the full game after a board change, only progress after a status
  * change (plus its log entry, which a progress update does not carry), and the full game with
  * `tasks_reordered` after a task swap, assign or reorder. A failed broadcast is logged and never
@@ -77,8 +77,8 @@ export async function announce(c: Context<AppEnv>, gameId: number, change: GameC
 }
 
 /**
- * Game and game-task calls of a clan event (product-spec sections 4 "Game status", 5 "Game
- * settings" and "Tasks", 7 "Game" and "Game tasks", 8; server-contract sections 3-5). Any clan
+ * Game and game-task calls of a clan event (docs/game-rules.md §4,
+ * §6 and "Tasks", 7 "Game" and "Game tasks", 8; docs/server.md §4, §5, §6). Any clan
  * member may read; only managers (Owner, Admin) change. Errors as in gameScope, then 400 for a
  * bad body (the settings rule's own message), 409 for a change the game's state refuses. Every
  * path also answers with a trailing slash. Every change bumps the game's version in its
@@ -90,10 +90,10 @@ export async function announce(c: Context<AppEnv>, gameId: number, change: GameC
  * - PUT    .../game/{gameId}/board {snakes_config, ladders_config} → {ok, message}; 400 names the bad pair
  * - PUT    .../game/{gameId}/status {status: 'in-progress'|'paused'} → {ok, status}
  * - PUT    .../game/{gameId}/reset → {ok, message}; 409 finished; the game's submissions and their
- *   stored images are deleted (server-contract section 8); a new dice round starts: the old seed
+ *   stored images are deleted (docs/server.md §9); a new dice round starts: the old seed
  *   is revealed in the log and a new one committed (section 10)
  * - PUT    .../game/{gameId}/rules {proof_required} → {ok, proof_required, message}: the proof rule
- *   (server-contract section 8) without touching the board; 409 finished; a change is broadcast
+ *   (docs/server.md §9) without touching the board; 409 finished; a change is broadcast
  *   as the full game
  * - DELETE .../game/{gameId} → {ok, message}; with its submissions and their stored images
  * - GET    .../game/{gameId}/tasks → {squares, finished}: squares by square_index; finished: the board is a record

@@ -69,7 +69,7 @@ import {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The whole game as members see it (product-spec section 3 "Game"; contract/gameApi.ts GameSchema):
+ * The whole game as members see it (docs/game-rules.md §12; contract/gameApi.ts GameSchema):
  * settings, connections, squares 1..N, team states by team id, the viewer's team entries
  * (`user_teams`, empty when `viewerUserId` is null), the last 100 log entries newest first,
  * winners and version. Raises 404 'Game not found.' when there is no such game. Does not check
@@ -126,7 +126,7 @@ export async function loadProgress(db: Db, gameId: number): Promise<GameProgress
   };
 }
 
-/** The spectators' shape of a game (server-contract section 2 "Public game"): no user_teams, no revert counts. */
+/** The spectators' shape of a game (docs/server.md §3): no user_teams, no revert counts. */
 export function toPublicGame(game: Game): PublicGame {
   const { user_teams: _userTeams, team_states, ...rest } = game;
   return {
@@ -153,11 +153,11 @@ async function buildBoard(db: Db, clanId: number, settings: GameSettings, rng: R
 }
 
 /**
- * Creates the event's game from checked settings (product-spec section 7 "Game" POST;
- * server-contract section 4): generated snakes and ladders, squares 1..N with a random pool task
+ * Creates the event's game from checked settings (docs/server.md §3 POST;
+ * docs/server.md §5): generated snakes and ladders, squares 1..N with a random pool task
  * of their tier each (each pool task at most once; Unassigned when the tier runs out), a team
  * state per team of the event (position 1, history [1], no reverts), status READY with at least
- * one team else PENDING, the dice seed of round 1 (server-contract section 10: drawDiceSeed with
+ * one team else PENDING, the dice seed of round 1 (docs/game-rules.md §9: drawDiceSeed with
  * `config`) and a Server log entry. Returns the game id.
  * Raises 409 'This event already has a game.'.
  */
@@ -187,10 +187,10 @@ export async function createGame(
 }
 
 /**
- * Randomize (product-spec section 7 "Game" PUT .../game/{gameId}; section 4 "Randomize"):
+ * Randomize (docs/server.md §3 PUT .../game/{gameId}; section 4 "Randomize"):
  * stores the checked settings and regenerates connections and squares with them; team positions,
  * histories, revert counts, task states, log, status and proof_required stay (not a reset; the
- * rules change through setRules, server-contract section 8). Raises 409 for a finished game, and
+ * rules change through setRules, docs/server.md §9). Raises 409 for a finished game, and
  * 409 when a team has been on a square at or beyond the new board's last square (shrinking the
  * board under a team would put it on or past Finish without winning; reset first).
  */
@@ -209,7 +209,7 @@ export async function randomizeGame(trx: Db, row: GameRow, settings: GameSetting
 }
 
 /**
- * Manual board (product-spec section 7 "Game" PUT .../board; server-contract section 4): checks
+ * Manual board (docs/server.md §3 PUT .../board; docs/server.md §5): checks
  * the pairs with validateBoard (400 naming the pair), stores them as the connections (num_snakes
  * and num_ladders become the list lengths), makes squares that start a connection 'Snake'/'Ladder'
  * (no tier, no task), and turns squares that no longer start one back into task squares of the
@@ -273,7 +273,7 @@ export async function setBoard(trx: Db, row: GameRow, body: BoardBody, rng: Rng)
 }
 
 /**
- * Status change (product-spec section 4 "Game status"; server-contract section 4): `to` checked by
+ * Status change (docs/game-rules.md §6; docs/server.md §5): `to` checked by
  * statusChangeError — 400 for a status other than 'in-progress'/'paused', 409 for a finished game
  * or a transition the rules refuse (with the rule's message). Logs 'Game started.' (from PENDING
  * or READY), 'Game resumed.' (from paused) or 'Game paused.' as Server. Returns the new status and
@@ -294,13 +294,13 @@ export async function changeStatus(trx: Db, row: GameRow, to: string): Promise<{
 }
 
 /**
- * Reset (product-spec section 2 "Confirm Game Reset", section 4; server-contract sections 4 and
- * 8): every team back to position 1 with history [1], no reverts and task state `none`, the
+ * Reset (docs/client.md §1; docs/game-rules.md §6; docs/server.md §5,
+ * §9): every team back to position 1 with history [1], no reverts and task state `none`, the
  * game's submissions deleted, the log cleared (then one Server entry 'Game reset.'), winners
- * cleared, status READY; the board stays. A new round of dice starts (server-contract section
- * 10): the recorded moves are cleared, a new seed is drawn and committed, and the old one is
+ * cleared, status READY; the board stays. A new round of dice starts (docs/game-rules.md
+ * §9): the recorded moves are cleared, a new seed is drawn and committed, and the old one is
  * revealed in a Server entry 'Dice seed of the previous round: {hex} (commitment {hex}).' after
- * 'Game reset.'. 409 for a finished game (product-spec: reset is available in every status
+ * 'Game reset.'. 409 for a finished game (docs/client.md: reset is available in every status
  * except finished). Returns the storage keys of the deleted submissions' images, for the caller
  * to delete once the transaction has committed.
  */
@@ -320,7 +320,7 @@ export async function resetGame(trx: Db, row: GameRow, config: Config): Promise<
 
 /**
  * Deletes the game with its submissions, squares, team states and log; the event's game_id is
- * null again (product-spec section 4; server-contract section 8). Returns the storage keys of the
+ * null again (docs/game-rules.md §6; docs/server.md §9). Returns the storage keys of the
  * deleted submissions' images, for the caller to delete once the transaction has committed.
  */
 export async function deleteGame(trx: Db, row: GameRow): Promise<string[]> {
@@ -330,7 +330,7 @@ export async function deleteGame(trx: Db, row: GameRow): Promise<string[]> {
 }
 
 /**
- * Rules change (server-contract section 8, PUT .../rules): sets proof_required without touching
+ * Rules change (docs/server.md §9, PUT .../rules): sets proof_required without touching
  * the board, bumping the version. 409 for a finished game. Returns whether it changed.
  */
 export async function setRules(trx: Db, row: GameRow, proofRequired: boolean): Promise<boolean> {
@@ -342,7 +342,7 @@ export async function setRules(trx: Db, row: GameRow, proofRequired: boolean): P
 }
 
 // ---------------------------------------------------------------------------------------------
-// Game tasks (product-spec sections 2 "Game Tasks screen", 5 "Tasks", 7 "Game tasks")
+// Game tasks (docs/client.md §7; docs/game-rules.md §13; docs/server.md §3)
 // ---------------------------------------------------------------------------------------------
 
 /** True for Start, Finish, Snake and Ladder squares (no tier): never swapped, moved or given a task. */
@@ -358,8 +358,8 @@ async function squareOf(db: Db, gameId: number, squareId: number): Promise<Board
 }
 
 /**
- * Swaps the tasks (task_id and description) of two squares of the game (product-spec section 4,
- * 5 "Tasks"). 404 for a square of another game, 400 for the same square twice, 400
+ * Swaps the tasks (task_id and description) of two squares of the game (docs/game-rules.md §6,
+ * §13). 404 for a square of another game, 400 for the same square twice, 400
  * 'Cannot swap tasks with Start, Finish, Ladder, or Snake squares.' and 400 'You can only re-order
  * squares within their own Difficulty Tier column. ...' across tiers; 409 for a finished game.
  */
@@ -378,10 +378,10 @@ export async function swapTasks(trx: Db, row: GameRow, square1Id: number, square
 }
 
 /**
- * Reorder (product-spec section 7 "Game tasks" POST .../tasks/reorder): the task of each listed
+ * Reorder (docs/server.md §3 POST .../tasks/reorder): the task of each listed
  * square `id` moves to square `square_index`. 400 unless every id is a square of this game listed
  * once, the target positions are exactly the listed squares' own positions, and every moved task
- * stays inside its tier and off Start, Finish, Snake and Ladder squares (the spec's two messages).
+ * stays inside its tier and off Start, Finish, Snake and Ladder squares (the documented two messages).
  * 409 for a finished game.
  */
 export async function reorderTasks(trx: Db, row: GameRow, entries: ReorderBody['squares']): Promise<void> {
@@ -421,8 +421,8 @@ function byDescription(a: AvailableTask, b: AvailableTask): number {
 }
 
 /**
- * Pool tasks a square may get (product-spec section 7 GET .../tasks/{squareId}/available;
- * server-contract section 4): the clan's tasks of the square's tier that are on no square of the
+ * Pool tasks a square may get (docs/server.md §3 GET .../tasks/{squareId}/available;
+ * docs/server.md §5): the clan's tasks of the square's tier that are on no square of the
  * board, by description. 404 for a square of another game; 400 'Cannot Assign Task' for a square
  * with no tier (Start, Finish, Snake, Ladder).
  */
@@ -441,7 +441,7 @@ export async function availableTasks(db: Db, row: GameRow, squareId: number): Pr
 }
 
 /**
- * Puts pool task `taskId` on square `squareId` (product-spec section 7 PUT .../tasks/{squareId}),
+ * Puts pool task `taskId` on square `squareId` (docs/server.md §3 PUT .../tasks/{squareId}),
  * replacing its task if any. 404 for a square of another game; 400 'Cannot Assign Task' for a
  * square with no tier; 400 for a task that is not in this clan's pool or of another tier; 409 when
  * the task is already on the board; 409 for a finished game. Returns the square's number.

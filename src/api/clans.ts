@@ -12,10 +12,10 @@ import * as v from 'valibot';
 
 /** A clan as the member list call answers it: id, name and the sorted members. */
 export type ClanRoster = v.InferOutput<typeof ClanMembersAnswerSchema>;
-/** A user who may be added to a clan (product-spec section 3 Available user). */
+/** A user who may be added to a clan (docs/game-rules.md §12). */
 export type AvailableUser = v.InferOutput<typeof AvailableMembersAnswerSchema>['available_users'][number];
 
-/** Fallback texts of product-spec section 8 (used when the server sends no `error`). */
+/** Fallback texts of docs/client.md §11 (used when the server sends no `error`). */
 const CLAN_FALLBACKS = {
   load: 'Failed to load clan data.',
   add: 'Failed to add member.',
@@ -28,7 +28,7 @@ const CLAN_FALLBACKS = {
 
 /**
  * GET /api/clan/{clanId}/members → {clan_id, clan_name, members} sorted Owner, Admin, Member,
- * Guest, then username (product-spec section 7 Clans and members). Raises ApiRequestError with
+ * Guest, then username (docs/server.md §3). Raises ApiRequestError with
  * the HTTP status (401, 403, 404 ...) so the caller can map it (section 8 Clan load).
  */
 export function fetchClanMembers(clanId: number): Promise<ClanRoster> {
@@ -58,7 +58,7 @@ export async function kickClanMember(clanId: number, memberId: number): Promise<
   await request(OkSchema, (h) => h.delete(`clan/${clanId}/members/${memberId}`), CLAN_FALLBACKS.kick);
 }
 
-/** DELETE /api/clan/{clanId}/members/{ownId}: leaves the clan (server-contract section 2); fallback of section 8 Leave clan. */
+/** DELETE /api/clan/{clanId}/members/{ownId}: leaves the clan (docs/server.md §3); fallback of section 8 Leave clan. */
 export async function leaveClan(clanId: number, ownUserId: number): Promise<void> {
   await request(OkSchema, (h) => h.delete(`clan/${clanId}/members/${ownUserId}`), CLAN_FALLBACKS.leave);
 }

@@ -1,5 +1,5 @@
 /**
- * Paths of the public game pages that other screens link to (issue #15): one builder per page,
+ * Paths of the public game pages that other screens link to: one builder per page,
  * so links to a page are built in one place (the route table, src/app/routes.tsx, holds the
  * matching pattern).
  */

@@ -1,5 +1,5 @@
 /**
- * Request body limits (server-contract section 7) over real HTTP against the real
+ * Request body limits (docs/server.md §8) over real HTTP against the real
  * server, on SQLite and (with TEST_DATABASE_URL) PostgreSQL: bodies over 64 KiB are refused with
  * 413 `{"error"}` before parsing, with and without Content-Length, and the connection stays usable
  * (or is closed after the answer past the drain limit); valid bodies up to 64 KiB still work; the

@@ -12,8 +12,8 @@ import { commitmentOf, dieFor, isDiceHex, sha256Hex } from '../../contract/game/
 import { validateBoard } from '../../contract/game/validate';
 
 /**
- * Verifiable dice and the game history over real HTTP and real sockets (server-contract sections
- * 10 and 11), on SQLite and, with TEST_DATABASE_URL, PostgreSQL: the commitment from creation, the
+ * Verifiable dice and the game history over real HTTP and real sockets (docs/game-rules.md §9; docs/server.md
+ * §12), on SQLite and, with TEST_DATABASE_URL, PostgreSQL: the commitment from creation, the
  * seed hidden until the game finishes and then hashing to the commitment, every die recomputed
  * with the shared contract function (dieFor) from log_entries, new_log_entry and the history, the
  * BOARD_SEED rule, a reset revealing the old seed and committing a new one, the history and CSV

@@ -1,6 +1,6 @@
 /**
- * Foundation API over real HTTP: session and user calls (product-spec section 7
- * "Session and user"), identity and sessions (server-contract section 1), setup / clans / create
+ * Foundation API over real HTTP: session and user calls (docs/server.md
+ * §3), identity and sessions (docs/server.md §2), setup / clans / create
  * clan / IGN paths (section 2), the IGN and clan rules (section 3) and running it (section 6).
  * One real server process per backend; every person is an ApiClient keeping its own cookies.
  */

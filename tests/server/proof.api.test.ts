@@ -25,7 +25,7 @@ import {
 } from '../../contract/submission';
 
 /**
- * Task proof and referee review over real HTTP and real sockets (server-contract section 8): the
+ * Task proof and referee review over real HTTP and real sockets (docs/server.md §9): the
  * proof_required rule, task states after rolls, reverts and reset, the roll gate's exact text,
  * who may send proof and who may review it, every 409, the 8 MiB limit (413), the type read from
  * the bytes (a PNG named .txt accepted, text named .png refused), metadata stripped (the EXIF of a

@@ -1,5 +1,5 @@
 /**
- * Security headers (server-contract section 7) over real HTTP against the real server,
+ * Security headers (docs/server.md §8) over real HTTP against the real server,
  * on SQLite and (with TEST_DATABASE_URL) PostgreSQL: the header set and the CSP on every kind of
  * answer (pages, built assets, API answers, API errors, 404s); index.html has no inline script
  * and carries the answer's style nonce. Needs the built client (`npx vite build`).
@@ -16,7 +16,7 @@ import { REPO_ROOT } from '../support/e2e';
 const CSP =
   /^default-src 'self'; script-src 'self'; style-src 'self' 'nonce-([A-Za-z0-9+/]{22}==)'; img-src 'self' data: blob: https:\/\/cdn\.discordapp\.com; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'$/;
 
-/** Expects the header set of server-contract section 7 on one answer; returns its style nonce. */
+/** Expects the header set of docs/server.md §8 on one answer; returns its style nonce. */
 function expectSecurityHeaders(headers: Headers, what: string): string {
   const csp = headers.get('content-security-policy') ?? '';
   expect(csp, `${what}: Content-Security-Policy`).toMatch(CSP);

@@ -1,5 +1,5 @@
 /**
- * Sessions (server-contract sections 1 and 7) over real HTTP against the real server,
+ * Sessions (docs/server.md §2, §8) over real HTTP against the real server,
  * on SQLite and (with TEST_DATABASE_URL) PostgreSQL: logout of this session or of every session
  * of the user (`{"everywhere": true}`); expired sessions purged by purgeExpiredSessions, by the
  * purge timer and when the server starts. In process: logout calls the broadcaster's signedOut hook.

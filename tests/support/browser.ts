@@ -27,7 +27,7 @@ export function browserAvailable(): boolean {
   return false;
 }
 
-/** One Content-Security-Policy violation seen in a page (server-contract section 7). */
+/** One Content-Security-Policy violation seen in a page (docs/server.md §8). */
 export interface CspViolation {
   /** 'event': a securitypolicyviolation event; 'console': Chromium's console message about it. */
   via: 'event' | 'console';

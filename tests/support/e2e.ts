@@ -50,7 +50,7 @@ export async function openAnonymous(browser: Browser, viewport = { width: 1280, 
 
 /**
  * Signs `username` in through the dev sign-in API, onboards them with `igns` and `clanSetup`
- * (server-contract section 2) and opens a signed-in browser context for them.
+ * (docs/server.md §3) and opens a signed-in browser context for them.
  */
 export async function onboardedPerson(
   browser: Browser,

@@ -27,7 +27,7 @@ export interface SignedIn {
   me?: any;
 }
 
-/** One clan with one person of every role (product-spec section 4 Clan roles) and an outsider. */
+/** One clan with one person of every role (docs/client.md §5) and an outsider. */
 export interface ClanWithRoles {
   clanId: number;
   /** Clients by person; `anon` is signed out, `outsider` is signed in but in no clan. */

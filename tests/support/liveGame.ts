@@ -34,7 +34,7 @@ function ok(what: string, answer: Answer): any {
 }
 
 /**
- * Sets up a started game through the API of the server at `base` (server-contract sections 2-4):
+ * Sets up a started game through the API of the server at `base` (docs/server.md §3, §4, §5):
  * an Owner with a clan (`prefix` names people and the clan), the shared 144-task pool, an event,
  * two teams (Red Dragons #cc2222, Blue Moons #2244cc) each with its own Leader, a 100-square game
  * with the default settings and no proof rule, status in-progress. Used by browser tests and

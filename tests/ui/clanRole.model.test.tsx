@@ -17,8 +17,8 @@ import { ClanLoadError, type ClanManageEffects } from '../../src/features/clan/e
 import { ApiRequestError } from '../../src/api/client';
 
 /**
- * Model-based tests of the clanRole chart (product-spec sections 4 "Clan roles", 5 "Clan
- * members", 8, 9) and the clanData chart (section 8 "Clan load") through the rendered clan
+ * Model-based tests of the clanRole chart (docs/client.md §5, §11,
+ * §12) and the clanData chart (section 8 "Clan load") through the rendered clan
  * management screen (/clans/manage/7) with fake calls. Paths are generated from the charts and
  * driven by clicks; timers are fake (the 500 ms wait, the 4 s fade and the 5 s removal).
  */
@@ -275,7 +275,7 @@ function roleExecutors(w: World) {
   } satisfies Record<RoleModelEvent['type'], RoleExecutor>;
 }
 
-/** The pending screen: the pending text shows and every tab is disabled (product-spec section 2). */
+/** The pending screen: the pending text shows and every tab is disabled (docs/client.md §1). */
 function expectPending() {
   expect(screen.queryByRole('dialog')).toBeNull();
   expect(screen.getByTestId('clan-pending').textContent).toBe(ACTION_PENDING_TEXT);
@@ -439,7 +439,7 @@ describe('clanRole chart through the clan management screen', () => {
     ]) {
       expect(edges.has(edge), edge).toBe(true);
     }
-    // The spec's success texts appear on the way (product-spec section 8), verbatim.
+    // The documented success texts appear on the way (docs/client.md §11), verbatim.
     const texts = new Set(scenarios.flatMap((sc) => sc.paths.flatMap((p) => p.steps.map((st) => st.state.context.message?.text))));
     for (const text of ['Mia successfully promoted to Admin.', 'Adam successfully demoted to Member.', 'Adam successfully promoted to Owner.', 'Gus was successfully kicked.']) {
       expect(texts.has(text), text).toBe(true);
@@ -521,7 +521,7 @@ type DataSynthetic =
   | { type: 'xstate.error.actor.reloadClan'; error: ClanLoadError };
 type DataModelEvent = ClanDataEvent | DataSynthetic;
 
-/** What the server answers and what the screen must say (product-spec section 8 Clan load). */
+/** What the server answers and what the screen must say (docs/client.md §11). */
 const LOAD_FAILURES = [
   { status: 404, server: `Clan ID ${CLAN_ID} not found.`, shown: `Clan ID ${CLAN_ID} not found.` },
   { status: 403, server: 'Permission denied. You are not authorized to manage this clan.', shown: 'Permission denied. You are not authorized to manage this clan.' },

@@ -11,8 +11,8 @@ import { FakeEffects } from '../support/effects';
 import { useFakeTimersPerTest } from '../support/timers';
 
 /**
- * Model-based test of the discordSettings chart (the event's 'Discord' panel, server-contract
- * section 9) through the rendered panel: shortest paths of the real chart, each step caused
+ * Model-based test of the discordSettings chart (the event's 'Discord' panel, docs/server.md
+ * §10) through the rendered panel: shortest paths of the real chart, each step caused
  * through the screen (typing a URL, a switch, Save, Send Test Message, Remove Webhook,
  * Refresh/Retry, and the fake server answering or refusing each call) and every state asserted
  * on the screen: the masked URL, the webhook's state and last error, the exact refusal text of

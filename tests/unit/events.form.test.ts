@@ -19,7 +19,7 @@ import {
   type EventDraft,
 } from '../../src/features/events/eventForm';
 
-/** Pure rules of the event modals (product-spec sections 4 Event status and 5 Events). */
+/** Pure rules of the event modals (docs/game-rules.md §12; docs/client.md §6). */
 
 const NOW = Date.parse('2030-01-15T12:00:00Z');
 const draft = (over: Partial<EventDraft>): EventDraft => ({ ...newEventDraft(), ...over });

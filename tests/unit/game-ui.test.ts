@@ -27,9 +27,9 @@ import { GAME_DIALOG_TEXTS } from '../../src/features/game/EventGameView';
 
 /**
  * Unit tests of the pure helpers of the game screens: board drawing geometry and info
- * texts (product-spec section 2 "Game play screen"), the settings form rules (section 5 "Game
+ * texts (docs/client.md §9), the settings form rules (section 5 "Game
  * settings"), the manual board editor (section 5 "Manual board config"), live updates
- * (server-contract section 5), and the Game Tasks columns and swap rules (sections 2, 5 "Tasks").
+ * (docs/server.md §6), and the Game Tasks columns and swap rules (sections 2, 5 "Tasks").
  */
 
 const square = (over: Partial<BoardSquare> & { id: number; square_index: number }): BoardSquare => ({

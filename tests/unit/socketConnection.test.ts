@@ -13,8 +13,8 @@ import { deferred } from '../support/effects';
 import { fixtureGame, progressOf } from '../support/gameFixtures';
 
 /**
- * The socketConnection chart and the gamePlay chart holding the game (product-spec sections 4, 7
- * and 9; server-contract section 5), driven through the real socket callback actor of
+ * The socketConnection chart and the gamePlay chart holding the game (docs/game-rules.md §6; docs/server.md §3; docs/client.md
+ * §12; docs/server.md §6), driven through the real socket callback actor of
  * src/realtime with a fake Socket.IO client.
  */
 

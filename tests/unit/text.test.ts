@@ -16,7 +16,7 @@ import { PROFILE_TEXTS, validateClanCreate, validateIgnEdit } from '../../src/fe
 import { validateRename } from '../../src/features/clan/ClanManagePage';
 
 /**
- * The text rule of server-contract section 7 "Text" (issue #9) on every typed-text schema of the
+ * The text rule of docs/server.md §8 on every typed-text schema of the
  * contract: NFC, control characters refused with the field named (line breaks only in multi-line
  * fields), zero-width and bidi controls removed before the length checks, and the NFKC clan key.
  */

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { IdParamSchema } from '../../../contract/common';
 import type { EventsView } from '../../../machines/eventsTab.machine';
 
-/** The tabs of clan management (product-spec section 2; Reviews: server-contract section 8). */
+/** The tabs of clan management (docs/client.md §1; Reviews: docs/server.md §9). */
 export type ClanTab = 'members' | 'events' | 'tasks' | 'reviews';
 
 /** Where the Events tab is: the event list, or one event's teams, game or game tasks view. */
