@@ -11,7 +11,7 @@ import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
 
 /**
- * Speed benchmark of issue #14 (docs/server.md §6), all in one run:
+ * Speed benchmark of the live game (docs/server.md §6), all in one run:
  * 1. Roll to every spectator: for N spectator sockets on one game (default 5,000 and 10,000),
  *    BENCH_ROLLS rolls by two team Leaders, each measured from the roll_dice emit to the
  *    game_state_update receipt at every spectator; beside the bare server (bench/bareServer.ts)
@@ -430,7 +430,7 @@ async function main(): Promise<void> {
   const httpReal = median(http.real.map((r) => r.rps));
   const httpBare = median(http.bare.map((r) => r.rps));
   const lines = [
-    '# Speed benchmark (issue #14)',
+    '# Speed benchmark',
     '',
     `Produced by \`npm run bench\` (bench/spectators.bench.ts) on ${started.toISOString().slice(0, 10)} (${started.toISOString()}), one run.`,
     '',

@@ -365,7 +365,7 @@ export function coveredFiles(root = ROOT): string[] {
   return files;
 }
 
-const PREFILTER = /product-spec|server-contract|house[- ]style|\bspec\b|issues?\s|#\d|DEVELOPERS\.md|\.\.\/shared|\/work\//i;
+const PREFILTER = /product-spec|server-contract|house[- ]style|\bspec\b|issues?\s+(?:\*\s*)?#?\d|\(#\d{1,3}\)|DEVELOPERS\.md|\.\.\/shared|\/work\//i;
 
 /** Rewrites one file's comments; answers the new text, how many comments changed, and what is left. */
 function rewriteFile(file: string, text: string, tables: CitationTable): { text: string; changed: number; leftovers: Leftover[] } {

@@ -60,7 +60,7 @@ export function openGameSocket(): GameSocket {
 
 /**
  * Connects a socket that is not connecting yet (`active` false: openGameSocket's) when the page is
- * idle (whenIdle, at most 1 s later). Issue #14 (first load): a game page draws the game from its
+ * idle (whenIdle, at most 1 s later). On the first load a game page draws the game from its
  * REST answer first, and the socket's handshake requests and answers come after that drawing
  * instead of between its slices; the join_game answer brings the full game, so nothing is missed.
  * A socket already connecting is left alone. Returns the cancel, for an actor stopped before that.

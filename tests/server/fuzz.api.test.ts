@@ -4,7 +4,7 @@ import { ApiClient } from '../support/api';
 import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
 
 /**
- * "No bad input ever causes a 500" (DEVELOPERS.md Standards; docs/server.md), checked by
+ * "No bad input ever causes a 500" (docs/server.md §1), checked by
  * throwing generated junk at every route of the API as a clan Owner: random JSON values, objects
  * mixing every field name the API knows with values of the wrong type or range, text that is not
  * JSON, and ids that are malformed, out of range or of nothing. Every answer must be below 500,

@@ -1,5 +1,5 @@
 /**
- * The game cache and HTTP weight of issue #14 over real HTTP against the real server, on SQLite
+ * The game cache and the weight of what HTTP answers, over real HTTP against the real server, on SQLite
  * and (with TEST_DATABASE_URL) PostgreSQL:
  * - after each kind of change (roll, revert, status, board change, task swap, reset, team rename,
  *   proof submission and review) the public game and the members' game answer the new state,

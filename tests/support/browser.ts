@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
-/** Debian's Chromium, the one browser these tests drive (DEVELOPERS.md "This machine"). */
+/** Debian's Chromium, the one browser these tests drive. */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /** Flags Chromium needs here: root, no GPU, no network of its own. */

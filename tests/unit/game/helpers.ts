@@ -25,7 +25,7 @@ export function generationViolations(n: number, snakes: number, ladders: number,
 }
 
 /**
- * The shape rules of issue #12 on a generated board, checked without the code under test: every
+ * The shape rules of a generated board (contract/game/boardShape.ts), checked without the code under test: every
  * connection spans at least a row (sqrt(N) squares) and at most a third of the board (N/3), and no
  * snake ends where a ladder starts or a ladder ends where a snake starts.
  */
