@@ -33,7 +33,7 @@ export interface RoleRequest {
   newRole: ClanRole | null;
 }
 
-/** An action message of the clan screen; it fades at 4 s and is removed at 5 s (section 9). */
+/** An action message of the clan screen; it fades at 4 s and is removed at 5 s (docs/client.md §12). */
 export interface ActionMessage {
   text: string;
   tone: 'success' | 'error';
@@ -108,7 +108,7 @@ export function refusalText(e: RoleIntent): string {
   }
 }
 
-/** The message of a failed call: the server's text, or the section 8 fallback. */
+/** The message of a failed call: the server's text, or the docs/client.md §11 fallback. */
 export function failureText(request: RoleRequest | null, error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
   switch (request?.kind) {

@@ -64,14 +64,14 @@ export const REVIEW_UNDO_MS = 5 * 60 * 1000;
 export const PROOF_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 
 /**
- * The texts of section 8. Texts the contract gives verbatim are marked; the rest are ours and the
+ * The texts of docs/server.md §9. Texts the contract gives verbatim are marked; the rest are ours and the
  * client shows them as the server sends them.
  */
 export const PROOF_MESSAGES = {
-  /** Verbatim (section 8): the roll gate's action_error. */
+  /** Verbatim (docs/server.md §9): the roll gate's action_error. */
   rollGate: (square: number, team: string) =>
     `Complete the task on square ${square} first: a referee must approve its proof before ${team} can roll again.`,
-  /** Verbatim (section 8). */
+  /** Verbatim (docs/server.md §9). */
   ownSubmission: 'You cannot review your own submission.',
   notOnTeam: 'Only players on this team can send its proof.',
   notPlaying: 'Proof can only be sent while the game is in progress or paused.',
@@ -96,7 +96,7 @@ export const PROOF_MESSAGES = {
   rulesSaved: 'Game rules saved.',
 } as const;
 
-/** Log lines of section 8, verbatim. */
+/** Log lines of docs/server.md §9, verbatim. */
 export const PROOF_LOG = {
   sent: (team: string, square: number) => `${team} sent proof for square ${square}.`,
   approved: (referee: string, team: string) => `Approved by ${referee}: ${team} may roll.`,
@@ -191,7 +191,7 @@ export interface JoinReviewsAnswer {
   joined: boolean;
 }
 
-/** The managers room of a clan (section 8). */
+/** The managers room of a clan (docs/server.md §9). */
 export const managersRoom = (clanId: number) => `clan:${clanId}:managers`;
 
 /**

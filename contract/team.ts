@@ -128,7 +128,7 @@ export const AddTeamMemberBodySchema = v.object(
 /** PUT .../teams/{teamId}/members/{id} body. */
 export const UpdateTeamMemberBodySchema = v.object({ role: v.optional(TeamRoleSchema, '' as TeamRole) }, 'Request body must be a JSON object.');
 
-/** POST and PUT team member answer with the documented success message (section 8). */
+/** POST and PUT team member answer with the documented success message (docs/client.md §11). */
 export const TeamMemberAnswerSchema = v.object({ member: TeamMemberSchema, message: v.string() });
 /** DELETE team member answer: '{ign} removed from team.' */
 export const TeamMemberRemovedAnswerSchema = v.object({ ok: v.literal(true), message: v.string() });

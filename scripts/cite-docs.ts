@@ -279,15 +279,19 @@ function cite(table: Citations, items: Item[]): string {
 }
 
 /** Rewrites the references to outside documents in one comment. */
-function rewriteDocRefs(text: string, tables: CitationTable): string {
-  const re = new RegExp(`${DOC}('s)?`, 'gi');
+function rewriteDocRefs(text: string, tables: CitationTable, fileDoc: keyof CitationTable | null): string {
+  // A bare `section 8` later in a comment that named a document is a section of that document.
+  const re = new RegExp(`(?:${DOC}('s)?|\\b(sections?)(?=${WS}\\d))`, 'gi');
   let out = '';
   let last = 0;
+  let lastDoc: keyof CitationTable | null = fileDoc;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    const docName = (m[1] ?? 'product-spec').toLowerCase().replace(' ', '-') as keyof CitationTable;
+    if (m[4] && !lastDoc) continue;
+    const docName = m[4] ? lastDoc! : ((m[1] ?? 'product-spec').toLowerCase().replace(' ', '-') as keyof CitationTable);
+    lastDoc = docName;
     const table = tables[docName];
     const known = Object.keys(table.named).sort((a, b) => b.length - a.length);
-    const afterDoc = m.index + m[0].length;
+    const afterDoc = m[4] ? m.index : m.index + m[0].length;
     const { end, items } = readSections(text, afterDoc, known);
     let replacement = cite(table, items);
     if (m[2] === undefined && !items.length && /^\s+intro\b/.test(text.slice(afterDoc))) {
@@ -334,9 +338,20 @@ function removeIssueRefs(text: string): string {
   return out;
 }
 
-/** The whole rewrite of one comment. Exported for the tests. */
-export function rewriteComment(text: string, tables: CitationTable = loadCitations()): string {
-  return removeIssueRefs(rewriteDocRefs(text, tables));
+/**
+ * The whole rewrite of one comment. `fileDoc` is the document the file's comments name most, which
+ * a bare `section 8` in a comment that names none refers to.
+ */
+export function rewriteComment(text: string, tables: CitationTable = loadCitations(), fileDoc: keyof CitationTable | null = null): string {
+  return removeIssueRefs(rewriteDocRefs(text, tables, fileDoc));
+}
+
+/** The outside document a file names most often (product-spec or server-contract), or null. */
+function mostNamedDoc(text: string): keyof CitationTable | null {
+  const ps = (text.match(/product-spec/gi) ?? []).length;
+  const sc = (text.match(/server-contract/gi) ?? []).length;
+  if (ps === 0 && sc === 0) return null;
+  return ps >= sc ? 'product-spec' : 'server-contract';
 }
 
 /** What in one comment still names an issue, an outside path or an outside document. */
@@ -371,13 +386,14 @@ const PREFILTER = /product-spec|server-contract|house[- ]style|\bspec\b|issues?\
 function rewriteFile(file: string, text: string, tables: CitationTable): { text: string; changed: number; leftovers: Leftover[] } {
   if (!PREFILTER.test(text)) return { text, changed: 0, leftovers: [] };
   const spans = commentSpans(file, text);
+  const fileDoc = mostNamedDoc(text);
   let out = '';
   let last = 0;
   let changed = 0;
   const leftovers: Leftover[] = [];
   for (const s of spans) {
     const before = text.slice(s.start, s.end);
-    const after = PREFILTER.test(before) ? rewriteComment(before, tables) : before;
+    const after = PREFILTER.test(before) || (fileDoc && /\bsections? \d/.test(before)) ? rewriteComment(before, tables, fileDoc) : before;
     if (after !== before) changed += 1;
     const base = out + text.slice(last, s.start);
     out = base + after;
@@ -398,6 +414,8 @@ function rewriteFile(file: string, text: string, tables: CitationTable): { text:
 }
 
 function main(): void {
+  // A reader that stops early (`| head`) is not an error.
+  process.stdout.on('error', () => {});
   const check = process.argv.includes('--check');
   const tables = loadCitations();
   const started = Date.now();

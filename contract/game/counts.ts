@@ -6,8 +6,8 @@ import { parseHistory } from './moves';
  * Event Game view's live tracker, the results page, the Verify dice view) and the history CSV:
  * - a roll is a die thrown and applied (a `roll` move; it takes roll index k, docs/game-rules.md
  *   §9);
- * - a revert is a `revert` move: it undoes the team's latest roll that still stands (section 4
- *   "Revert" pops the last history entry), and that roll counts as reverted;
+ * - a revert is a `revert` move: it undoes the team's latest roll that still stands (docs/server.md
+ *   §5 pops the last history entry), and that roll counts as reverted;
  * - a turn is a roll that stands. Turns processed (docs/client.md §1: the sum
  *   over teams of history length minus 1) is therefore rolls minus reverts.
  */

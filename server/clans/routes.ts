@@ -80,7 +80,7 @@ const STALE = 'The member list changed meanwhile. Reload the clan and try again.
  *          manager or the Owner), another id = kick (checkKick), remembered so setup cannot bring
  *          the user back (docs/server.md §8) until a manager's Add Member lifts it
  * After a kick, a leave or a demotion to Guest, the user's open sockets leave the members rooms
- * of the clan's games; after a disband, the rooms of its games are emptied (section 7).
+ * of the clan's games; after a disband, the rooms of its games are emptied (docs/server.md §8).
  * - PUT    /clan/{clanId}/name {new_name} → {new_name}; Owner; 400 empty/same/over 40, 409 taken
  * - DELETE /clan/{clanId} → {ok}; Owner; disbands with everything of the clan
  */

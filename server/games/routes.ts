@@ -91,7 +91,7 @@ export async function announce(c: Context<AppEnv>, gameId: number, change: GameC
  * - PUT    .../game/{gameId}/status {status: 'in-progress'|'paused'} → {ok, status}
  * - PUT    .../game/{gameId}/reset → {ok, message}; 409 finished; the game's submissions and their
  *   stored images are deleted (docs/server.md §9); a new dice round starts: the old seed
- *   is revealed in the log and a new one committed (section 10)
+ *   is revealed in the log and a new one committed (docs/game-rules.md §9)
  * - PUT    .../game/{gameId}/rules {proof_required} → {ok, proof_required, message}: the proof rule
  *   (docs/server.md §9) without touching the board; 409 finished; a change is broadcast
  *   as the full game

@@ -187,7 +187,7 @@ export async function createGame(
 }
 
 /**
- * Randomize (docs/server.md §3 PUT .../game/{gameId}; section 4 "Randomize"):
+ * Randomize (docs/server.md §3 PUT .../game/{gameId}; docs/game-rules.md §5):
  * stores the checked settings and regenerates connections and squares with them; team positions,
  * histories, revert counts, task states, log, status and proof_required stay (not a reset; the
  * rules change through setRules, docs/server.md §9). Raises 409 for a finished game, and

@@ -59,7 +59,7 @@ async function listReviews(db: Db, gameId: number): Promise<HistoryReview[]> {
 
 /**
  * The history of game `gameId` (docs/server.md §12; contract GameHistorySchema), or null
- * when there is no such game. The seed is shown only once the game is finished (section 10);
+ * when there is no such game. The seed is shown only once the game is finished (docs/game-rules.md §9);
  * reviews only when the game requires proof.
  */
 export async function loadHistory(db: Db, gameId: number): Promise<GameHistory | null> {

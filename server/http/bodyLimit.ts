@@ -86,7 +86,7 @@ async function discardUnread(req: Request): Promise<boolean> {
  * default (docs/server.md §8). Put it in the route's handler chain, e.g. after its
  * permission check; the global jsonBodyLimit then steps aside for that route, and this one answers
  * 413 `{"error": message}` past `maxBytes` (bytes, counted on the wire: multipart envelope included).
- * Used by the CSV upload (1 MiB file); the proof-image upload (section 8) takes 8 MiB the same way.
+ * Used by the CSV upload (1 MiB file); the proof-image upload (docs/server.md §9) takes 8 MiB the same way.
  */
 export function routeBodyLimit(maxBytes: number, message: string): MiddlewareHandler<AppEnv> {
   const middleware = limitBody(maxBytes, message);

@@ -197,7 +197,7 @@ const FULL_GAME = new Set(['join_game', 'tasks_reordered']);
 
 /**
  * Registers the client events of docs/server.md §6 on one socket, behind the limits of
- * section 7, checked before any work is done:
+ * docs/server.md §8, checked before any work is done:
  * - roll_dice/revert_roll: `actionsPerSocket` a second on this socket (5), then
  *   `actionsPerUser` a second for the signed-in user over all sockets and processes (10);
  * - join_game/tasks_reordered (each answered with the whole game): `fullGamePerSocket` a second

@@ -23,7 +23,7 @@ import type { RequestableStatus } from '../../contract/game/status';
 /**
  * The game and game-task calls of docs/server.md §3 ("Game", "Game tasks"), one function per
  * endpoint, answers parsed with the contract/gameApi.ts schemas. Every function raises
- * ApiRequestError with the server's `error` text, or the section 8 fallback when it has none.
+ * ApiRequestError with the server's `error` text, or the docs/client.md §11 fallback when it has none.
  */
 
 /** Path of an event's game calls: clan/{clanId}/events/{eventId}/game (prefix /api from the client). */

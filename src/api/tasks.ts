@@ -17,7 +17,7 @@ const base = (clanId: number) => `clan/${clanId}/tasks`;
 
 /**
  * GET /api/clan/{clanId}/tasks/ → the clan's pool tasks (docs/server.md §3).
- * Fallback 'Failed to load current tasks. Check console for details.' (section 8).
+ * Fallback 'Failed to load current tasks. Check console for details.' (docs/client.md §11).
  */
 export async function fetchClanTasks(clanId: number): Promise<Task[]> {
   return (await request(TaskListAnswerSchema, (h) => h.get(`${base(clanId)}/`), 'Failed to load current tasks. Check console for details.')).tasks;

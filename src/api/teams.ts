@@ -18,7 +18,7 @@ const membersPath = (clanId: number, eventId: number, teamId: number) => `${team
 
 /**
  * GET /api/clan/{clanId}/events/{eventId}/teams/ → the event's teams (docs/server.md §3).
- * Fallbacks 'Failed to fetch teams.' / 'Network error fetching teams.' (section 8).
+ * Fallbacks 'Failed to fetch teams.' / 'Network error fetching teams.' (docs/client.md §11).
  */
 export async function fetchTeams(clanId: number, eventId: number): Promise<Team[]> {
   const answer = await withNetworkMessage(

@@ -78,7 +78,7 @@ const uniqueName = (label: string) => `${label}-${++nameSeq}`;
 describe.each(backends())('request body limits (%s)', (backend) => {
   const suite = useServerSuite(backend);
 
-  describe('over 64 KiB refused, CSV upload apart (server-contract 7)', () => {
+  describe('over 64 KiB refused, CSV upload apart (docs/server.md §8)', () => {
     it('refuses a 2 MB JSON body with Content-Length: 413 {"error"} on every kind of route, nothing done', async () => {
       const signedIn = await suite.client().devLogin(uniqueName('Big Ben'));
       const before = (await signedIn.get('/api/clans')).body.clans;

@@ -23,7 +23,7 @@ import { validateBoard } from '../../contract/game/validate';
  */
 
 const BOARD_SEED = '4242';
-/** These suites roll as fast as they can; the limits of section 7 are tested elsewhere. */
+/** These suites roll as fast as they can; the limits of docs/server.md §8 are tested elsewhere. */
 const FAST = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
 /** A 25-square board with one snake and one ladder, so moves go 'via' both. */
 const SNAKES: [number, number][] = [[19, 4]];

@@ -27,7 +27,7 @@ import { REPO_ROOT } from '../support/e2e';
 import type { Game, PublicGame } from '../../contract/gameApi';
 
 const TIERS = ['EASY', 'MEDIUM', 'HARD', 'ELITE', 'MASTER'];
-/** These suites roll as fast as they like (the limits of section 7 are tested elsewhere). */
+/** These suites roll as fast as they like (the limits of docs/server.md §8 are tested elsewhere). */
 const FAST = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
 /**
  * The suites here trust the cache for a minute without asking the database (the test servers

@@ -37,7 +37,7 @@ import {
  */
 
 const TIERS = ['EASY', 'MEDIUM', 'HARD', 'ELITE', 'MASTER'];
-/** These suites roll as fast as they can to reach the states they test, not the limits of section 7. */
+/** These suites roll as fast as they can to reach the states they test, not the limits of docs/server.md §8. */
 const FAST = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
 
 /** Fills the clan's pool with 60 tasks a tier, so every task square of a 225-square board gets one. */

@@ -44,7 +44,7 @@ const MB = 1000 * 1000;
 describe.each(backends())('security headers (%s)', (backend) => {
   const suite = useServerSuite(backend);
 
-  describe('on every answer (server-contract 7)', () => {
+  describe('on every answer (docs/server.md §8)', () => {
     it('pages: /, /index.html and a client route carry the headers; index.html has no inline script and the answer\'s nonce', async () => {
       const nonces = new Set<string>();
       for (const p of ['/', '/index.html', '/dashboard', '/games/spectate/12']) {
@@ -66,7 +66,7 @@ describe.each(backends())('security headers (%s)', (backend) => {
       expect(nonces.size).toBe(4); // a fresh nonce per answer
     });
 
-    it("a spectator game page preloads the game screen's built chunks and its public game answer (issue #14)", async () => {
+    it("a spectator game page preloads the game screen's built chunks and its public game answer", async () => {
       const html = await (await fetch(suite.url + '/games/spectate/12')).text();
       const chunks = [...html.matchAll(/<link rel="modulepreload" crossorigin href="(\/assets\/game(?:Screen|Shared)-[^"]+\.js)">/g)].map((m) => m[1]);
       expect(chunks).toHaveLength(2);

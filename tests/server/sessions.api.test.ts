@@ -25,7 +25,7 @@ const uniqueName = (label: string) => `${label}-${++nameSeq}`;
 describe.each(backends())('sessions (%s)', (backend) => {
   const suite = useServerSuite(backend);
 
-  describe('logout (server-contract 1 and 7)', () => {
+  describe('logout (docs/server.md §2, §8)', () => {
     /** The same user signed in from two clients (two sessions). */
     async function twoSessions(label: string) {
       const name = uniqueName(label);
@@ -87,7 +87,7 @@ describe.each(backends())('sessions (%s)', (backend) => {
     });
   });
 
-  describe('expired sessions are purged (server-contract 7)', () => {
+  describe('expired sessions are purged (docs/server.md §8)', () => {
     let handle: DbHandle;
     beforeAll(async () => {
       handle = await openDirectDb(suite.env);

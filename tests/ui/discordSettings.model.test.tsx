@@ -249,7 +249,7 @@ modelTests<Snap, ModelEvent, World>({
     return { fx, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }) };
   },
   guards: (paths) => {
-    // The texts of section 9 and of the panel are reached: the refusal, each outcome, a disabled webhook.
+    // The texts of docs/server.md §10 and of the panel are reached: the refusal, each outcome, a disabled webhook.
     const messages = new Set(paths.flatMap((p) => p.steps.map((st) => st.state.context.message?.text)));
     for (const text of [DISCORD_PANEL_TEXTS.saved, DISCORD_PANEL_TEXTS.tested, DISCORD_PANEL_TEXTS.removed, WEBHOOK_URL_MESSAGE, TEST_ERROR, DELETE_ERROR, LOAD_ERROR]) {
       expect(messages.has(text), text).toBe(true);

@@ -193,7 +193,7 @@ describe('csvImport chart through the Task CSV Importer', () => {
     });
   }
 
-  it('fades the message after 5 s and removes it 1 s later (API messages, product-spec section 9); the counts stay', async () => {
+  it('fades the message after 5 s and removes it 1 s later (API messages, docs/client.md §12); the counts stay', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       const w = renderTasks(true);

@@ -13,7 +13,7 @@ describe('contract schemas', () => {
       expect(v.safeParse(IdParamSchema, bad).success, bad).toBe(false);
     }
   });
-  it('auth status needs every field of server-contract section 1', () => {
+  it('auth status needs every field of docs/server.md §2', () => {
     expect(v.safeParse(AuthStatusSchema, { authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false, discord_login: true }).success).toBe(true);
     expect(v.safeParse(AuthStatusSchema, { authorized: true }).success).toBe(false);
   });

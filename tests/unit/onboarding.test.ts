@@ -34,7 +34,7 @@ describe('onboarding clan rules', () => {
   });
 });
 
-describe('setup payload schema (server-contract section 2)', () => {
+describe('setup payload schema (docs/server.md §3)', () => {
   const parse = (body: unknown) => v.safeParse(SetupBodySchema, body);
   it('accepts the three clan choices and trims IGNs', () => {
     const r = parse({ igns: [' Zezima '], clan_setup: { role: 'Owner', clan_name: ' Iron Legion ' } });

@@ -52,7 +52,7 @@ function started(load?: Promise<HeldGame>) {
   return s;
 }
 
-describe('socket settings (product-spec section 9)', () => {
+describe('socket settings (docs/client.md §12)', () => {
   it('polls first and upgrades, 20 s timeout, 1 s to 5 s reconnection delay with 0.5 jitter, unlimited attempts', () => {
     expect(SOCKET_OPTIONS.transports).toEqual(['polling', 'websocket']);
     expect(SOCKET_OPTIONS.upgrade).toBe(true);
@@ -65,7 +65,7 @@ describe('socket settings (product-spec section 9)', () => {
   });
 });
 
-describe('connecting when the page is idle (issue #14: the first load)', () => {
+describe('connecting when the page is idle', () => {
   it('a new game socket is not connecting until its actor connects it', () => {
     const socket = openGameSocket();
     expect(socket.active).toBe(false);

@@ -129,7 +129,7 @@ describe.each(FIELDS)('the text rule in the $name schema', (f) => {
   });
 });
 
-describe('clan name key (server-contract sections 3 and 7)', () => {
+describe('clan name key (docs/server.md §4, §8)', () => {
   it('is one key for full-width, upper-case and zero-width variants', () => {
     const key = clanNameKey('Iron Dragons');
     expect(key).toBe('iron dragons');

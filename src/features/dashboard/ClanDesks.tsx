@@ -33,7 +33,7 @@ function stepsOf(steps: GettingStarted): { text: string; done: boolean; view: Cl
 
 /**
  * The getting-started steps of each managed clan that has had no game yet (docs/game-rules.md §1
- * dashboard; section 7 for where each is done): import tasks, create an event, build its teams,
+ * dashboard; docs/server.md §3 for where each is done): import tasks, create an event, build its teams,
  * create the game; each links to its place in Manage Clan and is ticked once done. Nothing once
  * every clan has had a game, or while loading.
  */

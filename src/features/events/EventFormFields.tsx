@@ -7,7 +7,7 @@ import { Notice } from '../../ui/Notice';
 import { useTouched } from '../../ui/useTouched';
 import { centralTimeNote, eventFormError, utcInputAt, type EventDraft } from './eventForm';
 
-/** confirmAction `validate` of the event modals: the section 5 Events rule at the current time. */
+/** confirmAction `validate` of the event modals: the docs/client.md §6 rule at the current time. */
 export function validateEventDraft(draft: EventDraft): string | null {
   return eventFormError(draft, Date.now());
 }

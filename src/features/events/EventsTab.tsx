@@ -74,7 +74,7 @@ export const MEMBER_EVENTS_NOTE = 'Only Clan Admins and the Owner can schedule e
  * §12): 'Create New Event', the past / upcoming toggle, the event table with status derived from
  * time, row buttons and actions menu, the schedule / edit / delete modals, and the sub-navigation
  * to the Manage Teams, Manage Game and Manage Game Tasks views. Shown to everyone who reaches the
- * manage screen; the server enforces permissions (section 6), and a non-manager sees the list
+ * manage screen; the server enforces permissions (docs/game-rules.md §11), and a non-manager sees the list
  * with MEMBER_EVENTS_NOTE instead of the actions the server would refuse. Each view is a URL
  * (`route`, from clanPaths): the buttons navigate, and the chart follows the route, so Back,
  * reload and bookmarks show the same view. `effects` replaces the calls in tests.

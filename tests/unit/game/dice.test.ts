@@ -16,7 +16,7 @@ function reference(seed: Buffer, gameId: number, k: number): { die: number; skip
   }
 }
 
-describe('verifiable dice (server-contract section 10)', () => {
+describe('verifiable dice (docs/game-rules.md §9)', () => {
   it('the commitment is the lowercase hex SHA-256 of the seed bytes', async () => {
     expect(SEED).toBe(createHash('sha256').update('vector seed').digest('hex'));
     expect(await commitmentOf(SEED)).toBe(COMMITMENT);
