@@ -34,6 +34,15 @@ describe('comments cite only what the repository holds', () => {
     expect(found, 'run `node --import tsx scripts/cite-docs.ts`, then reword what it lists').toEqual([]);
   }, 60_000);
 
+  it('reads no file outside the repository', () => {
+    // A path that climbs out of the repository, or one of the machine it was written on.
+    const outside = [/['"`](?:\.\.\/)+shared\//, /\/work\/(?:wt|main|prompts)\//];
+    const found = coveredFiles(ROOT)
+      .filter((file) => file !== 'tests/unit/comments-stand-alone.test.ts')
+      .filter((file) => outside.some((re) => re.test(fs.readFileSync(path.join(ROOT, file), 'utf8'))));
+    expect(found).toEqual([]);
+  });
+
   it('finds comments and leaves strings and code alone', () => {
     const text = [
       "const a = 'issue 12 stays in a string';",
