@@ -2,7 +2,7 @@ import { JSDOM } from 'jsdom';
 import { performance } from 'node:perf_hooks';
 
 /**
- * Client-side cost of one step of a walking pawn (issue #12's roll moment, issue #14's weight):
+ * Client-side cost of one step of a walking pawn (the roll moment, whose weight every viewer pays):
  * the game screen re-renders THE board with the pawn one square further on every step, for every
  * viewer, up to 6 steps a roll plus the frames along a snake or ladder. Measured in jsdom (React
  * 19's production build, react-dom's flushSync, so each step is one whole render and commit), a 225-square board with

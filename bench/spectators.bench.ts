@@ -11,7 +11,7 @@ import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
 
 /**
- * Speed benchmark of issue #14 (server-contract section 5 "Size of a broadcast"), all in one run:
+ * Speed benchmark of the live game (docs/server.md §6), all in one run:
  * 1. Roll to every spectator: for N spectator sockets on one game (default 5,000 and 10,000),
  *    BENCH_ROLLS rolls by two team Leaders, each measured from the roll_dice emit to the
  *    game_state_update receipt at every spectator; beside the bare server (bench/bareServer.ts)
@@ -46,7 +46,7 @@ const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 const WARMUP = 10;
 const ROLL_TIMEOUT_MS = 15_000;
 const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench/RESULTS.md');
-const TASKS_CSV = path.resolve(ROOT, '../shared/data/osrs-tasks.csv');
+const TASKS_CSV = path.resolve(ROOT, 'examples/osrs-tasks.csv');
 /** Snakes on 213..218 of a 225 board: no team can get past 212, so the game never ends. */
 const NO_WIN_SNAKES = [[213, 2], [214, 3], [215, 4], [216, 5], [217, 6], [218, 7]];
 
@@ -231,7 +231,7 @@ async function setUpGame(server: TestServer) {
   return { gameId, teams, ignIds, cookie: cookieOf(owner) };
 }
 
-/** The env of a real server for the bench: limits of server-contract section 7 that measure abuse, not fan-out, lifted. */
+/** The env of a real server for the bench: limits of docs/server.md §8 that measure abuse, not fan-out, lifted. */
 const REAL_ENV = {
   BOARD_SEED: '2024',
   // The production default (tests/support/server.ts sets 0 so tests' direct writes show at once).
@@ -430,7 +430,7 @@ async function main(): Promise<void> {
   const httpReal = median(http.real.map((r) => r.rps));
   const httpBare = median(http.bare.map((r) => r.rps));
   const lines = [
-    '# Speed benchmark (issue #14)',
+    '# Speed benchmark',
     '',
     `Produced by \`npm run bench\` (bench/spectators.bench.ts) on ${started.toISOString().slice(0, 10)} (${started.toISOString()}), one run.`,
     '',
@@ -484,7 +484,7 @@ async function main(): Promise<void> {
     '  join_game answer is the same cached game, encoded once per version. Per roll it runs the permission checks, one SQLite transaction',
     '  and one broadcast per audience room plus the log entry (Socket.IO encodes a room broadcast once).',
     '- The real server runs on SQLite (embedded default, one process, BOARD_SEED), with the tasks of',
-    '  ../shared/data/osrs-tasks.csv on a 225-square board; snakes on squares 213-218 keep the game from ending.',
+    '  examples/osrs-tasks.csv on a 225-square board; snakes on squares 213-218 keep the game from ending.',
     '- Client and servers share the machine\'s CPUs: the client processes, the server and the other work on the',
     '  machine compete for the same cores, for the real and the bare server alike.',
     '',

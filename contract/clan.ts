@@ -2,14 +2,14 @@ import * as v from 'valibot';
 import { CLAN_ROLES, isManagerRole, type ClanRole, ClanRoleSchema } from './user';
 import { typedTextSchema, type TextField, type TypedTextSpec } from './text';
 
-/** Clan name limit after trimming, in characters (product-spec section 9). */
+/** Clan name limit after trimming, in characters (docs/client.md §12). */
 export const CLAN_NAME_MAX = 40;
-/** Clans one user may own (server-contract section 3). */
+/** Clans one user may own (docs/server.md §4). */
 export const CLAN_OWN_LIMIT = 3;
 /** Largest id the databases store (32-bit signed integer columns); larger ids name nothing. */
 export const DB_ID_MAX = 2_147_483_647;
 
-/** Product-spec section 5 Clans messages. */
+/** docs/game-rules.md §13 messages. */
 export const CLAN_NAME_EMPTY = 'Clan name cannot be empty. Please enter a name.';
 const CLAN_NAME_TOO_LONG = `Clan name must be at most ${CLAN_NAME_MAX} characters.`;
 
@@ -31,28 +31,28 @@ export function clanNameSchema(field: 'clan_name' | 'new_name', empty: string = 
 /** A clan name typed by a user in create clan (`clan_name`): the text rule, then 1-40 characters. */
 const ClanNameSchema = clanNameSchema('clan_name');
 
-/** A clan in a list (product-spec section 3). */
+/** A clan in a list (docs/game-rules.md §12). */
 const ClanSummarySchema = v.object({ id: v.number(), name: v.string() });
 export type ClanSummary = v.InferOutput<typeof ClanSummarySchema>;
 
 /** GET /api/clans answer. */
 export const ClanListSchema = v.object({ clans: v.array(ClanSummarySchema) });
 
-/** POST /api/clans body and answer (product-spec section 3 Create clan payload). */
+/** POST /api/clans body and answer (docs/game-rules.md §12). */
 export const CreateClanBodySchema = v.object({ clan_name: ClanNameSchema });
 export const CreateClanAnswerSchema = v.object({ clan_id: v.number() });
 
-/** The text for an empty rename or one equal to the current name (product-spec section 5 Clans). */
+/** The text for an empty rename or one equal to the current name (docs/game-rules.md §13). */
 export const RENAME_EMPTY_OR_SAME = 'Clan name cannot be empty or the same as the current name.';
 
 /**
- * PUT /api/clan/{clanId}/name body and answer (product-spec section 7): new_name after the text
+ * PUT /api/clan/{clanId}/name body and answer (docs/server.md §3): new_name after the text
  * rule, 1-40 characters; an empty one answers RENAME_EMPTY_OR_SAME.
  */
 export const RenameClanBodySchema = v.object({ new_name: clanNameSchema('new_name', RENAME_EMPTY_OR_SAME) });
 export const RenameClanAnswerSchema = v.object({ new_name: v.string() });
 
-/** A clan member row (product-spec section 3 Clan member); member_id is the user id. */
+/** A clan member row (docs/game-rules.md §12); member_id is the user id. */
 const ClanMemberSchema = v.object({
   member_id: v.number(),
   username: v.string(),
@@ -70,7 +70,7 @@ export const ClanMembersAnswerSchema = v.object({
   members: v.array(ClanMemberSchema),
 });
 
-/** GET /api/clan/{clanId}/available_members answer (product-spec section 3 Available user). */
+/** GET /api/clan/{clanId}/available_members answer (docs/game-rules.md §12). */
 export const AvailableMembersAnswerSchema = v.object({
   available_users: v.array(v.object({ id: v.number(), username: v.string() })),
 });
@@ -79,7 +79,7 @@ export const AvailableMembersAnswerSchema = v.object({
 const RoleBodyField = v.picklist(CLAN_ROLES, 'Role must be one of Guest, Member, Admin or Owner.');
 
 /**
- * POST /api/clan/{clanId}/members body (product-spec section 3 Add-member forms): user_id a
+ * POST /api/clan/{clanId}/members body (docs/game-rules.md §12): user_id a
  * positive integer id; role any ladder role here, the server refuses Owner with a clear 400.
  */
 export const AddClanMemberBodySchema = v.object({
@@ -97,13 +97,13 @@ export const ChangeRoleBodySchema = v.object({ role: RoleBodyField });
 
 // ---------------------------------------------------------------------------------------------
 // Members and the role ladder: answers of the member calls and the pure rules of
-// product-spec sections 4 (Clan roles), 5 (Clan members) and 6, shared by client and server.
+// docs/client.md §5; docs/game-rules.md §11, shared by client and server.
 // ---------------------------------------------------------------------------------------------
 
 /** Answer of POST /api/clan/{clanId}/members and PUT …/members/{memberId}/role: the member's new row. */
 export const MemberChangeAnswerSchema = v.object({ ok: v.literal(true), member: ClanMemberSchema });
 
-/** Position of a role on the ladder, 0 (Guest) to 3 (Owner) (product-spec section 4 Clan roles). */
+/** Position of a role on the ladder, 0 (Guest) to 3 (Owner) (docs/client.md §5). */
 function roleRank(role: ClanRole): number {
   return CLAN_ROLES.indexOf(role);
 }
@@ -114,7 +114,7 @@ export function ladderStep(role: ClanRole, direction: 1 | -1): ClanRole | null {
 }
 
 /**
- * Member list order (product-spec section 3 Clan member): Owner, Admin, Member, Guest, then
+ * Member list order (docs/game-rules.md §12): Owner, Admin, Member, Guest, then
  * username case-insensitively, then member_id so the order is total.
  */
 export function compareClanMembers(a: { role: ClanRole; username: string; member_id: number }, b: { role: ClanRole; username: string; member_id: number }): number {
@@ -129,13 +129,13 @@ export function compareClanMembers(a: { role: ClanRole; username: string; member
 /** The verdict of a member rule: allowed, or refused with the status and text the server answers. */
 export type RuleVerdict<T = object> = ({ ok: true } & T) | { ok: false; status: 400 | 403 | 409; error: string };
 
-/** The spec's permission text (product-spec section 6). */
+/** The documented permission text (docs/game-rules.md §11). */
 export const PERMISSION_DENIED = 'Permission denied. You are not authorized to manage this clan.';
 
 /**
- * Whether `actor` may set `target`'s role to `newRole` (product-spec sections 4-6). Rules, in order:
+ * Whether `actor` may set `target`'s role to `newRole` (docs/game-rules.md §6, §11, §13). Rules, in order:
  * only managers change roles (403); nobody changes their own role (403); the same role at a ladder
- * end gives the spec's 'Cannot promote {name} further than Owner.' / 'Cannot demote {name} further
+ * end gives the documented 'Cannot promote {name} further than Owner.' / 'Cannot demote {name} further
  * than Guest.' (400), elsewhere '{name} is already {role}.' (400); a change is one step (400);
  * promoting an Admin is the ownership transfer, Owner only (403); the Owner is never demoted (403);
  * demoting an Admin is for the Owner only, as kicking one is (403). `transfer` is true for Admin → Owner.
@@ -169,7 +169,7 @@ export function checkRoleChange(p: { actorRole: ClanRole; targetRole: ClanRole; 
 }
 
 /**
- * Whether `actor` may kick `target` (product-spec section 5 Clan members, section 6): managers only;
+ * Whether `actor` may kick `target` (docs/client.md §5; docs/game-rules.md §11): managers only;
  * Guests and Members by any manager; an Admin only by the Owner; the Owner never.
  */
 export function checkKick(actorRole: ClanRole, targetRole: ClanRole): RuleVerdict {
@@ -179,15 +179,15 @@ export function checkKick(actorRole: ClanRole, targetRole: ClanRole): RuleVerdic
   return { ok: true };
 }
 
-/** The hint shown to a sole manager on their own row (product-spec section 5 Clan members). */
+/** The hint shown to a sole manager on their own row (docs/client.md §5). */
 export const SOLE_MANAGER_HINT = 'As the sole manager, you must use the Disband Clan button on the Manage Clan page.';
 
 /** Why the Owner cannot leave while another manager exists: the refusal and the hint on their own row. */
 export const OWNER_LEAVE_HINT = 'The clan Owner cannot leave. Transfer ownership first by promoting an Admin, then leave.';
 
 /**
- * Whether a member with `role` may leave a clan that has `managerCount` managers (product-spec
- * section 6 "Any member can leave, except a sole manager"; server-contract section 3). A sole
+ * Whether a member with `role` may leave a clan that has `managerCount` managers (docs/game-rules.md
+ * §11; docs/server.md §4). A sole
  * manager is refused (409); so is an Owner while other managers exist, since a clan keeps its Owner:
  * they transfer ownership first (409).
  */
@@ -202,7 +202,7 @@ export function checkLeave(role: ClanRole, managerCount: number): RuleVerdict {
 }
 
 /**
- * Whether `actor` may add a member with `role` (product-spec section 5 Clan members): managers
+ * Whether `actor` may add a member with `role` (docs/client.md §5): managers
  * only (403); never as Owner (400); as Admin only by the Owner (403).
  */
 export function checkAddRole(actorRole: ClanRole, role: ClanRole): RuleVerdict {

@@ -2,8 +2,8 @@ import type { ClanEvent } from './event';
 import type { ClanLiveGame } from './lobby';
 
 /**
- * What the dashboard shows a manager about each clan they manage (product-spec section 1, the
- * dashboard; section 7 Events, Teams, Game, Task pool): its live games and, until the clan has
+ * What the dashboard shows a manager about each clan they manage (docs/game-rules.md §1, the
+ * dashboard; docs/server.md §3 lists the calls): its live games and, until the clan has
  * had a game, the getting-started steps.
  */
 

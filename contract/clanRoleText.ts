@@ -2,7 +2,7 @@ import type { ClanRole } from './user';
 import { checkKick, checkLeave, checkRoleChange, ladderStep, PERMISSION_DENIED, SOLE_MANAGER_HINT } from './clan';
 
 /**
- * The texts of the clan role actions (product-spec sections 4 "Clan roles", 5, 8) and the pure
+ * The texts of the clan role actions (docs/client.md §5, §11; docs/game-rules.md §13) and the pure
  * rules that pick them, for the clanRole chart (machines/clanRole.machine.ts).
  */
 
@@ -22,7 +22,7 @@ export interface RoleViewer {
   clanName: string;
 }
 
-/** The kinds of action of this chart (product-spec sections 4 Clan roles, 5 Clan members). */
+/** The kinds of action of this chart (docs/client.md §5). */
 export type RoleActionKind = 'promote' | 'demote' | 'transfer' | 'kick' | 'leave' | 'disband';
 
 /** The action being confirmed or run. `member` and `newRole` are absent for leave and disband. */
@@ -33,7 +33,7 @@ export interface RoleRequest {
   newRole: ClanRole | null;
 }
 
-/** An action message of the clan screen; it fades at 4 s and is removed at 5 s (section 9). */
+/** An action message of the clan screen; it fades at 4 s and is removed at 5 s (docs/client.md §12). */
 export interface ActionMessage {
   text: string;
   tone: 'success' | 'error';
@@ -50,7 +50,7 @@ export type RoleIntent =
 /** A role intent on a member row. */
 export type RoleMemberRequest = Extract<RoleIntent, { member: RoleTarget }>;
 
-/** Success texts (product-spec section 8); leave and disband texts are this app's own. */
+/** Success texts (docs/client.md §11); leave and disband texts are this app's own. */
 export const roleMessages = {
   roleChanged: (name: string, verb: 'promote' | 'demote', role: ClanRole) => `${name} successfully ${verb}d to ${role}.`,
   kicked: (name: string) => `${name} was successfully kicked.`,
@@ -108,7 +108,7 @@ export function refusalText(e: RoleIntent): string {
   }
 }
 
-/** The message of a failed call: the server's text, or the section 8 fallback. */
+/** The message of a failed call: the server's text, or the docs/client.md §11 fallback. */
 export function failureText(request: RoleRequest | null, error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
   switch (request?.kind) {

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 
-/** Every error answer of the API: `{"error": "<human readable message>"}` (server-contract.md, intro). */
+/** Every error answer of the API: `{"error": "<human readable message>"}` (docs/server.md, intro). */
 export const ErrorBodySchema = v.object({ error: v.string() });
 
-/** `{ok: true}` answers of deletes and status changes (server-contract.md section 2). */
+/** `{ok: true}` answers of deletes and status changes (docs/server.md §3). */
 export const OkSchema = v.object({ ok: v.literal(true) });
 
 /** Largest id a database integer column holds (2^31 - 1). */

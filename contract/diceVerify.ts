@@ -3,7 +3,7 @@ import type { GameHistory, HistoryGame, HistoryTeam } from './history';
 import { countMoves, moveRoles, type MoveCounts } from './game/counts';
 
 /**
- * What the 'Verify dice' view shows (server-contract section 10), computed from a game's history
+ * What the 'Verify dice' view shows (docs/game-rules.md §9), computed from a game's history
  * in the browser with the shared die derivation (contract/game/dice.ts), so nothing on the page
  * takes the server's word for a die.
  */
@@ -51,7 +51,7 @@ function teamOf(history: GameHistory, teamId: number): HistoryTeam {
 }
 
 /**
- * Checks every roll of `history` (server-contract section 10): when the seed is revealed, its
+ * Checks every roll of `history` (docs/game-rules.md §9): when the seed is revealed, its
  * SHA-256 must equal the commitment, and each roll's die must equal dieFor(seed, game id,
  * roll_index); a roll is verified only when both hold. A seed that is not 64 lowercase hex
  * characters never matches. Reverts are not rolls and are not listed (they take no roll index);

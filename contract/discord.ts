@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 
 /**
- * Discord announcements of an event (server-contract section 9): the settings payloads, the
+ * Discord announcements of an event (docs/server.md §10): the settings payloads, the
  * webhook URL rule and its masking, shared by the server and the Discord panel.
  */
 
-/** The one refusal text of a webhook URL that breaks the rule (server-contract section 9). */
+/** The one refusal text of a webhook URL that breaks the rule (docs/server.md §10). */
 export const WEBHOOK_URL_MESSAGE = 'Enter a Discord webhook URL (https://discord.com/api/webhooks/...).';
 
 /** Hosts whose webhooks are accepted, all over https on the default port. */
@@ -69,7 +69,7 @@ export interface WebhookUrl {
 }
 
 /**
- * Checks a webhook URL (server-contract section 9) with the WHATWG URL parser: exactly
+ * Checks a webhook URL (docs/server.md §10) with the WHATWG URL parser: exactly
  * `https://{host}/api/webhooks/{id}/{token}` on one of DISCORD_WEBHOOK_HOSTS, no user info, no
  * port, no query or fragment, nothing else in the path. `origin` (DISCORD_WEBHOOK_ORIGIN, tests
  * only) replaces the allowed origins with that one. Null when the URL breaks the rule.

@@ -1,7 +1,7 @@
 import type { EligibleMember, TeamMember } from './team';
 
 /**
- * The eligible list of a team's member manager (product-spec section 4 Team membership): one
+ * The eligible list of a team's member manager (docs/client.md §6): one
  * option per in-game account on no team of the event, sorted by name; pure helpers of the
  * teamMembers chart.
  */
@@ -32,7 +32,7 @@ export function withoutIgn(list: EligibleIgn[], ignId: number): EligibleIgn[] {
   return list.filter((e) => e.id !== ignId);
 }
 
-/** The eligible list with a removed member's account put back, sorted by name (product-spec section 4). */
+/** The eligible list with a removed member's account put back, sorted by name (docs/game-rules.md §6). */
 export function withIgnReturned(list: EligibleIgn[], member: TeamMember, usernames: Record<string, string>): EligibleIgn[] {
   if (list.some((e) => e.id === member.osrs_ign_id)) return list;
   const back: EligibleIgn = {

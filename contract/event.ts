@@ -1,17 +1,17 @@
 import * as v from 'valibot';
 import { typedTextSchema } from './text';
 
-/** The one event type (product-spec section 3 Event; server-contract section 3). */
+/** The one event type (docs/game-rules.md §12; docs/server.md §4). */
 export const EVENT_TYPE = 'Snakes and Ladders';
-/** Event name limit after trimming, in characters (product-spec sections 5 Events and 9). */
+/** Event name limit after trimming, in characters (docs/client.md §6, §12). */
 export const EVENT_NAME_MAX = 100;
 /**
  * How far in the past a new start may lie and still count as "now", in milliseconds: 5 minutes,
- * for clocks that disagree and forms left open a moment (product-spec section 5 Events: minimum is now).
+ * for clocks that disagree and forms left open a moment (docs/client.md §6: minimum is now).
  */
 export const START_SLACK_MS = 5 * 60 * 1000;
 
-/** Product-spec section 5 Events messages. */
+/** docs/client.md §6 messages. */
 export const EVENT_REQUIRED = 'Please fill out all required fields (Event Name and Start Date/Time).';
 export const EVENT_END_BEFORE_START = 'End Date/Time cannot be before or the same as the Start Date/Time.';
 export const EVENT_START_IN_PAST = 'Start Date/Time cannot be in the past.';
@@ -23,7 +23,7 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\
 
 /**
  * Parses an ISO-8601 date-time as the event forms send it: `YYYY-MM-DDTHH:mm[:ss[.fff]][Z|±HH[:mm]]`.
- * Without a zone the time is taken as UTC (product-spec section 5 Events: times are entered in UTC).
+ * Without a zone the time is taken as UTC (docs/client.md §6: times are entered in UTC).
  * Returns epoch milliseconds, or null for anything else (including impossible dates such as
  * 2030-02-30, and years outside 1900-9999).
  */
@@ -80,8 +80,8 @@ const EndSchema = v.optional(
 );
 
 /**
- * POST /api/clan/{clanId}/events/ and PUT /api/clan/{clanId}/events/{eventId} body (product-spec
- * section 7 Events): name after the text rule 1-100; type 'Snakes and Ladders' (may be left out); start a
+ * POST /api/clan/{clanId}/events/ and PUT /api/clan/{clanId}/events/{eventId} body (docs/server.md
+ * §3): name after the text rule 1-100; type 'Snakes and Ladders' (may be left out); start a
  * required ISO date-time; end an ISO date-time or null. Times come out normalized to
  * `YYYY-MM-DDTHH:mm:ss.sssZ`. The time rules that need the clock are in `eventTimesError`.
  */
@@ -100,9 +100,9 @@ export type EventBody = v.InferOutput<typeof EventBodySchema>;
 export type EventBodyInput = v.InferInput<typeof EventBodySchema>;
 
 /**
- * The time rules of product-spec section 5 Events: start not before `now` minus START_SLACK_MS
+ * The time rules of docs/client.md §6: start not before `now` minus START_SLACK_MS
  * (skipped when `unchangedStart` is true: an edit keeping a start that has since passed); end,
- * when given, strictly after start. Inputs are ISO texts and epoch ms. Returns the spec's message,
+ * when given, strictly after start. Inputs are ISO texts and epoch ms. Returns the documented message,
  * or null when the times are fine.
  */
 export function eventTimesError(
@@ -121,7 +121,7 @@ export function eventTimesError(
   return null;
 }
 
-/** An event as the server answers it (product-spec section 3 Event). */
+/** An event as the server answers it (docs/game-rules.md §12). */
 const EventSchema = v.object({
   id: v.number(),
   name: v.string(),
@@ -145,14 +145,14 @@ export type EventSavedAnswer = v.InferOutput<typeof EventSavedAnswerSchema>;
 /** DELETE event answer: "Event '{name}' successfully deleted." */
 export const EventDeletedAnswerSchema = v.object({ message: v.string() });
 
-/** Success messages of product-spec section 8: scheduled, */
+/** Success messages of docs/client.md §11: scheduled, */
 export const eventScheduledMessage = () => 'Event scheduled successfully!';
 /** ... updated, */
 export const eventUpdatedMessage = (name: string) => `Event '${name}' updated successfully.`;
 /** ... deleted. */
 export const eventDeletedMessage = (name: string) => `Event '${name}' successfully deleted.`;
 
-/** Event status derived from time (product-spec section 4). */
+/** Event status derived from time (docs/game-rules.md §6). */
 const EVENT_STATUSES = ['Completed', 'Live', 'Upcoming'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
@@ -161,10 +161,9 @@ function toMs(now: Date | number): number {
 }
 
 /**
- * Event status at `now` (Date or epoch ms), product-spec section 4: 'Completed' once the end time
+ * Event status at `now` (Date or epoch ms), docs/game-rules.md §6: 'Completed' once the end time
  * is reached, else 'Live' once the start is reached, else 'Upcoming'. Unparsable times count as
- * not reached. An event whose game is finished reads 'Completed' whatever its times (issue 12 item
- * 16: a played-out event no longer reads 'Upcoming'); which list it is in stays time-based.
+ * not reached. An event whose game is finished reads 'Completed' whatever its times; which list it is in stays time-based.
  */
 export function eventStatus(event: { start_datetime: string; end_datetime: string | null; game_finished?: boolean }, now: Date | number): EventStatus {
   if (event.game_finished) return 'Completed';
@@ -176,7 +175,7 @@ export function eventStatus(event: { start_datetime: string; end_datetime: strin
   return 'Upcoming';
 }
 
-/** True when the event's end is in the past at `now` (product-spec section 4: past events); same as status Completed. */
+/** True when the event's end is in the past at `now` (docs/game-rules.md §6: past events); same as status Completed. */
 export function isPastEvent(event: { start_datetime: string; end_datetime: string | null }, now: Date | number): boolean {
   return eventStatus(event, now) === 'Completed';
 }

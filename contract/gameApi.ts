@@ -7,8 +7,8 @@ import { GameSettingsSchema } from './game/settings';
 import { TaskStateSchema } from './submission';
 
 /**
- * Payloads of the game and game-tasks calls (product-spec.md sections 3 and 7 "Game" / "Game
- * tasks"; server-contract.md sections 2, 4 and 5). The settings body is `GameSettingsSchema` of
+ * Payloads of the game and game-tasks calls (docs/game-rules.md §12; docs/server.md
+ * §3; docs/server.md §3, §5, §6). The settings body is `GameSettingsSchema` of
  * contract/game/settings.ts, re-exported here so every game payload has one import.
  */
 export { GameSettingsSchema };
@@ -21,10 +21,10 @@ const BodyId = (message: string) =>
   v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(MAX_ID, message));
 
 // ---------------------------------------------------------------------------------------------
-// The game (product-spec section 3 "Game")
+// The game (docs/game-rules.md §12)
 // ---------------------------------------------------------------------------------------------
 
-/** One board square (product-spec section 3 "Board square"): task_id and difficulty null on Start, Finish, Snake, Ladder; description '' for an Unassigned square. */
+/** One board square (docs/game-rules.md §12): task_id and difficulty null on Start, Finish, Snake, Ladder; description '' for an Unassigned square. */
 export const BoardSquareSchema = v.object({
   id: v.number(),
   square_index: v.number(),
@@ -35,9 +35,9 @@ export const BoardSquareSchema = v.object({
 export type BoardSquare = v.InferOutput<typeof BoardSquareSchema>;
 
 /**
- * A team's progress in a game (product-spec section 3 "Team state"); positions are squares 1..N,
+ * A team's progress in a game (docs/game-rules.md §12); positions are squares 1..N,
  * history oldest first. task_state and square_since (ISO time the team arrived on its square) are
- * server-contract section 8.
+ * docs/server.md §9.
  */
 export const TeamStateSchema = v.object({
   team_id: v.number(),
@@ -51,12 +51,12 @@ export const TeamStateSchema = v.object({
 });
 export type TeamState = v.InferOutput<typeof TeamStateSchema>;
 
-/** A team state as spectators see it: no revert_count (server-contract section 2 "Public game"). */
+/** A team state as spectators see it: no revert_count (docs/server.md §3). */
 const PublicTeamStateSchema = v.omit(TeamStateSchema, ['revert_count']);
 
 /**
- * One of the viewer's IGNs on a team of the game's event (product-spec section 3 "User team
- * entry"): id is the team id, role 'Leader' or 'Member', player_ign the IGN, name/color the team's.
+ * One of the viewer's IGNs on a team of the game's event (docs/game-rules.md
+ * §12): id is the team id, role 'Leader' or 'Member', player_ign the IGN, name/color the team's.
  */
 const UserTeamSchema = v.object({
   id: v.number(),
@@ -70,9 +70,9 @@ const UserTeamSchema = v.object({
 export type UserTeam = v.InferOutput<typeof UserTeamSchema>;
 
 /**
- * A game log entry (product-spec section 3 "Log entry"): team_name 'Server' and team_color null
+ * A game log entry (docs/game-rules.md §12): team_name 'Server' and team_color null
  * for system messages; timestamp ISO. The entry of a roll also carries `roll_index` (k, the roll's
- * number in the round) and `die` (server-contract section 10); other entries have neither.
+ * number in the round) and `die` (docs/game-rules.md §9); other entries have neither.
  */
 export const LogEntrySchema = v.object({
   id: v.number(),
@@ -85,11 +85,11 @@ export const LogEntrySchema = v.object({
 });
 export type LogEntry = v.InferOutput<typeof LogEntrySchema>;
 
-/** A winning team (server-contract section 4 "Roll"). */
+/** A winning team (docs/server.md §5). */
 export const WinnerSchema = v.object({ name: v.string(), color: v.string() });
 export type Winner = v.InferOutput<typeof WinnerSchema>;
 
-/** Log entries carried by a game: the last 100, newest first (product-spec section 9). */
+/** Log entries carried by a game: the last 100, newest first (docs/client.md §12). */
 export const GAME_LOG_LIMIT = 100;
 
 const gameEntries = {
@@ -109,7 +109,7 @@ const gameEntries = {
   num_hard_tasks: v.number(),
   num_elite_tasks: v.number(),
   num_master_tasks: v.number(),
-  /** A roll waits for an approved proof of the team's task (server-contract section 8). */
+  /** A roll waits for an approved proof of the team's task (docs/server.md §9). */
   proof_required: v.boolean(),
   /** Snakes first, then ladders. */
   board_connections: v.array(ConnectionSchema),
@@ -119,9 +119,9 @@ const gameEntries = {
   log_entries: v.array(LogEntrySchema),
   /** null until a team reaches the last square. */
   winners: v.nullable(v.array(WinnerSchema)),
-  /** Grows by one with every applied change (server-contract section 5). */
+  /** Grows by one with every applied change (docs/server.md §6). */
   version: v.number(),
-  /** Lowercase hex SHA-256 of the round's dice seed, from creation on (server-contract section 10). */
+  /** Lowercase hex SHA-256 of the round's dice seed, from creation on (docs/game-rules.md §9). */
   dice_commitment: v.string(),
   /** The round's dice seed in lowercase hex once the game is finished, else null. */
   dice_seed: v.nullable(v.string()),
@@ -129,7 +129,7 @@ const gameEntries = {
 };
 
 /**
- * The game as members see it (GET .../game/{gameId}, product-spec section 3 "Game"): settings,
+ * The game as members see it (GET .../game/{gameId}, docs/game-rules.md §12): settings,
  * board, team states ordered by team id, the viewer's own team entries, the log and winners.
  */
 export const GameSchema = v.object({
@@ -139,7 +139,7 @@ export const GameSchema = v.object({
 });
 export type Game = v.InferOutput<typeof GameSchema>;
 
-/** The game as spectators see it: no user_teams and no revert counts (server-contract section 2 "Public game"). */
+/** The game as spectators see it: no user_teams and no revert counts (docs/server.md §3). */
 export const PublicGameSchema = v.object({
   ...gameEntries,
   team_states: v.array(PublicTeamStateSchema),
@@ -154,10 +154,10 @@ export const PublicGameAnswerSchema = v.object({ game: PublicGameSchema });
 export type PublicGameAnswer = v.InferOutput<typeof PublicGameAnswerSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Game calls (product-spec section 7 "Game")
+// Game calls (docs/server.md §3)
 // ---------------------------------------------------------------------------------------------
 
-/** Success messages (product-spec section 8). */
+/** Success messages (docs/client.md §11). */
 export const GAME_MESSAGES = {
   created: 'Game created successfully! Snakes and ladders board is ready.',
   randomized: 'Board re-randomized successfully using the current settings.',
@@ -169,7 +169,7 @@ export const GAME_MESSAGES = {
   assigned: (squareIndex: number) => `Task on Square ${squareIndex} assigned successfully!`,
 } as const;
 
-/** Refusals of the game-tasks calls (product-spec section 5 "Tasks" and 2 "Game Tasks screen"). */
+/** Refusals of the game-tasks calls (docs/game-rules.md §13; docs/client.md §7). */
 export const GAME_TASK_MESSAGES = {
   special: 'Cannot swap tasks with Start, Finish, Ladder, or Snake squares.',
   acrossTiers: 'You can only re-order squares within their own Difficulty Tier column. Drag-and-swap is not supported across columns.',
@@ -188,14 +188,14 @@ export type GameRandomizedAnswer = v.InferOutput<typeof GameRandomizedAnswerSche
 export const OkMessageAnswerSchema = v.object({ ok: v.literal(true), message: v.string() });
 export type OkMessageAnswer = v.InferOutput<typeof OkMessageAnswerSchema>;
 
-/** A [start, end] pair of the manual board editor (product-spec section 3 "Board configuration"). */
+/** A [start, end] pair of the manual board editor (docs/game-rules.md §12). */
 const ConfigNumber = v.number(CONFIG_MESSAGES.badEntry);
 const ConfigPairSchema = v.strictTuple([ConfigNumber, ConfigNumber], CONFIG_MESSAGES.badEntry);
 const ConfigListSchema = v.array(ConfigPairSchema, CONFIG_MESSAGES.notArray);
 
 /**
  * PUT .../game/{gameId}/board body: snakes_config and ladders_config, lists of [start, end] pairs
- * of numbers (shape only, with the spec's messages; validateBoard checks the board rules).
+ * of numbers (shape only, with the documented messages; validateBoard checks the board rules).
  */
 export const BoardBodySchema = v.object(
   { snakes_config: ConfigListSchema, ladders_config: ConfigListSchema },
@@ -214,7 +214,7 @@ export const StatusAnswerSchema = v.object({ ok: v.literal(true), status: v.pick
 export type StatusAnswer = v.InferOutput<typeof StatusAnswerSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Game tasks calls (product-spec section 7 "Game tasks")
+// Game tasks calls (docs/server.md §3)
 // ---------------------------------------------------------------------------------------------
 
 /** GET .../game/{gameId}/tasks answer: every square, ordered by square_index. */

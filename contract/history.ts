@@ -3,12 +3,12 @@ import { GAME_STATUSES } from './game/status';
 import { WinnerSchema } from './gameApi';
 
 /**
- * The story of a game (server-contract section 11): GET /api/public/game/{gameId}/history and its
- * CSV export, public like the spectator view. Field names are the spec's, exactly. The history is
+ * The story of a game (docs/server.md §12): GET /api/public/game/{gameId}/history and its
+ * CSV export, public like the spectator view. Field names are the documented, exactly. The history is
  * the current round's: a reset starts a new round (new dice seed, no moves).
  */
 
-/** The game of a history: names, size, status, winners and the dice (server-contract section 10). */
+/** The game of a history: names, size, status, winners and the dice (docs/game-rules.md §9). */
 const HistoryGameSchema = v.object({
   id: v.number(),
   event_name: v.string(),
@@ -51,7 +51,7 @@ const MoveSchema = v.object({
 });
 export type Move = v.InferOutput<typeof MoveSchema>;
 
-/** Decisions of a referee review (server-contract section 8 review body). */
+/** Decisions of a referee review (docs/server.md §9 review body). */
 const REVIEW_DECISIONS = ['approve', 'deny'] as const;
 
 /** A referee's decision on a team's proof, oldest first (only for games with proof_required). */
@@ -63,7 +63,7 @@ const HistoryReviewSchema = v.object({
 });
 export type HistoryReview = v.InferOutput<typeof HistoryReviewSchema>;
 
-/** GET /api/public/game/{gameId}/history answer (server-contract section 11). */
+/** GET /api/public/game/{gameId}/history answer (docs/server.md §12). */
 export const GameHistorySchema = v.object({
   game: HistoryGameSchema,
   teams: v.array(HistoryTeamSchema),
@@ -72,7 +72,7 @@ export const GameHistorySchema = v.object({
 });
 export type GameHistory = v.InferOutput<typeof GameHistorySchema>;
 
-/** Header row of GET /api/public/game/{gameId}/history.csv (server-contract section 11), in order. */
+/** Header row of GET /api/public/game/{gameId}/history.csv (docs/server.md §12), in order. */
 export const HISTORY_CSV_COLUMNS = ['at', 'team', 'kind', 'roll_index', 'die', 'from', 'landing', 'to', 'via'] as const;
 
 /** Path of the history JSON under the API base (no leading slash, as the ky client takes it). */

@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { GAME_STATUSES } from './game/status';
 
 /**
- * Payloads of the lobby and spectating calls (product-spec sections 2 "Games lobby" and
- * "Spectate list", 7 "Spectating"; server-contract section 2 "Lobby games", "Public game",
+ * Payloads of the lobby and spectating calls (docs/client.md §4 and
+ * "Spectate list", 7 "Spectating"; docs/server.md §3, "Public game",
  * "Spectate list"). GET /api/public/game/{gameId} answers PublicGameAnswerSchema of gameApi.ts
  * (not re-exported here: the dashboard's lobby rows load with every page, the game's schemas need not).
  */

@@ -3,9 +3,9 @@ import { IGN_MAX, IGN_MIN } from './user';
 import { clanNameSchema } from './clan';
 import { cleanText, typedTextSchema } from './text';
 
-/** Onboarding step 1 error (product-spec section 5 IGNs). */
+/** Onboarding step 1 error (docs/game-rules.md §13). */
 export const ONBOARDING_IGN_ERROR = 'Please enter at least one valid IGN.';
-/** Onboarding step 2 errors (product-spec section 5 Clans). */
+/** Onboarding step 2 errors (docs/game-rules.md §13). */
 export const OWNER_NEEDS_NAME = 'Clan Owner must enter a Clan Name.';
 export const MEMBER_NEEDS_CLAN = 'Clan Member must select an existing Clan.';
 
@@ -25,8 +25,8 @@ export function splitIgnList(text: string): string[] {
 }
 
 /**
- * Onboarding step 1 rule (product-spec section 5 IGNs): keeps the items of 1-12 characters
- * after trimming, drops longer ones. Returns the kept IGNs, or the spec's error text when none.
+ * Onboarding step 1 rule (docs/game-rules.md §13): keeps the items of 1-12 characters
+ * after trimming, drops longer ones. Returns the kept IGNs, or the documented error text when none.
  */
 export function onboardingIgns(text: string): { igns: string[] } | { error: string } {
   const igns = splitIgnList(text).filter((i) => i.length >= IGN_MIN && i.length <= IGN_MAX);
@@ -41,14 +41,14 @@ export function droppedIgns(text: string, kept: readonly string[]): string[] {
 /** The line naming the IGNs onboarding will not link. */
 export const droppedIgnsText = (igns: readonly string[]) => `Not linked (an IGN has 1 to ${IGN_MAX} characters): ${igns.join(', ')}`;
 
-/** Clan choice of onboarding step 2 (product-spec section 3 Setup payload). */
+/** Clan choice of onboarding step 2 (docs/game-rules.md §12). */
 const CLAN_SETUP_ROLES = ['Owner', 'Member', 'None'] as const;
 export type ClanSetupRole = (typeof CLAN_SETUP_ROLES)[number];
 
 /**
- * Onboarding step 2 rule (product-spec section 5 Clans): Owner needs a clan name (what is left
+ * Onboarding step 2 rule (docs/game-rules.md §13): Owner needs a clan name (what is left
  * after the text rule's cleaning, so a name of invisible characters is none), Member a clan.
- * Returns the spec's error text, or null when the choice is complete.
+ * Returns the documented error text, or null when the choice is complete.
  */
 export function clanSetupError(choice: { role: ClanSetupRole; clan_name?: string; clan_id?: number | null }): string | null {
   if (choice.role === 'Owner' && !cleanText(choice.clan_name ?? '')) return OWNER_NEEDS_NAME;
@@ -67,7 +67,7 @@ const SetupIgnSchema = typedTextSchema({
 });
 
 /**
- * POST /api/user/setup body (server-contract section 2): igns 1-12 characters each, at least
+ * POST /api/user/setup body (docs/server.md §3): igns 1-12 characters each, at least
  * one; clan_setup Owner with clan_name, Member with clan_id, or None.
  */
 export const SetupBodySchema = v.object({

@@ -1,7 +1,7 @@
 import type { Submission } from './submission';
 
 /**
- * The navbar's pending-proof count (server-contract section 8): which proofs wait for review in
+ * The navbar's pending-proof count (docs/server.md §9): which proofs wait for review in
  * which managed clan. A submission names its game, not its clan, so a live update is placed in a
  * clan through a game the count has already seen.
  */

@@ -4,7 +4,7 @@ import { formatAgo, mayRoll, PROOF_IMAGE_TYPES, PROOF_MAX_BYTES, PROOF_MESSAGES,
 import * as v from 'valibot';
 
 /**
- * Pure rules and texts of the client's proof and review screens (server-contract section 8),
+ * Pure rules and texts of the client's proof and review screens (docs/server.md §9),
  * shared by the proofSubmission, reviewQueue and gamePlay charts and their components.
  */
 
@@ -50,7 +50,7 @@ export function denyReasonProblem(reason: string): string | null {
 }
 
 /**
- * Why the viewer's led team may not roll now (server-contract section 8's roll gate text), or
+ * Why the viewer's led team may not roll now (docs/server.md §9's roll gate text), or
  * null when it may (no proof rule, or its task is done or absent).
  */
 export function leaderRollGate(game: HeldGame | null): string | null {
@@ -96,8 +96,8 @@ export interface LightboxImage {
 export const LIGHTBOX_ZOOMS = [1, 1.5, 2, 3, 4] as const;
 
 /**
- * A submission's full image for the lightbox (GET /api/submissions/{id}/image, server-contract
- * section 8), captioned with the team, the square and the task.
+ * A submission's full image for the lightbox (GET /api/submissions/{id}/image, docs/server.md
+ * §9), captioned with the team, the square and the task.
  */
 export function proofImageOf(s: Pick<Submission, 'image_url' | 'team_name' | 'square_index' | 'task_description'>): LightboxImage {
   return {

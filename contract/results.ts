@@ -4,8 +4,7 @@ import { standingsOf, type Standing as GameStanding } from './game/standings';
 import { countTeamMoves, moveRoles, type MoveRole } from './game/counts';
 
 /**
- * The story of a game, computed from its history (server-contract section 11; issue #15 results
- * page): the replay frames, the race series, per-team statistics and the final standings. Pure
+ * The story of a game, computed from its history (docs/server.md §12): the replay frames, the race series, per-team statistics and the final standings. Pure
  * functions of a GameHistory; times are ISO strings in, milliseconds out.
  */
 
@@ -225,8 +224,8 @@ export function hasResults(status: string): boolean {
 }
 
 /**
- * What the results page loads: the history (server-contract section 11) and the public game
- * (server-contract section 2 "Public game") for the board the replay moves the pawns on.
+ * What the results page loads: the history (docs/server.md §12) and the public game
+ * (docs/server.md §3) for the board the replay moves the pawns on.
  */
 export interface ResultsData {
   history: GameHistory;

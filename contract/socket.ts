@@ -7,8 +7,8 @@ import {
 import type { JoinReviews, SubmissionAnswer } from './submission';
 
 /**
- * The live socket of product-spec section 7 ("Live socket") and server-contract section 5:
- * Socket.IO at /socket.io, same origin. Names on the wire are the spec's, exactly.
+ * The live socket of docs/server.md §3 ("Live socket") and docs/server.md §6:
+ * Socket.IO at /socket.io, same origin. Names on the wire are the documented, exactly.
  */
 
 const positiveId = (what: string) => v.pipe(v.number(`${what} must be a number.`), v.integer(`${what} must be a whole number.`), v.minValue(1, `${what} is invalid.`), v.maxValue(2147483647, `${what} is invalid.`));
@@ -30,7 +30,7 @@ export const TasksReorderedInSchema = v.object({ game_id: positiveId('game_id'),
 type TasksReorderedIn = v.InferOutput<typeof TasksReorderedInSchema>;
 
 /**
- * The roll a progress update reports (issue 12 "the roll moment"): the team, the die (1..6), the
+ * The roll a progress update reports: the team, the die (1..6), the
  * square it moved `from`, the `landing` square of the die alone, the square it ended `to` (after
  * the snake or ladder named by `via`, else the landing) and the `path` walked square by square,
  * `from` to `landing` inclusive. Built by contract lastMoveOf.
@@ -47,7 +47,7 @@ export const LastMoveSchema = v.object({
 export type LastMove = v.InferOutput<typeof LastMoveSchema>;
 
 /**
- * What a roll, revert or status change can alter (server-contract section 5): broadcast instead of
+ * What a roll, revert or status change can alter (docs/server.md §6): broadcast instead of
  * the full game; the client merges it into the game it holds. revert_count is absent for
  * spectators.
  */
@@ -103,14 +103,14 @@ export type TeamUpdate = v.InferOutput<typeof TeamUpdateSchema>;
 export const ActionErrorSchema = v.object({ message: v.string() });
 type ActionError = v.InferOutput<typeof ActionErrorSchema>;
 
-/** Events the client sends (Socket.IO typed maps, house-style "Server"). */
+/** Events the client sends (Socket.IO typed maps, docs/architecture.md §5). */
 export interface ClientToServerEvents {
   join_game: (payload: JoinGame) => void;
   leave_game: (payload: JoinGame) => void;
   roll_dice: (payload: TeamAction) => void;
   revert_roll: (payload: TeamAction) => void;
   tasks_reordered: (payload: TasksReorderedIn) => void;
-  /** Server-contract section 8: managers join their clan's managers room; anyone else joins nothing. */
+  /** docs/server.md §9: managers join their clan's managers room; anyone else joins nothing. */
   join_reviews: (payload: JoinReviews) => void;
 }
 
@@ -121,7 +121,7 @@ export interface ServerToClientEvents {
   tasks_reordered: (payload: TasksReorderedOut) => void;
   team_update: (payload: TeamUpdate) => void;
   action_error: (payload: ActionError) => void;
-  /** Server-contract section 8: every change of a submission, to the members room and the managers room. */
+  /** docs/server.md §9: every change of a submission, to the members room and the managers room. */
   submission_update: (payload: SubmissionAnswer) => void;
 }
 
@@ -131,7 +131,7 @@ export function isFullGame(state: Game | PublicGame | GameProgress): state is Ga
 }
 
 /**
- * Merges a progress update into the game a client holds (server-contract section 5). Returns the
+ * Merges a progress update into the game a client holds (docs/server.md §6). Returns the
  * new game, or null when the update skips a version (the client must ask for the full state
  * again with join_game). Updates older than what is held are ignored (returns the held game).
  */
@@ -164,7 +164,7 @@ export type GameUpdate = Game | PublicGame | GameProgress;
 export type GameUpdateResult<G extends HeldGame> = { game: G } | { resync: true };
 
 /**
- * The one live-update reducer of every chart that holds a game (server-contract section 5): the
+ * The one live-update reducer of every chart that holds a game (docs/server.md §6): the
  * held game after `update`. A full game replaces it (a members' screen receiving a shape without
  * user_teams keeps the viewer's team entries, and the revert counts it held where the update has
  * none); a progress update is merged with mergeProgress. An update of another game or an older
@@ -228,7 +228,7 @@ function shareEqual<T>(prev: unknown, next: T): T {
   return next;
 }
 
-/** Appends a live log entry, newest first, keeping `limit` entries (product-spec section 9: 100). */
+/** Appends a live log entry, newest first, keeping `limit` entries (docs/client.md §12: 100). */
 export function prependLogEntry(entries: LogEntry[], entry: LogEntry, limit = 100): LogEntry[] {
   if (entries.some((e) => e.id === entry.id)) return entries;
   return [entry, ...entries].slice(0, limit);

@@ -4,13 +4,13 @@ import { TierSchema } from './game/tiers';
 import { isSpecialDescription, UNASSIGNED_DESCRIPTION } from './game/generate';
 
 // ---------------------------------------------------------------------------------------------
-// Task proof and referee review (server-contract.md section 8): the task state a team carries on
+// Task proof and referee review (docs/server.md §9): the task state a team carries on
 // its square, proof submissions, reviews, and their texts. Shared by the server routes, the
 // socket and the client's proof and review charts.
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A team's task state on its square (server-contract section 8): `none` no task (Start, blank),
+ * A team's task state on its square (docs/server.md §9): `none` no task (Start, blank),
  * `open` waiting, `submitted` proof waits for review, `denied` refused (may be sent again),
  * `approved` done.
  */
@@ -19,7 +19,7 @@ export type TaskState = (typeof TASK_STATES)[number];
 export const TaskStateSchema = v.picklist(TASK_STATES);
 
 /**
- * True when a square carries a task to prove (server-contract section 8): a tier and a task text.
+ * True when a square carries a task to prove (docs/server.md §9): a tier and a task text.
  * Start, Finish, Snake and Ladder squares and Unassigned (blank) task squares carry none.
  */
 export function hasTask(square: { task_description: string; task_difficulty: string | null } | undefined): boolean {
@@ -28,7 +28,7 @@ export function hasTask(square: { task_description: string; task_difficulty: str
 }
 
 /**
- * The task state of a team that has just arrived on `square` (server-contract section 8): after a
+ * The task state of a team that has just arrived on `square` (docs/server.md §9): after a
  * roll `open` when the square has a task, after a revert `approved` (the team rolled from there);
  * `none` when the square has no task, and after a winning roll (the game is over).
  */
@@ -64,14 +64,14 @@ export const REVIEW_UNDO_MS = 5 * 60 * 1000;
 export const PROOF_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 
 /**
- * The texts of section 8. Texts the contract gives verbatim are marked; the rest are ours and the
+ * The texts of docs/server.md §9. Texts the contract gives verbatim are marked; the rest are ours and the
  * client shows them as the server sends them.
  */
 export const PROOF_MESSAGES = {
-  /** Verbatim (section 8): the roll gate's action_error. */
+  /** Verbatim (docs/server.md §9): the roll gate's action_error. */
   rollGate: (square: number, team: string) =>
     `Complete the task on square ${square} first: a referee must approve its proof before ${team} can roll again.`,
-  /** Verbatim (section 8). */
+  /** Verbatim (docs/server.md §9). */
   ownSubmission: 'You cannot review your own submission.',
   notOnTeam: 'Only players on this team can send its proof.',
   notPlaying: 'Proof can only be sent while the game is in progress or paused.',
@@ -96,7 +96,7 @@ export const PROOF_MESSAGES = {
   rulesSaved: 'Game rules saved.',
 } as const;
 
-/** Log lines of section 8, verbatim. */
+/** Log lines of docs/server.md §9, verbatim. */
 export const PROOF_LOG = {
   sent: (team: string, square: number) => `${team} sent proof for square ${square}.`,
   approved: (referee: string, team: string) => `Approved by ${referee}: ${team} may roll.`,
@@ -150,7 +150,7 @@ export const RulesBodySchema = v.object(
 );
 export type RulesBody = v.InferOutput<typeof RulesBodySchema>;
 
-/** A submission (server-contract section 8); times ISO; image_url/thumb_url are same-origin paths. */
+/** A submission (docs/server.md §9); times ISO; image_url/thumb_url are same-origin paths. */
 export const SubmissionSchema = v.object({
   id: v.number(),
   game_id: v.number(),
@@ -191,7 +191,7 @@ export interface JoinReviewsAnswer {
   joined: boolean;
 }
 
-/** The managers room of a clan (section 8). */
+/** The managers room of a clan (docs/server.md §9). */
 export const managersRoom = (clanId: number) => `clan:${clanId}:managers`;
 
 /**

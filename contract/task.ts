@@ -3,16 +3,16 @@ import { ID_MAX } from './common';
 import { TIERS, type Tier } from './game/tiers';
 import { typedTextSchema, type TextField } from './text';
 
-/** Task difficulties, easiest first: the game tiers (product-spec sections 3 Task and 9). */
+/** Task difficulties, easiest first: the game tiers (docs/game-rules.md §12 Task and 9). */
 export const DIFFICULTIES = TIERS;
 export type Difficulty = Tier;
 
-/** Description limit after trimming, in characters (server-contract section 3). */
+/** Description limit after trimming, in characters (docs/server.md §4). */
 export const TASK_DESCRIPTION_MAX = 500;
-/** Largest accepted CSV file, in bytes: 1 MiB (server-contract section 3). */
+/** Largest accepted CSV file, in bytes: 1 MiB (docs/server.md §4). */
 export const CSV_MAX_BYTES = 1024 * 1024;
 
-/** Messages (product-spec sections 5 Tasks and 8; server-contract section 3). */
+/** Messages (docs/game-rules.md §13; docs/client.md §11; docs/server.md §4). */
 export const TASK_REQUIRED = 'Description and Difficulty are required.';
 export const TASK_DESCRIPTION_TOO_LONG = `Description must be at most ${TASK_DESCRIPTION_MAX} characters.`;
 export const TASK_BAD_DIFFICULTY = `Difficulty must be one of ${TIERS.join(', ')}.`;
@@ -43,7 +43,7 @@ const DifficultySchema = v.pipe(
   v.picklist(TIERS, TASK_BAD_DIFFICULTY),
 );
 
-/** The description field for the text rule: multi-line, so line breaks are kept (server-contract section 7). */
+/** The description field for the text rule: multi-line, so line breaks are kept (docs/server.md §8). */
 export const TASK_DESCRIPTION_FIELD: TextField = { label: 'Description', field: 'description', multiline: true };
 
 /**
@@ -58,14 +58,14 @@ export const TaskDescriptionSchema = typedTextSchema({
   tooLong: TASK_DESCRIPTION_TOO_LONG,
 });
 
-/** POST /api/clan/{clanId}/tasks and PUT /api/clan/{clanId}/tasks/{taskId} body (product-spec section 7 Task pool). */
+/** POST /api/clan/{clanId}/tasks and PUT /api/clan/{clanId}/tasks/{taskId} body (docs/server.md §3). */
 export const TaskBodySchema = v.object(
   { description: v.optional(TaskDescriptionSchema, ''), difficulty: v.optional(DifficultySchema, '') },
   'Request body must be a JSON object.',
 );
 export type TaskBody = v.InferOutput<typeof TaskBodySchema>;
 
-/** A pool task (product-spec section 3 Task). */
+/** A pool task (docs/game-rules.md §12). */
 const TaskSchema = v.object({
   id: v.number(),
   description: v.string(),
@@ -92,7 +92,7 @@ const CsvRowErrorSchema = v.object({ row: v.number(), message: v.string() });
 export type CsvRowError = v.InferOutput<typeof CsvRowErrorSchema>;
 
 /**
- * POST /api/clan/{clanId}/tasks/upload_csv answer (server-contract section 3): new rows inserted,
+ * POST /api/clan/{clanId}/tasks/upload_csv answer (docs/server.md §4): new rows inserted,
  * duplicates (already in the pool or repeated in the file) skipped, bad rows listed by line.
  * `error_count` is the number of bad rows; `errors` lists at most CSV_MAX_LISTED_ERRORS of them.
  */
@@ -106,12 +106,12 @@ export type CsvUploadAnswer = v.InferOutput<typeof CsvUploadAnswerSchema>;
 /** Most bad rows listed in one CSV answer (the count is always complete). */
 export const CSV_MAX_LISTED_ERRORS = 100;
 
-/** Success messages of product-spec section 8. */
+/** Success messages of docs/client.md §11. */
 export const tasksImportedMessage = (n: number) => `Tasks extracted successfully! ${n} tasks imported/updated.`;
 export const TASKS_CLEARED = 'All clan tasks have been successfully deleted.';
 
 /**
- * The importer's message for an upload answer: the spec's success text, then how many rows were
+ * The importer's message for an upload answer: the documented success text, then how many rows were
  * skipped as duplicates. Tone: success only when something was imported and no row had an error;
  * a warning otherwise (mixed results are not shown as a success).
  */
@@ -122,14 +122,14 @@ export function csvImportNotice(answer: CsvUploadAnswer): { tone: 'success' | 'w
   return { tone: answer.inserted_count > 0 && errors === 0 ? 'success' : 'warning', text: `${tasksImportedMessage(answer.inserted_count)}${skipped}${bad}` };
 }
 
-/** Most tasks one clan's pool holds (server-contract section 7 Task pool). */
+/** Most tasks one clan's pool holds (docs/server.md §8). */
 export const TASK_POOL_MAX = 5000;
-/** 409 of POST /api/clan/{clanId}/tasks and the CSV row error past TASK_POOL_MAX (server-contract section 7). */
+/** 409 of POST /api/clan/{clanId}/tasks and the CSV row error past TASK_POOL_MAX (docs/server.md §8). */
 export const TASK_POOL_FULL = 'The task pool is full (5,000 tasks).';
 
-/** Page size of GET /api/tasks/ without `?limit=` (server-contract section 7 Task pool). */
+/** Page size of GET /api/tasks/ without `?limit=` (docs/server.md §8). */
 const TASK_PAGE_DEFAULT_LIMIT = 100;
-/** Largest page of GET /api/tasks/: a larger `?limit=` gives this many (server-contract section 7). */
+/** Largest page of GET /api/tasks/: a larger `?limit=` gives this many (docs/server.md §8). */
 const TASK_PAGE_MAX_LIMIT = 500;
 /** Longest `?q=` of GET /api/tasks/, in UTF-16 code units like every other text limit. */
 const TASK_SEARCH_MAX = 200;
@@ -143,7 +143,7 @@ export const TASK_SEARCH_TOO_LONG = `q must be at most ${TASK_SEARCH_MAX} charac
 const wholeNumber = (message: string) => v.pipe(v.string(message), v.regex(/^[0-9]+$/, message), v.transform(Number));
 
 /**
- * GET /api/tasks/ query (server-contract section 7 Task pool), from the query-string strings:
+ * GET /api/tasks/ query (docs/server.md §8), from the query-string strings:
  * - `limit`: page size, default 100; larger than 500 gives 500; 0 answers only `total`;
  * - `offset`: tasks skipped, default 0 (past 2^31 - 1 it is that, an empty page anyway);
  * - `q`: case-insensitive substring of the description or the clan name, taken literally (`%`

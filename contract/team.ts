@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { typedTextSchema } from './text';
 
-/** Team name limit after trimming, in characters (server rule; the spec only requires a name). */
+/** Team name limit after trimming, in characters (server rule; the docs only requires a name). */
 export const TEAM_NAME_MAX = 50;
 /**
- * Default colour of the team form (product-spec section 9): the edit form's fallback for an
+ * Default colour of the team form (docs/client.md §12): the edit form's fallback for an
  * unreadable stored colour. A new team's form starts on a preset instead (TEAM_COLOR_PRESETS).
  */
 export const DEFAULT_TEAM_COLOR = '#000000';
@@ -30,12 +30,12 @@ export const TEAM_COLOR_PRESETS: readonly TeamColorPreset[] = [
   { name: 'Teal', hex: '#00838f' },
   { name: 'Pink', hex: '#d81b60' },
 ];
-/** Team roles (product-spec sections 4 Team membership and 9). */
+/** Team roles (docs/client.md §6, §12). */
 export const TEAM_ROLES = ['Member', 'Leader'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
-/** Messages (product-spec section 5 Teams; server-contract section 3). */
-/** A team row's size (product-spec section 2 'N Members'), singular for one: '1 Member'. */
+/** Messages (docs/client.md §6; docs/server.md §4). */
+/** A team row's size (docs/client.md §1 'N Members'), singular for one: '1 Member'. */
 export const teamSizeText = (n: number) => `${n} ${n === 1 ? 'Member' : 'Members'}`;
 
 export const TEAM_NAME_REQUIRED = 'Team name is required.';
@@ -44,7 +44,7 @@ export const TEAM_BAD_COLOR = 'Colour must be a hex colour like #1a2b3c (no alph
 export const TEAM_BAD_ROLE = 'Role must be Member or Leader.';
 export const TEAM_IGN_REQUIRED = 'An in-game account must be chosen.';
 
-/** A hex colour `#rrggbb` with no alpha (server-contract section 3); answered lowercased. */
+/** A hex colour `#rrggbb` with no alpha (docs/server.md §4); answered lowercased. */
 const HexColorSchema = v.pipe(
   v.string(TEAM_BAD_COLOR),
   v.trim(),
@@ -63,7 +63,7 @@ export const TeamNameSchema = typedTextSchema({ label: 'Team name', field: 'name
 
 /**
  * POST /api/clan/{clanId}/events/{eventId}/teams/ and PUT .../teams/{teamId} body
- * (product-spec section 7 Teams): name after the text rule 1-50, colour `#rrggbb`.
+ * (docs/server.md §3): name after the text rule 1-50, colour `#rrggbb`.
  */
 export const TeamBodySchema = v.object(
   {
@@ -75,7 +75,7 @@ export const TeamBodySchema = v.object(
 );
 export type TeamBody = v.InferOutput<typeof TeamBodySchema>;
 
-/** A team (product-spec section 3 Team). */
+/** A team (docs/game-rules.md §12). */
 const TeamSchema = v.object({ id: v.number(), name: v.string(), color: v.string(), member_count: v.number() });
 export type Team = v.InferOutput<typeof TeamSchema>;
 
@@ -86,7 +86,7 @@ export const TeamAnswerSchema = v.object({ team: TeamSchema, message: v.optional
 /** DELETE team answer. */
 export const TeamDeletedAnswerSchema = v.object({ ok: v.literal(true), message: v.optional(v.string()) });
 
-/** A team member (product-spec section 3 Team member); id is the team membership id. */
+/** A team member (docs/game-rules.md §12); id is the team membership id. */
 const TeamMemberSchema = v.object({
   id: v.number(),
   osrs_ign: v.string(),
@@ -96,7 +96,7 @@ const TeamMemberSchema = v.object({
 });
 export type TeamMember = v.InferOutput<typeof TeamMemberSchema>;
 
-/** A clan member with the IGNs that are on no team of the event (product-spec section 3 Eligible member). */
+/** A clan member with the IGNs that are on no team of the event (docs/game-rules.md §12). */
 const EligibleMemberSchema = v.object({
   discord_id: v.string(),
   discord_username: v.string(),
@@ -119,7 +119,7 @@ const IgnIdSchema = v.pipe(
   v.maxValue(2147483647, TEAM_IGN_REQUIRED),
 );
 
-/** POST .../teams/{teamId}/members body (product-spec section 3 Add-member forms: team). */
+/** POST .../teams/{teamId}/members body (docs/game-rules.md §12 Add-member forms: team). */
 export const AddTeamMemberBodySchema = v.object(
   { osrs_ign_id: v.optional(IgnIdSchema, 0), role: v.optional(TeamRoleSchema, 'Member') },
   'Request body must be a JSON object.',
@@ -128,12 +128,12 @@ export const AddTeamMemberBodySchema = v.object(
 /** PUT .../teams/{teamId}/members/{id} body. */
 export const UpdateTeamMemberBodySchema = v.object({ role: v.optional(TeamRoleSchema, '' as TeamRole) }, 'Request body must be a JSON object.');
 
-/** POST and PUT team member answer with the spec's success message (section 8). */
+/** POST and PUT team member answer with the documented success message (docs/client.md §11). */
 export const TeamMemberAnswerSchema = v.object({ member: TeamMemberSchema, message: v.string() });
 /** DELETE team member answer: '{ign} removed from team.' */
 export const TeamMemberRemovedAnswerSchema = v.object({ ok: v.literal(true), message: v.string() });
 
-/** Success messages of product-spec section 8: member added, */
+/** Success messages of docs/client.md §11: member added, */
 export const teamMemberAddedMessage = (ign: string, team: string, role: string) => `${ign} added to team ${team} as a ${role}.`;
 /** ... member role changed, */
 export const teamRoleUpdatedMessage = (role: string, ign: string) => `Role updated to ${role} for ${ign}.`;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 // ---------------------------------------------------------------------------------------------
-// The text rule (server-contract section 7 "Text"), written once for every text a user types:
+// The text rule (docs/server.md §8), written once for every text a user types:
 // IGNs, the dev sign-in name, clan, team and event names, task descriptions (and later notes and
 // reasons). Client forms and server routes parse with the same contract schemas, so both apply it.
 // ---------------------------------------------------------------------------------------------
@@ -25,7 +25,7 @@ const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0009\u000B\u000C\u000E-\u001F\u007
  * Zero-width characters (U+200B-U+200D, U+2060, U+FEFF, U+180E) and bidi controls (U+061C,
  * U+200E, U+200F, U+202A-U+202E, U+2066-U+2069): invisible, so removed before length and
  * uniqueness checks. Note that this also removes ZWJ inside emoji sequences and ZWNJ in scripts
- * that use it; the spec prefers names that look alike to compare alike.
+ * that use it; the docs prefers names that look alike to compare alike.
  */
 const INVISIBLE = /[\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g;
 
@@ -57,7 +57,7 @@ export function cleanText(text: string): string {
 export type TextRuleResult = { ok: true; value: string } | { ok: false; message: string };
 
 /**
- * The text rule of server-contract section 7 on one typed value: refuses control characters
+ * The text rule of docs/server.md §8 on one typed value: refuses control characters
  * (C0 incl. tab, DEL, C1; \n and \r only in multi-line fields) with controlCharsMessage(f), then
  * removes zero-width and bidi-control characters, NFC-normalises (after the removal, so the result
  * is always NFC) and trims. Length checks come after it, on what is left (a name of only U+200B is
@@ -121,7 +121,7 @@ export function sanitizeForeignText(text: string): string {
 }
 
 /**
- * The uniqueness key of a clan name (server-contract sections 3 and 7: unique case-insensitively
+ * The uniqueness key of a clan name (docs/server.md §4, §8: unique case-insensitively
  * after NFKC): zero-width and bidi controls removed, NFKC, case-folded (upper then lower case, so
  * 'ß' and 'SS' meet, as Unicode's NFKC_Casefold does), NFKC again, whitespace runs made one space
  * (HTML shows them as one) and trimmed. 'Ｉｒｏｎ Dragons', 'IRON DRAGONS' and 'Iron\u200B Dragons'

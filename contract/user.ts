@@ -1,25 +1,25 @@
 import * as v from 'valibot';
 import { typedTextSchema, type TextField } from './text';
 
-/** IGN length limits after trimming, in characters (product-spec section 5 IGNs, section 9). */
+/** IGN length limits after trimming, in characters (docs/game-rules.md §13; docs/client.md §12). */
 export const IGN_MIN = 1;
 export const IGN_MAX = 12;
 
-/** An IGN as the server answers it (product-spec section 3). */
+/** An IGN as the server answers it (docs/game-rules.md §12). */
 const IgnSchema = v.object({ id: v.number(), ign: v.string() });
 type Ign = v.InferOutput<typeof IgnSchema>;
 
-/** Clan role ladder, lowest to highest (product-spec section 4, Clan roles). */
+/** Clan role ladder, lowest to highest (docs/game-rules.md §6, Clan roles). */
 export const CLAN_ROLES = ['Guest', 'Member', 'Admin', 'Owner'] as const;
 export type ClanRole = (typeof CLAN_ROLES)[number];
 export const ClanRoleSchema = v.picklist(CLAN_ROLES);
 
-/** True for the manager roles Owner and Admin (product-spec section 6). */
+/** True for the manager roles Owner and Admin (docs/game-rules.md §11). */
 export function isManagerRole(role: string | null | undefined): boolean {
   return role === 'Owner' || role === 'Admin';
 }
 
-/** A clan membership of the signed-in user (product-spec section 3). */
+/** A clan membership of the signed-in user (docs/game-rules.md §12). */
 const ClanMembershipSchema = v.object({
   clan_id: v.number(),
   name: v.string(),
@@ -28,7 +28,7 @@ const ClanMembershipSchema = v.object({
 });
 export type ClanMembership = v.InferOutput<typeof ClanMembershipSchema>;
 
-/** GET /api/user/me answer (product-spec section 3 User; server-contract section 3 can_create_clan). */
+/** GET /api/user/me answer (docs/game-rules.md §12; docs/server.md §4 can_create_clan). */
 export const UserSchema = v.object({
   id: v.number(),
   username: v.string(),
@@ -41,10 +41,10 @@ export const UserSchema = v.object({
 });
 export type User = v.InferOutput<typeof UserSchema>;
 
-/** Shown when the profile could not be loaded or parsed and the server session was closed (product-spec section 4 Session). */
+/** Shown when the profile could not be loaded or parsed and the server session was closed (docs/client.md §2). */
 export const USER_LOAD_FAILED = 'We could not load your profile, so you have been signed out. Please log in again.';
 
-/** GET /api/games/auth/status answer (product-spec section 3; server-contract section 1). */
+/** GET /api/games/auth/status answer (docs/game-rules.md §12; docs/server.md §2). */
 export const AuthStatusSchema = v.object({
   authorized: v.boolean(),
   has_token: v.boolean(),
@@ -73,7 +73,7 @@ export const DevLoginBodySchema = v.object({
 export const IGN_FIELD: TextField = { label: 'IGN', field: 'ign' };
 
 /**
- * One IGN typed by a user in link and edit (server-contract section 3): the text rule
+ * One IGN typed by a user in link and edit (docs/server.md §4): the text rule
  * (contract/text.ts; control characters refused as 'IGN (ign) must not contain control
  * characters.'), then 1-12 characters.
  */
@@ -86,13 +86,13 @@ const IgnTextSchema = typedTextSchema({
   tooLong: `IGN must be at most ${IGN_MAX} characters.`,
 });
 
-/** POST /api/user/igns and PUT /api/user/igns/{id} body (server-contract section 2). */
+/** POST /api/user/igns and PUT /api/user/igns/{id} body (docs/server.md §3). */
 export const IgnBodySchema = v.object({ ign: IgnTextSchema });
 /** Answer of link and edit IGN. */
 export const IgnAnswerSchema = v.object({ ign: IgnSchema });
 
 /**
- * POST /api/logout body (server-contract sections 1 and 7), optional: none, an empty body or `{}`
+ * POST /api/logout body (docs/server.md §2, §8), optional: none, an empty body or `{}`
  * ends this session only; `{"everywhere": true}` ends every session of the user. Anything but a
  * JSON object (an array, null, a number) or a non-boolean `everywhere` is refused.
  */
@@ -101,7 +101,7 @@ export const LogoutBodySchema = v.pipe(
   v.object({ everywhere: v.optional(v.boolean('everywhere must be true or false.'), false) }),
 );
 
-/** Where a sign-in lands when it was not asked for a page (product-spec section 4 Session). */
+/** Where a sign-in lands when it was not asked for a page (docs/client.md §2). */
 export const DEFAULT_RETURN_PATH = '/dashboard';
 /** Longest return path kept through a sign-in. */
 const RETURN_PATH_MAX = 500;
@@ -113,7 +113,7 @@ const LOCAL_ORIGIN = 'http://local.invalid';
  * one '/', no backslash, no control character, at most 500 characters, and resolving it against
  * any origin stays on that origin); else null. Refuses '//evil.com', 'https://evil.com',
  * '/\\evil.com', '/\t/evil.com' and 'javascript:...'. Shared by the server's auth start path and
- * the client's /loading redirect (server-contract section 1: never an open redirect).
+ * the client's /loading redirect (docs/server.md §2: never an open redirect).
  */
 export function safeReturnPath(path: string | null | undefined): string | null {
   if (!path || path.length > RETURN_PATH_MAX || !path.startsWith('/') || path.startsWith('//')) return null;

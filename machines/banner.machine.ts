@@ -16,7 +16,7 @@ export interface BannerContext {
 type BannerShow = { type: 'message.show'; tone: BannerTone; text: string };
 export type BannerEvent = BannerShow | { type: 'message.dismiss' };
 
-/** Milliseconds of the banner's named delays (product-spec section 4 "Game status", last line). */
+/** Milliseconds of the banner's named delays (docs/game-rules.md §6, last line). */
 export const BANNER_DELAYS = {
   /** A message starts fading this long after it appears. */
   messageFade: 4000,
@@ -24,7 +24,7 @@ export const BANNER_DELAYS = {
   messageRemove: 1000,
 } as const;
 
-/** The same delays for API messages (product-spec section 9: they fade after 5 s, plus 1 s to go). */
+/** The same delays for API messages (docs/client.md §12: they fade after 5 s, plus 1 s to go). */
 export const API_MESSAGE_DELAYS = { messageFade: 5000, messageRemove: 1000 } as const;
 
 /**
@@ -51,9 +51,9 @@ export function fadingMessageStates<const TShow>(show: TShow) {
 }
 
 /**
- * The one fading-message chart (house-style "Shapes written once"): the global message banner of
+ * The one fading-message chart (docs/architecture.md §4): the global message banner of
  * the Event Game view and the Game Tasks screen, and the action message of the game play screen
- * (invoked by gamePlay), built from `fadingMessageStates` (product-spec sections 2 "Event Game view": messages appear in a global
+ * (invoked by gamePlay), built from `fadingMessageStates` (docs/client.md §7: messages appear in a global
  * banner that fades out; 4: status and action messages clear themselves, fade at 4 s, removal at 5 s). `message.show` replaces any
  * message and restarts the clock; `message.dismiss` removes it at once.
  */

@@ -4,7 +4,7 @@ import { listLoader } from './listLoader';
 export type ClanDesksEvent = { type: 'desks.reload' };
 
 /**
- * The clans the viewer manages, as the dashboard shows them (product-spec section 1): each with
+ * The clans the viewer manages, as the dashboard shows them (docs/game-rules.md §1): each with
  * its live games and, until it has had a game, its getting-started steps. The list-loader chart
  * over the `loadDesks` actor; `desks.reload` loads again.
  */

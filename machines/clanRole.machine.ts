@@ -41,7 +41,7 @@ export interface RoleChangeInput {
   verb: 'promote' | 'demote';
 }
 
-/** Milliseconds of the named delays (product-spec section 9); the message delays are the banner's. */
+/** Milliseconds of the named delays (docs/client.md §12); the message delays are the banner's. */
 export const CLAN_ROLE_DELAYS = {
   /** Leave and disband wait this long after the success message before the call. */
   announceWait: 500,
@@ -91,7 +91,7 @@ const confirmThen = <const TTarget extends string>(target: TTarget) => ({
 }) as const;
 
 /**
- * The clan role chart (product-spec sections 4 "Clan roles", 5 "Clan members", 6, 8, 9): promote,
+ * The clan role chart (docs/client.md §5, §11, §12; docs/game-rules.md §11): promote,
  * demote, kick, transfer ownership, leave and disband, on the clan management screen.
  *
  * - Requests carry the target row and the viewer (role, manager count, clan name); guards refuse

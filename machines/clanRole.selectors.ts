@@ -3,9 +3,9 @@ import type { clanRoleMachine } from './clanRole.machine';
 
 type S = SnapshotFrom<typeof clanRoleMachine>;
 
-// Named selectors of the clanRole chart for `useSelector` (house-style "Components").
+// Named selectors of the clanRole chart for `useSelector` (docs/architecture.md §3).
 
-/** A clan action runs: the tabs are disabled and the pending message shows (product-spec section 2). */
+/** A clan action runs: the tabs are disabled and the pending message shows (docs/client.md §1). */
 export const isActionPending = (s: S) => s.hasTag('pending');
 /** A confirmation dialog of the chart is open. */
 export const isConfirmOpen = (s: S) => s.hasTag('confirming');

@@ -42,7 +42,7 @@ export type ConfirmActionEvent<TDraft extends object, TSubject extends object> =
 export type PerformInput<TDraft extends object, TSubject extends object> = ConfirmPayload<TDraft, TSubject>;
 
 /**
- * The modal flow of product-spec section 4 ("Modal flows": confirm, processing, result message,
+ * The modal flow of docs/game-rules.md §6 ("Modal flows": confirm, processing, result message,
  * close): one chart for every use (IGN delete/link/edit, leave clan, create clan, kick, add
  * member, disband, events, teams ...). Each use provides `performAction` (the call), and may
  * provide the `isDraftValid` guard with `assignValidationError` (form rules) and `notifySucceeded`

@@ -16,13 +16,13 @@ export interface CsvImportContext {
 
 export type CsvImportEvent = { type: 'csv.select'; file: CsvFile | null } | { type: 'csv.upload' };
 
-/** True when a file name ends in .csv, case-insensitively (product-spec section 5 Tasks). */
+/** True when a file name ends in .csv, case-insensitively (docs/game-rules.md §13). */
 export function isCsvName(name: string): boolean {
   return /\.csv$/i.test(name.trim());
 }
 
 /**
- * The Task CSV Importer (product-spec sections 2 Tasks tab, 5 Tasks, 8): choosing a file whose
+ * The Task CSV Importer (docs/client.md §8, §11; docs/game-rules.md §13): choosing a file whose
  * name does not end in .csv gives 'Please select a valid .csv file.'; uploading with no file
  * 'No file selected for upload.'; otherwise the `uploadCsv` actor sends it and the answer
  * (inserted, skipped, bad rows) is kept for display; `notifyImported` lets the task list reload.

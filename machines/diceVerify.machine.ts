@@ -15,7 +15,7 @@ export interface DiceVerifyContext {
 const VERIFY_FALLBACK = 'Failed to load the game history.';
 
 /**
- * The 'Verify dice' view (server-contract section 10): `loading` (tag `busy`) runs the
+ * The 'Verify dice' view (docs/game-rules.md §9): `loading` (tag `busy`) runs the
  * `verifyDice` actor — load the game's history and recompute every roll in the browser — and
  * goes to `loaded` with the report, or `failed` with the error's text (the old report is dropped). `verify.reload` checks
  * again from `loaded` (e.g. once the game has finished and its seed is revealed) or retries from

@@ -80,7 +80,7 @@ const readyEvents = {
 } as const;
 
 /**
- * The Discord panel of an event (server-contract section 9): `loading` reads the settings
+ * The Discord panel of an event (docs/server.md §10): `loading` reads the settings
  * (`loadSettings`) → `ready`, or `loadFailed` (`discord.reload` tries again). In `ready` the URL
  * field and the four announce switches are edited; `discord.save` sends them (`saving`) when
  * the draft passes webhookDraftProblem (else the exact refusal shows under the field);

@@ -19,7 +19,7 @@ export interface EventGameContext {
   game: Game | null;
   /** The settings form (setup form and Board Settings form). */
   draft: SettingsDraft;
-  /** The form's 'Require approved proof before the next roll' box (server-contract section 8): checked by default in setup, the game's rule after. */
+  /** The form's 'Require approved proof before the next roll' box (docs/server.md §9): checked by default in setup, the game's rule after. */
   proofRequired: boolean;
   snakesText: string;
   laddersText: string;
@@ -56,8 +56,8 @@ export interface GameNotice {
 const errorText = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
 
 /**
- * The Event Game view of one event (product-spec sections 2 "Event Game view", 4 "Game status",
- * 5 "Game settings", 7 "Game", 8). Actors provided from src/: `loadGame`, `createGame`,
+ * The Event Game view of one event (docs/client.md §7, §11; docs/game-rules.md §4, §6; docs/server.md
+ * §3). Actors provided from src/: `loadGame`, `createGame`,
  * `randomizeGame`, `saveBoard`, `socketConnection` (the socketConnection chart with its `socket`)
  * and `gameStatus` (the gameStatus chart with its `changeStatus`).
  * - setup (no game): the settings form; `settings.submit` with a valid form → creating

@@ -5,7 +5,7 @@ import type { gameStatusMachine } from './gameStatus.machine';
 type S = SnapshotFrom<typeof eventGameMachine>;
 type StatusSnapshot = SnapshotFrom<typeof gameStatusMachine>;
 
-/** Which part of the Event Game view shows (product-spec section 2 "Event Game view"). */
+/** Which part of the Event Game view shows (docs/client.md §7). */
 export type EventGameMode = 'loading' | 'loadFailed' | 'setup' | 'manage';
 
 /** Named selectors of the eventGame chart. */

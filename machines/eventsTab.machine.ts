@@ -3,7 +3,7 @@ import { listLoad, loadErrorText, type ListContext } from './listLoader';
 import { missingPromise } from './shared';
 import type { ClanEvent } from '../contract/event';
 
-/** The views of the Events tab sub-navigation (product-spec section 2 Events tab). */
+/** The views of the Events tab sub-navigation (docs/client.md §6). */
 export type EventsView = 'list' | 'teams' | 'game' | 'gameTasks';
 
 /** The event list (`items`, the load failure text `error`) and what the tab adds to it. */
@@ -61,7 +61,7 @@ const loadSelectedEvent = {
 const reloadEvent = (view: 'teams' | 'game' | 'gameTasks') => ({ target: view, reenter: true, actions: 'clearEventError' }) as const;
 
 /**
- * The Events tab of clan management (product-spec section 2 Events tab, section 4 Event status):
+ * The Events tab of clan management (docs/client.md §6; docs/game-rules.md §12):
  * the event list (upcoming or past, loaded by the `loadEvents` actor, reloaded after a schedule,
  * edit or delete and whenever the list is shown again) and the sub-navigation to the Manage
  * Teams, Manage Game and Manage Game Tasks views of one event. Each time one of these views is

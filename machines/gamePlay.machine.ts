@@ -23,9 +23,9 @@ export interface GamePlayContext {
   game: HeldGame | null;
   /** The newest game from the server while a roll moment plays (shown once the pawn arrives), else null. */
   arriving: HeldGame | null;
-  /** Live Game Log: the last GAME_LOG_LIMIT entries, newest first (product-spec section 9). */
+  /** Live Game Log: the last GAME_LOG_LIMIT entries, newest first (docs/client.md §12). */
   log: LogEntry[];
-  /** The load failure text (product-spec section 8 "Game view"), or null. */
+  /** The load failure text (docs/client.md §11), or null. */
   loadError: string | null;
   reducedMotion: boolean;
 }
@@ -49,10 +49,10 @@ export type GamePlayEmitted = { type: 'revert.applied' } | { type: 'revert.refus
 type UpdateTarget = 'shown' | 'arriving';
 
 /**
- * A game screen: the play screen of members or the public spectator view (product-spec sections 2
- * "Game play screen", 4 "Game status", 6 "Game roles", 7 "Spectating" and "Live socket").
+ * A game screen: the play screen of members or the public spectator view (docs/client.md §9; docs/game-rules.md §6, §11; docs/server.md
+ * §3 and "Live socket").
  * - `loading` runs `loadGame` (REST, given from src/); a full game from the socket's join_game answer
- *   also ends it. Failure → `failed` with the error the actor raised (the spec's texts).
+ *   also ends it. Failure → `failed` with the error the actor raised (the documented texts).
  * - `live.play` follows the server status, mapped once by contract statusToChartState: pending,
  *   ready, inProgress (idle / rolling / reverting), paused, finished (celebrating for the 15 s of
  *   confetti when there are winners, then settled). Every game_state_update is merged once with
@@ -89,7 +89,7 @@ export const gamePlayMachine = setup({
     rollMoment: rollMomentMachine,
   },
   delays: {
-    /** Confetti lasts 15 s (product-spec section 9). */
+    /** Confetti lasts 15 s (docs/client.md §12). */
     confettiDuration: 15_000,
   },
   guards: {
@@ -97,7 +97,7 @@ export const gamePlayMachine = setup({
     statusIs: ({ context }, params: { state: GameChartState }) => !!context.game && statusToChartState(context.game.status) === params.state,
     hasWinners: ({ context }) => (context.game?.winners?.length ?? 0) > 0,
     isLeader: ({ context }) => leaderActionOf(context.game) !== null,
-    /** The proof rule lets the led team roll (server-contract section 8 roll gate). */
+    /** The proof rule lets the led team roll (docs/server.md §9 roll gate). */
     isRollAllowed: ({ context }) => leaderRollGate(context.game) === null,
     canRevertTurn: ({ context }) => leaderCanRevert(context.game),
   },

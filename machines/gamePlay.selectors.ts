@@ -7,15 +7,15 @@ import type { rollMomentMachine } from './rollMoment.machine';
 
 type S = SnapshotFrom<typeof gamePlayMachine>;
 
-/** Named selectors of the gamePlay chart (house-style "Components": smallest slices). The game
+/** Named selectors of the gamePlay chart (docs/architecture.md §3: smallest slices). The game
  * they read is the one shown: while a roll moment plays, the game from before the roll. */
 export const selectIsLoading = (s: S) => s.matches('loading');
 export const selectLoadError = (s: S) => (s.matches('failed') ? s.context.loadError : null);
 export const selectGame = (s: S) => s.context.game;
 export const selectLog = (s: S) => s.context.log;
-/** The newest roll in the Live Game Log (an entry with its die, server-contract section 10), or null. */
+/** The newest roll in the Live Game Log (an entry with its die, docs/game-rules.md §9), or null. */
 export const selectLastLoggedRoll = (s: S) => s.context.log.find((e) => typeof e.die === 'number') ?? null;
-/** The dice commitment of the game held (server-contract section 10), or null before it is loaded. */
+/** The dice commitment of the game held (docs/game-rules.md §9), or null before it is loaded. */
 export const selectDiceCommitment = (s: S) => s.context.game?.dice_commitment ?? null;
 export const selectTeamStates = (s: S) => s.context.game?.team_states;
 export const selectStatus = (s: S) => s.context.game?.status ?? null;
@@ -40,7 +40,7 @@ export const selectMessage = (s: S) => s.children.message as ActorRefFrom<typeof
 export const selectIsCelebrating = (s: S) => s.matches({ live: { play: { finished: 'celebrating' } } });
 export const selectIsFinished = (s: S) => s.matches({ live: { play: 'finished' } });
 export const selectConnection = (s: S) => s.children.connection;
-/** Why the viewer's led team may not roll now (the proof rule of server-contract section 8), or null. */
+/** Why the viewer's led team may not roll now (the proof rule of docs/server.md §9), or null. */
 export const selectRollGate = (s: S) => leaderRollGate(s.context.game);
 /** The roll moment chart (die, pawn walk, held log lines), while the game is live. */
 export const selectRollMoment = (s: S) => s.children.rollMoment as ActorRefFrom<typeof rollMomentMachine> | undefined;

@@ -72,15 +72,15 @@ function targetsFor<E extends object>(guard: StatusGuard, prefix: string, extra:
   return CHART_STATES.map((state) => ({ guard: { type: guard, params: state }, target: `${prefix}${state}`, ...extra }));
 }
 
-/** The success message of a status change (product-spec section 4 "Game status"); a first start says started, not resumed. */
+/** The success message of a status change (docs/game-rules.md §6); a first start says started, not resumed. */
 function successText(status: GameStatus, starting: boolean): string {
   if (status === 'paused') return GAME_STATUS_MESSAGES.paused;
   return starting ? GAME_STATUS_MESSAGES.started : GAME_STATUS_MESSAGES.resumed;
 }
 
 /**
- * Game status of one game as the managers' controls see it (product-spec section 4 "Game
- * status"; server-contract section 4 "Status"). States are the chart states of the server
+ * Game status of one game as the managers' controls see it (docs/game-rules.md
+ * §6; docs/server.md §5). States are the chart states of the server
  * statuses, mapped once by contract/game statusToChartState: pending (PENDING), ready (READY),
  * inProgress (in-progress), paused (paused), finished (finished / completed).
  * - pending, ready: `status.request` with 'start' or 'resume' (Start Game sends resume) calls the

@@ -4,7 +4,7 @@ import type { gameStatusMachine } from './gameStatus.machine';
 
 type S = SnapshotFrom<typeof gameStatusMachine>;
 
-/** The status control each chart state shows (product-spec section 4 "Game status"). */
+/** The status control each chart state shows (docs/game-rules.md §6). */
 export type StatusControl = 'start' | 'pause' | 'resume' | 'finished';
 
 /** Label and the action the control sends: Start Game sends resume; Game Finished sends nothing. */
@@ -52,5 +52,5 @@ export const canReset = (s: S): boolean => s.can({ type: 'reset.request' });
 /** A status change is under way. */
 export const isChangingStatus = (s: S): boolean => s.hasTag('busy');
 
-/** In progress or paused: a board settings update asks for confirmation first (product-spec section 2). */
+/** In progress or paused: a board settings update asks for confirmation first (docs/client.md §1). */
 const isRunning = (s: S): boolean => s.hasTag('running');

@@ -38,14 +38,14 @@ const detail = (error: unknown) => (error instanceof Error && error.message ? er
 const squareById = (context: GameTasksContext, id: number | null) => context.squares.find((s) => s.id === id);
 
 /**
- * The Game Tasks screen (product-spec sections 2 "Game Tasks screen", 4, 5 "Tasks", 7 "Game
- * tasks", 8). Actors provided from src/: `loadSquares`, `swapSquares`, `fetchOptions` and
+ * The Game Tasks screen (docs/client.md §7, §11; docs/game-rules.md §6, §13; docs/server.md
+ * §3). Actors provided from src/: `loadSquares`, `swapSquares`, `fetchOptions` and
  * `assignTask`; action `notify` (the banner). Open game screens learn of a swap or assign from
  * the server's own broadcast after the REST call.
  * - Without a game id: missingGame ('Game ID is missing.').
  * - loading → ready, or loadFailed ('Error loading data: ...'); a finished game's squares go to
  *   readOnly instead (shown with GAME_TASKS_TEXTS.finished; no swap or assign), also on a reload.
- * - ready.idle: `swap.request` is refused with the spec's texts for a fixed square or two tiers,
+ * - ready.idle: `swap.request` is refused with the documented texts for a fixed square or two tiers,
  *   otherwise the tasks change places at once (swapping); a failed swap notifies 'Error saving
  *   task swap: ...' and reloads the squares.
  * - `assign.open`: a square without a tier → assignBlocked ('Cannot Assign Task'); otherwise the

@@ -5,7 +5,7 @@ export type GamesLobbyEvent = { type: 'lobby.reload' };
 
 /**
  * The viewer's games (GET /api/games) for the Game Lobby and the dashboard's My Games widget
- * (product-spec sections 1 and 2 "Games lobby"): the list-loader chart over the `loadGames` actor;
+ * (docs/game-rules.md §1; docs/client.md §4): the list-loader chart over the `loadGames` actor;
  * `lobby.reload` loads again.
  */
 export const gamesLobbyMachine = listLoader<LobbyGame, 'loadGames', 'lobby.reload'>({

@@ -21,7 +21,7 @@ export interface ListLoaderOptions<TItem, TExtra extends object, TEvent extends 
   actor: TActor;
   /** The reload intent, `<noun>.reload`. */
   reload: TReload;
-  /** Failure text when the error carries none (product-spec section 8). */
+  /** Failure text when the error carries none (docs/client.md §11). */
   fallback: string;
   /** Reload by itself this often (ms) while loaded or failed; absent: no polling. */
   pollInterval?: number;
@@ -45,7 +45,7 @@ export interface ListLoadOptions<TItem, TContext extends ListContext<TItem>, TAc
   id: string;
   /** Name of the promise actor that loads the rows (provided from src/). */
   actor: TActor;
-  /** Failure text when the error carries none (product-spec section 8). */
+  /** Failure text when the error carries none (docs/client.md §11). */
   fallback: string;
   /** The actor's input, from the chart's context (e.g. which list). */
   input?: (context: TContext) => TInput;
@@ -82,7 +82,7 @@ export function listLoad<TItem, TContext extends ListContext<TItem>, TActor exte
 }
 
 /**
- * One list-loader chart for every list screen (house-style "Shapes written once"; the model is
+ * One list-loader chart for every list screen (docs/architecture.md §4; the model is
  * cypress-realworld-app's `dataMachine(id)`): `loading` (first load, tag `busy`) → `loaded` or
  * `failed` with the error the actor raised (or `fallback`); `<noun>.reload` from `loaded` reloads
  * in `reloading` (tag `busy`) while the rows stay (or in `loading`: `reloadFrom`); from `failed`

@@ -4,7 +4,7 @@ import { setup } from 'xstate';
 const LOADING_PAUSE_DELAYS = { messageRead: 1500 } as const;
 
 /**
- * The /loading page's pause (product-spec section 2): `reading` for the named delay `messageRead`,
+ * The /loading page's pause (docs/client.md §1): `reading` for the named delay `messageRead`,
  * then `read`; the page moves on once the pause is over and the session has settled.
  */
 export const loadingPauseMachine = setup({

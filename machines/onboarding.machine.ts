@@ -24,7 +24,7 @@ export type OnboardingEvent =
   | { type: 'clan.select'; clanId: number | null }
   | { type: 'onboarding.submit' };
 
-/** The setup payload built from the chart's context (product-spec section 3 Setup payload). */
+/** The setup payload built from the chart's context (docs/game-rules.md §12). */
 function setupPayload(ctx: OnboardingContext): SetupInput {
   const clan_setup =
     ctx.role === 'Owner'
@@ -36,7 +36,7 @@ function setupPayload(ctx: OnboardingContext): SetupInput {
 }
 
 /**
- * The onboarding chart (product-spec sections 2 "Onboarding", 4, 5): step 1 IGNs, step 2 clan
+ * The onboarding chart (docs/client.md §2; docs/game-rules.md §6, §13): step 1 IGNs, step 2 clan
  * choice (Owner / Member / None) with the clan list loaded, submit, done or failed, and back.
  * Effects: loadClans and submitSetup (provided from src/); `completed` is an action the route
  * provides to tell the session.

@@ -21,7 +21,7 @@ export type PendingProofsEvent =
   | { type: 'submission.updated'; submission: Submission };
 
 /**
- * The pending-proof count of the navigation bar, for managers (server-contract section 8: the
+ * The pending-proof count of the navigation bar, for managers (docs/server.md §9: the
  * referee queue and its live `submission_update`s over the clans' managers rooms).
  * - The `reviewFeed` actor (given from src/) joins every managed clan's managers room for the
  *   chart's whole life, reports each `submission.updated`, and asks for `reviews.reload` once the

@@ -48,7 +48,7 @@ export type ProofSubmissionEvent =
 const errorText = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
 
 /**
- * The 'Submit Proof' dialog of the game play screen (server-contract section 8): `proof.open`
+ * The 'Submit Proof' dialog of the game play screen (docs/server.md §9): `proof.open`
  * reads the team's latest submission (`loadLatest`); after a denial the dialog shows the reason
  * and 'Send Again' (`denied`), otherwise it asks for an image (`choosing`: paste, drop or file
  * choice; a file that is not a PNG, JPEG, WebP or GIF or is over 8 MiB is refused at once),

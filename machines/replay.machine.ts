@@ -33,7 +33,7 @@ export type ReplayEvent =
 const clamp = (frame: number, last: number) => Math.min(Math.max(0, Math.round(frame) || 0), last);
 
 /**
- * The replay of a game's history on the results page (issue #15): which frame the board shows
+ * The replay of a game's history on the results page: which frame the board shows
  * and whether it plays.
  * - `paused` (initial, at frame 0; never on the last frame): `replay.play` plays,
  *   `replay.step` / `replay.back` move one frame (a step onto the last frame ends), `replay.seek`

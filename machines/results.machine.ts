@@ -27,7 +27,7 @@ export const isGameOn = (context: ResultsContext) => context.data !== null && is
 const errorText = (error: unknown) => (error instanceof Error && error.message ? error.message : GAME_VIEW_MESSAGES.publicLoadFailed);
 
 /**
- * The results page of a game (issue #15): `loading` runs `loadResults` (the history and the
+ * The results page of a game: `loading` runs `loadResults` (the history and the
  * public game, given from src/) → `loaded`; a failure whose text is 'Game not found.' →
  * `notFound`, any other → `failed` with that text, where `results.reload` loads again. While the
  * game is not finished, `loaded` reads them again every RESULTS_REFRESH_MS (`refreshing`, the

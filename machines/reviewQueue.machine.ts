@@ -70,7 +70,7 @@ const move = (items: Submission[], selectedId: number | null, by: 1 | -1) => {
 };
 
 /**
- * The referee queue of the clan's Reviews tab (server-contract section 8), for managers.
+ * The referee queue of the clan's Reviews tab (docs/server.md §9), for managers.
  * `reviews.watch` (the viewer is a manager) starts it; `reviews.unwatch` stops it.
  * - watching: the `reviewFeed` actor (join_reviews on the socket, given from src/) reports every
  *   `submission.updated`, merged into the queue in place (contract mergeQueue: pending rows

@@ -3,7 +3,7 @@ import { ROLL_MOMENT_TIMING, type rollMomentMachine } from './rollMoment.machine
 
 type S = SnapshotFrom<typeof rollMomentMachine>;
 
-/** Named selectors of the rollMoment chart (house-style "Components": smallest slices). */
+/** Named selectors of the rollMoment chart (docs/architecture.md §3: smallest slices). */
 export const selectMove = (s: S) => s.context.move;
 export const selectIsTumbling = (s: S) => s.matches('tumbling');
 /** The log entries of the move wait while the die tumbles and the pawn moves. */

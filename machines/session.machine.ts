@@ -2,7 +2,7 @@ import { assign, setup } from 'xstate';
 import { missingPromise } from './shared';
 import { USER_LOAD_FAILED, type AuthStatus, type User } from '../contract/user';
 
-/** Which message the login page shows when signed out (product-spec section 4 Session). */
+/** Which message the login page shows when signed out (docs/client.md §2). */
 export type SignedOutNotice = 'welcome' | 'expired';
 
 export interface SessionContext {
@@ -11,7 +11,7 @@ export interface SessionContext {
   devLogin: boolean;
   /** Whether the server has a Discord client (auth status `discord_login`). */
   discordLogin: boolean;
-  /** Set when the user load failed and the session was closed (product-spec section 4). */
+  /** Set when the user load failed and the session was closed (docs/game-rules.md §6). */
   error: string | null;
 }
 
@@ -23,7 +23,7 @@ export type SessionEvent =
   | { type: 'session.logoutEverywhere' }
   | { type: 'onboarding.completed' };
 
-/** Input of the logout actor: end this session only, or every session of the user (server-contract section 7). */
+/** Input of the logout actor: end this session only, or every session of the user (docs/server.md §8). */
 export interface LogoutInput {
   everywhere: boolean;
 }
@@ -53,7 +53,7 @@ const logOut = (everywhere: boolean) =>
   }) as const;
 
 /**
- * The session chart (product-spec section 4 "Session"): checks the auth status, loads the user,
+ * The session chart (docs/client.md §2): checks the auth status, loads the user,
  * sends users without IGNs to onboarding, logs out on a failed user load, and logs out on request
  * (errors ignored): `session.logout` ends this session (loggingOut), `session.logoutEverywhere`
  * from the profile's Account & Security panel every session of the user (loggingOutEverywhere);

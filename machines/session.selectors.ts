@@ -4,7 +4,7 @@ import { isManagerRole, type ClanMembership } from '../contract/user';
 
 type S = SnapshotFrom<typeof sessionMachine>;
 
-/** Named selectors of the session chart for `useSelector` (house-style "Components"). */
+/** Named selectors of the session chart for `useSelector` (docs/architecture.md §3). */
 export const selectUser = (s: S) => s.context.user;
 export const selectIsBusy = (s: S) => s.hasTag('busy');
 export const selectIsAuthenticated = (s: S) => s.hasTag('authenticated');

@@ -1,13 +1,13 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 
 /**
- * Shapes every chart shares (house-style "Shapes written once"). Charts import only xstate and
+ * Shapes every chart shares (docs/architecture.md §4). Charts import only xstate and
  * contract types; this file is part of machines/ and obeys the same rule.
  */
 
 /**
  * The default of a promise actor in a chart's `setup`: it throws "{chart} machine: actor '{name}'
- * was not provided", so a missing implementation is loud (house-style "Statecharts"). The real
+ * was not provided", so a missing implementation is loud (docs/architecture.md §3). The real
  * one is given from src/ with `machine.provide(...)`. Typed by its output and input.
  */
 export function missingPromise<TOutput, TInput = void>(chart: string, name: string) {

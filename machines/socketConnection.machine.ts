@@ -4,7 +4,7 @@ import type { LogEntry } from '../contract/gameApi';
 import { missingCallback } from './shared';
 
 /**
- * Facts the socket reports about its connection (product-spec section 7 "Live socket", section 9
+ * Facts the socket reports about its connection (docs/server.md §3; docs/client.md §12
  * socket settings): `willReconnect` is false when the socket will not retry by itself (the server
  * closed it, or it was closed on purpose); otherwise socket.io-client keeps retrying.
  */
@@ -15,7 +15,7 @@ type SocketFact =
   | { type: 'socket.connectFailed'; message: string; willReconnect: boolean };
 
 /**
- * Facts about the game the socket receives (server-contract section 5), forwarded to the parent
+ * Facts about the game the socket receives (docs/server.md §6), forwarded to the parent
  * chart that holds the game (gamePlay, eventGame): a full game or a progress update, a new log entry, a team
  * change (name, colour or members), a refused roll or revert (`action_error` message).
  */
@@ -56,8 +56,8 @@ export interface SocketConnectionContext {
 export const NOT_CONNECTED_MESSAGE = 'Not connected to the live game. Wait for the connection and try again.';
 
 /**
- * The live socket of one game screen (product-spec sections 7 "Live socket" and 9; server-contract
- * section 5). States: connecting, connected, reconnecting (socket.io-client retries with a delay of
+ * The live socket of one game screen (docs/server.md §3; docs/client.md §12; docs/server.md
+ * §6). States: connecting, connected, reconnecting (socket.io-client retries with a delay of
  * 1 s to 5 s, jitter 0.5, without limit) and disconnected (the socket stopped retrying: the server
  * closed it; `connection.retry` opens it again). On entering `connected` (first connect and every
  * reconnect) it joins the game's room with join_game, so the server answers with the full state

@@ -4,7 +4,7 @@ import { listLoader } from './listLoader';
 export type SpectateListEvent = { type: 'spectate.reload' };
 
 /**
- * The spectate list (product-spec sections 2 "Spectate list", 7 "Spectating", 9: refreshed every
+ * The spectate list (docs/client.md §4, §12; docs/server.md §3: refreshed every
  * 30 s): the list-loader chart over the `loadGames` actor, `loading` → `loaded`; after the named
  * delay `pollInterval` it reloads in `reloading` while the list stays on screen; a failure shows
  * the error the actor raised and keeps polling; `spectate.reload` reloads at once.

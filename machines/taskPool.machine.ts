@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Task, TaskPageQuery } from '../contract/task';
 
-/** Sortable columns of the task table (product-spec section 2 Tasks tab). */
+/** Sortable columns of the task table (docs/client.md §8). */
 export type TaskSortKey = 'description' | 'difficulty' | 'clan_name';
 export interface TaskSort {
   key: TaskSortKey;
@@ -42,7 +42,7 @@ export type TaskPoolEvent =
   | { type: 'table.pageSize'; size: number }
   | { type: 'table.page'; page: number };
 
-/** Default sort of the task table: difficulty ascending (product-spec section 9); also the server's page order. */
+/** Default sort of the task table: difficulty ascending (docs/client.md §12); also the server's page order. */
 export const DEFAULT_TASK_SORT: TaskSort = { key: 'difficulty', direction: 'asc' };
 
 /** Milliseconds of the named delays: the search is sent to the server once typing has paused this long. */
@@ -88,8 +88,8 @@ const loadPageFrom = (state: 'loading' | 'refreshing') =>
   }) as const;
 
 /**
- * The Tasks tab list (product-spec sections 2 Tasks tab, 6, 7 Task pool, 9; server-contract
- * section 7 Task pool), in two modes:
+ * The Tasks tab list (docs/client.md §8, §12; docs/game-rules.md §11; docs/server.md §3; docs/server.md
+ * §8), in two modes:
  * - `own` (the default): the clan's whole pool from `loadClanTasks`; search, sort (default
  *   difficulty ascending; clicking the sorted column flips it) and pages of 10 / 25 / 50 are
  *   applied on the client, back to page 1 on a filter, sort or size change.

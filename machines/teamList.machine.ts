@@ -24,7 +24,7 @@ const assignMemberCount = (context: Context, e: { teamId: number; count: number 
 });
 
 /**
- * The Event Teams view list (product-spec section 2 Event Teams view): the list-loader chart over
+ * The Event Teams view list (docs/client.md §6): the list-loader chart over
  * the `loadTeams` actor. It loads the event's teams ('Loading teams...' the first time), reloads
  * them in place on `teams.reload` after a create / edit / delete (a failed reload keeps the rows
  * beside the error), opens one team's inline member manager at a time, and keeps each row's

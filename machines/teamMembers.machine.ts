@@ -15,7 +15,7 @@ export interface MemberNotice {
 
 export interface TeamMembersContext {
   members: TeamMember[];
-  /** In-game accounts on no team of the event, sorted by name (product-spec section 4 Team membership). */
+  /** In-game accounts on no team of the event, sorted by name (docs/client.md §6). */
   eligible: EligibleIgn[];
   /** Chat-platform names by discord_id, to label an IGN that comes back to the list. */
   usernames: Record<string, string>;
@@ -54,8 +54,8 @@ export interface MemberAnswer {
 }
 
 /**
- * The inline member manager of one team (product-spec sections 2 Event Teams view, 4 Team
- * membership, 5 Teams, 8): loads the team members and the eligible in-game accounts; adds a member
+ * The inline member manager of one team (docs/client.md §6,
+ * §11): loads the team members and the eligible in-game accounts; adds a member
  * (the account leaves the eligible list); changes a role optimistically and puts the old role back
  * when the call fails; takes a removal confirmed elsewhere (`member.removed`: the account returns
  * to the eligible list, sorted by name). Region `notice`: the banner chart's fading-message states

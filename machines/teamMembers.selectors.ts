@@ -15,6 +15,6 @@ export const selectAdding = (s: S) => s.matches({ ready: { adding: 'submitting' 
 export const selectRoleSaving = (s: S) => s.hasTag('roleSaving');
 export const selectNotice = (s: S) => s.context.notice;
 export const selectNoticeFading = (s: S) => s.hasTag('messageFading');
-/** The add button's rule (product-spec section 5 Teams): an IGN chosen and nothing loading. */
+/** The add button's rule (docs/client.md §6): an IGN chosen and nothing loading. */
 export const selectCanAdd = (s: S) =>
   s.matches({ ready: { adding: 'idle' } }) && s.context.selectedIgnId !== null && s.context.eligible.some((e) => e.id === s.context.selectedIgnId);

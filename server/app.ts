@@ -26,7 +26,7 @@ export type RouteModule = () => Hono<AppEnv>;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Database errors that bad or racing input can still cause, answered as 4xx (server-contract intro:
+ * Database errors that bad or racing input can still cause, answered as 4xx (docs/server.md:
  * no bad input is ever a 500): PostgreSQL 22003/22P02 (a number beyond the integer column, e.g. id
  * 9999999999) → 400; PostgreSQL 22021/22P05 (a character the database cannot store, e.g. NUL;
  * the last line of defence behind the text rule of contract/text.ts) → 400; a unique violation
@@ -53,15 +53,15 @@ function redisStoreClient(redis: Redis): RedisClient {
 }
 
 /**
- * Builds the Hono app (house-style "Server": app factory taking its dependencies).
+ * Builds the Hono app (docs/architecture.md §5: app factory taking its dependencies).
  * - every /api route answers JSON; errors are `{"error": ...}` with 4xx, never a stack trace
  * - every route answers with and without a trailing slash (`strict: false`; the client calls
- *   `/events/` and `/events/{id}`, product-spec section 7)
- * - POST/PUT/PATCH/DELETE with an Origin header from another host answer 403 (server-contract section 1)
+ *   `/events/` and `/events/{id}`, docs/server.md §3)
+ * - POST/PUT/PATCH/DELETE with an Origin header from another host answer 403 (docs/server.md §2)
  * - GET /api/public/game/{id} of a cached game is answered before the middleware chain, with the
  *   same security headers precomputed (lobby/publicGame.ts; its CSP has no style nonce)
  * - every answer carries the security headers and CSP; /api bodies over 64 KiB answer 413 unread
- *   unless the route declares its own limit (server-contract section 7; http/securityHeaders.ts,
+ *   unless the route declares its own limit (docs/server.md §8; http/securityHeaders.ts,
  *   http/bodyLimit.ts)
  * - everything else serves the built client from `deps.config.clientDir` with a history fallback;
  *   index.html gets the answer's CSP style nonce and `Cache-Control: no-cache` (and, on a spectator
@@ -123,7 +123,7 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
     await next();
   });
 
-  // Sign-in is rate limited per client address (hono-rate-limiter; server-contract section 7):
+  // Sign-in is rate limited per client address (hono-rate-limiter; docs/server.md §8):
   // the address TRUST_PROXY gives, counted in Redis when REDIS_URL is set (one budget for every
   // process behind the load balancer), else in this process's memory.
   app.use(

@@ -1,5 +1,5 @@
 /**
- * Server configuration from the environment (README "Configuration"; server-contract section 6).
+ * Server configuration from the environment (README "Configuration"; docs/server.md §7).
  * Every value has an embedded default so `npm start` runs with nothing configured.
  */
 export interface Config {
@@ -26,7 +26,7 @@ export interface Config {
   boardSeed: number | null;
   /**
    * BOARD_SEED as written, or null: with it, each dice seed is SHA-256 of
-   * "{BOARD_SEED}:{game_id}:{round}" (server-contract section 10; tests), else random.
+   * "{BOARD_SEED}:{game_id}:{round}" (docs/game-rules.md §9; tests), else random.
    */
   diceSeedBase: string | null;
   /** Sign-in attempts (dev sign-in, Discord start and callback) allowed per client address per minute. */
@@ -42,27 +42,27 @@ export interface Config {
   /**
    * Proxies in front of the server whose X-Forwarded-For is trusted (TRUST_PROXY: 0 = none, the
    * default; 1 or 'true' = one load balancer). The sign-in limit and the socket cap key on the
-   * address this gives (server-contract section 7).
+   * address this gives (docs/server.md §8).
    */
   trustProxy: number;
-  /** Open Socket.IO connections allowed per client address (server-contract section 7: 100). */
+  /** Open Socket.IO connections allowed per client address (docs/server.md §8: 100). */
   socketsPerAddress: number;
-  /** roll_dice + revert_roll per socket and per user a second (server-contract section 7: 5 and 10). */
+  /** roll_dice + revert_roll per socket and per user a second (docs/server.md §8: 5 and 10). */
   actionsPerSocket: number;
   actionsPerUser: number;
   /** join_game + tasks_reordered per client address a second over all its sockets (JOINS_PER_ADDRESS, 30). */
   joinsPerAddress: number;
   /** join_game + tasks_reordered per socket a second (JOINS_PER_SOCKET, 5). */
   joinsPerSocket: number;
-  /** Folder of proof images when no S3 bucket is set (UPLOAD_DIR, default ./data/uploads; server-contract section 8). */
+  /** Folder of proof images when no S3 bucket is set (UPLOAD_DIR, default ./data/uploads; docs/server.md §9). */
   uploadDir: string;
   /** S3-compatible object store of proof images (S3_BUCKET set), else null. */
   s3: S3Config | null;
-  /** Discord announcements (server-contract section 9). */
+  /** Discord announcements (docs/server.md §10). */
   announcements: AnnouncementConfig;
 }
 
-/** Discord announcement delivery (server-contract section 9); everything but the origin exists for tests. */
+/** Discord announcement delivery (docs/server.md §10); everything but the origin exists for tests. */
 export interface AnnouncementConfig {
   /** DISCORD_WEBHOOK_ORIGIN: replaces https://discord.com (and its siblings) as the one accepted webhook origin; null = Discord's. */
   webhookOrigin: string | null;
@@ -76,7 +76,7 @@ export interface AnnouncementConfig {
   backoffMs: number;
 }
 
-/** An S3-compatible store (server-contract section 8): bucket, optional endpoint (path-style then), region and keys. */
+/** An S3-compatible store (docs/server.md §9): bucket, optional endpoint (path-style then), region and keys. */
 export interface S3Config {
   bucket: string;
   endpoint: string | null;
@@ -168,7 +168,7 @@ export function discordLoginEnabled(config: Config): boolean {
   return Boolean(config.discord.clientId);
 }
 
-/** Development sign-in is on only without a Discord client and outside production (server-contract section 1). */
+/** Development sign-in is on only without a Discord client and outside production (docs/server.md §2). */
 export function devLoginEnabled(config: Config): boolean {
   return !config.production && !config.discord.clientId;
 }

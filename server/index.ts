@@ -15,15 +15,15 @@ import { GameCache } from './games/cache';
 import { publicGameNodeAnswer } from './lobby/publicGame';
 
 /**
- * Starts the whole product on one port (server-contract section 6): API under /api, Socket.IO at
+ * Starts the whole product on one port (docs/server.md §7): API under /api, Socket.IO at
  * /socket.io, the built client everywhere else; expired sessions are purged on start and hourly.
- * The Discord announcement worker runs in every process (server-contract section 9).
+ * The Discord announcement worker runs in every process (docs/server.md §10).
  * Exits 1 when the database cannot be opened.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
-  // Expired sessions are purged now and then hourly (server-contract section 7).
+  // Expired sessions are purged now and then hourly (docs/server.md §8).
   const stopSessionPurge = await startSessionPurge(handle.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config), gameCache: new GameCache(handle.db, config.gameCacheCheckMs) };
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   });
   const realtime = await attachRealtime(server, deps);
   deps.broadcaster = realtime.broadcaster;
-  // Every process posts Discord announcements from the shared outbox (server-contract section 9).
+  // Every process posts Discord announcements from the shared outbox (docs/server.md §10).
   const announcements = startAnnouncementWorker(handle.db, handle.dialect, config.announcements);
   const stop = async () => {
     setTimeout(() => process.exit(0), 3000).unref();

@@ -18,7 +18,7 @@ export function redisReady(client: Redis, url: string): Promise<void> {
 }
 
 /**
- * The process's Redis command client (REDIS_URL; server-contract sections 6-7): shared by the
+ * The process's Redis command client (REDIS_URL; docs/server.md §7, §8): shared by the
  * Socket.IO adapter (as its publisher), the socket limits, the connection cap and the sign-in
  * limit, so they hold across processes. Errors are logged, never thrown after start-up; rejects
  * when Redis does not answer within REDIS_READY_MS.

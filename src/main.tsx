@@ -11,7 +11,7 @@ adoptCspNonce();
 // A game page's Live Game Log formats times: its locale data loads in a worker from the start (src/base/timeFormat.ts).
 if (window.location.pathname.startsWith('/games/')) warmTimeFormat();
 
-// Issue #14 (first load): the router and the first render start in a task of their own after the
+// The router and the first render start in a task of their own after the
 // bundle's evaluation, and the first render is a transition that React splits into short slices,
 // so neither adds to one long task on a slow phone. The static loading shell of index.html shows
 // until then.

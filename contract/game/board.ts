@@ -1,13 +1,13 @@
 import { autoSplit } from './split';
 import type { GameSettings } from './settings';
 
-/** Allowed board sizes in squares: the perfect squares 5x5 ... 15x15 (product-spec.md sections 5 and 9). */
+/** Allowed board sizes in squares: the perfect squares 5x5 ... 15x15 (docs/game-rules.md §13; docs/client.md §12). */
 export const BOARD_SIZES = [25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225] as const;
 
 /** One allowed board size. */
 export type BoardSize = (typeof BOARD_SIZES)[number];
 
-/** Setting limits (product-spec.md sections 5 "Game settings" and 9). */
+/** Setting limits (docs/game-rules.md §4; docs/client.md §12). */
 export const MAX_SNAKES = 12;
 export const MAX_LADDERS = 12;
 export const MAX_REVERTS = 10;
@@ -21,7 +21,7 @@ const DEFAULT_BOARD_SIZE: BoardSize = 100;
 const DEFAULT_SPLIT = autoSplit(DEFAULT_BOARD_SIZE);
 
 /**
- * Settings a new game form starts with (product-spec.md section 9): board 100, 5 snakes,
+ * Settings a new game form starts with (docs/client.md §12): board 100, 5 snakes,
  * 5 ladders, 3 max reverts, task counts from autoSplit(100) (19/20/20/20/19).
  */
 export const DEFAULT_SETTINGS: Readonly<GameSettings> = Object.freeze({
@@ -56,8 +56,8 @@ function checkSquare(square: number, boardSize: number): void {
 }
 
 /**
- * Side of the square grid in cells: ceil(sqrt(N)) (product-spec.md sections 2 "Game play screen"
- * and 9). Throws RangeError unless N is a positive integer.
+ * Side of the square grid in cells: ceil(sqrt(N)) (docs/client.md §9,
+ * §12). Throws RangeError unless N is a positive integer.
  */
 export function boardSide(boardSize: number): number {
   checkBoardSize(boardSize);
@@ -74,7 +74,7 @@ export function rowOf(square: number, boardSize: number): number {
 }
 
 /**
- * Cell of a square (product-spec.md section 2 "Game play screen"): numbering starts in the bottom
+ * Cell of a square (docs/client.md §9): numbering starts in the bottom
  * row (row 0) going left to right, the next row goes right to left, alternating upward.
  * Square 1 is {row 0, col 0}. Throws RangeError unless 1 <= square <= N (integers).
  */
@@ -101,7 +101,7 @@ export function cellToSquare(row: number, col: number, boardSize: number): numbe
   return square <= boardSize ? square : null;
 }
 
-/** Label of a board size for the settings form: 25 → '25 (5x5)' (product-spec.md section 5). */
+/** Label of a board size for the settings form: 25 → '25 (5x5)' (docs/game-rules.md §13). */
 export function boardSizeLabel(boardSize: number): string {
   const side = boardSide(boardSize);
   return `${boardSize} (${side}x${side})`;
@@ -109,7 +109,7 @@ export function boardSizeLabel(boardSize: number): string {
 
 /**
  * Most connections (snakes + ladders together) a board of N squares can hold under the generation
- * rules (server-contract.md section 4): each uses two distinct squares from 2..N-1 lying on
+ * rules (docs/server.md §5): each uses two distinct squares from 2..N-1 lying on
  * different rows. With T = N-2 usable squares and m = the most usable squares in one row this is
  * min(floor(T/2), T-m) (a maximum matching in a complete multipartite graph); for every size in
  * BOARD_SIZES it equals floor((N-2)/2), e.g. 11 for 25, 17 for 36, 23 for 49.

@@ -2,7 +2,7 @@ import type { BoardBody } from '../gameApi';
 import { configFromConnections, parseConfig, validateBoard, type SquarePair } from './validate';
 import type { Connection } from './generate';
 
-/** The manual board editor (product-spec section 5 "Manual board config"): pure helpers over its two boxes. */
+/** The manual board editor (docs/game-rules.md §13): pure helpers over its two boxes. */
 
 /** Pairs as editor text: one [start, end] per line inside a JSON array ('[]' when empty). */
 export function formatPairs(pairs: readonly SquarePair[]): string {
@@ -16,11 +16,11 @@ export function boardTextsOf(connections: readonly Connection[]): { snakesText: 
   return { snakesText: formatPairs(config.snakes_config), laddersText: formatPairs(config.ladders_config) };
 }
 
-/** Result of checkBoardTexts: the body to send, or the first error (spec text or rule message). */
+/** Result of checkBoardTexts: the body to send, or the first error (documented text or rule message). */
 export type BoardCheck = { ok: true; body: BoardBody } | { ok: false; error: string };
 
 /**
- * Checks the two editor boxes before sending (product-spec section 5): parseConfig of Snakes,
+ * Checks the two editor boxes before sending (docs/game-rules.md §13): parseConfig of Snakes,
  * then of Ladders ('Invalid JSON format in Snakes config: ...', 'Config must be a JSON array.',
  * 'Each entry must be an array of two positive numbers: [[start, end], ...].'), then the board
  * rules of validateBoard for a board of `boardSize` squares.

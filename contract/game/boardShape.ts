@@ -2,8 +2,8 @@ import { boardSide, squareToCell, type Cell } from './board';
 import { pick, shuffle, type Rng } from './random';
 
 /**
- * The shape rules of generated boards (issue #12: a board that reads like a real one), on top of
- * the spec's rules (server-contract.md section 4, which manual boards keep as they are):
+ * The shape rules of generated boards, on top of
+ * the documented rules (docs/server.md §5, which manual boards keep as they are):
  * - hard, always met on every board size of BOARD_SIZES and every count validateSettings allows:
  *   each connection spans at least a row and at most a third of the board (connectionSpan), and no
  *   square is used twice, so no snake ends where a ladder starts (nor a ladder where a snake does);
@@ -218,7 +218,7 @@ export function blockPairs(boardSize: number, count: number, span: SpanBounds, r
  * shape rules (connectionSpan, no square twice, squares 2..N-1) and, whenever a random draw finds
  * one, the tidy rules: TIDY_ATTEMPTS tidy draws, then PLAIN_ATTEMPTS draws with the hard rules only,
  * then blockPairs. Null when the span rules cannot hold (connectionSpan null or the blocks do not
- * fit): the caller then keeps only the spec's rules. Never null for BOARD_SIZES and counts up to
+ * fit): the caller then keeps only the documented rules. Never null for BOARD_SIZES and counts up to
  * maxConnections.
  */
 export function shapedPairs(boardSize: number, count: number, rng: Rng): SquarePairing[] | null {

@@ -4,11 +4,11 @@ import { parseHistory } from './moves';
 /**
  * One definition of a game's rolls, reverts and turns, for every screen that counts them (the
  * Event Game view's live tracker, the results page, the Verify dice view) and the history CSV:
- * - a roll is a die thrown and applied (a `roll` move; it takes roll index k, server-contract
- *   section 10);
- * - a revert is a `revert` move: it undoes the team's latest roll that still stands (section 4
- *   "Revert" pops the last history entry), and that roll counts as reverted;
- * - a turn is a roll that stands. Turns processed (product-spec section 2 "Live tracker": the sum
+ * - a roll is a die thrown and applied (a `roll` move; it takes roll index k, docs/game-rules.md
+ *   §9);
+ * - a revert is a `revert` move: it undoes the team's latest roll that still stands (docs/server.md
+ *   §5 pops the last history entry), and that roll counts as reverted;
+ * - a turn is a roll that stands. Turns processed (docs/client.md §1: the sum
  *   over teams of history length minus 1) is therefore rolls minus reverts.
  */
 
@@ -89,7 +89,7 @@ export function countsText(counts: MoveCounts): string {
 /** What 'Turns processed' counts, in the words every screen uses. */
 export const TURNS_EXPLAINED = 'Turns processed counts the rolls that stand: every roll minus the reverted ones.';
 
-/** The squares of a board by what they may hold (product-spec section 5 "Game settings"; server-contract section 4 "Generation"). */
+/** The squares of a board by what they may hold (docs/game-rules.md §4; docs/server.md §5). */
 export interface BoardTaskCounts {
   /** Squares with a difficulty: they hold a task, or are Unassigned while the tier's pool ran out. */
   taskSquares: number;

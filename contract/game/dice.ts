@@ -1,5 +1,5 @@
 /**
- * Verifiable dice (server-contract section 10), pure and shared: the server derives every die
+ * Verifiable dice (docs/game-rules.md §9), pure and shared: the server derives every die
  * with these functions, and the browser's 'Verify dice' view recomputes them. Both use WebCrypto
  * (`globalThis.crypto.subtle`, present in Node 20 and in every browser on a secure origin or
  * localhost), so one implementation serves both.
@@ -65,7 +65,7 @@ export async function sha256Hex(data: string | Uint8Array): Promise<string> {
   return toHex(new Uint8Array(await subtle().digest('SHA-256', bytes)));
 }
 
-/** The commitment of a seed (server-contract section 10): lowercase hex SHA-256 of the seed bytes. */
+/** The commitment of a seed (docs/game-rules.md §9): lowercase hex SHA-256 of the seed bytes. */
 export async function commitmentOf(seed: Uint8Array | string): Promise<string> {
   return sha256Hex(seedBytes(seed));
 }
@@ -100,7 +100,7 @@ export async function diceRoller(seed: Uint8Array | string): Promise<{ die(gameI
 
 /**
  * The die (1..6) of the k-th roll of a round of game `gameId` with dice seed `seed` (bytes or
- * hex): server-contract section 10. Throws TypeError for a seed that is not hex, RangeError for a
+ * hex): docs/game-rules.md §9. Throws TypeError for a seed that is not hex, RangeError for a
  * bad game id or k.
  */
 export async function dieFor(seed: Uint8Array | string, gameId: number, k: number): Promise<number> {

@@ -10,7 +10,7 @@ import { shapedPairs, type SquarePairing } from './boardShape';
 export type ConnectionType = 'snake' | 'ladder';
 
 /**
- * One snake or ladder as stored in `board_connections` (product-spec.md section 3):
+ * One snake or ladder as stored in `board_connections` (docs/game-rules.md §12):
  * start and end are square numbers 1..N; snakes have start > end, ladders start < end.
  */
 export interface Connection {
@@ -29,7 +29,7 @@ export const ConnectionSchema = v.object({
 /** What a board square is: fixed Start/Finish, the start of a snake or ladder, or a task square. */
 type SquareKind = 'start' | 'finish' | 'snake' | 'ladder' | 'task';
 
-/** Descriptions of the fixed squares (product-spec.md section 3 "Board square"). */
+/** Descriptions of the fixed squares (docs/game-rules.md §12). */
 export const SPECIAL_DESCRIPTIONS = {
   start: 'Start',
   finish: 'Finish',
@@ -39,7 +39,7 @@ export const SPECIAL_DESCRIPTIONS = {
 
 /** Description of a task square whose tier pool ran out; shown as 'Unassigned'. */
 export const UNASSIGNED_DESCRIPTION = '';
-/** Label for a task square with no task (product-spec.md section 2 "Game Tasks screen"). */
+/** Label for a task square with no task (docs/client.md §7). */
 const UNASSIGNED_LABEL = 'Unassigned';
 
 /** True for 'Start', 'Finish', 'Snake', 'Ladder': squares that cannot be swapped or given a task. */
@@ -48,7 +48,7 @@ export function isSpecialDescription(description: string | null | undefined): bo
 }
 
 /**
- * Random snakes and ladders for a board (server-contract.md section 4 "Generation").
+ * Random snakes and ladders for a board (docs/server.md §5).
  * Input: board_size N (squares), num_snakes, num_ladders (non-negative integers).
  * Output: num_snakes snakes (start > end) followed by num_ladders ladders (start < end), such that
  * no connection starts or ends on square 1 or N, no square is used twice (as start or end, so no
@@ -56,7 +56,7 @@ export function isSpecialDescription(description: string | null | undefined): bo
  * The squares come from shapedPairs (boardShape.ts): every connection spans at least a row and at
  * most a third of the board, and the board is tidy (spread over the rows, nothing crossing) when a
  * random draw finds it so; on a board where the span rule cannot hold (never a size of BOARD_SIZES)
- * spreadOverRows keeps the spec's rules alone. So it always succeeds when
+ * spreadOverRows keeps the documented rules alone. So it always succeeds when
  * num_snakes + num_ladders <= maxConnections(N), i.e. whenever validateSettings returns null.
  * Throws RangeError for negative or fractional counts, a board size < 1, or more connections than fit.
  */
@@ -89,7 +89,7 @@ export function generateConnections(
 const RANDOM_ATTEMPTS = 8;
 
 /**
- * `wanted` pairs of squares of 2..N-1 under the spec's rules alone (each pair on two rows, no
+ * `wanted` pairs of squares of 2..N-1 under the documented rules alone (each pair on two rows, no
  * square twice), for boards where the shape rules cannot hold. Each pair is drawn at random,
  * retried up to RANDOM_ATTEMPTS times when taking it would leave too few usable squares for the
  * remaining pairs; then one square is taken from each of the two fullest rows, which always keeps
@@ -167,7 +167,7 @@ export interface LaidSquare {
 }
 
 /**
- * Layout of the N squares (server-contract.md section 4): square 1 'start', square N 'finish';
+ * Layout of the N squares (docs/server.md §5): square 1 'start', square N 'finish';
  * the tiers are laid along squares 2..N-1 in the order EASY, MEDIUM, HARD, ELITE, MASTER using
  * `counts` (squares 2..1+easy are EASY, then MEDIUM, ...); then every square that starts a
  * connection becomes kind 'snake'/'ladder' with task_difficulty null. Returns N entries in square
@@ -224,8 +224,8 @@ export interface AssignedSquare<Id = number> extends LaidSquare {
 }
 
 /**
- * Gives every task square a random task of its tier from `poolByTier` (server-contract.md
- * section 4): each pool task (by id) is used at most once per board; when a tier's pool runs out,
+ * Gives every task square a random task of its tier from `poolByTier` (docs/server.md
+ * §5): each pool task (by id) is used at most once per board; when a tier's pool runs out,
  * the remaining squares of that tier keep their difficulty with task_id null and description ''
  * (shown 'Unassigned'). Start/Finish/Snake/Ladder squares get those descriptions and task_id null.
  * Returns the squares in the given order with task_id and task_description added; never throws.

@@ -1,7 +1,7 @@
 import type { Connection } from './generate';
 import type { Rng } from './random';
 
-/** Faces of the die: a roll is 1..6 (server-contract.md section 4 "Roll"). */
+/** Faces of the die: a roll is 1..6 (docs/server.md §5). */
 const DIE_FACES = 6;
 
 /** One die roll 1..6 drawn from `rng` (the server passes a crypto-backed Rng). */
@@ -22,7 +22,7 @@ export interface RollOutcome {
 }
 
 /**
- * Applies a die roll (server-contract.md section 4 "Roll"): landing = min(position + die, N);
+ * Applies a die roll (docs/server.md §5): landing = min(position + die, N);
  * if a connection starts on landing the team moves to its end; won = final === N.
  * Throws RangeError unless N is an integer >= 2, position an integer in 1..N and die in 1..6.
  */
@@ -44,7 +44,7 @@ export function applyRoll(input: {
   return { landing, final, connection, won: final === n };
 }
 
-/** The roll a progress update reports (contract/socket LastMoveSchema, issue 12 "the roll moment"). */
+/** The roll a progress update reports (contract/socket LastMoveSchema). */
 export interface LastMoveOf {
   team_id: number;
   die: number;
@@ -67,8 +67,8 @@ export function lastMoveOf(teamId: number, from: number, die: number, outcome: R
 }
 
 /**
- * Whether a team may revert its last move (product-spec.md section 4 "Game status",
- * server-contract.md section 4 "Revert"): current_position > 1 and revert_count < max_reverts_allowed.
+ * Whether a team may revert its last move (docs/game-rules.md §6,
+ * docs/server.md §5): current_position > 1 and revert_count < max_reverts_allowed.
  */
 export function canRevert(
   team: { current_position: number; revert_count: number },
@@ -78,7 +78,7 @@ export function canRevert(
 }
 
 /**
- * Reverts the last move (server-contract.md section 4 "Revert"): a copy of `history` (squares,
+ * Reverts the last move (docs/server.md §5): a copy of `history` (squares,
  * oldest first) without its last entry, and the new position (the new last entry).
  * Throws Error when the history has fewer than two entries (nothing to revert).
  */
@@ -89,7 +89,7 @@ export function revertHistory(history: readonly number[]): { history: number[]; 
 }
 
 /**
- * A team's position_history as a list of squares (product-spec.md section 3 "Team state": a list,
+ * A team's position_history as a list of squares (docs/game-rules.md §12: a list,
  * or a JSON string of a list). Throws Error when it is neither a list of integers nor such a JSON string.
  */
 export function parseHistory(history: readonly number[] | string): number[] {

@@ -5,7 +5,7 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
  * Source of random integers used by every game rule that draws (board generation, task
  * assignment, dice). `int(min, max)` returns an integer in [min, max], both inclusive.
  * Tests use `seededRandom(seed)`; the server supplies a crypto-backed implementation for dice
- * (server-contract.md section 4: "Randomness comes from a seedable generator so tests can fix it").
+ * (docs/server.md §5: "Randomness comes from a seedable generator so tests can fix it").
  */
 export interface Rng {
   int(min: number, max: number): number;

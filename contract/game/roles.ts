@@ -2,9 +2,9 @@ import type { UserTeam } from '../gameApi';
 import type { HeldGame, TeamAction } from '../socket';
 import { canRevert } from './moves';
 
-/** Game roles of the viewer (product-spec section 6 "Game roles"): pure rules over the game a screen holds. */
+/** Game roles of the viewer (docs/game-rules.md §11): pure rules over the game a screen holds. */
 
-/** Who the viewer is in this game (product-spec section 6 "Game roles"). */
+/** Who the viewer is in this game (docs/game-rules.md §11). */
 export type ViewerRole = 'leader' | 'member' | 'none';
 
 const NO_TEAMS: readonly UserTeam[] = Object.freeze([]);
@@ -33,7 +33,7 @@ export function leaderActionOf(game: HeldGame | null): TeamAction | null {
 }
 
 /**
- * Whether the viewer's led team may revert now (product-spec section 4): position > 1 and
+ * Whether the viewer's led team may revert now (docs/game-rules.md §6): position > 1 and
  * revert_count < max_reverts_allowed (contract canRevert). False without a led team or revert counts.
  */
 export function leaderCanRevert(game: HeldGame | null): boolean {

@@ -2,31 +2,31 @@ import * as v from 'valibot';
 import { BOARD_SIZES, MAX_LADDERS, MAX_REVERTS, MAX_SNAKES, maxConnections } from './board';
 import type { TierCounts } from './split';
 
-/** Messages of the game settings rules, verbatim from product-spec.md section 5 "Game settings". */
+/** Messages of the game settings rules, verbatim from docs/game-rules.md §4. */
 export const SETTINGS_MESSAGES = {
   boardSize: 'Board size must be a perfect square between 25 and 225.',
   snakes: 'Number of snakes must be between 0 and 12.',
   ladders: 'Number of ladders must be between 0 and 12.',
   reverts: 'Max reverts allowed must be between 0 and 10.',
   negativeCount: 'Task counts cannot be negative.',
-  /** Not in the spec: a count that is missing, fractional or not a number. */
+  /** Not in the docs: a count that is missing, fractional or not a number. */
   wholeCount: 'Task counts must be whole numbers.',
-  /** Not in the spec's messages (its wording: "All fields are required"): a missing field or a non-object. */
+  /** Not in the documented messages (its wording: "All fields are required"): a missing field or a non-object. */
   required: 'All fields are required.',
   tooMany: (total: number, tiles: number) =>
     `Total tasks (${total}) exceeds available task tiles (${tiles}). Please reduce task numbers.`,
   tooFew: (total: number, tiles: number) =>
     `Total tasks (${total}) is less than available task tiles (${tiles}). All task tiles must be filled.`,
-  /** Not in the spec: proof_required (server-contract section 8) that is not a boolean. */
+  /** Not in the docs: proof_required (docs/server.md §9) that is not a boolean. */
   proofRequired: 'proof_required must be true or false.',
-  /** Not in the spec: more connections than fit (see maxConnections). */
+  /** Not in the docs: more connections than fit (see maxConnections). */
   tooManyConnections: (boardSize: number, snakes: number, ladders: number) =>
     `A board of ${boardSize} squares cannot hold ${snakes} snakes and ${ladders} ladders: ` +
     `at most ${maxConnections(boardSize)} snakes and ladders together fit.`,
 } as const;
 
 /**
- * Payload of game create and randomize (product-spec.md section 7 "Game"), all integers:
+ * Payload of game create and randomize (docs/server.md §3), all integers:
  * board_size in squares, snake/ladder counts, max reverts per team, and task squares per tier.
  */
 export interface GameSettings {
@@ -41,7 +41,7 @@ export interface GameSettings {
   num_master_tasks: number;
 }
 
-/** The create/randomize payload after parsing: the settings plus proof_required (server-contract section 8, default false). */
+/** The create/randomize payload after parsing: the settings plus proof_required (docs/server.md §9, default false). */
 export type GameSettingsBody = GameSettings & { proof_required: boolean };
 
 /** The five task-count fields of GameSettings, in tier order. */
@@ -76,9 +76,9 @@ const GameSettingsFieldsSchema = v.object(
 );
 
 /**
- * Game settings payload with every rule of product-spec.md section 5 "Game settings" (and the
+ * Game settings payload with every rule of docs/game-rules.md §4 (and the
  * feasibility rule of validateSettings). The first issue's message is the one validateSettings
- * returns, so `firstIssueMessage(v.safeParse(GameSettingsSchema, body).issues)` gives the spec text.
+ * returns, so `firstIssueMessage(v.safeParse(GameSettingsSchema, body).issues)` gives the documented text.
  */
 export const GameSettingsSchema = v.pipe(
   GameSettingsFieldsSchema,
@@ -114,8 +114,8 @@ export function countsToSettings(counts: TierCounts): Pick<GameSettings, (typeof
 const inRange = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
 
 /**
- * First broken game-settings rule, or null when the settings are valid (product-spec.md section 5
- * "Game settings", server-contract.md section 4). Checked in this order, messages verbatim:
+ * First broken game-settings rule, or null when the settings are valid (docs/game-rules.md
+ * §4, docs/server.md §5). Checked in this order, messages verbatim:
  * 1. board_size in BOARD_SIZES (25 ... 225) — 'Board size must be a perfect square between 25 and 225.'
  * 2. num_snakes integer 0..12; 3. num_ladders integer 0..12; 4. max_reverts_allowed integer 0..10.
  * 5. no negative task count — 'Task counts cannot be negative.'; fractional/NaN counts —

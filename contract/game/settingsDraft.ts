@@ -3,7 +3,7 @@ import { autoSplit } from './split';
 import { countsToSettings, SETTINGS_MESSAGES, TASK_COUNT_FIELDS, validateSettings, type GameSettings } from './settings';
 
 /**
- * The game settings form as typed (product-spec section 5 "Game settings"): pure helpers over the
+ * The game settings form as typed (docs/game-rules.md §4): pure helpers over the
  * draft, shared by the eventGame chart and the settings form.
  */
 
@@ -31,7 +31,7 @@ export function draftFromSettings(settings: Readonly<GameSettings>): SettingsDra
 
 /**
  * The draft after typing `value` into `field`. Choosing a board size (one of BOARD_SIZES) also
- * fills the five task counts with autoSplit of that size (product-spec section 5).
+ * fills the five task counts with autoSplit of that size (docs/game-rules.md §13).
  */
 export function changeSettingsDraft(draft: SettingsDraft, field: SettingsField, value: string): SettingsDraft {
   const next = { ...draft, [field]: value };
@@ -57,7 +57,7 @@ export function parseSettingsDraft(draft: SettingsDraft): GameSettings | null {
 
 /** Result of checkSettingsDraft. */
 export interface SettingsCheck {
-  /** The first broken rule's message (spec text), or null when the draft may be sent. */
+  /** The first broken rule's message (documented text), or null when the draft may be sent. */
   error: string | null;
   /** The field the error is about ('counts' for the task total), or null. */
   field: SettingsField | 'counts' | null;
@@ -70,7 +70,7 @@ export interface SettingsCheck {
 }
 
 /**
- * The rules of the settings form (product-spec section 5 "Game settings"): every field required
+ * The rules of the settings form (docs/game-rules.md §4): every field required
  * ('All fields are required.'), then contract validateSettings (board size, snakes, ladders,
  * reverts, negative counts, total vs board_size - 2, feasibility), with the field it concerns.
  */
@@ -99,5 +99,5 @@ function fieldOfMessage(message: string): SettingsField | 'counts' | null {
   return 'counts';
 }
 
-/** The board sizes the form offers (product-spec section 9). */
+/** The board sizes the form offers (docs/client.md §12). */
 export const FORM_BOARD_SIZES = BOARD_SIZES;

@@ -18,12 +18,12 @@ export const TIER_COUNT_KEYS: Readonly<Record<Tier, keyof TierCounts>> = {
   MASTER: 'master',
 };
 
-/** Order in which the remainder of the split is handed out, one square each (product-spec.md section 5). */
+/** Order in which the remainder of the split is handed out, one square each (docs/game-rules.md §13). */
 const REMAINDER_ORDER: readonly (keyof TierCounts)[] = ['medium', 'hard', 'elite', 'easy'];
 
 /**
- * Default task split for a board of `boardSize` squares (product-spec.md sections 5 "Game settings"
- * and 9): the N-2 task tiles (square 1 and N excluded) are split over the five tiers. Each tier gets
+ * Default task split for a board of `boardSize` squares (docs/game-rules.md §4; docs/client.md
+ * §12): the N-2 task tiles (square 1 and N excluded) are split over the five tiers. Each tier gets
  * base = floor((N-2)/5); the remainder r (0..4) adds one square each to medium, hard, elite, then
  * easy, in that order; master only ever gets the base. 100 → {easy 19, medium 20, hard 20, elite 20,
  * master 19}. The counts always sum to N-2.

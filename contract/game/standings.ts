@@ -1,5 +1,5 @@
 /**
- * Final standings of a game (issue 12 "the winner moment"): who stands where when the game ends,
+ * Final standings of a game: who stands where when the game ends,
  * for the podium. Pure: runs in the browser and in Node.
  */
 
@@ -9,7 +9,7 @@ export interface StandingTeam {
   team_name: string;
   team_color: string;
   current_position: number;
-  /** ISO time the team arrived on its square (server-contract section 8); an earlier arrival ranks first among ties. */
+  /** ISO time the team arrived on its square (docs/server.md §9); an earlier arrival ranks first among ties. */
   square_since?: string;
 }
 

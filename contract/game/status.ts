@@ -1,5 +1,5 @@
 /**
- * Game status strings as the server sends them (product-spec.md section 4 "Game status").
+ * Game status strings as the server sends them (docs/game-rules.md §6).
  * 'completed' is an older spelling of 'finished' and is treated alike.
  */
 export const GAME_STATUSES = ['PENDING', 'READY', 'in-progress', 'paused', 'finished', 'completed'] as const;
@@ -7,21 +7,21 @@ export const GAME_STATUSES = ['PENDING', 'READY', 'in-progress', 'paused', 'fini
 /** One server game status. */
 export type GameStatus = (typeof GAME_STATUSES)[number];
 
-/** Statuses a client may request through PUT .../status (server-contract.md section 4). */
+/** Statuses a client may request through PUT .../status (docs/server.md §5). */
 const REQUESTABLE_STATUSES = ['in-progress', 'paused'] as const;
 export type RequestableStatus = (typeof REQUESTABLE_STATUSES)[number];
 
-/** State of the gameStatus statechart for each server status (house style: mapped once, here). */
+/** State of the gameStatus statechart for each server status (docs/architecture.md: mapped once, here). */
 export type GameChartState = 'pending' | 'ready' | 'inProgress' | 'paused' | 'finished';
 
-/** Lobby actions and the status each requests (product-spec.md section 4: Start sends resume). */
+/** Lobby actions and the status each requests (docs/game-rules.md §6: Start sends resume). */
 const GAME_ACTIONS = { start: 'in-progress', resume: 'in-progress', pause: 'paused' } as const;
 type GameAction = keyof typeof GAME_ACTIONS;
 
 /** Why a status change or action was refused; the server maps game_finished to 409, others to 400. */
 export type GameStatusErrorCode = 'unknown_status' | 'unknown_action' | 'not_requestable' | 'game_finished' | 'not_allowed';
 
-/** Messages of GameStatusError; unknownAction is verbatim from product-spec.md section 4. */
+/** Messages of GameStatusError; unknownAction is verbatim from docs/game-rules.md §6. */
 export const GAME_STATUS_MESSAGES = {
   unknownStatus: (status: string) => `Unknown game status: ${status}`,
   unknownAction: (action: string) => `Unknown game action: ${action}`,
@@ -29,10 +29,10 @@ export const GAME_STATUS_MESSAGES = {
   finished: 'Game is finished. Its status can no longer change.',
   alreadyInStatus: (status: string) => `Game is already ${status}.`,
   notStarted: 'Game has not started yet, so it cannot be paused.',
-  /** Success messages after a change (product-spec.md section 4). */
+  /** Success messages after a change (docs/game-rules.md §6). */
   paused: 'Game paused successfully. No turns can be processed.',
   resumed: 'Game resumed. Turns can now be processed.',
-  /** Start Game on a new (PENDING or READY) game: it sends resume, but nothing was paused (issue 12 item 16). */
+  /** Start Game on a new (PENDING or READY) game: it sends resume, but nothing was paused. */
   started: 'Game started. Turns can now be processed.',
 } as const;
 
@@ -76,7 +76,7 @@ export function isActiveStatus(status: string): boolean {
   return status !== 'finished' && status !== 'completed';
 }
 
-/** True only while in-progress: rolling and reverting are offered then (product-spec.md section 4). */
+/** True only while in-progress: rolling and reverting are offered then (docs/game-rules.md §6). */
 export function isPlayableStatus(status: string): boolean {
   return status === 'in-progress';
 }
@@ -105,7 +105,7 @@ export function statusClass(status: string): string {
   return status.trim().toLowerCase().replace(/\s+/g, '-');
 }
 
-/** Status of a new game (server-contract.md section 4): READY with at least one team, else PENDING. */
+/** Status of a new game (docs/server.md §5): READY with at least one team, else PENDING. */
 export function initialGameStatus(teamCount: number): 'READY' | 'PENDING' {
   return teamCount > 0 ? 'READY' : 'PENDING';
 }
@@ -119,7 +119,7 @@ export function actionToStatus(action: string): RequestableStatus {
 }
 
 /**
- * Why `from` → `to` is refused, or null when allowed (server-contract.md section 4 "Status"):
+ * Why `from` → `to` is refused, or null when allowed (docs/server.md §5):
  * `to` must be 'in-progress' or 'paused'; finished/completed accept nothing ('game_finished', 409);
  * PENDING, READY and paused may go to in-progress; in-progress may go to paused; all else 'not_allowed'.
  */

@@ -2,7 +2,7 @@ import { GAME_TASK_MESSAGES, type BoardSquare } from '../gameApi';
 import { isSpecialDescription } from './generate';
 import type { Tier } from './tiers';
 
-/** Texts of the Game Tasks screen (product-spec sections 2 "Game Tasks screen", 5 "Tasks", 8). */
+/** Texts of the Game Tasks screen (docs/client.md §7, §11; docs/game-rules.md §13). */
 export const GAME_TASKS_TEXTS = {
   missingGame: 'Game ID is missing.',
   loadError: (detail: string) => `Error loading data: ${detail}`,
@@ -23,8 +23,8 @@ export function isFixedSquare(square: Pick<BoardSquare, 'task_description' | 'ta
 }
 
 /**
- * Why swapping the tasks of squares `a` and `b` is refused, or null when allowed (product-spec
- * section 5 "Tasks"): a fixed square → 'Cannot swap tasks with Start, Finish, Ladder, or Snake
+ * Why swapping the tasks of squares `a` and `b` is refused, or null when allowed (docs/game-rules.md
+ * §13): a fixed square → 'Cannot swap tasks with Start, Finish, Ladder, or Snake
  * squares.'; two tiers → 'You can only re-order squares within their own Difficulty Tier column.
  * ...'. The same square twice is not a swap (returns null; the caller ignores it).
  */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 /**
- * The five task tiers, easiest first (product-spec.md sections 5 "Tasks" and 9).
+ * The five task tiers, easiest first (docs/game-rules.md §13; docs/client.md §12).
  * This order is the board order (tiers are laid along squares 2..N-1 in it) and the sort order.
  */
 export const TIERS = ['EASY', 'MEDIUM', 'HARD', 'ELITE', 'MASTER'] as const;
@@ -9,10 +9,10 @@ export const TIERS = ['EASY', 'MEDIUM', 'HARD', 'ELITE', 'MASTER'] as const;
 /** One task difficulty as the server sends it: 'EASY' | 'MEDIUM' | 'HARD' | 'ELITE' | 'MASTER'. */
 export type Tier = (typeof TIERS)[number];
 
-/** Valibot schema for a tier (product-spec.md section 5 "Tasks"). */
+/** Valibot schema for a tier (docs/game-rules.md §13). */
 export const TierSchema = v.picklist(TIERS, 'Difficulty must be one of EASY, MEDIUM, HARD, ELITE, MASTER.');
 
-/** Display labels: EASY → 'Easy', ... (product-spec.md section 2 "Game Tasks screen"). */
+/** Display labels: EASY → 'Easy', ... (docs/client.md §7). */
 export const TIER_LABELS: Readonly<Record<Tier, string>> = {
   EASY: 'Easy',
   MEDIUM: 'Medium',

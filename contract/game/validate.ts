@@ -11,7 +11,7 @@ export type SquarePair = [number, number];
 /** Result of parseConfig. */
 export type ParsedConfig = { ok: true; pairs: SquarePair[] } | { ok: false; error: string };
 
-/** Messages of the manual board config, verbatim from product-spec.md section 5 "Game settings". */
+/** Messages of the manual board config, verbatim from docs/game-rules.md §4. */
 export const CONFIG_MESSAGES = {
   invalidJson: (label: ConfigLabel, detail: string) => `Invalid JSON format in ${label} config: ${detail}`,
   notArray: 'Config must be a JSON array.',
@@ -21,7 +21,7 @@ export const CONFIG_MESSAGES = {
 const isPositiveNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0;
 
 /**
- * Parses one box of the manual board editor (product-spec.md section 5 "Manual board config"):
+ * Parses one box of the manual board editor (docs/game-rules.md §13):
  * `text` must be JSON; an array; each entry an array of exactly two positive numbers. Errors,
  * first failing: 'Invalid JSON format in {label} config: {JSON.parse message}',
  * 'Config must be a JSON array.', 'Each entry must be an array of two positive numbers: [[start, end], ...].'
@@ -61,9 +61,9 @@ const BOARD_MESSAGES = {
 } as const;
 
 /**
- * First broken rule of a manual board, or null when valid (server-contract.md section 4
- * "Manual board", the generation rules). Input: board size N in squares and [start, end] pairs.
- * Order: board size in BOARD_SIZES; at most 12 snakes / 12 ladders (spec messages); then per pair,
+ * First broken rule of a manual board, or null when valid (docs/server.md
+ * §5, the generation rules). Input: board size N in squares and [start, end] pairs.
+ * Order: board size in BOARD_SIZES; at most 12 snakes / 12 ladders (documented messages); then per pair,
  * snakes first, then ladders: whole numbers; 1..N ('Snake [0, 120]: squares must be between 1 and 100.');
  * not square 1 or N ('Snake [1, 5] cannot start or end on square 1 or 100.'); direction
  * ('Snake [12, 30] must go down: start must be greater than end.', 'Ladder [5, 5] must go up: ...');
@@ -117,7 +117,7 @@ export function connectionsFromConfig(
   ];
 }
 
-/** Editor pairs from connections (the PUT .../board payload shape, product-spec.md section 7). */
+/** Editor pairs from connections (the PUT .../board payload shape, docs/server.md §3). */
 export function configFromConnections(connections: readonly Connection[]): {
   snakes_config: SquarePair[];
   ladders_config: SquarePair[];

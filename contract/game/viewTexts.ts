@@ -1,4 +1,4 @@
-/** Load failure texts of the game views (product-spec section 8 "Game view"). */
+/** Load failure texts of the game views (docs/client.md §11). */
 export const GAME_VIEW_MESSAGES = {
   loadFailed: 'Failed to load game details. It may not exist or the link is invalid.',
   publicLoadFailed: 'Failed to load game details. It may not exist or is no longer public.',

@@ -61,10 +61,10 @@ const DiscordUserSchema = v.object({
 });
 
 /**
- * Sign-in, sign-out and session status (server-contract section 1):
+ * Sign-in, sign-out and session status (docs/server.md §2):
  * - GET /games/auth/status → {authorized, has_token, session_keys, error, dev_login, discord_login}
  * - POST /logout, body optional → {ok: true}; deletes the server-side session and the cookie;
- *   `{"everywhere": true}` deletes every session of the user (server-contract section 7); a body
+ *   `{"everywhere": true}` deletes every session of the user (docs/server.md §8); a body
  *   that is not JSON or not that shape → 400; signed out it only clears the cookie
  * - POST /auth/dev {username} → {ok: true}; 404 when dev sign-in is off
  * - GET /auth/discord?path= → 302 to Discord's authorize URL (PKCE S256 + state); a path that is

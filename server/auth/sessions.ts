@@ -46,14 +46,14 @@ export async function deleteSession(db: Db, id: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', hashSessionId(id)).execute();
 }
 
-/** Deletes every session of `userId` (logout everywhere, server-contract section 7); returns how many. */
+/** Deletes every session of `userId` (logout everywhere, docs/server.md §8); returns how many. */
 export async function deleteUserSessions(db: Db, userId: number): Promise<number> {
   const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
 /**
- * Deletes every session whose expiry has passed (server-contract section 7: expired sessions are
+ * Deletes every session whose expiry has passed (docs/server.md §8: expired sessions are
  * purged); returns how many. Expired sessions already stop authorising (findSession); this only
  * keeps the table from growing.
  */

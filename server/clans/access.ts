@@ -10,8 +10,8 @@ export interface ClanAccess {
 }
 
 /**
- * The clan and the user's role in it (product-spec section 6; server-contract section 3).
- * Raises 404 'Clan ID {id} not found.' for a missing clan and 403 with the spec's permission text
+ * The clan and the user's role in it (docs/game-rules.md §11; docs/server.md §4).
+ * Raises 404 'Clan ID {id} not found.' for a missing clan and 403 with the documented permission text
  * for a non-member.
  */
 export async function requireMember(db: Db, clanId: number, userId: number): Promise<ClanAccess> {

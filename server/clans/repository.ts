@@ -8,7 +8,7 @@ import { clanNameKey } from '../../contract/text';
 import { ownedClanCount } from '../users/repository';
 
 /**
- * Creates a clan owned by `userId` (server-contract section 3): `name` has passed the text rule
+ * Creates a clan owned by `userId` (docs/server.md §4): `name` has passed the text rule
  * (contract/text.ts); 409 when the name is taken (same clanNameKey: case-insensitively after
  * NFKC), 409 'Clan limit reached: …' past 3 owned clans. Returns the clan id.
  */
@@ -33,7 +33,7 @@ export async function addMembership(db: Db, clanId: number, userId: number, role
   await db.insertInto('clan_memberships').values({ clan_id: clanId, user_id: userId, role, joined_at: nowIso() }).execute();
 }
 
-/** The member rows of a clan (product-spec section 3 Clan member), sorted Owner, Admin, Member, Guest, then username. */
+/** The member rows of a clan (docs/game-rules.md §12), sorted Owner, Admin, Member, Guest, then username. */
 export async function listClanMembers(db: Db, clanId: number): Promise<ClanMember[]> {
   const rows = await memberQuery(db, clanId).execute();
   return rows.map(toMember).sort(compareClanMembers);
@@ -57,7 +57,7 @@ function toMember(r: { member_id: number; username: string; role: string; joined
   return { member_id: r.member_id, username: r.username, role: r.role as ClanRole, joined_at: r.joined_at, last_login: r.last_login, clan_name: r.clan_name };
 }
 
-/** Users who are not members of the clan (product-spec section 3 Available user), by username case-insensitively. */
+/** Users who are not members of the clan (docs/game-rules.md §12), by username case-insensitively. */
 export async function listAvailableUsers(db: Db, clanId: number): Promise<{ id: number; username: string }[]> {
   const rows = await db.selectFrom('users')
     .select(['users.id', 'users.username'])
@@ -103,7 +103,7 @@ export async function countManagers(db: Db, clanId: number): Promise<number> {
 
 /**
  * Removes a user from a clan (kick or leave) and takes their IGNs off the teams of that clan's
- * events, since a team member's IGN must belong to a clan member (server-contract section 3).
+ * events, since a team member's IGN must belong to a clan member (docs/server.md §4).
  */
 export async function removeMembership(db: Db, clanId: number, userId: number): Promise<void> {
   await db.deleteFrom('team_members')
@@ -114,7 +114,7 @@ export async function removeMembership(db: Db, clanId: number, userId: number): 
 }
 
 /**
- * Renames a clan (server-contract section 3): 409 "A clan named '…' already exists." when another
+ * Renames a clan (docs/server.md §4): 409 "A clan named '…' already exists." when another
  * clan has the same clanNameKey (case-insensitively after NFKC; also when a concurrent rename wins
  * the unique key).
  */
@@ -132,7 +132,7 @@ export async function deleteClan(db: Db, clanId: number): Promise<void> {
 }
 
 /**
- * Remembers that a manager kicked `userId` from `clanId` (server-contract section 7 "Kick"), so
+ * Remembers that a manager kicked `userId` from `clanId` (docs/server.md §8), so
  * setup cannot bring them back; a second kick keeps the first row.
  */
 export async function markRemoved(db: Db, clanId: number, userId: number): Promise<void> {
@@ -141,7 +141,7 @@ export async function markRemoved(db: Db, clanId: number, userId: number): Promi
     .execute();
 }
 
-/** Lifts a kick (a manager's Add Member, server-contract section 7 "Kick"). */
+/** Lifts a kick (a manager's Add Member, docs/server.md §8). */
 export async function liftRemoval(db: Db, clanId: number, userId: number): Promise<void> {
   await db.deleteFrom('clan_removals').where('clan_id', '=', clanId).where('user_id', '=', userId).execute();
 }

@@ -63,7 +63,7 @@ function enforce<T extends object>(verdict: RuleVerdict<T>): asserts verdict is 
 const STALE = 'The member list changed meanwhile. Reload the clan and try again.';
 
 /**
- * Clans and members (product-spec sections 4-7 "Clans and members"; server-contract sections 2-3).
+ * Clans and members (docs/game-rules.md §6, §11, §13; docs/server.md §3; docs/server.md §3, §4).
  * All paths under /api; member ids are user ids. Every call: 401 signed out, 400 'Invalid clan id.'
  * for a malformed id, 404 'Clan ID {id} not found.', 403 'Permission denied. You are not authorized
  * to manage this clan.' for a non-member or a role too low. Mutations run in one transaction that
@@ -78,9 +78,9 @@ const STALE = 'The member list changed meanwhile. Reload the clan and try again.
  *          (checkRoleChange); Admin → Owner is the ownership transfer: target Owner, actor Admin
  * - DELETE /clan/{clanId}/members/{memberId} → {ok}: own id = leave (checkLeave, 409 for a sole
  *          manager or the Owner), another id = kick (checkKick), remembered so setup cannot bring
- *          the user back (server-contract section 7) until a manager's Add Member lifts it
+ *          the user back (docs/server.md §8) until a manager's Add Member lifts it
  * After a kick, a leave or a demotion to Guest, the user's open sockets leave the members rooms
- * of the clan's games; after a disband, the rooms of its games are emptied (section 7).
+ * of the clan's games; after a disband, the rooms of its games are emptied (docs/server.md §8).
  * - PUT    /clan/{clanId}/name {new_name} → {new_name}; Owner; 400 empty/same/over 40, 409 taken
  * - DELETE /clan/{clanId} → {ok}; Owner; disbands with everything of the clan
  */

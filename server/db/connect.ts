@@ -15,7 +15,7 @@ import { taskProof } from './migrations/007_task_proof';
 import { diceSeed } from './migrations/008_dice_seed';
 import { discord } from './migrations/009_discord';
 
-/** The migrations, listed statically in order (house-style "Server"). */
+/** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '001_foundation': foundation,
   '002_events_teams_tasks': eventsTeamsTasks,

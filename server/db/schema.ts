@@ -21,7 +21,7 @@ interface SessionsTable {
   /** sha-256 hex of the cookie's session id, so a leaked table cannot be replayed. */
   id: string;
   user_id: number;
-  /** JSON object of session data keys (server-contract section 1: session_keys). */
+  /** JSON object of session data keys (docs/server.md §2: session_keys). */
   data: string;
   created_at: string;
   expires_at: string;
@@ -45,7 +45,7 @@ interface ClanMembershipsTable {
   role: string;
   joined_at: string;
 }
-/** A kicked member of a clan (server-contract section 7 "Kick"). */
+/** A kicked member of a clan (docs/server.md §8). */
 interface ClanRemovalsTable {
   clan_id: number;
   user_id: number;
@@ -92,11 +92,11 @@ export interface GamesTable extends GameSettings {
   board_connections: string;
   /** JSON text: [{name, color}] or null. */
   winners: string | null;
-  /** Grows by one with every applied change; guards concurrent rolls (server-contract section 4). */
+  /** Grows by one with every applied change; guards concurrent rolls (docs/server.md §5). */
   version: number;
-  /** 1 when a roll waits for an approved proof (server-contract section 8), else 0. */
+  /** 1 when a roll waits for an approved proof (docs/server.md §9), else 0. */
   proof_required: Generated<number>;
-  /** The round's dice seed, lowercase hex (secret until the game is finished; server-contract section 10). */
+  /** The round's dice seed, lowercase hex (secret until the game is finished; docs/game-rules.md §9). */
   dice_seed: Generated<string>;
   /** Lowercase hex SHA-256 of the seed bytes. */
   dice_commitment: Generated<string>;
@@ -121,12 +121,12 @@ interface TeamStatesTable {
   revert_count: number;
   /** JSON text of a list of squares. */
   position_history: string;
-  /** contract/submission.ts TaskState (server-contract section 8). */
+  /** contract/submission.ts TaskState (docs/server.md §9). */
   task_state: Generated<string>;
   /** ISO time the team arrived on its square. */
   square_since: Generated<string>;
 }
-/** A proof submission (server-contract section 8; migration 007_task_proof). */
+/** A proof submission (docs/server.md §9; migration 007_task_proof). */
 export interface SubmissionsTable {
   id: Generated<number>;
   game_id: number;
@@ -158,11 +158,11 @@ interface GameLogTable {
   team_name: string;
   team_color: string | null;
   message: string;
-  /** k and the die on a roll's entry (server-contract section 10), else null. */
+  /** k and the die on a roll's entry (docs/game-rules.md §9), else null. */
   roll_index: number | null;
   die: number | null;
 }
-/** A roll or revert of the current round (server-contract section 11; migration 008_dice_seed). */
+/** A roll or revert of the current round (docs/server.md §12; migration 008_dice_seed). */
 export interface GameMovesTable {
   id: Generated<number>;
   game_id: number;
@@ -177,7 +177,7 @@ export interface GameMovesTable {
   via: string | null;
 }
 
-/** An event's Discord webhook and its delivery state (server-contract section 9; migration 009_discord). */
+/** An event's Discord webhook and its delivery state (docs/server.md §10; migration 009_discord). */
 export interface DiscordWebhooksTable {
   id: Generated<number>;
   event_id: number;
@@ -195,7 +195,7 @@ export interface DiscordWebhooksTable {
   created_at: string;
   updated_at: string;
 }
-/** One announcement waiting to be posted (server-contract section 9). */
+/** One announcement waiting to be posted (docs/server.md §10). */
 export interface DiscordOutboxTable {
   id: Generated<number>;
   webhook_id: number;
@@ -229,5 +229,5 @@ export interface Database {
   discord_outbox: DiscordOutboxTable;
 }
 
-/** A database handle or an open transaction; repositories take either (house-style "Server"). */
+/** A database handle or an open transaction; repositories take either (docs/architecture.md §5). */
 export type Db = Kysely<Database> | Transaction<Database>;

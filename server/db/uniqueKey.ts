@@ -3,7 +3,7 @@ import { conflict } from '../errors';
 /**
  * True when `err` is a unique-constraint violation of PostgreSQL (23505) or SQLite
  * (SQLITE_CONSTRAINT_UNIQUE, SQLITE_CONSTRAINT_PRIMARYKEY): a lost race between two writes of
- * one key. `app.onError` answers it 409 (server-contract intro: no bad input is ever a 500).
+ * one key. `app.onError` answers it 409 (docs/server.md: no bad input is ever a 500).
  */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

@@ -1,5 +1,5 @@
 /**
- * What an announcement says on Discord (server-contract section 9): the payload stored in the
+ * What an announcement says on Discord (docs/server.md §10): the payload stored in the
  * outbox per announcement, and the message (embeds in the team colour, `allowed_mentions:
  * {parse: []}` always) built from the head of a webhook's queue.
  */
@@ -18,7 +18,7 @@ export type Announcement =
   | { kind: 'result'; event_name: string; winner: AnnouncedTeam; standings: { name: string; color: string | null; position: number }[] }
   | { kind: 'test'; event_name: string };
 
-/** The embed titles of status changes (server-contract section 9, exactly). */
+/** The embed titles of status changes (docs/server.md §10, exactly). */
 const STATUS_TITLES = ['Game started', 'Game paused', 'Game resumed', 'Game reset', 'Game finished'] as const;
 export type StatusTitle = (typeof STATUS_TITLES)[number];
 

@@ -4,7 +4,7 @@ import type { Announcement, AnnouncedTeam, StatusTitle } from './embeds';
 import { announceOf, insertAnnouncement, webhookOfGame } from './repository';
 
 /**
- * The outbox side of Discord announcements (server-contract section 9): each function runs
+ * The outbox side of Discord announcements (docs/server.md §10): each function runs
  * inside the transaction of the change it reports (so an announcement exists exactly when its
  * change committed) and queues it for the game's event webhook, unless there is none, it is
  * disabled, or its `announce` flag for that kind is off. The worker (worker.ts) posts them.

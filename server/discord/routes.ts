@@ -21,7 +21,7 @@ async function managerScope(c: Context<AppEnv>) {
 }
 
 /**
- * An event's Discord announcements (server-contract section 9), managers (Owner, Admin) only;
+ * An event's Discord announcements (docs/server.md §10), managers (Owner, Admin) only;
  * 401 signed out, 403 otherwise, 404 unknown clan or event. Every answer with settings is
  * `{discord: {webhook_url_masked, announce, state, last_error}}`, the token never whole.
  * - GET    .../discord → {discord} or {discord: null} when none is set

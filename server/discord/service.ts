@@ -11,7 +11,7 @@ import {
 import { singleMessage, type WebhookMessage } from './embeds';
 import { announceOf, findWebhook, saveWebhook, type WebhookRow } from './repository';
 
-/** Discord's answer to one post, sorted by what the worker does about it (server-contract section 9). */
+/** Discord's answer to one post, sorted by what the worker does about it (docs/server.md §10). */
 export type PostOutcome =
   | { kind: 'ok' }
   /** 429: wait `retryAfterMs` (Discord's retry_after), then post again. */
@@ -23,7 +23,7 @@ export type PostOutcome =
   /** Any other 4xx: Discord will never take this message; drop it. */
   | { kind: 'rejected'; error: string };
 
-/** Discord waits at most this long per request (server-contract section 9: 5 s). */
+/** Discord waits at most this long per request (docs/server.md §10: 5 s). */
 const POST_TIMEOUT_MS = 5000;
 
 /** Discord's answer body, cut short for last_error and the test post's 502. */
@@ -90,7 +90,7 @@ export function settingsOf(row: WebhookRow, origin: string | null): DiscordSetti
 }
 
 /**
- * PUT .../discord (server-contract section 9): checks the URL (400 WEBHOOK_URL_MESSAGE unless it
+ * PUT .../discord (docs/server.md §10): checks the URL (400 WEBHOOK_URL_MESSAGE unless it
  * passes parseWebhookUrl; it may be left out to keep the saved one, which needs one saved) and
  * saves it with the flags; the state starts over as 'active'.
  */

@@ -15,7 +15,7 @@ export interface AnnouncementWorker {
 /** Webhooks claimed per round, and messages posted per webhook per claim. */
 const CLAIM_LIMIT = 10;
 const MESSAGES_PER_CLAIM = 5;
-/** Retries of a message stop after this long (server-contract section 9: up to 1 hour). */
+/** Retries of a message stop after this long (docs/server.md §10: up to 1 hour). */
 const GIVE_UP_MS = 3600_000;
 /** Longest backoff between retries. */
 const MAX_BACKOFF_MS = 300_000;
@@ -23,7 +23,7 @@ const MAX_BACKOFF_MS = 300_000;
 const later = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 /**
- * Posts one claimed webhook's queue (server-contract section 9), oldest first, while `owner`
+ * Posts one claimed webhook's queue (docs/server.md §10), oldest first, while `owner`
  * holds its lease: builds the next message (coalescing rolls within `rollWindowMs`; a roll
  * message waits until its window has closed), posts it, and deletes the rows only once Discord
  * took them (at least once). 429 → waits retry_after; 5xx/timeout → state 'failing', backoff
@@ -87,7 +87,7 @@ async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: 
 }
 
 /**
- * Starts the announcement worker of this process (server-contract section 9: a worker in every
+ * Starts the announcement worker of this process (docs/server.md §10: a worker in every
  * process): every `config.pollMs` it claims due webhooks (repository claimWebhooks, FOR UPDATE
  * SKIP LOCKED on PostgreSQL, each under a lease of `config.leaseMs` that runs out if this
  * process dies) and delivers their queues. A failing round (database down) is logged and the

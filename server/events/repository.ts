@@ -56,7 +56,7 @@ function toEvent(r: EventQueryRow): ClanEvent {
 }
 
 /**
- * Every event of a clan as answered by GET /events (product-spec section 3 Event): game_id from
+ * Every event of a clan as answered by GET /events (docs/game-rules.md §12): game_id from
  * the games table (null without a game), team_count, game_finished; sorted by start, then id.
  */
 export async function listEvents(db: Db, clanId: number): Promise<ClanEvent[]> {
@@ -87,7 +87,7 @@ export async function updateEvent(db: Db, eventId: number, body: EventBody): Pro
 }
 
 /**
- * Deletes an event with everything under it (server-contract sections 3 and 8): its game
+ * Deletes an event with everything under it (docs/server.md §4, §9): its game
  * (submissions, log, moves, team states, board squares), its team members and teams. Explicit deletes, so the result does not
  * hang on foreign-key enforcement. Run inside a transaction.
  */

@@ -16,8 +16,8 @@ import {
 } from '../../contract/event';
 
 /**
- * Clan events (product-spec sections 3 Event, 4 Event status, 5 Events, 7 Events; server-contract
- * section 3). Members read, managers (Owner, Admin) change; 401 signed out, 403 non-member or
+ * Clan events (docs/game-rules.md §12; docs/client.md §6; docs/server.md §3; docs/server.md
+ * §4). Members read, managers (Owner, Admin) change; 401 signed out, 403 non-member or
  * non-manager, 404 'Clan ID {id} not found.' / 'Event ID {id} not found.' (also for another
  * clan's event), 400 bad ids or bodies. Every path also answers with a trailing slash.
  * - GET /clan/{clanId}/events/?past=true|false → {events: [{id, name, type, start_datetime,

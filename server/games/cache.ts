@@ -10,8 +10,8 @@ import { loadGame, toPublicGame } from './service';
 const DEFAULT_MAX_GAMES = 100;
 
 /**
- * One game as built and serialised once for its version (server-contract section 5 "Size of a
- * broadcast"): both audiences' shapes as objects (read-only: they are shared by every answer) and
+ * One game as built and serialised once for its version (docs/server.md
+ * §6): both audiences' shapes as objects (read-only: they are shared by every answer) and
  * as JSON, the public HTTP body with its ETag, and the join_game answer to a spectator as an
  * encoded Socket.IO packet.
  */
@@ -23,7 +23,7 @@ export interface CachedGame {
   version: number;
   /** The members' shape without user_teams (they belong to one viewer). */
   members: MembersGame;
-  /** The spectators' shape (server-contract section 2 "Public game"). */
+  /** The spectators' shape (docs/server.md §3). */
   public: PublicGame;
   /** JSON of `members` (an object: ends with '}'). */
   membersJson: string;
@@ -133,7 +133,7 @@ function entryOf(game: Game, startedAt: number): CachedGame {
 }
 
 /**
- * The games served from memory (server-contract section 5; issue #14): each game is loaded with
+ * The games served from memory (docs/server.md §6): each game is loaded with
  * loadGame and serialised once per version, then shared by GET /api/public/game/{id}, the members'
  * GET .../game/{id}, join_game answers and full broadcasts. Bounded (least recently used out).
  *

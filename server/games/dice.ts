@@ -4,7 +4,7 @@ import type { Db } from '../db/schema';
 import { isActiveStatus } from '../../contract/game/status';
 import { commitmentOf, sha256Hex, toHex } from '../../contract/game/dice';
 
-/** A round's dice seed and its commitment, both lowercase hex (server-contract section 10). */
+/** A round's dice seed and its commitment, both lowercase hex (docs/game-rules.md §9). */
 export interface DiceSeed {
   seed: string;
   commitment: string;
@@ -12,7 +12,7 @@ export interface DiceSeed {
 
 /**
  * The seed of round `round` (1 at creation, + 1 at every reset) of game `gameId`
- * (server-contract section 10): 32 bytes from node:crypto, or with BOARD_SEED set (tests) the
+ * (docs/game-rules.md §9): 32 bytes from node:crypto, or with BOARD_SEED set (tests) the
  * SHA-256 of "{BOARD_SEED}:{game_id}:{round}", so a test knows every die in advance.
  */
 async function drawDiceSeed(config: Config, gameId: number, round: number): Promise<DiceSeed> {
@@ -31,12 +31,12 @@ export async function storeDiceSeed(db: Db, config: Config, gameId: number, roun
   return drawn;
 }
 
-/** The seed a game shape may show: the stored seed once the game is finished, else null (server-contract section 10). */
+/** The seed a game shape may show: the stored seed once the game is finished, else null (docs/game-rules.md §9). */
 export function revealedSeed(row: { status: string; dice_seed: string }): string | null {
   return isActiveStatus(row.status) || row.dice_seed === '' ? null : row.dice_seed;
 }
 
-/** The Server log text that reveals the previous round's seed at a reset (server-contract section 10, exact). */
+/** The Server log text that reveals the previous round's seed at a reset (docs/game-rules.md §9, exact). */
 export function seedRevealText(previous: DiceSeed): string {
   return `Dice seed of the previous round: ${previous.seed} (commitment ${previous.commitment}).`;
 }

@@ -18,7 +18,7 @@ import { dieFor } from '../../contract/game/dice';
 import type { LogEntry, Winner } from '../../contract/gameApi';
 import type { GameProgress, LastMove, TeamAction } from '../../contract/socket';
 
-/** Texts of refused actions, sent to the sender as `action_error` (product-spec sections 4 and 6). */
+/** Texts of refused actions, sent to the sender as `action_error` (docs/game-rules.md §6, §11). */
 export const PLAY_MESSAGES = {
   signIn: 'You must be signed in to play.',
   leaderOnly: 'Only the Leader of your team can roll the dice or revert a turn.',
@@ -29,7 +29,7 @@ export const PLAY_MESSAGES = {
   busy: 'The game is busy. Please try again.',
 } as const;
 
-/** Log texts of a roll and a revert (server-contract section 4: roll and move, then snake or ladder, then win). */
+/** Log texts of a roll and a revert (docs/server.md §5: roll and move, then snake or ladder, then win). */
 const PLAY_LOG = {
   rolled: (team: string, die: number, from: number, to: number) => `${team} rolled a ${die} and moved from ${from} to ${to}.`,
   snake: (team: string, from: number, to: number) => `Snake! ${team} slid down from ${from} to ${to}.`,
@@ -51,7 +51,7 @@ class StaleVersion extends Error {
 
 /**
  * A committed roll or revert: the game's progress after it (members shape), the log entries it
- * wrote, oldest first, and the ids of the submissions a revert withdrew (server-contract section 8).
+ * wrote, oldest first, and the ids of the submissions a revert withdrew (docs/server.md §9).
  */
 export interface AppliedAction {
   progress: GameProgress;
@@ -72,10 +72,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Applies a roll (`kind` 'roll', socket roll_dice) or a revert ('revert', revert_roll) of
- * `action.team_id` in game `action.game_id` for signed-in user `userId` (server-contract section
- * 4; product-spec sections 4 and 6), in one transaction:
+ * `action.team_id` in game `action.game_id` for signed-in user `userId` (docs/server.md
+ * §5; docs/game-rules.md §6, §11), in one transaction:
  * 1. reads the game row (on PostgreSQL with a row lock: SELECT ... FOR UPDATE, so two processes
- *    never refuse each other as busy; server-contract section 7), checks that `performer_ign_id` is an
+ *    never refuse each other as busy; docs/server.md §8), checks that `performer_ign_id` is an
  *    IGN of `userId` and the Leader of `team_id` in the game's event (else PLAY_MESSAGES.leaderOnly),
  *    that the game is in-progress (else 'Game is {status}. No actions available.'), that the team
  *    plays in it, and for a revert canRevert (position > 1 and revert_count < max_reverts_allowed);
@@ -85,15 +85,15 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *    MAX_ATTEMPTS times, then ActionRefused 'The game is busy. Please try again.');
  * 3. writes the team state and the log entries (roll and move, then snake or ladder, then the
  *    Server's win entry; a roll reaching N also sets status 'finished' and winners [{name, color}]).
- * 4. sets the team's task state and square_since (server-contract section 8): after a roll `open`
+ * 4. sets the team's task state and square_since (docs/server.md §9): after a roll `open`
  *    on a square with a task (contract arrivalState), else `none`; after a revert `approved` on a
  *    square with a task, else `none`, and the team's pending submissions are withdrawn; the
  *    arrival time is `now()` (ISO).
  * With proof_required a roll is refused unless the team's state is `none` or `approved`
  * (PROOF_MESSAGES.rollGate, decided in readAction, so also before the queue).
- * 5. records the move in game_moves (server-contract section 11): time, team, kind, roll_index and
+ * 5. records the move in game_moves (docs/server.md §12): time, team, kind, roll_index and
  *    die, from, landing, to, via.
- * A roll's die comes from the game's dice seed (server-contract section 10, contract dieFor): the
+ * A roll's die comes from the game's dice seed (docs/game-rules.md §9, contract dieFor): the
  * roll is the k-th of the round, k = 1 + the highest roll_index recorded for the game (reverts
  * take none), read inside the transaction that holds the version, so two rolls never share a k;
  * the roll's log entry carries roll_index and die, and its progress carries the roll as last_move
@@ -126,11 +126,11 @@ interface ActionSubject {
 }
 
 /**
- * Reads and checks a roll or revert (server-contract sections 4 and 7): ActionRefused 'Game not
+ * Reads and checks a roll or revert (docs/server.md §5, §8): ActionRefused 'Game not
  * found.', PLAY_MESSAGES.leaderOnly unless `performer_ign_id` is an IGN of `userId` and the Leader
  * of `team_id` in the game's event, notPlayable unless the game is in-progress, notPlaying when
  * the team has no state in it, and for a roll with proof_required the roll gate
- * (PROOF_MESSAGES.rollGate, server-contract section 8) unless the team's task state is `none` or
+ * (PROOF_MESSAGES.rollGate, docs/server.md §9) unless the team's task state is `none` or
  * `approved`. `lock` (PostgreSQL) takes the games row with SELECT ... FOR UPDATE, so actions of
  * several processes on one game wait for each other instead of racing.
  */
@@ -168,7 +168,7 @@ async function readAction(db: Db, kind: 'roll' | 'revert', action: TeamAction, u
 
 /**
  * The permission and status checks of a roll or revert, made before the action waits in the
- * game's queue (server-contract section 7: a refused action is decided before it waits), outside
+ * game's queue (docs/server.md §8: a refused action is decided before it waits), outside
  * any transaction. Throws ActionRefused as readAction; resolves when the action may be tried
  * (applyTeamAction checks again inside its transaction, since the state may change meanwhile).
  */
@@ -182,7 +182,7 @@ async function squareAt(db: Db, gameId: number, index: number) {
     .where('game_id', '=', gameId).where('square_index', '=', index).executeTakeFirst();
 }
 
-/** The roll index k the next roll of the game's round takes: 1 + the highest recorded (server-contract section 10). */
+/** The roll index k the next roll of the game's round takes: 1 + the highest recorded (docs/game-rules.md §9). */
 async function nextRollIndex(db: Db, gameId: number): Promise<number> {
   const row = await db.selectFrom('game_moves')
     .select((eb) => eb.fn.max('roll_index').as('last'))
@@ -265,7 +265,7 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
   const withdrawn = kind === 'revert' ? await withdrawPending(trx, game.id, action.team_id) : [];
   const log: LogEntry[] = [];
   for (const m of messages) log.push(await insertLog(trx, game.id, m.text, m.team, m.roll));
-  // Discord announcements go to the outbox in this transaction (server-contract section 9).
+  // Discord announcements go to the outbox in this transaction (docs/server.md §10).
   if (announced) await announceRoll(trx, game.id, announced.roll, announced.won);
 
   return {

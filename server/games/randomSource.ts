@@ -13,7 +13,7 @@ const cryptoRandom: Rng = {
 const seeded = new WeakMap<Config, Rng>();
 
 /**
- * The random source of board generation and task assignment (server-contract section 4:
+ * The random source of board generation and task assignment (docs/server.md §5:
  * "Randomness comes from a seedable generator so tests can fix it"): `seededRandom(config.boardSeed)`
  * when BOARD_SEED is set — one stream per configuration (so per server process), so the boards of
  * a run depend only on the seed and the order of the calls — else cryptoRandom.

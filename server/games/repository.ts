@@ -20,7 +20,7 @@ import {
 /** A stored game row (server/db/schema.ts GamesTable). */
 export type GameRow = Selectable<GamesTable>;
 
-/** Team name of system log entries (product-spec section 3 "Log entry"). */
+/** Team name of system log entries (docs/game-rules.md §12). */
 export const SERVER_LOG_NAME = 'Server';
 
 /** Message of an unknown game or a game of another event or clan. */
@@ -119,7 +119,7 @@ export async function insertGame(
 
 /**
  * Updates a game row and bumps its version and updated_at (every applied change does, in the
- * transaction of the change; server-contract section 5).
+ * transaction of the change; docs/server.md §6).
  */
 export async function updateGame(
   db: Db,
@@ -147,7 +147,7 @@ export async function replaceSquares(db: Db, gameId: number, squares: readonly A
     .execute();
 }
 
-/** Every square of a game ordered by square_index (product-spec section 3 "Board square"). */
+/** Every square of a game ordered by square_index (docs/game-rules.md §12). */
 export async function listSquares(db: Db, gameId: number): Promise<BoardSquare[]> {
   const rows = await db.selectFrom('board_squares')
     .select(['id', 'square_index', 'task_id', 'task_description', 'task_difficulty'])
@@ -172,14 +172,14 @@ export async function setSquareTasks(db: Db, changes: readonly { id: number; tas
 }
 
 /**
- * The columns of a team state at the start (server-contract sections 4 and 8): position 1,
+ * The columns of a team state at the start (docs/server.md §5, §9): position 1,
  * history [1], no reverts, task state `none` (Start has no task), on square 1 since now.
  */
 export function startingTeamState() {
   return { current_position: 1, revert_count: 0, position_history: '[1]', task_state: 'none', square_since: nowIso() };
 }
 
-/** A team state at the start for each team (startingTeamState; server-contract section 4 "Team state"). */
+/** A team state at the start for each team (startingTeamState; docs/server.md §5). */
 export async function insertTeamStates(db: Db, gameId: number, teamIds: readonly number[]): Promise<void> {
   if (teamIds.length === 0) return;
   await db.insertInto('team_states')
@@ -192,7 +192,7 @@ export async function resetTeamStates(db: Db, gameId: number): Promise<void> {
   await db.updateTable('team_states').set(startingTeamState()).where('game_id', '=', gameId).execute();
 }
 
-/** A stored log row as a LogEntry: roll_index and die only on a roll's entry (server-contract section 10). */
+/** A stored log row as a LogEntry: roll_index and die only on a roll's entry (docs/game-rules.md §9). */
 function logEntryOf(row: { id: number; timestamp: string; team_name: string; team_color: string | null; message: string; roll_index: number | null; die: number | null }): LogEntry {
   const { roll_index, die, ...entry } = row;
   return roll_index === null || die === null ? entry : { ...entry, roll_index, die };
@@ -272,7 +272,7 @@ export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[
   return rows.map((r) => ({ ...r, position_history: storedHistory(r.position_history), task_state: storedTaskState(r.task_state) }));
 }
 
-/** The viewer's IGNs on teams of the event (product-spec section 3 "User team entry"), by team then IGN id. */
+/** The viewer's IGNs on teams of the event (docs/game-rules.md §12), by team then IGN id. */
 export async function listUserTeams(db: Db, eventId: number, userId: number): Promise<UserTeam[]> {
   return db.selectFrom('team_members')
     .innerJoin('igns', 'igns.id', 'team_members.ign_id')

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { HISTORY_CSV_COLUMNS, type GameHistory } from '../../contract/history';
 
-/** First characters that make a spreadsheet read a cell as a formula (server-contract section 11). */
+/** First characters that make a spreadsheet read a cell as a formula (docs/server.md §12). */
 const FORMULA_START = /^[=+\-@]/;
 
 /** A cell as text, with ' in front when it would start a formula (so no formula runs in a spreadsheet). */
@@ -11,7 +11,7 @@ function inertCell(value: string | number | null): string {
 }
 
 /**
- * The CSV export of a history (server-contract section 11): header
+ * The CSV export of a history (docs/server.md §12): header
  * `at,team,kind,roll_index,die,from,landing,to,via`, then one row per move, oldest first; the team
  * by name (its id when the team is gone), empty cells for what a revert has not; every cell made
  * inert (inertCell) and quoted as RFC 4180 needs by csv-stringify. Lines end with CRLF. Its

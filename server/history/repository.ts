@@ -10,7 +10,7 @@ const kindOf = (text: string): MoveKind => (text === 'revert' ? 'revert' : 'roll
 /** A stored via as the contract's. */
 const viaOf = (text: string | null): Move['via'] => (text === 'snake' || text === 'ladder' ? text : null);
 
-/** The recorded moves of a game's current round, oldest first (server-contract section 11). */
+/** The recorded moves of a game's current round, oldest first (docs/server.md §12). */
 async function listMoves(db: Db, gameId: number): Promise<Move[]> {
   const rows = await db.selectFrom('game_moves')
     .select(['at', 'team_id', 'kind', 'roll_index', 'die', 'from_square', 'landing', 'to_square', 'via'])
@@ -41,7 +41,7 @@ async function listHistoryTeams(db: Db, gameId: number): Promise<HistoryTeam[]> 
 }
 
 /**
- * The referees' standing decisions on the game's proofs (server-contract sections 8 and 11):
+ * The referees' standing decisions on the game's proofs (docs/server.md §9, §12):
  * submissions now approved or denied, by review time. An undone review is pending again and not
  * listed; a reset deletes the round's submissions.
  */
@@ -58,8 +58,8 @@ async function listReviews(db: Db, gameId: number): Promise<HistoryReview[]> {
 }
 
 /**
- * The history of game `gameId` (server-contract section 11; contract GameHistorySchema), or null
- * when there is no such game. The seed is shown only once the game is finished (section 10);
+ * The history of game `gameId` (docs/server.md §12; contract GameHistorySchema), or null
+ * when there is no such game. The seed is shown only once the game is finished (docs/game-rules.md §9);
  * reviews only when the game requires proof.
  */
 export async function loadHistory(db: Db, gameId: number): Promise<GameHistory | null> {

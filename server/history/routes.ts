@@ -15,7 +15,7 @@ async function publicHistory(db: Db, gameId: number) {
 }
 
 /**
- * The story of a game (server-contract section 11), public like the spectator view (no sign-in).
+ * The story of a game (docs/server.md §12), public like the spectator view (no sign-in).
  * Each path also answers with a trailing slash.
  * - GET /public/game/{gameId}/history → {game, teams, moves, reviews} (contract GameHistorySchema)
  * - GET /public/game/{gameId}/history.csv → text/csv attachment `game-{id}-history.csv`, one row

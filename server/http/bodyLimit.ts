@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { matchedRoutes } from 'hono/route';
 import type { AppEnv } from './context';
 
-/** Largest request body of an /api route without a limit of its own, in bytes (server-contract section 7). */
+/** Largest request body of an /api route without a limit of its own, in bytes (docs/server.md §8). */
 export const JSON_BODY_MAX_BYTES = 64 * 1024;
 
 /** The 413 text for a body over JSON_BODY_MAX_BYTES. */
@@ -83,10 +83,10 @@ async function discardUnread(req: Request): Promise<boolean> {
 
 /**
  * A route's own body limit: the one way to give an /api route a limit other than the 64 KiB JSON
- * default (server-contract section 7). Put it in the route's handler chain, e.g. after its
+ * default (docs/server.md §8). Put it in the route's handler chain, e.g. after its
  * permission check; the global jsonBodyLimit then steps aside for that route, and this one answers
  * 413 `{"error": message}` past `maxBytes` (bytes, counted on the wire: multipart envelope included).
- * Used by the CSV upload (1 MiB file); the proof-image upload (section 8) takes 8 MiB the same way.
+ * Used by the CSV upload (1 MiB file); the proof-image upload (docs/server.md §9) takes 8 MiB the same way.
  */
 export function routeBodyLimit(maxBytes: number, message: string): MiddlewareHandler<AppEnv> {
   const middleware = limitBody(maxBytes, message);
@@ -95,7 +95,7 @@ export function routeBodyLimit(maxBytes: number, message: string): MiddlewareHan
 }
 
 /**
- * The global body limit of /api (server-contract section 7), mounted once in app.ts before any
+ * The global body limit of /api (docs/server.md §8), mounted once in app.ts before any
  * handler reads a body: a body over JSON_BODY_MAX_BYTES (with or without Content-Length) is
  * answered 413 `{"error": BODY_TOO_LARGE}` before it is parsed, unless the matched route declares
  * its own limit with routeBodyLimit.

@@ -1,5 +1,5 @@
 /**
- * The client address of a request or socket handshake (server-contract section 7 "Sockets"):
+ * The client address of a request or socket handshake (docs/server.md §8):
  * with `trustProxy` = 0 the connection's own address; with `trustProxy` = N (TRUST_PROXY) the
  * address N hops back through X-Forwarded-For, counting the connection itself as the last hop
  * (so with one proxy, the last X-Forwarded-For entry, the one the proxy appended). Entries are

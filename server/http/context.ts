@@ -21,7 +21,7 @@ export interface SessionUser {
 
 /**
  * What every route can reach: the database, the configuration, the live broadcaster, Redis (null
- * without REDIS_URL), the proof image store (server-contract section 8) and the games served from
+ * without REDIS_URL), the proof image store (docs/server.md §9) and the games served from
  * memory (games/cache.ts).
  */
 export interface Deps {

@@ -11,7 +11,7 @@ interface ManifestChunk {
 
 type Manifest = Record<string, ManifestChunk>;
 
-/** A spectator game page: /games/spectate/{gameId} (product-spec section 2), the id in group 1. */
+/** A spectator game page: /games/spectate/{gameId} (docs/client.md §1), the id in group 1. */
 const SPECTATE_PAGE = /^\/games\/spectate\/(\d{1,10})\/?$/;
 /** The module the spectator page's route loads lazily (src/app/routes.tsx) and the chunk it is built into (vite.config.ts). */
 const SPECTATOR_MODULE = 'src/features/spectate/SpectatorViewPage.tsx';
@@ -55,7 +55,7 @@ function chunkFiles(manifest: Manifest, key: string, skip: Set<string>): string[
 }
 
 /**
- * The preload tags a page's index.html gets at the end of its <head> (issue #14: the first load).
+ * The preload tags a page's index.html gets at the end of its <head>.
  * For a spectator game page, /games/spectate/{gameId}: `<link rel="modulepreload">` for the game
  * screen's lazy chunks (from the build manifest in `clientDir`; the entry's own imports are
  * preloaded by index.html already) and `<link rel="preload" as="fetch">` for the public game

@@ -5,7 +5,7 @@ import { NONCE, secureHeaders } from 'hono/secure-headers';
 const DISCORD_CDN = 'https://cdn.discordapp.com';
 
 /**
- * The security headers of every answer (server-contract section 7), Hono's secureHeaders:
+ * The security headers of every answer (docs/server.md §8), Hono's secureHeaders:
  * - Content-Security-Policy: `default-src 'self'`; scripts only from the site's own files (no
  *   inline script); styles from the site's own files plus `<style>` tags carrying this answer's
  *   nonce (react-remove-scroll under Radix dialogs and menus, and react-colorful, add such tags at
@@ -41,7 +41,7 @@ export function securityHeaders(): MiddlewareHandler {
 /**
  * The security headers of a JSON answer written without the middleware chain (the public game
  * route's fast path, lobby/publicGame.ts), computed once: the same set securityHeaders() writes
- * (server-contract section 7 "Headers on every answer"), with the same CSP except that styles
+ * (docs/server.md §8), with the same CSP except that styles
  * carry no nonce. A JSON answer is never rendered as a page, so it has no `<style>` tag to allow;
  * its CSP is therefore one string for every answer, and no nonce is drawn for it.
  * tests/server/security-headers.api.test.ts checks it against the middleware's own set.
@@ -78,8 +78,8 @@ export function withStyleNonce(html: string, nonce: string): string {
 
 /**
  * The security headers of the answers Socket.IO itself writes (its HTTP long-polling and
- * handshake answers under /socket.io, which do not pass through Hono; server-contract section 7
- * "Headers on every answer"). They carry data, never a page, so their CSP allows nothing.
+ * handshake answers under /socket.io, which do not pass through Hono; docs/server.md
+ * §8). They carry data, never a page, so their CSP allows nothing.
  */
 export const SOCKET_ANSWER_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; object-src 'none'; base-uri 'none'",

@@ -65,7 +65,7 @@ function answer(c: Context<AppEnv>, entry: CachedGame): Response {
 const PUBLIC_GAME_PATH = /^\/api\/public\/game\/([^/?]+)(?:\?.*)?$/;
 
 /**
- * The node:http front of the public game route (issue #14: a popular game served from memory),
+ * The node:http front of the public game route,
  * called by server/index.ts for every request before the app's own listener: a GET of
  * /api/public/game/{gameId} whose game the game cache holds fresh (GameCache.peek, found current
  * less than GAME_CACHE_CHECK_MS ago) and not PENDING is answered here with node's own response,
@@ -89,15 +89,14 @@ export function publicGameNodeAnswer(deps: Pick<Deps, 'gameCache'>): (req: Incom
 }
 
 /**
- * The fast path of GET /api/public/game/{gameId} (server-contract section 2 "Public game"; issue
- * #14) in the app, mounted in app.ts before every middleware, for what the node:http front
+ * The fast path of GET /api/public/game/{gameId} (docs/server.md §3) in the app, mounted in app.ts before every middleware, for what the node:http front
  * (publicGameNodeAnswer) left to it: a game in the game cache (games/cache.ts) is
  * answered at once — 200 with the cached body (brotli or gzip when accepted) or 304 to a matching
  * If-None-Match — with precomputed headers (JSON_ANSWER_SECURITY_HEADERS, ETag, Vary,
  * Cache-Control). What it skips does nothing for this answer: the session lookup (public route),
  * the body limit and Origin check (a GET has no body and changes nothing), the per-answer CSP
  * nonce (JSON is never rendered). Nothing is rate limited on this route in either path
- * (server-contract section 7 limits sign-in and socket actions).
+ * (docs/server.md §8 limits sign-in and socket actions).
  * Everything else — a malformed id, a missing or PENDING game, a database error — goes on to the
  * full chain (lobbyRoutes), which answers it as before.
  */

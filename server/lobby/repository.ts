@@ -6,8 +6,8 @@ import { LIVE_GAME_STATUSES, type ClanLiveGame, type LobbyGame, type SpectateGam
 const asStatus = (s: string): GameStatus => (isGameStatus(s) ? s : 'PENDING');
 
 /**
- * The lobby rows of user `userId` (server-contract section 2 "Lobby games"; product-spec section 2
- * "Games lobby"): one per (game, IGN of the user on a team of the game's event), every status,
+ * The lobby rows of user `userId` (docs/server.md §3; docs/client.md
+ * §4): one per (game, IGN of the user on a team of the game's event), every status,
  * with all the event's teams by id (position 1 when a team has no state yet) and `is_mine` on the
  * teams any of the user's IGNs is on. Ordered by clan name, clan id, player IGN, then newest game
  * first (case-insensitive names, the same on both databases).
@@ -58,7 +58,7 @@ export async function lobbyGames(db: Db, userId: number): Promise<LobbyGame[]> {
 }
 
 /**
- * Spectatable games (server-contract section 2 "Spectate list"): every game whose status is not
+ * Spectatable games (docs/server.md §3): every game whose status is not
  * PENDING, with its event and clan names and its number of teams, newest first (created_at, then id).
  */
 export async function spectatableGames(db: Db): Promise<SpectateGame[]> {

@@ -9,8 +9,8 @@ import { requireMember } from '../clans/access';
 import { clanLiveGames, lobbyGames, spectatableGames } from './repository';
 
 /**
- * The lobby and spectating calls (server-contract section 2; product-spec sections 2 "Games
- * lobby" / "Spectate list", 6 "Spectating needs no login", 7 "Spectating"). Each path also
+ * The lobby and spectating calls (docs/server.md §3; docs/client.md §4; docs/game-rules.md §11; docs/server.md
+ * §3). Each path also
  * answers with a trailing slash.
  * - GET /games → {games: LobbyGame[]} (contract/lobby.ts): the signed-in user's games; 401 signed out
  * - GET /games/spectate → {games: SpectateGame[]}: games not PENDING, newest first; no sign-in
@@ -21,8 +21,8 @@ import { clanLiveGames, lobbyGames, spectatableGames } from './repository';
  *   game is answered before the middleware chain by publicGameFastPath (lobby/publicGame.ts); this
  *   handler answers what falls through to it (bad id, missing or PENDING game, database error).
  * - GET /clan/{clanId}/games/live → {games: ClanLiveGame[]} (contract/lobby.ts): the clan's READY,
- *   in-progress and paused games, newest first, for the dashboard of its managers (product-spec
- *   section 1); members only: 401 signed out, 400 'Invalid clan id.', 404 'Clan ID {id} not found.',
+ *   in-progress and paused games, newest first, for the dashboard of its managers (docs/game-rules.md
+ *   §1); members only: 401 signed out, 400 'Invalid clan id.', 404 'Clan ID {id} not found.',
  *   403 for a non-member
  */
 export function lobbyRoutes(): Hono<AppEnv> {

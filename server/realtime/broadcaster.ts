@@ -2,7 +2,7 @@ import type { LogEntry } from '../../contract/gameApi';
 import type { GameProgress, TeamUpdate } from '../../contract/socket';
 
 /**
- * What a committed change of a game sends (server-contract section 5): 'full' the whole game
+ * What a committed change of a game sends (docs/server.md §6): 'full' the whole game
  * (after a board change: create, randomize, manual board, reset), 'progress' only {id, status,
  * team_states, winners, version} (after a status or team-set change), 'tasks' the whole game and
  * `tasks_reordered` (after a task swap, assign or reorder).
@@ -10,7 +10,7 @@ import type { GameProgress, TeamUpdate } from '../../contract/socket';
 export type GameChange = 'full' | 'progress' | 'tasks';
 
 /**
- * The one place business code and the socket handlers hand live events to (house-style "Server":
+ * The one place business code and the socket handlers hand live events to (docs/architecture.md §5:
  * business code emits domain events and one broadcaster decides rooms). The Socket.IO
  * implementation is RoomBroadcaster (realtime/roomBroadcaster.ts), created by attachRealtime
  * (realtime/socket.ts); the HTTP-only app uses silentBroadcaster. Every call is made after the
@@ -30,21 +30,21 @@ export interface Broadcaster {
    * per entry it wrote, oldest first.
    */
   actionApplied(progress: GameProgress, log: readonly LogEntry[]): void;
-  /** A manager's screen sent `tasks_reordered` (server-contract section 5): the stored board as `tasks_reordered` to both rooms. */
+  /** A manager's screen sent `tasks_reordered` (docs/server.md §6): the stored board as `tasks_reordered` to both rooms. */
   tasksReordered(gameId: number): Promise<void>;
   /** `team_update` to the rooms of the event's game (spectators get it without the member list). */
   teamUpdated(gameId: number, team: TeamUpdate['updated_team_data']): void;
   /**
-   * A user stopped being a full member of a clan (kick, leave, demotion to Guest; server-contract
-   * section 7): their open sockets leave the members rooms of `gameIds` (the clan's games) at
+   * A user stopped being a full member of a clan (kick, leave, demotion to Guest; docs/server.md
+   * §8): their open sockets leave the members rooms of `gameIds` (the clan's games) at
    * once, in every process, and watch those games from the public room instead.
    */
   membersLeft(userId: number, gameIds: readonly number[]): Promise<void>;
   /** A clan was disbanded: every socket leaves both rooms of its former games `gameIds` (and, with `clanId`, the clan's managers room). */
   gamesClosed(gameIds: readonly number[], clanId?: number): Promise<void>;
   /**
-   * Submission `submissionId` changed (sent, reviewed, undone, withdrawn; server-contract section
-   * 8): `submission_update` {submission} as stored now to the game's members room and the clan's
+   * Submission `submissionId` changed (sent, reviewed, undone, withdrawn; docs/server.md
+   * §9): `submission_update` {submission} as stored now to the game's members room and the clan's
    * managers room, never to spectators. Nothing when it is gone; a failure is logged, not thrown.
    */
   submissionChanged(submissionId: number): Promise<void>;
@@ -54,7 +54,7 @@ export interface Broadcaster {
    */
   managersLeft(userId: number, clanId: number): Promise<void>;
   /**
-   * A user signed out (server-contract section 7): the sockets opened with session `sessionId`
+   * A user signed out (docs/server.md §8): the sockets opened with session `sessionId`
    * (the cookie's id), or with `null` every socket of the user, are disconnected in every process.
    */
   signedOut(userId: number, sessionId: string | null): Promise<void>;

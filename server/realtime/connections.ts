@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
- * The cap on open Socket.IO connections per client address (server-contract section 7
- * "Sockets": at most 100). `acquire` is called once per new connection and `release` when it
+ * The cap on open Socket.IO connections per client address (docs/server.md
+ * §8: at most 100). `acquire` is called once per new connection and `release` when it
  * closes; both take the connection's address and a unique socket id.
  */
 export interface ConnectionCap {

@@ -22,13 +22,13 @@ export interface HandlerContext {
   limits: SharedLimits;
   /**
    * Runs the whole-game reads of join_game a few at a time (p-limit), so a join flood never holds
-   * every database connection and rolls and HTTP calls of others keep theirs (server-contract
-   * section 7: within 1 s and 0.5 s).
+   * every database connection and rolls and HTTP calls of others keep theirs (docs/server.md
+   * §8: within 1 s and 0.5 s).
    */
   fullGameReads: LimitFunction;
 }
 
-/** Refusal of a client-sent tasks_reordered by a non-manager (product-spec section 6). */
+/** Refusal of a client-sent tasks_reordered by a non-manager (docs/game-rules.md §11). */
 const PERMISSION_TEXT = 'Permission denied. You are not authorized to manage this clan.';
 /** Answer to a handler failure that is not the client's fault (database down): never a crash. */
 const SERVER_TROUBLE = 'The server could not handle that request. Please try again.';
@@ -82,11 +82,11 @@ function guarded(socket: IoSocket, event: string, handler: (raw: unknown, ack?: 
 }
 
 /**
- * join_game {game_id} (server-contract section 5): 'Game not found.' for a missing game, and for
+ * join_game {game_id} (docs/server.md §6): 'Game not found.' for a missing game, and for
  * a PENDING game asked for by someone outside its clan (it is not public yet, as
  * GET /api/public/game answers). Members of the game's clan from Member up join
  * `game:<id>:members` (and their per-user room of it, memberInGameRoom); Guests and everyone
- * else `game:<id>` (no sign-in needed; server-contract section 7 moves a user demoted to Guest
+ * else `game:<id>` (no sign-in needed; docs/server.md §8 moves a user demoted to Guest
  * out of the members room too). The socket then gets the full game, to itself only: the members
  * shape with the viewer's own user_teams, or the public shape, from the game cache
  * (games/cache.ts; one encode per version for spectators). Joining first and reading after
@@ -140,7 +140,7 @@ async function leaveGame(socket: IoSocket, raw: unknown): Promise<void> {
 }
 
 /**
- * roll_dice / revert_roll {game_id, team_id, performer_ign_id} (server-contract sections 4-5, 7):
+ * roll_dice / revert_roll {game_id, team_id, performer_ign_id} (docs/server.md §5, §6, §8):
  * 'You must be signed in to play.' without a live session; the permission and status checks
  * (precheckTeamAction) before the action waits in the game's queue, so refusals never wait
  * behind other actions; then applyTeamAction inside the game's queue, then — after COMMIT — one
@@ -161,8 +161,8 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
 }
 
 /**
- * tasks_reordered {game_id, message} from a manager's screen after a swap (server-contract
- * section 5): 'Game not found.' for a missing game, the permission text unless the sender is an
+ * tasks_reordered {game_id, message} from a manager's screen after a swap (docs/server.md
+ * §6): 'Game not found.' for a missing game, the permission text unless the sender is an
  * Owner or Admin of the game's clan; then `tasks_reordered` with the stored board to both rooms.
  */
 async function tasksReordered(ctx: HandlerContext, socket: IoSocket, raw: unknown): Promise<void> {
@@ -175,7 +175,7 @@ async function tasksReordered(ctx: HandlerContext, socket: IoSocket, raw: unknow
 }
 
 /**
- * join_reviews {clan_id} (server-contract section 8): a signed-in Owner or Admin of the clan joins
+ * join_reviews {clan_id} (docs/server.md §9): a signed-in Owner or Admin of the clan joins
  * its managers room `clan:<id>:managers` (and their per-user room of it, managerInClanRoom, so a
  * demotion, kick or leave moves them out), where every submission_update of the clan's games
  * arrives. Anyone else joins nothing and is told nothing (the contract: joins nothing); a bad
@@ -191,13 +191,13 @@ async function joinReviews(ctx: HandlerContext, socket: IoSocket, raw: unknown, 
   ack?.({ joined });
 }
 
-/** The events each socket limit counts (server-contract section 7). */
+/** The events each socket limit counts (docs/server.md §8). */
 const ACTIONS = new Set(['roll_dice', 'revert_roll']);
 const FULL_GAME = new Set(['join_game', 'tasks_reordered']);
 
 /**
- * Registers the client events of server-contract section 5 on one socket, behind the limits of
- * section 7, checked before any work is done:
+ * Registers the client events of docs/server.md §6 on one socket, behind the limits of
+ * docs/server.md §8, checked before any work is done:
  * - roll_dice/revert_roll: `actionsPerSocket` a second on this socket (5), then
  *   `actionsPerUser` a second for the signed-in user over all sockets and processes (10);
  * - join_game/tasks_reordered (each answered with the whole game): `fullGamePerSocket` a second

@@ -2,10 +2,10 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { IoSocket } from './types';
 
-/** The refusal of an event past a limit (server-contract section 7 "Rolls and reverts"). */
+/** The refusal of an event past a limit (docs/server.md §8). */
 const TOO_MANY = 'Too many requests. Slow down.';
 
-/** The limits of the live socket (server-contract section 7), per second. */
+/** The limits of the live socket (docs/server.md §8), per second. */
 export interface SocketLimits {
   /** roll_dice + revert_roll one socket may send a second (contract: 5). */
   actionsPerSocket: number;
@@ -101,7 +101,7 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<boole
 }
 
 /**
- * Sends `TOO_MANY` to the socket at most once a second (server-contract section 7: the sender
+ * Sends `TOO_MANY` to the socket at most once a second (docs/server.md §8: the sender
  * gets one `action_error` a second); `state.lastAt` is kept on the socket by the caller.
  */
 export function tellTooMany(socket: IoSocket, state: { lastAt: number }, now = Date.now()): void {

@@ -2,8 +2,8 @@
  * Runs async work one at a time per key (a game id) inside this process: each call starts after
  * the previous one for the same key has settled, whatever its outcome. It only spares needless
  * retries and keeps one process's broadcasts in version order; the guard that holds across
- * processes is the conditional update on games.version (server-contract section 4
- * "one at a time"). Keys are forgotten once their queue is empty, so nothing grows.
+ * processes is the conditional update on games.version (docs/server.md
+ * §5). Keys are forgotten once their queue is empty, so nothing grows.
  */
 export class KeyedQueue {
   private readonly tails = new Map<number, Promise<void>>();

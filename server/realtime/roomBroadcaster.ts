@@ -9,14 +9,14 @@ import { managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, sessionRo
 import { loadSubmission } from '../submissions/repository';
 import { managersRoom } from '../../contract/submission';
 
-/** A progress update as spectators get it: no revert counts (server-contract section 2 "Public game"). */
+/** A progress update as spectators get it: no revert counts (docs/server.md §3). */
 function publicProgress(progress: GameProgress): GameProgress {
   return { ...progress, team_states: progress.team_states.map(({ revert_count: _reverts, ...state }) => state) };
 }
 
 
 /**
- * The one place that decides rooms (house-style "Server"). Every change is serialised once per
+ * The one place that decides rooms (docs/architecture.md §5). Every change is serialised once per
  * audience and sent with one `io.to(room).emit` per audience (Socket.IO encodes a room broadcast
  * once for all its sockets; with the Redis adapter the same call reaches the rooms' sockets in
  * every process):
@@ -90,7 +90,7 @@ export class RoomBroadcaster implements Broadcaster {
   /**
    * Broadcaster.teamUpdated: `team_update` with the team and its members (IGNs and roles) to the
    * members room; spectators get the same message with an empty member list, since the public
-   * shape carries no IGNs (server-contract section 2) but a renamed or recoloured team shows there.
+   * shape carries no IGNs (docs/server.md §3) but a renamed or recoloured team shows there.
    */
   teamUpdated(gameId: number, team: TeamUpdate['updated_team_data']): void {
     this.cache.invalidate(gameId);

@@ -31,12 +31,12 @@ const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 /** Whole-game reads for join_game at once per process (a PostgreSQL pool holds 10 connections). */
 const FULL_GAME_READS = 2;
 
-/** Refusal of a connection past the per-address cap (server-contract section 7 "Sockets"), as connect_error. */
+/** Refusal of a connection past the per-address cap (docs/server.md §8), as connect_error. */
 const TOO_MANY_CONNECTIONS = 'Too many connections from your address.';
 
 /**
  * Refuses handshakes whose Origin header names another host, as the API refuses cross-origin
- * changes (server-contract section 1); requests without Origin (non-browser clients) pass.
+ * changes (docs/server.md §2); requests without Origin (non-browser clients) pass.
  */
 function sameOrigin(req: IncomingMessage, callback: (err: string | null | undefined, success: boolean) => void): void {
   const origin = req.headers.origin;
@@ -52,18 +52,18 @@ function sameOrigin(req: IncomingMessage, callback: (err: string | null | undefi
 }
 
 /**
- * Attaches the live socket of server-contract section 5 to the HTTP server: a typed Socket.IO
+ * Attaches the live socket of docs/server.md §6 to the HTTP server: a typed Socket.IO
  * server at /socket.io (polling and websocket), with
  * - sign-in read from the handshake's `sid` session cookie (optional: spectators connect without),
  * - the client events join_game, leave_game, roll_dice, revert_roll and tasks_reordered (handlers.ts),
  *   every payload checked with the contract schemas (a bad one gets `action_error`),
  * - rooms `game:<id>` (public) and `game:<id>:members` (clan members from Member up) filled by
  *   join_game, and per signed-in socket `user:<id>` and `session:<hash>` (kick, leave, logout),
- * - the limits of server-contract section 7: at most `config.socketsPerAddress` connections per
+ * - the limits of docs/server.md §8: at most `config.socketsPerAddress` connections per
  *   client address (connect_error TOO_MANY_CONNECTIONS past it; TRUST_PROXY reads
  *   X-Forwarded-For), and the per-socket, per-user and per-address event limits (handlers.ts),
  * - when `deps.redis` is set, the Redis adapter (that client publishes, a duplicate subscribes),
- *   so rooms span server processes (server-contract section 6); its channels, the connection
+ *   so rooms span server processes (docs/server.md §7); its channels, the connection
  *   counts and the limit counters are keyed by the database (redisChannelKey); the game cache's
  *   invalidations go to the other processes as the server-side event `game_changed`.
  * Returns the server, the RoomBroadcaster that REST routes call through `deps.broadcaster`, and

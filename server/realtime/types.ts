@@ -21,14 +21,14 @@ export interface SocketData {
   address: string;
 }
 
-/** The typed Socket.IO server of the live layer (house-style "Server"). */
+/** The typed Socket.IO server of the live layer (docs/architecture.md §5). */
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 /** One typed socket. */
 export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 /**
- * The two rooms of a game (server-contract section 5): `game:<id>` holds everyone who is not a
+ * The two rooms of a game (docs/server.md §6): `game:<id>` holds everyone who is not a
  * member of the game's clan (they get the public shape), `game:<id>:members` holds clan members
  * (they get revert counts). A socket is in at most one of them per game, so a change is
  * serialised once per audience and each socket receives it once. This is the public room;
@@ -38,7 +38,7 @@ export const publicRoom = (gameId: number): string => `game:${gameId}`;
 export const membersRoom = (gameId: number): string => `game:${gameId}:members`;
 
 /**
- * The sockets of one user in a game's members room (server-contract section 7 "Kick"): joined
+ * The sockets of one user in a game's members room (docs/server.md §8): joined
  * with the members room, so a kick, leave or demotion moves exactly those sockets out, in every
  * process, with `io.in(room).socketsLeave(...)`.
  */
@@ -51,7 +51,7 @@ export const userRoom = (userId: number): string => `user:${userId}`;
 export const sessionRoom = (sessionHash: string): string => `session:${sessionHash}`;
 
 /**
- * The sockets of one user in a clan's managers room (`clan:<id>:managers`, server-contract section
- * 8), joined with it so a demotion, kick or leave moves exactly those sockets out in every process.
+ * The sockets of one user in a clan's managers room (`clan:<id>:managers`, docs/server.md
+ * §9), joined with it so a demotion, kick or leave moves exactly those sockets out in every process.
  */
 export const managerInClanRoom = (clanId: number, userId: number): string => `clan:${clanId}:managers:user:${userId}`;

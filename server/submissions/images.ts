@@ -24,7 +24,7 @@ const THUMB_SIZE = 320;
 const decoding = pLimit(2);
 
 /**
- * Checks and re-encodes a proof image with sharp (server-contract section 8):
+ * Checks and re-encodes a proof image with sharp (docs/server.md §9):
  * - its type is read from its bytes (sharp's metadata), never its name: PNG, JPEG, WebP or GIF,
  *   else 400 PROOF_MESSAGES.notImage;
  * - it is decoded whole (an image that does not decode, e.g. truncated, is 400

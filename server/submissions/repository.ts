@@ -6,7 +6,7 @@ import { SUBMISSION_STATUSES, type Submission, type SubmissionStatus } from '../
 /** A stored submission row (server/db/schema.ts SubmissionsTable). */
 export type SubmissionRow = Selectable<SubmissionsTable>;
 
-/** Same-origin paths of a submission's image and thumbnail (server-contract section 8). */
+/** Same-origin paths of a submission's image and thumbnail (docs/server.md §9). */
 const imageUrl = (id: number) => `/api/submissions/${id}/image`;
 const thumbUrl = (id: number) => `/api/submissions/${id}/thumb`;
 
@@ -22,7 +22,7 @@ function submissionQuery(db: Db) {
 
 type Joined = SubmissionRow & { team_name: string; team_color: string; sender_name: string; reviewer_name: string | null };
 
-/** A joined row as the contract's Submission (server-contract section 8). */
+/** A joined row as the contract's Submission (docs/server.md §9). */
 function toSubmission(r: Joined): Submission {
   return {
     id: r.id,
@@ -56,7 +56,7 @@ export async function findSubmissionRow(db: Db, id: number): Promise<SubmissionR
   return (await db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-/** A game's submissions, newest first (server-contract section 8 GET .../game/{gameId}/submissions). */
+/** A game's submissions, newest first (docs/server.md §9 GET .../game/{gameId}/submissions). */
 export async function listGameSubmissions(db: Db, gameId: number): Promise<Submission[]> {
   const rows = await submissionQuery(db).where('submissions.game_id', '=', gameId).orderBy('submissions.id', 'desc').execute();
   return rows.map(toSubmission);

@@ -25,8 +25,8 @@ const MULTIPART_SLACK = 64 * 1024;
 
 /**
  * After a committed change of a submission: the game's progress (its task states changed), the
- * log entries, and `submission_update` to the members and managers rooms (server-contract
- * section 8). Never fails the answer (the change is saved; clients catch up on join_game).
+ * log entries, and `submission_update` to the members and managers rooms (docs/server.md
+ * §9). Never fails the answer (the change is saved; clients catch up on join_game).
  */
 async function announceSubmission(c: Context<AppEnv>, gameId: number, change: SubmissionChange): Promise<void> {
   await announce(c, gameId, 'progress', change.log);
@@ -46,7 +46,7 @@ function fileOf(value: unknown): File | null {
 }
 
 /**
- * The fields of a proof upload (server-contract section 8), read with Hono's parseBody: 400 for a
+ * The fields of a proof upload (docs/server.md §9), read with Hono's parseBody: 400 for a
  * body that is not multipart, a missing or malformed `team_id` (PROOF_MESSAGES.teamRequired), no
  * `image` file (imageRequired) or a bad `note` (the text rule, at most 500 characters); 413 for an
  * image over PROOF_MAX_BYTES (8 MiB).
@@ -74,7 +74,7 @@ async function readUpload(c: Context<AppEnv>): Promise<{ teamId: number; image: 
 const submissionId = (c: Context<AppEnv>) => pathId(c, 'id', 'submission id');
 
 /**
- * Task proof and referee review (server-contract section 8). Every path also answers with a
+ * Task proof and referee review (docs/server.md §9). Every path also answers with a
  * trailing slash; errors are `{"error": ...}`: 401 signed out, 400 bad ids or bodies, 404 unknown
  * clan, event, game or submission (or one of another clan), 403 not a member / not a manager.
  * - POST   .../game/{gameId}/submissions multipart team_id, image (PNG, JPEG, WebP or GIF by its

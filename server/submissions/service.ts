@@ -61,8 +61,8 @@ async function setTaskState(db: Db, teamStateId: number, state: TaskState): Prom
 }
 
 /**
- * Why team `teamId` may not send proof in the game now, checked in this order (server-contract
- * section 8; each a 409 with the reason unless noted): the team does not play in the game (400
+ * Why team `teamId` may not send proof in the game now, checked in this order (docs/server.md
+ * §9; each a 409 with the reason unless noted): the team does not play in the game (400
  * PROOF_MESSAGES.teamNotInGame); `userId` has no IGN on the team (403 notOnTeam: who may submit is a permission); the game is not
  * in-progress or paused (notPlaying); the team's square has no task (noTask); proof already waits
  * (alreadySubmitted) or is approved (alreadyApproved). Returns the team and the sender's IGN.
@@ -82,7 +82,7 @@ export async function checkSubmitter(db: Db, game: { id: number; status: string 
 }
 
 /**
- * Sends proof (server-contract section 8 POST .../submissions), after the image was processed:
+ * Sends proof (docs/server.md §9 POST .../submissions), after the image was processed:
  * stores the image and thumbnail under fresh keys, then in one transaction locks the game row,
  * checks the sender again (checkSubmitter; the state may have changed meanwhile), inserts the
  * submission (pending, with the square's task as it is now), sets the team's state to
@@ -164,7 +164,7 @@ async function lockedSubmission(trx: Db, dialect: Dialect, input: { clanId: numb
 }
 
 /**
- * Reviews a submission (server-contract section 8 PUT .../submissions/{id}/review), by manager
+ * Reviews a submission (docs/server.md §9 PUT .../submissions/{id}/review), by manager
  * `reviewer` (the route checked the role): 403 PROOF_MESSAGES.ownSubmission when the reviewer sent
  * it; 409 notPending unless it is pending. In one transaction on the locked game row: the
  * submission becomes approved or denied (reviewer, reason for a denial, reviewed_at now); the
@@ -205,7 +205,7 @@ export async function reviewSubmission(
 }
 
 /**
- * Undoes a review (server-contract section 8 DELETE .../submissions/{id}/review), by manager
+ * Undoes a review (docs/server.md §9 DELETE .../submissions/{id}/review), by manager
  * `referee`: 409 PROOF_MESSAGES.notReviewed unless the submission is approved or denied; 409
  * undoExpired when the review is older than REVIEW_UNDO_MS (5 minutes) at `now` (ms epoch), or
  * when the team has moved since (its square_since differs) or its state is no longer the one the
@@ -234,7 +234,7 @@ export async function undoReview(
 }
 
 /**
- * Withdraws the team's pending submissions in the game (server-contract section 8: a revert
+ * Withdraws the team's pending submissions in the game (docs/server.md §9: a revert
  * withdraws them), inside the revert's transaction. Returns their ids, for `submission_update`.
  */
 export async function withdrawPending(trx: Db, gameId: number, teamId: number): Promise<number[]> {
@@ -245,7 +245,7 @@ export async function withdrawPending(trx: Db, gameId: number, teamId: number): 
 
 /**
  * Deletes stored images (of submissions whose rows are gone: reset, game, team, event or clan
- * deletion; server-contract section 8) after the transaction that deleted the rows committed. A
+ * deletion; docs/server.md §9) after the transaction that deleted the rows committed. A
  * failure is logged and never fails the request: the rows are already gone.
  */
 export async function deleteImages(deps: { images: ImageStore }, keys: readonly string[]): Promise<void> {

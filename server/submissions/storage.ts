@@ -4,7 +4,7 @@ import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3C
 import type { Config, S3Config } from '../config';
 
 /**
- * Where proof images live (server-contract section 8): one interface over a folder or an
+ * Where proof images live (docs/server.md §9): one interface over a folder or an
  * S3-compatible object store, so several machines can share the images. Keys are relative paths
  * of letters, digits, '/', '.', '_' and '-' (made by the server, never by a user).
  */

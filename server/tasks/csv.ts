@@ -46,7 +46,7 @@ function lineCounter(buf: Buffer): (offset: number) => number {
 }
 
 /**
- * Reads task CSV text (server-contract section 3) with csv-parse: a header row naming
+ * Reads task CSV text (docs/server.md §4) with csv-parse: a header row naming
  * `description` and `difficulty` in any column order (case-insensitive, trimmed; other columns
  * ignored), UTF-8 with or without BOM, LF or CRLF, quoted fields with commas, line breaks and
  * doubled quotes, quotes inside unquoted fields taken literally, blank (or all-blank) lines

@@ -23,7 +23,7 @@ function byTierThenDescription(a: Task, b: Task): number {
   return rank(a.difficulty) - rank(b.difficulty) || (a.description < b.description ? -1 : a.description > b.description ? 1 : 0) || a.id - b.id;
 }
 
-/** The task pool of one clan (product-spec section 3 Task), sorted by tier then description. */
+/** The task pool of one clan (docs/game-rules.md §12), sorted by tier then description. */
 export async function listClanTasks(db: Db, clanId: number): Promise<Task[]> {
   const rows = await tasksQuery(db).where('tasks.clan_id', '=', clanId).execute();
   return (rows as Task[]).sort(byTierThenDescription);
@@ -64,7 +64,7 @@ function matchesSearch(dialect: Dialect, q: string): Expression<SqlBool> {
 }
 
 /**
- * One page of every clan's tasks for GET /api/tasks/ (server-contract section 7 Task pool): the
+ * One page of every clan's tasks for GET /api/tasks/ (docs/server.md §8): the
  * tasks whose description or clan name contains `q` (case-insensitive, literal; '' = all), in tier
  * order, then description (code-point order: COLLATE "C" on PostgreSQL, SQLite's binary order),
  * then id; `limit` rows from `offset` (limit 0: none), and `total`, the count of every matching

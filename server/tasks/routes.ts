@@ -38,13 +38,13 @@ async function managedTask(c: Context<AppEnv>) {
 /** Room for the multipart envelope around a 1 MiB file, in bytes. */
 const MULTIPART_SLACK = 16 * 1024;
 /**
- * The clan task pool (product-spec sections 3 Task, 5 Tasks, 6, 7 Task pool; server-contract
- * section 3). Members read, managers (Owner, Admin) change; 401 signed out, 403 non-member or
+ * The clan task pool (docs/game-rules.md §11, §12, §13; docs/server.md §3; docs/server.md
+ * §4). Members read, managers (Owner, Admin) change; 401 signed out, 403 non-member or
  * non-manager, 404 'Clan ID {id} not found.', 404 'Task ID {id} not found.' (also for another
  * clan's task), 400 bad ids or bodies. Every path also answers with a trailing slash.
  * - GET /clan/{clanId}/tasks/ → {tasks: [{id, description, difficulty, clan_id, clan_name}]}, by tier then description
- * - GET /tasks/?limit&offset&q → {tasks, total}: one page of every clan's tasks (server-contract
- *   section 7 Task pool; see TaskPageQuerySchema and listTaskPage): limit default 100, above 500
+ * - GET /tasks/?limit&offset&q → {tasks, total}: one page of every clan's tasks (docs/server.md
+ *   §8; see TaskPageQuerySchema and listTaskPage): limit default 100, above 500
  *   gives 500; offset default 0; q a case-insensitive literal substring of description or clan
  *   name; 400 naming the parameter for a limit or offset that is no whole number, a q with control
  *   characters or over 200 characters. Only for a manager of at least one clan (else 403).

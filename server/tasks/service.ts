@@ -20,7 +20,7 @@ import {
 } from '../../contract/task';
 
 /**
- * The text of the `file` field of a multipart upload (server-contract section 3), checked in this
+ * The text of the `file` field of a multipart upload (docs/server.md §4), checked in this
  * order: 400 CSV_NO_FILE without a file field (or with a plain text field), 400 CSV_BAD_NAME
  * unless the name ends in .csv (any case), 413 CSV_TOO_LARGE over 1 MiB, 400 CSV_EMPTY for
  * 0 bytes, 400 CSV_NOT_UTF8 for bytes that are not UTF-8. A leading BOM is dropped.
@@ -48,7 +48,7 @@ export async function readCsvUpload(c: Context<AppEnv>): Promise<string> {
 }
 
 /**
- * Imports task CSV text into a clan's pool (server-contract sections 3 and 7 Task pool): good rows
+ * Imports task CSV text into a clan's pool (docs/server.md §4, §8): good rows
  * are inserted, pairs already in the pool or repeated in the file are skipped and counted, bad
  * rows are listed by line. The pool holds at most TASK_POOL_MAX (5,000) tasks: the new rows, in
  * file order, are inserted up to it and each one past it is a row error TASK_POOL_FULL (skipped

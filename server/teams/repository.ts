@@ -33,7 +33,7 @@ const toTeam = (r: { id: number; name: string; color: string; member_count: numb
   member_count: Number(r.member_count ?? 0),
 });
 
-/** The teams of an event with their member counts (product-spec section 3 Team), oldest first. */
+/** The teams of an event with their member counts (docs/game-rules.md §12), oldest first. */
 export async function listTeams(db: Db, eventId: number): Promise<Team[]> {
   const rows = await teamsQuery(db).where('teams.event_id', '=', eventId).orderBy('teams.id').execute();
   return rows.map(toTeam);
@@ -71,7 +71,7 @@ export async function deleteTeam(db: Db, teamId: number): Promise<void> {
 }
 
 /**
- * Gives a new team its state in the event's game (server-contract section 4: position 1,
+ * Gives a new team its state in the event's game (docs/server.md §5: position 1,
  * history [1], no reverts) and moves a PENDING game to READY; bumps the game's version.
  */
 export async function addTeamToGame(db: Db, game: { id: number; status: string }, teamId: number): Promise<void> {
@@ -106,7 +106,7 @@ const toMember = (r: { id: number; osrs_ign: string; osrs_ign_id: number; role: 
   discord_id: r.discord_id ?? '',
 });
 
-/** The members of a team (product-spec section 3 Team member), sorted by IGN. */
+/** The members of a team (docs/game-rules.md §12), sorted by IGN. */
 export async function listTeamMembers(db: Db, teamId: number): Promise<TeamMember[]> {
   const rows = await membersQuery(db).where('team_members.team_id', '=', teamId).execute();
   return rows.map(toMember).sort((a, b) => byName(a.osrs_ign, b.osrs_ign) || a.id - b.id);
@@ -120,8 +120,8 @@ export async function findTeamMember(db: Db, teamId: number, memberId: number): 
 }
 
 /**
- * Clan members with their IGNs that are on no team of the event (product-spec section 3
- * Eligible member): users sorted by name, their IGNs sorted by name; users with none left omitted.
+ * Clan members with their IGNs that are on no team of the event (docs/game-rules.md
+ * §12): users sorted by name, their IGNs sorted by name; users with none left omitted.
  */
 export async function eligibleMembers(db: Db, clanId: number, eventId: number): Promise<EligibleMember[]> {
   const rows = await db.selectFrom('clan_memberships')

@@ -66,8 +66,8 @@ async function teamScope(c: Context<AppEnv>, manager: boolean) {
 }
 
 /**
- * Teams of an event and their members (product-spec sections 3 Team / Team member / Eligible
- * member, 4 Team membership, 5 Teams, 7 Teams; server-contract section 3). Members read,
+ * Teams of an event and their members (docs/game-rules.md §12 Team / Team member / Eligible
+ * member, 4 Team membership, 5 Teams, 7 Teams; docs/server.md §4). Members read,
  * managers change; errors as eventScope, 404 for a team or team member of another event or team.
  * Every path also answers with a trailing slash. After each change, when the event has a game,
  * the team is broadcast (`team_update`).

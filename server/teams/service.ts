@@ -5,7 +5,7 @@ import type { TeamUpdate } from '../../contract/socket';
 
 /**
  * Tells the live rooms of the event's game about a team after a committed change
- * (server-contract section 5 `team_update`); nothing when the event has no game.
+ * (docs/server.md §6 `team_update`); nothing when the event has no game.
  * - `team` is the team as it now is; after a delete pass it with `deleted: true` and it is sent
  *   with no members
  * - `teamSetChanged` (a team created or deleted) also sends the game's progress

@@ -4,7 +4,7 @@ import type { ClanMembership, User } from '../../contract/user';
 import { CLAN_OWN_LIMIT } from '../../contract/clan';
 
 /**
- * Creates or updates the user behind a Discord identity (server-contract section 1) and stamps
+ * Creates or updates the user behind a Discord identity (docs/server.md §2) and stamps
  * last_login. Returns the user id.
  */
 export async function upsertDiscordUser(db: Db, who: { discord_id: string; username: string; avatar_url: string | null }): Promise<number> {
@@ -20,7 +20,7 @@ export async function upsertDiscordUser(db: Db, who: { discord_id: string; usern
   return user.id;
 }
 
-/** Number of clans the user owns (for the limit of server-contract section 3). */
+/** Number of clans the user owns (for the limit of docs/server.md §4). */
 export async function ownedClanCount(db: Db, userId: number): Promise<number> {
   const row = await db.selectFrom('clan_memberships').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('role', '=', 'Owner').executeTakeFirst();
   return Number(row?.n ?? 0);
@@ -42,7 +42,7 @@ async function listMemberships(db: Db, userId: number): Promise<ClanMembership[]
   return rows as ClanMembership[];
 }
 
-/** The GET /api/user/me profile (product-spec section 3 User), or null for an unknown id. */
+/** The GET /api/user/me profile (docs/game-rules.md §12), or null for an unknown id. */
 export async function loadProfile(db: Db, userId: number): Promise<User | null> {
   const row = await db.selectFrom('users')
     .innerJoin('discord_identities', 'discord_identities.user_id', 'users.id')

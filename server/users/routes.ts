@@ -9,12 +9,12 @@ import { SetupBodySchema } from '../../contract/onboarding';
 import { IgnBodySchema } from '../../contract/user';
 import { CreateClanBodySchema } from '../../contract/clan';
 
-/** Refusal of setup as Member of a clan that kicked the user (server-contract section 7 "Kick"). */
+/** Refusal of setup as Member of a clan that kicked the user (docs/server.md §8). */
 const KICKED = 'You were removed from this clan. Ask a manager to add you again.';
 
 /**
- * The signed-in user's own data (product-spec section 7 Session and user; server-contract
- * sections 2-3):
+ * The signed-in user's own data (docs/server.md §3; docs/server.md §3,
+ * §4):
  * - GET /user/me → User; 401 when signed out
  * - POST /user/setup {igns, clan_setup} → {ign_count}; 400 bad payload (nothing stored), 404 unknown clan, 409 already set up,
  *   403 KICKED when joining as Member a clan whose manager kicked the user

@@ -12,10 +12,10 @@ import * as v from 'valibot';
 
 /** A clan as the member list call answers it: id, name and the sorted members. */
 export type ClanRoster = v.InferOutput<typeof ClanMembersAnswerSchema>;
-/** A user who may be added to a clan (product-spec section 3 Available user). */
+/** A user who may be added to a clan (docs/game-rules.md §12). */
 export type AvailableUser = v.InferOutput<typeof AvailableMembersAnswerSchema>['available_users'][number];
 
-/** Fallback texts of product-spec section 8 (used when the server sends no `error`). */
+/** Fallback texts of docs/client.md §11 (used when the server sends no `error`). */
 const CLAN_FALLBACKS = {
   load: 'Failed to load clan data.',
   add: 'Failed to add member.',
@@ -28,8 +28,8 @@ const CLAN_FALLBACKS = {
 
 /**
  * GET /api/clan/{clanId}/members → {clan_id, clan_name, members} sorted Owner, Admin, Member,
- * Guest, then username (product-spec section 7 Clans and members). Raises ApiRequestError with
- * the HTTP status (401, 403, 404 ...) so the caller can map it (section 8 Clan load).
+ * Guest, then username (docs/server.md §3). Raises ApiRequestError with
+ * the HTTP status (401, 403, 404 ...) so the caller can map it (docs/client.md §11).
  */
 export function fetchClanMembers(clanId: number): Promise<ClanRoster> {
   return request(ClanMembersAnswerSchema, (h) => h.get(`clan/${clanId}/members`), CLAN_FALLBACKS.load);
@@ -47,23 +47,23 @@ export async function addClanMember(clanId: number, userId: number, role: ClanRo
 
 /**
  * PUT /api/clan/{clanId}/members/{memberId}/role {role} → the member's new row. `verb` picks the
- * fallback 'Failed to {promote|demote} member. Please check hierarchy rules.' (section 8).
+ * fallback 'Failed to {promote|demote} member. Please check hierarchy rules.' (docs/client.md §11).
  */
 export async function changeMemberRole(clanId: number, memberId: number, role: ClanRole, verb: 'promote' | 'demote'): Promise<ClanMember> {
   return (await request(MemberChangeAnswerSchema, (h) => h.put(`clan/${clanId}/members/${memberId}/role`, { json: { role } }), CLAN_FALLBACKS.roleChange(verb))).member;
 }
 
-/** DELETE /api/clan/{clanId}/members/{memberId}: kicks another member; fallback of section 8 Kick. */
+/** DELETE /api/clan/{clanId}/members/{memberId}: kicks another member; fallback of docs/client.md §11 Kick. */
 export async function kickClanMember(clanId: number, memberId: number): Promise<void> {
   await request(OkSchema, (h) => h.delete(`clan/${clanId}/members/${memberId}`), CLAN_FALLBACKS.kick);
 }
 
-/** DELETE /api/clan/{clanId}/members/{ownId}: leaves the clan (server-contract section 2); fallback of section 8 Leave clan. */
+/** DELETE /api/clan/{clanId}/members/{ownId}: leaves the clan (docs/server.md §3); its fallback text is in docs/client.md §11. */
 export async function leaveClan(clanId: number, ownUserId: number): Promise<void> {
   await request(OkSchema, (h) => h.delete(`clan/${clanId}/members/${ownUserId}`), CLAN_FALLBACKS.leave);
 }
 
-/** PUT /api/clan/{clanId}/name {new_name} → the stored name (Owner only); fallback of section 8 Clan. */
+/** PUT /api/clan/{clanId}/name {new_name} → the stored name (Owner only); fallback of docs/client.md §11 Clan. */
 export async function renameClan(clanId: number, newName: string): Promise<string> {
   return (await request(RenameClanAnswerSchema, (h) => h.put(`clan/${clanId}/name`, { json: { new_name: newName } }), CLAN_FALLBACKS.rename)).new_name;
 }

@@ -2,7 +2,7 @@ import ky, { HTTPError } from 'ky';
 import * as v from 'valibot';
 import { ErrorBodySchema } from '../../contract/common';
 
-/** Network failure text (product-spec section 8, General network). */
+/** Network failure text (docs/client.md §11, General network). */
 const NETWORK_ERROR = 'Network error. Failed to connect to the server.';
 
 /** An API failure with the server's `error` text (or a fallback) and the HTTP status (0 = network). */
@@ -13,7 +13,7 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** The one ky instance: base /api, cookies always sent (product-spec section 7). */
+/** The one ky instance: base /api, cookies always sent (docs/server.md §3). */
 const http = ky.create({ prefixUrl: '/api', credentials: 'include', retry: 0, timeout: 20_000 });
 
 /**
@@ -49,7 +49,7 @@ export async function request<S extends v.GenericSchema>(
 
 /**
  * Runs a call and replaces the general network text with the area's own network message
- * (product-spec section 8: e.g. 'Network error fetching events.'). Other failures pass through.
+ * (docs/client.md §11: e.g. 'Network error fetching events.'). Other failures pass through.
  */
 export async function withNetworkMessage<T>(call: Promise<T>, networkMessage: string): Promise<T> {
   try {

@@ -3,7 +3,7 @@ import { DiscordAnswerSchema, type Announce, type DiscordSettings } from '../../
 import { request } from './client';
 
 /**
- * The Discord announcement calls of server-contract section 9, one function per endpoint,
+ * The Discord announcement calls of docs/server.md §10, one function per endpoint,
  * answers parsed with contract/discord.ts schemas; failures raise ApiRequestError with the
  * server's `error` text (or a fallback).
  */

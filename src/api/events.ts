@@ -11,7 +11,7 @@ import {
 const base = (clanId: number) => `clan/${clanId}/events`;
 
 /**
- * GET /api/clan/{clanId}/events/?past=true|false (product-spec section 7 Events): the clan's past
+ * GET /api/clan/{clanId}/events/?past=true|false (docs/server.md §3): the clan's past
  * events (end before now) or the upcoming and live ones; every event, by start, when `past` is
  * left out. Raises 'Failed to fetch events.' or 'Network error fetching events.' when the server
  * gives no error text.

@@ -21,9 +21,9 @@ import * as v from 'valibot';
 import type { RequestableStatus } from '../../contract/game/status';
 
 /**
- * The game and game-task calls of product-spec section 7 ("Game", "Game tasks"), one function per
+ * The game and game-task calls of docs/server.md §3 ("Game", "Game tasks"), one function per
  * endpoint, answers parsed with the contract/gameApi.ts schemas. Every function raises
- * ApiRequestError with the server's `error` text, or the section 8 fallback when it has none.
+ * ApiRequestError with the server's `error` text, or the docs/client.md §11 fallback when it has none.
  */
 
 /** Path of an event's game calls: clan/{clanId}/events/{eventId}/game (prefix /api from the client). */
@@ -125,7 +125,7 @@ export function fetchGameSquares(clanId: number, eventId: number, gameId: number
 
 /**
  * POST .../game/{gameId}/tasks/reorder {squares: [{id, square_index}]} → {ok, message: 'Board order
- * updated and saved successfully!'} (defined by the spec; the drag path uses swap).
+ * updated and saved successfully!'} (defined by the docs; the drag path uses swap).
  */
 function reorderGameSquares(
   clanId: number,
@@ -175,8 +175,8 @@ export async function fetchAvailableTasks(clanId: number, eventId: number, gameI
 }
 
 /**
- * PUT /api/clan/{clanId}/events/{eventId}/game/{gameId}/rules {proof_required} (server-contract
- * section 8, managers): changes the proof rule without touching the board. Answers the rule now
+ * PUT /api/clan/{clanId}/events/{eventId}/game/{gameId}/rules {proof_required} (docs/server.md
+ * §9, managers): changes the proof rule without touching the board. Answers the rule now
  * in force (the answer's game.proof_required, else the one sent). Fallback 'Failed to change the game rules.'
  */
 export async function saveGameRules(clanId: number, eventId: number, gameId: number, proofRequired: boolean): Promise<{ proofRequired: boolean }> {

@@ -3,7 +3,7 @@ import { GameHistorySchema, historyApiPath, type GameHistory } from '../../contr
 
 /**
  * GET /api/public/game/{gameId}/history → the game's moves, teams, reviews and dice
- * (server-contract section 11; contract/history.ts GameHistorySchema). No sign-in needed.
+ * (docs/server.md §12; contract/history.ts GameHistorySchema). No sign-in needed.
  * Raises ApiRequestError with the server's text (404 'Game not found.'), or
  * 'Failed to load the game history.' when it has none.
  */

@@ -5,12 +5,12 @@ import {
 } from '../../contract/lobby';
 
 /**
- * The lobby and spectating calls (product-spec section 7 "Spectating", server-contract section 2),
+ * The lobby and spectating calls (docs/server.md §3),
  * answers parsed with contract/lobby.ts. Each raises ApiRequestError with the server's `error`
  * text, or the fallback named below.
  */
 
-/** Spectate list failure text (product-spec section 8). */
+/** Spectate list failure text (docs/client.md §11). */
 export const SPECTATE_LIST_FAILED = 'Failed to load spectatable games. Please check the server connection.';
 
 /** GET /api/games → the viewer's lobby rows (active and former together). Fallback 'Failed to fetch game data.' */

@@ -2,11 +2,11 @@ import { request } from './client';
 import { PublicGameAnswerSchema, type PublicGame } from '../../contract/gameApi';
 
 /**
- * GET /api/public/game/{gameId} (server-contract section 2 "Public game"; product-spec section 7
- * "Spectating") → the public game (no user_teams, no revert counts); no sign-in needed. Raises
+ * GET /api/public/game/{gameId} (docs/server.md §3; docs/server.md
+ * §3) → the public game (no user_teams, no revert counts); no sign-in needed. Raises
  * ApiRequestError with the server's `error` text, else 'Failed to fetch game data.'. Apart from
  * the lobby calls so the pages every visit loads (the dashboard's lobby rows) do not carry the
- * whole game's schemas (issue #14).
+ * whole game's schemas.
  */
 export async function fetchPublicGame(gameId: number): Promise<PublicGame> {
   return (await request(PublicGameAnswerSchema, (h) => h.get(`public/game/${gameId}`), 'Failed to fetch game data.')).game;

@@ -4,7 +4,7 @@ import { SubmissionAnswerSchema, SubmissionListSchema, type ReviewBody, type Sub
 import { ApiRequestError, request } from './client';
 
 /**
- * The proof and review calls of server-contract section 8, one function per endpoint, answers
+ * The proof and review calls of docs/server.md §9, one function per endpoint, answers
  * parsed with the contract/submission.ts schemas; failures raise ApiRequestError with the
  * server's `error` text (or a fallback).
  */

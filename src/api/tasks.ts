@@ -16,8 +16,8 @@ import {
 const base = (clanId: number) => `clan/${clanId}/tasks`;
 
 /**
- * GET /api/clan/{clanId}/tasks/ → the clan's pool tasks (product-spec section 7 Task pool).
- * Fallback 'Failed to load current tasks. Check console for details.' (section 8).
+ * GET /api/clan/{clanId}/tasks/ → the clan's pool tasks (docs/server.md §3).
+ * Fallback 'Failed to load current tasks. Check console for details.' (docs/client.md §11).
  */
 export async function fetchClanTasks(clanId: number): Promise<Task[]> {
   return (await request(TaskListAnswerSchema, (h) => h.get(`${base(clanId)}/`), 'Failed to load current tasks. Check console for details.')).tasks;
@@ -25,7 +25,7 @@ export async function fetchClanTasks(clanId: number): Promise<Task[]> {
 
 /**
  * GET /api/tasks/?limit&offset&q → one page of every clan's tasks and the count of all matching
- * ones, `{tasks, total}` (managers, 'Show Other Clan Tasks' on; server-contract section 7 Task
+ * ones, `{tasks, total}` (managers, 'Show Other Clan Tasks' on; docs/server.md §8 Task
  * pool): `limit` rows (the server gives at most 500) from `offset`, `q` a case-insensitive
  * substring of description or clan name ('' = all, not sent). `signal` aborts the call (a newer
  * page replaced it). Fallback 'Failed to load current tasks. Check console for details.'

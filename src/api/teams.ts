@@ -17,8 +17,8 @@ const teamsPath = (clanId: number, eventId: number) => `clan/${clanId}/events/${
 const membersPath = (clanId: number, eventId: number, teamId: number) => `${teamsPath(clanId, eventId)}/${teamId}/members`;
 
 /**
- * GET /api/clan/{clanId}/events/{eventId}/teams/ → the event's teams (product-spec section 7 Teams).
- * Fallbacks 'Failed to fetch teams.' / 'Network error fetching teams.' (section 8).
+ * GET /api/clan/{clanId}/events/{eventId}/teams/ → the event's teams (docs/server.md §3).
+ * Fallbacks 'Failed to fetch teams.' / 'Network error fetching teams.' (docs/client.md §11).
  */
 export async function fetchTeams(clanId: number, eventId: number): Promise<Team[]> {
   const answer = await withNetworkMessage(

@@ -17,8 +17,7 @@ function PageLoading() {
  * dashboard) come with the app; onboarding (a first visit's form, with its chart), the lobbies,
  * the spectate list, the board and live game, clan management and the profile load on first
  * visit (and the avatar menu once signed in, Navbar),
- * so the landing page and a spectator's game page each download only what they show (issue #14:
- * at most 150 KiB of JavaScript on the wire). Until a page's code arrives it shows PageLoading
+ * so the landing page and a spectator's game page each download only what they show. Until a page's code arrives it shows PageLoading
  * (its HydrateFallback).
  */
 const lazyPage = (load: () => Promise<{ Component: React.ComponentType }>) => ({ lazy: load, HydrateFallback: PageLoading });
@@ -35,7 +34,7 @@ const clanManagePage = () => import('../features/clan/ClanManagePage').then((m) 
 const spectateList = () => import('../features/spectate/SpectateListPage').then((m) => ({ Component: m.SpectateListPage }));
 
 /**
- * The route table of product-spec section 2: the logged-in layout (loader while the session is
+ * The route table of docs/client.md §1: the logged-in layout (loader while the session is
  * checked, redirect to / when signed out) and the public layout; any other path redirects to /.
  */
 export const routes: RouteObject[] = [

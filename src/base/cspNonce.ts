@@ -3,7 +3,7 @@
  * react-remove-scroll (under Radix dialogs and menus) and react-colorful both read the global
  * `__webpack_nonce__`. The server writes a fresh nonce into `<meta name="csp-nonce">` of every
  * index.html and allows only styles with it, besides the site's own style sheets
- * (server-contract section 7; server/http/securityHeaders.ts). An empty or missing tag (the Vite
+ * (docs/server.md §8; server/http/securityHeaders.ts). An empty or missing tag (the Vite
  * dev server, tests) leaves the global unset. Call once, before the app renders.
  */
 export function adoptCspNonce(doc: Document = document): void {

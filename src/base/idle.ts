@@ -3,7 +3,7 @@ export const IDLE_TIMEOUT_MS = 1000;
 
 /**
  * Runs `run` in the page's next idle period, at most `timeoutMs` (ms) later: requestIdleCallback,
- * or a 0 ms timer where the browser has none. Returns the cancel. Issue #14 (first load): requests
+ * or a 0 ms timer where the browser has none. Returns the cancel. On the first load, requests
  * a page does not draw from (the session check, the game socket's handshake) go out after the
  * page's first drawing instead of between its slices.
  */

@@ -21,7 +21,7 @@ export function resultsPath(gameId: number): string {
   return `/games/${gameId}/results`;
 }
 
-/** The tabs of clan management (product-spec section 2; Reviews: server-contract section 8). */
+/** The tabs of clan management (docs/client.md §1; Reviews: docs/server.md §9). */
 export type ClanTab = 'members' | 'events' | 'tasks' | 'reviews';
 
 /** Where the Events tab is: the event list, or one event's teams, game or game tasks view. */

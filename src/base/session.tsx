@@ -5,13 +5,13 @@ import { devLogin, fetchAuthStatus, fetchUser, postLogout } from '../api/session
 import { fromPromise } from 'xstate';
 import { whenIdle } from './idle';
 
-/** App-lifetime session actor (house-style "Components": createActorContext). */
+/** App-lifetime session actor (docs/architecture.md §3: createActorContext). */
 export const SessionContext = createActorContext(sessionMachine);
 
 /**
  * The session chart with its real effects: the auth-status, user/me, logout (this session or
  * everywhere) and dev sign-in calls. The auth-status check goes out when the page is idle (whenIdle,
- * at most 1 s later): on a spectator page, after the game's first drawing (issue #14 first load).
+ * at most 1 s later): on a spectator page, after the game's first drawing.
  */
 const liveSessionMachine = sessionMachine.provide({
   actors: {

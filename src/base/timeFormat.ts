@@ -1,7 +1,7 @@
 import { whenIdle } from './idle';
 
 /**
- * The Live Game Log's clock time of an entry (product-spec section 2 "Game play screen": the log's
+ * The Live Game Log's clock time of an entry (docs/client.md §9: the log's
  * entries with their time), in the browser's locale like toLocaleTimeString() (hour, minute,
  * second), from one formatter built once.
  *
@@ -9,7 +9,7 @@ import { whenIdle } from './idle';
  * Chromium (measured), one long task on a phone. A worker builds one first (warmTimeFormat): that
  * data is cached for the whole renderer process, so the page's own formatter then costs under 1 ms.
  * The entry starts it on a game page's first load, before the app's code runs, so it is done before
- * the log first shows (issue #14); the game screen starts it too when reached by a link (the worker
+ * the log first shows; the game screen starts it too when reached by a link (the worker
  * then has the time the page's lazy code and the game take to arrive).
  */
 let timeFormat: Intl.DateTimeFormat | null = null;

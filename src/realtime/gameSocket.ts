@@ -31,7 +31,7 @@ export interface GameSocketLike {
 }
 
 /**
- * Client settings of product-spec sections 7 and 9: polling first, then the upgrade to websocket;
+ * Client settings of docs/server.md §3; docs/client.md §12: polling first, then the upgrade to websocket;
  * a connection timeout of 20 s; reconnection delays from 1 s up to 5 s with 0.5 jitter; unlimited
  * attempts. Cookies go with the polling requests (same origin), so the server knows members.
  */
@@ -60,7 +60,7 @@ export function openGameSocket(): GameSocket {
 
 /**
  * Connects a socket that is not connecting yet (`active` false: openGameSocket's) when the page is
- * idle (whenIdle, at most 1 s later). Issue #14 (first load): a game page draws the game from its
+ * idle (whenIdle, at most 1 s later). On the first load a game page draws the game from its
  * REST answer first, and the socket's handshake requests and answers come after that drawing
  * instead of between its slices; the join_game answer brings the full game, so nothing is missed.
  * A socket already connecting is left alone. Returns the cancel, for an actor stopped before that.
@@ -78,7 +78,7 @@ function parse<S extends v.GenericSchema>(schema: S, payload: unknown, event: st
 }
 
 /**
- * The `socket` actor of the socketConnection chart (house-style: effects are actors given from
+ * The `socket` actor of the socketConnection chart (docs/architecture.md: effects are actors given from
  * src/): opens a socket with `open` (default openGameSocket; one not connecting yet connects when the
  * page is idle: connectWhenIdle), reports connection facts
  * (socket.connected / socket.disconnected / socket.reconnecting / socket.connectFailed) and game

@@ -9,7 +9,7 @@ import { connectWhenIdle, openGameSocket, type GameSocketLike } from './gameSock
 type ReviewFeedEvent = { type: 'reviews.reload' } | { type: 'submission.updated'; submission: Submission };
 
 /**
- * Watches the managers rooms of `clanIds` (server-contract section 8): opens a socket with `open`,
+ * Watches the managers rooms of `clanIds` (docs/server.md §9): opens a socket with `open`,
  * joins each room with `join_reviews` {clan_id} on every connect (and reconnect, after which it
  * asks for `reviews.reload`), and reports each `submission_update` parsed with the contract schema
  * as `submission.updated`. With `reloadOnJoin`, it asks for `reviews.reload` once the server has

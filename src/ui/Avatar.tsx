@@ -1,6 +1,6 @@
 /**
  * The user's avatar: the image, or the first letter of the chat-platform username as fallback
- * (product-spec section 2, avatar menu). `size` in px. `decorative` when the name is shown or
+ * (docs/client.md §1, avatar menu). `size` in px. `decorative` when the name is shown or
  * announced beside it (the avatar menu's trigger): then it is hidden from assistive technology.
  */
 export function Avatar({ url, username, size = 36, decorative = false }: { url: string | null | undefined; username: string; size?: number; decorative?: boolean }) {

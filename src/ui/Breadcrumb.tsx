@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 
 /**
- * The breadcrumb (product-spec section 2 Breadcrumb): a link to the previous page and the
+ * The breadcrumb (docs/client.md §1): a link to the previous page and the
  * current page's name.
  */
 export function Breadcrumb({ previous, current }: { previous: { to: string; label: string }; current: string }) {

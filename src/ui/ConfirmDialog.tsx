@@ -26,7 +26,7 @@ export interface ConfirmEffects<TDraft extends object, TSubject extends object> 
 }
 
 /**
- * A confirmAction actor with one use's effects provided (house-style: flow actors come from
+ * A confirmAction actor with one use's effects provided (docs/architecture.md: flow actors come from
  * `useActorRef(machine.provide(...))`). The provided implementations read the effects of the
  * latest render, so they never act on a stale closure.
  */
@@ -49,7 +49,7 @@ export function useConfirmAction<TDraft extends object, TSubject extends object>
 }
 
 /**
- * The modal of every confirm flow (product-spec section 4 modal flows), opened by the chart:
+ * The modal of every confirm flow (docs/game-rules.md §6 modal flows), opened by the chart:
  * confirming shows `children` (text or form fields) with Cancel and the confirm button;
  * processing disables them and shows `processingText`; the result step shows the success
  * message (as a warning when part of the action failed) or the error with Close (and Retry on failure). Radix Dialog: focus trap, Esc cancels.

@@ -26,8 +26,8 @@ export interface CrudFlows<TDraft extends object> {
 }
 
 /**
- * The create, edit and delete modals of a list of named rows (events, teams; product-spec
- * section 4 modal flows): the create and edit modals show `Fields` with submit disabled while
+ * The create, edit and delete modals of a list of named rows (events, teams; docs/game-rules.md
+ * §6 modal flows): the create and edit modals show `Fields` with submit disabled while
  * `blocked`; the delete modal asks `deleteQuestion` about the row's name (a danger action).
  */
 export function CrudModals<TDraft extends object>({

@@ -1,6 +1,6 @@
 import { Notice } from './Notice';
 
-/** A failed load: its error text and the Retry button (product-spec section 8). */
+/** A failed load: its error text and the Retry button (docs/client.md §11). */
 export function LoadFailed({ error, onRetry }: { error: string | null; onRetry: () => void }) {
   return (
     <div className="row">

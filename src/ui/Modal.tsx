@@ -49,7 +49,7 @@ export function ChartDialogContent({ open, children, ...props }: { open: boolean
 }
 
 /**
- * A Radix dialog opened by a chart (house-style "Components"): `open` from a selector, closing
+ * A Radix dialog opened by a chart (docs/architecture.md §3): `open` from a selector, closing
  * (Esc, overlay) calls `onClose`. Focus trap and scroll lock come from Radix; focus returns to the opener.
  */
 export function Modal({

@@ -2,7 +2,7 @@ import type { CSSProperties } from 'react';
 import type { Standing } from '../../contract/game/standings';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
-/** Display fallback of a team colour (product-spec section 3 "Team"). */
+/** Display fallback of a team colour (docs/game-rules.md §12). */
 const FALLBACK_COLOR = '#cccccc';
 const PLACE_NAMES = ['1st', '2nd', '3rd'] as const;
 
@@ -17,7 +17,7 @@ function inkOn(hex: string): string {
 }
 
 /**
- * The final standings podium (issue 12 "the winner moment"): the first three of `standings`
+ * The final standings podium: the first three of `standings`
  * (contract standingsOf: winner first) on steps of decreasing height, 2nd left, 1st centre, 3rd
  * right on wide screens; each step in the team's colour with its place, name and square. The list
  * is in place order for screen readers (the visual order comes from CSS). Team names are rendered

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 
 /**
- * The table model shared by the paged tables (Members tab, Tasks tab; product-spec sections 2, 5
- * and 9): rows filtered by a search, cut into pages of a chosen size, the page going back to 1
+ * The table model shared by the paged tables (Members tab, Tasks tab; docs/client.md §1, §12; docs/game-rules.md
+ * §13): rows filtered by a search, cut into pages of a chosen size, the page going back to 1
  * whenever the row count, the page size or the search changes. Pure functions plus one hook.
  */
 
-/** Page sizes of a paged table, default first (product-spec section 9). */
+/** Page sizes of a paged table, default first (docs/client.md §12). */
 export const PAGE_SIZES = [10, 25, 50] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 export const DEFAULT_PAGE_SIZE: PageSize = 10;

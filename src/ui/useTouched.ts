@@ -2,7 +2,7 @@ import { useState, type FocusEvent } from 'react';
 
 /**
  * Whether a form's fields were touched, so its rule message waits for the person instead of
- * greeting them in red on an empty form (issue 12 item 10). A field is touched when it changes, or
+ * greeting them in red on an empty form. A field is touched when it changes, or
  * when focus leaves it for another field (leaving it for a button does not count: a message
  * appearing then would move the button under the pointer). The submit buttons of these forms are
  * disabled while the rule fails, so no submit can be tried before. Spread `handlers` on the

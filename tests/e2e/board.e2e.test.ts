@@ -22,7 +22,7 @@ import { castOf, connect, newGame, type Watcher } from '../support/liveSocket';
  * spends nothing). A game played to its winner: the winner banner, podium and confetti show only
  * after the winning roll's die settled and its pawn reached the last square, and 'Winner: ' is
  * written once. axe finds no serious or critical violation on the play screen. The owner's
- * Game Tasks screen (issue 12 item 9): columns at least 220 px wide (300 on a phone), no task word
+ * Game Tasks screen: columns at least 220 px wide (300 on a phone), no task word
  * broken across lines, no text cut short, a phone page under 3,500 px; team names on the Manage
  * Game status table never broken inside a word.
  */

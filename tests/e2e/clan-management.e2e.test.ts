@@ -9,8 +9,8 @@ import { useBrowserSuite } from '../support/suite';
  * The clan management journey in headless Chromium against the real server (SQLite): the owner creates a clan
  * on the profile page, a second user joins it in onboarding, a third is added with Add Member, the
  * owner promotes the second to Admin and transfers ownership to them, the new owner kicks the
- * third, renames the clan and disbands it; each step shows the spec's message (product-spec
- * sections 2, 4 Clan roles, 8 success messages) and the old owner ends on /profile without the
+ * third, renames the clan and disbands it; each step shows the documented message (docs/client.md §1, §5,
+ * §11 success messages) and the old owner ends on /profile without the
  * clan. Sign-in goes through the API (the `sid` cookie is copied into the browser); every step of
  * the journey itself goes through the UI.
  */

@@ -9,13 +9,13 @@ import { browserAvailable } from '../support/browser';
 import { autoSplit, countsToSettings } from '../../contract/game';
 
 /**
- * Clan management URLs and the return to the asked page after sign-in (issue 12 items 4 and 5),
+ * Clan management URLs and the return to the asked page after sign-in,
  * in headless Chromium against the real server: signed out, a deep link to the Manage Game view
  * goes to the login page, and the dev sign-in returns to it; a reload of that URL shows the Manage
  * Game view again; Back from the game screen (Open Game Screen) returns to it, and so does the
  * game screen's 'Clan Management' breadcrumb. Then, in the same signed-in context (the second
  * test runs after the first), arrow keys move between the clan tabs and Esc on a dialog returns
- * focus to its opener (issue 12 items 2 and 3).
+ * focus to its opener.
  */
 const run = browserAvailable() ? describe : describe.skip;
 

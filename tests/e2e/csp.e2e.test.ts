@@ -5,8 +5,7 @@ import { browserAvailable, takeCspViolations, type CspViolation } from '../suppo
 import { onboardedPerson } from '../support/e2e';
 
 /**
- * The built client under the server's Content-Security-Policy (server-contract section 7; issue
- * #9), in headless Chromium against the real server: the per-answer style nonce reaches the
+ * The built client under the server's Content-Security-Policy (docs/server.md §8), in headless Chromium against the real server: the per-answer style nonce reaches the
  * libraries that add <style> tags (a Radix dialog locks the page's scroll with one), and the CSP
  * watcher of tests/support/browser.ts, which every browser suite checks after each test, does see
  * violations (so its "none" means something).

@@ -6,10 +6,10 @@ import { CLIENT_ID, CLIENT_SECRET, DiscordStandIn } from '../support/discordStan
 import { WELCOME_TEXT, authFailedText } from '../../src/features/auth/messages';
 
 /**
- * The Discord sign-in in Chromium (server-contract section 1; product-spec
- * section 2 Login page and Auth callback): the real server points at a local stand-in of
+ * The Discord sign-in in Chromium (docs/server.md §2; docs/client.md
+ * §2 and Auth callback): the real server points at a local stand-in of
  * Discord; the browser follows the whole redirect chain. Success lands in onboarding; a forged
- * state or a failed token exchange lands on /auth-callback?error=…, shows the spec's failure text,
+ * state or a failed token exchange lands on /auth-callback?error=…, shows the documented failure text,
  * then the login page.
  */
 const run = browserAvailable() ? describe : describe.skip;

@@ -10,8 +10,7 @@ import { freePort } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 
 /**
- * Discord announcements in headless Chromium against the real server (issue #13,
- * server-contract section 9), with a local Discord stand-in as the webhook's host
+ * Discord announcements in headless Chromium against the real server (* docs/server.md §10), with a local Discord stand-in as the webhook's host
  * (DISCORD_WEBHOOK_ORIGIN): the owner opens the event's Manage Game view, is refused a URL that
  * is not a webhook (the exact text), saves the stand-in's webhook in the Discord panel (the URL
  * then shows masked), sends a test message, starts the game and rolls three times on the play

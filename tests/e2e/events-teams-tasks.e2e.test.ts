@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { ApiClient } from '../support/api';
 import { browserAvailable } from '../support/browser';
-import { SHARED_TASKS_CSV, onboardedPerson, openSignedIn } from '../support/e2e';
+import { SAMPLE_TASKS_CSV, onboardedPerson, openSignedIn } from '../support/e2e';
 import { DESKTOP, PHONE, expectFullyVisible } from '../support/layout';
 import { TEAM_COLOR_PRESETS } from '../../contract/team';
 import { useBrowserSuite } from '../support/suite';
@@ -12,8 +12,8 @@ import { useBrowserSuite } from '../support/suite';
  * event (the America/Chicago note and the end-before-start error on the way), creates two teams
  * with colours, adds members with one Leader per team, changes roles, imports the shared task CSV
  * (144 tasks) and toggles other clans' tasks; a plain member sees the read-only task list with the
- * spec's note and no manage buttons (product-spec sections 2 Events tab / Event Teams view / Tasks
- * tab, 5 Events / Teams / Tasks, 8). Sign-in goes through the API (the `sid` cookie is copied into
+ * spec's note and no manage buttons (docs/client.md §6, §8, §11; docs/game-rules.md
+ * §13). Sign-in goes through the API (the `sid` cookie is copied into
  * the browser); every step of the journey itself goes through the UI.
  */
 const run = browserAvailable() ? describe : describe.skip;
@@ -99,7 +99,7 @@ run('events, teams and tasks journey in Chromium (sqlite)', () => {
     await m.getByRole('button', { name: 'Create New Event' }).click();
     const schedule = m.getByRole('dialog', { name: 'Schedule New Event' });
     const submit = schedule.getByRole('button', { name: 'Schedule Event' });
-    // The rule's message waits until a field was touched (issue 12 item 10); the disabled button is there at once.
+    // The rule's message waits until a field was touched; the disabled button is there at once.
     await expect(submit.isDisabled()).resolves.toBe(true);
     await expect(schedule.getByTestId('event-form-error').count()).resolves.toBe(0);
 
@@ -187,7 +187,7 @@ run('events, teams and tasks journey in Chromium (sqlite)', () => {
     await m.getByRole('tab', { name: 'Tasks' }).click();
     await m.getByText('No tasks in the pool yet.').waitFor();
     await m.getByText('Task CSV Importer').click();
-    await m.getByLabel('CSV file').setInputFiles(SHARED_TASKS_CSV);
+    await m.getByLabel('CSV file').setInputFiles(SAMPLE_TASKS_CSV);
     await m.getByRole('button', { name: 'Upload and Extract Tasks' }).click();
     await m.getByTestId('csv-message').getByText('Tasks extracted successfully! 144 tasks imported/updated.').waitFor();
     await m.getByTestId('task-range').getByText('1-10 of 144 tasks').waitFor();

@@ -13,7 +13,7 @@ import type { Game } from '../../contract/gameApi';
  * with the real 144-task pool imported, a manager creates a 100-square game in the Event Game view
  * (the settings rules on the way), sees the live tracker (two rolls by a Leader over the socket
  * show up without a reload), edits the board by hand (a bad JSON and a rule violation refused with
- * the spec's texts, the preview following the boxes), starts; in progress Board Settings offers
+ * the documented texts, the preview following the boxes), starts; in progress Board Settings offers
  * neither Randomize Board nor Delete Game and says why; paused, it randomizes through the Confirm
  * Board Randomization dialog (positions kept), then resumes; on the Game Tasks
  * screen swaps two Easy squares by mouse drag and by keyboard and is refused across columns and
@@ -152,7 +152,7 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
     const create = page.getByRole('button', { name: 'Create & Deploy Game' });
     expect(await page.getByLabel('Board size').inputValue()).toBe('100');
     expect(await page.getByLabel('Board size').locator('option:checked').innerText()).toBe('100 (10x10)');
-    // The proof rule is on by default; this game's Leader rolls freely (server-contract section 8).
+    // The proof rule is on by default; this game's Leader rolls freely (docs/server.md §9).
     const proofBox = page.getByLabel('Require approved proof before the next roll');
     expect(await proofBox.isChecked()).toBe(true);
     await proofBox.uncheck();

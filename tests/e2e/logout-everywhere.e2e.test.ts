@@ -7,8 +7,8 @@ import { onboardedPerson } from '../support/e2e';
 import { DEV_WELCOME_TEXT } from '../../src/features/auth/messages';
 
 /**
- * 'Log out everywhere' in headless Chromium against the real server (server-contract section 7;
- * product-spec section 2 Profile, Account & Security): the button in the profile ends the
+ * 'Log out everywhere' in headless Chromium against the real server (docs/server.md §8;
+ * docs/client.md §3, Account & Security): the button in the profile ends the
  * browser's session and the same user's other session (an API client), resets to Guest and
  * returns to /.
  */

@@ -12,7 +12,7 @@ import { openSignedIn } from '../support/e2e';
 import { connect } from '../support/liveSocket';
 
 /**
- * A whole event with proof (issue 11, server-contract section 8), in headless Chromium against the
+ * A whole event with proof (docs/server.md §9), in headless Chromium against the
  * real server: the owner sets up a clan with the real task pool, two teams and a game that requires
  * approved proof (through the API), and starts it. The Red Leader rolls; a Red member pastes a
  * screenshot (a PNG drawn on a canvas in the page, delivered by a ClipboardEvent) into the Submit

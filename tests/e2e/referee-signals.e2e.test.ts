@@ -12,7 +12,7 @@ import { connect, type Watcher } from '../support/liveSocket';
 import { seriousA11yViolations } from '../support/axe';
 
 /**
- * The referee's signals outside Manage Clan (server-contract section 8; product-spec section 1
+ * The referee's signals outside Manage Clan (docs/server.md §9; docs/game-rules.md §1
  * dashboard), in headless Chromium against the real server: a new Owner's dashboard shows the
  * getting-started steps, none done; once the clan has tasks, an event, teams and a started game
  * with proof required, the steps are gone and Clan Games lists the live game with Watch and Manage

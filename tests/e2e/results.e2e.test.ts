@@ -10,7 +10,7 @@ import { a11yViolations } from '../support/axe';
 import { castOf, connect, newGame, stored, type Watcher } from '../support/liveSocket';
 
 /**
- * The results page of a finished game in headless Chromium against the real server (issue #15):
+ * The results page of a finished game in headless Chromium against the real server:
  * a 25-square game with a ladder and a snake is played to the winner over the socket (two Leaders
  * rolling in turn, one revert; BOARD_SEED fixes the dice). Then an anonymous visitor opens the
  * results page from the public spectate list: the final standings (winner first, podium), the race
@@ -149,7 +149,7 @@ run.each(clientOnlyBackends())('the results page of a finished game in Chromium 
     // No accessibility violations found by axe on the page as played to its end.
     expect(await a11yViolations(page)).toEqual([]);
 
-    // The CSV downloads: the spec's header row and one row per move.
+    // The CSV downloads: the documented header row and one row per move.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
     expect(csv[0]).toBe(HISTORY_CSV_COLUMNS.join(','));

@@ -11,8 +11,8 @@ import { VERIFY_TEXTS } from '../../src/features/verify/VerifyDicePage';
 import { commitmentOf } from '../../contract/game/dice';
 
 /**
- * Verifiable dice in headless Chromium against the real server (issue #15; server-contract
- * section 10), with BOARD_SEED unset, so the seed is truly random: an anonymous visitor opens the
+ * Verifiable dice in headless Chromium against the real server (docs/game-rules.md
+ * §9), with BOARD_SEED unset, so the seed is truly random: an anonymous visitor opens the
  * 'Verify dice' view before the first roll and sees the commitment with the seed sealed; the Red
  * Leader sees 'Dice commitment: <hex>' on the game screen and rolls with the Roll Dice button
  * until Red wins; the Verify dice link then opens the view, which recomputes every roll in the

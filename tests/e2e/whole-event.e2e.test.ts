@@ -12,21 +12,21 @@ import { DESKTOP, PHONE, expectFullyVisible, expectNoSidewaysScroll, expectTabsR
 /**
  * The main job, in headless Chromium against the real server: a clan runs a whole event.
  * The owner (signed in through the dev API, cookie copied into the browser) imports the real task
- * pool from shared/data/osrs-tasks.csv on the Tasks tab, schedules an event, creates two teams with
+ * pool from examples/osrs-tasks.csv on the Tasks tab, schedules an event, creates two teams with
  * a Leader each, creates a 100-square game and starts it, all through the clan management screens.
  * Two Leaders (their own contexts) open the game from the Game Lobby and roll in turn through the
  * Game Action panel; an anonymous spectator opens it from the public spectate list and follows
  * every move live, without a reload (its Team Positions are checked after every roll); one
  * revert; the server is started with BOARD_SEED, so the dice and the number of rolls are fixed.
  * The winner banner and confetti appear for everyone; the game moves to the former games.
- * axe-core checks every page of the journey (issue 12 item 15): no serious or critical violation.
+ * axe-core checks every page of the journey: no serious or critical violation.
  * No page scrolls sideways: each is checked where the journey shows it (the owner and Leaders at
  * 1280x800, the spectator at 375x812), then a second pass over the same pages with the same data
  * checks each at the other size, with a Discord webhook set on the event (its long URL on Manage Game).
  */
 const run = browserAvailable() ? describe : describe.skip;
 
-const CSV = fileURLToPath(new URL('../../../shared/data/osrs-tasks.csv', import.meta.url));
+const CSV = fileURLToPath(new URL('../../examples/osrs-tasks.csv', import.meta.url));
 const CSV_TASKS = 144;
 const MAX_ROLLS = 400;
 const TEAMS = [
@@ -60,7 +60,7 @@ async function expectPositions(page: Page, expected: Positions, who: string): Pr
 
 /**
  * On PostgreSQL with TEST_REDIS_URL set, the event runs on two processes sharing Redis, with the
- * game cache as in production (issue 14): the owner and the first Leader use one, the second Leader
+ * game cache as in production: the owner and the first Leader use one, the second Leader
  * and the spectator the other.
  */
 const redisFor = (backend: string) => (backend === 'postgres' ? process.env.TEST_REDIS_URL || undefined : undefined);
@@ -359,7 +359,7 @@ run.each(backends().map((b) => [redisFor(b) ? `${b}, two processes and Redis` : 
     await expectNoSidewaysScroll(spectator.page, 'spectator view (desktop)');
 
     for (const p of [owner, ...leaders, spectator]) expect(p.errors).toEqual([]);
-    // axe-core on every page of the journey: no serious or critical violation (issue 12 item 15).
+    // axe-core on every page of the journey: no serious or critical violation.
     expect(Object.keys(a11y)).toHaveLength(11);
     expect(Object.fromEntries(Object.entries(a11y).filter(([, found]) => found.length > 0)), 'serious or critical axe findings').toEqual({});
     // The whole event ran under the server's CSP without a refused script, style, image or socket.

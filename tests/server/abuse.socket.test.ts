@@ -7,7 +7,7 @@ import { autoSplit, countsToSettings } from '../../contract/game';
 import { castOf, connect, watchersOf, newGame, sleep, type Cast, type Client, type TestGame, type Watcher } from '../support/liveSocket';
 
 /**
- * A live game under abuse, with the default limits (server-contract section 7): roll
+ * A live game under abuse, with the default limits (docs/server.md §8): roll
  * and join floods from outsiders, members and 100 sockets leave the Leader's roll answered
  * within 1 s and another user's HTTP call within 0.5 s, the flooders hear 'Too many requests.
  * Slow down.' at most once a second; the per-user limit; the per-address connection cap with

@@ -1,5 +1,5 @@
 /**
- * Request body limits (server-contract section 7) over real HTTP against the real
+ * Request body limits (docs/server.md §8) over real HTTP against the real
  * server, on SQLite and (with TEST_DATABASE_URL) PostgreSQL: bodies over 64 KiB are refused with
  * 413 `{"error"}` before parsing, with and without Content-Length, and the connection stays usable
  * (or is closed after the answer past the drain limit); valid bodies up to 64 KiB still work; the
@@ -78,7 +78,7 @@ const uniqueName = (label: string) => `${label}-${++nameSeq}`;
 describe.each(backends())('request body limits (%s)', (backend) => {
   const suite = useServerSuite(backend);
 
-  describe('over 64 KiB refused, CSV upload apart (server-contract 7)', () => {
+  describe('over 64 KiB refused, CSV upload apart (docs/server.md §8)', () => {
     it('refuses a 2 MB JSON body with Content-Length: 413 {"error"} on every kind of route, nothing done', async () => {
       const signedIn = await suite.client().devLogin(uniqueName('Big Ben'));
       const before = (await signedIn.get('/api/clans')).body.clans;

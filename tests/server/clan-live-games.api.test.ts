@@ -9,7 +9,7 @@ import { ClanLiveGamesAnswerSchema } from '../../contract/lobby';
 
 /**
  * GET /api/clan/{clanId}/games/live over real HTTP (the dashboard's live games of a clan,
- * product-spec section 1): READY, in-progress and paused games of that clan only, newest first,
+ * docs/game-rules.md §1): READY, in-progress and paused games of that clan only, newest first,
  * with event name and team count; PENDING and finished games left out; members only (401 signed
  * out, 403 for a member of another clan, 404 for a missing clan, 400 for a malformed id).
  */

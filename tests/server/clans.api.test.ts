@@ -5,8 +5,8 @@ import { useServerSuite } from '../support/suite';
 import { matrixRows, PERMISSION_TEXT, signInDev, type Actor, type Row } from '../support/fixtures';
 
 /**
- * Clans and members over real HTTP (product-spec sections 4-8, server-contract
- * sections 2-3): the permission matrix of every call × {signed out, non-member, Guest, Member,
+ * Clans and members over real HTTP (docs/game-rules.md §6, §11, §13; docs/server.md §3; docs/client.md §11, docs/server.md §3,
+ * §4): the permission matrix of every call × {signed out, non-member, Guest, Member,
  * Admin, Owner}, then the rules (member order, ladder ends, ownership transfer, leave, kick,
  * rename, disband) and a sweep of bad ids and bodies that must all answer 4xx.
  */
@@ -80,7 +80,7 @@ describe.each(backends())('clans and members API (%s)', (backend) => {
     p = { anon: client(), ids, ...people } as People;
   }, 60_000);
 
-  /** The permission matrix: each call, each actor, on a fresh clan (product-spec section 6). */
+  /** The permission matrix: each call, each actor, on a fresh clan (docs/game-rules.md §11). */
   const MATRIX: { call: string; send: (as: ApiClient, clan: Clan, actorId: number) => Promise<Answer>; expect: Row }[] = [
     { call: 'GET members', send: (as, c) => as.get(`/api/clan/${c.id}/members`), expect: [401, 403, 200, 200, 200, 200] },
     { call: 'GET available_members', send: (as, c) => as.get(`/api/clan/${c.id}/available_members`), expect: [401, 403, 403, 403, 200, 200] },

@@ -12,8 +12,8 @@ import { commitmentOf, dieFor, isDiceHex, sha256Hex } from '../../contract/game/
 import { validateBoard } from '../../contract/game/validate';
 
 /**
- * Verifiable dice and the game history over real HTTP and real sockets (server-contract sections
- * 10 and 11), on SQLite and, with TEST_DATABASE_URL, PostgreSQL: the commitment from creation, the
+ * Verifiable dice and the game history over real HTTP and real sockets (docs/game-rules.md §9; docs/server.md
+ * §12), on SQLite and, with TEST_DATABASE_URL, PostgreSQL: the commitment from creation, the
  * seed hidden until the game finishes and then hashing to the commitment, every die recomputed
  * with the shared contract function (dieFor) from log_entries, new_log_entry and the history, the
  * BOARD_SEED rule, a reset revealing the old seed and committing a new one, the history and CSV
@@ -23,7 +23,7 @@ import { validateBoard } from '../../contract/game/validate';
  */
 
 const BOARD_SEED = '4242';
-/** These suites roll as fast as they can; the limits of section 7 are tested elsewhere. */
+/** These suites roll as fast as they can; the limits of docs/server.md §8 are tested elsewhere. */
 const FAST = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
 /** A 25-square board with one snake and one ladder, so moves go 'via' both. */
 const SNAKES: [number, number][] = [[19, 4]];

@@ -6,7 +6,7 @@ import { castOf, newGame } from '../support/liveSocket';
 import { DiscordWebhookStandIn } from '../support/discordWebhookStandIn';
 
 /**
- * Discord delivery that outlives a process (server-contract section 9 "Delivery"; issue #13),
+ * Discord delivery that outlives a process (docs/server.md §10),
  * over real HTTP and a local Discord stand-in: announcements still undelivered when the server is
  * killed with SIGKILL are all posted after a restart, in order (at least once); and on PostgreSQL
  * two processes sharing one webhook's outbox post each announcement exactly once, in order.

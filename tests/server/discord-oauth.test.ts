@@ -1,5 +1,5 @@
 /**
- * The Discord sign-in tested for real (server-contract section 1): this file serves a local stand-in for Discord's authorize, token and
+ * The Discord sign-in tested for real (docs/server.md §2): this file serves a local stand-in for Discord's authorize, token and
  * users/@me endpoints, points a real server process at it through DISCORD_* variables, and
  * follows the whole redirect chain with a cookie-keeping ApiClient.
  */

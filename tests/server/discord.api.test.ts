@@ -11,7 +11,7 @@ import { WEBHOOK_URL_MESSAGE, parseWebhookUrl } from '../../contract/discord';
 
 /**
  * Discord announcements over real HTTP, real sockets and a local Discord stand-in
- * (server-contract section 9; issue #13): the settings API (managers only, token masked, the URL
+ * (docs/server.md §10): the settings API (managers only, token masked, the URL
  * rule), the test post, every kind of announcement with its embeds in the team colour and
  * `allowed_mentions: {parse: []}`, each kind switchable, 60 rolls in 10 s as at most 2 messages,
  * a 429 waited out, a 404 disabling the webhook, a hang timed out after 5 s and retried, a

@@ -17,8 +17,8 @@ import {
 } from '../../contract/event';
 
 /**
- * Clan events over real HTTP (product-spec sections 3 Event, 4 Event status,
- * 5 Events, 6, 7 Events; server-contract section 3): the permission matrix of every call ×
+ * Clan events over real HTTP (docs/game-rules.md §11, §12; docs/client.md §6; docs/server.md
+ * §3; docs/server.md §4): the permission matrix of every call ×
  * {signed out, non-member, Guest, Member, Admin, Owner}, the validation rules, the past/upcoming
  * split, the delete cascade, trailing slashes and a sweep of bad input that must answer 4xx.
  * Plus the pure event-status rule of contract/event.ts.

@@ -1,7 +1,7 @@
 /**
- * Foundation API over real HTTP: session and user calls (product-spec section 7
- * "Session and user"), identity and sessions (server-contract section 1), setup / clans / create
- * clan / IGN paths (section 2), the IGN and clan rules (section 3) and running it (section 6).
+ * Foundation API over real HTTP: session and user calls (docs/server.md
+ * §3), identity and sessions (docs/server.md §2), setup / clans / create
+ * clan / IGN paths (docs/server.md §3), the IGN and clan rules (docs/server.md §4) and running it (docs/server.md §7).
  * One real server process per backend; every person is an ApiClient keeping its own cookies.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -30,7 +30,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
   const suite = useServerSuite(backend);
   const person = () => suite.client();
 
-  describe('session (server-contract 1; product-spec 7 Session and user)', () => {
+  describe('session (docs/server.md §2, §3)', () => {
     it('auth status signed out: not authorized, no token, no keys, dev sign-in on', async () => {
       const r = await person().get('/api/games/auth/status');
       expect(r.status).toBe(200);
@@ -126,7 +126,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
     });
   });
 
-  describe('setup (server-contract 2-3; product-spec 5 onboarding)', () => {
+  describe('setup (docs/server.md §3, §4; docs/game-rules.md §13 onboarding)', () => {
     it('Owner: stores the IGNs, creates the clan and makes the user its Owner', async () => {
       const owner = await person().devLogin(uniqueName('Owner Olga'));
       const r = await owner.post('/api/user/setup', { igns: ['Olga Main', 'Olga Iron'], clan_setup: { role: 'Owner', clan_name: 'Setup Owners' } });
@@ -249,7 +249,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
     });
   });
 
-  describe('clans (server-contract 2-3)', () => {
+  describe('clans (docs/server.md §3, §4)', () => {
     it('lists clans as {id, name} and answers 401 when signed out', async () => {
       expectError(await person().get('/api/clans'), 401);
       const p = await person().devLogin(uniqueName('Lister Lin'));
@@ -331,7 +331,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
     });
   });
 
-  describe('IGNs (server-contract 2-3; product-spec 5 IGNs)', () => {
+  describe('IGNs (docs/server.md §3, §4; docs/game-rules.md §13)', () => {
     it('links, edits and deletes the user\'s own IGNs', async () => {
       const p = person();
       await p.onboard(uniqueName('Ign Ida'), ['Ida'], { role: 'None' });
@@ -424,7 +424,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
     });
   });
 
-  describe('origin check and routing (server-contract 1-2)', () => {
+  describe('origin check and routing (docs/server.md §2, §3)', () => {
     it('refuses mutating requests from a foreign Origin with 403 and changes nothing', async () => {
       const p = person();
       await p.onboard(uniqueName('Origin Ola'), ['Ola'], { role: 'None' });
@@ -457,7 +457,7 @@ describe.each(backends())('foundation API (%s)', (backend) => {
   });
 });
 
-describe('dev sign-in is off in production or when Discord is configured (server-contract 1)', () => {
+describe('dev sign-in is off in production or when Discord is configured (docs/server.md §2)', () => {
   let dbs: TestDatabase[] = [];
   let production: TestServer;
   let discord: TestServer;

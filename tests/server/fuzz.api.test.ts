@@ -4,13 +4,13 @@ import { ApiClient } from '../support/api';
 import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
 
 /**
- * "No bad input ever causes a 500" (DEVELOPERS.md Standards; server-contract intro), checked by
+ * "No bad input ever causes a 500" (docs/server.md §1), checked by
  * throwing generated junk at every route of the API as a clan Owner: random JSON values, objects
  * mixing every field name the API knows with values of the wrong type or range, text that is not
  * JSON, and ids that are malformed, out of range or of nothing. Every answer must be below 500,
  * and every 4xx must be `{"error": "<text>"}`.
  *
- * The text rule (server-contract section 7 "Text"): junk strings also mix control (C0, C1, NUL),
+ * The text rule (docs/server.md §8): junk strings also mix control (C0, C1, NUL),
  * zero-width and bidi characters, and every typed-text field is also sent such text inside an
  * otherwise valid body (and in CSV rows), so the text reaches the database unless the rule stops
  * it: still no 5xx, on PostgreSQL too.

@@ -1,5 +1,5 @@
 /**
- * The game cache and HTTP weight of issue #14 over real HTTP against the real server, on SQLite
+ * The game cache and the weight of what HTTP answers, over real HTTP against the real server, on SQLite
  * and (with TEST_DATABASE_URL) PostgreSQL:
  * - after each kind of change (roll, revert, status, board change, task swap, reset, team rename,
  *   proof submission and review) the public game and the members' game answer the new state,
@@ -27,7 +27,7 @@ import { REPO_ROOT } from '../support/e2e';
 import type { Game, PublicGame } from '../../contract/gameApi';
 
 const TIERS = ['EASY', 'MEDIUM', 'HARD', 'ELITE', 'MASTER'];
-/** These suites roll as fast as they like (the limits of section 7 are tested elsewhere). */
+/** These suites roll as fast as they like (the limits of docs/server.md §8 are tested elsewhere). */
 const FAST = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
 /**
  * The suites here trust the cache for a minute without asking the database (the test servers

@@ -9,8 +9,8 @@ import { autoSplit, countsToSettings, TIERS, type GameSettings } from '../../con
 import { AvailableTasksAnswerSchema, GAME_MESSAGES, GAME_TASK_MESSAGES, SquaresAnswerSchema, type BoardSquare } from '../../contract/gameApi';
 
 /**
- * Game-task calls over real HTTP (product-spec sections 2 "Game Tasks screen", 4, 5
- * "Tasks", 7 "Game tasks", 8; server-contract section 4): the permission matrix of every call ×
+ * Game-task calls over real HTTP (docs/client.md §7, §11; docs/game-rules.md §6, §13; docs/server.md
+ * §3; docs/server.md §5): the permission matrix of every call ×
  * {signed out, non-member, Guest, Member, Admin, Owner}, swap and reorder inside one tier only and
  * never with Start, Finish, Snake or Ladder squares, and assigning pool tasks on a 225-square board
  * that the 144-task pool cannot fill.
@@ -322,7 +322,7 @@ describe.each(backends())('game tasks API (%s)', (backend) => {
       const [a, b] = ofTier(squares, 'EASY');
       expect((await people.owner.get(gamePath(eventId, gameId, '/tasks'))).body.finished).toBe(false);
       await dbh.db.updateTable('games').set((eb) => ({ status: 'finished', version: eb('version', '+', 1) })).where('id', '=', gameId).execute();
-      // The list says so, so the Game Tasks screen shows it read-only (issue 12 item 7).
+      // The list says so, so the Game Tasks screen shows it read-only.
       expect((await people.owner.get(gamePath(eventId, gameId, '/tasks'))).body.finished).toBe(true);
       const tries = [
         await people.owner.post(gamePath(eventId, gameId, '/tasks/swap'), { square1_id: a.id, square2_id: b.id }),

@@ -19,8 +19,8 @@ import {
 import { GAME_MESSAGES, GameAnswerSchema, GameCreatedAnswerSchema, GameRandomizedAnswerSchema, PublicGameSchema, type Game } from '../../contract/gameApi';
 
 /**
- * Game calls over real HTTP (product-spec sections 3, 4 "Game status", 5 "Game
- * settings", 7 "Game", 8, 9; server-contract section 4): the permission matrix of every call ×
+ * Game calls over real HTTP (docs/game-rules.md §4, §6, §12; docs/server.md §3; docs/client.md §11,
+ * §12; docs/server.md §5): the permission matrix of every call ×
  * {signed out, non-member, Guest, Member, Admin, Owner}, every settings rule at its boundaries on
  * create and randomize, a 100-square board built from the real task pool, randomize keeping
  * progress, the manual board, status transitions, reset, delete, and bad ids. The server runs with
@@ -32,7 +32,7 @@ function settings(n = 100, over: Partial<Record<keyof GameSettings, unknown>> = 
   return { board_size: n, num_snakes: 5, num_ladders: 5, max_reverts_allowed: 3, ...countsToSettings(autoSplit(n)), ...over };
 }
 
-/** The board rules of server-contract section 4 for a list of connections on a board of n squares. */
+/** The board rules of docs/server.md §5 for a list of connections on a board of n squares. */
 function expectBoardRules(connections: Connection[], n: number, snakes: number, ladders: number): void {
   expect(connections.filter((c) => c.type === 'snake')).toHaveLength(snakes);
   expect(connections.filter((c) => c.type === 'ladder')).toHaveLength(ladders);
@@ -516,7 +516,7 @@ describe.each(backends())('games API (%s)', (backend) => {
       expect(after.status).toBe('READY');
       expect(after.winners).toBeNull();
       expect(after.team_states.map((t) => [t.current_position, t.position_history, t.revert_count])).toEqual([[1, [1], 0], [1, [1], 0]]);
-      // Newest first: the reset, then the previous round's dice seed revealed (server-contract section 10).
+      // Newest first: the reset, then the previous round's dice seed revealed (docs/game-rules.md §9).
       expect(after.log_entries.map((e) => [e.team_name, e.message])).toEqual([
         ['Server', `Dice seed of the previous round: ${seedBefore.dice_seed} (commitment ${before.dice_commitment}).`],
         ['Server', 'Game reset.'],

@@ -10,9 +10,9 @@ import { LobbyAnswerSchema, SpectateAnswerSchema } from '../../contract/lobby';
 import { PublicGameAnswerSchema } from '../../contract/gameApi';
 
 /**
- * The lobby and spectating calls over real HTTP (server-contract section 2 "Lobby
- * games", "Public game", "Spectate list"; product-spec sections 2 "Games lobby" / "Spectate
- * list", 6 "Spectating needs no login"): each call × {signed out, a player with two IGNs on
+ * The lobby and spectating calls over real HTTP (docs/server.md
+ * §3, "Public game", "Spectate list"; docs/client.md §4; docs/game-rules.md
+ * §11): each call × {signed out, a player with two IGNs on
  * teams, a team member, a clan member on no team, a player of another clan}, PENDING games kept
  * out of the public calls, the order of the rows, and bad ids.
  */

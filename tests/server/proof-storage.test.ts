@@ -10,7 +10,7 @@ import { processProofImage } from '../../server/submissions/images';
 import { PROOF_MESSAGES } from '../../contract/submission';
 
 /**
- * The proof image store (server-contract section 8 "Storage is one interface"): the same
+ * The proof image store (docs/server.md §9): the same
  * behaviour from the folder store (UPLOAD_DIR) and the S3-compatible store (@aws-sdk/client-s3)
  * against a local S3 stand-in (s3rver, started here on a free loopback port with a temp folder).
  * The server's use of the S3 store is tested in proof.api.test.ts.

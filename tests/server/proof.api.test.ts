@@ -25,7 +25,7 @@ import {
 } from '../../contract/submission';
 
 /**
- * Task proof and referee review over real HTTP and real sockets (server-contract section 8): the
+ * Task proof and referee review over real HTTP and real sockets (docs/server.md §9): the
  * proof_required rule, task states after rolls, reverts and reset, the roll gate's exact text,
  * who may send proof and who may review it, every 409, the 8 MiB limit (413), the type read from
  * the bytes (a PNG named .txt accepted, text named .png refused), metadata stripped (the EXIF of a
@@ -37,7 +37,7 @@ import {
  */
 
 const TIERS = ['EASY', 'MEDIUM', 'HARD', 'ELITE', 'MASTER'];
-/** These suites roll as fast as they can to reach the states they test, not the limits of section 7. */
+/** These suites roll as fast as they can to reach the states they test, not the limits of docs/server.md §8. */
 const FAST = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
 
 /** Fills the clan's pool with 60 tasks a tier, so every task square of a 225-square board gets one. */

@@ -1,5 +1,5 @@
 /**
- * Security headers (server-contract section 7) over real HTTP against the real server,
+ * Security headers (docs/server.md §8) over real HTTP against the real server,
  * on SQLite and (with TEST_DATABASE_URL) PostgreSQL: the header set and the CSP on every kind of
  * answer (pages, built assets, API answers, API errors, 404s); index.html has no inline script
  * and carries the answer's style nonce. Needs the built client (`npx vite build`).
@@ -16,7 +16,7 @@ import { REPO_ROOT } from '../support/e2e';
 const CSP =
   /^default-src 'self'; script-src 'self'; style-src 'self' 'nonce-([A-Za-z0-9+/]{22}==)'; img-src 'self' data: blob: https:\/\/cdn\.discordapp\.com; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'$/;
 
-/** Expects the header set of server-contract section 7 on one answer; returns its style nonce. */
+/** Expects the header set of docs/server.md §8 on one answer; returns its style nonce. */
 function expectSecurityHeaders(headers: Headers, what: string): string {
   const csp = headers.get('content-security-policy') ?? '';
   expect(csp, `${what}: Content-Security-Policy`).toMatch(CSP);
@@ -44,7 +44,7 @@ const MB = 1000 * 1000;
 describe.each(backends())('security headers (%s)', (backend) => {
   const suite = useServerSuite(backend);
 
-  describe('on every answer (server-contract 7)', () => {
+  describe('on every answer (docs/server.md §8)', () => {
     it('pages: /, /index.html and a client route carry the headers; index.html has no inline script and the answer\'s nonce', async () => {
       const nonces = new Set<string>();
       for (const p of ['/', '/index.html', '/dashboard', '/games/spectate/12']) {
@@ -66,7 +66,7 @@ describe.each(backends())('security headers (%s)', (backend) => {
       expect(nonces.size).toBe(4); // a fresh nonce per answer
     });
 
-    it("a spectator game page preloads the game screen's built chunks and its public game answer (issue #14)", async () => {
+    it("a spectator game page preloads the game screen's built chunks and its public game answer", async () => {
       const html = await (await fetch(suite.url + '/games/spectate/12')).text();
       const chunks = [...html.matchAll(/<link rel="modulepreload" crossorigin href="(\/assets\/game(?:Screen|Shared)-[^"]+\.js)">/g)].map((m) => m[1]);
       expect(chunks).toHaveLength(2);

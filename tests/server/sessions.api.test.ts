@@ -1,5 +1,5 @@
 /**
- * Sessions (server-contract sections 1 and 7) over real HTTP against the real server,
+ * Sessions (docs/server.md §2, §8) over real HTTP against the real server,
  * on SQLite and (with TEST_DATABASE_URL) PostgreSQL: logout of this session or of every session
  * of the user (`{"everywhere": true}`); expired sessions purged by purgeExpiredSessions, by the
  * purge timer and when the server starts. In process: logout calls the broadcaster's signedOut hook.
@@ -25,7 +25,7 @@ const uniqueName = (label: string) => `${label}-${++nameSeq}`;
 describe.each(backends())('sessions (%s)', (backend) => {
   const suite = useServerSuite(backend);
 
-  describe('logout (server-contract 1 and 7)', () => {
+  describe('logout (docs/server.md §2, §8)', () => {
     /** The same user signed in from two clients (two sessions). */
     async function twoSessions(label: string) {
       const name = uniqueName(label);
@@ -87,7 +87,7 @@ describe.each(backends())('sessions (%s)', (backend) => {
     });
   });
 
-  describe('expired sessions are purged (server-contract 7)', () => {
+  describe('expired sessions are purged (docs/server.md §8)', () => {
     let handle: DbHandle;
     beforeAll(async () => {
       handle = await openDirectDb(suite.env);

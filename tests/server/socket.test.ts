@@ -9,8 +9,8 @@ import { GameProgressSchema } from '../../contract/socket';
 import { castOf, connect, watchersOf, LEADER_ONLY, newGame, noReverts, sleep, stored, turns, type Cast, type Watcher } from '../support/liveSocket';
 
 /**
- * The live socket with real clients against a real server process (server-contract
- * sections 4-5; product-spec sections 4 "Game status", 6 game roles, 7 "Live socket"): spectators
+ * The live socket with real clients against a real server process (docs/server.md §5,
+ * §6; docs/game-rules.md §6, §11 game roles, 7 "Live socket"): spectators
  * and members joining, rolls and reverts by Leaders reaching every client alike, refusals that
  * change nothing, 50 simultaneous rolls applied exactly once, the revert allowance, a client that
  * reconnects catching up, the broadcasts of REST changes, and — with TEST_REDIS_URL and
@@ -19,7 +19,7 @@ import { castOf, connect, watchersOf, LEADER_ONLY, newGame, noReverts, sleep, st
 
 /**
  * These suites fire bursts of rolls to test ordering and exactly-once application, not the
- * limits of server-contract section 7 (tests/server/abuse.socket.test.ts does): their servers
+ * limits of docs/server.md §8 (tests/server/abuse.socket.test.ts does): their servers
  * allow more rolls a second (ROLLS_PER_SOCKET, ROLLS_PER_USER), and more joins, since a client
  * that sees versions arrive out of order from two processes joins again to resync.
  */
@@ -66,7 +66,7 @@ describe.each(backends())('live socket (%s)', (backend) => {
     anon.socket.emit('join_game', { game_id: 987654 });
     expect(await anon.errorWithin(3000, since)).toBe('Game not found.');
     for (const bad of [null, 'x', { game_id: 'abc' }, { game_id: -1 }, { game_id: 1.5 }, { game_id: 2 ** 40 }, [1, 2]]) {
-      await sleep(210); // within the 5 join_game a second a socket may send (server-contract section 7)
+      await sleep(210); // within the 5 join_game a second a socket may send (docs/server.md §8)
       since = anon.got.length;
       (anon.socket.emit as (ev: string, p: unknown) => void)('join_game', bad);
       const msg = await anon.errorWithin(3000, since);
@@ -114,7 +114,7 @@ describe.each(backends())('live socket (%s)', (backend) => {
       const update = w.got.slice(marks[i]).find((g) => g.event === 'game_state_update')!;
       const progress = v.parse(GameProgressSchema, update.payload.game_state);
       expect(Object.keys(progress).sort()).toEqual(['id', 'last_move', 'status', 'team_states', 'version', 'winners']);
-      // The roll moment (issue 12): the die, the squares walked and where it ended, for every audience.
+      // The roll moment: the die, the squares walked and where it ended, for every audience.
       const to = red.current_position;
       expect(progress.last_move).toEqual({ team_id: game.team1, die: to - 1, from: 1, landing: to, to, via: null, path: Array.from({ length: to }, (_, k) => k + 1) });
       const log = await w.next((g) => g.event === 'new_log_entry', 3000, marks[i]);

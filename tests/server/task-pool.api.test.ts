@@ -18,8 +18,8 @@ import {
 import { TIERS } from '../../contract/game/tiers';
 
 /**
- * The task pool cap and the paged GET /api/tasks/ over real HTTP (server-contract section
- * 7 Task pool), on SQLite and on PostgreSQL when TEST_DATABASE_URL is set:
+ * The task pool cap and the paged GET /api/tasks/ over real HTTP (docs/server.md
+ * §8), on SQLite and on PostgreSQL when TEST_DATABASE_URL is set:
  * - at most 5,000 tasks per clan: POST answers 409 'The task pool is full (5,000 tasks).'; a CSV
  *   inserts up to the cap and reports every later new row with that text (duplicates skipped,
  *   not counted); concurrent creates and imports never pass it;

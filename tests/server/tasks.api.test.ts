@@ -20,15 +20,15 @@ import {
 } from '../../contract/task';
 
 /**
- * The clan task pool over real HTTP (product-spec sections 3 Task, 5 Tasks, 6, 7 Task
- * pool; server-contract section 3): the permission matrix of every call × {signed out,
+ * The clan task pool over real HTTP (docs/game-rules.md §11, §12, §13; docs/server.md
+ * §3; docs/server.md §4): the permission matrix of every call × {signed out,
  * non-member, Guest, Member, Admin, Owner}, the validation rules, other clans' tasks, and the CSV
- * import: the real ../shared/data/osrs-tasks.csv (144 rows) imported twice, a mixed file (BOM,
+ * import: the sample examples/osrs-tasks.csv (144 rows) imported twice, a mixed file (BOM,
  * reordered columns, CRLF, blank line, bad rows reported by line), and files refused whole.
  */
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const REAL_CSV = path.resolve(repoRoot, '../shared/data/osrs-tasks.csv');
+const REAL_CSV = path.resolve(repoRoot, 'examples/osrs-tasks.csv');
 
 const MIB = 1024 * 1024;
 

@@ -6,8 +6,8 @@ import { actorClient, clanWithRoles, directSql as sql, insertGame, permissionMat
 import { TEAM_BAD_COLOR, TEAM_BAD_ROLE, TEAM_IGN_REQUIRED, TEAM_NAME_REQUIRED, TEAM_NAME_TOO_LONG } from '../../contract/team';
 
 /**
- * Event teams and team members over real HTTP (product-spec sections 3 Team / Team
- * member / Eligible member, 4 Team membership, 5 Teams, 6, 7 Teams; server-contract sections 3-4):
+ * Event teams and team members over real HTTP (docs/game-rules.md §12 Team / Team
+ * member / Eligible member, 4 Team membership, 5 Teams, 6, 7 Teams; docs/server.md §4, §5):
  * the permission matrix of every call × {signed out, non-member, Guest, Member, Admin, Owner},
  * the name and colour rules, one team per IGN per event, the eligible list, team states of an
  * existing game, and bad input that must answer 4xx.

@@ -7,7 +7,7 @@ import { CLAN_NAME_EMPTY, RENAME_EMPTY_OR_SAME } from '../../contract/clan';
 import { clanNameKey } from '../../contract/text';
 
 /**
- * The text rule over real HTTP on both databases (server-contract section 7 "Text"):
+ * The text rule over real HTTP on both databases (docs/server.md §8):
  * NUL, a C0 and a C1 character in every typed text answer 400 naming the field (never a 500 on
  * PostgreSQL) and store nothing; line breaks only in task descriptions; zero-width and bidi
  * controls removed before length and uniqueness checks ('Iron\u200B Dragons' is 'Iron Dragons');

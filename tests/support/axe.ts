@@ -30,7 +30,7 @@ export async function a11yViolations(page: Page): Promise<AxeFinding[]> {
   });
 }
 
-/** The serious and critical ones of a11yViolations (issue 12 item 15: the journey must have none). */
+/** The serious and critical ones of a11yViolations. */
 export async function seriousA11yViolations(page: Page): Promise<AxeFinding[]> {
   return (await a11yViolations(page)).filter((f) => f.impact === 'serious' || f.impact === 'critical');
 }

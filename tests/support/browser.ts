@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
-/** Debian's Chromium, the one browser these tests drive (DEVELOPERS.md "This machine"). */
+/** Debian's Chromium, the one browser these tests drive. */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /** Flags Chromium needs here: root, no GPU, no network of its own. */
@@ -27,7 +27,7 @@ export function browserAvailable(): boolean {
   return false;
 }
 
-/** One Content-Security-Policy violation seen in a page (server-contract section 7). */
+/** One Content-Security-Policy violation seen in a page (docs/server.md §8). */
 export interface CspViolation {
   /** 'event': a securitypolicyviolation event; 'console': Chromium's console message about it. */
   via: 'event' | 'console';

@@ -9,8 +9,8 @@ import { confirmActionMachine, type ConfirmActionEvent as TypedConfirmEvent } fr
 import { ApiRequestError } from '../../src/api/client';
 
 /**
- * The shared harness of the model-based tests of the confirmAction chart (product-spec section 4
- * "Modal flows": confirm, processing, result message, close) through a rendered screen: the event
+ * The shared harness of the model-based tests of the confirmAction chart (docs/flows.md
+ * §3: confirm, processing, result message, close) through a rendered screen: the event
  * offer per state, the state serialization that keeps every close/cancel edge, the path generation,
  * the state nodes, and the assertions and executors that are the same for every modal. What a
  * screen does differently (fields, triggers, the closed screen, the fake server) stays in its test

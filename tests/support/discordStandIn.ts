@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for Discord's OAuth2 endpoints (authorize, token and users/@me;
- * server-contract section 1), shared by the API test of the redirect
+ * docs/server.md §2), shared by the API test of the redirect
  * chain and the browser test of the sign-in.
  */
 export const CLIENT_ID = 'stand-in-client-1234';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local stand-in for Discord's webhook endpoint (server-contract section 9), for the
+ * A local stand-in for Discord's webhook endpoint (docs/server.md §10), for the
  * announcement tests: `POST /api/webhooks/{id}/{token}` records every request, and answers by a
  * script the test sets (one scripted answer per request, then 204 as Discord does):
  * - `{status: 429, retry_after}`: rate limited, with Discord's JSON body and Retry-After header

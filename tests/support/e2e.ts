@@ -7,8 +7,8 @@ import type { TestServer } from './server';
 /** The repository root (tests/support/../..). */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The shared task CSV of the issues (../shared/data/osrs-tasks.csv beside the repository). */
-export const SHARED_TASKS_CSV = path.resolve(REPO_ROOT, '../shared/data/osrs-tasks.csv');
+/** The sample task pool of the repository (examples/osrs-tasks.csv, 144 tasks). */
+export const SAMPLE_TASKS_CSV = path.resolve(REPO_ROOT, 'examples/osrs-tasks.csv');
 
 /** A person driven in the browser: their API client (same session), browser context and page. */
 export interface BrowserPerson {
@@ -50,7 +50,7 @@ export async function openAnonymous(browser: Browser, viewport = { width: 1280, 
 
 /**
  * Signs `username` in through the dev sign-in API, onboards them with `igns` and `clanSetup`
- * (server-contract section 2) and opens a signed-in browser context for them.
+ * (docs/server.md §3) and opens a signed-in browser context for them.
  */
 export async function onboardedPerson(
   browser: Browser,

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, type Answer } from './api';
-import { SHARED_TASKS_CSV } from './e2e';
+import { SAMPLE_TASKS_CSV } from './e2e';
 import { openDatabase, type DbHandle } from '../../server/db/connect';
 
 /** The 403 text of server/clans/access.ts for a caller who may not do that in the clan. */
@@ -27,7 +27,7 @@ export interface SignedIn {
   me?: any;
 }
 
-/** One clan with one person of every role (product-spec section 4 Clan roles) and an outsider. */
+/** One clan with one person of every role (docs/client.md §5) and an outsider. */
 export interface ClanWithRoles {
   clanId: number;
   /** Clients by person; `anon` is signed out, `outsider` is signed in but in no clan. */
@@ -172,12 +172,12 @@ export function openDirectDb(env: Record<string, string>): Promise<DbHandle> {
 }
 
 /**
- * Imports the shared ../shared/data/osrs-tasks.csv into the task pool of `clanId` as `api` (a
+ * Imports the sample examples/osrs-tasks.csv into the task pool of `clanId` as `api` (a
  * manager) through POST upload_csv; expects 200 and all 144 rows inserted. Answers the pool by task id.
  */
 export async function importTasksCsv(api: ApiClient, clanId: number): Promise<Map<number, PoolTask>> {
   const form = new FormData();
-  form.append('file', new Blob([fs.readFileSync(SHARED_TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
+  form.append('file', new Blob([fs.readFileSync(SAMPLE_TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
   const up = await api.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
   expect(up.status, JSON.stringify(up.body)).toBe(200);
   expect(up.body.inserted_count).toBe(144);

@@ -1,5 +1,5 @@
 /**
- * The one import of the chart path generator (house-style "Tests generated from the charts"):
+ * The one import of the chart path generator (docs/architecture.md §6):
  * @xstate/graph 3.0.4, the package the product owner named. Switching to `xstate/graph` is this line.
  */
 export * from '@xstate/graph';
@@ -8,7 +8,7 @@ import type { AnyStateMachine, Snapshot } from 'xstate';
 import { TestModel, getShortestPaths, type TestPath } from '@xstate/graph';
 
 /**
- * The shortest paths of `machine` as a TestModel gives them (house-style recipe for charts that
+ * The shortest paths of `machine` as a TestModel gives them (docs/architecture.md recipe for charts that
  * invoke): events as a function of the state, the test's state (and event) serializers, the
  * chart's input; duplicate paths kept so every edge gets its own test.
  */

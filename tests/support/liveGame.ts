@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DEFAULT_SETTINGS } from '../../contract/game/board';
 import { ApiClient, type Answer } from './api';
-import { SHARED_TASKS_CSV } from './e2e';
+import { SAMPLE_TASKS_CSV } from './e2e';
 
 /** A team of a live game set up by setUpLiveGame: its name, colour, id and Leader. */
 export interface LiveTeam {
@@ -34,7 +34,7 @@ function ok(what: string, answer: Answer): any {
 }
 
 /**
- * Sets up a started game through the API of the server at `base` (server-contract sections 2-4):
+ * Sets up a started game through the API of the server at `base` (docs/server.md §3, §4, §5):
  * an Owner with a clan (`prefix` names people and the clan), the shared 144-task pool, an event,
  * two teams (Red Dragons #cc2222, Blue Moons #2244cc) each with its own Leader, a 100-square game
  * with the default settings and no proof rule, status in-progress. Used by browser tests and
@@ -45,7 +45,7 @@ export async function setUpLiveGame(base: string, prefix = 'Live'): Promise<Live
   const me = await owner.onboard(`${prefix}Owner`, [`${prefix}Boss`], { role: 'Owner', clan_name: `${prefix} Legion` });
   const clanId: number = me.clan_memberships_list[0].clan_id;
   const form = new FormData();
-  form.append('file', new Blob([fs.readFileSync(SHARED_TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
+  form.append('file', new Blob([fs.readFileSync(SAMPLE_TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
   ok('upload_csv', await owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form));
   const eventId: number = ok('event', await owner.post(`/api/clan/${clanId}/events/`, { name: `${prefix} Race`, start_datetime: new Date(Date.now() + 3_600_000).toISOString() })).event.id;
   const teams: LiveTeam[] = [];

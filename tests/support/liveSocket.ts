@@ -15,7 +15,7 @@ import {
 } from '../../contract/socket';
 
 /**
- * Live-socket test support (server-contract sections 4-5, 7): real socket.io clients that record
+ * Live-socket test support (docs/server.md §5, §6, §8): real socket.io clients that record
  * what they receive and hold the game as the product's client does, the cast of people of one
  * clan, and games ready to roll on.
  */

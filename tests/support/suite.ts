@@ -29,7 +29,7 @@ export interface ServerSuite {
  * afterAll stops the server, then drops the database. Call it before the suite's own hooks:
  * vitest runs beforeAll hooks in order and afterAll hooks in reverse, so the suite's own set-up
  * sees a running server and its own tear-down (closing DB handles, sockets…) runs first.
- * With `redisUrl`, two processes share the database and that Redis (server-contract section 6):
+ * With `redisUrl`, two processes share the database and that Redis (docs/server.md §7):
  * `server`/`url` is the first, `urlB` the second.
  */
 export function useServerSuite(backend: Backend, env: Record<string, string> = {}, redisUrl?: string): ServerSuite {
@@ -85,7 +85,7 @@ export interface BrowserSuite extends ServerSuite {
 /**
  * useServerSuite plus a browser: beforeAll launches Chromium once the server runs; afterAll closes
  * it before the server stops (and after the suite's own tear-down, e.g. closing contexts). After
- * each test, no page of the browser may have hit a CSP violation (server-contract section 7).
+ * each test, no page of the browser may have hit a CSP violation (docs/server.md §8).
  */
 export function useBrowserSuite(backend: Backend, env: Record<string, string> = {}, redisUrl?: string): BrowserSuite {
   const suite = useServerSuite(backend, env, redisUrl);
@@ -107,7 +107,7 @@ export function useBrowserSuite(backend: Backend, env: Record<string, string> = 
   });
 }
 
-/** Two server processes of one site (scale-out, server-contract section 6); read inside hooks and tests only. */
+/** Two server processes of one site (scale-out, docs/server.md §7); read inside hooks and tests only. */
 export interface TwoProcessSuite {
   readonly a: TestServer;
   readonly b: TestServer;

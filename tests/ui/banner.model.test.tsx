@@ -10,7 +10,7 @@ import { useFakeTimersPerTest } from '../support/timers';
 import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
 
 /**
- * Model-based test of the banner chart (the one fading message of product-spec sections 2 and 4:
+ * Model-based test of the banner chart (the one fading message of docs/client.md §1; docs/game-rules.md §6:
  * fade at 4 s, removal at 5 s) through the rendered GameBanner: paths generated from the real chart
  * with @xstate/graph; `message.show` is what the charts send it, `message.dismiss` the close
  * button, the two delays fake time; every state asserted on the screen.

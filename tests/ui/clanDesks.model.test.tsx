@@ -13,7 +13,7 @@ import { FakeEffects } from '../support/effects';
 import { fakeUser, renderRoutes, signedInSessionLogic } from '../support/render';
 
 /**
- * Model-based test of the clanDesks chart (a manager's dashboard, product-spec section 1: the
+ * Model-based test of the clanDesks chart (a manager's dashboard, docs/game-rules.md §1: the
  * live games of the clans they manage and the getting-started steps of a clan that has had no
  * game) through the rendered /dashboard of an Owner of one clan and an Admin of another: paths
  * from the real chart with the one harness; the fake server answers (a new clan with its task pool

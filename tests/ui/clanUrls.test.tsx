@@ -15,7 +15,7 @@ vi.mock('../../src/features/events/EventsTab', () => ({
 vi.mock('../../src/features/tasks/TasksTab', () => ({ TasksTab: () => <p>Tasks tab</p> }));
 
 /**
- * The clan management screen's URLs (issue 12 item 4): each tab is a URL, so Back returns to the
+ * The clan management screen's URLs: each tab is a URL, so Back returns to the
  * tab before, and a URL (reload, bookmark) opens its tab and event view; /clans/manage/{id} shows
  * Members, an unknown sub-path goes to /members.
  */

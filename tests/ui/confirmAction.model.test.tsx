@@ -12,7 +12,7 @@ import { linkLines, validateClanCreate, validateIgnEdit, validateIgnLink } from 
 import { ApiRequestError } from '../../src/api/client';
 
 /**
- * Model-based test of the confirmAction chart (product-spec section 4 "Modal flows": confirm,
+ * Model-based test of the confirmAction chart (docs/flows.md §3: confirm,
  * processing, result message, close) through the rendered ProfilePage, for each of its five uses:
  * link IGNs, edit IGN, delete IGN, leave clan, create clan. Paths are generated from the chart
  * (given each use's validation guard, as the page gives it) and driven by clicking and typing.
@@ -56,7 +56,7 @@ const USES: Use[] = [
         await act(() => w.fx.reject('linkIgn', api('Network error. Failed to connect to the server.', 0)));
       },
     },
-    // One call per IGN (product-spec section 5 IGNs); Lynx failed, so the result is a warning, not a success (issue 12 item 14).
+    // One call per IGN (docs/game-rules.md §13); Lynx failed, so the result is a warning, not a success.
     calls: (w) => {
       expect(w.fx.calls('linkIgn')).toEqual([['Zezima'], ['Lynx']]);
       expect(within(dialog()).getByRole('status').className).toBe('notice notice--warning');
@@ -166,7 +166,7 @@ modalSuite('confirmAction chart through the profile page', USES, {
     name: 'covers the spec validation texts and every cancel/close edge (guard)',
     check: (all) => {
       const errors = new Set(all.flatMap(({ paths }) => paths.flatMap((p) => p.steps.map((st) => st.state.context.error))));
-      // The spec's texts, verbatim (product-spec section 5 IGNs and Clans).
+      // The documented texts, verbatim (docs/game-rules.md §13).
       for (const text of [
         'IGN field cannot be empty. Please enter a name.',
         'No valid IGNs found. Please enter names separated by commas.',

@@ -28,7 +28,7 @@ function Page() {
   );
 }
 
-describe('a chart-opened dialog returns focus to its opener (issue 12 item 2)', () => {
+describe('a chart-opened dialog returns focus to its opener', () => {
   afterEach(cleanup);
 
   it('after Esc, to the button that opened it', async () => {

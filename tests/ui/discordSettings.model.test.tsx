@@ -11,8 +11,8 @@ import { FakeEffects } from '../support/effects';
 import { useFakeTimersPerTest } from '../support/timers';
 
 /**
- * Model-based test of the discordSettings chart (the event's 'Discord' panel, server-contract
- * section 9) through the rendered panel: shortest paths of the real chart, each step caused
+ * Model-based test of the discordSettings chart (the event's 'Discord' panel, docs/server.md
+ * §10) through the rendered panel: shortest paths of the real chart, each step caused
  * through the screen (typing a URL, a switch, Save, Send Test Message, Remove Webhook,
  * Refresh/Retry, and the fake server answering or refusing each call) and every state asserted
  * on the screen: the masked URL, the webhook's state and last error, the exact refusal text of
@@ -249,7 +249,7 @@ modelTests<Snap, ModelEvent, World>({
     return { fx, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }) };
   },
   guards: (paths) => {
-    // The texts of section 9 and of the panel are reached: the refusal, each outcome, a disabled webhook.
+    // The texts of docs/server.md §10 and of the panel are reached: the refusal, each outcome, a disabled webhook.
     const messages = new Set(paths.flatMap((p) => p.steps.map((st) => st.state.context.message?.text)));
     for (const text of [DISCORD_PANEL_TEXTS.saved, DISCORD_PANEL_TEXTS.tested, DISCORD_PANEL_TEXTS.removed, WEBHOOK_URL_MESSAGE, TEST_ERROR, DELETE_ERROR, LOAD_ERROR]) {
       expect(messages.has(text), text).toBe(true);

@@ -15,13 +15,13 @@ import { FakeSocket } from '../support/fakeSocket';
 import { fixtureGame } from '../support/gameFixtures';
 
 /**
- * Model-based test of the eventGame chart (product-spec sections 2 "Event Game view", 5 "Game
- * settings", 7 "Game", 8) through the rendered Event Game view: paths generated from the real
+ * Model-based test of the eventGame chart (docs/client.md §7, §11; docs/game-rules.md §4; docs/server.md
+ * §3) through the rendered Event Game view: paths generated from the real
  * chart for an event with a game (in progress) and one without (setup, then the new PENDING game);
  * the fake server settles every call, the fake socket delivers a live update, and the person types
  * in the settings form and the board editor, presses Create & Deploy Game, Randomize Board (with its
  * confirmation while the game runs), Save Board Configuration, Refresh and Delete Game. Every state
- * is asserted on the screen with the spec texts, written here.
+ * is asserted on the screen with the documented texts, written here.
  */
 
 type Snap = SnapshotFrom<typeof eventGameMachine>;
@@ -236,7 +236,7 @@ const BOARD_SETTINGS: Record<string, { note: RegExp; randomize: boolean; remove:
   paused: { note: /^The game is paused\..*after a confirmation.*To delete the game, reset it first\.$/, randomize: true, remove: false },
 };
 
-/** The settings form holds the chart's draft; the spec's error for an invalid one. */
+/** The settings form holds the chart's draft; the documented error for an invalid one. */
 function expectSettingsForm(s: Snap) {
   const form = settingsForm();
   const values = COUNT_LABELS.map((l) => (within(form).getByLabelText(l) as HTMLInputElement).value);

@@ -19,9 +19,9 @@ import { validateEventDraft } from '../../src/features/events/EventFormFields';
 import { asEventDraft, editEventDraft, eventBody, newEventDraft } from '../../src/features/events/eventForm';
 
 /**
- * Model-based test of the confirmAction chart (product-spec section 4 "Modal flows") through the
- * rendered Events tab, for its three modals: schedule, edit and delete an event (product-spec
- * sections 2 Events tab, 5 Events, 8). Paths come from the chart with each modal's form rule as
+ * Model-based test of the confirmAction chart (docs/flows.md §3) through the
+ * rendered Events tab, for its three modals: schedule, edit and delete an event (docs/client.md §6,
+ * §11). Paths come from the chart with each modal's form rule as
  * the `isDraftValid` guard; the executors click and type, the fake server is settled by the test.
  */
 
@@ -155,7 +155,7 @@ function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => P
         if (end) expect(within(d).getByTestId('end-central-note').textContent).toBe(NOTES[end]);
         else expect(within(d).queryByTestId('end-central-note')).toBeNull();
       }
-      // The rule's message waits until a field was touched (issue 12 item 10); the button says it at once.
+      // The rule's message waits until a field was touched; the button says it at once.
       const shown = use.fields ? touchedRule(rule, s, use.open) : rule;
       if (shown) expect(within(d).getByTestId('event-form-error').textContent).toBe(shown);
       else expect(within(d).queryByTestId('event-form-error')).toBeNull();

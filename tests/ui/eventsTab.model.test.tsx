@@ -22,7 +22,7 @@ vi.mock('../../src/features/game/GameTasksView', () => ({
 }));
 
 /**
- * Model-based test of the eventsTab chart (product-spec sections 2 Events tab, 4 Event status)
+ * Model-based test of the eventsTab chart (docs/client.md §6; docs/game-rules.md §12)
  * through the rendered Events tab: loading and failing, the past / upcoming toggle, the table with
  * the status derived from time and the actions menu (Edit hidden once Completed), and the
  * sub-navigation to Manage Teams, Manage Game and Manage Game Tasks (only with a game_id), with

@@ -13,11 +13,11 @@ import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 
 /**
- * Model-based test of the gameTasks chart (product-spec sections 2 "Game Tasks screen", 5 "Tasks",
- * 7 "Game tasks", 8) through the rendered Game Tasks screen: paths generated from the real chart,
+ * Model-based test of the gameTasks chart (docs/client.md §7, §11; docs/game-rules.md §13; docs/server.md
+ * §3) through the rendered Game Tasks screen: paths generated from the real chart,
  * the fake server settling every call, squares dragged by keyboard (Space, an arrow, Space: dnd-kit's
  * keyboard sensor over laid-out squares) and the pencil, select and buttons of the swap-task modal;
- * every state asserted on the screen with the spec texts, written here.
+ * every state asserted on the screen with the documented texts, written here.
  */
 
 type Snap = SnapshotFrom<typeof gameTasksMachine>;
@@ -67,7 +67,7 @@ const fail = <A extends string>(actor: A): Failed<A> => ({ type: `xstate.error.a
 /** What the person and the fake server can cause in a state. */
 function eventsOf(s: Snap): ModelEvent[] {
   const c = s.context;
-  // A finished game's board comes back read-only (issue 12 item 7).
+  // A finished game's board comes back read-only.
   if (s.matches('loading')) return [{ type: 'xstate.done.actor.loadSquares', output: { squares: BOARD, finished: false } }, { type: 'xstate.done.actor.loadSquares', output: { squares: BOARD, finished: true } }, fail('loadSquares')];
   if (s.matches('loadFailed')) return [{ type: 'squares.reload' }];
   if (s.matches({ ready: 'swapping' })) return [{ type: 'xstate.done.actor.swapSquares', output: { message: SWAPPED } }, fail('swapSquares')];

@@ -9,7 +9,7 @@ import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { fakeUser, renderRoutes, signedInSessionLogic } from '../support/render';
 
 /**
- * Model-based test of the loadingPause chart (product-spec section 2 "/loading": the navigation
+ * Model-based test of the loadingPause chart (docs/client.md §1: the navigation
  * state's message stays up for a moment, then the page moves on) through the rendered /loading
  * page, once per way in: with a message and a redirect, without either (default text, then
  * /dashboard), and for a user without IGNs (then /onboarding). Time is fake; the pause is 1.5 s.

@@ -12,7 +12,7 @@ import { MEMBER_NEEDS_CLAN, ONBOARDING_IGN_ERROR, OWNER_NEEDS_NAME, onboardingIg
 import { FakeEffects } from '../support/effects';
 import { fakeUser, renderRoutes } from '../support/render';
 
-/** Model-based test of the onboarding chart (product-spec sections 2, 4, 5) through the rendered page. */
+/** Model-based test of the onboarding chart (docs/client.md §1; docs/game-rules.md §6, §13) through the rendered page. */
 
 const CLANS = [{ id: 7, name: 'Iron Legion' }];
 const SERVER_ERROR = "A clan named 'Iron Legion' already exists.";
@@ -84,7 +84,7 @@ const errorShown = (error: string | null) => {
   if (error) expect(el?.textContent).toBe(error);
   else expect(el).toBeNull();
 };
-/** Step 2 names the IGNs it will not link (issue 12 item 14: onboarding dropped them silently). */
+/** Step 2 names the IGNs it will not link. */
 const droppedShown = (s: any) => {
   const el = screen.queryByTestId('onboarding-dropped');
   if (String(s.context.ignText).includes('ThirteenChars')) expect(el?.textContent).toBe('Not linked (an IGN has 1 to 12 characters): ThirteenChars');

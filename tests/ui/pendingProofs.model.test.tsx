@@ -13,7 +13,7 @@ import { FakeSocket } from '../support/fakeSocket';
 
 /**
  * Model-based test of the pendingProofs chart (the navbar's count of proofs waiting for review,
- * server-contract section 8) through the rendered badge of a manager of two clans: paths generated
+ * docs/server.md §9) through the rendered badge of a manager of two clans: paths generated
  * from the real chart with the one harness; each step caused through the badge's effects — the
  * fake server answering or failing each clan's referee queue, the socket delivering
  * `submission_update` (a proof sent in a game the count knows, one in a game it does not, one

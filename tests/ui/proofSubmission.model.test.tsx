@@ -11,8 +11,8 @@ import { deferred, FakeEffects, type Deferred } from '../support/effects';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
 
 /**
- * Model-based test of the proofSubmission chart (the 'Submit Proof' dialog of server-contract
- * section 8 and the denial on the team's task panel) through the rendered ProofControls and Radix
+ * Model-based test of the proofSubmission chart (the 'Submit Proof' dialog of docs/server.md
+ * §9 and the denial on the team's task panel) through the rendered ProofControls and Radix
  * dialog: paths generated from the real chart with the one harness; each step caused through the
  * screen — the button, a pasted PNG (a ClipboardEvent with the file), a text file chosen in the
  * file input (refused), the note box, Remove image, Send Again, Send Proof / Try Again, Escape, the

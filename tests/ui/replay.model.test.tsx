@@ -12,7 +12,7 @@ import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { fixtureGame } from '../support/gameFixtures';
 
 /**
- * Model-based test of the replay chart (issue #15) through the rendered results page: paths
+ * Model-based test of the replay chart through the rendered results page: paths
  * generated from the real chart; each step caused on the screen (the Play / Pause / Play again
  * button, Previous move and Next move, the scrubber, the speed select, and time passing for the
  * chart's `moveTime` delay, checked to the millisecond with fake timers), and every state asserted
@@ -43,7 +43,7 @@ const DATA: ResultsData = {
 };
 const FRAMES = replayFrames(HISTORY);
 const LAST = FRAMES.length - 1;
-/** What the status line says of each frame (the spec of the replay's text, written here). */
+/** What the status line says of each frame (the docs of the replay's text, written here). */
 const FRAME_TEXT = [
   'Move 0 of 3: every team on square 1.',
   'Move 1 of 3: Red Dragons rolled a 2: square 1 → 3, up a ladder to 14.',

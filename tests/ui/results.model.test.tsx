@@ -16,7 +16,7 @@ import { fixtureGame } from '../support/gameFixtures';
 import { useFakeTimersPerTest } from '../support/timers';
 
 /**
- * Model-based test of the results chart (issue #15) through the rendered results page: the fake
+ * Model-based test of the results chart through the rendered results page: the fake
  * server answers the load with a finished game, with a game without moves, with 'Game not found.'
  * or with a failure; Retry loads again. Every state is asserted on the screen: the loading text,
  * the standings with the podium, the race chart handed one series per team, the statistics, the

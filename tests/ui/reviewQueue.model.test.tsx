@@ -13,7 +13,7 @@ import { FakeSocket } from '../support/fakeSocket';
 import { modelPaths } from '../support/graph';
 
 /**
- * Model-based test of the reviewQueue chart (the referee queue of server-contract section 8)
+ * Model-based test of the reviewQueue chart (the referee queue of docs/server.md §9)
  * through the rendered Reviews tab: shortest paths generated from the real chart with
  * @xstate/graph; each step caused through the screen or its effects — the viewer becoming a
  * manager (or not), the fake server answering or failing the queue, the review and the undo, the

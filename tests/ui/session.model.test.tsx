@@ -12,7 +12,7 @@ import { DISCORD_NOT_CONFIGURED, USER_LOAD_FAILED, type AuthStatus } from '../..
 import { FakeEffects } from '../support/effects';
 import { fakeSessionLogic, fakeUser, renderRoutes } from '../support/render';
 
-/** Model-based test of the session chart (product-spec section 4 Session) through the rendered app. */
+/** Model-based test of the session chart (docs/client.md §2) through the rendered app. */
 
 const status = (over: Partial<AuthStatus>): AuthStatus => ({ authorized: false, has_token: false, session_keys: [], error: null, dev_login: true, discord_login: false, ...over });
 const withIgns = fakeUser();
@@ -54,11 +54,11 @@ interface World {
   fx: FakeEffects;
   onboardingFx: FakeEffects;
   user: ReturnType<typeof userEvent.setup>;
-  /** The error the signed-out screen must show, by the spec oracle below (null: none). */
+  /** The error the signed-out screen must show, by the docs oracle below (null: none). */
   expectedError: string | null;
 }
 
-/** The texts the session chart shows (product-spec section 4 Session; written here, not read from the chart). */
+/** The texts the session chart shows (docs/client.md §2; written here, not read from the chart). */
 const LOAD_FAILED_TEXT = 'We could not load your profile, so you have been signed out. Please log in again.';
 const SIGN_IN_FAILED_TEXT = 'Sign-in failed.';
 
@@ -123,7 +123,7 @@ const EXECUTORS = {
     await w.user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
   },
   'session.logoutEverywhere': async (w) => {
-    // The profile's Account & Security panel (product-spec section 2 Profile).
+    // The profile's Account & Security panel (docs/client.md §3).
     await w.user.click(await screen.findByRole('button', { name: /account menu$/i }));
     await w.user.click(await screen.findByRole('menuitem', { name: 'Profile' }));
     await w.user.click(await screen.findByRole('button', { name: 'Log out everywhere' }));
@@ -169,7 +169,7 @@ const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
     const expected = w.expectedError;
     if (expected) expect(screen.getByText(expected)).toBeTruthy();
     for (const text of [LOAD_FAILED_TEXT, SIGN_IN_FAILED_TEXT, 'Username is required.']) if (text !== expected) expect(screen.queryByText(text)).toBeNull();
-    // The model's server has no Discord client (dev sign-in is on): the button is disabled with the reason (issue 12 item 13).
+    // The model's server has no Discord client (dev sign-in is on): the button is disabled with the reason.
     expect(s.context.discordLogin).toBe(false);
     expect(screen.queryByRole('link', { name: 'Log in with Discord' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Log in with Discord', description: DISCORD_NOT_CONFIGURED }).hasAttribute('disabled')).toBe(true);

@@ -15,8 +15,8 @@ import { READ_ONLY_TASKS_NOTE, TasksTab, type TasksEffects } from '../../src/fea
 import { ApiRequestError } from '../../src/api/client';
 
 /**
- * The Tasks tab (product-spec sections 2 Tasks tab, 5 Tasks, 6, 8, 9; server-contract section 7
- * Task pool): model-based tests of the csvImport chart through the rendered Task CSV Importer and
+ * The Tasks tab (docs/client.md §8, §11, §12; docs/game-rules.md §11, §13; docs/server.md
+ * §8): model-based tests of the csvImport chart through the rendered Task CSV Importer and
  * of the taskPool chart through the rendered task table (the own list, and 'Show Other Clan
  * Tasks' paging through the server with the debounced search), and checks of the own table (tier
  * order, sort toggling, pagination back to page 1, the read-only list of non-managers).
@@ -115,7 +115,7 @@ const ASSERTIONS: Record<'idle' | 'uploading', (s: Snap, w: World) => Promise<vo
     const error = screen.queryByTestId('csv-error');
     if (s.context.error) expect(error?.textContent).toBe(s.context.error);
     else expect(error).toBeNull();
-    // The message of the moment: the spec's success text, the skipped duplicates and the bad rows; not a success, as rows failed (issue 12 item 14).
+    // The message of the moment: the documented success text, the skipped duplicates and the bad rows; not a success, as rows failed.
     const message = screen.queryByTestId('csv-message');
     if (!s.context.error && s.context.result) {
       expect(message?.textContent).toBe(`${tasksImportedMessage(ANSWER.inserted_count)} 1 skipped as duplicates (already in the pool or repeated in the file). 3 rows had errors.`);
@@ -193,7 +193,7 @@ describe('csvImport chart through the Task CSV Importer', () => {
     });
   }
 
-  it('fades the message after 5 s and removes it 1 s later (API messages, product-spec section 9); the counts stay', async () => {
+  it('fades the message after 5 s and removes it 1 s later (API messages, docs/client.md §12); the counts stay', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       const w = renderTasks(true);

@@ -21,8 +21,8 @@ import type { TeamsEffects } from '../../src/features/teams/EventTeamsView';
 import { ApiRequestError } from '../../src/api/client';
 
 /**
- * Model-based test of the teamMembers chart (product-spec sections 2 Event Teams view, 4 Team
- * membership, 5 Teams, 8) through the rendered inline member manager: loading and its failure,
+ * Model-based test of the teamMembers chart (docs/client.md §6,
+ * §11) through the rendered inline member manager: loading and its failure,
  * adding a member (the IGN leaves the eligible list), the optimistic role change and its revert
  * on failure, a confirmed removal (the IGN comes back, sorted by name), and the message that fades
  * at 4 s and clears at 5 s (fake timers). Paths are generated per scenario from the chart.

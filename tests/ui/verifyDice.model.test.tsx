@@ -13,7 +13,7 @@ import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 
 /**
- * Model-based test of the diceVerify chart (server-contract section 10) through the rendered
+ * Model-based test of the diceVerify chart (docs/game-rules.md §9) through the rendered
  * 'Verify dice' page, once per kind of history the server may send: finished and honest (every
  * roll Verified), finished with a revert (the roll it undid marked 'Verified · reverted' and the
  * counts '4 rolls, 1 reverted · 3 turns processed'), finished with one die changed (that roll Not verified), not finished (the

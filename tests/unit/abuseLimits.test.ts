@@ -4,7 +4,7 @@ import { MemoryConnectionCap } from '../../server/realtime/connections';
 import { SocketWindow } from '../../server/realtime/limits';
 import { loadConfig } from '../../server/config';
 
-/** The pieces of server-contract section 7 that need no server: addresses, windows, the cap, the configuration. */
+/** The pieces of docs/server.md §8 that need no server: addresses, windows, the cap, the configuration. */
 describe('clientAddress (TRUST_PROXY)', () => {
   it('is the connection address without a trusted proxy, whatever X-Forwarded-For says', () => {
     expect(clientAddress('10.0.0.5', '1.2.3.4', 0)).toBe('10.0.0.5');

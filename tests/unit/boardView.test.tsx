@@ -6,7 +6,7 @@ import { BoardView, type BoardViewTeam } from '../../src/features/board/BoardVie
 import { CELL, MARK_BASELINE, PAWN_BAND_TOP, cellOrigin, pawnOffsets, pawnRadius } from '../../src/features/board/boardGeometry';
 
 /**
- * The board drawing of issue #12 (square numbers and START/FINISH always legible): the layers in
+ * The board drawing (square numbers and START/FINISH always legible): the layers in
  * paint order (SVG paints later siblings on top), every label above the snakes and ladders, and
  * pawns sized to their cell, side by side in its lower band, below the number and the mark.
  */

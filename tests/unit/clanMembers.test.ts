@@ -11,7 +11,7 @@ import { OWNER_LEAVE_HINT } from '../../contract/clan';
 const m = (member_id: number, username: string, role: ClanRole) => ({ member_id, username, role });
 const MEMBERS = [m(1, 'Olga', 'Owner'), m(2, 'Adam', 'Admin'), m(3, 'Mia', 'Member'), m(4, 'Gus', 'Guest'), m(5, 'madison', 'Member')];
 
-describe('members search (product-spec section 5 Clan members)', () => {
+describe('members search (docs/client.md §5)', () => {
   it('matches username or role, case-insensitively, as a substring', () => {
     expect(filterMembers(MEMBERS, 'ADM').map((x) => x.username)).toEqual(['Adam']);
     expect(filterMembers(MEMBERS, 'mad').map((x) => x.username)).toEqual(['madison']);
@@ -40,7 +40,7 @@ describe('members search (product-spec section 5 Clan members)', () => {
   });
 });
 
-describe('pagination (product-spec sections 2 and 9)', () => {
+describe('pagination (docs/client.md §1, §12)', () => {
   it('offers 10, 25 and 50 rows, 10 by default', () => {
     expect(PAGE_SIZES).toEqual([10, 25, 50]);
     expect(DEFAULT_PAGE_SIZE).toBe(10);
@@ -79,7 +79,7 @@ describe('pagination (product-spec sections 2 and 9)', () => {
   });
 });
 
-describe('row actions (product-spec section 5 Clan members)', () => {
+describe('row actions (docs/client.md §5)', () => {
   const owner = { userId: 1, role: 'Owner' as const, managerCount: 2 };
   const admin = { userId: 2, role: 'Admin' as const, managerCount: 2 };
 
@@ -127,7 +127,7 @@ describe('row actions (product-spec section 5 Clan members)', () => {
   });
 });
 
-describe('clan load errors (product-spec section 8 Clan load)', () => {
+describe('clan load errors (docs/client.md §11)', () => {
   it('maps the status to the spec text', () => {
     expect(clanLoadErrorText(7, 404)).toBe('Clan ID 7 not found.');
     expect(clanLoadErrorText(7, 403)).toBe('Permission denied. You are not authorized to manage this clan.');
@@ -147,7 +147,7 @@ describe('clan load errors (product-spec section 8 Clan load)', () => {
   });
 });
 
-describe('clan rename rule (product-spec section 5 Clans)', () => {
+describe('clan rename rule (docs/game-rules.md §13)', () => {
   const text = 'Clan name cannot be empty or the same as the current name.';
   it('refuses an empty name or the current one, and more than 40 characters', () => {
     expect(validateRename({ name: '  ', current: 'Iron' })).toBe(text);

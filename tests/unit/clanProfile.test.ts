@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkEach, linkLines, validateClanCreate, validateIgnEdit, validateIgnLink } from '../../src/features/profile/profileActions';
 
-describe('profile form rules (product-spec section 5 IGNs and Clans)', () => {
+describe('profile form rules (docs/game-rules.md §13)', () => {
   it('link: the field must not be empty, and some name must remain after splitting', () => {
     expect(validateIgnLink({ text: '' })).toBe('IGN field cannot be empty. Please enter a name.');
     expect(validateIgnLink({ text: '   ' })).toBe('IGN field cannot be empty. Please enter a name.');
@@ -21,7 +21,7 @@ describe('profile form rules (product-spec section 5 IGNs and Clans)', () => {
   });
 });
 
-describe('linking several IGNs (product-spec section 5 IGNs)', () => {
+describe('linking several IGNs (docs/game-rules.md §13)', () => {
   it('posts each trimmed IGN separately, in order, and lists every success and failure', async () => {
     const posted: string[] = [];
     const result = await linkEach(' Zezima ,, Lynx Titan,Bob ', async (ign) => {

@@ -4,7 +4,7 @@ import { IdParamSchema, ID_MAX } from '../../contract/common';
 import { AuthStatusSchema, DevLoginBodySchema, IgnBodySchema, UserSchema, isManagerRole } from '../../contract/user';
 import { CreateClanBodySchema } from '../../contract/clan';
 
-/** The shared contract schemas (product-spec section 3; server-contract sections 1-3). */
+/** The shared contract schemas (docs/game-rules.md §12; docs/server.md §2, §3, §4). */
 describe('contract schemas', () => {
   it('path ids are whole numbers from 1 to 2^31-1', () => {
     expect(v.parse(IdParamSchema, '42')).toBe(42);
@@ -13,7 +13,7 @@ describe('contract schemas', () => {
       expect(v.safeParse(IdParamSchema, bad).success, bad).toBe(false);
     }
   });
-  it('auth status needs every field of server-contract section 1', () => {
+  it('auth status needs every field of docs/server.md §2', () => {
     expect(v.safeParse(AuthStatusSchema, { authorized: true, has_token: true, session_keys: ['user_id'], error: null, dev_login: false, discord_login: true }).success).toBe(true);
     expect(v.safeParse(AuthStatusSchema, { authorized: true }).success).toBe(false);
   });

@@ -3,7 +3,7 @@ import { verifyHistory } from '../../contract/diceVerify';
 import { commitmentOf, dieFor } from '../../contract/game/dice';
 import type { GameHistory } from '../../contract/history';
 
-/** The logic of the 'Verify dice' view (server-contract section 10): a history checked against its seed. */
+/** The logic of the 'Verify dice' view (docs/game-rules.md §9): a history checked against its seed. */
 
 const SEED = '204e27b9697905af3c216755a02458d00b020172507fb7f50f831bbf05659eaf';
 const GAME_ID = 7;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nextMessage, singleMessage, type Announcement, type QueuedAnnouncement } from '../../server/discord/embeds';
 
 /**
- * The messages of Discord announcements (server-contract section 9): rolls of one window in one
+ * The messages of Discord announcements (docs/server.md §10): rolls of one window in one
  * message, one embed per team in its colour, at most 10 embeds (the rest in the next message),
  * within Discord's size limits; anything else alone; user text escaped in descriptions;
  * `allowed_mentions: {parse: []}` on every message.

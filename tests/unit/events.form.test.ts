@@ -19,7 +19,7 @@ import {
   type EventDraft,
 } from '../../src/features/events/eventForm';
 
-/** Pure rules of the event modals (product-spec sections 4 Event status and 5 Events). */
+/** Pure rules of the event modals (docs/game-rules.md §12; docs/client.md §6). */
 
 const NOW = Date.parse('2030-01-15T12:00:00Z');
 const draft = (over: Partial<EventDraft>): EventDraft => ({ ...newEventDraft(), ...over });
@@ -109,7 +109,7 @@ describe('event status derived from time', () => {
     expect(eventStatus({ ...e, end_datetime: null }, Date.parse('2031-01-01T00:00:00Z'))).toBe('Live');
   });
 
-  it('is Completed once its game is finished, whatever the time (issue 12 item 16)', () => {
+  it('is Completed once its game is finished, whatever the time', () => {
     expect(eventStatus({ ...e, game_finished: true }, Date.parse('2030-01-15T09:59:59Z'))).toBe('Completed');
     expect(eventStatus({ ...e, game_finished: false }, Date.parse('2030-01-15T09:59:59Z'))).toBe('Upcoming');
   });

@@ -6,7 +6,7 @@ import { filterTasks, sortTasks } from '../../src/features/tasks/taskTable';
 import { paginate } from '../../src/ui/tableModel';
 import { isCsvName } from '../../machines/csvImport.machine';
 
-/** Pure helpers of the Tasks tab table (product-spec sections 2 Tasks tab, 5 Tasks, 9). */
+/** Pure helpers of the Tasks tab table (docs/client.md §8, §12; docs/game-rules.md §13). */
 
 let nextId = 1;
 const task = (description: string, difficulty: Task['difficulty'], clan_name = 'Iron Legion', clan_id = 1): Task => ({ id: nextId++, description, difficulty, clan_id, clan_name });

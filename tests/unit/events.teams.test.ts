@@ -8,7 +8,7 @@ import { TASK_POOL_DELAYS, taskPoolMachine, type TaskPageResult } from '../../ma
 import { loadOtherClanPage, serverPage } from '../../src/features/tasks/taskTable';
 import type { Task, TaskPageQuery } from '../../contract/task';
 
-/** Pure helpers of the Event Teams view and the task table chart (product-spec sections 4, 5, 9). */
+/** Pure helpers of the Event Teams view and the task table chart (docs/game-rules.md §6, §13; docs/client.md §12). */
 
 describe('team form', () => {
   it('needs a trimmed name of at most 50 characters and a hex colour without alpha', () => {

@@ -11,8 +11,8 @@ import { gameSocketActor } from '../../src/realtime/gameSocket';
 import { FakeSocket } from '../support/fakeSocket';
 
 /**
- * The banner, gameTasks and eventGame charts run with fake actors (product-spec sections 2, 4, 5
- * "Tasks", 8): the banner's 4 s fade and 5 s removal, the Game Tasks refusals, optimistic swap and
+ * The banner, gameTasks and eventGame charts run with fake actors (docs/client.md §1, §11; docs/game-rules.md §6,
+ * §13): the banner's 4 s fade and 5 s removal, the Game Tasks refusals, optimistic swap and
  * reload after a failed one, the swap-task modal, and the Event Game flows that decide between
  * saving and confirming.
  */

@@ -27,9 +27,9 @@ import { GAME_DIALOG_TEXTS } from '../../src/features/game/EventGameView';
 
 /**
  * Unit tests of the pure helpers of the game screens: board drawing geometry and info
- * texts (product-spec section 2 "Game play screen"), the settings form rules (section 5 "Game
- * settings"), the manual board editor (section 5 "Manual board config"), live updates
- * (server-contract section 5), and the Game Tasks columns and swap rules (sections 2, 5 "Tasks").
+ * texts (docs/client.md §9), the settings form rules (docs/game-rules.md
+ * §4), the manual board editor (docs/game-rules.md §13), live updates
+ * (docs/server.md §6), and the Game Tasks columns and swap rules (docs/server.md §3, §6).
  */
 
 const square = (over: Partial<BoardSquare> & { id: number; square_index: number }): BoardSquare => ({

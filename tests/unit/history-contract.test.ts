@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { GameHistorySchema, HISTORY_CSV_COLUMNS, historyApiPath, historyCsvPath } from '../../contract/history';
 
-/** The history JSON and CSV of server-contract section 11. */
+/** The history JSON and CSV of docs/server.md §12. */
 describe('history contract', () => {
   const history = {
     game: { id: 3, event_name: 'E', clan_name: 'C', board_size: 30, status: 'finished', winners: [{ name: 'A', color: '#ff0000' }], dice_commitment: 'a'.repeat(64), dice_seed: 'b'.repeat(64) },

@@ -6,7 +6,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('whenIdle (issue #14: the first load)', () => {
+describe('whenIdle', () => {
   it("runs in the browser's next idle period, at most IDLE_TIMEOUT_MS later, and cancels it", () => {
     const callbacks = new Map<number, () => void>();
     const requestIdleCallback = vi.fn((cb: () => void, options: { timeout: number }) => {

@@ -4,7 +4,7 @@ import {
   MEMBER_NEEDS_CLAN, ONBOARDING_IGN_ERROR, OWNER_NEEDS_NAME, SetupBodySchema, clanSetupError, onboardingIgns, splitIgnList,
 } from '../../contract/onboarding';
 
-/** Onboarding rules of product-spec section 5 (IGNs: onboarding; Clans: onboarding step 2). */
+/** Onboarding rules of docs/game-rules.md §13 (IGNs: onboarding; Clans: onboarding step 2). */
 describe('onboarding IGN rules', () => {
   it('splits on commas, trims and drops empty items and exact duplicates', () => {
     expect(splitIgnList(' Zezima , ,Lynx Titan,, Zezima ')).toEqual(['Zezima', 'Lynx Titan']);
@@ -34,7 +34,7 @@ describe('onboarding clan rules', () => {
   });
 });
 
-describe('setup payload schema (server-contract section 2)', () => {
+describe('setup payload schema (docs/server.md §3)', () => {
   const parse = (body: unknown) => v.safeParse(SetupBodySchema, body);
   it('accepts the three clan choices and trims IGNs', () => {
     const r = parse({ igns: [' Zezima '], clan_setup: { role: 'Owner', clan_name: ' Iron Legion ' } });

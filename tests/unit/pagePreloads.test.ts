@@ -19,7 +19,7 @@ function fakeBuild(): string {
   return dir;
 }
 
-describe('preload tags of a page (issue #14 first load)', () => {
+describe('preload tags of a page', () => {
   const dir = fakeBuild();
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

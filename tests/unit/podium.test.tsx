@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { standingsOf } from '../../contract/game/standings';
 import { Podium } from '../../src/ui/Podium';
 
-/** The reusable podium of the winner moment (issue 12): top three in place order, team colours, text names. */
+/** The reusable podium of the winner moment: top three in place order, team colours, text names. */
 describe('Podium', () => {
   afterEach(cleanup);
   const teams = [

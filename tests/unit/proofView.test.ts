@@ -3,7 +3,7 @@ import { PROOF_MESSAGES, REVIEW_UNDO_MS, type Submission } from '../../contract/
 import { denyReasonProblem, isUndoable, leaderRollGate, mergeQueue, proofImageProblem, proofNoteProblem } from '../../contract/proofView';
 import type { HeldGame } from '../../contract/socket';
 
-/** The client's proof rules (contract/proofView.ts, server-contract section 8). */
+/** The client's proof rules (contract/proofView.ts, docs/server.md §9). */
 
 const sub = (id: number, created_at: string, status: Submission['status'] = 'pending') => ({ id, created_at, status }) as Submission;
 

@@ -35,7 +35,7 @@ function exchange(method: string, url: string, headers: Record<string, string> =
   return { req, res, out };
 }
 
-describe("the public game's node:http front (issue #14: a popular game served from memory)", () => {
+describe("the public game's node:http front", () => {
   it('answers a GET of a fresh cached game: 200 with the body, ETag and security headers; 304 to its ETag; brotli when accepted', () => {
     const { answer } = front(entry(7));
     const plain = exchange('GET', '/api/public/game/7');

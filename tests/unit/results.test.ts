@@ -3,7 +3,7 @@ import type { GameHistory, HistoryReview, Move } from '../../contract/history';
 import { formatDuration, moveText, raceSeries, replayFrames, standings, summarize, teamStats } from '../../contract/results';
 
 /**
- * The pure functions of the results page (contract/results.ts, issue #15): replay frames, race
+ * The pure functions of the results page (contract/results.ts): replay frames, race
  * series, per-team statistics (rolls, sixes, snakes, ladders, reverts, time per square, time to
  * approval), final standings and the duration text, over a small hand-made history.
  */

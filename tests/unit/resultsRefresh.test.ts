@@ -4,7 +4,7 @@ import type { GameHistory } from '../../contract/history';
 import type { ResultsData } from '../../contract/results';
 import { RESULTS_REFRESH_MS, resultsMachine } from '../../machines/results.machine';
 
-/** The results chart reads a game still on again every RESULTS_REFRESH_MS, and leaves a finished one alone (issue #15). */
+/** The results chart reads a game still on again every RESULTS_REFRESH_MS, and leaves a finished one alone. */
 
 const history = (status: GameHistory['game']['status']): GameHistory => ({
   game: { id: 5, event_name: 'Spring Bash', clan_name: 'Iron Legion', board_size: 25, status, winners: null, dice_commitment: 'a'.repeat(64), dice_seed: null },

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { applyGameUpdate, GameStateUpdateSchema, mergeProgress } from '../../contract/socket';
 import { fixtureGame, progressOf, toPublic } from '../support/gameFixtures';
 
-/** The live socket payloads of server-contract section 5 as the client reads and merges them. */
+/** The live socket payloads of docs/server.md §6 as the client reads and merges them. */
 describe('game_state_update shapes', () => {
   const game = fixtureGame();
   it("keeps a viewer's own game whole, user_teams included", () => {

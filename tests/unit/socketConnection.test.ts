@@ -13,8 +13,8 @@ import { deferred } from '../support/effects';
 import { fixtureGame, progressOf } from '../support/gameFixtures';
 
 /**
- * The socketConnection chart and the gamePlay chart holding the game (product-spec sections 4, 7
- * and 9; server-contract section 5), driven through the real socket callback actor of
+ * The socketConnection chart and the gamePlay chart holding the game (docs/game-rules.md §6; docs/server.md §3; docs/client.md
+ * §12; docs/server.md §6), driven through the real socket callback actor of
  * src/realtime with a fake Socket.IO client.
  */
 
@@ -52,7 +52,7 @@ function started(load?: Promise<HeldGame>) {
   return s;
 }
 
-describe('socket settings (product-spec section 9)', () => {
+describe('socket settings (docs/client.md §12)', () => {
   it('polls first and upgrades, 20 s timeout, 1 s to 5 s reconnection delay with 0.5 jitter, unlimited attempts', () => {
     expect(SOCKET_OPTIONS.transports).toEqual(['polling', 'websocket']);
     expect(SOCKET_OPTIONS.upgrade).toBe(true);
@@ -65,7 +65,7 @@ describe('socket settings (product-spec section 9)', () => {
   });
 });
 
-describe('connecting when the page is idle (issue #14: the first load)', () => {
+describe('connecting when the page is idle', () => {
   it('a new game socket is not connecting until its actor connects it', () => {
     const socket = openGameSocket();
     expect(socket.active).toBe(false);

@@ -8,7 +8,7 @@ import { groupLobbyGames } from '../../src/features/lobby/GamesLobbyPage';
 import { previousPageOf } from '../../src/base/paths';
 import { routeId } from '../../src/features/play/effects';
 
-/** The spectate list's 30 s refresh (product-spec sections 2 and 9), lobby grouping, breadcrumb origin. */
+/** The spectate list's 30 s refresh (docs/client.md §1, §12), lobby grouping, breadcrumb origin. */
 
 const game = (id: number): SpectateGame => ({ game_id: id, event_name: `Event ${id}`, clan_name: 'Iron Legion', status: 'in-progress', board_size: 100, team_count: 2, created_at: '2025-05-01T10:00:00.000Z' });
 

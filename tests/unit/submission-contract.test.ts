@@ -12,7 +12,7 @@ import {
   timeOnSquare,
 } from '../../contract/submission';
 
-/** The pure rules of server-contract section 8 in contract/submission.ts, shared by server and client. */
+/** The pure rules of docs/server.md §9 in contract/submission.ts, shared by server and client. */
 describe('task proof contract', () => {
   const task = { task_description: 'Kill Cerberus 10 times', task_difficulty: 'HARD' };
 
@@ -45,7 +45,7 @@ describe('task proof contract', () => {
       if (!r.success) expect(r.issues[0].message).toBe(PROOF_MESSAGES.reasonRequired);
     }
     expect(v.safeParse(ReviewBodySchema, { decision: 'deny', reason: 'x'.repeat(301) }).success).toBe(false);
-    // The text rule (server-contract section 7): line breaks allowed in a reason, NUL refused.
+    // The text rule (docs/server.md §8): line breaks allowed in a reason, NUL refused.
     expect(v.parse(ReviewReasonSchema, 'Line one\nline two')).toBe('Line one\nline two');
     expect(v.safeParse(ReviewReasonSchema, 'bad\u0000').success).toBe(false);
   });

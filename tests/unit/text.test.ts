@@ -16,7 +16,7 @@ import { PROFILE_TEXTS, validateClanCreate, validateIgnEdit } from '../../src/fe
 import { validateRename } from '../../src/features/clan/ClanManagePage';
 
 /**
- * The text rule of server-contract section 7 "Text" (issue #9) on every typed-text schema of the
+ * The text rule of docs/server.md §8 on every typed-text schema of the
  * contract: NFC, control characters refused with the field named (line breaks only in multi-line
  * fields), zero-width and bidi controls removed before the length checks, and the NFKC clan key.
  */
@@ -129,7 +129,7 @@ describe.each(FIELDS)('the text rule in the $name schema', (f) => {
   });
 });
 
-describe('clan name key (server-contract sections 3 and 7)', () => {
+describe('clan name key (docs/server.md §4, §8)', () => {
   it('is one key for full-width, upper-case and zero-width variants', () => {
     const key = clanNameKey('Iron Dragons');
     expect(key).toBe('iron dragons');

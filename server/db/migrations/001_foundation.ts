@@ -1,7 +1,7 @@
 import type { DialectMigration } from './helpers';
 import { withId } from './helpers';
 
-/** Users, Discord identities, sessions, IGNs, clans and memberships (server-contract sections 1-3). */
+/** Users, Discord identities, sessions, IGNs, clans and memberships (docs/server.md §2, §3, §4). */
 export const foundation: DialectMigration = {
   async up(db, dialect) {
     await withId(db.schema.createTable('users'), dialect)

@@ -1,7 +1,7 @@
 import type { DialectMigration } from './helpers';
 import { withId } from './helpers';
 
-/** Events, teams, team members and the clan task pool (product-spec section 3; server-contract section 3). */
+/** Events, teams, team members and the clan task pool (docs/game-rules.md §12; docs/server.md §4). */
 export const eventsTeamsTasks: DialectMigration = {
   async up(db, dialect) {
     await withId(db.schema.createTable('events'), dialect)

@@ -1,7 +1,7 @@
 import type { DialectMigration } from './helpers';
 import { withId } from './helpers';
 
-/** Games, board squares, team states and the game log (product-spec section 3 "Game"; server-contract sections 4-5). */
+/** Games, board squares, team states and the game log (docs/game-rules.md §12; docs/server.md §5, §6). */
 export const games: DialectMigration = {
   async up(db, dialect) {
     let t = withId(db.schema.createTable('games'), dialect)

@@ -34,7 +34,7 @@ async function rewriteKeys(db: Kysely<any>, keyOf: (name: string) => string): Pr
 }
 
 /**
- * The text rule (server-contract section 7): clan names are unique case-insensitively
+ * The text rule (docs/server.md §8): clan names are unique case-insensitively
  * after NFKC, so the stored `clans.name_key` of existing clans is recomputed with clanNameKey
  * (contract/text.ts). Data only: the same on both dialects. Down restores the old key
  * (trimmed, lower case), with the same collision handling.

@@ -1,7 +1,7 @@
 import type { DialectMigration } from './helpers';
 
 /**
- * Kicked members (server-contract section 7 "Kick"): one row per (clan, user) that a manager
+ * Kicked members (docs/server.md §8): one row per (clan, user) that a manager
  * removed; setup as Member of that clan is refused while the row exists, and a manager's Add
  * Member deletes it.
  */

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DialectMigration } from './helpers';
 
 /**
- * The page order of GET /api/tasks/ (server-contract section 7 Task pool): tier rank
+ * The page order of GET /api/tasks/ (docs/server.md §8): tier rank
  * (EASY 0 ... MASTER 4), description in code-point order, id. The rank expression is the one
  * `listTaskPage` sorts by (server/tasks/repository.ts, TIER_RANK_SQL), so both databases read a
  * page from this index instead of sorting every task (822,932 tasks: page 1 from about 0.7 s to

@@ -3,7 +3,7 @@ import type { DialectMigration } from './helpers';
 import { withId } from './helpers';
 
 /**
- * Task proof and referee review (server-contract section 8):
+ * Task proof and referee review (docs/server.md §9):
  * - games.proof_required: 0/1 (an integer on both databases, so one code path reads it);
  * - team_states.task_state ('none', 'open', 'submitted', 'denied', 'approved') and square_since
  *   (ISO time the team arrived on its square; existing rows get the migration's time);

@@ -4,7 +4,7 @@ import type { DialectMigration } from './helpers';
 import { withId } from './helpers';
 
 /**
- * Verifiable dice and the move history (server-contract sections 10 and 11):
+ * Verifiable dice and the move history (docs/game-rules.md §9; docs/server.md §12):
  * - games.dice_seed: the round's secret 32-byte seed in lowercase hex (sent only once the game is
  *   finished); dice_commitment: lowercase hex SHA-256 of the seed bytes (sent always); dice_round:
  *   1 at creation, + 1 at every reset. Existing games get a fresh random seed in round 1.

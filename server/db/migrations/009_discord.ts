@@ -2,7 +2,7 @@ import type { DialectMigration } from './helpers';
 import { withId } from './helpers';
 
 /**
- * Discord announcements (server-contract section 9):
+ * Discord announcements (docs/server.md §10):
  * - discord_webhooks: one per event (unique event_id): the URL (with its token; never answered
  *   whole), the four announce flags (0/1), the delivery state ('active', 'failing', 'disabled'),
  *   last_error, and the worker's bookkeeping: `next_attempt_at` (ISO; no post before it: a 429's

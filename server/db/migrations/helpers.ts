@@ -1,6 +1,6 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
 
-/** The two SQL dialects the one migration set targets (house-style "Server"). */
+/** The two SQL dialects the one migration set targets (docs/architecture.md §5). */
 export type Dialect = 'sqlite' | 'postgres';
 
 /** A migration that may branch on the dialect where the DDL differs. */

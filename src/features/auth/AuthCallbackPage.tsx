@@ -4,7 +4,7 @@ import { SessionContext } from '../../base/session';
 import { authFailedText } from './messages';
 
 /**
- * /auth-callback (product-spec section 2 Auth callback): reads auth, error and path. On error
+ * /auth-callback (docs/client.md §2): reads auth, error and path. On error
  * goes to /loading with the failure text (then the login page); on auth=success with a path goes
  * to /loading redirecting there; otherwise to /onboarding.
  */

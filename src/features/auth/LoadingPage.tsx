@@ -8,7 +8,7 @@ import { Spinner } from '../../ui/Spinner';
 import { DEFAULT_RETURN_PATH, safeReturnPath } from '../../../contract/user';
 
 /**
- * /loading (product-spec section 2): shows the navigation state's message, then goes to its
+ * /loading (docs/client.md §1): shows the navigation state's message, then goes to its
  * redirectTo path once the session has settled: to /onboarding when the user has no IGN, to /
  * when signed out (a failed sign-in), else to redirectTo when it is a path on this site (else
  * /dashboard).

@@ -13,7 +13,7 @@ import { returnPathOf } from './returnPath';
 import { DISCORD_NOT_CONFIGURED } from '../../../contract/user';
 
 /**
- * The login page at / (product-spec section 2 Login page): title, status message (the spec's, or
+ * The login page at / (docs/client.md §2): title, status message (the documented, or
  * one pointing to development sign-in when that is the only way in: loginStatusText), Discord log-in
  * button (disabled, with the reason, when the server's auth status says Discord is not
  * configured), development sign-in when the server offers it; when already authorised, the avatar,
@@ -91,7 +91,7 @@ export function LoginPage() {
 }
 
 /**
- * Development sign-in (server-contract section 1): a name, then the session chart's
+ * Development sign-in (docs/server.md §2): a name, then the session chart's
  * `session.devLogin`; /loading follows the chart to `returnTo` (the asked page or the dashboard) or
  * onboarding.
  */

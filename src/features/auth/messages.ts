@@ -1,4 +1,4 @@
-/** Login page status texts (product-spec section 4 Session), for a server with Discord sign-in. */
+/** Login page status texts (docs/client.md §2), for a server with Discord sign-in. */
 export const WELCOME_TEXT = 'Welcome! Click the button to authorize with the chat platform.';
 export const EXPIRED_TEXT = 'Your session has expired. Please log in.';
 
@@ -10,7 +10,7 @@ export const DEV_WELCOME_TEXT = 'Welcome! Enter any username below to sign in (d
 export const DEV_EXPIRED_TEXT = 'Your session has expired. Please sign in again below (development sign-in).';
 
 /**
- * The login page's status text: the spec's welcome or expired text (`expired`) when Discord
+ * The login page's status text: the documented welcome or expired text (`expired`) when Discord
  * sign-in is configured, or when no sign-in at all is offered; the development sign-in's texts when
  * only it is on.
  */
@@ -19,5 +19,5 @@ export function loginStatusText(expired: boolean, discordLogin: boolean, devLogi
   return expired ? EXPIRED_TEXT : WELCOME_TEXT;
 }
 
-/** Auth callback failure text (product-spec section 2 Auth callback, section 8 Auth). */
+/** Auth callback failure text (docs/client.md §2, §11). */
 export const authFailedText = (error: string) => `Authentication Failed: ${error}. Redirecting to login.`;

@@ -38,7 +38,7 @@ export interface BoardViewTeam {
 }
 
 /**
- * A pawn the roll moment moves (issue 12): drawn on `square` while it walks, or along the drawn
+ * A pawn the roll moment moves: drawn on `square` while it walks, or along the drawn
  * snake or ladder from square `from` to `to`, `progress` 0..1 of the way, while it follows one.
  */
 export type PawnMotion =
@@ -68,7 +68,7 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 const ZOOM_MIN = 1;
 const ZOOM_MAX = 3;
 const ZOOM_STEP = 0.5;
-/** Display fallback of a team colour (product-spec section 3 "Team"). */
+/** Display fallback of a team colour (docs/game-rules.md §12). */
 const FALLBACK_COLOR = '#cccccc';
 /** About how many squares one step of the drawing adds (whole rows: 2 rows of a 225-square board). */
 const SQUARES_PER_STEP = 30;
@@ -85,7 +85,7 @@ function kindOf(square: number, boardSize: number, description: string | undefin
 }
 
 /**
- * THE board (product-spec section 2 "Game play screen"), drawn as SVG and reused by the game play
+ * THE board (docs/client.md §9), drawn as SVG and reused by the game play
  * screen and the Event Game view's preview: a grid of side ceil(sqrt(N)) numbered from the bottom
  * row upward in alternating direction; each square shows its number and task text (not on Snake or
  * Ladder squares; long text is cut, the full text is in the square's <title>), tinted by tier,
@@ -106,7 +106,7 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
   // squares and their labels follow a few rows at a time from the bottom, each step a transition
   // render of its own (React splits it into short slices, and the browser lays out and paints
   // each step's new rows apart), and the snakes, ladders and pawns come with the last rows, so a
-  // 225-square board never blocks the page in one long task (issue #14). Once drawn the DOM is
+  // 225-square board never blocks the page in one long task. Once drawn the DOM is
   // the same as in one step.
   const side = boardSide(boardSize);
   const rowsPerStep = Math.max(1, Math.round(SQUARES_PER_STEP / side));

@@ -2,7 +2,7 @@ import { boardSide, squareToCell } from '../../../contract/game/board';
 import { isSpecialDescription, type Connection } from '../../../contract/game/generate';
 
 /**
- * Pure drawing geometry of the board (product-spec section 2 "Game play screen"): the board is a
+ * Pure drawing geometry of the board (docs/client.md §9): the board is a
  * square grid of side ceil(sqrt(N)) cells of CELL user units each; square 1 is bottom left and the
  * numbering runs upward in alternating direction (contract squareToCell). y grows downward.
  */
@@ -10,7 +10,7 @@ import { isSpecialDescription, type Connection } from '../../../contract/game/ge
 /** Size of one cell in SVG user units (the viewBox scales it to the screen). */
 export const CELL = 100;
 
-/** Rungs of a ladder (product-spec section 2). */
+/** Rungs of a ladder (docs/client.md §1). */
 export const LADDER_RUNGS = 7;
 
 export interface Point {
@@ -194,11 +194,11 @@ export function isDrawable(c: Connection, boardSize: number): boolean {
   return ok(c.start) && ok(c.end) && c.start !== c.end;
 }
 
-/** The info box text before any square is chosen (product-spec section 2 "Game play screen"). */
+/** The info box text before any square is chosen (docs/client.md §9). */
 export const BOARD_INFO_DEFAULT = 'Click a square to see its task or challenge.';
 
 /**
- * The info box text of a square (product-spec section 2): 'Snake starts here, leading to square N'
+ * The info box text of a square (docs/client.md §1): 'Snake starts here, leading to square N'
  * or 'Ladder starts here, leading to square N' when a connection starts there; else the square's
  * task description; else (Start, Finish, no task) 'Square N.'
  */

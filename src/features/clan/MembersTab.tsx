@@ -17,7 +17,7 @@ import { filterMembers, noMembersText, rangeLabel, rowActions } from './memberTa
 type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
 type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
 
-/** A date-time text in the viewer's locale; empty values read 'N/A' (product-spec section 3 Clan member). */
+/** A date-time text in the viewer's locale; empty values read 'N/A' (docs/game-rules.md §12). */
 /** The Add Member form: the chosen user (none yet: null) and the role to give. */
 interface AddMemberDraft {
   userId: number | null;
@@ -35,7 +35,7 @@ function formatDate(iso: string | null, withTime = false): string {
 }
 
 /**
- * The Members tab of clan management (product-spec section 2 Members tab, section 5 Clan members):
+ * The Members tab of clan management (docs/client.md §5):
  * search by username or role, pagination 10/25/50 with 'X-Y of N members' (' (Filtered from M)'),
  * the Add Member dialog for managers, and each row's actions (promote / Transfer Ownership,
  * demote, kick for managers; Leave Clan on the viewer's own row). Actions are sent to the
@@ -154,7 +154,7 @@ export function MembersTab({
   );
 }
 
-/** The actions cell of one row (product-spec section 5 Clan members). */
+/** The actions cell of one row (docs/client.md §5). */
 function RowActionCell({
   member,
   viewer,
@@ -224,7 +224,7 @@ function RowActionCell({
 const availableUsersLogic = fromPromise(({ input }: { input: { clanId: number; load: ClanManageEffects['loadAvailableUsers'] } }) => input.load(input.clanId));
 
 /**
- * The Add Member dialog (product-spec section 5 Clan members): pick an available user and a role;
+ * The Add Member dialog (docs/client.md §5): pick an available user and a role;
  * confirm stays disabled until a user is chosen; the Admin role is offered only to the Owner.
  * Success: 'User (Username: {member_name}) added as {role}.'
  */

@@ -15,7 +15,7 @@ import { Spinner } from '../../ui/Spinner';
 import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
 import { isLightboxOpen } from '../../../machines/lightbox.selectors';
 
-/** The referee calls of the Reviews tab (server-contract section 8), replaceable in tests. */
+/** The referee calls of the Reviews tab (docs/server.md §9), replaceable in tests. */
 export interface ReviewEffects {
   loadQueue: (clanId: number) => Promise<Submission[]>;
   review: (clanId: number, submissionId: number, body: ReviewBody) => Promise<Submission>;
@@ -100,7 +100,7 @@ const isTyping = (target: EventTarget | null) =>
     (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit'].includes(target.type)));
 
 /**
- * The Reviews tab of clan management (server-contract section 8, managers): pending submissions
+ * The Reviews tab of clan management (docs/server.md §9, managers): pending submissions
  * of the clan's games oldest first, each with the team colour, square and task, the whole
  * screenshot as a thumbnail (opening the lightbox, which steps through the queue's images), the note, who sent it and how long it has waited; Approve, Deny with
  * a required reason, keyboard shortcuts (J/K move, A approve, D deny), Undo for 5 minutes, live

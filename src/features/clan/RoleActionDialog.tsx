@@ -28,8 +28,8 @@ function dialogText(r: RoleRequest): { title: string; body: string; confirm: str
 }
 
 /**
- * The confirmation dialog of the clanRole chart (product-spec section 2 Members tab: confirmation
- * dialogs for leaving and kicking; section 4: disband is confirmed; transferring ownership is
+ * The confirmation dialog of the clanRole chart (docs/client.md §5: confirmation
+ * dialogs for leaving and kicking; docs/game-rules.md §6: disband is confirmed; transferring ownership is
  * confirmed too, as it cannot be undone by the acting Owner). Opened by the chart's `confirming`
  * states; Cancel, Esc or a click outside send `roleAction.cancel`.
  */

@@ -14,7 +14,7 @@ import { liveReviewEffects, type ReviewEffects } from './ReviewsTab';
 import { PERMISSION_DENIED, type ClanMember } from '../../../contract/clan';
 import type { ClanRole } from '../../../contract/user';
 
-/** The calls of the clan management screen (product-spec section 7 Clans and members); tests give fakes. */
+/** The calls of the clan management screen (docs/server.md §3); tests give fakes. */
 export interface ClanManageEffects {
   loadClan(clanId: number): Promise<ClanRoster>;
   loadAvailableUsers(clanId: number): Promise<AvailableUser[]>;
@@ -24,7 +24,7 @@ export interface ClanManageEffects {
   leaveClan(clanId: number, ownUserId: number): Promise<void>;
   renameClan(clanId: number, newName: string): Promise<string>;
   disbandClan(clanId: number): Promise<void>;
-  /** The referee calls of the Reviews tab (server-contract section 8); without them the tab is not shown. */
+  /** The referee calls of the Reviews tab (docs/server.md §9); without them the tab is not shown. */
   reviews?: ReviewEffects;
 }
 
@@ -50,7 +50,7 @@ export class ClanLoadError extends Error {
 }
 
 /**
- * The clan-load error text for an HTTP status (product-spec section 8 Clan load): 404
+ * The clan-load error text for an HTTP status (docs/client.md §11): 404
  * 'Clan ID {id} not found.', 403 the permission text, anything else 'Failed to load clan data.'
  * (401 is handled by leaving the page).
  */
@@ -60,7 +60,7 @@ export function clanLoadErrorText(clanId: number | string, status: number): stri
   return 'Failed to load clan data.';
 }
 
-/** Runs `load` and turns a failure into a ClanLoadError carrying the spec text and the status. */
+/** Runs `load` and turns a failure into a ClanLoadError carrying the documented text and the status. */
 export async function loadClanOrExplain(load: ClanManageEffects['loadClan'], clanId: number): Promise<ClanRoster> {
   try {
     return await load(clanId);

@@ -4,7 +4,7 @@ import { isManagerRole } from '../../../contract/user';
 import type { PageWindow } from '../../ui/tableModel';
 
 /**
- * Members search (product-spec section 5 Clan members): keeps rows whose username or role
+ * Members search (docs/client.md §5): keeps rows whose username or role
  * contains `search` as a substring, case-insensitively; a blank search keeps every row.
  */
 export function filterMembers<T extends { username: string; role: string }>(members: readonly T[], search: string): T[] {
@@ -14,7 +14,7 @@ export function filterMembers<T extends { username: string; role: string }>(memb
 }
 
 /**
- * The range label (product-spec section 2 Members tab): 'X-Y of N members', plus
+ * The range label (docs/client.md §5): 'X-Y of N members', plus
  * ' (Filtered from M)' when the search hides rows. An empty list reads '0-0 of 0 members'.
  */
 export function rangeLabel(window: PageWindow, shown: number, total: number): string {
@@ -23,10 +23,10 @@ export function rangeLabel(window: PageWindow, shown: number, total: number): st
   return shown !== total ? `${base} (Filtered from ${total})` : base;
 }
 
-/** The empty-table text (product-spec section 2 Members tab). */
+/** The empty-table text (docs/client.md §5). */
 export const noMembersText = (search: string) => `No members found matching "${search}".`;
 
-/** What one row offers the viewer (product-spec section 5 Clan members, section 6). */
+/** What one row offers the viewer (docs/client.md §5; docs/game-rules.md §11). */
 export type RowActions =
   | { kind: 'self'; leaveDisabled: boolean; hint: string | null }
   | { kind: 'none' }
@@ -40,8 +40,8 @@ export type RowActions =
     };
 
 /**
- * The actions of one row for the viewer (product-spec section 5 Clan members):
- * - own row: only Leave Clan, disabled with a hint for a sole manager (the spec's hint) and for
+ * The actions of one row for the viewer (docs/client.md §5):
+ * - own row: only Leave Clan, disabled with a hint for a sole manager (the documented hint) and for
  *   the Owner while another manager exists (transfer ownership first; the server refuses too);
  * - other rows: nothing for non-managers; for managers Promote (Guest, Member; Admin only when
  *   the viewer is Owner, labelled Transfer Ownership), Demote (not for Guests or Owners), Kick

@@ -18,7 +18,7 @@ export function useClanDesks(managed: readonly ClanMembership[], loadDesks: (cla
   return useActorRef(logic);
 }
 
-/** The getting-started steps in order: the text, whether done, and where it is done (product-spec section 7). */
+/** The getting-started steps in order: the text, whether done, and where it is done (docs/server.md §3). */
 function stepsOf(steps: GettingStarted): { text: string; done: boolean; view: ClanView }[] {
   const eventView = (view: 'teams' | 'game'): ClanView =>
     steps.eventId === null ? { tab: 'events', events: { view: 'list' } } : { tab: 'events', events: { view, eventId: steps.eventId } };
@@ -31,8 +31,8 @@ function stepsOf(steps: GettingStarted): { text: string; done: boolean; view: Cl
 }
 
 /**
- * The getting-started steps of each managed clan that has had no game yet (product-spec section 1
- * dashboard; section 7 for where each is done): import tasks, create an event, build its teams,
+ * The getting-started steps of each managed clan that has had no game yet (docs/game-rules.md §1
+ * dashboard; docs/server.md §3 for where each is done): import tasks, create an event, build its teams,
  * create the game; each links to its place in Manage Clan and is ticked once done. Nothing once
  * every clan has had a game, or while loading.
  */
@@ -61,7 +61,7 @@ export function GettingStartedList({ desks }: { desks: ClanDesksRef }) {
 }
 
 /**
- * The Clan Games widget (product-spec section 1 dashboard, for managers): the READY, in-progress
+ * The Clan Games widget (docs/game-rules.md §1 dashboard, for managers): the READY, in-progress
  * and paused games of the clans they manage, each with its status and links to watch it (the play
  * screen) and to manage it (Manage Clan → Events → the game). A failed load says so with Retry.
  */

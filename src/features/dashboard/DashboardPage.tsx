@@ -20,7 +20,7 @@ import { ClanGames, GettingStartedList, useClanDesks } from './ClanDesks';
 const loadClanDesks = (clans: readonly ClanMembership[]) => import('./clanDesks').then((m) => m.loadClanDesks(clans));
 
 /**
- * /dashboard (product-spec section 1): a welcome header and three widgets: My Profile, My Games
+ * /dashboard (docs/game-rules.md §1): a welcome header and three widgets: My Profile, My Games
  * (up to three current games with their status, from GET /api/games), Spectate Live Games. For a
  * manager (Owner or Admin) of a clan, also the getting-started steps of a clan that has had no
  * game yet, and a Clan Games widget with the live games of the clans they manage (the clanDesks
@@ -110,7 +110,7 @@ function Dashboard({ loadGames, desks }: { loadGames: () => Promise<LobbyGame[]>
 /** Most current games the My Games widget lists. */
 const MY_GAMES_SHOWN = 3;
 
-/** The My Games list (product-spec section 1): up to three active games, each linking to its play screen. */
+/** The My Games list (docs/game-rules.md §1): up to three active games, each linking to its play screen. */
 function MyGames({ loadGames }: { loadGames: () => Promise<LobbyGame[]> }) {
   const logic = useMemo(() => gamesLobbyMachine.provide({ actors: { loadGames: fromPromise(() => loadGames()) } }), [loadGames]);
   const actor = useActorRef(logic);

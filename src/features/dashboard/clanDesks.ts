@@ -5,7 +5,7 @@ import { fetchClanLiveGames } from '../../api/lobby';
 import { fetchClanTasks } from '../../api/tasks';
 
 /**
- * The `loadDesks` actor's work for the dashboard (product-spec section 1): for each managed clan,
+ * The `loadDesks` actor's work for the dashboard (docs/game-rules.md §1): for each managed clan,
  * its live games (GET /api/clan/{clanId}/games/live) and its events; the task pool is asked for
  * only while the clan has had no game, for the getting-started steps. Rejects with the first
  * failure's error.

@@ -9,7 +9,7 @@ import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { latestCall, useLatest } from '../game/latest';
 
-/** The Discord calls of the panel (server-contract section 9), replaceable in tests. */
+/** The Discord calls of the panel (docs/server.md §10), replaceable in tests. */
 export interface DiscordEffects {
   fetchDiscordSettings: typeof discordApi.fetchDiscordSettings;
   saveDiscordSettings: typeof discordApi.saveDiscordSettings;
@@ -29,7 +29,7 @@ const STATE_TONE: Record<WebhookState, 'success' | 'warning' | 'error'> = { acti
 const BUSY_TEXT: Partial<Record<sel.DiscordPhase, string>> = { saving: 'Saving...', testing: 'Sending test message...', deleting: 'Removing webhook...' };
 
 /**
- * The 'Discord' panel of an event (server-contract section 9; issue #13): the saved webhook URL
+ * The 'Discord' panel of an event (docs/server.md §10): the saved webhook URL
  * (masked: the server never sends the token whole), its state (active, failing, disabled) and
  * last error (both break anywhere: a long URL never widens a phone's page); a URL field and the four announce switches with Save; Send Test Message, Remove
  * Webhook and Refresh. The flow is the discordSettings chart; `effects` replaces the calls in

@@ -7,16 +7,16 @@ import { Notice } from '../../ui/Notice';
 import { useTouched } from '../../ui/useTouched';
 import { centralTimeNote, eventFormError, utcInputAt, type EventDraft } from './eventForm';
 
-/** confirmAction `validate` of the event modals: the section 5 Events rule at the current time. */
+/** confirmAction `validate` of the event modals: the docs/client.md §6 rule at the current time. */
 export function validateEventDraft(draft: EventDraft): string | null {
   return eventFormError(draft, Date.now());
 }
 
-/** Selector: true while the event form may not be submitted (product-spec section 5: submit disabled while invalid). */
+/** Selector: true while the event form may not be submitted (docs/game-rules.md §13: submit disabled while invalid). */
 export const eventFormBlocked = (s: { context: { draft: EventDraft } }) => validateEventDraft(s.context.draft) !== null;
 
 /**
- * The fields of the schedule and edit modals (product-spec section 5 Events): Event Name (max
+ * The fields of the schedule and edit modals (docs/client.md §6): Event Name (max
  * 100), Start and End Date/Time entered in UTC (`datetime-local` read as UTC), each with its
  * America/Chicago conversion note, and the form rule's message while the form is invalid (it
  * says why the submit button is disabled) once a field was touched (useTouched).

@@ -19,7 +19,7 @@ import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFo
 import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
 import { liveDiscordEffects } from '../discord/DiscordPanel';
 
-/** The calls the Events tab makes (product-spec section 7 Events and Teams), replaceable in tests. */
+/** The calls the Events tab makes (docs/server.md §3), replaceable in tests. */
 export interface EventsEffects {
   fetchEvents: typeof eventsApi.fetchEvents;
   fetchEvent: typeof eventsApi.fetchEvent;
@@ -39,7 +39,7 @@ const liveEventsEffects: EventsEffects = {
   teams: liveTeamsEffects,
 };
 
-/** The schedule, edit and delete modals of the Events tab (product-spec section 2 Events tab: Modals). */
+/** The schedule, edit and delete modals of the Events tab (docs/client.md §6: Modals). */
 const EVENT_MODALS = {
   texts: {
     create: { title: 'Schedule New Event', confirmLabel: 'Schedule Event', processingText: 'Scheduling event...' },
@@ -66,15 +66,15 @@ function showsRoute(tab: TabRef, route: EventsRoute): boolean {
   return sel.selectView(s) === route.view && (route.view === 'list' || s.context.eventId === route.eventId);
 }
 
-/** The note members see instead of the event actions they cannot take (the server would refuse them: product-spec section 6). */
+/** The note members see instead of the event actions they cannot take (the server would refuse them: docs/game-rules.md §11). */
 export const MEMBER_EVENTS_NOTE = 'Only Clan Admins and the Owner can schedule events and manage their teams and games.';
 
 /**
- * The Events tab of clan management (product-spec section 2 Events tab, 4 Event status, 5 Events,
- * 8): 'Create New Event', the past / upcoming toggle, the event table with status derived from
+ * The Events tab of clan management (docs/client.md §6, §11; docs/game-rules.md
+ * §12): 'Create New Event', the past / upcoming toggle, the event table with status derived from
  * time, row buttons and actions menu, the schedule / edit / delete modals, and the sub-navigation
  * to the Manage Teams, Manage Game and Manage Game Tasks views. Shown to everyone who reaches the
- * manage screen; the server enforces permissions (section 6), and a non-manager sees the list
+ * manage screen; the server enforces permissions (docs/game-rules.md §11), and a non-manager sees the list
  * with MEMBER_EVENTS_NOTE instead of the actions the server would refuse. Each view is a URL
  * (`route`, from src/base/paths.ts): the buttons navigate, and the chart follows the route, so Back,
  * reload and bookmarks show the same view. `effects` replaces the calls in tests.
@@ -139,7 +139,7 @@ export function EventsTab({ clanId, isManager, route, effects = liveEventsEffect
   );
 }
 
-/** Sub-navigation (product-spec section 2): Event List, Manage Teams, Manage Game, and Manage Game Tasks with a game. */
+/** Sub-navigation (docs/client.md §1): Event List, Manage Teams, Manage Game, and Manage Game Tasks with a game. */
 function SubNav({ go, view, selected }: { go: (to: EventsRoute) => void; view: string; selected: ClanEvent | null }) {
   const item = (label: string, active: boolean, onClick: (() => void) | null) => (
     <button

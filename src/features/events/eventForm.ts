@@ -10,12 +10,12 @@ import {
 } from '../../../contract/event';
 import { firstIssueMessage } from '../../../contract/common';
 
-/** The Central-time zone of the conversion note (product-spec section 5 Events). */
+/** The Central-time zone of the conversion note (docs/client.md §6). */
 const CENTRAL_TIME_ZONE = 'America/Chicago';
 
 /**
  * The schedule / edit form as the confirmAction draft holds it: `start` and `end` are the values
- * of `datetime-local` inputs ('YYYY-MM-DDTHH:mm'), read as UTC (product-spec section 5 Events);
+ * of `datetime-local` inputs ('YYYY-MM-DDTHH:mm'), read as UTC (docs/client.md §6);
  * `originalStart` is the stored start of an edited event (a start that has since passed may be
  * kept).
  */
@@ -92,7 +92,7 @@ const centralFormat = new Intl.DateTimeFormat('en-US', {
 });
 
 /**
- * The conversion note under a UTC time field (product-spec section 5 Events): the same moment in
+ * The conversion note under a UTC time field (docs/client.md §6): the same moment in
  * America/Chicago through the platform's Intl time-zone data, e.g. '2030-01-31T18:00' →
  * 'Central Time (America/Chicago): Thu, Jan 31, 2030, 12:00 PM CST'. Null for an empty or
  * unreadable value.
@@ -104,7 +104,7 @@ export function centralTimeNote(utcValue: string): string | null {
 }
 
 /**
- * A listed event time in the viewer's local time (product-spec section 5 Events), e.g.
+ * A listed event time in the viewer's local time (docs/client.md §6), e.g.
  * 'Jan 31, 2030, 7:00 PM'. `locale` and `timeZone` default to the viewer's; tests fix them.
  */
 export function formatLocalDateTime(iso: string, locale?: string, timeZone?: string): string {
@@ -114,7 +114,7 @@ export function formatLocalDateTime(iso: string, locale?: string, timeZone?: str
 }
 
 /**
- * The form rule of the schedule and edit modals (product-spec section 5 Events) at `now` (epoch
+ * The form rule of the schedule and edit modals (docs/client.md §6) at `now` (epoch
  * ms): name (EventNameSchema: the text rule, so control characters are refused as the server
  * does) and start required → 'Please fill out all required fields (Event Name and
  * Start Date/Time).'; name at most 100 characters; start not in the past (unless an edit keeps the
@@ -134,7 +134,7 @@ export function eventFormError(draft: EventDraft, now: number): string | null {
   return eventTimesError({ start_datetime: unchangedStart && draft.originalStartIso ? draft.originalStartIso : start, end_datetime: end }, now, unchangedStart);
 }
 
-/** The body of POST / PUT event (product-spec section 7 Events). */
+/** The body of POST / PUT event (docs/server.md §3). */
 export interface EventFormBody extends EventBodyInput {
   name: string;
   type: typeof EVENT_TYPE;

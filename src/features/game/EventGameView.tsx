@@ -33,7 +33,7 @@ import { DiscordPanel, type DiscordEffects } from '../discord/DiscordPanel';
 
 type StatusRef = ActorRefFrom<typeof gameStatusMachine>;
 
-/** Texts of the three confirmation dialogs (product-spec section 2 "Event Game view"). */
+/** Texts of the three confirmation dialogs (docs/client.md §7). */
 export const GAME_DIALOG_TEXTS = {
   deleteTitle: 'Confirm Game Deletion',
   deleteBody: 'Are you sure you want to delete this game? The board, its squares, team positions and the game log are deleted permanently. This action cannot be undone.',
@@ -55,8 +55,8 @@ const BOARD_LOCK_TEXTS: Record<sel.BoardLock, string> = {
 };
 
 /**
- * The Event Game view of one event (product-spec sections 2 "Event Game view", 4 "Game status",
- * 5 "Game settings", 7 "Game", 8, 9): 'Back to Events' and 'Managing: Game Board'; without a game
+ * The Event Game view of one event (docs/client.md §7, §11, §12; docs/game-rules.md §4, §6; docs/server.md
+ * §3): 'Back to Events' and 'Managing: Game Board'; without a game
  * the setup mode ('Setup New Game', the settings form, 'Create & Deploy Game'); with one, the
  * results/status area (live tracker with turns processed and the rolls behind them, as
  * contract/game/counts defines them; Start/Pause/Resume/Game Finished, Reset, Refresh), the manual
@@ -66,7 +66,7 @@ const BOARD_LOCK_TEXTS: Record<sel.BoardLock, string> = {
  * with its gameStatus child; the live socket keeps the tracker and status current. `effects`
  * replaces the calls and the socket in tests. `onGameChanged` tells the event list a game was
  * created or deleted here (so 'Manage Game Tasks' appears or goes at once). With `discord`, the
- * event's Discord panel (server-contract section 9) follows the game view.
+ * event's Discord panel (docs/server.md §10) follows the game view.
  */
 export function EventGameView({
   clanId,
@@ -82,7 +82,7 @@ export function EventGameView({
   gameId: number | null;
   onBack: () => void;
   effects?: GameEffects;
-  /** The Discord panel's calls (server-contract section 9); without them the panel is not shown. */
+  /** The Discord panel's calls (docs/server.md §10); without them the panel is not shown. */
   discord?: DiscordEffects;
   /** Called after this view created or deleted the game, so the event list can refresh. */
   onGameChanged?: () => void;
@@ -176,7 +176,7 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
   );
 }
 
-/** Setup mode (product-spec section 2): no board yet, the settings form and 'Create & Deploy Game'. */
+/** Setup mode (docs/client.md §1): no board yet, the settings form and 'Create & Deploy Game'. */
 function SetupMode({ flow }: { flow: EventGameRef }) {
   const creating = useSelector(flow, sel.isCreating);
   return (

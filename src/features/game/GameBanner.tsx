@@ -8,7 +8,7 @@ import { Notice } from '../../ui/Notice';
 export type BannerRef = ActorRefFrom<typeof bannerMachine>;
 
 /**
- * The global message banner of the game screens (product-spec sections 2 "Event Game view" and 4:
+ * The global message banner of the game screens (docs/client.md §7; docs/game-rules.md §6:
  * messages fade at 4 s and are removed at 5 s, timed by the banner chart). Fixed at the top of the
  * screen so it shows wherever the manager scrolled; the close button removes it at once.
  */

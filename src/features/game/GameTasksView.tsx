@@ -40,11 +40,11 @@ const INSTRUCTIONS =
   'To pick up a square, press Space or Enter. Use the arrow keys to move it over another square of the same column, then press Space or Enter to drop it and swap the two tasks. Press Escape to cancel.';
 
 /**
- * The Game Tasks screen of an event's game (product-spec sections 2 "Game Tasks screen", 4, 5
- * "Tasks", 7 "Game tasks", 8): 'Back to Event List'; 'Game ID is missing.' without a game; the
+ * The Game Tasks screen of an event's game (docs/client.md §7, §11; docs/game-rules.md §6, §13; docs/server.md
+ * §3): 'Back to Event List'; 'Game ID is missing.' without a game; the
  * board squares in columns Start Square, Easy, Medium, Hard, Elite, Master, Unassigned/Blank and
  * Finish Square with their counts; drag a square onto another of its column to swap their tasks
- * (mouse, touch, or keyboard: focus a square, Space, arrows, Space), with the spec's refusals for
+ * (mouse, touch, or keyboard: focus a square, Space, arrows, Space), with the documented refusals for
  * other columns and fixed squares; an edit icon opens the swap-task modal to put an unassigned
  * pool task of the square's tier on it. After a swap or assign the server broadcasts the new board
  * to open game screens. A finished game's squares are shown read-only with the reason (nothing

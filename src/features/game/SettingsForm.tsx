@@ -19,10 +19,10 @@ const NUMBER_FIELDS: { field: SettingsField; label: string; max: number }[] = [
 ];
 
 /**
- * The game settings form (product-spec sections 5 "Game settings" and 9), used by the setup mode
+ * The game settings form (docs/game-rules.md §4; docs/client.md §12), used by the setup mode
  * (Create & Deploy Game) and the Board Settings area (Randomize Board): board size shown like
  * '25 (5x5)' (choosing one fills the task counts with the auto split), snakes, ladders, max
- * reverts and the five task counts, all required; the rule messages of the spec; the task-tile note
+ * reverts and the five task counts, all required; the rule messages of the docs; the task-tile note
  * in error styling once the total exceeds board size minus 2, saying how many tasks the board
  * holds once the squares where a snake or ladder starts (no task there) are taken out. Submit is
  * disabled while the chart is busy or the form has an error (derived with `can`). `extra` sits
@@ -135,7 +135,7 @@ function onBoardNote(taskTiles: number, totalTasks: number, snakesText: string, 
 }
 
 /**
- * The 'Require approved proof before the next roll' box (server-contract section 8): part of the
+ * The 'Require approved proof before the next roll' box (docs/server.md §9): part of the
  * create payload in setup (checked by default); on an existing game it is saved at once through
  * PUT .../rules, without touching the board.
  */

@@ -1,11 +1,11 @@
 import * as gamesApi from '../../api/games';
 import { openGameSocket, type GameSocketLike } from '../../realtime/gameSocket';
 
-/** The game calls of the Event Game view (product-spec section 7 "Game"), replaceable in tests. */
+/** The game calls of the Event Game view (docs/server.md §3), replaceable in tests. */
 export interface GameEffects {
   fetchGame: typeof gamesApi.fetchGame;
   createGame: typeof gamesApi.createGame;
-  /** PUT .../rules {proof_required} (server-contract section 8). */
+  /** PUT .../rules {proof_required} (docs/server.md §9). */
   saveGameRules: typeof gamesApi.saveGameRules;
   randomizeGame: typeof gamesApi.randomizeGame;
   saveBoard: typeof gamesApi.saveBoard;
@@ -29,7 +29,7 @@ export const liveGameEffects: GameEffects = {
   openSocket: openGameSocket,
 };
 
-/** The game-task calls of the Game Tasks screen (product-spec section 7 "Game tasks"), replaceable in tests. */
+/** The game-task calls of the Game Tasks screen (docs/server.md §3), replaceable in tests. */
 export interface GameTasksEffects {
   fetchGameSquares: typeof gamesApi.fetchGameSquares;
   swapGameSquares: typeof gamesApi.swapGameSquares;

@@ -4,7 +4,7 @@ import { TIER_LABELS, TIERS, type Tier } from '../../../contract/game/tiers';
 /** A column of the Game Tasks screen: Start, the five tiers, Unassigned/Blank, Finish. */
 export type TaskColumnKey = 'start' | Tier | 'blank' | 'finish';
 
-/** The columns in screen order with their titles (product-spec section 2 "Game Tasks screen"). */
+/** The columns in screen order with their titles (docs/client.md §7). */
 export const TASK_COLUMNS: readonly { key: TaskColumnKey; title: string }[] = [
   { key: 'start', title: 'Start Square' },
   ...TIERS.map((tier) => ({ key: tier as TaskColumnKey, title: TIER_LABELS[tier] })),

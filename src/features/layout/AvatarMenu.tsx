@@ -4,11 +4,11 @@ import { SessionContext } from '../../base/session';
 import { selectUser } from '../../../machines/session.selectors';
 import { Avatar } from '../../ui/Avatar';
 
-/** External tip-jar link of the avatar menu (product-spec section 2). */
+/** External tip-jar link of the avatar menu (docs/client.md §1). */
 const TIP_JAR_URL = 'https://ko-fi.com/';
 
 /**
- * The logged-in avatar menu (product-spec section 2): Dashboard, Profile, My Games, Spectate
+ * The logged-in avatar menu (docs/client.md §1): Dashboard, Profile, My Games, Spectate
  * Games, the tip jar, Logout. Keyboard-operable through Radix. Its trigger is named by its content,
  * '{username}, account menu' (the name visible, the rest for screen readers; on a phone the name
  * is visually hidden), so what it announces starts with what it shows (axe label-content-name-mismatch).

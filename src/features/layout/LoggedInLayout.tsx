@@ -6,7 +6,7 @@ import { Spinner } from '../../ui/Spinner';
 import type { SignInState } from '../auth/returnPath';
 
 /**
- * The logged-in layout (product-spec section 2): a loader while the session is checked, a
+ * The logged-in layout (docs/client.md §1): a loader while the session is checked, a
  * redirect to / when signed out (carrying the asked page as `from`, so the sign-in returns there),
  * to /onboarding when the user has no IGN yet, else the page.
  */

@@ -9,9 +9,9 @@ const AvatarMenu = lazy(() => import('./AvatarMenu').then((m) => ({ default: m.A
 const PendingProofsBadge = lazy(() => import('./PendingProofsBadge').then((m) => ({ default: m.PendingProofsBadge })));
 
 /**
- * The top bar of both layouts (product-spec section 2): the brand, a Spectate button (public
+ * The top bar of both layouts (docs/client.md §1): the brand, a Spectate button (public
  * layout), and once signed in the avatar menu and, for a manager of a clan, the count of proofs
- * waiting for review (server-contract section 8), on every page. The count starts again when the
+ * waiting for review (docs/server.md §9), on every page. The count starts again when the
  * managed clans change (a new chart for the new rooms).
  */
 export function Navbar({ variant }: { variant: 'public' | 'loggedIn' }) {

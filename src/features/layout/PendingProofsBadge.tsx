@@ -23,7 +23,7 @@ const LIVE_EFFECTS: PendingProofsEffects = { loadQueue: fetchReviewQueue, openSo
 const countName = (count: number) => `${count} proof${count === 1 ? '' : 's'} waiting for review`;
 
 /**
- * The navbar's count of proofs waiting for review (server-contract section 8), for a manager of
+ * The navbar's count of proofs waiting for review (docs/server.md §9), for a manager of
  * `clanIds` (Owner or Admin): the pendingProofs chart, counting every managed clan's queue and
  * following their managers rooms live. Shown while at least one waits, as a link to the Reviews
  * tab of the first clan with one; nothing while none waits or the count failed.

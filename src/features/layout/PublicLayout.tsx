@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router-dom';
 import { Navbar } from './Navbar';
 
-/** The public layout (product-spec section 2): navbar with Spectate, then the page. */
+/** The public layout (docs/client.md §1): navbar with Spectate, then the page. */
 export function PublicLayout() {
   return (
     <div className="shell">

@@ -12,7 +12,7 @@ import { Spinner } from '../../ui/Spinner';
 import { boardSizeText, StatusBadge } from '../play/StatusBadge';
 import { gamePlayPath, resultsPath } from '../../base/paths';
 
-/** Lobby rows grouped by clan and playing IGN, in the server's order (product-spec section 2). */
+/** Lobby rows grouped by clan and playing IGN, in the server's order (docs/client.md §1). */
 export function groupLobbyGames(games: LobbyGame[]): { key: string; clan: string; ign: string; games: LobbyGame[] }[] {
   const groups: { key: string; clan: string; ign: string; games: LobbyGame[] }[] = [];
   for (const game of games) {
@@ -25,11 +25,11 @@ export function groupLobbyGames(games: LobbyGame[]): { key: string; clan: string
 }
 
 /**
- * /games, the Game Lobby (product-spec section 2 "Games lobby"): shown only when the path ends in
+ * /games, the Game Lobby (docs/client.md §4): shown only when the path ends in
  * /games (the nested spectate-auth child renders through the outlet). Two tables, 'Active Snakes &
  * Ladders Games' and 'Former (Finished) Games', with the columns Game / Event, Status, Teams &
  * Positions and Action; rows grouped by 'Clan: … | Playing As: …'; the viewer's teams starred.
- * Go To Game opens the play screen; View Results opens the game's results page (issue #15).
+ * Go To Game opens the play screen; View Results opens the game's results page.
  * `loadGames` replaces GET /api/games in tests.
  */
 export function GamesLobbyPage({ loadGames = fetchLobbyGames }: { loadGames?: () => Promise<LobbyGame[]> }) {

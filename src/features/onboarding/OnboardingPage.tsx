@@ -21,7 +21,7 @@ export interface OnboardingEffects {
 const liveEffects: OnboardingEffects = { loadClans: fetchClans, submitSetup };
 
 /**
- * /onboarding, Initial Setup (product-spec sections 2, 4, 5): step 1 IGNs, step 2 clan choice.
+ * /onboarding, Initial Setup (docs/client.md §1; docs/game-rules.md §6, §13): step 1 IGNs, step 2 clan choice.
  * Signed-out users go to /, users who already have IGNs to /dashboard.
  */
 export function OnboardingPage({ effects = liveEffects }: { effects?: OnboardingEffects }) {

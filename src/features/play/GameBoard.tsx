@@ -6,7 +6,7 @@ import type { GamePlayRef } from './GamePanels';
 import { RollStrip, useFollowPawn, usePawnMotion, type RollMomentRef } from './RollMoment';
 
 /**
- * The board of a game screen (product-spec section 2 "Game play screen"): the shared BoardView
+ * The board of a game screen (docs/client.md §9): the shared BoardView
  * fed from the gamePlay chart: squares with their task text, snakes, ladders and the team pawns;
  * above it the roll strip (die, the roll in words, sound toggle), and the pawn of the last roll
  * walking, climbing or sliding as the roll moment chart has it, the board scrolling to keep it in

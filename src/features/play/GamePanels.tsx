@@ -34,7 +34,7 @@ const CONNECTION_LABELS: Record<ConnectionState, string> = {
 };
 
 /**
- * The live socket's state as a small badge (product-spec section 7 "Live socket"): Live,
+ * The live socket's state as a small badge (docs/server.md §3): Live,
  * Connecting…, Reconnecting… (attempt n) or Offline with a Reconnect button.
  */
 export function ConnectionBadge({ connection }: { connection: ConnectionRef }) {
@@ -55,7 +55,7 @@ export function ConnectionBadge({ connection }: { connection: ConnectionRef }) {
   );
 }
 
-/** The winner banner (product-spec section 2: the winner name is shown when a game finishes with a winner). */
+/** The winner banner (docs/client.md §1: the winner name is shown when a game finishes with a winner). */
 function WinnerBanner({ winners }: { winners: Winner[] }) {
   return (
     <div className="winner-banner" role="status" data-testid="winner-banner">
@@ -68,8 +68,8 @@ function WinnerBanner({ winners }: { winners: Winner[] }) {
 }
 
 /**
- * The winner moment, the one place the winner is named on the game screen (product-spec section 2
- * "the winner name is shown"): the banner in the winner's colour and the final standings podium
+ * The winner moment, the one place the winner is named on the game screen (docs/client.md
+ * §1): the banner in the winner's colour and the final standings podium
  * (contract standingsOf: winner first, then by square). Nothing until the game shown has winners,
  * so while the winning roll's pawn walks (the gamePlay chart shows the game from before the roll)
  * nothing gives the result away.
@@ -90,8 +90,8 @@ export function WinnerMoment({ actor, className }: { actor: GamePlayRef; classNa
 }
 
 /**
- * Confetti over the page while mounted (the gamePlay chart keeps it mounted for 15 s, product-spec
- * section 9); nothing under prefers-reduced-motion.
+ * Confetti over the page while mounted (the gamePlay chart keeps it mounted for 15 s, docs/client.md
+ * §12); nothing under prefers-reduced-motion.
  */
 export function Confetti({ launch }: { launch: (canvas: HTMLCanvasElement) => () => void }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -133,7 +133,7 @@ function revertLastTurn(actor: GamePlayRef): Promise<ActionResult> {
 }
 
 /**
- * The Game Action panel (product-spec sections 2, 4 and 6): its title names the viewer's role
+ * The Game Action panel (docs/client.md §1; docs/game-rules.md §6, §11): its title names the viewer's role
  * ('Roll Dice for Your Team' for a team Leader, 'Leader Action Required' for other members,
  * 'Join a Team to Roll' for users on no team). Rolling and reverting are offered only while
  * in-progress and only to a Leader; revert only when position > 1 and revert_count <
@@ -221,8 +221,8 @@ function ActionMessage({ message }: { message: MessageRef }) {
 }
 
 /**
- * Team Positions (product-spec section 2): every team's colour, name and square, furthest first,
- * with its task state and time on the square (server-contract section 8);
+ * Team Positions (docs/client.md §1): every team's colour, name and square, furthest first,
+ * with its task state and time on the square (docs/server.md §9);
  * the viewer's teams starred; revert counts only on the members' screen (not for spectators).
  */
 export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; showReverts: boolean }) {
@@ -270,7 +270,7 @@ export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; show
 warmTimeFormat();
 
 /**
- * The game's dice commitment (server-contract section 10), shown from creation so players can
+ * The game's dice commitment (docs/game-rules.md §9), shown from creation so players can
  * note it before the first roll, with a link to the 'Verify dice' view. Nothing until the game is
  * loaded.
  */
@@ -292,7 +292,7 @@ export function DicePanel({ actor }: { actor: GamePlayRef }) {
 }
 
 /**
- * The Live Game Log (product-spec sections 2 and 9): the last 100 entries, newest first, in a
+ * The Live Game Log (docs/client.md §1, §12): the last 100 entries, newest first, in a
  * focusable scrolling region. While the roll moment plays, the entries of the roll wait until the
  * pawn arrives (the rollMoment chart's log head), so the log never tells the roll before the die.
  */

@@ -5,8 +5,8 @@ import { GameNotFound, GameScreen } from './GameScreen';
 import { previousPageOf } from '../../base/paths';
 
 /**
- * The game play screen at /games/clan/{clanId}/events/{eventId}/game/{gameId} (product-spec
- * sections 2 "Game play screen", 4, 6 and 7): the members' live board with the Game Action panel.
+ * The game play screen at /games/clan/{clanId}/events/{eventId}/game/{gameId} (docs/client.md §9; docs/game-rules.md §6, §11; docs/server.md
+ * §3): the members' live board with the Game Action panel.
  * The breadcrumb goes back to Clan Management (the Manage Game view it came from) when the
  * navigation carried that origin, else to
  * the Game Lobby. `effects` replaces the REST load, socket and confetti in tests.

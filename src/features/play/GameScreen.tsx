@@ -29,11 +29,11 @@ export function GameNotFound({ previous }: { previous: { to: string; label: stri
 }
 
 /**
- * One game screen, shared by the play screen and the public spectator view (product-spec section 2
- * "Game play screen": "The spectator view is the same without actions or revert counts"): header
+ * One game screen, shared by the play screen and the public spectator view (docs/client.md
+ * §9: "The spectator view is the same without actions or revert counts"): header
  * with event type and name, status badge, board size and the live connection badge; the board;
  * a sidebar with the Game Action panel (members only), Team Positions, the dice commitment with
- * its Verify dice link (server-contract section 10) and the Live Game Log; the winner moment
+ * its Verify dice link (docs/game-rules.md §9) and the Live Game Log; the winner moment
  * (banner and podium) at the top of the sidebar (inside the Game Action panel for members) and
  * 15 s of confetti when the game finishes with a winner, shown once the winning pawn has arrived,
  * and once finished a View Results link to the game's results page. The header is one compact
@@ -58,7 +58,7 @@ export function GameScreen({
   const loadError = useSelector(actor, sel.selectLoadError);
   const eventName = useSelector(actor, (s) => s.context.game?.event_name ?? null);
   const connection = useSelector(actor, sel.selectConnection) as ActorRefFrom<typeof socketConnectionMachine> | undefined;
-  // Issue #14 (first load): the game's arrival re-renders this screen at once (a chart selector is
+  // The game's arrival re-renders this screen at once (a chart selector is
   // a synchronous store read), but the whole live game (board, sidebar, log) mounts in the deferred
   // render after it, which React splits into short slices instead of one long task.
   const shownName = useDeferredValue(eventName);

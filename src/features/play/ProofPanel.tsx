@@ -14,7 +14,7 @@ import { DialogButtons, Modal } from '../../ui/Modal';
 import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
 import type { GamePlayRef } from './GamePanels';
 
-/** The proof calls of the play screen, replaceable in tests (server-contract section 8). */
+/** The proof calls of the play screen, replaceable in tests (docs/server.md §9). */
 export interface ProofEffects {
   /** The team's latest submission, or null (GET .../game/{gameId}/submissions, newest first). */
   loadLatest: (gameId: number, teamId: number) => Promise<Submission | null>;
@@ -25,7 +25,7 @@ export interface ProofEffects {
 type ProofRef = ActorRefFrom<typeof proofSubmissionMachine>;
 
 /**
- * The viewer's teams' current tasks on the play screen (server-contract section 8), one card per
+ * The viewer's teams' current tasks on the play screen (docs/server.md §9), one card per
  * team the viewer plays on: square, tier and task text, the task state and when the team reached
  * the square (ticking), after a denial who denied it, when, and why (with the denied screenshot),
  * and 'Submit Proof' while the task is open or denied (every member of the team may send it).
@@ -44,7 +44,7 @@ export function TeamTasks({ actor, effects }: { actor: GamePlayRef; effects?: Pr
   );
 }
 
-/** The task a proof is for: its square, tier and text (the square's task, server-contract section 8). */
+/** The task a proof is for: its square, tier and text (the square's task, docs/server.md §9). */
 export interface ProofTask {
   square: number;
   tier: Tier | null;
@@ -93,7 +93,7 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
 }
 
 /**
- * A team's proof on its task card (server-contract section 8), with the proofSubmission chart of
+ * A team's proof on its task card (docs/server.md §9), with the proofSubmission chart of
  * the team (its calls provided from `effects`) and a lightbox for the screenshots: after a denial
  * on this square ('denied' `taskState`), 'Denied by {referee} {2 min ago}: {reason}' as text and
  * the denied screenshot; then `children`; 'Submit Proof' ('Send Proof Again' after a denial;

@@ -35,8 +35,8 @@ function Die({ face, tumbling }: { face: number | null; tumbling: boolean }) {
  * The roll strip above the board ("the roll moment"): the die of the last roll (tumbling, then the
  * server's value), a live text 'Red Dragons rolled a 5' once it shows, and the optional sound
  * toggle (off by default, remembered in this browser). Before any roll plays on this screen it
- * shows `lastLogged`, the newest roll of the Live Game Log (its team and die, server-contract
- * section 10), settled and without tumbling; 'No roll yet.' only when the game has no roll.
+ * shows `lastLogged`, the newest roll of the Live Game Log (its team and die, docs/game-rules.md
+ * §9), settled and without tumbling; 'No roll yet.' only when the game has no roll.
  */
 export function RollStrip({ actor, teamName, lastLogged }: { actor: RollMomentRef; teamName: (teamId: number) => string; lastLogged: LogEntry | null }) {
   const moment = useSelector(actor, rm.selectDieFace);

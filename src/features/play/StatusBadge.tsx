@@ -2,11 +2,11 @@ import { boardSide } from '../../../contract/game/board';
 import { statusClass, statusLabel } from '../../../contract/game/status';
 
 /**
- * A game status badge (product-spec sections 2 "Games lobby" and "Game play screen"): the status's
+ * A game status badge (docs/client.md §4 and "Game play screen"): the status's
  * label (contract statusLabel: 'Ready', 'In progress', ...), styled by its class name and
  * `data-status` (the wire value lowercased, spaces → hyphens: contract statusClass). In a file
  * of its own, with boardSizeText, so the lists and the dashboard (in the app's main chunk) do not
- * pull the game screen's panels into every page's first load (issue #14).
+ * pull the game screen's panels into every page's first load.
  */
 export function StatusBadge({ status }: { status: string }) {
   const cls = statusClass(status);

@@ -12,7 +12,7 @@ export function useNow(everyMs = 30_000): number {
   return now;
 }
 
-/** A task state as a small badge (server-contract section 8). */
+/** A task state as a small badge (docs/server.md §9). */
 export function TaskStateBadge({ state }: { state: TaskState }) {
   return (
     <span className={`task-state task-state--${state}`} data-testid="task-state" data-state={state}>

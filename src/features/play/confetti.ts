@@ -5,7 +5,7 @@ export function prefersReducedMotion(): boolean {
 
 /**
  * Starts confetti bursts on `canvas` (canvas-confetti) until the returned stop function is called;
- * the gamePlay chart decides how long (15 s, product-spec section 9). Nothing is drawn under
+ * the gamePlay chart decides how long (15 s, docs/client.md §12). Nothing is drawn under
  * prefers-reduced-motion.
  */
 export function launchConfetti(canvas: HTMLCanvasElement): () => void {

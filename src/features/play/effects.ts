@@ -20,11 +20,11 @@ export interface GameScreenEffects {
   openSocket: () => GameSocketLike;
   /** Starts confetti on a canvas; returns the stop function. */
   launchConfetti: (canvas: HTMLCanvasElement) => () => void;
-  /** The proof calls of the members' screen (server-contract section 8); absent for spectators. */
+  /** The proof calls of the members' screen (docs/server.md §9); absent for spectators. */
   proof?: ProofEffects;
 }
 
-/** A 404 → 'Game not found.'; any other failure → `fallback` (product-spec section 8 "Game view"). */
+/** A 404 → 'Game not found.'; any other failure → `fallback` (docs/client.md §11). */
 async function withViewMessages<T>(call: Promise<T>, fallback: string): Promise<T> {
   try {
     return await call;

@@ -1,5 +1,5 @@
 /**
- * The optional sound of the roll moment (issue 12): short WebAudio tones, off by default; the
+ * The optional sound of the roll moment: short WebAudio tones, off by default; the
  * choice is kept in localStorage under SOUND_KEY ('on' or absent).
  */
 const SOUND_KEY = 'csl.rollSound';

@@ -1,4 +1,4 @@
-/** Texts of the Game Action panel (product-spec sections 2, 4 and 6). */
+/** Texts of the Game Action panel (docs/client.md §1; docs/game-rules.md §6, §11). */
 export const GAME_ACTION_TEXTS = {
   leaderTitle: 'Roll Dice for Your Team',
   memberTitle: 'Leader Action Required',
@@ -8,7 +8,7 @@ export const GAME_ACTION_TEXTS = {
   noActions: (status: string) => `Game is ${status}. No actions available.`,
 } as const;
 
-/** Texts of the revert confirm step (the confirm modal of product-spec section 4 "Modal flows"). */
+/** Texts of the revert confirm step (the confirm modal of docs/flows.md §3). */
 export const REVERT_TEXTS = {
   button: 'Revert Last Turn',
   title: 'Revert Last Turn?',

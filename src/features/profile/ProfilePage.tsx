@@ -23,7 +23,7 @@ import {
   type IgnLinkDraft,
 } from './profileActions';
 
-/** The calls of the profile page (product-spec section 7; server-contract section 2); tests give fakes. */
+/** The calls of the profile page (docs/server.md §3); tests give fakes. */
 export interface ProfileEffects {
   linkIgn(ign: string): Promise<unknown>;
   editIgn(id: number, ign: string): Promise<unknown>;
@@ -56,13 +56,13 @@ function formatJoined(iso: string): string {
 }
 
 /**
- * /profile, account management (product-spec section 2 Profile, sections 4-5): 'Loading profile
+ * /profile, account management (docs/client.md §3; docs/game-rules.md §6, §13): 'Loading profile
  * data...' while the user is absent; the username and linked IGNs (Edit/Delete always shown on
  * touch screens and phones; with a mouse on a wide screen revealed on hover or keyboard focus, and
  * not clickable while hidden); Link New IGNs; clan membership cards (Manage Clan for Admin/Owner, Leave
  * Clan otherwise); Create New Clan (disabled at the clan limit); the Account & Security panel with
- * the Discord username, Logout and Log out everywhere (every session of the user, server-contract
- * section 7; both go to / like the spec's Logout). Every modal is a confirmAction flow; a success
+ * the Discord username, Logout and Log out everywhere (every session of the user, docs/server.md
+ * §8; both go to / like the documented Logout). Every modal is a confirmAction flow; a success
  * refreshes the session's user.
  */
 export function ProfilePage({ effects = liveProfileEffects }: { effects?: ProfileEffects }) {

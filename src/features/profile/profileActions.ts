@@ -4,7 +4,7 @@ import { IGN_FIELD } from '../../../contract/user';
 import { clanNameField } from '../../../contract/clan';
 import type { ActionResult } from '../../../machines/confirmAction.machine';
 
-/** Profile form texts (product-spec section 5 IGNs and Clans). */
+/** Profile form texts (docs/game-rules.md §13). */
 export const PROFILE_TEXTS = {
   ignEmpty: 'IGN field cannot be empty. Please enter a name.',
   noValidIgns: 'No valid IGNs found. Please enter names separated by commas.',
@@ -31,7 +31,7 @@ export interface ClanCreateDraft {
 }
 
 /**
- * Link IGNs rule (product-spec section 5 IGNs): the field must not be empty, and splitting on
+ * Link IGNs rule (docs/game-rules.md §13): the field must not be empty, and splitting on
  * commas (trimmed, empty items dropped) must leave at least one name.
  */
 export function validateIgnLink({ text }: IgnLinkDraft): string | null {
@@ -41,7 +41,7 @@ export function validateIgnLink({ text }: IgnLinkDraft): string | null {
 }
 
 /**
- * Edit IGN rule (product-spec section 5 IGNs): a new value after the text rule (control
+ * Edit IGN rule (docs/game-rules.md §13): a new value after the text rule (control
  * characters refused as the server does), different from the current one.
  */
 export function validateIgnEdit(draft: IgnEditDraft): string | null {
@@ -53,7 +53,7 @@ export function validateIgnEdit(draft: IgnEditDraft): string | null {
   return null;
 }
 
-/** Create clan rule (product-spec section 5 Clans): a name is required after the text rule. */
+/** Create clan rule (docs/game-rules.md §13): a name is required after the text rule. */
 export function validateClanCreate(draft: ClanCreateDraft): string | null {
   const rule = applyTextRule(draft.name, clanNameField('clan_name'));
   if (!rule.ok) return rule.message;
@@ -67,7 +67,7 @@ export const linkLines = {
 };
 
 /**
- * Links each IGN of `text` with its own call, one after another (product-spec section 5 IGNs:
+ * Links each IGN of `text` with its own call, one after another (docs/game-rules.md §13:
  * "Each IGN is posted separately; the result lists successes and per-IGN failures"). Resolves
  * with one line per IGN when at least one was linked (partial when some failed, so the result
  * is not shown as a success); rejects with the same lines when none was.

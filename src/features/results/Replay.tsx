@@ -9,7 +9,7 @@ import { BoardView } from '../board/BoardView';
 const PLAY_TEXT = { play: 'Play', pause: 'Pause', replay: 'Play again' } as const;
 
 /**
- * The replay of a game (issue #15): the board with every team's pawn where it stood after the
+ * The replay of a game: the board with every team's pawn where it stood after the
  * shown move, driven by the replay chart: Play / Pause / Play again, Previous move and Next move
  * buttons, a scrubber (range input, arrow keys move one move) and a speed choice. Below the
  * board, what the shown move was and where every team stands ('replay-position' items carry

@@ -25,7 +25,7 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 const swatch = (color: string) => (HEX.test(color) ? color : '#cccccc');
 
 /**
- * The results page of a game at /games/{gameId}/results (issue #15), public like the spectator
+ * The results page of a game at /games/{gameId}/results, public like the spectator
  * view: final standings with a podium, the race chart (every team's square over time, one line per
  * team in its colour), per-team statistics, the replay and the CSV download
  * (/api/public/game/{gameId}/history.csv). Loading, not-found, failed (with Retry) and no-moves

@@ -16,7 +16,7 @@ export interface ResultsEffects {
 /**
  * The real effects: GET /api/public/game/{gameId}/history and GET /api/public/game/{gameId}
  * together (no sign-in); a 404 of either → 'Game not found.', any other failure → the public
- * load failure text of product-spec section 8 "Game view". The chart is uPlot (raceChart.ts).
+ * load failure text of docs/client.md §11. The chart is uPlot (raceChart.ts).
  */
 export const resultsEffects: ResultsEffects = {
   loadResults: async (gameId) => {

@@ -1,7 +1,7 @@
 import 'uplot/dist/uPlot.min.css';
 import type { RaceSeries } from '../../../contract/results';
 
-/** Display fallback of a team colour (product-spec section 3 "Team"). */
+/** Display fallback of a team colour (docs/game-rules.md §12). */
 const FALLBACK_COLOR = '#cccccc';
 const HEX = /^#[0-9a-fA-F]{6}$/;
 /** Height of the chart's plot area (px). */

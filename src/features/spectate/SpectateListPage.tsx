@@ -13,8 +13,8 @@ import { resultsPath } from '../../base/paths';
 import { hasResults } from '../../../contract/results';
 
 /**
- * The spectate list at /games/spectate (public) and /games/spectate-auth (signed in), product-spec
- * sections 2 "Spectate list", 7 "Spectating", 8 and 9: every spectatable game (GET
+ * The spectate list at /games/spectate (public) and /games/spectate-auth (signed in), docs/client.md §4, §11, §12; docs/server.md
+ * §3: every spectatable game (GET
  * /api/games/spectate), refreshed every 30 s by the spectateList chart; each row links to
  * /games/spectate/{gameId} and, once the game has started (contract hasResults), to its results page
  * /games/{gameId}/results. `loadGames` replaces the call in tests.

@@ -5,8 +5,8 @@ import { GameNotFound, GameScreen } from '../play/GameScreen';
 const PREVIOUS = { to: '/games/spectate', label: 'Spectate Games' };
 
 /**
- * The public spectator view at /games/spectate/{gameId} (product-spec sections 2, 6 and 7
- * "Spectating"): the same board, Team Positions and Live Game Log as the play screen, live over
+ * The public spectator view at /games/spectate/{gameId} (docs/client.md §1; docs/game-rules.md §11; docs/server.md
+ * §3): the same board, Team Positions and Live Game Log as the play screen, live over
  * the socket, with no actions, no revert counts and no sign-in. `effects` replaces the public
  * REST load, socket and confetti in tests.
  */

@@ -29,7 +29,7 @@ import { Spinner } from '../../ui/Spinner';
 import { PAGE_SIZES, paginate, type Page } from '../../ui/tableModel';
 import { filterTasks, loadOtherClanPage, serverPage, sortTasks } from './taskTable';
 
-/** The calls of the Tasks tab (product-spec section 7 Task pool), replaceable in tests. */
+/** The calls of the Tasks tab (docs/server.md §3), replaceable in tests. */
 export interface TasksEffects {
   fetchClanTasks: typeof tasksApi.fetchClanTasks;
   fetchTaskPage: typeof tasksApi.fetchTaskPage;
@@ -51,13 +51,13 @@ const liveTasksEffects: TasksEffects = {
   uploadTaskCsv: tasksApi.uploadTaskCsv,
 };
 
-/** The note non-managers see (product-spec section 2 Tasks tab). */
+/** The note non-managers see (docs/client.md §8). */
 export const READ_ONLY_TASKS_NOTE = 'Only Clan Admins and the Owner can manage and upload tasks.';
 
 type PoolRef = ReturnType<typeof useActorRef<typeof taskPoolMachine>>;
 
 /**
- * The task form rule (product-spec section 5 Tasks): description and difficulty required; the
+ * The task form rule (docs/game-rules.md §13): description and difficulty required; the
  * description as the server checks it (TaskDescriptionSchema: the text rule, at most 500).
  */
 export function validateTaskDraft(draft: TaskDraft): string | null {
@@ -97,12 +97,12 @@ interface TaskFlows {
 }
 
 /**
- * The Tasks tab of clan management (product-spec sections 2 Tasks tab, 5 Tasks, 6, 8, 9). Managers
+ * The Tasks tab of clan management (docs/client.md §8, §11, §12; docs/game-rules.md §11, §13). Managers
  * get the collapsible Task CSV Importer, Create New Task, search, 'Show Other Clan Tasks', a
  * sortable table (Description, Difficulty, Clan Name, Action; difficulty ascending in tier order by
  * default) with edit and delete on this clan's rows, pagination 10 / 25 / 50 and Delete All
  * Tasks. Others see the read-only list with the note. With 'Show Other Clan Tasks' on, the table
- * pages through every clan's tasks on the server (server-contract section 7 Task pool: the search
+ * pages through every clan's tasks on the server (docs/server.md §8 Task pool: the search
  * box is sent as `q` once typing pauses, the pager drives `offset`, the server's order is kept).
  * `effects` replaces the calls in tests.
  */
@@ -164,7 +164,7 @@ export function TasksTab({ clanId, isManager, effects = liveTasksEffects }: { cl
   );
 }
 
-/** The collapsible 'Task CSV Importer' (product-spec sections 2, 5 Tasks, 8). */
+/** The collapsible 'Task CSV Importer' (docs/client.md §1, §11; docs/game-rules.md §13). */
 function CsvImporter({ clanId, effects, onImported }: { clanId: number; effects: TasksEffects; onImported: () => void }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const id = useId();

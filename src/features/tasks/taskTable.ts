@@ -13,7 +13,7 @@ export function filterTasks(tasks: readonly Task[], search: string): Task[] {
 const text = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
 
 /**
- * Tasks sorted by one column (product-spec sections 2 Tasks tab and 9): difficulty in tier order
+ * Tasks sorted by one column (docs/client.md §8, §12): difficulty in tier order
  * EASY < MEDIUM < HARD < ELITE < MASTER (tierRank, not alphabetical), description and clan name
  * alphabetically; ties fall back to difficulty, then description, then id, so the order is stable.
  */

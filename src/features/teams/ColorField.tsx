@@ -5,7 +5,7 @@ import { COLOR_DEBOUNCE_MS, COLOR_THROTTLE_MS, normalizeHex } from './teamForm';
 import { useDebouncedCallback, useThrottledCallback } from 'use-debounce';
 
 /**
- * A hex colour field without alpha (product-spec sections 5 and 9): a row of named preset swatches
+ * A hex colour field without alpha (docs/game-rules.md §13; docs/client.md §12): a row of named preset swatches
  * (buttons, pressed when the colour is theirs), react-colorful's picker, whose drag updates are
  * throttled to one per 50 ms, and a hex text input debounced by 100 ms (flushed when it loses
  * focus, so a submit right after typing sends the typed colour).

@@ -14,7 +14,7 @@ import { TeamFormFields, teamNameBlank, validateTeamDraft } from './TeamFormFiel
 import { TeamMemberManager } from './TeamMemberManager';
 import { displayColor, editTeamDraft, newTeamDraft, teamBody, type TeamDraft } from './teamForm';
 
-/** The calls of the Event Teams view (product-spec section 7 Teams), replaceable in tests. */
+/** The calls of the Event Teams view (docs/server.md §3), replaceable in tests. */
 export interface TeamsEffects {
   fetchTeams: typeof teamsApi.fetchTeams;
   createTeam: typeof teamsApi.createTeam;
@@ -40,7 +40,7 @@ export const liveTeamsEffects: TeamsEffects = {
 
 type ListRef = ReturnType<typeof useActorRef<typeof teamListMachine>>;
 
-/** Create, edit and delete modals of the teams view (product-spec section 2 Event Teams view). */
+/** Create, edit and delete modals of the teams view (docs/client.md §6). */
 const TEAM_MODALS = {
   texts: {
     create: { title: 'Create New Team', confirmLabel: 'Create Team', processingText: 'Creating team...' },
@@ -53,7 +53,7 @@ const TEAM_MODALS = {
 };
 
 /**
- * The Event Teams view (product-spec section 2 Event Teams view, 5 Teams, 8 Teams): 'Back to
+ * The Event Teams view (docs/client.md §6, §11): 'Back to
  * Events', 'Managing: Teams List', the team table (colour bar, name, 'N Members', Members toggle
  * opening the inline member manager, edit, delete), the Create / Edit Team modals with a hex
  * colour picker and preset swatches (a new team starts on the first preset no team of the event

@@ -11,8 +11,8 @@ export function filterEligible(options: EligibleIgn[], query: string): EligibleI
 }
 
 /**
- * The searchable in-game account dropdown of the team add row (product-spec section 2 Event Teams
- * view): an ARIA combobox over the eligible accounts, filtered as the user types, operable with
+ * The searchable in-game account dropdown of the team add row (docs/client.md
+ * §6): an ARIA combobox over the eligible accounts, filtered as the user types, operable with
  * the arrow keys, Enter and Escape. The list is rendered in a portal at fixed coordinates under
  * the input (useAnchoredPosition), so the member table's scroll box never clips it. Empty texts 'No available users found.' (nobody eligible) and
  * 'No matching users found.' (nothing matches the search). The chosen account is the chart's;

@@ -7,15 +7,15 @@ import { useTouched } from '../../ui/useTouched';
 import { ColorField } from './ColorField';
 import { teamFormError, type TeamDraft } from './teamForm';
 
-/** confirmAction `validate` of the team modals (product-spec section 5 Teams). */
+/** confirmAction `validate` of the team modals (docs/client.md §6). */
 export function validateTeamDraft(draft: TeamDraft): string | null {
   return teamFormError(draft);
 }
 
-/** Selector: true while the team name is blank (product-spec section 5: buttons disabled while blank). */
+/** Selector: true while the team name is blank (docs/game-rules.md §13: buttons disabled while blank). */
 export const teamNameBlank = (s: { context: { draft: TeamDraft } }) => s.context.draft.name.trim() === '';
 
-/** The fields of the Create / Edit Team modals (product-spec sections 2 Event Teams view, 5 Teams): name and colour (preset swatches, picker, hex), with 'Team name is required.' while the name is blank, once a field was touched (useTouched). */
+/** The fields of the Create / Edit Team modals (docs/client.md §6): name and colour (preset swatches, picker, hex), with 'Team name is required.' while the name is blank, once a field was touched (useTouched). */
 export function TeamFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<TeamDraft, TSubject> }) {
   const draft = useSelector(actor, selectDraft);
   const error = teamFormError(draft);

@@ -19,8 +19,8 @@ interface MemberSubject {
 }
 
 /**
- * The inline member manager of one team (product-spec sections 2 Event Teams view, 4 Team
- * membership, 5 Teams, 8): the team members table with a role picker per member (applied
+ * The inline member manager of one team (docs/client.md §6,
+ * §11): the team members table with a role picker per member (applied
  * optimistically, put back on failure) and a Remove button with its confirmation, and the add row
  * (in-game account, role, Add). 'This team currently has no members.' when empty.
  * `onCountChanged` gets the team size after every load, add and removal.

@@ -2,10 +2,10 @@ import * as v from 'valibot';
 import { DEFAULT_TEAM_COLOR, TEAM_BAD_COLOR, TEAM_COLOR_PRESETS, TeamNameSchema, type Team, type TeamBody } from '../../../contract/team';
 import { firstIssueMessage } from '../../../contract/common';
 
-/** Colour picker rates of product-spec section 9: picker updates throttled, typed hex debounced (ms). */
+/** Colour picker rates of docs/client.md §12: picker updates throttled, typed hex debounced (ms). */
 export const COLOR_THROTTLE_MS = 50;
 export const COLOR_DEBOUNCE_MS = 100;
-/** Colour shown for a team whose stored colour is unreadable (product-spec section 3 Team: display fallback). */
+/** Colour shown for a team whose stored colour is unreadable (docs/game-rules.md §12 Team: display fallback). */
 const TEAM_COLOR_FALLBACK = '#cccccc';
 
 /** The team form as the confirmAction draft holds it. */
@@ -42,7 +42,7 @@ export function asTeamDraft(draft: Record<string, unknown>): TeamDraft {
 }
 
 /**
- * A hex colour as `#rrggbb` lower-case (no alpha, product-spec section 5 Game settings "colour
+ * A hex colour as `#rrggbb` lower-case (no alpha, docs/game-rules.md §4 "colour
  * field"): accepts '#abc' / 'abc' / '#AABBCC'; null for anything else (including alpha forms).
  */
 export function normalizeHex(text: string): string | null {
@@ -58,7 +58,7 @@ export function displayColor(color: string | null | undefined): string {
 }
 
 /**
- * The team form rule (product-spec section 5 Teams): the name as the server checks it
+ * The team form rule (docs/client.md §6): the name as the server checks it
  * (TeamNameSchema: the text rule, then 'Team name is required.', at most 50 characters); colour a
  * hex colour. Null when the form may be submitted.
  */

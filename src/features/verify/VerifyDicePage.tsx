@@ -35,7 +35,7 @@ async function checkGame(gameId: number, load: (gameId: number) => Promise<GameH
 }
 
 /**
- * The 'Verify dice' view at /games/{gameId}/verify (issue #15; server-contract section 10),
+ * The 'Verify dice' view at /games/{gameId}/verify (docs/game-rules.md §9),
  * public like the spectator view: the game's dice commitment from the start; once the seed is
  * revealed (the game finished), whether its SHA-256 is the commitment and, for every roll, the
  * die recomputed here with WebCrypto (contract dieFor) beside the die the history states, marked
@@ -179,7 +179,7 @@ function RollTable({ report }: { report: DiceReport }) {
   );
 }
 
-/** The method (server-contract section 10), as a player can follow it by hand with any SHA-256 and HMAC tool. */
+/** The method (docs/game-rules.md §9), as a player can follow it by hand with any SHA-256 and HMAC tool. */
 function Method() {
   return (
     <section className="panel verify-method" id="method" aria-labelledby="method-title">

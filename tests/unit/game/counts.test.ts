@@ -19,7 +19,7 @@ interface Played {
 }
 
 /**
- * Plays `actions` as the server does (server-contract section 4): a roll appends the final square
+ * Plays `actions` as the server does (docs/server.md §5): a roll appends the final square
  * to the team's history; a revert, when canRevert allows it, pops it and counts. Refused reverts
  * and actions after a win leave no move.
  */

@@ -3,7 +3,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { commitmentOf, diceRoller, dieFor, dieFromSigner, fromHex, isDiceHex, sha256Hex, toHex } from '../../../contract/game/dice';
 import { verifyPath } from '../../../src/base/paths';
 
-/** Fixed vectors of server-contract section 10: seed = SHA-256("vector seed"), game 7. */
+/** Fixed vectors of docs/game-rules.md §9: seed = SHA-256("vector seed"), game 7. */
 const SEED = '204e27b9697905af3c216755a02458d00b020172507fb7f50f831bbf05659eaf';
 const COMMITMENT = '679c7eb2f0fb3d3f0230f2cde4aeb80a5fc5f2a3b5ce1a12100fc1848b9d958e';
 
@@ -16,7 +16,7 @@ function reference(seed: Buffer, gameId: number, k: number): { die: number; skip
   }
 }
 
-describe('verifiable dice (server-contract section 10)', () => {
+describe('verifiable dice (docs/game-rules.md §9)', () => {
   it('the commitment is the lowercase hex SHA-256 of the seed bytes', async () => {
     expect(SEED).toBe(createHash('sha256').update('vector seed').digest('hex'));
     expect(await commitmentOf(SEED)).toBe(COMMITMENT);

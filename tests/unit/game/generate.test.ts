@@ -128,7 +128,7 @@ function tidiness(n: number, connections: Connection[]): { crossings: number; cr
   return { crossings, crowdedRows: [...load.values()].filter((count) => count > limit).length };
 }
 
-describe('board shape (issue #12)', () => {
+describe('board shape', () => {
   /** Share of tidy boards asked of every size with up to one connection per row (all of them were when written). */
   const TIDY_SHARE = 0.95;
 

@@ -5,7 +5,7 @@ export function rowIndependent(square: number, n: number): number {
   return Math.floor((square - 1) / Math.round(Math.sqrt(n)));
 }
 
-/** Every generation rule of server-contract.md section 4, checked without the code under test. */
+/** Every generation rule of docs/server.md §5, checked without the code under test. */
 export function generationViolations(n: number, snakes: number, ladders: number, connections: Connection[]): string[] {
   const problems: string[] = [];
   if (connections.filter((c) => c.type === 'snake').length !== snakes) problems.push('snake count');
@@ -25,7 +25,7 @@ export function generationViolations(n: number, snakes: number, ladders: number,
 }
 
 /**
- * The shape rules of issue #12 on a generated board, checked without the code under test: every
+ * The shape rules of a generated board (contract/game/boardShape.ts), checked without the code under test: every
  * connection spans at least a row (sqrt(N) squares) and at most a third of the board (N/3), and no
  * snake ends where a ladder starts or a ladder ends where a snake starts.
  */
