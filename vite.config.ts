@@ -35,8 +35,7 @@ function precompress(): Plugin {
 /**
  * The game screen's own code (the board, panels, game charts, live socket and socket.io-client)
  * in one chunk, and the contract/ui modules it shares with other lazy pages in another, instead of
- * a dozen small chunks that each cost a request and its headers (issue #14: the spectator page
- * under 150 KiB of JavaScript on the wire). Neither may be loaded by the entry: see
+ * a dozen small chunks that each cost a request and its headers. Neither may be loaded by the entry: see
  * entryStaysLight. Files the main chunk imports (StatusBadge, the path builders of
  * src/base/paths.ts) and the members-only proof panel stay out.
  */

@@ -21,8 +21,8 @@ async function squareOf(db: Db, gameId: number, squareId: number): Promise<Board
 }
 
 /**
- * Swaps the tasks (task_id and description) of two squares of the game (product-spec section 4,
- * 5 "Tasks"). 404 for a square of another game, 400 for the same square twice, 400
+ * Swaps the tasks (task_id and description) of two squares of the game (docs/game-rules.md §6,
+ * §13). 404 for a square of another game, 400 for the same square twice, 400
  * 'Cannot swap tasks with Start, Finish, Ladder, or Snake squares.' and 400 'You can only re-order
  * squares within their own Difficulty Tier column. ...' across tiers; 409 for a finished game.
  */
@@ -41,10 +41,10 @@ export async function swapTasks(trx: Db, row: GameRow, square1Id: number, square
 }
 
 /**
- * Reorder (product-spec section 7 "Game tasks" POST .../tasks/reorder): the task of each listed
+ * Reorder (docs/server.md §3 POST .../tasks/reorder): the task of each listed
  * square `id` moves to square `square_index`. 400 unless every id is a square of this game listed
  * once, the target positions are exactly the listed squares' own positions, and every moved task
- * stays inside its tier and off Start, Finish, Snake and Ladder squares (the spec's two messages).
+ * stays inside its tier and off Start, Finish, Snake and Ladder squares (the documented two messages).
  * 409 for a finished game.
  */
 export async function reorderTasks(trx: Db, row: GameRow, entries: ReorderBody['squares']): Promise<void> {
@@ -84,8 +84,8 @@ function byDescription(a: AvailableTask, b: AvailableTask): number {
 }
 
 /**
- * Pool tasks a square may get (product-spec section 7 GET .../tasks/{squareId}/available;
- * server-contract section 4): the clan's tasks of the square's tier that are on no square of the
+ * Pool tasks a square may get (docs/server.md §3 GET .../tasks/{squareId}/available;
+ * docs/server.md §5): the clan's tasks of the square's tier that are on no square of the
  * board, by description. 404 for a square of another game; 400 'Cannot Assign Task' for a square
  * with no tier (Start, Finish, Snake, Ladder).
  */
@@ -104,7 +104,7 @@ export async function availableTasks(db: Db, row: GameRow, squareId: number): Pr
 }
 
 /**
- * Puts pool task `taskId` on square `squareId` (product-spec section 7 PUT .../tasks/{squareId}),
+ * Puts pool task `taskId` on square `squareId` (docs/server.md §3 PUT .../tasks/{squareId}),
  * replacing its task if any. 404 for a square of another game; 400 'Cannot Assign Task' for a
  * square with no tier; 400 for a task that is not in this clan's pool or of another tier; 409 when
  * the task is already on the board; 409 for a finished game. Returns the square's number.

@@ -35,8 +35,8 @@ import { PROOF_MESSAGES, RulesBodySchema } from '../../contract/submission';
 const GAME = '/clan/:clanId/events/:eventId/game';
 
 /**
- * Game and game-task calls of a clan event (product-spec sections 4 "Game status", 5 "Game
- * settings" and "Tasks", 7 "Game" and "Game tasks", 8; server-contract sections 3-5). Any clan
+ * Game and game-task calls of a clan event (docs/game-rules.md §4,
+ * §6 and "Tasks", 7 "Game" and "Game tasks", 8; docs/server.md §4, §5, §6). Any clan
  * member may read; only managers (Owner, Admin) change. Errors as in gameScope, then 400 for a
  * bad body (the settings rule's own message), 409 for a change the game's state refuses. Every
  * path also answers with a trailing slash. Every change bumps the game's version in its
@@ -48,10 +48,10 @@ const GAME = '/clan/:clanId/events/:eventId/game';
  * - PUT    .../game/{gameId}/board {snakes_config, ladders_config} → {ok, message}; 400 names the bad pair
  * - PUT    .../game/{gameId}/status {status: 'in-progress'|'paused'} → {ok, status}
  * - PUT    .../game/{gameId}/reset → {ok, message}; 409 finished; the game's submissions and their
- *   stored images are deleted (server-contract section 8); a new dice round starts: the old seed
- *   is revealed in the log and a new one committed (section 10)
+ *   stored images are deleted (docs/server.md §9); a new dice round starts: the old seed
+ *   is revealed in the log and a new one committed (docs/game-rules.md §9)
  * - PUT    .../game/{gameId}/rules {proof_required} → {ok, proof_required, message}: the proof rule
- *   (server-contract section 8) without touching the board; 409 finished; a change is broadcast
+ *   (docs/server.md §9) without touching the board; 409 finished; a change is broadcast
  *   as the full game
  * - DELETE .../game/{gameId} → {ok, message}; with its submissions and their stored images
  * - GET    .../game/{gameId}/tasks → {squares, finished}: squares by square_index; finished: the board is a record

@@ -64,7 +64,7 @@ import {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The whole game as members see it (product-spec section 3 "Game"; contract/gameApi.ts GameSchema):
+ * The whole game as members see it (docs/game-rules.md §12; contract/gameApi.ts GameSchema):
  * settings, connections, squares 1..N, team states by team id, the viewer's team entries
  * (`user_teams`, empty when `viewerUserId` is null), the last 100 log entries newest first,
  * winners and version. Raises 404 'Game not found.' when there is no such game. Does not check
@@ -121,7 +121,7 @@ export async function loadProgress(db: Db, gameId: number): Promise<GameProgress
   };
 }
 
-/** The spectators' shape of a game (server-contract section 2 "Public game"): no user_teams, no revert counts. */
+/** The spectators' shape of a game (docs/server.md §3): no user_teams, no revert counts. */
 export function toPublicGame(game: Game): PublicGame {
   const { user_teams: _userTeams, team_states, ...rest } = game;
   return {
@@ -148,11 +148,11 @@ async function buildBoard(db: Db, clanId: number, settings: GameSettings, rng: R
 }
 
 /**
- * Creates the event's game from checked settings (product-spec section 7 "Game" POST;
- * server-contract section 4): generated snakes and ladders, squares 1..N with a random pool task
+ * Creates the event's game from checked settings (docs/server.md §3 POST;
+ * docs/server.md §5): generated snakes and ladders, squares 1..N with a random pool task
  * of their tier each (each pool task at most once; Unassigned when the tier runs out), a team
  * state per team of the event (position 1, history [1], no reverts), status READY with at least
- * one team else PENDING, the dice seed of round 1 (server-contract section 10: drawDiceSeed with
+ * one team else PENDING, the dice seed of round 1 (docs/game-rules.md §9: drawDiceSeed with
  * `config`) and a Server log entry. Returns the game id.
  * Raises 409 'This event already has a game.'.
  */
@@ -182,10 +182,10 @@ export async function createGame(
 }
 
 /**
- * Randomize (product-spec section 7 "Game" PUT .../game/{gameId}; section 4 "Randomize"):
+ * Randomize (docs/server.md §3 PUT .../game/{gameId}; docs/game-rules.md §5):
  * stores the checked settings and regenerates connections and squares with them; team positions,
  * histories, revert counts, task states, log, status and proof_required stay (not a reset; the
- * rules change through setRules, server-contract section 8). Raises 409 for a finished game, and
+ * rules change through setRules, docs/server.md §9). Raises 409 for a finished game, and
  * 409 when a team has been on a square at or beyond the new board's last square (shrinking the
  * board under a team would put it on or past Finish without winning; reset first).
  */
@@ -204,7 +204,7 @@ export async function randomizeGame(trx: Db, row: GameRow, settings: GameSetting
 }
 
 /**
- * Manual board (product-spec section 7 "Game" PUT .../board; server-contract section 4): checks
+ * Manual board (docs/server.md §3 PUT .../board; docs/server.md §5): checks
  * the pairs with validateBoard (400 naming the pair), stores them as the connections (num_snakes
  * and num_ladders become the list lengths), makes squares that start a connection 'Snake'/'Ladder'
  * (no tier, no task), and turns squares that no longer start one back into task squares of the
@@ -268,7 +268,7 @@ export async function setBoard(trx: Db, row: GameRow, body: BoardBody, rng: Rng)
 }
 
 /**
- * Status change (product-spec section 4 "Game status"; server-contract section 4): `to` checked by
+ * Status change (docs/game-rules.md §6; docs/server.md §5): `to` checked by
  * statusChangeError — 400 for a status other than 'in-progress'/'paused', 409 for a finished game
  * or a transition the rules refuse (with the rule's message). Logs 'Game started.' (from PENDING
  * or READY), 'Game resumed.' (from paused) or 'Game paused.' as Server. Returns the new status and
@@ -289,13 +289,13 @@ export async function changeStatus(trx: Db, row: GameRow, to: string): Promise<{
 }
 
 /**
- * Reset (product-spec section 2 "Confirm Game Reset", section 4; server-contract sections 4 and
- * 8): every team back to position 1 with history [1], no reverts and task state `none`, the
+ * Reset (docs/client.md §1; docs/game-rules.md §6; docs/server.md §5,
+ * §9): every team back to position 1 with history [1], no reverts and task state `none`, the
  * game's submissions deleted, the log cleared (then one Server entry 'Game reset.'), winners
- * cleared, status READY; the board stays. A new round of dice starts (server-contract section
- * 10): the recorded moves are cleared, a new seed is drawn and committed, and the old one is
+ * cleared, status READY; the board stays. A new round of dice starts (docs/game-rules.md
+ * §9): the recorded moves are cleared, a new seed is drawn and committed, and the old one is
  * revealed in a Server entry 'Dice seed of the previous round: {hex} (commitment {hex}).' after
- * 'Game reset.'. 409 for a finished game (product-spec: reset is available in every status
+ * 'Game reset.'. 409 for a finished game (docs/client.md: reset is available in every status
  * except finished). Returns the storage keys of the deleted submissions' images, for the caller
  * to delete once the transaction has committed.
  */
@@ -315,7 +315,7 @@ export async function resetGame(trx: Db, row: GameRow, config: Config): Promise<
 
 /**
  * Deletes the game with its submissions, squares, team states and log; the event's game_id is
- * null again (product-spec section 4; server-contract section 8). Returns the storage keys of the
+ * null again (docs/game-rules.md §6; docs/server.md §9). Returns the storage keys of the
  * deleted submissions' images, for the caller to delete once the transaction has committed.
  */
 export async function deleteGame(trx: Db, row: GameRow): Promise<string[]> {
@@ -325,7 +325,7 @@ export async function deleteGame(trx: Db, row: GameRow): Promise<string[]> {
 }
 
 /**
- * Rules change (server-contract section 8, PUT .../rules): sets proof_required without touching
+ * Rules change (docs/server.md §9, PUT .../rules): sets proof_required without touching
  * the board, bumping the version. 409 for a finished game. Returns whether it changed.
  */
 export async function setRules(trx: Db, row: GameRow, proofRequired: boolean): Promise<boolean> {

@@ -81,8 +81,8 @@ export function useClanNavigate(clanId: number): (view: ClanView) => void {
 }
 
 /**
- * Navigation state that marks the game play screen as opened from clan management (product-spec
- * section 2: "Navigation into it from clan management carries the origin as Clan Management,
+ * Navigation state that marks the game play screen as opened from clan management (docs/client.md
+ * §1: "Navigation into it from clan management carries the origin as Clan Management,
  * /clans/manage/{clanId}"), here from the Manage Game view of the event, so the breadcrumb goes
  * back to that view. Link with `<Link to={gamePath} state={CLAN_MANAGEMENT_ORIGIN}>`.
  */

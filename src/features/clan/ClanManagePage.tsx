@@ -30,7 +30,7 @@ import { RoleActionDialog } from './RoleActionDialog';
 export type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
 export type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
 
-/** Text shown while a clan action runs and the tabs are disabled (product-spec section 2). */
+/** Text shown while a clan action runs and the tabs are disabled (docs/client.md §1). */
 export const ACTION_PENDING_TEXT = 'Clan action in progress. Please wait...';
 
 /** The rename form: the new name and the current one. */
@@ -40,7 +40,7 @@ export interface RenameDraft {
 }
 
 /**
- * The rename rule (product-spec section 5 Clans): after the text rule (control characters refused
+ * The rename rule (docs/game-rules.md §13): after the text rule (control characters refused
  * as the server does), not empty, not the current name, at most 40 characters.
  */
 export function validateRename(draft: RenameDraft): string | null {
@@ -53,11 +53,11 @@ export function validateRename(draft: RenameDraft): string | null {
 }
 
 /**
- * /clans/manage/{clanId}, the clan management screen (product-spec section 2 "Clan management
- * screen", sections 4-8): breadcrumb back to Profile, the clan name with the Owner-only rename
+ * /clans/manage/{clanId}, the clan management screen (docs/client.md §5, §11; docs/game-rules.md §6, §11, §13; docs/server.md
+ * §3): breadcrumb back to Profile, the clan name with the Owner-only rename
  * pencil and settings menu (Disband Clan), 'Total Managers / Total Members', and the tabs
- * Members / Events / Tasks (and Reviews with its pending count for managers, server-contract
- * section 8), disabled with a pending message while a clan action runs.
+ * Members / Events / Tasks (and Reviews with its pending count for managers, docs/server.md
+ * §9), disabled with a pending message while a clan action runs.
  * Each tab and event view has its URL (src/base/paths.ts: /clans/manage/{clanId}/members, /events,
  * /events/{eventId}/teams|game|tasks, /tasks, /reviews; nothing after the id shows Members), so
  * Back, reload and bookmarks work; an unknown sub-path goes to the Members tab (replacing it).
@@ -241,7 +241,7 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
 }
 
 /**
- * The Owner's settings menu with Disband Clan (product-spec section 2; Radix dropdown,
+ * The Owner's settings menu with Disband Clan (docs/client.md §1; Radix dropdown,
  * keyboard-operable). Its trigger says 'Settings' in words beside the gear: the sole manager's
  * disabled Leave Clan sends them to Disband Clan, which must be findable without guessing an icon.
  */
@@ -262,14 +262,14 @@ function ClanSettingsMenu({ onDisband, disabled }: { onDisband: () => void; disa
   );
 }
 
-/** The clanRole action message: shown, fading after 4 s, gone at 5 s (product-spec section 9). */
+/** The clanRole action message: shown, fading after 4 s, gone at 5 s (docs/client.md §12). */
 function ActionMessage({ clanRole }: { clanRole: ClanRoleRef }) {
   const message = useSelector(clanRole, roleSel.selectActionMessage);
   const fading = useSelector(clanRole, roleSel.isMessageFading);
   return <FadingNotice message={message} fading={fading} testId="clan-action-message" />;
 }
 
-/** The rename dialog of the Owner's pencil (product-spec section 5 Clans). */
+/** The rename dialog of the Owner's pencil (docs/game-rules.md §13). */
 function RenameDialog({ actor }: { actor: ConfirmActionRef<RenameDraft, Nothing> }) {
   const draft = useSelector(actor, selectDraft);
   const id = useId();
