@@ -1,6 +1,7 @@
 import { assign, setup } from 'xstate';
 import { missingPromise } from './shared';
 import type { ClanMember } from '../contract/clan';
+import { errorText } from '../contract/errorText';
 
 /** A loaded clan: its name and members (the GET /api/clan/{clanId}/members answer). */
 export interface LoadedClan {
@@ -50,7 +51,7 @@ export const clanDataMachine = setup({
   actions: {
     assignClan: assign((_, clan: LoadedClan) => ({ clanName: clan.clan_name, members: clan.members, error: null })),
     assignLoadError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'Failed to load clan data.',
+      error: errorText(error, 'Failed to load clan data.'),
     })),
     removeMember: assign(({ context }, memberId: number) => ({ members: context.members.filter((m) => m.member_id !== memberId) })),
     assignName: assign((_, name: string) => ({ clanName: name })),

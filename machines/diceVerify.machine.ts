@@ -1,6 +1,7 @@
 import { assign, setup } from 'xstate';
 import type { DiceReport } from '../contract/diceVerify';
 import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 export type DiceVerifyEvent = { type: 'verify.reload' };
 
@@ -32,7 +33,7 @@ export const diceVerifyMachine = setup({
   },
   actions: {
     assignReport: assign((_, report: DiceReport) => ({ report, error: null })),
-    assignError: assign((_, error: unknown) => ({ report: null, error: error instanceof Error && error.message ? error.message : VERIFY_FALLBACK })),
+    assignError: assign((_, error: unknown) => ({ report: null, error: errorText(error, VERIFY_FALLBACK) })),
   },
 }).createMachine({
   id: 'diceVerify',

@@ -1,16 +1,12 @@
 import { assign, setup, type EventObject, type PromiseActorLogic } from 'xstate';
 import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 /** What every list chart holds: the rows of the last load and the failure text of the last try. */
 export interface ListContext<TItem> {
   items: TItem[];
   /** The failure text of the last load, or null. */
   error: string | null;
-}
-
-/** The text of a failed load: the error's own message, else the list's fallback text. */
-export function loadErrorText(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message ? error.message : fallback;
 }
 
 /** How one list differs from the others. */
@@ -69,7 +65,7 @@ export function listLoad<TItem, TContext extends ListContext<TItem>, TActor exte
     actors,
     /** The context after a load (for the chart's `assignItems`) and after a failure (`assignError`). */
     loaded: (context: TContext, items: TItem[]) => ({ ...o.onLoaded?.(context, items), items, error: null }) as Partial<TContext>,
-    failed: (error: unknown) => ({ error: loadErrorText(error, o.fallback) }) as Partial<TContext>,
+    failed: (error: unknown) => ({ error: errorText(error, o.fallback) }) as Partial<TContext>,
     load: (onError: 'failed' | 'loaded'): never =>
       ({
         id: o.actor,

@@ -3,6 +3,7 @@ import { isActiveStatus } from '../contract/game/status';
 import { GAME_VIEW_MESSAGES } from '../contract/game/viewTexts';
 import type { ResultsData } from '../contract/results';
 import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 export interface ResultsInput {
   gameId: number;
@@ -24,8 +25,6 @@ export const RESULTS_REFRESH_MS = 15_000;
 export const isGameOn = (context: ResultsContext) => context.data !== null && isActiveStatus(context.data.history.game.status);
 
 /** The failure text of a load: the error's own message, else the fallback. */
-const errorText = (error: unknown) => (error instanceof Error && error.message ? error.message : GAME_VIEW_MESSAGES.publicLoadFailed);
-
 /**
  * The results page of a game (issue #15): `loading` runs `loadResults` (the history and the
  * public game, given from src/) → `loaded`; a failure whose text is 'Game not found.' →
@@ -49,11 +48,11 @@ export const resultsMachine = setup({
     /** The read found the results on screen unchanged (kept as they are: nothing is drawn again). */
     isUnchanged: ({ context }, data: ResultsData) => JSON.stringify(context.data) === JSON.stringify(data),
     isGameActive: ({ context }) => isGameOn(context),
-    isNotFound: (_, error: unknown) => errorText(error) === GAME_VIEW_MESSAGES.notFound,
+    isNotFound: (_, error: unknown) => errorText(error, GAME_VIEW_MESSAGES.publicLoadFailed) === GAME_VIEW_MESSAGES.notFound,
   },
   actions: {
     assignData: assign((_, data: ResultsData) => ({ data, error: null })),
-    assignError: assign((_, error: unknown) => ({ error: errorText(error) })),
+    assignError: assign((_, error: unknown) => ({ error: errorText(error, GAME_VIEW_MESSAGES.publicLoadFailed) })),
   },
 }).createMachine({
   id: 'results',

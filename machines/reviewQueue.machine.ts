@@ -1,8 +1,8 @@
 import { assign, setup } from 'xstate';
 import type { ReviewBody, Submission } from '../contract/submission';
 import { PROOF_VIEW_TEXTS, denyReasonProblem, isUndoable, mergeQueue } from '../contract/proofView';
-import { loadErrorText } from './listLoader';
 import { missingCallback, missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 export interface ReviewQueueInput {
   clanId: number;
@@ -56,8 +56,6 @@ export type ReviewQueueEvent =
   | { type: 'submission.updated'; submission: Submission }
   | { type: 'clock.ticked'; now: number };
 
-const errorText = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
-
 /** The selection after the queue changed: kept while listed, else the first row. */
 const keepSelection = (items: Submission[], selectedId: number | null) =>
   items.some((s) => s.id === selectedId) ? selectedId : (items[0]?.id ?? null);
@@ -105,7 +103,7 @@ export const reviewQueueMachine = setup({
   },
   actions: {
     assignItems: assign(({ context }, items: Submission[]) => ({ items, error: null, selectedId: keepSelection(items, context.selectedId) })),
-    assignLoadError: assign((_, error: unknown) => ({ error: loadErrorText(error, PROOF_VIEW_TEXTS.queueFailed) })),
+    assignLoadError: assign((_, error: unknown) => ({ error: errorText(error, PROOF_VIEW_TEXTS.queueFailed) })),
     /** A live change: merged into the queue (and the recent reviews: pending again means undone). */
     applyUpdate: assign(({ context }, submission: Submission) => {
       const items = mergeQueue(context.items, submission);
