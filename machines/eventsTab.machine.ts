@@ -110,7 +110,7 @@ export const eventsTabMachine = setup({
         'events.reload': '.loading',
       },
       states: {
-        loading: { tags: ['busy'], invoke: eventList.load('failed') },
+        loading: { tags: ['busy'], invoke: eventList.load() },
         loaded: {},
         failed: {},
       },
