@@ -1,6 +1,7 @@
 import type { ClanRole } from './user';
 import { checkKick, checkLeave, checkRoleChange, ladderStep, PERMISSION_DENIED, SOLE_MANAGER_HINT } from './clan';
 
+import { errorText } from './errorText';
 /**
  * The texts of the clan role actions (docs/client.md §5, §11; docs/game-rules.md §13) and the pure
  * rules that pick them, for the clanRole chart (machines/clanRole.machine.ts).
@@ -110,7 +111,11 @@ export function refusalText(e: RoleIntent): string {
 
 /** The message of a failed call: the server's text, or the docs/client.md §11 fallback. */
 export function failureText(request: RoleRequest | null, error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
+  return errorText(error, fallbackFailureText(request));
+}
+
+/** The section 8 failure text of a request, for an error that carries no message. */
+function fallbackFailureText(request: RoleRequest | null): string {
   switch (request?.kind) {
     case 'kick':
       return roleMessages.kickFailed;

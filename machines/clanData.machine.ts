@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import { missingPromise } from './shared';
+import { loadStep } from './listLoader';
 import type { ClanMember } from '../contract/clan';
 
 /** A loaded clan: its name and members (the GET /api/clan/{clanId}/members answer). */
@@ -13,7 +13,7 @@ export interface ClanDataContext {
   clanId: number;
   clanName: string;
   members: ClanMember[];
-  /** The clan-load error text (docs/client.md §11), or null. */
+  /** The clan-load error text (product-spec section 8 Clan load), or null. */
   error: string | null;
 }
 
@@ -27,11 +27,21 @@ function isUnauthorizedError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 401;
 }
 
+/** The list-loader load step over one clan with its members. */
+const clan = loadStep<LoadedClan, ClanDataContext, 'loadClan', { clanId: number }>({
+  id: 'clanData',
+  actor: 'loadClan',
+  fallback: 'Failed to load clan data.',
+  input: (context) => ({ clanId: context.clanId }),
+  onLoaded: (_, loaded) => ({ clanName: loaded.clan_name, members: loaded.members }),
+});
+
 /**
- * The clan data of the clan management screen (docs/client.md §1, §11; docs/game-rules.md §6): loads
- * the clan with its members, reloads in the background on `clan.reload` (keeping what is shown),
- * removes a kicked row locally and renames locally. A failed first load shows the error the
- * `loadClan` actor raised (its message is the documented text: 404 'Clan ID {id} not found.', 403 the
+ * The clan data of the clan management screen (product-spec sections 2, 4, 8 Clan load): the
+ * list-loader load step (listLoader.ts) over the clan with its members. It loads them (`loading`
+ * → `ready`), reloads in the background on `clan.reload` (`ready.reloading`, keeping what is
+ * shown), removes a kicked row locally and renames locally. A failed load shows the error the
+ * `loadClan` actor raised (its message is the spec text: 404 'Clan ID {id} not found.', 403 the
  * permission text, else 'Failed to load clan data.'); a 401 enters `signedOut`, whose entry
  * action `goToLogin` (provided from src/) leaves the page for /.
  */
@@ -41,17 +51,13 @@ export const clanDataMachine = setup({
     events: {} as ClanDataEvent,
     input: {} as { clanId: number },
   },
-  actors: {
-    loadClan: missingPromise<LoadedClan, { clanId: number }>('clanData', 'loadClan'),
-  },
+  actors: clan.actors,
   guards: {
     isUnauthorized: (_, error: unknown) => isUnauthorizedError(error),
   },
   actions: {
-    assignClan: assign((_, clan: LoadedClan) => ({ clanName: clan.clan_name, members: clan.members, error: null })),
-    assignLoadError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'Failed to load clan data.',
-    })),
+    assignLoaded: assign(({ context }, loaded: LoadedClan) => clan.loaded(context, loaded)),
+    assignError: assign((_, error: unknown) => clan.failed(error)),
     removeMember: assign(({ context }, memberId: number) => ({ members: context.members.filter((m) => m.member_id !== memberId) })),
     assignName: assign((_, name: string) => ({ clanName: name })),
     goToLogin: () => {},
@@ -63,16 +69,7 @@ export const clanDataMachine = setup({
   states: {
     loading: {
       tags: ['busy'],
-      invoke: {
-        id: 'loadClan',
-        src: 'loadClan',
-        input: ({ context }) => ({ clanId: context.clanId }),
-        onDone: { target: 'ready', actions: { type: 'assignClan', params: ({ event }) => event.output } },
-        onError: [
-          { guard: { type: 'isUnauthorized', params: ({ event }: { event: { error: unknown } }) => event.error }, target: 'signedOut' },
-          { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-        ],
-      },
+      invoke: clan.load({ done: 'ready', catches: [{ guard: 'isUnauthorized', target: 'signedOut' }] }),
     },
     ready: {
       initial: 'current',
@@ -86,16 +83,12 @@ export const clanDataMachine = setup({
         },
         reloading: {
           on: { 'clan.reload': { target: 'reloading', reenter: true } },
-          invoke: {
+          invoke: clan.load({
             id: 'reloadClan',
-            src: 'loadClan',
-            input: ({ context }) => ({ clanId: context.clanId }),
-            onDone: { target: 'current', actions: { type: 'assignClan', params: ({ event }) => event.output } },
-            onError: [
-              { guard: { type: 'isUnauthorized', params: ({ event }: { event: { error: unknown } }) => event.error }, target: '#clanData.signedOut' },
-              { target: '#clanData.failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-            ],
-          },
+            done: 'current',
+            failed: '#clanData.failed',
+            catches: [{ guard: 'isUnauthorized', target: '#clanData.signedOut' }],
+          }),
         },
       },
     },

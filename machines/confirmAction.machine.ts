@@ -1,5 +1,6 @@
 import { assign, setup } from 'xstate';
 import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 /** What an action reports on success: the message shown in the result step. */
 export interface ActionResult {
@@ -76,7 +77,7 @@ export function confirmActionChart<TDraft extends object, TSubject extends objec
       assignValidationError: () => {},
       assignResult: assign((_, output: ActionResult) => ({ result: output.message, partial: output.partial ?? false, error: null })),
       assignError: assign((_, error: unknown) => ({
-        error: error instanceof Error && error.message ? error.message : 'Something went wrong. Please retry.',
+        error: errorText(error, 'Something went wrong. Please retry.'),
       })),
       notifySucceeded: () => {},
       reset: assign({ ...closed, result: null, partial: false, error: null }),

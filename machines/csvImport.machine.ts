@@ -2,6 +2,7 @@ import { assign, sendTo, setup } from 'xstate';
 import { missingPromise } from './shared';
 import { API_MESSAGE_DELAYS, bannerMachine, type BannerEvent } from './banner.machine';
 import { CSV_BAD_NAME, CSV_NO_FILE, csvImportNotice, type CsvUploadAnswer } from '../contract/task';
+import { errorText } from '../contract/errorText';
 
 /** The file chosen for upload, as far as the chart cares: its name (the rule is on the name). */
 export interface CsvFile {
@@ -49,7 +50,7 @@ export const csvImportMachine = setup({
     assignNoFile: assign({ error: CSV_NO_FILE, result: null }),
     assignResult: assign((_, result: CsvUploadAnswer) => ({ result, error: null, file: null })),
     assignError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'Failed to extract tasks. Check file format and permissions.',
+      error: errorText(error, 'Failed to extract tasks. Check file format and permissions.'),
     })),
     notifyImported: () => {},
     /** The banner follows the context: the error, else the answer's notice, else nothing. */

@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import type { DiceReport } from '../contract/diceVerify';
-import { missingPromise } from './shared';
+import { loadStep } from './listLoader';
 
 export type DiceVerifyEvent = { type: 'verify.reload' };
 
@@ -11,15 +11,22 @@ export interface DiceVerifyContext {
   error: string | null;
 }
 
-/** Failure text when the error carries none. */
-const VERIFY_FALLBACK = 'Failed to load the game history.';
+/** The list-loader load step over one report: a check that fails drops the old report. */
+const verify = loadStep<DiceReport, DiceVerifyContext, 'verifyDice', { gameId: number }>({
+  id: 'diceVerify',
+  actor: 'verifyDice',
+  fallback: 'Failed to load the game history.',
+  input: (context) => ({ gameId: context.gameId }),
+  onLoaded: (_, report) => ({ report }),
+});
 
 /**
- * The 'Verify dice' view (docs/game-rules.md §9): `loading` (tag `busy`) runs the
- * `verifyDice` actor — load the game's history and recompute every roll in the browser — and
- * goes to `loaded` with the report, or `failed` with the error's text (the old report is dropped). `verify.reload` checks
- * again from `loaded` (e.g. once the game has finished and its seed is revealed) or retries from
- * `failed`. Not the list-loader chart: the page holds one report, not a list of rows.
+ * The 'Verify dice' view (server-contract section 10): the list-loader load step (listLoader.ts)
+ * over one report. `loading` (tag `busy`) runs the `verifyDice` actor — load the game's history
+ * and recompute every roll in the browser — and goes to `loaded` with the report, or `failed`
+ * with the error's text (the old report is dropped). `verify.reload` checks again from `loaded`
+ * (e.g. once the game has finished and its seed is revealed) or retries from `failed`, through
+ * `loading` as the first check did.
  */
 export const diceVerifyMachine = setup({
   types: {
@@ -27,28 +34,17 @@ export const diceVerifyMachine = setup({
     input: {} as { gameId: number },
     events: {} as DiceVerifyEvent,
   },
-  actors: {
-    verifyDice: missingPromise<DiceReport, { gameId: number }>('diceVerify', 'verifyDice'),
-  },
+  actors: verify.actors,
   actions: {
-    assignReport: assign((_, report: DiceReport) => ({ report, error: null })),
-    assignError: assign((_, error: unknown) => ({ report: null, error: error instanceof Error && error.message ? error.message : VERIFY_FALLBACK })),
+    assignLoaded: assign(({ context }, report: DiceReport) => verify.loaded(context, report)),
+    assignError: assign((_, error: unknown) => ({ ...verify.failed(error), report: null })),
   },
 }).createMachine({
   id: 'diceVerify',
   context: ({ input }) => ({ gameId: input.gameId, report: null, error: null }),
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'verifyDice',
-        src: 'verifyDice',
-        input: ({ context }) => ({ gameId: context.gameId }),
-        onDone: { target: 'loaded', actions: { type: 'assignReport', params: ({ event }) => event.output } },
-        onError: { target: 'failed', actions: { type: 'assignError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-      },
-    },
+    loading: { tags: ['busy'], invoke: verify.load() },
     loaded: { on: { 'verify.reload': 'loading' } },
     failed: { on: { 'verify.reload': 'loading' } },
   },

@@ -1,6 +1,7 @@
 import { assign, setup } from 'xstate';
 import { DISCORD_PANEL_TEXTS, webhookDraftProblem, type Announce, type AnnounceKind, type DiscordSettings } from '../contract/discord';
 import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 /** What the save actor sends: the new URL (null keeps the saved one) and the flags. */
 export interface SaveDiscordInput {
@@ -35,8 +36,6 @@ export type DiscordSettingsEvent =
 export const DISCORD_RECHECK_MS = 30_000;
 
 const ALL_ON: Announce = { status: true, rolls: true, reviews: true, results: true };
-const errorText = (error: unknown) => (error instanceof Error && error.message ? error.message : DISCORD_PANEL_TEXTS.actionFailed);
-
 /** The chart's types, actors (effects provided by the panel), delays, guards and actions. */
 const discordSettingsSetup = setup({
   types: {
@@ -64,7 +63,7 @@ const discordSettingsSetup = setup({
     refuseDraft: assign(({ context }) => ({ urlProblem: webhookDraftProblem(context.draftUrl, context.saved !== null) })),
     clearMessage: assign({ message: null }),
     showSuccess: assign((_, text: string) => ({ message: { tone: 'success' as const, text } })),
-    showError: assign((_, error: unknown) => ({ message: { tone: 'error' as const, text: errorText(error) } })),
+    showError: assign((_, error: unknown) => ({ message: { tone: 'error' as const, text: errorText(error, DISCORD_PANEL_TEXTS.actionFailed) } })),
   },
 });
 

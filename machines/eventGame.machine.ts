@@ -8,6 +8,7 @@ import { boardTextsOf, boardTextsUnchanged, checkBoardTexts } from '../contract/
 import { gameStatusMachine } from './gameStatus.machine';
 import { socketConnectionMachine, type ConnectionRequest, type GameFact } from './socketConnection.machine';
 import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 export interface EventGameInput {
   /** The event's game, or null when none is set up yet. */
@@ -52,8 +53,6 @@ export interface GameNotice {
   tone: 'success' | 'error';
   text: string;
 }
-
-const errorText = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
 
 /**
  * The Event Game view of one event (docs/client.md §7, §11; docs/game-rules.md §4, §6; docs/server.md

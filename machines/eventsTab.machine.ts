@@ -1,7 +1,8 @@
 import { assign, setup } from 'xstate';
-import { listLoad, loadErrorText, type ListContext } from './listLoader';
+import { listLoad, type ListContext } from './listLoader';
 import { missingPromise } from './shared';
 import type { ClanEvent } from '../contract/event';
+import { errorText } from '../contract/errorText';
 
 /** The views of the Events tab sub-navigation (docs/client.md §6). */
 export type EventsView = 'list' | 'teams' | 'game' | 'gameTasks';
@@ -88,7 +89,7 @@ export const eventsTabMachine = setup({
       eventError: null,
     })),
     assignEvent: assign((_, event: ClanEvent) => ({ selectedEvent: event, eventError: null })),
-    assignEventError: assign((_, error: unknown) => ({ eventError: loadErrorText(error, EVENT_LOAD_FAILED) })),
+    assignEventError: assign((_, error: unknown) => ({ eventError: errorText(error, EVENT_LOAD_FAILED) })),
     clearEventError: assign({ eventError: null }),
   },
 }).createMachine({
@@ -109,7 +110,7 @@ export const eventsTabMachine = setup({
         'events.reload': '.loading',
       },
       states: {
-        loading: { tags: ['busy'], invoke: eventList.load('failed') },
+        loading: { tags: ['busy'], invoke: eventList.load() },
         loaded: {},
         failed: {},
       },

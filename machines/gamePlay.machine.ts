@@ -10,6 +10,7 @@ import { bannerMachine, type BannerEvent } from './banner.machine';
 import { rollMomentMachine, type RollMomentEvent, type RollMomentReport } from './rollMoment.machine';
 import { socketConnectionMachine, type ConnectionRequest, type GameFact } from './socketConnection.machine';
 import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 export interface GamePlayInput {
   gameId: number;
@@ -108,7 +109,7 @@ export const gamePlayMachine = setup({
       return { game: next, log: next.log_entries.slice(0, GAME_LOG_LIMIT), loadError: null };
     }),
     assignLoadError: assign((_, error: unknown) => ({
-      loadError: error instanceof Error && error.message ? error.message : GAME_VIEW_MESSAGES.loadFailed,
+      loadError: errorText(error, GAME_VIEW_MESSAGES.loadFailed),
     })),
     /**
      * A game_state_update, merged once with contract applyGameUpdate onto the newest game held

@@ -9,6 +9,7 @@ import {
   type RequestableStatus,
 } from '../contract/game/status';
 import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 /** What the chart is started with: the game's id and its server status. */
 export interface GameStatusInput {
@@ -228,7 +229,7 @@ function failed() {
         type: 'notify' as const,
         params: ({ event, context }: { event: { error: unknown }; context: GameStatusContext }) => ({
           tone: 'error' as const,
-          text: event.error instanceof Error && event.error.message ? event.error.message : `Failed to ${context.action ?? 'update'} game.`,
+          text: errorText(event.error, `Failed to ${context.action ?? 'update'} game.`),
         }),
       },
       'clearRequest' as const,

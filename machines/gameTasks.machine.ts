@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import type { AvailableTask, BoardSquare, SquaresAnswer } from '../contract/gameApi';
 import { GAME_TASKS_TEXTS, isFixedSquare, swapRefusal, swapSquareTasks } from '../contract/game/taskSquares';
 import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 export interface GameTasksInput {
   gameId: number | null;
@@ -34,7 +35,7 @@ export interface TasksNotice {
   text: string;
 }
 
-const detail = (error: unknown) => (error instanceof Error && error.message ? error.message : 'Request failed.');
+const detail = (error: unknown) => errorText(error, 'Request failed.');
 const squareById = (context: GameTasksContext, id: number | null) => context.squares.find((s) => s.id === id);
 
 /**

@@ -1,16 +1,12 @@
 import { assign, setup, type EventObject, type PromiseActorLogic } from 'xstate';
 import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 /** What every list chart holds: the rows of the last load and the failure text of the last try. */
 export interface ListContext<TItem> {
   items: TItem[];
   /** The failure text of the last load, or null. */
   error: string | null;
-}
-
-/** The text of a failed load: the error's own message, else the list's fallback text. */
-export function loadErrorText(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message ? error.message : fallback;
 }
 
 /** How one list differs from the others. */
@@ -39,6 +35,66 @@ export interface ListLoaderOptions<TItem, TExtra extends object, TEvent extends 
   update?: { [K in TEvent['type']]: (context: ListContext<TItem> & TExtra, event: Extract<TEvent, { type: K }>) => Partial<ListContext<TItem> & TExtra> };
 }
 
+/** How a chart loads what it shows: the chart id, the loading actor, the fallback failure text, and what a load adds to the context. */
+export interface LoadStepOptions<TOutput, TContext extends { error: string | null }, TActor extends string, TInput> {
+  /** The chart id (and the name in the "was not provided" error). */
+  id: string;
+  /** Name of the promise actor that loads (provided from src/). */
+  actor: TActor;
+  /** Failure text when the error carries none (product-spec section 8). */
+  fallback: string;
+  /** The actor's input, from the chart's context (e.g. which list). */
+  input?: (context: TContext) => TInput;
+  /** The context after a load. */
+  onLoaded: (context: TContext, output: TOutput) => Partial<TContext>;
+}
+
+/** Where one load's outcomes go, for a chart whose states are not named `loaded` and `failed`, or that loads in two places. */
+export interface LoadTargets {
+  /** The invoke id (default: the actor's name). */
+  id?: string;
+  /** The state after a load (default `loaded`). */
+  done?: string;
+  /** The state after a failure (default `failed`). */
+  failed?: string;
+  /** Failures that go elsewhere, tried first: a guard of the chart (given the error) and its target, keeping no failure text. */
+  catches?: readonly { guard: string; target: string }[];
+}
+
+/**
+ * The load step of the list-loader chart, for any chart that loads what it shows: `listLoad` for
+ * a list, or a single record (the results of a game, a dice report, a clan with its members).
+ * Gives the default actor (throws until provided), the context updates of the chart's actions
+ * `assignLoaded` and `assignError`, and `load(targets)`, the invoke of one load.
+ */
+export function loadStep<TOutput, TContext extends { error: string | null }, TActor extends string, TInput = void>(
+  o: LoadStepOptions<TOutput, TContext, TActor, TInput>,
+  doneAction = 'assignLoaded',
+) {
+  const actors = { [o.actor]: missingPromise<TOutput, TInput>(o.id, o.actor) } as Record<TActor, PromiseActorLogic<TOutput, TInput>>;
+  const input = o.input ? { input: ({ context }: { context: TContext }) => o.input!(context) } : {};
+  const error = ({ event }: { event: { error: unknown } }) => event.error;
+  // XState cannot check an invoke config whose actor name is a type parameter, so these configs
+  // are cast; the charts' call sites and model tests check them.
+  return {
+    actors,
+    /** The context after a load (for the chart's `assignLoaded`) and after a failure (`assignError`). */
+    loaded: (context: TContext, output: TOutput) => ({ ...o.onLoaded(context, output), error: null }) as Partial<TContext>,
+    failed: (e: unknown) => ({ error: errorText(e, o.fallback) }) as Partial<TContext>,
+    load: (t: LoadTargets = {}): never =>
+      ({
+        id: t.id ?? o.actor,
+        src: o.actor,
+        ...input,
+        onDone: { target: t.done ?? 'loaded', actions: { type: doneAction, params: ({ event }: { event: { output: TOutput } }) => event.output } },
+        onError: [
+          ...(t.catches ?? []).map((c) => ({ guard: { type: c.guard, params: error }, target: c.target })),
+          { target: t.failed ?? 'failed', actions: { type: 'assignError', params: error } },
+        ],
+      }) as never,
+  };
+}
+
 /** How a chart's list loads: the chart id, the loading actor, the fallback failure text, and what a load adds to the context. */
 export interface ListLoadOptions<TItem, TContext extends ListContext<TItem>, TActor extends string, TInput> {
   /** The chart id (and the name in the "was not provided" error). */
@@ -54,31 +110,12 @@ export interface ListLoadOptions<TItem, TContext extends ListContext<TItem>, TAc
 }
 
 /**
- * The load step of the list-loader chart, for `listLoader` and for a chart that holds a list
- * beside other states (eventsTab): the default actor (throws until provided), the context
- * updates of the chart's actions `assignItems` and `assignError`, and `load(onError)`, the invoke of a load that goes to
- * `loaded` (or `failed` / back to `loaded` on error).
+ * The load step for a list, for `listLoader` and for a chart that holds a list beside other
+ * states (eventsTab, reviewQueue): `loadStep` whose load sets `items`, through the chart's action
+ * `assignItems`.
  */
 export function listLoad<TItem, TContext extends ListContext<TItem>, TActor extends string, TInput = void>(o: ListLoadOptions<TItem, TContext, TActor, TInput>) {
-  const actors = { [o.actor]: missingPromise<TItem[], TInput>(o.id, o.actor) } as Record<TActor, PromiseActorLogic<TItem[], TInput>>;
-  const input = o.input ? { input: ({ context }: { context: TContext }) => o.input!(context) } : {};
-  const assignItems = { type: 'assignItems' as const, params: ({ event }: { event: { output: TItem[] } }) => event.output };
-  // XState cannot check an invoke config whose actor name is a type parameter, so these configs
-  // are cast; the charts' call sites and model tests check them.
-  return {
-    actors,
-    /** The context after a load (for the chart's `assignItems`) and after a failure (`assignError`). */
-    loaded: (context: TContext, items: TItem[]) => ({ ...o.onLoaded?.(context, items), items, error: null }) as Partial<TContext>,
-    failed: (error: unknown) => ({ error: loadErrorText(error, o.fallback) }) as Partial<TContext>,
-    load: (onError: 'failed' | 'loaded'): never =>
-      ({
-        id: o.actor,
-        src: o.actor,
-        ...input,
-        onDone: { target: 'loaded' as const, actions: assignItems },
-        onError: { target: onError, actions: { type: 'assignError' as const, params: ({ event }: { event: { error: unknown } }) => event.error } },
-      }) as never,
-  };
+  return loadStep<TItem[], TContext, TActor, TInput>({ ...o, onLoaded: (context, items) => ({ ...o.onLoaded?.(context, items), items }) as Partial<TContext> }, 'assignItems');
 }
 
 /**
@@ -108,7 +145,7 @@ export function listLoader<
   ) as never;
   const reloadFrom = o.reloadFrom ?? 'reloading';
   // `reloading` exists only where something leads to it.
-  const reloadingState = { tags: ['busy'], invoke: load(o.reloadFailure ?? 'failed') };
+  const reloadingState = { tags: ['busy'], invoke: load({ failed: o.reloadFailure ?? 'failed' }) };
   const reloading = reloadFrom === 'reloading' || o.retryFrom === 'reloading' || o.pollInterval !== undefined;
   return setup({
     types: { context: {} as Context, events: {} as { type: TReload } | TEvent },
@@ -128,7 +165,7 @@ export function listLoader<
     initial: 'loading',
     on: ownEvents,
     states: {
-      loading: { tags: ['busy'], invoke: load('failed') },
+      loading: { tags: ['busy'], invoke: load() },
       loaded: { ...poll, on: reloadTo(reloadFrom) },
       // typed as present either way, so the chart's state value type stays one for every list
       ...(reloading ? { reloading: reloadingState } : ({} as { reloading: typeof reloadingState })),

@@ -3,6 +3,7 @@ import { missingPromise } from './shared';
 import type { ClanSummary } from '../contract/clan';
 import type { ClanSetupRole, SetupInput } from '../contract/onboarding';
 import { clanSetupError, onboardingIgns } from '../contract/onboarding';
+import { errorText } from '../contract/errorText';
 
 export interface OnboardingContext {
   ignText: string;
@@ -70,7 +71,7 @@ export const onboardingMachine = setup({
     assignClans: assign((_, clans: ClanSummary[]) => ({ clans })),
     assignClanError: assign(({ context }) => ({ error: clanSetupError(setupPayload(context).clan_setup) })),
     assignServerError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'Setup failed. Please try again.',
+      error: errorText(error, 'Setup failed. Please try again.'),
     })),
     clearError: assign({ error: null }),
     completed: () => {},

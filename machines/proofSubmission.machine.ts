@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import type { Submission, TaskState } from '../contract/submission';
 import { PROOF_VIEW_TEXTS, proofImageProblem, proofNoteProblem } from '../contract/proofView';
 import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 /** Which team the dialog sends proof for. */
 export interface ProofSubmissionInput {
@@ -44,8 +45,6 @@ export type ProofSubmissionEvent =
   | { type: 'task.stateChanged'; state: TaskState }
   /** A fact from the upload: bytes sent so far. */
   | { type: 'upload.progressed'; loaded: number; total: number };
-
-const errorText = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
 
 /**
  * The 'Submit Proof' dialog of the game play screen (docs/server.md §9): `proof.open`

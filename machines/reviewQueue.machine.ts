@@ -1,8 +1,9 @@
 import { assign, setup } from 'xstate';
 import type { ReviewBody, Submission } from '../contract/submission';
 import { PROOF_VIEW_TEXTS, denyReasonProblem, isUndoable, mergeQueue } from '../contract/proofView';
-import { loadErrorText } from './listLoader';
+import { listLoad } from './listLoader';
 import { missingCallback, missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
 
 export interface ReviewQueueInput {
   clanId: number;
@@ -56,8 +57,6 @@ export type ReviewQueueEvent =
   | { type: 'submission.updated'; submission: Submission }
   | { type: 'clock.ticked'; now: number };
 
-const errorText = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
-
 /** The selection after the queue changed: kept while listed, else the first row. */
 const keepSelection = (items: Submission[], selectedId: number | null) =>
   items.some((s) => s.id === selectedId) ? selectedId : (items[0]?.id ?? null);
@@ -69,6 +68,15 @@ const move = (items: Submission[], selectedId: number | null, by: 1 | -1) => {
   return items[next].id;
 };
 
+/** The list-loader load step of the queue: a load keeps the selection while its row is listed. */
+const queue = listLoad<Submission, ReviewQueueContext, 'loadQueue', { clanId: number }>({
+  id: 'reviewQueue',
+  actor: 'loadQueue',
+  fallback: PROOF_VIEW_TEXTS.queueFailed,
+  input: (context) => ({ clanId: context.clanId }),
+  onLoaded: (context, items) => ({ selectedId: keepSelection(items, context.selectedId) }),
+});
+
 /**
  * The referee queue of the clan's Reviews tab (docs/server.md §9), for managers.
  * `reviews.watch` (the viewer is a manager) starts it; `reviews.unwatch` stops it.
@@ -77,7 +85,7 @@ const move = (items: Submission[], selectedId: number | null, by: 1 | -1) => {
  *   oldest first, reviewed or withdrawn rows leave) with the `chime` action for a new pending one
  *   when the sound is on; the `clock` actor ticks (`clock.ticked`) for the waits and Undo's 5 minutes.
  * - loading (`loadQueue`) → list, or failed with the error (`reviews.reload` tries again): the
- *   list-loader chart's vocabulary (listLoader.ts), nested here beside the review states.
+ *   list-loader load step (listLoader.ts), nested here beside the review states.
  * - list.idle: J/K move the selection (`selection.next` / `selection.previous`); `review.approve`
  *   sends the approval at once (reviewing); `review.deny` opens the reason dialog (denying: a
  *   reason of 1 to 300 characters is required); `review.undo` within 5 minutes (undoing).
@@ -90,7 +98,7 @@ export const reviewQueueMachine = setup({
     input: {} as ReviewQueueInput,
   },
   actors: {
-    loadQueue: missingPromise<Submission[], { clanId: number }>('reviewQueue', 'loadQueue'),
+    ...queue.actors,
     reviewSubmission: missingPromise<Submission, ReviewRequest>('reviewQueue', 'reviewSubmission'),
     undoReview: missingPromise<Submission, { clanId: number; submissionId: number }>('reviewQueue', 'undoReview'),
     reviewFeed: missingCallback<ReviewQueueEvent, { clanId: number }>('reviewQueue', 'reviewFeed'),
@@ -104,8 +112,8 @@ export const reviewQueueMachine = setup({
     isChimeDue: ({ context }, submission: Submission) => context.soundOn && submission.status === 'pending' && !context.items.some((s) => s.id === submission.id),
   },
   actions: {
-    assignItems: assign(({ context }, items: Submission[]) => ({ items, error: null, selectedId: keepSelection(items, context.selectedId) })),
-    assignLoadError: assign((_, error: unknown) => ({ error: loadErrorText(error, PROOF_VIEW_TEXTS.queueFailed) })),
+    assignItems: assign(({ context }, items: Submission[]) => queue.loaded(context, items)),
+    assignError: assign((_, error: unknown) => queue.failed(error)),
     /** A live change: merged into the queue (and the recent reviews: pending again means undone). */
     applyUpdate: assign(({ context }, submission: Submission) => {
       const items = mergeQueue(context.items, submission);
@@ -179,16 +187,7 @@ export const reviewQueueMachine = setup({
       },
       initial: 'loading',
       states: {
-        loading: {
-          tags: ['busy'],
-          invoke: {
-            id: 'loadQueue',
-            src: 'loadQueue',
-            input: ({ context }) => ({ clanId: context.clanId }),
-            onDone: { target: 'list', actions: { type: 'assignItems', params: ({ event }) => event.output } },
-            onError: { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-          },
-        },
+        loading: { tags: ['busy'], invoke: queue.load({ done: 'list' }) },
         failed: {
           on: { 'reviews.reload': 'loading' },
         },

@@ -1,6 +1,7 @@
 import { assign, setup } from 'xstate';
 import { missingPromise } from './shared';
 import { USER_LOAD_FAILED, type AuthStatus, type User } from '../contract/user';
+import { errorText } from '../contract/errorText';
 
 /** Which message the login page shows when signed out (docs/client.md §2). */
 export type SignedOutNotice = 'welcome' | 'expired';
@@ -87,7 +88,7 @@ export const sessionMachine = setup({
     assignLoadError: assign({ user: null, error: USER_LOAD_FAILED }),
     clearSession: assign({ user: null, notice: 'welcome' as SignedOutNotice, error: null }),
     assignSignInError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : 'Sign-in failed.',
+      error: errorText(error, 'Sign-in failed.'),
     })),
     clearError: assign({ error: null }),
   },

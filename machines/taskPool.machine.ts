@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Task, TaskPageQuery } from '../contract/task';
+import { errorText } from '../contract/errorText';
 
 /** Sortable columns of the task table (docs/client.md §8). */
 export type TaskSortKey = 'description' | 'difficulty' | 'clan_name';
@@ -123,7 +124,7 @@ export const taskPoolMachine = setup({
     assignOtherPage: assign((_, result: TaskPageResult) => ({ otherPage: result, error: null })),
     assignLastPage: assign(({ context }, result: TaskPageResult) => ({ page: Math.max(1, Math.ceil(result.total / context.pageSize)) })),
     assignLoadError: assign((_, error: unknown) => ({
-      error: error instanceof Error && error.message ? error.message : LOAD_FAILED,
+      error: errorText(error, LOAD_FAILED),
     })),
     firstPage: assign({ page: 1 }),
     assignSearch: assign((_, value: string) => ({ search: value, page: 1 })),

@@ -1,9 +1,9 @@
 import { assign, raise, setup } from 'xstate';
 import { BANNER_DELAYS, fadingMessageStates } from './banner.machine';
-import { loadErrorText } from './listLoader';
 import { missingPromise } from './shared';
 import type { TeamMember, TeamMembersAnswer, TeamRole } from '../contract/team';
 import { flattenEligible, withIgnReturned, withoutIgn, type EligibleIgn } from '../contract/eligibleIgns';
+import { errorText } from '../contract/errorText';
 
 export type { EligibleIgn } from '../contract/eligibleIgns';
 
@@ -89,7 +89,7 @@ export const teamMembersMachine = setup({
       loadError: null,
       selectedIgnId: null,
     })),
-    assignLoadError: assign((_, error: unknown) => ({ loadError: loadErrorText(error, 'Failed to fetch team members and available list.') })),
+    assignLoadError: assign((_, error: unknown) => ({ loadError: errorText(error, 'Failed to fetch team members and available list.') })),
     assignSelectedIgn: assign((_, ignId: number | null) => ({ selectedIgnId: ignId })),
     assignRole: assign((_, role: TeamRole) => ({ role })),
     takeAddedMember: assign(({ context }, answer: MemberAnswer) => ({
@@ -123,7 +123,7 @@ export const teamMembersMachine = setup({
     }),
     assignSuccess: assign((_, text: string) => ({ notice: { tone: 'success', text } as MemberNotice })),
     assignFailure: assign((_, e: { error: unknown; fallback: string }) => ({
-      notice: { tone: 'error', text: loadErrorText(e.error, e.fallback) } as MemberNotice,
+      notice: { tone: 'error', text: errorText(e.error, e.fallback) } as MemberNotice,
     })),
     showNotice: raise({ type: 'message.show' }),
     clearMessage: assign({ notice: null }),

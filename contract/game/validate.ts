@@ -1,6 +1,7 @@
 import { isBoardSize, MAX_LADDERS, MAX_SNAKES, rowOf } from './board';
 import type { Connection, ConnectionType } from './generate';
 import { SETTINGS_MESSAGES } from './settings';
+import { errorText } from '../errorText';
 
 /** Label of a config box in the manual board editor. */
 export type ConfigLabel = 'Snakes' | 'Ladders';
@@ -32,7 +33,7 @@ export function parseConfig(text: string, label: ConfigLabel): ParsedConfig {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: CONFIG_MESSAGES.invalidJson(label, error instanceof Error ? error.message : String(error)) };
+    return { ok: false, error: CONFIG_MESSAGES.invalidJson(label, errorText(error, String(error))) };
   }
   if (!Array.isArray(value)) return { ok: false, error: CONFIG_MESSAGES.notArray };
   const pairs: SquarePair[] = [];

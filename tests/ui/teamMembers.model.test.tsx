@@ -178,13 +178,13 @@ function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
     'ready.notice.shown': async (s) => {
       const notice = await within(manager()).findByTestId('member-notice');
       expect(notice.textContent).toBe(s.context.notice!.text);
-      expect(notice.className).toContain(s.context.notice!.tone === 'success' ? 'notice--success' : 'notice--error');
-      expect(notice.parentElement!.className).not.toContain('fade--out');
+      expect(notice.dataset.tone).toBe(s.context.notice!.tone);
+      expect(notice.className).toBe('action-message');
     },
     'ready.notice.fading': async (s) => {
       const notice = within(manager()).getByTestId('member-notice');
       expect(notice.textContent).toBe(s.context.notice!.text);
-      expect(notice.parentElement!.className).toContain('fade--out');
+      expect(notice.className).toBe('action-message action-message--fading');
     },
   };
 }

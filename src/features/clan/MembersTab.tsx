@@ -13,6 +13,7 @@ import { TableHead } from '../../ui/TableHead';
 import type { ClanManageEffects } from './effects';
 import { PAGE_SIZES, useTableModel, type PageSize } from '../../ui/tableModel';
 import { filterMembers, noMembersText, rangeLabel, rowActions } from './memberTable';
+import { errorText } from '../../../contract/errorText';
 
 type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
 type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
@@ -284,7 +285,7 @@ function AvailableUserFields({ actor, clanId, isOwner, load }: { actor: ConfirmA
             </>
           )}
         </select>
-        {status === 'error' && <Notice tone="error">{error instanceof Error && error.message ? error.message : 'Failed to load the users who can be added.'}</Notice>}
+        {status === 'error' && <Notice tone="error">{errorText(error, 'Failed to load the users who can be added.')}</Notice>}
       </div>
       <div className="field">
         <label className="field__label" htmlFor={roleFieldId}>Role</label>

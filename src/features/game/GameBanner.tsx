@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { bannerMachine } from '../../../machines/banner.machine';
 import { isBannerFading, selectBannerMessage } from '../../../machines/banner.selectors';
-import { Notice } from '../../ui/Notice';
+import { FadingNotice } from '../../ui/Notice';
 
 /** A banner actor as the game screens hold it. */
 export type BannerRef = ActorRefFrom<typeof bannerMachine>;
@@ -15,16 +15,5 @@ export type BannerRef = ActorRefFrom<typeof bannerMachine>;
 export function GameBanner({ banner }: { banner: BannerRef }) {
   const message = useSelector(banner, selectBannerMessage);
   const fading = useSelector(banner, isBannerFading);
-  return (
-    <div className="game-banner-slot">
-      {message && (
-        <div className={fading ? 'game-banner game-banner--fading' : 'game-banner'} data-testid="game-banner" data-tone={message.tone}>
-          <Notice tone={message.tone}>{message.text}</Notice>
-          <button type="button" className="game-banner__close" aria-label="Dismiss message" onClick={() => banner.send({ type: 'message.dismiss' })}>
-            ×
-          </button>
-        </div>
-      )}
-    </div>
-  );
+  return <FadingNotice message={message} fading={fading} testId="game-banner" look="banner" onDismiss={() => banner.send({ type: 'message.dismiss' })} />;
 }

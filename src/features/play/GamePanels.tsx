@@ -13,7 +13,7 @@ import type { bannerMachine } from '../../../machines/banner.machine';
 import { isBannerFading, selectBannerMessage } from '../../../machines/banner.selectors';
 import type { socketConnectionMachine } from '../../../machines/socketConnection.machine';
 import { selectConnectionState, selectReconnectAttempt, type ConnectionState } from '../../../machines/socketConnection.selectors';
-import { Notice } from '../../ui/Notice';
+import { FadingNotice } from '../../ui/Notice';
 import { prefersReducedMotion } from './confetti';
 import { timeOnSquare } from '../../../contract/submission';
 import { TaskStateBadge, useNow } from './TaskStateBadge';
@@ -212,12 +212,7 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
 function ActionMessage({ message }: { message: MessageRef }) {
   const shown = useSelector(message, selectBannerMessage);
   const fading = useSelector(message, isBannerFading);
-  if (!shown) return null;
-  return (
-    <div className={fading ? 'fade fade--out' : 'fade'}>
-      <Notice tone="error" testId="action-error">{shown.text}</Notice>
-    </div>
-  );
+  return <FadingNotice message={shown} fading={fading} testId="action-error" />;
 }
 
 /**

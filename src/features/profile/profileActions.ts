@@ -3,6 +3,7 @@ import { applyTextRule } from '../../../contract/text';
 import { IGN_FIELD } from '../../../contract/user';
 import { clanNameField } from '../../../contract/clan';
 import type { ActionResult } from '../../../machines/confirmAction.machine';
+import { errorText } from '../../../contract/errorText';
 
 /** Profile form texts (docs/game-rules.md §13). */
 export const PROFILE_TEXTS = {
@@ -81,7 +82,7 @@ export async function linkEach(text: string, link: (ign: string) => Promise<unkn
       linked += 1;
       lines.push(linkLines.linked(ign));
     } catch (error) {
-      lines.push(linkLines.failed(ign, error instanceof Error && error.message ? error.message : 'Request failed.'));
+      lines.push(linkLines.failed(ign, errorText(error, 'Request failed.')));
     }
   }
   const message = lines.join('\n');

@@ -5,7 +5,7 @@ import { teamMembersMachine } from '../../../machines/teamMembers.machine';
 import * as sel from '../../../machines/teamMembers.selectors';
 import { TEAM_ROLES, type Team, type TeamMember, type TeamRole } from '../../../contract/team';
 import { ConfirmDialog, useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
-import { Notice } from '../../ui/Notice';
+import { FadingNotice, Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import type { TeamsEffects } from './EventTeamsView';
 import { IgnCombobox } from './IgnCombobox';
@@ -91,12 +91,7 @@ export function TeamMemberManager({
 function MemberNotice({ members }: { members: MembersRef }) {
   const notice = useSelector(members, sel.selectNotice);
   const fading = useSelector(members, sel.selectNoticeFading);
-  if (!notice) return null;
-  return (
-    <div className={fading ? 'fade fade--out' : 'fade'}>
-      <Notice tone={notice.tone} testId="member-notice">{notice.text}</Notice>
-    </div>
-  );
+  return <FadingNotice message={notice} fading={fading} testId="member-notice" />;
 }
 
 function MemberTable({ members, onRemove }: { members: MembersRef; onRemove: (m: TeamMember) => void }) {
