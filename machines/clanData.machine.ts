@@ -13,7 +13,7 @@ export interface ClanDataContext {
   clanId: number;
   clanName: string;
   members: ClanMember[];
-  /** The clan-load error text (product-spec section 8 Clan load), or null. */
+  /** The clan-load error text (docs/client.md §11), or null. */
   error: string | null;
 }
 
@@ -37,11 +37,11 @@ const clan = loadStep<LoadedClan, ClanDataContext, 'loadClan', { clanId: number 
 });
 
 /**
- * The clan data of the clan management screen (product-spec sections 2, 4, 8 Clan load): the
+ * The clan data of the clan management screen (docs/client.md §1, §11; docs/game-rules.md §6): the
  * list-loader load step (listLoader.ts) over the clan with its members. It loads them (`loading`
  * → `ready`), reloads in the background on `clan.reload` (`ready.reloading`, keeping what is
  * shown), removes a kicked row locally and renames locally. A failed load shows the error the
- * `loadClan` actor raised (its message is the spec text: 404 'Clan ID {id} not found.', 403 the
+ * `loadClan` actor raised (its message is the documented text: 404 'Clan ID {id} not found.', 403 the
  * permission text, else 'Failed to load clan data.'); a 401 enters `signedOut`, whose entry
  * action `goToLogin` (provided from src/) leaves the page for /.
  */

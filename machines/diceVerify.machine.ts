@@ -21,7 +21,7 @@ const verify = loadStep<DiceReport, DiceVerifyContext, 'verifyDice', { gameId: n
 });
 
 /**
- * The 'Verify dice' view (server-contract section 10): the list-loader load step (listLoader.ts)
+ * The 'Verify dice' view (docs/game-rules.md §9): the list-loader load step (listLoader.ts)
  * over one report. `loading` (tag `busy`) runs the `verifyDice` actor — load the game's history
  * and recompute every roll in the browser — and goes to `loaded` with the report, or `failed`
  * with the error's text (the old report is dropped). `verify.reload` checks again from `loaded`

@@ -41,7 +41,7 @@ export interface LoadStepOptions<TOutput, TContext extends { error: string | nul
   id: string;
   /** Name of the promise actor that loads (provided from src/). */
   actor: TActor;
-  /** Failure text when the error carries none (product-spec section 8). */
+  /** Failure text when the error carries none (docs/client.md §11). */
   fallback: string;
   /** The actor's input, from the chart's context (e.g. which list). */
   input?: (context: TContext) => TInput;
