@@ -4,8 +4,8 @@ import type { AnyStateMachine, AnyStateNode, SnapshotFrom } from 'xstate';
 import { TestModel, getShortestPaths, type TestPath } from './graph';
 
 /**
- * The one harness of the model-based UI tests of a chart (docs/architecture.md
- * §6): the shortest paths of the REAL chart taken with @xstate/graph (`TestModel` +
+ * The one harness of the model-based UI tests of a chart (house-style "Tests generated from the
+ * charts"): the shortest paths of the REAL chart taken with @xstate/graph (`TestModel` +
  * `getShortestPaths`, events as a function of state, so synthetic `xstate.done/error.actor.*` and
  * `xstate.after.*` steps come from the chart), then one test per path that causes each step's
  * event through the rendered screen (an executor per event type) and asserts every state node the
@@ -51,7 +51,12 @@ export interface ChartModel<S extends SnapshotFrom<AnyStateMachine>, E extends {
   ignores?: (s: S, event: E) => boolean;
   /** Event types with an executor that the screen never causes (each executor throws why). */
   notDriven?: string[];
-  /** More guards over the generated paths (documented texts reached, edges taken). */
+  /**
+   * Keep paths that are a prefix of another (default true, so every edge gets its own test); false
+   * where the states are many and each longer path already asserts every state of its prefix.
+   */
+  allowDuplicatePaths?: boolean;
+  /** More guards over the generated paths (spec texts reached, edges taken). */
   guards?: (paths: TestPath<S, E>[]) => void;
 }
 
@@ -96,7 +101,7 @@ export function shortestPaths<S extends SnapshotFrom<AnyStateMachine>, E extends
 /** The generated paths of a chart model, each with the input it starts from. */
 function pathsOf<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }, W>(c: ChartModel<S, E, W>): { input: unknown; path: TestPath<S, E> }[] {
   return (c.inputs ?? [undefined]).flatMap((input) =>
-    shortestPaths(c.machine, c.events, c.serialize ?? defaultSerialize, { input, allowDuplicatePaths: true }).map((path) => ({ input, path })),
+    shortestPaths(c.machine, c.events, c.serialize ?? defaultSerialize, { input, allowDuplicatePaths: c.allowDuplicatePaths ?? true }).map((path) => ({ input, path })),
   );
 }
 

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects, fakeGameEffects } from '../support/effects';
 import { FakeSocket } from '../support/fakeSocket';
 import { fixtureGame } from '../support/gameFixtures';
@@ -16,8 +16,8 @@ import { ApiRequestError } from '../../src/api/client';
 import { EventGameView, GAME_DIALOG_TEXTS } from '../../src/features/game/EventGameView';
 
 /**
- * Model-based test of the gameStatus chart (docs/game-rules.md §6) through the
- * rendered Event Game view: shortest paths generated from the chart with @xstate/graph, each step
+ * Model-based test of the gameStatus chart (product-spec section 4 "Game status") through the
+ * rendered Event Game view: shortest paths generated from the chart by the chart-model harness, each step
  * caused through the screen — the status control (Start Game / Pause Game / Resume Game), the
  * Reset Game button and its confirmation dialog, Refresh (a reload that brings a new server
  * status: game.statusChanged), and the fake server settling the status call (done / error) — and
@@ -40,19 +40,21 @@ const SERVER_STATUS: Record<GameChartState, GameStatus> = { pending: 'PENDING', 
 const FAILURE = 'Game is already paused.';
 const UNKNOWN = 'explode';
 
-/** The leaf state nodes of the chart (resolving is transient and never rests). */
-const STATE_NODES = [
-  'pending.idle',
-  'pending.changing',
-  'ready.idle',
-  'ready.changing',
-  'inProgress.idle',
-  'inProgress.changing',
-  'paused.idle',
-  'paused.changing',
-  'finished',
-] as const;
-type StateNode = (typeof STATE_NODES)[number];
+/** The state nodes of the chart (resolving is transient and never rests). */
+type StateNode =
+  | 'pending'
+  | 'pending.idle'
+  | 'pending.changing'
+  | 'ready'
+  | 'ready.idle'
+  | 'ready.changing'
+  | 'inProgress'
+  | 'inProgress.idle'
+  | 'inProgress.changing'
+  | 'paused'
+  | 'paused.idle'
+  | 'paused.changing'
+  | 'finished';
 
 /** A 25-square game of two teams in `status`. */
 function fakeGame(status: GameStatus): Game {
@@ -150,18 +152,6 @@ function serializeState(s: Snap, event: ModelEvent | undefined, prev: Snap | und
   return `${base} via ${via}`;
 }
 
-function pathsOf(): TestPath<Snap, ModelEvent>[] {
-  const input = { gameId: GAME, status: 'PENDING' as GameStatus };
-  const model = new TestModel(gameStatusMachine, {
-    input,
-    stateMatcher: (s: Snap, key: string) => s.matches(key as never),
-  } as never);
-  return model.getPaths(
-    () => getShortestPaths(gameStatusMachine, { input, events: eventsOf as never, serializeState: serializeState as never }) as never,
-    { allowDuplicatePaths: true },
-  ) as unknown as TestPath<Snap, ModelEvent>[];
-}
-
 const control = () => screen.getByTestId('status-control') as HTMLButtonElement;
 const resetButton = () => screen.getByRole('button', { name: 'Reset Game' }) as HTMLButtonElement;
 const banner = () => screen.getByTestId('game-banner');
@@ -174,6 +164,9 @@ const statusShown = (wire: string) => `${wire}|${statusLabel(wire)}`;
 
 /** What the screen shows in each state node. */
 function assertions(): Record<StateNode, (s: Snap) => Promise<void>> {
+  const status = (state: Exclude<GameChartState, 'finished'>) => async () => {
+    await waitFor(() => expect(shownStatus()).toBe(statusShown(STATUS_LABELS[state])));
+  };
   const idle = (state: Exclude<GameChartState, 'finished'>) => async () => {
     await waitFor(() => expect(shownStatus()).toBe(statusShown(STATUS_LABELS[state])));
     await waitFor(() => expect(control().disabled).toBe(false));
@@ -189,6 +182,10 @@ function assertions(): Record<StateNode, (s: Snap) => Promise<void>> {
     screen.getByText('Updating game status...');
   };
   return {
+    pending: status('pending'),
+    ready: status('ready'),
+    inProgress: status('inProgress'),
+    paused: status('paused'),
     'pending.idle': idle('pending'),
     'pending.changing': changing('pending'),
     'ready.idle': idle('ready'),
@@ -199,7 +196,7 @@ function assertions(): Record<StateNode, (s: Snap) => Promise<void>> {
     'paused.changing': changing('paused'),
     finished: async () => {
       await waitFor(() => expect(shownStatus()).toBe(statusShown('finished')));
-      // Finished: start and reset disabled, the button reads Game Finished (docs/game-rules.md §6).
+      // Finished: start and reset disabled, the button reads Game Finished (product-spec section 4).
       expect(control().textContent).toBe('Game Finished');
       expect(control().disabled).toBe(true);
       expect(resetButton().disabled).toBe(true);
@@ -207,112 +204,100 @@ function assertions(): Record<StateNode, (s: Snap) => Promise<void>> {
   };
 }
 
-type Executor = (step: { event: ModelEvent; state: Snap }) => Promise<void>;
+/** A reload (Refresh, or the reload after a reset) that answers `status`. */
+const reloadWith = async (w: World, status: GameStatus) => {
+  await act(() => w.fx.resolve('fetchGame', fakeGame(status)));
+};
 
 /** How each event is caused through the screen. */
-function executors(w: World) {
-  /** A reload (Refresh, or the reload after a reset) that answers `status`. */
-  const reloadWith = async (status: GameStatus) => {
-    await act(() => w.fx.resolve('fetchGame', fakeGame(status)));
-  };
-  return {
-    'status.request': async ({ event }) => {
-      if (event.type !== 'status.request') return;
-      const button = control();
-      if (event.action === UNKNOWN) {
-        // The same control, its action value altered: the chart refuses what it does not know.
-        const original = button.value;
-        button.value = UNKNOWN;
-        await w.user.click(button);
-        button.value = original;
-        await waitFor(() => expect(banner().textContent).toContain(GAME_STATUS_MESSAGES.unknownAction(UNKNOWN)));
-        expect(w.fx.calls('changeGameStatus')).toHaveLength(0);
-        return;
-      }
-      expect(button.value).toBe(event.action);
-      w.starting = button.textContent === 'Start Game';
+const EXECUTORS = {
+  'status.request': async (w, { event }) => {
+    if (event.type !== 'status.request') return;
+    const button = control();
+    if (event.action === UNKNOWN) {
+      // The same control, its action value altered: the chart refuses what it does not know.
+      const original = button.value;
+      button.value = UNKNOWN;
       await w.user.click(button);
-    },
-    'reset.request': async () => {
-      const resets = w.fx.calls('resetGame').length;
+      button.value = original;
+      await waitFor(() => expect(banner().textContent).toContain(GAME_STATUS_MESSAGES.unknownAction(UNKNOWN)));
+      expect(w.fx.calls('changeGameStatus')).toHaveLength(0);
+      return;
+    }
+    expect(button.value).toBe(event.action);
+    w.starting = button.textContent === 'Start Game';
+    await w.user.click(button);
+  },
+  'reset.request': async (w) => {
+    const resets = w.fx.calls('resetGame').length;
+    await w.user.click(resetButton());
+    const dialog = await screen.findByRole('dialog');
+    within(dialog).getByRole('heading', { name: GAME_DIALOG_TEXTS.resetTitle });
+    within(dialog).getByText(GAME_DIALOG_TEXTS.resetBody);
+    within(dialog).getByRole('button', { name: 'Reset Game' });
+    await w.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(w.fx.calls('resetGame')).toHaveLength(resets);
+  },
+  'game.statusChanged': async (w, { event }) => {
+    if (event.type !== 'game.statusChanged') return;
+    if (event.status === 'READY' && !resetButton().disabled) {
+      // Reaching READY the way a manager does: Reset Game, confirmed; the game reloads.
       await w.user.click(resetButton());
       const dialog = await screen.findByRole('dialog');
-      within(dialog).getByRole('heading', { name: GAME_DIALOG_TEXTS.resetTitle });
-      within(dialog).getByText(GAME_DIALOG_TEXTS.resetBody);
-      within(dialog).getByRole('button', { name: 'Reset Game' });
-      await w.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await w.user.click(within(dialog).getByRole('button', { name: 'Reset Game' }));
+      await act(() => w.fx.resolve('resetGame', { ok: true, message: 'Game reset successfully. All team positions and histories have been cleared.' }));
+      await within(dialog).findByText('Game reset successfully. All team positions and histories have been cleared.');
+      await reloadWith(w, 'READY');
+      await w.user.click(within(dialog).getByRole('button', { name: 'Close' }));
       await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-      expect(w.fx.calls('resetGame')).toHaveLength(resets);
-    },
-    'game.statusChanged': async ({ event }) => {
-      if (event.type !== 'game.statusChanged') return;
-      if (event.status === 'READY' && !resetButton().disabled) {
-        // Reaching READY the way a manager does: Reset Game, confirmed; the game reloads.
-        await w.user.click(resetButton());
-        const dialog = await screen.findByRole('dialog');
-        await w.user.click(within(dialog).getByRole('button', { name: 'Reset Game' }));
-        await act(() => w.fx.resolve('resetGame', { ok: true, message: 'Game reset successfully. All team positions and histories have been cleared.' }));
-        await within(dialog).findByText('Game reset successfully. All team positions and histories have been cleared.');
-        await reloadWith('READY');
-        await w.user.click(within(dialog).getByRole('button', { name: 'Close' }));
-        await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-        return;
-      }
-      // Any other status: the server's status arrives with a reload of the game.
-      const wasChanging = screen.queryByText('Updating game status...') !== null;
-      await w.user.click(screen.getByRole('button', { name: 'Refresh' }));
-      await reloadWith(event.status);
-      if (wasChanging) {
-        // The requested status arrived before the call's answer: the change is settled with its message.
-        const text = event.status === 'paused' ? GAME_STATUS_MESSAGES.paused : w.starting ? GAME_STATUS_MESSAGES.started : GAME_STATUS_MESSAGES.resumed;
-        await waitFor(() => expect(banner().textContent).toContain(text));
-      }
-    },
-    'xstate.done.actor.changeStatus': async ({ event }) => {
-      if (event.type !== 'xstate.done.actor.changeStatus') return;
-      const [call] = w.fx.calls('changeGameStatus').slice(-1);
-      // Start Game and Resume Game send resume → in-progress; Pause Game sends pause → paused (docs/server.md §5).
-      expect(call).toEqual([CLAN, EVENT, GAME, event.output.status, event.output.status === 'paused' ? 'pause' : 'resume']);
-      await act(() => w.fx.resolve('changeGameStatus', { ok: true, status: event.output.status }));
-      const text = event.output.status === 'paused' ? GAME_STATUS_MESSAGES.paused : w.starting ? GAME_STATUS_MESSAGES.started : GAME_STATUS_MESSAGES.resumed;
+      return;
+    }
+    // Any other status: the server's status arrives with a reload of the game.
+    const wasChanging = screen.queryByText('Updating game status...') !== null;
+    await w.user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await reloadWith(w, event.status);
+    if (wasChanging) {
+      // The requested status arrived before the call's answer: the change is settled with its message.
+      const text = event.status === 'paused' ? GAME_STATUS_MESSAGES.paused : w.starting ? GAME_STATUS_MESSAGES.started : GAME_STATUS_MESSAGES.resumed;
       await waitFor(() => expect(banner().textContent).toContain(text));
-    },
-    'xstate.error.actor.changeStatus': async () => {
-      await act(() => w.fx.reject('changeGameStatus', new ApiRequestError(FAILURE, 409)));
-      await waitFor(() => expect(banner().textContent).toContain(FAILURE));
-    },
-  } satisfies Record<ModelEvent['type'], Executor>;
-}
+    }
+  },
+  'xstate.done.actor.changeStatus': async (w, { event }) => {
+    if (event.type !== 'xstate.done.actor.changeStatus') return;
+    const [call] = w.fx.calls('changeGameStatus').slice(-1);
+    // Start Game and Resume Game send resume → in-progress; Pause Game sends pause → paused (server-contract section 4).
+    expect(call).toEqual([CLAN, EVENT, GAME, event.output.status, event.output.status === 'paused' ? 'pause' : 'resume']);
+    await act(() => w.fx.resolve('changeGameStatus', { ok: true, status: event.output.status }));
+    const text = event.output.status === 'paused' ? GAME_STATUS_MESSAGES.paused : w.starting ? GAME_STATUS_MESSAGES.started : GAME_STATUS_MESSAGES.resumed;
+    await waitFor(() => expect(banner().textContent).toContain(text));
+  },
+  'xstate.error.actor.changeStatus': async (w) => {
+    await act(() => w.fx.reject('changeGameStatus', new ApiRequestError(FAILURE, 409)));
+    await waitFor(() => expect(banner().textContent).toContain(FAILURE));
+  },
+} satisfies Record<ModelEvent['type'], ModelExecutor<World, Snap, ModelEvent>>;
 
-const describePath = (path: TestPath<Snap, ModelEvent>) =>
-  path.steps
-    .slice(1)
-    .map(({ event }) =>
-      event.type === 'status.request'
-        ? `request(${event.action})`
-        : event.type === 'game.statusChanged'
-          ? `changed(${event.status})`
-          : event.type.replace('xstate.', '').replace('.actor.changeStatus', ''),
-    )
-    .join(' → ') || 'initial';
+const label = (event: ModelEvent) =>
+  event.type === 'status.request'
+    ? `request(${event.action})`
+    : event.type === 'game.statusChanged'
+      ? `changed(${event.status})`
+      : event.type.replace('xstate.', '').replace('.actor.changeStatus', '');
 
-describe('gameStatus chart through the Event Game view', () => {
-  afterEach(cleanup);
-  const paths = pathsOf();
-
-  it('reaches every state node, and every state node has an assertion (guard)', () => {
-    const reached = new Set<string>();
-    for (const p of paths) for (const st of p.steps) for (const key of STATE_NODES) if (st.state.matches(key as never)) reached.add(key);
-    expect([...reached].sort()).toEqual([...STATE_NODES].sort());
-    expect(Object.keys(assertions()).sort()).toEqual([...STATE_NODES].sort());
-    // The chart has exactly these states (plus the transient resolving).
-    const leaves = Object.entries(gameStatusMachine.states).flatMap(([key, node]) =>
-      Object.keys(node.states).length ? Object.keys(node.states).map((child) => `${key}.${child}`) : [key],
-    );
-    expect(leaves.filter((k) => k !== 'resolving').sort()).toEqual([...STATE_NODES].sort());
-  });
-
-  it('takes every control edge and the unknown action in every active status (guard)', () => {
+modelTests<Snap, ModelEvent, World>({
+  name: 'gameStatus',
+  machine: gameStatusMachine,
+  inputs: [{ gameId: GAME, status: 'PENDING' as GameStatus }],
+  passingThrough: ['resolving'],
+  events: eventsOf,
+  serialize: serializeState,
+  label,
+  executors: EXECUTORS,
+  assertions: assertions(),
+  render: renderView,
+  guards: (paths) => {
+    // Every control edge and the unknown action in every active status.
     const edges = new Set(
       paths.flatMap((p) =>
         p.steps.slice(1).map((st, i) => `${chartStateOf(p.steps[i].state)} ${st.event.type === 'status.request' ? `request(${st.event.action})` : st.event.type}`),
@@ -335,12 +320,5 @@ describe('gameStatus chart through the Event Game view', () => {
     ]) {
       expect(edges.has(edge), edge).toBe(true);
     }
-  });
-
-  for (const path of paths) {
-    it(describePath(path), async () => {
-      const w = await renderView();
-      await path.test({ events: executors(w) as never, states: assertions() as never });
-    });
-  }
+  },
 });

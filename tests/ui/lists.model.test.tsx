@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AnyStateMachine, SnapshotFrom } from 'xstate';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { expect, vi } from 'vitest';
+import type { SnapshotFrom } from 'xstate';
+import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 import type { LobbyGame, SpectateGame } from '../../contract/lobby';
 import { teamSizeText, type Team, type TeamMember } from '../../contract/team';
@@ -19,10 +19,10 @@ import { EventTeamsView, type TeamsEffects } from '../../src/features/teams/Even
 /**
  * Model-based tests of the three list charts built by the list-loader factory (gamesLobby,
  * spectateList, teamList) through the screens that render them: shortest paths generated from the
- * REAL charts with @xstate/graph, each step caused through the screen (the fake server answering
+ * REAL charts by the chart-model harness, each step caused through the screen (the fake server answering
  * or failing the load, a click on Try again / Retry / Members / Delete Team, 30 s of fake time for
- * the spectate poll) and every state asserted on the screen with the documented texts (docs/client.md §1,
- * §11). A load fails without a message of its own, so the list's fallback text shows.
+ * the spectate poll) and every state asserted on the screen with the spec texts (product-spec
+ * sections 2 and 8). A load fails without a message of its own, so the list's fallback text shows.
  */
 
 const GAMES: LobbyGame[] = [
@@ -40,7 +40,6 @@ const WOOX: TeamMember = { id: 100, osrs_ign: 'Woox', osrs_ign_id: 21, role: 'Le
 const LOADED_COUNT = 1;
 const POLL = 30_000;
 
-type Executor<E> = (w: World, event: E) => Promise<void>;
 interface World {
   fx: FakeEffects;
   user: ReturnType<typeof userEvent.setup>;
@@ -51,12 +50,11 @@ type Loaded<A extends string, T> = { type: `xstate.done.actor.${A}`; output: T[]
 const settle = (w: World, name: string, e: { type: string; output?: unknown }) =>
   act(() => (e.type.startsWith('xstate.done') ? w.fx.resolve(name, e.output) : w.fx.reject(name, new Error(''))));
 /** Executors of the load actor `name`'s done and error steps: the fake server answers or fails. */
-const loadExecutors = <A extends string, E>(name: A) =>
-  ({
-    [`xstate.done.actor.${name}`]: async (w: World, e: E) => settle(w, name, e as { type: string }),
-    [`xstate.error.actor.${name}`]: async (w: World, e: E) => settle(w, name, e as { type: string }),
-  }) as Record<`xstate.done.actor.${A}` | `xstate.error.actor.${A}`, Executor<E>>;
-/** The first-load screen: the documented loading text, and `absent()` (the list or its error) not shown. */
+const loadExecutors = <A extends string, S, E extends { type: string }>(name: A) => {
+  const run: ModelExecutor<World, S, E> = async (w, { event }) => settle(w, name, event);
+  return { [`xstate.done.actor.${name}`]: run, [`xstate.error.actor.${name}`]: run } as Record<`xstate.done.actor.${A}` | `xstate.error.actor.${A}`, ModelExecutor<World, S, E>>;
+};
+/** The first-load screen: the spec's loading text, and `absent()` (the list or its error) not shown. */
 const firstLoadShows = (text: string, absent: () => Element | null) => async () => {
   expect(await screen.findByText(text)).toBeTruthy();
   expect(absent()).toBeNull();
@@ -66,63 +64,12 @@ const notSent = (type: string) => async () => {
   throw new Error(`${type} is not sent by this screen`);
 };
 
-/** Value and context tell states apart; the step's event type keeps each edge its own path. */
-function serialize(s: SnapshotFrom<AnyStateMachine>, event?: { type: string }) {
-  return JSON.stringify([s.value, s.context, event?.type ?? null]);
-}
-
-/** The leaf state nodes of the list-loader chart `machine` (its `states` keys). */
-const stateNodesOf = (machine: AnyStateMachine) => Object.keys(machine.root.states);
-
-interface ListCase<S, E extends { type: string }> {
-  name: string;
-  machine: AnyStateMachine;
-  events: (s: S) => E[];
-  executors: Record<E['type'], Executor<E>>;
-  assertions: Record<string, (s: S) => Promise<void>>;
-  screen: (fx: FakeEffects) => ReactElement;
-  fakeTimers?: boolean;
-  /** The route the screen is shown at (default '/'). */
-  path?: string;
-}
-
-function pathsOf<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }>(c: ListCase<S, E>): TestPath<S, E>[] {
-  const model = new TestModel(c.machine, {});
-  return model.getPaths(
-    () => getShortestPaths(c.machine, { events: c.events as never, serializeState: serialize as never, limit: 500 }) as never,
-    { allowDuplicatePaths: true },
-  ) as never;
-}
-
-/** Guards, then one test per generated path. */
-function modelTests<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }>(c: ListCase<S, E>) {
-  describe(`${c.name} chart through its screen`, () => {
-    afterEach(() => {
-      cleanup();
-      vi.useRealTimers();
-    });
-    const paths = pathsOf(c);
-    it('reaches every state node, and every state node has an assertion (guard)', () => {
-      const nodes = stateNodesOf(c.machine);
-      const reached = new Set(paths.flatMap((p) => p.steps.map((st) => Object.keys(c.assertions).find((k) => st.state.matches(k)))));
-      expect([...reached].sort()).toEqual([...nodes].sort());
-      expect(Object.keys(c.assertions).sort()).toEqual([...nodes].sort());
-    });
-    for (const path of paths) {
-      it(path.steps.map((st) => st.event.type.replace(/^xstate\.(done|error)\.actor\.\w+$/, '$1')).join(' → '), async () => {
-        if (c.fakeTimers) vi.useFakeTimers({ shouldAdvanceTime: true, advanceTimeDelta: 2 });
-        const fx = new FakeEffects();
-        const user = userEvent.setup(c.fakeTimers ? { delay: null, advanceTimers: vi.advanceTimersByTime } : {});
-        render(<MemoryRouter initialEntries={[c.path ?? '/']}>{c.screen(fx)}</MemoryRouter>);
-        const w: World = { fx, user };
-        await path.test({
-          events: Object.fromEntries(Object.entries(c.executors).map(([type, run]) => [type, (step: { event: E }) => (run as Executor<E>)(w, step.event)])) as never,
-          states: Object.fromEntries(Object.entries(c.assertions).map(([key, check]) => [key, (s: S) => check(s)])) as never,
-        });
-      });
-    }
-  });
-}
+/** Renders `screen` at the route `path` with fake effects; user-event follows fake time when the chart has delays. */
+const renderAt = (path: string, screenOf: (fx: FakeEffects) => ReactElement, fakeTimers = false) => (): World => {
+  const fx = new FakeEffects();
+  render(<MemoryRouter initialEntries={[path]}>{screenOf(fx)}</MemoryRouter>);
+  return { fx, user: userEvent.setup(fakeTimers ? { delay: null, advanceTimers: vi.advanceTimersByTime } : {}) };
+};
 
 // ---------------------------------------------------------------------------------------------
 // gamesLobby through the Game Lobby (/games)
@@ -131,11 +78,10 @@ function modelTests<S extends SnapshotFrom<AnyStateMachine>, E extends { type: s
 type LobbySnap = SnapshotFrom<typeof gamesLobbyMachine>;
 type LobbyEvent = GamesLobbyEvent | Loaded<'loadGames', LobbyGame>;
 
-modelTests<LobbySnap, LobbyEvent>({
+modelTests<LobbySnap, LobbyEvent, World>({
   name: 'gamesLobby',
   machine: gamesLobbyMachine,
-  path: '/games',
-  screen: (fx) => <GamesLobbyPage loadGames={fx.fn('loadGames')} />,
+  render: renderAt('/games', (fx) => <GamesLobbyPage loadGames={fx.fn('loadGames')} />),
   events: (s) =>
     s.matches('loading')
       ? [{ type: 'xstate.done.actor.loadGames', output: GAMES }, { type: 'xstate.error.actor.loadGames', error: new Error('') }]
@@ -144,8 +90,8 @@ modelTests<LobbySnap, LobbyEvent>({
         : [],
   executors: {
     'lobby.reload': async (w) => w.user.click(screen.getByRole('button', { name: 'Try again' })),
-    ...loadExecutors<'loadGames', LobbyEvent>('loadGames'),
-  } satisfies Record<LobbyEvent['type'], Executor<LobbyEvent>>,
+    ...loadExecutors<'loadGames', LobbySnap, LobbyEvent>('loadGames'),
+  } satisfies Record<LobbyEvent['type'], ModelExecutor<World, LobbySnap, LobbyEvent>>,
   assertions: {
     loading: firstLoadShows('Loading your games...', () => screen.queryByText('Active Snakes & Ladders Games')),
     loaded: async () => {
@@ -185,12 +131,11 @@ const expectSpectateRows = async (games: SpectateGame[]) => {
   }
 };
 
-modelTests<SpectateSnap, SpectateEvent>({
+modelTests<SpectateSnap, SpectateEvent, World>({
   name: 'spectateList',
   machine: spectateListMachine,
-  path: '/games/spectate',
   fakeTimers: true,
-  screen: (fx) => <SpectateListPage loadGames={fx.fn('loadGames')} />,
+  render: renderAt('/games/spectate', (fx) => <SpectateListPage loadGames={fx.fn('loadGames')} />, true),
   events: (s) => {
     const loads: SpectateEvent[] = [
       { type: 'xstate.done.actor.loadGames', output: s.context.items.length ? [] : SPECTATE },
@@ -201,12 +146,13 @@ modelTests<SpectateSnap, SpectateEvent>({
     if (s.matches('loaded')) return [{ type: 'xstate.after.pollInterval.spectateList.loaded' }];
     return [{ type: 'xstate.after.pollInterval.spectateList.failed' }];
   },
+  notDriven: ['spectate.reload'],
   executors: {
     'spectate.reload': notSent('spectate.reload'),
-    ...loadExecutors<'loadGames', SpectateEvent>('loadGames'),
+    ...loadExecutors<'loadGames', SpectateSnap, SpectateEvent>('loadGames'),
     'xstate.after.pollInterval.spectateList.loaded': async () => advance(POLL),
     'xstate.after.pollInterval.spectateList.failed': async () => advance(POLL),
-  } satisfies Record<SpectateEvent['type'], Executor<SpectateEvent>>,
+  } satisfies Record<SpectateEvent['type'], ModelExecutor<World, SpectateSnap, SpectateEvent>>,
   assertions: {
     loading: firstLoadShows('Loading spectatable games...', () => screen.queryByTestId('spectate-error')),
     loaded: async (s) => {
@@ -247,7 +193,8 @@ const teamsEffects = (fx: FakeEffects): TeamsEffects => ({
 
 /** The rows on screen: name and 'N Members' of each team, and which member manager is open. */
 async function expectTeamRows(s: TeamSnap) {
-  const table = await screen.findByRole('table');
+  // The teams table comes first; an open member manager adds its own table inside a row.
+  const [table] = await screen.findAllByRole('table');
   if (s.context.items.length === 0) expect(within(table).getByText('No teams created for this event. Click "Create New Team" to start!')).toBeTruthy();
   for (const t of s.context.items) {
     const row = within(table).getByRole('rowheader', { name: t.name }).closest('tr')!;
@@ -256,10 +203,10 @@ async function expectTeamRows(s: TeamSnap) {
   }
 }
 
-modelTests<TeamSnap, TeamEvent>({
+modelTests<TeamSnap, TeamEvent, World>({
   name: 'teamList',
   machine: teamListMachine,
-  screen: (fx) => <EventTeamsView clanId={7} eventId={3} onBack={() => {}} effects={teamsEffects(fx)} />,
+  render: renderAt('/', (fx) => <EventTeamsView clanId={7} eventId={3} onBack={() => {}} effects={teamsEffects(fx)} />),
   events: (s) => {
     const loads: TeamEvent[] = [
       { type: 'xstate.done.actor.loadTeams', output: s.context.items.length ? [BLUE] : [BLUE, RED] },
@@ -284,15 +231,15 @@ modelTests<TeamSnap, TeamEvent>({
       await act(() => w.fx.resolve('deleteTeam', { ok: true, message: `Team "${RED.name}" deleted.` }));
       await w.user.click(await screen.findByRole('button', { name: 'Close' }));
     },
-    'team.toggleMembers': async (w, e) => {
-      const team = [BLUE, RED].find((t) => t.id === (e as { teamId: number }).teamId)!;
+    'team.toggleMembers': async (w, { event }) => {
+      const team = [BLUE, RED].find((t) => t.id === (event as { teamId: number }).teamId)!;
       await w.user.click(screen.getByRole('button', { name: `Members of ${team.name}` }));
     },
     'team.memberCountChanged': async (w) => {
       await act(() => w.fx.resolve('fetchTeamMembers', { team_members: [WOOX], eligible_members: [] }));
     },
-    ...loadExecutors<'loadTeams', TeamEvent>('loadTeams'),
-  } satisfies Record<TeamEvent['type'], Executor<TeamEvent>>,
+    ...loadExecutors<'loadTeams', TeamSnap, TeamEvent>('loadTeams'),
+  } satisfies Record<TeamEvent['type'], ModelExecutor<World, TeamSnap, TeamEvent>>,
   assertions: {
     loading: firstLoadShows('Loading teams...', () => screen.queryByRole('table')),
     loaded: async (s) => {

@@ -1,21 +1,21 @@
 // @vitest-environment jsdom
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { fromCallback, type SnapshotFrom } from 'xstate';
 import { socketConnectionMachine, type SocketConnectionEvent } from '../../machines/socketConnection.machine';
 import { GamePlayPage } from '../../src/features/play/GamePlayPage';
 import type { GameScreenEffects } from '../../src/features/play/effects';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 import { FakeSocket } from '../support/fakeSocket';
 import { fixtureGame } from '../support/gameFixtures';
 import { renderRoutes, signedInSessionLogic } from '../support/render';
 
 /**
- * Model-based test of the socketConnection chart (docs/server.md §3; docs/client.md §12;
- * docs/server.md §6) through the rendered game play screen: paths generated from the real
- * chart with @xstate/graph; the test plays the server with a fake Socket.IO client (connect, drops
+ * Model-based test of the socketConnection chart (product-spec sections 7 "Live socket" and 9;
+ * server-contract section 5) through the rendered game play screen: paths generated from the real
+ * chart by the chart-model harness; the test plays the server with a fake Socket.IO client (connect, drops
  * with and without retry, reconnection attempts, failed connects, game facts) and the person clicks
  * Reconnect, Roll Dice and Revert Last Turn; every state is asserted on the connection indicator.
  */
@@ -23,8 +23,7 @@ import { renderRoutes, signedInSessionLogic } from '../support/render';
 type Snap = SnapshotFrom<typeof socketConnectionMachine>;
 type ModelEvent = SocketConnectionEvent;
 
-const STATE_NODES = ['connecting', 'connected', 'reconnecting', 'disconnected'] as const;
-type StateNode = (typeof STATE_NODES)[number];
+type StateNode = 'connecting' | 'connected' | 'reconnecting' | 'disconnected';
 const REFUSAL = 'Game is paused. No turns can be processed.';
 
 /** A Leader of team 11 on square 9 (so both Roll Dice and Revert Last Turn are offered). */
@@ -66,131 +65,112 @@ const modelMachine = socketConnectionMachine.provide({
   actors: { socket: fromCallback(() => {}) },
   actions: { forwardToParent: () => {}, refuseNotConnected: () => {} },
 });
-const model = new TestModel(modelMachine, { input: { gameId: 5 }, stateMatcher: (s: Snap, key: string) => s.matches(key as never) } as never);
-const paths = model.getPaths(
-  () => getShortestPaths(modelMachine, { input: { gameId: 5 }, events: eventsOf as never, serializeState: serializeState as never }) as never,
-  { allowDuplicatePaths: true },
-) as unknown as TestPath<Snap, ModelEvent>[];
 
 interface World {
   socket: FakeSocket;
   user: ReturnType<typeof userEvent.setup>;
   version: number;
 }
-type Executor = (step: { event: ModelEvent; state: Snap }) => Promise<void>;
 
 const panel = () => screen.getByRole('region', { name: 'Roll Dice for Your Team' });
 const badge = () => screen.getByTestId('connection-state');
 
-function executors(w: World) {
-  const serverSends = (event: string, payload: unknown) => act(() => w.socket.serverSends(event, payload));
-  return {
-    'socket.connected': async () => act(() => w.socket.serverConnects()),
-    'socket.disconnected': async ({ event }) => act(() => w.socket.drop('transport close', event.type === 'socket.disconnected' && !event.willReconnect)),
-    'socket.reconnecting': async ({ event }) => act(() => w.socket.startReconnecting(event.type === 'socket.reconnecting' ? event.attempt : 1)),
-    'socket.connectFailed': async ({ event }) => {
-      if (event.type === 'socket.connectFailed' && !event.willReconnect) w.socket.active = false;
-      act(() => w.socket.connectFails('timeout'));
-    },
-    'connection.retry': async () => {
-      const before = w.socket.connectCalls;
-      await w.user.click(within(badge()).getByRole('button', { name: 'Reconnect' }));
-      expect(w.socket.connectCalls).toBe(before + 1);
-    },
-    // The holder asks again when an update skips a version.
-    'room.rejoin': async () => {
-      const joins = w.socket.sentOf('join_game').length;
-      await serverSends('game_state_update', { game_state: { id: 5, status: 'in-progress', winners: null, version: w.version + 2, team_states: [] } });
-      expect(w.socket.sentOf('join_game')).toHaveLength(joins + 1);
-    },
-    'team.roll': async () => {
-      await w.user.click(within(panel()).getByRole('button', { name: 'Roll Dice' }));
-      expect(w.socket.sentOf('roll_dice')).toEqual([{ game_id: 5, team_id: 11, performer_ign_id: 501 }]);
-    },
-    'team.revert': async () => {
-      // Revert asks first: the revert goes out once it is confirmed in the modal.
-      await w.user.click(within(panel()).getByRole('button', { name: 'Revert Last Turn' }));
-      const dialog = await screen.findByRole('dialog', { name: 'Revert Last Turn?' });
-      await w.user.click(within(dialog).getByRole('button', { name: 'Revert Turn' }));
-      expect(w.socket.sentOf('revert_roll')).toEqual([{ game_id: 5, team_id: 11, performer_ign_id: 501 }]);
-      // The server refuses it; the modal says so and is closed, so the indicator is in reach again.
-      await serverSends('action_error', { message: 'No revert now.' });
-      await within(dialog).findByText('No revert now.');
-      await w.user.click(within(dialog).getByRole('button', { name: 'Close' }));
-      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    },
-    'game.stateReceived': async () => {
-      w.version += 1;
-      await serverSends('game_state_update', { game_state: { ...GAME, version: w.version, status: 'paused' } });
-      await waitFor(() => expect(document.querySelector<HTMLElement>('.game-header .status-badge')?.dataset.status).toBe('paused'));
-      expect(document.querySelector('.game-header .status-badge')?.textContent).toBe('Paused');
-    },
-    'game.logReceived': async ({ event }) => {
-      if (event.type !== 'game.logReceived') return;
-      await serverSends('new_log_entry', { log_entry: event.entry });
-      expect(within(screen.getByTestId('game-log')).getByText(event.entry.message)).toBeTruthy();
-    },
-    'game.teamUpdated': async () => {
-      const joins = w.socket.sentOf('join_game').length;
-      await serverSends('team_update', { updated_team_data: { id: 11, name: 'Red Dragons', color: '#cc2222', members: [] } });
-      expect(w.socket.sentOf('join_game')).toHaveLength(joins + 1);
-    },
-    'action.failed': async () => {
-      await serverSends('action_error', { message: REFUSAL });
-      expect(within(panel()).getByTestId('action-error').textContent).toBe(REFUSAL);
-    },
-  } satisfies Record<ModelEvent['type'], Executor>;
-}
+const serverSends = (w: World, event: string, payload: unknown) => act(() => w.socket.serverSends(event, payload));
+
+const EXECUTORS = {
+  'socket.connected': async (w) => act(() => w.socket.serverConnects()),
+  'socket.disconnected': async (w, { event }) => act(() => w.socket.drop('transport close', event.type === 'socket.disconnected' && !event.willReconnect)),
+  'socket.reconnecting': async (w, { event }) => act(() => w.socket.startReconnecting(event.type === 'socket.reconnecting' ? event.attempt : 1)),
+  'socket.connectFailed': async (w, { event }) => {
+    if (event.type === 'socket.connectFailed' && !event.willReconnect) w.socket.active = false;
+    act(() => w.socket.connectFails('timeout'));
+  },
+  'connection.retry': async (w) => {
+    const before = w.socket.connectCalls;
+    await w.user.click(within(badge()).getByRole('button', { name: 'Reconnect' }));
+    expect(w.socket.connectCalls).toBe(before + 1);
+  },
+  // The holder asks again when an update skips a version.
+  'room.rejoin': async (w) => {
+    const joins = w.socket.sentOf('join_game').length;
+    await serverSends(w, 'game_state_update', { game_state: { id: 5, status: 'in-progress', winners: null, version: w.version + 2, team_states: [] } });
+    expect(w.socket.sentOf('join_game')).toHaveLength(joins + 1);
+  },
+  'team.roll': async (w) => {
+    await w.user.click(within(panel()).getByRole('button', { name: 'Roll Dice' }));
+    expect(w.socket.sentOf('roll_dice')).toEqual([{ game_id: 5, team_id: 11, performer_ign_id: 501 }]);
+  },
+  'team.revert': async (w) => {
+    // Revert asks first: the revert goes out once it is confirmed in the modal.
+    await w.user.click(within(panel()).getByRole('button', { name: 'Revert Last Turn' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revert Last Turn?' });
+    await w.user.click(within(dialog).getByRole('button', { name: 'Revert Turn' }));
+    expect(w.socket.sentOf('revert_roll')).toEqual([{ game_id: 5, team_id: 11, performer_ign_id: 501 }]);
+    // The server refuses it; the modal says so and is closed, so the indicator is in reach again.
+    await serverSends(w, 'action_error', { message: 'No revert now.' });
+    await within(dialog).findByText('No revert now.');
+    await w.user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  },
+  'game.stateReceived': async (w) => {
+    w.version += 1;
+    await serverSends(w, 'game_state_update', { game_state: { ...GAME, version: w.version, status: 'paused' } });
+    await waitFor(() => expect(document.querySelector<HTMLElement>('.game-header .status-badge')?.dataset.status).toBe('paused'));
+    expect(document.querySelector('.game-header .status-badge')?.textContent).toBe('Paused');
+  },
+  'game.logReceived': async (w, { event }) => {
+    if (event.type !== 'game.logReceived') return;
+    await serverSends(w, 'new_log_entry', { log_entry: event.entry });
+    expect(within(screen.getByTestId('game-log')).getByText(event.entry.message)).toBeTruthy();
+  },
+  'game.teamUpdated': async (w) => {
+    const joins = w.socket.sentOf('join_game').length;
+    await serverSends(w, 'team_update', { updated_team_data: { id: 11, name: 'Red Dragons', color: '#cc2222', members: [] } });
+    expect(w.socket.sentOf('join_game')).toHaveLength(joins + 1);
+  },
+  'action.failed': async (w) => {
+    await serverSends(w, 'action_error', { message: REFUSAL });
+    expect(within(panel()).getByTestId('action-error').textContent).toBe(REFUSAL);
+  },
+} satisfies Record<ModelEvent['type'], ModelExecutor<World, Snap, ModelEvent>>;
 
 const LABELS: Record<StateNode, string> = { connecting: 'Connecting…', connected: 'Live', reconnecting: 'Reconnecting…', disconnected: 'Offline' };
 
-function assertions(w: World): Record<StateNode, (s: Snap) => Promise<void>> {
-  const shows = (state: StateNode) => async (s: Snap) => {
-    await waitFor(() => expect(badge().dataset.state).toBe(state));
-    expect(within(badge()).getByRole('status').textContent).toBe(LABELS[state]);
-    expect(within(badge()).queryByRole('button', { name: 'Reconnect' }) !== null).toBe(state === 'disconnected');
-    // Rolls go out only while live: the panel says so otherwise.
-    expect(within(panel()).queryByText('Waiting for the live connection…') === null).toBe(state === 'connected');
-    if (state === 'reconnecting') expect(within(badge()).getByRole('status').title).toBe(s.context.attempt > 0 ? `Attempt ${s.context.attempt}` : '');
-  };
-  return {
+const shows = (state: StateNode) => async (s: Snap) => {
+  await waitFor(() => expect(badge().dataset.state).toBe(state));
+  expect(within(badge()).getByRole('status').textContent).toBe(LABELS[state]);
+  expect(within(badge()).queryByRole('button', { name: 'Reconnect' }) !== null).toBe(state === 'disconnected');
+  // Rolls go out only while live: the panel says so otherwise.
+  expect(within(panel()).queryByText('Waiting for the live connection…') === null).toBe(state === 'connected');
+  if (state === 'reconnecting') expect(within(badge()).getByRole('status').title).toBe(s.context.attempt > 0 ? `Attempt ${s.context.attempt}` : '');
+};
+
+modelTests<Snap, ModelEvent, World>({
+  name: 'socketConnection',
+  machine: modelMachine,
+  inputs: [{ gameId: 5 }],
+  label: (e) => ('willReconnect' in e ? `${e.type}(${e.willReconnect ? 'retrying' : 'stopped'})` : e.type),
+  events: eventsOf,
+  serialize: serializeState,
+  executors: EXECUTORS,
+  assertions: {
     connecting: shows('connecting'),
-    connected: async (s) => {
+    connected: async (s, w) => {
       await shows('connected')(s);
       // Every (re)connect joins the game's room.
       expect(w.socket.sentOf('join_game').length).toBeGreaterThan(0);
     },
     reconnecting: shows('reconnecting'),
     disconnected: shows('disconnected'),
-  };
-}
-
-describe('socketConnection chart through the connection indicator of the game play screen', () => {
-  afterEach(cleanup);
-
-  it('reaches and asserts every state node, and takes every edge kind (guard)', () => {
-    const reached = new Set(paths.flatMap((p) => p.steps.map((st) => STATE_NODES.find((k) => st.state.matches(k))!)));
-    expect([...reached].sort()).toEqual([...STATE_NODES].sort());
-    expect(Object.keys(assertions({} as World)).sort()).toEqual(Object.keys(socketConnectionMachine.root.states).sort());
-    const taken = new Set(paths.flatMap((p) => p.steps.slice(1).map((st) => st.event.type)));
-    expect([...taken].sort()).toEqual(Object.keys(executors({} as World)).sort());
-  });
-
-  for (const path of paths) {
-    const name = path.steps
-      .slice(1)
-      .map(({ event }) => ('willReconnect' in event ? `${event.type}(${event.willReconnect ? 'retrying' : 'stopped'})` : event.type))
-      .join(' → ');
-    it(name || 'initial', async () => {
-      const fx = new FakeEffects();
-      let socket: FakeSocket | null = null;
-      const effects: GameScreenEffects = { loadGame: fx.fn('loadGame'), openSocket: () => (socket = new FakeSocket()), launchConfetti: () => () => {} };
-      renderRoutes([{ path: '/games/clan/:clanId/events/:eventId/game/:gameId', element: <GamePlayPage effects={effects} /> }], '/games/clan/2/events/3/game/5', signedInSessionLogic());
-      await waitFor(() => expect(socket).not.toBeNull());
-      await act(() => fx.resolve('loadGame', GAME));
-      await screen.findByTestId('connection-state');
-      const w: World = { socket: socket!, user: userEvent.setup({ delay: null }), version: GAME.version };
-      await path.test({ events: executors(w) as never, states: assertions(w) as never });
-    });
-  }
+  } satisfies Record<StateNode, (s: Snap, w: World) => Promise<void>>,
+  render: async () => {
+    const fx = new FakeEffects();
+    let socket: FakeSocket | null = null;
+    const effects: GameScreenEffects = { loadGame: fx.fn('loadGame'), openSocket: () => (socket = new FakeSocket()), launchConfetti: () => () => {} };
+    renderRoutes([{ path: '/games/clan/:clanId/events/:eventId/game/:gameId', element: <GamePlayPage effects={effects} /> }], '/games/clan/2/events/3/game/5', signedInSessionLogic());
+    await waitFor(() => expect(socket).not.toBeNull());
+    await act(() => fx.resolve('loadGame', GAME));
+    await screen.findByTestId('connection-state');
+    return { socket: socket!, user: userEvent.setup({ delay: null }), version: GAME.version };
+  },
 });
