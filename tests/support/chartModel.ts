@@ -4,8 +4,8 @@ import type { AnyStateMachine, AnyStateNode, SnapshotFrom } from 'xstate';
 import { TestModel, getShortestPaths, type TestPath } from './graph';
 
 /**
- * The one harness of the model-based UI tests of a chart (house-style "Tests generated from the
- * charts"): the shortest paths of the REAL chart taken with @xstate/graph (`TestModel` +
+ * The one harness of the model-based UI tests of a chart (docs/architecture.md
+ * §6): the shortest paths of the REAL chart taken with @xstate/graph (`TestModel` +
  * `getShortestPaths`, events as a function of state, so synthetic `xstate.done/error.actor.*` and
  * `xstate.after.*` steps come from the chart), then one test per path that causes each step's
  * event through the rendered screen (an executor per event type) and asserts every state node the
@@ -56,7 +56,7 @@ export interface ChartModel<S extends SnapshotFrom<AnyStateMachine>, E extends {
    * where the states are many and each longer path already asserts every state of its prefix.
    */
   allowDuplicatePaths?: boolean;
-  /** More guards over the generated paths (spec texts reached, edges taken). */
+  /** More guards over the generated paths (documented texts reached, edges taken). */
   guards?: (paths: TestPath<S, E>[]) => void;
 }
 

@@ -77,7 +77,7 @@ modelTests<Snap, ModelEvent, World>({
     const edges = new Set(paths.flatMap((p) => p.steps.slice(1).map((st, i) => `${JSON.stringify(p.steps[i].state.value)} ${st.event.type}`)));
     for (const from of ['"shown"', '"fading"']) for (const type of ['message.show', 'message.dismiss']) expect(edges.has(`${from} ${type}`), `${from} ${type}`).toBe(true);
     expect(edges.has(`"shown" ${FADE}`) && edges.has(`"fading" ${REMOVE}`)).toBe(true);
-    // The spec's clock: removal 5 s after the message appears.
+    // The documented clock: removal 5 s after the message appears.
     expect(BANNER_DELAYS.messageFade + BANNER_DELAYS.messageRemove).toBe(5000);
   },
 });

@@ -24,8 +24,8 @@ import { fixtureGame, progressOf, type FixtureRole } from '../support/gameFixtur
 import { renderRoutes, signedInSessionLogic } from '../support/render';
 
 /**
- * Model-based test of the Game Action panel (product-spec sections 2 "Game play screen", 4 "Game
- * status", 6 "Game roles", 8 "Game view"): paths generated from the gamePlay chart by the
+ * Model-based test of the Game Action panel (docs/client.md §9, §11; docs/game-rules.md §6,
+ * §11): paths generated from the gamePlay chart by the
  * chart-model harness, driven through the rendered GamePlayPage with a fake REST load and a fake socket
  * (the test plays the server), for a Leader, a non-leader member and a user on no team, through
  * every status, rolls (the server's update reports the move: the screen keeps the game from before
@@ -376,7 +376,7 @@ modelTests<Snap, ModelEvent, World>({
   },
 });
 
-/** The texts asserted above are the spec's, word for word (product-spec sections 2, 4, 6 and 8). */
+/** The texts asserted above are the documented, word for word (docs/client.md §1, §11; docs/game-rules.md §6, §11). */
 describe('spec texts', () => {
   it('are exact', () => {
     expect(GAME_ACTION_TEXTS.leaderTitle).toBe('Roll Dice for Your Team');

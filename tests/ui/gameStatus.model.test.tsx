@@ -16,7 +16,7 @@ import { ApiRequestError } from '../../src/api/client';
 import { EventGameView, GAME_DIALOG_TEXTS } from '../../src/features/game/EventGameView';
 
 /**
- * Model-based test of the gameStatus chart (product-spec section 4 "Game status") through the
+ * Model-based test of the gameStatus chart (docs/game-rules.md §6) through the
  * rendered Event Game view: shortest paths generated from the chart by the chart-model harness, each step
  * caused through the screen — the status control (Start Game / Pause Game / Resume Game), the
  * Reset Game button and its confirmation dialog, Refresh (a reload that brings a new server
@@ -196,7 +196,7 @@ function assertions(): Record<StateNode, (s: Snap) => Promise<void>> {
     'paused.changing': changing('paused'),
     finished: async () => {
       await waitFor(() => expect(shownStatus()).toBe(statusShown('finished')));
-      // Finished: start and reset disabled, the button reads Game Finished (product-spec section 4).
+      // Finished: start and reset disabled, the button reads Game Finished (docs/game-rules.md §6).
       expect(control().textContent).toBe('Game Finished');
       expect(control().disabled).toBe(true);
       expect(resetButton().disabled).toBe(true);
@@ -266,7 +266,7 @@ const EXECUTORS = {
   'xstate.done.actor.changeStatus': async (w, { event }) => {
     if (event.type !== 'xstate.done.actor.changeStatus') return;
     const [call] = w.fx.calls('changeGameStatus').slice(-1);
-    // Start Game and Resume Game send resume → in-progress; Pause Game sends pause → paused (server-contract section 4).
+    // Start Game and Resume Game send resume → in-progress; Pause Game sends pause → paused (docs/server.md §5).
     expect(call).toEqual([CLAN, EVENT, GAME, event.output.status, event.output.status === 'paused' ? 'pause' : 'resume']);
     await act(() => w.fx.resolve('changeGameStatus', { ok: true, status: event.output.status }));
     const text = event.output.status === 'paused' ? GAME_STATUS_MESSAGES.paused : w.starting ? GAME_STATUS_MESSAGES.started : GAME_STATUS_MESSAGES.resumed;

@@ -21,8 +21,8 @@ import { EventTeamsView, type TeamsEffects } from '../../src/features/teams/Even
  * spectateList, teamList) through the screens that render them: shortest paths generated from the
  * REAL charts by the chart-model harness, each step caused through the screen (the fake server answering
  * or failing the load, a click on Try again / Retry / Members / Delete Team, 30 s of fake time for
- * the spectate poll) and every state asserted on the screen with the spec texts (product-spec
- * sections 2 and 8). A load fails without a message of its own, so the list's fallback text shows.
+ * the spectate poll) and every state asserted on the screen with the documented texts (docs/client.md §1,
+ * §11). A load fails without a message of its own, so the list's fallback text shows.
  */
 
 const GAMES: LobbyGame[] = [
@@ -54,7 +54,7 @@ const loadExecutors = <A extends string, S, E extends { type: string }>(name: A)
   const run: ModelExecutor<World, S, E> = async (w, { event }) => settle(w, name, event);
   return { [`xstate.done.actor.${name}`]: run, [`xstate.error.actor.${name}`]: run } as Record<`xstate.done.actor.${A}` | `xstate.error.actor.${A}`, ModelExecutor<World, S, E>>;
 };
-/** The first-load screen: the spec's loading text, and `absent()` (the list or its error) not shown. */
+/** The first-load screen: the documented loading text, and `absent()` (the list or its error) not shown. */
 const firstLoadShows = (text: string, absent: () => Element | null) => async () => {
   expect(await screen.findByText(text)).toBeTruthy();
   expect(absent()).toBeNull();

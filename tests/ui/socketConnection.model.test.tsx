@@ -13,8 +13,8 @@ import { fixtureGame } from '../support/gameFixtures';
 import { renderRoutes, signedInSessionLogic } from '../support/render';
 
 /**
- * Model-based test of the socketConnection chart (product-spec sections 7 "Live socket" and 9;
- * server-contract section 5) through the rendered game play screen: paths generated from the real
+ * Model-based test of the socketConnection chart (docs/server.md §3; docs/client.md §12;
+ * docs/server.md §6) through the rendered game play screen: paths generated from the real
  * chart by the chart-model harness; the test plays the server with a fake Socket.IO client (connect, drops
  * with and without retry, reconnection attempts, failed connects, game facts) and the person clicks
  * Reconnect, Roll Dice and Revert Last Turn; every state is asserted on the connection indicator.
