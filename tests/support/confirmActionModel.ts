@@ -1,8 +1,8 @@
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assign, type SnapshotFrom } from 'xstate';
-import { shortestPaths } from './chartModel';
+import { modelTests, shortestPaths, type ModelExecutor } from './chartModel';
 import type { TestPath } from './graph';
 import type { FakeEffects } from './effects';
 import { confirmActionMachine, type ConfirmActionEvent as TypedConfirmEvent } from '../../machines/confirmAction.machine';
@@ -30,7 +30,7 @@ export type ConfirmPath = TestPath<ConfirmSnap, ConfirmModelEvent>;
 /** Causes one step's event through the rendered screen. */
 export type ConfirmExecutor = (step: { event: ConfirmModelEvent; state: ConfirmSnap }) => Promise<void>;
 
-/** The state nodes of the chart; every one must be reached and asserted. */
+/** The state nodes of the chart; every one must be reached and asserted (the harness checks both). */
 const STATE_NODES = ['closed', 'confirming', 'processing', 'succeeded', 'failed'] as const;
 export type ConfirmStateNode = (typeof STATE_NODES)[number];
 
@@ -110,45 +110,6 @@ function eventsFor(use: ConfirmModelUse) {
 function serializeState(s: ConfirmSnap, event: ConfirmModelEvent | undefined, prev: ConfirmSnap | undefined): string {
   const base = JSON.stringify([s.value, s.context.draft, s.context.error]);
   return s.matches('closed') && event && prev ? `${base} via ${event.type} from ${JSON.stringify(prev.value)}` : base;
-}
-
-/** The shortest paths to every distinct state of this use (@xstate/graph TestModel + getShortestPaths). */
-function pathsOf(use: ConfirmModelUse): ConfirmPath[] {
-  return shortestPaths<ConfirmSnap, ConfirmModelEvent>(chartOf(use), eventsFor(use), serializeState);
-}
-
-/** Guard: the chart's state nodes are exactly STATE_NODES. */
-function expectChartStateNodes(): void {
-  expect(Object.keys(confirmActionMachine.states).sort()).toEqual([...STATE_NODES].sort());
-}
-
-/** Guard: some step of a use's paths is in every state node, and its assertion table has an entry for every node. */
-function expectStateNodesCovered(useName: string, paths: ConfirmPath[], assertionTable: Record<string, unknown>): void {
-  const reached = new Set<string>();
-  for (const p of paths) for (const st of p.steps) for (const key of STATE_NODES) if (st.state.matches(key)) reached.add(key);
-  expect([...reached].sort(), useName).toEqual([...STATE_NODES].sort());
-  expect(Object.keys(assertionTable).sort()).toEqual([...STATE_NODES].sort());
-}
-
-/** The test name of a path: its events after the initial one, a change written by `change`. */
-function pathName(path: ConfirmPath, change: (event: Extract<ConfirmModelEvent, { type: 'confirm.change' }>) => string): string {
-  return path.steps
-    .slice(1)
-    .map(({ event }) => (event.type === 'confirm.change' ? change(event) : event.type.replace('xstate.', '').replace('.actor.performAction', '')))
-    .join(' → ');
-}
-
-/** Walks a path: causes each step's event (but the initial one), then asserts the state node it is in. */
-async function walkPath(
-  path: ConfirmPath,
-  exec: Record<string, ConfirmExecutor>,
-  check: Record<ConfirmStateNode, (s: ConfirmSnap) => Promise<void>>,
-): Promise<void> {
-  for (const step of path.steps) {
-    if ((step.event.type as string) !== 'xstate.init') await exec[step.event.type](step);
-    const key = STATE_NODES.find((k) => step.state.matches(k))!;
-    await check[key](step.state);
-  }
 }
 
 /** The open modal. */
@@ -285,9 +246,9 @@ export async function expectSucceeded<W extends ConfirmWorld>(use: ModalUse<W>, 
 }
 
 /**
- * The suite of a screen's modals: the guards (every state node reached for every modal and
- * asserted; then the screen's own guard), and a describe per modal with one test per path, each
- * walked on a freshly rendered screen.
+ * The suite of a screen's modals: for every modal, the chart as that modal runs it handed to the
+ * one harness (`modelTests`: its guards, then one test per path on a freshly rendered screen); and
+ * the screen's own guard over every modal's paths.
  */
 export function modalSuite<W extends ConfirmWorld, U extends ModalUse<W>>(
   title: string,
@@ -295,7 +256,7 @@ export function modalSuite<W extends ConfirmWorld, U extends ModalUse<W>>(
   parts: {
     model: (use: U) => ConfirmModelUse;
     assertions: (use: U, w: W) => Record<ConfirmStateNode, (s: ConfirmSnap) => Promise<void>>;
-    executors: (use: U, w: W) => Record<string, ConfirmExecutor>;
+    executors: (use: U, w: W) => Record<ConfirmModelEvent['type'], ConfirmExecutor>;
     render: () => Promise<W>;
     /** A world for the guard (nothing rendered). */
     idle: () => W;
@@ -305,23 +266,32 @@ export function modalSuite<W extends ConfirmWorld, U extends ModalUse<W>>(
   },
 ): void {
   describe(title, () => {
-    afterEach(cleanup);
-    const all = uses.map((use) => ({ use, paths: pathsOf(parts.model(use)) }));
-
-    it('reaches every state node for every modal, and every node has an assertion (guard)', () => {
-      expectChartStateNodes();
-      for (const { use, paths } of all) expectStateNodesCovered(use.name, paths, parts.assertions(use, parts.idle()));
+    const all = uses.map((use) => {
+      const model = parts.model(use);
+      return { use, model, paths: shortestPaths<ConfirmSnap, ConfirmModelEvent>(chartOf(model), eventsFor(model), serializeState) };
     });
-    it(parts.guard.name, () => parts.guard.check(all));
+    it(parts.guard.name, () => parts.guard.check(all.map(({ use, paths }) => ({ use, paths }))));
 
-    for (const { use, paths } of all) {
-      describe(use.name, () => {
-        for (const path of paths) {
-          it(pathName(path, parts.change ?? ((e) => `${e.field}=${JSON.stringify(e.value)}`)) || 'opens on closed', async () => {
-            const w = await parts.render();
-            await walkPath(path, parts.executors(use, w), parts.assertions(use, w));
-          });
-        }
+    for (const { use, model, paths } of all) {
+      // The harness's tables are per world: each entry reads the modal's table for the world it is given.
+      const types = Object.keys(parts.executors(use, parts.idle())) as ConfirmModelEvent['type'][];
+      const executors = Object.fromEntries(
+        types.map((type): [string, ModelExecutor<W, ConfirmSnap, ConfirmModelEvent>] => [type, (w, step) => parts.executors(use, w)[type](step)]),
+      ) as Record<ConfirmModelEvent['type'], ModelExecutor<W, ConfirmSnap, ConfirmModelEvent>>;
+      const assertions = Object.fromEntries(STATE_NODES.map((node) => [node, (s: ConfirmSnap, w: W) => parts.assertions(use, w)[node](s)]));
+      const change = parts.change ?? ((e) => `${e.field}=${JSON.stringify(e.value)}`);
+      modelTests<ConfirmSnap, ConfirmModelEvent, W>({
+        name: `confirmAction (${use.name})`,
+        machine: chartOf(model),
+        events: eventsFor(model),
+        serialize: serializeState,
+        dropPrefixPaths: true,
+        // A modal without a field (a delete, a leave) offers no change anywhere.
+        notDriven: paths.some((p) => p.steps.some((st) => eventsFor(model)(st.state).some((e) => e.type === 'confirm.change'))) ? [] : ['confirm.change'],
+        executors,
+        assertions,
+        render: () => parts.render(),
+        label: (e) => (e.type === 'confirm.change' ? change(e) : e.type.replace('xstate.', '').replace('.actor.performAction', '')),
       });
     }
   });

@@ -3,8 +3,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { __unsafe_getAllOwnEventDescriptors, createActor, type SnapshotFrom } from 'xstate';
-import { expectEventsTaken, matchesKey, stateKeysOf } from '../support/chartModel';
-import { TestModel, getShortestPaths, type TestPath } from '../support/graph';
+import { modelTests, shortestPaths, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 import { countingSession, fakeUser, renderRoutes } from '../support/render';
 import { clanRoleMachine, CLAN_ROLE_DELAYS, type ClanRoleEvent, type RoleTarget, type RoleViewer } from '../../machines/clanRole.machine';
@@ -17,8 +16,8 @@ import { ClanLoadError, type ClanManageEffects } from '../../src/features/clan/e
 import { ApiRequestError } from '../../src/api/client';
 
 /**
- * Model-based tests of the clanRole chart (docs/client.md §5, §11,
- * §12) and the clanData chart (docs/client.md §11) through the rendered clan
+ * Model-based tests of the clanRole chart (product-spec sections 4 "Clan roles", 5 "Clan
+ * members", 8, 9) and the clanData chart (section 8 "Clan load") through the rendered clan
  * management screen (/clans/manage/7) with fake calls. Paths are generated from the charts and
  * driven by clicks; timers are fake (the 500 ms wait, the 4 s fade and the 5 s removal).
  */
@@ -60,7 +59,6 @@ interface World {
   expected: { clanLoads: number; userLoads: number; gusKicked: boolean };
 }
 
-const newWorld = (): World => ({ fx: new FakeEffects(), user: userEvent.setup(), loads: () => 0, clanLoads: () => 0, expected: { clanLoads: 1, userLoads: 1, gusKicked: false } });
 
 /** Renders the clan screen; `loadClan` answers ROSTER at once unless `deferredLoad`. */
 function renderClanPage(viewer: ClanMember, deferredLoad = false): World {
@@ -197,172 +195,181 @@ function serializeRole(s: RoleSnap, event?: RoleModelEvent, prev?: RoleSnap): st
   return event?.type === 'roleAction.cancel' ? `${base} via cancel from ${JSON.stringify(prev?.value)}` : base;
 }
 
-function rolePaths(intents: RoleModelEvent[]) {
-  const model = new TestModel(clanRoleMachine, { stateMatcher: (s: RoleSnap, key: string) => matchesKey(s, key) });
-  return model.getPaths(
-    () =>
-      getShortestPaths(clanRoleMachine, {
-        input: { clanId: CLAN_ID },
-        events: roleEvents(intents) as never,
-        serializeState: serializeRole as never,
-      }) as never,
-    { allowDuplicatePaths: false },
-  ) as unknown as TestPath<RoleSnap, RoleModelEvent>[];
-}
+/** A scenario's paths (as the harness takes them), for the guard over both viewers. */
+const rolePaths = (intents: RoleModelEvent[]) => shortestPaths<RoleSnap, RoleModelEvent>(clanRoleMachine, roleEvents(intents), serializeRole, { input: { clanId: CLAN_ID } });
 
-const ROLE_KEYS = stateKeysOf(clanRoleMachine);
 const confirmLabel = { transfer: 'Transfer Ownership', kick: 'Kick Member', leave: 'Leave Clan', disband: 'Disband Clan' } as const;
 const dialogTitle = confirmLabel;
 
-type RoleExecutor = (step: { event: RoleModelEvent; state: RoleSnap }) => Promise<void>;
+type RoleExecutor = ModelExecutor<World, RoleSnap, RoleModelEvent>;
 
-function roleExecutors(w: World) {
-  const advance = (ms: number) => act(async () => void vi.advanceTimersByTime(ms));
-  const inDialog = () => within(screen.getByRole('dialog'));
-  const settle = (name: string, how: 'resolve' | 'reject', value: unknown) => act(() => (how === 'resolve' ? w.fx.resolve(name, value) : w.fx.reject(name, api((value as Error).message))));
-  return {
-    'member.promote': async ({ event }) => {
-      if (event.type !== 'member.promote') return;
-      const label = event.member.role === 'Admin' ? 'Transfer Ownership' : 'Promote';
-      await w.user.click(screen.getByRole('button', { name: `${label} ${event.member.username}` }));
-    },
-    'member.demote': async ({ event }) => {
-      if (event.type === 'member.demote') await w.user.click(screen.getByRole('button', { name: `Demote ${event.member.username}` }));
-    },
-    'member.kick': async ({ event }) => {
-      if (event.type === 'member.kick') await w.user.click(screen.getByRole('button', { name: `Kick ${event.member.username}` }));
-    },
-    'clan.leave': async () => w.user.click(screen.getByRole('button', { name: 'Leave Clan' })),
-    'clan.disband': async () => {
-      screen.getByRole('button', { name: 'Clan settings' }).focus();
-      await w.user.keyboard('{Enter}');
-      await w.user.click(await screen.findByRole('menuitem', { name: 'Disband Clan' }));
-    },
-    'roleAction.confirm': async ({ state }) => {
-      // The step's state is the one after the event; the dialog was for the request it carries.
-      const kind = state.context.request!.kind as keyof typeof confirmLabel;
-      await w.user.click(inDialog().getByRole('button', { name: confirmLabel[kind] }));
-    },
-    'roleAction.cancel': async () => w.user.click(inDialog().getByRole('button', { name: 'Cancel' })),
-    'xstate.done.actor.changeMemberRole': async ({ event, state }) => {
-      w.expected.clanLoads += 1;
-      if (state.context.request?.kind === 'transfer') w.expected.userLoads += 1;
-      await settle('changeRole', 'resolve', 'output' in event ? event.output : null);
-    },
-    'xstate.error.actor.changeMemberRole': async ({ event }) => settle('changeRole', 'reject', 'error' in event ? event.error : null),
-    'xstate.done.actor.kickMember': async () => {
-      w.expected.gusKicked = true;
-      await settle('kickMember', 'resolve', undefined);
-    },
-    'xstate.error.actor.kickMember': async ({ event }) => settle('kickMember', 'reject', 'error' in event ? event.error : null),
-    'xstate.done.actor.leaveClan': async () => {
-      w.expected.userLoads += 1;
-      await settle('leaveClan', 'resolve', undefined);
-    },
-    'xstate.error.actor.leaveClan': async ({ event }) => {
-      w.expected.clanLoads += 1;
-      await settle('leaveClan', 'reject', 'error' in event ? event.error : null);
-    },
-    'xstate.done.actor.disbandClan': async () => {
-      w.expected.userLoads += 1;
-      await settle('disbandClan', 'resolve', undefined);
-    },
-    'xstate.error.actor.disbandClan': async ({ event }) => settle('disbandClan', 'reject', 'error' in event ? event.error : null),
-    'xstate.after.announceWait.clanRole.flow.leaving.announcing': async () => advance(CLAN_ROLE_DELAYS.announceWait),
-    'xstate.after.announceWait.clanRole.flow.disbanding.announcing': async () => advance(CLAN_ROLE_DELAYS.announceWait),
-    'xstate.after.messageFade.clanRole.message.shown': async () => advance(CLAN_ROLE_DELAYS.messageFade),
-    'xstate.after.messageRemove.clanRole.message.fading': async () => advance(CLAN_ROLE_DELAYS.messageRemove),
-  } satisfies Record<RoleModelEvent['type'], RoleExecutor>;
-}
+const advance = (ms: number) => act(async () => void vi.advanceTimersByTime(ms));
+const inDialog = () => within(screen.getByRole('dialog'));
+const settle = (w: World, name: string, how: 'resolve' | 'reject', value: unknown) => act(() => (how === 'resolve' ? w.fx.resolve(name, value) : w.fx.reject(name, api((value as Error).message))));
 
-/** The pending screen: the pending text shows and every tab is disabled (docs/client.md §1). */
+const ROLE_EXECUTORS = {
+  'member.promote': async (w, { event }) => {
+    if (event.type !== 'member.promote') return;
+    const label = event.member.role === 'Admin' ? 'Transfer Ownership' : 'Promote';
+    await w.user.click(screen.getByRole('button', { name: `${label} ${event.member.username}` }));
+  },
+  'member.demote': async (w, { event }) => {
+    if (event.type === 'member.demote') await w.user.click(screen.getByRole('button', { name: `Demote ${event.member.username}` }));
+  },
+  'member.kick': async (w, { event }) => {
+    if (event.type === 'member.kick') await w.user.click(screen.getByRole('button', { name: `Kick ${event.member.username}` }));
+  },
+  'clan.leave': async (w) => w.user.click(screen.getByRole('button', { name: 'Leave Clan' })),
+  'clan.disband': async (w) => {
+    screen.getByRole('button', { name: 'Clan settings' }).focus();
+    await w.user.keyboard('{Enter}');
+    await w.user.click(await screen.findByRole('menuitem', { name: 'Disband Clan' }));
+  },
+  'roleAction.confirm': async (w, { state }) => {
+    // The step's state is the one after the event; the dialog was for the request it carries.
+    const kind = state.context.request!.kind as keyof typeof confirmLabel;
+    await w.user.click(inDialog().getByRole('button', { name: confirmLabel[kind] }));
+  },
+  'roleAction.cancel': async (w) => w.user.click(inDialog().getByRole('button', { name: 'Cancel' })),
+  'xstate.done.actor.changeMemberRole': async (w, { event, state }) => {
+    w.expected.clanLoads += 1;
+    if (state.context.request?.kind === 'transfer') w.expected.userLoads += 1;
+    await settle(w, 'changeRole', 'resolve', 'output' in event ? event.output : null);
+  },
+  'xstate.error.actor.changeMemberRole': async (w, { event }) => settle(w, 'changeRole', 'reject', 'error' in event ? event.error : null),
+  'xstate.done.actor.kickMember': async (w) => {
+    w.expected.gusKicked = true;
+    await settle(w, 'kickMember', 'resolve', undefined);
+  },
+  'xstate.error.actor.kickMember': async (w, { event }) => settle(w, 'kickMember', 'reject', 'error' in event ? event.error : null),
+  'xstate.done.actor.leaveClan': async (w) => {
+    w.expected.userLoads += 1;
+    await settle(w, 'leaveClan', 'resolve', undefined);
+  },
+  'xstate.error.actor.leaveClan': async (w, { event }) => {
+    w.expected.clanLoads += 1;
+    await settle(w, 'leaveClan', 'reject', 'error' in event ? event.error : null);
+  },
+  'xstate.done.actor.disbandClan': async (w) => {
+    w.expected.userLoads += 1;
+    await settle(w, 'disbandClan', 'resolve', undefined);
+  },
+  'xstate.error.actor.disbandClan': async (w, { event }) => settle(w, 'disbandClan', 'reject', 'error' in event ? event.error : null),
+  'xstate.after.announceWait.clanRole.flow.leaving.announcing': async () => advance(CLAN_ROLE_DELAYS.announceWait),
+  'xstate.after.announceWait.clanRole.flow.disbanding.announcing': async () => advance(CLAN_ROLE_DELAYS.announceWait),
+  'xstate.after.messageFade.clanRole.message.shown': async () => advance(CLAN_ROLE_DELAYS.messageFade),
+  'xstate.after.messageRemove.clanRole.message.fading': async () => advance(CLAN_ROLE_DELAYS.messageRemove),
+} satisfies Record<RoleModelEvent['type'], RoleExecutor>;
+
+/** The pending screen: the pending text shows and every tab is disabled (product-spec section 2). */
 function expectPending() {
   expect(screen.queryByRole('dialog')).toBeNull();
   expect(screen.getByTestId('clan-pending').textContent).toBe(ACTION_PENDING_TEXT);
   for (const tab of tabs()) expect(tab.hasAttribute('disabled')).toBe(true);
 }
 
-function roleAssertions(w: World): Record<string, (s: RoleSnap) => Promise<void>> {
-  const confirming = (kind: keyof typeof dialogTitle) => async (s: RoleSnap) => {
-    const dialog = await screen.findByRole('dialog');
-    within(dialog).getByRole('heading', { name: dialogTitle[kind] });
-    const who = s.context.request?.member?.username ?? CLAN_NAME;
-    expect(within(dialog).getByText(new RegExp(who)).textContent).toContain(who);
-  };
-  const messageEl = () => screen.queryByTestId('clan-action-message');
-  return {
-    flow: async () => {},
-    'flow.idle': async () => {
-      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-      expect(screen.queryByTestId('clan-pending')).toBeNull();
-      for (const tab of tabs()) expect(tab.hasAttribute('disabled')).toBe(false);
-      // A role change and a failed leave reload the clan; a transfer refreshes the user too (docs/game-rules.md §6).
-      await waitFor(() => expect(w.clanLoads()).toBe(w.expected.clanLoads));
-      await waitFor(() => expect(w.loads()).toBe(w.expected.userLoads));
-      // A kicked member's row goes at once, without a reload (docs/game-rules.md §6).
-      expect(screen.queryByTestId(`member-row-${GUS.member_id}`) === null).toBe(w.expected.gusKicked);
-    },
-    'flow.confirmingTransfer': confirming('transfer'),
-    'flow.confirmingKick': confirming('kick'),
-    'flow.confirmingLeave': confirming('leave'),
-    'flow.confirmingDisband': confirming('disband'),
-    'flow.changingRole': async (s) => {
-      expectPending();
-      const r = s.context.request!;
-      expect(w.fx.calls('changeRole').at(-1)).toEqual([CLAN_ID, r.member!.member_id, r.newRole, r.kind === 'demote' ? 'demote' : 'promote']);
-    },
-    'flow.kicking': async (s) => {
-      expectPending();
-      expect(w.fx.calls('kickMember').at(-1)).toEqual([CLAN_ID, s.context.request!.member!.member_id]);
-    },
-    'flow.leaving': async () => expectPending(),
-    // The success message shows first; the call waits 500 ms (docs/game-rules.md §6; docs/client.md §12).
-    'flow.leaving.announcing': async () => {
-      expect(screen.getByTestId('clan-action-message').textContent).toBe(roleMessages.left(CLAN_NAME));
-      expect(w.fx.calls('leaveClan')).toEqual([]);
-    },
-    'flow.leaving.calling': async (s) => expect(w.fx.calls('leaveClan')).toEqual([[CLAN_ID, s.context.request!.viewer.userId]]),
-    'flow.disbanding': async () => expectPending(),
-    'flow.disbanding.announcing': async () => {
-      expect(screen.getByTestId('clan-action-message').textContent).toBe(roleMessages.disbanded(CLAN_NAME));
-      expect(w.fx.calls('disbandClan')).toEqual([]);
-    },
-    'flow.disbanding.calling': async () => expect(w.fx.calls('disbandClan')).toEqual([[CLAN_ID]]),
-    // Left or disbanded: the user is refreshed and lands on /profile (docs/game-rules.md §6).
-    'flow.departed': async () => {
-      await screen.findByText('Profile page');
-      await waitFor(() => expect(w.loads()).toBe(w.expected.userLoads));
-    },
-    message: async () => {},
-    'message.hidden': async (s) => {
-      if (!s.matches({ flow: 'departed' })) expect(messageEl()).toBeNull();
-    },
-    'message.shown': async (s) => {
-      if (s.matches({ flow: 'departed' })) return;
-      const el = await screen.findByTestId('clan-action-message');
-      expect(el.textContent).toBe(s.context.message!.text);
-      expect(el.getAttribute('data-tone')).toBe(s.context.message!.tone);
-      expect(el.className).not.toContain('action-message--fading');
-    },
-    'message.fading': async (s) => {
-      const el = screen.getByTestId('clan-action-message');
-      expect(el.textContent).toBe(s.context.message!.text);
-      expect(el.className).toContain('action-message--fading');
-    },
-  };
-}
+const messageEl = () => screen.queryByTestId('clan-action-message');
+const confirming = (kind: keyof typeof dialogTitle) => async (s: RoleSnap) => {
+  const dialog = await screen.findByRole('dialog');
+  within(dialog).getByRole('heading', { name: dialogTitle[kind] });
+  const who = s.context.request?.member?.username ?? CLAN_NAME;
+  expect(within(dialog).getByText(new RegExp(who)).textContent).toContain(who);
+};
 
-const describeRole = (p: TestPath<RoleSnap, RoleModelEvent>) =>
-  p.steps
-    .slice(1)
-    .map(({ event }) => {
-      const e = event as { type: string; member?: RoleTarget };
-      const short = e.type.replace(/^xstate\.(after\.(\w+)\..*|(done|error)\.actor\.(\w+))$/, (_m, _a, delay, kind, actor) => delay ?? `${kind}(${actor})`);
-      return e.member ? `${short}(${e.member.username})` : short;
-    })
-    .join(' → ');
+const ROLE_ASSERTIONS: Record<string, (s: RoleSnap, w: World) => Promise<void>> = {
+  flow: async () => {},
+  'flow.idle': async (_s, w) => {
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.queryByTestId('clan-pending')).toBeNull();
+    for (const tab of tabs()) expect(tab.hasAttribute('disabled')).toBe(false);
+    // A role change and a failed leave reload the clan; a transfer refreshes the user too (section 4).
+    await waitFor(() => expect(w.clanLoads()).toBe(w.expected.clanLoads));
+    await waitFor(() => expect(w.loads()).toBe(w.expected.userLoads));
+    // A kicked member's row goes at once, without a reload (section 4).
+    expect(screen.queryByTestId(`member-row-${GUS.member_id}`) === null).toBe(w.expected.gusKicked);
+  },
+  'flow.confirmingTransfer': confirming('transfer'),
+  'flow.confirmingKick': confirming('kick'),
+  'flow.confirmingLeave': confirming('leave'),
+  'flow.confirmingDisband': confirming('disband'),
+  'flow.changingRole': async (s, w) => {
+    expectPending();
+    const r = s.context.request!;
+    expect(w.fx.calls('changeRole').at(-1)).toEqual([CLAN_ID, r.member!.member_id, r.newRole, r.kind === 'demote' ? 'demote' : 'promote']);
+  },
+  'flow.kicking': async (s, w) => {
+    expectPending();
+    expect(w.fx.calls('kickMember').at(-1)).toEqual([CLAN_ID, s.context.request!.member!.member_id]);
+  },
+  'flow.leaving': async () => expectPending(),
+  // The success message shows first; the call waits 500 ms (section 4, section 9).
+  'flow.leaving.announcing': async (_s, w) => {
+    expect(screen.getByTestId('clan-action-message').textContent).toBe(roleMessages.left(CLAN_NAME));
+    expect(w.fx.calls('leaveClan')).toEqual([]);
+  },
+  'flow.leaving.calling': async (s, w) => expect(w.fx.calls('leaveClan')).toEqual([[CLAN_ID, s.context.request!.viewer.userId]]),
+  'flow.disbanding': async () => expectPending(),
+  'flow.disbanding.announcing': async (_s, w) => {
+    expect(screen.getByTestId('clan-action-message').textContent).toBe(roleMessages.disbanded(CLAN_NAME));
+    expect(w.fx.calls('disbandClan')).toEqual([]);
+  },
+  'flow.disbanding.calling': async (_s, w) => expect(w.fx.calls('disbandClan')).toEqual([[CLAN_ID]]),
+  // Left or disbanded: the user is refreshed and lands on /profile (section 4).
+  'flow.departed': async (_s, w) => {
+    await screen.findByText('Profile page');
+    await waitFor(() => expect(w.loads()).toBe(w.expected.userLoads));
+  },
+  message: async () => {},
+  'message.hidden': async (s) => {
+    if (!s.matches({ flow: 'departed' })) expect(messageEl()).toBeNull();
+  },
+  'message.shown': async (s) => {
+    if (s.matches({ flow: 'departed' })) return;
+    const el = await screen.findByTestId('clan-action-message');
+    expect(el.textContent).toBe(s.context.message!.text);
+    expect(el.getAttribute('data-tone')).toBe(s.context.message!.tone);
+    expect(el.className).not.toContain('action-message--fading');
+  },
+  'message.fading': async (s) => {
+    const el = screen.getByTestId('clan-action-message');
+    expect(el.textContent).toBe(s.context.message!.text);
+    expect(el.className).toContain('action-message--fading');
+  },
+};
 
-describe('clanRole chart through the clan management screen', () => {
+/** How a role event reads in a test name: delays and actor answers shortened, the member named. */
+const roleLabel = (event: RoleModelEvent) => {
+  const e = event as { type: string; member?: RoleTarget };
+  const short = e.type.replace(/^xstate\.(after\.(\w+)\..*|(done|error)\.actor\.(\w+))$/, (_m, _a, delay, kind, actor) => delay ?? `${kind}(${actor})`);
+  return e.member ? `${short}(${e.member.username})` : short;
+};
+
+/** The chart's input, with the scenario (the viewer) the screen is rendered for; the chart reads only clanId. */
+type RoleInput = { clanId: number; scenario: (typeof SCENARIOS)[number]['name'] };
+const scenarioOf = (input: unknown) => SCENARIOS.find((sc) => sc.name === (input as RoleInput).scenario)!;
+
+modelTests<RoleSnap, RoleModelEvent, World>({
+  name: 'clanRole',
+  machine: clanRoleMachine,
+  inputs: SCENARIOS.map((sc): RoleInput => ({ clanId: CLAN_ID, scenario: sc.name })),
+  events: (s, input) => {
+    const sc = scenarioOf(input);
+    return roleEvents(sc.intents(viewerOf(sc.viewer)))(s);
+  },
+  serialize: serializeRole,
+  dropPrefixPaths: true,
+  executors: ROLE_EXECUTORS,
+  assertions: ROLE_ASSERTIONS,
+  fakeTimers: true,
+  label: roleLabel,
+  render: async (input) => {
+    const w = renderClanPage(scenarioOf(input).viewer);
+    await screen.findByRole('heading', { name: CLAN_NAME });
+    return w;
+  },
+});
+
+describe('clan management screen beside the clanRole chart', () => {
   beforeEach(() => {
     vi.useFakeTimers({ shouldAdvanceTime: true, advanceTimeDelta: 2 });
   });
@@ -403,15 +410,8 @@ describe('clanRole chart through the clan management screen', () => {
     expect(leave.hasAttribute('disabled')).toBe(true);
   });
 
-  it('reaches every state node, and every node has an assertion (guard)', () => {
-    const reached = new Set<string>();
-    for (const sc of scenarios) for (const p of sc.paths) for (const st of p.steps) for (const key of ROLE_KEYS) if (matchesKey(st.state, key)) reached.add(key);
-    expect([...reached].sort()).toEqual([...ROLE_KEYS].sort());
-    expect(Object.keys(roleAssertions(newWorld())).sort()).toEqual([...ROLE_KEYS].sort());
-  });
-
   it('has an executor for every event a reached state handles, and covers the success, failure and cancel edges (guard)', () => {
-    const executorTypes = new Set(Object.keys(roleExecutors(newWorld())));
+    const executorTypes = new Set(Object.keys(ROLE_EXECUTORS));
     const handled = new Set<string>();
     const edges = new Set<string>();
     for (const sc of scenarios) {
@@ -440,27 +440,15 @@ describe('clanRole chart through the clan management screen', () => {
     ]) {
       expect(edges.has(edge), edge).toBe(true);
     }
-    // The documented success texts appear on the way (docs/client.md §11), verbatim.
+    // The spec's success texts appear on the way (product-spec section 8), verbatim.
     const texts = new Set(scenarios.flatMap((sc) => sc.paths.flatMap((p) => p.steps.map((st) => st.state.context.message?.text))));
     for (const text of ['Mia successfully promoted to Admin.', 'Adam successfully demoted to Member.', 'Adam successfully promoted to Owner.', 'Gus was successfully kicked.']) {
       expect(texts.has(text), text).toBe(true);
     }
   });
-
-  for (const sc of scenarios) {
-    describe(sc.name, () => {
-      for (const path of sc.paths) {
-        it(describeRole(path), async () => {
-          const w = renderClanPage(sc.viewer);
-          await screen.findByRole('heading', { name: CLAN_NAME });
-          await path.test({ events: roleExecutors(w) as never, states: roleAssertions(w) as never });
-        });
-      }
-    });
-  }
 });
 
-describe('clanRole guards (docs/game-rules.md §6, §11, §13)', () => {
+describe('clanRole guards (product-spec sections 4-6)', () => {
   /** The chart's snapshot after `e` from idle (no effect runs: refusals and confirmations only). */
   const after = (e: ClanRoleEvent) => {
     const actor = createActor(clanRoleMachine, { input: { clanId: CLAN_ID } }).start();
@@ -511,7 +499,7 @@ describe('clanRole guards (docs/game-rules.md §6, §11, §13)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// clanData: loading the clan (docs/client.md §11)
+// clanData: loading the clan (section 8 Clan load)
 // ---------------------------------------------------------------------------------------------
 
 type DataSnap = SnapshotFrom<typeof clanDataMachine>;
@@ -522,7 +510,7 @@ type DataSynthetic =
   | { type: 'xstate.error.actor.reloadClan'; error: ClanLoadError };
 type DataModelEvent = ClanDataEvent | DataSynthetic;
 
-/** What the server answers and what the screen must say (docs/client.md §11). */
+/** What the server answers and what the screen must say (product-spec section 8 Clan load). */
 const LOAD_FAILURES = [
   { status: 404, server: `Clan ID ${CLAN_ID} not found.`, shown: `Clan ID ${CLAN_ID} not found.` },
   { status: 403, server: 'Permission denied. You are not authorized to manage this clan.', shown: 'Permission denied. You are not authorized to manage this clan.' },
@@ -555,108 +543,92 @@ function serializeData(s: DataSnap, event?: DataModelEvent, prev?: DataSnap): st
   return event && prev && JSON.stringify(prev.value) !== JSON.stringify(s.value) ? `${base} via ${event.type} from ${JSON.stringify(prev.value)}` : base;
 }
 
-const DATA_KEYS = stateKeysOf(clanDataMachine);
-const dataPaths = new TestModel(clanDataMachine, { stateMatcher: (s: DataSnap, key: string) => matchesKey(s, key) }).getPaths(
-  () => getShortestPaths(clanDataMachine, { input: { clanId: CLAN_ID }, events: dataEvents as never, serializeState: serializeData as never }) as never,
-  { allowDuplicatePaths: false },
-) as unknown as TestPath<DataSnap, DataModelEvent>[];
+type DataExecutor = ModelExecutor<World, DataSnap, DataModelEvent>;
 
-type DataExecutor = (step: { event: DataModelEvent; state: DataSnap }) => Promise<void>;
+const fail = (w: World, event: DataModelEvent) => {
+  const status = (event as { error: ClanLoadError }).error.status;
+  return act(() => w.fx.reject('loadClan', api(LOAD_FAILURES.find((f) => f.status === status)!.server, status)));
+};
 
-function dataExecutors(w: World) {
-  const fail = (event: DataModelEvent) => {
-    const status = (event as { error: ClanLoadError }).error.status;
-    return act(() => w.fx.reject('loadClan', api(LOAD_FAILURES.find((f) => f.status === status)!.server, status)));
-  };
-  return {
-    'xstate.done.actor.loadClan': async () => act(() => w.fx.resolve('loadClan', ROSTER)),
-    'xstate.error.actor.loadClan': async ({ event }) => fail(event),
-    'xstate.done.actor.reloadClan': async () => act(() => w.fx.resolve('loadClan', ROSTER)),
-    'xstate.error.actor.reloadClan': async ({ event }) => fail(event),
-    // Retry on the error screen; on the loaded screen a role change reloads the clan.
-    'clan.reload': async () => {
-      const retry = screen.queryByRole('button', { name: 'Retry' });
-      if (retry) return w.user.click(retry);
-      await w.user.click(screen.getByRole('button', { name: 'Promote Mia' }));
-      await act(() => w.fx.resolve('changeRole', { ...MIA, role: 'Admin' }));
-    },
-    // Kicking Gus removes his row locally.
-    'clan.memberRemoved': async () => {
-      await w.user.click(screen.getByRole('button', { name: 'Kick Gus' }));
-      await w.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Kick Member' }));
-      await act(() => w.fx.resolve('kickMember'));
-    },
-    // The Owner's pencil renames the clan (docs/game-rules.md §13; docs/client.md §11 success text).
-    'clan.renamed': async ({ event }) => {
-      if (event.type !== 'clan.renamed') return;
-      await w.user.click(screen.getByRole('button', { name: 'Edit clan name' }));
-      const input = within(screen.getByRole('dialog')).getByLabelText('New clan name');
-      await w.user.clear(input);
-      await w.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Save Name' }));
-      expect(within(screen.getByRole('dialog')).getByRole('alert').textContent).toBe('Clan name cannot be empty or the same as the current name.');
-      await w.user.type(input, event.name);
-      await w.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Save Name' }));
-      await act(() => w.fx.resolve('renameClan', event.name));
-      await screen.findByText(`Clan name successfully updated to: ${event.name}`);
-      await w.user.click(screen.getByRole('button', { name: 'Close' }));
-    },
-  } satisfies Record<DataModelEvent['type'], DataExecutor>;
-}
+const DATA_EXECUTORS = {
+  'xstate.done.actor.loadClan': async (w) => act(() => w.fx.resolve('loadClan', ROSTER)),
+  'xstate.error.actor.loadClan': async (w, { event }) => fail(w, event),
+  'xstate.done.actor.reloadClan': async (w) => act(() => w.fx.resolve('loadClan', ROSTER)),
+  'xstate.error.actor.reloadClan': async (w, { event }) => fail(w, event),
+  // Retry on the error screen; on the loaded screen a role change reloads the clan.
+  'clan.reload': async (w) => {
+    const retry = screen.queryByRole('button', { name: 'Retry' });
+    if (retry) return w.user.click(retry);
+    await w.user.click(screen.getByRole('button', { name: 'Promote Mia' }));
+    await act(() => w.fx.resolve('changeRole', { ...MIA, role: 'Admin' }));
+  },
+  // Kicking Gus removes his row locally.
+  'clan.memberRemoved': async (w) => {
+    await w.user.click(screen.getByRole('button', { name: 'Kick Gus' }));
+    await w.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Kick Member' }));
+    await act(() => w.fx.resolve('kickMember'));
+  },
+  // The Owner's pencil renames the clan (section 5 Clans; section 8 success text).
+  'clan.renamed': async (w, { event }) => {
+    if (event.type !== 'clan.renamed') return;
+    await w.user.click(screen.getByRole('button', { name: 'Edit clan name' }));
+    const input = within(screen.getByRole('dialog')).getByLabelText('New clan name');
+    await w.user.clear(input);
+    await w.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Save Name' }));
+    expect(within(screen.getByRole('dialog')).getByRole('alert').textContent).toBe('Clan name cannot be empty or the same as the current name.');
+    await w.user.type(input, event.name);
+    await w.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Save Name' }));
+    await act(() => w.fx.resolve('renameClan', event.name));
+    await screen.findByText(`Clan name successfully updated to: ${event.name}`);
+    await w.user.click(screen.getByRole('button', { name: 'Close' }));
+  },
+} satisfies Record<DataModelEvent['type'], DataExecutor>;
 
-function dataAssertions(w: World): Record<string, (s: DataSnap) => Promise<void>> {
-  return {
-    loading: async () => {
-      screen.getByText('Loading clan data...');
-    },
-    ready: async (s) => {
-      await screen.findByRole('heading', { name: s.context.clanName });
-      const managers = s.context.members.filter((m) => m.role === 'Owner' || m.role === 'Admin').length;
-      expect(screen.getByTestId('clan-counts').textContent).toBe(`Total Managers / Total Members: ${managers} / ${s.context.members.length}`);
-      expect(screen.getByTestId('members-range').textContent).toBe(`1-${s.context.members.length} of ${s.context.members.length} members`);
-      const link = screen.getByRole('link', { name: 'Profile' });
-      expect(link.getAttribute('href')).toBe('/profile');
-    },
-    'ready.current': async () => {},
-    'ready.reloading': async () => {
-      // The shown data stays while the clan reloads in the background.
-      expect(screen.queryByText('Loading clan data...')).toBeNull();
-    },
-    failed: async (s) => {
-      expect((await screen.findByTestId('clan-load-error')).textContent).toBe(s.context.error);
-      screen.getByRole('button', { name: 'Retry' });
-    },
-    // 401: the session is closed and the screen goes to / (docs/client.md §11).
-    signedOut: async () => {
-      await screen.findByText('Login page');
-      expect(w.fx.calls('loadClan').length).toBeGreaterThan(0);
-    },
-  };
-}
+const DATA_ASSERTIONS: Record<string, (s: DataSnap, w: World) => Promise<void>> = {
+  loading: async () => {
+    screen.getByText('Loading clan data...');
+  },
+  ready: async (s) => {
+    await screen.findByRole('heading', { name: s.context.clanName });
+    const managers = s.context.members.filter((m) => m.role === 'Owner' || m.role === 'Admin').length;
+    expect(screen.getByTestId('clan-counts').textContent).toBe(`Total Managers / Total Members: ${managers} / ${s.context.members.length}`);
+    expect(screen.getByTestId('members-range').textContent).toBe(`1-${s.context.members.length} of ${s.context.members.length} members`);
+    const link = screen.getByRole('link', { name: 'Profile' });
+    expect(link.getAttribute('href')).toBe('/profile');
+  },
+  'ready.current': async () => {},
+  'ready.reloading': async () => {
+    // The shown data stays while the clan reloads in the background.
+    expect(screen.queryByText('Loading clan data...')).toBeNull();
+  },
+  failed: async (s) => {
+    expect((await screen.findByTestId('clan-load-error')).textContent).toBe(s.context.error);
+    screen.getByRole('button', { name: 'Retry' });
+  },
+  // 401: the session is closed and the screen goes to / (section 8 Clan load).
+  signedOut: async (_s, w) => {
+    await screen.findByText('Login page');
+    expect(w.fx.calls('loadClan').length).toBeGreaterThan(0);
+  },
+};
 
-describe('clanData chart (clan load) through the clan management screen', () => {
-  afterEach(cleanup);
-
-  it('reaches every state node, shows every load error, and every node has an assertion (guard)', () => {
-    const reached = new Set<string>();
-    for (const p of dataPaths) for (const st of p.steps) for (const key of DATA_KEYS) if (matchesKey(st.state, key)) reached.add(key);
-    expect([...reached].sort()).toEqual([...DATA_KEYS].sort());
-    expect(Object.keys(dataAssertions(newWorld())).sort()).toEqual([...DATA_KEYS].sort());
-    const errors = new Set(dataPaths.flatMap((p) => p.steps.map((st) => st.state.context.error)));
+modelTests<DataSnap, DataModelEvent, World>({
+  name: 'clanData (clan load)',
+  machine: clanDataMachine,
+  inputs: [{ clanId: CLAN_ID }],
+  events: dataEvents,
+  serialize: serializeData,
+  dropPrefixPaths: true,
+  executors: DATA_EXECUTORS,
+  assertions: DATA_ASSERTIONS,
+  label: (event) => {
+    const status = (event as { error?: ClanLoadError }).error?.status;
+    return event.type.replace(/^xstate\.(done|error)\.actor\.(\w+)$/, '$1($2)') + (status ? `[${status}]` : '');
+  },
+  render: () => renderClanPage(OLGA, true),
+  guards: (paths) => {
+    // Every load error text of the spec is shown.
+    const errors = new Set(paths.flatMap((p) => p.steps.map((st) => st.state.context.error)));
     for (const text of ['Clan ID 7 not found.', 'Permission denied. You are not authorized to manage this clan.', 'Failed to load clan data.']) expect(errors.has(text), text).toBe(true);
-    expectEventsTaken(dataPaths, dataEvents);
-  });
-
-  for (const path of dataPaths) {
-    const title = path.steps
-      .slice(1)
-      .map(({ event }) => {
-        const status = (event as { error?: ClanLoadError }).error?.status;
-        return event.type.replace(/^xstate\.(done|error)\.actor\.(\w+)$/, '$1($2)') + (status ? `[${status}]` : '');
-      })
-      .join(' → ');
-    it(title || 'initial', async () => {
-      const w = renderClanPage(OLGA, true);
-      await path.test({ events: dataExecutors(w) as never, states: dataAssertions(w) as never });
-    });
-  }
+  },
 });

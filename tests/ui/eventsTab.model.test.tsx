@@ -3,8 +3,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
-import { matchesKey, shortestPaths, stateKeysOf } from '../support/chartModel';
-import type { TestPath } from '../support/graph';
+import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { deferred, type Deferred } from '../support/effects';
 import { eventsTabMachine, type EventsTabEvent, type LoadEventInput } from '../../machines/eventsTab.machine';
 import { eventStatus, type ClanEvent } from '../../contract/event';
@@ -94,9 +93,6 @@ const serializeState = (s: Snap) =>
     s.context.selectedEvent?.id ?? null, s.context.selectedEvent?.game_id ?? null, s.context.error, s.context.eventError,
   ]);
 
-const paths = shortestPaths<Snap, ModelEvent>(eventsTabMachine, eventsFor, serializeState);
-
-
 /**
  * A fake call (the list, or one event): every call waits for the test; the newest call is the
  * one the chart listens to (a load of a view left earlier has been stopped), so it is the one settled.
@@ -147,9 +143,8 @@ function assertSubNav(s: Snap, label: string): boolean {
   return true;
 }
 
-function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
-  return {
-    list: async (s) => {
+const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
+    list: async (s, w) => {
       expect(current()).toBe('Event List');
       expect(w.router.state.location.pathname).toBe(`/clans/manage/${CLAN_ID}/events`);
       screen.getByRole('heading', { name: s.context.past ? 'Past Events' : 'Upcoming Events' });
@@ -160,7 +155,7 @@ function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
       if (s.context.items.length === 0) screen.getByText('Loading events...');
       else expect(screen.getAllByRole('rowheader').map((r) => r.textContent)).toEqual(s.context.items.map((e) => e.name));
     },
-    'list.loaded': async (s) => {
+    'list.loaded': async (s, w) => {
       const now = Date.now();
       await waitFor(() => expect(screen.queryAllByRole('rowheader').map((r) => r.textContent)).toEqual(s.context.items.map((e) => e.name)));
       for (const e of s.context.items) {
@@ -183,7 +178,7 @@ function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
       await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(s.context.error));
       screen.getByRole('button', { name: 'Retry' });
     },
-    eventView: async (s) => {
+    eventView: async (s, w) => {
       expect(screen.queryByRole('button', { name: 'Create New Event' })).toBeNull();
       expect(w.router.state.location.pathname).toMatch(new RegExp(`^/clans/manage/${CLAN_ID}/events/${s.context.eventId}/(teams|game|tasks)$`));
     },
@@ -193,7 +188,7 @@ function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
       screen.getByText('Loading teams...');
       screen.getByRole('button', { name: 'Back to Events' });
     },
-    'eventView.game': async (s) => {
+    'eventView.game': async (s, w) => {
       expect(w.router.state.location.pathname).toBe(`/clans/manage/${CLAN_ID}/events/${s.context.eventId}/game`);
       if (!assertSubNav(s, 'Manage Game')) return;
       screen.getByText(`Game view of event ${s.context.selectedEvent!.id}, game ${String(s.context.selectedEvent!.game_id)}`);
@@ -202,20 +197,20 @@ function assertions(w: World): Record<string, (s: Snap) => Promise<void>> {
       if (!assertSubNav(s, 'Manage Game Tasks')) return;
       screen.getByText(`Game tasks of event ${s.context.selectedEvent!.id}, game ${String(s.context.selectedEvent!.game_id)}`);
     },
-  };
-}
+};
 
-type Executor = (step: { event: ModelEvent; state: Snap }, prev: Snap) => Promise<void>;
+type Executor = ModelExecutor<World, Snap, ModelEvent>;
 
-function executors(w: World) {
-  const settle = (how: 'resolve' | 'reject', value: unknown) => act(() => w.list.settle(how, value));
-  const settleEvent = (how: 'resolve' | 'reject', value: unknown) => act(() => w.event.settle(how, value));
-  const rowButton = (eventId: number, label: string) => {
-    const e = [...UPCOMING, ...PAST].find((x) => x.id === eventId)!;
-    return within(screen.getByRole('rowheader', { name: e.name }).closest('tr')!).getByRole('button', { name: label });
-  };
-  /** From the list the row's button, from a view of one event the sub-navigation; before the list is there, the URL. */
-  const open = (label: string) => async ({ event }: { event: ModelEvent }, prev: Snap) => {
+const settle = (w: World, how: 'resolve' | 'reject', value: unknown) => act(() => w.list.settle(how, value));
+const settleEvent = (w: World, how: 'resolve' | 'reject', value: unknown) => act(() => w.event.settle(how, value));
+const rowButton = (eventId: number, label: string) => {
+  const e = [...UPCOMING, ...PAST].find((x) => x.id === eventId)!;
+  return within(screen.getByRole('rowheader', { name: e.name }).closest('tr')!).getByRole('button', { name: label });
+};
+/** From the list the row's button, from a view of one event the sub-navigation; before the list is there, the URL. */
+const open =
+  (label: string): Executor =>
+  async (w, { event, prev }) => {
     if (!('eventId' in event)) return;
     if (prev.matches({ list: 'loading' }) && prev.context.items.length === 0) {
       const view = event.type === 'view.teams' ? 'teams' : event.type === 'view.game' ? 'game' : 'gameTasks';
@@ -223,19 +218,19 @@ function executors(w: World) {
     } else if (prev.matches('list')) await w.user.click(rowButton(event.eventId, label));
     else await w.user.click(within(nav()).getByRole('button', { name: label }));
   };
-  return {
-    'xstate.done.actor.loadEvents': async ({ event }) => settle('resolve', 'output' in event ? event.output : null),
-    'xstate.error.actor.loadEvents': async () => settle('reject', new ApiRequestError(LOAD_FAILED, 0)),
-    'xstate.done.actor.loadEvent': async ({ event }) => settleEvent('resolve', 'output' in event ? event.output : null),
-    'xstate.error.actor.loadEvent': async () => settleEvent('reject', new ApiRequestError(EVENT_FAILED, 404)),
-    'events.reload': async () => w.user.click(screen.getByRole('button', { name: 'Retry' })),
-    'events.togglePast': async () => w.user.click(screen.getByRole('button', { name: /View (Past|Upcoming) Events/ })),
-    'view.list': async () => w.user.click(within(nav()).getByRole('button', { name: 'Event List' })),
-    'view.teams': open('Manage Teams'),
-    'view.game': open('Manage Game'),
-    'view.gameTasks': open('Manage Game Tasks'),
-  } satisfies Record<ModelEvent['type'], Executor>;
-}
+
+const EXECUTORS = {
+  'xstate.done.actor.loadEvents': async (w, { event }) => settle(w, 'resolve', 'output' in event ? event.output : null),
+  'xstate.error.actor.loadEvents': async (w) => settle(w, 'reject', new ApiRequestError(LOAD_FAILED, 0)),
+  'xstate.done.actor.loadEvent': async (w, { event }) => settleEvent(w, 'resolve', 'output' in event ? event.output : null),
+  'xstate.error.actor.loadEvent': async (w) => settleEvent(w, 'reject', new ApiRequestError(EVENT_FAILED, 404)),
+  'events.reload': async (w) => w.user.click(screen.getByRole('button', { name: 'Retry' })),
+  'events.togglePast': async (w) => w.user.click(screen.getByRole('button', { name: /View (Past|Upcoming) Events/ })),
+  'view.list': async (w) => w.user.click(within(nav()).getByRole('button', { name: 'Event List' })),
+  'view.teams': open('Manage Teams'),
+  'view.game': open('Manage Game'),
+  'view.gameTasks': open('Manage Game Tasks'),
+} satisfies Record<ModelEvent['type'], Executor>;
 
 function renderTab(isManager = true): World {
   const list = new FakeCall<ClanEvent[]>();
@@ -262,28 +257,17 @@ function renderTab(isManager = true): World {
   return { list, event, router, user: userEvent.setup() };
 }
 
-const short = (path: TestPath<Snap, ModelEvent>) =>
-  path.steps
-    .slice(1)
-    .map(({ event }) => ('eventId' in event ? `${event.type}(${event.eventId})` : event.type.replace('xstate.', '').replace('.actor', '')))
-    .join(' → ');
-
-describe('eventsTab chart through the Events tab', () => {
-  afterEach(cleanup);
-
-  it('reaches every state node, every node has an assertion, and every event is driven (guard)', () => {
-    const keys = stateKeysOf(eventsTabMachine);
-    const w = { list: new FakeCall<ClanEvent[]>(), event: new FakeCall<ClanEvent>(), user: userEvent.setup(), router: null as unknown as World['router'] };
-    expect(Object.keys(assertions(w)).sort()).toEqual([...keys].sort());
-    const reached = new Set<string>();
-    const driven = new Set<string>();
-    for (const p of paths)
-      for (const st of p.steps) {
-        for (const k of keys) if (matchesKey(st.state, k)) reached.add(k);
-        driven.add(st.event.type);
-      }
-    expect([...reached].sort()).toEqual([...keys].sort());
-    expect([...driven].filter((t) => t !== 'xstate.init').sort()).toEqual(Object.keys(executors(w)).sort());
+modelTests<Snap, ModelEvent, World>({
+  name: 'eventsTab',
+  machine: eventsTabMachine,
+  events: eventsFor,
+  serialize: serializeState,
+  dropPrefixPaths: true,
+  executors: EXECUTORS,
+  assertions: ASSERTIONS,
+  render: () => renderTab(),
+  label: (event) => ('eventId' in event ? `${event.type}(${event.eventId})` : event.type.replace('xstate.', '').replace('.actor', '')),
+  guards: (paths) => {
     // Both statuses with and without Edit are shown; a game created meanwhile opens Manage Game Tasks.
     const seen = paths.flatMap((p) => p.steps.map((st) => st.state));
     expect(seen.some((s) => s.matches({ eventView: 'gameTasks' }) && s.context.selectedEvent?.game_id === NEW_GAME_ID)).toBe(true);
@@ -292,7 +276,11 @@ describe('eventsTab chart through the Events tab', () => {
     // A view opened from its URL: waits, fails with Retry, and shows the past event once loaded.
     expect(seen.some((s) => s.matches({ eventView: 'game' }) && !s.context.selectedEvent && s.context.eventError === EVENT_FAILED)).toBe(true);
     expect(seen.some((s) => s.matches({ eventView: 'game' }) && s.context.selectedEvent?.id === DEEP_LINKED.id)).toBe(true);
-  });
+  },
+});
+
+describe('Events tab beside its chart', () => {
+  afterEach(cleanup);
 
   it("shows a Member the events with a note, not the actions the server would refuse", async () => {
     const w = renderTab(false);
@@ -328,19 +316,4 @@ describe('eventsTab chart through the Events tab', () => {
     expect(actor.getSnapshot().context.selectedEvent).toEqual(UPCOMING[0]);
     actor.stop();
   });
-
-  for (const path of paths) {
-    it(short(path) || 'starts loading', async () => {
-      const w = renderTab();
-      const exec = executors(w) as Record<string, Executor>;
-      const check = assertions(w);
-      const keys = stateKeysOf(eventsTabMachine);
-      let prev = path.steps[0].state;
-      for (const step of path.steps) {
-        if ((step.event.type as string) !== 'xstate.init') await exec[step.event.type](step, prev);
-        for (const k of keys) if (matchesKey(step.state, k)) await check[k](step.state);
-        prev = step.state;
-      }
-    });
-  }
 });

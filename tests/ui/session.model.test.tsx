@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { expect, vi } from 'vitest';
+import type { SnapshotFrom } from 'xstate';
 import type { RouteObject } from 'react-router-dom';
-import { TestModel, getShortestPaths } from '../support/graph';
+import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { sessionMachine, type SessionEvent } from '../../machines/session.machine';
 import { routes } from '../../src/app/routes';
 import { OnboardingPage } from '../../src/features/onboarding/OnboardingPage';
@@ -12,7 +13,7 @@ import { DISCORD_NOT_CONFIGURED, USER_LOAD_FAILED, type AuthStatus } from '../..
 import { FakeEffects } from '../support/effects';
 import { fakeSessionLogic, fakeUser, renderRoutes } from '../support/render';
 
-/** Model-based test of the session chart (docs/client.md §2) through the rendered app. */
+/** Model-based test of the session chart (product-spec section 4 Session) through the rendered app. */
 
 const status = (over: Partial<AuthStatus>): AuthStatus => ({ authorized: false, has_token: false, session_keys: [], error: null, dev_login: true, discord_login: false, ...over });
 const withIgns = fakeUser();
@@ -28,42 +29,54 @@ type SyntheticEvent =
   | { type: 'xstate.done.actor.devLogin' }
   | { type: 'xstate.error.actor.devLogin'; error: Error };
 type ModelEvent = SessionEvent | SyntheticEvent;
+type Snap = SnapshotFrom<typeof sessionMachine>;
 
-const EVENTS: ModelEvent[] = [
-  { type: 'xstate.done.actor.checkAuthStatus', output: status({ authorized: true, has_token: true, session_keys: ['user_id'] }) },
-  { type: 'xstate.done.actor.checkAuthStatus', output: status({ has_token: true }) },
-  { type: 'xstate.done.actor.checkAuthStatus', output: status({}) },
-  { type: 'xstate.error.actor.checkAuthStatus', error: new Error('down') },
+const authorized = status({ authorized: true, has_token: true, session_keys: ['user_id'] });
+const loadUserSettles: ModelEvent[] = [
   { type: 'xstate.done.actor.loadUser', output: withIgns },
   { type: 'xstate.done.actor.loadUser', output: withoutIgns },
   { type: 'xstate.error.actor.loadUser', error: new Error('bad profile') },
-  { type: 'xstate.done.actor.logout' },
-  { type: 'xstate.error.actor.logout', error: new Error('logout failed') },
-  { type: 'xstate.done.actor.devLogin' },
-  { type: 'xstate.error.actor.devLogin', error: new Error('Username is required.') },
-  { type: 'xstate.error.actor.devLogin', error: new Error('') },
-  { type: 'session.check' },
-  { type: 'session.devLogin', username: 'alice' },
-  { type: 'session.reload' },
-  { type: 'session.logout' },
-  { type: 'session.logoutEverywhere' },
-  { type: 'onboarding.completed' },
 ];
+const logoutSettles: ModelEvent[] = [{ type: 'xstate.done.actor.logout' }, { type: 'xstate.error.actor.logout', error: new Error('logout failed') }];
+
+/** What a person, the fake server or the Discord callback can cause in each state (the chart must take each). */
+const OFFERED: Record<string, ModelEvent[]> = {
+  checking: [
+    { type: 'xstate.done.actor.checkAuthStatus', output: authorized },
+    { type: 'xstate.done.actor.checkAuthStatus', output: status({ has_token: true }) },
+    { type: 'xstate.done.actor.checkAuthStatus', output: status({}) },
+    { type: 'xstate.error.actor.checkAuthStatus', error: new Error('down') },
+  ],
+  unauthenticated: [{ type: 'session.check' }, { type: 'session.devLogin', username: 'alice' }],
+  signingIn: [
+    { type: 'xstate.done.actor.devLogin' },
+    { type: 'xstate.error.actor.devLogin', error: new Error('Username is required.') },
+    { type: 'xstate.error.actor.devLogin', error: new Error('') },
+  ],
+  loadingUser: loadUserSettles,
+  refreshing: loadUserSettles,
+  userLoadFailed: logoutSettles,
+  loggingOut: logoutSettles,
+  loggingOutEverywhere: logoutSettles,
+  onboardingNeeded: [{ type: 'onboarding.completed' }, { type: 'session.logout' }],
+  ready: [{ type: 'session.reload' }, { type: 'session.logout' }, { type: 'session.logoutEverywhere' }],
+};
 
 interface World {
   fx: FakeEffects;
+  router: { navigate: (to: string) => Promise<void> };
   onboardingFx: FakeEffects;
   user: ReturnType<typeof userEvent.setup>;
-  /** The error the signed-out screen must show, by the docs oracle below (null: none). */
+  /** The error the signed-out screen must show, by the spec oracle below (null: none). */
   expectedError: string | null;
 }
 
-/** The texts the session chart shows (docs/client.md §2; written here, not read from the chart). */
+/** The texts the session chart shows (product-spec section 4 Session; written here, not read from the chart). */
 const LOAD_FAILED_TEXT = 'We could not load your profile, so you have been signed out. Please log in again.';
 const SIGN_IN_FAILED_TEXT = 'Sign-in failed.';
 
 /** Spec oracle: the error shown after `event` taken in state `from` (`current`: the error before). */
-function errorAfter(from: string, event: any, current: string | null): string | null {
+function errorAfter(from: string, event: ModelEvent, current: string | null): string | null {
   switch (event.type) {
     case 'xstate.error.actor.loadUser':
       return LOAD_FAILED_TEXT;
@@ -81,12 +94,12 @@ function errorAfter(from: string, event: any, current: string | null): string | 
       return current;
   }
 }
-type Executor = (w: World, event: any) => Promise<void>;
+type Executor = ModelExecutor<World, Snap, ModelEvent>;
 
-const settle = (name: string, how: 'resolve' | 'reject') => async (w: World, e: any) => {
+const settle = (name: string, how: 'resolve' | 'reject'): Executor => async (w, { event }) => {
   await act(async () => {
-    if (how === 'resolve') await w.fx.resolve(name, e.output);
-    else await w.fx.reject(name, e.error);
+    if (how === 'resolve') await w.fx.resolve(name, 'output' in event ? event.output : undefined);
+    else await w.fx.reject(name, 'error' in event ? event.error : undefined);
   });
 };
 
@@ -100,10 +113,10 @@ const EXECUTORS = {
   'xstate.error.actor.logout': settle('logout', 'reject'),
   'xstate.done.actor.devLogin': settle('devLogin', 'resolve'),
   'xstate.error.actor.devLogin': settle('devLogin', 'reject'),
-  'session.check': async () => {
+  'session.check': async (w) => {
     // The Discord callback landing after a successful sign-in makes the chart look again.
     await act(async () => {
-      await currentRouter!.navigate('/auth-callback?auth=success&path=%2Fdashboard');
+      await w.router.navigate('/auth-callback?auth=success&path=%2Fdashboard');
     });
   },
   'session.devLogin': async (w) => {
@@ -123,7 +136,7 @@ const EXECUTORS = {
     await w.user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
   },
   'session.logoutEverywhere': async (w) => {
-    // The profile's Account & Security panel (docs/client.md §3).
+    // The profile's Account & Security panel (product-spec section 2 Profile).
     await w.user.click(await screen.findByRole('button', { name: /account menu$/i }));
     await w.user.click(await screen.findByRole('menuitem', { name: 'Profile' }));
     await w.user.click(await screen.findByRole('button', { name: 'Log out everywhere' }));
@@ -137,7 +150,16 @@ const EXECUTORS = {
   },
 } satisfies Record<ModelEvent['type'], Executor>;
 
-let currentRouter: { navigate: (to: string) => Promise<void> } | null = null;
+/** Each executor, then the spec oracle's error for the state it leads to. */
+const TRACKED = Object.fromEntries(
+  Object.entries(EXECUTORS).map(([type, exec]): [string, Executor] => [
+    type,
+    async (w, step) => {
+      await (exec as Executor)(w, step);
+      w.expectedError = errorAfter(String(step.prev.value), step.event, w.expectedError);
+    },
+  ]),
+) as typeof EXECUTORS;
 
 const flushDelays = async () => {
   // /loading keeps its message up for a moment before moving on.
@@ -152,7 +174,7 @@ const expectLogoutCall = (w: World, everywhere: boolean) =>
   waitFor(() => expect(w.fx.calls('logout').at(-1)).toEqual([{ everywhere }]));
 
 /** What the screen shows in each state node (every node must have one: see the guard test). */
-const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
+const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
   checking: async () => {
     await waitFor(spinnerShown);
   },
@@ -161,15 +183,20 @@ const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
   },
   unauthenticated: async (s, w) => {
     await flushDelays();
-    // The model's server offers development sign-in only: the status text points to it, never to the disabled Discord button.
-    const text = s.context.notice === 'expired' ? DEV_EXPIRED_TEXT : DEV_WELCOME_TEXT;
+    // The model's server offers development sign-in only: the status text points to it, never to
+    // the disabled Discord button. When the status check itself failed, the page cannot know that
+    // and shows the plain texts.
+    const dev = s.context.devLogin;
+    const texts = dev ? [DEV_WELCOME_TEXT, DEV_EXPIRED_TEXT] : [WELCOME_TEXT, EXPIRED_TEXT];
+    const text = texts[s.context.notice === 'expired' ? 1 : 0];
     await waitFor(() => screen.getByText(text));
-    for (const spec of [WELCOME_TEXT, EXPIRED_TEXT]) expect(screen.queryByText(spec)).toBeNull();
+    for (const other of [WELCOME_TEXT, EXPIRED_TEXT, DEV_WELCOME_TEXT, DEV_EXPIRED_TEXT]) if (other !== text) expect(screen.queryByText(other)).toBeNull();
+    expect(screen.queryByLabelText('Username') !== null).toBe(dev);
     // Spec guard: the error text comes from the test's own oracle, not from the chart's context.
     const expected = w.expectedError;
     if (expected) expect(screen.getByText(expected)).toBeTruthy();
     for (const text of [LOAD_FAILED_TEXT, SIGN_IN_FAILED_TEXT, 'Username is required.']) if (text !== expected) expect(screen.queryByText(text)).toBeNull();
-    // The model's server has no Discord client (dev sign-in is on): the button is disabled with the reason.
+    // The model's server has no Discord client (dev sign-in is on): the button is disabled with the reason, so a person is not sent to a sign-in that cannot work.
     expect(s.context.discordLogin).toBe(false);
     expect(screen.queryByRole('link', { name: 'Log in with Discord' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Log in with Discord', description: DISCORD_NOT_CONFIGURED }).hasAttribute('disabled')).toBe(true);
@@ -203,16 +230,6 @@ const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
   },
 };
 
-const model = new TestModel(sessionMachine);
-const paths = model.getPaths(
-  () =>
-    getShortestPaths(sessionMachine, {
-      // Events by state: those the chart takes there (a new event in EVENTS reaches every state that takes it).
-      events: (s: any) => EVENTS.filter((e) => s.can(e as any)) as any,
-      serializeState: (s: any) => `${JSON.stringify(s.value)}|${s.context.notice}|${s.context.error}|${s.context.user?.igns.length ?? -1}`,
-    }) as any,
-  { allowDuplicatePaths: true },
-);
 
 function testRoutes(onboardingFx: FakeEffects): RouteObject[] {
   const effects = { loadClans: onboardingFx.fn('loadClans'), submitSetup: onboardingFx.fn('submitSetup') };
@@ -227,55 +244,34 @@ function testRoutes(onboardingFx: FakeEffects): RouteObject[] {
   return swap(routes);
 }
 
-const stateKey = (s: any) => (typeof s.value === 'string' ? s.value : Object.keys(s.value)[0]);
-
-describe('session chart through the UI', () => {
-  afterEach(() => {
-    cleanup();
-    vi.useRealTimers();
-  });
-
-  it('reaches and asserts every state node (guard)', () => {
-    const nodes = Object.keys(sessionMachine.root.states);
-    const reached = new Set(paths.flatMap((p: any) => [stateKey(p.state), ...p.steps.map((st: any) => stateKey(st.state))]));
-    expect([...reached].sort()).toEqual([...nodes].sort());
-    expect(Object.keys(ASSERTIONS).sort()).toEqual([...nodes].sort());
-  });
-
-  it('reaches the signed-out screen after a failed user load, and after a failed sign-in without a message (spec guard)', () => {
+modelTests<Snap, ModelEvent, World>({
+  name: 'session',
+  machine: sessionMachine,
+  // Development sign-in is offered only where the server said it is on.
+  events: (s) => OFFERED[String(s.value)].filter((e) => e.type !== 'session.devLogin' || s.context.devLogin),
+  // The signed-out screen and the check are told apart by how they were reached too (server down,
+  // no session, failed sign-in, logout, signed in), so each way there is driven and asserted.
+  serialize: (s, event) => `${JSON.stringify(s.value)}|${s.context.notice}|${s.context.error}|${s.context.user?.igns.length ?? -1}|${s.matches('unauthenticated') || s.matches('checking') ? event?.type : ''}`,
+  executors: TRACKED,
+  assertions: ASSERTIONS,
+  dropPrefixPaths: true,
+  fakeTimers: true,
+  render: () => {
+    const fx = new FakeEffects();
+    const onboardingFx = new FakeEffects();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { router } = renderRoutes(testRoutes(onboardingFx), '/dashboard', fakeSessionLogic(fx));
+    return { fx, onboardingFx, user, router, expectedError: null };
+  },
+  guards: (paths) => {
     // The error is part of the state's identity: if the chart stopped setting it, these signed-out
     // states would merge with the plain one and no generated path would show the text.
     const signedOutAfter = (type: string, message?: string) =>
-      paths.some((p: any) => {
-        const i = p.steps.findIndex((st: any) => st.event.type === type && (message === undefined || st.event.error?.message === message));
-        return i >= 0 && p.steps.slice(i).some((st: any) => stateKey(st.state) === 'unauthenticated' && st.state.context.error !== null);
+      paths.some((p) => {
+        const i = p.steps.findIndex((st) => st.event.type === type && (message === undefined || ('error' in st.event && st.event.error.message === message)));
+        return i >= 0 && p.steps.slice(i).some((st) => st.state.matches('unauthenticated') && st.state.context.error !== null);
       });
     expect(signedOutAfter('xstate.error.actor.loadUser')).toBe(true);
     expect(signedOutAfter('xstate.error.actor.devLogin', '')).toBe(true);
-  });
-
-  for (const path of paths as any[]) {
-    it(path.description, async () => {
-      vi.useFakeTimers({ shouldAdvanceTime: true });
-      const fx = new FakeEffects();
-      const onboardingFx = new FakeEffects();
-      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
-      const { router } = renderRoutes(testRoutes(onboardingFx), '/dashboard', fakeSessionLogic(fx));
-      currentRouter = router;
-      const world: World = { fx, onboardingFx, user, expectedError: null };
-      let from = '';
-      for (const step of path.steps) {
-        if (step.event.type === 'xstate.init') {
-          await ASSERTIONS[stateKey(step.state)](step.state, world);
-          from = stateKey(step.state);
-          continue;
-        }
-        const exec = (EXECUTORS as Record<string, Executor>)[step.event.type];
-        await exec(world, step.event);
-        world.expectedError = errorAfter(from, step.event, world.expectedError);
-        await ASSERTIONS[stateKey(step.state)](step.state, world);
-        from = stateKey(step.state);
-      }
-    });
-  }
+  },
 });
