@@ -16,8 +16,8 @@ import { ClanLoadError, type ClanManageEffects } from '../../src/features/clan/e
 import { ApiRequestError } from '../../src/api/client';
 
 /**
- * Model-based tests of the clanRole chart (product-spec sections 4 "Clan roles", 5 "Clan
- * members", 8, 9) and the clanData chart (section 8 "Clan load") through the rendered clan
+ * Model-based tests of the clanRole chart (docs/client.md §5, §11,
+ * §12) and the clanData chart (docs/client.md §11) through the rendered clan
  * management screen (/clans/manage/7) with fake calls. Paths are generated from the charts and
  * driven by clicks; timers are fake (the 500 ms wait, the 4 s fade and the 5 s removal).
  */
@@ -261,7 +261,7 @@ const ROLE_EXECUTORS = {
   'xstate.after.messageRemove.clanRole.message.fading': async () => advance(CLAN_ROLE_DELAYS.messageRemove),
 } satisfies Record<RoleModelEvent['type'], RoleExecutor>;
 
-/** The pending screen: the pending text shows and every tab is disabled (product-spec section 2). */
+/** The pending screen: the pending text shows and every tab is disabled (docs/client.md §1). */
 function expectPending() {
   expect(screen.queryByRole('dialog')).toBeNull();
   expect(screen.getByTestId('clan-pending').textContent).toBe(ACTION_PENDING_TEXT);
@@ -282,10 +282,10 @@ const ROLE_ASSERTIONS: Record<string, (s: RoleSnap, w: World) => Promise<void>> 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.queryByTestId('clan-pending')).toBeNull();
     for (const tab of tabs()) expect(tab.hasAttribute('disabled')).toBe(false);
-    // A role change and a failed leave reload the clan; a transfer refreshes the user too (section 4).
+    // A role change and a failed leave reload the clan; a transfer refreshes the user too (docs/game-rules.md §6).
     await waitFor(() => expect(w.clanLoads()).toBe(w.expected.clanLoads));
     await waitFor(() => expect(w.loads()).toBe(w.expected.userLoads));
-    // A kicked member's row goes at once, without a reload (section 4).
+    // A kicked member's row goes at once, without a reload (docs/game-rules.md §6).
     expect(screen.queryByTestId(`member-row-${GUS.member_id}`) === null).toBe(w.expected.gusKicked);
   },
   'flow.confirmingTransfer': confirming('transfer'),
@@ -302,7 +302,7 @@ const ROLE_ASSERTIONS: Record<string, (s: RoleSnap, w: World) => Promise<void>> 
     expect(w.fx.calls('kickMember').at(-1)).toEqual([CLAN_ID, s.context.request!.member!.member_id]);
   },
   'flow.leaving': async () => expectPending(),
-  // The success message shows first; the call waits 500 ms (section 4, section 9).
+  // The success message shows first; the call waits 500 ms (docs/game-rules.md §6; docs/client.md §12).
   'flow.leaving.announcing': async (_s, w) => {
     expect(screen.getByTestId('clan-action-message').textContent).toBe(roleMessages.left(CLAN_NAME));
     expect(w.fx.calls('leaveClan')).toEqual([]);
@@ -314,7 +314,7 @@ const ROLE_ASSERTIONS: Record<string, (s: RoleSnap, w: World) => Promise<void>> 
     expect(w.fx.calls('disbandClan')).toEqual([]);
   },
   'flow.disbanding.calling': async (_s, w) => expect(w.fx.calls('disbandClan')).toEqual([[CLAN_ID]]),
-  // Left or disbanded: the user is refreshed and lands on /profile (section 4).
+  // Left or disbanded: the user is refreshed and lands on /profile (docs/game-rules.md §6).
   'flow.departed': async (_s, w) => {
     await screen.findByText('Profile page');
     await waitFor(() => expect(w.loads()).toBe(w.expected.userLoads));
@@ -440,7 +440,7 @@ describe('clan management screen beside the clanRole chart', () => {
     ]) {
       expect(edges.has(edge), edge).toBe(true);
     }
-    // The spec's success texts appear on the way (product-spec section 8), verbatim.
+    // The documented success texts appear on the way (docs/client.md §11), verbatim.
     const texts = new Set(scenarios.flatMap((sc) => sc.paths.flatMap((p) => p.steps.map((st) => st.state.context.message?.text))));
     for (const text of ['Mia successfully promoted to Admin.', 'Adam successfully demoted to Member.', 'Adam successfully promoted to Owner.', 'Gus was successfully kicked.']) {
       expect(texts.has(text), text).toBe(true);
@@ -499,7 +499,7 @@ describe('clanRole guards (product-spec sections 4-6)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// clanData: loading the clan (section 8 Clan load)
+// clanData: loading the clan (docs/client.md §11)
 // ---------------------------------------------------------------------------------------------
 
 type DataSnap = SnapshotFrom<typeof clanDataMachine>;
@@ -510,7 +510,7 @@ type DataSynthetic =
   | { type: 'xstate.error.actor.reloadClan'; error: ClanLoadError };
 type DataModelEvent = ClanDataEvent | DataSynthetic;
 
-/** What the server answers and what the screen must say (product-spec section 8 Clan load). */
+/** What the server answers and what the screen must say (docs/client.md §11). */
 const LOAD_FAILURES = [
   { status: 404, server: `Clan ID ${CLAN_ID} not found.`, shown: `Clan ID ${CLAN_ID} not found.` },
   { status: 403, server: 'Permission denied. You are not authorized to manage this clan.', shown: 'Permission denied. You are not authorized to manage this clan.' },
@@ -568,7 +568,7 @@ const DATA_EXECUTORS = {
     await w.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Kick Member' }));
     await act(() => w.fx.resolve('kickMember'));
   },
-  // The Owner's pencil renames the clan (section 5 Clans; section 8 success text).
+  // The Owner's pencil renames the clan (docs/game-rules.md §13; docs/client.md §11 success text).
   'clan.renamed': async (w, { event }) => {
     if (event.type !== 'clan.renamed') return;
     await w.user.click(screen.getByRole('button', { name: 'Edit clan name' }));
@@ -605,7 +605,7 @@ const DATA_ASSERTIONS: Record<string, (s: DataSnap, w: World) => Promise<void>> 
     expect((await screen.findByTestId('clan-load-error')).textContent).toBe(s.context.error);
     screen.getByRole('button', { name: 'Retry' });
   },
-  // 401: the session is closed and the screen goes to / (section 8 Clan load).
+  // 401: the session is closed and the screen goes to / (docs/client.md §11).
   signedOut: async (_s, w) => {
     await screen.findByText('Login page');
     expect(w.fx.calls('loadClan').length).toBeGreaterThan(0);
@@ -627,7 +627,7 @@ modelTests<DataSnap, DataModelEvent, World>({
   },
   render: () => renderClanPage(OLGA, true),
   guards: (paths) => {
-    // Every load error text of the spec is shown.
+    // Every load error text of the docs is shown.
     const errors = new Set(paths.flatMap((p) => p.steps.map((st) => st.state.context.error)));
     for (const text of ['Clan ID 7 not found.', 'Permission denied. You are not authorized to manage this clan.', 'Failed to load clan data.']) expect(errors.has(text), text).toBe(true);
   },

@@ -13,7 +13,7 @@ import { FakeEffects } from '../support/effects';
 import { fakeUser, renderRoutes } from '../support/render';
 
 /**
- * Model-based test of the onboarding chart (product-spec sections 2, 4, 5) through the rendered
+ * Model-based test of the onboarding chart (docs/client.md §1; docs/game-rules.md §6, §13) through the rendered
  * page: paths generated from the real chart, each step caused by typing, clicking or settling the
  * page's fake effects, and every state node asserted on the screen.
  */
@@ -182,7 +182,7 @@ modelTests<Snap, ModelEvent, World>({
     return { fx, user: userEvent.setup() };
   },
   guards: (paths) => {
-    // Every rule and server error text of the spec is shown on some path.
+    // Every rule and server error text of the docs is shown on some path.
     const errors = new Set(paths.flatMap((p) => p.steps.map((st) => st.state.context.error)));
     for (const text of [ONBOARDING_IGN_ERROR, OWNER_NEEDS_NAME, MEMBER_NEEDS_CLAN, SERVER_ERROR]) expect(errors.has(text)).toBe(true);
   },

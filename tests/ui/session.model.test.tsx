@@ -13,7 +13,7 @@ import { DISCORD_NOT_CONFIGURED, USER_LOAD_FAILED, type AuthStatus } from '../..
 import { FakeEffects } from '../support/effects';
 import { fakeSessionLogic, fakeUser, renderRoutes } from '../support/render';
 
-/** Model-based test of the session chart (product-spec section 4 Session) through the rendered app. */
+/** Model-based test of the session chart (docs/client.md §2) through the rendered app. */
 
 const status = (over: Partial<AuthStatus>): AuthStatus => ({ authorized: false, has_token: false, session_keys: [], error: null, dev_login: true, discord_login: false, ...over });
 const withIgns = fakeUser();
@@ -67,11 +67,11 @@ interface World {
   router: { navigate: (to: string) => Promise<void> };
   onboardingFx: FakeEffects;
   user: ReturnType<typeof userEvent.setup>;
-  /** The error the signed-out screen must show, by the spec oracle below (null: none). */
+  /** The error the signed-out screen must show, by the docs oracle below (null: none). */
   expectedError: string | null;
 }
 
-/** The texts the session chart shows (product-spec section 4 Session; written here, not read from the chart). */
+/** The texts the session chart shows (docs/client.md §2; written here, not read from the chart). */
 const LOAD_FAILED_TEXT = 'We could not load your profile, so you have been signed out. Please log in again.';
 const SIGN_IN_FAILED_TEXT = 'Sign-in failed.';
 
@@ -136,7 +136,7 @@ const EXECUTORS = {
     await w.user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
   },
   'session.logoutEverywhere': async (w) => {
-    // The profile's Account & Security panel (product-spec section 2 Profile).
+    // The profile's Account & Security panel (docs/client.md §3).
     await w.user.click(await screen.findByRole('button', { name: /account menu$/i }));
     await w.user.click(await screen.findByRole('menuitem', { name: 'Profile' }));
     await w.user.click(await screen.findByRole('button', { name: 'Log out everywhere' }));
@@ -150,7 +150,7 @@ const EXECUTORS = {
   },
 } satisfies Record<ModelEvent['type'], Executor>;
 
-/** Each executor, then the spec oracle's error for the state it leads to. */
+/** Each executor, then the docs oracle's error for the state it leads to. */
 const TRACKED = Object.fromEntries(
   Object.entries(EXECUTORS).map(([type, exec]): [string, Executor] => [
     type,

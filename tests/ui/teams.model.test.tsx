@@ -11,9 +11,9 @@ import { validateTeamDraft } from '../../src/features/teams/TeamFormFields';
 import { asTeamDraft, editTeamDraft, teamBody } from '../../src/features/teams/teamForm';
 
 /**
- * Model-based test of the confirmAction chart (product-spec section 4 "Modal flows") through the
+ * Model-based test of the confirmAction chart (docs/flows.md §3) through the
  * rendered Event Teams view, for its three modals: Create New Team, Edit Team and the delete
- * confirmation (product-spec sections 2 Event Teams view, 5 Teams, 8 Teams). Paths come from the
+ * confirmation (docs/client.md §6, §11). Paths come from the
  * chart with the team form rule as the `isDraftValid` guard; the executors click and type (the hex
  * colour through react-colorful's input, whose 100 ms debounce is flushed when it loses focus).
  */
@@ -123,7 +123,7 @@ function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => P
         // Exactly the swatch of the draft's colour is pressed (none for a colour of its own).
         const pressed = within(d).queryAllByRole('button', { pressed: true }).map((b) => b.getAttribute('aria-label'));
         expect(pressed).toEqual(TEAM_COLOR_PRESETS.filter((p) => p.hex === s.context.draft.color).map((p) => p.name));
-        // Create and update are disabled while the name is blank (product-spec section 5 Teams).
+        // Create and update are disabled while the name is blank (docs/client.md §6).
         expect(within(d).getByRole('button', { name: use.confirmLabel }).hasAttribute('disabled')).toBe(name.trim() === '');
         // The rule's message waits until a field was touched, so an untouched form does not scold; the button says it at once.
         const shown = touchedRule(rule, s, use.open);
