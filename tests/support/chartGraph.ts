@@ -146,13 +146,20 @@ const STATE_FILL: Record<CoverageMark, string> = { covered: '#dafbe1', excused: 
 /** A DOT string literal. */
 const q = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 
+/** An event the tests offered in a state (its dotted path, or ROOT) that the chart did not take there. */
+export interface RefusedEvent {
+  source: string;
+  event: string;
+}
+
 /**
  * The chart as a Graphviz DOT digraph: compound and parallel (dashed) state nodes as clusters, atomic
  * ones as boxes (finals with a double border), a dot arrow to each initial child, and one edge per
  * transition and target (a loop for one without target) labelled with its event and guard. Edges
  * and states are coloured by `marks`: covered green, excused amber and dashed, uncovered red and bold.
+ * Each `refused` event is a red dotted edge from its state to a '✗', the transition the chart lacks.
  */
-export function chartDot(machine: AnyStateMachine, marks: CoverageMarks): string {
+export function chartDot(machine: AnyStateMachine, marks: CoverageMarks, refused: readonly RefusedEvent[] = []): string {
   const mark = (key: string): CoverageMark => marks.get(key) ?? 'uncovered';
   const compound = (node: AnyStateNode) => Object.keys(node.states).length > 0;
   const lines: string[] = [
@@ -190,6 +197,11 @@ export function chartDot(machine: AnyStateMachine, marks: CoverageMarks): string
       if (compound(nodes.get(t.source)!) && !inside(target, t.source)) attrs.push(`ltail=${q(`cluster_${t.source}`)}`);
       lines.push(`  ${q(t.source)} -> ${q(target)} [${attrs.join(', ')}];`);
     }
+  }
+  for (const r of refused) {
+    const missing = `refused:${r.source}`;
+    lines.push(`  ${q(missing)} [shape=plaintext, style="", label="✗", fontcolor="#cf222e", tooltip="offered, not taken"];`);
+    lines.push(`  ${q(r.source)} -> ${q(missing)} [label=${q(`${r.event} (not taken)`)}, tooltip=${q(`${r.source} -> ${r.event}`)}, color="#cf222e", fontcolor="#cf222e", style=dotted, penwidth=2];`);
   }
   lines.push('}');
   return lines.join('\n');

@@ -167,6 +167,7 @@ function pathsRecorder<S extends SnapshotFrom<AnyStateMachine>, E extends { type
         event: i === 0 ? 'start' : label(st.event),
         reached: allKeys.filter((k) => matchesKey(st.state, k)),
         transitions: transitionsTaken(c.machine, i === 0 ? undefined : (path.steps[i - 1].state as AnyMachineSnapshot), st.event, input),
+        refused: c.events(st.state).filter((e) => !c.ignores?.(st.state, e) && !st.state.can(e as never)).map(label),
       }));
       const record: PathRecord = { title: pathTitle(path, c.label), status: failed ? 'failed' : 'passed', steps, ms: Math.round(performance.now() - started) };
       if (c.inputs) record.input = JSON.stringify(input);

@@ -18,6 +18,8 @@ export interface StepRecord {
   reached: string[];
   /** Keys of the transitions the step took (`chartGraph.chartTransitions` keys). */
   transitions: string[];
+  /** Events the model offers in the step's state that the chart does not take there and the model does not ignore (a deleted transition shows here). */
+  refused?: string[];
 }
 
 /** One generated path and how its test ended. */

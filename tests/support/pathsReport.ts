@@ -1,5 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
-import { chartTransitions, excuses, stateKeysOf, type ChartTransition, type CoverageMark } from './chartGraph';
+import { ROOT, chartTransitions, excuses, stateKeysOf, type ChartTransition, type CoverageMark, type RefusedEvent } from './chartGraph';
 import type { ChartRun, PathRecord } from './pathsData';
 
 /**
@@ -28,11 +28,16 @@ export interface ChartCoverage {
   /** Why each excused state or transition key is left out. */
   reasons: Map<string, string>;
   paths: (PathRecord & { model: string })[];
+  /** Events offered in a state and not taken there, nor ignored by the model: transitions the chart lacks. */
+  refused: RefusedEvent[];
   /** Guard tests that failed: the model's name and the error. */
   guardFailures: { model: string; error: string }[];
   /** Wall time of the chart's path tests, milliseconds. */
   ms: number;
 }
+
+/** The deepest state nodes of a step's `reached` list. */
+const leavesOf = (reached: string[]) => reached.filter((k) => !reached.some((o) => o.startsWith(`${k}.`)));
 
 /** The steps of `path` that ran and passed (all of them, or those before the failing one). */
 const passedSteps = (path: PathRecord) => (path.failure ? path.steps.slice(0, path.failure.step) : path.steps);
@@ -63,6 +68,17 @@ export function chartCoverage(chart: ChartSource, runs: ChartRun[]): ChartCovera
     if (!taken.has(t.key) && reason !== undefined) reasons.set(t.key, reason);
     marks.set(t.key, taken.has(t.key) ? 'covered' : reason !== undefined ? 'excused' : 'uncovered');
   }
+  const refused = new Map(
+    mine.flatMap((r) =>
+      r.paths.flatMap((p) =>
+        p.steps.flatMap((s) => {
+          const leaves = leavesOf(s.reached);
+          const source = leaves.length === 1 ? leaves[0] : ROOT;
+          return (s.refused ?? []).map((event) => [`${source} -> ${event}`, { source, event }] as const);
+        }),
+      ),
+    ),
+  );
   return {
     id: chart.id,
     file: chart.file,
@@ -72,6 +88,7 @@ export function chartCoverage(chart: ChartSource, runs: ChartRun[]): ChartCovera
     marks,
     reasons,
     paths: mine.flatMap((r) => r.paths.map((p) => ({ ...p, model: r.name }))),
+    refused: [...refused.values()],
     guardFailures: mine.flatMap((r) => (r.guard.status === 'failed' ? [{ model: r.name, error: r.guard.error ?? '' }] : [])),
     ms: mine.reduce((sum, r) => sum + r.paths.reduce((s, p) => s + p.ms, 0), 0),
   };
@@ -93,7 +110,9 @@ export function runProblems(charts: ChartCoverage[], runnerExit = 0): string[] {
     }
     for (const s of c.states) if (c.marks.get(s) === 'uncovered') problems.push(`${c.id}: state ${s} is not covered and has no reason in \`uncovered\``);
     for (const t of c.transitions) if (c.marks.get(t.key) === 'uncovered') problems.push(`${c.id}: transition ${t.key} is not covered and has no reason in \`uncovered\``);
-    for (const p of c.paths) if (p.status === 'failed') problems.push(`${c.id}: path failed: ${p.title}`);
+    for (const r of c.refused) problems.push(`${c.id}: ${r.source} does not take ${r.event}, which the model offers there and does not ignore`);
+    const failed = c.paths.filter((p) => p.status === 'failed').map((p) => p.title);
+    if (failed.length) problems.push(`${c.id}: ${failed.length} path(s) failed: ${failed.slice(0, 3).join('; ')}${failed.length > 3 ? '; …' : ''}`);
     for (const g of c.guardFailures) problems.push(`${c.id}: guard test failed (${g.model})`);
   }
   if (runnerExit !== 0 && problems.length === 0) problems.push(`the test run exited with code ${runnerExit}`);
@@ -108,7 +127,7 @@ function figures(c: ChartCoverage): string[] {
   if (c.tests.length === 0) return ['–', '–', 'no test', '–', 'missing'];
   const keys = c.transitions.map((t) => t.key);
   const excused = count(c, c.states, 'excused') + count(c, keys, 'excused');
-  const uncovered = count(c, c.states, 'uncovered') + count(c, keys, 'uncovered');
+  const uncovered = count(c, c.states, 'uncovered') + count(c, keys, 'uncovered') + c.refused.length;
   const failed = c.paths.filter((p) => p.status === 'failed').length + c.guardFailures.length;
   const result = [failed ? `${failed} failed` : '', uncovered ? `${uncovered} uncovered` : ''].filter(Boolean).join(', ') || 'ok';
   return [
@@ -134,7 +153,7 @@ export function markdownSummary(charts: ChartCoverage[], problems: string[]): st
 const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The state a step rests in, as its deepest state nodes ('ready.idle + message.hidden'). */
-const restingIn = (reached: string[]) => reached.filter((k) => !reached.some((o) => o.startsWith(`${k}.`))).join(' + ') || '(none)';
+const restingIn = (reached: string[]) => leavesOf(reached).join(' + ') || '(none)';
 
 const anchor = (id: string) => `chart-${id.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 
@@ -147,7 +166,7 @@ function pathHtml(p: PathRecord & { model: string }): string {
         i === failedAt && p.failure
           ? `<div class="failure">Failed while ${esc(p.failure.during === 'xstate.init' ? 'at the start' : p.failure.during)}<pre>${esc(p.failure.error)}</pre>Screen then:<pre>${esc(p.failure.screen || '(empty)')}</pre></div>`
           : '';
-      const via = s.transitions.length ? ` <span class="via">via ${esc(s.transitions.join(', '))}</span>` : '';
+      const via = s.transitions.length ? ` <span class="via">via ${esc(s.transitions.join(', '))}</span>` : i > 0 ? ' <span class="via">(no transition: the chart ignores it here)</span>' : '';
       return `<li class="${cls}"><code>${esc(s.event)}</code> → <b>${esc(restingIn(s.reached))}</b>${via}${fail}</li>`;
     })
     .join('');
@@ -160,9 +179,11 @@ function chartHtml(c: ChartCoverage, svg: string | undefined): string {
   const head = `<h2 id="${anchor(c.id)}">${esc(c.id)} <small>${esc(c.file)}</small></h2>`;
   if (c.tests.length === 0) return `<section class="missing">${head}<p class="bad">No generated test: no <code>modelTests</code> from tests/support/chartModel.ts ran for this chart.</p>${svg ?? ''}</section>`;
   const left = [...c.states, ...c.transitions.map((t) => t.key)].filter((k) => c.marks.get(k) !== 'covered');
-  const leftHtml = left.length
-    ? `<h3>Left out</h3><ul>${left.map((k) => (c.marks.get(k) === 'excused' ? `<li class="excused"><code>${esc(k)}</code>: ${esc(c.reasons.get(k) ?? '')}</li>` : `<li class="bad"><code>${esc(k)}</code>: no reason given</li>`)).join('')}</ul>`
-    : '';
+  const items = [
+    ...left.map((k) => (c.marks.get(k) === 'excused' ? `<li class="excused"><code>${esc(k)}</code>: ${esc(c.reasons.get(k) ?? '')}</li>` : `<li class="bad"><code>${esc(k)}</code>: no reason given</li>`)),
+    ...c.refused.map((r) => `<li class="bad"><code>${esc(r.source)}</code> does not take <code>${esc(r.event)}</code>: the model offers it there and does not ignore it</li>`),
+  ];
+  const leftHtml = items.length ? `<h3>Left out</h3><ul>${items.join('')}</ul>` : '';
   const guards = c.guardFailures.map((g) => `<p class="bad">Guard test of ${esc(g.model)} failed:</p><pre>${esc(g.error)}</pre>`).join('');
   return `<section>${head}<p>Tests: ${c.tests.map((t) => `<code>${esc(t)}</code>`).join(', ')}</p>
 <p>States covered <b>${states}</b> · transitions taken <b>${transitions}</b> · paths passed <b>${paths}</b> · ${time} · <b class="${result === 'ok' ? 'ok' : 'bad'}">${esc(result)}</b></p>

@@ -71,7 +71,7 @@ async function main(): Promise<number> {
   const problems = runProblems(charts, runnerExit);
 
   const viz = await (await import('@viz-js/viz')).instance();
-  const svgs = new Map(charts.map((c, i) => [c.id, viz.renderString(chartDot(sources[i].machine, c.marks), { format: 'svg' })]));
+  const svgs = new Map(charts.map((c, i) => [c.id, viz.renderString(chartDot(sources[i].machine, c.marks, c.refused), { format: 'svg' })]));
   fs.writeFileSync(path.join(OUT, 'index.html'), htmlReport(charts, problems, svgs, new Date()));
 
   console.log(`\n${markdownSummary(charts, problems)}`);
