@@ -14,7 +14,8 @@ import { PATHS_REPORT_ENV, writeChartRun, type ChartRun, type PathRecord } from 
  * event through the rendered screen (an executor per event type) and asserts every state node the
  * step is in (an assertion per state node, parents included); and guard tests that every state node
  * is reached and asserted and every executor is driven. What differs per screen comes in through
- * a `ChartModel`.
+ * a `ChartModel`. When PATHS_REPORT names a folder (`npm run test:paths`), each model also records
+ * its paths, the transitions each step took and how each path ended there (tests/support/pathsData.ts).
  */
 
 /** One step of a path as an executor sees it: the event, the state it leads to, and the state before. */
