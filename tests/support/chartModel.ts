@@ -1,7 +1,10 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AnyStateMachine, AnyStateNode, SnapshotFrom } from 'xstate';
+import { relative } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode, SnapshotFrom } from 'xstate';
+import { chartTransitions, eventLabel, excuses, stateKeysOf, transitionsTaken } from './chartGraph';
 import { TestModel, getShortestPaths, type TestPath } from './graph';
+import { PATHS_REPORT_ENV, writeChartRun, type ChartRun, type PathRecord } from './pathsData';
 
 /**
  * The one harness of the model-based UI tests of a chart (docs/architecture.md
@@ -11,7 +14,8 @@ import { TestModel, getShortestPaths, type TestPath } from './graph';
  * event through the rendered screen (an executor per event type) and asserts every state node the
  * step is in (an assertion per state node, parents included); and guard tests that every state node
  * is reached and asserted and every executor is driven. What differs per screen comes in through
- * a `ChartModel`.
+ * a `ChartModel`. When PATHS_REPORT names a folder (`npm run test:paths`), each model also records
+ * its paths, the transitions each step took and how each path ended there (tests/support/pathsData.ts).
  */
 
 /** One step of a path as an executor sees it: the event, the state it leads to, and the state before. */
@@ -55,20 +59,15 @@ export interface ChartModel<S extends SnapshotFrom<AnyStateMachine>, E extends {
   guards?: (paths: TestPath<S, E>[]) => void;
   /** Drop each path that a longer path starts with (it takes the same steps and asserts the same states): fewer, longer tests for a chart with many states. */
   dropPrefixPaths?: boolean;
+  /**
+   * State nodes ('ready.idle') and transitions ('ready -> list.reload' for every candidate of that
+   * event, or one key as the path report names it) the generated paths leave out on purpose, each
+   * with the reason; the path report (`npm run test:paths`) fails on any other left out.
+   */
+  uncovered?: Record<string, string>;
 }
 
-/** The dotted paths of every state node of `machine` ('loading', 'ready', 'ready.idle', ...). */
-export function stateKeysOf(machine: AnyStateMachine): string[] {
-  const keys: string[] = [];
-  const walk = (node: AnyStateNode, prefix: string[]) => {
-    for (const [key, child] of Object.entries(node.states)) {
-      keys.push([...prefix, key].join('.'));
-      walk(child as AnyStateNode, [...prefix, key]);
-    }
-  };
-  walk(machine.root, []);
-  return keys;
-}
+export { stateKeysOf };
 
 /** Whether snapshot `s` is in the state node at dotted path `key` ('ready.adding.idle'). */
 export const matchesKey = (s: { matches: (value: never) => boolean }, key: string): boolean => {
@@ -105,7 +104,7 @@ function pathsOf<S extends SnapshotFrom<AnyStateMachine>, E extends { type: stri
 /** The state node at a dotted path. */
 const nodeAt = (machine: AnyStateMachine, key: string) => key.split('.').reduce<AnyStateNode>((node, part) => node.states[part], machine.root);
 
-const shortLabel = (e: { type: string }) => e.type.replace(/^xstate\.(done|error)\.actor\.(\w+)$/, '$1($2)').replace(/^xstate\.after\.(\w+)\..*$/, 'after($1)');
+const shortLabel = (e: { type: string }) => eventLabel(e.type);
 
 /**
  * Guard: every event a person or the server can cause in a state of the paths is taken by the
@@ -126,6 +125,61 @@ function pathTitle<S extends SnapshotFrom<AnyStateMachine>, E extends { type: st
   return path.steps.slice(1).map((st) => label(st.event)).join(' → ') || 'initial';
 }
 
+/** Where a path's test is: the step index and what it does ('render', 'xstate.init', 'asserting ready.idle'). */
+type PathPlace = { step: number; during: string };
+
+/** The page's text, spaces folded, cut to `max` characters ('' outside a DOM). */
+const screenText = (max = 1200) => (typeof document === 'undefined' ? '' : (document.body?.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, max));
+
+/**
+ * `test` as a test body that, when `note` is given, tells it how the test ended (its start in
+ * `performance.now()` milliseconds, and the error it threw) before the error goes on to Vitest.
+ */
+function recorded(note: ((started: number, error?: unknown) => void) | undefined, test: () => void | Promise<void>): () => Promise<void> {
+  return async () => {
+    const started = performance.now();
+    try {
+      await test();
+    } catch (error) {
+      note?.(started, error ?? new Error('thrown without a value'));
+      throw error;
+    }
+    note?.(started);
+  };
+}
+
+/**
+ * Collects what a model's tests did for the path report (`pathsData.ChartRun`) and writes it after
+ * the model's last test, into folder `dir`.
+ */
+function pathsRecorder<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }, W>(c: ChartModel<S, E, W>, dir: string) {
+  const run: ChartRun = { name: c.name, chart: c.machine.id, file: '', uncovered: c.uncovered ?? {}, guard: { status: 'passed' }, paths: [] };
+  const allKeys = stateKeysOf(c.machine);
+  const label = c.label ?? shortLabel;
+  const message = (error: unknown) => String(error instanceof Error ? error.message : error).slice(0, 2000);
+  const noteFile = () => (run.file ||= relative(process.cwd(), expect.getState().testPath ?? ''));
+  afterAll(() => void (run.file && writeChartRun(dir, run)));
+  return {
+    guard(_started: number, error?: unknown) {
+      noteFile();
+      run.guard = error === undefined ? { status: 'passed' } : { status: 'failed', error: message(error) };
+    },
+    path(input: unknown, path: TestPath<S, E>, started: number, failed?: { at: PathPlace; error: unknown }) {
+      noteFile();
+      const steps = path.steps.map((st, i) => ({
+        event: i === 0 ? 'start' : label(st.event),
+        reached: allKeys.filter((k) => matchesKey(st.state, k)),
+        transitions: transitionsTaken(c.machine, i === 0 ? undefined : (path.steps[i - 1].state as AnyMachineSnapshot), st.event, input),
+        refused: c.events(st.state, input).filter((e) => !c.ignores?.(st.state, e) && !st.state.can(e as never)).map(label),
+      }));
+      const record: PathRecord = { title: pathTitle(path, c.label), status: failed ? 'failed' : 'passed', steps, ms: Math.round(performance.now() - started) };
+      if (c.inputs) record.input = JSON.stringify(input);
+      if (failed) record.failure = { ...failed.at, error: message(failed.error), screen: screenText() };
+      run.paths.push(record);
+    },
+  };
+}
+
 /** Guards, then one test per generated path. */
 export function modelTests<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }, W>(c: ChartModel<S, E, W>): void {
   describe(`${c.name} chart through its screen`, () => {
@@ -137,8 +191,10 @@ export function modelTests<S extends SnapshotFrom<AnyStateMachine>, E extends { 
     const paths = runs.map((r) => r.path);
     const passing = c.passingThrough ?? [];
     const keys = stateKeysOf(c.machine).filter((k) => !passing.includes(k));
+    const reportDir = process.env[PATHS_REPORT_ENV];
+    const recorder = reportDir ? pathsRecorder(c, reportDir) : undefined;
 
-    it('reaches every state node, asserts every one, and drives every event (guard)', () => {
+    it('reaches every state node, asserts every one, and drives every event (guard)', recorded(recorder?.guard, () => {
       for (const k of passing) {
         const node = nodeAt(c.machine, k);
         expect(node.always?.length && Object.keys(node.on).length === 0 && node.invoke.length === 0, `${k} passes through`).toBeTruthy();
@@ -149,21 +205,32 @@ export function modelTests<S extends SnapshotFrom<AnyStateMachine>, E extends { 
       const driven = new Set(paths.flatMap((p) => p.steps.map((st) => st.event.type)));
       for (const type of Object.keys(c.executors).filter((t) => !c.notDriven?.includes(t))) expect(driven.has(type), `${type} is driven`).toBe(true);
       for (const { input, path } of runs) expectEventsTaken([path], (s: S) => c.events(s, input), c.ignores);
+      // A reason names something the chart has, so a renamed state or event leaves no stale excuse behind.
+      const transitions = chartTransitions(c.machine);
+      const all = stateKeysOf(c.machine);
+      for (const name of Object.keys(c.uncovered ?? {})) expect(all.includes(name) || transitions.some((t) => excuses(name, t)), `uncovered '${name}' names a state node or transition of ${c.machine.id}`).toBe(true);
       c.guards?.(paths);
-    });
+    }));
 
     for (const { input, path } of runs) {
-      it(`${c.inputs ? `${JSON.stringify(input)}: ` : ''}${pathTitle(path, c.label)}`, async () => {
+      const at: PathPlace = { step: 0, during: 'render' };
+      const note = recorder && ((started: number, error?: unknown) => recorder.path(input, path, started, error === undefined ? undefined : { at, error }));
+      it(`${c.inputs ? `${JSON.stringify(input)}: ` : ''}${pathTitle(path, c.label)}`, recorded(note, async () => {
         if (c.fakeTimers) vi.useFakeTimers(c.fakeTimers === 'manual' ? { toFake: ['setTimeout', 'clearTimeout'] } : { shouldAdvanceTime: true, advanceTimeDelta: 2 });
         const w = await c.render(input);
         const exec = c.executors as Record<string, ModelExecutor<W, S, E>>;
         let prev = path.steps[0].state;
-        for (const step of path.steps) {
+        for (const [i, step] of path.steps.entries()) {
+          Object.assign(at, { step: i, during: step.event.type });
           if (step.event.type !== 'xstate.init') await exec[step.event.type](w, { event: step.event, state: step.state, prev });
-          for (const k of keys) if (matchesKey(step.state, k)) await c.assertions[k](step.state, w);
+          for (const k of keys)
+            if (matchesKey(step.state, k)) {
+              at.during = `asserting ${k}`;
+              await c.assertions[k](step.state, w);
+            }
           prev = step.state;
         }
-      });
+      }));
     }
   });
 }
