@@ -87,7 +87,7 @@ run.each(clientOnlyBackends())('the referee sees pending proofs and live games o
     // --- The clan has had a game: the steps are gone; Clan Games lists it, My Games has none.
     await page.reload();
     const games = page.getByTestId('clan-games');
-    await games.getByRole('listitem').filter({ hasText: 'Signal Night' }).getByText('in-progress').waitFor();
+    await games.getByRole('listitem').filter({ hasText: 'Signal Night' }).getByText('In progress', { exact: true }).waitFor();
     expect(await games.getByRole('link', { name: 'Watch Signal Night' }).getAttribute('href')).toBe(`/games/clan/${clanId}/events/${eventId}/game/${gameId}`);
     expect(await games.getByRole('link', { name: 'Manage Signal Night' }).getAttribute('href')).toBe(`/clans/manage/${clanId}/events/${eventId}/game`);
     await page.getByText('No current games.').waitFor();
