@@ -119,6 +119,9 @@ async function recordRollMoments(page: Page): Promise<void> {
     };
     requestAnimationFrame(tick);
   });
+  // The first frame records the page as it stands (every value is new then): wait for it, so a
+  // roll's `since` counts from after it and the standing values never pass for the roll's changes.
+  await expect.poll(async () => (await rollMoments(page)).frames).toBeGreaterThan(0);
 }
 
 /** What recordRollMoments saw since event `since`. */
