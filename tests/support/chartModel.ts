@@ -132,12 +132,18 @@ type PathPlace = { step: number; during: string };
 const screenText = (max = 1200) => (typeof document === 'undefined' ? '' : (document.body?.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, max));
 
 /**
+ * The real clock in milliseconds, taken before any test installs fake timers (which replace
+ * `performance.now`), so a path's time is wall time even when its chart's delays run on fake time.
+ */
+const realNow: () => number = performance.now.bind(performance);
+
+/**
  * `test` as a test body that, when `note` is given, tells it how the test ended (its start in
- * `performance.now()` milliseconds, and the error it threw) before the error goes on to Vitest.
+ * `realNow()` milliseconds, and the error it threw) before the error goes on to Vitest.
  */
 function recorded(note: ((started: number, error?: unknown) => void) | undefined, test: () => void | Promise<void>): () => Promise<void> {
   return async () => {
-    const started = performance.now();
+    const started = realNow();
     try {
       await test();
     } catch (error) {
@@ -172,7 +178,7 @@ function pathsRecorder<S extends SnapshotFrom<AnyStateMachine>, E extends { type
         transitions: transitionsTaken(c.machine, i === 0 ? undefined : (path.steps[i - 1].state as AnyMachineSnapshot), st.event, input),
         refused: c.events(st.state, input).filter((e) => !c.ignores?.(st.state, e) && !st.state.can(e as never)).map(label),
       }));
-      const record: PathRecord = { title: pathTitle(path, c.label), status: failed ? 'failed' : 'passed', steps, ms: Math.round(performance.now() - started) };
+      const record: PathRecord = { title: pathTitle(path, c.label), status: failed ? 'failed' : 'passed', steps, ms: Math.round(realNow() - started) };
       if (c.inputs) record.input = JSON.stringify(input);
       if (failed) record.failure = { ...failed.at, error: message(failed.error), screen: screenText() };
       run.paths.push(record);
