@@ -63,7 +63,7 @@ function enforce<T extends object>(verdict: RuleVerdict<T>): asserts verdict is 
 const STALE = 'The member list changed meanwhile. Reload the clan and try again.';
 
 /**
- * Clans and members (docs/game-rules.md §6, §11, §13; docs/server.md §3; docs/server.md §3, §4).
+ * Clans and members (docs/game-rules.md §6, §11, §13; docs/server.md §3, §4).
  * All paths under /api; member ids are user ids. Every call: 401 signed out, 400 'Invalid clan id.'
  * for a malformed id, 404 'Clan ID {id} not found.', 403 'Permission denied. You are not authorized
  * to manage this clan.' for a non-member or a role too low. Mutations run in one transaction that

@@ -9,9 +9,8 @@ import { requireMember } from '../clans/access';
 import { clanLiveGames, lobbyGames, spectatableGames } from './repository';
 
 /**
- * The lobby and spectating calls (docs/server.md §3; docs/client.md §4; docs/game-rules.md §11; docs/server.md
- * §3). Each path also
- * answers with a trailing slash.
+ * The lobby and spectating calls (docs/server.md §3; docs/client.md §4; docs/game-rules.md §11).
+ * Each path also answers with a trailing slash.
  * - GET /games → {games: LobbyGame[]} (contract/lobby.ts): the signed-in user's games; 401 signed out
  * - GET /games/spectate → {games: SpectateGame[]}: games not PENDING, newest first; no sign-in
  * - GET /public/game/{gameId} → {game} in the public shape (no user_teams, no revert counts); no

@@ -13,7 +13,7 @@ import { CreateClanBodySchema } from '../../contract/clan';
 const KICKED = 'You were removed from this clan. Ask a manager to add you again.';
 
 /**
- * The signed-in user's own data (docs/server.md §3; docs/server.md §3,
+ * The signed-in user's own data (docs/server.md §3,
  * §4):
  * - GET /user/me → User; 401 when signed out
  * - POST /user/setup {igns, clan_setup} → {ign_count}; 400 bad payload (nothing stored), 404 unknown clan, 409 already set up,

@@ -5,8 +5,8 @@ import { useServerSuite } from '../support/suite';
 import { matrixRows, PERMISSION_TEXT, signInDev, type Actor, type Row } from '../support/fixtures';
 
 /**
- * Clans and members over real HTTP (docs/game-rules.md §6, §11, §13; docs/server.md §3; docs/client.md §11, docs/server.md §3,
- * §4): the permission matrix of every call × {signed out, non-member, Guest, Member,
+ * Clans and members over real HTTP (docs/game-rules.md §6, §11, §13; docs/server.md §3, §4; docs/client.md
+ * §11): the permission matrix of every call × {signed out, non-member, Guest, Member,
  * Admin, Owner}, then the rules (member order, ladder ends, ownership transfer, leave, kick,
  * rename, disband) and a sweep of bad ids and bodies that must all answer 4xx.
  */
