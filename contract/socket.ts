@@ -13,8 +13,12 @@ import type { JoinReviews, SubmissionAnswer } from './submission';
 
 const positiveId = (what: string) => v.pipe(v.number(`${what} must be a number.`), v.integer(`${what} must be a whole number.`), v.minValue(1, `${what} is invalid.`), v.maxValue(2147483647, `${what} is invalid.`));
 
-/** join_game / leave_game payload. */
-export const JoinGameSchema = v.object({ game_id: positiveId('game_id') });
+/**
+ * join_game / leave_game payload. `compact: true` (join_game only; docs/server.md §6, "Compact
+ * sockets") asks for one message per roll, revert or status change: the progress update carries
+ * that change's log entries as `new_log_entries` and no `new_log_entry` follows for them.
+ */
+export const JoinGameSchema = v.object({ game_id: positiveId('game_id'), compact: v.optional(v.boolean('compact must be true or false.')) });
 type JoinGame = v.InferOutput<typeof JoinGameSchema>;
 
 /** roll_dice / revert_roll payload: the team and the Leader IGN acting for it. */
@@ -59,6 +63,8 @@ export const GameProgressSchema = v.object({
   version: v.number(),
   /** The roll this update reports, null after a revert or status change; absent in older shapes (which still parse). */
   last_move: v.optional(v.nullable(LastMoveSchema)),
+  /** To compact sockets only: the log entries this change wrote, oldest first (docs/server.md §6). */
+  new_log_entries: v.optional(v.array(LogEntrySchema)),
 });
 export type GameProgress = v.InferOutput<typeof GameProgressSchema>;
 

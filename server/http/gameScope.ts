@@ -30,7 +30,7 @@ export async function gameScope(c: Context<AppEnv>, manager: boolean) {
 /**
  * Live updates after a committed change (docs/server.md §6), through
  * Broadcaster.gameChanged: the full game after a board change, only progress after a status
- * change (plus its log entry, which a progress update does not carry), and the full game with
+ * change (plus its log entry, which reaches compact sockets inside the update), and the full game with
  * `tasks_reordered` after a task swap, assign or reorder. A failed broadcast is logged and never
  * fails the answer: the change is already saved, and clients catch up on join_game.
  */

@@ -20,14 +20,15 @@ export interface Broadcaster {
   /**
    * Game `gameId` changed: it is loaded once as committed and sent to both rooms as `change` says
    * (spectators get the public shape, members theirs without user_teams); nothing when the game
-   * is gone. Then each of `log` (oldest first) goes out as `new_log_entry` (a progress update
-   * does not carry the log).
+   * is gone. Then each of `log` (oldest first) goes out as `new_log_entry`; after a 'progress'
+   * change compact sockets get `log` inside the update instead (docs/server.md §6).
    */
   gameChanged(gameId: number, change: GameChange, log?: readonly LogEntry[]): Promise<void>;
   /**
    * A roll or revert committed: `game_state_update` with the progress its transaction returned
    * (not reloaded, so one process's updates go out in version order), then one `new_log_entry`
-   * per entry it wrote, oldest first.
+   * per entry it wrote, oldest first; compact sockets get the update alone, carrying the entries
+   * as `new_log_entries` (docs/server.md §6).
    */
   actionApplied(progress: GameProgress, log: readonly LogEntry[]): void;
   /** A manager's screen sent `tasks_reordered` (docs/server.md §6): the stored board as `tasks_reordered` to both rooms. */

@@ -11,7 +11,7 @@ import { SocketWindow, tellTooMany, type SharedLimits } from './limits';
 import type { LimitFunction } from 'p-limit';
 import type { KeyedQueue } from './queue';
 import type { Broadcaster } from './broadcaster';
-import { managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
+import { gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
 import { JoinReviewsSchema, managersRoom, type JoinReviewsAnswer } from '../../contract/submission';
 
 /** What the handlers share: the app's dependencies, the broadcaster, the per-game queue and the shared limits. */
@@ -93,7 +93,7 @@ function guarded(socket: IoSocket, event: string, handler: (raw: unknown, ack?: 
  * means no change committed meanwhile is missed.
  */
 async function joinGame(ctx: HandlerContext, socket: IoSocket, raw: unknown): Promise<void> {
-  const { game_id: gameId } = parsePayload(JoinGameSchema, 'join_game', raw);
+  const { game_id: gameId, compact = false } = parsePayload(JoinGameSchema, 'join_game', raw);
   const cache = ctx.deps.gameCache;
   const cached = () => ctx.fullGameReads(() => cache.get(gameId));
   const game = await cached();
@@ -102,14 +102,10 @@ async function joinGame(ctx: HandlerContext, socket: IoSocket, raw: unknown): Pr
   const role = await clanRole(ctx, game.clanId, userId);
   if (role === null && game.status === 'PENDING') throw new ActionRefused(GAME_NOT_FOUND);
   const member = role !== null && role !== 'Guest' && userId !== null;
-  if (member) {
-    await socket.leave(publicRoom(gameId));
-    await socket.join([membersRoom(gameId), memberInGameRoom(gameId, userId)]);
-  } else {
-    await socket.leave(membersRoom(gameId));
-    if (userId !== null) await socket.leave(memberInGameRoom(gameId, userId));
-    await socket.join(publicRoom(gameId));
-  }
+  // Out of every room of this game first (an earlier join may have had the other audience or flavour).
+  await leaveGameRooms(socket, gameId);
+  if (member) await socket.join([membersRoom(gameId, compact), memberInGameRoom(gameId, userId, compact)]);
+  else await socket.join(publicRoom(gameId, compact));
   // Read again now that the socket is in its room: a change committed meanwhile is in this read
   // or in a broadcast the socket receives after it.
   const full = await cached();
@@ -131,12 +127,17 @@ function sendEncoded(socket: IoSocket, packet: string): void {
   (socket.client as unknown as { _packet(packet: string[], opts: { preEncoded: boolean }): void })._packet([packet], { preEncoded: true });
 }
 
-/** leave_game {game_id}: leaves both rooms of the game (and the per-user members room). */
+/** Leaves every room of game `gameId`: both audiences and both flavours, and the per-user members rooms. */
+async function leaveGameRooms(socket: IoSocket, gameId: number): Promise<void> {
+  const userId = socket.data.userId;
+  const rooms = [...gameRooms(gameId), ...(userId === null ? [] : [memberInGameRoom(gameId, userId), memberInGameRoom(gameId, userId, true)])];
+  for (const room of rooms) if (socket.rooms.has(room)) await socket.leave(room);
+}
+
+/** leave_game {game_id}: leaves every room of the game (leaveGameRooms). */
 async function leaveGame(socket: IoSocket, raw: unknown): Promise<void> {
   const { game_id: gameId } = parsePayload(JoinGameSchema, 'leave_game', raw);
-  await socket.leave(publicRoom(gameId));
-  await socket.leave(membersRoom(gameId));
-  if (socket.data.userId !== null) await socket.leave(memberInGameRoom(gameId, socket.data.userId));
+  await leaveGameRooms(socket, gameId);
 }
 
 /**

@@ -5,7 +5,7 @@ import type { LogEntry } from '../../contract/gameApi';
 import type { GameProgress, TeamUpdate } from '../../contract/socket';
 import type { Broadcaster, GameChange } from './broadcaster';
 import { hashSessionId } from '../auth/sessions';
-import { managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, sessionRoom, userRoom, type IoServer } from './types';
+import { gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, sessionRoom, userRoom, type IoServer } from './types';
 import { loadSubmission } from '../submissions/repository';
 import { managersRoom } from '../../contract/submission';
 
@@ -15,14 +15,21 @@ function publicProgress(progress: GameProgress): GameProgress {
 }
 
 
+/** Both flavours of a room: the spec's sockets and the compact ones get the same message. */
+const bothFlavours = (room: (gameId: number, compact?: boolean) => string, gameId: number): string[] => [room(gameId), room(gameId, true)];
+
 /**
  * The one place that decides rooms (docs/architecture.md §5). Every change is serialised once per
  * audience and sent with one `io.to(room).emit` per audience (Socket.IO encodes a room broadcast
  * once for all its sockets; with the Redis adapter the same call reaches the rooms' sockets in
  * every process):
- * - members room `game:<id>:members`: the members shape without user_teams (revert counts included)
- * - public room `game:<id>`: the public shape (no revert counts)
- * Log entries are the same for both and go out in one emit to both rooms.
+ * - members rooms `game:<id>:members`: the members shape without user_teams (revert counts included)
+ * - public rooms `game:<id>`: the public shape (no revert counts)
+ * Log entries are the same for both and go out in one emit to both rooms. After a roll, revert or
+ * status change, compact sockets (the `:compact` rooms, docs/server.md §6) get one
+ * `game_state_update` whose progress carries the change's log entries as `new_log_entries`
+ * instead of the progress update and a `new_log_entry` each; every other message reaches both
+ * flavours in one emit.
  * Full games come from the game cache (games/cache.ts), built once per version for both rooms,
  * HTTP and join_game; every change first invalidates the game's cached entry (in every process:
  * the cache forwards it), and then sends.
@@ -34,51 +41,64 @@ export class RoomBroadcaster implements Broadcaster {
     private readonly cache: GameCache,
   ) {}
 
-  /** `game_state_update` with a progress update: members get revert counts, spectators not. */
-  private sendProgress(progress: GameProgress): void {
-    this.io.to(membersRoom(progress.id)).emit('game_state_update', { game_state: progress });
-    this.io.to(publicRoom(progress.id)).emit('game_state_update', { game_state: publicProgress(progress) });
+  /**
+   * `game_state_update` with a progress update (members get revert counts, spectators not), then
+   * `log` as `new_log_entry` each; compact rooms get the update with `new_log_entries: log` only.
+   */
+  private sendProgress(progress: GameProgress, log: readonly LogEntry[]): void {
+    const id = progress.id;
+    const spectators = publicProgress(progress);
+    this.io.to(membersRoom(id)).emit('game_state_update', { game_state: progress });
+    this.io.to(publicRoom(id)).emit('game_state_update', { game_state: spectators });
+    this.sendLog([membersRoom(id), publicRoom(id)], log);
+    const new_log_entries = [...log];
+    this.io.to(membersRoom(id, true)).emit('game_state_update', { game_state: { ...progress, new_log_entries } });
+    this.io.to(publicRoom(id, true)).emit('game_state_update', { game_state: { ...spectators, new_log_entries } });
   }
 
   /** `game_state_update` with the full game, each audience its shape. */
   private sendFull(game: CachedGame): void {
-    this.io.to(membersRoom(game.id)).emit('game_state_update', { game_state: game.members });
-    this.io.to(publicRoom(game.id)).emit('game_state_update', { game_state: game.public });
+    this.io.to(bothFlavours(membersRoom, game.id)).emit('game_state_update', { game_state: game.members });
+    this.io.to(bothFlavours(publicRoom, game.id)).emit('game_state_update', { game_state: game.public });
   }
 
   /** `tasks_reordered` {board_data: {board_squares}, game_state}, each audience its shape of the game. */
   private sendTasks(game: CachedGame): void {
     const board_data = { board_squares: game.public.board_squares };
-    this.io.to(membersRoom(game.id)).emit('tasks_reordered', { board_data, game_state: game.members });
-    this.io.to(publicRoom(game.id)).emit('tasks_reordered', { board_data, game_state: game.public });
+    this.io.to(bothFlavours(membersRoom, game.id)).emit('tasks_reordered', { board_data, game_state: game.members });
+    this.io.to(bothFlavours(publicRoom, game.id)).emit('tasks_reordered', { board_data, game_state: game.public });
   }
 
-  /** `new_log_entry` to both rooms, each entry in its own message, in the order given (oldest first). */
-  private sendLog(gameId: number, entries: readonly LogEntry[]): void {
-    for (const log_entry of entries) this.io.to([membersRoom(gameId), publicRoom(gameId)]).emit('new_log_entry', { log_entry });
+  /** `new_log_entry` to `rooms`, each entry in its own message, in the order given (oldest first). */
+  private sendLog(rooms: string[], entries: readonly LogEntry[]): void {
+    for (const log_entry of entries) this.io.to(rooms).emit('new_log_entry', { log_entry });
   }
 
-  /** Broadcaster.gameChanged: one load of the game as committed, then what `change` sends, then the log entries. */
+  /**
+   * Broadcaster.gameChanged: one load of the game as committed, then what `change` sends, then
+   * the log entries (a progress change hands them to sendProgress, which merges them for compact
+   * sockets; after a board change every socket gets them as `new_log_entry`).
+   */
   async gameChanged(gameId: number, change: GameChange, log: readonly LogEntry[] = []): Promise<void> {
     this.cache.invalidate(gameId);
     if (change === 'progress') {
       const progress = await loadProgress(this.db, gameId);
-      if (progress) this.sendProgress(progress);
-    } else {
-      const game = await this.cache.get(gameId);
-      if (game) {
-        this.sendFull(game);
-        if (change === 'tasks') this.sendTasks(game);
-      }
+      if (progress) this.sendProgress(progress, log);
+      else this.sendLog(gameRooms(gameId), log);
+      return;
     }
-    this.sendLog(gameId, log);
+    const game = await this.cache.get(gameId);
+    if (game) {
+      this.sendFull(game);
+      if (change === 'tasks') this.sendTasks(game);
+    }
+    this.sendLog(gameRooms(gameId), log);
   }
 
-  /** Broadcaster.actionApplied: the committed progress and log entries as they are. */
+  /** Broadcaster.actionApplied: the committed progress and log entries as they are (sendProgress). */
   actionApplied(progress: GameProgress, log: readonly LogEntry[]): void {
     this.cache.invalidate(progress.id);
-    this.sendProgress(progress);
-    this.sendLog(progress.id, log);
+    this.sendProgress(progress, log);
   }
 
   /** Broadcaster.tasksReordered: the game loaded as committed, sent as `tasks_reordered` only. */
@@ -94,8 +114,8 @@ export class RoomBroadcaster implements Broadcaster {
    */
   teamUpdated(gameId: number, team: TeamUpdate['updated_team_data']): void {
     this.cache.invalidate(gameId);
-    this.io.to(membersRoom(gameId)).emit('team_update', { updated_team_data: team });
-    this.io.to(publicRoom(gameId)).emit('team_update', { updated_team_data: { ...team, members: [] } });
+    this.io.to(bothFlavours(membersRoom, gameId)).emit('team_update', { updated_team_data: team });
+    this.io.to(bothFlavours(publicRoom, gameId)).emit('team_update', { updated_team_data: { ...team, members: [] } });
   }
 
   /**
@@ -105,18 +125,19 @@ export class RoomBroadcaster implements Broadcaster {
    * process through the adapter.
    */
   async membersLeft(userId: number, gameIds: readonly number[]): Promise<void> {
-    for (const gameId of gameIds) {
-      const theirs = this.io.in(memberInGameRoom(gameId, userId));
-      theirs.socketsJoin(publicRoom(gameId));
-      theirs.socketsLeave([membersRoom(gameId), memberInGameRoom(gameId, userId)]);
-    }
+    for (const gameId of gameIds)
+      for (const compact of [false, true]) {
+        const theirs = this.io.in(memberInGameRoom(gameId, userId, compact));
+        theirs.socketsJoin(publicRoom(gameId, compact));
+        theirs.socketsLeave([membersRoom(gameId, compact), memberInGameRoom(gameId, userId, compact)]);
+      }
   }
 
   /** Broadcaster.gamesClosed: empties both rooms of each game, and the clan's managers room when given. */
   async gamesClosed(gameIds: readonly number[], clanId?: number): Promise<void> {
     for (const gameId of gameIds) {
       this.cache.invalidate(gameId);
-      this.io.in([membersRoom(gameId), publicRoom(gameId)]).socketsLeave([membersRoom(gameId), publicRoom(gameId)]);
+      this.io.in(gameRooms(gameId)).socketsLeave(gameRooms(gameId));
     }
     if (clanId !== undefined) this.io.in(managersRoom(clanId)).socketsLeave(managersRoom(clanId));
   }
@@ -131,7 +152,7 @@ export class RoomBroadcaster implements Broadcaster {
       const submission = await loadSubmission(this.db, submissionId);
       if (!submission) return;
       const clan = await this.db.selectFrom('games').select('clan_id').where('id', '=', submission.game_id).executeTakeFirst();
-      const rooms = [membersRoom(submission.game_id), ...(clan ? [managersRoom(clan.clan_id)] : [])];
+      const rooms = [...bothFlavours(membersRoom, submission.game_id), ...(clan ? [managersRoom(clan.clan_id)] : [])];
       this.io.to(rooms).emit('submission_update', { submission });
     } catch (err) {
       console.error('[realtime] submission_update failed', submissionId, err);

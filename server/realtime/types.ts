@@ -28,21 +28,26 @@ export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, InterS
 export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 /**
- * The two rooms of a game (docs/server.md §6): `game:<id>` holds everyone who is not a
- * member of the game's clan (they get the public shape), `game:<id>:members` holds clan members
- * (they get revert counts). A socket is in at most one of them per game, so a change is
- * serialised once per audience and each socket receives it once. This is the public room;
+ * The rooms of a game (docs/server.md §6): `game:<id>` holds everyone who is not a member of the
+ * game's clan (they get the public shape), `game:<id>:members` holds clan members (they get revert
+ * counts). Compact sockets (join_game with `compact: true`) sit in the same rooms with a
+ * `:compact` suffix, since a roll reaches them as one message instead of two. A socket is in
+ * exactly one of the four per game, so a change is serialised once per audience and each socket
+ * receives it once. This is the public room;
  */
-export const publicRoom = (gameId: number): string => `game:${gameId}`;
+export const publicRoom = (gameId: number, compact = false): string => `game:${gameId}${compact ? ':compact' : ''}`;
 /** ... and this the clan members' room. */
-export const membersRoom = (gameId: number): string => `game:${gameId}:members`;
+export const membersRoom = (gameId: number, compact = false): string => `game:${gameId}:members${compact ? ':compact' : ''}`;
 
 /**
- * The sockets of one user in a game's members room (docs/server.md §8): joined
- * with the members room, so a kick, leave or demotion moves exactly those sockets out, in every
- * process, with `io.in(room).socketsLeave(...)`.
+ * The sockets of one user in a game's members room (docs/server.md §8), per flavour: joined
+ * with the members room, so a kick, leave or demotion moves exactly those sockets out (into the
+ * public room of their flavour), in every process, with `io.in(room).socketsLeave(...)`.
  */
-export const memberInGameRoom = (gameId: number, userId: number): string => `game:${gameId}:members:user:${userId}`;
+export const memberInGameRoom = (gameId: number, userId: number, compact = false): string => `game:${gameId}:members:user:${userId}${compact ? ':compact' : ''}`;
+
+/** Every room a socket may hold for one game (both audiences, both flavours), for leaving them all. */
+export const gameRooms = (gameId: number): string[] => [false, true].flatMap((compact) => [publicRoom(gameId, compact), membersRoom(gameId, compact)]);
 
 /** Every signed-in socket of a user (logout everywhere disconnects them). */
 export const userRoom = (userId: number): string => `user:${userId}`;

@@ -7,6 +7,7 @@ import {
 } from '../../contract/socket';
 import type { SocketCommand, SocketConnectionEvent } from '../../machines/socketConnection.machine';
 import { whenIdle } from '../base/idle';
+import type { LogEntry } from '../../contract/gameApi';
 
 /** The typed Socket.IO client of the live game (contract/socket.ts event maps). */
 export type GameSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -98,9 +99,15 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
     const onConnectError = (err: { message?: string } | undefined) =>
       send({ type: 'socket.connectFailed', message: err?.message ?? 'connect_error', willReconnect: socket.active });
     const onReconnectAttempt = (attempt: number) => send({ type: 'socket.reconnecting', attempt });
+    // A compact update (docs/server.md §6) carries its change's log entries: they are reported
+    // after the update, in the order the two-message form would bring them. An update without
+    // them (an older process during a rolling restart) is followed by `new_log_entry` messages.
     const onState = (payload: unknown) => {
       const parsed = parse(GameStateUpdateSchema, payload, 'game_state_update');
-      if (parsed) send({ type: 'game.stateReceived', state: parsed.game_state });
+      if (!parsed) return;
+      const { new_log_entries: entries, ...state } = parsed.game_state as typeof parsed.game_state & { new_log_entries?: LogEntry[] };
+      send({ type: 'game.stateReceived', state });
+      for (const entry of entries ?? []) send({ type: 'game.logReceived', entry });
     };
     const onTasksReordered = (payload: unknown) => {
       const parsed = parse(TasksReorderedOutSchema, payload, 'tasks_reordered');
@@ -143,7 +150,7 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
       switch (command.type) {
         case 'socket.join':
           joined = true;
-          socket.emit('join_game', { game_id: command.gameId });
+          socket.emit('join_game', { game_id: command.gameId, compact: true });
           break;
         case 'socket.leave':
           joined = false;

@@ -61,6 +61,8 @@ export class Watcher {
         else this.held = merged;
       }
     }
+    if (r.event === 'game_state_update' && !isFullGame(r.payload.game_state))
+      for (const entry of r.payload.game_state.new_log_entries ?? []) this.log = prependLogEntry(this.log, entry);
     if (r.event === 'new_log_entry') this.log = prependLogEntry(this.log, r.payload.log_entry);
     this.waiters = this.waiters.filter((w) => {
       if (!w.test(r)) return true;
@@ -89,10 +91,10 @@ export class Watcher {
     return this.held;
   }
 
-  /** join_game and wait for the full game answer. */
-  async join(gameId: number): Promise<Held> {
+  /** join_game (with `compact`: one message per roll, docs/server.md §6) and wait for the full game answer. */
+  async join(gameId: number, compact?: boolean): Promise<Held> {
     const since = this.got.length;
-    this.socket.emit('join_game', { game_id: gameId });
+    this.socket.emit('join_game', compact === undefined ? { game_id: gameId } : { game_id: gameId, compact });
     const r = await this.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && isFullGame(x.payload.game_state)), 5000, since);
     if (r.event === 'action_error') throw new Error(`${this.name}: join refused: ${r.payload.message}`);
     return this.held!;

@@ -201,7 +201,7 @@ const nonPlayable = async (s: any) => {
 
 /** What went over the socket so far: a join on connect, and exactly the Leader's rolls and reverts. */
 function expectSent(w: World) {
-  expect(w.socket().sentOf('join_game')).toEqual([{ game_id: 5 }]);
+  expect(w.socket().sentOf('join_game')).toEqual([{ game_id: 5, compact: true }]);
   expect(w.socket().sentOf('roll_dice')).toEqual(Array(w.rolls).fill({ game_id: 5, team_id: 11, performer_ign_id: 501 }));
   expect(w.socket().sentOf('revert_roll')).toEqual(Array(w.reverts).fill({ game_id: 5, team_id: 11, performer_ign_id: 501 }));
 }

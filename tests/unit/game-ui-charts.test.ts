@@ -188,7 +188,7 @@ describe('eventGame chart', () => {
     expect(actor.getSnapshot().context.snakesText).toBe('[\n  [20, 3]\n]');
     expect(actor.getSnapshot().context.draft.board_size).toBe('25');
     socket.serverConnects();
-    expect(socket.sentOf('join_game')).toEqual([{ game_id: 3 }]);
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 3, compact: true }]);
   });
 
   it('merges live updates once and asks for the full state again on a version gap (as the play screen)', async () => {
@@ -201,7 +201,7 @@ describe('eventGame chart', () => {
     expect(actor.getSnapshot().context.statusRef?.getSnapshot().matches('inProgress')).toBe(true);
     socket.serverSends('game_state_update', { game_state: progress(4) });
     expect(actor.getSnapshot().context.game?.version).toBe(2);
-    expect(socket.sentOf('join_game')).toEqual([{ game_id: 3 }, { game_id: 3 }]);
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 3, compact: true }, { game_id: 3, compact: true }]);
   });
 
   it('randomizes at once before the game runs, refuses while in progress, and asks first while paused', async () => {

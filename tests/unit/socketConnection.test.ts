@@ -103,7 +103,7 @@ describe('connecting when the page is idle', () => {
     await flush();
     expect(socket.connectCalls).toBe(1);
     socket.serverConnects();
-    expect(socket.sentOf('join_game')).toEqual([{ game_id: 9 }]);
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 9, compact: true }]);
   });
 });
 
@@ -114,7 +114,7 @@ describe('socketConnection chart', () => {
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     socket.serverConnects();
     expect(connectionState(actor)).toBe('connected');
-    expect(socket.sentOf('join_game')).toEqual([{ game_id: 5 }]);
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 5, compact: true }]);
     socket.serverSends('game_state_update', { game_state: fixtureGame({ version: 3 }) });
     expect(actor.getSnapshot().matches({ live: { play: 'inProgress' } })).toBe(true);
     expect(sel.selectGame(actor.getSnapshot())?.version).toBe(3);
@@ -135,7 +135,7 @@ describe('socketConnection chart', () => {
     // While offline two rolls happened; the join answer brings them.
     socket.serverConnects();
     expect(connectionState(actor)).toBe('connected');
-    expect(socket.sentOf('join_game')).toEqual([{ game_id: 5 }, { game_id: 5 }]);
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 5, compact: true }, { game_id: 5, compact: true }]);
     const later = fixtureGame({ version: 3 });
     later.team_states[0] = { ...later.team_states[0], current_position: 9, position_history: [1, 4, 9] };
     socket.serverSends('game_state_update', { game_state: later });
@@ -185,7 +185,7 @@ describe('socketConnection chart', () => {
     socket.serverConnects();
     socket.drop();
     socket.serverConnects();
-    expect(socket.sentOf('join_game')).toEqual([{ game_id: 9 }, { game_id: 9 }]);
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 9, compact: true }, { game_id: 9, compact: true }]);
   });
 });
 
@@ -223,6 +223,25 @@ describe('gamePlay chart: the held game over the socket', () => {
     // A progress update without a roll (a revert, a status change) starts no moment.
     socket.serverSends('game_state_update', { game_state: progressOf(sel.selectGame(actor.getSnapshot())!, { revert: true }) });
     expect(rm.selectMove(moment.getSnapshot())).toEqual(move);
+  });
+
+  it('takes both forms of a change: the log entries inside a compact update, or new_log_entry messages after a plain one', async () => {
+    const { actor, socket } = started();
+    await flush();
+    socket.serverConnects();
+    const entry = (id: number, message: string) => ({ id, timestamp: '2025-05-01T10:01:00.000Z', team_name: 'Red Dragons', team_color: '#cc2222', message });
+    // Compact (docs/server.md §6): one message, its entries in the log, oldest first (the log shows newest first).
+    const compact = progressOf(sel.selectGame(actor.getSnapshot())!, { revert: true });
+    socket.serverSends('game_state_update', { game_state: { ...compact, new_log_entries: [entry(901, 'reverted'), entry(902, 'Game paused.')] } });
+    expect(sel.selectGame(actor.getSnapshot())?.version).toBe(compact.version);
+    expect(sel.selectLog(actor.getSnapshot()).slice(0, 2).map((e) => e.message)).toEqual(['Game paused.', 'reverted']);
+    expect(sel.selectGame(actor.getSnapshot())).not.toHaveProperty('new_log_entries');
+    // Plain (an older process during a rolling restart): the update, then the entry.
+    const plain = progressOf(sel.selectGame(actor.getSnapshot())!, { revert: true });
+    socket.serverSends('game_state_update', { game_state: plain });
+    socket.serverSends('new_log_entry', { log_entry: entry(903, 'Game resumed.') });
+    expect(sel.selectGame(actor.getSnapshot())?.version).toBe(plain.version);
+    expect(sel.selectLog(actor.getSnapshot()).slice(0, 3).map((e) => e.message)).toEqual(['Game resumed.', 'Game paused.', 'reverted']);
   });
 
   it('sends a Leader roll, keeps the rolling flag until the next game_state_update', async () => {
