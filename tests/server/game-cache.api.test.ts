@@ -272,6 +272,11 @@ describe.each(backends())('game cache and HTTP weight (%s)', (backend) => {
     for (const [what, status, r] of answers) {
       expect(r.status, what).toBe(status);
       expect(security(r.headers), what).toEqual(security(chain.headers));
+      // A body of known size goes out with its Content-Length, not chunked.
+      if (status === 200) {
+        expect(r.headers['content-length'], what).toBe(String(r.body.length));
+        expect(r.headers['transfer-encoding'], what).toBeUndefined();
+      }
       if (status < 400) expect(r.headers['content-security-policy'], what).toBe(jsonCsp);
       else expect(r.headers['content-security-policy'], what).toMatch(/ 'nonce-[A-Za-z0-9+/]{22}=='/);
     }
