@@ -55,6 +55,11 @@ async function main(): Promise<number> {
   const only = process.argv.slice(2);
   const files = pathTestFiles().filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
   console.log(`Generated path tests: ${files.length} model test files use tests/support/chartModel.ts\n`);
+  // vitest given no file runs every test: a filter matching none is a mistake to say, not a full run.
+  if (files.length === 0) {
+    console.log(`No model test file matches ${only.join(', ')}.`);
+    return 1;
+  }
   const vitest = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
   const run = spawnSync(process.execPath, [vitest, 'run', '--reporter=dot', ...files.map((f) => path.relative(ROOT, f))], {
     cwd: ROOT,
