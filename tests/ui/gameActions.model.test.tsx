@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fromCallback } from 'xstate';
-import type { Game } from '../../contract/gameApi';
+import type { Game, LogEntry } from '../../contract/gameApi';
 import type { GameProgress } from '../../contract/socket';
 import type { GameStatus } from '../../contract/game';
 import type { HeldGame } from '../../contract/socket';
@@ -32,7 +32,9 @@ import { renderRoutes, signedInSessionLogic } from '../support/render';
  * the roll until the rollMoment chart reports the pawn arrived), reverts through their confirm
  * modal (the confirmAction chart: Revert Turn, then the outcome in the modal), refusals (the
  * message shows; its fading is the banner chart's, tested in banner.model.test.tsx) and the timed
- * confetti.
+ * confetti; the socket's join_game answer ending a load (also one that failed), a log entry and a
+ * team change arriving by themselves (docs/server.md §6), and another team's roll while a moment
+ * plays.
  */
 
 const WINNERS = [{ name: 'Red Dragons', color: '#cc2222' }];
@@ -50,8 +52,12 @@ type TimerEvent = { type: typeof CONFETTI_END };
 type SyntheticEvent =
   | { type: 'xstate.done.actor.loadGame'; output: Game }
   | { type: 'xstate.error.actor.loadGame'; error: Error };
-/** `game.updated` and `roll.moved` are raised by the chart itself, never sent; `roll.arrived` comes from the rollMoment chart as its time passes. */
-type ModelEvent = Exclude<GamePlayEvent, { type: 'game.logReceived' | 'game.teamUpdated' | 'game.reload' | 'game.updated' | 'roll.moved' }> | SyntheticEvent | TimerEvent;
+/**
+ * `game.updated` and `roll.moved` are raised by the chart itself, never sent; `roll.arrived` comes
+ * from the rollMoment chart as its time passes; `game.reload` is sent by no control of the play
+ * screen (see `uncovered`).
+ */
+type ModelEvent = Exclude<GamePlayEvent, { type: 'game.reload' | 'game.updated' | 'roll.moved' }> | SyntheticEvent | TimerEvent;
 
 /** The move the fake server reports with a roll of team 11 from square 1 to 7. */
 const MOVE: LastMove = { team_id: 11, die: 6, from: 1, landing: 7, to: 7, via: null, path: [1, 2, 3, 4, 5, 6, 7] };
@@ -60,20 +66,49 @@ const MOMENT_MS = ROLL_MOMENT_TIMING.tumbleTick * (ROLL_MOMENT_TIMING.tumbleTick
 const momentPlaying = (s: any) => s.matches({ live: { moment: 'playing' } });
 
 const STATUSES: GameStatus[] = ['PENDING', 'READY', 'in-progress', 'paused'];
+/** One revert a team (keeps the Leader's roll, revert, roll short: the reverts are then used up). */
+const MAX_REVERTS = 1;
+/** The game as the REST load (or the socket's join_game answer) gives it to a viewer of `role`. */
+const loadedGame = (role: FixtureRole) => fixtureGame({ max_reverts_allowed: MAX_REVERTS }, role);
+/** A Server entry of the Live Game Log that arrives by itself (new_log_entry). */
+const LOG_ENTRY: LogEntry = { id: 2, timestamp: '2025-05-01T10:06:00.000Z', team_name: 'Server', team_color: null, message: 'Game paused.' };
+/** Team 12's new name and colour, as a team_update brings it. */
+const RENAMED = { id: 12, name: 'Azure Moons', color: '#2244cc', members: [] };
+
+/** Square of team `id` in a held game. */
+const squareOf = (game: HeldGame, id: number) => game.team_states.find((t) => t.team_id === id)!.current_position;
+
+/** The update of team 12's roll from square 1 to 7 (on top of the newest game held, also while team 11's moment plays). */
+function otherTeamRolls(base: HeldGame): ModelEvent {
+  const progress = progressOf(base as Game, {});
+  const team_states = progress.team_states.map((t) => (t.team_id === 12 ? { ...t, current_position: 7, position_history: [1, 7], square_since: '2025-05-01T10:05:30.000Z' } : t));
+  return { type: 'game.stateReceived', state: { ...progress, team_states, last_move: { ...MOVE, team_id: 12 } } };
+}
 
 /** What the server may send or the person may do in a state (only what the screen offers). */
 function eventsFor(s: any): ModelEvent[] {
+  // The socket's join_game answer (the full game) can come before the REST load ends, or after it failed.
+  const joined: ModelEvent = { type: 'game.stateReceived', state: loadedGame('leader') };
   if (s.matches('loading')) {
     return [
-      ...(['leader', 'member', 'none'] as FixtureRole[]).map((role) => ({ type: 'xstate.done.actor.loadGame' as const, output: fixtureGame({}, role) })),
+      ...(['leader', 'member', 'none'] as FixtureRole[]).map((role) => ({ type: 'xstate.done.actor.loadGame' as const, output: loadedGame(role) })),
       { type: 'xstate.error.actor.loadGame', error: NOT_FOUND },
       { type: 'xstate.error.actor.loadGame', error: LOAD_FAILED },
+      joined,
     ];
   }
-  if (s.matches('failed')) return [];
+  if (s.matches('failed')) return [joined];
   const game: HeldGame = s.context.game;
-  if (momentPlaying(s)) return [{ type: 'roll.arrived' }];
-  if (s.matches({ live: { play: { finished: 'celebrating' } } })) return [{ type: CONFETTI_END }];
+  const leader = viewerRoleOf(game) === 'leader';
+  // Team 12 rolls once, while team 11's moment plays; the game after it is not walked further (it repeats team 11's steps).
+  const otherMoved = squareOf(s.context.arriving ?? game, 12) !== 1;
+  if (momentPlaying(s)) return otherMoved ? [{ type: 'roll.arrived' }] : [{ type: 'roll.arrived' }, otherTeamRolls(s.context.arriving)];
+  if (otherMoved) return [];
+  if (s.matches({ live: { play: { finished: 'celebrating' } } })) {
+    // A team renamed after the finish: the join_game answer to the rejoin brings the full game (the confetti is not started again).
+    const renamed = { ...(game as Game), version: game.version + 1, team_states: game.team_states.map((t) => (t.team_id === 12 ? { ...t, team_name: RENAMED.name } : t)) };
+    return [{ type: CONFETTI_END }, ...(leader && game.version === 2 ? [{ type: 'game.stateReceived' as const, state: renamed as Game }] : [])];
+  }
   if (s.matches({ live: { play: 'finished' } })) return [];
   const update = (change: Parameters<typeof progressOf>[1]): ModelEvent => ({ type: 'game.stateReceived', state: progressOf(game as Game, change) });
   const list: ModelEvent[] = [];
@@ -86,14 +121,21 @@ function eventsFor(s: any): ModelEvent[] {
     );
     return list;
   }
-  // The server's status changes, for a game where the team has not moved yet (keeps the model small).
-  const fresh = game.team_states.every((t) => t.current_position === 1 && !(t as { revert_count?: number }).revert_count);
+  // The server's status changes, to the game as loaded (keeps the model small).
+  const fresh = game.version === 1 && s.context.log[0]?.id === 1;
   if (fresh) for (const status of STATUSES) if (status !== game.status) list.push(update({ status }));
   if (fresh) {
     list.push(update({ status: 'finished', position: 25, winners: WINNERS }));
     list.push(update({ status: 'completed' }));
   }
-  if (s.can({ type: 'roll.request' })) list.push({ type: 'roll.request' });
+  // A log entry and a team change arrive by themselves (shown to a member, the smallest screen).
+  if (fresh && viewerRoleOf(game) === 'member' && s.matches({ live: { play: 'inProgress' } })) {
+    list.push({ type: 'game.logReceived', entry: LOG_ENTRY }, { type: 'game.teamUpdated', team: RENAMED });
+  }
+  // A roll the server refuses after its pause went out (the update came first): the message shows outside play too.
+  if (leader && game.version === 2 && s.matches({ live: { play: 'paused' } })) list.push({ type: 'action.failed', message: REFUSAL });
+  // Team 11 rolls from square 1 only (1 → 7), so the rolls and reverts end once the revert is used up.
+  if (s.can({ type: 'roll.request' }) && squareOf(game, 11) === 1) list.push({ type: 'roll.request' });
   if (s.can({ type: 'revert.request' })) list.push({ type: 'revert.request' });
   return list;
 }
@@ -102,6 +144,8 @@ function eventsFor(s: any): ModelEvent[] {
 type Snap = any;
 
 interface World {
+  /** join_game sent so far: one on connect, one more for each rejoin the page asks for. */
+  joins: number;
   /** Rolls asked for so far (each sends one roll). */
   rolls: number;
   /** Reverts confirmed so far (each sends one revert; a cancelled confirm sends none). */
@@ -159,6 +203,12 @@ const EXECUTORS = {
     await w.user.click(within(await findRevertDialog()).getByRole('button', { name: REVERT_TEXTS.confirm }));
     w.reverts += 1;
   },
+  'game.logReceived': async (w, { event: e }: Step) => act(() => w.socket().serverSends('new_log_entry', { log_entry: e.entry })),
+  // A team changed: the page asks for the full game again (join_game).
+  'game.teamUpdated': async (w, { event: e }: Step) => {
+    await act(() => w.socket().serverSends('team_update', { updated_team_data: e.team }));
+    w.joins += 1;
+  },
   'roll.arrived': async () => advance(MOMENT_MS),
   [CONFETTI_END]: async () => advance(15_000),
 } satisfies Record<ModelEvent['type'], ModelExecutor<World, Snap, ModelEvent>>;
@@ -201,7 +251,7 @@ const nonPlayable = async (s: any) => {
 
 /** What went over the socket so far: a join on connect, and exactly the Leader's rolls and reverts. */
 function expectSent(w: World) {
-  expect(w.socket().sentOf('join_game')).toEqual([{ game_id: 5, compact: true }]);
+  expect(w.socket().sentOf('join_game')).toEqual(Array(w.joins).fill({ game_id: 5, compact: true }));
   expect(w.socket().sentOf('roll_dice')).toEqual(Array(w.rolls).fill({ game_id: 5, team_id: 11, performer_ign_id: 501 }));
   expect(w.socket().sentOf('revert_roll')).toEqual(Array(w.reverts).fill({ game_id: 5, team_id: 11, performer_ign_id: 501 }));
 }
@@ -297,9 +347,12 @@ const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
  */
 const MOMENT_ASSERTIONS: Record<string, (s: any) => Promise<void>> = {
   'live.moment': async () => void (await screen.findByText('Team Positions')),
+  // The pawns stand where the game shown has them, Team Positions names its teams, and the Live Game Log shows its entries, newest first.
   'live.moment.still': async (s) => {
     await waitFor(() => expect(shownSquare()).toBe(String(s.context.game.team_states[0].current_position)));
     expect(s.context.arriving).toBeNull();
+    expect(screen.getAllByTestId('team-position').map((li) => li.getAttribute('data-team')).sort()).toEqual(s.context.game.team_states.map((t: { team_name: string }) => t.team_name).sort());
+    await waitFor(() => expect([...screen.getByTestId('game-log').querySelectorAll('.game-log__message')].map((m) => m.textContent)).toEqual(s.context.log.map((e: LogEntry) => e.message)));
   },
   'live.moment.playing': async (s) => {
     expect(s.context.arriving.team_states[0].current_position).toBe(MOVE.to);
@@ -315,7 +368,7 @@ const modelMachine = gamePlayMachine.provide({ actors: { socketConnection: socke
 function label(e: any): string {
   if (e.type === 'xstate.done.actor.loadGame') return `loaded(${viewerRoleOf(e.output)})`;
   if (e.type === 'xstate.error.actor.loadGame') return `load failed (${e.error.message})`;
-  if (e.type === 'game.stateReceived') return `update ${e.state.status}${e.state.winners ? ' with winner' : ''}`;
+  if (e.type === 'game.stateReceived') return `${'user_teams' in e.state ? 'full game' : 'update'} ${e.state.status}${e.state.winners ? ' with winner' : ''}${e.state.last_move ? ` (team ${e.state.last_move.team_id} rolled)` : ''}`;
   if (e.type.startsWith('xstate.after.')) return `after ${e.type.split('.')[2]}`;
   return e.type;
 }
@@ -336,7 +389,7 @@ async function renderScreen(): Promise<World> {
   renderRoutes([{ path: '/games/clan/:clanId/events/:eventId/game/:gameId', element: <GamePlayPage effects={effects} /> }], '/games/clan/2/events/3/game/5', signedInSessionLogic());
   await waitFor(() => expect(socket).not.toBeNull());
   act(() => socket!.serverConnects());
-  return { rolls: 0, reverts: 0, fx, socket: () => socket!, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }), confetti };
+  return { joins: 1, rolls: 0, reverts: 0, fx, socket: () => socket!, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }), confetti };
 }
 
 modelTests<Snap, ModelEvent, World>({
@@ -344,14 +397,34 @@ modelTests<Snap, ModelEvent, World>({
   machine: modelMachine,
   inputs: [{ gameId: 5 }],
   passingThrough: ['live.play.resolving'],
+  uncovered: {
+    'failed -> game.reload': 'The play screen shows a load failure as its message only (docs/client.md §11 names no retry there), so no control sends game.reload.',
+  },
   // Many states: a path that is the prefix of a longer one asserts nothing the longer one does not.
   dropPrefixPaths: true,
   events: eventsFor,
-  // The state right after a refusal counts as its own, so a path exercises the refusal.
+  // The games held by their versions (so an event is always made from the game it is sent to); the
+  // state right after a refusal, a team change or the join answer that ended a load counts as its
+  // own, so a path exercises it.
   serialize: (s, event, prev) => {
     const g: HeldGame | null = s.context.game;
     const team = g?.team_states.find((t) => t.team_id === 11) as { current_position: number; revert_count?: number } | undefined;
-    return [JSON.stringify(s.value), viewerRoleOf(g), team?.current_position, team?.revert_count, s.context.loadError, g?.winners?.length ?? 0, event?.type === 'action.failed', event?.type === 'action.failed' && prev?.matches({ live: { play: { inProgress: 'reverting' } } })].join('|');
+    const joinedFrom = event?.type === 'game.stateReceived' && prev && !prev.matches('live') ? JSON.stringify(prev.value) : '';
+    return [
+      JSON.stringify(s.value),
+      viewerRoleOf(g),
+      team?.current_position,
+      team?.revert_count,
+      g?.version,
+      s.context.arriving?.version,
+      s.context.log[0]?.id,
+      s.context.loadError,
+      g?.winners?.length ?? 0,
+      event?.type === 'action.failed',
+      event?.type === 'action.failed' && prev?.matches({ live: { play: { inProgress: 'reverting' } } }),
+      event?.type === 'game.teamUpdated',
+      joinedFrom,
+    ].join('|');
   },
   label,
   executors: EXECUTORS,

@@ -72,7 +72,15 @@ function eventsOf(s: Snap): ModelEvent[] {
   if (s.matches('loadFailed')) return [{ type: 'squares.reload' }];
   if (s.matches({ ready: 'swapping' })) return [{ type: 'xstate.done.actor.swapSquares', output: { message: SWAPPED } }, fail('swapSquares')];
   // A reload after a failed swap gets the server's unchanged board; after an assign, the board with the new task.
-  if (s.matches({ ready: 'reloading' })) return [{ type: 'xstate.done.actor.reloadSquares', output: { squares: same(c.squares, BOARD) ? ASSIGNED : BOARD, finished: false } }, fail('reloadSquares')];
+  // After the failed swap the game may also have finished meanwhile (a team reached the last square): the board comes back read-only.
+  if (s.matches({ ready: 'reloading' })) {
+    const afterSwap = !same(c.squares, BOARD);
+    return [
+      { type: 'xstate.done.actor.reloadSquares', output: { squares: afterSwap ? BOARD : ASSIGNED, finished: false } },
+      ...(afterSwap ? [{ type: 'xstate.done.actor.reloadSquares' as const, output: { squares: BOARD, finished: true } }] : []),
+      fail('reloadSquares'),
+    ];
+  }
   if (s.matches({ ready: 'idle' })) {
     // A changed board offers the same steps again: they are taken from the fixture board only.
     if (!same(c.squares, BOARD)) return [];
@@ -93,10 +101,14 @@ function eventsOf(s: Snap): ModelEvent[] {
   return [];
 }
 
-/** States by value and what the screen reads; a state reached by another event kind keeps its own path. */
-const serialize = (s: Snap, e?: ModelEvent) => {
+/**
+ * States by value and what the screen reads; a state reached by another event kind keeps its own
+ * path, and so does the board after a cancel from each modal state (the blocked notice, the form
+ * while its tasks load, the form).
+ */
+const serialize = (s: Snap, e?: ModelEvent, prev?: Snap) => {
   const c = s.context;
-  const via = e?.type === 'swap.request' ? `swap→${e.overId}` : (e?.type ?? '');
+  const via = e?.type === 'swap.request' ? `swap→${e.overId}` : e?.type === 'assign.cancel' ? `cancel from ${JSON.stringify(prev?.value)}` : (e?.type ?? '');
   return JSON.stringify([s.value, c.squares.map((q) => q.task_id), c.loadError, c.assignSquareId, c.options.length, c.selectedTaskId, c.assignError, via]);
 };
 
@@ -292,6 +304,9 @@ modelTests<Snap, ModelEvent, World>({
   machine: gameTasksMachine,
   inputs: [{ gameId: GAME_ID }, { gameId: null }],
   passingThrough: ['resolving'],
+  uncovered: {
+    'ready.idle -> squares.reload': 'The board offers Retry only on a load failure (loadFailed); in ready.idle no control of the Game Tasks screen sends squares.reload (docs/client.md §7 names no refresh).',
+  },
   events: eventsOf,
   // A square dropped back on itself is no swap: the chart takes the event and does nothing.
   ignores: (_s, e) => e.type === 'swap.request' && e.activeId === e.overId,
