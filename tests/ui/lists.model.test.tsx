@@ -92,6 +92,9 @@ modelTests<LobbySnap, LobbyEvent, World>({
     'lobby.reload': async (w) => w.user.click(screen.getByRole('button', { name: 'Try again' })),
     ...loadExecutors<'loadGames', LobbySnap, LobbyEvent>('loadGames'),
   } satisfies Record<LobbyEvent['type'], ModelExecutor<World, LobbySnap, LobbyEvent>>,
+  uncovered: {
+    'loaded -> lobby.reload': "Neither the Game Lobby nor the My Games widget offers a reload once the games are shown: 'Try again' appears only with a failure (docs/client.md §4).",
+  },
   assertions: {
     loading: firstLoadShows('Loading your games...', () => screen.queryByText('Active Snakes & Ladders Games')),
     loaded: async () => {
@@ -147,6 +150,10 @@ modelTests<SpectateSnap, SpectateEvent, World>({
     return [{ type: 'xstate.after.pollInterval.spectateList.failed' }];
   },
   notDriven: ['spectate.reload'],
+  uncovered: {
+    'loaded -> spectate.reload': 'The spectate list has no reload control: it reloads only by its 30 s poll (docs/client.md §4), driven here as after(pollInterval).',
+    'failed -> spectate.reload': 'The spectate list has no reload control, not even after a failure: it retries only by its 30 s poll (docs/client.md §4), driven here as after(pollInterval).',
+  },
   executors: {
     'spectate.reload': notSent('spectate.reload'),
     ...loadExecutors<'loadGames', SpectateSnap, SpectateEvent>('loadGames'),

@@ -112,8 +112,11 @@ modelTests<Snap, ModelEvent, World>({
   // Time moves only when a step says so (setTimeout only), so a move time is checked to the millisecond.
   fakeTimers: 'manual',
   events: eventsOf,
-  // Value, frame and speed, and the event that led there: each edge (pause too) gets its own path.
-  serialize: (s, event) => JSON.stringify([s.value, s.context.frame, s.context.speed, event?.type ?? null]),
+  // Value, frame and speed, the event that led there and the state it left: each edge (pause too,
+  // and a step, seek or play from playing or ended as well as from paused) gets its own path.
+  serialize: (s, event, prev) => JSON.stringify([s.value, s.context.frame, s.context.speed, event?.type ?? null, event ? prev?.value ?? null : null]),
+  // Paths a longer path starts with are left out: the longer one takes the same steps.
+  dropPrefixPaths: true,
   executors: EXECUTORS,
   assertions: {
     paused: (s) => {

@@ -74,11 +74,15 @@ function eventsOf(s: Snap): ModelEvent[] {
   if (s.matches('failed')) return [{ type: 'results.reload' }];
   // A game still on is read again after RESULTS_REFRESH_MS (the chart's guard leaves a finished one alone).
   if (s.matches('loaded')) return s.context.data?.history.game.status === 'finished' ? [] : [{ type: REFRESH }];
-  if (s.matches('refreshing'))
+  if (s.matches('refreshing')) {
+    const onScreen = s.context.data!;
     return [
       { type: 'xstate.done.actor.refreshResults', output: OUTCOMES.inPlay },
+      // The server answering what the page already shows (no move since the last read).
+      ...(onScreen.history.moves.length !== IN_PLAY.moves.length ? [{ type: 'xstate.done.actor.refreshResults' as const, output: onScreen }] : []),
       { type: 'xstate.error.actor.refreshResults', error: new Error(FAILED) },
     ];
+  }
   return [];
 }
 
@@ -93,7 +97,15 @@ const EXECUTORS = {
     });
     expect(w.fx.calls('loadResults')).toHaveLength(loads + 1);
   },
-  'xstate.done.actor.refreshResults': async (w, { event }) => act(() => w.fx.resolve('loadResults', (event as { output: ResultsData }).output)),
+  'xstate.done.actor.refreshResults': async (w, { event, prev }) => {
+    const { output } = event as { output: ResultsData };
+    const drawn = w.charts.length;
+    // A fresh copy, as the server sends it: the chart compares what it reads, not which object.
+    await act(() => w.fx.resolve('loadResults', structuredClone(output)));
+    // Results read unchanged stay as they are (the chart keeps them: isUnchanged), so the race chart is not drawn again; new ones are.
+    if (JSON.stringify(prev.context.data) === JSON.stringify(output)) expect(w.charts).toHaveLength(drawn);
+    else if (output.history.moves.length > 0) expect(w.charts).toHaveLength(drawn + 1);
+  },
   'xstate.error.actor.refreshResults': async (w, { event }) => act(() => w.fx.reject('loadResults', (event as { error: Error }).error)),
 } satisfies Record<ModelEvent['type'], ModelExecutor<World, Snap, ModelEvent>>;
 
@@ -170,7 +182,9 @@ modelTests<Snap, ModelEvent, World>({
   machine: resultsMachine,
   inputs: [{ gameId: 5 }],
   events: eventsOf,
-  serialize: (s, event) => JSON.stringify([s.value, s.context.error, s.context.data?.history.moves.length ?? null, event?.type ?? null]),
+  // Whether a read changed the results tells an unchanged read (isUnchanged) from a new one.
+  serialize: (s, event, prev) =>
+    JSON.stringify([s.value, s.context.error, s.context.data?.history.moves.length ?? null, event?.type ?? null, event ? prev?.context.data?.history.moves.length ?? null : null]),
   executors: EXECUTORS,
   assertions: {
     loading: () => {

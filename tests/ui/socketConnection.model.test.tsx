@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
 import { fromCallback, type SnapshotFrom } from 'xstate';
-import { socketConnectionMachine, type SocketConnectionEvent } from '../../machines/socketConnection.machine';
+import { NOT_CONNECTED_MESSAGE, socketConnectionMachine, type SocketConnectionEvent } from '../../machines/socketConnection.machine';
 import { GamePlayPage } from '../../src/features/play/GamePlayPage';
 import type { GameScreenEffects } from '../../src/features/play/effects';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
@@ -17,7 +17,9 @@ import { renderRoutes, signedInSessionLogic } from '../support/render';
  * docs/server.md §6) through the rendered game play screen: paths generated from the real
  * chart by the chart-model harness; the test plays the server with a fake Socket.IO client (connect, drops
  * with and without retry, reconnection attempts, failed connects, game facts) and the person clicks
- * Reconnect, Roll Dice and Revert Last Turn; every state is asserted on the connection indicator.
+ * Reconnect, Roll Dice and Revert Last Turn (once confirming a revert whose modal was opened before
+ * the connection dropped: refused with NOT_CONNECTED_MESSAGE, nothing sent); every state is
+ * asserted on the connection indicator.
  */
 
 type Snap = SnapshotFrom<typeof socketConnectionMachine>;
@@ -25,6 +27,14 @@ type ModelEvent = SocketConnectionEvent;
 
 type StateNode = 'connecting' | 'connected' | 'reconnecting' | 'disconnected';
 const REFUSAL = 'Game is paused. No turns can be processed.';
+/**
+ * The reason of the drop that comes while the Leader has the revert modal open (socket.io's
+ * heartbeat timeout): the confirm then reaches a chart that is not connected.
+ */
+const DROP_DURING_REVERT = 'ping timeout';
+const ACTION = { game_id: 5, team_id: 11, performer_ign_id: 501 };
+/** The connection dropped while the Leader had the revert modal open (it stays open until confirmed). */
+const droppedDuringRevert = (s: Snap) => s.matches('reconnecting') && s.context.reason === DROP_DURING_REVERT;
 
 /** A Leader of team 11 on square 9 (so both Roll Dice and Revert Last Turn are offered). */
 const GAME = fixtureGame({
@@ -37,15 +47,21 @@ function eventsOf(s: Snap): ModelEvent[] {
     [true, ...(both ? [false] : [])].map((willReconnect) => ({ type: 'socket.disconnected', reason: willReconnect ? 'transport close' : 'io server disconnect', willReconnect }));
   const fails = (): ModelEvent[] => [true, false].map((willReconnect) => ({ type: 'socket.connectFailed', message: 'timeout', willReconnect }));
   if (s.matches('connecting')) return [{ type: 'socket.connected' }, ...drops(true), ...fails()];
+  // Roll Dice and Revert Last Turn are disabled unless connected; a revert modal opened while
+  // live stays open, and its confirm is what reaches the chart while it is not connected.
+  if (droppedDuringRevert(s)) return [{ type: 'team.revert', action: ACTION }];
   if (s.matches('reconnecting')) {
-    return [{ type: 'socket.connected' }, ...(s.context.attempt < 2 ? [{ type: 'socket.reconnecting' as const, attempt: s.context.attempt + 1 }] : []), ...drops(true).slice(1), ...fails()];
+    // A drop while reconnecting: the transport opened and closed again before the server let the
+    // socket in (socket.io-client reports 'disconnect' then too, and keeps retrying).
+    return [{ type: 'socket.connected' }, ...(s.context.attempt < 2 ? [{ type: 'socket.reconnecting' as const, attempt: s.context.attempt + 1 }] : []), ...drops(true), ...fails()];
   }
   if (s.matches('disconnected')) return [{ type: 'connection.retry' }];
   return [
     ...drops(true),
+    { type: 'socket.disconnected', reason: DROP_DURING_REVERT, willReconnect: true },
     { type: 'room.rejoin' },
-    { type: 'team.roll', action: { game_id: 5, team_id: 11, performer_ign_id: 501 } },
-    { type: 'team.revert', action: { game_id: 5, team_id: 11, performer_ign_id: 501 } },
+    { type: 'team.roll', action: ACTION },
+    { type: 'team.revert', action: ACTION },
     { type: 'game.stateReceived', state: GAME },
     { type: 'game.logReceived', entry: { id: 2, timestamp: '2025-05-01T10:05:00.000Z', team_name: 'Red Dragons', team_color: '#cc2222', message: 'Red Dragons rolled a 4.' } },
     { type: 'game.teamUpdated', team: { id: 11, name: 'Red Dragons', color: '#cc2222' } },
@@ -53,9 +69,9 @@ function eventsOf(s: Snap): ModelEvent[] {
   ];
 }
 
-/** Each state once per edge kind into it (and its attempt), so every edge gets a path. */
+/** Each state once per edge kind into it (and its attempt, and whether the revert modal is open), so every edge gets a path. */
 const serializeState = (s: Snap, event: ModelEvent | undefined, prev: Snap | undefined) =>
-  [JSON.stringify(s.value), s.context.attempt, event?.type, event && 'willReconnect' in event ? event.willReconnect : '', JSON.stringify(prev?.value ?? null)].join('|');
+  [JSON.stringify(s.value), s.context.attempt, droppedDuringRevert(s), event?.type, event && 'willReconnect' in event ? event.willReconnect : '', JSON.stringify(prev?.value ?? null)].join('|');
 
 /**
  * The real chart as the model. Traversal has no parent and no socket: the socket actor is a silent
@@ -70,16 +86,27 @@ interface World {
   socket: FakeSocket;
   user: ReturnType<typeof userEvent.setup>;
   version: number;
+  /** The revert modal is open (Radix hides the rest of the page from the accessibility tree). */
+  modalOpen: boolean;
 }
 
-const panel = () => screen.getByRole('region', { name: 'Roll Dice for Your Team' });
+const panel = (hidden = false) => screen.getByRole('region', { name: 'Roll Dice for Your Team', hidden });
 const badge = () => screen.getByTestId('connection-state');
 
 const serverSends = (w: World, event: string, payload: unknown) => act(() => w.socket.serverSends(event, payload));
 
 const EXECUTORS = {
   'socket.connected': async (w) => act(() => w.socket.serverConnects()),
-  'socket.disconnected': async (w, { event }) => act(() => w.socket.drop('transport close', event.type === 'socket.disconnected' && !event.willReconnect)),
+  'socket.disconnected': async (w, { event }) => {
+    if (event.type !== 'socket.disconnected') return;
+    if (event.reason === DROP_DURING_REVERT) {
+      // The Leader opens the revert modal while live; the connection drops before the confirm.
+      await w.user.click(within(panel()).getByRole('button', { name: 'Revert Last Turn' }));
+      await screen.findByRole('dialog', { name: 'Revert Last Turn?' });
+      w.modalOpen = true;
+    }
+    act(() => w.socket.drop(event.willReconnect ? event.reason : 'transport close', !event.willReconnect));
+  },
   'socket.reconnecting': async (w, { event }) => act(() => w.socket.startReconnecting(event.type === 'socket.reconnecting' ? event.attempt : 1)),
   'socket.connectFailed': async (w, { event }) => {
     if (event.type === 'socket.connectFailed' && !event.willReconnect) w.socket.active = false;
@@ -100,7 +127,19 @@ const EXECUTORS = {
     await w.user.click(within(panel()).getByRole('button', { name: 'Roll Dice' }));
     expect(w.socket.sentOf('roll_dice')).toEqual([{ game_id: 5, team_id: 11, performer_ign_id: 501 }]);
   },
-  'team.revert': async (w) => {
+  'team.revert': async (w, { prev }) => {
+    if (!prev.matches('connected')) {
+      // Confirmed after the drop: nothing goes out, and the modal says why.
+      const dialog = screen.getByRole('dialog', { name: 'Revert Last Turn?' });
+      const sent = w.socket.sentOf('revert_roll').length;
+      await w.user.click(within(dialog).getByRole('button', { name: 'Revert Turn' }));
+      await within(dialog).findByText(NOT_CONNECTED_MESSAGE);
+      expect(w.socket.sentOf('revert_roll')).toHaveLength(sent);
+      await w.user.click(within(dialog).getByRole('button', { name: 'Close' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      w.modalOpen = false;
+      return;
+    }
     // Revert asks first: the revert goes out once it is confirmed in the modal.
     await w.user.click(within(panel()).getByRole('button', { name: 'Revert Last Turn' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revert Last Turn?' });
@@ -136,13 +175,17 @@ const EXECUTORS = {
 
 const LABELS: Record<StateNode, string> = { connecting: 'Connecting…', connected: 'Live', reconnecting: 'Reconnecting…', disconnected: 'Offline' };
 
-const shows = (state: StateNode) => async (s: Snap) => {
+const shows = (state: StateNode) => async (s: Snap, w: World) => {
+  // Behind the open revert modal the page is hidden from the accessibility tree, not from view.
+  const hidden = w.modalOpen;
   await waitFor(() => expect(badge().dataset.state).toBe(state));
-  expect(within(badge()).getByRole('status').textContent).toBe(LABELS[state]);
-  expect(within(badge()).queryByRole('button', { name: 'Reconnect' }) !== null).toBe(state === 'disconnected');
+  expect(within(badge()).getByRole('status', { hidden }).textContent).toBe(LABELS[state]);
+  expect(within(badge()).queryByRole('button', { name: 'Reconnect', hidden }) !== null).toBe(state === 'disconnected');
   // Rolls go out only while live: the panel says so otherwise.
-  expect(within(panel()).queryByText('Waiting for the live connection…') === null).toBe(state === 'connected');
-  if (state === 'reconnecting') expect(within(badge()).getByRole('status').title).toBe(s.context.attempt > 0 ? `Attempt ${s.context.attempt}` : '');
+  expect(within(panel(hidden)).queryByText('Waiting for the live connection…') === null).toBe(state === 'connected');
+  if (state === 'reconnecting') expect(within(badge()).getByRole('status', { hidden }).title).toBe(s.context.attempt > 0 ? `Attempt ${s.context.attempt}` : '');
+  // The revert modal stays open over a drop until the Leader confirms it.
+  expect(screen.queryByRole('dialog', { name: 'Revert Last Turn?' }) !== null).toBe(w.modalOpen);
 };
 
 modelTests<Snap, ModelEvent, World>({
@@ -153,10 +196,13 @@ modelTests<Snap, ModelEvent, World>({
   events: eventsOf,
   serialize: serializeState,
   executors: EXECUTORS,
+  uncovered: {
+    '(root) -> team.roll': 'Roll Dice is disabled unless the socket is connected and sends at once, with no confirm step, so the screen never sends team.roll to a chart that is not connected.',
+  },
   assertions: {
     connecting: shows('connecting'),
     connected: async (s, w) => {
-      await shows('connected')(s);
+      await shows('connected')(s, w);
       // Every (re)connect joins the game's room.
       expect(w.socket.sentOf('join_game').length).toBeGreaterThan(0);
     },
@@ -171,6 +217,6 @@ modelTests<Snap, ModelEvent, World>({
     await waitFor(() => expect(socket).not.toBeNull());
     await act(() => fx.resolve('loadGame', GAME));
     await screen.findByTestId('connection-state');
-    return { socket: socket!, user: userEvent.setup({ delay: null }), version: GAME.version };
+    return { socket: socket!, user: userEvent.setup({ delay: null }), version: GAME.version, modalOpen: false };
   },
 });

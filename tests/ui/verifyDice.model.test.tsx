@@ -134,7 +134,8 @@ for (const c of CASES) {
     machine: diceVerifyMachine,
     inputs: [{ gameId: GAME_ID }],
     events: (s) => (s.matches('loading') ? [{ type: DONE }, { type: ERROR }] : [{ type: 'verify.reload' }]),
-    serialize: (s, event) => JSON.stringify([s.value, event?.type ?? null]),
+    // The state before tells apart a check again (from loaded) from a retry (from failed), so each gets its path.
+    serialize: (s, event, prev) => JSON.stringify([s.value, event?.type ?? null, event ? prev?.value : null]),
     executors: {
       [DONE]: async (w) => {
         await w.fx.resolve('loadHistory', await w.c.history());
