@@ -20,7 +20,8 @@ import { observedNodeAnswer } from './observability/requests';
 /**
  * Starts the whole product on one port (docs/server.md §7): API under /api, Socket.IO at
  * /socket.io, the built client everywhere else; expired sessions are purged on start and hourly.
- * The Discord announcement worker runs in every process (docs/server.md §10).
+ * The Discord announcement worker runs in every process (docs/server.md §10). Logs go to stdout as
+ * JSON lines and metrics to GET /metrics (docs/server.md §14, observability/).
  * Exits 1 when the database cannot be opened.
  */
 async function main(): Promise<void> {
