@@ -19,6 +19,10 @@ import { jsonBodyLimit } from './http/bodyLimit';
 import { securityHeaders, withStyleNonce } from './http/securityHeaders';
 import { pagePreloads, withHeadTags } from './http/pagePreloads';
 import { publicGameFastPath } from './lobby/publicGame';
+import { routePath } from 'hono/route';
+import { log } from './observability/log';
+import { metricsRoute } from './observability/metrics';
+import { observeRequests } from './observability/requests';
 
 /** A resource router mounted under /api beside auth and users (server/modules.ts lists them). */
 export type RouteModule = () => Hono<AppEnv>;
@@ -60,6 +64,9 @@ function redisStoreClient(redis: Redis): RedisClient {
  * - POST/PUT/PATCH/DELETE with an Origin header from another host answer 403 (docs/server.md §2)
  * - GET /api/public/game/{id} of a cached game is answered before the middleware chain, with the
  *   same security headers precomputed (lobby/publicGame.ts; its CSP has no style nonce)
+ * - every answer carries an X-Request-Id and is logged and counted under its route pattern;
+ *   GET /metrics answers Prometheus text to loopback or the METRICS_TOKEN bearer, else 404
+ *   (docs/server.md §14; observability/)
  * - every answer carries the security headers and CSP; /api bodies over 64 KiB answer 413 unread
  *   unless the route declares its own limit (docs/server.md §8; http/securityHeaders.ts,
  *   http/bodyLimit.ts)
@@ -80,9 +87,12 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
     }
     const db = databaseErrorAnswer(err);
     if (db) return c.json({ error: db.message }, db.status);
-    console.error('[api] unexpected error', c.req.method, c.req.path, err);
+    log.error({ err, request_id: c.get('requestId'), method: c.req.method, route: routePath(c) }, '[api] unexpected error');
     return c.json({ error: 'Internal server error.' }, 500);
   });
+
+  // Before everything: the request id, the request's log line and its metrics (docs/server.md §14).
+  app.use('*', observeRequests());
 
   // The spectators' hot path, before every middleware: a cached public game is answered with
   // precomputed headers (the security headers included); anything else falls through to the chain.
@@ -110,6 +120,9 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
     }
     await next();
   });
+
+  // Prometheus metrics at the site root, for loopback or the METRICS_TOKEN bearer (docs/server.md §14).
+  app.get('/metrics', metricsRoute(deps.config));
 
   // Bodies over 64 KiB are refused before anything parses them (routes may declare their own limit).
   app.use('/api/*', jsonBodyLimit());

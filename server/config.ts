@@ -60,6 +60,24 @@ export interface Config {
   s3: S3Config | null;
   /** Discord announcements (docs/server.md §10). */
   announcements: AnnouncementConfig;
+  /** LOG_LEVEL: the lowest pino level written (docs/server.md §14: fatal … trace, or silent); default info. */
+  logLevel: LogLevel;
+  /**
+   * METRICS_TOKEN: `Authorization: Bearer <token>` opens GET /metrics to callers that are not on
+   * loopback (docs/server.md §14); null (unset) = loopback only.
+   */
+  metricsToken: string | null;
+}
+
+/** The levels LOG_LEVEL may name (pino's, plus silent). */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** One of LOG_LEVELS. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** LOG_LEVEL read case-insensitively; info when unset or not a level. */
+function logLevelOf(text: string | undefined): LogLevel {
+  const level = (text ?? '').trim().toLowerCase();
+  return (LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : 'info';
 }
 
 /** Discord announcement delivery (docs/server.md §10); everything but the origin exists for tests. */
@@ -150,6 +168,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rollWindowMs: positive(env.DISCORD_ROLL_WINDOW_MS, 10_000),
       backoffMs: positive(env.DISCORD_BACKOFF_MS, 1000),
     },
+    logLevel: logLevelOf(env.LOG_LEVEL),
+    metricsToken: env.METRICS_TOKEN || null,
   };
 }
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { log } from './observability/log';
 
 /** How long start-up waits for Redis before giving up (the process then exits 1), in ms. */
 const REDIS_READY_MS = 10_000;
@@ -25,7 +26,7 @@ export function redisReady(client: Redis, url: string): Promise<void> {
  */
 export async function connectRedis(url: string): Promise<Redis> {
   const client = new Redis(url, { lazyConnect: false });
-  client.on('error', (err: Error) => console.error('[redis] error:', err.message));
+  client.on('error', (err: Error) => log.error({ err: err.message }, '[redis] error'));
   try {
     await redisReady(client, url);
   } catch (err) {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/connect';
+import { log } from '../observability/log';
 
 /** sha-256 hex of a session id; only the hash is stored. */
 export function hashSessionId(id: string): string {
@@ -73,7 +74,7 @@ const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 export async function startSessionPurge(
   db: Db,
   intervalMs = SESSION_PURGE_INTERVAL_MS,
-  onError: (err: unknown) => void = (err) => console.error('[sessions] purge failed', err),
+  onError: (err: unknown) => void = (err) => log.error({ err }, '[sessions] purge failed'),
 ): Promise<() => void> {
   const purge = () => purgeExpiredSessions(db).then(() => undefined, onError);
   await purge();

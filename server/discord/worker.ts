@@ -6,6 +6,8 @@ import type { AnnouncementConfig } from '../config';
 import { nextMessage } from './embeds';
 import { claimWebhooks, deleteAnnouncements, queueHead, releaseWebhook, type DeliveryUpdate } from './repository';
 import { postWebhook } from './service';
+import { log } from '../observability/log';
+import { countDiscordFailure } from '../observability/metrics';
 
 /** A running announcement worker; `stop` resolves once its current round has finished. */
 export interface AnnouncementWorker {
@@ -30,7 +32,8 @@ const later = (ms: number) => new Date(Date.now() + ms).toISOString();
  * doubling from `backoffMs` up to 5 minutes; once the oldest message has failed for over an
  * hour, every announcement older than an hour is dropped with a last_error;
  * 401/403/404/redirect → state 'disabled' with last_error and the queue emptied; another 4xx →
- * the message is dropped with a last_error.
+ * the message is dropped with a last_error. Every post Discord did not take is counted by its
+ * reason (discord_posts_failed_total, docs/server.md §14).
  */
 async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: string, hook: { id: number; webhook_url: string }): Promise<void> {
   let update: DeliveryUpdate = {};
@@ -48,6 +51,12 @@ async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: 
       }
       const { message, ids } = nextMessage(head, config.rollWindowMs);
       const outcome = await postWebhook(hook.webhook_url, config.webhookOrigin, message);
+      if (outcome.kind !== 'ok') {
+        // The webhook's id only: its URL holds its token, and Discord's answer is kept in last_error.
+        const reason = outcome.kind === 'rateLimited' ? 'rate_limited' : outcome.kind;
+        countDiscordFailure(reason);
+        log.warn({ webhook_id: hook.id, reason }, 'discord post failed');
+      }
       if (outcome.kind === 'ok') {
         await deleteAnnouncements(db, ids);
         update = { state: 'active', last_error: null, failures: 0, next_attempt_at: null };
@@ -107,7 +116,7 @@ export function startAnnouncementWorker(db: Kysely<Database>, dialect: Dialect, 
     if (stopped) return;
     timer = setTimeout(() => {
       current = round()
-        .catch((err) => console.error('[discord] announcement round failed', err))
+        .catch((err) => log.error({ err }, '[discord] announcement round failed'))
         .finally(schedule);
     }, config.pollMs);
   };

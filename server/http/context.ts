@@ -36,9 +36,10 @@ export interface Deps {
 
 /**
  * Hono environment of the app: `c.var.user` is null when signed out; `secureHeadersNonce` is the
- * answer's CSP style nonce (set by securityHeaders, http/securityHeaders.ts).
+ * answer's CSP style nonce (set by securityHeaders, http/securityHeaders.ts); `requestId` is the
+ * answer's X-Request-Id (observability/requests.ts, docs/server.md §14).
  */
-export type AppEnv = { Variables: { user: SessionUser | null; deps: Deps } & SecureHeadersVariables };
+export type AppEnv = { Variables: { user: SessionUser | null; deps: Deps; requestId: string } & SecureHeadersVariables };
 
 /** The signed-in user, or a 401 `{"error": "You must be signed in."}`. */
 export function requireUser(c: Context<AppEnv>): SessionUser {

@@ -6,6 +6,7 @@ import { findEvent } from '../events/repository';
 import { findGame } from '../games/repository';
 import type { LogEntry } from '../../contract/gameApi';
 import type { GameChange } from '../realtime/broadcaster';
+import { log as serverLog } from '../observability/log';
 
 /**
  * The signed-in user and the path's clan, event and (when in the path) game and square, checked
@@ -38,6 +39,6 @@ export async function announce(c: Context<AppEnv>, gameId: number, change: GameC
   try {
     await c.get('deps').broadcaster.gameChanged(gameId, change, log);
   } catch (err) {
-    console.error('[games] broadcast failed', gameId, err);
+    serverLog.error({ err, game_id: gameId }, '[games] broadcast failed');
   }
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { log } from '../observability/log';
 
 /**
  * The cap on open Socket.IO connections per client address (docs/server.md
@@ -85,7 +86,7 @@ export class RedisConnectionCap implements ConnectionCap {
       if (Number(ok) !== 1) return false;
     } catch (err) {
       // Redis is down: count nothing and let the connection in rather than refuse every viewer.
-      console.error('[realtime] connection cap unavailable:', (err as Error).message);
+      log.error({ err: (err as Error).message }, '[realtime] connection cap unavailable');
       return true;
     }
     const set = this.mine.get(address) ?? new Set<string>();

@@ -13,6 +13,8 @@ import type { KeyedQueue } from './queue';
 import type { Broadcaster } from './broadcaster';
 import { gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
 import { JoinReviewsSchema, managersRoom, type JoinReviewsAnswer } from '../../contract/submission';
+import { log } from '../observability/log';
+import { countRollBroadcast } from '../observability/metrics';
 
 /** What the handlers share: the app's dependencies, the broadcaster, the per-game queue and the shared limits. */
 export interface HandlerContext {
@@ -65,17 +67,34 @@ async function clanRole(ctx: HandlerContext, clanId: number, userId: number | nu
 }
 
 /**
+ * When each roll_dice / revert_roll payload reached the server (performance.now()), noted by the
+ * socket middleware before the limits run, so game_roll_broadcast_seconds measures from arrival
+ * (docs/server.md §14). Keyed by the payload object Socket.IO hands to the handler; a payload
+ * that is not an object is refused before it could be measured.
+ */
+const arrivals = new WeakMap<object, number>();
+
+/** The game and team ids a payload names, for log lines (numbers only; nothing else of it is logged). */
+function idsOf(raw: unknown): { game_id?: number; team_id?: number } {
+  if (typeof raw !== 'object' || raw === null) return {};
+  const { game_id, team_id } = raw as { game_id?: unknown; team_id?: unknown };
+  return { ...(typeof game_id === 'number' ? { game_id } : {}), ...(typeof team_id === 'number' ? { team_id } : {}) };
+}
+
+/**
  * Wraps an event handler: its refusals (ActionRefused) and any unexpected failure become one
- * `action_error` to this socket only, never an unhandled rejection.
+ * `action_error` to this socket only, never an unhandled rejection. Refusals are logged at info
+ * (event, ids, the text the sender got), failures at error (docs/server.md §14).
  */
 function guarded(socket: IoSocket, event: string, handler: (raw: unknown, ack?: (answer: unknown) => void) => Promise<void>): (raw: unknown, ack?: unknown) => void {
   return (raw: unknown, ack?: unknown) => {
     handler(raw, typeof ack === 'function' ? (ack as (answer: unknown) => void) : undefined).catch((err: unknown) => {
       if (err instanceof ActionRefused) {
+        log.info({ event, ...idsOf(raw), user_id: socket.data.userId, refused: err.message }, `${event} refused`);
         socket.emit('action_error', { message: err.message });
         return;
       }
-      console.error(`[realtime] ${event} failed`, err);
+      log.error({ err, event, ...idsOf(raw), user_id: socket.data.userId }, `[realtime] ${event} failed`);
       socket.emit('action_error', { message: SERVER_TROUBLE });
     });
   };
@@ -146,9 +165,12 @@ async function leaveGame(socket: IoSocket, raw: unknown): Promise<void> {
  * (precheckTeamAction) before the action waits in the game's queue, so refusals never wait
  * behind other actions; then applyTeamAction inside the game's queue, then — after COMMIT — one
  * `game_state_update` progress per audience and a `new_log_entry` per written entry. Refusals go
- * to this socket only and change nothing.
+ * to this socket only and change nothing. Each applied action is logged with its game, team and
+ * the game's new version; a roll is counted with the time from its arrival to its broadcast
+ * (game_rolls_total, game_roll_broadcast_seconds; docs/server.md §14).
  */
 async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 'revert', raw: unknown): Promise<void> {
+  const arrivedAt = (typeof raw === 'object' && raw !== null ? arrivals.get(raw) : undefined) ?? performance.now();
   const action = parsePayload(TeamActionSchema, kind === 'roll' ? 'roll_dice' : 'revert_roll', raw);
   const userId = await currentUser(ctx, socket);
   if (userId === null) throw new ActionRefused(PLAY_MESSAGES.signIn);
@@ -157,6 +179,9 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
   await ctx.queue.run(action.game_id, async () => {
     const applied = await applyTeamAction(db, dialect, kind, action, userId);
     ctx.broadcaster.actionApplied(applied.progress, applied.log);
+    if (kind === 'roll') countRollBroadcast(arrivedAt);
+    const line = { game_id: action.game_id, team_id: action.team_id, version: applied.progress.version, user_id: userId, status: applied.progress.status };
+    log.info(line, kind === 'roll' ? 'roll applied' : 'revert applied');
     for (const id of applied.withdrawn) await ctx.broadcaster.submissionChanged(id);
   });
 }
@@ -211,9 +236,10 @@ export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
   const fullGame = new SocketWindow(ctx.limits.limits.fullGamePerSocket);
   const told = { lastAt: 0 };
   const refuse = () => tellTooMany(socket, told);
-  socket.use(([event], next) => {
+  socket.use(([event, payload], next) => {
     const name = String(event);
     if (ACTIONS.has(name)) {
+      if (typeof payload === 'object' && payload !== null) arrivals.set(payload, performance.now());
       if (!actions.take()) return refuse();
       const userId = socket.data.userId;
       if (userId === null) return next();

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { IoSocket } from './types';
+import { log } from '../observability/log';
 
 /** The refusal of an event past a limit (docs/server.md §8). */
 const TOO_MANY = 'Too many requests. Slow down.';
@@ -93,7 +94,7 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<boole
   } catch (err) {
     if (err instanceof Error) {
       // A store failure without insurance: let the event through rather than refuse play.
-      console.error('[realtime] rate limiter failed:', err.message);
+      log.error({ err: err.message }, '[realtime] rate limiter failed');
       return true;
     }
     return false;

@@ -8,6 +8,7 @@ import { hashSessionId } from '../auth/sessions';
 import { gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, sessionRoom, userRoom, type IoServer } from './types';
 import { loadSubmission } from '../submissions/repository';
 import { managersRoom } from '../../contract/submission';
+import { log } from '../observability/log';
 
 /** A progress update as spectators get it: no revert counts (docs/server.md §3). */
 function publicProgress(progress: GameProgress): GameProgress {
@@ -155,7 +156,7 @@ export class RoomBroadcaster implements Broadcaster {
       const rooms = [...bothFlavours(membersRoom, submission.game_id), ...(clan ? [managersRoom(clan.clan_id)] : [])];
       this.io.to(rooms).emit('submission_update', { submission });
     } catch (err) {
-      console.error('[realtime] submission_update failed', submissionId, err);
+      log.error({ err, submission_id: submissionId }, '[realtime] submission_update failed');
     }
   }
 

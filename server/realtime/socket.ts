@@ -18,6 +18,8 @@ import { RoomBroadcaster } from './roomBroadcaster';
 import { registerHandlers } from './handlers';
 import { KeyedQueue } from './queue';
 import { sessionRoom, userRoom, type InterServerEvents, type IoServer, type SocketData } from './types';
+import { log } from '../observability/log';
+import { requestIdOf } from '../observability/requests';
 
 /** The live layer attached to the HTTP server. */
 export interface Realtime {
@@ -77,8 +79,11 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
     allowRequest: sameOrigin,
   });
 
-  // Socket.IO's own HTTP answers (polling, handshake) carry the security headers too.
-  io.engine.on('headers', (headers: Record<string, string>) => Object.assign(headers, SOCKET_ANSWER_HEADERS));
+  // Socket.IO's own HTTP answers (polling, handshake) carry the security headers too, and a
+  // request id like every other answer (docs/server.md §14).
+  io.engine.on('headers', (headers: Record<string, string>, req: IncomingMessage) =>
+    Object.assign(headers, SOCKET_ANSWER_HEADERS, { 'X-Request-Id': requestIdOf(req.headers['x-request-id']) }),
+  );
 
   const redisClients: Redis[] = [];
   const redis = deps.redis;
@@ -86,7 +91,7 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
   if (redis && deps.config.redisUrl) {
     // The shared command client publishes; subscribing needs a connection of its own.
     const sub = redis.duplicate();
-    sub.on('error', (err: Error) => console.error('[realtime] redis error:', err.message));
+    sub.on('error', (err: Error) => log.error({ err: err.message }, '[realtime] redis error'));
     redisClients.push(sub);
     try {
       await redisReady(sub, deps.config.redisUrl);
@@ -122,7 +127,7 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
       })
       .catch((err: unknown) => {
         // The database is unreachable: connect as a spectator rather than refuse; actions re-check.
-        console.error('[realtime] session lookup failed', err);
+        log.error({ err }, '[realtime] session lookup failed');
         next();
       });
   });

@@ -18,6 +18,7 @@ import type { ProcessedImage } from './images';
 import type { ImageStore } from './storage';
 import { announceReview } from '../discord/outbox';
 import { findSubmissionRow, insertSubmission, pendingOfTeam, setSubmissionStatus, type SubmissionRow } from './repository';
+import { log } from '../observability/log';
 
 /** A committed change of a submission: its id and the log entries written with it (oldest first). */
 export interface SubmissionChange {
@@ -253,6 +254,6 @@ export async function deleteImages(deps: { images: ImageStore }, keys: readonly 
   try {
     await deps.images.delete(keys);
   } catch (err) {
-    console.error('[submissions] deleting stored images failed', err);
+    log.error({ err }, '[submissions] deleting stored images failed');
   }
 }

@@ -2,6 +2,7 @@ import type { Deps } from '../http/context';
 import { gameOfEvent } from '../events/repository';
 import { listTeamMembers } from './repository';
 import type { TeamUpdate } from '../../contract/socket';
+import { log } from '../observability/log';
 
 /**
  * Tells the live rooms of the event's game about a team after a committed change
@@ -31,6 +32,6 @@ export async function broadcastTeamChange(
     deps.broadcaster.teamUpdated(game.id, update);
     if (opts.teamSetChanged) await deps.broadcaster.gameChanged(game.id, 'progress');
   } catch (err) {
-    console.error('[teams] broadcast failed', err);
+    log.error({ err }, '[teams] broadcast failed');
   }
 }

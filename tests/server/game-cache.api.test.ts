@@ -252,7 +252,7 @@ describe.each(backends())('game cache and HTTP weight (%s)', (backend) => {
     // An answer made by the whole middleware chain (securityHeaders with its per-answer nonce).
     const chain = await rawGet(`${suite.url}/api/games/spectate`);
     expect(chain.status).toBe(200);
-    const perAnswer = new Set(['date', 'connection', 'keep-alive', 'content-type', 'content-length', 'content-encoding', 'etag', 'vary', 'cache-control', 'content-security-policy', 'transfer-encoding']);
+    const perAnswer = new Set(['date', 'connection', 'keep-alive', 'content-type', 'content-length', 'content-encoding', 'etag', 'vary', 'cache-control', 'content-security-policy', 'transfer-encoding', 'x-request-id']);
     const security = (h: http.IncomingHttpHeaders) => Object.fromEntries(Object.entries(h).filter(([k]) => !perAnswer.has(k)).sort(([a], [b]) => a.localeCompare(b)));
     const chainCsp = String(chain.headers['content-security-policy']);
     expect(chainCsp).toMatch(/ 'nonce-[A-Za-z0-9+/]{22}=='/);
@@ -277,6 +277,7 @@ describe.each(backends())('game cache and HTTP weight (%s)', (backend) => {
         expect(r.headers['content-length'], what).toBe(String(r.body.length));
         expect(r.headers['transfer-encoding'], what).toBeUndefined();
       }
+      expect(r.headers['x-request-id'], what).toMatch(/^[0-9a-f-]{36}$/);
       if (status < 400) expect(r.headers['content-security-policy'], what).toBe(jsonCsp);
       else expect(r.headers['content-security-policy'], what).toMatch(/ 'nonce-[A-Za-z0-9+/]{22}=='/);
     }

@@ -18,6 +18,7 @@ import { createApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { silentBroadcaster, type Broadcaster } from '../../server/realtime/broadcaster';
 import { GameCache } from '../../server/games/cache';
+import { log } from '../../server/observability/log';
 
 let nameSeq = 0;
 const uniqueName = (label: string) => `${label}-${++nameSeq}`;
@@ -151,6 +152,8 @@ describe('logout tells the broadcaster who signed out (the hook for closing thei
   let app: ReturnType<typeof createApp>;
 
   beforeAll(async () => {
+    // The app runs in this process: its request lines would go to the test output.
+    log.level = 'warn';
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-hook-'));
     handle = await openDatabase({ databaseUrl: null, sqliteFile: path.join(dir, 'hook.db') });
     const broadcaster: Broadcaster = {

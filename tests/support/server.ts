@@ -82,7 +82,10 @@ export interface TestServer {
   url: string;
   port: number;
   proc: ChildProcess;
+  /** Everything the process wrote so far, stdout and stderr interleaved. */
   output: () => string;
+  /** What the process wrote to stdout alone: its log, one JSON object per line (docs/server.md §14). */
+  stdout: () => string;
   stop(): Promise<void>;
 }
 
@@ -103,7 +106,11 @@ export async function startServer(env: Record<string, string>, port?: number): P
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
+  let stdout = '';
+  proc.stdout!.on('data', (d) => {
+    out += d;
+    stdout += d;
+  });
   proc.stderr!.on('data', (d) => (out += d));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server did not start in 30 s:\n' + out)), 30_000);
@@ -124,6 +131,7 @@ export async function startServer(env: Record<string, string>, port?: number): P
     port: p,
     proc,
     output: () => out,
+    stdout: () => stdout,
     async stop() {
       if (proc.exitCode !== null) return;
       await new Promise<void>((resolve) => {

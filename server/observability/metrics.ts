@@ -1,0 +1,219 @@
+import crypto from 'node:crypto';
+import type { Handler } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Kysely } from 'kysely';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Config } from '../config';
+import type { Database } from '../db/schema';
+import type { AppEnv } from '../http/context';
+import { clientAddress } from '../http/clientAddress';
+import { LIVE_GAME_STATUSES } from '../../contract/lobby';
+import { log } from './log';
+
+/**
+ * The metrics of this process (prom-client; docs/server.md §14). One registry of its own, not
+ * prom-client's global one, so importing this module twice in one test process never registers a
+ * family twice. Every label value comes from a fixed set: a route pattern, never a path; an outcome
+ * kind, never a URL; no session id, token or webhook anywhere.
+ */
+const registry = new Registry();
+
+const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by method, route pattern and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+const httpDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from a request reaching the server to its answer, by method, route pattern and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+const rolls = new Counter({
+  name: 'game_rolls_total',
+  help: 'Rolls applied by this process (roll_dice that were stored and broadcast).',
+  registers: [registry],
+});
+
+const rollBroadcast = new Histogram({
+  name: 'game_roll_broadcast_seconds',
+  help: "Time from a roll's arrival at the server (its socket message) to its broadcast to the game's rooms.",
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [registry],
+});
+
+const discordFailures = new Counter({
+  name: 'discord_posts_failed_total',
+  help: 'Announcement posts Discord did not take, by reason (retry: 5xx or no answer; rate_limited: 429; gone: webhook deleted or invalid; rejected: another 4xx).',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+const dinkPosts = new Counter({
+  name: 'dink_posts_total',
+  help: 'Posts from the Dink plugin, by outcome.',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+/** What the gauges read on each scrape; set once by startProcessMetrics. */
+interface Sources {
+  db: Kysely<Database>;
+  /** Sockets connected to this process now. */
+  sockets(): number;
+}
+let sources: Sources | null = null;
+
+/**
+ * A gauge read on each scrape with one cheap count query; NaN (unknown) while the database does
+ * not answer, so a scrape never fails because of it.
+ */
+function countGauge(name: string, help: string, count: (db: Kysely<Database>) => Promise<number>): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      if (!sources) return this.set(0);
+      try {
+        this.set(await count(sources.db));
+      } catch (err) {
+        log.warn({ err, metric: name }, 'metrics: a gauge could not be read');
+        this.set(Number.NaN);
+      }
+    },
+  });
+}
+
+new Gauge({
+  name: 'socketio_connected_sockets',
+  help: 'Socket.IO sockets connected to this process.',
+  registers: [registry],
+  collect() {
+    this.set(sources ? sources.sockets() : 0);
+  },
+});
+
+countGauge('games_live', 'Games that are live (READY, in-progress or paused), over the whole site.', async (db) => {
+  const row = await db.selectFrom('games').select((eb) => eb.fn.countAll<number | string>().as('n')).where('status', 'in', [...LIVE_GAME_STATUSES]).executeTakeFirst();
+  return Number(row?.n ?? 0);
+});
+
+countGauge('discord_outbox_pending', 'Discord announcements waiting in the outbox (all processes share it).', async (db) => {
+  const row = await db.selectFrom('discord_outbox').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+});
+
+/**
+ * Starts what is measured about the process as a whole: prom-client's default metrics (event loop
+ * lag, heap, CPU, handles) and the gauges read on scrape (`db` for live games and the Discord
+ * outbox, `sockets` for the connected socket count). Called once, by server/index.ts.
+ */
+export function startProcessMetrics(from: Sources): void {
+  if (sources) return;
+  sources = from;
+  collectDefaultMetrics({ register: registry });
+}
+
+/** Methods a label may name; any other is counted as OTHER (node's parser accepts dozens). */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * Counts one answered HTTP request: `route` is the route pattern that answered (e.g.
+ * /api/clan/:clanId/games/live), `seconds` the time from its arrival to its answer.
+ */
+export function countHttpRequest(method: string, route: string, status: number, seconds: number): void {
+  const labels = { method: METHODS.has(method) ? method : 'OTHER', route, status: String(status) };
+  httpRequests.inc(labels);
+  httpDuration.observe(labels, seconds);
+}
+
+/** Counts one applied roll and the time from `arrivedAt` (performance.now() when its message came) to now, its broadcast. */
+export function countRollBroadcast(arrivedAt: number): void {
+  rolls.inc();
+  rollBroadcast.observe((performance.now() - arrivedAt) / 1000);
+}
+
+/** Why Discord did not take a post (discord/service.ts postWebhook outcomes other than ok). */
+const DISCORD_FAILURES = ['retry', 'rate_limited', 'gone', 'rejected'] as const;
+/** One of DISCORD_FAILURES. */
+export type DiscordFailure = (typeof DISCORD_FAILURES)[number];
+// Every known reason shows from the start at 0, so a rate over it is defined before the first failure.
+for (const reason of DISCORD_FAILURES) discordFailures.inc({ reason }, 0);
+
+/** Counts one announcement post that Discord did not take (discord/worker.ts). */
+export function countDiscordFailure(reason: DiscordFailure): void {
+  discordFailures.inc({ reason });
+}
+
+/**
+ * How a Dink post ended: the outcomes listed on a post (submitted, approved, no_task, no_match,
+ * unknown_player, suspicious, duplicate, not_running) and the refusals before them
+ * (unknown_token 404, rate_limited 429, invalid 400, too_large 413).
+ */
+const DINK_OUTCOMES = [
+  'submitted',
+  'approved',
+  'no_task',
+  'no_match',
+  'unknown_player',
+  'suspicious',
+  'duplicate',
+  'not_running',
+  'unknown_token',
+  'rate_limited',
+  'invalid',
+  'too_large',
+] as const;
+/** One of DINK_OUTCOMES. */
+export type DinkOutcome = (typeof DINK_OUTCOMES)[number];
+for (const outcome of DINK_OUTCOMES) dinkPosts.inc({ outcome }, 0);
+
+/**
+ * Counts one post to the Dink receiver by its outcome (`dink_posts_total`). The receiver is listed
+ * as not built (docs/server.md §13): the family is exported from the start so dashboards exist,
+ * and the receiver calls this once per post when it lands.
+ */
+export function countDinkPost(outcome: DinkOutcome): void {
+  dinkPosts.inc({ outcome });
+}
+
+/** Loopback addresses: 127.0.0.0/8 and ::1 (IPv4-mapped forms arrive normalised by clientAddress). */
+function isLoopback(address: string): boolean {
+  return address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
+}
+
+/** `Authorization: Bearer <token>` naming `token`, compared in constant time (over SHA-256 digests, so lengths may differ). */
+function bearerMatches(header: string | undefined, token: string | null): boolean {
+  if (!token || !header) return false;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m) return false;
+  const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
+  return crypto.timingSafeEqual(digest(m[1]), digest(token));
+}
+
+/**
+ * GET /metrics (docs/server.md §14): the registry in Prometheus text format for a caller on
+ * loopback (the client address as TRUST_PROXY reads it, http/clientAddress.ts: a request a proxy
+ * forwards from a remote address is not loopback) or one sending `Authorization: Bearer
+ * {METRICS_TOKEN}`; anyone else gets the 404 `{"error": "Not found."}` of an unknown path, so the
+ * route does not show that it exists.
+ */
+export function metricsRoute(config: Pick<Config, 'trustProxy' | 'metricsToken'>): Handler<AppEnv> {
+  return async (c) => {
+    let remote: string | undefined;
+    try {
+      remote = getConnInfo(c).remote.address;
+    } catch {
+      remote = undefined;
+    }
+    const address = clientAddress(remote, c.req.header('x-forwarded-for'), config.trustProxy);
+    if (!isLoopback(address) && !bearerMatches(c.req.header('authorization'), config.metricsToken)) return c.json({ error: 'Not found.' }, 404);
+    const text = await registry.metrics();
+    return c.body(text, 200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
+  };
+}
