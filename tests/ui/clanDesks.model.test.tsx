@@ -123,6 +123,10 @@ modelTests<Snap, ModelEvent, World>({
       expect(screen.queryByTestId('getting-started')).toBeNull();
     },
   },
+  uncovered: {
+    'loaded -> desks.reload':
+      'The dashboard sends desks.reload only from Retry on a failed load (ClanDesks.tsx); a loaded list is replaced by a new chart when the managed clans change, never reloaded.',
+  },
   render: async () => {
     const fx = new FakeEffects();
     renderRoutes([{ path: '/dashboard', element: <DashboardPage loadGames={async () => []} loadDesks={fx.fn('loadDesks')} /> }], '/dashboard', signedInSessionLogic(MANAGER));

@@ -41,6 +41,9 @@ const ADAM = member(2, 'Adam', 'Admin');
 const MIA = member(3, 'Mia', 'Member');
 const GUS = member(4, 'Gus', 'Guest');
 const ROSTER = { clan_id: CLAN_ID, clan_name: CLAN_NAME, members: [OLGA, ADAM, MIA, GUS] };
+/** A second Admin: an Admin's Demote is offered on her row and refused by the chart (docs/client.md §5). */
+const ANN = member(5, 'Ann', 'Admin');
+const TWO_ADMINS = { ...ROSTER, members: [...ROSTER.members, ANN] };
 
 const target = (m: ClanMember): RoleTarget => ({ member_id: m.member_id, username: m.username, role: m.role });
 const viewerOf = (m: ClanMember): RoleViewer => ({ userId: m.member_id, role: m.role, managerCount: 2, clanName: CLAN_NAME });
@@ -57,11 +60,13 @@ interface World {
   clanLoads: () => number;
   /** What the path did so far, recorded by the executors, so the screen can be checked against it. */
   expected: { clanLoads: number; userLoads: number; gusKicked: boolean };
+  /** Deferred clan loads the test has settled (stale ones included). */
+  settledLoads: number;
 }
 
 
-/** Renders the clan screen; `loadClan` answers ROSTER at once unless `deferredLoad`. */
-function renderClanPage(viewer: ClanMember, deferredLoad = false): World {
+/** Renders the clan screen; `loadClan` answers `roster` at once unless `deferredLoad`. */
+function renderClanPage(viewer: ClanMember, deferredLoad = false, roster = ROSTER): World {
   const fx = new FakeEffects();
   const deferred = fx.fn('loadClan');
   let clanLoads = 0;
@@ -70,7 +75,7 @@ function renderClanPage(viewer: ClanMember, deferredLoad = false): World {
       ? deferred
       : async () => {
           clanLoads += 1;
-          return ROSTER;
+          return roster;
         },
     loadAvailableUsers: async () => [],
     addMember: fx.fn('addMember'),
@@ -96,6 +101,7 @@ function renderClanPage(viewer: ClanMember, deferredLoad = false): World {
     loads: session.loads,
     clanLoads: () => (deferredLoad ? fx.calls('loadClan').length : clanLoads),
     expected: { clanLoads: 1, userLoads: 1, gusKicked: false },
+    settledLoads: 0,
   };
 }
 
@@ -133,10 +139,12 @@ const FAILURES = {
 } as const;
 
 /**
- * Two viewers: the Owner (every manager action; her own Leave Clan is disabled while Adam is an
- * Admin, so it is no intent of hers: see the test below) and a Member (leave).
+ * Three viewers: the Owner (every manager action; her own Leave Clan is disabled while Adam is an
+ * Admin, so it is no intent of hers: see the test below), a Member (leave), and an Admin beside a
+ * second Admin (Ann): Demote shows on Ann's row (docs/client.md §5: not for Guests or the Owner)
+ * and the chart refuses it, also while the refusal fades, so a new message replaces a fading one.
  */
-const SCENARIOS = [
+const SCENARIOS: readonly { name: string; viewer: ClanMember; roster?: typeof ROSTER; intents: (v: RoleViewer) => RoleModelEvent[]; whileFading?: boolean }[] = [
   {
     name: 'as the Owner',
     viewer: OLGA,
@@ -153,20 +161,29 @@ const SCENARIOS = [
     viewer: MIA,
     intents: (v: RoleViewer): RoleModelEvent[] => [{ type: 'clan.leave', viewer: v }],
   },
-] as const;
+  {
+    name: 'as an Admin',
+    viewer: ADAM,
+    roster: TWO_ADMINS,
+    intents: (v: RoleViewer): RoleModelEvent[] => [{ type: 'member.demote', member: target(ANN), viewer: { ...v, managerCount: 3 } }],
+    whileFading: true,
+  },
+];
 
 /**
  * Events possible in a state. Intents start from an idle screen without a message, except one
- * (kicking Gus) started while a refusal message shows; timers run on an idle screen and during
- * the 500 ms wait (the wait always ends before a fresh message fades).
+ * (kicking Gus) started while a refusal message shows, and, `whileFading`, the scenario's intents
+ * while a message fades; timers run on an idle screen and during the 500 ms wait (the wait always
+ * ends before a fresh message fades).
  */
-function roleEvents(intents: RoleModelEvent[]) {
+function roleEvents(intents: RoleModelEvent[], whileFading = false) {
   return (s: RoleSnap): RoleModelEvent[] => {
     const kind = s.context.request?.kind ?? 'promote';
     const list: RoleModelEvent[] = [];
     if (s.matches({ flow: 'idle' })) {
       if (s.matches({ message: 'hidden' })) list.push(...intents);
       else if (!s.context.request && s.matches({ message: 'shown' })) list.push(...intents.filter((e) => e.type === 'member.kick'));
+      else if (whileFading && s.matches({ message: 'fading' })) list.push(...intents);
       list.push({ type: 'xstate.after.messageFade.clanRole.message.shown' }, { type: 'xstate.after.messageRemove.clanRole.message.fading' });
     }
     list.push(
@@ -189,14 +206,19 @@ function roleEvents(intents: RoleModelEvent[]) {
   };
 }
 
-/** Value, request and message tell states apart; a cancel keeps its edge, so each cancel is its own path. */
+/**
+ * Value, request and message tell states apart; a cancel keeps its edge, so each cancel is its own
+ * path, and so does a message that replaces a fading one.
+ */
 function serializeRole(s: RoleSnap, event?: RoleModelEvent, prev?: RoleSnap): string {
   const base = JSON.stringify([s.value, s.context.request?.kind ?? null, s.context.message?.text ?? null]);
-  return event?.type === 'roleAction.cancel' ? `${base} via cancel from ${JSON.stringify(prev?.value)}` : base;
+  if (event?.type === 'roleAction.cancel') return `${base} via cancel from ${JSON.stringify(prev?.value)}`;
+  return prev?.matches({ message: 'fading' }) && s.matches({ message: 'shown' }) ? `${base} replacing a fading message` : base;
 }
 
-/** A scenario's paths (as the harness takes them), for the guard over both viewers. */
-const rolePaths = (intents: RoleModelEvent[]) => shortestPaths<RoleSnap, RoleModelEvent>(clanRoleMachine, roleEvents(intents), serializeRole, { input: { clanId: CLAN_ID } });
+/** A scenario's paths (as the harness takes them), for the guard over every viewer. */
+const rolePaths = (intents: RoleModelEvent[], whileFading?: boolean) =>
+  shortestPaths<RoleSnap, RoleModelEvent>(clanRoleMachine, roleEvents(intents, whileFading), serializeRole, { input: { clanId: CLAN_ID } });
 
 const confirmLabel = { transfer: 'Transfer Ownership', kick: 'Kick Member', leave: 'Leave Clan', disband: 'Disband Clan' } as const;
 const dialogTitle = confirmLabel;
@@ -354,7 +376,7 @@ modelTests<RoleSnap, RoleModelEvent, World>({
   inputs: SCENARIOS.map((sc): RoleInput => ({ clanId: CLAN_ID, scenario: sc.name })),
   events: (s, input) => {
     const sc = scenarioOf(input);
-    return roleEvents(sc.intents(viewerOf(sc.viewer)))(s);
+    return roleEvents(sc.intents(viewerOf(sc.viewer)), sc.whileFading)(s);
   },
   serialize: serializeRole,
   dropPrefixPaths: true,
@@ -363,9 +385,25 @@ modelTests<RoleSnap, RoleModelEvent, World>({
   fakeTimers: true,
   label: roleLabel,
   render: async (input) => {
-    const w = renderClanPage(scenarioOf(input).viewer);
+    const sc = scenarioOf(input);
+    const w = renderClanPage(sc.viewer, false, sc.roster);
     await screen.findByRole('heading', { name: CLAN_NAME });
     return w;
+  },
+  guards: (paths) => {
+    // An Admin's Demote of another Admin is refused with the server's rule text, and a new message replaces a fading one.
+    const steps = paths.flatMap((p) => p.steps.map((st, i) => ({ st, prev: i > 0 ? p.steps[i - 1].state : undefined })));
+    expect(steps.some(({ st }) => st.state.context.message?.text === 'Permission denied. Only the clan Owner can demote an Admin.')).toBe(true);
+    expect(steps.some(({ st, prev }) => prev?.matches({ message: 'fading' }) && st.event.type === 'member.demote' && st.state.matches({ message: 'shown' }))).toBe(true);
+  },
+  // The row buttons (memberTable.ts rowActions, docs/client.md §5) are enabled only where these guards pass, from the same viewer and row the event carries.
+  uncovered: {
+    'flow.idle -> member.promote [isAtLadderTop]': "The Owner's row never has an enabled Promote button (rowActions), so the screen cannot ask to promote past Owner.",
+    'flow.idle -> member.promote [else]': 'Promote is enabled only on Guest and Member rows of a manager (always allowed) and on Admin rows for the Owner (a transfer), so no enabled Promote is refused.',
+    'flow.idle -> member.demote [isAtLadderBottom]': "A Guest's Demote button is disabled (rowActions), so the screen cannot ask to demote past Guest.",
+    'flow.idle -> member.kick [else]': 'Kick is enabled only where checkKick allows it (Guest, Member, and Admin for the Owner) and never on the viewer\'s own row, so no enabled Kick is refused.',
+    'flow.idle -> clan.leave [else]': 'Leave Clan is disabled exactly when canLeave refuses (a sole manager, or the Owner while another manager exists), so no enabled Leave Clan is refused.',
+    'flow.idle -> clan.disband [else]': 'The settings menu with Disband Clan is rendered for the Owner only, so no one else can ask to disband.',
   },
 });
 
@@ -378,7 +416,7 @@ describe('clan management screen beside the clanRole chart', () => {
     vi.useRealTimers();
   });
 
-  const scenarios = SCENARIOS.map((sc) => ({ ...sc, paths: rolePaths(sc.intents(viewerOf(sc.viewer))) }));
+  const scenarios = SCENARIOS.map((sc) => ({ ...sc, paths: rolePaths(sc.intents(viewerOf(sc.viewer)), sc.whileFading) }));
 
   it('moves between the clan tabs with the arrow keys, Home and End; only the selected tab is in the Tab order', async () => {
     const w = renderClanPage(MIA);
@@ -448,7 +486,7 @@ describe('clan management screen beside the clanRole chart', () => {
   });
 });
 
-describe('clanRole guards (product-spec sections 4-6)', () => {
+describe('clanRole guards (docs/client.md §5, §12)', () => {
   /** The chart's snapshot after `e` from idle (no effect runs: refusals and confirmations only). */
   const after = (e: ClanRoleEvent) => {
     const actor = createActor(clanRoleMachine, { input: { clanId: CLAN_ID } }).start();
@@ -527,6 +565,8 @@ function dataEvents(s: DataSnap): DataModelEvent[] {
     if (!s.context.error) list.push(...failures.map((error) => ({ type: 'xstate.error.actor.loadClan' as const, error })));
   }
   if (s.matches({ ready: 'reloading' })) {
+    // A second role change while the clan reloads starts the load again (once, from the clan as loaded).
+    if (s.context.clanName === CLAN_NAME && s.context.members.length === ROSTER.members.length) list.push({ type: 'clan.reload' });
     list.push({ type: 'xstate.done.actor.reloadClan', output: ROSTER });
     list.push(...failures.filter((f) => f.status === 500 || f.status === 401).map((error) => ({ type: 'xstate.error.actor.reloadClan' as const, error })));
   }
@@ -540,23 +580,39 @@ function dataEvents(s: DataSnap): DataModelEvent[] {
 
 function serializeData(s: DataSnap, event?: DataModelEvent, prev?: DataSnap): string {
   const base = JSON.stringify([s.value, s.context.error, s.context.clanName, s.context.members.length]);
+  if (event?.type === 'clan.reload' && prev?.matches({ ready: 'reloading' })) return `${base} reloading again`;
   return event && prev && JSON.stringify(prev.value) !== JSON.stringify(s.value) ? `${base} via ${event.type} from ${JSON.stringify(prev.value)}` : base;
 }
 
 type DataExecutor = ModelExecutor<World, DataSnap, DataModelEvent>;
 
+/**
+ * Settles the clan load under way: loads a reload replaced first (the chart stopped them, so their
+ * answers are dropped), then the latest one as `settle` says.
+ */
+async function settleLoad(w: World, settle: (fx: FakeEffects) => Promise<void>) {
+  await waitFor(() => expect(w.clanLoads()).toBe(w.expected.clanLoads));
+  while (w.settledLoads < w.expected.clanLoads - 1) {
+    await act(() => w.fx.resolve('loadClan', ROSTER));
+    w.settledLoads += 1;
+  }
+  await act(() => settle(w.fx));
+  w.settledLoads += 1;
+}
+
 const fail = (w: World, event: DataModelEvent) => {
   const status = (event as { error: ClanLoadError }).error.status;
-  return act(() => w.fx.reject('loadClan', api(LOAD_FAILURES.find((f) => f.status === status)!.server, status)));
+  return settleLoad(w, (fx) => fx.reject('loadClan', api(LOAD_FAILURES.find((f) => f.status === status)!.server, status)));
 };
 
 const DATA_EXECUTORS = {
-  'xstate.done.actor.loadClan': async (w) => act(() => w.fx.resolve('loadClan', ROSTER)),
+  'xstate.done.actor.loadClan': async (w) => settleLoad(w, (fx) => fx.resolve('loadClan', ROSTER)),
   'xstate.error.actor.loadClan': async (w, { event }) => fail(w, event),
-  'xstate.done.actor.reloadClan': async (w) => act(() => w.fx.resolve('loadClan', ROSTER)),
+  'xstate.done.actor.reloadClan': async (w) => settleLoad(w, (fx) => fx.resolve('loadClan', ROSTER)),
   'xstate.error.actor.reloadClan': async (w, { event }) => fail(w, event),
-  // Retry on the error screen; on the loaded screen a role change reloads the clan.
+  // Retry on the error screen; on the loaded screen (reloading or not) a role change reloads the clan.
   'clan.reload': async (w) => {
+    w.expected.clanLoads += 1;
     const retry = screen.queryByRole('button', { name: 'Retry' });
     if (retry) return w.user.click(retry);
     await w.user.click(screen.getByRole('button', { name: 'Promote Mia' }));
@@ -585,8 +641,9 @@ const DATA_EXECUTORS = {
 } satisfies Record<DataModelEvent['type'], DataExecutor>;
 
 const DATA_ASSERTIONS: Record<string, (s: DataSnap, w: World) => Promise<void>> = {
-  loading: async () => {
+  loading: async (_s, w) => {
     screen.getByText('Loading clan data...');
+    await waitFor(() => expect(w.clanLoads()).toBe(w.expected.clanLoads));
   },
   ready: async (s) => {
     await screen.findByRole('heading', { name: s.context.clanName });
@@ -597,9 +654,10 @@ const DATA_ASSERTIONS: Record<string, (s: DataSnap, w: World) => Promise<void>> 
     expect(link.getAttribute('href')).toBe('/profile');
   },
   'ready.current': async () => {},
-  'ready.reloading': async () => {
-    // The shown data stays while the clan reloads in the background.
+  'ready.reloading': async (_s, w) => {
+    // The shown data stays while the clan reloads in the background; each reload asks again.
     expect(screen.queryByText('Loading clan data...')).toBeNull();
+    await waitFor(() => expect(w.clanLoads()).toBe(w.expected.clanLoads));
   },
   failed: async (s) => {
     expect((await screen.findByTestId('clan-load-error')).textContent).toBe(s.context.error);

@@ -38,6 +38,8 @@ type ModelEvent =
 interface World {
   fx: FakeEffects;
   user: ReturnType<typeof userEvent.setup>;
+  /** Settings reads the test has answered (a read the panel dropped included). */
+  loadsSettled: number;
 }
 
 const GOOD_URL = 'https://discord.com/api/webhooks/123456789/Secret_Token-abcdefgh';
@@ -94,15 +96,23 @@ function eventsOf(s: Snap): ModelEvent[] {
         ...(saved && message === null && draftUrl === '' ? [{ type: RECHECK } as const] : []),
       ];
     }
-    case 'rechecking':
-      // The background read: what it finds (a webhook now failing, or gone), a failed read, and an
-      // edit made while it runs (kept).
+    case 'rechecking': {
+      // The background read: what it finds (a webhook now failing, or gone), a failed read, an
+      // edit made while it runs (kept), and, from the panel as the read found it, every action the
+      // form offers meanwhile (the read is dropped); a bad URL typed meanwhile is refused on Save.
+      const { draftUrl, announce, urlProblem } = s.context;
+      const quiet = draftUrl === '' && announce.rolls && urlProblem === null;
       return [
         { type: 'xstate.done.actor.recheckSettings', output: FAILING },
         { type: 'xstate.done.actor.recheckSettings', output: null },
         { type: 'xstate.error.actor.recheckSettings', error: new Error(LOAD_ERROR) },
-        ...(s.context.draftUrl !== GOOD_URL ? [{ type: 'url.change', url: GOOD_URL } as const] : []),
+        ...(draftUrl !== GOOD_URL ? [{ type: 'url.change', url: GOOD_URL } as const] : []),
+        ...(quiet
+          ? ([{ type: 'url.change', url: BAD_URL }, { type: 'announce.toggle', kind: 'rolls' }, { type: 'discord.save' }, { type: 'discord.test' }, { type: 'discord.delete' }, { type: 'discord.reload' }] as const)
+          : []),
+        ...(draftUrl === BAD_URL && urlProblem === null ? [{ type: 'discord.save' } as const] : []),
       ];
+    }
     case 'saving':
       return [
         { type: 'xstate.done.actor.saveSettings', output: ACTIVE },
@@ -119,12 +129,14 @@ function eventsOf(s: Snap): ModelEvent[] {
 
 /**
  * What the screen can tell apart: the state, the saved webhook's state, the draft, one switch, the
- * refusal and the outcome; and whether a background read just failed (a state of its own, so a
- * path shows the panel unchanged after it).
+ * refusal and the outcome; whether a background read just failed (a state of its own, so a path
+ * shows the panel unchanged after it); and a state a person's action left `rechecking` or
+ * `loadFailed` for, so the action taken there gets a path of its own.
  */
-const serialize = (s: Snap, event?: ModelEvent) =>
+const serialize = (s: Snap, event?: ModelEvent, prev?: Snap) =>
   JSON.stringify([
     event?.type === 'xstate.error.actor.recheckSettings',
+    event && !event.type.startsWith('xstate.') && prev && (prev.matches('rechecking') || prev.matches('loadFailed')) ? `by ${event.type} from ${String(prev.value)}` : null,
     s.value,
     s.context.saved?.state ?? null,
     s.context.draftUrl === '' ? '' : s.context.draftUrl === GOOD_URL ? 'good' : 'bad',
@@ -135,14 +147,27 @@ const serialize = (s: Snap, event?: ModelEvent) =>
 
 const settle = (w: World, name: string, e: ModelEvent) =>
   act(() => (e.type.startsWith('xstate.done') ? w.fx.resolve(name, 'output' in e ? e.output : undefined) : w.fx.reject(name, (e as { error: Error }).error)));
+
+/**
+ * Answers the settings read under way: first any read the panel dropped (an action taken while it
+ * read in the background; the chart no longer listens to it), then the latest as `e` says.
+ */
+async function settleLoad(w: World, e: ModelEvent) {
+  while (w.loadsSettled < w.fx.calls('load').length - 1) {
+    await act(() => w.fx.resolve('load', null));
+    w.loadsSettled += 1;
+  }
+  await settle(w, 'load', e);
+  w.loadsSettled += 1;
+}
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 const panel = () => screen.getByTestId('discord-panel');
 
 const executors = {
-  'xstate.done.actor.loadSettings': (w, { event }) => settle(w, 'load', event),
-  'xstate.error.actor.loadSettings': (w, { event }) => settle(w, 'load', event),
-  'xstate.done.actor.recheckSettings': (w, { event }) => settle(w, 'load', event),
-  'xstate.error.actor.recheckSettings': (w, { event }) => settle(w, 'load', event),
+  'xstate.done.actor.loadSettings': (w, { event }) => settleLoad(w, event),
+  'xstate.error.actor.loadSettings': (w, { event }) => settleLoad(w, event),
+  'xstate.done.actor.recheckSettings': (w, { event }) => settleLoad(w, event),
+  'xstate.error.actor.recheckSettings': (w, { event }) => settleLoad(w, event),
   [RECHECK]: async (w) => {
     const loads = w.fx.calls('load').length;
     await act(async () => {
@@ -215,10 +240,14 @@ modelTests<Snap, ModelEvent, World>({
   machine: discordSettingsMachine,
   events: eventsOf,
   serialize,
+  // Each path ends where it first reaches a state no shorter path reached: prefixes repeat steps.
+  dropPrefixPaths: true,
   executors,
   assertions: {
-    loading: () => {
+    loading: (_s, w) => {
       expect(panel().dataset.phase).toBe('loading');
+      // A read is under way that the test has not answered yet (the first, or a Retry / Refresh).
+      expect(w.fx.calls('load').length).toBeGreaterThan(w.loadsSettled);
       expect(screen.getByText('Loading Discord settings...')).toBeTruthy();
       expect(screen.queryByLabelText('Webhook URL')).toBeNull();
     },
@@ -246,7 +275,7 @@ modelTests<Snap, ModelEvent, World>({
       deleteDiscordSettings: fx.fn('delete'),
     };
     render(<DiscordPanel clanId={7} eventId={3} effects={effects} />);
-    return { fx, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }) };
+    return { fx, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }), loadsSettled: 0 };
   },
   guards: (paths) => {
     // The texts of docs/server.md §10 and of the panel are reached: the refusal, each outcome, a disabled webhook.

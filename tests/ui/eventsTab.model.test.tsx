@@ -62,7 +62,12 @@ function eventsFor(s: Snap): ModelEvent[] {
       { type: 'xstate.error.actor.loadEvents', error: new Error(LOAD_FAILED) },
     ];
     // The first load: the URL may name a view of an event instead (reload, bookmark, Back).
-    return c.items.length === 0 && !c.past && c.eventId === null ? [...load, { type: 'view.game', eventId: DEEP_LINKED.id }] : load;
+    const deepLinks: ModelEvent[] = [
+      { type: 'view.game', eventId: DEEP_LINKED.id },
+      { type: 'view.teams', eventId: DEEP_LINKED.id },
+      { type: 'view.gameTasks', eventId: DEEP_LINKED.id },
+    ];
+    return c.items.length === 0 && !c.past && c.eventId === null ? [...load, ...deepLinks] : load;
   }
   if (s.matches({ list: 'failed' })) return [{ type: 'events.reload' }, { type: 'events.togglePast' }];
   if (s.matches({ list: 'loaded' })) {
@@ -77,6 +82,9 @@ function eventsFor(s: Snap): ModelEvent[] {
       { type: 'xstate.error.actor.loadEvent', error: new Error(EVENT_FAILED) },
     ];
   }
+  // A deep-linked Manage Teams or Manage Game Tasks ends once its event shows: the sub-navigation
+  // from a known event is driven from the deep-linked Manage Game and from the list.
+  if (c.items.length === 0 && !s.matches({ eventView: 'game' })) return [];
   // A view of a known event: the sub-navigation, and the background load of the event, which may
   // report a game created meanwhile (then Manage Game Tasks appears).
   // (The current view's own button is its URL already: the chart is not told again.)
@@ -87,10 +95,12 @@ function eventsFor(s: Snap): ModelEvent[] {
   return list.filter((e) => e.type !== current);
 }
 
-const serializeState = (s: Snap) =>
+/** The context the screen shows; a view's Retry is told apart (it waits again like the first load did). */
+const serializeState = (s: Snap, event?: ModelEvent) =>
   JSON.stringify([
     s.value, s.context.past, s.context.items.map((e) => [e.id, e.game_id]), s.context.eventId,
     s.context.selectedEvent?.id ?? null, s.context.selectedEvent?.game_id ?? null, s.context.error, s.context.eventError,
+    s.matches('eventView') && event?.type === 'events.reload',
   ]);
 
 /**
@@ -273,9 +283,11 @@ modelTests<Snap, ModelEvent, World>({
     expect(seen.some((s) => s.matches({ eventView: 'gameTasks' }) && s.context.selectedEvent?.game_id === NEW_GAME_ID)).toBe(true);
     expect(seen.some((s) => s.matches({ list: 'loaded' }) && s.context.items.some((e) => eventStatus(e, Date.now()) === 'Completed'))).toBe(true);
     expect(seen.some((s) => s.matches({ list: 'loaded' }) && s.context.items.some((e) => eventStatus(e, Date.now()) === 'Live'))).toBe(true);
-    // A view opened from its URL: waits, fails with Retry, and shows the past event once loaded.
-    expect(seen.some((s) => s.matches({ eventView: 'game' }) && !s.context.selectedEvent && s.context.eventError === EVENT_FAILED)).toBe(true);
-    expect(seen.some((s) => s.matches({ eventView: 'game' }) && s.context.selectedEvent?.id === DEEP_LINKED.id)).toBe(true);
+    // A view opened from its URL (each of the three): waits, fails with Retry, and shows the past event once loaded.
+    for (const view of ['teams', 'game', 'gameTasks'] as const) {
+      expect(seen.some((s) => s.matches({ eventView: view }) && !s.context.selectedEvent && s.context.eventError === EVENT_FAILED), view).toBe(true);
+      expect(seen.some((s) => s.matches({ eventView: view }) && s.context.selectedEvent?.id === DEEP_LINKED.id), view).toBe(true);
+    }
   },
 });
 

@@ -250,8 +250,12 @@ modelTests<Snap, ModelEvent, World>({
   // Development sign-in is offered only where the server said it is on.
   events: (s) => OFFERED[String(s.value)].filter((e) => e.type !== 'session.devLogin' || s.context.devLogin),
   // The signed-out screen and the check are told apart by how they were reached too (server down,
-  // no session, failed sign-in, logout, signed in), so each way there is driven and asserted.
-  serialize: (s, event) => `${JSON.stringify(s.value)}|${s.context.notice}|${s.context.error}|${s.context.user?.igns.length ?? -1}|${s.matches('unauthenticated') || s.matches('checking') ? event?.type : ''}`,
+  // no session, failed sign-in, logout, signed in), so each way there is driven and asserted; so
+  // are the states a refresh and a logout everywhere end in (their answers settle another call).
+  serialize: (s, event, prev) =>
+    `${JSON.stringify(s.value)}|${s.context.notice}|${s.context.error}|${s.context.user?.igns.length ?? -1}|${s.matches('unauthenticated') || s.matches('checking') ? event?.type : ''}|${
+      prev && (prev.matches('refreshing') || prev.matches('loggingOutEverywhere')) && !s.matches(prev.value) ? `after ${String(prev.value)}` : ''
+    }`,
   executors: TRACKED,
   assertions: ASSERTIONS,
   dropPrefixPaths: true,
