@@ -10,8 +10,8 @@ export const JSON_BODY_MAX_BYTES = 64 * 1024;
 export const BODY_TOO_LARGE = 'The request body is too large (at most 64 KiB).';
 
 /**
- * How much of a refused body is read and thrown away before the 413 is sent, in bytes, so the
- * connection stays in step and the client, still uploading, reads the answer instead of a reset
+ * How much of a refused body is read and thrown away before the 413 is sent, in bytes
+ * (docs/server.md §14), so the connection stays in step and the client, still uploading, reads the answer instead of a reset
  * (a socket closed with unread bytes resets the connection, and the reset can destroy the answer
  * before the client reads it). 64 MiB, node-server's own drain bound, covers any upload a client of
  * this site sends by mistake (a 20 MiB file instead of a 1 MiB CSV); past it the 413 goes out with
