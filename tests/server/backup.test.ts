@@ -2,7 +2,8 @@
  * `npm run backup -- <folder>` (docs/server.md §14, README "Backups") against a real server
  * process on SQLite: a backup taken while two Leaders stream rolls over their sockets opens,
  * passes `PRAGMA integrity_check` and holds every roll acknowledged (its log entry broadcast back
- * to the Leader) before the backup began, with the uploads folder beside it; and the refusals
+ * to the Leader) before the backup began, with the uploads folder beside it, and a server started
+ * on the restored copy answers the game's history; and the refusals
  * (no folder, PostgreSQL, a folder that cannot be created) exit 1 with one clear line. SQLite only:
  * the command copies the SQLite file; with PostgreSQL it refuses (tested here) and pg_dump is the way.
  */
@@ -14,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { useServerSuite } from '../support/suite';
+import { ApiClient } from '../support/api';
+import { startServer } from '../support/server';
 import { castOf, newGame, watchersOf, type Watcher } from '../support/liveSocket';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -99,6 +102,20 @@ describe('backup of the SQLite database and the uploads (docs/server.md §14)', 
         copy.close();
       }
       expect(fs.readFileSync(path.join(folder, 'uploads', 'proofs', 'sample.webp'), 'utf8')).toBe('proof bytes');
+
+      // Restored as the README says (the file copied into place), a server starts on it and
+      // answers the game with every acknowledged roll in its history.
+      const restoredFile = path.join(work, 'restored', 'app.db');
+      fs.mkdirSync(path.dirname(restoredFile));
+      fs.copyFileSync(path.join(folder, path.basename(suite.env.SQLITE_FILE)), restoredFile);
+      const restored = await startServer({ SQLITE_FILE: restoredFile, UPLOAD_DIR: path.join(folder, 'uploads') });
+      try {
+        const history = await new ApiClient(restored.url).get(`/api/public/game/${game.gameId}/history`);
+        expect(history.status).toBe(200);
+        expect(history.body.moves.length).toBeGreaterThanOrEqual(ackedBefore.length);
+      } finally {
+        await restored.stop();
+      }
     } finally {
       stop = true;
       await streams;
