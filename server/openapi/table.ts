@@ -163,6 +163,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'get', path: '/metrics', tag: 'operations', access: 'operator',
     summary: 'Prometheus metrics (text exposition format); 404 unless called from loopback or with the METRICS_TOKEN bearer.',
     answer: { contentType: 'text/plain', description: 'Prometheus text exposition format 0.0.4.', schema: { type: 'string' } },
+    also: { 404: { description: 'Any caller that is neither on loopback nor carries the METRICS_TOKEN bearer.' } },
   },
   // The API document itself.
   { method: 'get', path: '/api/openapi.json', tag: 'documentation', access: 'public', summary: 'This OpenAPI 3.1 document.', answer: { contentType: 'application/json', description: 'The OpenAPI document.', schema: { type: 'object' } } },
