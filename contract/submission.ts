@@ -150,6 +150,9 @@ export const RulesBodySchema = v.object(
 );
 export type RulesBody = v.InferOutput<typeof RulesBodySchema>;
 
+/** PUT .../game/{gameId}/rules answer: the proof rule now in force and the saved message. */
+export const RulesAnswerSchema = v.object({ ok: v.literal(true), proof_required: v.boolean(), message: v.string() });
+
 /** A submission (docs/server.md §9); times ISO; image_url/thumb_url are same-origin paths. */
 export const SubmissionSchema = v.object({
   id: v.number(),

@@ -10,10 +10,14 @@ export const JSON_BODY_MAX_BYTES = 64 * 1024;
 export const BODY_TOO_LARGE = 'The request body is too large (at most 64 KiB).';
 
 /**
- * How much of a refused body is read and thrown away so the connection stays usable, in bytes.
- * Past it the connection is closed after the 413 instead.
+ * How much of a refused body is read and thrown away before the 413 is sent, in bytes
+ * (docs/server.md §14), so the connection stays in step and the client, still uploading, reads the answer instead of a reset
+ * (a socket closed with unread bytes resets the connection, and the reset can destroy the answer
+ * before the client reads it). 64 MiB, node-server's own drain bound, covers any upload a client of
+ * this site sends by mistake (a 20 MiB file instead of a 1 MiB CSV); past it the 413 goes out with
+ * `Connection: close` and the connection is closed once the answer is flushed.
  */
-const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
+const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
 
 /** The middlewares made by routeBodyLimit: the global JSON limit steps aside for routes holding one. */
 const ownLimits = new WeakSet<object>();
@@ -21,7 +25,8 @@ const ownLimits = new WeakSet<object>();
 /**
  * Reads and drops what is left of a refused body, chunk by chunk (nothing is kept), so the client
  * can read the 413 on a connection that is still in step. True when the body ended within `limit`
- * bytes; false when it was longer or broke off (then the connection is closed after the answer).
+ * bytes; false when it was longer or broke off (then the 413 says `Connection: close` and Node
+ * closes the connection once the answer is flushed).
  */
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<boolean> {
   let seen = 0;
@@ -30,10 +35,8 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, limit: num
       const { done, value } = await reader.read();
       if (done) return true;
       seen += value.byteLength;
-      if (seen > limit) {
-        await reader.cancel();
-        return false;
-      }
+      // Not cancelled: cancelling destroys the socket at once, before the 413 is written.
+      if (seen > limit) return false;
     }
   } catch {
     return false;

@@ -3,13 +3,15 @@
  * server, on SQLite and (with TEST_DATABASE_URL) PostgreSQL: bodies over 64 KiB are refused with
  * 413 `{"error"}` before parsing, with and without Content-Length, and the connection stays usable
  * (or is closed after the answer past the drain limit); valid bodies up to 64 KiB still work; the
- * CSV upload keeps its own 1 MiB limit.
+ * CSV upload keeps its own 1 MiB limit, and a 20 MiB file sent to it gets its 413 every time
+ * (never a reset connection).
  */
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { backends } from '../support/server';
 import { useServerSuite } from '../support/suite';
 import { BODY_TOO_LARGE, JSON_BODY_MAX_BYTES } from '../../server/http/bodyLimit';
+import { CSV_TOO_LARGE } from '../../contract/task';
 
 /** An answer read off a raw node:http request. */
 interface RawAnswer {
@@ -123,8 +125,8 @@ describe.each(backends())('request body limits (%s)', (backend) => {
       }
     });
 
-    it('a body far past what is drained (20 MB chunked) is refused and the connection closed; the server keeps serving', async () => {
-      const outcome = await rawPost(suite.url, '/api/auth/dev', hugeJson(20 * MB), { chunked: true }).then(
+    it('a body far past what is drained (80 MB chunked) is refused and the connection closed; the server keeps serving', async () => {
+      const outcome = await rawPost(suite.url, '/api/auth/dev', hugeJson(80 * MB), { chunked: true }).then(
         (r) => ({ status: r.status, body: r.body, connection: r.headers.connection }),
         (err: NodeJS.ErrnoException) => ({ reset: err.code }),
       );
@@ -171,6 +173,26 @@ describe.each(backends())('request body limits (%s)', (backend) => {
       const r = await owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
       expect(r.status, JSON.stringify(r.body).slice(0, 200)).toBe(200);
       expect(r.body.inserted_count).toBe(rows.length - 1);
+    });
+
+    it('a 20 MiB file sent to the CSV upload gets its 413 {"error"} on each of 20 tries, never a broken connection', { timeout: 240_000 }, async () => {
+      const owner = suite.client();
+      const me = await owner.onboard(uniqueName('Huge Hal'), ['HugeHal'], { role: 'Owner', clan_name: uniqueName('Huge Clan') });
+      const clanId = me.clan_memberships_list[0].clan_id;
+      const file = new Blob([Buffer.alloc(20 * 1024 * 1024, 'a')], { type: 'text/csv' });
+      const outcomes: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const form = new FormData();
+        form.append('file', file, 'huge.csv');
+        outcomes.push(
+          await owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form).then(
+            (r) => `${r.status} ${JSON.stringify(r.body)}`,
+            (err: Error & { cause?: { code?: string } }) => `failed: ${err.cause?.code ?? err.message}`,
+          ),
+        );
+      }
+      expect(outcomes).toEqual(Array(20).fill(`413 ${JSON.stringify({ error: CSV_TOO_LARGE })}`));
+      expect((await owner.get(`/api/clan/${clanId}/tasks/`)).body.tasks).toEqual([]);
     });
   });
 });

@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context';
+import { notFound } from '../errors';
+import { openApiDocument } from './document';
+import { DOCS_ASSETS } from './table';
+
+/** The folder of swagger-ui-dist: the viewer is served from this site (no CDN is reachable, and the CSP allows none). */
+const SWAGGER_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/**
+ * The viewer's start-up script, served as a file (the CSP allows no inline script): Swagger UI
+ * reading this site's document.
+ */
+const INIT_SCRIPT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#swagger-ui', deepLinking: true });\n`;
+
+/** The page of GET /api/docs: the viewer's style sheet and scripts, nothing inline. */
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Clan Snakes &amp; Ladders API</title>
+    <link rel="stylesheet" href="/api/docs/swagger-ui.css" />
+    <link rel="icon" type="image/png" href="/api/docs/favicon-32x32.png" />
+  </head>
+  <body>
+    <div id="swagger-ui"></div>
+    <script src="/api/docs/swagger-ui-bundle.js"></script>
+    <script src="/api/docs/docs-init.js"></script>
+  </body>
+</html>
+`;
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.png': 'image/png',
+};
+
+/** The bytes of a viewer file, read once. */
+const assetCache = new Map<string, Buffer>();
+function asset(file: (typeof DOCS_ASSETS)[number]): Buffer {
+  let bytes = assetCache.get(file);
+  if (!bytes) {
+    bytes = file === 'docs-init.js' ? Buffer.from(INIT_SCRIPT) : fs.readFileSync(path.join(SWAGGER_DIR, file));
+    assetCache.set(file, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * The API document and its page (docs/server.md §14), no sign-in:
+ * - GET /openapi.json → the OpenAPI 3.1 document (server/openapi/document.ts)
+ * - GET /docs → an HTML page showing it with Swagger UI; the viewer is loaded by this page only
+ * - GET /docs/{file} → the page's files (DOCS_ASSETS: swagger-ui-dist's style sheet, bundle and
+ *   icon, and the start-up script), cached a day; 404 `{"error"}` for any other name
+ */
+export function apiDocRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get('/openapi.json', (c) => c.json(openApiDocument()));
+  app.get('/docs', (c) => {
+    c.header('Cache-Control', 'no-cache');
+    return c.html(DOCS_PAGE);
+  });
+  app.get('/docs/:file', (c) => {
+    const file = DOCS_ASSETS.find((f) => f === c.req.param('file'));
+    if (!file) throw notFound('Not found.');
+    c.header('Content-Type', MEDIA_TYPES[path.extname(file)]);
+    c.header('Cache-Control', 'public, max-age=86400');
+    return c.body(new Uint8Array(asset(file)));
+  });
+  return app;
+}
