@@ -67,10 +67,8 @@ export interface ChartModel<S extends SnapshotFrom<AnyStateMachine>, E extends {
   uncovered?: Record<string, string>;
 }
 
-export { stateKeysOf };
-
 /** Whether snapshot `s` is in the state node at dotted path `key` ('ready.adding.idle'). */
-export const matchesKey = (s: { matches: (value: never) => boolean }, key: string): boolean => {
+const matchesKey = (s: { matches: (value: never) => boolean }, key: string): boolean => {
   const value = key.split('.').reduceRight<unknown>((inner, part) => (inner === undefined ? part : { [part]: inner }), undefined);
   return s.matches(value as never);
 };
