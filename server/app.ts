@@ -19,6 +19,7 @@ import { jsonBodyLimit } from './http/bodyLimit';
 import { securityHeaders, withStyleNonce } from './http/securityHeaders';
 import { pagePreloads, withHeadTags } from './http/pagePreloads';
 import { publicGameFastPath } from './lobby/publicGame';
+import { Lifecycle, probeRoutes } from './lifecycle/health';
 
 /** A resource router mounted under /api beside auth and users (server/modules.ts lists them). */
 export type RouteModule = () => Hono<AppEnv>;
@@ -60,6 +61,7 @@ function redisStoreClient(redis: Redis): RedisClient {
  * - POST/PUT/PATCH/DELETE with an Origin header from another host answer 403 (docs/server.md §2)
  * - GET /api/public/game/{id} of a cached game is answered before the middleware chain, with the
  *   same security headers precomputed (lobby/publicGame.ts; its CSP has no style nonce)
+ * - GET /healthz and /readyz answer at the site root (lifecycle/health.ts, docs/server.md §14)
  * - every answer carries the security headers and CSP; /api bodies over 64 KiB answer 413 unread
  *   unless the route declares its own limit (docs/server.md §8; http/securityHeaders.ts,
  *   http/bodyLimit.ts)
@@ -110,6 +112,10 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
     }
     await next();
   });
+
+  // The load balancer's probes (docs/server.md §14): at the site root, ahead of the client's
+  // history fallback, outside /api (no session lookup, no body limit, no sign-in rate limit).
+  app.route('/', probeRoutes(deps.lifecycle ?? new Lifecycle(deps)));
 
   // Bodies over 64 KiB are refused before anything parses them (routes may declare their own limit).
   app.use('/api/*', jsonBodyLimit());

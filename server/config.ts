@@ -60,6 +60,12 @@ export interface Config {
   s3: S3Config | null;
   /** Discord announcements (docs/server.md §10). */
   announcements: AnnouncementConfig;
+  /**
+   * How long (ms) a SIGTERM or SIGINT lets in-flight requests and queued rolls finish before the
+   * sockets are told `server_restarting` and closed (SHUTDOWN_GRACE_MS, default 10,000; 0 = do not
+   * wait; docs/server.md §14).
+   */
+  shutdownGraceMs: number;
 }
 
 /** Discord announcement delivery (docs/server.md §10); everything but the origin exists for tests. */
@@ -150,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rollWindowMs: positive(env.DISCORD_ROLL_WINDOW_MS, 10_000),
       backoffMs: positive(env.DISCORD_BACKOFF_MS, 1000),
     },
+    shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 10_000),
   };
 }
 

@@ -13,6 +13,7 @@ import type { KeyedQueue } from './queue';
 import type { Broadcaster } from './broadcaster';
 import { managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
 import { JoinReviewsSchema, managersRoom, type JoinReviewsAnswer } from '../../contract/submission';
+import type { InFlight } from '../lifecycle/shutdown';
 
 /** What the handlers share: the app's dependencies, the broadcaster, the per-game queue and the shared limits. */
 export interface HandlerContext {
@@ -26,6 +27,8 @@ export interface HandlerContext {
    * §8: within 1 s and 0.5 s).
    */
   fullGameReads: LimitFunction;
+  /** Every handler running (rolls waiting in the queue included): shutdown lets them finish (docs/server.md §14). */
+  work: InFlight;
 }
 
 /** Refusal of a client-sent tasks_reordered by a non-manager (docs/game-rules.md §11). */
@@ -66,10 +69,12 @@ async function clanRole(ctx: HandlerContext, clanId: number, userId: number | nu
 
 /**
  * Wraps an event handler: its refusals (ActionRefused) and any unexpected failure become one
- * `action_error` to this socket only, never an unhandled rejection.
+ * `action_error` to this socket only, never an unhandled rejection. The handler counts in
+ * `work` until it has settled, so a shutdown waits for it.
  */
-function guarded(socket: IoSocket, event: string, handler: (raw: unknown, ack?: (answer: unknown) => void) => Promise<void>): (raw: unknown, ack?: unknown) => void {
+function guarded(work: InFlight, socket: IoSocket, event: string, handler: (raw: unknown, ack?: (answer: unknown) => void) => Promise<void>): (raw: unknown, ack?: unknown) => void {
   return (raw: unknown, ack?: unknown) => {
+    const done = work.begin();
     handler(raw, typeof ack === 'function' ? (ack as (answer: unknown) => void) : undefined).catch((err: unknown) => {
       if (err instanceof ActionRefused) {
         socket.emit('action_error', { message: err.message });
@@ -77,7 +82,7 @@ function guarded(socket: IoSocket, event: string, handler: (raw: unknown, ack?: 
       }
       console.error(`[realtime] ${event} failed`, err);
       socket.emit('action_error', { message: SERVER_TROUBLE });
-    });
+    }).finally(done);
   };
 }
 
@@ -226,10 +231,10 @@ export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
     }
     next();
   });
-  socket.on('join_game', guarded(socket, 'join_game', (raw) => joinGame(ctx, socket, raw)));
-  socket.on('leave_game', guarded(socket, 'leave_game', (raw) => leaveGame(socket, raw)));
-  socket.on('roll_dice', guarded(socket, 'roll_dice', (raw) => teamAction(ctx, socket, 'roll', raw)));
-  socket.on('revert_roll', guarded(socket, 'revert_roll', (raw) => teamAction(ctx, socket, 'revert', raw)));
-  socket.on('tasks_reordered', guarded(socket, 'tasks_reordered', (raw) => tasksReordered(ctx, socket, raw)));
-  socket.on('join_reviews', guarded(socket, 'join_reviews', (raw, ack) => joinReviews(ctx, socket, raw, ack)));
+  socket.on('join_game', guarded(ctx.work, socket, 'join_game', (raw) => joinGame(ctx, socket, raw)));
+  socket.on('leave_game', guarded(ctx.work, socket, 'leave_game', (raw) => leaveGame(socket, raw)));
+  socket.on('roll_dice', guarded(ctx.work, socket, 'roll_dice', (raw) => teamAction(ctx, socket, 'roll', raw)));
+  socket.on('revert_roll', guarded(ctx.work, socket, 'revert_roll', (raw) => teamAction(ctx, socket, 'revert', raw)));
+  socket.on('tasks_reordered', guarded(ctx.work, socket, 'tasks_reordered', (raw) => tasksReordered(ctx, socket, raw)));
+  socket.on('join_reviews', guarded(ctx.work, socket, 'join_reviews', (raw, ack) => joinReviews(ctx, socket, raw, ack)));
 }
