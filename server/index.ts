@@ -42,12 +42,14 @@ async function main(): Promise<void> {
   const server: HttpServer = createServer(requests.track((req, res) => {
     if (!publicGame(req, res)) void appListener(req, res);
   }));
+  const realtime = await attachRealtime(server, deps);
+  deps.broadcaster = realtime.broadcaster;
+  // Listening only once the live socket is attached: a load balancer that finds the port open
+  // (a restarted process) never gets a /socket.io request answered by the client's page fallback.
   server.listen(config.port, () => {
     const address = server.address();
     console.log(`Clan Snakes & Ladders listening on http://localhost:${typeof address === 'object' && address ? address.port : config.port} (${handle.dialect})`);
   });
-  const realtime = await attachRealtime(server, deps);
-  deps.broadcaster = realtime.broadcaster;
   // Every process posts Discord announcements from the shared outbox (docs/server.md §10).
   const announcements = startAnnouncementWorker(handle.db, handle.dialect, config.announcements);
   const stop = (signal: NodeJS.Signals) => {
