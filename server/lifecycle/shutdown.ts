@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import net from 'node:net';
 
 /**
  * Work in flight (socket event handlers, HTTP requests) that shutdown waits for
@@ -108,7 +109,8 @@ const SOCKET_CLOSE_MS = 2000;
 
 /**
  * A graceful shutdown (docs/server.md §14): /readyz 503 at once; the listener closed (no new
- * connection) and idle keep-alive connections ended; the Discord worker stops claiming; in-flight
+ * connection; open keep-alive connections get one more answer, which closes them); the Discord
+ * worker stops claiming; in-flight
  * requests and socket work (queued rolls) finish, up to `graceMs`; then every socket gets
  * `server_restarting` and is closed (clients reconnect, to another process where there is one);
  * socket work that started meanwhile finishes; the worker has given back its leases; Socket.IO,
@@ -118,8 +120,9 @@ export async function shutDownGracefully(steps: ShutdownSteps): Promise<void> {
   const started = Date.now();
   const left = () => steps.graceMs - (Date.now() - started);
   steps.markUnready();
-  steps.server.close();
-  steps.server.closeIdleConnections();
+  // Only the listener closes: http.Server#close would also cut idle keep-alive connections, and a
+  // load balancer asking /readyz on one must see the 503 (each answer now ends its connection).
+  net.Server.prototype.close.call(steps.server);
   steps.requests.closeAfterAnswer();
   const background = steps.stopBackground();
   const drained = await settledWithin(left(), Promise.all([steps.requests.idle(), steps.socketWork()]));
