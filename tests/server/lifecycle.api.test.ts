@@ -4,6 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { backends, createTestDatabase, startServer, type Backend, type TestDatabase, type TestServer } from '../support/server';
 import { castOf, connect, newGame, stored, turns, type Watcher } from '../support/liveSocket';
 import { SERVER_RESTARTING_MESSAGE } from '../../contract/socket';
+import { DiscordWebhookStandIn } from '../support/discordWebhookStandIn';
+import { openDirectDb } from '../support/fixtures';
 
 /**
  * Health, readiness and graceful shutdown of a real server process (docs/server.md §14), on
@@ -16,7 +18,8 @@ import { SERVER_RESTARTING_MESSAGE } from '../../contract/socket';
  *   new connection taken, the request answered, exit 0;
  * - rolls sent just before SIGTERM are acknowledged (broadcast) before `server_restarting`, each
  *   socket then disconnects, and a new process on the same database holds exactly those rolls;
- * - SIGINT (Ctrl+C) on an idle server: exit 0.
+ * - SIGINT (Ctrl+C) on an idle server: exit 0;
+ * - the Discord worker gives back the lease it holds (a post in flight) before the process exits.
  */
 
 const redisUrl = process.env.TEST_REDIS_URL || '';
@@ -200,5 +203,28 @@ describe.each(backends())('health, readiness and shutdown (%s)', (backend: Backe
     const exitedAgain = exitOf(again);
     again.proc.kill('SIGINT');
     expect(await exitedAgain).toBe(0);
+  });
+
+  it('gives back the Discord lease it holds when it shuts down, so another process posts at once', SLOW, async () => {
+    const stand = new DiscordWebhookStandIn();
+    await stand.start();
+    cleanup.push(() => stand.stop());
+    // Leases of a minute: one left behind would block the webhook that long.
+    const { db, server } = await fresh(stand.serverEnv({ DISCORD_LEASE_MS: '60000' }));
+    const cast = await castOf(server.url, `lease-${backend}`);
+    const game = await newGame(cast, { start: false });
+    expect((await cast.owner.put(`/api/clan/${cast.clanId}/events/${game.eventId}/discord`, { webhook_url: stand.webhook('5151') })).status).toBe(200);
+    // Discord takes its time with the first post: the worker holds the webhook's lease meanwhile.
+    stand.script.push('hang');
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    await stand.until(() => stand.requests.length >= 1, 10_000, 'the held post');
+    const direct = await openDirectDb(db.env);
+    cleanup.push(() => direct.close());
+    const lease = () => direct.db.selectFrom('discord_webhooks').select(['lease_owner', 'lease_until']).executeTakeFirstOrThrow();
+    expect((await lease()).lease_owner).not.toBeNull();
+    const exited = exitOf(server);
+    server.proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(await lease()).toEqual({ lease_owner: null, lease_until: null });
   });
 });
