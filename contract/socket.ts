@@ -109,6 +109,18 @@ export type TeamUpdate = v.InferOutput<typeof TeamUpdateSchema>;
 export const ActionErrorSchema = v.object({ message: v.string() });
 type ActionError = v.InferOutput<typeof ActionErrorSchema>;
 
+/**
+ * server_restarting payload (docs/server.md §14): sent to every socket of a process that is
+ * shutting down (a deploy, a restart), just before it closes them. The connection then drops;
+ * a client reconnects (to another process where there is one) and sends join_game again, which
+ * brings the full game, so nothing is missed.
+ */
+export const ServerRestartingSchema = v.object({ message: v.string() });
+type ServerRestarting = v.InferOutput<typeof ServerRestartingSchema>;
+
+/** The text of server_restarting. */
+export const SERVER_RESTARTING_MESSAGE = 'The server is restarting. Reconnecting…';
+
 /** Events the client sends (Socket.IO typed maps, docs/architecture.md §5). */
 export interface ClientToServerEvents {
   join_game: (payload: JoinGame) => void;
@@ -129,6 +141,8 @@ export interface ServerToClientEvents {
   action_error: (payload: ActionError) => void;
   /** docs/server.md §9: every change of a submission, to the members room and the managers room. */
   submission_update: (payload: SubmissionAnswer) => void;
+  /** docs/server.md §14: this process is shutting down; the socket closes next, reconnect. */
+  server_restarting: (payload: ServerRestarting) => void;
 }
 
 /** True when a game_state_update carries the whole game rather than a progress update. */

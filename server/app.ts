@@ -23,6 +23,7 @@ import { routePath } from 'hono/route';
 import { log } from './observability/log';
 import { metricsRoute } from './observability/metrics';
 import { observeRequests } from './observability/requests';
+import { Lifecycle, probeRoutes } from './lifecycle/health';
 
 /** A resource router mounted under /api beside auth and users (server/modules.ts lists them). */
 export type RouteModule = () => Hono<AppEnv>;
@@ -67,6 +68,7 @@ function redisStoreClient(redis: Redis): RedisClient {
  * - every answer carries an X-Request-Id and is logged and counted under its route pattern;
  *   GET /metrics answers Prometheus text to loopback or the METRICS_TOKEN bearer, else 404
  *   (docs/server.md §14; observability/)
+ * - GET /healthz and /readyz answer at the site root (lifecycle/health.ts, docs/server.md §14)
  * - every answer carries the security headers and CSP; /api bodies over 64 KiB answer 413 unread
  *   unless the route declares its own limit (docs/server.md §8; http/securityHeaders.ts,
  *   http/bodyLimit.ts)
@@ -123,6 +125,9 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
 
   // Prometheus metrics at the site root, for loopback or the METRICS_TOKEN bearer (docs/server.md §14).
   app.get('/metrics', metricsRoute(deps.config));
+  // The load balancer's probes (docs/server.md §14): at the site root, ahead of the client's
+  // history fallback, outside /api (no session lookup, no body limit, no sign-in rate limit).
+  app.route('/', probeRoutes(deps.lifecycle ?? new Lifecycle(deps)));
 
   // Bodies over 64 KiB are refused before anything parses them (routes may declare their own limit).
   app.use('/api/*', jsonBodyLimit());

@@ -67,6 +67,12 @@ export interface Config {
    * loopback (docs/server.md §14); null (unset) = loopback only.
    */
   metricsToken: string | null;
+  /**
+   * How long (ms) a SIGTERM or SIGINT lets in-flight requests and queued rolls finish before the
+   * sockets are told `server_restarting` and closed (SHUTDOWN_GRACE_MS, default 10,000; 0 = do not
+   * wait; docs/server.md §14).
+   */
+  shutdownGraceMs: number;
 }
 
 /** The levels LOG_LEVEL may name (pino's, plus silent). */
@@ -170,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: logLevelOf(env.LOG_LEVEL),
     metricsToken: env.METRICS_TOKEN || null,
+    shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 10_000),
   };
 }
 

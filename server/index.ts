@@ -16,12 +16,15 @@ import { publicGameNodeAnswer } from './lobby/publicGame';
 import { log } from './observability/log';
 import { startProcessMetrics } from './observability/metrics';
 import { observedNodeAnswer } from './observability/requests';
+import { Lifecycle } from './lifecycle/health';
+import { HttpRequests, shutDownGracefully } from './lifecycle/shutdown';
 
 /**
  * Starts the whole product on one port (docs/server.md §7): API under /api, Socket.IO at
  * /socket.io, the built client everywhere else; expired sessions are purged on start and hourly.
  * The Discord announcement worker runs in every process (docs/server.md §10). Logs go to stdout as
  * JSON lines and metrics to GET /metrics (docs/server.md §14, observability/).
+ * SIGTERM or SIGINT shuts it down gracefully and exits 0 (docs/server.md §14: lifecycle/shutdown.ts).
  * Exits 1 when the database cannot be opened.
  */
 async function main(): Promise<void> {
@@ -31,34 +34,67 @@ async function main(): Promise<void> {
   const stopSessionPurge = await startSessionPurge(handle.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config), gameCache: new GameCache(handle.db, config.gameCacheCheckMs) };
+  const lifecycle = new Lifecycle(deps);
+  deps.lifecycle = lifecycle;
   const app = createApp(deps, ROUTE_MODULES);
   // A fresh cached public game is answered before the app (lobby/publicGame.ts publicGameNodeAnswer);
   // every other request goes to the app through node-server's listener.
   // It carries an X-Request-Id and is logged and counted like the app's answers (docs/server.md §14).
   const publicGame = observedNodeAnswer(publicGameNodeAnswer(deps), '/api/public/game/:gameId');
   const appListener = getRequestListener(app.fetch);
-  const server: HttpServer = createServer((req, res) => {
+  // Every request is counted until answered, so a shutdown lets it finish.
+  const requests = new HttpRequests();
+  const server: HttpServer = createServer(requests.track((req, res) => {
     if (!publicGame(req, res)) void appListener(req, res);
-  });
+  }));
+  const realtime = await attachRealtime(server, deps);
+  deps.broadcaster = realtime.broadcaster;
+  // Listening only once the live socket is attached: a load balancer that finds the port open
+  // (a restarted process) never gets a /socket.io request answered by the client's page fallback.
   server.listen(config.port, () => {
     const address = server.address();
     log.info({ port: typeof address === 'object' && address ? address.port : config.port, database: handle.dialect }, `Clan Snakes & Ladders listening on http://localhost:${typeof address === 'object' && address ? address.port : config.port} (${handle.dialect})`);
   });
-  const realtime = await attachRealtime(server, deps);
-  deps.broadcaster = realtime.broadcaster;
   startProcessMetrics({ db: handle.db, sockets: () => realtime.io.of('/').sockets.size });
   // Every process posts Discord announcements from the shared outbox (docs/server.md §10).
   const announcements = startAnnouncementWorker(handle.db, handle.dialect, config.announcements);
-  const stop = async () => {
-    setTimeout(() => process.exit(0), 3000).unref();
-    stopSessionPurge();
-    await announcements.stop();
-    const closed = realtime.close();
-    server.closeAllConnections();
-    await closed;
-    await redis?.quit().catch(() => redis.disconnect());
-    await handle.close();
-    process.exit(0);
+  const stop = (signal: NodeJS.Signals) => {
+    // A second signal (Ctrl+C reaches both npm and the server) changes nothing: the first one's
+    // shutdown is bounded by SHUTDOWN_GRACE_MS already.
+    if (lifecycle.shuttingDown) return;
+    log.info({ signal, grace_ms: config.shutdownGraceMs }, `${signal}: shutting down (up to ${config.shutdownGraceMs} ms for work in flight)`);
+    // Should closing itself hang, the process still ends; that is a failure, hence exit 1.
+    setTimeout(() => {
+      log.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs + 10_000).unref();
+    shutDownGracefully({
+      markUnready: () => lifecycle.beginShutdown(),
+      server,
+      requests,
+      stopBackground: async () => {
+        stopSessionPurge();
+        await announcements.stop();
+      },
+      socketWork: () => realtime.drain(),
+      closeSockets: (ms) => realtime.restart(ms),
+      closeAll: async () => {
+        await realtime.close();
+        await redis?.quit().catch(() => redis.disconnect());
+        await handle.close();
+      },
+      graceMs: config.shutdownGraceMs,
+      log: (message) => log.info(message),
+    }).then(
+      () => {
+        log.info('shutdown complete');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

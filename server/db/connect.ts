@@ -28,6 +28,9 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '009_discord': discord,
 };
 
+/** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 /** An open database with its dialect. */
 export interface DbHandle {
   db: Kysely<Schema>;
@@ -46,7 +49,12 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     dialect = 'postgres';
     // Integer ids and counts come back as numbers, not strings (int8 from count(*)).
     pg.types.setTypeParser(20, (v) => Number(v));
-    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }) });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle pooled connection the server ended (a restart, a terminated backend) is dropped and
+    // reported, not a crash: the next query opens a fresh one, and /readyz says when none can be
+    // opened (docs/server.md §14).
+    pool.on('error', (err) => console.error('[db] idle PostgreSQL connection failed:', err.message));
+    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(path.dirname(path.resolve(opts.sqliteFile)), { recursive: true });

@@ -79,6 +79,14 @@ export async function releaseWebhook(db: Db, webhookId: number, owner: string, u
 }
 
 /**
+ * Gives back every lease `owner` still holds (a shutting-down process, docs/server.md §14), so
+ * another process claims those webhooks on its next round instead of after the lease runs out.
+ */
+export async function releaseLeases(db: Db, owner: string): Promise<void> {
+  await db.updateTable('discord_webhooks').set({ lease_owner: null, lease_until: null }).where('lease_owner', '=', owner).execute();
+}
+
+/**
  * Claims up to `limit` webhooks that have queued announcements, are not disabled, are due
  * (next_attempt_at passed) and are not leased by a live lease: each gets `owner`'s lease until
  * `now + leaseMs`. On PostgreSQL the candidate rows are read `FOR UPDATE SKIP LOCKED`, so

@@ -4,12 +4,15 @@ import type { Database } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import type { AnnouncementConfig } from '../config';
 import { nextMessage } from './embeds';
-import { claimWebhooks, deleteAnnouncements, queueHead, releaseWebhook, type DeliveryUpdate } from './repository';
+import { claimWebhooks, deleteAnnouncements, queueHead, releaseLeases, releaseWebhook, type DeliveryUpdate } from './repository';
 import { postWebhook } from './service';
 import { log } from '../observability/log';
 import { countDiscordFailure } from '../observability/metrics';
 
-/** A running announcement worker; `stop` resolves once its current round has finished. */
+/**
+ * A running announcement worker; `stop` resolves once its current post has finished and its
+ * leases are given back (docs/server.md §14).
+ */
 export interface AnnouncementWorker {
   stop(): Promise<void>;
 }
@@ -33,14 +36,15 @@ const later = (ms: number) => new Date(Date.now() + ms).toISOString();
  * hour, every announcement older than an hour is dropped with a last_error;
  * 401/403/404/redirect → state 'disabled' with last_error and the queue emptied; another 4xx →
  * the message is dropped with a last_error. Every post Discord did not take is counted by its
- * reason (discord_posts_failed_total, docs/server.md §14).
+ * reason (discord_posts_failed_total, docs/server.md §14). Once `stopping()` is true no further
+ * message is posted (the process is shutting down; another takes the webhook over).
  */
-async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: string, hook: { id: number; webhook_url: string }): Promise<void> {
+async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: string, hook: { id: number; webhook_url: string }, stopping: () => boolean): Promise<void> {
   let update: DeliveryUpdate = {};
   const started = Date.now();
   try {
     // At most a few messages per claim, and never past half the lease (another process may take over after it).
-    for (let sent = 0; sent < MESSAGES_PER_CLAIM && Date.now() - started < config.leaseMs / 2; sent += 1) {
+    for (let sent = 0; sent < MESSAGES_PER_CLAIM && Date.now() - started < config.leaseMs / 2 && !stopping(); sent += 1) {
       const head = await queueHead(db, hook.id, 60);
       if (head.length === 0) break;
       const first = head[0];
@@ -100,7 +104,8 @@ async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: 
  * process): every `config.pollMs` it claims due webhooks (repository claimWebhooks, FOR UPDATE
  * SKIP LOCKED on PostgreSQL, each under a lease of `config.leaseMs` that runs out if this
  * process dies) and delivers their queues. A failing round (database down) is logged and the
- * next one tries again.
+ * next one tries again. `stop` ends it for a shutdown: no new round or post, and every lease of
+ * this process is released at once rather than left to run out.
  */
 export function startAnnouncementWorker(db: Kysely<Database>, dialect: Dialect, config: AnnouncementConfig): AnnouncementWorker {
   const owner = `${process.pid}-${crypto.randomBytes(6).toString('hex')}`;
@@ -110,7 +115,7 @@ export function startAnnouncementWorker(db: Kysely<Database>, dialect: Dialect, 
 
   const round = async () => {
     const hooks = await claimWebhooks(db, dialect === 'postgres', owner, config.leaseMs, CLAIM_LIMIT);
-    await Promise.all(hooks.map((h) => deliver(db, config, owner, h)));
+    await Promise.all(hooks.map((h) => deliver(db, config, owner, h, () => stopped)));
   };
   const schedule = () => {
     if (stopped) return;
@@ -126,6 +131,7 @@ export function startAnnouncementWorker(db: Kysely<Database>, dialect: Dialect, 
       stopped = true;
       if (timer) clearTimeout(timer);
       await current;
+      await releaseLeases(db, owner).catch((err) => console.error('[discord] giving back leases failed', err));
     },
   };
 }

@@ -11,6 +11,7 @@ import { firstIssueMessage, IdParamSchema } from '../../contract/common';
 import type { Broadcaster } from '../realtime/broadcaster';
 import type { ImageStore } from '../submissions/storage';
 import type { GameCache } from '../games/cache';
+import type { Lifecycle } from '../lifecycle/health';
 
 /** The signed-in user of a request, from the session cookie. */
 export interface SessionUser {
@@ -32,6 +33,11 @@ export interface Deps {
   redis: Redis | null;
   images: ImageStore;
   gameCache: GameCache;
+  /**
+   * The process's running / shutting-down state behind /readyz (docs/server.md §14); an app
+   * built without one (tests of the app alone) makes its own, which never shuts down.
+   */
+  lifecycle?: Lifecycle;
 }
 
 /**

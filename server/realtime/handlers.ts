@@ -15,6 +15,7 @@ import { gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom
 import { JoinReviewsSchema, managersRoom, type JoinReviewsAnswer } from '../../contract/submission';
 import { log } from '../observability/log';
 import { countRollBroadcast } from '../observability/metrics';
+import type { InFlight } from '../lifecycle/shutdown';
 
 /** What the handlers share: the app's dependencies, the broadcaster, the per-game queue and the shared limits. */
 export interface HandlerContext {
@@ -28,6 +29,8 @@ export interface HandlerContext {
    * §8: within 1 s and 0.5 s).
    */
   fullGameReads: LimitFunction;
+  /** Every handler running (rolls waiting in the queue included): shutdown lets them finish (docs/server.md §14). */
+  work: InFlight;
 }
 
 /** Refusal of a client-sent tasks_reordered by a non-manager (docs/game-rules.md §11). */
@@ -84,10 +87,12 @@ function idsOf(raw: unknown): { game_id?: number; team_id?: number } {
 /**
  * Wraps an event handler: its refusals (ActionRefused) and any unexpected failure become one
  * `action_error` to this socket only, never an unhandled rejection. Refusals are logged at info
- * (event, ids, the text the sender got), failures at error (docs/server.md §14).
+ * (event, ids, the text the sender got), failures at error (docs/server.md §14). The handler
+ * counts in `work` until it has settled, so a shutdown waits for it.
  */
-function guarded(socket: IoSocket, event: string, handler: (raw: unknown, ack?: (answer: unknown) => void) => Promise<void>): (raw: unknown, ack?: unknown) => void {
+function guarded(work: InFlight, socket: IoSocket, event: string, handler: (raw: unknown, ack?: (answer: unknown) => void) => Promise<void>): (raw: unknown, ack?: unknown) => void {
   return (raw: unknown, ack?: unknown) => {
+    const done = work.begin();
     handler(raw, typeof ack === 'function' ? (ack as (answer: unknown) => void) : undefined).catch((err: unknown) => {
       if (err instanceof ActionRefused) {
         log.info({ event, ...idsOf(raw), user_id: socket.data.userId, refused: err.message }, `${event} refused`);
@@ -96,7 +101,7 @@ function guarded(socket: IoSocket, event: string, handler: (raw: unknown, ack?: 
       }
       log.error({ err, event, ...idsOf(raw), user_id: socket.data.userId }, `[realtime] ${event} failed`);
       socket.emit('action_error', { message: SERVER_TROUBLE });
-    });
+    }).finally(done);
   };
 }
 
@@ -253,10 +258,10 @@ export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
     }
     next();
   });
-  socket.on('join_game', guarded(socket, 'join_game', (raw) => joinGame(ctx, socket, raw)));
-  socket.on('leave_game', guarded(socket, 'leave_game', (raw) => leaveGame(socket, raw)));
-  socket.on('roll_dice', guarded(socket, 'roll_dice', (raw) => teamAction(ctx, socket, 'roll', raw)));
-  socket.on('revert_roll', guarded(socket, 'revert_roll', (raw) => teamAction(ctx, socket, 'revert', raw)));
-  socket.on('tasks_reordered', guarded(socket, 'tasks_reordered', (raw) => tasksReordered(ctx, socket, raw)));
-  socket.on('join_reviews', guarded(socket, 'join_reviews', (raw, ack) => joinReviews(ctx, socket, raw, ack)));
+  socket.on('join_game', guarded(ctx.work, socket, 'join_game', (raw) => joinGame(ctx, socket, raw)));
+  socket.on('leave_game', guarded(ctx.work, socket, 'leave_game', (raw) => leaveGame(socket, raw)));
+  socket.on('roll_dice', guarded(ctx.work, socket, 'roll_dice', (raw) => teamAction(ctx, socket, 'roll', raw)));
+  socket.on('revert_roll', guarded(ctx.work, socket, 'revert_roll', (raw) => teamAction(ctx, socket, 'revert', raw)));
+  socket.on('tasks_reordered', guarded(ctx.work, socket, 'tasks_reordered', (raw) => tasksReordered(ctx, socket, raw)));
+  socket.on('join_reviews', guarded(ctx.work, socket, 'join_reviews', (raw, ack) => joinReviews(ctx, socket, raw, ack)));
 }

@@ -12,7 +12,8 @@ import { redisChannelKey, redisReady } from '../redis';
 import { MemoryConnectionCap, RedisConnectionCap, type ConnectionCap } from './connections';
 import pLimit from 'p-limit';
 import { SharedLimits, socketLimits } from './limits';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/socket';
+import { SERVER_RESTARTING_MESSAGE, type ClientToServerEvents, type ServerToClientEvents } from '../../contract/socket';
+import { InFlight, settledWithin } from '../lifecycle/shutdown';
 import type { Broadcaster } from './broadcaster';
 import { RoomBroadcaster } from './roomBroadcaster';
 import { registerHandlers } from './handlers';
@@ -25,6 +26,15 @@ import { requestIdOf } from '../observability/requests';
 export interface Realtime {
   io: IoServer;
   broadcaster: Broadcaster;
+  /** Resolves once no event handler is running (queued rolls included; docs/server.md §14). */
+  drain(): Promise<void>;
+  /**
+   * Sends `server_restarting` to every socket of this process and closes their connections
+   * (docs/server.md §14), so clients reconnect by themselves (Socket.IO reconnects after a
+   * closed transport; an `io server disconnect` would leave them offline). Waits up to `ms` for
+   * the message to go out and the sockets to close; close() cuts whatever is left.
+   */
+  restart(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,8 +78,9 @@ function sameOrigin(req: IncomingMessage, callback: (err: string | null | undefi
  *   so rooms span server processes (docs/server.md §7); its channels, the connection
  *   counts and the limit counters are keyed by the database (redisChannelKey); the game cache's
  *   invalidations go to the other processes as the server-side event `game_changed`.
- * Returns the server, the RoomBroadcaster that REST routes call through `deps.broadcaster`, and
- * close() (closes sockets and the subscriber). Rejects when Redis is configured but unreachable.
+ * Returns the server, the RoomBroadcaster that REST routes call through `deps.broadcaster`,
+ * drain() and restart() for a graceful shutdown (docs/server.md §14), and close() (closes sockets
+ * and the subscriber). Rejects when Redis is configured but unreachable.
  */
 export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Realtime> {
   const io: IoServer = new Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>(server, {
@@ -141,7 +152,7 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
   });
 
   const broadcaster = new RoomBroadcaster(io, deps.db, deps.gameCache);
-  const ctx = { deps, broadcaster, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS) };
+  const ctx = { deps, broadcaster, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS), work: new InFlight() };
   io.on('connection', (socket) => {
     socket.on('disconnect', () => cap.release(socket.data.address, socket.id));
     if (socket.data.userId !== null && socket.data.sessionId !== null) {
@@ -154,6 +165,22 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
   return {
     io,
     broadcaster,
+    drain: () => ctx.work.idle(),
+    restart: async (ms) => {
+      // This process's sockets only: io.emit would reach every process through the Redis adapter.
+      const sockets = [...io.of('/').sockets.values()];
+      const closed = sockets.map((socket) => new Promise<void>((resolve) => {
+        if (!socket.connected) return resolve();
+        socket.once('disconnect', () => resolve());
+      }));
+      for (const socket of sockets) {
+        socket.emit('server_restarting', { message: SERVER_RESTARTING_MESSAGE });
+        // Closing the transport (not socket.disconnect()) sends what is queued first, and the
+        // client sees 'transport close', after which it reconnects on its own.
+        socket.conn.close();
+      }
+      await settledWithin(ms, Promise.all(closed));
+    },
     close: async () => {
       cap.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));

@@ -2,7 +2,7 @@ import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket
 import * as v from 'valibot';
 import { fromCallback } from 'xstate';
 import {
-  ActionErrorSchema, GameStateUpdateSchema, NewLogEntrySchema, TasksReorderedOutSchema, TeamUpdateSchema,
+  ActionErrorSchema, GameStateUpdateSchema, NewLogEntrySchema, ServerRestartingSchema, TasksReorderedOutSchema, TeamUpdateSchema,
   type ClientToServerEvents, type ServerToClientEvents,
 } from '../../contract/socket';
 import type { SocketCommand, SocketConnectionEvent } from '../../machines/socketConnection.machine';
@@ -70,6 +70,38 @@ export function connectWhenIdle(socket: Pick<GameSocketLike, 'active' | 'connect
   return socket.active ? () => {} : whenIdle(() => socket.connect());
 }
 
+/**
+ * Keeps `socket` coming back across a server restart (docs/server.md §14): once the server has
+ * said `server_restarting`, the disconnect that follows is reported with `willReconnect` true and,
+ * should the server have ended the socket itself ('io server disconnect', after which
+ * socket.io-client does not retry on its own), the socket is opened again. A closed transport
+ * already reconnects by itself. `report` gets every disconnect with whether the socket comes back.
+ * Returns the detach.
+ */
+export function reconnectAcrossRestarts(socket: GameSocketLike, report: (reason: string, willReconnect: boolean) => void): () => void {
+  let restarting = false;
+  const onRestarting = (payload: unknown) => {
+    if (v.safeParse(ServerRestartingSchema, payload).success) restarting = true;
+  };
+  const onConnect = () => {
+    restarting = false;
+  };
+  const onDisconnect = (reason: string) => {
+    const reopen = restarting && !socket.active;
+    restarting = false;
+    report(reason, socket.active || reopen);
+    if (reopen) socket.connect();
+  };
+  socket.on('server_restarting', onRestarting);
+  socket.on('connect', onConnect);
+  socket.on('disconnect', onDisconnect);
+  return () => {
+    socket.off('server_restarting', onRestarting);
+    socket.off('connect', onConnect);
+    socket.off('disconnect', onDisconnect);
+  };
+}
+
 /** Parses a payload with a contract schema; a malformed one is dropped with a console warning. */
 function parse<S extends v.GenericSchema>(schema: S, payload: unknown, event: string): v.InferOutput<S> | null {
   const result = v.safeParse(schema, payload);
@@ -86,6 +118,8 @@ function parse<S extends v.GenericSchema>(schema: S, payload: unknown, event: st
  * facts parsed with the contract schemas (game_state_update and tasks_reordered → game.stateReceived,
  * new_log_entry → game.logReceived, team_update → game.teamUpdated, action_error → action.failed),
  * and carries out the chart's commands (join_game, leave_game, roll_dice, revert_roll, reopen).
+ * A server restart (`server_restarting`, then the drop) shows as reconnecting and the socket comes
+ * back by itself (reconnectAcrossRestarts), joining the game again on connect.
  * Stopping the actor leaves the room and closes the socket.
  */
 export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
@@ -95,7 +129,6 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
     let joined = false;
 
     const onConnect = () => send({ type: 'socket.connected' });
-    const onDisconnect = (reason: string) => send({ type: 'socket.disconnected', reason, willReconnect: socket.active });
     const onConnectError = (err: { message?: string } | undefined) =>
       send({ type: 'socket.connectFailed', message: err?.message ?? 'connect_error', willReconnect: socket.active });
     const onReconnectAttempt = (attempt: number) => send({ type: 'socket.reconnecting', attempt });
@@ -132,7 +165,6 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
     // Every listener, written once for attaching and detaching.
     const listeners = [
       ['connect', onConnect],
-      ['disconnect', onDisconnect],
       ['connect_error', onConnectError],
       ['game_state_update', onState],
       ['tasks_reordered', onTasksReordered],
@@ -141,6 +173,7 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
       ['action_error', onActionError],
     ] as const;
     for (const [event, listener] of listeners) socket.on(event, listener);
+    const detachRestarts = reconnectAcrossRestarts(socket, (reason, willReconnect) => send({ type: 'socket.disconnected', reason, willReconnect }));
     socket.io.on('reconnect_attempt', onReconnectAttempt);
     // A socket that connected before the listeners were attached still reports it.
     if (socket.connected) onConnect();
@@ -169,6 +202,7 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
       cancelConnect();
       if (joined && socket.connected) socket.emit('leave_game', { game_id: input.gameId });
       for (const [event, listener] of listeners) socket.off(event, listener);
+      detachRestarts();
       socket.io.off('reconnect_attempt', onReconnectAttempt);
       socket.disconnect();
     };

@@ -3,7 +3,7 @@ import { fromCallback } from 'xstate';
 import { SubmissionAnswerSchema, type Submission } from '../../contract/submission';
 import type { PendingProofsEvent } from '../../machines/pendingProofs.machine';
 import type { ReviewQueueEvent } from '../../machines/reviewQueue.machine';
-import { connectWhenIdle, openGameSocket, type GameSocketLike } from './gameSocket';
+import { connectWhenIdle, openGameSocket, reconnectAcrossRestarts, type GameSocketLike } from './gameSocket';
 
 /** What a watch of the managers rooms reports: a changed submission, or that the queue must be loaded again. */
 type ReviewFeedEvent = { type: 'reviews.reload' } | { type: 'submission.updated'; submission: Submission };
@@ -41,10 +41,13 @@ function watchReviews(open: () => GameSocketLike, clanIds: readonly number[], se
   };
   socket.on('connect', onConnect);
   socket.on('submission_update', onUpdate);
+  // A server restart drops the socket; it comes back and joins again (docs/server.md §14).
+  const detachRestarts = reconnectAcrossRestarts(socket, () => {});
   if (socket.connected) onConnect();
   const cancelConnect = connectWhenIdle(socket);
   return () => {
     cancelConnect();
+    detachRestarts();
     socket.off('connect', onConnect);
     socket.off('submission_update', onUpdate);
     socket.disconnect();

@@ -96,9 +96,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * createTestDatabase, Discord overrides, NODE_ENV …); GAME_CACHE_CHECK_MS is 0 unless `env` says
  * otherwise, so every read of a cached game asks the database for its version and a test's direct
  * database write shows at once. Resolves once it listens; rejects with the
- * process output when it exits first or takes over 30 s.
+ * process output when it exits first or takes over `startMs` (default 30 s).
  */
-export async function startServer(env: Record<string, string>, port?: number): Promise<TestServer> {
+export async function startServer(env: Record<string, string>, port?: number, startMs = 30_000): Promise<TestServer> {
   const p = port ?? (await freePort());
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: ROOT,
@@ -113,7 +113,7 @@ export async function startServer(env: Record<string, string>, port?: number): P
   });
   proc.stderr!.on('data', (d) => (out += d));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start in 30 s:\n' + out)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start in ${startMs / 1000} s:\n` + out)), startMs);
     const onData = () => {
       if (out.includes('listening on')) {
         clearTimeout(timer);
