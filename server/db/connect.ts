@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database as Schema } from './schema';
+import { log } from '../observability/log';
 import type { Dialect, DialectMigration } from './migrations/helpers';
 import { foundation } from './migrations/001_foundation';
 import { eventsTeamsTasks } from './migrations/002_events_teams_tasks';
@@ -53,7 +54,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     // An idle pooled connection the server ended (a restart, a terminated backend) is dropped and
     // reported, not a crash: the next query opens a fresh one, and /readyz says when none can be
     // opened (docs/server.md §14).
-    pool.on('error', (err) => console.error('[db] idle PostgreSQL connection failed:', err.message));
+    pool.on('error', (err) => log.error({ err: err.message }, '[db] idle PostgreSQL connection failed'));
     db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';

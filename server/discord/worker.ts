@@ -131,7 +131,7 @@ export function startAnnouncementWorker(db: Kysely<Database>, dialect: Dialect, 
       stopped = true;
       if (timer) clearTimeout(timer);
       await current;
-      await releaseLeases(db, owner).catch((err) => console.error('[discord] giving back leases failed', err));
+      await releaseLeases(db, owner).catch((err) => log.error({ err }, '[discord] giving back leases failed'));
     },
   };
 }
