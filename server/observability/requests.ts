@@ -21,8 +21,11 @@ export function requestIdOf(header: string | string[] | undefined): string {
 /** The route label of a request no route of the app answered (never the raw path). */
 const UNMATCHED = 'unmatched';
 
+/** A load balancer's probes, called every few seconds: their lines are debug, so info stays readable. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
 /**
- * Logs and counts one answered request: one info line (error for a 5xx) with request_id, method,
+ * Logs and counts one answered request: one info line (error for a 5xx; debug for the probes) with request_id, method,
  * route, status and duration_ms, and the http_requests_total / http_request_duration_seconds
  * samples. Never the URL: query strings carry OAuth codes and states, paths carry ids.
  */
@@ -31,6 +34,7 @@ function answered(requestId: string, method: string, route: string, status: numb
   countHttpRequest(method, route, status, ms / 1000);
   const line = { request_id: requestId, method, route, status, duration_ms: Math.round(ms * 100) / 100 };
   if (status >= 500) log.error(line, `${method} ${route} ${status}`);
+  else if (PROBES.has(route)) log.debug(line, `${method} ${route} ${status}`);
   else log.info(line, `${method} ${route} ${status}`);
 }
 
