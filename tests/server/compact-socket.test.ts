@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { backends, type TestServer } from '../support/server';
-import { useServerSuite, useTwoProcesses } from '../support/suite';
+import { backends } from '../support/server';
+import { useServerSuite } from '../support/suite';
 import { ApiClient } from '../support/api';
 import type { LogEntry } from '../../contract/gameApi';
 import { GameProgressSchema, isFullGame } from '../../contract/socket';
-import { castOf, connect, newGame, stored, watchersOf, type Cast, type Received, type TestGame, type Watcher } from '../support/liveSocket';
+import { castOf, connect, newGame, stored, useTwoProcessCast, watchersOf, type Cast, type Received, type TestGame, type Watcher } from '../support/liveSocket';
 
 /**
  * Compact sockets (docs/server.md §6): a socket that joins with `compact: true` gets one
@@ -150,22 +150,10 @@ describe('compact sockets across two server processes sharing PostgreSQL and Red
     it.skip('skipped: set TEST_REDIS_URL and TEST_DATABASE_URL to run it', () => {});
     return;
   }
-  const site = useTwoProcesses(redisUrl, BURSTS);
-  let a: TestServer;
-  let b: TestServer;
-  let cast: Cast;
-  const open: Watcher[] = [];
-
-  beforeAll(async () => {
-    ({ a, b } = site);
-    cast = await castOf(a.url, 'compact-redis');
-  });
-
-  afterAll(() => {
-    for (const w of open) w.close();
-  });
+  const site = useTwoProcessCast(redisUrl, BURSTS, 'compact-redis');
 
   it('a roll made through one process reaches a compact spectator on the other as one message', async () => {
+    const { a, b, cast, open } = site;
     const game = await newGame(cast);
     const leader = await connect(a.url, 'leader@a', cast.owner);
     const spectator = await connect(b.url, 'compact spectator@b');

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { backends } from '../support/server';
 import { ApiClient } from '../support/api';
 import { useServerSuite, useTwoProcesses } from '../support/suite';
-import { castOf, connect, newGame, stored, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
+import { act, castOf, connect, newGame, stored, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
 import { GameAnswerSchema, PublicGameAnswerSchema, type LogEntry } from '../../contract/gameApi';
 import { GameHistorySchema, HISTORY_CSV_COLUMNS, type GameHistory } from '../../contract/history';
 import { commitmentOf, dieFor, isDiceHex, sha256Hex } from '../../contract/game/dice';
@@ -30,14 +30,6 @@ const SNAKES: [number, number][] = [[19, 4]];
 const LADDERS: [number, number][] = [[3, 14]];
 const SEED_TEXT = /^Dice seed of the previous round: ([0-9a-f]{64}) \(commitment ([0-9a-f]{64})\)\.$/;
 
-/** Sends roll_dice or revert_roll from `w` (joined to the game); resolves with the action_error text, or null once the game's version moved. */
-async function act(w: Watcher, kind: 'roll_dice' | 'revert_roll', game: TestGame, teamId: number, ign: number): Promise<string | null> {
-  const mark = w.got.length;
-  const version = w.held?.version ?? 0;
-  w.socket.emit(kind, { game_id: game.gameId, team_id: teamId, performer_ign_id: ign });
-  const r = await w.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && x.payload.game_state.version > version), 5000, mark);
-  return r.event === 'action_error' ? r.payload.message : null;
-}
 
 /** The seed BOARD_SEED gives round `round` of `gameId`: SHA-256 of "{BOARD_SEED}:{game_id}:{round}". */
 const seedOf = (gameId: number, round: number) => sha256Hex(`${BOARD_SEED}:${gameId}:${round}`);

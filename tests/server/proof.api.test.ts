@@ -9,7 +9,7 @@ import { useServerSuite, useTwoProcesses } from '../support/suite';
 import { ApiClient, type Answer } from '../support/api';
 import { directSql } from '../support/fixtures';
 import { startS3StandIn } from '../support/s3StandIn';
-import { castOf, connect, newGame, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
+import { act, castOf, connect, newGame, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
 import { GameAnswerSchema, PublicGameSchema, type Game } from '../../contract/gameApi';
 import {
   PROOF_LOG,
@@ -76,14 +76,6 @@ async function gameOf(cast: Cast, game: TestGame): Promise<Game> {
 
 const stateOf = async (cast: Cast, game: TestGame, teamId: number) => (await gameOf(cast, game)).team_states.find((t) => t.team_id === teamId)!;
 
-/** Sends roll_dice (or revert_roll) from `w` and answers the action_error text, or null once the game's version moved. */
-async function act(w: Watcher, kind: 'roll_dice' | 'revert_roll', game: TestGame, teamId: number, ign: number): Promise<string | null> {
-  const mark = w.got.length;
-  const version = w.held?.version ?? 0;
-  w.socket.emit(kind, { game_id: game.gameId, team_id: teamId, performer_ign_id: ign });
-  const r = await w.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && x.payload.game_state.version > version), 5000, mark);
-  return r.event === 'action_error' ? r.payload.message : null;
-}
 
 const expectError = (r: Answer, status: number, error?: string) => {
   expect(r.status, JSON.stringify(r.body)).toBe(status);

@@ -1,12 +1,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as v from 'valibot';
 import { backends, type TestServer } from '../support/server';
-import { useServerSuite, useTwoProcesses } from '../support/suite';
+import { useServerSuite } from '../support/suite';
 import { ApiClient } from '../support/api';
 import { autoSplit, countsToSettings } from '../../contract/game';
 import { GameSchema, PublicGameSchema, type Game, type LogEntry } from '../../contract/gameApi';
 import { GameProgressSchema } from '../../contract/socket';
-import { castOf, connect, watchersOf, LEADER_ONLY, newGame, noReverts, sleep, stored, turns, type Cast, type Watcher } from '../support/liveSocket';
+import { castOf, connect, watchersOf, LEADER_ONLY, newGame, noReverts, sleep, stored, turns, useTwoProcessCast, type Cast, type Watcher } from '../support/liveSocket';
 
 /**
  * The live socket with real clients against a real server process (docs/server.md §5,
@@ -405,19 +405,14 @@ describe('two server processes sharing PostgreSQL and Redis', () => {
     return;
   }
 
-  const site = useTwoProcesses(redisUrl, BURSTS);
+  const site = useTwoProcessCast(redisUrl, BURSTS, 'redis');
   let a: TestServer;
   let b: TestServer;
   let cast: Cast;
-  const open: Watcher[] = [];
+  const open = site.open;
 
-  beforeAll(async () => {
-    ({ a, b } = site);
-    cast = await castOf(a.url, 'redis');
-  });
-
-  afterAll(() => {
-    for (const w of open) w.close();
+  beforeAll(() => {
+    ({ a, b, cast } = site);
   });
 
   it('a roll made through one process reaches a spectator on the other', async () => {

@@ -1,4 +1,6 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { useTwoProcesses } from './suite';
+import type { TestServer } from './server';
 import * as v from 'valibot';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { ApiClient } from './api';
@@ -241,4 +243,52 @@ export function watchersOf(url: () => string): { open: Watcher[]; watcher: (name
       return w;
     },
   };
+}
+
+/** Two server processes of one site with a cast made through the first; read inside hooks and tests only. */
+export interface TwoProcessCast {
+  readonly a: TestServer;
+  readonly b: TestServer;
+  readonly cast: Cast;
+  /** Sockets a test opens; closed after the suite. */
+  readonly open: Watcher[];
+}
+
+/**
+ * Registers, in the calling `describe`, two server processes sharing PostgreSQL and Redis
+ * (useTwoProcesses with `env`) and a cast made through process a under `tag` (castOf); the
+ * sockets pushed to `open` close after the suite. Call it before the suite's own hooks.
+ */
+export function useTwoProcessCast(redisUrl: string, env: Record<string, string>, tag: string): TwoProcessCast {
+  const site = useTwoProcesses(redisUrl, env);
+  const open: Watcher[] = [];
+  let cast: Cast | undefined;
+  beforeAll(async () => {
+    cast = await castOf(site.a.url, tag);
+  });
+  afterAll(() => {
+    for (const w of open) w.close();
+  });
+  return {
+    get a() {
+      return site.a;
+    },
+    get b() {
+      return site.b;
+    },
+    get cast() {
+      if (!cast) throw new Error('useTwoProcessCast: read the cast inside hooks and tests');
+      return cast;
+    },
+    open,
+  };
+}
+
+/** Sends roll_dice or revert_roll from `w` (joined to the game); resolves with the action_error text, or null once the game's version moved. */
+export async function act(w: Watcher, kind: 'roll_dice' | 'revert_roll', game: TestGame, teamId: number, ign: number): Promise<string | null> {
+  const mark = w.got.length;
+  const version = w.held?.version ?? 0;
+  w.socket.emit(kind, { game_id: game.gameId, team_id: teamId, performer_ign_id: ign });
+  const r = await w.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && x.payload.game_state.version > version), 5000, mark);
+  return r.event === 'action_error' ? r.payload.message : null;
 }
