@@ -84,8 +84,7 @@ export function publicGameNodeAnswer(deps: Pick<Deps, 'gameCache'>): (req: Incom
     const a = cachedAnswer(entry, req.headers['if-none-match'], req.headers['accept-encoding']);
     // With the length given, node sends the body with a Content-Length instead of chunked
     // transfer encoding (writeHead alone cannot know the body's size).
-    if (a.body) res.setHeader('Content-Length', a.body.byteLength);
-    res.writeHead(a.status, a.headers);
+    res.writeHead(a.status, a.body ? { ...a.headers, 'Content-Length': String(a.body.byteLength) } : a.headers);
     res.end(a.body ?? undefined);
     return true;
   };

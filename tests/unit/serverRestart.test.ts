@@ -39,7 +39,7 @@ describe('a server restart on the game screen', () => {
     expect(socket.connectCalls).toBe(0);
     socket.serverConnects();
     expect(state()).toBe('connected');
-    expect(socket.sentOf('join_game')).toEqual([{ game_id: 7 }, { game_id: 7 }]);
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 7, compact: true }, { game_id: 7, compact: true }]);
   });
 
   it('server-ended socket after server_restarting: Reconnecting…, the page opens it again, joined again', () => {
@@ -50,7 +50,7 @@ describe('a server restart on the game screen', () => {
     expect(socket.connectCalls).toBe(1);
     socket.serverConnects();
     expect(state()).toBe('connected');
-    expect(socket.sentOf('join_game')).toEqual([{ game_id: 7 }, { game_id: 7 }]);
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 7, compact: true }, { game_id: 7, compact: true }]);
   });
 
   it('a server-ended socket without server_restarting (a logout) stays Offline until a retry', () => {
