@@ -120,6 +120,8 @@ export default defineConfig(({ command }) => ({
     include: ['tests/**/*.test.{ts,tsx}'],
     environment: 'node',
     reporters: ['default', './tests/support/summary-reporter.ts'],
+    // The server every API, socket and browser test starts, bundled once per run.
+    globalSetup: ['./tests/support/serverBundle.ts'],
     // Two test files at a time even on a 2-core machine (Vitest's default there is one): most of a
     // file's time is waiting on servers, browsers and timers, not on the CPU. Three were tried: the
     // run was barely shorter and the tests that bound a roll's latency under a flood failed.

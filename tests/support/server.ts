@@ -96,7 +96,7 @@ export interface TestServer {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * Starts `server/index.ts` in its own process on a free port with `env` (database env from
+ * Starts `server/index.ts` (the run's bundle of it, tests/support/serverBundle.ts) in its own process on a free port with `env` (database env from
  * createTestDatabase, Discord overrides, NODE_ENV …); GAME_CACHE_CHECK_MS is 0 unless `env` says
  * otherwise, so every read of a cached game asks the database for its version and a test's direct
  * database write shows at once. Resolves once it listens; rejects with the
@@ -104,7 +104,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  */
 export async function startServer(env: Record<string, string>, port?: number, startMs = 30_000): Promise<TestServer> {
   const p = port ?? (await freePort());
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  // The run's bundle of the server (tests/support/serverBundle.ts) when there is one, else tsx.
+  const bundle = process.env.CSL_SERVER_BUNDLE;
+  const args = bundle && fs.existsSync(bundle) ? ['--enable-source-maps', bundle] : ['--import', 'tsx', 'server/index.ts'];
+  const proc = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DISCORD_CLIENT_ID: '', NODE_ENV: 'test', AUTH_RATE_LIMIT: '100000', GAME_CACHE_CHECK_MS: '0', CLIENT_DIR: path.join(ROOT, 'dist'), ...env, PORT: String(p) },
     stdio: ['ignore', 'pipe', 'pipe'],
