@@ -3,7 +3,7 @@ import type { Rng } from './random';
 import { seededRandom } from './random';
 
 /**
- * Forecasts and the board simulator (server-contract §15; docs/game-rules.md "Forecasts"): pure
+ * Forecasts and the board simulator (server-contract §15; docs/game-rules.md §14): pure
  * simulations of the rest of a game, used by the server's forecast route and by the browser's
  * simulator worker alike. Squares are 1..N, a team starts on 1, a roll moves it
  * min(position + die, N) and then along the connection starting on the landing square
