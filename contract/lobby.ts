@@ -74,3 +74,16 @@ export type ClanLiveGame = v.InferOutput<typeof ClanLiveGameSchema>;
 
 /** GET /api/clan/{clanId}/games/live answer: the clan's READY, in-progress and paused games, newest first. */
 export const ClanLiveGamesAnswerSchema = v.object({ games: v.array(ClanLiveGameSchema) });
+
+/** One team's chance in a forecast (server-contract §15; docs/game-rules.md §14). */
+const TeamForecastSchema = v.object({
+  team_id: v.number(),
+  /** Share of simulated runs the team wins, ties shared (0..1; the teams' chances sum to 1). */
+  win_chance: v.number(),
+  /** Mean rolls the team needs to reach the last square. */
+  expected_rolls_to_finish: v.number(),
+});
+
+/** GET /api/public/game/{gameId}/forecast answer: for the game's `version`, from `runs` simulations. */
+export const ForecastAnswerSchema = v.object({ version: v.number(), teams: v.array(TeamForecastSchema), runs: v.number() });
+export type ForecastAnswer = v.InferOutput<typeof ForecastAnswerSchema>;

@@ -14,10 +14,11 @@ import { seededRandom } from './random';
 const FACES = 6;
 
 /**
- * A safety stop for one team's run: a board whose snakes keep sending a team back could in
- * principle loop for ever; a run that has not finished after this many rolls counts as this many.
+ * The most rolls one team's run may take: a run still short of N after this many rolls (a board
+ * whose snakes keep sending teams back) stops there and counts this many. A team on a square from
+ * which no sequence of rolls reaches N counts this many at once, without rolling.
  */
-const MAX_ROLLS_PER_RUN = 100_000;
+export const MAX_ROLLS_PER_RUN = 1_000;
 
 /** The fewest simulated continuations a forecast uses (server-contract §15). */
 const FORECAST_RUNS = 10_000;
@@ -43,13 +44,53 @@ function moveTable(board: SimBoard): Int32Array {
   return next;
 }
 
-/** Rolls one team from `from` until it reaches N; answers the rolls it took (capped, see above). */
-function rollsToFinish(next: Int32Array, n: number, from: number, rng: Rng): number {
+/**
+ * `canFinish[s]`: whether some sequence of rolls takes a team from square s to N (a search
+ * backwards from N over the move table; index 0 unused).
+ */
+function finishable(next: Int32Array, n: number): Uint8Array {
+  const from: number[][] = Array.from({ length: n + 1 }, () => []);
+  for (let s = 1; s < n; s += 1) for (let d = 0; d < FACES; d += 1) from[next[(s - 1) * FACES + d]].push(s);
+  const can = new Uint8Array(n + 1);
+  can[n] = 1;
+  const queue = [n];
+  while (queue.length > 0) {
+    const t = queue.pop() as number;
+    for (const s of from[t]) {
+      if (can[s]) continue;
+      can[s] = 1;
+      queue.push(s);
+    }
+  }
+  return can;
+}
+
+/** A board's move table and the squares from which N can be reached. */
+interface Moves {
+  n: number;
+  next: Int32Array;
+  canFinish: Uint8Array;
+}
+
+function movesOf(board: SimBoard): Moves {
+  const next = moveTable(board);
+  return { n: board.board_size, next, canFinish: finishable(next, board.board_size) };
+}
+
+/**
+ * Rolls one team from `from` until it reaches N and answers the rolls it took; MAX_ROLLS_PER_RUN
+ * when it lands where N cannot be reached, or has not arrived by then. `onLanding` hears every
+ * square a roll ends on.
+ */
+function rollsToFinish(moves: Moves, from: number, rng: Rng, onLanding?: (square: number) => void): number {
+  const { n, next, canFinish } = moves;
   let square = from;
   let rolls = 0;
-  while (square !== n && rolls < MAX_ROLLS_PER_RUN) {
+  while (square !== n) {
+    if (!canFinish[square] || rolls >= MAX_ROLLS_PER_RUN) return MAX_ROLLS_PER_RUN;
     square = next[(square - 1) * FACES + rng.int(1, FACES) - 1];
     rolls += 1;
+    onLanding?.(square);
   }
   return rolls;
 }
@@ -57,28 +98,43 @@ function rollsToFinish(next: Int32Array, n: number, from: number, rng: Rng): num
 /**
  * The expected number of rolls to reach N from every square, computed exactly from the board's
  * Markov chain (E[N] = 0, E[s] = 1 + mean over the die of E[next(s, die)]) by Gaussian
- * elimination: index s holds E[s] (index 0 unused). A square from which N cannot be reached gets
- * Infinity. The tests check the simulations against it (server-contract §15).
+ * elimination: index s holds E[s] (index 0 unused). A square from which a roll may lead to where
+ * N cannot be reached gets Infinity. The tests check the simulations against it (server-contract §15).
  */
 export function expectedRollsExact(board: SimBoard): Float64Array {
-  const n = board.board_size;
-  const next = moveTable(board);
-  // Unknowns E[1..N-1]; row i: E[i] - (1/6) Σ_d E[next] = 1, with E[N] = 0 dropped.
-  const m = n - 1;
-  const a = Array.from({ length: m }, () => new Float64Array(m + 1));
-  for (let s = 1; s < n; s += 1) {
-    const row = a[s - 1];
-    row[s - 1] += 1;
+  const { n, next, canFinish } = movesOf(board);
+  // Squares that may lead (with some chance) to a square where N is out of reach expect Infinity.
+  const doomed = new Uint8Array(n + 1);
+  const queue: number[] = [];
+  for (let s = 1; s < n; s += 1) if (!canFinish[s]) {
+    doomed[s] = 1;
+    queue.push(s);
+  }
+  const from: number[][] = Array.from({ length: n + 1 }, () => []);
+  for (let s = 1; s < n; s += 1) for (let d = 0; d < FACES; d += 1) from[next[(s - 1) * FACES + d]].push(s);
+  while (queue.length > 0) for (const s of from[queue.pop() as number]) if (!doomed[s]) {
+    doomed[s] = 1;
+    queue.push(s);
+  }
+  // Unknowns: E of the other squares below N; row: E[s] - (1/6) Σ_d E[next(s, d)] = 1, E[N] = 0.
+  const squares: number[] = [];
+  for (let s = 1; s < n; s += 1) if (!doomed[s]) squares.push(s);
+  const index = new Int32Array(n + 1).fill(-1);
+  squares.forEach((s, i) => (index[s] = i));
+  const m = squares.length;
+  const a = squares.map((s, i) => {
+    const row = new Float64Array(m + 1);
+    row[i] += 1;
     row[m] = 1;
     for (let d = 0; d < FACES; d += 1) {
       const t = next[(s - 1) * FACES + d];
-      if (t !== n) row[t - 1] -= 1 / FACES;
+      if (t !== n) row[index[t]] -= 1 / FACES;
     }
-  }
+    return row;
+  });
   for (let col = 0; col < m; col += 1) {
     let pivot = col;
     for (let r = col + 1; r < m; r += 1) if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) pivot = r;
-    if (Math.abs(a[pivot][col]) < 1e-12) continue;
     [a[col], a[pivot]] = [a[pivot], a[col]];
     const p = a[col][col];
     for (let c = col; c <= m; c += 1) a[col][c] /= p;
@@ -89,7 +145,7 @@ export function expectedRollsExact(board: SimBoard): Float64Array {
     }
   }
   const out = new Float64Array(n + 1);
-  for (let s = 1; s < n; s += 1) out[s] = Math.abs(a[s - 1][s - 1] - 1) < 1e-9 ? a[s - 1][m] : Infinity;
+  for (let s = 1; s < n; s += 1) out[s] = doomed[s] ? Infinity : a[index[s]][m];
   return out;
 }
 
@@ -106,7 +162,8 @@ export interface TeamForecast {
  * Simulates `runs` continuations of a game from the teams' current squares (server-contract §15):
  * in each run every team is rolled on to N on its own; a team's `win_chance` is the share of runs
  * in which it needs the fewest rolls (ties shared equally, so the chances sum to 1 when there is
- * a team) and `expected_rolls_to_finish` its mean rolls to N. A team already on N needs 0 rolls.
+ * a team) and `expected_rolls_to_finish` its mean rolls to N (runs capped at MAX_ROLLS_PER_RUN).
+ * A team already on N needs 0 rolls.
  * Throws RangeError for a bad board or a position outside 1..N.
  */
 export function forecastGame(input: {
@@ -119,7 +176,7 @@ export function forecastGame(input: {
   const runs = input.runs ?? FORECAST_RUNS;
   const rng = input.rng ?? seededRandom(0x5eed);
   const n = board.board_size;
-  const next = moveTable(board);
+  const moves = movesOf(board);
   for (const t of teams) if (!Number.isInteger(t.position) || t.position < 1 || t.position > n) throw new RangeError(`Position ${t.position} is not on a board of ${n} squares.`);
   const wins = new Float64Array(teams.length);
   const totals = new Float64Array(teams.length);
@@ -128,7 +185,7 @@ export function forecastGame(input: {
     let best = Infinity;
     let tied = 0;
     for (let i = 0; i < teams.length; i += 1) {
-      const r = rollsToFinish(next, n, teams[i].position, rng);
+      const r = rollsToFinish(moves, teams[i].position, rng);
       rolls[i] = r;
       totals[i] += r;
       if (r < best) {
@@ -183,7 +240,7 @@ export function simulateBoard(input: {
 }): BoardSimulation {
   const { board } = input;
   const n = board.board_size;
-  const next = moveTable(board);
+  const moves = movesOf(board);
   const runs = input.runs ?? FORECAST_RUNS;
   const rng = input.rng ?? seededRandom(0x5eed);
   const perTier = input.hours_per_tier ?? DEFAULT_HOURS_PER_TIER;
@@ -200,15 +257,11 @@ export function simulateBoard(input: {
   let totalHours = 0;
   let fits = 0;
   for (let run = 0; run < runs; run += 1) {
-    let square = 1;
-    let k = 0;
     let hours = 0;
-    while (square !== n && k < MAX_ROLLS_PER_RUN) {
-      square = next[(square - 1) * FACES + rng.int(1, FACES) - 1];
-      k += 1;
+    const k = rollsToFinish(moves, 1, rng, (square) => {
       landings[square] += 1;
       hours += cost[square];
-    }
+    });
     rolls[k] = (rolls[k] ?? 0) + 1;
     totalRolls += k;
     totalHours += hours;

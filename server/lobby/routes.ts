@@ -7,6 +7,7 @@ import { gameAnswer } from '../games/cachedAnswer';
 import { encodedBody } from '../games/cache';
 import { requireMember } from '../clans/access';
 import { clanLiveGames, lobbyGames, spectatableGames } from './repository';
+import { forecastOf } from './forecast';
 
 /**
  * The lobby and spectating calls (docs/server.md §3; docs/client.md §4; docs/game-rules.md §11).
@@ -19,6 +20,10 @@ import { clanLiveGames, lobbyGames, spectatableGames } from './repository';
  *   with an ETag (304 to a matching If-None-Match) and brotli or gzip when accepted. A cached
  *   game is answered before the middleware chain by publicGameFastPath (lobby/publicGame.ts); this
  *   handler answers what falls through to it (bad id, missing or PENDING game, database error).
+ * - GET /public/game/{gameId}/forecast → {version, teams: [{team_id, win_chance,
+ *   expected_rolls_to_finish}], runs} (server-contract §15, lobby/forecast.ts): 10,000 simulated
+ *   continuations of the current squares, computed once per game version; no sign-in; 400 for a
+ *   malformed id, 404 'Game not found.' for a missing or PENDING game
  * - GET /clan/{clanId}/games/live → {games: ClanLiveGame[]} (contract/lobby.ts): the clan's READY,
  *   in-progress and paused games, newest first, for the dashboard of its managers (docs/game-rules.md
  *   §1); members only: 401 signed out, 400 'Invalid clan id.', 404 'Clan ID {id} not found.',
@@ -47,6 +52,13 @@ export function lobbyRoutes(): Hono<AppEnv> {
     const entry = await c.get('deps').gameCache.get(gameId);
     if (entry === null || entry.status === 'PENDING') throw notFound(GAME_NOT_FOUND);
     return gameAnswer(c, entry.etag, () => entry.publicBytes, (encoding) => encodedBody(entry, encoding));
+  });
+
+  app.get('/public/game/:gameId/forecast', async (c) => {
+    const gameId = pathId(c, 'gameId', 'game id');
+    const entry = await c.get('deps').gameCache.get(gameId);
+    if (entry === null || entry.status === 'PENDING') throw notFound(GAME_NOT_FOUND);
+    return c.json(await forecastOf(entry));
   });
 
   return app;

@@ -54,7 +54,7 @@ import {
   SwapBodySchema,
 } from '../../contract/gameApi';
 import { GameSettingsSchema } from '../../contract/game/settings';
-import { ClanLiveGamesAnswerSchema, LobbyAnswerSchema, SpectateAnswerSchema } from '../../contract/lobby';
+import { ClanLiveGamesAnswerSchema, ForecastAnswerSchema, LobbyAnswerSchema, SpectateAnswerSchema } from '../../contract/lobby';
 import {
   ReviewBodySchema,
   RulesAnswerSchema,
@@ -263,6 +263,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'get', path: `${CLAN}/games/live`, tag: 'lobby', access: 'member', summary: "The clan's READY, in-progress and paused games.", answer: named('ClanLiveGamesAnswer', ClanLiveGamesAnswerSchema) },
   { method: 'get', path: '/api/games/spectate', tag: 'lobby', access: 'public', summary: 'Games anyone may watch, newest first.', answer: named('SpectateAnswer', SpectateAnswerSchema) },
   { method: 'get', path: '/api/public/game/{gameId}', tag: 'lobby', access: 'public', summary: 'A game in the public shape (ETag; 304 to a matching If-None-Match).', answer: named('PublicGameAnswer', PublicGameAnswerSchema), also: NOT_MODIFIED },
+  { method: 'get', path: '/api/public/game/{gameId}/forecast', tag: 'lobby', access: 'public', summary: "Each team's chance to win and expected rolls to finish, from 10,000 simulated continuations (cached per version).", answer: named('ForecastAnswer', ForecastAnswerSchema) },
 
   // Task proof and review (docs/server.md §9).
   {

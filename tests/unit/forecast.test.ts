@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HOURS_PER_TIER, expectedRollsExact, forecastGame, simulateBoard, type SimBoard } from '../../contract/game/forecast';
+import { DEFAULT_HOURS_PER_TIER, MAX_ROLLS_PER_RUN, expectedRollsExact, forecastGame, simulateBoard, type SimBoard } from '../../contract/game/forecast';
 import { seededRandom } from '../../contract/game/random';
 
 /**
@@ -108,6 +108,20 @@ describe('forecastGame', () => {
     const f = forecastGame({ board: BUSY, teams: [{ team_id: 1, position: 225 }, { team_id: 2, position: 224 }], runs: 500, rng: seededRandom(8) });
     expect(f.teams[0]).toEqual({ team_id: 1, win_chance: 1, expected_rolls_to_finish: 0 });
     expect(f.teams[1].win_chance).toBe(0);
+  });
+
+  it('stops at once where no roll can reach N (six snakes in a row) and caps the runs', () => {
+    const wall: SimBoard = { board_size: 225, connections: [213, 214, 215, 216, 217, 218].map((start, i) => ({ start, end: i + 2 })) };
+    const stuck = forecastGame({ board: wall, teams: [{ team_id: 1, position: 1 }, { team_id: 2, position: 100 }], rng: seededRandom(3) });
+    expect(stuck.teams).toEqual([
+      { team_id: 1, win_chance: 0.5, expected_rolls_to_finish: MAX_ROLLS_PER_RUN },
+      { team_id: 2, win_chance: 0.5, expected_rolls_to_finish: MAX_ROLLS_PER_RUN },
+    ]);
+    // Beyond the wall N is reachable: that team wins every run.
+    const past = forecastGame({ board: wall, teams: [{ team_id: 1, position: 1 }, { team_id: 2, position: 220 }], runs: 500, rng: seededRandom(4) });
+    expect(past.teams.map((t) => t.win_chance)).toEqual([0, 1]);
+    expect(expectedRollsExact(wall)[1]).toBe(Infinity);
+    expect(expectedRollsExact(wall)[220]).toBeCloseTo(expectedRollsExact({ board_size: 225, connections: [] })[220], 9);
   });
 
   it('refuses a position off the board', () => {
