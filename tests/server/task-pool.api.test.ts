@@ -194,7 +194,7 @@ describe.each(backends())('task pool cap and pages (%s)', (backend) => {
       }
       // The expected list: every task in the database (this suite's other tests add theirs too), in the API's order.
       const rows = await directSql(suite.env, 'SELECT tasks.id, tasks.description, tasks.difficulty, tasks.clan_id, clans.name AS clan_name FROM tasks JOIN clans ON clans.id = tasks.clan_id');
-      all = rows.map((t) => ({ id: Number(t.id), description: t.description, difficulty: t.difficulty, clan_id: Number(t.clan_id), clan_name: t.clan_name })).sort(byPoolOrder);
+      all = rows.map((t) => ({ id: Number(t.id), description: t.description, difficulty: t.difficulty, clan_id: Number(t.clan_id), clan_name: t.clan_name, auto_rule: null })).sort(byPoolOrder);
     }, 60_000);
 
     /** The tasks of `all` matching `q` the way the API should: case-insensitive, literal. */
