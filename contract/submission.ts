@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { typedTextSchema } from './text';
 import { TierSchema } from './game/tiers';
 import { isSpecialDescription, UNASSIGNED_DESCRIPTION } from './game/generate';
+import { EvidenceSchema, SUBMISSION_SOURCES } from './dink';
 
 // ---------------------------------------------------------------------------------------------
 // Task proof and referee review (docs/server.md §9): the task state a team carries on
@@ -153,7 +154,12 @@ export type RulesBody = v.InferOutput<typeof RulesBodySchema>;
 /** PUT .../game/{gameId}/rules answer: the proof rule now in force and the saved message. */
 export const RulesAnswerSchema = v.object({ ok: v.literal(true), proof_required: v.boolean(), message: v.string() });
 
-/** A submission (docs/server.md §9); times ISO; image_url/thumb_url are same-origin paths. */
+/**
+ * A submission (docs/server.md §9); times ISO; image_url/thumb_url are same-origin paths.
+ * `source` 'upload' (a member sent it) or 'dink' (made from a Dink post, docs/server.md §13),
+ * `evidence` what the Dink post said (null for uploads), `auto` true when approved automatically
+ * (reviewer null).
+ */
 export const SubmissionSchema = v.object({
   id: v.number(),
   game_id: v.number(),
@@ -172,6 +178,9 @@ export const SubmissionSchema = v.object({
   reason: v.nullable(v.string()),
   created_at: v.string(),
   reviewed_at: v.nullable(v.string()),
+  source: v.picklist(SUBMISSION_SOURCES),
+  evidence: EvidenceSchema,
+  auto: v.boolean(),
 });
 export type Submission = v.InferOutput<typeof SubmissionSchema>;
 

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { ID_MAX } from './common';
 import { TIERS, type Tier } from './game/tiers';
 import { typedTextSchema, type TextField } from './text';
+import { AutoRuleFieldSchema, AutoRuleShapeSchema } from './dink';
 
 /** Task difficulties, easiest first: the game tiers (docs/game-rules.md §12 Task and 9). */
 export const DIFFICULTIES = TIERS;
@@ -58,20 +59,29 @@ export const TaskDescriptionSchema = typedTextSchema({
   tooLong: TASK_DESCRIPTION_TOO_LONG,
 });
 
-/** POST /api/clan/{clanId}/tasks and PUT /api/clan/{clanId}/tasks/{taskId} body (docs/server.md §3). */
+/**
+ * POST /api/clan/{clanId}/tasks and PUT /api/clan/{clanId}/tasks/{taskId} body (docs/server.md §3).
+ * `auto_rule` (docs/server.md §13): a Dink rule or null; left out it is null on create and kept
+ * as it was on edit.
+ */
 export const TaskBodySchema = v.object(
-  { description: v.optional(TaskDescriptionSchema, ''), difficulty: v.optional(DifficultySchema, '') },
+  {
+    description: v.optional(TaskDescriptionSchema, ''),
+    difficulty: v.optional(DifficultySchema, ''),
+    auto_rule: v.optional(AutoRuleFieldSchema),
+  },
   'Request body must be a JSON object.',
 );
 export type TaskBody = v.InferOutput<typeof TaskBodySchema>;
 
-/** A pool task (docs/game-rules.md §12). */
+/** A pool task (docs/game-rules.md §12), with its Dink auto rule or null (docs/server.md §13). */
 const TaskSchema = v.object({
   id: v.number(),
   description: v.string(),
   difficulty: v.picklist(TIERS),
   clan_id: v.number(),
   clan_name: v.string(),
+  auto_rule: AutoRuleShapeSchema,
 });
 export type Task = v.InferOutput<typeof TaskSchema>;
 

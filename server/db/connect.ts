@@ -15,6 +15,7 @@ import { taskPool } from './migrations/006_task_pool';
 import { taskProof } from './migrations/007_task_proof';
 import { diceSeed } from './migrations/008_dice_seed';
 import { discord } from './migrations/009_discord';
+import { dink } from './migrations/010_dink';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '007_task_proof': taskProof,
   '008_dice_seed': diceSeed,
   '009_discord': discord,
+  '010_dink': dink,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

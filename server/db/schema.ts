@@ -80,6 +80,8 @@ interface TasksTable {
   clan_id: number;
   description: string;
   difficulty: string;
+  /** JSON text of the Dink auto rule {type, names, min}, or null (docs/server.md §13; migration 010_dink). */
+  auto_rule: Generated<string | null>;
   created_at: string;
 }
 /** A game row: its settings columns are the contract's GameSettings. */
@@ -150,6 +152,13 @@ export interface SubmissionsTable {
   reason: string | null;
   created_at: string;
   reviewed_at: string | null;
+  /** 'upload' or 'dink' (docs/server.md §13; migration 010_dink). */
+  source: Generated<string>;
+  /** What the Dink post said (contract/dink.ts DinkType and summary); null for uploads. */
+  evidence_type: Generated<string | null>;
+  evidence_summary: Generated<string | null>;
+  /** 1 when approved automatically from Dink, else 0. */
+  auto: Generated<number>;
 }
 interface GameLogTable {
   id: Generated<number>;
@@ -205,6 +214,40 @@ export interface DiscordOutboxTable {
   payload: string;
   created_at: string;
 }
+/** An event's Dink link (docs/server.md §13; migration 010_dink). */
+interface DinkLinksTable {
+  id: Generated<number>;
+  event_id: number;
+  /** The token of /api/dink/{token}: 32 random bytes, base64url. */
+  token: string;
+  auto_approve: number;
+  created_at: string;
+}
+/** The pinned dinkAccountHash of an IGN (contract/dink.ts ignKey) in an event. */
+interface DinkAccountsTable {
+  id: Generated<number>;
+  event_id: number;
+  ign_key: string;
+  account_hash: string;
+  created_at: string;
+}
+/** One received Dink post with its outcome. */
+interface DinkPostsTable {
+  id: Generated<number>;
+  event_id: number;
+  at: string;
+  player_name: string;
+  type: string;
+  summary: string;
+  outcome: string;
+}
+/** SHA-256 hex of a taken post (JSON and image bytes) and when it was taken: the 10-minute dedupe. */
+interface DinkDigestsTable {
+  id: Generated<number>;
+  event_id: number;
+  digest: string;
+  at: string;
+}
 
 /** The whole database as Kysely sees it. */
 export interface Database {
@@ -227,6 +270,10 @@ export interface Database {
   submissions: SubmissionsTable;
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;
+  dink_links: DinkLinksTable;
+  dink_accounts: DinkAccountsTable;
+  dink_posts: DinkPostsTable;
+  dink_digests: DinkDigestsTable;
 }
 
 /** A database handle or an open transaction; repositories take either (docs/architecture.md §5). */

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db, SubmissionsTable } from '../db/schema';
 import { isTier } from '../../contract/game/tiers';
+import { isDinkType } from '../../contract/dink';
 import { SUBMISSION_STATUSES, type Submission, type SubmissionStatus } from '../../contract/submission';
 
 /** A stored submission row (server/db/schema.ts SubmissionsTable). */
@@ -42,6 +43,9 @@ function toSubmission(r: Joined): Submission {
     reason: r.reason,
     created_at: r.created_at,
     reviewed_at: r.reviewed_at,
+    source: r.source === 'dink' ? 'dink' : 'upload',
+    evidence: r.evidence_type !== null && isDinkType(r.evidence_type) ? { type: r.evidence_type, summary: r.evidence_summary ?? '' } : null,
+    auto: r.auto === 1,
   };
 }
 
@@ -72,10 +76,14 @@ export async function listClanSubmissions(db: Db, clanId: number, status: Submis
   return rows.map(toSubmission);
 }
 
-/** Inserts a submission (status pending, no review); returns its id. */
+/**
+ * Inserts a submission (status pending, no review); returns its id. `source` defaults to
+ * 'upload' with no evidence; a Dink post gives 'dink' and its evidence (docs/server.md §13).
+ */
 export async function insertSubmission(
   db: Db,
-  values: Omit<SubmissionRow, 'id' | 'status' | 'reviewer_id' | 'reason' | 'reviewed_at'>,
+  values: Omit<SubmissionRow, 'id' | 'status' | 'reviewer_id' | 'reason' | 'reviewed_at' | 'source' | 'evidence_type' | 'evidence_summary' | 'auto'> &
+    Partial<Pick<SubmissionRow, 'source' | 'evidence_type' | 'evidence_summary'>>,
 ): Promise<number> {
   const row = await db.insertInto('submissions')
     .values({ ...values, status: 'pending', reviewer_id: null, reason: null, reviewed_at: null })

@@ -13,12 +13,14 @@ import {
   type Difficulty,
 } from '../../contract/task';
 import { applyTextRule } from '../../contract/text';
+import { autoRuleFromCells, type AutoRule } from '../../contract/dink';
 
-/** A good CSV record: its line in the file, description after the text rule, upper-case difficulty. */
+/** A good CSV record: its line in the file, description after the text rule, upper-case difficulty, Dink rule or null. */
 interface CsvTask {
   row: number;
   description: string;
   difficulty: Difficulty;
+  auto_rule: AutoRule | null;
 }
 
 /** The good records and the refused ones of a task CSV. */
@@ -48,14 +50,15 @@ function lineCounter(buf: Buffer): (offset: number) => number {
 /**
  * Reads task CSV text (docs/server.md §4) with csv-parse: a header row naming
  * `description` and `difficulty` in any column order (case-insensitive, trimmed; other columns
- * ignored), UTF-8 with or without BOM, LF or CRLF, quoted fields with commas, line breaks and
+ * ignored; the optional `auto_type`, `auto_names` (separated by `|`) and `auto_min` columns give the
+ * task's Dink auto rule, docs/server.md §13), UTF-8 with or without BOM, LF or CRLF, quoted fields with commas, line breaks and
  * doubled quotes, quotes inside unquoted fields taken literally, blank (or all-blank) lines
  * skipped, rows with missing or extra cells read as far as they go. Descriptions go through the
  * text rule of JSON bodies (contract/text.ts: control characters other than line breaks refused,
  * zero-width and bidi controls removed, NFC, trimmed); difficulty is trimmed and case-insensitive.
  *
  * A bad record (no description, a control character in it, no or unknown difficulty, description
- * over 500 characters) is returned in `errors` with `row` = the file line where the record starts
+ * over 500 characters, an auto rule that breaks contract/dink.ts AutoRuleSchema) is returned in `errors` with `row` = the file line where the record starts
  * (header = line 1, blank lines counted) and never stops the good ones.
  *
  * Raises 400 for a file-level problem: malformed CSV (such as an unclosed quote), no content,
@@ -98,6 +101,10 @@ export function parseTaskCsv(text: string): ParsedTaskCsv {
     throw badRequest('The CSV header names the description or difficulty column more than once.');
   }
   if (rows.length === 1) throw badRequest(CSV_NO_ROWS);
+  const autoTypeCol = header.indexOf('auto_type');
+  const autoNamesCol = header.indexOf('auto_names');
+  const autoMinCol = header.indexOf('auto_min');
+  const cell = (cells: string[], col: number) => (col < 0 ? '' : (cells[col] ?? ''));
 
   const tasks: CsvTask[] = [];
   const errors: CsvRowError[] = [];
@@ -112,8 +119,10 @@ export function parseTaskCsv(text: string): ParsedTaskCsv {
     else if (description.length > TASK_DESCRIPTION_MAX) problems.push(TASK_DESCRIPTION_TOO_LONG);
     if (!rawDifficulty) problems.push('Difficulty is required.');
     else if (!difficulty) problems.push(`Difficulty '${rawDifficulty.slice(0, 40)}' is not one of ${DIFFICULTIES.join(', ')}.`);
-    if (problems.length > 0 || !difficulty) errors.push({ row: line, message: problems.join(' ') });
-    else tasks.push({ row: line, description, difficulty });
+    const rule = autoRuleFromCells(cell(cells, autoTypeCol), cell(cells, autoNamesCol), cell(cells, autoMinCol));
+    if (!rule.ok) problems.push(rule.message);
+    if (problems.length > 0 || !difficulty || !rule.ok) errors.push({ row: line, message: problems.join(' ') });
+    else tasks.push({ row: line, description, difficulty, auto_rule: rule.rule });
   }
   return { tasks, errors };
 }

@@ -5,12 +5,33 @@ import { nowIso } from '../db/connect';
 import { notFound } from '../errors';
 import type { Difficulty, Task, TaskPageAnswer, TaskPageQuery } from '../../contract/task';
 import { TIERS } from '../../contract/game/tiers';
+import * as v from 'valibot';
+import { AutoRuleSchema, type AutoRule } from '../../contract/dink';
 
 function tasksQuery(db: Db) {
   return db.selectFrom('tasks')
     .innerJoin('clans', 'clans.id', 'tasks.clan_id')
-    .select(['tasks.id', 'tasks.description', 'tasks.difficulty', 'tasks.clan_id', 'clans.name as clan_name']);
+    .select(['tasks.id', 'tasks.description', 'tasks.difficulty', 'tasks.clan_id', 'clans.name as clan_name', 'tasks.auto_rule']);
 }
+
+/** A stored auto rule (JSON text, docs/server.md §13) as the task shape's `auto_rule`; null when none or unreadable. */
+export function parseStoredRule(text: string | null): AutoRule | null {
+  if (text === null) return null;
+  try {
+    const parsed = v.safeParse(AutoRuleSchema, JSON.parse(text));
+    return parsed.success ? parsed.output : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A selected row as the contract's Task (its rule parsed). */
+function toTask(r: { id: number; description: string; difficulty: string; clan_id: number; clan_name: string; auto_rule: string | null }): Task {
+  return { id: r.id, description: r.description, difficulty: r.difficulty as Difficulty, clan_id: r.clan_id, clan_name: r.clan_name, auto_rule: parseStoredRule(r.auto_rule) };
+}
+
+/** A rule as stored: JSON text, or null. */
+const storedRule = (rule: AutoRule | null | undefined): string | null => (rule ? JSON.stringify({ type: rule.type, names: rule.names, min: rule.min }) : null);
 
 /** Position of a stored difficulty in tier order; anything unknown sorts last. */
 function rank(difficulty: string): number {
@@ -26,7 +47,7 @@ function byTierThenDescription(a: Task, b: Task): number {
 /** The task pool of one clan (docs/game-rules.md §12), sorted by tier then description. */
 export async function listClanTasks(db: Db, clanId: number): Promise<Task[]> {
   const rows = await tasksQuery(db).where('tasks.clan_id', '=', clanId).execute();
-  return (rows as Task[]).sort(byTierThenDescription);
+  return rows.map(toTask).sort(byTierThenDescription);
 }
 
 /**
@@ -81,7 +102,7 @@ export async function listTaskPage(db: Db, dialect: Dialect, query: TaskPageQuer
     if (query.limit === 0) return [];
     let q = tasksQuery(db);
     if (search) q = q.where(search);
-    return (await q.orderBy(rank).orderBy(description).orderBy('tasks.id').limit(query.limit).offset(query.offset).execute()) as Task[];
+    return (await q.orderBy(rank).orderBy(description).orderBy('tasks.id').limit(query.limit).offset(query.offset).execute()).map(toTask);
   };
   // Without a search every task counts (each belongs to a clan: clan_id is a non-null foreign key).
   const count = async (): Promise<number> => {
@@ -116,7 +137,7 @@ export async function countClanTasks(db: Db, clanId: number): Promise<number> {
 export async function findTask(db: Db, clanId: number, taskId: number): Promise<Task> {
   const row = await tasksQuery(db).where('tasks.id', '=', taskId).where('tasks.clan_id', '=', clanId).executeTakeFirst();
   if (!row) throw notFound(`Task ID ${taskId} not found.`);
-  return row as Task;
+  return toTask(row);
 }
 
 /** The id of the clan's task with exactly this description and difficulty, other than `exceptId`, or null. */
@@ -132,11 +153,11 @@ export async function sameTask(db: Db, clanId: number, description: string, diff
  * one added concurrently (ON CONFLICT DO NOTHING on the unique pair). Inserts in chunks of 200
  * rows. Returns how many were inserted.
  */
-export async function insertTasks(db: Db, clanId: number, tasks: { description: string; difficulty: Difficulty }[]): Promise<number> {
+export async function insertTasks(db: Db, clanId: number, tasks: { description: string; difficulty: Difficulty; auto_rule?: AutoRule | null }[]): Promise<number> {
   let inserted = 0;
   const now = nowIso();
   for (let i = 0; i < tasks.length; i += 200) {
-    const chunk = tasks.slice(i, i + 200).map((t) => ({ clan_id: clanId, description: t.description, difficulty: t.difficulty, created_at: now }));
+    const chunk = tasks.slice(i, i + 200).map((t) => ({ clan_id: clanId, description: t.description, difficulty: t.difficulty, auto_rule: storedRule(t.auto_rule), created_at: now }));
     const rows = await db.insertInto('tasks')
       .values(chunk)
       .onConflict((oc) => oc.columns(['clan_id', 'description', 'difficulty']).doNothing())
@@ -148,9 +169,9 @@ export async function insertTasks(db: Db, clanId: number, tasks: { description: 
 }
 
 /** Inserts one task; returns its id, or null when the pair is already in the clan's pool. */
-export async function insertTask(db: Db, clanId: number, task: { description: string; difficulty: Difficulty }): Promise<number | null> {
+export async function insertTask(db: Db, clanId: number, task: { description: string; difficulty: Difficulty; auto_rule?: AutoRule | null }): Promise<number | null> {
   const row = await db.insertInto('tasks')
-    .values({ clan_id: clanId, description: task.description, difficulty: task.difficulty, created_at: nowIso() })
+    .values({ clan_id: clanId, description: task.description, difficulty: task.difficulty, auto_rule: storedRule(task.auto_rule), created_at: nowIso() })
     .onConflict((oc) => oc.columns(['clan_id', 'description', 'difficulty']).doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -168,9 +189,10 @@ export function pairKey(description: string, difficulty: string): string {
   return `${difficulty}\u0000${description}`;
 }
 
-/** Overwrites a task's description and difficulty. */
-export async function updateTask(db: Db, taskId: number, description: string, difficulty: Difficulty): Promise<void> {
-  await db.updateTable('tasks').set({ description, difficulty }).where('id', '=', taskId).execute();
+/** Overwrites a task's description and difficulty, and its auto rule unless `autoRule` is undefined (kept). */
+export async function updateTask(db: Db, taskId: number, description: string, difficulty: Difficulty, autoRule?: AutoRule | null): Promise<void> {
+  const set = autoRule === undefined ? { description, difficulty } : { description, difficulty, auto_rule: storedRule(autoRule) };
+  await db.updateTable('tasks').set(set).where('id', '=', taskId).execute();
 }
 
 /** Deletes one task. Board squares keep their copied text (they hold no foreign key to the pool). */

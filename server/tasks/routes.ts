@@ -125,7 +125,7 @@ export function taskRoutes(): Hono<AppEnv> {
     const { db, clanId, taskId } = await managedTask(c);
     const body = await readJson(c, TaskBodySchema);
     if (await sameTask(db, clanId, body.description, body.difficulty, taskId)) throw conflict(TASK_DUPLICATE);
-    await uniqueOrConflict(TASK_DUPLICATE, () => updateTask(db, taskId, body.description, body.difficulty));
+    await uniqueOrConflict(TASK_DUPLICATE, () => updateTask(db, taskId, body.description, body.difficulty, body.auto_rule));
     return c.json({ task: await findTask(db, clanId, taskId) });
   });
 

@@ -194,7 +194,7 @@ describe.each(backends())('task pool cap and pages (%s)', (backend) => {
       }
       // The expected list: every task in the database (this suite's other tests add theirs too), in the API's order.
       const rows = await directSql(suite.env, 'SELECT tasks.id, tasks.description, tasks.difficulty, tasks.clan_id, clans.name AS clan_name FROM tasks JOIN clans ON clans.id = tasks.clan_id');
-      all = rows.map((t) => ({ id: Number(t.id), description: t.description, difficulty: t.difficulty, clan_id: Number(t.clan_id), clan_name: t.clan_name })).sort(byPoolOrder);
+      all = rows.map((t) => ({ id: Number(t.id), description: t.description, difficulty: t.difficulty, clan_id: Number(t.clan_id), clan_name: t.clan_name, auto_rule: null })).sort(byPoolOrder);
     }, 60_000);
 
     /** The tasks of `all` matching `q` the way the API should: case-insensitive, literal. */
@@ -206,7 +206,7 @@ describe.each(backends())('task pool cap and pages (%s)', (backend) => {
       expect(Object.keys(r.body).sort()).toEqual(['tasks', 'total']);
       expect(r.body.total).toBe(all.length);
       expect(r.body.tasks).toEqual(all.slice(0, 100));
-      expect(Object.keys(r.body.tasks[0]).sort()).toEqual(['clan_id', 'clan_name', 'description', 'difficulty', 'id']);
+      expect(Object.keys(r.body.tasks[0]).sort()).toEqual(['auto_rule', 'clan_id', 'clan_name', 'description', 'difficulty', 'id']);
       // The trailing slash is optional.
       expect((await manager.get('/api/tasks?limit=3')).body.tasks).toEqual(all.slice(0, 3));
     });

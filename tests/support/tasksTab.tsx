@@ -23,6 +23,7 @@ export const task = (description: string, difficulty: Task['difficulty'], clan_i
   difficulty,
   clan_id,
   clan_name,
+  auto_rule: null,
 });
 
 /** The clan's pool: one task of each tier and ten easy chores (15 tasks, two pages of 10). */

@@ -39,7 +39,7 @@ function sub(id: number, gameId: number, status: Submission['status'] = 'pending
     id, game_id: gameId, team_id: id, team_name: `Team ${id}`, team_color: '#2a5db0', square_index: 40 + id,
     task_description: `Task ${id}`, task_difficulty: 'MEDIUM',
     submitted_by: { user_id: 10 + id, username: `user${id}`, ign: `Ign${id}` }, note: '', image_url: `/api/submissions/${id}/image`, thumb_url: `/api/submissions/${id}/thumb`,
-    status, reviewer: null, reason: null, created_at: `2026-01-01T10:0${id}:00.000Z`, reviewed_at: null,
+    status, reviewer: null, reason: null, created_at: `2026-01-01T10:0${id}:00.000Z`, reviewed_at: null, source: 'upload', evidence: null, auto: false,
   };
 }
 /** The first proof waiting in clan 9 when the count is taken. */

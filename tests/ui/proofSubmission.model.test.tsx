@@ -51,6 +51,7 @@ function submission(status: Submission['status'], reason: string | null): Submis
     task_description: 'Get a Dragon med helm', task_difficulty: 'HARD',
     submitted_by: { user_id: 2, username: 'bob', ign: 'Woox' }, note: '', image_url: '/api/submissions/9/image', thumb_url: '/api/submissions/9/thumb',
     status, reviewer: status === 'denied' ? { user_id: 1, username: 'alice' } : null, reason, created_at: '2026-01-01T10:00:00.000Z', reviewed_at: status === 'denied' ? REVIEWED_AT : null,
+    source: 'upload', evidence: null, auto: false,
   };
 }
 const DENIED = submission('denied', REASON);

@@ -43,7 +43,7 @@ function sub(id: number, team: string, createdAt: string, note: string): Submiss
     id, game_id: 3, team_id: id, team_name: team, team_color: '#2a5db0', square_index: 40 + id,
     task_description: `Task <i>${id}</i>`, task_difficulty: 'MEDIUM',
     submitted_by: { user_id: 10 + id, username: `user${id}`, ign: `Ign${id}` }, note, image_url: `/api/submissions/${id}/image`, thumb_url: `/api/submissions/${id}/thumb`,
-    status: 'pending', reviewer: null, reason: null, created_at: createdAt, reviewed_at: null,
+    status: 'pending', reviewer: null, reason: null, created_at: createdAt, reviewed_at: null, source: 'upload', evidence: null, auto: false,
   };
 }
 const A = sub(1, 'Blue Wizards', '2026-01-01T10:00:00.000Z', 'Note <script>alert(1)</script>');

@@ -9,7 +9,7 @@ import { isCsvName } from '../../machines/csvImport.machine';
 /** Pure helpers of the Tasks tab table (docs/client.md §8, §12; docs/game-rules.md §13). */
 
 let nextId = 1;
-const task = (description: string, difficulty: Task['difficulty'], clan_name = 'Iron Legion', clan_id = 1): Task => ({ id: nextId++, description, difficulty, clan_id, clan_name });
+const task = (description: string, difficulty: Task['difficulty'], clan_name = 'Iron Legion', clan_id = 1): Task => ({ id: nextId++, description, difficulty, clan_id, clan_name, auto_rule: null });
 
 const POOL: Task[] = [
   task('Zulrah kill', 'ELITE'),
@@ -39,7 +39,7 @@ describe('sorting in tier order', () => {
     const arb = fc.array(fc.record({ description: fc.string({ maxLength: 8 }), difficulty: fc.constantFrom(...TIERS) }), { maxLength: 40 });
     fc.assert(
       fc.property(arb, (rows) => {
-        const tasks = rows.map((r, i) => ({ id: i + 1, clan_id: 1, clan_name: 'C', ...r }));
+        const tasks = rows.map((r, i) => ({ id: i + 1, clan_id: 1, clan_name: 'C', auto_rule: null, ...r }));
         const before = JSON.stringify(tasks);
         const sorted = sortTasks(tasks, { key: 'difficulty', direction: 'asc' });
         expect(JSON.stringify(tasks)).toBe(before);

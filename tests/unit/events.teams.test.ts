@@ -56,7 +56,7 @@ describe('eligible list', () => {
 });
 
 describe('taskPool chart', () => {
-  const task = (id: number, clan_id = 7): Task => ({ id, description: `Task ${id}`, difficulty: 'EASY', clan_id, clan_name: clan_id === 7 ? 'Iron Legion' : 'Blue Moon' });
+  const task = (id: number, clan_id = 7): Task => ({ id, description: `Task ${id}`, difficulty: 'EASY', clan_id, clan_name: clan_id === 7 ? 'Iron Legion' : 'Blue Moon', auto_rule: null });
 
   /** The chart with the clan list answering at once and every page call recorded and answered by `answer` (default 45 tasks). */
   function pool(answer: (q: TaskPageQuery) => Promise<TaskPageResult> | TaskPageResult = (q) => ({ tasks: [task(q.offset + 1, 99)], offset: q.offset, total: 45, unfilteredTotal: q.q ? 90 : null })) {

@@ -1,0 +1,386 @@
+import * as v from 'valibot';
+import { applyTextRule, hasControlChars } from './text';
+
+// ---------------------------------------------------------------------------------------------
+// Dink: proof straight from the game (docs/server.md §13). The event's Dink
+// link, the recent posts list, the auto rule a task may carry, and the pure rules that read a
+// Dink post (the RuneLite plugin's `payload_json`) and match it against a task's rule. Shared by
+// the server (server/dink/), the task API and CSV import (server/tasks/) and the client's panels.
+// ---------------------------------------------------------------------------------------------
+
+/** The Dink notification types a task's auto rule may name (docs/server.md §13). */
+export const DINK_TYPES = [
+  'LOOT',
+  'COLLECTION',
+  'KILL_COUNT',
+  'LEVEL',
+  'QUEST',
+  'CLUE',
+  'PET',
+  'COMBAT_ACHIEVEMENT',
+  'ACHIEVEMENT_DIARY',
+  'SLAYER',
+] as const;
+export type DinkType = (typeof DINK_TYPES)[number];
+
+/** True when `s` is one of DINK_TYPES. */
+export function isDinkType(s: string): s is DinkType {
+  return (DINK_TYPES as readonly string[]).includes(s);
+}
+
+/** A post's outcome, in the order they are judged after the 204 (docs/server.md §13). */
+export const DINK_OUTCOMES = ['duplicate', 'not_running', 'unknown_player', 'suspicious', 'no_task', 'no_match', 'submitted', 'approved'] as const;
+export type DinkOutcome = (typeof DINK_OUTCOMES)[number];
+
+/** Most names one auto rule may list. */
+const AUTO_RULE_NAMES_MAX = 50;
+/** Longest name in an auto rule (characters after the text rule). */
+const AUTO_RULE_NAME_MAX = 100;
+/** Largest `min` (a quantity, kill count or level). */
+const AUTO_RULE_MIN_MAX = 2147483647;
+
+/** 400 texts of an auto rule, each naming its field (task API and CSV rows). */
+export const AUTO_RULE_MESSAGES = {
+  notObject: 'auto_rule must be an object {type, names, min} or null.',
+  type: `auto_rule.type must be one of ${DINK_TYPES.join(', ')}.`,
+  names: `auto_rule.names must be a list of 1 to ${AUTO_RULE_NAMES_MAX} names.`,
+  name: `Each auto_rule name must be 1 to ${AUTO_RULE_NAME_MAX} characters without control characters.`,
+  min: 'auto_rule.min must be a whole number of 1 or more, or null.',
+} as const;
+
+/** One name of a rule: the text rule (no control characters, NFC, trimmed), 1-100 characters. */
+const RuleNameSchema = v.pipe(
+  v.string(AUTO_RULE_MESSAGES.name),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const result = applyTextRule(dataset.value, { label: 'auto_rule name', field: 'auto_rule.names' });
+    if (!result.ok || result.value.length === 0 || result.value.length > AUTO_RULE_NAME_MAX) {
+      addIssue({ message: AUTO_RULE_MESSAGES.name });
+      return NEVER;
+    }
+    return result.value;
+  }),
+);
+
+/**
+ * A task's auto rule `{type, names, min}` (docs/server.md §13): the Dink type, the names that
+ * count (compared ignoring case: item names for LOOT and COLLECTION, the boss for KILL_COUNT, the
+ * skill for LEVEL, the quest, the clue tier, the pet, the combat task, "{area} {difficulty}" for
+ * a diary, the monster for SLAYER) and `min` (a quantity, kill count or level; null for none).
+ * `type` is read case-insensitively; names are deduplicated ignoring case.
+ */
+export const AutoRuleSchema = v.object(
+  {
+    type: v.pipe(v.string(AUTO_RULE_MESSAGES.type), v.trim(), v.toUpperCase(), v.picklist(DINK_TYPES, AUTO_RULE_MESSAGES.type)),
+    names: v.pipe(
+      v.array(RuleNameSchema, AUTO_RULE_MESSAGES.names),
+      v.transform(dedupeNames),
+      v.minLength(1, AUTO_RULE_MESSAGES.names),
+      v.maxLength(AUTO_RULE_NAMES_MAX, AUTO_RULE_MESSAGES.names),
+    ),
+    min: v.optional(
+      v.nullable(v.pipe(v.number(AUTO_RULE_MESSAGES.min), v.integer(AUTO_RULE_MESSAGES.min), v.minValue(1, AUTO_RULE_MESSAGES.min), v.maxValue(AUTO_RULE_MIN_MAX, AUTO_RULE_MESSAGES.min))),
+      null,
+    ),
+  },
+  AUTO_RULE_MESSAGES.notObject,
+);
+export type AutoRule = v.InferOutput<typeof AutoRuleSchema>;
+
+/** `auto_rule` in a task body: a rule, or null for none. */
+export const AutoRuleFieldSchema = v.nullable(AutoRuleSchema);
+
+/** The rule as every task shape carries it (already checked). */
+export const AutoRuleShapeSchema = v.nullable(v.object({ type: v.picklist(DINK_TYPES), names: v.array(v.string()), min: v.nullable(v.number()) }));
+
+/** Names without repeats (ignoring case), first spelling kept. */
+function dedupeNames(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.filter((name) => {
+    const key = nameKey(name);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * An auto rule from the CSV's optional cells `auto_type`, `auto_names` (separated by `|`) and
+ * `auto_min` (docs/server.md §13): null when all three are blank, else the checked rule or the
+ * row's error text.
+ */
+export function autoRuleFromCells(type: string, names: string, min: string): { ok: true; rule: AutoRule | null } | { ok: false; message: string } {
+  if (type.trim() === '' && names.trim() === '' && min.trim() === '') return { ok: true, rule: null };
+  const minText = min.trim();
+  if (minText !== '' && !/^[0-9]+$/.test(minText)) return { ok: false, message: AUTO_RULE_MESSAGES.min };
+  const parsed = v.safeParse(AutoRuleSchema, {
+    type,
+    names: names.split('|').map((n) => n.trim()).filter((n) => n !== ''),
+    min: minText === '' ? null : Number(minText),
+  });
+  return parsed.success ? { ok: true, rule: parsed.output } : { ok: false, message: parsed.issues[0].message };
+}
+
+// --------------------------------------------------------------------------------------------
+// Link, settings and recent posts (managers; docs/server.md §13)
+// --------------------------------------------------------------------------------------------
+
+/** The event's Dink link: `url` is `<origin>/api/dink/{token}`; times ISO. */
+const DinkLinkSchema = v.object({ url: v.string(), auto_approve: v.boolean(), created_at: v.string() });
+export type DinkLink = v.InferOutput<typeof DinkLinkSchema>;
+
+/** `{dink}`: POST (make or rotate), GET (null when none) and PUT answers. */
+export const DinkLinkAnswerSchema = v.object({ dink: v.nullable(DinkLinkSchema) });
+export type DinkLinkAnswer = v.InferOutput<typeof DinkLinkAnswerSchema>;
+
+/** PUT .../dink body: `{auto_approve}`. */
+export const DinkSettingsBodySchema = v.object(
+  { auto_approve: v.boolean('auto_approve must be true or false.') },
+  'Request body must be a JSON object with auto_approve.',
+);
+export type DinkSettingsBody = v.InferOutput<typeof DinkSettingsBodySchema>;
+
+/** One received post: `player_name` and `type` as posted, `summary` of what it says, its outcome. */
+const DinkPostSchema = v.object({
+  at: v.string(),
+  player_name: v.string(),
+  type: v.string(),
+  summary: v.string(),
+  outcome: v.picklist(DINK_OUTCOMES),
+});
+export type DinkPost = v.InferOutput<typeof DinkPostSchema>;
+
+/**
+ * `dink_post` socket payload (docs/server.md §13): a post just judged for event `event_id`, sent
+ * to the clan's managers room (`join_reviews`), so the Dink panel's recent list updates live.
+ */
+export interface DinkPostUpdate {
+  event_id: number;
+  post: DinkPost;
+}
+
+/** GET .../dink/recent answer: the last 200 posts, newest first. */
+export const DinkRecentAnswerSchema = v.object({ posts: v.array(DinkPostSchema) });
+export type DinkRecentAnswer = v.InferOutput<typeof DinkRecentAnswerSchema>;
+
+/** Most posts GET .../dink/recent lists (and the server keeps per event). */
+export const DINK_RECENT_MAX = 200;
+/** Posts a minute one live token takes before 429. */
+export const DINK_RATE_PER_MINUTE = 60;
+/** Window in which the same post (same JSON and image bytes) is taken once, ms. */
+export const DINK_DEDUPE_MS = 10 * 60 * 1000;
+
+/** Where a submission came from: a member's upload or a Dink post. */
+export const SUBMISSION_SOURCES = ['upload', 'dink'] as const;
+export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
+
+/** What a Dink post said, on a submission made from it (null for uploads). */
+export const EvidenceSchema = v.nullable(v.object({ type: v.picklist(DINK_TYPES), summary: v.string() }));
+export type Evidence = v.InferOutput<typeof EvidenceSchema>;
+
+/** Texts of the Dink routes and the log line of an automatic approval (docs/server.md §13). */
+export const DINK_MESSAGES = {
+  /** Verbatim (docs/server.md §13). */
+  autoApproved: (summary: string) => `Approved automatically from Dink: ${summary}.`,
+  noLink: 'This event has no Dink link. Make one first.',
+  notFound: 'Not found.',
+  rateLimited: 'Too many posts to this Dink link. Slow down.',
+  noPayload: 'payload_json is required and must be JSON.',
+  badFile: 'The file must be a PNG or JPEG image.',
+  tooLarge: 'The file is too large: at most 8 MiB.',
+  revoked: 'Dink link revoked.',
+} as const;
+
+// --------------------------------------------------------------------------------------------
+// Names: players and rule names
+// --------------------------------------------------------------------------------------------
+
+/**
+ * The key under which OSRS compares player names: NFC, lower case, and space, `_`, `-` and the
+ * no-break space the game client uses all alike (docs/server.md §13 'as the game does').
+ * 'Iron_Man-1' and 'iron man 1' have the same key.
+ */
+export function ignKey(name: string): string {
+  return name.normalize('NFC').trim().toLowerCase().replace(/[ _\-\u00A0]/g, ' ');
+}
+
+/** The key under which rule names and post names compare: NFC, case and surrounding/inner runs of space ignored. */
+function nameKey(name: string): string {
+  return name.normalize('NFC').trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+// --------------------------------------------------------------------------------------------
+// Reading a post
+// --------------------------------------------------------------------------------------------
+
+/** One thing a post names with its quantity: an item and how many, a boss and its kill count, a skill and its level. */
+interface DinkThing {
+  name: string;
+  quantity: number;
+}
+
+/** What a post of a known type says: its type, the named things, and a one-line summary for people. */
+export interface DinkEvidence {
+  type: DinkType;
+  things: DinkThing[];
+  summary: string;
+}
+
+/**
+ * A Dink post read for judging: the player name and type as posted (for the recent list; '' when
+ * missing), `player` the name when it is usable text (a non-empty string without control
+ * characters, at most 64 characters), the account hash when there is one, and the evidence when
+ * the type is known and its fields are there (else null: the post is recorded 'no_match').
+ */
+export interface DinkReading {
+  player_name: string;
+  player: string | null;
+  type: string;
+  account_hash: string | null;
+  evidence: DinkEvidence | null;
+  summary: string;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
+/** A name as Dink sends it: a non-empty string of at most 200 characters without control characters. */
+const str = (x: unknown): string | null => (typeof x === 'string' && x.trim() !== '' && x.length <= 200 && !hasControlChars(x) ? x.trim() : null);
+/** A whole number ≥ 0, also when Dink sends it as a string ('30' for slayerCompleted). */
+const num = (x: unknown): number | null => {
+  const n = typeof x === 'number' ? x : typeof x === 'string' && /^\s*[0-9]{1,12}\s*$/.test(x) ? Number(x) : NaN;
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+};
+/** 'HARD' → 'Hard', 'grandmaster' → 'Grandmaster'. */
+const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
+
+/** Items of LOOT and CLUE posts, `{name, quantity}` each; null when the list is missing or malformed. */
+function items(x: unknown): DinkThing[] | null {
+  if (!Array.isArray(x) || x.length > 1000) return null;
+  const out: DinkThing[] = [];
+  for (const item of x) {
+    if (!isObject(item)) return null;
+    const name = str(item.name);
+    const quantity = num(item.quantity ?? 1);
+    if (name === null || quantity === null) return null;
+    out.push({ name, quantity });
+  }
+  return out;
+}
+
+/** 'Dragon warhammer x1, Bones x1' (at most 5 items, then 'and N more'). */
+function itemList(list: DinkThing[]): string {
+  const shown = list.slice(0, 5).map((i) => `${i.name} x${i.quantity}`);
+  if (list.length > 5) shown.push(`and ${list.length - 5} more`);
+  return shown.join(', ');
+}
+
+/** Evidence of one known type from its `extra`, or null when its fields are missing or malformed. */
+function readExtra(type: DinkType, extra: Json): DinkEvidence | null {
+  switch (type) {
+    case 'LOOT': {
+      const list = items(extra.items);
+      const source = str(extra.source);
+      if (!list || list.length === 0) return null;
+      return { type, things: list, summary: source ? `${itemList(list)} from ${source}` : itemList(list) };
+    }
+    case 'COLLECTION': {
+      const name = str(extra.itemName);
+      if (!name) return null;
+      return { type, things: [{ name, quantity: 1 }], summary: `Collection log: ${name}` };
+    }
+    case 'KILL_COUNT': {
+      const boss = str(extra.boss);
+      const count = num(extra.count);
+      if (!boss || count === null) return null;
+      return { type, things: [{ name: boss, quantity: count }], summary: `${boss} kill count ${count}` };
+    }
+    case 'LEVEL': {
+      if (!isObject(extra.levelledSkills)) return null;
+      const things: DinkThing[] = [];
+      for (const [skill, level] of Object.entries(extra.levelledSkills)) {
+        const name = str(skill);
+        const n = num(level);
+        if (!name || n === null) return null;
+        things.push({ name, quantity: n });
+      }
+      if (things.length === 0) return null;
+      return { type, things, summary: things.map((t) => `${t.name} level ${t.quantity}`).join(', ') };
+    }
+    case 'QUEST': {
+      const quest = str(extra.questName);
+      if (!quest) return null;
+      return { type, things: [{ name: quest, quantity: 1 }], summary: `Quest complete: ${quest}` };
+    }
+    case 'CLUE': {
+      const tier = str(extra.clueType);
+      if (!tier) return null;
+      const list = extra.items === undefined ? [] : items(extra.items);
+      if (!list) return null;
+      const loot = list.length > 0 ? `: ${itemList(list)}` : '';
+      return { type, things: [{ name: tier, quantity: 1 }], summary: `${title(tier)} clue completed${loot}` };
+    }
+    case 'PET': {
+      const pet = str(extra.petName);
+      // Dink leaves petName out when the game did not name the pet: a pet, but nothing to match.
+      return { type, things: pet ? [{ name: pet, quantity: 1 }] : [], summary: pet ? `Pet: ${pet}` : 'Pet (name not sent)' };
+    }
+    case 'COMBAT_ACHIEVEMENT': {
+      const task = str(extra.task);
+      const tier = str(extra.tier);
+      if (!task) return null;
+      return { type, things: [{ name: task, quantity: 1 }], summary: tier ? `${title(tier)} combat task: ${task}` : `Combat task: ${task}` };
+    }
+    case 'ACHIEVEMENT_DIARY': {
+      const area = str(extra.area);
+      const difficulty = str(extra.difficulty);
+      if (!area || !difficulty) return null;
+      const name = `${area} ${title(difficulty)}`;
+      return { type, things: [{ name, quantity: 1 }], summary: `${name} diary` };
+    }
+    case 'SLAYER': {
+      // `monster` is the task's monster; older Dink versions send only `slayerTask` ('Kalphite'
+      // or '35 Kalphite'). `killCount` is how many were slain on the task.
+      const monster = str(extra.monster) ?? str(typeof extra.slayerTask === 'string' ? extra.slayerTask.replace(/^\s*[0-9]+\s+/, '') : null);
+      if (!monster) return null;
+      const kills = num(extra.killCount) ?? (typeof extra.slayerTask === 'string' ? num(/^\s*([0-9]+)\s/.exec(extra.slayerTask)?.[1]) : null) ?? 1;
+      return { type, things: [{ name: monster, quantity: kills }], summary: `Slayer task complete: ${kills} ${monster}` };
+    }
+  }
+}
+
+/** `text` cut to `max` characters, control characters shown as U+FFFD (for the recent list). */
+function shown(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001F\u007F-\u009F]/g, '\uFFFD').slice(0, max);
+}
+
+/**
+ * Reads a parsed `payload_json` (docs/server.md §13). Never throws: anything that is not a
+ * Dink post of a known type with its fields gives `evidence: null` (recorded 'no_match').
+ */
+export function readDinkPayload(payload: unknown): DinkReading {
+  const body = isObject(payload) ? payload : {};
+  const rawName = typeof body.playerName === 'string' ? body.playerName : '';
+  const rawType = typeof body.type === 'string' ? body.type : '';
+  const player = rawName.length <= 64 ? str(rawName) : null;
+  const hash = typeof body.dinkAccountHash === 'string' && body.dinkAccountHash.length > 0 && body.dinkAccountHash.length <= 200 ? body.dinkAccountHash : null;
+  const type = isDinkType(rawType) ? rawType : null;
+  const evidence = type && isObject(body.extra) ? readExtra(type, body.extra) : null;
+  const summary = evidence ? evidence.summary : type ? `${type} post without its details` : rawType ? `Unsupported post type ${shown(rawType, 40)}` : 'Not a Dink post';
+  return { player_name: shown(rawName, 64), player, type: shown(rawType, 40), account_hash: hash, evidence, summary: shown(summary, 300) };
+}
+
+/**
+ * True when `evidence` satisfies `rule` (docs/server.md §13): same type, one of the rule's names
+ * named by the post (ignoring case), and with `min` the quantity reached: for LOOT the sum of the
+ * matching items' quantities, otherwise the largest matching quantity (kill count, level, slayer
+ * kills; 1 for the rest).
+ */
+export function matchesAutoRule(rule: AutoRule, evidence: DinkEvidence): boolean {
+  if (rule.type !== evidence.type) return false;
+  const wanted = new Set(rule.names.map(nameKey));
+  const hits = evidence.things.filter((t) => wanted.has(nameKey(t.name)));
+  if (hits.length === 0) return false;
+  if (rule.min === null) return true;
+  const quantity = rule.type === 'LOOT' ? hits.reduce((sum, t) => sum + t.quantity, 0) : Math.max(...hits.map((t) => t.quantity));
+  return quantity >= rule.min;
+}
