@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { backends } from '../support/server';
 import { useServerSuite } from '../support/suite';
 import { ApiClient, type Answer } from '../support/api';
+import { directSql } from '../support/fixtures';
 import { act, castOf, newGame, stored, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
 import { AUTO_RULE_MESSAGES, DINK_MESSAGES, DINK_TYPES, DinkLinkAnswerSchema, DinkRecentAnswerSchema, type DinkOutcome, type DinkPostUpdate, type DinkType } from '../../contract/dink';
 import { PROOF_MESSAGES, SubmissionListSchema, type Submission } from '../../contract/submission';
@@ -201,8 +202,10 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     // The screenshot was stored as the submission's image.
     const image = await cast.owner.call('GET', sub.image_url);
     expect(image.status).toBe(200);
-    // The same post again: taken once.
+    // The same post again: taken once; after 10 minutes (the stored time aged here) it is judged again.
     expect(await outcome(game, url, post, await png())).toBe('duplicate');
+    await directSql(suite.env, 'UPDATE dink_digests SET at = ?', [new Date(Date.now() - 11 * 60_000).toISOString()]);
+    expect(await outcome(game, url, post, await png())).toBe('no_task');
     // Another account hash for the same IGN.
     expect(await outcome(game, url, { ...fresh(fixture('QUEST')), dinkAccountHash: 'someone-else' })).toBe('suspicious');
     // Sent already: no_task until a referee decides.
@@ -239,6 +242,10 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     const g = await stored(cast, game);
     expect(g.log_entries.map((l) => l.message)).toContain('Approved automatically from Dink: Dragon warhammer x1, Bones x1 from Lizardman shaman.');
     expect(await roll(w, game)).toBeNull();
+    // Counted by outcome in the metrics (docs/server.md §14), read from loopback.
+    const metrics = await (await fetch(`${suite.url}/metrics`)).text();
+    expect(metrics).toMatch(/dink_posts_total\{outcome="approved"\} [1-9]/);
+    expect(metrics).toMatch(/dink_posts_total\{outcome="submitted"\} [1-9]/);
   });
 
   it('every Dink type (recorded-shape fixtures) approves a task with its rule', async () => {
