@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
-import { applyInOrder, mergeLogEntries, ORDER_PENDING_LIMIT, ORDER_WAIT_MS, prependLogEntry, type GameProgress, type HeldGame } from '../../contract/socket';
+import { applyInOrder, mergeLogEntries, type OrderedResult, ORDER_PENDING_LIMIT, ORDER_WAIT_MS, prependLogEntry, type GameProgress, type HeldGame } from '../../contract/socket';
 import type { Game, LogEntry } from '../../contract/gameApi';
 import { socketConnectionMachine } from '../../machines/socketConnection.machine';
 import { gamePlayMachine } from '../../machines/gamePlay.machine';
@@ -38,7 +38,7 @@ function feed(start: Game, updates: (GameProgress | Game)[]) {
   let resyncs = 0;
   const versions: number[] = [];
   for (const update of updates) {
-    const r = applyInOrder(game, pending, update);
+    const r: OrderedResult<HeldGame> = applyInOrder(game, pending, update);
     for (const step of r.steps) {
       versions.push(step.game.version);
       log = 'board_squares' in step.update ? step.game.log_entries : mergeLogEntries(log, step.update.new_log_entries);
@@ -158,7 +158,7 @@ describe('gamePlay chart: updates out of order over the socket', () => {
     const socket = new FakeSocket();
     const logic = gamePlayMachine.provide({
       actors: {
-        loadGame: fromPromise(() => Promise.resolve(fixtureGame())),
+        loadGame: fromPromise((): Promise<HeldGame> => Promise.resolve(fixtureGame())),
         socketConnection: socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }),
       },
     });
