@@ -296,7 +296,7 @@ export interface OrderedResult<G extends HeldGame> {
   pending: GameProgress[];
   /** Log entries of progress updates older than the game held, to merge (the game has them already, or they came with a later version). */
   late: LogEntry[];
-  /** Ask for the full state now (join_game): a progress update before any game, or too many waiting. */
+  /** Ask for the full state now (join_game): a progress update before any game, or more than `limit` waiting (once, as they pass it). */
   resync: boolean;
 }
 
@@ -356,5 +356,6 @@ export function applyInOrder<G extends HeldGame>(held: G | null, pending: readon
     steps.push({ game, update: first });
     waiting = rest;
   }
-  return { game, steps, pending: waiting, late, resync: waiting.length > limit };
+  // Asked once, when the waiting updates first pass the limit (the wait's timer asks again if need be).
+  return { game, steps, pending: waiting, late, resync: waiting.length > limit && pending.length <= limit };
 }

@@ -125,10 +125,14 @@ describe('applyInOrder: the live-update reducer', () => {
 
   it('asks for the full state at once when no game is held, or when more than ORDER_PENDING_LIMIT updates wait', () => {
     expect(applyInOrder(null, [], v2).resync).toBe(true);
-    const far = chain(game, ORDER_PENDING_LIMIT + 2).slice(1);
-    const out = feed(game, far);
+    const burst = chain(game, ORDER_PENDING_LIMIT + 6);
+    // Everything after a lost v2: asked once as the waiting updates pass the limit, not again for each one after.
+    const out = feed(game, burst.slice(1));
     expect(out.game.version).toBe(game.version);
+    expect(out.pending).toHaveLength(ORDER_PENDING_LIMIT + 5);
     expect(out.resyncs).toBe(1);
+    // The missing one arriving after all lets every waiting one through.
+    expect(feed(game, [...burst.slice(1), burst[0]]).game.version).toBe(game.version + ORDER_PENDING_LIMIT + 6);
     // Another game's update changes nothing.
     expect(applyInOrder(game, [], { ...v2, id: 99 })).toEqual({ game, steps: [], pending: [], late: [], resync: false });
   });
