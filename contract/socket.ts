@@ -251,8 +251,114 @@ function shareEqual<T>(prev: unknown, next: T): T {
   return next;
 }
 
-/** Appends a live log entry, newest first, keeping `limit` entries (docs/client.md §12: 100). */
+/**
+ * Puts a live log entry in its place, keeping `limit` entries (docs/client.md §12: 100). The log is
+ * newest first, as the server lists it (by id, descending): an entry goes before the first entry
+ * with a smaller id, so entries that arrive out of order (updates from two processes,
+ * docs/server.md §6 "Order") still read in the order they were written. An entry already held
+ * (same id) changes nothing (the same array comes back), and so does one older than every entry
+ * of a log that is not full: that log was cleared since (a reset), or the entry would fall off it.
+ */
 export function prependLogEntry(entries: LogEntry[], entry: LogEntry, limit = 100): LogEntry[] {
   if (entries.some((e) => e.id === entry.id)) return entries;
-  return [entry, ...entries].slice(0, limit);
+  const at = entries.findIndex((e) => e.id < entry.id);
+  if (at < 0 && entries.length > 0) return entries;
+  const next = at < 0 ? [entry] : [...entries.slice(0, at), entry, ...entries.slice(at)];
+  return next.slice(0, limit);
+}
+
+/** prependLogEntry for each of `added` (a compact update's new_log_entries, oldest first). */
+export function mergeLogEntries(entries: LogEntry[], added: readonly LogEntry[] | undefined, limit = 100): LogEntry[] {
+  return (added ?? []).reduce((log, entry) => prependLogEntry(log, entry, limit), entries);
+}
+
+/**
+ * How long a client waits, after a progress update that skips a version, for the missing one
+ * before it asks for the full state again (docs/server.md §6 "Order"). With several processes an
+ * update made on another process comes through Redis a few milliseconds after one made on this
+ * process, so a gap usually closes well within this.
+ */
+export const ORDER_WAIT_MS = 1000;
+
+/** Progress updates a client keeps waiting for a missing version before it asks for the full state at once. */
+export const ORDER_PENDING_LIMIT = 32;
+
+/** One update applyInOrder applied: the game it made, and the update (a full game or a progress update with its log entries). */
+export interface OrderedStep<G extends HeldGame> {
+  game: G;
+  update: GameUpdate;
+}
+
+/** What applyInOrder makes of an update. */
+export interface OrderedResult<G extends HeldGame> {
+  /** The game held after the update (the held object itself when nothing was applied). */
+  game: G | null;
+  /** Each update applied, in version order (the arriving one and the waiting ones it let through). */
+  steps: OrderedStep<G>[];
+  /** Progress updates past a missing version, lowest version first, waiting for it. */
+  pending: GameProgress[];
+  /** Log entries of progress updates older than the game held, to merge (the game has them already, or they came with a later version). */
+  late: LogEntry[];
+  /** Ask for the full state now (join_game): a progress update before any game, or more than `limit` waiting (once, as they pass it). */
+  resync: boolean;
+}
+
+/** `pending` with `update` in its version's place; a second update of a waiting version adds its log entries to the first. */
+function withPending(pending: readonly GameProgress[], update: GameProgress): GameProgress[] {
+  const same = pending.find((p) => p.version === update.version);
+  if (same) {
+    const entries = [...(same.new_log_entries ?? []), ...(update.new_log_entries ?? []).filter((e) => !same.new_log_entries?.some((s) => s.id === e.id))];
+    return pending.map((p) => (p === same ? { ...same, new_log_entries: entries } : p));
+  }
+  return [...pending, update].sort((x, y) => x.version - y.version);
+}
+
+/**
+ * The live-update reducer with the order of docs/server.md §6 ("Order"): updates are applied in
+ * version order and never step back, whichever process sent them and whatever order they arrive in.
+ * - A progress update of version held + 1 is applied (applyGameUpdate), and then every waiting
+ *   update that follows it without a gap.
+ * - A progress update further ahead waits in `pending` (the caller asks for the full state after
+ *   ORDER_WAIT_MS if the gap is still open; `resync` at once past `limit` waiting updates, or when
+ *   no game is held yet).
+ * - A progress update of a version held or older changes nothing; its log entries come back in
+ *   `late` (merging them by id adds only what is missing).
+ * - A full game replaces the held one unless it is older (applyGameUpdate); waiting updates it
+ *   covers are dropped (their entries in `late`) and the ones right after it are applied.
+ * Updates of another game change nothing. Log entries travel with their update (`steps`), so a
+ * caller that merges them step by step never shows an entry ahead of its change, twice, or lost.
+ */
+export function applyInOrder<G extends HeldGame>(held: G | null, pending: readonly GameProgress[], update: GameUpdate, limit = ORDER_PENDING_LIMIT): OrderedResult<G> {
+  const steps: OrderedStep<G>[] = [];
+  const late: LogEntry[] = [];
+  let game = held;
+  let waiting = [...pending];
+  if (!isFullGame(update)) {
+    if (!game) return { game, steps, pending: withPending(waiting, update), late, resync: true };
+    if (update.id !== game.id) return { game, steps, pending: waiting, late, resync: false };
+    if (update.version <= game.version) return { game, steps, pending: waiting, late: [...(update.new_log_entries ?? [])], resync: false };
+    waiting = withPending(waiting, update);
+  } else {
+    const result = applyGameUpdate(game, update);
+    if ('game' in result && result.game !== game) {
+      game = result.game;
+      steps.push({ game, update });
+    }
+  }
+  while (game && waiting.length > 0) {
+    const [first, ...rest] = waiting;
+    if (first.id !== game.id || first.version <= game.version) {
+      if (first.id === game.id) late.push(...(first.new_log_entries ?? []));
+      waiting = rest;
+      continue;
+    }
+    if (first.version !== game.version + 1) break;
+    const merged = mergeProgress(game, first);
+    if (!merged) break;
+    game = merged;
+    steps.push({ game, update: first });
+    waiting = rest;
+  }
+  // Asked once, when the waiting updates first pass the limit (the wait's timer asks again if need be).
+  return { game, steps, pending: waiting, late, resync: waiting.length > limit && pending.length <= limit };
 }

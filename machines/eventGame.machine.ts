@@ -1,6 +1,6 @@
 import { and, assign, enqueueActions, setup, stopChild, type ActorRefFrom } from 'xstate';
 import type { BoardBody, Game } from '../contract/gameApi';
-import { applyGameUpdate, type GameUpdate } from '../contract/socket';
+import { applyInOrder, ORDER_WAIT_MS, type GameProgress, type GameUpdate } from '../contract/socket';
 import { DEFAULT_SETTINGS } from '../contract/game/board';
 import type { GameSettings, GameSettingsBody } from '../contract/game/settings';
 import { changeSettingsDraft, checkSettingsDraft, draftFromSettings, parseSettingsDraft, type SettingsDraft, type SettingsField } from '../contract/game/settingsDraft';
@@ -29,6 +29,8 @@ export interface EventGameContext {
   loadError: string | null;
   /** The game's gameStatus actor, spawned when the game is first loaded. */
   statusRef: ActorRefFrom<typeof gameStatusMachine> | null;
+  /** Progress updates past a missing version, waiting for it (contract applyInOrder), lowest first. */
+  pending: GameProgress[];
 }
 
 export type EventGameEvent =
@@ -46,7 +48,12 @@ export type EventGameEvent =
   /** The game was deleted (the delete dialog succeeded). */
   | { type: 'game.deleted' }
   /** Facts the invoked socketConnection chart forwards (only game_state_update is used here). */
-  | GameFact;
+  | GameFact
+  /** Raised ORDER_WAIT_MS after a version gap opened: when it is still open, the full state is asked for. */
+  | { type: 'order.waited' };
+
+/** The id of the delayed `order.waited` (cancelled when the gap closes first). */
+const ORDER_TIMER = 'orderWait';
 
 /** A message for the page's banner. */
 export interface GameNotice {
@@ -66,7 +73,8 @@ export interface GameNotice {
  * - manage: the game, the gameStatus child (spawned on the first load, told `game.statusChanged`
  *   on every later load and live update), the invoked socketConnection chart `connection` (joins
  *   the game's room on every connect and reconnect; each game_state_update goes through contract
- *   applyGameUpdate once, a version gap asks for the full state again with `room.rejoin`), the
+ *   applyInOrder once: updates apply in version order, one past a missing version waits, and a
+ *   gap still open ORDER_WAIT_MS later asks for the full state again with `room.rejoin`), the
  *   manual board editor and the Board Settings form.
  *   `settings.submit` (Randomize Board) is taken only where the board may change: paused opens
  *   the Confirm Board Randomization dialog (confirmingRandomize), PENDING or READY randomizes at
@@ -93,8 +101,13 @@ export const eventGameMachine = setup({
     /** The live socket of the game: the socketConnection chart, its `socket` given from src/. */
     socketConnection: socketConnectionMachine,
   },
+  delays: {
+    /** How long a version gap may stay open before the full state is asked for (contract ORDER_WAIT_MS). */
+    orderWait: ORDER_WAIT_MS,
+  },
   guards: {
     hasGameId: ({ context }) => context.gameId !== null,
+    hasPending: ({ context }) => context.pending.length > 0,
     isSettingsValid: ({ context }) => checkSettingsDraft(context.draft).error === null,
     isBoardValid: ({ context }) => context.game !== null && checkBoardTexts(context.game.board_size, context.snakesText, context.laddersText).ok,
     /** The game is paused (read from the gameStatus child): the board may change after a confirmation. */
@@ -140,22 +153,31 @@ export const eventGameMachine = setup({
       }
     }),
     /**
-     * A live update, merged once with contract applyGameUpdate: the game is updated (the editor
-     * boxes too, unless they hold unsaved edits) and the gameStatus child told the status; a
-     * skipped version asks the connection for the full state again.
+     * A live update, applied in version order with contract applyInOrder: the game is updated (the
+     * editor boxes too, unless they hold unsaved edits) and the gameStatus child told the status;
+     * an update past a skipped version waits (a gap that opens starts the ORDER_WAIT_MS wait, one
+     * that closes cancels it), and too many waiting ask the connection for the full state at once.
      */
     applyGameUpdate: enqueueActions(({ context, enqueue }, update: GameUpdate) => {
       if (!context.game) return;
-      const result = applyGameUpdate(context.game, update);
-      if ('resync' in result) return enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
+      const result = applyInOrder(context.game, context.pending, update);
+      if (context.pending.length > 0 && result.pending.length === 0) enqueue.cancel(ORDER_TIMER);
+      if (context.pending.length === 0 && result.pending.length > 0) enqueue.raise({ type: 'order.waited' }, { id: ORDER_TIMER, delay: 'orderWait' });
+      if (result.resync) enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
+      enqueue.assign({ pending: result.pending });
       const next = result.game;
-      if (next === context.game) return;
+      if (!next || next === context.game) return;
       const keepTexts = !boardTextsUnchanged(context.game.board_connections, context.snakesText, context.laddersText);
       enqueue.assign({ game: next, ...(keepTexts ? {} : boardTextsOf(next.board_connections)) });
       if (context.statusRef) enqueue.sendTo(context.statusRef, { type: 'game.statusChanged', status: next.status });
     }),
+    /** The gap stayed open ORDER_WAIT_MS: the full state is asked for, and asked again should it stay open as long again. */
+    askAfterGap: enqueueActions(({ enqueue }) => {
+      enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
+      enqueue.raise({ type: 'order.waited' }, { id: ORDER_TIMER, delay: 'orderWait' });
+    }),
     stopGameStatus: stopChild('gameStatus'),
-    dropGame: assign({ statusRef: null, game: null, gameId: null, boardError: null }),
+    dropGame: assign({ statusRef: null, game: null, gameId: null, boardError: null, pending: [] }),
     /** Hands a message to the page's banner; provided from src/. */
     notify: (_, _notice: GameNotice) => {},
   },
@@ -171,6 +193,7 @@ export const eventGameMachine = setup({
     boardError: null,
     loadError: null,
     statusRef: null,
+    pending: [],
   }),
   initial: 'resolving',
   on: {
@@ -235,6 +258,7 @@ export const eventGameMachine = setup({
       invoke: { id: 'connection', src: 'socketConnection', input: ({ context }) => ({ gameId: context.gameId ?? 0 }) },
       on: {
         'game.stateReceived': { actions: { type: 'applyGameUpdate', params: ({ event }) => event.state } },
+        'order.waited': { guard: 'hasPending', actions: 'askAfterGap' },
         'board.change': { actions: { type: 'assignBoardText', params: ({ event }) => event } },
         'game.reload': '.reloading',
         'game.deleted': { target: 'setup', actions: ['stopGameStatus', 'dropGame'] },

@@ -1,7 +1,9 @@
 import { and, assign, emit, enqueueActions, not, sendTo, setup, stateIn } from 'xstate';
 import type { LogEntry } from '../contract/gameApi';
 import { GAME_LOG_LIMIT } from '../contract/gameApi';
-import { applyGameUpdate, isFullGame, prependLogEntry, type GameUpdate, type HeldGame } from '../contract/socket';
+import {
+  applyGameUpdate, applyInOrder, isFullGame, mergeLogEntries, ORDER_WAIT_MS, prependLogEntry, type GameProgress, type GameUpdate, type HeldGame, type LastMove,
+} from '../contract/socket';
 import { statusToChartState, type GameChartState } from '../contract/game';
 import { leaderActionOf, leaderCanRevert } from '../contract/game/roles';
 import { GAME_VIEW_MESSAGES } from '../contract/game/viewTexts';
@@ -26,6 +28,8 @@ export interface GamePlayContext {
   arriving: HeldGame | null;
   /** Live Game Log: the last GAME_LOG_LIMIT entries, newest first (docs/client.md §12). */
   log: LogEntry[];
+  /** Progress updates past a missing version, waiting for it (contract applyInOrder), lowest first. */
+  pending: GameProgress[];
   /** The load failure text (docs/client.md §11), or null. */
   loadError: string | null;
   reducedMotion: boolean;
@@ -38,6 +42,8 @@ export type GamePlayEvent =
   | { type: 'game.reload' }
   /** Raised once a live update changed the held game (applyGameUpdate): the play state is resolved again. */
   | { type: 'game.updated' }
+  /** Raised ORDER_WAIT_MS after a version gap opened: when it is still open, the full state is asked for. */
+  | { type: 'order.waited' }
   /** Raised by applyGameUpdate for an update that reports a roll; passed on to the rollMoment chart. */
   | RollMomentEvent
   /** From the rollMoment chart: the pawn stands on its square, so the game the roll made is shown. */
@@ -49,6 +55,9 @@ export type GamePlayEmitted = { type: 'revert.applied' } | { type: 'revert.refus
 /** Which of the two held games an update goes to: the shown one, or the one waiting for the pawn. */
 type UpdateTarget = 'shown' | 'arriving';
 
+/** The id of the delayed `order.waited` (cancelled when the gap closes first). */
+const ORDER_TIMER = 'orderWait';
+
 /**
  * A game screen: the play screen of members or the public spectator view (docs/client.md §9; docs/game-rules.md §6, §11; docs/server.md
  * §3 and "Live socket").
@@ -59,7 +68,11 @@ type UpdateTarget = 'shown' | 'arriving';
  *   confetti when there are winners, then settled). Every game_state_update is merged once with
  *   contract applyGameUpdate (action `applyGameUpdate`): a change is assigned and `game.updated`
  *   raised, which re-resolves the play state (so the rolling and reverting flags clear on the next
- *   update; a finished game stays as it is); a version gap sends `room.rejoin` (join_game again).
+ *   update; a finished game stays as it is). Updates are applied in version order, never stepping
+ *   back (contract applyInOrder, docs/server.md §6 "Order"): one past a missing version waits in
+ *   `pending`, and when the gap is still open ORDER_WAIT_MS later (`order.waited`), or too many
+ *   wait, `room.rejoin` asks for the full state (join_game again). A compact update's log entries
+ *   are merged with the update they came with, so none shows ahead of its change, twice, or lost.
  * - `live.moment` (parallel to play) holds the roll moment: in `still` an update is shown at once;
  *   one that reports a roll (last_move) waits in `arriving` and raises `roll.moved` (with the
  *   newest log entry id held), which moves to `playing` and goes to the invoked rollMoment chart
@@ -92,6 +105,8 @@ export const gamePlayMachine = setup({
   delays: {
     /** Confetti lasts 15 s (docs/client.md §12). */
     confettiDuration: 15_000,
+    /** How long a version gap may stay open before the full state is asked for (contract ORDER_WAIT_MS). */
+    orderWait: ORDER_WAIT_MS,
   },
   guards: {
     isFullGameOfThis: ({ context }, state: GameUpdate) => isFullGame(state) && state.id === context.gameId,
@@ -101,6 +116,7 @@ export const gamePlayMachine = setup({
     /** The proof rule lets the led team roll (docs/server.md §9 roll gate). */
     isRollAllowed: ({ context }) => leaderRollGate(context.game) === null,
     canRevertTurn: ({ context }) => leaderCanRevert(context.game),
+    hasPending: ({ context }) => context.pending.length > 0,
   },
   actions: {
     assignLoadedGame: assign(({ context }, game: HeldGame) => {
@@ -112,26 +128,43 @@ export const gamePlayMachine = setup({
       loadError: errorText(error, GAME_VIEW_MESSAGES.loadFailed),
     })),
     /**
-     * A game_state_update, merged once with contract applyGameUpdate onto the newest game held
-     * (the arriving one while a roll moment plays): a version gap asks the connection for the full
-     * state; a change is assigned (a full game brings its log) and `game.updated` raised; an
-     * update that changes nothing does nothing. An update that reports a roll, and every update
-     * while a moment plays (`into: 'arriving'`), waits in `arriving` so the screen keeps the game
-     * from before the roll until the pawn arrives; the roll is raised as `roll.moved` with the
-     * newest log entry id held.
+     * A game_state_update, applied in version order with contract applyInOrder onto the newest game
+     * held (the arriving one while a roll moment plays). Every update it lets through is a step: a
+     * full game brings its log, a progress update its own log entries (compact form); entries of
+     * updates older than the game held are merged by id. A change is assigned and `game.updated`
+     * raised; an update that changes nothing does nothing. An update that reports a roll, and every
+     * update while a moment plays (`into: 'arriving'`), waits in `arriving` so the screen keeps the
+     * game from before the roll until the pawn arrives; each roll is raised as `roll.moved` with the
+     * newest log entry id held before it. A gap that opens starts the ORDER_WAIT_MS wait, one that
+     * closes cancels it; too many waiting updates ask for the full state at once.
      */
     applyGameUpdate: enqueueActions(({ context, enqueue }, params: { update: GameUpdate; into: UpdateTarget }) => {
-      const { update } = params;
       const base = context.arriving ?? context.game;
-      const result = applyGameUpdate(base, update);
-      if ('resync' in result) return enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
+      const result = applyInOrder(base, context.pending, params.update);
+      if (context.pending.length > 0 && result.pending.length === 0) enqueue.cancel(ORDER_TIMER);
+      if (context.pending.length === 0 && result.pending.length > 0) enqueue.raise({ type: 'order.waited' }, { id: ORDER_TIMER, delay: 'orderWait' });
+      if (result.resync) enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
+      let log = context.log;
+      const moves: { move: LastMove; logHead: number }[] = [];
+      for (const step of result.steps) {
+        const move = isFullGame(step.update) ? null : step.update.last_move ?? null;
+        if (move) moves.push({ move, logHead: log[0]?.id ?? 0 });
+        log = isFullGame(step.update) ? step.game.log_entries.slice(0, GAME_LOG_LIMIT) : mergeLogEntries(log, step.update.new_log_entries, GAME_LOG_LIMIT);
+      }
+      log = mergeLogEntries(log, result.late, GAME_LOG_LIMIT);
       const next = result.game;
-      if (next === base) return;
-      const log = isFullGame(update) ? next.log_entries.slice(0, GAME_LOG_LIMIT) : context.log;
-      const move = isFullGame(update) ? null : update.last_move ?? null;
-      enqueue.assign(params.into === 'arriving' || move ? { arriving: next, log } : { game: next, log });
-      if (move) enqueue.raise({ type: 'roll.moved', move, logHead: context.log[0]?.id ?? 0 });
+      if (!next || next === base) {
+        enqueue.assign({ pending: result.pending, log });
+        return;
+      }
+      enqueue.assign(params.into === 'arriving' || moves.length > 0 ? { arriving: next, log, pending: result.pending } : { game: next, log, pending: result.pending });
+      for (const move of moves) enqueue.raise({ type: 'roll.moved', ...move });
       enqueue.raise({ type: 'game.updated' });
+    }),
+    /** The gap stayed open ORDER_WAIT_MS: the full state is asked for, and asked again should it stay open as long again. */
+    askAfterGap: enqueueActions(({ enqueue }) => {
+      enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
+      enqueue.raise({ type: 'order.waited' }, { id: ORDER_TIMER, delay: 'orderWait' });
     }),
     /** The pawn arrived: the game the roll made is shown, and the play state resolved from it. */
     showArrivedGame: enqueueActions(({ context, enqueue }) => {
@@ -149,7 +182,7 @@ export const gamePlayMachine = setup({
   },
 }).createMachine({
   id: 'gamePlay',
-  context: ({ input }) => ({ gameId: input.gameId, game: null, arriving: null, log: [], loadError: null, reducedMotion: input.reducedMotion ?? false }),
+  context: ({ input }) => ({ gameId: input.gameId, game: null, arriving: null, log: [], pending: [], loadError: null, reducedMotion: input.reducedMotion ?? false }),
   invoke: { id: 'connection', src: 'socketConnection', input: ({ context }) => ({ gameId: context.gameId }) },
   initial: 'loading',
   states: {
@@ -189,6 +222,7 @@ export const gamePlayMachine = setup({
       on: {
         'game.logReceived': { actions: { type: 'prependLog', params: ({ event }) => event.entry } },
         'game.teamUpdated': { actions: 'requestFullState' },
+        'order.waited': { guard: 'hasPending', actions: 'askAfterGap' },
       },
       states: {
         play: {

@@ -16,7 +16,8 @@ type SocketFact =
 
 /**
  * Facts about the game the socket receives (docs/server.md §6), forwarded to the parent
- * chart that holds the game (gamePlay, eventGame): a full game or a progress update, a new log entry, a team
+ * chart that holds the game (gamePlay, eventGame): a full game or a progress update (a compact one
+ * with its log entries as new_log_entries), a new log entry (the plain form), a team
  * change (name, colour or members), a refused roll or revert (`action_error` message).
  */
 export type GameFact =

@@ -7,7 +7,6 @@ import {
 } from '../../contract/socket';
 import type { SocketCommand, SocketConnectionEvent } from '../../machines/socketConnection.machine';
 import { whenIdle } from '../base/idle';
-import type { LogEntry } from '../../contract/gameApi';
 
 /** The typed Socket.IO client of the live game (contract/socket.ts event maps). */
 export type GameSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -115,7 +114,8 @@ function parse<S extends v.GenericSchema>(schema: S, payload: unknown, event: st
  * src/): opens a socket with `open` (default openGameSocket; one not connecting yet connects when the
  * page is idle: connectWhenIdle), reports connection facts
  * (socket.connected / socket.disconnected / socket.reconnecting / socket.connectFailed) and game
- * facts parsed with the contract schemas (game_state_update and tasks_reordered → game.stateReceived,
+ * facts parsed with the contract schemas (game_state_update, a compact one with its log entries, and
+ * tasks_reordered → game.stateReceived,
  * new_log_entry → game.logReceived, team_update → game.teamUpdated, action_error → action.failed),
  * and carries out the chart's commands (join_game, leave_game, roll_dice, revert_roll, reopen).
  * A server restart (`server_restarting`, then the drop) shows as reconnecting and the socket comes
@@ -132,15 +132,13 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
     const onConnectError = (err: { message?: string } | undefined) =>
       send({ type: 'socket.connectFailed', message: err?.message ?? 'connect_error', willReconnect: socket.active });
     const onReconnectAttempt = (attempt: number) => send({ type: 'socket.reconnecting', attempt });
-    // A compact update (docs/server.md §6) carries its change's log entries: they are reported
-    // after the update, in the order the two-message form would bring them. An update without
-    // them (an older process during a rolling restart) is followed by `new_log_entry` messages.
+    // A compact update (docs/server.md §6) carries its change's log entries as `new_log_entries`:
+    // they stay with the update, so the holder merges them when it applies that version (in
+    // version order, contract applyInOrder). An update without them (an older process during a
+    // rolling restart) is followed by `new_log_entry` messages.
     const onState = (payload: unknown) => {
       const parsed = parse(GameStateUpdateSchema, payload, 'game_state_update');
-      if (!parsed) return;
-      const { new_log_entries: entries, ...state } = parsed.game_state as typeof parsed.game_state & { new_log_entries?: LogEntry[] };
-      send({ type: 'game.stateReceived', state });
-      for (const entry of entries ?? []) send({ type: 'game.logReceived', entry });
+      if (parsed) send({ type: 'game.stateReceived', state: parsed.game_state });
     };
     const onTasksReordered = (payload: unknown) => {
       const parsed = parse(TasksReorderedOutSchema, payload, 'tasks_reordered');

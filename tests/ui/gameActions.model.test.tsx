@@ -57,7 +57,8 @@ type SyntheticEvent =
  * from the rollMoment chart as its time passes; `game.reload` is sent by no control of the play
  * screen (see `uncovered`).
  */
-type ModelEvent = Exclude<GamePlayEvent, { type: 'game.reload' | 'game.updated' | 'roll.moved' }> | SyntheticEvent | TimerEvent;
+// order.waited: raised by the chart itself when a version gap stays open (tests/unit/liveOrder.test.ts).
+type ModelEvent = Exclude<GamePlayEvent, { type: 'game.reload' | 'game.updated' | 'roll.moved' | 'order.waited' }> | SyntheticEvent | TimerEvent;
 
 /** The move the fake server reports with a roll of team 11 from square 1 to 7. */
 const MOVE: LastMove = { team_id: 11, die: 6, from: 1, landing: 7, to: 7, via: null, path: [1, 2, 3, 4, 5, 6, 7] };

@@ -10,6 +10,7 @@ import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 import { FakeSocket } from '../support/fakeSocket';
 import { fixtureGame } from '../support/gameFixtures';
+import { ORDER_WAIT_MS } from '../../contract/socket';
 import { renderRoutes, signedInSessionLogic } from '../support/render';
 
 /**
@@ -86,6 +87,8 @@ interface World {
   socket: FakeSocket;
   user: ReturnType<typeof userEvent.setup>;
   version: number;
+  /** The status of the last full game the server sent (a game.stateReceived step pauses it). */
+  status: string;
   /** The revert modal is open (Radix hides the rest of the page from the accessibility tree). */
   modalOpen: boolean;
 }
@@ -117,11 +120,15 @@ const EXECUTORS = {
     await w.user.click(within(badge()).getByRole('button', { name: 'Reconnect' }));
     expect(w.socket.connectCalls).toBe(before + 1);
   },
-  // The holder asks again when an update skips a version.
+  // The holder asks again when an update skips a version and the missing one does not come
+  // within ORDER_WAIT_MS (docs/server.md §6 Order); the join answer, newer, closes the gap.
   'room.rejoin': async (w) => {
     const joins = w.socket.sentOf('join_game').length;
-    await serverSends(w, 'game_state_update', { game_state: { id: 5, status: 'in-progress', winners: null, version: w.version + 2, team_states: [] } });
-    expect(w.socket.sentOf('join_game')).toHaveLength(joins + 1);
+    await serverSends(w, 'game_state_update', { game_state: { id: 5, status: w.status, winners: null, version: w.version + 2, team_states: [] } });
+    expect(w.socket.sentOf('join_game')).toHaveLength(joins);
+    await waitFor(() => expect(w.socket.sentOf('join_game')).toHaveLength(joins + 1), { timeout: ORDER_WAIT_MS + 2000 });
+    w.version += 2;
+    await serverSends(w, 'game_state_update', { game_state: { ...GAME, version: w.version, status: w.status } });
   },
   'team.roll': async (w) => {
     await w.user.click(within(panel()).getByRole('button', { name: 'Roll Dice' }));
@@ -153,6 +160,7 @@ const EXECUTORS = {
   },
   'game.stateReceived': async (w) => {
     w.version += 1;
+    w.status = 'paused';
     await serverSends(w, 'game_state_update', { game_state: { ...GAME, version: w.version, status: 'paused' } });
     await waitFor(() => expect(document.querySelector<HTMLElement>('.game-header .status-badge')?.dataset.status).toBe('paused'));
     expect(document.querySelector('.game-header .status-badge')?.textContent).toBe('Paused');
@@ -217,6 +225,6 @@ modelTests<Snap, ModelEvent, World>({
     await waitFor(() => expect(socket).not.toBeNull());
     await act(() => fx.resolve('loadGame', GAME));
     await screen.findByTestId('connection-state');
-    return { socket: socket!, user: userEvent.setup({ delay: null }), version: GAME.version, modalOpen: false };
+    return { socket: socket!, user: userEvent.setup({ delay: null }), version: GAME.version, status: GAME.status, modalOpen: false };
   },
 });

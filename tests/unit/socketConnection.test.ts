@@ -3,7 +3,7 @@ import { createActor, fromPromise, type Actor } from 'xstate';
 import { socketConnectionMachine, NOT_CONNECTED_MESSAGE } from '../../machines/socketConnection.machine';
 import { selectConnectionState, selectReconnectAttempt } from '../../machines/socketConnection.selectors';
 import { gamePlayMachine } from '../../machines/gamePlay.machine';
-import type { HeldGame } from '../../contract/socket';
+import { ORDER_WAIT_MS, type HeldGame } from '../../contract/socket';
 import { isBannerFading, selectBannerMessage } from '../../machines/banner.selectors';
 import * as sel from '../../machines/gamePlay.selectors';
 import * as rm from '../../machines/rollMoment.selectors';
@@ -190,17 +190,20 @@ describe('socketConnection chart', () => {
 });
 
 describe('gamePlay chart: the held game over the socket', () => {
-  it('merges progress updates, and re-joins on a version gap', async () => {
+  it('merges progress updates, and re-joins on a version gap still open after ORDER_WAIT_MS', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const { actor, socket } = started();
-    await flush();
+    await vi.advanceTimersByTimeAsync(1);
     socket.serverConnects();
     const game = sel.selectGame(actor.getSnapshot())!;
     socket.serverSends('game_state_update', { game_state: progressOf(game, { position: 4 }) });
     expect(sel.selectGame(actor.getSnapshot())?.version).toBe(2);
     expect(sel.selectTeamStates(actor.getSnapshot())?.[0].current_position).toBe(4);
-    // Version 4 after 2: version 3 was missed.
+    // Version 4 after 2: version 3 was missed. The update waits for it, then the full state is asked for.
     socket.serverSends('game_state_update', { game_state: progressOf(sel.selectGame(actor.getSnapshot())!, { position: 9, version: 4 }) });
     expect(sel.selectTeamStates(actor.getSnapshot())?.[0].current_position).toBe(4);
+    expect(socket.sentOf('join_game')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(ORDER_WAIT_MS);
     expect(socket.sentOf('join_game')).toHaveLength(2);
     // An update older than what is held changes nothing.
     socket.serverSends('game_state_update', { game_state: progressOf(game, { position: 20, version: 2 }) });
