@@ -109,7 +109,7 @@ describe('update order across two server processes sharing PostgreSQL and Redis'
   }
   const site = useTwoProcessCast(redisUrl, BURSTS, 'order');
 
-  it('a watcher on b applies every update of rolls made on a and b in version order and ends equal to the database, log included', async () => {
+  it('a watcher on b applies every update of rolls made on a and b in version order and ends equal to the database, log included', { timeout: 120_000 }, async () => {
     const { a, b, cast, open } = site;
     const game = await newGame(cast);
     const leaderA = await connect(a.url, 'leader1@a', cast.owner);
