@@ -33,9 +33,9 @@ export const DINK_OUTCOMES = ['duplicate', 'not_running', 'unknown_player', 'sus
 export type DinkOutcome = (typeof DINK_OUTCOMES)[number];
 
 /** Most names one auto rule may list. */
-export const AUTO_RULE_NAMES_MAX = 50;
+const AUTO_RULE_NAMES_MAX = 50;
 /** Longest name in an auto rule (characters after the text rule). */
-export const AUTO_RULE_NAME_MAX = 100;
+const AUTO_RULE_NAME_MAX = 100;
 /** Largest `min` (a quantity, kill count or level). */
 const AUTO_RULE_MIN_MAX = 2147483647;
 
@@ -148,6 +148,15 @@ const DinkPostSchema = v.object({
   outcome: v.picklist(DINK_OUTCOMES),
 });
 export type DinkPost = v.InferOutput<typeof DinkPostSchema>;
+
+/**
+ * `dink_post` socket payload (docs/server.md §13): a post just judged for event `event_id`, sent
+ * to the clan's managers room (`join_reviews`), so the Dink panel's recent list updates live.
+ */
+export interface DinkPostUpdate {
+  event_id: number;
+  post: DinkPost;
+}
 
 /** GET .../dink/recent answer: the last 200 posts, newest first. */
 export const DinkRecentAnswerSchema = v.object({ posts: v.array(DinkPostSchema) });

@@ -61,18 +61,24 @@ export type DiscordSettings = v.InferOutput<typeof DiscordSettingsSchema>;
 /** GET/PUT/DELETE .../discord answer: `{discord}`, null when no webhook is set. */
 export const DiscordAnswerSchema = v.object({ discord: v.nullable(DiscordSettingsSchema) });
 
-/** A webhook URL that passed the rule: the URL to post to, its id and token. */
+/**
+ * A webhook URL that passed the rule: the URL to post to (with `?thread_id=` when it names a forum
+ * thread), its id, token and thread id (null for none).
+ */
 export interface WebhookUrl {
   url: string;
   id: string;
   token: string;
+  threadId: string | null;
 }
 
 /**
  * Checks a webhook URL (docs/server.md §10) with the WHATWG URL parser: exactly
  * `https://{host}/api/webhooks/{id}/{token}` on one of DISCORD_WEBHOOK_HOSTS, no user info, no
- * port, no query or fragment, nothing else in the path. `origin` (DISCORD_WEBHOOK_ORIGIN, tests
- * only) replaces the allowed origins with that one. Null when the URL breaks the rule.
+ * port, no fragment, nothing else in the path, and no query but one `thread_id={digits}` (a
+ * forum channel's thread: posts go to that thread, docs/server.md §13). `origin`
+ * (DISCORD_WEBHOOK_ORIGIN, tests only) replaces the allowed origins with that one. Null when the
+ * URL breaks the rule.
  */
 export function parseWebhookUrl(text: string, origin: string | null = null): WebhookUrl | null {
   let url: URL;
@@ -81,7 +87,10 @@ export function parseWebhookUrl(text: string, origin: string | null = null): Web
   } catch {
     return null;
   }
-  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') return null;
+  if (url.username !== '' || url.password !== '' || url.hash !== '') return null;
+  const thread = /^\?thread_id=([0-9]{1,25})$/.exec(url.search);
+  if (url.search !== '' && !thread) return null;
+  const threadId = thread ? thread[1] : null;
   if (origin !== null) {
     if (url.origin !== new URL(origin).origin) return null;
   } else {
@@ -90,14 +99,16 @@ export function parseWebhookUrl(text: string, origin: string | null = null): Web
   }
   const m = /^\/api\/webhooks\/([0-9]{1,25})\/([A-Za-z0-9_-]{1,100})$/.exec(url.pathname);
   if (!m) return null;
-  return { url: `${url.origin}/api/webhooks/${m[1]}/${m[2]}`, id: m[1], token: m[2] };
+  const query = threadId === null ? '' : `?thread_id=${threadId}`;
+  return { url: `${url.origin}/api/webhooks/${m[1]}/${m[2]}${query}`, id: m[1], token: m[2], threadId };
 }
 
 /** The URL with all but the last 4 characters of its token replaced by '•' (never sent back whole). */
 export function maskWebhookUrl(webhook: WebhookUrl): string {
-  const base = webhook.url.slice(0, webhook.url.length - webhook.token.length);
+  const query = webhook.threadId === null ? '' : `?thread_id=${webhook.threadId}`;
+  const base = webhook.url.slice(0, webhook.url.length - webhook.token.length - query.length);
   const tail = webhook.token.length > 8 ? webhook.token.slice(-4) : '';
-  return `${base}${'•'.repeat(8)}${tail}`;
+  return `${base}${'•'.repeat(8)}${tail}${query}`;
 }
 
 /** The panel's text of each state. */
@@ -119,10 +130,11 @@ export const DISCORD_PANEL_TEXTS = {
 /**
  * The panel's own check before saving (the server decides for good, with the same text): a URL
  * is required unless one is saved (then an empty field keeps it); a URL must look like
- * `http(s)://host/api/webhooks/{id}/{token}`. Null when it may be sent, else WEBHOOK_URL_MESSAGE.
+ * `http(s)://host/api/webhooks/{id}/{token}`, optionally with `?thread_id={digits}`. Null when it
+ * may be sent, else WEBHOOK_URL_MESSAGE.
  */
 export function webhookDraftProblem(draft: string, hasSaved: boolean): string | null {
   const text = draft.trim();
   if (text === '') return hasSaved ? null : WEBHOOK_URL_MESSAGE;
-  return /^https?:\/\/[^/@\s]+\/api\/webhooks\/[0-9]+\/[A-Za-z0-9_-]+$/.test(text) ? null : WEBHOOK_URL_MESSAGE;
+  return /^https?:\/\/[^/@\s]+\/api\/webhooks\/[0-9]+\/[A-Za-z0-9_-]+(\?thread_id=[0-9]+)?$/.test(text) ? null : WEBHOOK_URL_MESSAGE;
 }

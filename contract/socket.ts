@@ -5,6 +5,7 @@ import {
   type Game, type LogEntry, type PublicGame,
 } from './gameApi';
 import type { JoinReviews, SubmissionAnswer } from './submission';
+import type { DinkPostUpdate } from './dink';
 
 /**
  * The live socket of docs/server.md §3 ("Live socket") and docs/server.md §6:
@@ -141,6 +142,8 @@ export interface ServerToClientEvents {
   action_error: (payload: ActionError) => void;
   /** docs/server.md §9: every change of a submission, to the members room and the managers room. */
   submission_update: (payload: SubmissionAnswer) => void;
+  /** docs/server.md §13: a Dink post was judged (its outcome), to the clan's managers room. */
+  dink_post: (payload: DinkPostUpdate) => void;
   /** docs/server.md §14: this process is shutting down; the socket closes next, reconnect. */
   server_restarting: (payload: ServerRestarting) => void;
 }

@@ -83,7 +83,7 @@ function operation(route: ApiRoute, operationId: string): Json {
   const responses: Json = {
     [status]: route.answer
       ? { description: isNamed(route.answer) ? route.summary : route.answer.description, content: content(route.answer) }
-      : { description: 'A redirect (Location header).' },
+      : { description: route.status === 204 ? 'Taken (no body).' : 'A redirect (Location header).' },
   };
   for (const [code, other] of Object.entries(route.also ?? {})) {
     responses[code] = other.answer ? { description: other.description, content: content(other.answer) } : { description: other.description };

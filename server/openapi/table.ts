@@ -66,6 +66,7 @@ import {
 } from '../../contract/submission';
 import { GameHistorySchema, HISTORY_CSV_COLUMNS } from '../../contract/history';
 import { DiscordAnswerSchema, DiscordSettingsBodySchema } from '../../contract/discord';
+import { DinkLinkAnswerSchema, DinkRecentAnswerSchema, DinkSettingsBodySchema } from '../../contract/dink';
 
 /**
  * The HTTP API as one table (docs/server.md §14): every route the app serves, with the contract
@@ -120,8 +121,8 @@ export interface ApiRoute {
   /** Query parameters: name → schema (converted as their input) and what they mean. */
   query?: Record<string, { schema: v.GenericSchema; description: string }>;
   /** The success status: 200 unless said. */
-  status?: 200 | 201 | 302;
-  /** The success answer: a contract schema (JSON) or a raw answer; none for a redirect. */
+  status?: 200 | 201 | 204 | 302;
+  /** The success answer: a contract schema (JSON) or a raw answer; none for a redirect or a 204. */
   answer?: Named | RawAnswer;
   /** Other answers than the success and the 4xx `{"error"}` (status → description, JSON schema optional). */
   also?: Record<string, { description: string; answer?: Named | RawAnswer }>;
@@ -303,6 +304,24 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: 'post', path: `${EVENT}/discord/test`, tag: 'discord', access: 'manager', summary: 'Posts a test message (502 with Discord\'s answer when it refuses).', answer: Ok,
     also: { 502: { description: "Discord refused the test message: `{error}` with Discord's answer." } },
+  },
+
+  // Dink: proof straight from the game (docs/server.md §13).
+  { method: 'post', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: "Makes the event's Dink link, or rotates it (the old URL answers 404 at once).", answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
+  { method: 'get', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: "The event's Dink link, or null.", answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
+  { method: 'put', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: 'Turns auto-approval of matching posts with a screenshot on or off.', body: named('DinkSettingsBody', DinkSettingsBodySchema), answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
+  { method: 'delete', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: 'Revokes the link (its URL answers 404 at once).', answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
+  { method: 'get', path: `${EVENT}/dink/recent`, tag: 'dink', access: 'manager', summary: 'The last 200 posts to the link with their outcomes, newest first.', answer: named('DinkRecentAnswer', DinkRecentAnswerSchema) },
+  {
+    method: 'post', path: '/api/dink/{token}', tag: 'dink', access: 'public', status: 204,
+    summary: "Dink's webhook: multipart payload_json (+ optional PNG or JPEG file, at most 8 MiB) or application/json; 204 whatever it matched, judged as docs/server.md §13 says.",
+    body: {
+      multipart: {
+        payload_json: { type: 'string', contentMediaType: 'application/json', description: "Dink's JSON (type, playerName, dinkAccountHash, extra)." },
+        file: { type: 'string', contentMediaType: 'image/png', description: 'The screenshot: PNG or JPEG by its bytes, at most 8 MiB.' },
+      },
+      required: ['payload_json'],
+    },
   },
 ];
 

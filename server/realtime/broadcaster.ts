@@ -1,5 +1,6 @@
 import type { LogEntry } from '../../contract/gameApi';
 import type { GameProgress, TeamUpdate } from '../../contract/socket';
+import type { DinkPost } from '../../contract/dink';
 
 /**
  * What a committed change of a game sends (docs/server.md §6): 'full' the whole game
@@ -59,6 +60,11 @@ export interface Broadcaster {
    * (the cookie's id), or with `null` every socket of the user, are disconnected in every process.
    */
   signedOut(userId: number, sessionId: string | null): Promise<void>;
+  /**
+   * A Dink post to event `eventId` of clan `clanId` was judged (docs/server.md §13): `dink_post`
+   * {event_id, post} to the clan's managers room. A failure is logged, not thrown.
+   */
+  dinkPosted(clanId: number, eventId: number, post: DinkPost): Promise<void>;
 }
 
 /** A broadcaster that sends nothing (used before sockets are attached). */
@@ -72,4 +78,5 @@ export const silentBroadcaster: Broadcaster = {
   async submissionChanged() {},
   async managersLeft() {},
   async signedOut() {},
+  async dinkPosted() {},
 };

@@ -8,6 +8,7 @@ import { hashSessionId } from '../auth/sessions';
 import { gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, sessionRoom, userRoom, type IoServer } from './types';
 import { loadSubmission } from '../submissions/repository';
 import { managersRoom } from '../../contract/submission';
+import type { DinkPost } from '../../contract/dink';
 import { log } from '../observability/log';
 
 /** A progress update as spectators get it: no revert counts (docs/server.md §3). */
@@ -163,6 +164,15 @@ export class RoomBroadcaster implements Broadcaster {
   /** Broadcaster.managersLeft: the user's sockets leave the clan's managers room (managerInClanRoom). */
   async managersLeft(userId: number, clanId: number): Promise<void> {
     this.io.in(managerInClanRoom(clanId, userId)).socketsLeave([managersRoom(clanId), managerInClanRoom(clanId, userId)]);
+  }
+
+  /** Broadcaster.dinkPosted: `dink_post` to the clan's managers room (every process, through the adapter). */
+  async dinkPosted(clanId: number, eventId: number, post: DinkPost): Promise<void> {
+    try {
+      this.io.to(managersRoom(clanId)).emit('dink_post', { event_id: eventId, post });
+    } catch (err) {
+      log.error({ err, event_id: eventId }, '[realtime] dink_post failed');
+    }
   }
 
   /** Broadcaster.signedOut: disconnects the session's sockets, or all the user's, in every process. */

@@ -7,7 +7,7 @@ import { ApiClient, type Answer } from '../support/api';
 import { directSql } from '../support/fixtures';
 import { castOf, connect, newGame, turns, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
 import { DiscordWebhookStandIn } from '../support/discordWebhookStandIn';
-import { WEBHOOK_URL_MESSAGE, parseWebhookUrl } from '../../contract/discord';
+import { WEBHOOK_URL_MESSAGE, maskWebhookUrl, parseWebhookUrl, webhookDraftProblem } from '../../contract/discord';
 
 /**
  * Discord announcements over real HTTP, real sockets and a local Discord stand-in
@@ -54,9 +54,16 @@ describe('the webhook URL rule (contract parseWebhookUrl, WHATWG URL)', () => {
   it('accepts exactly https://{discord hosts}/api/webhooks/{id}/{token}', () => {
     for (const host of ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com']) {
       expect(parseWebhookUrl(`https://${host}/api/webhooks/123456789012345678/AbC-dE_f`)).toEqual({
-        url: `https://${host}/api/webhooks/123456789012345678/AbC-dE_f`, id: '123456789012345678', token: 'AbC-dE_f',
+        url: `https://${host}/api/webhooks/123456789012345678/AbC-dE_f`, id: '123456789012345678', token: 'AbC-dE_f', threadId: null,
       });
     }
+  });
+  it('accepts a forum thread (?thread_id={digits}) and keeps it on the URL it posts to; masks the token only', () => {
+    const hook = parseWebhookUrl('https://discord.com/api/webhooks/1234/AbCdEfGhIjKl_9?thread_id=987654321');
+    expect(hook).toEqual({ url: 'https://discord.com/api/webhooks/1234/AbCdEfGhIjKl_9?thread_id=987654321', id: '1234', token: 'AbCdEfGhIjKl_9', threadId: '987654321' });
+    expect(maskWebhookUrl(hook!)).toBe('https://discord.com/api/webhooks/1234/••••••••Kl_9?thread_id=987654321');
+    expect(webhookDraftProblem('https://discord.com/api/webhooks/1234/AbC?thread_id=5', false)).toBeNull();
+    expect(webhookDraftProblem('https://discord.com/api/webhooks/1234/AbC?wait=true', false)).toBe(WEBHOOK_URL_MESSAGE);
   });
   it('refuses other hosts, http, userinfo, ports, other paths, queries and look-alikes', () => {
     for (const bad of [
@@ -72,6 +79,11 @@ describe('the webhook URL rule (contract parseWebhookUrl, WHATWG URL)', () => {
       'https://discord.com/api/v10/webhooks/1/abc',
       'https://discord.com/api/webhooks/abc/abc',
       'https://discord.com/api/webhooks/1/abc?wait=true',
+      'https://discord.com/api/webhooks/1/abc?thread_id=',
+      'https://discord.com/api/webhooks/1/abc?thread_id=12a',
+      'https://discord.com/api/webhooks/1/abc?thread_id=1&wait=true',
+      'https://discord.com/api/webhooks/1/abc?wait=true&thread_id=1',
+      'https://discord.com/api/webhooks/1/abc?thread_id=1#x',
       'https://discord.com/api/webhooks/1/abc#x',
       'https://discord.com/api/webhooks/1/%2e%2e',
       'https://127.0.0.1/api/webhooks/1/abc',
@@ -176,6 +188,20 @@ describe.each(backends())('Discord announcements (%s)', (backend: Backend) => {
     expect((await cast.owner.del(path)).body).toEqual({ discord: null });
     expect((await cast.owner.get(path)).body).toEqual({ discord: null });
     expectError(await cast.owner.post(`${path}/test`), 404, 'No Discord webhook is set for this event.');
+  });
+
+  it('a forum thread: a webhook URL with ?thread_id= is saved (masked with its thread) and posted to that thread; other queries are refused', async () => {
+    const game = await newGame(cast, { start: false });
+    const path = discordPath(cast, game);
+    const id = String(++hookSerial);
+    const saved = await cast.owner.put(path, { webhook_url: `${stand.webhook(id, 'threadTokenValue_0123456789')}?thread_id=112233445566` });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.discord.webhook_url_masked).toBe(`${stand.url}/api/webhooks/${id}/••••••••6789?thread_id=112233445566`);
+    expect((await cast.owner.post(`${path}/test`)).body).toEqual({ ok: true });
+    expect(stand.accepted(id).map((p) => p.query)).toEqual(['?thread_id=112233445566']);
+    for (const query of ['?wait=true', '?thread_id=abc', '?thread_id=1&wait=true']) {
+      expectError(await cast.owner.put(path, { webhook_url: `${stand.webhook(id)}${query}` }), 400, WEBHOOK_URL_MESSAGE);
+    }
   });
 
   it('test post: {ok: true} once Discord took it; 502 with Discord\'s answer; a redirect is never followed', async () => {

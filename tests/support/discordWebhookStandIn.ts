@@ -16,6 +16,8 @@ export type ScriptedAnswer = 'hang' | { status: number; retry_after?: number; bo
 export interface WebhookPost {
   at: number;
   path: string;
+  /** The query string, '' or '?thread_id=...' (a forum thread, docs/server.md §13). */
+  query: string;
   body: any;
   /** What it was answered: the status, or 'hang'. */
   answer: number | 'hang';
@@ -91,23 +93,24 @@ export class DiscordWebhookStandIn {
       /* keep the text */
     }
     const path = (req.url ?? '').split('?')[0];
+    const query = (req.url ?? '').slice(path.length);
     if (req.method !== 'POST' || !/^\/api\/webhooks\/[0-9]+\/[A-Za-z0-9_-]+$/.test(path)) {
-      this.requests.push({ at: Date.now(), path, body, answer: 405 });
+      this.requests.push({ at: Date.now(), path, query, body, answer: 405 });
       res.writeHead(405).end();
       return;
     }
     const next = this.script.shift() ?? { status: 204 };
     if (next === 'hang') {
-      this.requests.push({ at: Date.now(), path, body, answer: 'hang' });
+      this.requests.push({ at: Date.now(), path, query, body, answer: 'hang' });
       this.hung.push(res);
       return;
     }
     if ('redirect' in next) {
-      this.requests.push({ at: Date.now(), path, body, answer: 302 });
+      this.requests.push({ at: Date.now(), path, query, body, answer: 302 });
       res.writeHead(302, { location: next.redirect }).end();
       return;
     }
-    this.requests.push({ at: Date.now(), path, body, answer: next.status });
+    this.requests.push({ at: Date.now(), path, query, body, answer: next.status });
     if (next.status === 204) {
       res.writeHead(204).end();
       return;

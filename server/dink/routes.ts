@@ -1,0 +1,186 @@
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../http/context';
+import { pathId, readJson, requireUser } from '../http/context';
+import { routeBodyLimit } from '../http/bodyLimit';
+import { requireManager } from '../clans/access';
+import { findEvent } from '../events/repository';
+import { ApiError, notFound } from '../errors';
+import { log } from '../observability/log';
+import { countDinkPost } from '../observability/metrics';
+import { PROOF_MAX_BYTES } from '../../contract/submission';
+import { DINK_MESSAGES, DinkSettingsBodySchema } from '../../contract/dink';
+import { deleteLink, findLinkByToken, findLinkOfEvent, recentPosts, saveLinkToken, setAutoApprove, type DinkLinkRow } from './repository';
+import { judgePost, linkOf, newToken, plausibleToken, takeRate } from './service';
+
+const PATH = '/clan/:clanId/events/:eventId/dink';
+/** Room for the multipart envelope and payload_json around an 8 MiB screenshot, in bytes. */
+const MULTIPART_SLACK = 256 * 1024;
+/** The receiver answers 204 after at most this long even while the post is still being judged (docs/server.md §13: within 1 s). */
+const ANSWER_WITHIN_MS = 700;
+
+/** The manager and the event of a Dink settings call: 401, 400 bad ids, 404 clan, 403 non-manager, 404 event. */
+async function managerScope(c: Context<AppEnv>) {
+  const user = requireUser(c);
+  const clanId = pathId(c, 'clanId', 'clan id');
+  const eventId = pathId(c, 'eventId', 'event id');
+  const deps = c.get('deps');
+  await requireManager(deps.db, clanId, user.id);
+  const event = await findEvent(deps.db, clanId, eventId);
+  return { clanId, event, deps };
+}
+
+/**
+ * The site's origin as the manager's browser sees it, for the link's URL: the request's Origin
+ * header (checked against Host by the app for POST/PUT/DELETE), else the scheme (X-Forwarded-Proto
+ * when TRUST_PROXY is set) and Host of the request.
+ */
+function siteOrigin(c: Context<AppEnv>): string {
+  const origin = c.req.header('origin');
+  if (origin && origin !== 'null') return origin;
+  const url = new URL(c.req.url);
+  const forwarded = c.get('deps').config.trustProxy > 0 ? c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+  const proto = forwarded === 'https' || forwarded === 'http' ? forwarded : url.protocol.replace(':', '');
+  return `${proto}://${c.req.header('host') ?? url.host}`;
+}
+
+/** The live link of the path's token, or null (an implausible token is never looked up). */
+async function liveLink(c: Context<AppEnv>): Promise<DinkLinkRow | null> {
+  const token = c.req.param('token') ?? '';
+  return plausibleToken(token) ? findLinkByToken(c.get('deps').db, token) : null;
+}
+
+/** A File from a multipart field, or null. */
+function fileOf(value: unknown): File | null {
+  return typeof value === 'object' && value !== null && typeof (value as File).arrayBuffer === 'function' ? (value as File) : null;
+}
+
+/** PNG (89 50 4E 47 0D 0A 1A 0A) or JPEG (FF D8 FF) by the first bytes. */
+function isPngOrJpeg(bytes: Buffer): boolean {
+  const png = bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  const jpeg = bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+  return png || jpeg;
+}
+
+/** Refuses a post with its status, counted in the metrics (docs/server.md §14 dink_posts_total). */
+function refuse(status: 400 | 413, message: string): ApiError {
+  countDinkPost(status === 413 ? 'too_large' : 'invalid');
+  return new ApiError(status, message);
+}
+
+/**
+ * The post's `payload_json` text and parsed value, and its screenshot (docs/server.md §13):
+ * multipart/form-data with `payload_json` (a text field, or a file part) and an optional `file`,
+ * or application/json. 400 when payload_json is missing or not JSON, or the file is not PNG or
+ * JPEG by its bytes; 413 when the file is over 8 MiB.
+ */
+async function readPost(c: Context<AppEnv>): Promise<{ payloadText: string; payload: unknown; file: Buffer | null }> {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  let payloadText: string | null = null;
+  let file: File | null = null;
+  if (type.startsWith('multipart/form-data')) {
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      throw refuse(400, DINK_MESSAGES.noPayload);
+    }
+    const part = form.payload_json;
+    const partFile = fileOf(part);
+    payloadText = typeof part === 'string' ? part : partFile ? await partFile.text() : null;
+    file = fileOf(form.file);
+  } else if (type.startsWith('application/json')) {
+    payloadText = await c.req.text().catch(() => null);
+  }
+  if (payloadText === null) throw refuse(400, DINK_MESSAGES.noPayload);
+  let payload: unknown;
+  try {
+    payload = JSON.parse(payloadText);
+  } catch {
+    throw refuse(400, DINK_MESSAGES.noPayload);
+  }
+  if (!file) return { payloadText, payload, file: null };
+  const head = Buffer.from(await file.slice(0, 8).arrayBuffer());
+  if (!isPngOrJpeg(head)) throw refuse(400, DINK_MESSAGES.badFile);
+  if (file.size > PROOF_MAX_BYTES) throw refuse(413, DINK_MESSAGES.tooLarge);
+  return { payloadText, payload, file: Buffer.from(await file.arrayBuffer()) };
+}
+
+/**
+ * Dink: proof straight from the game (docs/server.md §13).
+ * Managers (Owner, Admin) of the event's clan; 401 signed out, 403 otherwise, 404 unknown clan or event:
+ * - POST   .../dink → {dink: {url, auto_approve, created_at}}: makes the link, or rotates it (a new
+ *   token; the old URL answers 404 at once; auto_approve kept)
+ * - GET    .../dink → {dink} or {dink: null}
+ * - PUT    .../dink {auto_approve} → {dink}; 404 without a link
+ * - DELETE .../dink → {dink: null}: revoked, the URL answers 404 at once
+ * - GET    .../dink/recent → {posts}: the last 200 posts, newest first
+ * The receiver, for the Dink plugin (no session):
+ * - POST   /dink/{token}: 404 unknown token; 429 past 60 posts a minute to the token; 400
+ *   payload_json missing or not JSON, or a file that is not PNG or JPEG by its bytes; 413 a file
+ *   over 8 MiB; else 204 within 1 s, the post judged (service.ts judgePost)
+ */
+export function dinkRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.post(PATH, async (c) => {
+    const s = await managerScope(c);
+    return c.json({ dink: linkOf(await saveLinkToken(s.deps.db, s.event.id, newToken()), siteOrigin(c)) });
+  });
+
+  app.get(PATH, async (c) => {
+    const s = await managerScope(c);
+    const row = await findLinkOfEvent(s.deps.db, s.event.id);
+    return c.json({ dink: row ? linkOf(row, siteOrigin(c)) : null });
+  });
+
+  app.put(PATH, async (c) => {
+    const s = await managerScope(c);
+    const body = await readJson(c, DinkSettingsBodySchema);
+    if (!(await setAutoApprove(s.deps.db, s.event.id, body.auto_approve))) throw notFound(DINK_MESSAGES.noLink);
+    return c.json({ dink: linkOf((await findLinkOfEvent(s.deps.db, s.event.id))!, siteOrigin(c)) });
+  });
+
+  app.delete(PATH, async (c) => {
+    const s = await managerScope(c);
+    await deleteLink(s.deps.db, s.event.id);
+    return c.json({ dink: null });
+  });
+
+  app.get(`${PATH}/recent`, async (c) => {
+    const s = await managerScope(c);
+    return c.json({ posts: await recentPosts(s.deps.db, s.event.id) });
+  });
+
+  app.post(
+    '/dink/:token',
+    async (c, next) => {
+      const link = await liveLink(c);
+      if (!link) {
+        countDinkPost('unknown_token');
+        throw notFound(DINK_MESSAGES.notFound);
+      }
+      if (!(await takeRate(c.get('deps'), link.token))) {
+        countDinkPost('rate_limited');
+        throw new ApiError(429, DINK_MESSAGES.rateLimited);
+      }
+      await next();
+    },
+    routeBodyLimit(PROOF_MAX_BYTES + MULTIPART_SLACK, DINK_MESSAGES.tooLarge),
+    async (c) => {
+      const deps = c.get('deps');
+      const link = await liveLink(c);
+      if (!link) throw notFound(DINK_MESSAGES.notFound);
+      const post = await readPost(c);
+      const event = await deps.db.selectFrom('events').select('clan_id').where('id', '=', link.event_id).executeTakeFirst();
+      if (!event) throw notFound(DINK_MESSAGES.notFound);
+      const judging = judgePost(deps, { link, clanId: event.clan_id, ...post }).catch((err: unknown) => {
+        log.error({ err, event_id: link.event_id }, '[dink] judging a post failed');
+      });
+      // Dink does not read answers: 204 once judged, or after ANSWER_WITHIN_MS while it goes on.
+      await Promise.race([judging, new Promise((resolve) => setTimeout(resolve, ANSWER_WITHIN_MS).unref())]);
+      return c.body(null, 204);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,271 @@
+import crypto from 'node:crypto';
+import sharp from 'sharp';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Db } from '../db/schema';
+import type { Deps } from '../http/context';
+import { nowIso } from '../db/connect';
+import { redisChannelKey } from '../redis';
+import { findGame, insertLog, storedTaskState, updateGame } from '../games/repository';
+import { insertSubmission } from '../submissions/repository';
+import { processProofImage, type ProcessedImage } from '../submissions/images';
+import { announceReview } from '../discord/outbox';
+import { parseStoredRule } from '../tasks/repository';
+import { log } from '../observability/log';
+import { countDinkPost } from '../observability/metrics';
+import type { LogEntry } from '../../contract/gameApi';
+import { PROOF_LOG, SUBMITTABLE_STATES, hasTask } from '../../contract/submission';
+import {
+  DINK_DEDUPE_MS,
+  DINK_MESSAGES,
+  DINK_RATE_PER_MINUTE,
+  ignKey,
+  matchesAutoRule,
+  readDinkPayload,
+  type DinkEvidence,
+  type DinkLink,
+  type DinkOutcome,
+  type DinkPost,
+  type DinkReading,
+} from '../../contract/dink';
+import { pinAccountHash, pinnedAccountHash, recordPost, takeDigest, type DinkLinkRow } from './repository';
+
+/** A fresh link token: 32 random bytes, base64url (43 characters; docs/server.md §13). */
+export function newToken(): string {
+  return crypto.randomBytes(32).toString('base64url');
+}
+
+/** True when `token` has the shape of one newToken makes (so a lookup is worth it). */
+export function plausibleToken(token: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(token);
+}
+
+/** The link as answered to managers: `<origin>/api/dink/{token}`. */
+export function linkOf(row: DinkLinkRow, origin: string): DinkLink {
+  return { url: `${origin}/api/dink/${row.token}`, auto_approve: row.auto_approve === 1, created_at: row.created_at };
+}
+
+/** Per-token post counters of each app (its Deps): in Redis when REDIS_URL is set (one budget for every process), else in memory. */
+const limiters = new WeakMap<Deps, RateLimiterAbstract>();
+
+/**
+ * Counts one post to a live token (docs/server.md §13: 60 a minute per token); false past the
+ * limit. The key is a hash of the token (never the token itself). With Redis a Redis outage falls
+ * back to this process's memory (insurance), so it never blocks posts.
+ */
+export async function takeRate(deps: Deps, token: string): Promise<boolean> {
+  let limiter = limiters.get(deps);
+  if (!limiter) {
+    const keyPrefix = `${redisChannelKey(deps.config)}:dink`;
+    const memory = new RateLimiterMemory({ points: DINK_RATE_PER_MINUTE, duration: 60, keyPrefix });
+    limiter = deps.redis ? new RateLimiterRedis({ storeClient: deps.redis, points: DINK_RATE_PER_MINUTE, duration: 60, keyPrefix, insuranceLimiter: memory }) : memory;
+    limiters.set(deps, limiter);
+  }
+  try {
+    await limiter.consume(crypto.createHash('sha256').update(token).digest('hex').slice(0, 32));
+    return true;
+  } catch (err) {
+    if (err instanceof RateLimiterRes) return false;
+    log.error({ err }, '[dink] rate limiter failed');
+    return true;
+  }
+}
+
+/** A post that passed the 404/429/400/413 checks, ready to be judged. */
+export interface DinkReceipt {
+  link: DinkLinkRow;
+  clanId: number;
+  /** The raw `payload_json` text and its parsed value. */
+  payloadText: string;
+  payload: unknown;
+  /** The screenshot's bytes (PNG or JPEG by its bytes), or null. */
+  file: Buffer | null;
+}
+
+/** What a judged post changed: the game, the submission made and the log entries, for the broadcast. */
+interface DinkChange {
+  gameId: number;
+  submissionId: number;
+  log: LogEntry[];
+}
+
+/** Who a post is for and where their team stands, when it may count. */
+interface Counted {
+  game: { id: number; clan_id: number };
+  member: { teamId: number; userId: number; ign: string };
+  team: { id: number; current_position: number; square_since: string; name: string; color: string };
+  square: { task_description: string; task_difficulty: string | null };
+  evidence: DinkEvidence;
+}
+
+/**
+ * The event's game (one per event) and its status, the post's player on a team of it, and that
+ * team's square, judged in the contract's order after `duplicate` (docs/server.md §13):
+ * not_running, unknown_player, suspicious, no_task, no_match; else the post counts. A malformed
+ * post (playerName missing or not usable text, a type that is not one of DINK_TYPES, its fields
+ * missing) is 'no_match' right after not_running (never a submission).
+ * Pins the first account hash seen for the IGN. With `lock`, the game row is locked first (inside
+ * the transaction that makes the submission).
+ */
+async function assess(db: Db, eventId: number, reading: DinkReading, at: string, lock: { dialect: Deps['dialect'] } | null): Promise<Exclude<DinkOutcome, 'duplicate' | 'submitted' | 'approved'> | Counted> {
+  const found = await db.selectFrom('games').select(['id', 'clan_id', 'event_id', 'status']).where('event_id', '=', eventId).executeTakeFirst();
+  if (!found) return 'not_running';
+  const game = lock ? await findGame(db, { clanId: found.clan_id, eventId, gameId: found.id }, lock) : found;
+  if (game.status !== 'in-progress') return 'not_running';
+  // A malformed post (no usable playerName, an unknown type, its fields missing) is recorded
+  // 'no_match' and never becomes a submission (docs/server.md §13).
+  if (reading.player === null || reading.evidence === null) return 'no_match';
+  const key = ignKey(reading.player);
+  const members = await db.selectFrom('team_members')
+    .innerJoin('igns', 'igns.id', 'team_members.ign_id')
+    .innerJoin('team_states', (j) => j.onRef('team_states.team_id', '=', 'team_members.team_id').on('team_states.game_id', '=', game.id))
+    .select(['team_members.team_id', 'igns.user_id', 'igns.ign'])
+    .where('team_members.event_id', '=', eventId)
+    .orderBy('team_members.id')
+    .execute();
+  const member = members.find((m) => ignKey(m.ign) === key);
+  if (!member) return 'unknown_player';
+  if (reading.account_hash !== null) {
+    if ((await pinAccountHash(db, eventId, key, reading.account_hash)) !== reading.account_hash) return 'suspicious';
+  } else if ((await pinnedAccountHash(db, eventId, key)) !== null) {
+    // A post without a hash for an IGN whose hash is pinned cannot prove it is that account.
+    return 'suspicious';
+  }
+  const team = await db.selectFrom('team_states')
+    .innerJoin('teams', 'teams.id', 'team_states.team_id')
+    .select(['team_states.id', 'team_states.current_position', 'team_states.task_state', 'team_states.square_since', 'teams.name', 'teams.color'])
+    .where('team_states.game_id', '=', game.id)
+    .where('team_states.team_id', '=', member.team_id)
+    .executeTakeFirstOrThrow();
+  const square = await db.selectFrom('board_squares').select(['task_id', 'task_description', 'task_difficulty'])
+    .where('game_id', '=', game.id).where('square_index', '=', team.current_position).executeTakeFirst();
+  // What happened before the team reached the square never counts for it.
+  if (!square || !hasTask(square) || !SUBMITTABLE_STATES.includes(storedTaskState(team.task_state)) || at < team.square_since) return 'no_task';
+  const taskRow = square.task_id === null ? null : await db.selectFrom('tasks').select('auto_rule').where('id', '=', square.task_id).executeTakeFirst();
+  const rule = parseStoredRule(taskRow?.auto_rule ?? null);
+  if (!rule || !reading.evidence || !matchesAutoRule(rule, reading.evidence)) return 'no_match';
+  return {
+    game: { id: game.id, clan_id: game.clan_id },
+    member: { teamId: member.team_id, userId: member.user_id, ign: member.ign },
+    team,
+    square,
+    evidence: reading.evidence,
+  };
+}
+
+/** The stand-in image of a Dink submission sent without a screenshot (a plain dark 640x360 PNG and its thumbnail), made once. */
+let placeholder: Promise<ProcessedImage> | null = null;
+function placeholderImage(): Promise<ProcessedImage> {
+  placeholder ??= (async () => {
+    const image = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#2b2d31' } }).png().toBuffer();
+    const thumb = await sharp(image).resize(320, 180).webp({ quality: 75 }).toBuffer();
+    return { image, imageType: 'image/png', thumb, thumbType: 'image/webp' };
+  })();
+  return placeholder;
+}
+
+/**
+ * Judges a post (docs/server.md §13) and records it: duplicate (the same JSON and image bytes taken
+ * within 10 minutes), then assess's outcomes; a post that counts becomes a submission of the
+ * member's team as if the member had sent it (`source: 'dink'`, its evidence, the screenshot as
+ * its image, or a plain stand-in when it had none), the team's state `submitted`; with the link's
+ * auto_approve and a screenshot it is approved at once instead (reviewer null, `auto`, the team's
+ * state `approved`, log DINK_MESSAGES.autoApproved, a Discord review announcement). The judging is
+ * repeated on the locked game row inside the transaction. Every post is counted in the metrics,
+ * kept in the recent list and sent live to the clan's managers.
+ */
+export async function judgePost(deps: Deps, receipt: DinkReceipt): Promise<DinkPost> {
+  const { db, dialect } = deps;
+  const eventId = receipt.link.event_id;
+  const reading = readDinkPayload(receipt.payload);
+  const at = nowIso();
+  let outcome: DinkOutcome;
+  let change: DinkChange | null = null;
+  const digest = crypto.createHash('sha256').update(receipt.payloadText).update('\u0000').update(receipt.file ?? Buffer.alloc(0)).digest('hex');
+  if (!(await takeDigest(db, eventId, digest, DINK_DEDUPE_MS))) {
+    outcome = 'duplicate';
+  } else {
+    const first = await assess(db, eventId, reading, at, null);
+    if (typeof first === 'string') {
+      outcome = first;
+    } else {
+      const made = await makeSubmission(deps, receipt, reading, at);
+      outcome = made.outcome;
+      change = made.change;
+    }
+  }
+  countDinkPost(outcome);
+  const post = await recordPost(db, eventId, { at, player_name: reading.player_name, type: reading.type, summary: reading.summary, outcome });
+  if (change) {
+    try {
+      await deps.broadcaster.gameChanged(change.gameId, 'progress', change.log);
+      await deps.broadcaster.submissionChanged(change.submissionId);
+    } catch (err) {
+      log.error({ err, game_id: change.gameId }, '[dink] broadcast failed');
+    }
+  }
+  await deps.broadcaster.dinkPosted(receipt.clanId, eventId, post);
+  return post;
+}
+
+/** The submission of a post that counts: images stored first, then one transaction that judges again on the locked game. */
+async function makeSubmission(deps: Deps, receipt: DinkReceipt, reading: DinkReading, at: string): Promise<{ outcome: DinkOutcome; change: DinkChange | null }> {
+  const { db, dialect, images } = deps;
+  let image: ProcessedImage | null = null;
+  if (receipt.file) {
+    // A screenshot that does not decode counts as none: the post waits for a person.
+    image = await processProofImage(receipt.file).catch(() => null);
+  }
+  const screenshot = image !== null;
+  const stored = image ?? (await placeholderImage());
+  const stem = `proofs/dink/${receipt.link.event_id}/${crypto.randomBytes(12).toString('hex')}`;
+  const keys = { image: `${stem}.${stored.imageType.split('/')[1] ?? 'bin'}`, thumb: `${stem}.thumb.webp` };
+  await images.put(keys.image, stored.image, stored.imageType);
+  await images.put(keys.thumb, stored.thumb, stored.thumbType);
+  try {
+    const result = await db.transaction().execute(async (trx) => {
+      const counted = await assess(trx, receipt.link.event_id, reading, at, { dialect });
+      if (typeof counted === 'string') return { outcome: counted as DinkOutcome, change: null };
+      const auto = receipt.link.auto_approve === 1 && screenshot;
+      const { game, member, team, square, evidence } = counted;
+      const now = nowIso();
+      const submissionId = await insertSubmission(trx, {
+        game_id: game.id,
+        clan_id: game.clan_id,
+        team_id: member.teamId,
+        square_index: team.current_position,
+        square_since: team.square_since,
+        task_description: square.task_description,
+        task_difficulty: square.task_difficulty,
+        submitted_by: member.userId,
+        submitted_ign: member.ign,
+        note: '',
+        image_key: keys.image,
+        image_type: stored.imageType,
+        thumb_key: keys.thumb,
+        thumb_type: stored.thumbType,
+        created_at: now,
+        source: 'dink',
+        evidence_type: evidence.type,
+        evidence_summary: evidence.summary,
+      });
+      const teamRef = { name: team.name, color: team.color };
+      let entry: LogEntry;
+      if (auto) {
+        await trx.updateTable('submissions').set({ status: 'approved', reviewer_id: null, reason: null, reviewed_at: now, auto: 1 }).where('id', '=', submissionId).execute();
+        await trx.updateTable('team_states').set({ task_state: 'approved' }).where('id', '=', team.id).execute();
+        entry = await insertLog(trx, game.id, DINK_MESSAGES.autoApproved(evidence.summary), teamRef);
+        await announceReview(trx, game.id, { team: teamRef, square: team.current_position, task: square.task_description, decision: 'approved', reviewer: 'Dink (automatic)', reason: null });
+      } else {
+        await trx.updateTable('team_states').set({ task_state: 'submitted' }).where('id', '=', team.id).execute();
+        entry = await insertLog(trx, game.id, PROOF_LOG.sent(team.name, team.current_position), teamRef);
+      }
+      await updateGame(trx, game.id, {});
+      return { outcome: (auto ? 'approved' : 'submitted') as DinkOutcome, change: { gameId: game.id, submissionId, log: [entry] } };
+    });
+    if (!result.change) await images.delete([keys.image, keys.thumb]).catch(() => {});
+    return result;
+  } catch (err) {
+    await images.delete([keys.image, keys.thumb]).catch(() => {});
+    throw err;
+  }
+}

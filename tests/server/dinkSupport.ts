@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import sharp from 'sharp';
+import type { ApiClient, Answer } from '../support/api';
+import type { DinkType } from '../../contract/dink';
+
+// Helpers of the Dink API tests (dink.api.test.ts, dink-live.api.test.ts; docs/server.md §13).
+
+/** The recorded-shape fixture of one Dink type (tests/fixtures/dink/), as a fresh object. */
+export function fixture(type: DinkType): Record<string, any> {
+  return JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/dink', `${type.toLowerCase()}.json`), 'utf8'));
+}
+
+/** Every post differs (its content line), so none is taken as a duplicate unless meant; posted as `player`. */
+let nonce = 0;
+export const fresh = (payload: Record<string, any>, player = 'iron_bob') => ({ ...payload, playerName: player, content: `${payload.content} #${++nonce}` });
+
+/** A small PNG screenshot stand-in. */
+export const png = () => sharp({ create: { width: 64, height: 48, channels: 3, background: '#c83232' } }).png().toBuffer();
+
+/** POSTs like Dink: multipart payload_json (a string as is, anything else as JSON) and an optional file part; no cookie, no Origin. */
+export async function dink(url: string, payload: unknown, file?: { bytes: Buffer; name?: string; type?: string }): Promise<Answer> {
+  const form = new FormData();
+  if (payload !== undefined) form.append('payload_json', typeof payload === 'string' ? payload : JSON.stringify(payload));
+  if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'image/png' }), file.name ?? 'image.png');
+  const res = await fetch(url, { method: 'POST', body: form });
+  return { status: res.status, body: await res.text(), headers: res.headers };
+}
+
+/** Fills the clan's pool with 60 tasks a tier, so every task square gets one. */
+export async function fillPool(owner: ApiClient, clanId: number): Promise<void> {
+  const rows = ['description,difficulty', ...['EASY', 'MEDIUM', 'HARD', 'ELITE', 'MASTER'].flatMap((t) => Array.from({ length: 60 }, (_, i) => `${t} dink task ${i + 1},${t}`))];
+  const form = new FormData();
+  form.append('file', new Blob([rows.join('\n')], { type: 'text/csv' }), 'pool.csv');
+  const r = await owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+}
