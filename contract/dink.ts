@@ -2,13 +2,13 @@ import * as v from 'valibot';
 import { applyTextRule, hasControlChars } from './text';
 
 // ---------------------------------------------------------------------------------------------
-// Dink: proof straight from the game (docs/server.md §13; server-contract §13). The event's Dink
+// Dink: proof straight from the game (docs/server.md §13). The event's Dink
 // link, the recent posts list, the auto rule a task may carry, and the pure rules that read a
 // Dink post (the RuneLite plugin's `payload_json`) and match it against a task's rule. Shared by
 // the server (server/dink/), the task API and CSV import (server/tasks/) and the client's panels.
 // ---------------------------------------------------------------------------------------------
 
-/** The Dink notification types a task's auto rule may name (server-contract §13). */
+/** The Dink notification types a task's auto rule may name (docs/server.md §13). */
 export const DINK_TYPES = [
   'LOOT',
   'COLLECTION',
@@ -28,7 +28,7 @@ export function isDinkType(s: string): s is DinkType {
   return (DINK_TYPES as readonly string[]).includes(s);
 }
 
-/** A post's outcome, in the order they are judged after the 204 (server-contract §13). */
+/** A post's outcome, in the order they are judged after the 204 (docs/server.md §13). */
 export const DINK_OUTCOMES = ['duplicate', 'not_running', 'unknown_player', 'suspicious', 'no_task', 'no_match', 'submitted', 'approved'] as const;
 export type DinkOutcome = (typeof DINK_OUTCOMES)[number];
 
@@ -62,7 +62,7 @@ const RuleNameSchema = v.pipe(
 );
 
 /**
- * A task's auto rule `{type, names, min}` (server-contract §13): the Dink type, the names that
+ * A task's auto rule `{type, names, min}` (docs/server.md §13): the Dink type, the names that
  * count (compared ignoring case: item names for LOOT and COLLECTION, the boss for KILL_COUNT, the
  * skill for LEVEL, the quest, the clue tier, the pet, the combat task, "{area} {difficulty}" for
  * a diary, the monster for SLAYER) and `min` (a quantity, kill count or level; null for none).
@@ -105,7 +105,7 @@ function dedupeNames(names: string[]): string[] {
 
 /**
  * An auto rule from the CSV's optional cells `auto_type`, `auto_names` (separated by `|`) and
- * `auto_min` (server-contract §13): null when all three are blank, else the checked rule or the
+ * `auto_min` (docs/server.md §13): null when all three are blank, else the checked rule or the
  * row's error text.
  */
 export function autoRuleFromCells(type: string, names: string, min: string): { ok: true; rule: AutoRule | null } | { ok: false; message: string } {
@@ -121,7 +121,7 @@ export function autoRuleFromCells(type: string, names: string, min: string): { o
 }
 
 // --------------------------------------------------------------------------------------------
-// Link, settings and recent posts (managers; server-contract §13)
+// Link, settings and recent posts (managers; docs/server.md §13)
 // --------------------------------------------------------------------------------------------
 
 /** The event's Dink link: `url` is `<origin>/api/dink/{token}`; times ISO. */
@@ -177,9 +177,9 @@ export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
 export const EvidenceSchema = v.nullable(v.object({ type: v.picklist(DINK_TYPES), summary: v.string() }));
 export type Evidence = v.InferOutput<typeof EvidenceSchema>;
 
-/** Texts of the Dink routes and the log line of an automatic approval (server-contract §13). */
+/** Texts of the Dink routes and the log line of an automatic approval (docs/server.md §13). */
 export const DINK_MESSAGES = {
-  /** Verbatim (server-contract §13). */
+  /** Verbatim (docs/server.md §13). */
   autoApproved: (summary: string) => `Approved automatically from Dink: ${summary}.`,
   noLink: 'This event has no Dink link. Make one first.',
   notFound: 'Not found.',
@@ -196,7 +196,7 @@ export const DINK_MESSAGES = {
 
 /**
  * The key under which OSRS compares player names: NFC, lower case, and space, `_`, `-` and the
- * no-break space the game client uses all alike (server-contract §13 'as the game does').
+ * no-break space the game client uses all alike (docs/server.md §13 'as the game does').
  * 'Iron_Man-1' and 'iron man 1' have the same key.
  */
 export function ignKey(name: string): string {
@@ -354,7 +354,7 @@ function shown(text: string, max: number): string {
 }
 
 /**
- * Reads a parsed `payload_json` (server-contract §13). Never throws: anything that is not a
+ * Reads a parsed `payload_json` (docs/server.md §13). Never throws: anything that is not a
  * Dink post of a known type with its fields gives `evidence: null` (recorded 'no_match').
  */
 export function readDinkPayload(payload: unknown): DinkReading {
@@ -370,7 +370,7 @@ export function readDinkPayload(payload: unknown): DinkReading {
 }
 
 /**
- * True when `evidence` satisfies `rule` (server-contract §13): same type, one of the rule's names
+ * True when `evidence` satisfies `rule` (docs/server.md §13): same type, one of the rule's names
  * named by the post (ignoring case), and with `min` the quantity reached: for LOOT the sum of the
  * matching items' quantities, otherwise the largest matching quantity (kill count, level, slayer
  * kills; 1 for the rest).

@@ -174,9 +174,8 @@ export type DinkOutcome = (typeof DINK_OUTCOMES)[number];
 for (const outcome of DINK_OUTCOMES) dinkPosts.inc({ outcome }, 0);
 
 /**
- * Counts one post to the Dink receiver by its outcome (`dink_posts_total`). The receiver is listed
- * as not built (docs/server.md §13): the family is exported from the start so dashboards exist,
- * and the receiver calls this once per post when it lands.
+ * Counts one post to the Dink receiver by its outcome (`dink_posts_total`; docs/server.md §13):
+ * server/dink/ calls it once per post, with the post's outcome or the refusal before it.
  */
 export function countDinkPost(outcome: DinkOutcome): void {
   dinkPosts.inc({ outcome });

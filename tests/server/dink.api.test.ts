@@ -157,7 +157,7 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
       { type: 'QUEST', playerName: 'Iron\u0007Bob', extra: { questName: 'Dragon Slayer I' } },
       { type: 'QUEST', playerName: 'Iron Bob', extra: { questName: 42 } },
       [1, 2, 3],
-      'a string',
+      JSON.stringify('a JSON string, not an object'),
     ]) {
       expect(await outcome(game, url, payload, await png())).toBe('no_match');
     }

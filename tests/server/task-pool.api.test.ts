@@ -206,7 +206,7 @@ describe.each(backends())('task pool cap and pages (%s)', (backend) => {
       expect(Object.keys(r.body).sort()).toEqual(['tasks', 'total']);
       expect(r.body.total).toBe(all.length);
       expect(r.body.tasks).toEqual(all.slice(0, 100));
-      expect(Object.keys(r.body.tasks[0]).sort()).toEqual(['clan_id', 'clan_name', 'description', 'difficulty', 'id']);
+      expect(Object.keys(r.body.tasks[0]).sort()).toEqual(['auto_rule', 'clan_id', 'clan_name', 'description', 'difficulty', 'id']);
       // The trailing slash is optional.
       expect((await manager.get('/api/tasks?limit=3')).body.tasks).toEqual(all.slice(0, 3));
     });

@@ -191,7 +191,7 @@ describe.each(backends())('task pool API (%s)', (backend) => {
       const p = tasksPath(clan.clanId);
       const made = await clan.api.post(p, { description: '  Kill 10 goblins  ', difficulty: 'easy' });
       expect(made.status).toBe(200);
-      expect(made.body.task).toEqual({ id: expect.any(Number), description: 'Kill 10 goblins', difficulty: 'EASY', clan_id: clan.clanId, clan_name: expect.stringMatching(/^Task Clan /) });
+      expect(made.body.task).toEqual({ id: expect.any(Number), description: 'Kill 10 goblins', difficulty: 'EASY', clan_id: clan.clanId, clan_name: expect.stringMatching(/^Task Clan /), auto_rule: null });
       await clan.api.post(p, { description: 'Zulrah kc', difficulty: 'MASTER' });
       await clan.api.post(p, { description: 'Barrows run', difficulty: 'MEDIUM' });
       await clan.api.post(p, { description: 'Agility lap', difficulty: 'EASY' });
