@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as v from 'valibot';
+import fc from 'fast-check';
 import { backends } from '../support/server';
 import { useServerSuite } from '../support/suite';
 import { ApiClient, type Answer } from '../support/api';
+import { directSql } from '../support/fixtures';
 import { act, castOf, newGame, stored, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
 import { AUTO_RULE_MESSAGES, DINK_MESSAGES, DINK_TYPES, DinkLinkAnswerSchema, DinkRecentAnswerSchema, type DinkOutcome, type DinkPostUpdate, type DinkType } from '../../contract/dink';
 import { PROOF_MESSAGES, SubmissionListSchema, type Submission } from '../../contract/submission';
@@ -136,6 +138,9 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     expect((await dink(rotated.url, fixture('QUEST'))).status).toBe(404);
     expect((await cast.owner.get(p)).body).toEqual({ dink: null });
     expect((await dink(`${suite.url}/api/dink/not-a-token`, fixture('QUEST'))).status).toBe(404);
+    // No log line holds a Dink token (docs/server.md §14).
+    const output = suite.server.output();
+    for (const token of [link.url, rotated.url].map((u) => u.split('/').pop()!)) expect(output).not.toContain(token);
   });
 
   it('bad posts: 404 unknown token first, then 400 (no payload, not JSON, text named .png) and 413 (over 8 MiB); malformed Dink JSON is recorded no_match; none makes a submission', async () => {
@@ -197,8 +202,10 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     // The screenshot was stored as the submission's image.
     const image = await cast.owner.call('GET', sub.image_url);
     expect(image.status).toBe(200);
-    // The same post again: taken once.
+    // The same post again: taken once; after 10 minutes (the stored time aged here) it is judged again.
     expect(await outcome(game, url, post, await png())).toBe('duplicate');
+    await directSql(suite.env, 'UPDATE dink_digests SET at = ?', [new Date(Date.now() - 11 * 60_000).toISOString()]);
+    expect(await outcome(game, url, post, await png())).toBe('no_task');
     // Another account hash for the same IGN.
     expect(await outcome(game, url, { ...fresh(fixture('QUEST')), dinkAccountHash: 'someone-else' })).toBe('suspicious');
     // Sent already: no_task until a referee decides.
@@ -235,6 +242,10 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     const g = await stored(cast, game);
     expect(g.log_entries.map((l) => l.message)).toContain('Approved automatically from Dink: Dragon warhammer x1, Bones x1 from Lizardman shaman.');
     expect(await roll(w, game)).toBeNull();
+    // Counted by outcome in the metrics (docs/server.md §14), read from loopback.
+    const metrics = await (await fetch(`${suite.url}/metrics`)).text();
+    expect(metrics).toMatch(/dink_posts_total\{outcome="approved"\} [1-9]/);
+    expect(metrics).toMatch(/dink_posts_total\{outcome="submitted"\} [1-9]/);
   });
 
   it('every Dink type (recorded-shape fixtures) approves a task with its rule', async () => {
@@ -292,6 +303,22 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     const rotated = ((await cast.owner.post(dinkPath(game))).body.dink.url as string).replace(/^https?:\/\/[^/]+/, suite.url);
     expect((await dink(rotated, { type: 'QUEST', playerName: 'x', content: 'after rotation' })).status).toBe(204);
     expect((await dink(url, { type: 'QUEST', playerName: 'x' })).status).toBe(404);
+  });
+
+  it('junk never answers 5xx: random payload_json to the receiver (204 or 400) and random auto_rule values to the task API (200 or 400)', async () => {
+    const { game, url } = await dinkGame();
+    const junk = fc.oneof(fc.jsonValue(), fc.record({ type: fc.constantFrom(...DINK_TYPES, 'DEATH', ''), playerName: fc.oneof(fc.string(), fc.constant('Iron Bob')), dinkAccountHash: fc.string(), extra: fc.jsonValue() }));
+    await fc.assert(fc.asyncProperty(junk, async (payload) => {
+      const r = await dink(url, JSON.stringify(payload));
+      expect([204, 400]).toContain(r.status);
+    }), { numRuns: 40 });
+    expect(await submissions(game)).toEqual([]);
+    let n = 0;
+    await fc.assert(fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.record({ type: fc.string(), names: fc.array(fc.string()), min: fc.oneof(fc.integer(), fc.double(), fc.string()) })), async (rule) => {
+      const r = await cast.owner.post(`/api/clan/${cast.clanId}/tasks`, { description: `Fuzzed rule ${backend} ${++n}`, difficulty: 'EASY', auto_rule: rule });
+      expect([200, 400], JSON.stringify(r.body)).toContain(r.status);
+      if (r.status === 400) expect(typeof r.body.error).toBe('string');
+    }), { numRuns: 40 });
   });
 
   it('auto_rule in the task API (create, edit, every shape; null by default; kept when left out) and its 400s', async () => {
