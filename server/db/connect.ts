@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database as Schema } from './schema';
 import { log } from '../observability/log';
+import { countDbQuery } from '../observability/metrics';
 import type { Dialect, DialectMigration } from './migrations/helpers';
 import { foundation } from './migrations/001_foundation';
 import { eventsTeamsTasks } from './migrations/002_events_teams_tasks';
@@ -42,8 +43,11 @@ export interface DbHandle {
 /**
  * Opens PostgreSQL when `databaseUrl` is given, else the SQLite file (its folder is created),
  * then runs every pending migration. Throws when the database cannot be reached or migrated.
+ * `countQueries` counts every statement in the db_queries_total metric (benchmarks only: Kysely's
+ * `log` hook times each query).
  */
-export async function openDatabase(opts: { databaseUrl: string | null; sqliteFile: string }): Promise<DbHandle> {
+export async function openDatabase(opts: { databaseUrl: string | null; sqliteFile: string; countQueries?: boolean }): Promise<DbHandle> {
+  const counting = opts.countQueries ? { log: () => countDbQuery() } : {};
   let db: Kysely<Schema>;
   let dialect: Dialect;
   if (opts.databaseUrl) {
@@ -55,7 +59,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     // reported, not a crash: the next query opens a fresh one, and /readyz says when none can be
     // opened (docs/server.md §14).
     pool.on('error', (err) => log.error({ err: err.message }, '[db] idle PostgreSQL connection failed'));
-    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), ...counting });
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(path.dirname(path.resolve(opts.sqliteFile)), { recursive: true });
@@ -66,7 +70,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     // Unicode lower case for case-insensitive search beyond ASCII (SQLite's own lower() and LIKE
     // fold ASCII only); used by the task pool search (server/tasks/repository.ts).
     sqlite.function('unicode_lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
-    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }), ...counting });
   }
   const provider: MigrationProvider = {
     async getMigrations() {
