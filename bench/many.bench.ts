@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { createTestDatabase, freePort, startServer, type TestDatabase } from '../tests/support/server';
+import { createTestDatabase, freePort, type TestDatabase } from '../tests/support/server';
 import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
 
@@ -34,7 +34,7 @@ import { autoSplit, countsToSettings } from '../contract/game';
  * db_queries_total metric) and the report gives statements per roll.
  *
  * Run: `npm run bench:many` (env BENCH_G, BENCH_S, BENCH_SECONDS, BENCH_PERIOD_MS, BENCH_WORKERS=4,
- * BENCH_DBS=sqlite,postgres, BENCH_ORDER=bare-first|real-first, BENCH_CPU_PROF=dir (real server
+ * BENCH_DBS=sqlite,postgres, BENCH_MODES=bare,real (order of the first database; reversed on the next), BENCH_CPU_PROF=dir (real server
  * under `node --cpu-prof`), BENCH_OUT=bench/many.md, which `npm run bench` appends to
  * bench/RESULTS.md).
  */
@@ -48,7 +48,8 @@ const PERIOD_MS = Number(process.env.BENCH_PERIOD_MS ?? 3000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? '';
 const DBS = (process.env.BENCH_DBS ?? (PG_URL ? 'sqlite,postgres' : 'sqlite')).split(',').map((s) => s.trim()).filter(Boolean) as ('sqlite' | 'postgres')[];
-const ORDER = process.env.BENCH_ORDER ?? 'bare-first';
+/** Which servers run, in this order (bare and real alternate from one database to the next when both run). */
+const MODES = (process.env.BENCH_MODES ?? 'bare,real').split(',').map((x) => x.trim()).filter((x): x is 'real' | 'bare' => x === 'real' || x === 'bare');
 const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES === '1';
 const CPU_PROF = process.env.BENCH_CPU_PROF ?? '';
 const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench/many.md');
@@ -87,7 +88,11 @@ interface RunResult {
   timeouts: number;
   errors: Record<string, number>;
   missed: number;
+  /** CPU of the server processes over the counted time, in cores (1 = one CPU busy). */
   cpuCores: number;
+  /** CPU of nginx and Redis over the same time (scale-out runs), in cores. */
+  sideCores: number;
+  /** The highest peak RSS (VmHWM) of the server processes. */
   peakRssKb: number;
   lost: number;
   doubled: number;
@@ -191,7 +196,7 @@ async function pool<T>(n: number, items: T[], task: (item: T, i: number) => Prom
  * and one public game (the bare server's join answer).
  */
 async function seed(db: TestDatabase): Promise<{ games: SeededGame[]; cookie: string; sample: unknown }> {
-  const server = await startServer({ ...db.env, ...REAL_ENV }, undefined, 120_000);
+  const server = await startRealServer({ ...db.env, DB_COUNT_QUERIES: '' });
   try {
     const owner = new ApiClient(server.url);
     const me = await owner.onboard('bench-owner', ['LeaderA', 'LeaderB', 'LeaderC', 'LeaderD'], { role: 'Owner', clan_name: 'Bench Clan' });
@@ -260,20 +265,64 @@ async function copyOf(db: TestDatabase): Promise<{ env: Record<string, string>; 
 /** A running server under test: its URL, its process and how to stop it. */
 interface Running {
   url: string;
-  pid: number;
+  /** The server processes (one, or several behind nginx). */
+  pids: number[];
+  /** Processes beside them (nginx master and workers, Redis), measured apart. */
+  side?: () => number[];
   stop(): Promise<void>;
   metrics?: () => Promise<string>;
 }
 
-/** The real server on `env` (under `node --cpu-prof` when BENCH_CPU_PROF names a folder). */
-async function startRealServer(env: Record<string, string>): Promise<Running> {
-  const extra: Record<string, string> = { ...REAL_ENV, ...env, ...(COUNT_QUERIES ? { DB_COUNT_QUERIES: '1' } : {}) };
-  if (CPU_PROF) {
-    fs.mkdirSync(CPU_PROF, { recursive: true });
-    extra.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${path.resolve(CPU_PROF)}`.trim();
-  }
-  const server = await startServer(extra, undefined, 120_000);
-  return { url: server.url, pid: server.proc.pid!, stop: () => server.stop(), metrics: async () => (await fetch(`${server.url}/metrics`)).text() };
+/**
+ * A real server process (server/index.ts) on `env` and `port`, with the env of tests/support/server.ts
+ * (dev sign-in for the seed) and REAL_ENV; under `node --cpu-prof` into BENCH_CPU_PROF when set
+ * (node refuses --cpu-prof in NODE_OPTIONS, so the bench spawns it itself). Resolves once it listens.
+ */
+async function startRealServer(env: Record<string, string>, port?: number): Promise<Running> {
+  const p = port ?? (await freePort());
+  const prof = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
+  if (CPU_PROF) fs.mkdirSync(CPU_PROF, { recursive: true });
+  const proc = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/index.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env, DATABASE_URL: '', REDIS_URL: '', DISCORD_CLIENT_ID: '', NODE_ENV: 'test', AUTH_RATE_LIMIT: '100000',
+      CLIENT_DIR: path.join(ROOT, 'dist'), SHUTDOWN_GRACE_MS: '0', ...REAL_ENV, ...(COUNT_QUERIES ? { DB_COUNT_QUERIES: '1' } : {}), ...env, PORT: String(p),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (d: Buffer) => {
+    out = (out + d.toString()).slice(-20_000);
+  };
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start in 120 s:\n' + out)), 120_000);
+    const onData = () => {
+      if (out.includes('listening on')) {
+        clearTimeout(timer);
+        proc.stdout!.off('data', onData);
+        resolve();
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+  const url = `http://127.0.0.1:${p}`;
+  return {
+    url,
+    pids: [proc.pid!],
+    metrics: async () => (await fetch(`${url}/metrics`)).text(),
+    stop: () => new Promise<void>((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+      setTimeout(() => proc.kill('SIGKILL'), 15_000).unref();
+    }),
+  };
 }
 
 /** The bare baseline on `env` with `sample` as its join answer. */
@@ -304,7 +353,7 @@ async function startBareServer(env: Record<string, string>, sample: unknown): Pr
   });
   return {
     url: `http://127.0.0.1:${port}`,
-    pid: proc.pid!,
+    pids: [proc.pid!],
     stop: () => new Promise<void>((resolve) => {
       if (proc.exitCode !== null) return resolve();
       proc.once('exit', () => resolve());
@@ -350,9 +399,9 @@ async function readBack(env: Record<string, string>): Promise<{ logIds: Set<numb
 }
 
 /** One measured run of `mode` on a fresh copy of the seed. */
-async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<ReturnType<typeof seed>>): Promise<RunResult> {
+async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<ReturnType<typeof seed>>, start?: (env: Record<string, string>) => Promise<Running>): Promise<RunResult> {
   const copy = await copyOf(seeded);
-  const server = mode === 'real' ? await startRealServer(copy.env) : await startBareServer(copy.env, s.sample);
+  const server = start ? await start(copy.env) : mode === 'real' ? await startRealServer(copy.env) : await startBareServer(copy.env, s.sample);
   const spectators = await Promise.all(Array.from({ length: WORKERS }, () => Client.start('bench/manySpectatorWorker.ts')));
   const leaders = await Client.start('bench/manyLeaderWorker.ts');
   try {
@@ -367,14 +416,15 @@ async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<Retur
     const queriesBefore = await queriesCounted(server);
     const goAt = wallNow();
     const measureFrom = goAt + WARMUP_SECONDS * 1000;
-    const ticksAt = { warm: NaN, end: NaN };
-    const warmTimer = setTimeout(() => (ticksAt.warm = cpuTicks(server.pid)), WARMUP_SECONDS * 1000);
+    const ticksAt: { warm: { servers: number; side: number } | null; end: { servers: number; side: number } | null } = { warm: null, end: null };
+    const ticks = () => ({ servers: server.pids.reduce((a, pid) => a + cpuTicks(pid), 0), side: (server.side?.() ?? []).reduce((a, pid) => a + cpuTicks(pid), 0) });
+    const warmTimer = setTimeout(() => (ticksAt.warm = ticks()), WARMUP_SECONDS * 1000);
     const doneMsg = leaders.ask({ type: 'go', periodMs: PERIOD_MS, durationMs: SECONDS * 1000 }, 'done');
-    const endTimer = setTimeout(() => (ticksAt.end = cpuTicks(server.pid)), SECONDS * 1000);
+    const endTimer = setTimeout(() => (ticksAt.end = ticks()), SECONDS * 1000);
     const done = await doneMsg;
     clearTimeout(warmTimer);
     clearTimeout(endTimer);
-    if (!Number.isFinite(ticksAt.end)) ticksAt.end = cpuTicks(server.pid);
+    if (!ticksAt.end) ticksAt.end = ticks();
     const queriesAfter = await queriesCounted(server);
     await sleep(1000); // let the last broadcasts land
     const rolls = done.rolls as [number, number, number, number, number[]][];
@@ -397,7 +447,7 @@ async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<Retur
         finals.set(Number(g), held);
       }
     }
-    const peak = peakRssKb(server.pid);
+    const peak = Math.max(...server.pids.map(peakRssKb));
     await server.stop();
     // Lost, doubled, mismatched: the database against what the Leaders were told and the spectators hold.
     const db = await readBack(copy.env);
@@ -429,7 +479,8 @@ async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<Retur
       timeouts: done.timeouts,
       errors: done.errors,
       missed,
-      cpuCores: Number.isFinite(ticksAt.warm) ? (ticksAt.end - ticksAt.warm) / CLK_TCK / windowS : NaN,
+      cpuCores: ticksAt.warm && ticksAt.end ? (ticksAt.end.servers - ticksAt.warm.servers) / CLK_TCK / windowS : NaN,
+      sideCores: ticksAt.warm && ticksAt.end ? (ticksAt.end.side - ticksAt.warm.side) / CLK_TCK / windowS : NaN,
       peakRssKb: peak,
       lost,
       doubled: Math.max(0, extra - unacknowledgedApplied),
@@ -446,6 +497,124 @@ async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<Retur
     await Promise.all(spectators.map((c) => c.close()));
     await server.stop();
     await copy.drop();
+  }
+}
+
+/** Children of a process (nginx's workers). */
+function childrenOf(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Spawns `cmd` and resolves once its output includes `ready` (rejects on exit or after 60 s). */
+async function spawnReady(cmd: string, args: string[], ready: string): Promise<ChildProcess> {
+  const proc = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${cmd} did not start:\n${out}`)), 60_000);
+    const onData = (d: Buffer) => {
+      out = (out + d.toString()).slice(-10_000);
+      if (out.includes(ready)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${cmd} exited with ${code}:\n${out}`));
+    });
+  });
+  return proc;
+}
+
+/** Stops a child process with `signal` and waits for its exit. */
+function stopProc(proc: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    proc.once('exit', () => resolve());
+    proc.kill(signal);
+    setTimeout(() => proc.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+/**
+ * The site of deploy/nginx/clan-snakes.conf for `ports`, listening on `listen`: its server block as
+ * written, with the upstream's servers replaced by the bench's processes and the hash key made
+ * per connection ($remote_addr$remote_port): every bench client comes from 127.0.0.1, and a
+ * websocket-only client is one TCP connection, so per-connection hashing is as sticky as the
+ * deployment's per-address hashing while it spreads the clients over the processes.
+ */
+function nginxConf(dir: string, listen: number, ports: number[]): string {
+  let site = fs.readFileSync(path.join(ROOT, 'deploy/nginx/clan-snakes.conf'), 'utf8');
+  site = site.replace(/^\s*server 127\.0\.0\.1:\d+[^\n]*\n/gm, '');
+  site = site.replace(/hash \$remote_addr consistent;/, `hash $remote_addr$remote_port consistent;\n${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).join('\n')}`);
+  site = site.replace(/listen 80;/, `listen 127.0.0.1:${listen};`).replace(/^\s*listen \[::\]:80;\n/m, '');
+  return [
+    'daemon off;',
+    'worker_processes 2;',
+    'worker_rlimit_nofile 19000;',
+    `pid ${dir}/nginx.pid;`,
+    `error_log ${dir}/error.log warn;`,
+    'events { worker_connections 18000; multi_accept on; }',
+    'http {',
+    '  access_log off;',
+    `  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;`,
+    site,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * `procs` real server processes on `env` (PostgreSQL) behind nginx (/usr/sbin/nginx with
+ * nginxConf), with the Redis adapter on a Redis of the bench's own (redis-server on a free port)
+ * when `redis`; TRUST_PROXY=1 as deployed. CPU and RSS are measured on the server processes; nginx
+ * and Redis are the side processes.
+ */
+async function startCluster(env: Record<string, string>, procs: number, redis: boolean): Promise<Running> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-nginx-'));
+  const started: { redis?: ChildProcess; nginx?: ChildProcess; servers: Running[] } = { servers: [] };
+  const stop = async () => {
+    if (started.nginx) await stopProc(started.nginx, 'SIGQUIT');
+    await Promise.all(started.servers.map((x) => x.stop()));
+    if (started.redis) await stopProc(started.redis);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    let redisUrl = '';
+    if (redis) {
+      const port = await freePort();
+      started.redis = await spawnReady('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], 'Ready to accept connections');
+      redisUrl = `redis://127.0.0.1:${port}`;
+    }
+    for (let i = 0; i < procs; i += 1) started.servers.push(await startRealServer({ ...env, REDIS_URL: redisUrl, TRUST_PROXY: '1' }));
+    const listen = await freePort();
+    fs.writeFileSync(path.join(dir, 'nginx.conf'), nginxConf(dir, listen, started.servers.map((x) => Number(new URL(x.url).port))));
+    const nginx = spawn('/usr/sbin/nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'inherit', 'inherit'] });
+    started.nginx = nginx;
+    const url = `http://127.0.0.1:${listen}`;
+    for (let i = 0; ; i += 1) {
+      if (nginx.exitCode !== null) throw new Error(`nginx exited with ${nginx.exitCode}: ${fs.readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
+      const okNow = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      if (okNow) break;
+      if (i > 100) throw new Error('nginx did not answer');
+      await sleep(200);
+    }
+    return {
+      url,
+      pids: started.servers.flatMap((x) => x.pids),
+      side: () => [...(started.redis ? [started.redis.pid!] : []), nginx.pid!, ...childrenOf(nginx.pid!)],
+      metrics: started.servers[0].metrics,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
   }
 }
 
@@ -467,10 +636,11 @@ const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? (a / b).toFixe
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ');
 
 /** The markdown rows of one database's real and bare runs. */
-function rowsOf(backend: string, real: RunResult, bare: RunResult): string[] {
+function rowsOf(backend: string, real?: RunResult, bare?: RunResult): string[] {
   const p = (r: RunResult, a: 'ack' | 'spectator', q: number) => percentile(r[a], q);
   const line = (r: RunResult) =>
     `| ${backend} | ${r.mode} | ${ms(p(r, 'ack', 50))} / ${ms(p(r, 'ack', 99))} | ${ms(p(r, 'spectator', 50))} / ${ms(p(r, 'spectator', 99))} | ${r.rollsPerSecond.toFixed(1)} | ${Math.round(r.deliveriesPerSecond)} | ${r.refused} / ${r.timeouts} | ${r.missed} | ${r.cpuCores.toFixed(2)} | ${(r.peakRssKb / 1024).toFixed(0)} | ${r.lost} / ${r.doubled} / ${r.unacknowledgedApplied} | ${r.mismatched} / ${r.sockets} | ${r.gaps} / ${r.stale} | ${r.messagesPerRoll.toFixed(2)} | ${r.queriesPerRoll === null ? '' : r.queriesPerRoll.toFixed(1)} |`;
+  if (!real || !bare) return [real, bare].filter((r): r is RunResult => r !== undefined).map(line);
   return [
     line(real),
     line(bare),
@@ -491,7 +661,7 @@ async function main(): Promise<void> {
     const seeded = await createTestDatabase(backend);
     try {
       const s = await seed(seeded);
-      const order: ('real' | 'bare')[] = ORDER === 'real-first' ? ['real', 'bare'] : ['bare', 'real'];
+      const order = DBS.indexOf(backend) % 2 === 0 ? MODES : [...MODES].reverse();
       const got: Partial<Record<'real' | 'bare', RunResult>> = {};
       for (const mode of order) {
         const r = await run(mode, seeded, s);
@@ -499,7 +669,7 @@ async function main(): Promise<void> {
         console.log(`  ${mode}: ack p50/p99 ${ms(percentile(r.ack, 50))}/${ms(percentile(r.ack, 99))} ms, spectator p50/p99 ${ms(percentile(r.spectator, 50))}/${ms(percentile(r.spectator, 99))} ms, ${r.rollsPerSecond.toFixed(1)} rolls/s, ${Math.round(r.deliveriesPerSecond)} deliveries/s, refused ${r.refused}, timeouts ${r.timeouts}, missed ${r.missed}, CPU ${r.cpuCores.toFixed(2)} cores, RSS ${(r.peakRssKb / 1024).toFixed(0)} MB, lost ${r.lost}, doubled ${r.doubled}, mismatched ${r.mismatched}, gaps ${r.gaps}, stale ${r.stale}, ${r.messagesPerRoll.toFixed(2)} messages/roll${r.queriesPerRoll === null ? '' : `, ${r.queriesPerRoll.toFixed(1)} queries/roll`}; load ${load()}`);
         if (Object.keys(r.errors).length) notes.push(`- ${backend} ${mode}: refusals ${JSON.stringify(r.errors)}`);
       }
-      table.push(...rowsOf(backend, got.real!, got.bare!));
+      table.push(...rowsOf(backend, got.real, got.bare));
     } finally {
       await seeded.drop();
     }
@@ -513,7 +683,7 @@ async function main(): Promise<void> {
     `spectators per game (${(G * S).toLocaleString('en-US')} sockets over ${WORKERS} client processes), one Leader socket per game rolling for each team once`,
     `every ${PERIOD_MS} ms (closed loop: a game's next roll waits for the last one's answer), ${SECONDS} s of rolling, the first ${WARMUP_SECONDS} s not counted.`,
     `Machine: ${machine()}. Load average (1 / 5 / 15 min) before: ${loadBefore}; after: ${load()}; 1-min load during (every 10 s): median ${sorted.length ? sorted[Math.floor(sorted.length / 2)].toFixed(2) : 'n/a'}, max ${sorted.length ? sorted[sorted.length - 1].toFixed(2) : 'n/a'}.`,
-    `One run of each, ${ORDER === 'real-first' ? 'real first' : 'bare first'}, each on its own copy of the same seeded database. "Bare" is bench/manyBareServer.ts: the same rooms and`,
+    `One run of each (${MODES.join(', then ')} on ${DBS[0]}, the other order on the next database), each on its own copy of the same seeded database. "Bare" is bench/manyBareServer.ts: the same rooms and`,
     'compact broadcasts and the same four writes per roll in one transaction, no reads, checks or rules (the limit).',
     '',
     '| database | server | roll ack p50 / p99 (ms) | roll to spectator p50 / p99 (ms) | rolls/s | deliveries/s | refused / timeouts | missed receipts | server CPU (cores) | peak RSS (MB) | lost / doubled / unacknowledged applied | spectators off the database / sockets | version gaps / stale updates | messages per roll per spectator | SQL statements per roll |',
