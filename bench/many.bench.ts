@@ -33,6 +33,12 @@ import { autoSplit, countsToSettings } from '../contract/game';
  * With BENCH_COUNT_QUERIES=1 the real server counts its SQL statements (DB_COUNT_QUERIES, the
  * db_queries_total metric) and the report gives statements per roll.
  *
+ * Scale-out (BENCH_SCALE=0,1,2,4, PostgreSQL only): the same load through nginx (/usr/sbin/nginx,
+ * deploy/nginx/clan-snakes.conf's site with the bench's ports) to 1, 2 or 4 real processes with the
+ * Redis adapter on a redis-server of its own, and 0 = one process behind nginx without Redis; reports
+ * deliveries per second per CPU of the server processes (and of everything: nginx and Redis too),
+ * written to bench/many-scale.md.
+ *
  * Run: `npm run bench:many` (env BENCH_G, BENCH_S, BENCH_SECONDS, BENCH_PERIOD_MS, BENCH_WORKERS=4,
  * BENCH_DBS=sqlite,postgres, BENCH_MODES=bare,real (order of the first database; reversed on the next), BENCH_CPU_PROF=dir (real server
  * under `node --cpu-prof`), BENCH_OUT=bench/many.md, which `npm run bench` appends to
@@ -52,7 +58,12 @@ const DBS = (process.env.BENCH_DBS ?? (PG_URL ? 'sqlite,postgres' : 'sqlite')).s
 const MODES = (process.env.BENCH_MODES ?? 'bare,real').split(',').map((x) => x.trim()).filter((x): x is 'real' | 'bare' => x === 'real' || x === 'bare');
 const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES === '1';
 const CPU_PROF = process.env.BENCH_CPU_PROF ?? '';
-const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench/many.md');
+/**
+ * Scale-out (BENCH_SCALE, e.g. 0,1,2,4): the same load on PostgreSQL through nginx to that many real
+ * processes with the Redis adapter; 0 is one process without Redis (the adapter's own cost).
+ */
+const SCALE = (process.env.BENCH_SCALE ?? '').split(',').map((x) => x.trim()).filter(Boolean).map(Number);
+const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? (SCALE.length ? 'bench/many-scale.md' : 'bench/many.md'));
 const TASKS_CSV = path.resolve(ROOT, 'examples/osrs-tasks.csv');
 /** Snakes on 213..218 of a 225 board: no team can get past 212, so no game ends. */
 const NO_WIN_SNAKES = [[213, 2], [214, 3], [215, 4], [216, 5], [217, 6], [218, 7]];
@@ -426,7 +437,15 @@ async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<Retur
     clearTimeout(endTimer);
     if (!ticksAt.end) ticksAt.end = ticks();
     const queriesAfter = await queriesCounted(server);
-    await sleep(1000); // let the last broadcasts land
+    // Let the last broadcasts land (a roll that timed out may still be applied and sent): until the
+    // spectators' message count holds still for 2 s, at most 60 s.
+    for (let last = -1, i = 0; i < 60; i += 1) {
+      const counts = await Promise.all(spectators.map((c) => c.ask({ type: 'count' }, 'count')));
+      const total = counts.reduce((a, x) => a + (x.messages as number), 0);
+      if (total === last) break;
+      last = total;
+      await sleep(2000);
+    }
     const rolls = done.rolls as [number, number, number, number, number[]][];
     const measured = rolls.filter((r) => r[2] >= measureFrom);
     const emits = measured.map((r) => [r[0], r[1], r[2]]);
@@ -649,6 +668,7 @@ function rowsOf(backend: string, real?: RunResult, bare?: RunResult): string[] {
 }
 
 async function main(): Promise<void> {
+  if (SCALE.length) return scaleOut();
   const started = new Date();
   const loadBefore = load();
   const loadDuring: number[] = [];
@@ -693,6 +713,49 @@ async function main(): Promise<void> {
     ...notes,
   ];
   fs.writeFileSync(OUT, lines.join('\n') + '\n');
+  console.log(`Results written to ${path.relative(process.cwd(), OUT)}`);
+}
+
+/** Scale-out runs (BENCH_SCALE) on one PostgreSQL seed: one real run per entry, through nginx. */
+async function scaleOut(): Promise<void> {
+  const started = new Date();
+  const loadBefore = load();
+  const loadDuring: number[] = [];
+  const sampler = setInterval(() => loadDuring.push(os.loadavg()[0]), 10_000);
+  if (PG_URL && !process.env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = PG_URL;
+  console.log(`postgres: seeding ${G} games ...`);
+  const seeded = await createTestDatabase('postgres');
+  const rows: string[] = [];
+  try {
+    const s = await seed(seeded);
+    for (const n of SCALE) {
+      const procs = Math.max(1, n);
+      const label = n === 0 ? '1 process, no Redis' : `${n} process${n > 1 ? 'es' : ''} + Redis`;
+      const r = await run('real', seeded, s, (env) => startCluster(env, procs, n > 0));
+      const all = r.cpuCores + r.sideCores;
+      console.log(`  ${label}: spectator p50/p99 ${ms(percentile(r.spectator, 50))}/${ms(percentile(r.spectator, 99))} ms, ack p50/p99 ${ms(percentile(r.ack, 50))}/${ms(percentile(r.ack, 99))} ms, ${r.rollsPerSecond.toFixed(1)} rolls/s, ${Math.round(r.deliveriesPerSecond)} deliveries/s, servers ${r.cpuCores.toFixed(2)} cores, nginx+redis ${r.sideCores.toFixed(2)} cores, lost ${r.lost}, doubled ${r.doubled}, mismatched ${r.mismatched}, gaps ${r.gaps}, stale ${r.stale}, missed ${r.missed}; load ${load()}`);
+      rows.push(`| ${label} | ${ms(percentile(r.ack, 50))} / ${ms(percentile(r.ack, 99))} | ${ms(percentile(r.spectator, 50))} / ${ms(percentile(r.spectator, 99))} | ${r.rollsPerSecond.toFixed(1)} | ${Math.round(r.deliveriesPerSecond)} | ${r.cpuCores.toFixed(2)} | ${Math.round(r.deliveriesPerSecond / r.cpuCores)} | ${r.sideCores.toFixed(2)} | ${Math.round(r.deliveriesPerSecond / all)} | ${(r.peakRssKb / 1024).toFixed(0)} | ${r.refused} / ${r.timeouts} / ${r.missed} | ${r.lost} / ${r.doubled} / ${r.mismatched} | ${r.gaps} / ${r.stale} |`);
+    }
+  } finally {
+    await seeded.drop();
+  }
+  clearInterval(sampler);
+  const sorted = [...loadDuring].sort((a, b) => a - b);
+  const lines = [
+    '## Scale-out: the same load over 1, 2 and 4 processes (PostgreSQL, Redis adapter, nginx)',
+    '',
+    `Produced by \`BENCH_SCALE=${SCALE.join(',')} npm run bench:many\` at ${started.toISOString()}: G = ${G} games, S = ${S} compact spectators per game`,
+    `(${(G * S).toLocaleString('en-US')} sockets over ${WORKERS} client processes), each team rolling once every ${PERIOD_MS} ms, ${SECONDS} s, the first ${WARMUP_SECONDS} s not counted;`,
+    'clients connect to nginx (deploy/nginx/clan-snakes.conf\'s site, hashed per connection), which spreads them over the processes;',
+    'the Redis adapter on a redis-server of the bench\'s own. Server CPU: the server processes together; side CPU: nginx and Redis.',
+    `Machine: ${machine()}. Load average before: ${loadBefore}; after: ${load()}; 1-min load during: median ${sorted.length ? sorted[Math.floor(sorted.length / 2)].toFixed(2) : 'n/a'}, max ${sorted.length ? sorted[sorted.length - 1].toFixed(2) : 'n/a'}.`,
+    '',
+    '| processes | roll ack p50 / p99 (ms) | roll to spectator p50 / p99 (ms) | rolls/s | deliveries/s | server CPU (cores) | deliveries/s per server CPU | nginx + Redis CPU (cores) | deliveries/s per CPU, all | peak RSS per process (MB, max) | refused / timeouts / missed | lost / doubled / spectators off the database | version gaps / stale updates |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+  ];
+  fs.writeFileSync(OUT, lines.join('\n'));
   console.log(`Results written to ${path.relative(process.cwd(), OUT)}`);
 }
 

@@ -8,6 +8,8 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
  * Driven by IPC messages (advanced serialization) from the bench:
  * - {type: 'connect', url, games} → opens one websocket socket per entry of `games` (a game id each)
  *   in batches of 100, joins it and waits for its whole-game answer; answers {type: 'joined'}
+ * - {type: 'count'} → answers {type: 'count', messages}: messages received so far (the bench waits
+ *   until they stop growing before it collects)
  * - {type: 'collect', emits} → `emits` is [gameId, version, emitAt] per acknowledged roll; answers
  *   {type: 'result'} with the roll-to-spectator latencies (receipt − emit, ms) of every spectator of
  *   each roll, receipts missed, messages received after the join answer, version gaps (a version
@@ -20,6 +22,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
  */
 type Msg =
   | { type: 'connect'; url: string; games: number[] }
+  | { type: 'count' }
   | { type: 'collect'; emits: [number, number, number][] }
   | { type: 'close' };
 
@@ -124,6 +127,7 @@ function collect(emits: [number, number, number][]): void {
 
 process.on('message', (m: Msg) => {
   if (m.type === 'connect') connectAll(m.url, m.games).catch((err: unknown) => send({ type: 'error', message: String(err) }));
+  else if (m.type === 'count') send({ type: 'count', messages });
   else if (m.type === 'collect') collect(m.emits);
   else if (m.type === 'close') {
     for (const w of watchers) w.socket.disconnect();

@@ -493,8 +493,10 @@ async function main(): Promise<void> {
     '',
   ];
   // The many-games section (bench/many.bench.ts writes bench/many.md) and the hand-written ones follow.
-  const many = path.resolve(ROOT, 'bench/many.md');
-  if (fs.existsSync(many)) lines.push(fs.readFileSync(many, 'utf8'));
+  for (const file of ['bench/many.md', 'bench/many-scale.md', 'bench/many-notes.md']) {
+    const many = path.resolve(ROOT, file);
+    if (fs.existsSync(many)) lines.push(fs.readFileSync(many, 'utf8'));
+  }
   const lighthouse = path.resolve(ROOT, 'bench/lighthouse.md');
   if (fs.existsSync(lighthouse)) lines.push(fs.readFileSync(lighthouse, 'utf8'));
   fs.writeFileSync(OUT, lines.join('\n'));
