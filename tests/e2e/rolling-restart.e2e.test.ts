@@ -156,7 +156,7 @@ const live = (page: Page, ms: number) => page.locator('[data-testid="connection-
 
 /** One process's turn in the rolling restart, driven from the journey's roll hook. */
 interface Turn {
-  /** Acknowledged rolls when its SIGTERM went out (a click follows at once). */
+  /** Acknowledged rolls when its SIGTERM went out (right after a click: that roll on its way). */
   startedAt: number;
   /** Resolves once the process has exited (code checked) and the stored version after that is read. */
   exited: Promise<void>;
@@ -220,7 +220,7 @@ run('a rolling restart behind nginx (three processes, PostgreSQL, Redis)', () =>
       const t: Turn = { startedAt: rolls, exitVersion: null, backAt: null, startedDone: false, exited: Promise.resolve(), started: Promise.resolve() };
       const exit = new Promise<number | null>((resolve) => leaving.proc.once('exit', (code) => resolve(code)));
       leaving.proc.kill('SIGTERM');
-      trace(`process ${i + 1} (port ${ports[i]}) SIGTERM before roll ${rolls + 1}`);
+      trace(`process ${i + 1} (port ${ports[i]}) SIGTERM just after the click of roll ${rolls + 1}`);
       t.exited = exit.then(async (code) => {
         trace(`process ${i + 1} exited with ${code}`);
         exitCodes.push(code);
@@ -250,10 +250,13 @@ run('a rolling restart behind nginx (three processes, PostgreSQL, Redis)', () =>
         // Every process runs before anyone opens the game: the restarts begin with three.
         await others;
       },
-      // Between two rolls (nothing of the Leaders' in flight), one process at a time: SIGTERM just
-      // before a click; up to two more rolls while it leaves; once a roll made after it left is
-      // stored, every page must show it within 5 s; up to two more rolls while it starts again;
-      // then the next process, once this one answers /readyz.
+      // One process at a time: SIGTERM just after a Leader's click (that roll on its way); up to two
+      // more rolls while it leaves; once a roll made after it left is stored, every page must show
+      // it within 5 s (checked between two rolls: nothing else moves meanwhile); up to two more
+      // rolls while it starts again; then the next process, once this one answers /readyz.
+      async afterClick(rolls, phase) {
+        if (!turn && next < PROCESSES && rolls >= FIRST_RESTART_AT) turn = leave(next++, rolls, phase);
+      },
       async beforeRoll(rolls, phase) {
         if (turn && turn.exitVersion === null && rolls >= turn.startedAt + ROLLS_WHILE_LEAVING) await turn.exited;
         if (turn && turn.exitVersion !== null && turn.backAt === null) {
@@ -270,7 +273,6 @@ run('a rolling restart behind nginx (three processes, PostgreSQL, Redis)', () =>
           await turn.started;
           turn = null;
         }
-        if (!turn && next < PROCESSES && rolls >= FIRST_RESTART_AT) turn = leave(next++, rolls, phase);
       },
       async afterRolls(phase) {
         // No screen went without live updates for more than 5 s, and every page lost its process

@@ -58,6 +58,8 @@ export interface WholeEventOptions {
   beforeGameScreens?(): Promise<void>;
   /** Awaited before each click on Roll Dice with the number of acknowledged rolls so far. */
   beforeRoll?(rolls: number, phase: RollPhase): Promise<void>;
+  /** Awaited right after each click on Roll Dice (the roll on its way) with the acknowledged rolls before it. */
+  afterClick?(rolls: number, phase: RollPhase): Promise<void>;
   /** Awaited once every page shows the winner, before the Leader leaves the game screen. */
   afterRolls?(phase: RollPhase): Promise<void>;
 }
@@ -293,6 +295,7 @@ export async function runWholeEvent(site: WholeEventSite, options: WholeEventOpt
     await expect.poll(() => roll.isEnabled(), { timeout: tolerant ? 20_000 : 10_000 }).toBe(true);
     state = await truth();
     await roll.click();
+    await options.afterClick?.(rolls, phase);
     step(`roll ${rolls + 1} by ${l.team.leader}`);
     // The server applied it (persisted before broadcast); every screen must then show it.
     const taken = expect.poll(async () => (await truth()).version, { timeout: 10_000 }).toBeGreaterThan(state.version);
