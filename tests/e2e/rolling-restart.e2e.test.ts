@@ -123,30 +123,46 @@ async function shows(page: Page, expected: Positions, ms: number): Promise<void>
 }
 
 /**
- * Records in the page every change of its connection badge as [time, state] in
+ * Records in the page every change of its connection badge as [time, state, attempt] in
  * `window.__connection` (read by offlineGaps): added before the page loads.
  */
 const RECORD_CONNECTION = `window.__connection = [];
 setInterval(() => {
-  const state = document.querySelector('[data-testid="connection-state"]')?.getAttribute('data-state') ?? 'none';
+  const badge = document.querySelector('[data-testid="connection-state"]');
+  const state = badge?.getAttribute('data-state') ?? 'none';
+  const attempt = badge?.querySelector('[title]')?.getAttribute('title') ?? '';
   const seen = window.__connection;
-  if (seen.length === 0 || seen[seen.length - 1][1] !== state) seen.push([Date.now(), state]);
+  const last = seen[seen.length - 1];
+  if (!last || last[1] !== state || last[2] !== attempt) seen.push([Date.now(), state, attempt]);
 }, 25);`;
 
-/** The lengths (ms) of every stretch the page was not Live after it first was (one still open counts up to now). */
-async function offlineGaps(page: Page): Promise<number[]> {
-  const seen = await page.evaluate(() => (window as unknown as { __connection: [number, string][] }).__connection);
-  const gaps: number[] = [];
+/** A stretch a page was not Live: its length (ms) and the badge's states in it, e.g. 'reconnecting@0 reconnecting(Attempt 2)@1500'. */
+interface Gap {
+  ms: number;
+  states: string;
+}
+
+/** Every stretch the page was not Live after it first was (one still open counts up to now). */
+async function offlineGaps(page: Page): Promise<Gap[]> {
+  const seen = await page.evaluate(() => (window as unknown as { __connection: [number, string, string][] }).__connection);
+  const gaps: Gap[] = [];
   let wasLive = false;
   let since: number | null = null;
-  for (const [at, state] of seen) {
+  let states: string[] = [];
+  for (const [at, state, attempt] of seen) {
     if (state === 'connected') {
-      if (since !== null) gaps.push(at - since);
+      if (since !== null) gaps.push({ ms: at - since, states: states.join(' ') });
       since = null;
       wasLive = true;
-    } else if (wasLive && since === null) since = at;
+    } else if (wasLive) {
+      if (since === null) {
+        since = at;
+        states = [];
+      }
+      states.push(`${state}${attempt ? `(${attempt})` : ''}@${at - since}`);
+    }
   }
-  if (since !== null) gaps.push(Date.now() - since);
+  if (since !== null) gaps.push({ ms: Date.now() - since, states: `${states.join(' ')} (still)` });
   return gaps;
 }
 
@@ -278,9 +294,11 @@ run('a rolling restart behind nginx (three processes, PostgreSQL, Redis)', () =>
         // No screen went without live updates for more than 5 s, and every page lost its process
         // at least once (all clients of one address go to one process; each process left once).
         const gaps = await Promise.all(phase.pages.map((p) => offlineGaps(p)));
-        console.log(`[rolling restart] offline stretches (ms) per page: ${JSON.stringify(gaps)}`);
+        console.log(`[rolling restart] offline stretches (ms) per page: ${JSON.stringify(gaps.map((g) => g.map((x) => x.ms)))}`);
+        if (process.env.E2E_TRACE) console.log(`[rolling restart] their badge states: ${JSON.stringify(gaps.map((g) => g.map((x) => x.states)))}`);
         for (const [k, g] of gaps.entries()) {
-          expect(Math.max(0, ...g), `page ${k + 1} longest offline stretch`).toBeLessThanOrEqual(BACK_LIVE_MS);
+          const longest = g.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, states: '' });
+          expect(longest.ms, `page ${k + 1} (${phase.pages[k].url()}) longest offline stretch: ${longest.states}`).toBeLessThanOrEqual(BACK_LIVE_MS);
           expect(g.length, `page ${k + 1} offline stretches`).toBeGreaterThan(0);
         }
         for (const p of phase.pages) await live(p, BACK_LIVE_MS);
