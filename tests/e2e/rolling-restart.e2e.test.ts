@@ -169,7 +169,6 @@ async function offlineGaps(page: Page): Promise<Gap[]> {
 /** Resolves once the page's connection badge says Live; rejects after `ms`. */
 const live = (page: Page, ms: number) => page.locator('[data-testid="connection-state"][data-state="connected"]').waitFor({ timeout: ms });
 
-
 /** One process's turn in the rolling restart, driven from the journey's roll hook. */
 interface Turn {
   /** Acknowledged rolls when its SIGTERM went out (right after a click: that roll on its way). */
