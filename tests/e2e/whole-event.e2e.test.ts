@@ -23,7 +23,7 @@ const redisFor = (backend: string) => (backend === 'postgres' ? process.env.TEST
 run.each(backends().map((b) => [redisFor(b) ? `${b}, two processes and Redis` : b, b] as const))('a whole event in Chromium (%s)', (_label, backend) => {
   const suite = useBrowserSuite(backend, { BOARD_SEED: '20250501' }, redisFor(backend));
 
-  it('runs from the task import to the winner, live for the Leaders and a spectator', { timeout: 300_000 }, async () => {
+  it('runs from the task import to the winner, live for the Leaders and a spectator', { timeout: 420_000 }, async () => {
     const { rolls, winner } = await runWholeEvent({ browser: suite.browser, url: suite.url, urlB: suite.urlB });
     console.log(`[whole event] ${rolls} rolls, winner ${winner} (${backend})`);
   });
