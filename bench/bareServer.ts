@@ -5,11 +5,12 @@ import { Server } from 'socket.io';
 /**
  * The baseline of bench/spectators.bench.ts: a bare Socket.IO and node:http server with no
  * database, no session and no game rules, sending the same messages as the real server, taken
- * from a real run (BARE_SAMPLES, a JSON file {join, progress, log, httpBody}):
+ * from a real run (BARE_SAMPLES, a JSON file {join, progress, httpBody}):
  * - a client's `join` enters the one room and is answered `game_state_update` {game_state: join}
  *   (the real join_game answer: the whole public game);
- * - a `trigger` {seq} broadcasts to the room what a real roll sends a spectator:
- *   `game_state_update` {game_state: progress with seq} and `new_log_entry` {log_entry: log};
+ * - a `trigger` {seq} broadcasts to the room what a real roll sends a compact spectator
+ *   (server-contract §5): one `game_state_update` {game_state: progress with seq}, the progress
+ *   carrying the roll's `new_log_entries` as the real one did, so the message has the same size;
  * - any HTTP GET is answered with the pre-serialised `httpBody` (the public game route's body).
  * Prints 'bare listening on <port>' once ready. Env: PORT, BARE_SAMPLES.
  */
@@ -17,7 +18,6 @@ const port = Number(process.env.PORT ?? 0);
 const samples = JSON.parse(fs.readFileSync(process.env.BARE_SAMPLES ?? '', 'utf8')) as {
   join: Record<string, unknown>;
   progress: Record<string, unknown>;
-  log: Record<string, unknown>;
   httpBody: string;
 };
 const body = Buffer.from(samples.httpBody);
@@ -36,7 +36,6 @@ io.on('connection', (socket) => {
   socket.on('trigger', (msg: { seq: number }) => {
     const { version: _v, ...progress } = samples.progress;
     io.to('room').emit('game_state_update', { game_state: { ...progress, seq: Number(msg?.seq ?? 0) } });
-    io.to('room').emit('new_log_entry', { log_entry: samples.log });
   });
 });
 

@@ -6,7 +6,8 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
  * the receiving side is spread over several processes and is not the wall being measured.
  * Driven by IPC messages from the bench:
  * - {type: 'connect', url, count, mode: 'real' | 'bare', gameId} → opens `count` websocket sockets
- *   in batches, joins each (real: join_game and its full game_state_update; bare: join and
+ *   in batches, joins each (real: join_game `{game_id, compact: true}`, server-contract §5, and its
+ *   full game_state_update; bare: join and
  *   `joined` after the same full game message), answers {type: 'joined', ms, version}
  * - {type: 'expect', seq} → answers {type: 'received', seq} once every socket has the
  *   game_state_update of broadcast `seq` (real: version - base - 1; bare: game_state.seq)
@@ -64,7 +65,7 @@ async function connectAll(m: Extract<Msg, { type: 'connect' }>): Promise<void> {
             resolve();
           });
           s.once('action_error', (e: { message: string }) => reject(new Error(e.message)));
-          if (m.mode === 'real') s.emit('join_game', { game_id: m.gameId });
+          if (m.mode === 'real') s.emit('join_game', { game_id: m.gameId, compact: true });
           else s.emit('join');
         });
         s.on('game_state_update', (p: { game_state: { version?: number; seq?: number } }) => {

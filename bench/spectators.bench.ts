@@ -14,9 +14,11 @@ import { autoSplit, countsToSettings } from '../contract/game';
  * Speed benchmark of the live game (docs/server.md §6), all in one run:
  * 1. Roll to every spectator: for N spectator sockets on one game (default 5,000 and 10,000),
  *    BENCH_ROLLS rolls by two team Leaders, each measured from the roll_dice emit to the
- *    game_state_update receipt at every spectator; beside the bare server (bench/bareServer.ts)
- *    sending the same messages (the progress update and the log entry the real server sent, taken
- *    from the real run) to N sockets. p50/p99 over all receipts, ratios, peak RSS (VmHWM).
+ *    game_state_update receipt at every spectator; spectators join compact (server-contract §5:
+ *    one message per roll, the progress update carrying the roll's new_log_entries); beside the
+ *    bare server (bench/bareServer.ts) sending one message of the same size (the compact progress
+ *    update the real server sent, taken from the real run) to N sockets. p50/p99 over all
+ *    receipts, ratios, peak RSS (VmHWM), messages per roll per spectator (1 when compact works).
  * 2. Join storm: the time to connect and join the N spectators (every worker at once), real
  *    (join_game answered with the whole public game) and bare (the same message).
  * 3. HTTP: GET /api/public/game/{id} of that game against the bare node:http answer of the same
@@ -59,11 +61,11 @@ interface RunResult {
   messagesPerRoll: number;
 }
 
-/** What the real server sent, replayed by the bare one. */
+/** What the real server sent a compact spectator, replayed by the bare one. */
 interface Samples {
   join: Record<string, unknown>;
+  /** The compact progress update of one roll, its new_log_entries included. */
   progress: Record<string, unknown>;
-  log: Record<string, unknown>;
   httpBody: string;
 }
 
@@ -258,7 +260,7 @@ async function startReal(): Promise<{ server: TestServer; game: Awaited<ReturnTy
   };
 }
 
-/** What a spectator of the real server receives: the public game (HTTP body and join answer), one roll's progress and log entry. */
+/** What a compact spectator of the real server receives: the public game (HTTP body and join answer), one roll's progress update with its new_log_entries. */
 async function sampleReal(url: string, game: Awaited<ReturnType<typeof setUpGame>>): Promise<Samples> {
   const res = await fetch(`${url}/api/public/game/${game.gameId}`);
   const httpBody = await res.text();
@@ -267,12 +269,13 @@ async function sampleReal(url: string, game: Awaited<ReturnType<typeof setUpGame
   try {
     await new Promise<void>((resolve) => {
       probe.once('game_state_update', () => resolve());
-      probe.emit('join_game', { game_id: game.gameId });
+      probe.emit('join_game', { game_id: game.gameId, compact: true });
     });
     const progress = new Promise<Record<string, unknown>>((resolve) => probe.once('game_state_update', (p: any) => resolve(p.game_state)));
-    const log = new Promise<Record<string, unknown>>((resolve) => probe.once('new_log_entry', (p: any) => resolve(p.log_entry)));
     leader.emit('roll_dice', { game_id: game.gameId, team_id: game.teams[0], performer_ign_id: game.ignIds[0] });
-    return { join: JSON.parse(httpBody).game, progress: await progress, log: await log, httpBody };
+    const sample = await progress;
+    if (!Array.isArray(sample.new_log_entries)) throw new Error('the compact progress update carries no new_log_entries');
+    return { join: JSON.parse(httpBody).game, progress: sample, httpBody };
   } finally {
     leader.disconnect();
     probe.disconnect();
@@ -381,10 +384,9 @@ async function main(): Promise<void> {
   const sizes = {
     join: bytes({ game_state: samples.join }),
     progress: bytes({ game_state: samples.progress }),
-    log: bytes({ log_entry: samples.log }),
     http: Buffer.byteLength(samples.httpBody),
   };
-  console.log(`messages: join answer ${sizes.join} B, progress ${sizes.progress} B, log entry ${sizes.log} B; HTTP body ${sizes.http} B`);
+  console.log(`messages: join answer ${sizes.join} B, compact progress update ${sizes.progress} B; HTTP body ${sizes.http} B`);
 
   type Row = { n: number; real: RunResult[]; bare: RunResult[] };
   const rows: Row[] = [];
@@ -440,15 +442,16 @@ async function main(): Promise<void> {
     `${REPEAT} times, and the medians are reported. Total run time: ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.`,
     '',
     'Messages (bytes of JSON as the client decodes them): the join_game answer (whole public game)',
-    `${sizes.join} B, the progress update after a roll ${sizes.progress} B, the log entry ${sizes.log} B; the public game HTTP body ${sizes.http} B.`,
+    `${sizes.join} B, the compact progress update after a roll (its new_log_entries included) ${sizes.progress} B; the public game HTTP body ${sizes.http} B.`,
     '',
     '## Roll to every spectator, and the join storm',
     '',
-    `N anonymous spectator sockets (websocket transport) spread over ${WORKERS} client processes, on one game; ${ROLLS} rolls`,
+    `N anonymous compact spectator sockets (websocket transport; join_game {game_id, compact: true}, server-contract §5) spread over ${WORKERS} client processes, on one game; ${ROLLS} rolls`,
     `by two team Leaders after ${WARMUP} uncounted warm-up rolls; latency from the roll_dice emit to the`,
     'game_state_update receipt at every spectator, p50/p99 over all N x rolls receipts of a run, then the median',
-    'of the runs. "Bare" is bench/bareServer.ts: no database, no rules, sending the same messages (the progress',
-    'update and the log entry a real roll sends; the whole game as the join answer). Ratio = real / bare.',
+    'of the runs. "Bare" is bench/bareServer.ts: no database, no rules, sending the same message (the one compact',
+    'progress update a real roll sends, its new_log_entries included; the whole game as the join answer). Ratio = real / bare.',
+    'Messages per roll: every message a spectator received after its join answer, divided by the rolls (1.00 = one message per roll).',
     'Join storm: all N sockets connect and join at once (every client process in batches of 100), until the last',
     'join answer. Peak RSS: VmHWM of the server process (a fresh process per run), median of the runs.',
     '',
@@ -482,13 +485,18 @@ async function main(): Promise<void> {
     '  once per version, an ETag, and at most one SELECT of the version every 250 ms (GAME_CACHE_CHECK_MS),',
     '  a fresh entry answered by node:http before the app (publicGameNodeAnswer); the',
     '  join_game answer is the same cached game, encoded once per version. Per roll it runs the permission checks, one SQLite transaction',
-    '  and one broadcast per audience room plus the log entry (Socket.IO encodes a room broadcast once).',
+    '  and one broadcast per audience room and flavour; a compact room gets one message per roll (Socket.IO encodes a room broadcast once).',
     '- The real server runs on SQLite (embedded default, one process, BOARD_SEED), with the tasks of',
     '  examples/osrs-tasks.csv on a 225-square board; snakes on squares 213-218 keep the game from ending.',
     '- Client and servers share the machine\'s CPUs: the client processes, the server and the other work on the',
     '  machine compete for the same cores, for the real and the bare server alike.',
     '',
   ];
+  // The many-games section (bench/many.bench.ts writes bench/many.md) and the hand-written ones follow.
+  for (const file of ['bench/many.md', 'bench/many-scale.md', 'bench/many-notes.md']) {
+    const many = path.resolve(ROOT, file);
+    if (fs.existsSync(many)) lines.push(fs.readFileSync(many, 'utf8'));
+  }
   const lighthouse = path.resolve(ROOT, 'bench/lighthouse.md');
   if (fs.existsSync(lighthouse)) lines.push(fs.readFileSync(lighthouse, 'utf8'));
   fs.writeFileSync(OUT, lines.join('\n'));

@@ -5,6 +5,7 @@ import { GAME_STATUSES } from './game/status';
 import { TierSchema } from './game/tiers';
 import { GameSettingsSchema } from './game/settings';
 import { TaskStateSchema } from './submission';
+import { AutoRuleShapeSchema } from './dink';
 
 /**
  * Payloads of the game and game-tasks calls (docs/game-rules.md §12; docs/server.md
@@ -31,6 +32,8 @@ export const BoardSquareSchema = v.object({
   task_id: v.nullable(v.number()),
   task_description: v.string(),
   task_difficulty: v.nullable(TierSchema),
+  /** The square's task's Dink rule (docs/server.md §13), null when it has none; older answers lack it. */
+  auto_rule: v.optional(AutoRuleShapeSchema, null),
 });
 export type BoardSquare = v.InferOutput<typeof BoardSquareSchema>;
 

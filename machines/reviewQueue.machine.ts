@@ -37,7 +37,14 @@ export interface ReviewQueueContext {
   soundOn: boolean;
   /** The time (ms) of the last clock tick: how long each has waited, and which Undo still lasts. */
   now: number;
+  /** Only what needs a person is shown: pending submissions not approved automatically (the auto-approved ones hidden). */
+  needsPerson: boolean;
+  /** Submissions approved automatically from Dink that arrived live, newest first (at most AUTO_SEEN_MAX). */
+  autoApproved: Submission[];
 }
+
+/** How many automatic approvals the queue keeps in view. */
+const AUTO_SEEN_MAX = 20;
 
 export type ReviewQueueEvent =
   | { type: 'reviews.watch' }
@@ -53,6 +60,7 @@ export type ReviewQueueEvent =
   | { type: 'review.cancel' }
   | { type: 'review.undo'; id: number }
   | { type: 'sound.toggle' }
+  | { type: 'filter.toggle' }
   /** Facts: a submission changed (socket submission_update), the clock ticked. */
   | { type: 'submission.updated'; submission: Submission }
   | { type: 'clock.ticked'; now: number };
@@ -90,6 +98,9 @@ const queue = listLoad<Submission, ReviewQueueContext, 'loadQueue', { clanId: nu
  *   sends the approval at once (reviewing); `review.deny` opens the reason dialog (denying: a
  *   reason of 1 to 300 characters is required); `review.undo` within 5 minutes (undoing).
  *   A refusal (`actionError`) is shown and the queue stays as it was.
+ * - Submissions approved automatically from Dink (docs/server.md §13) that arrive live are kept
+ *   in view (`autoApproved`); `filter.toggle` turns 'Needs a person' on or off, which shows only
+ *   pending submissions not approved automatically.
  */
 export const reviewQueueMachine = setup({
   types: {
@@ -118,8 +129,12 @@ export const reviewQueueMachine = setup({
     applyUpdate: assign(({ context }, submission: Submission) => {
       const items = mergeQueue(context.items, submission);
       const recent = submission.status === 'pending' ? context.recent.filter((s) => s.id !== submission.id) : context.recent;
-      return { items, recent, selectedId: keepSelection(items, context.selectedId) };
+      const others = context.autoApproved.filter((s) => s.id !== submission.id);
+      // An automatic approval is kept in view; undone or withdrawn, it leaves.
+      const autoApproved = submission.auto && submission.status === 'approved' ? [submission, ...others].slice(0, AUTO_SEEN_MAX) : others;
+      return { items, recent, autoApproved, selectedId: keepSelection(items, context.selectedId) };
     }),
+    toggleFilter: assign(({ context }) => ({ needsPerson: !context.needsPerson })),
     selectNext: assign(({ context }) => ({ selectedId: move(context.items, context.selectedId, 1) })),
     selectPrevious: assign(({ context }) => ({ selectedId: move(context.items, context.selectedId, -1) })),
     select: assign((_, id: number) => ({ selectedId: id })),
@@ -162,6 +177,8 @@ export const reviewQueueMachine = setup({
     actionError: null,
     soundOn: false,
     now: Date.now(),
+    needsPerson: false,
+    autoApproved: [],
   }),
   initial: 'idle',
   states: {
@@ -184,6 +201,7 @@ export const reviewQueueMachine = setup({
         ],
         'clock.ticked': { actions: { type: 'tick', params: ({ event }) => event.now } },
         'sound.toggle': { actions: 'toggleSound' },
+        'filter.toggle': { actions: 'toggleFilter' },
       },
       initial: 'loading',
       states: {

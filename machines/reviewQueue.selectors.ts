@@ -23,3 +23,10 @@ export const isReviewBusy = (s: S) => s.matches({ watching: { list: 'reviewing' 
 export const selectRequestId = (s: S) => s.context.request?.submissionId ?? null;
 /** Deny may be confirmed: a reason of 1 to 300 characters (derived with `can`). */
 export const canConfirmDeny = (s: S) => s.can({ type: 'review.confirmDeny' });
+/** 'Needs a person' is on. */
+export const selectNeedsPerson = (s: S) => s.context.needsPerson;
+/** The queue as shown: with 'Needs a person' on, only pending submissions not approved automatically. */
+export const selectShownQueue = (s: S) => (s.context.needsPerson ? s.context.items.filter((i) => i.status === 'pending' && !i.auto) : s.context.items);
+/** The automatic approvals shown (none with 'Needs a person' on). */
+export const selectShownAutoApproved = (s: S) => (s.context.needsPerson ? NONE : s.context.autoApproved);
+const NONE: never[] = [];

@@ -67,6 +67,8 @@ export interface Config {
    * loopback (docs/server.md §14); null (unset) = loopback only.
    */
   metricsToken: string | null;
+  /** DB_COUNT_QUERIES=1: count every SQL statement in db_queries_total (benchmarks: bench/many.bench.ts); default off. */
+  countQueries: boolean;
   /**
    * How long (ms) a SIGTERM or SIGINT lets in-flight requests and queued rolls finish before the
    * sockets are told `server_restarting` and closed (SHUTDOWN_GRACE_MS, default 10,000; 0 = do not
@@ -176,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: logLevelOf(env.LOG_LEVEL),
     metricsToken: env.METRICS_TOKEN || null,
+    countQueries: env.DB_COUNT_QUERIES === '1',
     shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 10_000),
   };
 }

@@ -29,7 +29,7 @@ import { HttpRequests, shutDownGracefully } from './lifecycle/shutdown';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, countQueries: config.countQueries });
   // Expired sessions are purged now and then hourly (docs/server.md §8).
   const stopSessionPurge = await startSessionPurge(handle.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database as Schema } from './schema';
 import { log } from '../observability/log';
+import { countDbQuery } from '../observability/metrics';
 import type { Dialect, DialectMigration } from './migrations/helpers';
 import { foundation } from './migrations/001_foundation';
 import { eventsTeamsTasks } from './migrations/002_events_teams_tasks';
@@ -46,8 +47,11 @@ export interface DbHandle {
 /**
  * Opens PostgreSQL when `databaseUrl` is given, else the SQLite file (its folder is created),
  * then runs every pending migration. Throws when the database cannot be reached or migrated.
+ * `countQueries` counts every statement in the db_queries_total metric (benchmarks only: Kysely's
+ * `log` hook times each query).
  */
-export async function openDatabase(opts: { databaseUrl: string | null; sqliteFile: string }): Promise<DbHandle> {
+export async function openDatabase(opts: { databaseUrl: string | null; sqliteFile: string; countQueries?: boolean }): Promise<DbHandle> {
+  const counting = opts.countQueries ? { log: () => countDbQuery() } : {};
   let db: Kysely<Schema>;
   let dialect: Dialect;
   if (opts.databaseUrl) {
@@ -59,7 +63,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     // reported, not a crash: the next query opens a fresh one, and /readyz says when none can be
     // opened (docs/server.md §14).
     pool.on('error', (err) => log.error({ err: err.message }, '[db] idle PostgreSQL connection failed'));
-    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), ...counting });
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(path.dirname(path.resolve(opts.sqliteFile)), { recursive: true });
@@ -75,7 +79,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     // Unicode lower case for case-insensitive search beyond ASCII (SQLite's own lower() and LIKE
     // fold ASCII only); used by the task pool search (server/tasks/repository.ts).
     sqlite.function('unicode_lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
-    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }), ...counting });
   }
   const provider: MigrationProvider = {
     async getMigrations() {
@@ -94,6 +98,32 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     throw error instanceof Error ? error : new Error(String(error));
   }
   return { db, dialect, close: () => db.destroy() };
+}
+
+/** How many prepared SQLite statements reusingStatements keeps (the app's distinct SQL texts are fewer). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The SQLite database as Kysely's driver sees it, with prepared statements reused: the driver
+ * calls `prepare(sql)` for every query, and preparing was the largest single cost of a roll in a
+ * CPU profile (bench/RESULTS.md, many live games). Statements are kept by SQL text, least recently
+ * used dropped past STATEMENT_CACHE_SIZE. Safe because the driver runs one query at a time and
+ * each runs to completion (`all`/`run`); SQLite re-prepares a statement itself after a schema
+ * change. Nothing in the server streams (`iterate`), which would hold a statement busy.
+ */
+function reusingStatements(sqlite: Database.Database): { prepare(sql: string): Database.Statement; close(): void } {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    prepare(sql) {
+      let stmt = statements.get(sql);
+      if (stmt) statements.delete(sql);
+      else stmt = sqlite.prepare(sql);
+      statements.set(sql, stmt);
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+      return stmt;
+    },
+    close: () => sqlite.close(),
+  };
 }
 
 /** Current time as an ISO-8601 string, the one time format stored in both databases. */

@@ -8,6 +8,7 @@ import type { AssignedSquare, Connection, PoolTask } from '../../contract/game/g
 import type { GameSettings } from '../../contract/game/settings';
 import { parseHistory } from '../../contract/game/moves';
 import { TASK_STATES, type TaskState } from '../../contract/submission';
+import { parseStoredRule } from '../tasks/repository';
 import {
   GAME_LOG_LIMIT,
   type BoardSquare,
@@ -147,14 +148,15 @@ export async function replaceSquares(db: Db, gameId: number, squares: readonly A
     .execute();
 }
 
-/** Every square of a game ordered by square_index (docs/game-rules.md §12). */
+/** Every square of a game ordered by square_index (docs/game-rules.md §12), with its task's Dink rule (docs/server.md §13). */
 export async function listSquares(db: Db, gameId: number): Promise<BoardSquare[]> {
   const rows = await db.selectFrom('board_squares')
-    .select(['id', 'square_index', 'task_id', 'task_description', 'task_difficulty'])
-    .where('game_id', '=', gameId)
-    .orderBy('square_index')
+    .leftJoin('tasks', 'tasks.id', 'board_squares.task_id')
+    .select(['board_squares.id', 'board_squares.square_index', 'board_squares.task_id', 'board_squares.task_description', 'board_squares.task_difficulty', 'tasks.auto_rule'])
+    .where('board_squares.game_id', '=', gameId)
+    .orderBy('board_squares.square_index')
     .execute();
-  return rows.map((r) => ({ ...r, task_difficulty: isTier(r.task_difficulty) ? r.task_difficulty : null }));
+  return rows.map((r) => ({ ...r, task_difficulty: isTier(r.task_difficulty) ? r.task_difficulty : null, auto_rule: parseStoredRule(r.auto_rule) }));
 }
 
 /** Sets the task (id and description) of squares by square id. */

@@ -46,6 +46,12 @@ const rollBroadcast = new Histogram({
   registers: [registry],
 });
 
+const dbQueries = new Counter({
+  name: 'db_queries_total',
+  help: 'SQL statements this process ran (counted only with DB_COUNT_QUERIES=1, for benchmarks).',
+  registers: [registry],
+});
+
 const discordFailures = new Counter({
   name: 'discord_posts_failed_total',
   help: 'Announcement posts Discord did not take, by reason (retry: 5xx or no answer; rate_limited: 429; gone: webhook deleted or invalid; rejected: another 4xx).',
@@ -136,6 +142,11 @@ export function countHttpRequest(method: string, route: string, status: number, 
 export function countRollBroadcast(arrivedAt: number): void {
   rolls.inc();
   rollBroadcast.observe((performance.now() - arrivedAt) / 1000);
+}
+
+/** Counts one SQL statement (Kysely's `log` hook, set only with DB_COUNT_QUERIES=1: bench/many.bench.ts). */
+export function countDbQuery(): void {
+  dbQueries.inc();
 }
 
 /** Why Discord did not take a post (discord/service.ts postWebhook outcomes other than ok). */

@@ -43,7 +43,7 @@ export function fixtureGame(over: Partial<Game> = {}, role: FixtureRole = 'leade
       { type: 'snake', start: 6, end: 2 },
       { type: 'ladder', start: 3, end: 14 },
     ],
-    board_squares: squares,
+    board_squares: squares.map((sq) => ({ ...sq, auto_rule: null })),
     log_entries: [{ id: 1, timestamp: '2025-05-01T10:00:00.000Z', team_name: 'Server', team_color: null, message: 'Game started.' }],
     winners: null,
     version: 1,

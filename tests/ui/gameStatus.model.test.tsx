@@ -80,7 +80,7 @@ function fakeGame(status: GameStatus): Game {
         { type: 'snake', start: 18, end: 7 },
         { type: 'ladder', start: 4, end: 14 },
       ],
-      board_squares: squares,
+      board_squares: squares.map((sq) => ({ ...sq, auto_rule: null })),
       team_states: [
         { team_id: 1, team_name: 'Red', team_color: '#aa0000', current_position: 9, revert_count: 1, position_history: [1, 4, 14, 9], task_state: 'none', square_since: '2025-05-01T10:00:00.000Z' },
         { team_id: 2, team_name: 'Blue', team_color: '#0000aa', current_position: 6, revert_count: 0, position_history: [1, 6], task_state: 'none', square_since: '2025-05-01T10:00:00.000Z' },

@@ -34,6 +34,7 @@ const CLAN_ID = 7;
 const EVENT_ID = 3;
 const GAME_ID = 5;
 const square = (id: number, task_id: number | null, task_description: string, task_difficulty: BoardSquare['task_difficulty']): BoardSquare => ({
+  auto_rule: null,
   id,
   square_index: id - 100,
   task_id,

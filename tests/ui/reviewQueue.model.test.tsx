@@ -47,7 +47,13 @@ function sub(id: number, team: string, createdAt: string, note: string): Submiss
   };
 }
 const A = sub(1, 'Blue Wizards', '2026-01-01T10:00:00.000Z', 'Note <script>alert(1)</script>');
-const B = sub(2, 'Red Dragons', '2026-01-01T10:05:00.000Z', '');
+/** Sent by Dink: its evidence shows beside the image, as text. */
+const B: Submission = { ...sub(2, 'Red Dragons', '2026-01-01T10:05:00.000Z', ''), source: 'dink', evidence: { type: 'LOOT', summary: 'Dragon warhammer x1 from <b>Lizardman shaman</b>' } };
+/** Approved automatically from Dink, arriving live: listed apart, hidden by 'Needs a person'. */
+const D: Submission = {
+  ...sub(4, 'Yellow Yaks', '2026-01-01T10:03:00.000Z', ''),
+  source: 'dink', evidence: { type: 'KILL_COUNT', summary: 'Vorkath kill count 50' }, status: 'approved', auto: true, reviewed_at: '2026-01-01T10:03:00.000Z',
+};
 /** Arrives live; older than B, so it goes between A and B. */
 const C = sub(3, 'Green Goblins', '2026-01-01T10:02:00.000Z', '');
 const reviewed = (s: Submission, decision: 'approve' | 'deny'): Submission => ({
@@ -74,6 +80,9 @@ function eventsOf(s: Snap): ModelEvent[] {
     if (c.recent.length > 0) return [{ type: 'review.undo', id: c.recent[0].id }, { type: 'clock.ticked', now: LATER }];
     if (!fresh || c.selectedId === null) return out;
     const initial = c.items.length === 2 && c.items[0].id === A.id && c.items[1].id === B.id;
+    // With an automatic approval in view, only the filter is turned (on and off again).
+    if (c.autoApproved.length > 0 || c.needsPerson) return initial && c.autoApproved.length > 0 ? [{ type: 'filter.toggle' }] : [];
+    if (initial && !c.soundOn && c.selectedId === A.id) out.push({ type: 'submission.updated', submission: D });
     // Reviews are made on the queue as loaded with the sound off (A selected, or B after J or a click).
     if (initial && !c.soundOn) out.push({ type: 'review.approve', id: c.selectedId }, { type: 'review.deny', id: c.selectedId });
     if (initial && !c.soundOn && c.selectedId === A.id) {
@@ -109,6 +118,8 @@ const serializeState = (s: Snap, event?: ModelEvent) =>
     s.context.soundOn,
     s.context.actionError,
     s.context.reason !== '',
+    s.context.needsPerson,
+    s.context.autoApproved.map((i) => i.id),
     event?.type ?? null,
   ]);
 
@@ -195,6 +206,7 @@ const EXECUTORS = {
   'xstate.done.actor.undoReview': async (w, { event }) => settle(w, 'undo', true, (event as { output: Submission }).output),
   'xstate.error.actor.undoReview': async (w) => settle(w, 'undo', false, new Error(PROOF_MESSAGES.undoExpired)),
   'sound.toggle': async (w) => w.user.click(screen.getByLabelText('Sound on new submissions')),
+  'filter.toggle': async (w) => w.user.click(screen.getByLabelText('Needs a person')),
   // The chime sounds only for a new pending submission while the sound is on.
   'submission.updated': async (w, { event, prev }) => {
     const { submission } = event as { submission: Submission };
@@ -220,11 +232,25 @@ const listShown = async (s: Snap) => {
   const modal = s.hasTag('modalOpen');
   if (!modal) await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   countShown(c.items.length);
+  expect((screen.getByLabelText('Needs a person', { selector: 'input' }) as HTMLInputElement).checked).toBe(c.needsPerson);
+  // Automatic approvals are listed apart, unless only what needs a person is shown.
+  const autoShown = c.needsPerson ? [] : c.autoApproved;
+  expect(screen.queryAllByTestId('review-auto').map((el) => Number(el.dataset.id))).toEqual(autoShown.map((i) => i.id));
+  for (const d of autoShown) expect(screen.getAllByTestId('review-auto').find((el) => el.dataset.id === String(d.id))!.textContent).toBe(`${d.team_name}, square ${d.square_index}: ${d.evidence!.summary}`);
   if (c.items.length === 0) {
     expect(screen.getByTestId('reviews-empty').textContent).toBe(PROOF_VIEW_TEXTS.emptyQueue);
   } else {
     const cards = screen.getAllByTestId('review-card');
-    expect(cards.map((el) => Number(el.dataset.id))).toEqual(c.items.map((i) => i.id));
+    expect(cards.map((el) => Number(el.dataset.id))).toEqual(c.items.filter((i) => !c.needsPerson || (i.status === 'pending' && !i.auto)).map((i) => i.id));
+    // Where each proof came from, beside its image: an upload, or Dink with its evidence as text.
+    for (const el of cards) {
+      const item = c.items.find((i) => i.id === Number(el.dataset.id))!;
+      const source = within(el).getByTestId('review-source');
+      if (item.source === 'dink') {
+        expect(source.textContent).toBe(`Dink ${item.evidence!.type === 'LOOT' ? 'Loot' : 'Kill Count'}: ${item.evidence!.summary}`);
+        expect(source.querySelector('b')).toBeNull();
+      } else expect(source.textContent).toBe('Upload');
+    }
     expect(cards.filter((el) => el.getAttribute('aria-current') === 'true').map((el) => Number(el.dataset.id))).toEqual([c.selectedId]);
     // Typed texts are text: no element is made from them.
     const a = cards.find((el) => el.dataset.id === String(A.id));
@@ -331,6 +357,8 @@ modelTests<Snap, ModelEvent, World>({
     expect(updates.some((u) => u.prev.context.soundOn && u.event.submission.id === C.id)).toBe(true);
     expect(updates.some((u) => !u.prev.context.soundOn && u.event.submission.id === C.id)).toBe(true);
     expect(updates.some((u) => u.event.submission.status === 'withdrawn')).toBe(true);
+    // An automatic approval arrives, and 'Needs a person' hides it.
+    expect(paths.some((p) => p.steps.some((st) => st.state.context.needsPerson && st.state.context.autoApproved.length > 0))).toBe(true);
     // The queue empty, a refusal of each kind, and a review past its 5 minutes all reach the screen.
     const states = paths.flatMap((p) => p.steps.map((st) => st.state));
     expect(states.some((s) => s.matches({ watching: 'list' }) && s.context.items.length === 0)).toBe(true);

@@ -476,7 +476,7 @@ describe('task table', () => {
     expect(w.fx.calls('createTask')).toEqual([]);
     await w.user.selectOptions(within(d).getByLabelText('Difficulty'), 'EASY');
     await w.user.click(within(d).getByRole('button', { name: 'Create Task' }));
-    expect(w.fx.calls('createTask')).toEqual([[CLAN_ID, { description: 'Kill a goblin', difficulty: 'EASY' }]]);
+    expect(w.fx.calls('createTask')).toEqual([[CLAN_ID, { description: 'Kill a goblin', difficulty: 'EASY', auto_rule: null }]]);
   });
 
   it('gives non-managers the read-only list with the note and no manage controls', async () => {

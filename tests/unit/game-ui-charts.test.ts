@@ -9,6 +9,7 @@ import type { AvailableTask, BoardSquare, Game, SquaresAnswer } from '../../cont
 import { socketConnectionMachine } from '../../machines/socketConnection.machine';
 import { gameSocketActor } from '../../src/realtime/gameSocket';
 import { FakeSocket } from '../support/fakeSocket';
+import { ORDER_WAIT_MS } from '../../contract/socket';
 
 /**
  * The banner, gameTasks and eventGame charts run with fake actors (docs/client.md §1, §11; docs/game-rules.md §6,
@@ -43,6 +44,7 @@ describe('banner chart', () => {
 });
 
 const sq = (id: number, index: number, description: string, tier: BoardSquare['task_difficulty'], taskId: number | null = null): BoardSquare => ({
+  auto_rule: null,
   id,
   square_index: index,
   task_id: taskId,
@@ -201,7 +203,11 @@ describe('eventGame chart', () => {
     expect(actor.getSnapshot().context.statusRef?.getSnapshot().matches('inProgress')).toBe(true);
     socket.serverSends('game_state_update', { game_state: progress(4) });
     expect(actor.getSnapshot().context.game?.version).toBe(2);
-    expect(socket.sentOf('join_game')).toEqual([{ game_id: 3, compact: true }, { game_id: 3, compact: true }]);
+    // The update past the gap waits ORDER_WAIT_MS for the missing one (contract/socket.ts
+    // applyInOrder), then the chart asks for the full state.
+    expect(socket.sentOf('join_game')).toEqual([{ game_id: 3, compact: true }]);
+    await vi.waitFor(() => expect(socket.sentOf('join_game')).toEqual([{ game_id: 3, compact: true }, { game_id: 3, compact: true }]), { timeout: ORDER_WAIT_MS + 2000 });
+    expect(actor.getSnapshot().context.game?.version).toBe(2);
   });
 
   it('randomizes at once before the game runs, refuses while in progress, and asks first while paused', async () => {

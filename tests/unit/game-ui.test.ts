@@ -33,6 +33,7 @@ import { GAME_DIALOG_TEXTS } from '../../src/features/game/EventGameView';
  */
 
 const square = (over: Partial<BoardSquare> & { id: number; square_index: number }): BoardSquare => ({
+  auto_rule: null,
   task_id: null,
   task_description: '',
   task_difficulty: null,

@@ -14,6 +14,7 @@ import { DialogButtons, Modal } from '../../ui/Modal';
 import { Spinner } from '../../ui/Spinner';
 import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
 import { isLightboxOpen } from '../../../machines/lightbox.selectors';
+import { DINK_TYPE_LABELS } from '../dink/dinkTexts';
 
 /** The referee calls of the Reviews tab (docs/server.md §9), replaceable in tests. */
 export interface ReviewEffects {
@@ -104,10 +105,15 @@ const isTyping = (target: EventTarget | null) =>
  * of the clan's games oldest first, each with the team colour, square and task, the whole
  * screenshot as a thumbnail (opening the lightbox, which steps through the queue's images), the note, who sent it and how long it has waited; Approve, Deny with
  * a required reason, keyboard shortcuts (J/K move, A approve, D deny), Undo for 5 minutes, live
- * arrivals, and an optional sound (off by default). Typed texts are shown as text.
+ * arrivals, and an optional sound (off by default). Each card says where the proof came from
+ * (an upload, or Dink with the post's evidence beside the image); submissions approved
+ * automatically from Dink that arrive live are listed apart, and 'Needs a person' shows only
+ * pending ones not approved automatically (docs/client.md §10). Typed texts are shown as text.
  */
 export function ReviewsTab({ queue }: { queue: ReviewQueueRef }) {
-  const items = useSelector(queue, sel.selectQueue);
+  const items = useSelector(queue, sel.selectShownQueue);
+  const autoApproved = useSelector(queue, sel.selectShownAutoApproved);
+  const needsPerson = useSelector(queue, sel.selectNeedsPerson);
   const loading = useSelector(queue, sel.isQueueLoading);
   const listed = useSelector(queue, sel.isQueueListed);
   const error = useSelector(queue, sel.selectQueueError);
@@ -155,6 +161,9 @@ export function ReviewsTab({ queue }: { queue: ReviewQueueRef }) {
         </h2>
         <label className="checkbox">
           <input type="checkbox" checked={soundOn} onChange={() => queue.send({ type: 'sound.toggle' })} /> Sound on new submissions
+        </label>
+        <label className="checkbox">
+          <input type="checkbox" checked={needsPerson} onChange={() => queue.send({ type: 'filter.toggle' })} /> Needs a person
         </label>
       </div>
       <p className="muted reviews__keys">Keys: J / K move, A approve, D deny.</p>
@@ -211,6 +220,20 @@ export function ReviewsTab({ queue }: { queue: ReviewQueueRef }) {
           </ul>
         </section>
       )}
+      {autoApproved.length > 0 && (
+        <section className="review-recent" aria-labelledby="review-auto-title">
+          <h3 id="review-auto-title">Approved automatically from Dink</h3>
+          <ul className="reviews__list" data-testid="reviews-auto">
+            {autoApproved.map((s) => (
+              <li key={s.id} className="review-recent__item" data-testid="review-auto" data-id={s.id}>
+                <span>
+                  {s.team_name}, square {s.square_index}: {s.evidence?.summary ?? s.task_description}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <DenyDialog queue={queue} />
       <Lightbox lightbox={lightbox} />
     </section>
@@ -260,6 +283,7 @@ function ReviewCard({
           {s.task_difficulty && <span className="muted"> · {TIER_LABELS[s.task_difficulty]}</span>}
         </p>
         <p className="review-card__task">{s.task_description}</p>
+        <ProofSource submission={s} />
         {s.note && <p className="review-card__note">Note: {s.note}</p>}
         <p className="muted review-card__who">
           Sent by {s.submitted_by.ign} ({s.submitted_by.username}) · waiting {formatWait(now - Date.parse(s.created_at))}
@@ -274,6 +298,29 @@ function ReviewCard({
         </div>
       </div>
     </li>
+  );
+}
+
+/** Where a proof came from: an upload, or Dink with the post's type and summary (docs/server.md §13). */
+function ProofSource({ submission: s }: { submission: Submission }) {
+  if (s.source !== 'dink') {
+    return (
+      <p className="review-card__evidence" data-testid="review-source">
+        <span className="source-badge">Upload</span>
+      </p>
+    );
+  }
+  return (
+    <p className="review-card__evidence" data-testid="review-source">
+      <span className="source-badge">Dink</span>{' '}
+      {s.evidence ? (
+        <span data-testid="review-evidence">
+          {DINK_TYPE_LABELS[s.evidence.type]}: {s.evidence.summary}
+        </span>
+      ) : (
+        <span className="muted">no evidence</span>
+      )}
+    </p>
   );
 }
 

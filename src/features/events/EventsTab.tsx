@@ -18,6 +18,7 @@ import { useClanNavigate, type EventsRoute } from '../../base/paths';
 import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFormFields';
 import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
 import { liveDiscordEffects } from '../discord/DiscordPanel';
+import { liveDinkEffects } from '../dink/DinkPanel';
 
 /** The calls the Events tab makes (docs/server.md §3), replaceable in tests. */
 export interface EventsEffects {
@@ -132,7 +133,7 @@ export function EventsTab({ clanId, isManager, route, effects = liveEventsEffect
       {view === 'teams' && selected && (
         <EventTeamsView clanId={clanId} eventId={selected.id} eventName={selected.name} onBack={back} effects={effects.teams} />
       )}
-      {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} discord={liveDiscordEffects} />}
+      {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} discord={liveDiscordEffects} dink={liveDinkEffects} />}
       {view === 'gameTasks' && selected && <GameTasksView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
       {isManager && <CrudModals {...EVENT_MODALS} create={schedule} edit={edit} remove={remove} />}
     </section>

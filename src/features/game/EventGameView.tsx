@@ -30,6 +30,7 @@ import { liveGameEffects, type GameEffects } from './effects';
 import { latestCall, useLatest } from './latest';
 import { ChartDialogContent } from '../../ui/Modal';
 import { DiscordPanel, type DiscordEffects } from '../discord/DiscordPanel';
+import { DinkPanel, type DinkEffects } from '../dink/DinkPanel';
 
 type StatusRef = ActorRefFrom<typeof gameStatusMachine>;
 
@@ -66,7 +67,8 @@ const BOARD_LOCK_TEXTS: Record<sel.BoardLock, string> = {
  * with its gameStatus child; the live socket keeps the tracker and status current. `effects`
  * replaces the calls and the socket in tests. `onGameChanged` tells the event list a game was
  * created or deleted here (so 'Manage Game Tasks' appears or goes at once). With `discord`, the
- * event's Discord panel (docs/server.md §10) follows the game view.
+ * event's Discord panel (docs/server.md §10) follows the game view; with `dink`, the event's Dink
+ * panel (docs/client.md §7, docs/server.md §13) follows it.
  */
 export function EventGameView({
   clanId,
@@ -76,6 +78,7 @@ export function EventGameView({
   effects = liveGameEffects,
   onGameChanged,
   discord,
+  dink,
 }: {
   clanId: number;
   eventId: number;
@@ -84,6 +87,8 @@ export function EventGameView({
   effects?: GameEffects;
   /** The Discord panel's calls (docs/server.md §10); without them the panel is not shown. */
   discord?: DiscordEffects;
+  /** The Dink panel's calls (docs/server.md §13); without them the panel is not shown. */
+  dink?: DinkEffects;
   /** Called after this view created or deleted the game, so the event list can refresh. */
   onGameChanged?: () => void;
 }) {
@@ -92,6 +97,7 @@ export function EventGameView({
     <>
       <EventGameFlow key={eventId} clanId={clanId} eventId={eventId} gameId={gameId} onBack={onBack} effects={effects} onGameChanged={onGameChanged} />
       {discord && <DiscordPanel key={`discord-${eventId}`} clanId={clanId} eventId={eventId} effects={discord} />}
+      {dink && <DinkPanel key={`dink-${eventId}`} clanId={clanId} eventId={eventId} effects={dink} />}
     </>
   );
 }

@@ -13,6 +13,15 @@ import { TaskStateBadge, useNow } from './TaskStateBadge';
 import { DialogButtons, Modal } from '../../ui/Modal';
 import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
 import type { GamePlayRef } from './GamePanels';
+import { DINK_SENDS_PROOF } from '../dink/dinkTexts';
+
+/**
+ * Whether a board square's task carries a Dink auto rule (docs/server.md §13): read from the
+ * square's `auto_rule` when the game shape carries it (null or absent: no rule).
+ */
+function hasAutoRule(square: object | null): boolean {
+  return !!square && 'auto_rule' in square && square.auto_rule !== null && square.auto_rule !== undefined;
+}
 
 /** The proof calls of the play screen, replaceable in tests (docs/server.md §9). */
 export interface ProofEffects {
@@ -65,8 +74,16 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
   if (!state) return null;
   const canSend = playable && (state.task_state === 'open' || state.task_state === 'denied');
   const hasTask = state.task_state !== 'none' && task;
-  const rule = proofRequired && state.task_state !== 'none' && state.task_state !== 'approved' && (
-    <p className="muted team-task__rule">A referee must approve the proof before the Leader can roll again.</p>
+  const waiting = state.task_state !== 'none' && state.task_state !== 'approved';
+  const rule = (
+    <>
+      {proofRequired && waiting && <p className="muted team-task__rule">A referee must approve the proof before the Leader can roll again.</p>}
+      {hasTask && waiting && hasAutoRule(square) && (
+        <p className="team-task__dink" data-testid="dink-sends">
+          {DINK_SENDS_PROOF}
+        </p>
+      )}
+    </>
   );
   return (
     <section className="panel team-task" aria-labelledby={`team-task-${team.id}`} data-testid="team-task" data-team={state.team_name}>

@@ -18,6 +18,8 @@ import {
   type Task,
 } from '../../../contract/task';
 import { firstIssueMessage } from '../../../contract/common';
+import { AUTO_RULE_MESSAGES, AutoRuleSchema, DINK_TYPES, type AutoRule, type DinkType } from '../../../contract/dink';
+import { autoRuleText, DINK_MIN_LABEL, DINK_NAMES_HINT, DINK_TYPE_LABELS } from '../dink/dinkTexts';
 import * as tasksApi from '../../api/tasks';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { LoadFailed } from '../../ui/LoadFailed';
@@ -58,21 +60,53 @@ type PoolRef = ReturnType<typeof useActorRef<typeof taskPoolMachine>>;
 
 /**
  * The task form rule (docs/game-rules.md §13): description and difficulty required; the
- * description as the server checks it (TaskDescriptionSchema: the text rule, at most 500).
+ * description as the server checks it (TaskDescriptionSchema: the text rule, at most 500); an
+ * auto rule, when a Dink type is chosen, as the server checks it (AutoRuleSchema, docs/server.md §13).
  */
-export function validateTaskDraft(draft: TaskDraft): string | null {
+export function validateTaskDraft(draft: Pick<TaskDraft, 'description' | 'difficulty'> & Partial<TaskDraft>): string | null {
   const description = v.safeParse(TaskDescriptionSchema, draft.description);
   if (!description.success) return firstIssueMessage(description.issues);
-  return draft.difficulty ? null : TASK_REQUIRED;
+  if (!draft.difficulty) return TASK_REQUIRED;
+  const rule = draftAutoRule(draft);
+  return rule.ok ? null : rule.message;
 }
 
-/** The create / edit task form: difficulty '' until one is chosen. */
+/**
+ * The create / edit task form: difficulty '' until one is chosen; the auto rule as typed (Dink
+ * type '' for none, names one per line, min as text; docs/client.md §8).
+ */
 interface TaskDraft {
   description: string;
   difficulty: Difficulty | '';
+  autoType: DinkType | '';
+  autoNames: string;
+  autoMin: string;
 }
 
-const NEW_TASK: TaskDraft = { description: '', difficulty: '' };
+const NEW_TASK: TaskDraft = { description: '', difficulty: '', autoType: '', autoNames: '', autoMin: '' };
+
+/** The draft of a task being edited: its fields and its auto rule (names one per line). */
+const draftOf = (task: Task): TaskDraft => ({
+  description: task.description,
+  difficulty: task.difficulty,
+  autoType: task.auto_rule?.type ?? '',
+  autoNames: task.auto_rule?.names.join('\n') ?? '',
+  autoMin: task.auto_rule?.min != null ? String(task.auto_rule.min) : '',
+});
+
+/**
+ * The auto rule of a draft: null without a Dink type, else the rule checked as the server checks
+ * it (names one per line, blanks dropped; min only for a type that has one, blank for none), or
+ * the refusal text.
+ */
+function draftAutoRule(draft: Partial<TaskDraft>): { ok: true; rule: AutoRule | null } | { ok: false; message: string } {
+  if (!draft.autoType) return { ok: true, rule: null };
+  const minText = DINK_MIN_LABEL[draft.autoType] ? (draft.autoMin ?? '').trim() : '';
+  if (minText !== '' && !/^[0-9]+$/.test(minText)) return { ok: false, message: AUTO_RULE_MESSAGES.min };
+  const names = (draft.autoNames ?? '').split('\n').map((n) => n.trim()).filter((n) => n !== '');
+  const parsed = v.safeParse(AutoRuleSchema, { type: draft.autoType, names, min: minText === '' ? null : Number(minText) });
+  return parsed.success ? { ok: true, rule: parsed.output } : { ok: false, message: firstIssueMessage(parsed.issues) };
+}
 
 /** The task an Edit or Delete acts on. */
 interface TaskSubject {
@@ -85,7 +119,9 @@ const NO_TASK: TaskSubject = { taskId: 0, description: '' };
 /** The body of POST / PUT task from a valid draft. */
 function taskBody(draft: TaskDraft) {
   if (!draft.difficulty) throw new Error(TASK_REQUIRED);
-  return { description: draft.description.trim(), difficulty: draft.difficulty };
+  const rule = draftAutoRule(draft);
+  if (!rule.ok) throw new Error(rule.message);
+  return { description: draft.description.trim(), difficulty: draft.difficulty, auto_rule: rule.rule };
 }
 
 /** The create, edit, delete and delete-all flows of the tab. */
@@ -350,7 +386,15 @@ function TaskTable({ pool, clanId, isManager, edit, remove }: { pool: PoolRef; c
 function TaskRow({ task, own, isManager, edit, remove }: { task: Task; own: boolean; isManager: boolean } & Pick<TaskFlows, 'edit' | 'remove'>) {
   return (
     <tr>
-      <td className="tasks-table__description">{task.description}</td>
+      <td className="tasks-table__description">
+        {task.description}
+        {task.auto_rule && (
+          <span className="muted auto-rule" data-testid="task-auto-rule">
+            <br />
+            Dink: {autoRuleText(task.auto_rule)}
+          </span>
+        )}
+      </td>
       <td data-label="Difficulty">
         <span className={`tier tier--${task.difficulty.toLowerCase()}`}>{TIER_LABELS[task.difficulty]}</span>
       </td>
@@ -361,7 +405,7 @@ function TaskRow({ task, own, isManager, edit, remove }: { task: Task; own: bool
             <div className="row row--nowrap">
               <EditDeleteButtons
                 label={`task ${task.description}`}
-                onEdit={() => edit.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description }, draft: { description: task.description, difficulty: task.difficulty } })}
+                onEdit={() => edit.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description }, draft: draftOf(task) })}
                 onDelete={() => remove.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description } })}
               />
             </div>
@@ -430,7 +474,55 @@ function TaskFormFields<TSubject extends object>({ actor }: { actor: ConfirmActi
           ))}
         </select>
       </div>
+      <AutoRuleFields actor={actor} />
     </div>
+  );
+}
+
+/**
+ * The task's auto rule in the create / edit modals (docs/client.md §8; docs/server.md §13): a Dink
+ * type ('None' by default), then the names that count (one per line) and, for a type with a
+ * quantity, kill count or level, the minimum.
+ */
+function AutoRuleFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<TaskDraft, TSubject> }) {
+  const draft = useSelector(actor, selectDraft);
+  const id = useId();
+  const minLabel = draft.autoType ? DINK_MIN_LABEL[draft.autoType] : null;
+  return (
+    <fieldset className="auto-rule-fields">
+      <legend className="field__label">Proof from Dink (optional)</legend>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-type`}>Dink type</label>
+        <select id={`${id}-type`} className="input" value={draft.autoType} onChange={(e) => actor.send({ type: 'confirm.change', field: 'autoType', value: DINK_TYPES.find((t) => t === e.target.value) ?? '' })}>
+          <option value="">None (a referee reviews uploads)</option>
+          {DINK_TYPES.map((t) => (
+            <option key={t} value={t}>{DINK_TYPE_LABELS[t]}</option>
+          ))}
+        </select>
+      </div>
+      {draft.autoType && (
+        <>
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-names`}>Names that count</label>
+            <textarea
+              id={`${id}-names`}
+              className="input"
+              rows={3}
+              aria-describedby={`${id}-names-hint`}
+              value={draft.autoNames}
+              onChange={(e) => actor.send({ type: 'confirm.change', field: 'autoNames', value: e.target.value })}
+            />
+            <span id={`${id}-names-hint`} className="field__hint">{DINK_NAMES_HINT[draft.autoType]} Compared ignoring case.</span>
+          </div>
+          {minLabel && (
+            <div className="field">
+              <label className="field__label" htmlFor={`${id}-min`}>{minLabel} (optional)</label>
+              <input id={`${id}-min`} className="input input--small" type="text" inputMode="numeric" value={draft.autoMin} onChange={(e) => actor.send({ type: 'confirm.change', field: 'autoMin', value: e.target.value })} />
+            </div>
+          )}
+        </>
+      )}
+    </fieldset>
   );
 }
 

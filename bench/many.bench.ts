@@ -1,0 +1,768 @@
+import { fork, spawn, execSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { createTestDatabase, freePort, type TestDatabase } from '../tests/support/server';
+import { ApiClient } from '../tests/support/api';
+import { autoSplit, countsToSettings } from '../contract/game';
+
+/**
+ * Many live games at once (issue #27; docs/server.md §6): G games (BENCH_G, default 200), each
+ * with 2 to 4 teams (game i has 2 + i % 3), one Leader socket per game rolling for every team in
+ * turn (each team once every BENCH_PERIOD_MS, default 3000, proof off), and S compact spectators
+ * per game (BENCH_S, default 50: 10,000 sockets) spread over BENCH_WORKERS client processes
+ * (bench/manySpectatorWorker.ts; the Leaders in bench/manyLeaderWorker.ts). Rolls run for
+ * BENCH_SECONDS (default 60); the first BENCH_WARMUP_SECONDS (default 5) are not counted in the
+ * latencies and rates (their rolls are checked like the others).
+ *
+ * For each database (BENCH_DBS, default sqlite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL is
+ * set, postgres) the games are seeded once through the API on a fresh database, then copied (SQLite
+ * file copy, PostgreSQL `CREATE DATABASE ... TEMPLATE`) so the real server (server/index.ts) and
+ * the bare baseline (bench/manyBareServer.ts: the same room broadcasts and the same writes per roll,
+ * nothing else) each start from the same seed. Reported per run: roll acknowledgement p50/p99
+ * (roll_dice emit → the Leader's game_state_update of that roll), roll-to-spectator p50/p99 (emit
+ * → each spectator's receipt), sustained rolls/s, deliveries/s, refused rolls and timeouts, server
+ * CPU (utime + stime over the rolling time, in cores) and peak RSS (VmHWM); ratios real / bare.
+ * Checked after each run against the database: every acknowledged roll's log entries there
+ * (lost), roll entries in the database beyond the acknowledged rolls (doubled), every spectator's
+ * final positions equal to team_states (mismatched), version gaps and stale updates seen.
+ * With BENCH_COUNT_QUERIES=1 the real server counts its SQL statements (DB_COUNT_QUERIES, the
+ * db_queries_total metric) and the report gives statements per roll.
+ *
+ * Scale-out (BENCH_SCALE=0,1,2,4, PostgreSQL only): the same load through nginx (/usr/sbin/nginx,
+ * deploy/nginx/clan-snakes.conf's site with the bench's ports) to 1, 2 or 4 real processes with the
+ * Redis adapter on a redis-server of its own, and 0 = one process behind nginx without Redis; reports
+ * deliveries per second per CPU of the server processes (and of everything: nginx and Redis too),
+ * written to bench/many-scale.md.
+ *
+ * Run: `npm run bench:many` (env BENCH_G, BENCH_S, BENCH_SECONDS, BENCH_PERIOD_MS, BENCH_WORKERS=4,
+ * BENCH_DBS=sqlite,postgres, BENCH_MODES=bare,real (order of the first database; reversed on the next), BENCH_CPU_PROF=dir (real server
+ * under `node --cpu-prof`), BENCH_OUT=bench/many.md, which `npm run bench` appends to
+ * bench/RESULTS.md).
+ */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const G = Number(process.env.BENCH_G ?? 200);
+const S = Number(process.env.BENCH_S ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
+const PERIOD_MS = Number(process.env.BENCH_PERIOD_MS ?? 3000);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? '';
+const DBS = (process.env.BENCH_DBS ?? (PG_URL ? 'sqlite,postgres' : 'sqlite')).split(',').map((s) => s.trim()).filter(Boolean) as ('sqlite' | 'postgres')[];
+/** Which servers run, in this order (bare and real alternate from one database to the next when both run). */
+const MODES = (process.env.BENCH_MODES ?? 'bare,real').split(',').map((x) => x.trim()).filter((x): x is 'real' | 'bare' => x === 'real' || x === 'bare');
+const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES === '1';
+const CPU_PROF = process.env.BENCH_CPU_PROF ?? '';
+/**
+ * Scale-out (BENCH_SCALE, e.g. 0,1,2,4): the same load on PostgreSQL through nginx to that many real
+ * processes with the Redis adapter; 0 is one process without Redis (the adapter's own cost).
+ */
+const SCALE = (process.env.BENCH_SCALE ?? '').split(',').map((x) => x.trim()).filter(Boolean).map(Number);
+const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? (SCALE.length ? 'bench/many-scale.md' : 'bench/many.md'));
+const TASKS_CSV = path.resolve(ROOT, 'examples/osrs-tasks.csv');
+/** Snakes on 213..218 of a 225 board: no team can get past 212, so no game ends. */
+const NO_WIN_SNAKES = [[213, 2], [214, 3], [215, 4], [216, 5], [217, 6], [218, 7]];
+const TEAM_COLORS = [['Red', '#aa0000'], ['Blue', '#0000aa'], ['Green', '#00aa00'], ['Gold', '#aaaa00']];
+const CLK_TCK = 100;
+
+/** The env of the real server: the limits of docs/server.md §8 that measure abuse, not load, lifted. */
+const REAL_ENV: Record<string, string> = {
+  BOARD_SEED: '2024',
+  GAME_CACHE_CHECK_MS: '250',
+  SOCKETS_PER_ADDRESS: '1000000',
+  JOINS_PER_ADDRESS: '1000000',
+  JOINS_PER_SOCKET: '1000000',
+  ROLLS_PER_SOCKET: '1000000',
+  ROLLS_PER_USER: '1000000',
+};
+
+/** A seeded game: its id and its teams with their Leader IGN. */
+interface SeededGame {
+  gameId: number;
+  teams: { teamId: number; ignId: number }[];
+}
+
+/** What one run measured. */
+interface RunResult {
+  mode: 'real' | 'bare';
+  ack: Float64Array;
+  spectator: Float64Array;
+  rolls: number;
+  rollsPerSecond: number;
+  deliveriesPerSecond: number;
+  refused: number;
+  timeouts: number;
+  errors: Record<string, number>;
+  missed: number;
+  /** CPU of the server processes over the counted time, in cores (1 = one CPU busy). */
+  cpuCores: number;
+  /** CPU of nginx and Redis over the same time (scale-out runs), in cores. */
+  sideCores: number;
+  /** The highest peak RSS (VmHWM) of the server processes. */
+  peakRssKb: number;
+  lost: number;
+  doubled: number;
+  unacknowledgedApplied: number;
+  mismatched: number;
+  gaps: number;
+  stale: number;
+  messagesPerRoll: number;
+  queriesPerRoll: number | null;
+  sockets: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const wallNow = () => performance.timeOrigin + performance.now();
+
+/** The p-th percentile (0..100) of sorted values, nearest rank. */
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+/** VmHWM (peak resident set) of a process in kB. */
+function peakRssKb(pid: number): number {
+  const m = /VmHWM:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
+}
+
+/** utime + stime of a process in clock ticks. */
+function cpuTicks(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Expects a 200 answer. */
+function ok(r: { status: number; body: unknown }, what: string): any {
+  if (r.status !== 200) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** A client process (spectators or Leaders) and its IPC messages. */
+class Client {
+  private readonly waiters: { test: (m: any) => boolean; resolve: (m: any) => void }[] = [];
+  private constructor(private readonly proc: ChildProcess) {
+    proc.on('message', (m: any) => {
+      if (m.type === 'error') console.error('  client error:', m.message);
+      const i = this.waiters.findIndex((w) => w.test(m));
+      if (i >= 0) this.waiters.splice(i, 1)[0].resolve(m);
+    });
+  }
+
+  static async start(file: string): Promise<Client> {
+    const proc = fork(path.join(ROOT, file), [], { cwd: ROOT, execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const c = new Client(proc);
+    await c.next((m) => m.type === 'ready');
+    return c;
+  }
+
+  next(test: (m: any) => boolean): Promise<any> {
+    return new Promise((resolve) => this.waiters.push({ test, resolve }));
+  }
+
+  /** Sends `m` and waits for the answer of type `answer` (or an error). */
+  async ask(m: unknown, answer: string): Promise<any> {
+    const got = this.next((x) => x.type === answer || x.type === 'error');
+    this.proc.send(m as never);
+    const x = await got;
+    if (x.type === 'error') throw new Error(x.message);
+    return x;
+  }
+
+  send(m: unknown): void {
+    this.proc.send(m as never);
+  }
+
+  async close(): Promise<void> {
+    if (this.proc.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
+    this.send({ type: 'close' });
+    await Promise.race([exited, sleep(5000)]);
+    if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
+  }
+}
+
+/** Runs `tasks` with at most `n` at once. */
+async function pool<T>(n: number, items: T[], task: (item: T, i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      await task(items[i], i);
+    }
+  }));
+}
+
+/**
+ * Seeds G in-progress games through the API of a real server on `db`: one Owner with four IGNs
+ * (the Leaders), one clan with the example tasks, per game an event with 2-4 teams (IGN k leads
+ * team k), a 225-square game with no-win snakes, started. Answers the games, the Owner's cookie
+ * and one public game (the bare server's join answer).
+ */
+async function seed(db: TestDatabase): Promise<{ games: SeededGame[]; cookie: string; sample: unknown }> {
+  const server = await startRealServer({ ...db.env, DB_COUNT_QUERIES: '' });
+  try {
+    const owner = new ApiClient(server.url);
+    const me = await owner.onboard('bench-owner', ['LeaderA', 'LeaderB', 'LeaderC', 'LeaderD'], { role: 'Owner', clan_name: 'Bench Clan' });
+    const clanId = me.clan_memberships_list[0].clan_id as number;
+    const ignIds = me.igns.map((i: { id: number }) => i.id) as number[];
+    if (fs.existsSync(TASKS_CSV)) {
+      const form = new FormData();
+      form.append('file', new Blob([fs.readFileSync(TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
+      ok(await owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form), 'upload tasks');
+    }
+    const games: SeededGame[] = new Array(G);
+    await pool(4, Array.from({ length: G }, (_, i) => i), async (i) => {
+      const event = ok(await owner.post(`/api/clan/${clanId}/events/`, { name: `Bench Cup ${i + 1}`, start_datetime: '2031-06-01T18:00Z' }), 'event');
+      const eventId = event.event.id as number;
+      const teams: SeededGame['teams'] = [];
+      for (let k = 0; k < 2 + (i % 3); k += 1) {
+        const [name, color] = TEAM_COLORS[k];
+        const t = ok(await owner.post(`/api/clan/${clanId}/events/${eventId}/teams/`, { name, color }), 'team');
+        ok(await owner.post(`/api/clan/${clanId}/events/${eventId}/teams/${t.team.id}/members`, { osrs_ign_id: ignIds[k], role: 'Leader' }), 'leader');
+        teams.push({ teamId: t.team.id, ignId: ignIds[k] });
+      }
+      const game = ok(await owner.post(`/api/clan/${clanId}/events/${eventId}/game/`, {
+        board_size: 225, num_snakes: 5, num_ladders: 5, max_reverts_allowed: 3, ...countsToSettings(autoSplit(225)),
+      }), 'game');
+      const gameId = game.game.id as number;
+      const base = `/api/clan/${clanId}/events/${eventId}/game/${gameId}`;
+      ok(await owner.put(`${base}/board`, { snakes_config: NO_WIN_SNAKES, ladders_config: [] }), 'board');
+      ok(await owner.put(`${base}/status`, { status: 'in-progress' }), 'start');
+      games[i] = { gameId, teams };
+      if ((i + 1) % 50 === 0) console.log(`  seeded ${i + 1} / ${G} games`);
+    });
+    const sample = (await (await fetch(`${server.url}/api/public/game/${games[0].gameId}`)).json()) as { game: unknown };
+    return { games, cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), sample: sample.game };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** A copy of the seeded database for one run (SQLite: the file; PostgreSQL: a database from the seed as template). */
+async function copyOf(db: TestDatabase): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (db.backend === 'sqlite') {
+    const src = db.env.SQLITE_FILE;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-many-'));
+    for (const ext of ['', '-wal', '-shm']) if (fs.existsSync(src + ext)) fs.copyFileSync(src + ext, path.join(dir, 'test.db' + ext));
+    return { env: { SQLITE_FILE: path.join(dir, 'test.db') }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const seedUrl = new URL(db.env.DATABASE_URL);
+  const name = `${seedUrl.pathname.slice(1)}_c${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${seedUrl.pathname.slice(1)}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = '/' + name;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** A running server under test: its URL, its process and how to stop it. */
+interface Running {
+  url: string;
+  /** The server processes (one, or several behind nginx). */
+  pids: number[];
+  /** Processes beside them (nginx master and workers, Redis), measured apart. */
+  side?: () => number[];
+  stop(): Promise<void>;
+  metrics?: () => Promise<string>;
+}
+
+/**
+ * A real server process (server/index.ts) on `env` and `port`, with the env of tests/support/server.ts
+ * (dev sign-in for the seed) and REAL_ENV; under `node --cpu-prof` into BENCH_CPU_PROF when set
+ * (node refuses --cpu-prof in NODE_OPTIONS, so the bench spawns it itself). Resolves once it listens.
+ */
+async function startRealServer(env: Record<string, string>, port?: number): Promise<Running> {
+  const p = port ?? (await freePort());
+  const prof = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
+  if (CPU_PROF) fs.mkdirSync(CPU_PROF, { recursive: true });
+  const proc = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/index.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env, DATABASE_URL: '', REDIS_URL: '', DISCORD_CLIENT_ID: '', NODE_ENV: 'test', AUTH_RATE_LIMIT: '100000',
+      CLIENT_DIR: path.join(ROOT, 'dist'), SHUTDOWN_GRACE_MS: '0', ...REAL_ENV, ...(COUNT_QUERIES ? { DB_COUNT_QUERIES: '1' } : {}), ...env, PORT: String(p),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (d: Buffer) => {
+    out = (out + d.toString()).slice(-20_000);
+  };
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start in 120 s:\n' + out)), 120_000);
+    const onData = () => {
+      if (out.includes('listening on')) {
+        clearTimeout(timer);
+        proc.stdout!.off('data', onData);
+        resolve();
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+  const url = `http://127.0.0.1:${p}`;
+  return {
+    url,
+    pids: [proc.pid!],
+    metrics: async () => (await fetch(`${url}/metrics`)).text(),
+    stop: () => new Promise<void>((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+      setTimeout(() => proc.kill('SIGKILL'), 15_000).unref();
+    }),
+  };
+}
+
+/** The bare baseline on `env` with `sample` as its join answer. */
+async function startBareServer(env: Record<string, string>, sample: unknown): Promise<Running> {
+  const port = await freePort();
+  const file = path.join(os.tmpdir(), `bench-many-sample-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(sample));
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/manyBareServer.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), BARE_SAMPLE: file, DATABASE_URL: env.DATABASE_URL ?? '', BARE_SQLITE: env.SQLITE_FILE ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('bare server did not start:\n' + out)), 60_000);
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('bare listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    proc.stderr!.on('data', (d) => {
+      out += d;
+      process.stderr.write(d);
+    });
+    proc.on('exit', (code) => reject(new Error(`bare server exited ${code}:\n${out}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pids: [proc.pid!],
+    stop: () => new Promise<void>((resolve) => {
+      if (proc.exitCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+    }),
+  };
+}
+
+/** db_queries_total from the real server's /metrics, or null when not counted. */
+async function queriesCounted(server: Running): Promise<number | null> {
+  if (!COUNT_QUERIES || !server.metrics) return null;
+  const m = /^db_queries_total (\d+)/m.exec(await server.metrics());
+  return m ? Number(m[1]) : null;
+}
+
+/** Roll entries and team positions as the database holds them after a run. */
+async function readBack(env: Record<string, string>): Promise<{ logIds: Set<number>; rollEntries: Map<number, number>; positions: Map<number, string> }> {
+  const logSql = 'SELECT id, game_id, roll_index FROM game_log';
+  const teamSql = 'SELECT game_id, team_id, current_position FROM team_states ORDER BY team_id';
+  let logs: { id: number; game_id: number; roll_index: number | null }[];
+  let teams: { game_id: number; team_id: number; current_position: number }[];
+  if (env.DATABASE_URL) {
+    const c = new pg.Client({ connectionString: env.DATABASE_URL });
+    await c.connect();
+    logs = (await c.query(logSql)).rows;
+    teams = (await c.query(teamSql)).rows;
+    await c.end();
+  } else {
+    const d = new Database(env.SQLITE_FILE, { readonly: true });
+    logs = d.prepare(logSql).all() as typeof logs;
+    teams = d.prepare(teamSql).all() as typeof teams;
+    d.close();
+  }
+  const rollEntries = new Map<number, number>();
+  for (const l of logs) if (l.roll_index !== null) rollEntries.set(Number(l.game_id), (rollEntries.get(Number(l.game_id)) ?? 0) + 1);
+  const byGame = new Map<number, string[]>();
+  for (const t of teams) {
+    const list = byGame.get(Number(t.game_id)) ?? [];
+    list.push(`${t.team_id}:${t.current_position}`);
+    byGame.set(Number(t.game_id), list);
+  }
+  return { logIds: new Set(logs.map((l) => Number(l.id))), rollEntries, positions: new Map([...byGame].map(([g, l]) => [g, l.join(',')])) };
+}
+
+/** One measured run of `mode` on a fresh copy of the seed. */
+async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<ReturnType<typeof seed>>, start?: (env: Record<string, string>) => Promise<Running>): Promise<RunResult> {
+  const copy = await copyOf(seeded);
+  const server = start ? await start(copy.env) : mode === 'real' ? await startRealServer(copy.env) : await startBareServer(copy.env, s.sample);
+  const spectators = await Promise.all(Array.from({ length: WORKERS }, () => Client.start('bench/manySpectatorWorker.ts')));
+  const leaders = await Client.start('bench/manyLeaderWorker.ts');
+  try {
+    const t0 = performance.now();
+    await Promise.all(spectators.map((c, k) => {
+      const games: number[] = [];
+      for (let i = k; i < G * S; i += WORKERS) games.push(s.games[i % G].gameId);
+      return c.ask({ type: 'connect', url: server.url, games }, 'joined');
+    }));
+    await leaders.ask({ type: 'connect', url: server.url, cookie: s.cookie, games: s.games }, 'joined');
+    console.log(`  ${mode}: ${G * S} spectators and ${G} Leaders joined in ${((performance.now() - t0) / 1000).toFixed(1)} s; rolling for ${SECONDS} s`);
+    const queriesBefore = await queriesCounted(server);
+    const goAt = wallNow();
+    const measureFrom = goAt + WARMUP_SECONDS * 1000;
+    const ticksAt: { warm: { servers: number; side: number } | null; end: { servers: number; side: number } | null } = { warm: null, end: null };
+    const ticks = () => ({ servers: server.pids.reduce((a, pid) => a + cpuTicks(pid), 0), side: (server.side?.() ?? []).reduce((a, pid) => a + cpuTicks(pid), 0) });
+    const warmTimer = setTimeout(() => (ticksAt.warm = ticks()), WARMUP_SECONDS * 1000);
+    const doneMsg = leaders.ask({ type: 'go', periodMs: PERIOD_MS, durationMs: SECONDS * 1000 }, 'done');
+    const endTimer = setTimeout(() => (ticksAt.end = ticks()), SECONDS * 1000);
+    const done = await doneMsg;
+    clearTimeout(warmTimer);
+    clearTimeout(endTimer);
+    if (!ticksAt.end) ticksAt.end = ticks();
+    const queriesAfter = await queriesCounted(server);
+    // Let the last broadcasts land (a roll that timed out may still be applied and sent): until the
+    // spectators' message count holds still for 2 s, at most 60 s.
+    for (let last = -1, i = 0; i < 60; i += 1) {
+      const counts = await Promise.all(spectators.map((c) => c.ask({ type: 'count' }, 'count')));
+      const total = counts.reduce((a, x) => a + (x.messages as number), 0);
+      if (total === last) break;
+      last = total;
+      await sleep(2000);
+    }
+    const rolls = done.rolls as [number, number, number, number, number[]][];
+    const measured = rolls.filter((r) => r[2] >= measureFrom);
+    const emits = measured.map((r) => [r[0], r[1], r[2]]);
+    const results = await Promise.all(spectators.map((c) => c.ask({ type: 'collect', emits }, 'result')));
+    const spectatorLatencies: number[] = [];
+    let missed = 0, messages = 0, gaps = 0, stale = 0, sockets = 0;
+    const finals = new Map<number, Record<string, number>>();
+    for (const r of results) {
+      for (const x of r.latencies as Float64Array) spectatorLatencies.push(x);
+      missed += r.missed;
+      messages += r.messages;
+      gaps += r.gaps;
+      stale += r.stale;
+      sockets += r.sockets;
+      for (const [g, counts] of Object.entries(r.finals as Record<string, Record<string, number>>)) {
+        const held = finals.get(Number(g)) ?? {};
+        for (const [key, n] of Object.entries(counts)) held[key] = (held[key] ?? 0) + n;
+        finals.set(Number(g), held);
+      }
+    }
+    const peak = Math.max(...server.pids.map(peakRssKb));
+    await server.stop();
+    // Lost, doubled, mismatched: the database against what the Leaders were told and the spectators hold.
+    const db = await readBack(copy.env);
+    let lost = 0;
+    const ackedPerGame = new Map<number, number>();
+    for (const r of rolls) {
+      ackedPerGame.set(r[0], (ackedPerGame.get(r[0]) ?? 0) + 1);
+      for (const id of r[4]) if (!db.logIds.has(id)) lost += 1;
+      if (r[4].length === 0) lost += 1;
+    }
+    let extra = 0;
+    for (const g of s.games) extra += (db.rollEntries.get(g.gameId) ?? 0) - (ackedPerGame.get(g.gameId) ?? 0);
+    const unacknowledgedApplied = Math.min(Math.max(extra, 0), done.timeouts as number);
+    let mismatched = 0;
+    for (const g of s.games) {
+      const want = db.positions.get(g.gameId) ?? '';
+      for (const [key, n] of Object.entries(finals.get(g.gameId) ?? {})) if (key !== want) mismatched += n;
+    }
+    const windowS = Math.max(0.001, SECONDS - WARMUP_SECONDS);
+    const ackLat = Float64Array.from(measured.map((r) => r[3] - r[2])).sort();
+    return {
+      mode,
+      ack: ackLat,
+      spectator: Float64Array.from(spectatorLatencies).sort(),
+      rolls: rolls.length,
+      rollsPerSecond: measured.length / windowS,
+      deliveriesPerSecond: spectatorLatencies.length / windowS,
+      refused: done.refused,
+      timeouts: done.timeouts,
+      errors: done.errors,
+      missed,
+      cpuCores: ticksAt.warm && ticksAt.end ? (ticksAt.end.servers - ticksAt.warm.servers) / CLK_TCK / windowS : NaN,
+      sideCores: ticksAt.warm && ticksAt.end ? (ticksAt.end.side - ticksAt.warm.side) / CLK_TCK / windowS : NaN,
+      peakRssKb: peak,
+      lost,
+      doubled: Math.max(0, extra - unacknowledgedApplied),
+      unacknowledgedApplied,
+      mismatched,
+      gaps,
+      stale,
+      messagesPerRoll: sockets ? messages / sockets / Math.max(1, rolls.length / G) : NaN,
+      queriesPerRoll: queriesBefore !== null && queriesAfter !== null && rolls.length ? (queriesAfter - queriesBefore) / rolls.length : null,
+      sockets,
+    };
+  } finally {
+    await leaders.close();
+    await Promise.all(spectators.map((c) => c.close()));
+    await server.stop();
+    await copy.drop();
+  }
+}
+
+/** Children of a process (nginx's workers). */
+function childrenOf(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Spawns `cmd` and resolves once its output includes `ready` (rejects on exit or after 60 s). */
+async function spawnReady(cmd: string, args: string[], ready: string): Promise<ChildProcess> {
+  const proc = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${cmd} did not start:\n${out}`)), 60_000);
+    const onData = (d: Buffer) => {
+      out = (out + d.toString()).slice(-10_000);
+      if (out.includes(ready)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${cmd} exited with ${code}:\n${out}`));
+    });
+  });
+  return proc;
+}
+
+/** Stops a child process with `signal` and waits for its exit. */
+function stopProc(proc: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    proc.once('exit', () => resolve());
+    proc.kill(signal);
+    setTimeout(() => proc.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+/**
+ * The site of deploy/nginx/clan-snakes.conf for `ports`, listening on `listen`: its server block as
+ * written, with the upstream's servers replaced by the bench's processes and the hash key made
+ * per connection ($remote_addr$remote_port): every bench client comes from 127.0.0.1, and a
+ * websocket-only client is one TCP connection, so per-connection hashing is as sticky as the
+ * deployment's per-address hashing while it spreads the clients over the processes.
+ */
+function nginxConf(dir: string, listen: number, ports: number[]): string {
+  let site = fs.readFileSync(path.join(ROOT, 'deploy/nginx/clan-snakes.conf'), 'utf8');
+  site = site.replace(/^\s*server 127\.0\.0\.1:\d+[^\n]*\n/gm, '');
+  site = site.replace(/hash \$remote_addr consistent;/, `hash $remote_addr$remote_port consistent;\n${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).join('\n')}`);
+  site = site.replace(/listen 80;/, `listen 127.0.0.1:${listen};`).replace(/^\s*listen \[::\]:80;\n/m, '');
+  return [
+    'daemon off;',
+    'worker_processes 2;',
+    'worker_rlimit_nofile 19000;',
+    `pid ${dir}/nginx.pid;`,
+    `error_log ${dir}/error.log warn;`,
+    'events { worker_connections 18000; multi_accept on; }',
+    'http {',
+    '  access_log off;',
+    `  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;`,
+    site,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * `procs` real server processes on `env` (PostgreSQL) behind nginx (/usr/sbin/nginx with
+ * nginxConf), with the Redis adapter on a Redis of the bench's own (redis-server on a free port)
+ * when `redis`; TRUST_PROXY=1 as deployed. CPU and RSS are measured on the server processes; nginx
+ * and Redis are the side processes.
+ */
+async function startCluster(env: Record<string, string>, procs: number, redis: boolean): Promise<Running> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-nginx-'));
+  const started: { redis?: ChildProcess; nginx?: ChildProcess; servers: Running[] } = { servers: [] };
+  const stop = async () => {
+    if (started.nginx) await stopProc(started.nginx, 'SIGQUIT');
+    await Promise.all(started.servers.map((x) => x.stop()));
+    if (started.redis) await stopProc(started.redis);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    let redisUrl = '';
+    if (redis) {
+      const port = await freePort();
+      started.redis = await spawnReady('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], 'Ready to accept connections');
+      redisUrl = `redis://127.0.0.1:${port}`;
+    }
+    for (let i = 0; i < procs; i += 1) started.servers.push(await startRealServer({ ...env, REDIS_URL: redisUrl, TRUST_PROXY: '1' }));
+    const listen = await freePort();
+    fs.writeFileSync(path.join(dir, 'nginx.conf'), nginxConf(dir, listen, started.servers.map((x) => Number(new URL(x.url).port))));
+    const nginx = spawn('/usr/sbin/nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'inherit', 'inherit'] });
+    started.nginx = nginx;
+    const url = `http://127.0.0.1:${listen}`;
+    for (let i = 0; ; i += 1) {
+      if (nginx.exitCode !== null) throw new Error(`nginx exited with ${nginx.exitCode}: ${fs.readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
+      const okNow = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      if (okNow) break;
+      if (i > 100) throw new Error('nginx did not answer');
+      await sleep(200);
+    }
+    return {
+      url,
+      pids: started.servers.flatMap((x) => x.pids),
+      side: () => [...(started.redis ? [started.redis.pid!] : []), nginx.pid!, ...childrenOf(nginx.pid!)],
+      metrics: started.servers[0].metrics,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** nproc, CPU model and RAM of this machine. */
+function machine(): string {
+  const cpuinfo = fs.existsSync('/proc/cpuinfo') ? fs.readFileSync('/proc/cpuinfo', 'utf8') : '';
+  const model = /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1]?.trim() ?? 'unknown';
+  let cpus = os.availableParallelism();
+  try {
+    cpus = Number(execSync('nproc').toString().trim()) || cpus;
+  } catch {
+    /* keep availableParallelism */
+  }
+  return `${cpus} CPUs (nproc), ${model}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM; Node ${process.version}; Linux ${os.release()}`;
+}
+
+const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? (a / b).toFixed(2) : 'n/a');
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ');
+
+/** The markdown rows of one database's real and bare runs. */
+function rowsOf(backend: string, real?: RunResult, bare?: RunResult): string[] {
+  const p = (r: RunResult, a: 'ack' | 'spectator', q: number) => percentile(r[a], q);
+  const line = (r: RunResult) =>
+    `| ${backend} | ${r.mode} | ${ms(p(r, 'ack', 50))} / ${ms(p(r, 'ack', 99))} | ${ms(p(r, 'spectator', 50))} / ${ms(p(r, 'spectator', 99))} | ${r.rollsPerSecond.toFixed(1)} | ${Math.round(r.deliveriesPerSecond)} | ${r.refused} / ${r.timeouts} | ${r.missed} | ${r.cpuCores.toFixed(2)} | ${(r.peakRssKb / 1024).toFixed(0)} | ${r.lost} / ${r.doubled} / ${r.unacknowledgedApplied} | ${r.mismatched} / ${r.sockets} | ${r.gaps} / ${r.stale} | ${r.messagesPerRoll.toFixed(2)} | ${r.queriesPerRoll === null ? '' : r.queriesPerRoll.toFixed(1)} |`;
+  if (!real || !bare) return [real, bare].filter((r): r is RunResult => r !== undefined).map(line);
+  return [
+    line(real),
+    line(bare),
+    `| ${backend} | ratio real / bare | ${ratio(p(real, 'ack', 50), p(bare, 'ack', 50))} / ${ratio(p(real, 'ack', 99), p(bare, 'ack', 99))} | ${ratio(p(real, 'spectator', 50), p(bare, 'spectator', 50))} / ${ratio(p(real, 'spectator', 99), p(bare, 'spectator', 99))} | ${ratio(real.rollsPerSecond, bare.rollsPerSecond)} | ${ratio(real.deliveriesPerSecond, bare.deliveriesPerSecond)} | | | ${ratio(real.cpuCores, bare.cpuCores)} | ${ratio(real.peakRssKb, bare.peakRssKb)} | | | | | |`,
+  ];
+}
+
+async function main(): Promise<void> {
+  if (SCALE.length) return scaleOut();
+  const started = new Date();
+  const loadBefore = load();
+  const loadDuring: number[] = [];
+  const sampler = setInterval(() => loadDuring.push(os.loadavg()[0]), 10_000);
+  if (PG_URL && !process.env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = PG_URL;
+  const table: string[] = [];
+  const notes: string[] = [];
+  for (const backend of DBS) {
+    console.log(`${backend}: seeding ${G} games ...`);
+    const seeded = await createTestDatabase(backend);
+    try {
+      const s = await seed(seeded);
+      const order = DBS.indexOf(backend) % 2 === 0 ? MODES : [...MODES].reverse();
+      const got: Partial<Record<'real' | 'bare', RunResult>> = {};
+      for (const mode of order) {
+        const r = await run(mode, seeded, s);
+        got[mode] = r;
+        console.log(`  ${mode}: ack p50/p99 ${ms(percentile(r.ack, 50))}/${ms(percentile(r.ack, 99))} ms, spectator p50/p99 ${ms(percentile(r.spectator, 50))}/${ms(percentile(r.spectator, 99))} ms, ${r.rollsPerSecond.toFixed(1)} rolls/s, ${Math.round(r.deliveriesPerSecond)} deliveries/s, refused ${r.refused}, timeouts ${r.timeouts}, missed ${r.missed}, CPU ${r.cpuCores.toFixed(2)} cores, RSS ${(r.peakRssKb / 1024).toFixed(0)} MB, lost ${r.lost}, doubled ${r.doubled}, mismatched ${r.mismatched}, gaps ${r.gaps}, stale ${r.stale}, ${r.messagesPerRoll.toFixed(2)} messages/roll${r.queriesPerRoll === null ? '' : `, ${r.queriesPerRoll.toFixed(1)} queries/roll`}; load ${load()}`);
+        if (Object.keys(r.errors).length) notes.push(`- ${backend} ${mode}: refusals ${JSON.stringify(r.errors)}`);
+      }
+      table.push(...rowsOf(backend, got.real, got.bare));
+    } finally {
+      await seeded.drop();
+    }
+  }
+  clearInterval(sampler);
+  const sorted = [...loadDuring].sort((a, b) => a - b);
+  const lines = [
+    '## Many live games at once',
+    '',
+    `Produced by \`npm run bench:many\` (bench/many.bench.ts) at ${started.toISOString()}: G = ${G} games (2-4 teams each), S = ${S} compact`,
+    `spectators per game (${(G * S).toLocaleString('en-US')} sockets over ${WORKERS} client processes), one Leader socket per game rolling for each team once`,
+    `every ${PERIOD_MS} ms (closed loop: a game's next roll waits for the last one's answer), ${SECONDS} s of rolling, the first ${WARMUP_SECONDS} s not counted.`,
+    `Machine: ${machine()}. Load average (1 / 5 / 15 min) before: ${loadBefore}; after: ${load()}; 1-min load during (every 10 s): median ${sorted.length ? sorted[Math.floor(sorted.length / 2)].toFixed(2) : 'n/a'}, max ${sorted.length ? sorted[sorted.length - 1].toFixed(2) : 'n/a'}.`,
+    `One run of each (${MODES.join(', then ')} on ${DBS[0]}, the other order on the next database), each on its own copy of the same seeded database. "Bare" is bench/manyBareServer.ts: the same rooms and`,
+    'compact broadcasts and the same four writes per roll in one transaction, no reads, checks or rules (the limit).',
+    '',
+    '| database | server | roll ack p50 / p99 (ms) | roll to spectator p50 / p99 (ms) | rolls/s | deliveries/s | refused / timeouts | missed receipts | server CPU (cores) | peak RSS (MB) | lost / doubled / unacknowledged applied | spectators off the database / sockets | version gaps / stale updates | messages per roll per spectator | SQL statements per roll |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...table,
+    '',
+    ...notes,
+  ];
+  fs.writeFileSync(OUT, lines.join('\n') + '\n');
+  console.log(`Results written to ${path.relative(process.cwd(), OUT)}`);
+}
+
+/** Scale-out runs (BENCH_SCALE) on one PostgreSQL seed: one real run per entry, through nginx. */
+async function scaleOut(): Promise<void> {
+  const started = new Date();
+  const loadBefore = load();
+  const loadDuring: number[] = [];
+  const sampler = setInterval(() => loadDuring.push(os.loadavg()[0]), 10_000);
+  if (PG_URL && !process.env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = PG_URL;
+  console.log(`postgres: seeding ${G} games ...`);
+  const seeded = await createTestDatabase('postgres');
+  const rows: string[] = [];
+  try {
+    const s = await seed(seeded);
+    for (const n of SCALE) {
+      const procs = Math.max(1, n);
+      const label = n === 0 ? '1 process, no Redis' : `${n} process${n > 1 ? 'es' : ''} + Redis`;
+      const r = await run('real', seeded, s, (env) => startCluster(env, procs, n > 0));
+      const all = r.cpuCores + r.sideCores;
+      console.log(`  ${label}: spectator p50/p99 ${ms(percentile(r.spectator, 50))}/${ms(percentile(r.spectator, 99))} ms, ack p50/p99 ${ms(percentile(r.ack, 50))}/${ms(percentile(r.ack, 99))} ms, ${r.rollsPerSecond.toFixed(1)} rolls/s, ${Math.round(r.deliveriesPerSecond)} deliveries/s, servers ${r.cpuCores.toFixed(2)} cores, nginx+redis ${r.sideCores.toFixed(2)} cores, lost ${r.lost}, doubled ${r.doubled}, mismatched ${r.mismatched}, gaps ${r.gaps}, stale ${r.stale}, missed ${r.missed}; load ${load()}`);
+      rows.push(`| ${label} | ${ms(percentile(r.ack, 50))} / ${ms(percentile(r.ack, 99))} | ${ms(percentile(r.spectator, 50))} / ${ms(percentile(r.spectator, 99))} | ${r.rollsPerSecond.toFixed(1)} | ${Math.round(r.deliveriesPerSecond)} | ${r.cpuCores.toFixed(2)} | ${Math.round(r.deliveriesPerSecond / r.cpuCores)} | ${r.sideCores.toFixed(2)} | ${Math.round(r.deliveriesPerSecond / all)} | ${(r.peakRssKb / 1024).toFixed(0)} | ${r.refused} / ${r.timeouts} / ${r.missed} | ${r.lost} / ${r.doubled} / ${r.mismatched} | ${r.gaps} / ${r.stale} |`);
+    }
+  } finally {
+    await seeded.drop();
+  }
+  clearInterval(sampler);
+  const sorted = [...loadDuring].sort((a, b) => a - b);
+  const lines = [
+    '## Scale-out: the same load over 1, 2 and 4 processes (PostgreSQL, Redis adapter, nginx)',
+    '',
+    `Produced by \`BENCH_SCALE=${SCALE.join(',')} npm run bench:many\` at ${started.toISOString()}: G = ${G} games, S = ${S} compact spectators per game`,
+    `(${(G * S).toLocaleString('en-US')} sockets over ${WORKERS} client processes), each team rolling once every ${PERIOD_MS} ms, ${SECONDS} s, the first ${WARMUP_SECONDS} s not counted;`,
+    'clients connect to nginx (deploy/nginx/clan-snakes.conf\'s site, hashed per connection), which spreads them over the processes;',
+    'the Redis adapter on a redis-server of the bench\'s own. Server CPU: the server processes together; side CPU: nginx and Redis.',
+    `Machine: ${machine()}. Load average before: ${loadBefore}; after: ${load()}; 1-min load during: median ${sorted.length ? sorted[Math.floor(sorted.length / 2)].toFixed(2) : 'n/a'}, max ${sorted.length ? sorted[sorted.length - 1].toFixed(2) : 'n/a'}.`,
+    '',
+    '| processes | roll ack p50 / p99 (ms) | roll to spectator p50 / p99 (ms) | rolls/s | deliveries/s | server CPU (cores) | deliveries/s per server CPU | nginx + Redis CPU (cores) | deliveries/s per CPU, all | peak RSS per process (MB, max) | refused / timeouts / missed | lost / doubled / spectators off the database | version gaps / stale updates |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+  ];
+  fs.writeFileSync(OUT, lines.join('\n'));
+  console.log(`Results written to ${path.relative(process.cwd(), OUT)}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error('Benchmark failed:', err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,131 @@
+import { assign, not, setup } from 'xstate';
+import type { DinkLink } from '../contract/dink';
+import { missingPromise } from './shared';
+import { errorText } from '../contract/errorText';
+
+/** The panel's own texts the chart shows after an action (docs/client.md §7 Dink panel). */
+export const DINK_LINK_TEXTS = {
+  created: 'Dink link made. Paste it into Dink (see How to set up Dink below).',
+  rotated: 'New Dink link made: the old one no longer works. Paste the new one into Dink.',
+  revoked: 'Dink link revoked: posts to it are refused.',
+  copied: 'Link copied.',
+  copyFailed: 'Could not copy: select the link and copy it by hand.',
+  autoOn: 'Auto-approve is on: a matching post with a screenshot approves the task at once.',
+  autoOff: 'Auto-approve is off: matching posts wait for a referee.',
+  actionFailed: 'Something went wrong. Please retry.',
+} as const;
+
+export interface DinkLinkContext {
+  /** The event's Dink link as the server last answered it, or null when none is made. */
+  link: DinkLink | null;
+  /** The last action's outcome: a success text or the server's error. */
+  message: { tone: 'success' | 'error'; text: string } | null;
+}
+
+export type DinkLinkEvent =
+  | { type: 'dink.create' }
+  | { type: 'autoApprove.toggle' }
+  | { type: 'link.copy' }
+  | { type: 'dink.reload' }
+  /** Facts from the Rotate and Revoke dialogs (confirmAction): the server made a new link, or revoked it. */
+  | { type: 'link.rotated'; dink: DinkLink }
+  | { type: 'link.revoked' };
+
+/** The chart's types, actors (effects provided by the panel), guards and actions. */
+const dinkLinkSetup = setup({
+  types: {
+    context: {} as DinkLinkContext,
+    events: {} as DinkLinkEvent,
+  },
+  actors: {
+    loadLink: missingPromise<DinkLink | null>('dinkLink', 'loadLink'),
+    createLink: missingPromise<DinkLink>('dinkLink', 'createLink'),
+    saveAutoApprove: missingPromise<DinkLink, { autoApprove: boolean }>('dinkLink', 'saveAutoApprove'),
+    copyLink: missingPromise<void, { url: string }>('dinkLink', 'copyLink'),
+  },
+  guards: {
+    hasLink: ({ context }) => context.link !== null,
+  },
+  actions: {
+    assignLink: assign((_, link: DinkLink | null) => ({ link })),
+    clearMessage: assign({ message: null }),
+    showSuccess: assign((_, text: string) => ({ message: { tone: 'success' as const, text } })),
+    showError: assign((_, error: unknown) => ({ message: { tone: 'error' as const, text: errorText(error, DINK_LINK_TEXTS.actionFailed) } })),
+  },
+});
+
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
+
+/**
+ * The Dink link of an event (docs/client.md §7 Dink panel; docs/server.md §13): `loading` reads
+ * it (`loadLink`) → `ready`, or `loadFailed` (`dink.reload` tries again). In `ready`, without a
+ * link `dink.create` makes one (`creating`); with one, `autoApprove.toggle` saves the switch
+ * turned over (`savingAutoApprove`) and `link.copy` puts the URL on the clipboard (`copying`).
+ * Rotate and Revoke are confirm dialogs (the confirmAction chart); their success arrives here as
+ * the facts `link.rotated` (the new link) and `link.revoked`. Each action ends back in `ready`
+ * with its text or the server's error; `dink.reload` reads the link again.
+ */
+export const dinkLinkMachine = dinkLinkSetup.createMachine({
+  id: 'dinkLink',
+  context: { link: null, message: null },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadLink',
+        src: 'loadLink',
+        onDone: { target: 'ready', actions: { type: 'assignLink', params: ({ event }) => event.output } },
+        onError: { target: 'loadFailed', actions: { type: 'showError', params: errorOf } },
+      },
+    },
+    loadFailed: {
+      on: { 'dink.reload': { target: 'loading', actions: 'clearMessage' } },
+    },
+    ready: {
+      on: {
+        'dink.create': { guard: not('hasLink'), target: 'creating', actions: 'clearMessage' },
+        'autoApprove.toggle': { guard: 'hasLink', target: 'savingAutoApprove', actions: 'clearMessage' },
+        'link.copy': { guard: 'hasLink', target: 'copying', actions: 'clearMessage' },
+        'dink.reload': { target: 'loading', actions: 'clearMessage' },
+        'link.rotated': { actions: [{ type: 'assignLink', params: ({ event }) => event.dink }, { type: 'showSuccess', params: DINK_LINK_TEXTS.rotated }] },
+        'link.revoked': { actions: [{ type: 'assignLink', params: null }, { type: 'showSuccess', params: DINK_LINK_TEXTS.revoked }] },
+      },
+    },
+    creating: {
+      tags: ['busy'],
+      invoke: {
+        id: 'createLink',
+        src: 'createLink',
+        onDone: { target: 'ready', actions: [{ type: 'assignLink', params: ({ event }) => event.output }, { type: 'showSuccess', params: DINK_LINK_TEXTS.created }] },
+        onError: { target: 'ready', actions: { type: 'showError', params: errorOf } },
+      },
+    },
+    savingAutoApprove: {
+      tags: ['busy'],
+      invoke: {
+        id: 'saveAutoApprove',
+        src: 'saveAutoApprove',
+        input: ({ context }) => ({ autoApprove: !context.link?.auto_approve }),
+        onDone: {
+          target: 'ready',
+          actions: [
+            { type: 'assignLink', params: ({ event }) => event.output },
+            { type: 'showSuccess', params: ({ event }) => (event.output.auto_approve ? DINK_LINK_TEXTS.autoOn : DINK_LINK_TEXTS.autoOff) },
+          ],
+        },
+        onError: { target: 'ready', actions: { type: 'showError', params: errorOf } },
+      },
+    },
+    copying: {
+      tags: ['busy'],
+      invoke: {
+        id: 'copyLink',
+        src: 'copyLink',
+        input: ({ context }) => ({ url: context.link?.url ?? '' }),
+        onDone: { target: 'ready', actions: { type: 'showSuccess', params: DINK_LINK_TEXTS.copied } },
+        onError: { target: 'ready', actions: { type: 'showError', params: () => new Error(DINK_LINK_TEXTS.copyFailed) } },
+      },
+    },
+  },
+});

@@ -1,0 +1,235 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useId } from 'react';
+import { DINK_TYPES, type DinkPost } from '../../../contract/dink';
+import { dinkLinkMachine } from '../../../machines/dinkLink.machine';
+import * as sel from '../../../machines/dinkLink.selectors';
+import { dinkPostsMachine } from '../../../machines/dinkPosts.machine';
+import * as postsSel from '../../../machines/dinkPosts.selectors';
+import * as dinkApi from '../../api/dink';
+import { logTime } from '../../base/timeFormat';
+import { ConfirmDialog, useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
+import { LoadFailed } from '../../ui/LoadFailed';
+import { Notice } from '../../ui/Notice';
+import { Spinner } from '../../ui/Spinner';
+import { latestCall, useLatest } from '../game/latest';
+import { DINK_OUTCOME_TEXT, DINK_OUTCOME_TONE, DINK_TYPE_LABELS } from './dinkTexts';
+
+/** The Dink calls of the panel (docs/server.md §13) and the clipboard, replaceable in tests. */
+export interface DinkEffects {
+  fetchDinkLink: typeof dinkApi.fetchDinkLink;
+  createDinkLink: typeof dinkApi.createDinkLink;
+  saveDinkAutoApprove: typeof dinkApi.saveDinkAutoApprove;
+  revokeDinkLink: typeof dinkApi.revokeDinkLink;
+  fetchDinkPosts: typeof dinkApi.fetchDinkPosts;
+  /** Puts `text` on the clipboard; rejects when the browser refuses. */
+  copyText: (text: string) => Promise<void>;
+}
+
+/** The real calls. */
+export const liveDinkEffects: DinkEffects = {
+  fetchDinkLink: dinkApi.fetchDinkLink,
+  createDinkLink: dinkApi.createDinkLink,
+  saveDinkAutoApprove: dinkApi.saveDinkAutoApprove,
+  revokeDinkLink: dinkApi.revokeDinkLink,
+  fetchDinkPosts: dinkApi.fetchDinkPosts,
+  copyText: async (text) => {
+    if (!navigator.clipboard) throw new Error('No clipboard.');
+    await navigator.clipboard.writeText(text);
+  },
+};
+
+const BUSY_TEXT: Partial<Record<sel.DinkLinkPhase, string>> = { creating: 'Making the link...', savingAutoApprove: 'Saving...' };
+
+/** The Rotate and Revoke dialogs' texts. */
+export const DINK_DIALOG_TEXTS = {
+  rotateTitle: 'Rotate Dink Link',
+  rotateBody: 'Make a new link? The current link stops working at once: every player must paste the new one into Dink.',
+  rotated: 'New Dink link made.',
+  revokeTitle: 'Revoke Dink Link',
+  revokeBody: 'Revoke the link? Posts to it are refused at once and nothing from Dink counts until a new link is made.',
+  revoked: 'Dink link revoked.',
+} as const;
+
+/**
+ * The 'Dink' panel of an event's Manage Game view (docs/client.md §7; docs/server.md §13), for
+ * managers: the event's Dink link with Copy, Rotate and Revoke (confirm dialogs), or Make Dink
+ * Link when there is none; the Auto-approve switch; a short how-to for Dink's settings; and the
+ * recent posts (time, player, type, summary, outcome), read again every 10 s while the panel is
+ * open. The flows are the dinkLink and dinkPosts charts and two confirmAction dialogs; `effects`
+ * replaces the calls in tests. Posted texts are rendered as text.
+ */
+export function DinkPanel({ clanId, eventId, effects = liveDinkEffects }: { clanId: number; eventId: number; effects?: DinkEffects }) {
+  const id = useId();
+  // The actors live as long as the panel; their implementations read the current props through this ref.
+  const latest = useLatest({ clanId, eventId, effects });
+  const flow = useActorRef(
+    dinkLinkMachine.provide({
+      actors: {
+        loadLink: latestCall(latest, (fx, clan, event) => fx.fetchDinkLink(clan, event)),
+        createLink: latestCall(latest, (fx, clan, event) => fx.createDinkLink(clan, event)),
+        saveAutoApprove: latestCall(latest, (fx, clan, event, input: { autoApprove: boolean }) => fx.saveDinkAutoApprove(clan, event, input.autoApprove)),
+        copyLink: latestCall(latest, (fx, _clan, _event, input: { url: string }) => fx.copyText(input.url)),
+      },
+    }),
+  );
+  const posts = useActorRef(dinkPostsMachine.provide({ actors: { loadPosts: latestCall(latest, (fx, clan, event) => fx.fetchDinkPosts(clan, event)) } }));
+  const rotate = useConfirmAction<Nothing, Nothing>({
+    closed: { draft: {}, subject: {} },
+    perform: async () => {
+      const dink = await effects.createDinkLink(clanId, eventId);
+      flow.send({ type: 'link.rotated', dink });
+      return { message: DINK_DIALOG_TEXTS.rotated };
+    },
+  });
+  const revoke = useConfirmAction<Nothing, Nothing>({
+    closed: { draft: {}, subject: {} },
+    perform: async () => {
+      await effects.revokeDinkLink(clanId, eventId);
+      flow.send({ type: 'link.revoked' });
+      return { message: DINK_DIALOG_TEXTS.revoked };
+    },
+  });
+  const phase = useSelector(flow, sel.selectDinkPhase);
+  const busy = useSelector(flow, sel.isDinkBusy);
+  const link = useSelector(flow, sel.selectDinkLink);
+  const message = useSelector(flow, sel.selectDinkMessage);
+  const canCreate = useSelector(flow, sel.canCreateDink);
+  const canToggle = useSelector(flow, sel.canToggleAutoApprove);
+  const canCopy = useSelector(flow, sel.canCopyDink);
+  const canChange = useSelector(flow, sel.canChangeDink);
+
+  return (
+    <section className="game-area dink-panel" aria-labelledby={`${id}-title`} data-testid="dink-panel" data-phase={phase}>
+      <h3 id={`${id}-title`}>Dink</h3>
+      <p className="muted">Players' RuneLite Dink plugin posts loot, kill counts, levels and more here; a post that matches the team's task becomes its proof.</p>
+      {phase === 'loading' && <Spinner text="Loading the Dink link..." />}
+      {phase === 'loadFailed' && <LoadFailed error={message?.text ?? null} onRetry={() => flow.send({ type: 'dink.reload' })} />}
+      {phase !== 'loading' && phase !== 'loadFailed' && (
+        <>
+          {link ? (
+            <div className="dink-panel__link" data-testid="dink-link">
+              <label className="field__label" htmlFor={`${id}-url`}>Dink link</label>
+              <div className="row">
+                <input id={`${id}-url`} className="input dink-panel__url" type="text" readOnly value={link.url} onFocus={(e) => e.currentTarget.select()} data-testid="dink-url" />
+                <button type="button" className="btn btn--primary" disabled={!canCopy} onClick={() => flow.send({ type: 'link.copy' })}>
+                  Copy
+                </button>
+              </div>
+              <p className="muted">Made {logTime(link.created_at)}. Keep it private: anyone with the link can post to it.</p>
+              <label className="switch">
+                <input type="checkbox" checked={link.auto_approve} disabled={!canToggle} onChange={() => flow.send({ type: 'autoApprove.toggle' })} />
+                <span>Auto-approve matching posts with a screenshot</span>
+              </label>
+              <div className="row">
+                <button type="button" className="btn" disabled={!canChange} onClick={() => rotate.send({ type: 'confirm.open' })}>
+                  Rotate Link
+                </button>
+                <button type="button" className="btn btn--danger" disabled={!canChange} onClick={() => revoke.send({ type: 'confirm.open' })}>
+                  Revoke Link
+                </button>
+              </div>
+            </div>
+          ) : (
+            <div className="row" data-testid="dink-none">
+              <p>No Dink link yet: posts from Dink are not taken for this event.</p>
+              <button type="button" className="btn btn--primary" disabled={!canCreate} onClick={() => flow.send({ type: 'dink.create' })}>
+                Make Dink Link
+              </button>
+            </div>
+          )}
+          {busy && BUSY_TEXT[phase] && <Spinner text={BUSY_TEXT[phase]} />}
+          {message && (
+            <Notice tone={message.tone} testId="dink-message">
+              {message.text}
+            </Notice>
+          )}
+        </>
+      )}
+      <DinkHowTo />
+      <RecentPosts posts={posts} />
+      <ConfirmDialog actor={rotate} title={DINK_DIALOG_TEXTS.rotateTitle} confirmLabel="Make New Link" processingText="Making the new link...">
+        <p>{DINK_DIALOG_TEXTS.rotateBody}</p>
+      </ConfirmDialog>
+      <ConfirmDialog actor={revoke} title={DINK_DIALOG_TEXTS.revokeTitle} confirmLabel="Revoke Link" processingText="Revoking the link..." danger>
+        <p>{DINK_DIALOG_TEXTS.revokeBody}</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+/** The short how-to of Dink's settings in RuneLite. */
+function DinkHowTo() {
+  return (
+    <details className="dink-panel__howto">
+      <summary>How to set up Dink</summary>
+      <ol>
+        <li>In RuneLite, install the Dink plugin from the Plugin Hub and open its settings.</li>
+        <li>
+          Paste the link into <strong>Primary Webhook URLs</strong>.
+        </li>
+        <li>Enable the notifier types the tasks use: {DINK_TYPES.map((t) => DINK_TYPE_LABELS[t]).join(', ')}.</li>
+        <li>Turn screenshots on for them: only a post with a screenshot can approve a task by itself.</li>
+      </ol>
+    </details>
+  );
+}
+
+type PostsRef = ReturnType<typeof useActorRef<typeof dinkPostsMachine>>;
+
+/** The recent posts, newest first: time, player, type, summary and outcome. */
+function RecentPosts({ posts }: { posts: PostsRef }) {
+  const items = useSelector(posts, postsSel.selectDinkPosts);
+  const error = useSelector(posts, postsSel.selectDinkPostsError);
+  const firstLoad = useSelector(posts, postsSel.isDinkPostsFirstLoad);
+  const loaded = useSelector(posts, postsSel.hasDinkPostsLoaded);
+  const reloading = useSelector(posts, postsSel.isDinkPostsReloading);
+  return (
+    <section className="dink-panel__posts" aria-label="Recent Dink posts" data-testid="dink-posts">
+      <div className="row">
+        <h4>Recent posts</h4>
+        <button type="button" className="btn btn--small" disabled={firstLoad || reloading} onClick={() => posts.send({ type: 'posts.reload' })}>
+          {reloading ? 'Refreshing...' : 'Refresh'}
+        </button>
+      </div>
+      {firstLoad && <Spinner text="Loading recent posts..." />}
+      {error && <Notice tone="error" testId="dink-posts-error">{error}</Notice>}
+      {loaded && items.length === 0 && <p className="muted" data-testid="dink-posts-empty">No posts from Dink yet.</p>}
+      {items.length > 0 && (
+        <div className="table-scroll">
+          <table className="table cards-sm dink-posts">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Player</th>
+                <th scope="col">Type</th>
+                <th scope="col">Summary</th>
+                <th scope="col">Outcome</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((p, i) => (
+                <PostRow key={`${p.at}-${i}`} post={p} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function PostRow({ post }: { post: DinkPost }) {
+  const label = (DINK_TYPE_LABELS as Record<string, string>)[post.type] ?? post.type;
+  return (
+    <tr data-testid="dink-post" data-outcome={post.outcome}>
+      <td data-label="Time"><time dateTime={post.at}>{logTime(post.at)}</time></td>
+      <td data-label="Player">{post.player_name}</td>
+      <td data-label="Type">{label}</td>
+      <td data-label="Summary" className="dink-posts__summary">{post.summary}</td>
+      <td data-label="Outcome">
+        <span className={`dink-outcome dink-outcome--${DINK_OUTCOME_TONE[post.outcome]}`} data-testid="dink-post-outcome">{post.outcome}</span>{' '}
+        <span className="muted">{DINK_OUTCOME_TEXT[post.outcome]}</span>
+      </td>
+    </tr>
+  );
+}

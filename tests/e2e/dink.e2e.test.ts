@@ -1,0 +1,155 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import type { BrowserContext, Page } from 'playwright-core';
+import { DEFAULT_SETTINGS } from '../../contract/game/board';
+import { TIERS } from '../../contract/game/tiers';
+import { backends } from '../support/server';
+import { useBrowserSuite } from '../support/suite';
+import { browserAvailable } from '../support/browser';
+import { ApiClient } from '../support/api';
+import { openSignedIn } from '../support/e2e';
+
+/**
+ * Proof from Dink (docs/server.md §13, docs/client.md §7), in headless Chromium against the real
+ * server: every task of the clan's pool carries the rule LOOT 'Dragon warhammer'. The manager
+ * opens Manage Game, makes the event's Dink link in the Dink panel and turns Auto-approve on. The
+ * Leader rolls onto a task (the game requires approved proof). A LOOT post of another item is
+ * listed in the panel as 'no_match' and changes nothing; a LOOT post of a Dragon warhammer with a
+ * PNG screenshot, sent to the link as Dink sends it (multipart `payload_json` + `file`), makes
+ * the team's task approved on the Leader's screen without a referee, and the Leader rolls.
+ */
+const run = browserAvailable() ? describe : describe.skip;
+
+const RULE = { type: 'LOOT', names: ['Dragon warhammer'], min: 1 };
+
+/** A Dink LOOT post of `item` by `player` (the shape Dink sends, as in tests/fixtures/dink/loot.json). */
+const lootPost = (player: string, item: string) => ({
+  content: '%USERNAME% has looted: \n\n%LOOT%\nFrom: %SOURCE%',
+  type: 'LOOT',
+  playerName: player,
+  accountType: 'NORMAL',
+  dinkAccountHash: 'e2eAccountHash0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN',
+  embeds: [],
+  extra: { items: [{ id: 13576, quantity: 1, priceEach: 21000000, name: item }], source: 'Lizardman shaman', category: 'NPC', killCount: 412 },
+});
+
+/** Posts `payload` to the Dink link as Dink does: multipart with `payload_json` and, when given, a screenshot `file`. */
+async function postToDink(url: string, payload: object, screenshot?: Buffer): Promise<number> {
+  const form = new FormData();
+  form.append('payload_json', JSON.stringify(payload));
+  if (screenshot) form.append('file', new Blob([new Uint8Array(screenshot)], { type: 'image/png' }), 'image.png');
+  const res = await fetch(url, { method: 'POST', body: form });
+  return res.status;
+}
+
+const taskStateOf = (page: Page, team: string) => page.locator(`[data-testid="team-position"][data-team="${team}"]`).getAttribute('data-task-state');
+
+run.each(backends())('proof from Dink approves a task in Chromium (%s)', (backend) => {
+  const suite = useBrowserSuite(backend, { BOARD_SEED: '20250501' });
+  const contexts: BrowserContext[] = [];
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+  });
+  async function personContext(api: ApiClient): Promise<{ page: Page; errors: string[] }> {
+    const person = await openSignedIn(suite.browser, suite.server, api);
+    contexts.push(person.context);
+    person.context.setDefaultTimeout(15_000);
+    return person;
+  }
+
+  it('a manager makes the link with auto-approve; a matching LOOT post with a screenshot approves the task and the Leader rolls; another post is no_match', { timeout: 180_000 }, async () => {
+    // --- Setup through the API: clan, a pool whose every task has the LOOT rule, an event, one team, a proof-required game, started.
+    const ownerApi = new ApiClient(suite.url);
+    const ownerMe = await ownerApi.onboard('Manager', ['ManagerIGN'], { role: 'Owner', clan_name: 'Dink Legion' });
+    const clanId: number = ownerMe.clan_memberships_list[0].clan_id;
+    const leadApi = new ApiClient(suite.url);
+    const leadMe = await leadApi.onboard('RedLead', ['RedLeader'], { role: 'Member', clan_id: clanId });
+    for (const tier of TIERS)
+      for (let i = 1; i <= 8; i += 1) {
+        const t = await ownerApi.post(`/api/clan/${clanId}/tasks`, { description: `Get a Dragon warhammer (${tier} ${i})`, difficulty: tier, auto_rule: RULE });
+        expect(t.status, JSON.stringify(t.body)).toBe(200);
+        expect(t.body.task.auto_rule).toEqual(RULE);
+      }
+    const ev = await ownerApi.post(`/api/clan/${clanId}/events/`, { name: 'Dink Night', start_datetime: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(ev.status, JSON.stringify(ev.body)).toBe(200);
+    const eventId: number = ev.body.event.id;
+    const team = await ownerApi.post(`/api/clan/${clanId}/events/${eventId}/teams/`, { name: 'Red Dragons', color: '#cc2222' });
+    expect(team.status, JSON.stringify(team.body)).toBe(200);
+    const member = await ownerApi.post(`/api/clan/${clanId}/events/${eventId}/teams/${team.body.team.id}/members`, { osrs_ign_id: leadMe.igns[0].id, role: 'Leader' });
+    expect(member.status, JSON.stringify(member.body)).toBe(200);
+    const created = await ownerApi.post(`/api/clan/${clanId}/events/${eventId}/game/`, { ...DEFAULT_SETTINGS, proof_required: true });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const gameId: number = created.body.game.id;
+    const gamePath = `/api/clan/${clanId}/events/${eventId}/game/${gameId}`;
+    expect((await ownerApi.put(`${gamePath}/status`, { status: 'in-progress' })).status).toBe(200);
+    const redState = async () => (await ownerApi.get(gamePath)).body.game.team_states[0];
+
+    // --- The manager makes the Dink link in Manage Game and turns Auto-approve on.
+    const manager = await personContext(ownerApi);
+    await manager.page.goto(`${suite.url}/clans/manage/${clanId}`);
+    await manager.page.getByRole('tab', { name: 'Events' }).click();
+    await manager.page.getByRole('row', { name: /Dink Night/ }).getByRole('button', { name: 'Manage Game' }).click();
+    const panel = manager.page.getByTestId('dink-panel');
+    await panel.getByTestId('dink-none').waitFor();
+    await panel.getByRole('button', { name: 'Make Dink Link' }).click();
+    const urlField = panel.getByTestId('dink-url');
+    await urlField.waitFor();
+    const dinkUrl = await urlField.inputValue();
+    expect(dinkUrl).toMatch(new RegExp(`^${suite.url}/api/dink/[A-Za-z0-9_-]{43,}$`));
+    const autoApprove = panel.getByRole('checkbox', { name: 'Auto-approve matching posts with a screenshot' });
+    expect(await autoApprove.isChecked()).toBe(false);
+    await autoApprove.click();
+    await panel.getByTestId('dink-message').getByText('Auto-approve is on', { exact: false }).waitFor();
+    expect(await autoApprove.isChecked()).toBe(true);
+    expect((await ownerApi.get(`/api/clan/${clanId}/events/${eventId}/dink`)).body.dink.auto_approve).toBe(true);
+
+    // --- The Leader rolls until Red stands on a task.
+    const leader = await personContext(leadApi);
+    await leader.page.goto(`${suite.url}/games/clan/${clanId}/events/${eventId}/game/${gameId}`);
+    await leader.page.getByTestId('connection-state').getByText('Live').waitFor();
+    const roll = leader.page.getByRole('button', { name: 'Roll Dice' });
+    let red = await redState();
+    for (let i = 0; i < 10 && red.task_state !== 'open'; i += 1) {
+      await expect.poll(() => roll.isEnabled(), { timeout: 10_000 }).toBe(true);
+      const before = red.position_history.length;
+      await roll.click();
+      await expect.poll(async () => (await redState()).position_history.length, { timeout: 10_000 }).toBeGreaterThan(before);
+      red = await redState();
+    }
+    expect(red.task_state).toBe('open');
+    await expect.poll(() => taskStateOf(leader.page, 'Red Dragons'), { timeout: 10_000 }).toBe('open');
+    expect(await roll.isDisabled()).toBe(true);
+
+    // --- A post that does not satisfy the rule: taken (204), listed in the panel as no_match, nothing changes.
+    const screenshot = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#884400' } }).png().toBuffer();
+    expect(await postToDink(dinkUrl, lootPost('RedLeader', 'Bronze dagger'), screenshot)).toBe(204);
+    const posts = panel.getByTestId('dink-posts');
+    const noMatch = posts.locator('[data-testid="dink-post"][data-outcome="no_match"]');
+    await expect.poll(async () => {
+      if ((await noMatch.count()) === 0) await posts.getByRole('button', { name: 'Refresh' }).click().catch(() => {});
+      return noMatch.count();
+    }, { timeout: 20_000, interval: 1000 }).toBe(1);
+    expect(await noMatch.getByText('RedLeader').count()).toBe(1);
+    expect(await noMatch.getByTestId('dink-post-outcome').textContent()).toBe('no_match');
+    expect((await redState()).task_state).toBe('open');
+
+    // --- A LOOT of a Dragon warhammer with a screenshot: approved at once, live on the Leader's screen; the Leader rolls.
+    expect(await postToDink(dinkUrl, lootPost('RedLeader', 'Dragon warhammer'), screenshot)).toBe(204);
+    await expect.poll(() => taskStateOf(leader.page, 'Red Dragons'), { timeout: 10_000 }).toBe('approved');
+    const subs = (await ownerApi.get(`${gamePath}/submissions`)).body.submissions;
+    expect(subs[0]).toMatchObject({ source: 'dink', auto: true, status: 'approved', reviewer: null, evidence: { type: 'LOOT' } });
+    await expect.poll(() => roll.isEnabled(), { timeout: 10_000 }).toBe(true);
+    const before = (await redState()).position_history.length;
+    await roll.click();
+    await expect.poll(async () => (await redState()).position_history.length, { timeout: 10_000 }).toBeGreaterThan(before);
+
+    // The panel lists the approval too.
+    const approved = posts.locator('[data-testid="dink-post"][data-outcome="approved"]');
+    await expect.poll(async () => {
+      if ((await approved.count()) === 0) await posts.getByRole('button', { name: 'Refresh' }).click().catch(() => {});
+      return approved.count();
+    }, { timeout: 20_000, interval: 1000 }).toBe(1);
+    expect(manager.errors).toEqual([]);
+    expect(leader.errors).toEqual([]);
+  });
+});
