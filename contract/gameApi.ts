@@ -114,6 +114,10 @@ const gameEntries = {
   num_master_tasks: v.number(),
   /** A roll waits for an approved proof of the team's task (docs/server.md §9). */
   proof_required: v.boolean(),
+  /** Hours on a square before its team may ask for a substitute task, null when relief is off (server-contract §15). */
+  relief_after_hours: v.optional(v.nullable(v.number()), null),
+  /** Substitute tasks a team may get in this game (server-contract §15). */
+  relief_max_per_team: v.optional(v.number(), 2),
   /** Snakes first, then ladders. */
   board_connections: v.array(ConnectionSchema),
   /** Squares 1..N in order. */

@@ -3,6 +3,7 @@ import { typedTextSchema } from './text';
 import { TierSchema } from './game/tiers';
 import { isSpecialDescription, UNASSIGNED_DESCRIPTION } from './game/generate';
 import { EvidenceSchema, SUBMISSION_SOURCES } from './dink';
+import { ReliefAfterHoursSchema, ReliefMaxPerTeamSchema } from './game/settings';
 
 // ---------------------------------------------------------------------------------------------
 // Task proof and referee review (docs/server.md §9): the task state a team carries on
@@ -144,15 +145,36 @@ export const ReviewBodySchema = v.variant(
 );
 export type ReviewBody = v.InferOutput<typeof ReviewBodySchema>;
 
-/** PUT .../game/{gameId}/rules body (managers). */
+/**
+ * PUT .../game/{gameId}/rules body (managers; docs/server.md §9, server-contract §15): any subset of
+ * proof_required, relief_after_hours (null = off, else 1..168) and relief_max_per_team (0..10);
+ * absent fields keep their value.
+ */
 export const RulesBodySchema = v.object(
-  { proof_required: v.boolean('proof_required must be true or false.') },
-  'Request body must be a JSON object with proof_required true or false.',
+  {
+    proof_required: v.optional(v.boolean('proof_required must be true or false.')),
+    relief_after_hours: v.optional(ReliefAfterHoursSchema),
+    relief_max_per_team: v.optional(ReliefMaxPerTeamSchema),
+  },
+  'Request body must be a JSON object with any of proof_required, relief_after_hours and relief_max_per_team.',
 );
 export type RulesBody = v.InferOutput<typeof RulesBodySchema>;
 
-/** PUT .../game/{gameId}/rules answer: the proof rule now in force and the saved message. */
-export const RulesAnswerSchema = v.object({ ok: v.literal(true), proof_required: v.boolean(), message: v.string() });
+/** The rules of a game that PUT .../rules changes (docs/server.md §9, server-contract §15). */
+export interface GameRules {
+  proof_required: boolean;
+  relief_after_hours: number | null;
+  relief_max_per_team: number;
+}
+
+/** PUT .../game/{gameId}/rules answer: the rules now in force and the saved message. */
+export const RulesAnswerSchema = v.object({
+  ok: v.literal(true),
+  proof_required: v.boolean(),
+  relief_after_hours: v.nullable(v.number()),
+  relief_max_per_team: v.number(),
+  message: v.string(),
+});
 
 /**
  * A submission (docs/server.md §9); times ISO; image_url/thumb_url are same-origin paths.

@@ -19,6 +19,10 @@ export const SETTINGS_MESSAGES = {
     `Total tasks (${total}) is less than available task tiles (${tiles}). All task tiles must be filled.`,
   /** Not in the docs: proof_required (docs/server.md §9) that is not a boolean. */
   proofRequired: 'proof_required must be true or false.',
+  /** Not in the docs: relief_after_hours (server-contract §15) out of range. */
+  reliefAfterHours: 'relief_after_hours must be null or a whole number of hours from 1 to 168.',
+  /** Not in the docs: relief_max_per_team (server-contract §15) out of range. */
+  reliefMaxPerTeam: 'relief_max_per_team must be a whole number from 0 to 10.',
   /** Not in the docs: more connections than fit (see maxConnections). */
   tooManyConnections: (boardSize: number, snakes: number, ladders: number) =>
     `A board of ${boardSize} squares cannot hold ${snakes} snakes and ${ladders} ladders: ` +
@@ -41,8 +45,29 @@ export interface GameSettings {
   num_master_tasks: number;
 }
 
-/** The create/randomize payload after parsing: the settings plus proof_required (docs/server.md §9, default false). */
-export type GameSettingsBody = GameSettings & { proof_required: boolean };
+/**
+ * The create/randomize payload after parsing: the settings plus proof_required (docs/server.md §9,
+ * default false) and the relief settings (server-contract §15: relief_after_hours null = off, the
+ * default, else 1..168; relief_max_per_team 0..10, default 2; the parsed payload always has them,
+ * a sender may leave them out).
+ */
+export type GameSettingsBody = GameSettings & { proof_required: boolean; relief_after_hours?: number | null; relief_max_per_team?: number };
+
+/** The relief settings' limits (server-contract §15). */
+export const RELIEF_LIMITS = { minHours: 1, maxHours: 168, maxPerTeam: 10, defaultPerTeam: 2 } as const;
+
+/** relief_after_hours: null (relief off) or a whole number of hours 1..168 (server-contract §15). */
+export const ReliefAfterHoursSchema = v.nullable(
+  v.pipe(v.number(SETTINGS_MESSAGES.reliefAfterHours), v.integer(SETTINGS_MESSAGES.reliefAfterHours), v.minValue(RELIEF_LIMITS.minHours, SETTINGS_MESSAGES.reliefAfterHours), v.maxValue(RELIEF_LIMITS.maxHours, SETTINGS_MESSAGES.reliefAfterHours)),
+);
+
+/** relief_max_per_team: a whole number 0..10 (server-contract §15). */
+export const ReliefMaxPerTeamSchema = v.pipe(
+  v.number(SETTINGS_MESSAGES.reliefMaxPerTeam),
+  v.integer(SETTINGS_MESSAGES.reliefMaxPerTeam),
+  v.minValue(0, SETTINGS_MESSAGES.reliefMaxPerTeam),
+  v.maxValue(RELIEF_LIMITS.maxPerTeam, SETTINGS_MESSAGES.reliefMaxPerTeam),
+);
 
 /** The five task-count fields of GameSettings, in tier order. */
 export const TASK_COUNT_FIELDS = [
@@ -71,6 +96,8 @@ const GameSettingsFieldsSchema = v.object(
     num_elite_tasks: int(SETTINGS_MESSAGES.wholeCount),
     num_master_tasks: int(SETTINGS_MESSAGES.wholeCount),
     proof_required: v.optional(v.boolean(SETTINGS_MESSAGES.proofRequired), false),
+    relief_after_hours: v.optional(ReliefAfterHoursSchema, null),
+    relief_max_per_team: v.optional(ReliefMaxPerTeamSchema, RELIEF_LIMITS.defaultPerTeam),
   },
   SETTINGS_MESSAGES.required,
 );
@@ -82,7 +109,7 @@ const GameSettingsFieldsSchema = v.object(
  */
 export const GameSettingsSchema = v.pipe(
   GameSettingsFieldsSchema,
-  v.rawCheck<GameSettingsBody>(({ dataset, addIssue }) => {
+  v.rawCheck<v.InferOutput<typeof GameSettingsFieldsSchema>>(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
     const message = validateSettings(dataset.value);
     if (message !== null) addIssue({ message });

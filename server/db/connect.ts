@@ -17,6 +17,7 @@ import { taskProof } from './migrations/007_task_proof';
 import { diceSeed } from './migrations/008_dice_seed';
 import { discord } from './migrations/009_discord';
 import { dink } from './migrations/010_dink';
+import { relief } from './migrations/011_relief';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '008_dice_seed': diceSeed,
   '009_discord': discord,
   '010_dink': dink,
+  '011_relief': relief,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

@@ -94,10 +94,16 @@ export function settingsOnly(settings: GameSettings): GameSettings {
   return settingsOf(settings as GameRow);
 }
 
+/** A game's relief settings (server-contract §15): hours before relief (null: off) and substitutes per team. */
+export interface ReliefSettings {
+  relief_after_hours: number | null;
+  relief_max_per_team: number;
+}
+
 /** Inserts a game row (version 0) with its settings, connections and status; returns its id. */
 export async function insertGame(
   db: Db,
-  values: { eventId: number; clanId: number; status: string; settings: GameSettings; proofRequired: boolean; connections: readonly Connection[] },
+  values: { eventId: number; clanId: number; status: string; settings: GameSettings; proofRequired: boolean; relief: ReliefSettings; connections: readonly Connection[] },
 ): Promise<number> {
   const now = nowIso();
   const row = await db.insertInto('games')
@@ -107,6 +113,8 @@ export async function insertGame(
       status: values.status,
       ...settingsOnly(values.settings),
       proof_required: values.proofRequired ? 1 : 0,
+      relief_after_hours: values.relief.relief_after_hours,
+      relief_max_per_team: values.relief.relief_max_per_team,
       board_connections: JSON.stringify(values.connections),
       winners: null,
       version: 0,
@@ -125,7 +133,7 @@ export async function insertGame(
 export async function updateGame(
   db: Db,
   gameId: number,
-  set: Partial<Pick<GameRow, 'status' | 'winners' | 'board_connections' | keyof GameSettings>> & { proof_required?: number },
+  set: Partial<Pick<GameRow, 'status' | 'winners' | 'board_connections' | keyof GameSettings>> & { proof_required?: number } & Partial<ReliefSettings>,
 ): Promise<void> {
   await db.updateTable('games')
     .set((eb) => ({ ...set, version: eb('version', '+', 1), updated_at: nowIso() }))

@@ -50,7 +50,8 @@ const GAME = '/clan/:clanId/events/:eventId/game';
  * - PUT    .../game/{gameId}/reset → {ok, message}; 409 finished; the game's submissions and their
  *   stored images are deleted (docs/server.md §9); a new dice round starts: the old seed
  *   is revealed in the log and a new one committed (docs/game-rules.md §9)
- * - PUT    .../game/{gameId}/rules {proof_required} → {ok, proof_required, message}: the proof rule
+ * - PUT    .../game/{gameId}/rules {proof_required?, relief_after_hours?, relief_max_per_team?} →
+ *   {ok, proof_required, relief_after_hours, relief_max_per_team, message} (server-contract §15): the proof rule
  *   (docs/server.md §9) without touching the board; 409 finished; a change is broadcast
  *   as the full game
  * - DELETE .../game/{gameId} → {ok, message}; with its submissions and their stored images
@@ -137,9 +138,9 @@ export function gameRoutes(): Hono<AppEnv> {
     const s = await gameScope(c, true);
     const body = await readJson(c, RulesBodySchema);
     const { db, dialect } = s.deps;
-    const changed = await db.transaction().execute(async (trx) => setRules(trx, await findGame(trx, s.scope, { dialect }), body.proof_required));
+    const { changed, rules } = await db.transaction().execute(async (trx) => setRules(trx, await findGame(trx, s.scope, { dialect }), body));
     if (changed) await announce(c, s.gameId, 'full');
-    return c.json({ ok: true, proof_required: body.proof_required, message: PROOF_MESSAGES.rulesSaved });
+    return c.json({ ok: true, ...rules, message: PROOF_MESSAGES.rulesSaved });
   });
 
   app.get(`${GAME}/:gameId/tasks`, async (c) => {

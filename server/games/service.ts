@@ -4,6 +4,8 @@ import { revealedSeed, seedRevealText, storeDiceSeed } from './dice';
 import { imageKeysOf } from '../submissions/repository';
 import { announceStatus } from '../discord/outbox';
 import type { GameProgress } from '../../contract/socket';
+import type { GameRules, RulesBody } from '../../contract/submission';
+import { RELIEF_LIMITS } from '../../contract/game/settings';
 import { badRequest, conflict, notFound } from '../errors';
 import {
   assignTasks,
@@ -90,6 +92,8 @@ export async function loadGame(db: Db, gameId: number, viewerUserId: number | nu
     status: (isGameStatus(row.status) ? row.status : 'PENDING') as GameStatus,
     ...settingsOf(row),
     proof_required: row.proof_required === 1,
+    relief_after_hours: row.relief_after_hours,
+    relief_max_per_team: row.relief_max_per_team,
     board_connections: parseConnections(row.board_connections),
     board_squares,
     team_states,
@@ -171,6 +175,7 @@ export async function createGame(
     status: initialGameStatus(teamIds.length),
     settings: input.settings,
     proofRequired: input.settings.proof_required,
+    relief: { relief_after_hours: input.settings.relief_after_hours ?? null, relief_max_per_team: input.settings.relief_max_per_team ?? RELIEF_LIMITS.defaultPerTeam },
     connections,
   });
   await storeDiceSeed(trx, config, gameId, 1);
@@ -325,13 +330,20 @@ export async function deleteGame(trx: Db, row: GameRow): Promise<string[]> {
 }
 
 /**
- * Rules change (docs/server.md §9, PUT .../rules): sets proof_required without touching
- * the board, bumping the version. 409 for a finished game. Returns whether it changed.
+ * Rules change (docs/server.md §9, server-contract §15; PUT .../rules): sets any of proof_required,
+ * relief_after_hours and relief_max_per_team (absent ones keep their value) without touching the
+ * board, bumping the version when one changed. 409 for a finished game. Answers the rules now in
+ * force and whether they changed.
  */
-export async function setRules(trx: Db, row: GameRow, proofRequired: boolean): Promise<boolean> {
+export async function setRules(trx: Db, row: GameRow, body: RulesBody): Promise<{ changed: boolean; rules: GameRules }> {
   refuseFinished(row, 'its rules can no longer be changed.');
-  const value = proofRequired ? 1 : 0;
-  if (row.proof_required === value) return false;
-  await updateGame(trx, row.id, { proof_required: value });
-  return true;
+  const rules: GameRules = {
+    proof_required: body.proof_required ?? row.proof_required === 1,
+    relief_after_hours: body.relief_after_hours === undefined ? row.relief_after_hours : body.relief_after_hours,
+    relief_max_per_team: body.relief_max_per_team ?? row.relief_max_per_team,
+  };
+  const set = { proof_required: rules.proof_required ? 1 : 0, relief_after_hours: rules.relief_after_hours, relief_max_per_team: rules.relief_max_per_team };
+  const changed = set.proof_required !== row.proof_required || set.relief_after_hours !== row.relief_after_hours || set.relief_max_per_team !== row.relief_max_per_team;
+  if (changed) await updateGame(trx, row.id, set);
+  return { changed, rules };
 }

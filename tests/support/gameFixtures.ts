@@ -39,6 +39,8 @@ export function fixtureGame(over: Partial<Game> = {}, role: FixtureRole = 'leade
     num_elite_tasks: 0,
     num_master_tasks: 0,
     proof_required: false,
+    relief_after_hours: null,
+    relief_max_per_team: 2,
     board_connections: [
       { type: 'snake', start: 6, end: 2 },
       { type: 'ladder', start: 3, end: 14 },
