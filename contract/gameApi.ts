@@ -6,6 +6,7 @@ import { TierSchema } from './game/tiers';
 import { GameSettingsSchema } from './game/settings';
 import { TaskStateSchema } from './submission';
 import { AutoRuleShapeSchema } from './dink';
+import { TaskOverrideSchema } from './game/relief';
 
 /**
  * Payloads of the game and game-tasks calls (docs/game-rules.md §12; docs/server.md
@@ -51,6 +52,8 @@ export const TeamStateSchema = v.object({
   position_history: v.array(v.number()),
   task_state: TaskStateSchema,
   square_since: v.string(),
+  /** The substitute task relief gave the team for its current square, else null (server-contract §15; the server always sends it, older answers lack it). */
+  task_override: v.optional(v.nullable(TaskOverrideSchema)),
 });
 export type TeamState = v.InferOutput<typeof TeamStateSchema>;
 

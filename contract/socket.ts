@@ -6,6 +6,7 @@ import {
 } from './gameApi';
 import type { JoinReviews, SubmissionAnswer } from './submission';
 import type { DinkPostUpdate } from './dink';
+import type { RequestRelief } from './game/relief';
 
 /**
  * The live socket of docs/server.md §3 ("Live socket") and docs/server.md §6:
@@ -128,6 +129,8 @@ export interface ClientToServerEvents {
   leave_game: (payload: JoinGame) => void;
   roll_dice: (payload: TeamAction) => void;
   revert_roll: (payload: TeamAction) => void;
+  /** server-contract §15: a Leader asks for a substitute task for the team's square. */
+  request_relief: (payload: RequestRelief) => void;
   tasks_reordered: (payload: TasksReorderedIn) => void;
   /** docs/server.md §9: managers join their clan's managers room; anyone else joins nothing. */
   join_reviews: (payload: JoinReviews) => void;

@@ -71,7 +71,13 @@ export async function commitmentOf(seed: Uint8Array | string): Promise<string> {
 }
 
 /** Signs a message with the seed: HMAC-SHA256 bytes of UTF-8 `message`. */
-type Signer = (message: string) => Promise<Uint8Array>;
+export type Signer = (message: string) => Promise<Uint8Array>;
+
+/** The Signer of a seed (bytes or hex), its HMAC key imported once. Throws TypeError for a seed that is not hex. */
+export async function signerOf(seed: Uint8Array | string): Promise<Signer> {
+  const key = await subtle().importKey('raw', seedBytes(seed), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return async (message) => new Uint8Array(await subtle().sign('HMAC', key, new TextEncoder().encode(message)));
+}
 
 /**
  * The die of roll `k` of game `gameId` given a signer (HMAC-SHA256 with the seed as key): steps 2
@@ -93,8 +99,7 @@ export async function dieFromSigner(sign: Signer, gameId: number, k: number): Pr
  * the HMAC key imported once. Use for many rolls of one seed (the verify view).
  */
 export async function diceRoller(seed: Uint8Array | string): Promise<{ die(gameId: number, k: number): Promise<number> }> {
-  const key = await subtle().importKey('raw', seedBytes(seed), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const sign: Signer = async (message) => new Uint8Array(await subtle().sign('HMAC', key, new TextEncoder().encode(message)));
+  const sign = await signerOf(seed);
   return { die: (gameId, k) => dieFromSigner(sign, gameId, k) };
 }
 

@@ -1,4 +1,5 @@
-import type { Db } from '../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
 import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLog, listTeamStates, parseConnections, parseWinners, storedHistory, storedTaskState } from './repository';
@@ -45,7 +46,7 @@ export class ActionRefused extends Error {
 }
 
 /** The games row changed between reading it and the conditional update: roll back and retry. */
-class StaleVersion extends Error {
+export class StaleVersion extends Error {
   override name = 'StaleVersion';
 }
 
@@ -108,13 +109,22 @@ export async function applyTeamAction(
   userId: number,
   now: () => string = nowIso,
 ): Promise<AppliedAction> {
-  for (let attempt = 1; ; attempt += 1) {
+  return retryingTransaction(db, dialect, (trx) => applyOnce(trx, dialect, kind, action, userId, now));
+}
+
+/**
+ * Runs `attempt` in a transaction, again on a fresh one when it threw StaleVersion (another change
+ * won the race for the game's version) or SQLite was busy, at most MAX_ATTEMPTS times, then
+ * ActionRefused 'The game is busy. Please try again.'. Any other error is thrown as is.
+ */
+export async function retryingTransaction<T>(db: Db, dialect: Dialect, attempt: (trx: Db) => Promise<T>): Promise<T> {
+  for (let n = 1; ; n += 1) {
     try {
-      return await db.transaction().execute((trx) => applyOnce(trx, dialect, kind, action, userId, now));
+      return await (db as Kysely<Database>).transaction().execute((trx) => attempt(trx));
     } catch (err) {
       if (!(err instanceof StaleVersion) && !(dialect === 'sqlite' && isBusy(err))) throw err;
-      if (attempt >= MAX_ATTEMPTS) throw new ActionRefused(PLAY_MESSAGES.busy);
-      await pause(Math.random() * 5 * attempt);
+      if (n >= MAX_ATTEMPTS) throw new ActionRefused(PLAY_MESSAGES.busy);
+      await pause(Math.random() * 5 * n);
     }
   }
 }
@@ -256,6 +266,8 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
       position_history: JSON.stringify(next.position_history),
       task_state: taskState,
       square_since: at,
+      // A substitute task holds only for the square it was given on (server-contract §15).
+      task_override: null,
     })
     .where('id', '=', team.id)
     .execute();

@@ -9,6 +9,8 @@ import type { GameSettings } from '../../contract/game/settings';
 import { parseHistory } from '../../contract/game/moves';
 import { TASK_STATES, type TaskState } from '../../contract/submission';
 import { parseStoredRule } from '../tasks/repository';
+import * as v from 'valibot';
+import { TaskOverrideSchema, type TaskOverride } from '../../contract/game/relief';
 import {
   GAME_LOG_LIMIT,
   type BoardSquare,
@@ -275,11 +277,26 @@ export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[
     .select([
       'team_states.team_id', 'teams.name as team_name', 'teams.color as team_color', 'team_states.current_position',
       'team_states.revert_count', 'team_states.position_history', 'team_states.task_state', 'team_states.square_since',
+      'team_states.task_override',
     ])
     .where('team_states.game_id', '=', gameId)
     .orderBy('team_states.team_id')
     .execute();
-  return rows.map((r) => ({ ...r, position_history: storedHistory(r.position_history), task_state: storedTaskState(r.task_state) }));
+  return rows.map((r) => ({ ...r, position_history: storedHistory(r.position_history), task_state: storedTaskState(r.task_state), task_override: storedOverride(r.task_override) }));
+}
+
+/**
+ * A stored task_override (JSON `{description, difficulty, task_id}`, server-contract §15) as the
+ * team state's `task_override` `{description, difficulty}`; null when none or unreadable.
+ */
+export function storedOverride(text: string | null): TaskOverride | null {
+  if (text === null) return null;
+  try {
+    const parsed = v.safeParse(TaskOverrideSchema, JSON.parse(text));
+    return parsed.success ? { description: parsed.output.description, difficulty: parsed.output.difficulty } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The viewer's IGNs on teams of the event (docs/game-rules.md §12), by team then IGN id. */

@@ -7,6 +7,8 @@ import { isManagerRole, type ClanRole } from '../../contract/user';
 import { firstIssueMessage } from '../../contract/common';
 import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema } from '../../contract/socket';
 import { ActionRefused, applyTeamAction, precheckTeamAction, PLAY_MESSAGES } from '../games/play';
+import { applyRelief, precheckRelief } from '../games/relief';
+import { RequestReliefSchema } from '../../contract/game/relief';
 import { SocketWindow, tellTooMany, type SharedLimits } from './limits';
 import type { LimitFunction } from 'p-limit';
 import type { KeyedQueue } from './queue';
@@ -192,6 +194,26 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
 }
 
 /**
+ * request_relief {game_id, team_id} (server-contract §15; games/relief.ts): 'You must be signed
+ * in to play.' without a live session; the Leader check before the request waits in the game's
+ * queue; then applyRelief inside it and, after COMMIT, the progress and the log entry to every
+ * audience like a roll. Refusals go to this socket only as `action_error`.
+ */
+async function requestRelief(ctx: HandlerContext, socket: IoSocket, raw: unknown): Promise<void> {
+  const action = parsePayload(RequestReliefSchema, 'request_relief', raw);
+  const userId = await currentUser(ctx, socket);
+  if (userId === null) throw new ActionRefused(PLAY_MESSAGES.signIn);
+  const { db, dialect } = ctx.deps;
+  await precheckRelief(db, action, userId);
+  await ctx.queue.run(action.game_id, async () => {
+    const applied = await applyRelief(db, dialect, action, userId);
+    ctx.broadcaster.actionApplied(applied.progress, applied.log);
+    log.info({ game_id: action.game_id, team_id: action.team_id, version: applied.progress.version, user_id: userId }, 'relief applied');
+    for (const id of applied.withdrawn) await ctx.broadcaster.submissionChanged(id);
+  });
+}
+
+/**
  * tasks_reordered {game_id, message} from a manager's screen after a swap (docs/server.md
  * §6): 'Game not found.' for a missing game, the permission text unless the sender is an
  * Owner or Admin of the game's clan; then `tasks_reordered` with the stored board to both rooms.
@@ -223,13 +245,13 @@ async function joinReviews(ctx: HandlerContext, socket: IoSocket, raw: unknown, 
 }
 
 /** The events each socket limit counts (docs/server.md §8). */
-const ACTIONS = new Set(['roll_dice', 'revert_roll']);
+const ACTIONS = new Set(['roll_dice', 'revert_roll', 'request_relief']);
 const FULL_GAME = new Set(['join_game', 'tasks_reordered']);
 
 /**
  * Registers the client events of docs/server.md §6 on one socket, behind the limits of
  * docs/server.md §8, checked before any work is done:
- * - roll_dice/revert_roll: `actionsPerSocket` a second on this socket (5), then
+ * - roll_dice/revert_roll/request_relief: `actionsPerSocket` a second on this socket (5), then
  *   `actionsPerUser` a second for the signed-in user over all sockets and processes (10);
  * - join_game/tasks_reordered (each answered with the whole game): `fullGamePerSocket` a second
  *   per socket and `fullGamePerAddress` per client address (socketLimits).
@@ -262,6 +284,7 @@ export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
   socket.on('leave_game', guarded(ctx.work, socket, 'leave_game', (raw) => leaveGame(socket, raw)));
   socket.on('roll_dice', guarded(ctx.work, socket, 'roll_dice', (raw) => teamAction(ctx, socket, 'roll', raw)));
   socket.on('revert_roll', guarded(ctx.work, socket, 'revert_roll', (raw) => teamAction(ctx, socket, 'revert', raw)));
+  socket.on('request_relief', guarded(ctx.work, socket, 'request_relief', (raw) => requestRelief(ctx, socket, raw)));
   socket.on('tasks_reordered', guarded(ctx.work, socket, 'tasks_reordered', (raw) => tasksReordered(ctx, socket, raw)));
   socket.on('join_reviews', guarded(ctx.work, socket, 'join_reviews', (raw, ack) => joinReviews(ctx, socket, raw, ack)));
 }

@@ -3,7 +3,7 @@ import type { Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
-import { findGame, insertLog, storedTaskState, updateGame } from '../games/repository';
+import { findGame, insertLog, storedOverride, storedTaskState, updateGame } from '../games/repository';
 import type { LogEntry } from '../../contract/gameApi';
 import {
   PROOF_LOG,
@@ -86,7 +86,7 @@ export async function checkSubmitter(db: Db, game: { id: number; status: string 
  * Sends proof (docs/server.md §9 POST .../submissions), after the image was processed:
  * stores the image and thumbnail under fresh keys, then in one transaction locks the game row,
  * checks the sender again (checkSubmitter; the state may have changed meanwhile), inserts the
- * submission (pending, with the square's task as it is now), sets the team's state to
+ * submission (pending, with the square's task as it is now, or the team's substitute from relief), sets the team's state to
  * `submitted`, logs PROOF_LOG.sent and bumps the version. When the transaction fails the stored
  * files are deleted again. Returns the new submission's id and the log entry.
  */
@@ -108,14 +108,17 @@ export async function submitProof(
       const square = await trx.selectFrom('board_squares').select(['task_description', 'task_difficulty'])
         .where('game_id', '=', game.id).where('square_index', '=', team.current_position).executeTakeFirst();
       if (!hasTask(square)) throw conflict(PROOF_MESSAGES.noTask(team.current_position));
+      // A substitute task from relief replaces the square's for this team (server-contract §15).
+      const override = storedOverride((await trx.selectFrom('team_states').select('task_override').where('id', '=', team.id).executeTakeFirst())?.task_override ?? null);
+      const task = override ? { task_description: override.description, task_difficulty: override.difficulty } : square!;
       const submissionId = await insertSubmission(trx, {
         game_id: game.id,
         clan_id: game.clan_id,
         team_id: input.teamId,
         square_index: team.current_position,
         square_since: team.square_since,
-        task_description: square!.task_description,
-        task_difficulty: square!.task_difficulty,
+        task_description: task.task_description,
+        task_difficulty: task.task_difficulty,
         submitted_by: input.userId,
         submitted_ign: ign,
         note: input.note,

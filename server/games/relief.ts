@@ -1,0 +1,136 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/schema';
+import type { Dialect } from '../db/migrations/helpers';
+import { nowIso } from '../db/connect';
+import { GAME_NOT_FOUND, insertLog, listTeamStates, parseWinners, storedOverride } from './repository';
+import { ActionRefused, PLAY_MESSAGES, StaleVersion, retryingTransaction, type AppliedAction } from './play';
+import { withdrawPending } from '../submissions/service';
+import { isGameStatus, isPlayableStatus, type GameStatus } from '../../contract/game';
+import { RELIEF_MESSAGES, reliefIndex, type RequestRelief } from '../../contract/game/relief';
+
+/** One hour in ms. */
+const HOUR_MS = 3_600_000;
+
+/**
+ * request_relief {game_id, team_id} (server-contract §15; docs/game-rules.md §15) for signed-in
+ * user `userId`, in one transaction retried like a roll (play.ts retryingTransaction):
+ * - refusals (ActionRefused, to the sender only), in this order: 'Game not found.'; not a Leader
+ *   of the team (an IGN of the user with role Leader) RELIEF_MESSAGES.leaderOnly; a game not in
+ *   progress PLAY_MESSAGES.notPlayable; relief off; the team's task not `open` or `denied`
+ *   (RELIEF_MESSAGES.noTask); fewer than relief_after_hours since square_since; relief_count at
+ *   relief_max_per_team; no task of the square's difficulty left in the clan's pool that is not on
+ *   the board (nor the team's current substitute);
+ * - else the k-th substitute (k = relief_count + 1) is drawn from those candidates, ordered by
+ *   id, with the game's dice seed (contract reliefIndex); the game's version grows by one (a
+ *   conditional update, so two requests at once give one substitute: the second sees the first's
+ *   state); the team state gets `task_override` `{description, difficulty}` (its task id kept in
+ *   the stored JSON), relief_count + 1, task state `open` and square_since now (the new task
+ *   starts now: proof and Dink posts from before it never count for it), its pending submissions
+ *   are withdrawn, and the log gets '{team} was stuck on square {n} for {h} h: new task
+ *   "{description}".' ({h}: whole hours on the square).
+ * Resolves after COMMIT with the progress and log to broadcast, like a roll.
+ */
+export async function applyRelief(db: Db, dialect: Dialect, action: RequestRelief, userId: number, now: () => Date = () => new Date()): Promise<AppliedAction> {
+  return retryingTransaction(db, dialect, (trx) => reliefOnce(trx, dialect, action, userId, now()));
+}
+
+/** The permission check of request_relief, before it waits in the game's queue: ActionRefused as applyRelief's first two. */
+export async function precheckRelief(db: Db, action: RequestRelief, userId: number): Promise<void> {
+  const game = await db.selectFrom('games').select(['id', 'event_id']).where('id', '=', action.game_id).executeTakeFirst();
+  if (!game) throw new ActionRefused(GAME_NOT_FOUND);
+  await requireLeader(db, game.event_id, action.team_id, userId);
+}
+
+/** ActionRefused RELIEF_MESSAGES.leaderOnly unless an IGN of `userId` leads team `teamId` in the event. */
+async function requireLeader(db: Db, eventId: number, teamId: number, userId: number): Promise<void> {
+  const leader = await db.selectFrom('team_members')
+    .innerJoin('igns', 'igns.id', 'team_members.ign_id')
+    .select('team_members.id')
+    .where('team_members.event_id', '=', eventId)
+    .where('team_members.team_id', '=', teamId)
+    .where('team_members.role', '=', 'Leader')
+    .where('igns.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!leader) throw new ActionRefused(RELIEF_MESSAGES.leaderOnly);
+}
+
+async function reliefOnce(trx: Db, dialect: Dialect, action: RequestRelief, userId: number, now: Date): Promise<AppliedAction> {
+  let query = trx.selectFrom('games')
+    .select(['id', 'event_id', 'clan_id', 'status', 'version', 'winners', 'dice_seed', 'relief_after_hours', 'relief_max_per_team'])
+    .where('id', '=', action.game_id);
+  if (dialect === 'postgres') query = query.forUpdate();
+  const game = await query.executeTakeFirst();
+  if (!game) throw new ActionRefused(GAME_NOT_FOUND);
+  await requireLeader(trx, game.event_id, action.team_id, userId);
+  if (!isPlayableStatus(game.status)) throw new ActionRefused(PLAY_MESSAGES.notPlayable(game.status));
+  if (game.relief_after_hours === null) throw new ActionRefused(RELIEF_MESSAGES.off);
+
+  const team = await trx.selectFrom('team_states')
+    .innerJoin('teams', 'teams.id', 'team_states.team_id')
+    .select(['team_states.id', 'team_states.current_position', 'team_states.task_state', 'team_states.square_since', 'team_states.relief_count', 'team_states.task_override', 'teams.name', 'teams.color'])
+    .where('team_states.game_id', '=', game.id)
+    .where('team_states.team_id', '=', action.team_id)
+    .executeTakeFirst();
+  if (!team) throw new ActionRefused(PLAY_MESSAGES.notPlaying(action.team_id));
+  if (team.task_state !== 'open' && team.task_state !== 'denied') throw new ActionRefused(RELIEF_MESSAGES.noTask);
+  const stuckMs = now.getTime() - Date.parse(team.square_since);
+  if (!(stuckMs >= game.relief_after_hours * HOUR_MS)) throw new ActionRefused(RELIEF_MESSAGES.tooEarly(game.relief_after_hours));
+  if (team.relief_count >= game.relief_max_per_team) throw new ActionRefused(RELIEF_MESSAGES.limit(team.name));
+
+  const square = await trx.selectFrom('board_squares').select(['task_difficulty'])
+    .where('game_id', '=', game.id).where('square_index', '=', team.current_position).executeTakeFirst();
+  const current = storedOverride(team.task_override);
+  const difficulty = current?.difficulty ?? square?.task_difficulty ?? null;
+  if (difficulty === null) throw new ActionRefused(RELIEF_MESSAGES.noTask);
+  const currentTaskId = currentOverrideTaskId(team.task_override);
+  const candidates = await trx.selectFrom('tasks')
+    .select(['id', 'description', 'difficulty'])
+    .where('clan_id', '=', game.clan_id)
+    .where('difficulty', '=', difficulty)
+    .where(({ not, exists, selectFrom }) => not(exists(
+      selectFrom('board_squares').select(sql<number>`1`.as('one')).where('board_squares.game_id', '=', game.id).whereRef('board_squares.task_id', '=', 'tasks.id'),
+    )))
+    .$if(currentTaskId !== null, (q) => q.where('id', '!=', currentTaskId as number))
+    .orderBy('id')
+    .execute();
+  if (candidates.length === 0) throw new ActionRefused(RELIEF_MESSAGES.noneLeft(difficulty));
+  const k = team.relief_count + 1;
+  const pick = candidates[await reliefIndex(game.dice_seed, game.id, action.team_id, k, candidates.length)];
+
+  const claimed = await trx.updateTable('games')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
+    .where('id', '=', game.id)
+    .where('version', '=', game.version)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw new StaleVersion();
+
+  await trx.updateTable('team_states')
+    .set({
+      task_override: JSON.stringify({ description: pick.description, difficulty: pick.difficulty, task_id: pick.id }),
+      relief_count: k,
+      task_state: 'open',
+      square_since: now.toISOString(),
+    })
+    .where('id', '=', team.id)
+    .execute();
+  const withdrawn = await withdrawPending(trx, game.id, action.team_id);
+  const hours = Math.floor(stuckMs / HOUR_MS);
+  const entry = await insertLog(trx, game.id, RELIEF_MESSAGES.log(team.name, team.current_position, hours, pick.description), { name: team.name, color: team.color });
+  const status: GameStatus = isGameStatus(game.status) ? game.status : 'in-progress';
+  return {
+    progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners: parseWinners(game.winners), version: game.version + 1, last_move: null },
+    log: [entry],
+    withdrawn,
+  };
+}
+
+/** The pool task id kept in a stored task_override, or null. */
+function currentOverrideTaskId(text: string | null): number | null {
+  if (text === null) return null;
+  try {
+    const id = (JSON.parse(text) as { task_id?: unknown }).task_id;
+    return typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}

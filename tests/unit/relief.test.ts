@@ -1,0 +1,68 @@
+import crypto from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { RELIEF_MESSAGES, reliefIndex, reliefIndexFromSigner } from '../../contract/game/relief';
+
+/**
+ * The relief draw (server-contract §15; contract/game/relief.ts): the substitute's index from the
+ * game's dice seed, checked against node:crypto's HMAC computed here by hand, and the rejection
+ * rule driven with made-up digests.
+ */
+
+const SEED = 'a3'.repeat(32);
+
+/** The draw computed independently: node:crypto HMAC, big-endian words, rejection past the largest multiple. */
+function byHand(seed: string, gameId: number, teamId: number, k: number, count: number): number {
+  const limit = Math.floor(2 ** 32 / count) * count;
+  for (let attempt = 0; ; attempt += 1) {
+    const message = attempt === 0 ? `${gameId}:relief:${teamId}:${k}` : `${gameId}:relief:${teamId}:${k}:${attempt}`;
+    const digest = crypto.createHmac('sha256', Buffer.from(seed, 'hex')).update(message).digest();
+    for (let i = 0; i < 32; i += 4) {
+      const word = digest.readUInt32BE(i);
+      if (word < limit) return word % count;
+    }
+  }
+}
+
+describe('reliefIndex', () => {
+  it('equals the draw computed by hand with node:crypto, for many teams, reliefs and pool sizes', async () => {
+    for (const [gameId, teamId, k, count] of [[1, 1, 1, 1], [7, 3, 1, 2], [7, 3, 2, 2], [42, 9, 1, 17], [42, 9, 2, 17], [1000, 55, 3, 144], [5, 5, 1, 3_000_000_000]]) {
+      const index = await reliefIndex(SEED, gameId, teamId, k, count);
+      expect(index, `${gameId}:${teamId}:${k} of ${count}`).toBe(byHand(SEED, gameId, teamId, k, count));
+      expect(index).toBeGreaterThanOrEqual(0);
+      expect(index).toBeLessThan(count);
+    }
+  });
+
+  it('draws every candidate, about equally often', async () => {
+    const seen = new Array<number>(5).fill(0);
+    for (let team = 1; team <= 500; team += 1) seen[await reliefIndex(SEED, 9, team, 1, 5)] += 1;
+    for (const n of seen) expect(n).toBeGreaterThan(60);
+  });
+
+  it('skips words at or past the largest multiple of the count, then tries the next message', async () => {
+    const asked: string[] = [];
+    // count 3: limit = 4294967295 (3 × 1431655765); 0xffffffff is past it.
+    const rejectAll = new Uint8Array(32).fill(0xff);
+    const second = new Uint8Array(32).fill(0xff);
+    second.set([0, 0, 0, 7], 8);
+    const sign = async (message: string) => {
+      asked.push(message);
+      return asked.length === 1 ? rejectAll : second;
+    };
+    expect(await reliefIndexFromSigner(sign, 4, 2, 1, 3)).toBe(7 % 3);
+    expect(asked).toEqual(['4:relief:2:1', '4:relief:2:1:1']);
+  });
+
+  it('refuses bad ids, relief numbers and an empty pool', async () => {
+    await expect(reliefIndex(SEED, 0, 1, 1, 2)).rejects.toThrow(RangeError);
+    await expect(reliefIndex(SEED, 1, 1, 0, 2)).rejects.toThrow(RangeError);
+    await expect(reliefIndex(SEED, 1, 1, 1, 0)).rejects.toThrow(RangeError);
+  });
+
+  it('words the refusals and the log line as the contract does', () => {
+    expect(RELIEF_MESSAGES.tooEarly(6)).toBe('A new task can be asked for after 6 h on the square.');
+    expect(RELIEF_MESSAGES.limit('Red')).toBe('No relief left for Red.');
+    expect(RELIEF_MESSAGES.noneLeft('HARD')).toBe('No other HARD task is left in the pool.');
+    expect(RELIEF_MESSAGES.log('Red', 12, 30, 'Kill Zulrah')).toBe('Red was stuck on square 12 for 30 h: new task "Kill Zulrah".');
+  });
+});
