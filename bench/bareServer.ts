@@ -9,7 +9,7 @@ import { Server } from 'socket.io';
  * - a client's `join` enters the one room and is answered `game_state_update` {game_state: join}
  *   (the real join_game answer: the whole public game);
  * - a `trigger` {seq} broadcasts to the room what a real roll sends a compact spectator
- *   (server-contract §5): one `game_state_update` {game_state: progress with seq}, the progress
+ *   (docs/server.md §6): one `game_state_update` {game_state: progress with seq}, the progress
  *   carrying the roll's `new_log_entries` as the real one did, so the message has the same size;
  * - any HTTP GET is answered with the pre-serialised `httpBody` (the public game route's body).
  * Prints 'bare listening on <port>' once ready. Env: PORT, BARE_SAMPLES.

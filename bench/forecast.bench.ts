@@ -8,7 +8,7 @@ import { forecastGame, simulateBoard, type SimBoard } from '../contract/game/for
 import { seededRandom } from '../contract/game/random';
 
 /**
- * `npm run bench:forecast` (server-contract §15; docs/game-rules.md §14): 10,000 simulated runs
+ * `npm run bench:forecast` (docs/server.md §15; docs/game-rules.md §14): 10,000 simulated runs
  * of a 225-square board with 12 snakes and 12 ladders,
  * - on the server: forecastGame for 4 teams on square 1 (the forecast route's work, in one piece),
  *   goal under 300 ms;

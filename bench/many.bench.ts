@@ -11,7 +11,7 @@ import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
 
 /**
- * Many live games at once (issue #27; docs/server.md §6): G games (BENCH_G, default 200), each
+ * Many live games at once (docs/server.md §6): G games (BENCH_G, default 200), each
  * with 2 to 4 teams (game i has 2 + i % 3), one Leader socket per game rolling for every team in
  * turn (each team once every BENCH_PERIOD_MS, default 3000, proof off), and S compact spectators
  * per game (BENCH_S, default 50: 10,000 sockets) spread over BENCH_WORKERS client processes

@@ -14,7 +14,7 @@ import { Server, type Socket } from 'socket.io';
  *   bench board's snakes do), and makes the real roll's writes in one transaction: the games row's
  *   version, the team_states row, a game_moves row and the game_log entry (INSERT ... RETURNING),
  *   rolls of one game one after another; then one compact `game_state_update` per room, the
- *   progress carrying `new_log_entries` (server-contract §5). No session, permission or rule check,
+ *   progress carrying `new_log_entries` (docs/server.md §6). No session, permission or rule check,
  *   no read beyond the start-up load.
  * SQLite (BARE_SQLITE, prepared statements, WAL as the server) or PostgreSQL (DATABASE_URL, a pool
  * of 10 like the server). Prints 'bare listening on <port>'. Env: PORT, BARE_SAMPLE.

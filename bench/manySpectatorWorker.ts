@@ -4,7 +4,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 /**
  * A spectator client process of bench/many.bench.ts: holds its share of the G x S spectator
  * sockets, each watching one game as a compact spectator (join_game `{game_id, compact: true}`,
- * server-contract §5), so the receiving side is spread over several processes.
+ * docs/server.md §6), so the receiving side is spread over several processes.
  * Driven by IPC messages (advanced serialization) from the bench:
  * - {type: 'connect', url, games} → opens one websocket socket per entry of `games` (a game id each)
  *   in batches of 100, joins it and waits for its whole-game answer; answers {type: 'joined'}

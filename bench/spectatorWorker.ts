@@ -6,7 +6,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
  * the receiving side is spread over several processes and is not the wall being measured.
  * Driven by IPC messages from the bench:
  * - {type: 'connect', url, count, mode: 'real' | 'bare', gameId} → opens `count` websocket sockets
- *   in batches, joins each (real: join_game `{game_id, compact: true}`, server-contract §5, and its
+ *   in batches, joins each (real: join_game `{game_id, compact: true}`, docs/server.md §6, and its
  *   full game_state_update; bare: join and
  *   `joined` after the same full game message), answers {type: 'joined', ms, version}
  * - {type: 'expect', seq} → answers {type: 'received', seq} once every socket has the

@@ -14,7 +14,7 @@ import { autoSplit, countsToSettings } from '../contract/game';
  * Speed benchmark of the live game (docs/server.md §6), all in one run:
  * 1. Roll to every spectator: for N spectator sockets on one game (default 5,000 and 10,000),
  *    BENCH_ROLLS rolls by two team Leaders, each measured from the roll_dice emit to the
- *    game_state_update receipt at every spectator; spectators join compact (server-contract §5:
+ *    game_state_update receipt at every spectator; spectators join compact (docs/server.md §6:
  *    one message per roll, the progress update carrying the roll's new_log_entries); beside the
  *    bare server (bench/bareServer.ts) sending one message of the same size (the compact progress
  *    update the real server sent, taken from the real run) to N sockets. p50/p99 over all

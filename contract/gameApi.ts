@@ -52,7 +52,7 @@ export const TeamStateSchema = v.object({
   position_history: v.array(v.number()),
   task_state: TaskStateSchema,
   square_since: v.string(),
-  /** The substitute task relief gave the team for its current square, else null (server-contract §15; the server always sends it, older answers lack it). */
+  /** The substitute task relief gave the team for its current square, else null (docs/server.md §15; the server always sends it, older answers lack it). */
   task_override: v.optional(v.nullable(TaskOverrideSchema)),
 });
 export type TeamState = v.InferOutput<typeof TeamStateSchema>;
@@ -117,9 +117,9 @@ const gameEntries = {
   num_master_tasks: v.number(),
   /** A roll waits for an approved proof of the team's task (docs/server.md §9). */
   proof_required: v.boolean(),
-  /** Hours on a square before its team may ask for a substitute task, null when relief is off (server-contract §15). */
+  /** Hours on a square before its team may ask for a substitute task, null when relief is off (docs/server.md §15). */
   relief_after_hours: v.optional(v.nullable(v.number()), null),
-  /** Substitute tasks a team may get in this game (server-contract §15). */
+  /** Substitute tasks a team may get in this game (docs/server.md §15). */
   relief_max_per_team: v.optional(v.number(), 2),
   /** Snakes first, then ladders. */
   board_connections: v.array(ConnectionSchema),

@@ -75,7 +75,7 @@ export type ClanLiveGame = v.InferOutput<typeof ClanLiveGameSchema>;
 /** GET /api/clan/{clanId}/games/live answer: the clan's READY, in-progress and paused games, newest first. */
 export const ClanLiveGamesAnswerSchema = v.object({ games: v.array(ClanLiveGameSchema) });
 
-/** One team's chance in a forecast (server-contract §15; docs/game-rules.md §14). */
+/** One team's chance in a forecast (docs/server.md §15; docs/game-rules.md §14). */
 const TeamForecastSchema = v.object({
   team_id: v.number(),
   /** Share of simulated runs the team wins, ties shared (0..1; the teams' chances sum to 1). */

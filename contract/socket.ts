@@ -129,7 +129,7 @@ export interface ClientToServerEvents {
   leave_game: (payload: JoinGame) => void;
   roll_dice: (payload: TeamAction) => void;
   revert_roll: (payload: TeamAction) => void;
-  /** server-contract §15: a Leader asks for a substitute task for the team's square. */
+  /** docs/server.md §15: a Leader asks for a substitute task for the team's square. */
   request_relief: (payload: RequestRelief) => void;
   tasks_reordered: (payload: TasksReorderedIn) => void;
   /** docs/server.md §9: managers join their clan's managers room; anyone else joins nothing. */

@@ -146,7 +146,7 @@ export const ReviewBodySchema = v.variant(
 export type ReviewBody = v.InferOutput<typeof ReviewBodySchema>;
 
 /**
- * PUT .../game/{gameId}/rules body (managers; docs/server.md §9, server-contract §15): any subset of
+ * PUT .../game/{gameId}/rules body (managers; docs/server.md §9, docs/server.md §15): any subset of
  * proof_required, relief_after_hours (null = off, else 1..168) and relief_max_per_team (0..10);
  * absent fields keep their value.
  */
@@ -160,7 +160,7 @@ export const RulesBodySchema = v.object(
 );
 export type RulesBody = v.InferOutput<typeof RulesBodySchema>;
 
-/** The rules of a game that PUT .../rules changes (docs/server.md §9, server-contract §15). */
+/** The rules of a game that PUT .../rules changes (docs/server.md §9, docs/server.md §15). */
 export interface GameRules {
   proof_required: boolean;
   relief_after_hours: number | null;

@@ -3,7 +3,7 @@ import type { Rng } from './random';
 import { seededRandom } from './random';
 
 /**
- * Forecasts and the board simulator (server-contract §15; docs/game-rules.md §14): pure
+ * Forecasts and the board simulator (docs/server.md §15; docs/game-rules.md §14): pure
  * simulations of the rest of a game, used by the server's forecast route and by the browser's
  * simulator worker alike. Squares are 1..N, a team starts on 1, a roll moves it
  * min(position + die, N) and then along the connection starting on the landing square
@@ -20,7 +20,7 @@ const FACES = 6;
  */
 export const MAX_ROLLS_PER_RUN = 1_000;
 
-/** The fewest simulated continuations a forecast uses (server-contract §15). */
+/** The fewest simulated continuations a forecast uses (docs/server.md §15). */
 const FORECAST_RUNS = 10_000;
 
 /** A board as the simulations need it: N squares and its snakes and ladders. */
@@ -99,7 +99,7 @@ function rollsToFinish(moves: Moves, from: number, rng: Rng, onLanding?: (square
  * The expected number of rolls to reach N from every square, computed exactly from the board's
  * Markov chain (E[N] = 0, E[s] = 1 + mean over the die of E[next(s, die)]) by Gaussian
  * elimination: index s holds E[s] (index 0 unused). A square from which a roll may lead to where
- * N cannot be reached gets Infinity. The tests check the simulations against it (server-contract §15).
+ * N cannot be reached gets Infinity. The tests check the simulations against it (docs/server.md §15).
  */
 export function expectedRollsExact(board: SimBoard): Float64Array {
   const { n, next, canFinish } = movesOf(board);
@@ -149,7 +149,7 @@ export function expectedRollsExact(board: SimBoard): Float64Array {
   return out;
 }
 
-/** One team's standing in a forecast (server-contract §15). */
+/** One team's standing in a forecast (docs/server.md §15). */
 export interface TeamForecast {
   team_id: number;
   /** Share of runs in which this team needed the fewest rolls, ties shared equally (0..1). */
@@ -159,7 +159,7 @@ export interface TeamForecast {
 }
 
 /**
- * Simulates `runs` continuations of a game from the teams' current squares (server-contract §15):
+ * Simulates `runs` continuations of a game from the teams' current squares (docs/server.md §15):
  * in each run every team is rolled on to N on its own; a team's `win_chance` is the share of runs
  * in which it needs the fewest rolls (ties shared equally, so the chances sum to 1 when there is
  * a team) and `expected_rolls_to_finish` its mean rolls to N (runs capped at MAX_ROLLS_PER_RUN).
@@ -201,13 +201,13 @@ export function forecastGame(input: {
   };
 }
 
-/** Hours a team spends on one task of each tier, by the tier's name (server-contract §15). */
+/** Hours a team spends on one task of each tier, by the tier's name (docs/server.md §15). */
 export type HoursPerTier = Readonly<Record<string, number>>;
 
-/** The simulator's default hours per task tier (server-contract §15). */
+/** The simulator's default hours per task tier (docs/server.md §15). */
 export const DEFAULT_HOURS_PER_TIER: HoursPerTier = { EASY: 0.5, MEDIUM: 1.5, HARD: 4, ELITE: 8, MASTER: 16 };
 
-/** What the board simulator shows a manager before the start (server-contract §15). */
+/** What the board simulator shows a manager before the start (docs/server.md §15). */
 export interface BoardSimulation {
   runs: number;
   /** `rolls[k]`: how many runs needed exactly k rolls to reach N from square 1. */
@@ -223,7 +223,7 @@ export interface BoardSimulation {
 }
 
 /**
- * The board simulator (server-contract §15): `runs` single-team games from square 1 to N,
+ * The board simulator (docs/server.md §15): `runs` single-team games from square 1 to N,
  * reporting the distribution of rolls to finish, the mean hours of tasks on the way (each square a
  * roll ends on costs the hours of its task's tier; squares without a tier cost nothing), the share
  * of runs that fit in `available_hours` (the time from the event's start to its end), and how

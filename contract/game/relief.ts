@@ -3,7 +3,7 @@ import { signerOf, type Signer } from './dice';
 import { TierSchema } from './tiers';
 
 /**
- * Stuck-tile relief (server-contract §15; docs/game-rules.md §15), the pure parts shared by the
+ * Stuck-tile relief (docs/server.md §15; docs/game-rules.md §15), the pure parts shared by the
  * server and the 'Verify dice' view: which substitute task a relief draws, the texts, the shape a
  * team state carries.
  *
@@ -22,14 +22,14 @@ import { TierSchema } from './tiers';
 export const TaskOverrideSchema = v.object({ description: v.string(), difficulty: v.nullable(TierSchema) });
 export type TaskOverride = v.InferOutput<typeof TaskOverrideSchema>;
 
-/** request_relief {game_id, team_id}: a Leader asks for a substitute task (server-contract §15). */
+/** request_relief {game_id, team_id}: a Leader asks for a substitute task (docs/server.md §15). */
 export const RequestReliefSchema = v.object({
   game_id: v.pipe(v.number('game_id must be a positive whole number.'), v.integer('game_id must be a positive whole number.'), v.minValue(1, 'game_id must be a positive whole number.')),
   team_id: v.pipe(v.number('team_id must be a positive whole number.'), v.integer('team_id must be a positive whole number.'), v.minValue(1, 'team_id must be a positive whole number.')),
 });
 export type RequestRelief = v.InferOutput<typeof RequestReliefSchema>;
 
-/** Refusals of request_relief, in the order they are checked, and the log line (server-contract §15). */
+/** Refusals of request_relief, in the order they are checked, and the log line (docs/server.md §15). */
 export const RELIEF_MESSAGES = {
   leaderOnly: "Only the team's Leader can ask for a new task.",
   off: 'Relief is off in this game.',

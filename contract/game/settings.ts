@@ -19,9 +19,9 @@ export const SETTINGS_MESSAGES = {
     `Total tasks (${total}) is less than available task tiles (${tiles}). All task tiles must be filled.`,
   /** Not in the docs: proof_required (docs/server.md §9) that is not a boolean. */
   proofRequired: 'proof_required must be true or false.',
-  /** Not in the docs: relief_after_hours (server-contract §15) out of range. */
+  /** Not in the docs: relief_after_hours (docs/server.md §15) out of range. */
   reliefAfterHours: 'relief_after_hours must be null or a whole number of hours from 1 to 168.',
-  /** Not in the docs: relief_max_per_team (server-contract §15) out of range. */
+  /** Not in the docs: relief_max_per_team (docs/server.md §15) out of range. */
   reliefMaxPerTeam: 'relief_max_per_team must be a whole number from 0 to 10.',
   /** Not in the docs: more connections than fit (see maxConnections). */
   tooManyConnections: (boardSize: number, snakes: number, ladders: number) =>
@@ -47,21 +47,21 @@ export interface GameSettings {
 
 /**
  * The create/randomize payload after parsing: the settings plus proof_required (docs/server.md §9,
- * default false) and the relief settings (server-contract §15: relief_after_hours null = off, the
+ * default false) and the relief settings (docs/server.md §15: relief_after_hours null = off, the
  * default, else 1..168; relief_max_per_team 0..10, default 2; the parsed payload always has them,
  * a sender may leave them out).
  */
 export type GameSettingsBody = GameSettings & { proof_required: boolean; relief_after_hours?: number | null; relief_max_per_team?: number };
 
-/** The relief settings' limits (server-contract §15). */
+/** The relief settings' limits (docs/server.md §15). */
 export const RELIEF_LIMITS = { minHours: 1, maxHours: 168, maxPerTeam: 10, defaultPerTeam: 2 } as const;
 
-/** relief_after_hours: null (relief off) or a whole number of hours 1..168 (server-contract §15). */
+/** relief_after_hours: null (relief off) or a whole number of hours 1..168 (docs/server.md §15). */
 export const ReliefAfterHoursSchema = v.nullable(
   v.pipe(v.number(SETTINGS_MESSAGES.reliefAfterHours), v.integer(SETTINGS_MESSAGES.reliefAfterHours), v.minValue(RELIEF_LIMITS.minHours, SETTINGS_MESSAGES.reliefAfterHours), v.maxValue(RELIEF_LIMITS.maxHours, SETTINGS_MESSAGES.reliefAfterHours)),
 );
 
-/** relief_max_per_team: a whole number 0..10 (server-contract §15). */
+/** relief_max_per_team: a whole number 0..10 (docs/server.md §15). */
 export const ReliefMaxPerTeamSchema = v.pipe(
   v.number(SETTINGS_MESSAGES.reliefMaxPerTeam),
   v.integer(SETTINGS_MESSAGES.reliefMaxPerTeam),

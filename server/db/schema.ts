@@ -104,7 +104,7 @@ export interface GamesTable extends GameSettings {
   dice_commitment: Generated<string>;
   /** 1 at creation, + 1 at every reset (the round of BOARD_SEED's seed rule). */
   dice_round: Generated<number>;
-  /** Hours on a square before relief may be asked for, null when off (server-contract §15; migration 011_relief). */
+  /** Hours on a square before relief may be asked for, null when off (docs/server.md §15; migration 011_relief). */
   relief_after_hours: number | null;
   /** Substitute tasks a team may get in this game (0..10, default 2). */
   relief_max_per_team: Generated<number>;
@@ -131,7 +131,7 @@ interface TeamStatesTable {
   task_state: Generated<string>;
   /** ISO time the team arrived on its square. */
   square_since: Generated<string>;
-  /** Substitute tasks the team got so far in this game (server-contract §15; migration 011_relief). */
+  /** Substitute tasks the team got so far in this game (docs/server.md §15; migration 011_relief). */
   relief_count: Generated<number>;
   /** JSON `{description, difficulty}` of the substitute task for the team's current square, or null. */
   task_override: string | null;

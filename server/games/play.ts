@@ -266,7 +266,7 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
       position_history: JSON.stringify(next.position_history),
       task_state: taskState,
       square_since: at,
-      // A substitute task holds only for the square it was given on (server-contract §15).
+      // A substitute task holds only for the square it was given on (docs/server.md §15).
       task_override: null,
     })
     .where('id', '=', team.id)

@@ -12,7 +12,7 @@ import { RELIEF_MESSAGES, reliefIndex, type RequestRelief } from '../../contract
 const HOUR_MS = 3_600_000;
 
 /**
- * request_relief {game_id, team_id} (server-contract §15; docs/game-rules.md §15) for signed-in
+ * request_relief {game_id, team_id} (docs/server.md §15; docs/game-rules.md §15) for signed-in
  * user `userId`, in one transaction retried like a roll (play.ts retryingTransaction):
  * - refusals (ActionRefused, to the sender only), in this order: 'Game not found.'; not a Leader
  *   of the team (an IGN of the user with role Leader) RELIEF_MESSAGES.leaderOnly; a game not in

@@ -96,7 +96,7 @@ export function settingsOnly(settings: GameSettings): GameSettings {
   return settingsOf(settings as GameRow);
 }
 
-/** A game's relief settings (server-contract §15): hours before relief (null: off) and substitutes per team. */
+/** A game's relief settings (docs/server.md §15): hours before relief (null: off) and substitutes per team. */
 export interface ReliefSettings {
   relief_after_hours: number | null;
   relief_max_per_team: number;
@@ -286,7 +286,7 @@ export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[
 }
 
 /**
- * A stored task_override (JSON `{description, difficulty, task_id}`, server-contract §15) as the
+ * A stored task_override (JSON `{description, difficulty, task_id}`, docs/server.md §15) as the
  * team state's `task_override` `{description, difficulty}`; null when none or unreadable.
  */
 export function storedOverride(text: string | null): TaskOverride | null {

@@ -51,7 +51,7 @@ const GAME = '/clan/:clanId/events/:eventId/game';
  *   stored images are deleted (docs/server.md §9); a new dice round starts: the old seed
  *   is revealed in the log and a new one committed (docs/game-rules.md §9)
  * - PUT    .../game/{gameId}/rules {proof_required?, relief_after_hours?, relief_max_per_team?} →
- *   {ok, proof_required, relief_after_hours, relief_max_per_team, message} (server-contract §15): the proof rule
+ *   {ok, proof_required, relief_after_hours, relief_max_per_team, message} (docs/server.md §15): the proof rule
  *   (docs/server.md §9) without touching the board; 409 finished; a change is broadcast
  *   as the full game
  * - DELETE .../game/{gameId} → {ok, message}; with its submissions and their stored images

@@ -330,7 +330,7 @@ export async function deleteGame(trx: Db, row: GameRow): Promise<string[]> {
 }
 
 /**
- * Rules change (docs/server.md §9, server-contract §15; PUT .../rules): sets any of proof_required,
+ * Rules change (docs/server.md §9, docs/server.md §15; PUT .../rules): sets any of proof_required,
  * relief_after_hours and relief_max_per_team (absent ones keep their value) without touching the
  * board, bumping the version when one changed. 409 for a finished game. Answers the rules now in
  * force and whether they changed.

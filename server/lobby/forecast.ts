@@ -3,7 +3,7 @@ import { forecastGame, type TeamForecast } from '../../contract/game/forecast';
 import { seededRandom } from '../../contract/game/random';
 import type { CachedGame } from '../games/cache';
 
-/** Simulated continuations per forecast (server-contract §15: at least 10,000). */
+/** Simulated continuations per forecast (docs/server.md §15: at least 10,000). */
 const RUNS = 10_000;
 /** Runs simulated between two turns of the event loop, so a forecast never stalls other requests. */
 const CHUNK = 250;
@@ -12,7 +12,7 @@ const CHUNK = 250;
 const forecasts = new WeakMap<CachedGame, Promise<ForecastAnswer>>();
 
 /**
- * The forecast of a cached game's version (server-contract §15; docs/game-rules.md §14): RUNS
+ * The forecast of a cached game's version (docs/server.md §15; docs/game-rules.md §14): RUNS
  * continuations of the teams' current squares, drawn from a generator seeded by game id and
  * version (the same answer in every process), simulated CHUNK runs at a time with the event loop
  * free in between. Computed once per entry; every caller of that version shares it.

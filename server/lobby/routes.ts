@@ -21,7 +21,7 @@ import { forecastOf } from './forecast';
  *   game is answered before the middleware chain by publicGameFastPath (lobby/publicGame.ts); this
  *   handler answers what falls through to it (bad id, missing or PENDING game, database error).
  * - GET /public/game/{gameId}/forecast → {version, teams: [{team_id, win_chance,
- *   expected_rolls_to_finish}], runs} (server-contract §15, lobby/forecast.ts): 10,000 simulated
+ *   expected_rolls_to_finish}], runs} (docs/server.md §15, lobby/forecast.ts): 10,000 simulated
  *   continuations of the current squares, computed once per game version; no sign-in; 400 for a
  *   malformed id, 404 'Game not found.' for a missing or PENDING game
  * - GET /clan/{clanId}/games/live → {games: ClanLiveGame[]} (contract/lobby.ts): the clan's READY,

@@ -194,7 +194,7 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
 }
 
 /**
- * request_relief {game_id, team_id} (server-contract §15; games/relief.ts): 'You must be signed
+ * request_relief {game_id, team_id} (docs/server.md §15; games/relief.ts): 'You must be signed
  * in to play.' without a live session; the Leader check before the request waits in the game's
  * queue; then applyRelief inside it and, after COMMIT, the progress and the log entry to every
  * audience like a roll. Refusals go to this socket only as `action_error`.

@@ -17,7 +17,7 @@ function publicProgress(progress: GameProgress): GameProgress {
 }
 
 
-/** Both flavours of a room: the spec's sockets and the compact ones get the same message. */
+/** Both flavours of a room: the documented sockets and the compact ones get the same message. */
 const bothFlavours = (room: (gameId: number, compact?: boolean) => string, gameId: number): string[] => [room(gameId), room(gameId, true)];
 
 /**

@@ -108,7 +108,7 @@ export async function submitProof(
       const square = await trx.selectFrom('board_squares').select(['task_description', 'task_difficulty'])
         .where('game_id', '=', game.id).where('square_index', '=', team.current_position).executeTakeFirst();
       if (!hasTask(square)) throw conflict(PROOF_MESSAGES.noTask(team.current_position));
-      // A substitute task from relief replaces the square's for this team (server-contract §15).
+      // A substitute task from relief replaces the square's for this team (docs/server.md §15).
       const override = storedOverride((await trx.selectFrom('team_states').select('task_override').where('id', '=', team.id).executeTakeFirst())?.task_override ?? null);
       const task = override ? { task_description: override.description, task_difficulty: override.difficulty } : square!;
       const submissionId = await insertSubmission(trx, {

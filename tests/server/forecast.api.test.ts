@@ -8,7 +8,7 @@ import { autoSplit, countsToSettings } from '../../contract/game';
 import { act, castOf, newGame, stored, watchersOf, type Cast } from '../support/liveSocket';
 
 /**
- * GET /api/public/game/{gameId}/forecast (server-contract §15; docs/game-rules.md §14) against a
+ * GET /api/public/game/{gameId}/forecast (docs/server.md §15; docs/game-rules.md §14) against a
  * real server on each database: the answer's shape, 10,000 runs, chances summing to 1, the
  * version it was made for, a new forecast after a roll, and 400/404 for bad, missing and PENDING
  * games.

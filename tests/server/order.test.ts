@@ -5,7 +5,7 @@ import { applyInOrder, isFullGame, mergeLogEntries, ORDER_WAIT_MS, prependLogEnt
 import { connect, newGame, noReverts, stored, useTwoProcessCast, type Client, type Held } from '../support/liveSocket';
 
 /**
- * Order across processes (docs/server.md §6 "Order"; issue #27): with two server processes on
+ * Order across processes (docs/server.md §6 "Order"): with two server processes on
  * PostgreSQL and Redis, a process sends its own broadcasts to its sockets at once and the other
  * process's a little later (through Redis), so a watcher may receive version n + 1 before n. A
  * watcher on process b, holding the game with the product's reducer (contract applyInOrder, the

@@ -8,7 +8,7 @@ import { GameAnswerSchema, PublicGameAnswerSchema } from '../../contract/gameApi
 import { castOf, newGame, stored, type Cast } from '../support/liveSocket';
 
 /**
- * The relief settings (server-contract §15): relief_after_hours (null = off, the default, else
+ * The relief settings (docs/server.md §15): relief_after_hours (null = off, the default, else
  * 1..168) and relief_max_per_team (0..10, default 2) in the create payload and every game shape,
  * and PUT .../rules taking any subset of proof_required, relief_after_hours and
  * relief_max_per_team, absent fields keeping their value, a value out of range 400.

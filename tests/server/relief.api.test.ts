@@ -9,7 +9,7 @@ import { RELIEF_MESSAGES, reliefIndex } from '../../contract/game/relief';
 import { act, castOf, newGame, stored, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
 
 /**
- * Stuck-tile relief over the live socket (server-contract §15) against a real server on each
+ * Stuck-tile relief over the live socket (docs/server.md §15) against a real server on each
  * database: the refusals in their order (Leader, off, too early, limit, none left), the substitute
  * drawn verifiably from the game's seed and shown as the team's task_override until it leaves the
  * square, proof sent for it, and two requests at once giving one substitute.
@@ -69,6 +69,8 @@ describe.each(backends())('relief (%s)', (backend) => {
 
     // Off by default; a member is refused before that.
     expect(await act(leader, 'roll_dice', game, game.team1, cast.ign.ownerA)).toBeNull();
+    const rolled = (await stored(cast, game)).version;
+    await Promise.all([member, spectator].map((w) => w.version(rolled)));
     expect(await ask(member, game, game.team1)).toBe(RELIEF_MESSAGES.leaderOnly);
     expect(await ask(leader, game, game.team1)).toBe(RELIEF_MESSAGES.off);
     expect((await cast.owner.put(`${game.path}/rules`, { relief_after_hours: 6, relief_max_per_team: 2 })).status).toBe(200);
@@ -106,7 +108,7 @@ describe.each(backends())('relief (%s)', (backend) => {
     form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'proof.png');
     const sent = await cast.member.call('POST', `${game.path}/submissions`, form);
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-    expect(sent.body.submission.task).toBe(first);
+    expect(sent.body.submission.task_description).toBe(first);
     // A pending proof is not an open task: no relief for it.
     expect(await ask(leader, game, game.team1)).toBe(RELIEF_MESSAGES.noTask);
     const review = await cast.owner.put(`${game.path}/submissions/${sent.body.submission.id}/review`, { decision: 'deny', reason: 'Blurry.' });

@@ -120,7 +120,7 @@ modelTests<Snap, ModelEvent, World>({
     return w;
   },
   guards: (paths) => {
-    // Both spec messages and the server's refusal are shown.
+    // Both documented messages and the server's refusal are shown.
     const errors = new Set(paths.flatMap((p) => p.steps.map((st) => st.state.context.error)));
     for (const text of [CSV_BAD_NAME, CSV_NO_FILE, TOO_LARGE]) expect(errors.has(text), text).toBe(true);
     // An answer is shown after an upload.

@@ -3,7 +3,7 @@ import { DEFAULT_HOURS_PER_TIER, MAX_ROLLS_PER_RUN, expectedRollsExact, forecast
 import { seededRandom } from '../../contract/game/random';
 
 /**
- * The forecast and the board simulator (server-contract §15) against exact values: the Markov
+ * The forecast and the board simulator (docs/server.md §15) against exact values: the Markov
  * chain's expected rolls, computed here a second way where the board allows it, and the Monte
  * Carlo estimates within their own 99 % interval of it.
  */

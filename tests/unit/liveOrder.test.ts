@@ -10,7 +10,7 @@ import { FakeSocket } from '../support/fakeSocket';
 import { fixtureGame, progressOf } from '../support/gameFixtures';
 
 /**
- * Order of live updates (docs/server.md §6 "Order"; issue #27): with several processes a watcher
+ * Order of live updates (docs/server.md §6 "Order"): with several processes a watcher
  * may receive version n + 1 before version n. The client applies updates in version order, never
  * steps back, waits ORDER_WAIT_MS for a missing version and then asks for the full state, and
  * keeps every log entry once, in the order written.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RELIEF_MESSAGES, reliefIndex, reliefIndexFromSigner } from '../../contract/game/relief';
 
 /**
- * The relief draw (server-contract §15; contract/game/relief.ts): the substitute's index from the
+ * The relief draw (docs/server.md §15; contract/game/relief.ts): the substitute's index from the
  * game's dice seed, checked against node:crypto's HMAC computed here by hand, and the rejection
  * rule driven with made-up digests.
  */

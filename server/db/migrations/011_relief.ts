@@ -1,7 +1,7 @@
 import type { DialectMigration } from './helpers';
 
 /**
- * Stuck-tile relief (server-contract §15; docs/game-rules.md §4):
+ * Stuck-tile relief (docs/server.md §15; docs/game-rules.md §4):
  * - games.relief_after_hours: hours on a square before its team may ask for a substitute task,
  *   null when relief is off (the default); games.relief_max_per_team: substitutes a team may get
  *   in a game (default 2);

@@ -110,7 +110,7 @@ describe('GameSettingsSchema', () => {
   const first = (input: unknown) => v.safeParse(GameSettingsSchema, input).issues?.[0]?.message ?? null;
 
   it('accepts valid settings and gives the validateSettings message first', () => {
-    expect(v.parse(GameSettingsSchema, { ...DEFAULT_SETTINGS, extra: 1 })).toEqual({ ...DEFAULT_SETTINGS, proof_required: false });
+    expect(v.parse(GameSettingsSchema, { ...DEFAULT_SETTINGS, extra: 1 })).toEqual({ ...DEFAULT_SETTINGS, proof_required: false, relief_after_hours: null, relief_max_per_team: 2 });
     expect(first({ ...DEFAULT_SETTINGS, board_size: 24 })).toBe(MSG.board);
     expect(first({ ...DEFAULT_SETTINGS, num_ladders: 13 })).toBe(MSG.ladders);
     expect(first({ ...DEFAULT_SETTINGS, num_easy_tasks: 20 })).toBe(
