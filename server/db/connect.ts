@@ -18,6 +18,7 @@ import { diceSeed } from './migrations/008_dice_seed';
 import { discord } from './migrations/009_discord';
 import { dink } from './migrations/010_dink';
 import { relief } from './migrations/011_relief';
+import { signups } from './migrations/012_signups';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '009_discord': discord,
   '010_dink': dink,
   '011_relief': relief,
+  '012_signups': signups,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

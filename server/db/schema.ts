@@ -59,6 +59,10 @@ interface EventsTable {
   start_datetime: string;
   end_datetime: string | null;
   created_at: string;
+  /** 1 while sign-ups are open (docs/server.md §12; migration 012_signups). */
+  signups_open: Generated<number>;
+  /** When sign-ups close (ISO time), or null. */
+  signups_close_at: string | null;
 }
 interface TeamsTable {
   id: Generated<number>;
@@ -222,6 +226,24 @@ export interface DiscordOutboxTable {
   payload: string;
   created_at: string;
 }
+/** A member's sign-up for an event (docs/server.md §12; migration 012_signups). */
+export interface SignupsTable {
+  id: Generated<number>;
+  event_id: number;
+  user_id: number;
+  osrs_ign_id: number;
+  /** 1 for 'I would lead a team'. */
+  wants_leader: number;
+  note: string;
+  /** The balancing score, a finite number 0..1,000,000, or null. */
+  score: number | null;
+  score_source: 'manual' | 'csv' | 'wom' | null;
+  /** The team it was placed on; null for a free agent. */
+  team_id: number | null;
+  created_at: string;
+  /** When the sign-up last changed (score, team): a balancing proposal is stale after it. */
+  updated_at: string;
+}
 /** An event's Dink link (docs/server.md §13; migration 010_dink). */
 interface DinkLinksTable {
   id: Generated<number>;
@@ -282,6 +304,7 @@ export interface Database {
   dink_accounts: DinkAccountsTable;
   dink_posts: DinkPostsTable;
   dink_digests: DinkDigestsTable;
+  signups: SignupsTable;
 }
 
 /** A database handle or an open transaction; repositories take either (docs/architecture.md §5). */
