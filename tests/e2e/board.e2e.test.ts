@@ -76,7 +76,7 @@ async function coveredLabels(page: Page): Promise<{ hidden: string[]; underPawns
 async function recordRollMoments(page: Page): Promise<void> {
   await page.evaluate(() => {
     type Sample = Record<string, string | number | boolean | null>;
-    const rec = { events: [] as { t: number; k: string; v: unknown }[], hidden: [] as string[], frames: 0 };
+    const rec = { events: [] as { t: number; k: string; v: unknown }[], hidden: [] as string[], frames: 0, sample: () => {} };
     (window as unknown as { __roll: typeof rec }).__roll = rec;
     let last: Sample = {};
     let movingTeam: string | null = null;
@@ -113,11 +113,17 @@ async function recordRollMoments(page: Page): Promise<void> {
         const why = visible(document.querySelector(`.board__pawn[data-team="${movingTeam}"]`));
         if (why) rec.hidden.push(`landed: ${why}`);
       }
-      rec.frames += 1;
       last = now;
-      requestAnimationFrame(tick);
     };
-    requestAnimationFrame(tick);
+    // Sampled every frame, and also when the test reads the record (rollMoments), so what the test
+    // saw on the page is in the record before it counts a roll's `since` (a frame may lag behind).
+    rec.sample = tick;
+    const frame = () => {
+      tick();
+      rec.frames += 1;
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
   });
   // The first frame records the page as it stands (every value is new then): wait for it, so a
   // roll's `since` counts from after it and the standing values never pass for the roll's changes.
@@ -127,7 +133,8 @@ async function recordRollMoments(page: Page): Promise<void> {
 /** What recordRollMoments saw since event `since`. */
 async function rollMoments(page: Page, since = 0): Promise<{ events: { t: number; k: string; v: unknown }[]; hidden: string[]; frames: number }> {
   return page.evaluate((from) => {
-    const rec = (window as unknown as { __roll: { events: { t: number; k: string; v: unknown }[]; hidden: string[]; frames: number } }).__roll;
+    const rec = (window as unknown as { __roll: { events: { t: number; k: string; v: unknown }[]; hidden: string[]; frames: number; sample: () => void } }).__roll;
+    rec.sample();
     return { events: rec.events.slice(from), hidden: [...rec.hidden], frames: rec.frames };
   }, since);
 }
@@ -338,9 +345,11 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
       const winner = blue.held!.winners![0].name;
       await page.getByTestId('winner-banner').waitFor();
       await page.getByTestId('podium').waitFor();
-      const order = momentOrder((await rollMoments(page, last.since)).events);
+      const moment = (await rollMoments(page, last.since)).events;
+      const order = momentOrder(moment);
+      const trace = moment.map((e) => `${Math.round(e.t)} ${e.k}=${String(e.v)}`).join(', ');
       expect(order.tumbled, 'the winning roll tumbled').toBe(true);
-      expect(order.early, 'shown before the winning die settled and the pawn arrived').toEqual([]);
+      expect(order.early, `shown before the winning die settled and the pawn arrived (${trace})`).toEqual([]);
       const seen = await rollMoments(page);
       expect(seen.hidden, `the moving pawn off screen at ${name}`).toEqual([]);
       // The winner's pawn stands on the last square; the winner is named once on the screen.
