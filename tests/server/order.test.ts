@@ -125,10 +125,12 @@ describe('update order across two server processes sharing PostgreSQL and Redis'
         leaderA.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team1, performer_ign_id: cast.ign.ownerA });
         leaderB.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team2, performer_ign_id: cast.ign.leader2 });
       }
-      const last = before.version + 2 * ROUNDS;
+      for (const w of watchers) await w.reach(before.version + 2 * ROUNDS);
+      // One more roll from a is the barrier (not a sleep): a late duplicate or entry of the rolls
+      // before it, sent on the same wires, reaches b before this roll's update does.
+      leaderA.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team1, performer_ign_id: cast.ign.ownerA });
+      const last = before.version + 2 * ROUNDS + 1;
       for (const w of watchers) await w.reach(last);
-      // Late duplicates or entries would still change something: let the wires settle.
-      await new Promise((r) => setTimeout(r, 300));
       const after = await stored(cast, game);
       expect(leaderA.count('action_error') + leaderB.count('action_error')).toBe(0);
       expect(after.version).toBe(last);
@@ -141,7 +143,7 @@ describe('update order across two server processes sharing PostgreSQL and Redis'
         const versions = w.applied.map((s) => s.version);
         for (let k = 1; k < versions.length; k += 1) expect(versions[k], `${name} step ${k}`).toBeGreaterThan(versions[k - 1]);
         for (const [k, s] of w.applied.entries()) if (!s.full && k > 0) expect(s.version, `${name} step ${k}`).toBe(versions[k - 1] + 1);
-        if (w.resyncs === 0) expect(versions, name).toEqual([before.version, ...Array.from({ length: 2 * ROUNDS }, (_, k) => before.version + 1 + k)]);
+        if (w.resyncs === 0) expect(versions, name).toEqual([before.version, ...Array.from({ length: 2 * ROUNDS + 1 }, (_, k) => before.version + 1 + k)]);
         // The log is the stored one: every entry once, newest first.
         expect(w.log.map((e) => e.id), name).toEqual(after.log_entries.map((e) => e.id));
         expect(w.log, name).toEqual(after.log_entries);
