@@ -196,7 +196,7 @@ function RecentPosts({ posts }: { posts: PostsRef }) {
       {loaded && items.length === 0 && <p className="muted" data-testid="dink-posts-empty">No posts from Dink yet.</p>}
       {items.length > 0 && (
         <div className="table-scroll">
-          <table className="table cards-sm dink-posts">
+          <table className="table dink-posts cards-sm">
             <thead>
               <tr>
                 <th scope="col">Time</th>
@@ -227,8 +227,11 @@ function PostRow({ post }: { post: DinkPost }) {
       <td data-label="Type">{label}</td>
       <td data-label="Summary" className="dink-posts__summary">{post.summary}</td>
       <td data-label="Outcome">
-        <span className={`dink-outcome dink-outcome--${DINK_OUTCOME_TONE[post.outcome]}`} data-testid="dink-post-outcome">{post.outcome}</span>{' '}
-        <span className="muted">{DINK_OUTCOME_TEXT[post.outcome]}</span>
+        {/* One box, so on a phone card the badge and its words wrap together beside the label. */}
+        <span>
+          <span className={`dink-outcome dink-outcome--${DINK_OUTCOME_TONE[post.outcome]}`} data-testid="dink-post-outcome">{post.outcome}</span>{' '}
+          <span className="muted">{DINK_OUTCOME_TEXT[post.outcome]}</span>
+        </span>
       </td>
     </tr>
   );
