@@ -9,6 +9,7 @@ import pg from 'pg';
 import { createTestDatabase, freePort, type TestDatabase } from '../tests/support/server';
 import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
+import { NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow } from './measure';
 
 /**
  * Many live games at once (docs/server.md §6): G games (BENCH_G, default 200), each
@@ -65,8 +66,6 @@ const CPU_PROF = process.env.BENCH_CPU_PROF ?? '';
 const SCALE = (process.env.BENCH_SCALE ?? '').split(',').map((x) => x.trim()).filter(Boolean).map(Number);
 const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? (SCALE.length ? 'bench/many-scale.md' : 'bench/many.md'));
 const TASKS_CSV = path.resolve(ROOT, 'examples/osrs-tasks.csv');
-/** Snakes on 213..218 of a 225 board: no team can get past 212, so no game ends. */
-const NO_WIN_SNAKES = [[213, 2], [214, 3], [215, 4], [216, 5], [217, 6], [218, 7]];
 const TEAM_COLORS = [['Red', '#aa0000'], ['Blue', '#0000aa'], ['Green', '#00aa00'], ['Gold', '#aaaa00']];
 const CLK_TCK = 100;
 
@@ -116,33 +115,12 @@ interface RunResult {
   sockets: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const wallNow = () => performance.timeOrigin + performance.now();
-
-/** The p-th percentile (0..100) of sorted values, nearest rank. */
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank];
-}
-
-/** VmHWM (peak resident set) of a process in kB. */
-function peakRssKb(pid: number): number {
-  const m = /VmHWM:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) : NaN;
-}
 
 /** utime + stime of a process in clock ticks. */
 function cpuTicks(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
-}
-
-/** Expects a 200 answer. */
-function ok(r: { status: number; body: unknown }, what: string): any {
-  if (r.status !== 200) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
 }
 
 /** A client process (spectators or Leaders) and its IPC messages. */

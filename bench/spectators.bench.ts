@@ -9,6 +9,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { createTestDatabase, freePort, startServer, type TestServer } from '../tests/support/server';
 import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
+import { NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow } from './measure';
 
 /**
  * Speed benchmark of the live game (docs/server.md §6), all in one run:
@@ -49,8 +50,6 @@ const WARMUP = 10;
 const ROLL_TIMEOUT_MS = 15_000;
 const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench/RESULTS.md');
 const TASKS_CSV = path.resolve(ROOT, 'examples/osrs-tasks.csv');
-/** Snakes on 213..218 of a 225 board: no team can get past 212, so the game never ends. */
-const NO_WIN_SNAKES = [[213, 2], [214, 3], [215, 4], [216, 5], [217, 6], [218, 7]];
 
 /** One fan-out run: latencies over all receipts, missed receipts, join storm time, peak RSS, messages a spectator got per roll. */
 interface RunResult {
@@ -69,28 +68,12 @@ interface Samples {
   httpBody: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const wallNow = () => performance.timeOrigin + performance.now();
-
-/** The p-th percentile (0..100) of sorted values, nearest rank. */
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank];
-}
 
 /** The median of a few numbers. */
 function median(values: number[]): number {
   const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   if (v.length === 0) return NaN;
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-}
-
-/** VmHWM (peak resident set) of a process in kB, from /proc/<pid>/status. */
-function peakRssKb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const m = /VmHWM:\s+(\d+)\s+kB/.exec(status);
-  return m ? Number(m[1]) : NaN;
 }
 
 /** Opens one websocket socket.io-client socket and resolves once connected. */
@@ -197,12 +180,6 @@ async function fanOut(url: string, n: number, mode: 'real' | 'bare', gameId: num
 
 /** Cookie header of an ApiClient's session. */
 const cookieOf = (api: ApiClient) => [...api.cookies].map(([k, val]) => `${k}=${val}`).join('; ');
-
-/** Expects a 200 answer. */
-function ok(r: { status: number; body: unknown }, what: string): any {
-  if (r.status !== 200) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
 
 /** Sets up the game on the real server; returns ids and the Leader's cookie. */
 async function setUpGame(server: TestServer) {
