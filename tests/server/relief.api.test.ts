@@ -6,7 +6,7 @@ import { ApiClient } from '../support/api';
 import { directSql, importTasksCsv } from '../support/fixtures';
 import { autoSplit } from '../../contract/game';
 import { RELIEF_MESSAGES, reliefIndex } from '../../contract/game/relief';
-import { act, castOf, newGame, stored, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
+import { act, castOf, connect, newGame, stored, useTwoProcessCast, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
 
 /**
  * Stuck-tile relief over the live socket (docs/server.md §15) against a real server on each
@@ -17,6 +17,36 @@ import { act, castOf, newGame, stored, watchersOf, type Cast, type TestGame, typ
 
 const BURSTS = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', BOARD_SEED: '77' };
 const HOUR_MS = 3_600_000;
+
+/** Sends request_relief from `w`; the action_error text, or null once the game's version moved. */
+async function ask(w: Watcher, game: TestGame, teamId: number): Promise<string | null> {
+  const mark = w.got.length;
+  const version = w.held?.version ?? 0;
+  w.socket.emit('request_relief', { game_id: game.gameId, team_id: teamId });
+  const r = await w.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && x.payload.game_state.version > version), 5000, mark);
+  return r.event === 'action_error' ? r.payload.message : null;
+}
+
+/** Moves the team's arrival on its square `hours` into the past (database `env`), as if it had waited that long. */
+async function backdate(env: Record<string, string>, game: TestGame, teamId: number, hours: number): Promise<void> {
+  await directSql(env, 'UPDATE team_states SET square_since = ? WHERE game_id = ? AND team_id = ?', [new Date(Date.now() - hours * HOUR_MS).toISOString(), game.gameId, teamId]);
+}
+
+/**
+ * The substitute the contract's draw gives for relief `k` of the team on its square now: the
+ * clan's same-tier tasks not on the board (nor in `exclude`), by id, indexed with reliefIndex from
+ * the game's stored seed, as anyone can once the seed is revealed.
+ */
+async function expectedSubstitute(env: Record<string, string>, cast: Cast, game: TestGame, teamId: number, k: number, exclude: string[] = []): Promise<string> {
+  const g = await stored(cast, game);
+  const team = g.team_states.find((t) => t.team_id === teamId)!;
+  const difficulty = team.task_override?.difficulty ?? g.board_squares[team.current_position - 1].task_difficulty;
+  const onBoard = new Set(g.board_squares.map((s) => s.task_id));
+  const tasks: { id: number; description: string; difficulty: string }[] = (await cast.owner.get(`/api/clan/${cast.clanId}/tasks`)).body.tasks;
+  const candidates = tasks.filter((t) => t.difficulty === difficulty && !onBoard.has(t.id) && !exclude.includes(t.description)).sort((a, b) => a.id - b.id);
+  const [{ dice_seed: seed }] = await directSql(env, 'SELECT dice_seed FROM games WHERE id = ?', [game.gameId]);
+  return candidates[await reliefIndex(seed, game.gameId, teamId, k, candidates.length)].description;
+}
 
 describe.each(backends())('relief (%s)', (backend) => {
   const suite = useServerSuite(backend, BURSTS);
@@ -31,32 +61,6 @@ describe.each(backends())('relief (%s)', (backend) => {
   afterAll(() => {
     for (const w of open) w.close();
   });
-
-  /** Sends request_relief from `w`; the action_error text, or null once the game's version moved. */
-  async function ask(w: Watcher, game: TestGame, teamId: number): Promise<string | null> {
-    const mark = w.got.length;
-    const version = w.held?.version ?? 0;
-    w.socket.emit('request_relief', { game_id: game.gameId, team_id: teamId });
-    const r = await w.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && x.payload.game_state.version > version), 5000, mark);
-    return r.event === 'action_error' ? r.payload.message : null;
-  }
-
-  /** Moves the team's arrival on its square `hours` into the past, as if it had waited that long. */
-  async function backdate(game: TestGame, teamId: number, hours: number): Promise<void> {
-    await directSql(suite.env, 'UPDATE team_states SET square_since = ? WHERE game_id = ? AND team_id = ?', [new Date(Date.now() - hours * HOUR_MS).toISOString(), game.gameId, teamId]);
-  }
-
-  /** The substitute the contract's draw gives for relief `k` of the team on its square now. */
-  async function expectedSubstitute(game: TestGame, teamId: number, k: number, exclude: string[] = []): Promise<string> {
-    const g = await stored(cast, game);
-    const team = g.team_states.find((t) => t.team_id === teamId)!;
-    const difficulty = team.task_override?.difficulty ?? g.board_squares[team.current_position - 1].task_difficulty;
-    const onBoard = new Set(g.board_squares.map((s) => s.task_id));
-    const tasks: { id: number; description: string; difficulty: string }[] = (await cast.owner.get(`/api/clan/${cast.clanId}/tasks`)).body.tasks;
-    const candidates = tasks.filter((t) => t.difficulty === difficulty && !onBoard.has(t.id) && !exclude.includes(t.description)).sort((a, b) => a.id - b.id);
-    const [{ dice_seed: seed }] = await directSql(suite.env, 'SELECT dice_seed FROM games WHERE id = ?', [game.gameId]);
-    return candidates[await reliefIndex(seed, game.gameId, teamId, k, candidates.length)].description;
-  }
 
   it('refuses in order, then gives a verifiable same-tier substitute that proof applies to, up to the limit', async () => {
     const game = await newGame(cast, { size: 25, noWin: false, proof: true });
@@ -82,8 +86,8 @@ describe.each(backends())('relief (%s)', (backend) => {
     const team = before.team_states.find((t) => t.team_id === game.team1)!;
     expect(team.task_state).toBe('open');
     const square = before.board_squares[team.current_position - 1];
-    await backdate(game, game.team1, 7);
-    const first = await expectedSubstitute(game, game.team1, 1);
+    await backdate(suite.env, game, game.team1, 7);
+    const first = await expectedSubstitute(suite.env, cast, game, game.team1, 1);
     const mark = spectator.got.length;
     expect(await ask(leader, game, game.team1)).toBeNull();
     const after = await stored(cast, game);
@@ -115,15 +119,15 @@ describe.each(backends())('relief (%s)', (backend) => {
     expect(review.status, JSON.stringify(review.body)).toBe(200);
 
     // Denied counts as stuck too: the second substitute, never the first again.
-    await backdate(game, game.team1, 30);
-    const second = await expectedSubstitute(game, game.team1, 2, [first]);
+    await backdate(suite.env, game, game.team1, 30);
+    const second = await expectedSubstitute(suite.env, cast, game, game.team1, 2, [first]);
     expect(await ask(leader, game, game.team1)).toBeNull();
     const twice = (await stored(cast, game)).team_states.find((t) => t.team_id === game.team1)!;
     expect(twice.task_override?.description).toBe(second);
     expect(second).not.toBe(first);
 
     // The limit.
-    await backdate(game, game.team1, 30);
+    await backdate(suite.env, game, game.team1, 30);
     expect(await ask(leader, game, game.team1)).toBe(RELIEF_MESSAGES.limit('Red Team'));
 
     // Leaving the square ends the substitute.
@@ -139,7 +143,7 @@ describe.each(backends())('relief (%s)', (backend) => {
     const leader = await watcher('leader2', cast.leader2);
     await leader.join(game.gameId, true);
     expect(await act(leader, 'roll_dice', game, game.team2, cast.ign.leader2)).toBeNull();
-    await backdate(game, game.team2, 2);
+    await backdate(suite.env, game, game.team2, 2);
     const before = await stored(cast, game);
     const other = await watcher('leader2 again', cast.leader2);
     await other.join(game.gameId, true);
@@ -174,10 +178,47 @@ describe.each(backends())('relief (%s)', (backend) => {
     const leader = await watcher('solo leader', owner);
     await leader.join(game.gameId, true);
     expect(await act(leader, 'roll_dice', game, game.team1, small.ign.ownerA)).toBeNull();
-    await backdate(game, game.team1, 2);
+    await backdate(suite.env, game, game.team1, 2);
     const state = (await owner.get(path)).body.game;
     const tier = state.board_squares[state.team_states[0].current_position - 1].task_difficulty;
     expect(await ask(leader, game, game.team1)).toBe(RELIEF_MESSAGES.noneLeft(tier));
   });
 });
 
+
+describe('relief across two server processes sharing PostgreSQL and Redis', () => {
+  const redisUrl = process.env.TEST_REDIS_URL;
+  if (!redisUrl || !process.env.TEST_DATABASE_URL) {
+    it.skip('skipped: set TEST_REDIS_URL and TEST_DATABASE_URL to run it', () => {});
+    return;
+  }
+  const site = useTwoProcessCast(redisUrl, BURSTS, 'relief-redis');
+
+  it('the Leader asks through both processes at once: one substitute, the one the seed draws, live for a spectator on the other process', async () => {
+    const { a, b, cast, open } = site;
+    await importTasksCsv(cast.owner, cast.clanId);
+    const game = await newGame(cast, { size: 25, noWin: false, proof: true });
+    expect((await cast.owner.put(`${game.path}/rules`, { relief_after_hours: 1 })).status).toBe(200);
+    const onA = await connect(a.url, 'leader2@a', cast.leader2);
+    const onB = await connect(b.url, 'leader2@b', cast.leader2);
+    const spectator = await connect(b.url, 'spectator@b');
+    open.push(onA, onB, spectator);
+    for (const w of [onA, onB, spectator]) await w.join(game.gameId, true);
+    expect(await act(onA, 'roll_dice', game, game.team2, cast.ign.leader2)).toBeNull();
+    await backdate(site.db.env, game, game.team2, 2);
+    const expected = await expectedSubstitute(site.db.env, cast, game, game.team2, 1);
+    const before = await stored(cast, game);
+
+    const answers = await Promise.all([ask(onA, game, game.team2), ask(onB, game, game.team2)]);
+    const after = await stored(cast, game);
+    expect(after.version).toBe(before.version + 1);
+    expect(after.log_entries.filter((e) => e.message.includes('was stuck'))).toHaveLength(1);
+    expect(answers.filter((x) => x === null).length).toBeGreaterThanOrEqual(1);
+    expect(answers.filter((x) => x !== null)).toEqual(answers.filter((x) => x !== null).map(() => RELIEF_MESSAGES.tooEarly(1)));
+    const team = after.team_states.find((t) => t.team_id === game.team2)!;
+    expect(team.task_override?.description).toBe(expected);
+    // The spectator on process b holds the same substitute.
+    const seen = await spectator.version(after.version);
+    expect(seen.team_states.find((t) => t.team_id === game.team2)?.task_override?.description).toBe(expected);
+  });
+});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { useTwoProcesses } from './suite';
-import type { TestServer } from './server';
+import type { TestDatabase, TestServer } from './server';
 import * as v from 'valibot';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { ApiClient } from './api';
@@ -252,6 +252,8 @@ export interface TwoProcessCast {
   readonly cast: Cast;
   /** Sockets a test opens; closed after the suite. */
   readonly open: Watcher[];
+  /** The PostgreSQL database both processes use (its env for directSql). */
+  readonly db: TestDatabase;
 }
 
 /**
@@ -279,6 +281,9 @@ export function useTwoProcessCast(redisUrl: string, env: Record<string, string>,
     get cast() {
       if (!cast) throw new Error('useTwoProcessCast: read the cast inside hooks and tests');
       return cast;
+    },
+    get db() {
+      return site.db;
     },
     open,
   };
