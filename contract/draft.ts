@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { DraftState } from './signup';
+import { DraftStateSchema, SignupSchema, type DraftState } from './signup';
 
 // ---------------------------------------------------------------------------------------------
 // The captains' draft (docs/server.md §13, "Captains' draft"): the start body, the socket
@@ -40,6 +40,14 @@ export const StartDraftBodySchema = v.object(
   'Request body must be a JSON object.',
 );
 export type StartDraftBody = v.InferOutput<typeof StartDraftBodySchema>;
+
+/** The answer of every draft change. */
+export const DraftAnswerSchema = v.object({ draft_state: v.nullable(DraftStateSchema) });
+export type DraftAnswer = v.InferOutput<typeof DraftAnswerSchema>;
+
+/** The answer of GET .../draft: the draft (null without one) and the event's sign-ups, which name its ids. */
+export const DraftRoomAnswerSchema = v.object({ draft_state: v.nullable(DraftStateSchema), signups: v.array(SignupSchema) });
+export type DraftRoomAnswer = v.InferOutput<typeof DraftRoomAnswerSchema>;
 
 /** join_draft / leave_draft payload. */
 export const JoinDraftSchema = v.object({ event_id: id('event_id') });

@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/connect';
 import { snakeTurn } from '../../contract/draft';
-import type { DraftState } from '../../contract/signup';
+import type { DraftState, Signup } from '../../contract/signup';
 
 /** A drafts row with its JSON columns read. */
 export interface DraftRow {
@@ -118,4 +118,23 @@ export async function updateDraft(db: Db, eventId: number, version: number, chan
 /** The running drafts with their deadlines and versions (for the clocks of every process). */
 export async function runningDrafts(db: Db): Promise<{ event_id: number; deadline: string | null; version: number }[]> {
   return db.selectFrom('drafts').select(['event_id', 'deadline', 'version']).where('status', '=', 'running').execute();
+}
+
+/**
+ * Every sign-up of an event in the API's sign-up shape (docs/server.md §13), oldest first (ties by
+ * id): the draft room names the ids of draft_state with them.
+ */
+export async function listEventSignups(db: Db, eventId: number): Promise<Signup[]> {
+  const rows = await db.selectFrom('signups')
+    .innerJoin('igns', 'igns.id', 'signups.osrs_ign_id')
+    .innerJoin('users', 'users.id', 'signups.user_id')
+    .select([
+      'signups.id', 'signups.event_id', 'signups.user_id', 'users.username', 'signups.osrs_ign_id', 'igns.ign', 'signups.wants_leader',
+      'signups.note', 'signups.score', 'signups.score_source', 'signups.team_id', 'signups.created_at',
+    ])
+    .where('signups.event_id', '=', eventId)
+    .orderBy('signups.created_at')
+    .orderBy('signups.id')
+    .execute();
+  return rows.map((r) => ({ ...r, wants_leader: r.wants_leader === 1, score: r.score === null ? null : Number(r.score) }));
 }

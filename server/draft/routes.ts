@@ -4,7 +4,7 @@ import { pathId, readJson, requireUser } from '../http/context';
 import { requireManager, requireMember } from '../clans/access';
 import { findEvent } from '../events/repository';
 import { StartDraftBodySchema } from '../../contract/draft';
-import { loadDraftState } from './repository';
+import { listEventSignups, loadDraftState } from './repository';
 import { draftChanged, endDraft, pauseDraft, resumeDraft, startDraft, undoPick, type DraftOutcome } from './service';
 
 /**
@@ -26,7 +26,8 @@ async function draftScope(c: Context<AppEnv>, manager: boolean): Promise<{ event
  * The captains' draft of an event (docs/server.md §13, "Captains' draft"), errors as draftScope;
  * every change answers `{draft_state}` and sends it to the draft room (draft_state), and the
  * teams it changed to the game's rooms (team_update).
- * - GET /clan/{clanId}/events/{eventId}/draft → {draft_state} (null without a draft), members
+ * - GET /clan/{clanId}/events/{eventId}/draft → {draft_state (null without a draft), signups (every
+ *   sign-up of the event, oldest first, to name the ids of draft_state)}, members
  * - POST same path {captain_signup_ids, pick_seconds} starts it, managers: 400 bad body, 404 a
  *   captain sign-up of another event, 409 a draft under way / the game under way / two captains
  *   of one team / nobody to draft (draft/service.ts startDraft)
@@ -39,7 +40,8 @@ export function draftRoutes(): Hono<AppEnv> {
 
   app.get(base, async (c) => {
     const { eventId } = await draftScope(c, false);
-    return c.json({ draft_state: await loadDraftState(c.get('deps').db, eventId) });
+    const { db } = c.get('deps');
+    return c.json({ draft_state: await loadDraftState(db, eventId), signups: await listEventSignups(db, eventId) });
   });
 
   const answer = async (c: Context<AppEnv>, eventId: number, outcome: DraftOutcome) => {
