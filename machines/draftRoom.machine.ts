@@ -48,17 +48,17 @@ const draftRoomSetup = setup({
   actors: {
     loadRoom: missingPromise<DraftRoomAnswer>('draftRoom', 'loadRoom'),
     startDraft: missingPromise<DraftState, { captainIds: number[]; pickSeconds: number }>('draftRoom', 'startDraft'),
-    controlDraft: missingPromise<{ action: DraftControl; state: DraftState }, { action: DraftControl }>('draftRoom', 'controlDraft'),
+    controlDraft: missingPromise<DraftState, { action: DraftControl }>('draftRoom', 'controlDraft'),
     feed: missingCallback<DraftFeedCommand>('draftRoom', 'feed'),
   },
   guards: {
     canStart: ({ context }) => context.draft === null || context.draft.status === 'done',
-    canControl: ({ context, event }) => {
+    canControl: ({ context, event }, action: DraftControl) => {
       const status = context.draft?.status;
-      if (event.type !== 'draft.control' || status === undefined || status === 'done') return false;
-      if (event.action === 'pause') return status === 'running';
-      if (event.action === 'resume') return status === 'paused';
-      if (event.action === 'undo') return context.draft!.picks.length > 0;
+      if (event.type !== 'draft.control' || event.action !== action || status === undefined || status === 'done') return false;
+      if (action === 'pause') return status === 'running';
+      if (action === 'resume') return status === 'paused';
+      if (action === 'undo') return context.draft!.picks.length > 0;
       return true;
     },
     canPick: ({ context, event }) => event.type === 'draft.pick' && context.draft?.status === 'running' && context.draft.pool.includes(event.signupId),
@@ -74,6 +74,24 @@ const draftRoomSetup = setup({
 });
 
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
+
+/** The controls, and the state of ready that saves each. */
+const CONTROLS: readonly DraftControl[] = ['pause', 'resume', 'undo', 'end'];
+const CONTROL_STATES = { pause: 'pausing', resume: 'resuming', undo: 'undoing', end: 'ending' } as const;
+
+/** A state that saves one control (`controlDraft`) and goes back to idle with its text or the refusal. */
+function controlState(action: DraftControl) {
+  return {
+    tags: ['busy'],
+    invoke: {
+      id: 'controlDraft',
+      src: 'controlDraft',
+      input: { action },
+      onDone: { target: 'idle', actions: [{ type: 'assignDraft', params: ({ event }: { event: { output: DraftState } }) => event.output }, { type: 'showSuccess', params: DRAFT_ROOM_TEXTS[action] }] },
+      onError: { target: 'idle', actions: { type: 'showError', params: errorOf } },
+    },
+  } as const;
+}
 const refusalOf = ({ event }: { event: { message: string } }) => new Error(event.message);
 
 /**
@@ -82,7 +100,8 @@ const refusalOf = ({ event }: { event: { message: string } }) => new Error(event
  * While `ready`, the `feed` actor watches the draft over the socket and reports each draft_state
  * (`draft.updated`) and action_error (`draft.refused`); a reconnect joins again and brings the
  * whole state. In `ready.idle` a manager starts a draft when there is none or it is done
- * (`starting`), or pauses, resumes, undoes the last pick or ends it (`controlling`); the captain on
+ * (`starting`), or pauses, resumes, undoes the last pick or ends it (`pausing`, `resuming`,
+ * `undoing`, `ending`); the captain on
  * the clock picks a free agent (`picking`: the feed sends draft_pick, and the next draft_state or
  * refusal ends it). Each action ends in `ready.idle` with its text or the server's refusal.
  */
@@ -114,7 +133,7 @@ export const draftRoomMachine = draftRoomSetup.createMachine({
         idle: {
           on: {
             'draft.start': { guard: 'canStart', target: 'starting', actions: 'clearMessage' },
-            'draft.control': { guard: 'canControl', target: 'controlling', actions: 'clearMessage' },
+            'draft.control': CONTROLS.map((action) => ({ guard: { type: 'canControl' as const, params: action }, target: CONTROL_STATES[action], actions: 'clearMessage' as const })),
             'draft.pick': { guard: 'canPick', target: 'picking', actions: ['clearMessage', { type: 'sendPick', params: ({ event }) => event.signupId }] },
             'draft.refused': { actions: { type: 'showError', params: refusalOf } },
           },
@@ -129,22 +148,10 @@ export const draftRoomMachine = draftRoomSetup.createMachine({
             onError: { target: 'idle', actions: { type: 'showError', params: errorOf } },
           },
         },
-        controlling: {
-          tags: ['busy'],
-          invoke: {
-            id: 'controlDraft',
-            src: 'controlDraft',
-            input: ({ event }) => ({ action: event.type === 'draft.control' ? event.action : 'pause' }),
-            onDone: {
-              target: 'idle',
-              actions: [
-                { type: 'assignDraft', params: ({ event }) => event.output.state },
-                { type: 'showSuccess', params: ({ event }) => DRAFT_ROOM_TEXTS[event.output.action] },
-              ],
-            },
-            onError: { target: 'idle', actions: { type: 'showError', params: errorOf } },
-          },
-        },
+        pausing: controlState('pause'),
+        resuming: controlState('resume'),
+        undoing: controlState('undo'),
+        ending: controlState('end'),
         picking: {
           tags: ['busy'],
           on: {

@@ -4,7 +4,7 @@ import type { draftRoomMachine } from './draftRoom.machine';
 type S = SnapshotFrom<typeof draftRoomMachine>;
 
 /** Which phase the draft room shows. */
-export type DraftRoomPhase = 'loading' | 'loadFailed' | 'idle' | 'starting' | 'controlling' | 'picking';
+export type DraftRoomPhase = 'loading' | 'loadFailed' | 'idle' | 'starting' | 'pausing' | 'resuming' | 'undoing' | 'ending' | 'picking';
 
 /** Named selectors of the draftRoom chart. */
 export const selectDraftPhase = (s: S): DraftRoomPhase => (s.matches('ready') ? ((s.value as { ready: DraftRoomPhase }).ready) : (s.value as DraftRoomPhase));

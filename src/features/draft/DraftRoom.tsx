@@ -24,7 +24,7 @@ export interface DraftEffects {
 }
 
 /** The real calls and socket. */
-export const liveDraftEffects: DraftEffects = {
+const liveDraftEffects: DraftEffects = {
   fetchDraftRoom: draftApi.fetchDraftRoom,
   startDraft: draftApi.startDraft,
   controlDraft: draftApi.controlDraft,
@@ -59,7 +59,7 @@ export function DraftRoom({ clanId, eventId, viewer, effects = liveDraftEffects,
       actors: {
         loadRoom: latestCall(latest, (fx, clan, event) => fx.fetchDraftRoom(clan, event)),
         startDraft: latestCall(latest, (fx, clan, event, input: { captainIds: number[]; pickSeconds: number }) => fx.startDraft(clan, event, input.captainIds, input.pickSeconds)),
-        controlDraft: latestCall(latest, async (fx, clan, event, input: { action: DraftControl }) => ({ action: input.action, state: await fx.controlDraft(clan, event, input.action) })),
+        controlDraft: latestCall(latest, (fx, clan, event, input: { action: DraftControl }) => fx.controlDraft(clan, event, input.action)),
         feed: feed ?? draftFeedActor(eventId, effects.openSocket),
       },
     }),
@@ -83,10 +83,10 @@ export function DraftRoom({ clanId, eventId, viewer, effects = liveDraftEffects,
               {message.text}
             </Notice>
           )}
-          {busy && <Spinner text={DRAFT_TEXTS.busy[phase as 'starting' | 'controlling' | 'picking']} />}
+          {busy && <Spinner text={phase === 'starting' || phase === 'picking' ? DRAFT_TEXTS.busy[phase] : DRAFT_TEXTS.busy.controlling} />}
           {draft ? <DraftBoard room={room} draft={draft} signups={signups} viewer={viewer} /> : <p data-testid="draft-none">{DRAFT_TEXTS.none}</p>}
           {viewer.isManager && draft && draft.status !== 'done' && <DraftControls room={room} />}
-          {viewer.isManager && canStart && <StartDraftForm room={room} signups={signups} disabled={busy} />}
+          {viewer.isManager && (draft === null || draft.status === 'done') && <StartDraftForm room={room} signups={signups} disabled={busy || !canStart} />}
         </>
       )}
     </section>
