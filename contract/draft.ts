@@ -75,6 +75,7 @@ export const DRAFT_MESSAGES = {
   captainNotFound: (signupId: number) => `Sign-up ID ${signupId} not found.`,
   captainSameTeam: 'Two captains are on the same team.',
   poolEmpty: 'There are no free agents to draft.',
+  teamGone: 'The team on the clock was deleted: undo a pick or end the draft.',
 } as const;
 
 /**

@@ -14,7 +14,8 @@ const SWEEP_MS = 5000;
  * draft's version lets exactly one process pick however many fire.
  */
 export class DraftClock {
-  private readonly timers = new Map<number, { version: number; timer: NodeJS.Timeout }>();
+  /** Per draft: the version its timer is for, and the timer (null once it fired and could not pick at that version). */
+  private readonly timers = new Map<number, { version: number; timer: NodeJS.Timeout | null }>();
   private sweeper: NodeJS.Timeout | null = null;
   private stopped = false;
 
@@ -36,7 +37,7 @@ export class DraftClock {
   stop(): void {
     this.stopped = true;
     if (this.sweeper) clearInterval(this.sweeper);
-    for (const { timer } of this.timers.values()) clearTimeout(timer);
+    for (const { timer } of this.timers.values()) if (timer) clearTimeout(timer);
     this.timers.clear();
   }
 
@@ -63,7 +64,7 @@ export class DraftClock {
 
   private clear(eventId: number): void {
     const held = this.timers.get(eventId);
-    if (held) clearTimeout(held.timer);
+    if (held?.timer) clearTimeout(held.timer);
     this.timers.delete(eventId);
   }
 
@@ -86,10 +87,20 @@ export class DraftClock {
       if (outcome) {
         log.info({ event_id: eventId, picks: outcome.state.picks.length }, 'draft clock picked');
         await draftChanged(this.deps, eventId, outcome);
-      } else {
-        await this.arm(eventId);
+        return;
       }
+      const draft = await findDraft(this.deps.db, eventId);
+      if (draft?.status === 'running' && draft.version === version && draft.deadline !== null && Date.parse(draft.deadline) <= Date.now()) {
+        // Run out, unchanged, and still no pick (the team on the clock was deleted): no timer until the draft changes.
+        this.timers.set(eventId, { version, timer: null });
+        log.warn({ event_id: eventId }, '[draft] the clock ran out but could not pick');
+        return;
+      }
+      // Changed meanwhile, or fired before the deadline (another process's clock set it): follow the draft as stored.
+      if (draft?.status === 'running') this.set(eventId, draft.deadline, draft.version);
+      else this.clear(eventId);
     } catch (err) {
+      // The sweep sets the timer again (none is held now), so a passing failure is retried.
       log.error({ err, event_id: eventId }, '[draft] clock pick failed');
     }
   }

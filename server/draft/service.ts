@@ -83,10 +83,14 @@ async function placePicks(trx: Trx, eventId: number): Promise<number[]> {
  * else the next turn's clock.
  */
 async function writePick(trx: Trx, draft: DraftRow, picks: PickRow[], pool: PoolEntry[], entry: PoolEntry, auto: boolean): Promise<{ set: DraftChange; teamIds?: number[] }> {
-  const pickNo = picks.length;
-  const turn = snakeTurn(draft.order, pickNo);
+  // The turn counts the picks there are; the stored number follows the last one (picks of a
+  // deleted team are gone with it, so the count may be below the last number).
+  const turn = snakeTurn(draft.order, picks.length);
+  const pickNo = picks.length === 0 ? 0 : picks[picks.length - 1].pick_no + 1;
+  const team = await trx.selectFrom('teams').select('id').where('id', '=', turn.team_id).executeTakeFirst();
+  if (!team) throw conflict(DRAFT_MESSAGES.teamGone);
   await trx.insertInto('draft_picks').values({ event_id: draft.event_id, pick_no: pickNo, team_id: turn.team_id, signup_id: entry.signup_id, at: nowIso(), auto: auto ? 1 : 0 }).execute();
-  await announcePick(trx, draft.event_id, turn.team_id, { ign: entry.ign, pick: pickNo + 1, round: turn.round, auto });
+  await announcePick(trx, draft.event_id, turn.team_id, { ign: entry.ign, pick: picks.length + 1, round: turn.round, auto });
   if (pool.length === 1) return { set: { status: 'done', deadline: null, paused_remaining_ms: null }, teamIds: await placePicks(trx, draft.event_id) };
   return { set: { deadline: later(draft.pick_seconds * 1000) } };
 }

@@ -198,6 +198,34 @@ describe.each(backends())('captains draft (%s)', (backend: Backend) => {
   }, 30_000);
 });
 
+describe.each(backends())('captains draft and deletions (%s)', (backend: Backend) => {
+  const suite = useServerSuite(backend);
+  const open: DraftWatcher[] = [];
+  afterAll(() => {
+    for (const w of open) w.close();
+  });
+
+  it('a team deleted mid-draft refuses its turn clearly; the draft still ends; deleting the event takes the draft', async () => {
+    const c = await draftCast(suite.url, suite.env, `del${backend.slice(0, 2)}`);
+    const started = await c.owner.api.post(c.path, { captain_signup_ids: [c.signup[c.owner.ign], c.signup[c.captain2.ign]] });
+    const [t1, t2] = started.body.draft_state.order as number[];
+    const cap1 = await draftWatcher(suite.url, 'cap1', c.owner.api);
+    const cap2 = await draftWatcher(suite.url, 'cap2', c.captain2.api);
+    open.push(cap1, cap2);
+    await cap1.join(c.eventId);
+    await cap2.join(c.eventId);
+    expect(await cap1.pick(c.eventId, c.signup[c.players[0].ign], t1)).toBeNull();
+    expect((await c.owner.api.del(`/api/clan/${c.clanId}/events/${c.eventId}/teams/${t2}`)).status).toBe(200);
+    expect(await cap2.pick(c.eventId, c.signup[c.players[1].ign], t2)).toBe(DRAFT_MESSAGES.teamGone);
+    const ended = await c.owner.api.post(`${c.path}/end`);
+    expect(ended.status).toBe(200);
+    expect(ended.body.draft_state).toMatchObject({ status: 'done', picks: [{ team_id: t1, signup_id: c.signup[c.players[0].ign] }] });
+    expect((await c.owner.api.del(`/api/clan/${c.clanId}/events/${c.eventId}`)).status).toBe(200);
+    expect((await c.owner.api.get(c.path)).status).toBe(404);
+    expect(Number((await directSql(suite.env, 'SELECT COUNT(*) AS n FROM drafts WHERE event_id = ?', [c.eventId]))[0].n)).toBe(0);
+  });
+});
+
 describe.each(backends())('captains draft clock across a restart (%s)', (backend: Backend) => {
   let db: TestDatabase;
   let server: TestServer | undefined;
