@@ -68,6 +68,11 @@ export interface Broadcaster {
   dinkPosted(clanId: number, eventId: number, post: DinkPost): Promise<void>;
   /** A captains' draft changed (docs/server.md §13): `draft_state` to its room `draft:<eventId>` in every process. */
   draftChanged(state: DraftState): void;
+  /**
+   * A user left or was removed from clan `clanId`: their open sockets leave the draft rooms of the
+   * clan's events at once, in every process (docs/server.md §13: drafts are for clan members).
+   */
+  draftsLeft(userId: number, clanId: number): Promise<void>;
 }
 
 /** A broadcaster that sends nothing (used before sockets are attached). */
@@ -83,4 +88,5 @@ export const silentBroadcaster: Broadcaster = {
   async signedOut() {},
   async dinkPosted() {},
   draftChanged() {},
+  async draftsLeft() {},
 };

@@ -185,6 +185,16 @@ export class RoomBroadcaster implements Broadcaster {
     }
   }
 
+  /** Broadcaster.draftsLeft: the user's sockets (their `user:<id>` room) leave the draft rooms of the clan's events. */
+  async draftsLeft(userId: number, clanId: number): Promise<void> {
+    try {
+      const events = await this.db.selectFrom('events').select('id').where('clan_id', '=', clanId).execute();
+      if (events.length > 0) this.io.in(userRoom(userId)).socketsLeave(events.map((e) => draftRoom(e.id)));
+    } catch (err) {
+      log.error({ err, clan_id: clanId }, '[realtime] leaving the draft rooms failed');
+    }
+  }
+
   /** Broadcaster.signedOut: disconnects the session's sockets, or all the user's, in every process. */
   async signedOut(userId: number, sessionId: string | null): Promise<void> {
     this.io.in(sessionId === null ? userRoom(userId) : sessionRoom(hashSessionId(sessionId))).disconnectSockets(true);

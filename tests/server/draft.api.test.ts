@@ -78,6 +78,15 @@ describe.each(backends())('captains draft (%s)', (backend: Backend) => {
     expect(room.draft_state).toEqual(started.body.draft_state);
     expect(room.signups.map((s: { ign: string }) => s.ign)).toEqual([c.owner.ign, c.captain2.ign, ...c.players.map((p) => p.ign)]);
     expect(room.signups[3]).toMatchObject({ score: 40, team_id: null, wants_leader: false, username: expect.any(String) });
+    // A member removed from the clan stops receiving the draft at once.
+    const leaver = await watcher('leaver', c.players[3].api);
+    expect(await leaver.join(c.eventId)).toEqual(started.body.draft_state);
+    expect((await c.owner.api.del(`/api/clan/${c.clanId}/members/${c.players[3].userId}`)).status).toBe(200);
+    const since = leaver.got.length;
+    expect((await c.owner.api.post(`${c.path}/pause`)).status).toBe(200);
+    await member.stateWhere((s) => s.status === 'paused', 5000, 0);
+    expect(leaver.got.slice(since)).toEqual([]);
+    expect(await leaver.join(c.eventId)).toBe(DRAFT_MESSAGES.eventNotFound);
     const signedOut = await watcher('anon');
     expect(await signedOut.join(c.eventId)).toBe(DRAFT_MESSAGES.signIn);
     const bad = await watcher('bad payload', c.member.api);
