@@ -72,7 +72,7 @@ export function DraftRoom({ clanId, eventId, viewer, effects = liveDraftEffects,
   const canStart = useSelector(room, sel.canStartDraft);
 
   return (
-    <section className="game-area draft-room" aria-labelledby="draft-room-title" data-testid="draft-room" data-phase={phase}>
+    <section className="panel draft-room" aria-labelledby="draft-room-title" data-testid="draft-room" data-phase={phase}>
       <h2 id="draft-room-title">{DRAFT_TEXTS.title}</h2>
       {phase === 'loading' && <Spinner text={DRAFT_TEXTS.loading} />}
       {phase === 'loadFailed' && <LoadFailed error={message?.text ?? null} onRetry={() => room.send({ type: 'draft.reload' })} />}
