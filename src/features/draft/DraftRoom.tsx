@@ -43,7 +43,8 @@ type DraftRoomRef = ActorRefFrom<typeof draftRoomMachine>;
  * of the clan: whose turn it is with a countdown, each team's picks, and the pool of free agents
  * with their scores; the captain on the clock has a Pick button per player; managers have the
  * start form (captains among the sign-ups, seconds per pick) and Pause / Resume / Undo Last Pick /
- * End Draft. Live over the socket (the draftRoom chart's feed). User text is rendered as text.
+ * End Draft. Live over the socket (the draftRoom chart's feed); a sign-up the page does not know
+ * yet shows as 'Sign-up #{id}' with Refresh Names (reads the room again). User text is rendered as text.
  */
 export function DraftRoom({ clanId, eventId, viewer, effects = liveDraftEffects, feed }: {
   clanId: number;
@@ -113,8 +114,17 @@ function DraftBoard({ room, draft, signups, viewer }: { room: DraftRoomRef; draf
   const onClock = draft.on_the_clock;
   const myTurn = onClock !== null && signups.find((s) => s.id === captainOf(onClock)?.signup_id)?.user_id === viewer.userId;
   const byId = new Map(signups.map((s) => [s.id, s]));
+  const unknown = [...draft.pool, ...draft.picks.map((p) => p.signup_id)].some((id) => !byId.has(id));
   return (
     <div className="draft-room__board">
+      {unknown && (
+        <p className="row" data-testid="draft-unknown">
+          {DRAFT_TEXTS.unknownNames}
+          <button type="button" className="btn btn--small" onClick={() => room.send({ type: 'draft.reload' })}>
+            {DRAFT_TEXTS.refreshNames}
+          </button>
+        </p>
+      )}
       <p className="draft-room__status" data-testid="draft-status" aria-live="polite">
         {draftStatusText(draft, onClock === null ? null : teamName(onClock), left)}
         {myTurn && <strong> {DRAFT_TEXTS.yourTurn}</strong>}

@@ -23,6 +23,8 @@ export const DRAFT_TEXTS = {
   captain: (ign: string) => `Captain: ${ign}`,
   pool: (n: number) => `Free agents (${n})`,
   pickLabel: (ign: string) => `Pick ${ign}`,
+  unknownNames: 'Someone signed up after this page was loaded.',
+  refreshNames: 'Refresh Names',
 } as const;
 
 /** The IGN of sign-up `id`, or 'Sign-up #{id}' for one signed up after the room was loaded. */
