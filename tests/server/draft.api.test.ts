@@ -138,7 +138,7 @@ describe.each(backends())('captains draft (%s)', (backend: Backend) => {
     expect(afterFirst).toMatchObject({ on_the_clock: t2, round: 1, pool: [p3, p1, p4] });
     expect(afterFirst.picks).toMatchObject([{ team_id: t1, signup_id: p2, auto: false }]);
     // Someone already picked.
-    expect(await cap2.pick(c.eventId, p2)).toBe(DRAFT_MESSAGES.notInPool);
+    expect(await cap2.pick(c.eventId, p2, t2)).toBe(DRAFT_MESSAGES.notInPool);
 
     // The snake: team 2 picks twice (end of round 1, start of round 2). Two picks sent at once by that captain both land, in turn.
     const [x, y] = await Promise.all([cap2.pick(c.eventId, p3), cap2.pick(c.eventId, p1)]);
@@ -146,6 +146,10 @@ describe.each(backends())('captains draft (%s)', (backend: Backend) => {
     const third = await member.stateWhere((s) => s.picks.length === 3, 5000, 0);
     expect(third).toMatchObject({ on_the_clock: t1, round: 2, pool: [p4] });
     expect(third.picks.map((p) => p.team_id)).toEqual([t1, t2, t2]);
+    // Which of the two landed first is the server's order of arrival.
+    const [kept, last] = [third.picks[1].signup_id, third.picks[2].signup_id];
+    expect(sorted([kept, last])).toEqual(sorted([p1, p3]));
+    const ignOf = (id: number) => c.players.find((p) => c.signup[p.ign] === id)!.ign;
 
     // Pause: no clock, no picks; resume; undo the last pick: it returns to the pool and team 2 is on the clock again.
     const paused = await c.owner.api.post(`${c.path}/pause`);
@@ -158,7 +162,7 @@ describe.each(backends())('captains draft (%s)', (backend: Backend) => {
     const undone = await c.owner.api.post(`${c.path}/undo`);
     expect(undone.status).toBe(200);
     expect(undone.body.draft_state).toMatchObject({ status: 'running', on_the_clock: t2, round: 2 });
-    expect(sorted(undone.body.draft_state.pool)).toEqual(sorted([p1, p4]));
+    expect(sorted(undone.body.draft_state.pool)).toEqual(sorted([last, p4]));
     await member.stateWhere((s) => s.picks.length === 2 && s.on_the_clock === t2, 5000, 0);
 
     // End: every pick is placed on its team as Member; the unpicked stay free agents.
@@ -169,10 +173,10 @@ describe.each(backends())('captains draft (%s)', (backend: Backend) => {
     const m1 = (await c.owner.api.get(`/api/clan/${c.clanId}/events/${c.eventId}/teams/${t1}/members`)).body.team_members;
     expect(m1.map((m: { osrs_ign: string; role: string }) => [m.osrs_ign, m.role]).sort()).toEqual([[c.owner.ign, 'Leader'], [c.players[1].ign, 'Member']]);
     const m2 = (await c.owner.api.get(`/api/clan/${c.clanId}/events/${c.eventId}/teams/${t2}/members`)).body.team_members;
-    expect(m2.map((m: { osrs_ign: string; role: string }) => [m.osrs_ign, m.role]).sort()).toEqual([[c.captain2.ign, 'Leader'], [c.players[2].ign, 'Member']]);
+    expect(m2.map((m: { osrs_ign: string; role: string }) => [m.osrs_ign, m.role]).sort()).toEqual([[c.captain2.ign, 'Leader'], [ignOf(kept), 'Member']].sort());
     const placed = await directSql(suite.env, 'SELECT id, team_id FROM signups WHERE event_id = ? ORDER BY id', [c.eventId]);
     expect(placed.map((r) => [Number(r.id), r.team_id === null ? null : Number(r.team_id)])).toEqual([
-      [c.signup[c.owner.ign], t1], [c.signup[c.captain2.ign], t2], [p1, null], [p2, t1], [p3, t2], [p4, null],
+      [c.signup[c.owner.ign], t1], [c.signup[c.captain2.ign], t2], [p1, p1 === kept ? t2 : null], [p2, t1], [p3, p3 === kept ? t2 : null], [p4, null],
     ]);
 
     // Discord: the picks, grouped per team like rolls (three picks made, one undone: at least once each).
@@ -180,8 +184,8 @@ describe.each(backends())('captains draft (%s)', (backend: Backend) => {
     const embeds = stand.accepted(id).flatMap((p) => p.body.embeds as { title: string; description: string }[]);
     expect(embeds.find((e) => e.title === `Team ${c.owner.ign}`)?.description).toContain(`Pick 1 (round 1): ${c.players[1].ign}`);
     const team2 = embeds.filter((e) => e.title === `Team ${c.captain2.ign}`).map((e) => e.description).join('\n');
-    expect(team2).toContain(`Pick 2 (round 1): ${c.players[2].ign}`);
-    expect(team2).toContain(`Pick 3 (round 2): ${c.players[0].ign}`);
+    expect(team2).toContain(`Pick 2 (round 1): ${ignOf(kept)}`);
+    expect(team2).toContain(`Pick 3 (round 2): ${ignOf(last)}`);
     for (const p of stand.accepted(id)) expect(p.body.allowed_mentions).toEqual({ parse: [] });
   }, 60_000);
 
