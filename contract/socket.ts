@@ -7,6 +7,8 @@ import {
 import type { JoinReviews, SubmissionAnswer } from './submission';
 import type { DinkPostUpdate } from './dink';
 import type { RequestRelief } from './game/relief';
+import type { DraftPick, JoinDraft } from './draft';
+import type { DraftState } from './signup';
 
 /**
  * The live socket of docs/server.md §3 ("Live socket") and docs/server.md §6:
@@ -134,6 +136,12 @@ export interface ClientToServerEvents {
   tasks_reordered: (payload: TasksReorderedIn) => void;
   /** docs/server.md §9: managers join their clan's managers room; anyone else joins nothing. */
   join_reviews: (payload: JoinReviews) => void;
+  /** docs/server.md §13: clan members watch an event's captains' draft (answered with draft_state). */
+  join_draft: (payload: JoinDraft) => void;
+  /** Stops watching an event's draft. */
+  leave_draft: (payload: JoinDraft) => void;
+  /** docs/server.md §13: the captain on the clock picks a free agent. */
+  draft_pick: (payload: DraftPick) => void;
 }
 
 /** Events the server sends, each payload the output type of its schema above. */
@@ -149,6 +157,8 @@ export interface ServerToClientEvents {
   dink_post: (payload: DinkPostUpdate) => void;
   /** docs/server.md §14: this process is shutting down; the socket closes next, reconnect. */
   server_restarting: (payload: ServerRestarting) => void;
+  /** docs/server.md §13: the captains' draft as it now is, to its room. */
+  draft_state: (payload: DraftState) => void;
 }
 
 /** True when a game_state_update carries the whole game rather than a progress update. */

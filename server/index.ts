@@ -18,6 +18,7 @@ import { startProcessMetrics } from './observability/metrics';
 import { observedNodeAnswer } from './observability/requests';
 import { Lifecycle } from './lifecycle/health';
 import { HttpRequests, shutDownGracefully } from './lifecycle/shutdown';
+import { DraftClock } from './draft/clock';
 
 /**
  * Starts the whole product on one port (docs/server.md §7): API under /api, Socket.IO at
@@ -49,6 +50,10 @@ async function main(): Promise<void> {
   }));
   const realtime = await attachRealtime(server, deps);
   deps.broadcaster = realtime.broadcaster;
+  // The captains' drafts' pick clocks (docs/server.md §13): every running draft's clock resumes.
+  const draftClock = new DraftClock(deps);
+  deps.draftClock = draftClock;
+  draftClock.start();
   // Listening only once the live socket is attached: a load balancer that finds the port open
   // (a restarted process) never gets a /socket.io request answered by the client's page fallback.
   server.listen(config.port, () => {
@@ -74,6 +79,7 @@ async function main(): Promise<void> {
       requests,
       stopBackground: async () => {
         stopSessionPurge();
+        draftClock.stop();
         await announcements.stop();
       },
       socketWork: () => realtime.drain(),

@@ -164,6 +164,7 @@ export function clanRoutes(): Hono<AppEnv> {
     });
     await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
     await c.get('deps').broadcaster.managersLeft(memberId, clanId);
+    await c.get('deps').broadcaster.draftsLeft(memberId, clanId);
     return c.json({ ok: true });
   });
 

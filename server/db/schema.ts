@@ -305,6 +305,40 @@ export interface Database {
   dink_posts: DinkPostsTable;
   dink_digests: DinkDigestsTable;
   signups: SignupsTable;
+  drafts: DraftsTable;
+  draft_picks: DraftPicksTable;
+}
+
+/** An event's captains' draft (docs/server.md §13; migration 014_draft). */
+interface DraftsTable {
+  id: Generated<number>;
+  event_id: number;
+  status: 'running' | 'paused' | 'done';
+  pick_seconds: number;
+  /** JSON array of team ids: the first round's order. */
+  team_order: string;
+  /** JSON array of {team_id, signup_id}. */
+  captains: string;
+  /** When the clock runs out (ISO), null unless running. */
+  deadline: string | null;
+  /** Milliseconds left on the clock when paused, else null. */
+  paused_remaining_ms: number | null;
+  /** Raised by every change: the clock's conditional write compares it. */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+/** One pick of a captains' draft (docs/server.md §13; migration 014_draft). */
+interface DraftPicksTable {
+  id: Generated<number>;
+  event_id: number;
+  /** 0, 1, 2, ... in the order made; unique per event. */
+  pick_no: number;
+  team_id: number;
+  signup_id: number;
+  at: string;
+  /** 1 when the clock picked. */
+  auto: number;
 }
 
 /** A database handle or an open transaction; repositories take either (docs/architecture.md §5). */

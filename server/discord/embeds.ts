@@ -14,6 +14,8 @@ export interface AnnouncedTeam {
 export type Announcement =
   | { kind: 'status'; title: StatusTitle; event_name: string }
   | { kind: 'roll'; team: AnnouncedTeam; die: number; from: number; landing: number; to: number; via: 'snake' | 'ladder' | null }
+  /** A captains' draft pick (docs/server.md §13): the IGN picked, its number and round, and whether the clock picked. */
+  | { kind: 'pick'; team: AnnouncedTeam; ign: string; pick: number; round: number; auto: boolean }
   | { kind: 'review'; team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null }
   | { kind: 'result'; event_name: string; winner: AnnouncedTeam; standings: { name: string; color: string | null; position: number }[] }
   | { kind: 'test'; event_name: string };
@@ -68,8 +70,21 @@ function rollLine(r: Extract<Announcement, { kind: 'roll' }>): string {
   return move;
 }
 
-/** The embed of one announcement that is not a roll. */
-function singleEmbed(a: Exclude<Announcement, { kind: 'roll' }>): Embed {
+/** One line of a draft pick: its number and round, the IGN, and who picked. */
+function pickLine(p: Extract<Announcement, { kind: 'pick' }>): string {
+  return `Pick ${p.pick} (round ${p.round}): ${text(p.ign)}${p.auto ? ' (picked by the clock)' : ''}`;
+}
+
+/** Announcements grouped per team into one message within the window (docs/server.md §10): rolls and draft picks. */
+type Grouped = Extract<Announcement, { kind: 'roll' | 'pick' }>;
+
+/** True for an announcement that nextMessage groups (a roll or a draft pick). */
+export function isGrouped(a: Announcement): a is Grouped {
+  return a.kind === 'roll' || a.kind === 'pick';
+}
+
+/** The embed of one announcement that is not grouped. */
+function singleEmbed(a: Exclude<Announcement, Grouped>): Embed {
   switch (a.kind) {
     case 'status':
       return { title: a.title, description: text(a.event_name), color: NEUTRAL_COLOR };
@@ -97,13 +112,13 @@ export interface QueuedAnnouncement {
 
 /**
  * The next message of a webhook's queue `head` (oldest first, not empty): a non-roll
- * announcement alone, or the consecutive rolls created within `windowMs` of the first one,
+ * announcement alone, or the consecutive rolls (or draft picks) created within `windowMs` of the first one,
  * one embed per team in its colour with a line per roll, at most 10 embeds and within Discord's
  * size limits (the rest go in the next message). Returns the message and the ids it carries.
  */
 export function nextMessage(head: readonly QueuedAnnouncement[], windowMs: number): { message: WebhookMessage; ids: number[] } {
   const first = head[0];
-  if (first.announcement.kind !== 'roll') {
+  if (!isGrouped(first.announcement)) {
     return { message: { embeds: [singleEmbed(first.announcement)], allowed_mentions: { parse: [] } }, ids: [first.id] };
   }
   const until = Date.parse(first.created_at) + windowMs;
@@ -113,9 +128,9 @@ export function nextMessage(head: readonly QueuedAnnouncement[], windowMs: numbe
   let total = 0;
   for (const q of head) {
     const a = q.announcement;
-    if (a.kind !== 'roll' || Date.parse(q.created_at) >= until) break;
+    if (!isGrouped(a) || a.kind !== first.announcement.kind || Date.parse(q.created_at) >= until) break;
     const key = `${a.team.name}\u0000${a.team.color ?? ''}`;
-    const line = rollLine(a);
+    const line = a.kind === 'roll' ? rollLine(a) : pickLine(a);
     let embed = byTeam.get(key);
     const title = cut(a.team.name);
     const added = embed ? line.length + 1 : title.length + line.length;
@@ -136,6 +151,6 @@ export function nextMessage(head: readonly QueuedAnnouncement[], windowMs: numbe
 }
 
 /** The message of one announcement alone (the test post). */
-export function singleMessage(a: Exclude<Announcement, { kind: 'roll' }>): WebhookMessage {
+export function singleMessage(a: Exclude<Announcement, Grouped>): WebhookMessage {
   return { embeds: [singleEmbed(a)], allowed_mentions: { parse: [] } };
 }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import type { AnnouncementConfig } from '../config';
-import { nextMessage } from './embeds';
+import { isGrouped, nextMessage } from './embeds';
 import { claimWebhooks, deleteAnnouncements, queueHead, releaseLeases, releaseWebhook, type DeliveryUpdate } from './repository';
 import { postWebhook } from './service';
 import { log } from '../observability/log';
@@ -49,7 +49,7 @@ async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: 
       if (head.length === 0) break;
       const first = head[0];
       const opensAt = Date.parse(first.created_at) + config.rollWindowMs;
-      if (first.announcement.kind === 'roll' && Date.now() < opensAt) {
+      if (isGrouped(first.announcement) && Date.now() < opensAt) {
         update = { ...update, next_attempt_at: new Date(opensAt).toISOString() };
         break;
       }

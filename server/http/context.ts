@@ -38,6 +38,11 @@ export interface Deps {
    * built without one (tests of the app alone) makes its own, which never shuts down.
    */
   lifecycle?: Lifecycle;
+  /**
+   * This process's pick clocks of the captains' drafts (server/draft/clock.ts, docs/server.md §13):
+   * told after each change so the clock follows the new deadline; absent in an app without them.
+   */
+  draftClock?: { changed(eventId: number): void };
 }
 
 /**

@@ -67,6 +67,7 @@ import {
 import { GameHistorySchema, HISTORY_CSV_COLUMNS } from '../../contract/history';
 import { DiscordAnswerSchema, DiscordSettingsBodySchema } from '../../contract/discord';
 import { DinkLinkAnswerSchema, DinkRecentAnswerSchema, DinkSettingsBodySchema } from '../../contract/dink';
+import { DraftAnswerSchema, DraftRoomAnswerSchema, StartDraftBodySchema } from '../../contract/draft';
 
 /**
  * The HTTP API as one table (docs/server.md §14): every route the app serves, with the contract
@@ -324,6 +325,17 @@ export const API_ROUTES: readonly ApiRoute[] = [
       required: ['payload_json'],
     },
   },
+
+  // The captains' draft (docs/server.md §13); live over the socket (join_draft, draft_pick, draft_state).
+  { method: 'get', path: `${EVENT}/draft`, tag: 'draft', access: 'member', summary: "The event's draft_state (null without a draft) and its sign-ups.", answer: named('DraftRoomAnswer', DraftRoomAnswerSchema) },
+  {
+    method: 'post', path: `${EVENT}/draft`, tag: 'draft', access: 'manager', body: named('StartDraftBody', StartDraftBodySchema), answer: named('DraftAnswer', DraftAnswerSchema),
+    summary: "Starts the captains' draft (2..20 captains, pick_seconds 15..600, default 60); the captains' teams are made if needed, each captain their Leader.",
+  },
+  { method: 'post', path: `${EVENT}/draft/pause`, tag: 'draft', access: 'manager', summary: 'Stops the clock, keeping the time left.', answer: named('DraftAnswer', DraftAnswerSchema) },
+  { method: 'post', path: `${EVENT}/draft/resume`, tag: 'draft', access: 'manager', summary: 'Runs the clock again with the time it had left.', answer: named('DraftAnswer', DraftAnswerSchema) },
+  { method: 'post', path: `${EVENT}/draft/undo`, tag: 'draft', access: 'manager', summary: 'Takes back the last pick.', answer: named('DraftAnswer', DraftAnswerSchema) },
+  { method: 'post', path: `${EVENT}/draft/end`, tag: 'draft', access: 'manager', summary: 'Ends the draft: every pick is placed on its team.', answer: named('DraftAnswer', DraftAnswerSchema) },
 ];
 
 /** Schemas nested in several answers, given their own component so each is written once. */

@@ -1,6 +1,7 @@
 import type { LogEntry } from '../../contract/gameApi';
 import type { GameProgress, TeamUpdate } from '../../contract/socket';
 import type { DinkPost } from '../../contract/dink';
+import type { DraftState } from '../../contract/signup';
 
 /**
  * What a committed change of a game sends (docs/server.md §6): 'full' the whole game
@@ -65,6 +66,13 @@ export interface Broadcaster {
    * {event_id, post} to the clan's managers room. A failure is logged, not thrown.
    */
   dinkPosted(clanId: number, eventId: number, post: DinkPost): Promise<void>;
+  /** A captains' draft changed (docs/server.md §13): `draft_state` to its room `draft:<eventId>` in every process. */
+  draftChanged(state: DraftState): void;
+  /**
+   * A user left or was removed from clan `clanId`: their open sockets leave the draft rooms of the
+   * clan's events at once, in every process (docs/server.md §13: drafts are for clan members).
+   */
+  draftsLeft(userId: number, clanId: number): Promise<void>;
 }
 
 /** A broadcaster that sends nothing (used before sockets are attached). */
@@ -79,4 +87,6 @@ export const silentBroadcaster: Broadcaster = {
   async managersLeft() {},
   async signedOut() {},
   async dinkPosted() {},
+  draftChanged() {},
+  async draftsLeft() {},
 };

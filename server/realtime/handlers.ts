@@ -13,11 +13,15 @@ import { SocketWindow, tellTooMany, type SharedLimits } from './limits';
 import type { LimitFunction } from 'p-limit';
 import type { KeyedQueue } from './queue';
 import type { Broadcaster } from './broadcaster';
-import { gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
+import { draftRoom, gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
 import { JoinReviewsSchema, managersRoom, type JoinReviewsAnswer } from '../../contract/submission';
 import { log } from '../observability/log';
 import { countRollBroadcast } from '../observability/metrics';
 import type { InFlight } from '../lifecycle/shutdown';
+import { DRAFT_MESSAGES, DraftPickSchema, JoinDraftSchema } from '../../contract/draft';
+import { loadDraftState } from '../draft/repository';
+import { captainPick, draftChanged } from '../draft/service';
+import { ApiError } from '../errors';
 
 /** What the handlers share: the app's dependencies, the broadcaster, the per-game queue and the shared limits. */
 export interface HandlerContext {
@@ -244,8 +248,51 @@ async function joinReviews(ctx: HandlerContext, socket: IoSocket, raw: unknown, 
   ack?.({ joined });
 }
 
+/**
+ * join_draft {event_id} (docs/server.md §13): a signed-in member of the event's clan (any role)
+ * joins the draft room `draft:<id>` and is sent the current `draft_state` at once when the event
+ * has a draft (and every change after). Refused as action_error: signed out, an unknown event
+ * ('Event not found.', also for an event of a clan the user is not in).
+ */
+async function joinDraft(ctx: HandlerContext, socket: IoSocket, raw: unknown): Promise<void> {
+  const { event_id: eventId } = parsePayload(JoinDraftSchema, 'join_draft', raw);
+  const userId = await currentUser(ctx, socket);
+  if (userId === null) throw new ActionRefused(DRAFT_MESSAGES.signIn);
+  const event = await ctx.deps.db.selectFrom('events').select('clan_id').where('id', '=', eventId).executeTakeFirst();
+  if (!event || (await clanRole(ctx, event.clan_id, userId)) === null) throw new ActionRefused(DRAFT_MESSAGES.eventNotFound);
+  await socket.join(draftRoom(eventId));
+  // Read once the socket is in the room: a change committed meanwhile is in this read or in a broadcast after it.
+  const state = await loadDraftState(ctx.deps.db, eventId);
+  if (state) socket.emit('draft_state', state);
+}
+
+/** leave_draft {event_id}: leaves the draft room. */
+async function leaveDraft(socket: IoSocket, raw: unknown): Promise<void> {
+  const { event_id: eventId } = parsePayload(JoinDraftSchema, 'leave_draft', raw);
+  await socket.leave(draftRoom(eventId));
+}
+
+/**
+ * draft_pick {event_id, signup_id} (docs/server.md §13; draft/service.ts captainPick): the
+ * captain on the clock picks a free agent; then draft_state to the room. Anyone else's pick, a
+ * pick of someone not in the pool, a paused or finished draft: action_error to the sender, and
+ * nothing written.
+ */
+async function draftPick(ctx: HandlerContext, socket: IoSocket, raw: unknown): Promise<void> {
+  const { event_id: eventId, signup_id: signupId } = parsePayload(DraftPickSchema, 'draft_pick', raw);
+  const userId = await currentUser(ctx, socket);
+  if (userId === null) throw new ActionRefused(DRAFT_MESSAGES.signIn);
+  try {
+    const outcome = await captainPick(ctx.deps, eventId, userId, signupId);
+    await draftChanged(ctx.deps, eventId, outcome);
+  } catch (err) {
+    if (err instanceof ApiError) throw new ActionRefused(err.message);
+    throw err;
+  }
+}
+
 /** The events each socket limit counts (docs/server.md §8). */
-const ACTIONS = new Set(['roll_dice', 'revert_roll', 'request_relief']);
+const ACTIONS = new Set(['roll_dice', 'revert_roll', 'request_relief', 'draft_pick']);
 const FULL_GAME = new Set(['join_game', 'tasks_reordered']);
 
 /**
@@ -287,4 +334,7 @@ export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
   socket.on('request_relief', guarded(ctx.work, socket, 'request_relief', (raw) => requestRelief(ctx, socket, raw)));
   socket.on('tasks_reordered', guarded(ctx.work, socket, 'tasks_reordered', (raw) => tasksReordered(ctx, socket, raw)));
   socket.on('join_reviews', guarded(ctx.work, socket, 'join_reviews', (raw, ack) => joinReviews(ctx, socket, raw, ack)));
+  socket.on('join_draft', guarded(ctx.work, socket, 'join_draft', (raw) => joinDraft(ctx, socket, raw)));
+  socket.on('leave_draft', guarded(ctx.work, socket, 'leave_draft', (raw) => leaveDraft(socket, raw)));
+  socket.on('draft_pick', guarded(ctx.work, socket, 'draft_pick', (raw) => draftPick(ctx, socket, raw)));
 }

@@ -5,10 +5,11 @@ import type { LogEntry } from '../../contract/gameApi';
 import type { GameProgress, TeamUpdate } from '../../contract/socket';
 import type { Broadcaster, GameChange } from './broadcaster';
 import { hashSessionId } from '../auth/sessions';
-import { gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, sessionRoom, userRoom, type IoServer } from './types';
+import { draftRoom, gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, sessionRoom, userRoom, type IoServer } from './types';
 import { loadSubmission } from '../submissions/repository';
 import { managersRoom } from '../../contract/submission';
 import type { DinkPost } from '../../contract/dink';
+import type { DraftState } from '../../contract/signup';
 import { log } from '../observability/log';
 
 /** A progress update as spectators get it: no revert counts (docs/server.md §3). */
@@ -172,6 +173,25 @@ export class RoomBroadcaster implements Broadcaster {
       this.io.to(managersRoom(clanId)).emit('dink_post', { event_id: eventId, post });
     } catch (err) {
       log.error({ err, event_id: eventId }, '[realtime] dink_post failed');
+    }
+  }
+
+  /** Broadcaster.draftChanged: `draft_state` to the draft's room (every process, through the adapter). */
+  draftChanged(state: DraftState): void {
+    try {
+      this.io.to(draftRoom(state.event_id)).emit('draft_state', state);
+    } catch (err) {
+      log.error({ err, event_id: state.event_id }, '[realtime] draft_state failed');
+    }
+  }
+
+  /** Broadcaster.draftsLeft: the user's sockets (their `user:<id>` room) leave the draft rooms of the clan's events. */
+  async draftsLeft(userId: number, clanId: number): Promise<void> {
+    try {
+      const events = await this.db.selectFrom('events').select('id').where('clan_id', '=', clanId).execute();
+      if (events.length > 0) this.io.in(userRoom(userId)).socketsLeave(events.map((e) => draftRoom(e.id)));
+    } catch (err) {
+      log.error({ err, clan_id: clanId }, '[realtime] leaving the draft rooms failed');
     }
   }
 

@@ -29,6 +29,7 @@ const profilePage = () => import('../features/profile/ProfilePage').then((m) => 
 const gamesLobbyPage = () => import('../features/lobby/GamesLobbyPage').then((m) => ({ Component: m.GamesLobbyPage }));
 const gamePlayPage = () => import('../features/play/GamePlayPage').then((m) => ({ Component: m.GamePlayPage }));
 const clanManagePage = () => import('../features/clan/ClanManagePage').then((m) => ({ Component: m.ClanManagePage }));
+const draftRoomPage = () => import('../features/draft/DraftRoomPage').then((m) => ({ Component: m.DraftRoomPage }));
 
 /** The spectate list, shown in both layouts. */
 const spectateList = () => import('../features/spectate/SpectateListPage').then((m) => ({ Component: m.SpectateListPage }));
@@ -64,6 +65,8 @@ export const routes: RouteObject[] = [
       },
       { path: '/games/clan/:clanId/events/:eventId/game/:gameId', ...lazyPage(gamePlayPage) },
       { path: '/clans/manage/:clanId/*', ...lazyPage(clanManagePage) },
+      // draftPath (src/base/paths.ts) builds links to it.
+      { path: '/clans/:clanId/events/:eventId/draft', ...lazyPage(draftRoomPage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -21,6 +21,11 @@ export function resultsPath(gameId: number): string {
   return `/games/${gameId}/results`;
 }
 
+/** The captains' draft room of an event (docs/client.md §13): /clans/{clanId}/events/{eventId}/draft. */
+export function draftPath(clanId: number, eventId: number): string {
+  return `/clans/${clanId}/events/${eventId}/draft`;
+}
+
 /** The tabs of clan management (docs/client.md §1; Reviews: docs/server.md §9). */
 export type ClanTab = 'members' | 'events' | 'tasks' | 'reviews';
 

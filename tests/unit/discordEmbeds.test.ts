@@ -14,6 +14,18 @@ const at = (ms: number, announcement: Announcement): QueuedAnnouncement => ({ id
 const rollOf = (team: string, color: string, die = 3): Announcement => ({ kind: 'roll', team: { name: team, color }, die, from: 1, landing: 1 + die, to: 1 + die, via: null });
 
 describe('nextMessage', () => {
+  it('groups draft picks per team like rolls, apart from rolls, with user text escaped (docs/server.md §13)', () => {
+    const pick = (team: string, color: string, ign: string, n: number, auto = false): Announcement => ({ kind: 'pick', team: { name: team, color }, ign, pick: n, round: n > 2 ? 2 : 1, auto });
+    const head = [at(0, pick('Red', '#aa0000', 'Zezima', 1)), at(100, pick('Blue', '#0000aa', 'Lynx_Titan', 2, true)), at(200, pick('Blue', '#0000aa', 'B0aty', 3)), at(300, rollOf('Red', '#aa0000'))];
+    const { message, ids } = nextMessage(head, 10_000);
+    expect(ids).toEqual(head.slice(0, 3).map((q) => q.id));
+    expect(message.embeds).toEqual([
+      { title: 'Red', description: 'Pick 1 (round 1): Zezima', color: 0xaa0000 },
+      { title: 'Blue', description: 'Pick 2 (round 1): Lynx\\_Titan (picked by the clock)\nPick 3 (round 2): B0aty', color: 0x0000aa },
+    ]);
+    expect(message.allowed_mentions).toEqual({ parse: [] });
+  });
+
   it('puts the rolls of one 10 s window in one message, one embed per team in its colour, in order of first roll', () => {
     const head = [at(0, rollOf('Red', '#aa0000')), at(1000, rollOf('Blue', '#0000aa', 5)), at(2000, rollOf('Red', '#aa0000', 6)), at(10_000, rollOf('Red', '#aa0000'))];
     const { message, ids } = nextMessage(head, 10_000);

@@ -14,7 +14,8 @@ import { Spinner } from '../../ui/Spinner';
 import { EventTeamsView, liveTeamsEffects, type TeamsEffects } from '../teams/EventTeamsView';
 import { EventGameView } from '../game/EventGameView';
 import { GameTasksView } from '../game/GameTasksView';
-import { useClanNavigate, type EventsRoute } from '../../base/paths';
+import { Link } from 'react-router-dom';
+import { draftPath, useClanNavigate, type EventsRoute } from '../../base/paths';
 import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFormFields';
 import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
 import { liveDiscordEffects } from '../discord/DiscordPanel';
@@ -128,7 +129,7 @@ export function EventsTab({ clanId, isManager, route, effects = liveEventsEffect
   return (
     <section className="events-tab" data-manager={isManager}>
       {isManager && <SubNav go={go} view={view} selected={selected} />}
-      {view === 'list' && <EventList tab={tab} go={go} isManager={isManager} create={schedule} edit={edit} remove={remove} />}
+      {view === 'list' && <EventList clanId={clanId} tab={tab} go={go} isManager={isManager} create={schedule} edit={edit} remove={remove} />}
       {view !== 'list' && !selected && (eventError ? <LoadFailed error={eventError} onRetry={reload} /> : <Spinner text="Loading event..." />)}
       {view === 'teams' && selected && (
         <EventTeamsView clanId={clanId} eventId={selected.id} eventName={selected.name} onBack={back} effects={effects.teams} />
@@ -165,7 +166,7 @@ function SubNav({ go, view, selected }: { go: (to: EventsRoute) => void; view: s
   );
 }
 
-function EventList({ tab, go, isManager, create, edit, remove }: { tab: TabRef; go: (to: EventsRoute) => void; isManager: boolean } & CrudFlows<EventDraft>) {
+function EventList({ clanId, tab, go, isManager, create, edit, remove }: { clanId: number; tab: TabRef; go: (to: EventsRoute) => void; isManager: boolean } & CrudFlows<EventDraft>) {
   const past = useSelector(tab, sel.selectPast);
   const events = useSelector(tab, sel.selectEvents);
   const loading = useSelector(tab, sel.selectEventsLoading);
@@ -210,7 +211,7 @@ function EventList({ tab, go, isManager, create, edit, remove }: { tab: TabRef; 
                   </td>
                 </tr>
               ) : (
-                events.map((e) => <EventRow key={e.id} event={e} now={now} go={go} isManager={isManager} edit={edit} remove={remove} />)
+                events.map((e) => <EventRow key={e.id} clanId={clanId} event={e} now={now} go={go} isManager={isManager} edit={edit} remove={remove} />)
               )}
             </tbody>
           </table>
@@ -220,7 +221,7 @@ function EventList({ tab, go, isManager, create, edit, remove }: { tab: TabRef; 
   );
 }
 
-function EventRow({ event, now, go, isManager, edit, remove }: { event: ClanEvent; now: number; go: (to: EventsRoute) => void; isManager: boolean } & Omit<CrudFlows<EventDraft>, 'create'>) {
+function EventRow({ clanId, event, now, go, isManager, edit, remove }: { clanId: number; event: ClanEvent; now: number; go: (to: EventsRoute) => void; isManager: boolean } & Omit<CrudFlows<EventDraft>, 'create'>) {
   const status = eventStatus(event, now);
   return (
     <tr>
@@ -236,7 +237,11 @@ function EventRow({ event, now, go, isManager, edit, remove }: { event: ClanEven
         </span>
       </td>
       <td data-label="Status">
-        <span className={`badge badge--${status.toLowerCase()}`}>{status}</span>
+        <span className={`badge badge--${status.toLowerCase()}`}>{status}</span>{' '}
+        {/* The captains' draft room, for every member (docs/client.md §13). */}
+        <Link className="btn btn--small" to={draftPath(clanId, event.id)} aria-label={`Draft room of ${event.name}`}>
+          Draft
+        </Link>
       </td>
       <td data-label="Teams">{event.team_count}</td>
       <td data-label="Game">{event.game_id ? 'Created' : 'Not set up'}</td>

@@ -1,0 +1,165 @@
+import { assign, sendTo, setup } from 'xstate';
+import type { DraftState, Signup } from '../contract/signup';
+import type { DraftRoomAnswer } from '../contract/draft';
+import { errorText } from '../contract/errorText';
+import { missingCallback, missingPromise } from './shared';
+
+/** A manager's control of a running or paused draft (docs/server.md §13). */
+export type DraftControl = 'pause' | 'resume' | 'undo' | 'end';
+
+/** The room's texts after an action (docs/client.md §13). */
+export const DRAFT_ROOM_TEXTS = {
+  started: 'Draft started.',
+  pause: 'Draft paused.',
+  resume: 'Draft resumed.',
+  undo: 'Last pick undone.',
+  end: 'Draft ended: every pick is on its team.',
+  actionFailed: 'Something went wrong. Please retry.',
+} as const;
+
+export interface DraftRoomContext {
+  /** The draft as the server last sent it, or null before one is started. */
+  draft: DraftState | null;
+  /** The event's sign-ups, naming the ids of the draft. */
+  signups: Signup[];
+  /** The last action's outcome: a success text or the server's refusal. */
+  message: { tone: 'success' | 'error'; text: string } | null;
+}
+
+export type DraftRoomEvent =
+  | { type: 'draft.reload' }
+  /** A manager starts the draft with these captains (the first round's order) and seconds per pick. */
+  | { type: 'draft.start'; captainIds: number[]; pickSeconds: number }
+  | { type: 'draft.control'; action: DraftControl }
+  /** The captain on the clock picks this sign-up. */
+  | { type: 'draft.pick'; signupId: number }
+  /** Facts from the draft room's socket: a new draft_state, or an action_error for this socket. */
+  | { type: 'draft.updated'; state: DraftState }
+  | { type: 'draft.refused'; message: string };
+
+/** What the room's socket is asked to do: send draft_pick. */
+export type DraftFeedCommand = { type: 'pick'; signupId: number };
+
+const draftRoomSetup = setup({
+  types: {
+    context: {} as DraftRoomContext,
+    events: {} as DraftRoomEvent,
+  },
+  actors: {
+    loadRoom: missingPromise<DraftRoomAnswer>('draftRoom', 'loadRoom'),
+    startDraft: missingPromise<DraftState, { captainIds: number[]; pickSeconds: number }>('draftRoom', 'startDraft'),
+    controlDraft: missingPromise<DraftState, { action: DraftControl }>('draftRoom', 'controlDraft'),
+    feed: missingCallback<DraftFeedCommand>('draftRoom', 'feed'),
+  },
+  guards: {
+    canStart: ({ context }) => context.draft === null || context.draft.status === 'done',
+    canControl: ({ context, event }, action: DraftControl) => {
+      const status = context.draft?.status;
+      if (event.type !== 'draft.control' || event.action !== action || status === undefined || status === 'done') return false;
+      if (action === 'pause') return status === 'running';
+      if (action === 'resume') return status === 'paused';
+      if (action === 'undo') return context.draft!.picks.length > 0;
+      return true;
+    },
+    canPick: ({ context, event }) => event.type === 'draft.pick' && context.draft?.status === 'running' && context.draft.pool.includes(event.signupId),
+  },
+  actions: {
+    assignRoom: assign((_, answer: DraftRoomAnswer) => ({ draft: answer.draft_state, signups: answer.signups })),
+    assignDraft: assign((_, draft: DraftState) => ({ draft })),
+    clearMessage: assign({ message: null }),
+    showSuccess: assign((_, text: string) => ({ message: { tone: 'success' as const, text } })),
+    showError: assign((_, error: unknown) => ({ message: { tone: 'error' as const, text: errorText(error, DRAFT_ROOM_TEXTS.actionFailed) } })),
+    sendPick: sendTo('feed', (_, signupId: number): DraftFeedCommand => ({ type: 'pick', signupId })),
+  },
+});
+
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
+
+/** The controls, and the state of ready that saves each. */
+const CONTROLS: readonly DraftControl[] = ['pause', 'resume', 'undo', 'end'];
+const CONTROL_STATES = { pause: 'pausing', resume: 'resuming', undo: 'undoing', end: 'ending' } as const;
+
+/** A state that saves one control (`controlDraft`) and goes back to idle with its text or the refusal. */
+function controlState(action: DraftControl) {
+  return {
+    tags: ['busy'],
+    invoke: {
+      id: 'controlDraft',
+      src: 'controlDraft',
+      input: { action },
+      onDone: { target: 'idle', actions: [{ type: 'assignDraft', params: ({ event }: { event: { output: DraftState } }) => event.output }, { type: 'showSuccess', params: DRAFT_ROOM_TEXTS[action] }] },
+      onError: { target: 'idle', actions: { type: 'showError', params: errorOf } },
+    },
+  } as const;
+}
+const refusalOf = ({ event }: { event: { message: string } }) => new Error(event.message);
+
+/**
+ * The captains' draft room of an event (docs/client.md §13; docs/server.md §13): `loading` reads
+ * the draft and the sign-ups (`loadRoom`) → `ready`, or `loadFailed` (`draft.reload` tries again).
+ * While `ready`, the `feed` actor watches the draft over the socket and reports each draft_state
+ * (`draft.updated`) and action_error (`draft.refused`); a reconnect joins again and brings the
+ * whole state. In `ready.idle` a manager starts a draft when there is none or it is done
+ * (`starting`), or pauses, resumes, undoes the last pick or ends it (`pausing`, `resuming`,
+ * `undoing`, `ending`); the captain on
+ * the clock picks a free agent (`picking`: the feed sends draft_pick, and the next draft_state or
+ * refusal ends it). Each action ends in `ready.idle` with its text or the server's refusal.
+ */
+export const draftRoomMachine = draftRoomSetup.createMachine({
+  id: 'draftRoom',
+  context: { draft: null, signups: [], message: null },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadRoom',
+        src: 'loadRoom',
+        onDone: { target: 'ready', actions: { type: 'assignRoom', params: ({ event }) => event.output } },
+        onError: { target: 'loadFailed', actions: { type: 'showError', params: errorOf } },
+      },
+    },
+    loadFailed: {
+      on: { 'draft.reload': { target: 'loading', actions: 'clearMessage' } },
+    },
+    ready: {
+      invoke: { id: 'feed', src: 'feed' },
+      on: {
+        'draft.updated': { actions: { type: 'assignDraft', params: ({ event }) => event.state } },
+        'draft.reload': { target: 'loading', actions: 'clearMessage' },
+      },
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'draft.start': { guard: 'canStart', target: 'starting', actions: 'clearMessage' },
+            'draft.control': CONTROLS.map((action) => ({ guard: { type: 'canControl' as const, params: action }, target: CONTROL_STATES[action], actions: 'clearMessage' as const })),
+            'draft.pick': { guard: 'canPick', target: 'picking', actions: ['clearMessage', { type: 'sendPick', params: ({ event }) => event.signupId }] },
+            'draft.refused': { actions: { type: 'showError', params: refusalOf } },
+          },
+        },
+        starting: {
+          tags: ['busy'],
+          invoke: {
+            id: 'startDraft',
+            src: 'startDraft',
+            input: ({ event }) => (event.type === 'draft.start' ? { captainIds: event.captainIds, pickSeconds: event.pickSeconds } : { captainIds: [], pickSeconds: 0 }),
+            onDone: { target: 'idle', actions: [{ type: 'assignDraft', params: ({ event }) => event.output }, { type: 'showSuccess', params: DRAFT_ROOM_TEXTS.started }] },
+            onError: { target: 'idle', actions: { type: 'showError', params: errorOf } },
+          },
+        },
+        pausing: controlState('pause'),
+        resuming: controlState('resume'),
+        undoing: controlState('undo'),
+        ending: controlState('end'),
+        picking: {
+          tags: ['busy'],
+          on: {
+            'draft.updated': { target: 'idle', actions: { type: 'assignDraft', params: ({ event }) => event.state } },
+            'draft.refused': { target: 'idle', actions: { type: 'showError', params: refusalOf } },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,48 @@
+import * as v from 'valibot';
+import { fromCallback } from 'xstate';
+import { DraftStateSchema } from '../../contract/signup';
+import { ActionErrorSchema } from '../../contract/socket';
+import type { DraftFeedCommand, DraftRoomEvent } from '../../machines/draftRoom.machine';
+import { connectWhenIdle, openGameSocket, reconnectAcrossRestarts, type GameSocketLike } from './gameSocket';
+
+/**
+ * The `feed` actor of the draftRoom chart for event `eventId` (docs/server.md §13): opens a socket with `open`, sends
+ * `join_draft` {event_id} on every connect (a reconnect's join answers the whole state, so nothing
+ * missed while away stays missing), reports each `draft_state` of this event as `draft.updated`
+ * and each `action_error` as `draft.refused` (payloads parsed with the contract schemas, a malformed
+ * one dropped), and sends `draft_pick` for the chart's `pick` command. Stopping it leaves the room
+ * and closes the socket.
+ */
+export function draftFeedActor(eventId: number, open: () => GameSocketLike = openGameSocket) {
+  return fromCallback<DraftFeedCommand, void>(({ sendBack, receive }) => {
+    const socket = open();
+    const send = (event: DraftRoomEvent) => sendBack(event);
+    const onConnect = () => socket.emit('join_draft', { event_id: eventId });
+    const onState = (payload: unknown) => {
+      const parsed = v.safeParse(DraftStateSchema, payload);
+      if (parsed.success && parsed.output.event_id === eventId) send({ type: 'draft.updated', state: parsed.output });
+    };
+    const onError = (payload: unknown) => {
+      const parsed = v.safeParse(ActionErrorSchema, payload);
+      if (parsed.success) send({ type: 'draft.refused', message: parsed.output.message });
+    };
+    socket.on('connect', onConnect);
+    socket.on('draft_state', onState);
+    socket.on('action_error', onError);
+    const detachRestarts = reconnectAcrossRestarts(socket, () => {});
+    if (socket.connected) onConnect();
+    const cancelConnect = connectWhenIdle(socket);
+    receive((command) => {
+      socket.emit('draft_pick', { event_id: eventId, signup_id: command.signupId });
+    });
+    return () => {
+      cancelConnect();
+      detachRestarts();
+      socket.off('connect', onConnect);
+      socket.off('draft_state', onState);
+      socket.off('action_error', onError);
+      if (socket.connected) socket.emit('leave_draft', { event_id: eventId });
+      socket.disconnect();
+    };
+  });
+}
