@@ -21,6 +21,7 @@ import { Link } from 'react-router-dom';
 import { verifyPath } from '../../base/paths';
 import { logTime, warmTimeFormat } from '../../base/timeFormat';
 import { useLogHold, type RollMomentRef } from './RollMoment';
+import { RELIEF_VIEW_TEXTS, reliefButtonText } from '../../../contract/game/reliefView';
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
@@ -193,6 +194,7 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
             {REVERT_TEXTS.button}
           </button>
         </div>
+        <ReliefButton actor={actor} live={live} />
         <ConfirmDialog actor={revert} title={REVERT_TEXTS.title} confirmLabel={REVERT_TEXTS.confirm} processingText={REVERT_TEXTS.processing} danger>
           <p>{REVERT_TEXTS.body(leader?.name ?? 'Your team', revertsLeft)}</p>
         </ConfirmDialog>
@@ -205,6 +207,29 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
       {body}
       {message && <ActionMessage message={message} />}
     </section>
+  );
+}
+
+/**
+ * The Leader's 'Ask for a new task' (docs/game-rules.md §15): shown while relief is on and the led
+ * team's task is open or denied; disabled with the wait left ('Ask for a new task in 2 h 14 min',
+ * ticking each 30 s) until the team has been on its square relief_after_hours, while a roll moment
+ * plays, or off the live connection. Sends `relief.request`; the server's refusal shows as the
+ * panel's action message and the substitute as the team's task.
+ */
+function ReliefButton({ actor, live }: { actor: GamePlayRef; live: boolean }) {
+  const allowedAt = useSelector(actor, sel.selectReliefAllowedAt);
+  const can = useSelector(actor, sel.selectCanAskRelief);
+  const asking = useSelector(actor, sel.selectIsAskingRelief);
+  const now = useNow();
+  if (allowedAt === null) return null;
+  const waiting = allowedAt > now;
+  return (
+    <div className="game-actions__relief">
+      <button type="button" className="btn btn--small" data-testid="relief-button" disabled={!can || !live || waiting} onClick={() => actor.send({ type: 'relief.request' })}>
+        {asking ? RELIEF_VIEW_TEXTS.asking : reliefButtonText(allowedAt, now)}
+      </button>
+    </div>
   );
 }
 
