@@ -5,6 +5,7 @@ import { currentTaskOf, leaderReliefOf, reliefButtonText } from '../../contract/
 import type { Game } from '../../contract/gameApi';
 import type { TaskState } from '../../contract/submission';
 import { fixtureGame } from '../support/gameFixtures';
+import { checkReliefDraft, reliefDraftOf, RELIEF_DRAFT_MESSAGES } from '../../contract/game/settingsDraft';
 
 /**
  * The relief draw (docs/server.md §15; contract/game/relief.ts): the substitute's index from the
@@ -100,5 +101,20 @@ describe('reliefView', () => {
     expect(currentTaskOf({ task_override: null }, square)).toEqual({ description: 'Kill Zulrah', tier: 'HARD', substitute: false });
     expect(currentTaskOf({ task_override: { description: 'Kill Vorkath', difficulty: 'HARD' } }, square)).toEqual({ description: 'Kill Vorkath', tier: 'HARD', substitute: true });
     expect(currentTaskOf({}, { task_description: 'Start', task_difficulty: null })).toBeNull();
+  });
+});
+
+/** The settings form's relief fields (contract/game/settingsDraft.ts checkReliefDraft; docs/server.md §15 limits). */
+describe('checkReliefDraft', () => {
+  it('takes empty hours as off and whole numbers in range', () => {
+    expect(checkReliefDraft({ afterHours: '', maxPerTeam: '2' })).toEqual({ ok: true, settings: { relief_after_hours: null, relief_max_per_team: 2 } });
+    expect(checkReliefDraft({ afterHours: ' 1 ', maxPerTeam: '0' })).toEqual({ ok: true, settings: { relief_after_hours: 1, relief_max_per_team: 0 } });
+    expect(checkReliefDraft({ afterHours: '168', maxPerTeam: '10' })).toEqual({ ok: true, settings: { relief_after_hours: 168, relief_max_per_team: 10 } });
+    expect(reliefDraftOf(null)).toEqual({ afterHours: '', maxPerTeam: '2' });
+    expect(reliefDraftOf({ relief_after_hours: 6, relief_max_per_team: 1 })).toEqual({ afterHours: '6', maxPerTeam: '1' });
+  });
+  it('refuses hours outside 1..168, fractions, and limits outside 0..10', () => {
+    for (const afterHours of ['0', '169', '1.5', '-3', 'abc']) expect(checkReliefDraft({ afterHours, maxPerTeam: '2' })).toEqual({ ok: false, error: RELIEF_DRAFT_MESSAGES.afterHours, field: 'afterHours' });
+    for (const maxPerTeam of ['', '11', '-1', '2.5']) expect(checkReliefDraft({ afterHours: '', maxPerTeam })).toEqual({ ok: false, error: RELIEF_DRAFT_MESSAGES.maxPerTeam, field: 'maxPerTeam' });
   });
 });

@@ -17,6 +17,7 @@ import { boardSizeLabel } from '../../../contract/game/board';
 import { statusClass, statusLabel as visibleStatus } from '../../../contract/game/status';
 import type { BoardBody, Game } from '../../../contract/gameApi';
 import type { GameSettings, GameSettingsBody } from '../../../contract/game/settings';
+import type { ReliefSettings } from '../../../contract/game/settingsDraft';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { TableHead } from '../../ui/TableHead';
 import { LoadFailed } from '../../ui/LoadFailed';
@@ -132,6 +133,7 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
       actors: {
         loadGame: latestCall(latest, (fx, clan, event, input: { gameId: number }) => fx.fetchGame(clan, event, input.gameId)),
         saveRules: latestCall(latest, (fx, clan, event, input: { gameId: number; proofRequired: boolean }) => fx.saveGameRules(clan, event, input.gameId, input.proofRequired)),
+        saveRelief: latestCall(latest, (fx, clan, event, input: { gameId: number; relief: ReliefSettings }) => fx.saveGameRelief(clan, event, input.gameId, input.relief)),
         createGame: latestCall(latest, async (fx, clan, event, input: { settings: GameSettingsBody }) => {
           const answer = await fx.createGame(clan, event, input.settings);
           latest.current.onGameChanged?.();
