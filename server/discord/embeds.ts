@@ -15,6 +15,7 @@ export type Announcement =
   | { kind: 'status'; title: StatusTitle; event_name: string }
   | { kind: 'roll'; team: AnnouncedTeam; die: number; from: number; landing: number; to: number; via: 'snake' | 'ladder' | null }
   | { kind: 'review'; team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null }
+  | { kind: 'relief'; team: AnnouncedTeam; square: number; hours: number; task: string }
   | { kind: 'result'; event_name: string; winner: AnnouncedTeam; standings: { name: string; color: string | null; position: number }[] }
   | { kind: 'test'; event_name: string };
 
@@ -77,6 +78,12 @@ function singleEmbed(a: Exclude<Announcement, { kind: 'roll' }>): Embed {
       return a.decision === 'approved'
         ? { title: 'Proof approved', description: `${text(a.team.name)}: square ${a.square}, ${text(a.task, 500)}\nApproved by ${text(a.reviewer)}.`, color: colorOf(a.team.color) }
         : { title: 'Proof denied', description: `${text(a.team.name)}: square ${a.square}, ${text(a.task, 500)}\nDenied by ${text(a.reviewer)}: ${text(a.reason ?? '', 300)}`, color: colorOf(a.team.color) };
+    case 'relief':
+      return {
+        title: 'New task (relief)',
+        description: `${text(a.team.name)} was stuck on square ${a.square} for ${a.hours} h: new task ${text(a.task, 500)}`,
+        color: colorOf(a.team.color),
+      };
     case 'result':
       return {
         title: `Winner: ${cut(a.winner.name)}`,
