@@ -22,6 +22,7 @@ import { verifyPath } from '../../base/paths';
 import { logTime, warmTimeFormat } from '../../base/timeFormat';
 import { useLogHold, type RollMomentRef } from './RollMoment';
 import { RELIEF_VIEW_TEXTS, reliefButtonText } from '../../../contract/game/reliefView';
+import { WinChance, type ForecastRef } from './WinChances';
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
@@ -243,9 +244,10 @@ function ActionMessage({ message }: { message: MessageRef }) {
 /**
  * Team Positions (docs/client.md §1): every team's colour, name and square, furthest first,
  * with its task state and time on the square (docs/server.md §9);
- * the viewer's teams starred; revert counts only on the members' screen (not for spectators).
+ * the viewer's teams starred; revert counts only on the members' screen (not for spectators);
+ * with a `forecast`, each team's chance to win beside its square (docs/game-rules.md §14).
  */
-export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; showReverts: boolean }) {
+export function TeamPositions({ actor, showReverts, forecast = null }: { actor: GamePlayRef; showReverts: boolean; forecast?: ForecastRef | null }) {
   const teams = useSelector(actor, sel.selectTeamStates) ?? [];
   const mine = useSelector(actor, sel.selectUserTeams);
   const max = useSelector(actor, (s) => s.context.game?.max_reverts_allowed ?? 0);
@@ -268,7 +270,10 @@ export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; show
                   {t.team_name}
                   {starred && <span className="star" aria-label="(your team)">{'\u00a0'}★</span>}
                 </span>
-                <span className="team-positions__square">Square {t.current_position}</span>
+                <span className="team-positions__square">
+                  Square {t.current_position}
+                  {forecast && <WinChance forecast={forecast} teamId={t.team_id} />}
+                </span>
                 <span className="team-positions__task">
                   <TaskStateBadge state={t.task_state} /> <span className="muted" data-testid="time-on-square">{timeOnSquare(t.current_position, t.square_since, now)}</span>
                 </span>
