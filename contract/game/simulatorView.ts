@@ -11,7 +11,7 @@ import { seededRandom } from './random';
  */
 
 /** The most hours a task tier may be given in the form. */
-export const MAX_TIER_HOURS = 1_000;
+const MAX_TIER_HOURS = 1_000;
 
 /** The form's message for hours out of 0..1,000 (or not a number). */
 export const SIMULATOR_MESSAGES = {
