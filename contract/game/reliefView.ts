@@ -37,11 +37,12 @@ export function leaderReliefOf(game: HeldGame | null): { teamId: number; allowed
 
 /**
  * The relief button's label at `now` (ms): 'Ask for a new task' once allowed, else 'Ask for a new
- * task in 2 h 14 min' (the wait rounded up to the minute, so it never says less than it is).
+ * task in 2 h 14 min' (the wait to the nearest minute, at least 1 min: the browser's clock and the
+ * server's differ by moments).
  */
 export function reliefButtonText(allowedAt: number, now: number): string {
   const left = allowedAt - now;
-  return left <= 0 ? RELIEF_VIEW_TEXTS.button : RELIEF_VIEW_TEXTS.waiting(formatWait(Math.ceil(left / 60_000) * 60_000));
+  return left <= 0 ? RELIEF_VIEW_TEXTS.button : RELIEF_VIEW_TEXTS.waiting(formatWait(Math.max(1, Math.round(left / 60_000)) * 60_000));
 }
 
 /**

@@ -87,12 +87,13 @@ describe('reliefView', () => {
     expect(leaderReliefOf(null)).toBeNull();
   });
 
-  it('labels the button with the wait left, rounded up to the minute', () => {
+  it('labels the button with the wait left, to the nearest minute (at least 1 min)', () => {
     const at = since + 3 * 3_600_000;
     expect(reliefButtonText(at, at)).toBe('Ask for a new task');
     expect(reliefButtonText(at, at + 1)).toBe('Ask for a new task');
     expect(reliefButtonText(at, since)).toBe('Ask for a new task in 3 h');
-    expect(reliefButtonText(at, at - 90 * 60_000 - 1)).toBe('Ask for a new task in 1 h 31 min');
+    expect(reliefButtonText(at, at - 90 * 60_000 - 1)).toBe('Ask for a new task in 1 h 30 min');
+    expect(reliefButtonText(at, at - 60 * 60_000 - 200)).toBe('Ask for a new task in 1 h');
     expect(reliefButtonText(at, at - 1000)).toBe('Ask for a new task in 1 min');
   });
 
