@@ -112,16 +112,19 @@ function SimulationResult({ result, board }: { result: BoardSimulation; board: S
   );
 }
 
-/** The board's squares as a grid (square 1 bottom left, rows alternating), each shaded by how often a roll ended there. */
+/**
+ * The board's squares as a grid (square 1 bottom left, rows alternating), each shaded by how often a
+ * roll ended there; the scale is set by the squares between start and finish (every game ends on N).
+ */
 function HeatMap({ landings, size }: { landings: readonly number[]; size: number }) {
   const side = Math.round(Math.sqrt(size));
-  const max = Math.max(1, ...landings.slice(1));
+  const max = Math.max(1, ...landings.slice(2, size));
   const cells = [];
   for (let square = 1; square <= size; square += 1) {
     const row = Math.floor((square - 1) / side);
     const inRow = (square - 1) % side;
     const col = row % 2 === 0 ? inRow : side - 1 - inRow;
-    const heat = (landings[square] ?? 0) / max;
+    const heat = square === 1 || square === size ? 0 : (landings[square] ?? 0) / max;
     cells.push(
       <g key={square} transform={`translate(${col * 10} ${(side - 1 - row) * 10})`}>
         <rect width={10} height={10} fill={`rgba(190, 40, 20, ${(0.06 + heat * 0.9).toFixed(3)})`} stroke="#c9b07a" strokeWidth={0.3} />

@@ -17,7 +17,7 @@ export default function RollsHistogram({ rolls, runs }: { rolls: readonly number
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: false } },
-      axes: [{ label: 'Rolls to finish', size: 36 }, { label: '% of games', size: 44 }],
+      axes: [{ label: 'Rolls to finish', size: 36, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500] }, { label: '% of games', size: 44 }],
       series: [{ label: 'Rolls' }, { label: '% of games', stroke: '#8a5a00', fill: 'rgba(201, 150, 40, 0.55)', width: 1, paths: uPlot.paths.bars!({ size: [0.9, 40] }), points: { show: false } }],
     }),
     [],

@@ -26,10 +26,11 @@ export default function WinChanceChart({ history, teams, xLabel = 'Game version'
   const key = teams.map((t) => `${t.team_id}:${t.team_name}:${t.team_color}`).join('|');
   const options = useMemo<Omit<uPlot.Options, 'width' | 'height'>>(
     () => ({
-      legend: { show: true },
+      legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: false }, y: { range: [0, 100] } },
-      axes: [{ label: xLabel, size: 36 }, { label: '%', size: 40 }],
+      // Whole versions only on the x axis.
+      axes: [{ label: xLabel, size: 36, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }, { label: '%', size: 40 }],
       series: [{ label: xLabel }, ...teams.map((t) => ({ label: t.team_name, stroke: /^#[0-9a-fA-F]{6}$/.test(t.team_color) ? t.team_color : '#555555', width: 2, points: { show: history.length < 30 } }))],
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
