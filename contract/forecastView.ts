@@ -12,7 +12,7 @@ export interface ChancePoint {
 }
 
 /** The most points a screen keeps (the oldest go first). */
-export const CHANCE_HISTORY_LIMIT = 500;
+const CHANCE_HISTORY_LIMIT = 500;
 
 /** The history with the forecast's point added in version order (a version already held is replaced). */
 export function appendForecast(history: readonly ChancePoint[], forecast: ForecastAnswer): ChancePoint[] {
@@ -28,3 +28,4 @@ export function winChanceText(chance: number): string {
   if (chance < 1 && pct === 100) return '>99%';
   return `${pct}%`;
 }
+
