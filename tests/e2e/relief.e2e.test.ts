@@ -86,6 +86,15 @@ run.each(clientOnlyBackends())('relief, win chances and the simulator in Chromiu
     expect(after).not.toEqual(before);
     await panel.scrollIntoViewIfNeeded();
     await shot(page, `win-chances-${name}`);
+
+    // The results page works the chances out for every move of the game so far (a point per move and the start).
+    const moves = (await game.owner.get(`/api/public/game/${game.gameId}/history`)).body.moves.length as number;
+    await page.goto(`${suite.url}/games/${game.gameId}/results`);
+    const overGame = page.getByTestId('chances-over-game');
+    await overGame.locator('canvas').first().waitFor();
+    await expect.poll(async () => Number(await overGame.getAttribute('data-points'))).toBe(moves + 1);
+    await overGame.scrollIntoViewIfNeeded();
+    await shot(page, `results-chances-${name}`);
     expect(errors).toEqual([]);
   });
 
