@@ -120,7 +120,7 @@ run.each(clientOnlyBackends())('relief, win chances and the simulator in Chromiu
     await shot(page, `simulator-${name}`);
 
     // Hours out of range are refused in the form.
-    const easy = sim.getByLabel('Easy');
+    const easy = sim.getByLabel('Hours per task, tier 1');
     await easy.fill('1001');
     await expect.poll(() => sim.getByTestId('simulator-error').textContent()).toBe('Hours for a easy task must be a number from 0 to 1,000.');
     await easy.fill('0.5');

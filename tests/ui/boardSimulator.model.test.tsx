@@ -63,7 +63,7 @@ async function answerStale(w: World) {
   }
 }
 
-const easyInput = () => screen.getByLabelText('Easy') as HTMLInputElement;
+const easyInput = () => screen.getByLabelText('Hours per task, tier 1') as HTMLInputElement;
 
 const EXECUTORS = {
   'board.changed': async (w, { event }) => {

@@ -47,28 +47,40 @@ export function BoardSimulator({ board, simulate = runSimulation }: { board: Sim
     <section className="game-area simulator" aria-labelledby={`${id}-title`} data-testid="board-simulator" data-busy={busy}>
       <h3 id={`${id}-title`}>Board simulator</h3>
       <p className="muted">What this board is like: {SIMULATOR_RUNS.toLocaleString('en-US')} simulated games of one team from square 1 to the finish.</p>
-      <fieldset className="simulator__hours">
-        <legend className="field__label">Hours per task</legend>
-        <div className="simulator__hours-grid">
-          {TIERS.map((tier) => (
-            <label key={tier} className="field simulator__hour">
-              <span className="field__label">{TIER_LABELS[tier]}</span>
-              <input
-                className="input"
-                type="number"
-                inputMode="decimal"
-                min={0}
-                max={1000}
-                step={0.5}
-                value={hours[tier]}
-                aria-invalid={error !== null && error.includes(` ${tier.toLowerCase()} `)}
-                aria-describedby={error ? errorId : undefined}
-                onChange={(e) => actor.send({ type: 'hours.change', tier, value: e.target.value })}
-              />
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      {/* A table, not labels named after the tiers: the settings form beside it already has fields labelled Easy, Medium, ... */}
+      <table className="simulator__hours">
+        <caption className="field__label">Hours per task</caption>
+        <thead>
+          <tr>
+            {TIERS.map((tier) => (
+              <th key={tier} scope="col">
+                {TIER_LABELS[tier]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            {TIERS.map((tier, i) => (
+              <td key={tier}>
+                <input
+                  className="input"
+                  type="number"
+                  inputMode="decimal"
+                  min={0}
+                  max={1000}
+                  step={0.5}
+                  value={hours[tier]}
+                  aria-label={`Hours per task, tier ${i + 1}`}
+                  aria-invalid={error !== null && error.includes(` ${tier.toLowerCase()} `)}
+                  aria-describedby={error ? errorId : undefined}
+                  onChange={(e) => actor.send({ type: 'hours.change', tier, value: e.target.value })}
+                />
+              </td>
+            ))}
+          </tr>
+        </tbody>
+      </table>
       {error && (
         <p id={errorId} className="notice notice--error" role="alert" data-testid="simulator-error">
           {error}
