@@ -118,6 +118,11 @@ run.each(clientOnlyBackends())('relief, win chances and the simulator in Chromiu
     await sim.getByTestId('sim-heat-map').waitFor();
     await sim.scrollIntoViewIfNeeded();
     await shot(page, `simulator-${name}`);
+    // The relief fields of the settings form, and the hours table, clear of the sticky navigation bar.
+    await page.locator('.game-settings__relief').first().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 80));
+    await shot(page, `relief-settings-${name}`);
+    await sim.locator('table').evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 80));
+    await shot(page, `simulator-hours-${name}`);
 
     // Hours out of range are refused in the form.
     const easy = sim.getByLabel('Hours per task, tier 1');
