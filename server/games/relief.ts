@@ -115,6 +115,10 @@ async function reliefOnce(trx: Db, dialect: Dialect, action: RequestRelief, user
     })
     .where('id', '=', team.id)
     .execute();
+  // The draw is kept for 'Verify dice': the candidates in the order drawn from, and the one drawn.
+  await trx.insertInto('relief_draws')
+    .values({ game_id: game.id, team_id: action.team_id, k, square_index: team.current_position, at: now.toISOString(), candidate_ids: JSON.stringify(candidates.map((c) => c.id)), task_id: pick.id, description: pick.description })
+    .execute();
   const withdrawn = await withdrawPending(trx, game.id, action.team_id);
   const hours = Math.floor(stuckMs / HOUR_MS);
   const entry = await insertLog(trx, game.id, RELIEF_MESSAGES.log(team.name, team.current_position, hours, pick.description), { name: team.name, color: team.color });

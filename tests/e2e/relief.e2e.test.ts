@@ -175,6 +175,13 @@ run.each(clientOnlyBackends())('relief, win chances and the simulator in Chromiu
     await expect.poll(() => ask.textContent()).toMatch(/^Ask for a new task in (1 h|\d+ min)$/);
     await page.getByTestId('team-task').scrollIntoViewIfNeeded();
     await shot(page, `relief-${name}`);
+
+    // 'Verify dice' lists the draw, to be checked once the seed is revealed.
+    await page.goto(`${suite.url}/games/${game.gameId}/verify`);
+    const draws = page.getByTestId('relief-draw');
+    await expect.poll(() => draws.count()).toBe(i + 1);
+    expect(await draws.last().getAttribute('data-result')).toBe('pending');
+    await expect.poll(() => draws.last().locator('td').nth(3).textContent()).toBe(newTask);
     expect(errors).toEqual([]);
   });
 });
