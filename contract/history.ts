@@ -63,12 +63,28 @@ const HistoryReviewSchema = v.object({
 });
 export type HistoryReview = v.InferOutput<typeof HistoryReviewSchema>;
 
-/** GET /api/public/game/{gameId}/history answer (docs/server.md §12). */
+/**
+ * A substitute task drawn by relief (docs/game-rules.md §15), oldest first: the team, its relief
+ * number k, the square, when, the candidates' task ids in the order drawn from, and the task drawn.
+ */
+const HistoryReliefSchema = v.object({
+  at: v.string(),
+  team_id: v.number(),
+  k: v.number(),
+  square_index: v.number(),
+  candidate_ids: v.array(v.number()),
+  task_id: v.number(),
+  description: v.string(),
+});
+export type HistoryRelief = v.InferOutput<typeof HistoryReliefSchema>;
+
+/** GET /api/public/game/{gameId}/history answer (docs/server.md §12; `reliefs`, §15: absent from older servers). */
 export const GameHistorySchema = v.object({
   game: HistoryGameSchema,
   teams: v.array(HistoryTeamSchema),
   moves: v.array(MoveSchema),
   reviews: v.array(HistoryReviewSchema),
+  reliefs: v.optional(v.array(HistoryReliefSchema)),
 });
 export type GameHistory = v.InferOutput<typeof GameHistorySchema>;
 

@@ -3,7 +3,9 @@ import type { BoardBody, Game } from '../contract/gameApi';
 import { applyInOrder, ORDER_WAIT_MS, type GameProgress, type GameUpdate } from '../contract/socket';
 import { DEFAULT_SETTINGS } from '../contract/game/board';
 import type { GameSettings, GameSettingsBody } from '../contract/game/settings';
-import { changeSettingsDraft, checkSettingsDraft, draftFromSettings, parseSettingsDraft, type SettingsDraft, type SettingsField } from '../contract/game/settingsDraft';
+import {
+  changeSettingsDraft, checkReliefDraft, checkSettingsDraft, draftFromSettings, parseSettingsDraft, reliefDraftOf, type ReliefDraft, type ReliefSettings, type SettingsDraft, type SettingsField,
+} from '../contract/game/settingsDraft';
 import { boardTextsOf, boardTextsUnchanged, checkBoardTexts } from '../contract/game/boardEditor';
 import { gameStatusMachine } from './gameStatus.machine';
 import { socketConnectionMachine, type ConnectionRequest, type GameFact } from './socketConnection.machine';
@@ -22,6 +24,8 @@ export interface EventGameContext {
   draft: SettingsDraft;
   /** The form's 'Require approved proof before the next roll' box (docs/server.md §9): checked by default in setup, the game's rule after. */
   proofRequired: boolean;
+  /** The relief fields (docs/game-rules.md §15): part of the create payload in setup; saved with 'Save relief settings' on a game. */
+  relief: ReliefDraft;
   snakesText: string;
   laddersText: string;
   /** Why the manual board was refused (parse, rule or server message). */
@@ -37,6 +41,10 @@ export type EventGameEvent =
   | { type: 'settings.change'; field: SettingsField; value: string }
   /** The proof box: part of the create payload in setup; on an existing game it is saved at once (PUT .../rules). */
   | { type: 'rules.change'; proofRequired: boolean }
+  /** Typing in a relief field (docs/game-rules.md §15). */
+  | { type: 'relief.change'; field: keyof ReliefDraft; value: string }
+  /** 'Save relief settings' on an existing game (PUT .../rules). */
+  | { type: 'relief.save' }
   /** Create & Deploy Game (setup) or Randomize Board (an existing game). */
   | { type: 'settings.submit' }
   | { type: 'randomize.confirm' }
@@ -54,6 +62,11 @@ export type EventGameEvent =
 
 /** The id of the delayed `order.waited` (cancelled when the gap closes first). */
 const ORDER_TIMER = 'orderWait';
+
+/** The relief settings a game holds (a game shape without them: relief off, the default limit). */
+function reliefSettingsOf(game: Game | null): ReliefSettings {
+  return { relief_after_hours: game?.relief_after_hours ?? null, relief_max_per_team: game?.relief_max_per_team ?? 2 };
+}
 
 /** A message for the page's banner. */
 export interface GameNotice {
@@ -82,7 +95,9 @@ export interface GameNotice {
  *   board is a record; `board.save` checks the boxes with
  *   checkBoardTexts before savingBoard, then reloads; `game.reload` reloads in place;
  *   `game.deleted` goes back to setup. `rules.change` (the proof box) saves at once in savingRules
- *   (PUT .../rules); in setup it is part of the create payload (checked by default).
+ *   (PUT .../rules); in setup it is part of the create payload (checked by default). The relief
+ *   fields (`relief.change`, checked with contract checkReliefDraft) go with the create payload in
+ *   setup, and on a game `relief.save` saves them in savingRelief (PUT .../rules).
  * Messages go to the banner through the `notify` action (provided from src/).
  */
 export const eventGameMachine = setup({
@@ -95,6 +110,7 @@ export const eventGameMachine = setup({
     loadGame: missingPromise<Game, { gameId: number }>('eventGame', 'loadGame'),
     createGame: missingPromise<{ gameId: number; message: string }, { settings: GameSettingsBody }>('eventGame', 'createGame'),
     saveRules: missingPromise<{ proofRequired: boolean }, { gameId: number; proofRequired: boolean }>('eventGame', 'saveRules'),
+    saveRelief: missingPromise<ReliefSettings, { gameId: number; relief: ReliefSettings }>('eventGame', 'saveRelief'),
     randomizeGame: missingPromise<{ game: Game; message: string }, { gameId: number; settings: GameSettings }>('eventGame', 'randomizeGame'),
     saveBoard: missingPromise<{ message: string }, { gameId: number; body: BoardBody }>('eventGame', 'saveBoard'),
     gameStatus: gameStatusMachine,
@@ -109,6 +125,7 @@ export const eventGameMachine = setup({
     hasGameId: ({ context }) => context.gameId !== null,
     hasPending: ({ context }) => context.pending.length > 0,
     isSettingsValid: ({ context }) => checkSettingsDraft(context.draft).error === null,
+    isReliefValid: ({ context }) => checkReliefDraft(context.relief).ok,
     isBoardValid: ({ context }) => context.game !== null && checkBoardTexts(context.game.board_size, context.snakesText, context.laddersText).ok,
     /** The game is paused (read from the gameStatus child): the board may change after a confirmation. */
     isPaused: ({ context }) => context.statusRef?.getSnapshot().matches('paused') ?? false,
@@ -122,11 +139,16 @@ export const eventGameMachine = setup({
     assignSetting: assign(({ context }, e: { field: SettingsField; value: string }) => ({
       draft: changeSettingsDraft(context.draft, e.field, e.value),
     })),
-    assignDefaultSettings: assign({ draft: () => draftFromSettings(DEFAULT_SETTINGS), proofRequired: true }),
+    assignDefaultSettings: assign({ draft: () => draftFromSettings(DEFAULT_SETTINGS), proofRequired: true, relief: () => reliefDraftOf(null) }),
     assignSettingsOfGame: assign(({ context }) => ({
       draft: context.game ? draftFromSettings(context.game) : context.draft,
       proofRequired: context.game ? context.game.proof_required : context.proofRequired,
+      relief: context.game ? reliefDraftOf(context.game) : context.relief,
     })),
+    assignReliefField: assign(({ context }, e: { field: keyof ReliefDraft; value: string }) => ({ relief: { ...context.relief, [e.field]: e.value } })),
+    /** The saved relief settings, in the game and in the fields. */
+    assignRelief: assign(({ context }, relief: ReliefSettings) => ({ relief: reliefDraftOf(relief), game: context.game ? { ...context.game, ...relief } : null })),
+    assignReliefOfGame: assign(({ context }) => ({ relief: reliefDraftOf(context.game) })),
     assignProofRequired: assign((_, proofRequired: boolean) => ({ proofRequired })),
     assignRulesOfGame: assign(({ context }) => ({ proofRequired: context.game?.proof_required ?? context.proofRequired })),
     /** The saved rule, in the game and in the box. */
@@ -188,6 +210,7 @@ export const eventGameMachine = setup({
     game: null,
     draft: draftFromSettings(DEFAULT_SETTINGS),
     proofRequired: true,
+    relief: reliefDraftOf(null),
     snakesText: '[]',
     laddersText: '[]',
     boardError: null,
@@ -198,6 +221,7 @@ export const eventGameMachine = setup({
   initial: 'resolving',
   on: {
     'settings.change': { actions: { type: 'assignSetting', params: ({ event }) => event } },
+    'relief.change': { actions: { type: 'assignReliefField', params: ({ event }) => event } },
   },
   states: {
     /** Passing through: an existing game is loaded, otherwise the setup form shows. */
@@ -230,14 +254,17 @@ export const eventGameMachine = setup({
       on: { 'rules.change': { actions: { type: 'assignProofRequired', params: ({ event }) => event.proofRequired } } },
       states: {
         editing: {
-          on: { 'settings.submit': { guard: 'isSettingsValid', target: 'creating' } },
+          on: { 'settings.submit': { guard: and(['isSettingsValid', 'isReliefValid']), target: 'creating' } },
         },
         creating: {
           tags: ['busy'],
           invoke: {
             id: 'createGame',
             src: 'createGame',
-            input: ({ context }) => ({ settings: { ...(parseSettingsDraft(context.draft) ?? DEFAULT_SETTINGS), proof_required: context.proofRequired } }),
+            input: ({ context }) => {
+              const relief = checkReliefDraft(context.relief);
+              return { settings: { ...(parseSettingsDraft(context.draft) ?? DEFAULT_SETTINGS), proof_required: context.proofRequired, ...(relief.ok ? relief.settings : {}) } };
+            },
             onDone: {
               target: '#eventGame.loading',
               actions: [
@@ -276,6 +303,36 @@ export const eventGameMachine = setup({
               { actions: { type: 'assignBoardError', params: null } },
             ],
             'rules.change': { target: 'savingRules', actions: { type: 'assignProofRequired', params: ({ event }) => event.proofRequired } },
+            'relief.save': { guard: 'isReliefValid', target: 'savingRelief' },
+          },
+        },
+        /** PUT .../rules {relief_after_hours, relief_max_per_team}: a refusal puts the game's values back. */
+        savingRelief: {
+          tags: ['busy'],
+          invoke: {
+            id: 'saveRelief',
+            src: 'saveRelief',
+            input: ({ context }) => {
+              const relief = checkReliefDraft(context.relief);
+              return { gameId: context.gameId ?? 0, relief: relief.ok ? relief.settings : reliefSettingsOf(context.game) };
+            },
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'assignRelief', params: ({ event }) => event.output },
+                {
+                  type: 'notify',
+                  params: ({ event }) => ({
+                    tone: 'success' as const,
+                    text: event.output.relief_after_hours === null ? 'Relief is off.' : `Relief saved: a team may ask for a new task after ${event.output.relief_after_hours} h, ${event.output.relief_max_per_team} times.`,
+                  }),
+                },
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: ['assignReliefOfGame', { type: 'notify', params: ({ event }) => ({ tone: 'error' as const, text: errorText(event.error, 'Failed to change the game rules.') }) }],
+            },
           },
         },
         /** PUT .../rules {proof_required}: the box shows the new value until the server answers; a refusal puts the game's back. */

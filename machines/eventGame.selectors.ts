@@ -36,6 +36,10 @@ export const selectLoadError = (s: S) => s.context.loadError;
 export const selectStatusRef = (s: S) => s.context.statusRef;
 /** The 'Require approved proof before the next roll' box. */
 export const selectProofRequired = (s: S) => s.context.proofRequired;
+/** The relief fields as typed (docs/game-rules.md §15). */
+export const selectReliefDraft = (s: S) => s.context.relief;
+/** 'Save relief settings' may be pressed: an existing game, nothing runs, the fields are valid (derived with `can`). */
+export const canSaveRelief = (s: S) => s.can({ type: 'relief.save' });
 /** The box may be changed: in setup while editing, on an existing game while nothing runs. */
 export const canChangeRules = (s: S) => s.matches({ setup: 'editing' }) || s.matches({ manage: 'idle' });
 

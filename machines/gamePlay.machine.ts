@@ -8,6 +8,7 @@ import { statusToChartState, type GameChartState } from '../contract/game';
 import { leaderActionOf, leaderCanRevert } from '../contract/game/roles';
 import { GAME_VIEW_MESSAGES } from '../contract/game/viewTexts';
 import { leaderRollGate } from '../contract/proofView';
+import { leaderReliefOf } from '../contract/game/reliefView';
 import { bannerMachine, type BannerEvent } from './banner.machine';
 import { rollMomentMachine, type RollMomentEvent, type RollMomentReport } from './rollMoment.machine';
 import { socketConnectionMachine, type ConnectionRequest, type GameFact } from './socketConnection.machine';
@@ -39,6 +40,8 @@ export type GamePlayEvent =
   | GameFact
   | { type: 'roll.request' }
   | { type: 'revert.request' }
+  /** The Leader asks for a substitute task for its team's square (docs/game-rules.md §15). */
+  | { type: 'relief.request' }
   | { type: 'game.reload' }
   /** Raised once a live update changed the held game (applyGameUpdate): the play state is resolved again. */
   | { type: 'game.updated' }
@@ -83,7 +86,9 @@ const ORDER_TIMER = 'orderWait';
  *   square).
  * - Rolls and reverts are offered only in inProgress and not while a roll moment plays, only to a
  *   team's Leader (rolls only while the proof rule lets the team roll: contract leaderRollGate),
- *   reverts only under canRevert; they go out through the invoked `connection` (socketConnection
+ *   reverts only under canRevert; with relief on (docs/game-rules.md §15) the Leader of a team whose
+ *   task is open or denied may ask for a new task (`askingRelief` until the update or the
+ *   refusal); they go out through the invoked `connection` (socketConnection
  *   chart). How a revert ended is emitted (`revert.applied`, `revert.refused` with the server's
  *   text) for the confirm modal that asked for it.
  * - The server's action_error message for a roll goes to the invoked banner chart `message`
@@ -116,6 +121,8 @@ export const gamePlayMachine = setup({
     /** The proof rule lets the led team roll (docs/server.md §9 roll gate). */
     isRollAllowed: ({ context }) => leaderRollGate(context.game) === null,
     canRevertTurn: ({ context }) => leaderCanRevert(context.game),
+    /** Relief is on and the led team's task is open or denied (contract leaderReliefOf); the wait on the square is the server's to check. */
+    canAskRelief: ({ context }) => leaderReliefOf(context.game) !== null,
     hasPending: ({ context }) => context.pending.length > 0,
   },
   actions: {
@@ -179,6 +186,7 @@ export const gamePlayMachine = setup({
     requestFullState: sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest),
     sendRoll: sendTo('connection', ({ context }): ConnectionRequest => ({ type: 'team.roll', action: leaderActionOf(context.game)! })),
     sendRevert: sendTo('connection', ({ context }): ConnectionRequest => ({ type: 'team.revert', action: leaderActionOf(context.game)! })),
+    sendRelief: sendTo('connection', ({ context }): ConnectionRequest => ({ type: 'team.relief', action: { game_id: context.gameId, team_id: leaderReliefOf(context.game)!.teamId } })),
   },
 }).createMachine({
   id: 'gamePlay',
@@ -255,9 +263,12 @@ export const gamePlayMachine = setup({
                   on: {
                     'roll.request': { guard: and(['isLeader', 'isRollAllowed', not(stateIn({ live: { moment: 'playing' } }))]), target: 'rolling', actions: 'sendRoll' },
                     'revert.request': { guard: and(['canRevertTurn', not(stateIn({ live: { moment: 'playing' } }))]), target: 'reverting', actions: 'sendRevert' },
+                    'relief.request': { guard: and(['canAskRelief', not(stateIn({ live: { moment: 'playing' } }))]), target: 'askingRelief', actions: 'sendRelief' },
                   },
                 },
                 rolling: { tags: ['actionPending'] },
+                // Ends like a roll: the update with the substitute (task_override) re-resolves, a refusal shows its message.
+                askingRelief: { tags: ['actionPending'] },
                 reverting: {
                   tags: ['actionPending'],
                   // The revert's outcome goes to whoever asked (the confirm dialog shows it).

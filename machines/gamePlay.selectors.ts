@@ -2,6 +2,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { gamePlayMachine } from './gamePlay.machine';
 import { leaderEntryOf, userTeamsOf, viewerRoleOf } from '../contract/game/roles';
 import { leaderRollGate } from '../contract/proofView';
+import { leaderReliefOf } from '../contract/game/reliefView';
 import type { bannerMachine } from './banner.machine';
 import type { rollMomentMachine } from './rollMoment.machine';
 
@@ -33,6 +34,10 @@ export const selectLeaderRevertsLeft = (s: S) => {
 export const selectIsPlayable = (s: S) => s.matches({ live: { play: 'inProgress' } });
 export const selectCanRoll = (s: S) => s.can({ type: 'roll.request' });
 export const selectCanRevert = (s: S) => s.can({ type: 'revert.request' });
+export const selectCanAskRelief = (s: S) => s.can({ type: 'relief.request' });
+export const selectIsAskingRelief = (s: S) => s.matches({ live: { play: { inProgress: 'askingRelief' } } });
+/** When (ms since the epoch) the led team may ask for relief (contract leaderReliefOf), or null when the button does not show. */
+export const selectReliefAllowedAt = (s: S) => leaderReliefOf(s.context.game)?.allowedAt ?? null;
 export const selectIsRolling = (s: S) => s.matches({ live: { play: { inProgress: 'rolling' } } });
 export const selectIsReverting = (s: S) => s.matches({ live: { play: { inProgress: 'reverting' } } });
 /** The banner chart of the action message (a refused roll or revert), while the game is live. */

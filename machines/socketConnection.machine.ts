@@ -1,6 +1,7 @@
 import { assign, sendParent, sendTo, setup, type AnyEventObject } from 'xstate';
 import type { GameUpdate, TeamAction } from '../contract/socket';
 import type { LogEntry } from '../contract/gameApi';
+import type { RequestRelief } from '../contract/game/relief';
 import { missingCallback } from './shared';
 
 /**
@@ -26,23 +27,25 @@ export type GameFact =
   | { type: 'game.teamUpdated'; team: { id: number; name: string; color: string } }
   | { type: 'action.failed'; message: string };
 
-/** Requests to the connection: a person's retry, the holder asking for the full state again, a roll or revert. */
+/** Requests to the connection: a person's retry, the holder asking for the full state again, a roll, a revert or a relief request (docs/server.md §15). */
 export type ConnectionRequest =
   | { type: 'connection.retry' }
   | { type: 'room.rejoin' }
   | { type: 'team.roll'; action: TeamAction }
-  | { type: 'team.revert'; action: TeamAction };
+  | { type: 'team.revert'; action: TeamAction }
+  | { type: 'team.relief'; action: RequestRelief };
 
 export type SocketConnectionEvent = SocketFact | GameFact | ConnectionRequest;
 
 /**
  * Commands the chart gives the socket callback actor (src/realtime): join or leave the game's
- * room, send a roll or revert, open the socket again after it stopped retrying.
+ * room, send a roll, revert or relief request, open the socket again after it stopped retrying.
  */
 export type SocketCommand =
   | { type: 'socket.join'; gameId: number }
   | { type: 'socket.leave'; gameId: number }
   | { type: 'socket.send'; event: 'roll_dice' | 'revert_roll'; action: TeamAction }
+  | { type: 'socket.send'; event: 'request_relief'; action: RequestRelief }
   | { type: 'socket.open' };
 
 export interface SocketConnectionContext {
@@ -63,7 +66,7 @@ export const NOT_CONNECTED_MESSAGE = 'Not connected to the live game. Wait for t
  * closed it; `connection.retry` opens it again). On entering `connected` (first connect and every
  * reconnect) it joins the game's room with join_game, so the server answers with the full state
  * and nothing missed offline stays missing; `room.rejoin` (a version gap seen by the holder) joins
- * again. Game facts from the socket are forwarded to the parent. Rolls and reverts are sent only
+ * again. Game facts from the socket are forwarded to the parent. Rolls, reverts and relief requests (request_relief) are sent only
  * while connected; otherwise the parent gets `action.failed` with NOT_CONNECTED_MESSAGE.
  * The socket itself is the invoked callback actor `socket` (src/realtime), given with `provide`.
  */
@@ -84,6 +87,7 @@ export const socketConnectionMachine = setup({
     openSocket: sendTo('socket', (): SocketCommand => ({ type: 'socket.open' })),
     sendRoll: sendTo('socket', (_, action: TeamAction): SocketCommand => ({ type: 'socket.send', event: 'roll_dice', action })),
     sendRevert: sendTo('socket', (_, action: TeamAction): SocketCommand => ({ type: 'socket.send', event: 'revert_roll', action })),
+    sendRelief: sendTo('socket', (_, action: RequestRelief): SocketCommand => ({ type: 'socket.send', event: 'request_relief', action })),
     forwardToParent: sendParent((_, fact: GameFact) => fact as AnyEventObject),
     refuseNotConnected: sendParent({ type: 'action.failed', message: NOT_CONNECTED_MESSAGE }),
     assignAttempt: assign((_, attempt: number) => ({ attempt })),
@@ -102,6 +106,7 @@ export const socketConnectionMachine = setup({
     'action.failed': { actions: { type: 'forwardToParent', params: ({ event }) => event } },
     'team.roll': { actions: 'refuseNotConnected' },
     'team.revert': { actions: 'refuseNotConnected' },
+    'team.relief': { actions: 'refuseNotConnected' },
     'socket.connected': { target: '.connected' },
     'socket.reconnecting': { target: '.reconnecting', actions: { type: 'assignAttempt', params: ({ event }) => event.attempt } },
   },
@@ -128,6 +133,7 @@ export const socketConnectionMachine = setup({
         'room.rejoin': { actions: 'joinGame' },
         'team.roll': { actions: { type: 'sendRoll', params: ({ event }) => event.action } },
         'team.revert': { actions: { type: 'sendRevert', params: ({ event }) => event.action } },
+        'team.relief': { actions: { type: 'sendRelief', params: ({ event }) => event.action } },
       },
     },
     reconnecting: {

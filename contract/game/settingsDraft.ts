@@ -1,6 +1,6 @@
 import { BOARD_SIZES, DEFAULT_SETTINGS, isBoardSize } from './board';
 import { autoSplit } from './split';
-import { countsToSettings, SETTINGS_MESSAGES, TASK_COUNT_FIELDS, validateSettings, type GameSettings } from './settings';
+import { countsToSettings, RELIEF_LIMITS, SETTINGS_MESSAGES, TASK_COUNT_FIELDS, validateSettings, type GameSettings } from './settings';
 
 /**
  * The game settings form as typed (docs/game-rules.md §4): pure helpers over the
@@ -101,3 +101,40 @@ function fieldOfMessage(message: string): SettingsField | 'counts' | null {
 
 /** The board sizes the form offers (docs/client.md §12). */
 export const FORM_BOARD_SIZES = BOARD_SIZES;
+
+/** The relief fields of the settings form as typed (docs/game-rules.md §15): hours ('' = off) and substitutes per team. */
+export interface ReliefDraft {
+  afterHours: string;
+  maxPerTeam: string;
+}
+
+/** The relief settings a game holds (or the defaults: off, 2 per team). */
+export interface ReliefSettings {
+  relief_after_hours: number | null;
+  relief_max_per_team: number;
+}
+
+/** The form's messages for the relief fields (the server's limits, docs/server.md §15). */
+export const RELIEF_DRAFT_MESSAGES = {
+  afterHours: `Hours before a new task may be asked for must be empty (relief off) or a whole number from ${RELIEF_LIMITS.minHours} to ${RELIEF_LIMITS.maxHours}.`,
+  maxPerTeam: `New tasks per team must be a whole number from 0 to ${RELIEF_LIMITS.maxPerTeam}.`,
+} as const;
+
+/** The relief fields' strings for a game's settings (absent: the defaults, relief off). */
+export function reliefDraftOf(settings: Partial<ReliefSettings> | null): ReliefDraft {
+  const hours = settings?.relief_after_hours ?? null;
+  return { afterHours: hours === null ? '' : String(hours), maxPerTeam: String(settings?.relief_max_per_team ?? RELIEF_LIMITS.defaultPerTeam) };
+}
+
+/** The relief settings of the fields, or the first broken rule's message (and its field). */
+export function checkReliefDraft(draft: ReliefDraft): { ok: true; settings: ReliefSettings } | { ok: false; error: string; field: keyof ReliefDraft } {
+  const hoursText = draft.afterHours.trim();
+  const hours = Number(hoursText);
+  if (hoursText !== '' && !(/^\d+$/.test(hoursText) && hours >= RELIEF_LIMITS.minHours && hours <= RELIEF_LIMITS.maxHours)) {
+    return { ok: false, error: RELIEF_DRAFT_MESSAGES.afterHours, field: 'afterHours' };
+  }
+  const maxText = draft.maxPerTeam.trim();
+  const max = Number(maxText);
+  if (!/^\d+$/.test(maxText) || max > RELIEF_LIMITS.maxPerTeam) return { ok: false, error: RELIEF_DRAFT_MESSAGES.maxPerTeam, field: 'maxPerTeam' };
+  return { ok: true, settings: { relief_after_hours: hoursText === '' ? null : hours, relief_max_per_team: max } };
+}

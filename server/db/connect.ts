@@ -20,6 +20,7 @@ import { dink } from './migrations/010_dink';
 import { relief } from './migrations/011_relief';
 import { signups } from './migrations/012_signups';
 import { draft } from './migrations/014_draft';
+import { reliefDraws } from './migrations/015_relief_draws';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '011_relief': relief,
   '012_signups': signups,
   '014_draft': draft,
+  '015_relief_draws': reliefDraws,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

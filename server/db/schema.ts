@@ -183,6 +183,19 @@ interface GameLogTable {
   roll_index: number | null;
   die: number | null;
 }
+/** A substitute drawn by relief in the current round (docs/server.md §15; migration 015_relief_draws). */
+interface ReliefDrawsTable {
+  id: Generated<number>;
+  game_id: number;
+  team_id: number;
+  k: number;
+  square_index: number;
+  at: string;
+  /** JSON array of the candidates' task ids, in the order drawn from (by id). */
+  candidate_ids: string;
+  task_id: number;
+  description: string;
+}
 /** A roll or revert of the current round (docs/server.md §12; migration 008_dice_seed). */
 export interface GameMovesTable {
   id: Generated<number>;
@@ -297,6 +310,7 @@ export interface Database {
   team_states: TeamStatesTable;
   game_log: GameLogTable;
   game_moves: GameMovesTable;
+  relief_draws: ReliefDrawsTable;
   submissions: SubmissionsTable;
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;

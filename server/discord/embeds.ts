@@ -17,6 +17,7 @@ export type Announcement =
   /** A captains' draft pick (docs/server.md §13): the IGN picked, its number and round, and whether the clock picked. */
   | { kind: 'pick'; team: AnnouncedTeam; ign: string; pick: number; round: number; auto: boolean }
   | { kind: 'review'; team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null }
+  | { kind: 'relief'; team: AnnouncedTeam; square: number; hours: number; task: string }
   | { kind: 'result'; event_name: string; winner: AnnouncedTeam; standings: { name: string; color: string | null; position: number }[] }
   | { kind: 'test'; event_name: string };
 
@@ -92,6 +93,12 @@ function singleEmbed(a: Exclude<Announcement, Grouped>): Embed {
       return a.decision === 'approved'
         ? { title: 'Proof approved', description: `${text(a.team.name)}: square ${a.square}, ${text(a.task, 500)}\nApproved by ${text(a.reviewer)}.`, color: colorOf(a.team.color) }
         : { title: 'Proof denied', description: `${text(a.team.name)}: square ${a.square}, ${text(a.task, 500)}\nDenied by ${text(a.reviewer)}: ${text(a.reason ?? '', 300)}`, color: colorOf(a.team.color) };
+    case 'relief':
+      return {
+        title: 'New task (relief)',
+        description: `${text(a.team.name)} was stuck on square ${a.square} for ${a.hours} h: new task ${text(a.task, 500)}`,
+        color: colorOf(a.team.color),
+      };
     case 'result':
       return {
         title: `Winner: ${cut(a.winner.name)}`,

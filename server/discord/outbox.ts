@@ -53,6 +53,14 @@ export async function announceRoll(trx: Db, gameId: number, roll: AnnouncedRoll,
   });
 }
 
+/**
+ * A substitute task from stuck-tile relief (docs/server.md §15), under announce.reviews (it changes
+ * the task a referee will review): the team, its square, the whole hours it waited and the new task.
+ */
+export async function announceRelief(trx: Db, gameId: number, relief: { team: AnnouncedTeam; square: number; hours: number; task: string }): Promise<void> {
+  await queue(trx, gameId, 'reviews', () => ({ kind: 'relief', ...relief }));
+}
+
 /** A review (announce.reviews): approved, or denied with the reason. */
 export async function announceReview(
   trx: Db,

@@ -96,6 +96,7 @@ export async function deleteEventCascade(db: Db, eventId: number): Promise<void>
   await db.deleteFrom('submissions').where('game_id', 'in', games).execute();
   await db.deleteFrom('game_log').where('game_id', 'in', games).execute();
   await db.deleteFrom('game_moves').where('game_id', 'in', games).execute();
+  await db.deleteFrom('relief_draws').where('game_id', 'in', games).execute();
   await db.deleteFrom('team_states').where('game_id', 'in', games).execute();
   await db.deleteFrom('board_squares').where('game_id', 'in', games).execute();
   await db.deleteFrom('games').where('event_id', '=', eventId).execute();

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
+import { announceRelief } from '../discord/outbox';
 import { GAME_NOT_FOUND, insertLog, listTeamStates, parseWinners, storedOverride } from './repository';
 import { ActionRefused, PLAY_MESSAGES, StaleVersion, retryingTransaction, type AppliedAction } from './play';
 import { withdrawPending } from '../submissions/service';
@@ -27,7 +28,8 @@ const HOUR_MS = 3_600_000;
  *   the stored JSON), relief_count + 1, task state `open` and square_since now (the new task
  *   starts now: proof and Dink posts from before it never count for it), its pending submissions
  *   are withdrawn, and the log gets '{team} was stuck on square {n} for {h} h: new task
- *   "{description}".' ({h}: whole hours on the square).
+ *   "{description}".' ({h}: whole hours on the square), announced on Discord (announce.reviews) in
+ *   the same transaction.
  * Resolves after COMMIT with the progress and log to broadcast, like a roll.
  */
 export async function applyRelief(db: Db, dialect: Dialect, action: RequestRelief, userId: number, now: () => Date = () => new Date()): Promise<AppliedAction> {
@@ -113,9 +115,15 @@ async function reliefOnce(trx: Db, dialect: Dialect, action: RequestRelief, user
     })
     .where('id', '=', team.id)
     .execute();
+  // The draw is kept for 'Verify dice': the candidates in the order drawn from, and the one drawn.
+  await trx.insertInto('relief_draws')
+    .values({ game_id: game.id, team_id: action.team_id, k, square_index: team.current_position, at: now.toISOString(), candidate_ids: JSON.stringify(candidates.map((c) => c.id)), task_id: pick.id, description: pick.description })
+    .execute();
   const withdrawn = await withdrawPending(trx, game.id, action.team_id);
   const hours = Math.floor(stuckMs / HOUR_MS);
   const entry = await insertLog(trx, game.id, RELIEF_MESSAGES.log(team.name, team.current_position, hours, pick.description), { name: team.name, color: team.color });
+  // Discord hears of it in this transaction, like a roll (docs/server.md §10).
+  await announceRelief(trx, game.id, { team: { name: team.name, color: team.color }, square: team.current_position, hours, task: pick.description });
   const status: GameStatus = isGameStatus(game.status) ? game.status : 'in-progress';
   return {
     progress: { id: game.id, status, team_states: await listTeamStates(trx, game.id), winners: parseWinners(game.winners), version: game.version + 1, last_move: null },

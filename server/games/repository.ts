@@ -228,10 +228,11 @@ export async function insertLog(
   return logEntryOf(row);
 }
 
-/** Deletes every log entry and every recorded move of a game (a reset starts a new round). */
+/** Deletes every log entry, recorded move and relief draw of a game (a reset starts a new round). */
 export async function clearLog(db: Db, gameId: number): Promise<void> {
   await db.deleteFrom('game_log').where('game_id', '=', gameId).execute();
   await db.deleteFrom('game_moves').where('game_id', '=', gameId).execute();
+  await db.deleteFrom('relief_draws').where('game_id', '=', gameId).execute();
 }
 
 /** Deletes a game with its submissions, log, team states and squares (explicitly, whatever the foreign-key setting). */
@@ -239,6 +240,7 @@ export async function deleteGameCascade(db: Db, gameId: number): Promise<void> {
   await db.deleteFrom('submissions').where('game_id', '=', gameId).execute();
   await db.deleteFrom('game_log').where('game_id', '=', gameId).execute();
   await db.deleteFrom('game_moves').where('game_id', '=', gameId).execute();
+  await db.deleteFrom('relief_draws').where('game_id', '=', gameId).execute();
   await db.deleteFrom('team_states').where('game_id', '=', gameId).execute();
   await db.deleteFrom('board_squares').where('game_id', '=', gameId).execute();
   await db.deleteFrom('games').where('id', '=', gameId).execute();

@@ -1,6 +1,6 @@
 import type { Db } from '../db/schema';
 import { isGameStatus, type GameStatus } from '../../contract/game/status';
-import type { GameHistory, HistoryReview, HistoryTeam, Move, MoveKind } from '../../contract/history';
+import type { GameHistory, HistoryRelief, HistoryReview, HistoryTeam, Move, MoveKind } from '../../contract/history';
 import { gameHeader, parseWinners } from '../games/repository';
 import { revealedSeed } from '../games/dice';
 
@@ -57,6 +57,25 @@ async function listReviews(db: Db, gameId: number): Promise<HistoryReview[]> {
   return rows.map((r) => ({ at: r.reviewed_at ?? '', team_id: r.team_id, square_index: r.square_index, decision: r.status === 'approved' ? 'approve' : 'deny' }));
 }
 
+/** The relief draws of the game's current round, oldest first (docs/server.md §15). */
+async function listReliefs(db: Db, gameId: number): Promise<HistoryRelief[]> {
+  const rows = await db.selectFrom('relief_draws')
+    .select(['at', 'team_id', 'k', 'square_index', 'candidate_ids', 'task_id', 'description'])
+    .where('game_id', '=', gameId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => {
+    let ids: number[] = [];
+    try {
+      const parsed: unknown = JSON.parse(r.candidate_ids);
+      if (Array.isArray(parsed)) ids = parsed.filter((x): x is number => typeof x === 'number');
+    } catch {
+      ids = [];
+    }
+    return { at: r.at, team_id: r.team_id, k: r.k, square_index: r.square_index, candidate_ids: ids, task_id: r.task_id, description: r.description };
+  });
+}
+
 /**
  * The history of game `gameId` (docs/server.md §12; contract GameHistorySchema), or null
  * when there is no such game. The seed is shown only once the game is finished (docs/game-rules.md §9);
@@ -65,10 +84,11 @@ async function listReviews(db: Db, gameId: number): Promise<HistoryReview[]> {
 export async function loadHistory(db: Db, gameId: number): Promise<GameHistory | null> {
   const row = await gameHeader(db, gameId);
   if (!row) return null;
-  const [teams, moves, reviews] = await Promise.all([
+  const [teams, moves, reviews, reliefs] = await Promise.all([
     listHistoryTeams(db, gameId),
     listMoves(db, gameId),
     row.proof_required === 1 ? listReviews(db, gameId) : Promise.resolve([]),
+    listReliefs(db, gameId),
   ]);
   return {
     game: {
@@ -84,5 +104,6 @@ export async function loadHistory(db: Db, gameId: number): Promise<GameHistory |
     teams,
     moves,
     reviews,
+    reliefs,
   };
 }

@@ -19,6 +19,7 @@ import {
 import type { GameSettings, GameSettingsBody } from '../../contract/game/settings';
 import * as v from 'valibot';
 import type { RequestableStatus } from '../../contract/game/status';
+import type { ReliefSettings } from '../../contract/game/settingsDraft';
 
 /**
  * The game and game-task calls of docs/server.md §3 ("Game", "Game tasks"), one function per
@@ -172,6 +173,24 @@ export async function fetchAvailableTasks(clanId: number, eventId: number, gameI
     'Failed to fetch swap options.',
   );
   return answer.available_tasks;
+}
+
+/**
+ * PUT /api/clan/{clanId}/events/{eventId}/game/{gameId}/rules {relief_after_hours,
+ * relief_max_per_team} (docs/server.md §15, managers): changes the relief settings (null hours =
+ * off) without touching the board. Answers the settings now in force (the answer's game, else the
+ * ones sent). Fallback 'Failed to change the game rules.'
+ */
+export async function saveGameRelief(clanId: number, eventId: number, gameId: number, relief: ReliefSettings): Promise<ReliefSettings> {
+  const answer = await request(
+    v.looseObject({ game: v.optional(v.looseObject({ relief_after_hours: v.optional(v.nullable(v.number())), relief_max_per_team: v.optional(v.number()) })) }),
+    (h) => h.put(`${gamePath(clanId, eventId)}/${gameId}/rules`, { json: relief }),
+    'Failed to change the game rules.',
+  );
+  return {
+    relief_after_hours: answer.game?.relief_after_hours !== undefined ? answer.game.relief_after_hours : relief.relief_after_hours,
+    relief_max_per_team: answer.game?.relief_max_per_team ?? relief.relief_max_per_team,
+  };
 }
 
 /**

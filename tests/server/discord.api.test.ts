@@ -306,6 +306,36 @@ describe.each(backends())('Discord announcements (%s)', (backend: Backend) => {
     expect(result.description.split('\n').slice(1)).toEqual(standings.map((t, i) => `${i + 1}. ${names.get(t.team_id)}: square ${t.current_position}`));
   }, 90_000);
 
+  it('a substitute task from relief is announced in the team colour (announce.reviews), not at all with reviews off', async () => {
+    const relieve = async (announce: Record<string, boolean>) => {
+      const { game, id } = await hooked({ proof: true }, announce);
+      expect((await cast.owner.put(`${game.path}/rules`, { relief_after_hours: 1 })).status).toBe(200);
+      const leader = await joined(cast.owner, game);
+      expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+      expect(await roll(leader, game, game.team1, cast.ign.ownerA)).toBeNull();
+      const square = leader.held!.team_states.find((t) => t.team_id === game.team1)!.current_position;
+      // Two hours on the square, as if the team had waited that long.
+      await directSql(db.env, 'UPDATE team_states SET square_since = ? WHERE game_id = ? AND team_id = ?', [new Date(Date.now() - 2 * 3_600_000 - 60_000).toISOString(), game.gameId, game.team1]);
+      const mark = leader.got.length;
+      const version = leader.held!.version;
+      leader.socket.emit('request_relief', { game_id: game.gameId, team_id: game.team1 });
+      const r = await leader.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && x.payload.game_state.version > version), 5000, mark);
+      expect(r.event, JSON.stringify(r.payload)).toBe('game_state_update');
+      const task = leader.held!.team_states.find((t) => t.team_id === game.team1)!.task_override!.description;
+      return { id, square, task, game };
+    };
+    const on = await relieve({});
+    await stand.until(() => titles(on.id).includes('New task (relief)'), 20_000, 'the relief');
+    const embed = bodies(on.id).flatMap((b) => b.embeds).find((e: { title: string }) => e.title === 'New task (relief)');
+    expect(embed).toEqual({ title: 'New task (relief)', description: `Red Team was stuck on square ${on.square} for 2 h: new task ${on.task}`, color: 0xaa0000 });
+
+    const off = await relieve({ reviews: false });
+    // A status change after it is posted, so the relief had its turn in the queue before.
+    expect((await cast.owner.put(`${off.game.path}/status`, { status: 'paused' })).status).toBe(200);
+    await stand.until(() => titles(off.id).includes('Game paused'), 20_000, 'the pause');
+    expect(titles(off.id)).not.toContain('New task (relief)');
+  });
+
   it('each kind is switchable: with only results on, a finished game posts only its result', async () => {
     const { game, id } = await hooked({ size: 25, noWin: false }, { status: false, rolls: false, reviews: false, results: true });
     expect((await cast.owner.put(`${game.path}/board`, { snakes_config: [], ladders_config: [[2, 20], [3, 21], [4, 22], [5, 23], [6, 19], [7, 24]] })).status).toBe(200);

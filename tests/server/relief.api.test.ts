@@ -102,6 +102,15 @@ describe.each(backends())('relief (%s)', (backend) => {
     expect(seen.event === 'new_log_entry' && seen.payload.log_entry.message).toBe(after.log_entries[0].message);
     expect(spectator.held?.team_states.find((t) => t.team_id === game.team1)?.task_override).toEqual({ description: first, difficulty: square.task_difficulty });
 
+    // The history keeps the draw for 'Verify dice': the candidates in id order and the task drawn, which the seed picks.
+    const history = (await cast.owner.get(`/api/public/game/${game.gameId}/history`)).body;
+    expect(history.reliefs).toHaveLength(1);
+    const draw = history.reliefs[0];
+    expect(draw).toMatchObject({ team_id: game.team1, k: 1, square_index: team.current_position, description: first });
+    expect([...draw.candidate_ids].sort((a: number, b: number) => a - b)).toEqual(draw.candidate_ids);
+    const [{ dice_seed: drawSeed }] = await directSql(suite.env, 'SELECT dice_seed FROM games WHERE id = ?', [game.gameId]);
+    expect(draw.candidate_ids[await reliefIndex(drawSeed, game.gameId, game.team1, 1, draw.candidate_ids.length)]).toBe(draw.task_id);
+
     // The new task starts now: asking again at once is too early.
     expect(await ask(leader, game, game.team1)).toBe(RELIEF_MESSAGES.tooEarly(6));
 
@@ -153,6 +162,11 @@ describe.each(backends())('relief (%s)', (backend) => {
     expect(after.log_entries.filter((e) => e.message.includes('was stuck'))).toHaveLength(1);
     expect(answers.filter((a) => a === null).length).toBeGreaterThanOrEqual(1);
     expect(answers.filter((a) => a !== null)).toEqual(answers.filter((a) => a !== null).map(() => RELIEF_MESSAGES.tooEarly(1)));
+    // One draw kept; a reset starts a new round without it.
+    const historyPath = `/api/public/game/${game.gameId}/history`;
+    expect((await cast.owner.get(historyPath)).body.reliefs).toHaveLength(1);
+    expect((await cast.owner.put(`${game.path}/reset`)).status).toBe(200);
+    expect((await cast.owner.get(historyPath)).body.reliefs).toEqual([]);
   });
 
   it('says when no other task of the tier is left in the pool', async () => {

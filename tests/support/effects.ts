@@ -69,6 +69,7 @@ export function fakeGameEffects(fx: FakeEffects, openSocket: () => GameSocketLik
     fetchGame: fx.fn('fetchGame'),
     createGame: fx.fn('createGame'),
     saveGameRules: fx.fn('saveGameRules'),
+    saveGameRelief: fx.fn('saveGameRelief'),
     randomizeGame: fx.fn('randomizeGame'),
     saveBoard: fx.fn('saveBoard'),
     changeGameStatus: fx.fn('changeGameStatus'),

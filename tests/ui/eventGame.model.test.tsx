@@ -5,6 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import type { Game } from '../../contract/gameApi';
+import { RELIEF_DRAFT_MESSAGES, type ReliefSettings } from '../../contract/game/settingsDraft';
 import { statusLabel } from '../../contract/game/status';
 import { eventGameMachine, type EventGameEvent } from '../../machines/eventGame.machine';
 import { EventGameView } from '../../src/features/game/EventGameView';
@@ -35,7 +36,8 @@ type ModelEvent =
   | Done<'randomizeGame', { game: Game; message: string }>
   | Done<'saveBoard', { message: string }>
   | Done<'saveRules', { proofRequired: boolean }>
-  | Failed<'loadGame' | 'reloadGame' | 'createGame' | 'randomizeGame' | 'saveBoard' | 'saveRules'>;
+  | Done<'saveRelief', ReliefSettings>
+  | Failed<'loadGame' | 'reloadGame' | 'createGame' | 'randomizeGame' | 'saveBoard' | 'saveRules' | 'saveRelief'>;
 
 const CLAN_ID = 2;
 const EVENT_ID = 3;
@@ -86,11 +88,15 @@ function eventsOf(s: Snap): ModelEvent[] {
     if (c.draft.num_snakes === '') return [{ type: 'settings.change', field: 'num_snakes', value: '5' }];
     // The proof box is checked by default; unticking it changes only the create payload.
     const untick: ModelEvent[] = c.proofRequired ? [{ type: 'rules.change', proofRequired: false }] : [];
-    return [{ type: 'settings.change', field: 'num_snakes', value: '' }, { type: 'settings.submit' }, ...untick];
+    // Relief hours out of range are refused in the form (Create & Deploy Game waits); 4 h goes with the create payload.
+    if (c.relief.afterHours === '200') return [{ type: 'relief.change', field: 'afterHours', value: '4' }];
+    const relief: ModelEvent[] = c.relief.afterHours === '' ? [{ type: 'relief.change', field: 'afterHours', value: '200' }] : [];
+    return [{ type: 'settings.change', field: 'num_snakes', value: '' }, { type: 'settings.submit' }, ...untick, ...relief];
   }
   if (s.matches({ setup: 'creating' })) return [{ type: 'xstate.done.actor.createGame', output: { gameId: CREATED.id, message: CREATED_TEXT } }, fail('createGame')];
   if (s.matches({ manage: 'confirmingRandomize' })) return [{ type: 'randomize.confirm' }, { type: 'randomize.cancel' }];
   if (s.matches({ manage: 'randomizing' })) return [{ type: 'xstate.done.actor.randomizeGame', output: { game: randomized(c.game!), message: RANDOMIZED_TEXT } }, fail('randomizeGame')];
+  if (s.matches({ manage: 'savingRelief' })) return [{ type: 'xstate.done.actor.saveRelief', output: { relief_after_hours: null, relief_max_per_team: Number(c.relief.maxPerTeam) } }, fail('saveRelief')];
   if (s.matches({ manage: 'savingRules' })) return [{ type: 'xstate.done.actor.saveRules', output: { proofRequired: c.proofRequired } }, fail('saveRules')];
   if (s.matches({ manage: 'savingBoard' })) return [{ type: 'xstate.done.actor.saveBoard', output: { message: BOARD_SAVED_TEXT } }, fail('saveBoard')];
   if (s.matches({ manage: 'reloading' })) {
@@ -105,6 +111,9 @@ function eventsOf(s: Snap): ModelEvent[] {
     if (c.game?.status === 'paused') return pristine(s) ? [{ type: 'settings.submit' }] : [];
     if (c.snakesText !== SNAKES_TEXT && c.boardError === null && c.game?.version === 1) return [{ type: 'board.save' }];
     if (!pristine(s)) return [];
+    // A relief limit typed on the running game is saved (PUT .../rules); once saved the walk ends there.
+    if (c.relief.maxPerTeam !== String(c.game?.relief_max_per_team)) return [{ type: 'relief.save' }];
+    if (c.game?.relief_max_per_team !== 2) return [];
     // In progress: no Randomize Board and no Delete Game (the guard below checks the chart refuses the first).
     return [
       { type: 'board.change', box: 'snakes', value: BROKEN_SNAKES },
@@ -112,13 +121,14 @@ function eventsOf(s: Snap): ModelEvent[] {
       { type: 'game.reload' },
       { type: 'game.stateReceived', state: MOVED },
       { type: 'rules.change', proofRequired: !c.proofRequired },
+      { type: 'relief.change', field: 'maxPerTeam', value: '3' },
     ];
   }
   return [];
 }
 const serialize = (s: Snap, e?: ModelEvent) => {
   const c = s.context;
-  return JSON.stringify([s.value, c.proofRequired, c.game?.proof_required ?? null, c.gameId, c.game?.version ?? null, c.game?.status ?? null, c.game?.team_states.length ?? null, c.draft, c.snakesText, c.boardError, c.loadError, e?.type ?? null]);
+  return JSON.stringify([s.value, c.relief, c.game?.relief_max_per_team ?? null, c.proofRequired, c.game?.proof_required ?? null, c.gameId, c.game?.version ?? null, c.game?.status ?? null, c.game?.team_states.length ?? null, c.draft, c.snakesText, c.boardError, c.loadError, e?.type ?? null]);
 };
 
 interface World {
@@ -157,6 +167,23 @@ const EXECUTORS = {
     if (event.value) await w.user.type(input, event.value);
   },
   'rules.change': (w) => w.user.click(within(settingsForm()).getByRole('checkbox', { name: PROOF_BOX })),
+  'relief.change': async (w, { event }) => {
+    if (event.type !== 'relief.change') return;
+    const input = within(settingsForm()).getByLabelText(event.field === 'afterHours' ? RELIEF_HOURS : RELIEF_MAX);
+    await w.user.clear(input);
+    if (event.value) await w.user.type(input, event.value);
+  },
+  'relief.save': (w) => click(w, 'Save relief settings'),
+  'xstate.done.actor.saveRelief': async (w, { event, prev }) => {
+    if (event.type !== 'xstate.done.actor.saveRelief') return;
+    expect(w.fx.calls('saveGameRelief').at(-1)).toEqual([CLAN_ID, EVENT_ID, RUNNING.id, { relief_after_hours: null, relief_max_per_team: Number(prev.context.relief.maxPerTeam) }]);
+    w.banner = 'Relief is off.';
+    await settle(w, 'saveGameRelief', event);
+  },
+  'xstate.error.actor.saveRelief': async (w, { event }) => {
+    w.banner = 'saveRelief broke';
+    await settle(w, 'saveGameRelief', event);
+  },
   'xstate.done.actor.saveRules': async (w, { event }) => {
     if (event.type !== 'xstate.done.actor.saveRules') return;
     w.banner = event.output.proofRequired ? 'Rolls now wait for an approved proof.' : 'Rolls no longer wait for proof.';
@@ -167,7 +194,10 @@ const EXECUTORS = {
     await settle(w, 'saveGameRules', event);
   },
   'settings.submit': (w) => w.user.click(within(settingsForm()).getByRole('button', { name: /^(Create & Deploy Game|Randomize Board)$/ })),
-  'xstate.done.actor.createGame': async (w, { event }) => {
+  'xstate.done.actor.createGame': async (w, { event, prev }) => {
+    // The relief settings go with the create payload (off unless typed).
+    const hours = prev.context.relief.afterHours === '' ? null : Number(prev.context.relief.afterHours);
+    expect(w.fx.calls('createGame').at(-1)?.[2]).toMatchObject({ relief_after_hours: hours, relief_max_per_team: 2 });
     w.banner = CREATED_TEXT;
     await settle(w, 'createGame', { ...event, output: { game: { id: CREATED.id }, message: CREATED_TEXT } });
   },
@@ -220,6 +250,8 @@ const EXECUTORS = {
 } satisfies Record<ModelEvent['type'], Executor>;
 
 const PROOF_BOX = 'Require approved proof before the next roll';
+const RELIEF_HOURS = 'Hours on a square before a new task may be asked for';
+const RELIEF_MAX = 'New tasks per team';
 const COUNT_LABELS = ['Number of snakes', 'Number of ladders', 'Max reverts allowed'];
 const busyText = (text: string, shown: boolean) => (shown ? screen.getByText(text) : expect(screen.queryByText(text)).toBeNull());
 
@@ -242,9 +274,17 @@ function expectSettingsForm(s: Snap) {
   const form = settingsForm();
   const values = COUNT_LABELS.map((l) => (within(form).getByLabelText(l) as HTMLInputElement).value);
   expect(values).toEqual([s.context.draft.num_snakes, s.context.draft.num_ladders, s.context.draft.max_reverts_allowed]);
-  const alert = within(form).queryByRole('alert', { hidden: true });
+  const alert = within(form).queryAllByRole('alert', { hidden: true }).find((a) => a.getAttribute('data-testid') !== 'relief-error') ?? null;
   if (s.context.draft.num_snakes === '') expect(alert?.textContent).toBe('All fields are required.');
   else expect(alert).toBeNull();
+  // The relief fields hold the chart's draft; hours out of 1..168 are refused with the form's message.
+  expect((within(form).getByLabelText(RELIEF_HOURS) as HTMLInputElement).value).toBe(s.context.relief.afterHours);
+  expect((within(form).getByLabelText(RELIEF_MAX) as HTMLInputElement).value).toBe(s.context.relief.maxPerTeam);
+  const reliefError = within(form).queryByTestId('relief-error');
+  if (s.context.relief.afterHours === '200') {
+    expect(reliefError?.textContent).toBe(RELIEF_DRAFT_MESSAGES.afterHours);
+    expect(screen.getByRole('button', { name: 'Create & Deploy Game' }).hasAttribute('disabled')).toBe(true);
+  } else expect(reliefError).toBeNull();
   const proofBox = within(form).getByRole('checkbox', { name: PROOF_BOX, hidden: true }) as HTMLInputElement;
   expect(proofBox.checked).toBe(s.context.proofRequired);
   expect(proofBox.disabled).toBe(!(s.matches({ setup: 'editing' }) || s.matches({ manage: 'idle' })));
@@ -271,7 +311,7 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
   },
   'setup.editing': async (s) => {
     await waitFor(() => busyText('Deploying game, please wait...', false));
-    expect(screen.getByRole('button', { name: 'Create & Deploy Game' }).hasAttribute('disabled')).toBe(s.context.draft.num_snakes === '');
+    expect(screen.getByRole('button', { name: 'Create & Deploy Game' }).hasAttribute('disabled')).toBe(s.context.draft.num_snakes === '' || s.context.relief.afterHours === '200');
   },
   'setup.creating': async () => {
     screen.getByText('Deploying game, please wait...');
@@ -328,6 +368,10 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     screen.getByText('Randomizing board...');
     expect(screen.getByRole('button', { name: 'Randomize Board' }).hasAttribute('disabled')).toBe(true);
+  },
+  'manage.savingRelief': async () => {
+    expect(screen.getByRole('button', { name: 'Save relief settings' }).hasAttribute('disabled')).toBe(true);
+    for (const name of ['Save Board Configuration', 'Refresh']) expect(screen.getByRole('button', { name }).hasAttribute('disabled')).toBe(true);
   },
   'manage.savingRules': async (s) => {
     expect(s.context.game?.proof_required).toBe(!s.context.proofRequired);

@@ -14,6 +14,7 @@ import { gamePlayMachine, type GamePlayEvent } from '../../machines/gamePlay.mac
 import { ROLL_MOMENT_TIMING } from '../../machines/rollMoment.machine';
 import type { LastMove } from '../../contract/socket';
 import { GAME_ACTION_TEXTS, REVERT_TEXTS } from '../../src/features/play/texts';
+import { RELIEF_VIEW_TEXTS } from '../../contract/game/reliefView';
 import { socketConnectionMachine } from '../../machines/socketConnection.machine';
 import { GamePlayPage } from '../../src/features/play/GamePlayPage';
 import type { GameScreenEffects } from '../../src/features/play/effects';
@@ -70,7 +71,18 @@ const STATUSES: GameStatus[] = ['PENDING', 'READY', 'in-progress', 'paused'];
 /** One revert a team (keeps the Leader's roll, revert, roll short: the reverts are then used up). */
 const MAX_REVERTS = 1;
 /** The game as the REST load (or the socket's join_game answer) gives it to a viewer of `role`. */
-const loadedGame = (role: FixtureRole) => fixtureGame({ max_reverts_allowed: MAX_REVERTS }, role);
+const loadedGame = (role: FixtureRole) =>
+  fixtureGame({ max_reverts_allowed: MAX_REVERTS, relief_after_hours: 1, team_states: fixtureGame().team_states.map((t) => (t.team_id === 11 ? { ...t, task_state: 'open' as const } : t)) }, role);
+/** With relief on (docs/game-rules.md §15) and team 11's task open for hours, its Leader may ask for a new task. */
+const SUBSTITUTE = { description: 'Catch 50 anglerfish', difficulty: 'EASY' as const };
+const RELIEF_REFUSAL = 'No relief left for Red Dragons.';
+
+/** The update that gives team 11 the substitute (its task open anew, its clock restarted). */
+function reliefGranted(game: HeldGame): ModelEvent {
+  const progress = progressOf(game as Game, {});
+  const team_states = progress.team_states.map((t) => (t.team_id === 11 ? { ...t, task_state: 'open' as const, square_since: '2025-05-01T10:07:00.000Z', task_override: SUBSTITUTE } : t));
+  return { type: 'game.stateReceived', state: { ...progress, team_states } };
+}
 /** A Server entry of the Live Game Log that arrives by itself (new_log_entry). */
 const LOG_ENTRY: LogEntry = { id: 2, timestamp: '2025-05-01T10:06:00.000Z', team_name: 'Server', team_color: null, message: 'Game paused.' };
 /** Team 12's new name and colour, as a team_update brings it. */
@@ -113,6 +125,7 @@ function eventsFor(s: any): ModelEvent[] {
   if (s.matches({ live: { play: 'finished' } })) return [];
   const update = (change: Parameters<typeof progressOf>[1]): ModelEvent => ({ type: 'game.stateReceived', state: progressOf(game as Game, change) });
   const list: ModelEvent[] = [];
+  if (s.matches({ live: { play: { inProgress: 'askingRelief' } } })) return [{ type: 'action.failed', message: RELIEF_REFUSAL }, reliefGranted(game)];
   if (s.matches({ live: { play: { inProgress: 'rolling' } } }) || s.matches({ live: { play: { inProgress: 'reverting' } } })) {
     list.push({ type: 'action.failed', message: REFUSAL });
     list.push(
@@ -138,6 +151,8 @@ function eventsFor(s: any): ModelEvent[] {
   // Team 11 rolls from square 1 only (1 → 7), so the rolls and reverts end once the revert is used up.
   if (s.can({ type: 'roll.request' }) && squareOf(game, 11) === 1) list.push({ type: 'roll.request' });
   if (s.can({ type: 'revert.request' })) list.push({ type: 'revert.request' });
+  // The Leader asks for relief on the game as loaded (a refusal or the substitute answers it).
+  if (s.can({ type: 'relief.request' }) && game.version === 1) list.push({ type: 'relief.request' });
   return list;
 }
 
@@ -151,6 +166,8 @@ interface World {
   rolls: number;
   /** Reverts confirmed so far (each sends one revert; a cancelled confirm sends none). */
   reverts: number;
+  /** Relief requests so far (each sends one request_relief). */
+  reliefs: number;
   fx: FakeEffects;
   socket: () => FakeSocket;
   user: ReturnType<typeof userEvent.setup>;
@@ -204,6 +221,10 @@ const EXECUTORS = {
     await w.user.click(within(await findRevertDialog()).getByRole('button', { name: REVERT_TEXTS.confirm }));
     w.reverts += 1;
   },
+  'relief.request': async (w) => {
+    await w.user.click(within(panel()).getByRole('button', { name: RELIEF_VIEW_TEXTS.button }));
+    w.reliefs += 1;
+  },
   'game.logReceived': async (w, { event: e }: Step) => act(() => w.socket().serverSends('new_log_entry', { log_entry: e.entry })),
   // A team changed: the page asks for the full game again (join_game).
   'game.teamUpdated': async (w, { event: e }: Step) => {
@@ -255,6 +276,7 @@ function expectSent(w: World) {
   expect(w.socket().sentOf('join_game')).toEqual(Array(w.joins).fill({ game_id: 5, compact: true }));
   expect(w.socket().sentOf('roll_dice')).toEqual(Array(w.rolls).fill({ game_id: 5, team_id: 11, performer_ign_id: 501 }));
   expect(w.socket().sentOf('revert_roll')).toEqual(Array(w.reverts).fill({ game_id: 5, team_id: 11, performer_ign_id: 501 }));
+  expect(w.socket().sentOf('request_relief')).toEqual(Array(w.reliefs).fill({ game_id: 5, team_id: 11 }));
 }
 
 /** What the screen shows in each state node of the play region (and loading / failed). */
@@ -297,14 +319,32 @@ const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
       await waitFor(() => expect((within(panel()).getByRole('button', { name: 'Roll Dice' }) as HTMLButtonElement).disabled).toBe(playing));
       const revert = within(panel()).getByRole('button', { name: 'Revert Last Turn' }) as HTMLButtonElement;
       expect(revert.disabled).toBe(playing || !leaderCanRevert(game));
-      const team = game.team_states.find((t) => t.team_id === 11) as unknown as { revert_count: number };
+      const team = game.team_states.find((t) => t.team_id === 11) as unknown as { revert_count: number; task_override?: { description: string } | null };
       expect(within(panel()).getByText(/Reverts left:/).textContent).toBe(`Reverts left: ${game.max_reverts_allowed - team.revert_count}`);
+      // Relief is on and the task open for hours: 'Ask for a new task' is offered (not while the moment plays).
+      const relief = within(panel()).getByTestId('relief-button') as HTMLButtonElement;
+      expect(relief.textContent).toBe(RELIEF_VIEW_TEXTS.button);
+      expect(relief.disabled).toBe(playing);
+      // The substitute stands in for the square's task on the team's task card.
+      if (team.task_override) {
+        await waitFor(() => expect(screen.getByTestId('team-task-text').textContent).toBe(team.task_override!.description));
+        expect(screen.getByTestId('task-substitute').textContent).toBe(RELIEF_VIEW_TEXTS.substitute);
+      } else {
+        await screen.findByTestId('team-task');
+        expect(screen.queryByTestId('task-substitute')).toBeNull();
+      }
     }
   },
   'live.play.inProgress.rolling': async () => {
     const roll = within(panel()).getByRole('button', { name: 'Rolling...' }) as HTMLButtonElement;
     expect(roll.disabled).toBe(true);
     expect((within(panel()).getByRole('button', { name: 'Revert Last Turn' }) as HTMLButtonElement).disabled).toBe(true);
+  },
+  'live.play.inProgress.askingRelief': async () => {
+    const relief = within(panel()).getByTestId('relief-button') as HTMLButtonElement;
+    expect(relief.textContent).toBe(RELIEF_VIEW_TEXTS.asking);
+    expect(relief.disabled).toBe(true);
+    expect((within(panel()).getByRole('button', { name: 'Roll Dice' }) as HTMLButtonElement).disabled).toBe(true);
   },
   'live.play.inProgress.reverting': async () => {
     // The confirm modal waits for the outcome.
@@ -390,7 +430,7 @@ async function renderScreen(): Promise<World> {
   renderRoutes([{ path: '/games/clan/:clanId/events/:eventId/game/:gameId', element: <GamePlayPage effects={effects} /> }], '/games/clan/2/events/3/game/5', signedInSessionLogic());
   await waitFor(() => expect(socket).not.toBeNull());
   act(() => socket!.serverConnects());
-  return { joins: 1, rolls: 0, reverts: 0, fx, socket: () => socket!, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }), confetti };
+  return { joins: 1, rolls: 0, reverts: 0, reliefs: 0, fx, socket: () => socket!, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }), confetti };
 }
 
 modelTests<Snap, ModelEvent, World>({
@@ -423,6 +463,8 @@ modelTests<Snap, ModelEvent, World>({
       g?.winners?.length ?? 0,
       event?.type === 'action.failed',
       event?.type === 'action.failed' && prev?.matches({ live: { play: { inProgress: 'reverting' } } }),
+      event?.type === 'action.failed' && prev?.matches({ live: { play: { inProgress: 'askingRelief' } } }),
+      !!(team as { task_override?: unknown } | undefined)?.task_override,
       event?.type === 'game.teamUpdated',
       joinedFrom,
     ].join('|');
@@ -437,9 +479,17 @@ modelTests<Snap, ModelEvent, World>({
     expect(afterEvent('gamePlay.live.play.finished.celebrating')).toBe(CONFETTI_END);
     // A refused roll and a refused revert are both driven (their messages show in different places).
     const refusedIn = new Set(
-      paths.flatMap((p) => p.steps.flatMap((st, i) => (st.event.type === 'action.failed' ? [p.steps[i - 1].state.matches({ live: { play: { inProgress: 'reverting' } } }) ? 'reverting' : 'rolling'] : []))),
+      paths.flatMap((p) =>
+        p.steps.flatMap((st, i) => {
+          if (st.event.type !== 'action.failed') return [];
+          const before = p.steps[i - 1].state;
+          return [before.matches({ live: { play: { inProgress: 'reverting' } } }) ? 'reverting' : before.matches({ live: { play: { inProgress: 'askingRelief' } } }) ? 'askingRelief' : 'rolling'];
+        }),
+      ),
     );
-    expect([...refusedIn].sort()).toEqual(['reverting', 'rolling']);
+    expect([...refusedIn].sort()).toEqual(['askingRelief', 'reverting', 'rolling']);
+    // A substitute is granted and shown on some path.
+    expect(steps.some((s) => s.context.game?.team_states[0].task_override)).toBe(true);
     // Every role meets every status; both load failure texts are shown.
     const seen = new Set(steps.filter((s) => s.context.game).map((s) => `${viewerRoleOf(s.context.game)}:${s.context.game.status}`));
     for (const role of ['leader', 'member', 'none']) for (const status of [...STATUSES, 'finished', 'completed']) expect(seen.has(`${role}:${status}`), `${role}:${status}`).toBe(true);

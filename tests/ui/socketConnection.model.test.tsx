@@ -37,9 +37,10 @@ const ACTION = { game_id: 5, team_id: 11, performer_ign_id: 501 };
 /** The connection dropped while the Leader had the revert modal open (it stays open until confirmed). */
 const droppedDuringRevert = (s: Snap) => s.matches('reconnecting') && s.context.reason === DROP_DURING_REVERT;
 
-/** A Leader of team 11 on square 9 (so both Roll Dice and Revert Last Turn are offered). */
+/** A Leader of team 11 on square 9 with its task open for hours and relief on (so Roll Dice, Revert Last Turn and 'Ask for a new task' are offered). */
 const GAME = fixtureGame({
-  team_states: fixtureGame().team_states.map((t) => (t.team_id === 11 ? { ...t, current_position: 9, position_history: [1, 9] } : t)),
+  relief_after_hours: 1,
+  team_states: fixtureGame().team_states.map((t) => (t.team_id === 11 ? { ...t, current_position: 9, position_history: [1, 9], task_state: 'open' as const } : t)),
 });
 
 /** What the server, the socket client or the person can cause in a state (only what the screen offers). */
@@ -63,6 +64,7 @@ function eventsOf(s: Snap): ModelEvent[] {
     { type: 'room.rejoin' },
     { type: 'team.roll', action: ACTION },
     { type: 'team.revert', action: ACTION },
+    { type: 'team.relief', action: { game_id: 5, team_id: 11 } },
     { type: 'game.stateReceived', state: GAME },
     { type: 'game.logReceived', entry: { id: 2, timestamp: '2025-05-01T10:05:00.000Z', team_name: 'Red Dragons', team_color: '#cc2222', message: 'Red Dragons rolled a 4.' } },
     { type: 'game.teamUpdated', team: { id: 11, name: 'Red Dragons', color: '#cc2222' } },
@@ -158,6 +160,14 @@ const EXECUTORS = {
     await w.user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   },
+  'team.relief': async (w) => {
+    await w.user.click(within(panel()).getByRole('button', { name: 'Ask for a new task' }));
+    expect(w.socket.sentOf('request_relief')).toEqual([{ game_id: 5, team_id: 11 }]);
+    // The server refuses it; the panel says so and the button is offered again.
+    await serverSends(w, 'action_error', { message: 'No relief left for Red Dragons.' });
+    expect(within(panel()).getByTestId('action-error').textContent).toBe('No relief left for Red Dragons.');
+    expect((within(panel()).getByRole('button', { name: 'Ask for a new task' }) as HTMLButtonElement).disabled).toBe(false);
+  },
   'game.stateReceived': async (w) => {
     w.version += 1;
     w.status = 'paused';
@@ -206,6 +216,7 @@ modelTests<Snap, ModelEvent, World>({
   executors: EXECUTORS,
   uncovered: {
     '(root) -> team.roll': 'Roll Dice is disabled unless the socket is connected and sends at once, with no confirm step, so the screen never sends team.roll to a chart that is not connected.',
+    '(root) -> team.relief': "'Ask for a new task' is disabled unless the socket is connected and sends at once, so the screen never sends team.relief to a chart that is not connected.",
   },
   assertions: {
     connecting: shows('connecting'),

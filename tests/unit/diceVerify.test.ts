@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyHistory } from '../../contract/diceVerify';
 import { commitmentOf, dieFor } from '../../contract/game/dice';
 import type { GameHistory } from '../../contract/history';
+import { reliefIndex } from '../../contract/game/relief';
 
 /** The logic of the 'Verify dice' view (docs/game-rules.md §9): a history checked against its seed. */
 
@@ -97,5 +98,46 @@ describe('verifyHistory', () => {
   it('a game without rolls has an empty report', async () => {
     const report = await verifyHistory({ ...(await honestHistory()), moves: [] });
     expect(report.rolls).toEqual([]);
+  });
+});
+
+/** Relief draws checked from the seed (docs/game-rules.md §15; contract reliefIndex). */
+describe('verifyHistory: relief draws', () => {
+  const CANDIDATES = [101, 104, 109, 130, 131];
+  /** The honest draw of relief k of team 1: the candidate reliefIndex picks. */
+  const drawn = async (k: number) => CANDIDATES[await reliefIndex(SEED, GAME_ID, 1, k, CANDIDATES.length)];
+  const withReliefs = async (over: Partial<NonNullable<GameHistory['reliefs']>[number]> = {}, seed: string | null = SEED): Promise<GameHistory> => {
+    const h = await honestHistory(2);
+    return {
+      ...h,
+      game: { ...h.game, dice_seed: seed },
+      reliefs: [
+        { at: '2026-11-24T01:00:00.000Z', team_id: 1, k: 1, square_index: 5, candidate_ids: CANDIDATES, task_id: await drawn(1), description: 'Kill Vorkath', ...over },
+        { at: '2026-11-24T02:00:00.000Z', team_id: 1, k: 2, square_index: 5, candidate_ids: CANDIDATES, task_id: await drawn(2), description: 'Kill Zulrah' },
+      ],
+    };
+  };
+
+  it('verifies honest draws and names the team, k, square and candidates', async () => {
+    const report = await verifyHistory(await withReliefs());
+    expect(report.reliefs.map((r) => [r.k, r.result, r.expected_task_id === r.task_id, r.candidates, r.square, r.team.name])).toEqual([
+      [1, 'verified', true, 5, 5, 'Red'],
+      [2, 'verified', true, 5, 5, 'Red'],
+    ]);
+    expect(report.reliefsFailed).toBe(0);
+  });
+
+  it('fails a substitute the seed does not pick, candidates out of id order, and any draw under a seed that is not the commitment', async () => {
+    const wrong = (await drawn(1)) === 101 ? 104 : 101;
+    expect((await verifyHistory(await withReliefs({ task_id: wrong }))).reliefs[0].result).toBe('failed');
+    expect((await verifyHistory(await withReliefs({ candidate_ids: [...CANDIDATES].reverse() }))).reliefs[0].result).toBe('failed');
+    const bad = await verifyHistory(await withReliefs({}, '00'.repeat(32)));
+    expect(bad.reliefs.map((r) => r.result)).toEqual(['failed', 'failed']);
+    expect(bad.reliefsFailed).toBe(2);
+  });
+
+  it('leaves draws pending while the seed is sealed, and a history without reliefs has none', async () => {
+    expect((await verifyHistory(await withReliefs({}, null))).reliefs.map((r) => r.result)).toEqual(['pending', 'pending']);
+    expect((await verifyHistory(await honestHistory())).reliefs).toEqual([]);
   });
 });

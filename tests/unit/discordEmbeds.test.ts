@@ -79,4 +79,10 @@ describe('nextMessage', () => {
     const result = singleMessage({ kind: 'result', event_name: 'Finale', winner: { name: 'Red', color: '#aa0000' }, standings: [{ name: 'Red', color: '#aa0000', position: 100 }, { name: 'Blue', color: '#0000aa', position: 57 }] });
     expect(result.embeds[0]).toEqual({ title: 'Winner: Red', description: 'Finale: final standings\n1. Red: square 100\n2. Blue: square 57', color: 0xaa0000 });
   });
+
+  it('writes a relief substitute as text in the team colour (docs/server.md §15)', () => {
+    const relief = singleMessage({ kind: 'relief', team: { name: 'Red_Team', color: '#aa0000' }, square: 12, hours: 7, task: 'Get a *Dragon* pickaxe <@1>' });
+    expect(relief.embeds[0]).toEqual({ title: 'New task (relief)', description: 'Red\\_Team was stuck on square 12 for 7 h: new task Get a \\*Dragon\\* pickaxe \\<@1\\>', color: 0xaa0000 });
+    expect(relief.allowed_mentions).toEqual({ parse: [] });
+  });
 });

@@ -1,6 +1,11 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RELIEF_MESSAGES, reliefIndex, reliefIndexFromSigner } from '../../contract/game/relief';
+import { currentTaskOf, leaderReliefOf, reliefButtonText } from '../../contract/game/reliefView';
+import type { Game } from '../../contract/gameApi';
+import type { TaskState } from '../../contract/submission';
+import { fixtureGame } from '../support/gameFixtures';
+import { checkReliefDraft, reliefDraftOf, RELIEF_DRAFT_MESSAGES } from '../../contract/game/settingsDraft';
 
 /**
  * The relief draw (docs/server.md §15; contract/game/relief.ts): the substitute's index from the
@@ -64,5 +69,53 @@ describe('reliefIndex', () => {
     expect(RELIEF_MESSAGES.limit('Red')).toBe('No relief left for Red.');
     expect(RELIEF_MESSAGES.noneLeft('HARD')).toBe('No other HARD task is left in the pool.');
     expect(RELIEF_MESSAGES.log('Red', 12, 30, 'Kill Zulrah')).toBe('Red was stuck on square 12 for 30 h: new task "Kill Zulrah".');
+  });
+});
+
+/** The play screen's relief rules (contract/game/reliefView.ts; docs/game-rules.md §15). */
+describe('reliefView', () => {
+  const game = (over: Partial<Game> = {}, task_state: TaskState = 'open') =>
+    fixtureGame({ relief_after_hours: 3, team_states: fixtureGame().team_states.map((t) => (t.team_id === 11 ? { ...t, task_state, current_position: 7 } : t)), ...over });
+  const since = Date.parse('2025-05-01T10:00:00.000Z');
+
+  it('offers relief to the Leader of a team whose task is open or denied, from square_since + relief_after_hours', () => {
+    expect(leaderReliefOf(game())).toEqual({ teamId: 11, allowedAt: since + 3 * 3_600_000 });
+    expect(leaderReliefOf(game({}, 'denied'))).toEqual({ teamId: 11, allowedAt: since + 3 * 3_600_000 });
+    for (const state of ['none', 'submitted', 'approved'] as const) expect(leaderReliefOf(game({}, state))).toBeNull();
+    expect(leaderReliefOf(game({ relief_after_hours: null }))).toBeNull();
+    expect(leaderReliefOf(fixtureGame({ relief_after_hours: 3 }, 'member'))).toBeNull();
+    expect(leaderReliefOf(null)).toBeNull();
+  });
+
+  it('labels the button with the wait left, to the nearest minute (at least 1 min)', () => {
+    const at = since + 3 * 3_600_000;
+    expect(reliefButtonText(at, at)).toBe('Ask for a new task');
+    expect(reliefButtonText(at, at + 1)).toBe('Ask for a new task');
+    expect(reliefButtonText(at, since)).toBe('Ask for a new task in 3 h');
+    expect(reliefButtonText(at, at - 90 * 60_000 - 1)).toBe('Ask for a new task in 1 h 30 min');
+    expect(reliefButtonText(at, at - 60 * 60_000 - 200)).toBe('Ask for a new task in 1 h');
+    expect(reliefButtonText(at, at - 1000)).toBe('Ask for a new task in 1 min');
+  });
+
+  it("shows the substitute in place of the square's task", () => {
+    const square = { task_description: 'Kill Zulrah', task_difficulty: 'HARD' as const };
+    expect(currentTaskOf({ task_override: null }, square)).toEqual({ description: 'Kill Zulrah', tier: 'HARD', substitute: false });
+    expect(currentTaskOf({ task_override: { description: 'Kill Vorkath', difficulty: 'HARD' } }, square)).toEqual({ description: 'Kill Vorkath', tier: 'HARD', substitute: true });
+    expect(currentTaskOf({}, { task_description: 'Start', task_difficulty: null })).toBeNull();
+  });
+});
+
+/** The settings form's relief fields (contract/game/settingsDraft.ts checkReliefDraft; docs/server.md §15 limits). */
+describe('checkReliefDraft', () => {
+  it('takes empty hours as off and whole numbers in range', () => {
+    expect(checkReliefDraft({ afterHours: '', maxPerTeam: '2' })).toEqual({ ok: true, settings: { relief_after_hours: null, relief_max_per_team: 2 } });
+    expect(checkReliefDraft({ afterHours: ' 1 ', maxPerTeam: '0' })).toEqual({ ok: true, settings: { relief_after_hours: 1, relief_max_per_team: 0 } });
+    expect(checkReliefDraft({ afterHours: '168', maxPerTeam: '10' })).toEqual({ ok: true, settings: { relief_after_hours: 168, relief_max_per_team: 10 } });
+    expect(reliefDraftOf(null)).toEqual({ afterHours: '', maxPerTeam: '2' });
+    expect(reliefDraftOf({ relief_after_hours: 6, relief_max_per_team: 1 })).toEqual({ afterHours: '6', maxPerTeam: '1' });
+  });
+  it('refuses hours outside 1..168, fractions, and limits outside 0..10', () => {
+    for (const afterHours of ['0', '169', '1.5', '-3', 'abc']) expect(checkReliefDraft({ afterHours, maxPerTeam: '2' })).toEqual({ ok: false, error: RELIEF_DRAFT_MESSAGES.afterHours, field: 'afterHours' });
+    for (const maxPerTeam of ['', '11', '-1', '2.5']) expect(checkReliefDraft({ afterHours: '', maxPerTeam })).toEqual({ ok: false, error: RELIEF_DRAFT_MESSAGES.maxPerTeam, field: 'maxPerTeam' });
   });
 });

@@ -134,7 +134,7 @@ export function EventsTab({ clanId, isManager, route, effects = liveEventsEffect
       {view === 'teams' && selected && (
         <EventTeamsView clanId={clanId} eventId={selected.id} eventName={selected.name} onBack={back} effects={effects.teams} />
       )}
-      {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} discord={liveDiscordEffects} dink={liveDinkEffects} />}
+      {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} discord={liveDiscordEffects} dink={liveDinkEffects} eventTimes={selected} />}
       {view === 'gameTasks' && selected && <GameTasksView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
       {isManager && <CrudModals {...EVENT_MODALS} create={schedule} edit={edit} remove={remove} />}
     </section>

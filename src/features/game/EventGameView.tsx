@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useId, useMemo, type MouseEvent } from 'react';
+import { useId, useMemo, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { ActorRefFrom } from 'xstate';
 import { previewConnections } from '../../../contract/game/boardEditor';
@@ -17,6 +17,9 @@ import { boardSizeLabel } from '../../../contract/game/board';
 import { statusClass, statusLabel as visibleStatus } from '../../../contract/game/status';
 import type { BoardBody, Game } from '../../../contract/gameApi';
 import type { GameSettings, GameSettingsBody } from '../../../contract/game/settings';
+import { parseSettingsDraft, type ReliefSettings } from '../../../contract/game/settingsDraft';
+import { eventHours, sampleBoardOfSettings, simulatorBoardOfGame } from '../../../contract/game/simulatorView';
+import { BoardSimulator } from '../forecast/BoardSimulator';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { TableHead } from '../../ui/TableHead';
 import { LoadFailed } from '../../ui/LoadFailed';
@@ -79,12 +82,15 @@ export function EventGameView({
   onGameChanged,
   discord,
   dink,
+  eventTimes,
 }: {
   clanId: number;
   eventId: number;
   gameId: number | null;
   onBack: () => void;
   effects?: GameEffects;
+  /** The event's start and end (ISO), for the simulator's chance to finish in time (docs/game-rules.md §14). */
+  eventTimes?: { start_datetime: string; end_datetime: string | null };
   /** The Discord panel's calls (docs/server.md §10); without them the panel is not shown. */
   discord?: DiscordEffects;
   /** The Dink panel's calls (docs/server.md §13); without them the panel is not shown. */
@@ -95,7 +101,16 @@ export function EventGameView({
   // Keyed by event: the list catching up with a game this view created must not restart it.
   return (
     <>
-      <EventGameFlow key={eventId} clanId={clanId} eventId={eventId} gameId={gameId} onBack={onBack} effects={effects} onGameChanged={onGameChanged} />
+      <EventGameFlow
+        key={eventId}
+        clanId={clanId}
+        eventId={eventId}
+        gameId={gameId}
+        onBack={onBack}
+        effects={effects}
+        onGameChanged={onGameChanged}
+        availableHours={eventHours(eventTimes?.start_datetime, eventTimes?.end_datetime)}
+      />
       {discord && <DiscordPanel key={`discord-${eventId}`} clanId={clanId} eventId={eventId} effects={discord} />}
       {dink && <DinkPanel key={`dink-${eventId}`} clanId={clanId} eventId={eventId} effects={dink} />}
     </>
@@ -109,7 +124,23 @@ interface GameSubject {
 
 const NO_GAME: GameSubject = { gameId: 0 };
 
-function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged }: { clanId: number; eventId: number; gameId: number | null; onBack: () => void; effects: GameEffects; onGameChanged?: () => void }) {
+function EventGameFlow({
+  clanId,
+  eventId,
+  gameId,
+  onBack,
+  effects,
+  onGameChanged,
+  availableHours,
+}: {
+  clanId: number;
+  eventId: number;
+  gameId: number | null;
+  onBack: () => void;
+  effects: GameEffects;
+  onGameChanged?: () => void;
+  availableHours: number | null;
+}) {
   const banner = useActorRef(bannerMachine);
   const deleteDialog = useConfirmAction<Nothing, GameSubject>({
     closed: { draft: {}, subject: NO_GAME },
@@ -132,6 +163,7 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
       actors: {
         loadGame: latestCall(latest, (fx, clan, event, input: { gameId: number }) => fx.fetchGame(clan, event, input.gameId)),
         saveRules: latestCall(latest, (fx, clan, event, input: { gameId: number; proofRequired: boolean }) => fx.saveGameRules(clan, event, input.gameId, input.proofRequired)),
+        saveRelief: latestCall(latest, (fx, clan, event, input: { gameId: number; relief: ReliefSettings }) => fx.saveGameRelief(clan, event, input.gameId, input.relief)),
         createGame: latestCall(latest, async (fx, clan, event, input: { settings: GameSettingsBody }) => {
           const answer = await fx.createGame(clan, event, input.settings);
           latest.current.onGameChanged?.();
@@ -169,8 +201,8 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
       <GameBanner banner={banner} />
       {mode === 'loading' && <Spinner text="Loading game details..." />}
       {mode === 'loadFailed' && <LoadFailed error={loadError} onRetry={() => flow.send({ type: 'game.reload' })} />}
-      {mode === 'setup' && <SetupMode flow={flow} />}
-      {mode === 'manage' && <ManageMode flow={flow} clanId={clanId} eventId={eventId} deleteDialog={deleteDialog} />}
+      {mode === 'setup' && <SetupMode flow={flow} availableHours={availableHours} />}
+      {mode === 'manage' && <ManageMode flow={flow} clanId={clanId} eventId={eventId} deleteDialog={deleteDialog} availableHours={availableHours} />}
       <ConfirmDialog actor={deleteDialog} title={GAME_DIALOG_TEXTS.deleteTitle} confirmLabel="Delete Game" processingText="Deleting game..." danger>
         <p>{GAME_DIALOG_TEXTS.deleteBody}</p>
       </ConfirmDialog>
@@ -183,8 +215,14 @@ function EventGameFlow({ clanId, eventId, gameId, onBack, effects, onGameChanged
 }
 
 /** Setup mode (docs/client.md §1): no board yet, the settings form and 'Create & Deploy Game'. */
-function SetupMode({ flow }: { flow: EventGameRef }) {
+function SetupMode({ flow, availableHours }: { flow: EventGameRef; availableHours: number | null }) {
   const creating = useSelector(flow, sel.isCreating);
+  const draft = useSelector(flow, sel.selectDraft);
+  // The simulator runs on a sample board of the settings as typed (the real one is drawn at deploy).
+  const sample = useMemo(() => {
+    const settings = parseSettingsDraft(draft);
+    return settings ? sampleBoardOfSettings(settings, availableHours) : null;
+  }, [draft, availableHours]);
   return (
     <div className="game-area">
       <h3>Setup New Game</h3>
@@ -194,6 +232,7 @@ function SetupMode({ flow }: { flow: EventGameRef }) {
       </p>
       {creating && <Spinner text="Deploying game, please wait..." />}
       <SettingsForm flow={flow} submitLabel="Create & Deploy Game" />
+      <BoardSimulator board={sample} />
     </div>
   );
 }
@@ -204,22 +243,34 @@ function ManageMode({
   clanId,
   eventId,
   deleteDialog,
+  availableHours,
 }: {
   flow: EventGameRef;
   clanId: number;
   eventId: number;
   deleteDialog: ConfirmActionRef<Nothing, GameSubject>;
+  availableHours: number | null;
 }) {
   const game = useSelector(flow, sel.selectGame);
   const statusRef = useSelector(flow, sel.selectStatusRef);
+  const board = useMemo(() => (game ? simulatorBoardOfGame(game, availableHours) : null), [game?.board_size, game?.board_connections, game?.board_squares, availableHours]);
   if (!game || !statusRef) return null;
   return (
     <div className="game-admin__areas">
       <ResultsArea flow={flow} game={game} statusRef={statusRef} clanId={clanId} eventId={eventId} />
       <BoardEditor flow={flow} game={game} />
       <BoardSettings flow={flow} game={game} statusRef={statusRef} deleteDialog={deleteDialog} />
+      <BeforeStart statusRef={statusRef}>
+        <BoardSimulator board={board} />
+      </BeforeStart>
     </div>
   );
+}
+
+/** Its children only before the game starts (PENDING or READY: the board may still change). */
+function BeforeStart({ statusRef, children }: { statusRef: StatusRef; children: ReactNode }) {
+  const lock = useSelector(statusRef, sel.selectBoardLock);
+  return lock === 'open' ? <>{children}</> : null;
 }
 
 /**

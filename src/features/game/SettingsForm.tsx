@@ -4,7 +4,8 @@ import type { ActorRefFrom } from 'xstate';
 import { boardSizeLabel, MAX_LADDERS, MAX_REVERTS, MAX_SNAKES } from '../../../contract/game/board';
 import { TASK_COUNT_FIELDS } from '../../../contract/game/settings';
 import { TIER_LABELS, TIERS } from '../../../contract/game/tiers';
-import { checkSettingsDraft, FORM_BOARD_SIZES, type SettingsField } from '../../../contract/game/settingsDraft';
+import { checkReliefDraft, checkSettingsDraft, FORM_BOARD_SIZES, type ReliefDraft, type SettingsField } from '../../../contract/game/settingsDraft';
+import { RELIEF_LIMITS } from '../../../contract/game/settings';
 import type { eventGameMachine } from '../../../machines/eventGame.machine';
 import * as sel from '../../../machines/eventGame.selectors';
 import { tasksOnBoard } from '../../../contract/game/counts';
@@ -103,6 +104,7 @@ export function SettingsForm({ flow, submitLabel, extra, locked = false }: { flo
           </fieldset>
         </fieldset>
         <ProofRequiredField flow={flow} id={`${id}-proof_required`} />
+        <ReliefFields flow={flow} id={`${id}-relief`} />
       </fieldset>
       {check.error && (
         <p id={errorId} className="notice notice--error" role="alert">
@@ -163,6 +165,79 @@ function ProofRequiredField({ flow, id }: { flow: EventGameRef; id: string }) {
         A team member sends a screenshot of the task and a referee approves it before the Leader may roll again.
       </span>
     </div>
+  );
+}
+
+/**
+ * The relief fields (docs/game-rules.md §15): 'Hours on a square before a new task may be asked
+ * for' (empty = relief off, else 1 to 168) and 'New tasks per team' (0 to 10), checked as typed
+ * (contract checkReliefDraft, its message under the fields). In setup they go with Create & Deploy
+ * Game (which waits for them to be valid); on a game 'Save relief settings' saves them at once
+ * (PUT .../rules) without touching the board.
+ */
+function ReliefFields({ flow, id }: { flow: EventGameRef; id: string }) {
+  const draft = useSelector(flow, sel.selectReliefDraft);
+  const canChange = useSelector(flow, sel.canChangeRules);
+  const canSave = useSelector(flow, sel.canSaveRelief);
+  const existing = useSelector(flow, (s) => sel.selectMode(s) === 'manage');
+  const check = useMemo(() => checkReliefDraft(draft), [draft]);
+  const errorId = `${id}-error`;
+  const change = (field: keyof ReliefDraft, value: string) => flow.send({ type: 'relief.change', field, value });
+  const bad = (field: keyof ReliefDraft) => !check.ok && check.field === field;
+  return (
+    <fieldset className="game-settings__relief" disabled={!canChange}>
+      <legend className="field__label">Stuck-tile relief</legend>
+      <div className="game-settings__grid">
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-hours`}>Hours on a square before a new task may be asked for</label>
+          <input
+            id={`${id}-hours`}
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={RELIEF_LIMITS.minHours}
+            max={RELIEF_LIMITS.maxHours}
+            step={1}
+            placeholder="Off"
+            value={draft.afterHours}
+            aria-invalid={bad('afterHours')}
+            aria-describedby={bad('afterHours') ? errorId : `${id}-hint`}
+            onChange={(e) => change('afterHours', e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-max`}>New tasks per team</label>
+          <input
+            id={`${id}-max`}
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={RELIEF_LIMITS.maxPerTeam}
+            step={1}
+            value={draft.maxPerTeam}
+            aria-invalid={bad('maxPerTeam')}
+            aria-describedby={bad('maxPerTeam') ? errorId : undefined}
+            onChange={(e) => change('maxPerTeam', e.target.value)}
+          />
+        </div>
+      </div>
+      <span id={`${id}-hint`} className="field__hint">
+        Empty: relief is off. Otherwise a team's Leader may ask for another task of the same tier after that many hours on a square.
+      </span>
+      {!check.ok && (
+        <p id={errorId} className="notice notice--error" role="alert" data-testid="relief-error">
+          {check.error}
+        </p>
+      )}
+      {existing && (
+        <div className="row">
+          <button type="button" className="btn btn--small" disabled={!canSave} onClick={() => flow.send({ type: 'relief.save' })}>
+            Save relief settings
+          </button>
+        </div>
+      )}
+    </fieldset>
   );
 }
 

@@ -7,6 +7,8 @@ export interface GameEffects {
   createGame: typeof gamesApi.createGame;
   /** PUT .../rules {proof_required} (docs/server.md §9). */
   saveGameRules: typeof gamesApi.saveGameRules;
+  /** PUT .../rules {relief_after_hours, relief_max_per_team} (docs/server.md §15). */
+  saveGameRelief: typeof gamesApi.saveGameRelief;
   randomizeGame: typeof gamesApi.randomizeGame;
   saveBoard: typeof gamesApi.saveBoard;
   changeGameStatus: typeof gamesApi.changeGameStatus;
@@ -21,6 +23,7 @@ export const liveGameEffects: GameEffects = {
   fetchGame: gamesApi.fetchGame,
   createGame: gamesApi.createGame,
   saveGameRules: gamesApi.saveGameRules,
+  saveGameRelief: gamesApi.saveGameRelief,
   randomizeGame: gamesApi.randomizeGame,
   saveBoard: gamesApi.saveBoard,
   changeGameStatus: gamesApi.changeGameStatus,

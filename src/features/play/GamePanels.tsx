@@ -21,6 +21,8 @@ import { Link } from 'react-router-dom';
 import { verifyPath } from '../../base/paths';
 import { logTime, warmTimeFormat } from '../../base/timeFormat';
 import { useLogHold, type RollMomentRef } from './RollMoment';
+import { RELIEF_VIEW_TEXTS, reliefButtonText } from '../../../contract/game/reliefView';
+import { WinChance, type ForecastRef } from './WinChances';
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
@@ -193,6 +195,7 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
             {REVERT_TEXTS.button}
           </button>
         </div>
+        <ReliefButton actor={actor} live={live} />
         <ConfirmDialog actor={revert} title={REVERT_TEXTS.title} confirmLabel={REVERT_TEXTS.confirm} processingText={REVERT_TEXTS.processing} danger>
           <p>{REVERT_TEXTS.body(leader?.name ?? 'Your team', revertsLeft)}</p>
         </ConfirmDialog>
@@ -208,6 +211,29 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
   );
 }
 
+/**
+ * The Leader's 'Ask for a new task' (docs/game-rules.md §15): shown while relief is on and the led
+ * team's task is open or denied; disabled with the wait left ('Ask for a new task in 2 h 14 min',
+ * ticking each 30 s) until the team has been on its square relief_after_hours, while a roll moment
+ * plays, or off the live connection. Sends `relief.request`; the server's refusal shows as the
+ * panel's action message and the substitute as the team's task.
+ */
+function ReliefButton({ actor, live }: { actor: GamePlayRef; live: boolean }) {
+  const allowedAt = useSelector(actor, sel.selectReliefAllowedAt);
+  const can = useSelector(actor, sel.selectCanAskRelief);
+  const asking = useSelector(actor, sel.selectIsAskingRelief);
+  const now = useNow();
+  if (allowedAt === null) return null;
+  const waiting = allowedAt > now;
+  return (
+    <div className="game-actions__relief">
+      <button type="button" className="btn btn--small" data-testid="relief-button" disabled={!can || !live || waiting} onClick={() => actor.send({ type: 'relief.request' })}>
+        {asking ? RELIEF_VIEW_TEXTS.asking : reliefButtonText(allowedAt, now)}
+      </button>
+    </div>
+  );
+}
+
 /** The server's refusal of a roll or revert, timed by the banner chart: fades at 4 s, gone at 5 s. */
 function ActionMessage({ message }: { message: MessageRef }) {
   const shown = useSelector(message, selectBannerMessage);
@@ -218,9 +244,10 @@ function ActionMessage({ message }: { message: MessageRef }) {
 /**
  * Team Positions (docs/client.md §1): every team's colour, name and square, furthest first,
  * with its task state and time on the square (docs/server.md §9);
- * the viewer's teams starred; revert counts only on the members' screen (not for spectators).
+ * the viewer's teams starred; revert counts only on the members' screen (not for spectators);
+ * with a `forecast`, each team's chance to win beside its square (docs/game-rules.md §14).
  */
-export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; showReverts: boolean }) {
+export function TeamPositions({ actor, showReverts, forecast = null }: { actor: GamePlayRef; showReverts: boolean; forecast?: ForecastRef | null }) {
   const teams = useSelector(actor, sel.selectTeamStates) ?? [];
   const mine = useSelector(actor, sel.selectUserTeams);
   const max = useSelector(actor, (s) => s.context.game?.max_reverts_allowed ?? 0);
@@ -243,7 +270,10 @@ export function TeamPositions({ actor, showReverts }: { actor: GamePlayRef; show
                   {t.team_name}
                   {starred && <span className="star" aria-label="(your team)">{'\u00a0'}★</span>}
                 </span>
-                <span className="team-positions__square">Square {t.current_position}</span>
+                <span className="team-positions__square">
+                  Square {t.current_position}
+                  {forecast && <WinChance forecast={forecast} teamId={t.team_id} />}
+                </span>
                 <span className="team-positions__task">
                   <TaskStateBadge state={t.task_state} /> <span className="muted" data-testid="time-on-square">{timeOnSquare(t.current_position, t.square_since, now)}</span>
                 </span>

@@ -16,6 +16,7 @@ import { prefersReducedMotion } from './confetti';
 import { GameBoard } from './GameBoard';
 import { ActionPanel, Confetti, ConnectionBadge, DicePanel, GameLog, TeamPositions, WinnerMoment, type GamePlayRef } from './GamePanels';
 import { boardSizeText, StatusBadge } from './StatusBadge';
+import { useForecast, WinChancesPanel } from './WinChances';
 
 /** The viewer's team tasks with the proof dialog load for members only (spectators never need them). */
 const TeamTasks = lazy(() => import('./ProofPanel').then((m) => ({ default: m.TeamTasks })));
@@ -91,6 +92,7 @@ function LiveGame({
   const game = useSelector(actor, sel.selectGame)!;
   const finished = useSelector(actor, sel.selectIsFinished);
   const celebrating = useSelector(actor, sel.selectIsCelebrating);
+  const forecast = useForecast(actor, effects.loadForecast);
   return (
     <>
       <header className="panel game-header game-header--compact">
@@ -123,7 +125,8 @@ function LiveGame({
               <TeamTasks actor={actor} effects={effects.proof} />
             </Suspense>
           )}
-          <TeamPositions actor={actor} showReverts={audience === 'member'} />
+          <TeamPositions actor={actor} showReverts={audience === 'member'} forecast={forecast} />
+          {forecast && <WinChancesPanel forecast={forecast} actor={actor} />}
           <DicePanel actor={actor} />
           <GameLog actor={actor} />
         </aside>

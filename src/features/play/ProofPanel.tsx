@@ -14,6 +14,7 @@ import { DialogButtons, Modal } from '../../ui/Modal';
 import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
 import type { GamePlayRef } from './GamePanels';
 import { DINK_SENDS_PROOF } from '../dink/dinkTexts';
+import { currentTaskOf, RELIEF_VIEW_TEXTS } from '../../../contract/game/reliefView';
 
 /**
  * Whether a board square's task carries a Dink auto rule (docs/server.md §13): read from the
@@ -67,9 +68,11 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
   const playable = useSelector(actor, (s) => s.matches({ live: { play: 'inProgress' } }) || s.matches({ live: { play: 'paused' } }));
   const gameId = useSelector(actor, (s) => s.context.game?.id ?? null);
   const now = useNow();
+  // A substitute from relief (task_override) stands in for the square's task, for proof too (docs/game-rules.md §15).
+  const current = useMemo(() => (state ? currentTaskOf(state, square) : null), [state, square]);
   const task = useMemo<ProofTask | null>(
-    () => (state && square?.task_difficulty ? { square: state.current_position, tier: square.task_difficulty, description: square.task_description } : null),
-    [state, square],
+    () => (state && current ? { square: state.current_position, tier: current.tier, description: current.description } : null),
+    [state, current],
   );
   if (!state) return null;
   const canSend = playable && (state.task_state === 'open' || state.task_state === 'denied');
@@ -78,7 +81,7 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
   const rule = (
     <>
       {proofRequired && waiting && <p className="muted team-task__rule">A referee must approve the proof before the Leader can roll again.</p>}
-      {hasTask && waiting && hasAutoRule(square) && (
+      {hasTask && waiting && !current?.substitute && hasAutoRule(square) && (
         <p className="team-task__dink" data-testid="dink-sends">
           {DINK_SENDS_PROOF}
         </p>
@@ -94,7 +97,8 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
         <strong>Square {state.current_position}</strong>
         {hasTask && task.tier && <span className="team-task__tier"> · {TIER_LABELS[task.tier]}</span>}
       </p>
-      {hasTask ? <p className="team-task__text">{task.description}</p> : <p className="muted">No task on this square.</p>}
+      {hasTask && current?.substitute && <p className="team-task__substitute" data-testid="task-substitute">{RELIEF_VIEW_TEXTS.substitute}</p>}
+      {hasTask ? <p className="team-task__text" data-testid="team-task-text">{task.description}</p> : <p className="muted">No task on this square.</p>}
       <p className="team-task__state">
         <TaskStateBadge state={state.task_state} /> <span className="muted" data-testid="time-on-square">{timeOnSquare(state.current_position, state.square_since, now)}</span>
       </p>

@@ -7,7 +7,8 @@ import { rollMomentMachine } from '../../../machines/rollMoment.machine';
 import { playRollSound } from './sound';
 import { ApiRequestError } from '../../api/client';
 import { fetchGame } from '../../api/games';
-import { fetchPublicGame } from '../../api/publicGame';
+import { fetchForecast, fetchPublicGame } from '../../api/publicGame';
+import type { ForecastAnswer } from '../../../contract/lobby';
 import { gameSocketActor, openGameSocket, type GameSocketLike } from '../../realtime/gameSocket';
 import { launchConfetti } from './confetti';
 import { fetchGameSubmissions, uploadProof } from '../../api/submissions';
@@ -20,6 +21,8 @@ export interface GameScreenEffects {
   openSocket: () => GameSocketLike;
   /** Starts confetti on a canvas; returns the stop function. */
   launchConfetti: (canvas: HTMLCanvasElement) => () => void;
+  /** The game's forecast (docs/server.md §15) for the win chances; absent: none shown. */
+  loadForecast?: (gameId: number) => Promise<ForecastAnswer>;
   /** The proof calls of the members' screen (docs/server.md §9); absent for spectators. */
   proof?: ProofEffects;
 }
@@ -39,6 +42,7 @@ export function memberScreenEffects(clanId: number, eventId: number): GameScreen
     loadGame: (gameId) => withViewMessages(fetchGame(clanId, eventId, gameId), GAME_VIEW_MESSAGES.loadFailed),
     openSocket: openGameSocket,
     launchConfetti,
+    loadForecast: fetchForecast,
     proof: {
       loadLatest: async (gameId, teamId) => (await fetchGameSubmissions(clanId, eventId, gameId)).find((s) => s.team_id === teamId) ?? null,
       uploadProof: (gameId, input) => uploadProof(clanId, eventId, gameId, { teamId: input.teamId, image: input.image, note: input.note }, input.onProgress),
@@ -51,6 +55,7 @@ export const spectatorScreenEffects: GameScreenEffects = {
   loadGame: (gameId) => withViewMessages(fetchPublicGame(gameId), GAME_VIEW_MESSAGES.publicLoadFailed),
   openSocket: openGameSocket,
   launchConfetti,
+  loadForecast: fetchForecast,
 };
 
 /**

@@ -19,6 +19,7 @@ import { boardSizeText, StatusBadge } from '../play/StatusBadge';
 import { routeId } from '../play/effects';
 import { resultsEffects, type ResultsEffects } from './effects';
 import { Replay } from './Replay';
+import { ChancesOverGame } from './ChancesOverGame';
 
 const PREVIOUS = { to: '/games/spectate', label: 'Spectate Games' };
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -115,6 +116,7 @@ function ResultsView({ data, gameOn, gameId, effects }: { data: ResultsData; gam
       {hasMoves && (
         <>
           <RaceChartPanel data={data} effects={effects} />
+          <ChancesOverGame key={history.moves.length} frames={frames} teams={history.teams} board={board} />
           <StatsPanel data={data} />
           <Replay frames={frames} teams={history.teams} board={board} />
         </>

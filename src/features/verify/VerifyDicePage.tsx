@@ -118,6 +118,7 @@ function Report({ report, checking, onReload, gameId }: { report: DiceReport; ch
         </a>
       </div>
       {n === 0 ? <p className="muted" data-testid="verify-empty">{VERIFY_TEXTS.noRolls}</p> : <RollTable report={report} />}
+      {report.reliefs.length > 0 && <ReliefTable report={report} />}
       <p className="row">
         <Link to={`/games/spectate/${gameId}`}>Back to the game</Link>
         {report.phase === 'checked' && <Link to={resultsPath(gameId)}>Results</Link>}
@@ -176,6 +177,59 @@ function RollTable({ report }: { report: DiceReport }) {
         </table>
       </div>
     </>
+  );
+}
+
+/**
+ * The substitute tasks of relief (docs/game-rules.md §15), each checked from the seed: which of the
+ * candidates relief k of the team picks, and whether it is the task the team got.
+ */
+function ReliefTable({ report }: { report: DiceReport }) {
+  return (
+    <section aria-labelledby="verify-reliefs-title" className="verify-reliefs">
+      <h2 id="verify-reliefs-title">New tasks (relief)</h2>
+      {report.phase === 'checked' && (
+        <Notice tone={report.reliefsFailed === 0 ? 'success' : 'error'} testId="verify-reliefs-summary">
+          {report.reliefsFailed === 0
+            ? `All ${report.reliefs.length} new tasks were drawn as the seed says.`
+            : `${report.reliefsFailed} of ${report.reliefs.length} new tasks do not match the seed.`}
+        </Notice>
+      )}
+      <div className="table-scroll verify-table-scroll">
+        <table className="data-table verify-table">
+          <caption className="visually-hidden">Every new task relief drew, checked</caption>
+          <thead>
+            <tr>
+              <th scope="col">Team</th>
+              <th scope="col">Relief</th>
+              <th scope="col">Square</th>
+              <th scope="col">New task</th>
+              <th scope="col">Candidates</th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.reliefs.map((r, i) => (
+              <tr key={`${r.team.team_id}-${r.k}-${i}`} data-testid="relief-draw" data-result={r.result}>
+                <td>
+                  <span className="game-log__swatch" style={{ background: r.team.color }} aria-hidden="true" /> {r.team.name}
+                </td>
+                <td>{r.k}</td>
+                <td>{r.square}</td>
+                <td>{r.description}</td>
+                <td>{r.candidates}</td>
+                <td className={`verify-result verify-result--${r.result}`}>{RESULT_TEXT[r.result]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="muted">
+        Relief k of team t computes HMAC-SHA256 with the seed and the message <code>{'{game_id}:relief:{team_id}:{k}'}</code>; its
+        32 bytes read as eight 32-bit big-endian numbers, the first below the largest multiple of the candidate count picks the
+        candidate at that number modulo the count, the candidates ordered by task id.
+      </p>
+    </section>
   );
 }
 
