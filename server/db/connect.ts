@@ -19,6 +19,7 @@ import { discord } from './migrations/009_discord';
 import { dink } from './migrations/010_dink';
 import { relief } from './migrations/011_relief';
 import { signups } from './migrations/012_signups';
+import { signupScores } from './migrations/013_signup_scores';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '010_dink': dink,
   '011_relief': relief,
   '012_signups': signups,
+  '013_signup_scores': signupScores,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

@@ -226,6 +226,21 @@ export interface DiscordOutboxTable {
   payload: string;
   created_at: string;
 }
+/** A Wise Old Man score fetch of an event (docs/server.md §16; migration 013_signup_scores). */
+export interface WomFetchesTable {
+  event_id: number;
+  /** The run that owns the row; a newer fetch replaces it and the older run stops. */
+  run_id: string;
+  metric: string;
+  total: number;
+  /** Finished look-ups, errors included. */
+  done: number;
+  /** JSON array of {ign, error}. */
+  errors: string;
+  started_at: string;
+  updated_at: string;
+}
+
 /** A member's sign-up for an event (docs/server.md §12; migration 012_signups). */
 export interface SignupsTable {
   id: Generated<number>;
@@ -305,6 +320,7 @@ export interface Database {
   dink_posts: DinkPostsTable;
   dink_digests: DinkDigestsTable;
   signups: SignupsTable;
+  wom_fetches: WomFetchesTable;
 }
 
 /** A database handle or an open transaction; repositories take either (docs/architecture.md §5). */

@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema';
 import type { Announce } from '../../contract/discord';
 import type { Announcement, AnnouncedTeam, StatusTitle } from './embeds';
-import { announceOf, insertAnnouncement, webhookOfGame } from './repository';
+import { announceOf, findWebhook, insertAnnouncement, webhookOfGame } from './repository';
 
 /**
  * The outbox side of Discord announcements (docs/server.md §10): each function runs
@@ -60,4 +60,15 @@ export async function announceReview(
   review: { team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null },
 ): Promise<void> {
   await queue(trx, gameId, 'reviews', () => ({ kind: 'review', ...review }));
+}
+
+/**
+ * Sign-ups of an event opened or closed (docs/server.md §16), under the webhook's `status` flag:
+ * 'Sign-ups open' (with the close time, when set) or 'Sign-ups closed'. Run in the transaction
+ * that changes the event.
+ */
+export async function announceSignups(trx: Db, event: { id: number; name: string }, open: boolean, closeAt: string | null): Promise<void> {
+  const hook = await findWebhook(trx, event.id);
+  if (!hook || hook.state === 'disabled' || !announceOf(hook).status) return;
+  await insertAnnouncement(trx, hook.id, null, { kind: 'signups', open, event_name: event.name, close_at: open ? closeAt : null });
 }

@@ -1,0 +1,25 @@
+import type { DialectMigration } from './helpers';
+
+/**
+ * Wise Old Man score fetches (docs/server.md §16), one row per event, shared by every process so
+ * GET .../signups/scores/wom answers the same wherever it lands: the metric, the run (a random id;
+ * a new fetch replaces the row, and the old run stops at its next look-up), how many look-ups in
+ * all and how many finished (errors included), the errors as a JSON array of {ign, error}.
+ */
+export const signupScores: DialectMigration = {
+  async up(db) {
+    await db.schema.createTable('wom_fetches')
+      .addColumn('event_id', 'integer', (c) => c.primaryKey().references('events.id').onDelete('cascade'))
+      .addColumn('run_id', 'text', (c) => c.notNull())
+      .addColumn('metric', 'text', (c) => c.notNull())
+      .addColumn('total', 'integer', (c) => c.notNull())
+      .addColumn('done', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('errors', 'text', (c) => c.notNull().defaultTo('[]'))
+      .addColumn('started_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+  async down(db) {
+    await db.schema.dropTable('wom_fetches').execute();
+  },
+};
