@@ -15,7 +15,7 @@ export const SIGNUP_NOTE_MAX = 300;
 /** Most data rows a score CSV may have. */
 export const SCORE_CSV_MAX_ROWS = 5_000;
 /** Team counts a balance may ask for (0 fills the event's existing teams). */
-export const BALANCE_TEAMS_MIN = 2;
+const BALANCE_TEAMS_MIN = 2;
 export const BALANCE_TEAMS_MAX = 20;
 
 /** The texts of docs/server.md §16. */
