@@ -63,6 +63,8 @@ interface EventsTable {
   signups_open: Generated<number>;
   /** When sign-ups close (ISO time), or null. */
   signups_close_at: string | null;
+  /** 1 once 'Sign-ups closed' was queued for the current close (migration 013_signup_scores). */
+  signups_close_announced: Generated<number>;
 }
 interface TeamsTable {
   id: Generated<number>;

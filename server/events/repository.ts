@@ -15,12 +15,14 @@ export interface EventRow {
   /** 1 while sign-ups are open (docs/server.md §16). */
   signups_open: number;
   signups_close_at: string | null;
+  /** 1 once 'Sign-ups closed' went out for the current close. */
+  signups_close_announced: number;
 }
 
 /** The event `eventId` of clan `clanId`; 404 'Event ID {id} not found.' when missing or of another clan. */
 export async function findEvent(db: Db, clanId: number, eventId: number): Promise<EventRow> {
   const row = await db.selectFrom('events')
-    .select(['id', 'clan_id', 'name', 'type', 'start_datetime', 'end_datetime', 'signups_open', 'signups_close_at'])
+    .select(['id', 'clan_id', 'name', 'type', 'start_datetime', 'end_datetime', 'signups_open', 'signups_close_at', 'signups_close_announced'])
     .where('id', '=', eventId)
     .where('clan_id', '=', clanId)
     .executeTakeFirst();
@@ -104,6 +106,8 @@ export async function updateEvent(db: Db, eventId: number, body: EventBody): Pro
       end_datetime: body.end_datetime,
       ...(body.signups_open === undefined ? {} : { signups_open: body.signups_open ? 1 : 0 }),
       ...(body.signups_close_at === undefined ? {} : { signups_close_at: body.signups_close_at }),
+      // Closing by hand is its own announcement; opening again or a new close time is announced afresh.
+      ...(body.signups_open === false ? { signups_close_announced: 1 } : body.signups_open !== undefined || body.signups_close_at !== undefined ? { signups_close_announced: 0 } : {}),
     })
     .where('id', '=', eventId)
     .execute();

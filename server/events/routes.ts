@@ -72,7 +72,9 @@ export function eventRoutes(): Hono<AppEnv> {
     await db.transaction().execute(async (trx) => {
       await updateEvent(trx, eventId, body);
       const wasOpen = existing.signups_open === 1;
-      if (body.signups_open !== undefined && body.signups_open !== wasOpen) {
+      // A close already announced (its time passed) is not announced again.
+      const closedBefore = wasOpen && existing.signups_close_announced === 1;
+      if (body.signups_open !== undefined && body.signups_open !== wasOpen && !(body.signups_open === false && closedBefore)) {
         await announceSignups(trx, { id: eventId, name: body.name }, body.signups_open, body.signups_close_at === undefined ? existing.signups_close_at : body.signups_close_at);
       }
     });

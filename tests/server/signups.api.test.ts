@@ -321,6 +321,23 @@ describe.each(backends())('sign-ups and balanced teams (%s)', (backend) => {
     expect(hooks.accepted(id)[0].body.embeds[0].description).toContain('2031-05-31 12:00 UTC');
     expect(hooks.accepted(id).every((p) => JSON.stringify(p.body.allowed_mentions) === '{"parse":[]}')).toBe(true);
   });
+
+  it('announces sign-ups closing once when their close time passes', async () => {
+    const eventId = await newEvent({ signups_open: false });
+    const id = `8${++serial}`;
+    expect((await cast.owner.put(`${base(eventId)}/discord`, { webhook_url: hooks.webhook(id) })).status).toBe(200);
+    const closeAt = new Date(Date.now() + 1500).toISOString();
+    const open = await cast.owner.put(`/api/clan/${cast.clanId}/events/${eventId}`, { name: 'Timed', start_datetime: '2031-06-01T18:00Z', signups_open: true, signups_close_at: closeAt });
+    expect(open.status, JSON.stringify(open.body)).toBe(200);
+    await hooks.until(() => hooks.accepted(id).length >= 2, 10_000, 'open and closed');
+    expect(hooks.accepted(id).map((p) => p.body.embeds[0].title)).toEqual(['Sign-ups open', 'Sign-ups closed']);
+    expectError(await signers[4].client.post(`${base(eventId)}/signups`, { osrs_ign_id: signers[4].ignId }), 409, SIGNUP_MESSAGES.closed);
+    // Closing by hand afterwards is not announced again.
+    expect((await cast.owner.put(`/api/clan/${cast.clanId}/events/${eventId}`, { name: 'Timed', start_datetime: '2031-06-01T18:00Z', signups_open: false })).status).toBe(200);
+    const settle = Date.now() + 1000;
+    await hooks.until(() => Date.now() > settle || hooks.requests.filter((r) => r.path.includes(`/${id}/`)).length > 2, 3000, 'a quiet second');
+    expect(hooks.accepted(id)).toHaveLength(2);
+  });
 });
 
 describe.each(backends())("Wise Old Man's budget (%s)", (backend) => {
