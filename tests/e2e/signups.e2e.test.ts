@@ -5,13 +5,16 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { ApiClient } from '../support/api';
 import { openSignedIn } from '../support/e2e';
+import { PHONE, expectNoSidewaysScroll } from '../support/layout';
+import { seriousA11yViolations } from '../support/axe';
 
 /**
  * Sign-ups to balanced teams (docs/client.md §13; docs/server.md §16) in headless Chromium
  * against the real server: three members open the event from the event list and sign up (one
  * would lead a team, one leaves a note); the manager imports their scores from a CSV file, asks
  * for two balanced teams, sees the proposal with each team's total and the spread, applies it,
- * and finds 'Team 1' and 'Team 2' with their members in Manage Teams.
+ * and finds 'Team 1' and 'Team 2' with their members in Manage Teams. One member uses a phone: the
+ * view does not scroll sideways; the manager's view with the proposal has no serious axe finding.
  */
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -21,8 +24,8 @@ run.each(backends())('sign-ups to balanced teams in Chromium (%s)', (backend) =>
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});
   });
-  async function pageOf(api: ApiClient): Promise<{ page: Page; errors: string[] }> {
-    const person = await openSignedIn(suite.browser, suite.server, api);
+  async function pageOf(api: ApiClient, viewport?: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
+    const person = await openSignedIn(suite.browser, suite.server, api, viewport);
     contexts.push(person.context);
     person.context.setDefaultTimeout(15_000);
     return person;
@@ -39,12 +42,12 @@ run.each(backends())('sign-ups to balanced teams in Chromium (%s)', (backend) =>
     const people = [
       { name: 'alice', ign: 'Alice Ranger', lead: true, note: '' },
       { name: 'bob', ign: 'Bob Mage', lead: false, note: 'Weekends only' },
-      { name: 'cara', ign: 'Cara Tank', lead: false, note: '' },
-    ];
+      { name: 'cara', ign: 'Cara Tank', lead: false, note: '', phone: true },
+    ] as { name: string; ign: string; lead: boolean; note: string; phone?: boolean }[];
     for (const p of people) {
       const api = new ApiClient(suite.url);
       await api.onboard(p.name, [p.ign], { role: 'Member', clan_id: clanId });
-      const { page, errors } = await pageOf(api);
+      const { page, errors } = await pageOf(api, p.phone ? PHONE : undefined);
       await page.goto(`${suite.url}/clans/manage/${clanId}/events`);
       const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Winter League' }) });
       await row.getByRole('button', { name: 'Sign-ups' }).click();
@@ -58,6 +61,7 @@ run.each(backends())('sign-ups to balanced teams in Chromium (%s)', (backend) =>
       await dialog.getByText(`Signed up as ${p.ign}.`).waitFor();
       await dialog.getByRole('button', { name: 'Close' }).click();
       await page.getByRole('table', { name: 'Sign-ups' }).getByRole('rowheader', { name: p.ign }).waitFor();
+      if (p.phone) await expectNoSidewaysScroll(page, 'the Sign-ups view on a phone');
       expect(errors).toEqual([]);
     }
 
@@ -81,6 +85,7 @@ run.each(backends())('sign-ups to balanced teams in Chromium (%s)', (backend) =>
     await proposal.getByRole('rowheader', { name: 'Team 1 (new)' }).waitFor();
     // 900 alone against 500 + 450: the spread is 50 and nothing is applied yet.
     await page.getByText('Spread: 50').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await proposal.getByRole('row').filter({ hasText: 'Team 1' }).textContent()).toContain('Alice Ranger');
     expect((await ownerApi.get(`/api/clan/${clanId}/events/${eventId}/teams/`)).body.teams).toEqual([]);
 
