@@ -5,6 +5,9 @@ import type { Signup } from '../contract/signup';
 import type { BalanceAnswer, WomProgress } from '../contract/signupApi';
 import { errorText } from '../contract/errorText';
 
+/** While a Wise Old Man fetch runs, its progress is read again this often (ms). */
+export const WOM_POLL_MS = 5000;
+
 /** A balancing proposal as the server answers it. */
 type Proposal = BalanceAnswer['proposal'];
 
@@ -50,9 +53,10 @@ const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
  * sign-up, withdrawal, score or import made through the confirm dialogs); for managers 'Balance
  * Teams' (`balance.request`) asks for a proposal (`proposing`) shown in `proposed` with each
  * team's total and the spread before anything changes; `balance.apply` applies it (`applying`,
- * then the list loads again) and `balance.cancel` drops it; `wom.check` reads the Wise Old Man
- * progress (`checkingWom`) and loads the list again so fetched scores show. A refused action
- * returns with the server's error.
+ * then the list loads again) and `balance.cancel` drops it; `wom.check` (Check Progress, or a
+ * fetch just started) reads the Wise Old Man progress (`checkingWom`) and loads the list again so
+ * fetched scores show; while that fetch is unfinished it is read again after `womPoll` (5 s).
+ * A refused action returns with the server's error.
  */
 export const signupsMachine = setup({
   types: {
@@ -64,6 +68,10 @@ export const signupsMachine = setup({
     proposeTeams: missingPromise<Proposal, { teamCount: number }>('signups', 'proposeTeams'),
     applyProposal: missingPromise<Applied, { proposal: Proposal }>('signups', 'applyProposal'),
     loadWomProgress: missingPromise<WomProgress>('signups', 'loadWomProgress'),
+  },
+  delays: { womPoll: WOM_POLL_MS },
+  guards: {
+    womRunning: ({ context }) => context.wom !== null && context.wom.done < context.wom.total,
   },
   actions: {
     assignItems: assign(({ context }, items: Signup[]) => signupList.loaded(context, items)),
@@ -84,6 +92,8 @@ export const signupsMachine = setup({
     loading: { tags: ['busy'], invoke: signupList.load() },
     failed: { on: { 'signups.reload': 'loading' } },
     loaded: {
+      // While a fetch runs, its progress (and the scores it brought) are read again.
+      after: { womPoll: { guard: 'womRunning', target: 'checkingWom' } },
       on: {
         'signups.reload': { target: 'loading', actions: 'clearMessage' },
         'balance.request': { target: 'proposing', actions: { type: 'assignTeamCount', params: ({ event }) => event.teamCount } },

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import type { ClanEvent } from '../../contract/event';
 import type { Signup } from '../../contract/signup';
 import type { BalanceAnswer, WomProgress } from '../../contract/signupApi';
-import { SIGNUPS_TEXTS, signupsMachine, type SignupsEvent } from '../../machines/signups.machine';
+import { SIGNUPS_TEXTS, WOM_POLL_MS, signupsMachine, type SignupsEvent } from '../../machines/signups.machine';
 import { SignupsView, type SignupsEffects } from '../../src/features/signups/SignupsView';
 import { SIGNUP_TEXTS } from '../../src/features/signups/signupTexts';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
@@ -18,7 +18,7 @@ import { FakeEffects } from '../support/effects';
  * saved through its dialog; 'Balance Teams' asking for a proposal that shows each team's total and
  * the spread before anything changes, then Apply (the list loads again with the success text) or
  * Cancel, and a refused proposal or apply with the server's error; 'Check Progress' reading the
- * Wise Old Man progress. Every state is asserted on the screen. Beside it: a member's view (Sign
+ * Wise Old Man progress, read again every 5 s of fake time while the fetch is unfinished. Every state is asserted on the screen. Beside it: a member's view (Sign
  * Up with IGN, 'I would lead a team' and a note; Withdraw of their own sign-up) and a closed event.
  */
 
@@ -48,6 +48,8 @@ const PROPOSAL: BalanceAnswer['proposal'] = {
   spread: 50,
 };
 const WOM: WomProgress = { total: 3, done: 2, errors: [{ ign: 'Lynx Titan', error: 'Wise Old Man does not know this player.' }] };
+/** The same fetch finished. */
+const WOM_DONE: WomProgress = { ...WOM, done: 3 };
 const LOAD_ERROR = 'Network error fetching sign-ups.';
 const STALE = 'The sign-ups changed since this proposal was made. Balance again.';
 
@@ -66,7 +68,7 @@ function effectsOf(fx: FakeEffects): SignupsEffects {
   };
 }
 
-function renderView(opts: { manager?: boolean; event?: ClanEvent; viewerId?: number } = {}): World {
+function renderView(opts: { manager?: boolean; event?: ClanEvent; viewerId?: number; fakeTime?: boolean } = {}): World {
   const fx = new FakeEffects();
   render(
     <SignupsView
@@ -79,7 +81,7 @@ function renderView(opts: { manager?: boolean; event?: ClanEvent; viewerId?: num
       effects={effectsOf(fx)}
     />,
   );
-  return { fx, user: userEvent.setup() };
+  return { fx, user: userEvent.setup(opts.fakeTime ? { advanceTimers: vi.advanceTimersByTime } : {}) };
 }
 
 type Snap = SnapshotFrom<typeof signupsMachine>;
@@ -92,7 +94,8 @@ type ModelEvent =
   | { type: 'xstate.done.actor.applyProposal'; output: { created_team_ids: number[]; placed_count: number } }
   | { type: 'xstate.error.actor.applyProposal'; error: Error }
   | { type: 'xstate.done.actor.loadWomProgress'; output: WomProgress }
-  | { type: 'xstate.error.actor.loadWomProgress'; error: Error };
+  | { type: 'xstate.error.actor.loadWomProgress'; error: Error }
+  | { type: 'xstate.after.womPoll.signups.loaded' };
 
 const hasFree = (s: Snap) => s.context.items.some((x) => x.team_id === null);
 
@@ -111,6 +114,7 @@ function eventsFor(s: Snap): ModelEvent[] {
         ...(s.context.items.length > 0 ? [{ type: 'signups.reload' } as ModelEvent] : []),
         ...(hasFree(s) ? [{ type: 'balance.request', teamCount: 2 } as ModelEvent] : []),
         { type: 'wom.check' },
+        ...(s.context.wom && s.context.wom.done < s.context.wom.total ? [{ type: 'xstate.after.womPoll.signups.loaded' } as ModelEvent] : []),
       ];
     case 'proposing':
       return [
@@ -127,7 +131,7 @@ function eventsFor(s: Snap): ModelEvent[] {
       ];
     case 'checkingWom':
       return [
-        { type: 'xstate.done.actor.loadWomProgress', output: WOM },
+        { type: 'xstate.done.actor.loadWomProgress', output: s.context.wom === null ? WOM : WOM_DONE },
         { type: 'xstate.error.actor.loadWomProgress', error: new Error('Failed to read the Wise Old Man progress.') },
       ];
     default:
@@ -175,6 +179,7 @@ const EXECUTORS = {
   'balance.apply': (w) => w.user.click(button('Apply')),
   'balance.cancel': (w) => w.user.click(button('Cancel')),
   'wom.check': (w) => w.user.click(button('Check Progress')),
+  'xstate.after.womPoll.signups.loaded': async () => act(async () => void vi.advanceTimersByTime(WOM_POLL_MS)),
 } satisfies Record<ModelEvent['type'], Executor>;
 
 /** The list as the context says: one row per sign-up (the note as text), or the empty text. */
@@ -223,10 +228,11 @@ modelTests<Snap, ModelEvent, World>({
   machine: signupsMachine,
   events: eventsFor,
   // A proposal dropped by Cancel is told apart, so Cancel gets a path of its own.
-  serialize: (s, e) => JSON.stringify([s.value, e?.type === 'balance.cancel', s.context.teamCount, s.context.items.length, s.context.proposal !== null, s.context.message?.text ?? null, s.context.wom !== null, s.context.error]),
+  serialize: (s, e) => JSON.stringify([s.value, e?.type === 'balance.cancel', s.context.teamCount, s.context.items.length, s.context.proposal !== null, s.context.message?.text ?? null, s.context.wom?.done ?? null, s.context.error]),
   dropPrefixPaths: true,
+  fakeTimers: true,
   executors: EXECUTORS,
-  render: () => renderView(),
+  render: () => renderView({ fakeTime: true }),
   assertions: {
     loading: (s) => {
       expect(phase()).toBe('loading');
@@ -238,7 +244,8 @@ modelTests<Snap, ModelEvent, World>({
     },
     failed: (s) => {
       expect(phase()).toBe('failed');
-      expect(screen.getAllByRole('alert')[0].textContent).toBe(s.context.error);
+      // Beside the message of an earlier action, if any.
+      expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain(s.context.error);
       expect(button('Retry')).toBeTruthy();
       expect(screen.queryByRole('table', { name: 'Sign-ups' })).toBeNull();
     },
@@ -278,7 +285,7 @@ modelTests<Snap, ModelEvent, World>({
     expect(texts.has(SIGNUPS_TEXTS.applied({ created_team_ids: [11, 12], placed_count: 2 }))).toBe(true);
     expect(SIGNUPS_TEXTS.applied({ created_team_ids: [11, 12], placed_count: 2 })).toBe('Teams applied: 2 sign-ups placed, 2 new teams.');
     expect(texts.has(STALE)).toBe(true);
-    expect(paths.some((p) => p.steps.some((st) => st.state.context.wom !== null))).toBe(true);
+    expect(paths.some((p) => p.steps.some((st) => st.state.context.wom?.done === WOM_DONE.total))).toBe(true);
   },
 });
 

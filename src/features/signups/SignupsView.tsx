@@ -149,6 +149,8 @@ export function SignupsView({
       const p = await effects.startWomFetch(clanId, eventId, draft.metric);
       return { message: SIGNUP_TEXTS.womStarted(p.total) };
     },
+    // The progress is followed at once (and every 5 s while the fetch runs).
+    onSucceeded: () => chart.send({ type: 'wom.check' }),
   });
   const toggle = useConfirmAction<Nothing, Nothing>({
     closed: { draft: {}, subject: {} },

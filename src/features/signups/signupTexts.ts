@@ -16,7 +16,7 @@ export const SIGNUP_TEXTS = {
   scoreSaved: (ign: string, score: number | null) => (score === null ? `Score of ${ign} cleared.` : `Score of ${ign} set to ${score}.`),
   imported: (a: ScoreImportAnswer) =>
     [`Scores updated: ${a.updated_count}.`, ...a.errors.slice(0, 20).map((e) => `Row ${e.row} (${e.ign}): ${e.message}`)].join('\n'),
-  womStarted: (total: number) => `Fetching ${total} ${total === 1 ? 'score' : 'scores'} from Wise Old Man in the background (20 a minute). Use Check Progress to see how far it is.`,
+  womStarted: (total: number) => `Fetching ${total} ${total === 1 ? 'score' : 'scores'} from Wise Old Man in the background (20 a minute). The progress below follows it.`,
   womProgress: (p: WomProgress) => `Wise Old Man: ${p.done} of ${p.total} looked up, ${p.errors.length} ${p.errors.length === 1 ? 'error' : 'errors'}.`,
   csvHelp: 'A CSV file with a header row naming ign and score, one sign-up per row (at most 1 MiB).',
   womHelp: "Each signed-up IGN is looked up on Wise Old Man; a player it does not know keeps the score they have.",
