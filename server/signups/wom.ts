@@ -67,7 +67,7 @@ function scoreOf(player: WomPlayer, metric: WomMetric): number | null {
   else if (metric === 'ehb+ehp') value = ehb === null || ehp === null ? null : ehb + ehp;
   else value = num(player.latestSnapshot?.data?.skills?.overall?.level);
   if (value === null || value < 0) return null;
-  return Math.min(Math.round(value * 100) / 100, SCORE_MAX);
+  return Math.min(value, SCORE_MAX);
 }
 
 /** One look-up: the score, or the error text for the progress report. */
