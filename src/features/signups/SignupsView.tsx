@@ -234,7 +234,7 @@ function SignupTable({
   if (signups.length === 0) return <p className="table__empty">{SIGNUP_TEXTS.none}</p>;
   return (
     <div className="table-scroll">
-      <table className="table signups-table cards-sm" aria-label="Sign-ups">
+      <table className="table data-table signups-table cards-sm" aria-label="Sign-ups">
         <thead>
           <tr>
             <th scope="col">IGN</th>
@@ -350,7 +350,7 @@ function ManagerTools({
             <strong>Spread: {proposal.spread}</strong> {SIGNUP_TEXTS.spreadNote}
           </p>
           <div className="table-scroll">
-            <table className="table cards-sm" aria-label="Proposed teams">
+            <table className="table data-table signups-table cards-sm" aria-label="Proposed teams">
               <thead>
                 <tr>
                   <th scope="col">Team</th>
