@@ -295,6 +295,31 @@ describe.each(backends())('sign-ups and balanced teams (%s)', (backend) => {
     expectError(await cast.owner.post(`${base(eventId)}/teams/balance/apply`, { proposal: fresh }), 409);
   });
 
+  it('refuses a Guest (sign-ups are for Members and above) and a manager-only call from a Member', async () => {
+    const eventId = await newEvent();
+    const guest = new ApiClient(suite.url);
+    const me = await guest.onboard(`guest-${backend}`, [`Guest ${backend[0]}`]);
+    expect((await cast.owner.post(`/api/clan/${cast.clanId}/members`, { user_id: me.id, role: 'Guest' })).status).toBe(200);
+    expectError(await guest.post(`${base(eventId)}/signups`, { osrs_ign_id: me.igns[0].id }), 403);
+    expect((await guest.get(`${base(eventId)}/signups`)).status).toBe(200);
+    expectError(await signers[0].client.post(`${base(eventId)}/teams/balance/apply`, { proposal: { teams: [], spread: 0 } }), 403);
+  });
+
+  it('applies into a game that has not started: new teams get their place on the board', async () => {
+    const game = await newGame(cast, { start: false });
+    await cast.owner.put(`/api/clan/${cast.clanId}/events/${game.eventId}`, { name: 'Ready', start_datetime: '2031-06-01T18:00Z', signups_open: true });
+    for (const s of signers.slice(0, 3)) await signUp(game.eventId, s);
+    const { proposal } = (await cast.owner.post(`${base(game.eventId)}/teams/balance`, { team_count: 3 })).body;
+    expect(proposal.teams.map((t: { team_id: number | null; name: string }) => [t.team_id, t.name])).toEqual([[game.team1, 'Red Team'], [game.team2, 'Blue Team'], [null, 'Team 1']]);
+    const applied = await cast.owner.post(`${base(game.eventId)}/teams/balance/apply`, { proposal });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body.created_team_ids).toHaveLength(1);
+    const g = await cast.owner.get(`${base(game.eventId)}/game/${game.gameId}`);
+    expect(g.status).toBe(200);
+    const states = g.body.game?.team_states ?? g.body.team_states;
+    expect(states.map((t: { team_id: number }) => t.team_id)).toContain(applied.body.created_team_ids[0]);
+  });
+
   it('refuses to apply while the game is in progress', async () => {
     const game = await newGame(cast, { start: false });
     await cast.owner.put(`/api/clan/${cast.clanId}/events/${game.eventId}`, { name: 'Soon', start_datetime: '2031-06-01T18:00Z', signups_open: true });
