@@ -82,6 +82,9 @@ export type WomMetric = (typeof WOM_METRICS)[number];
 /** POST .../signups/scores/wom body: `{metric}`. */
 export const WomBodySchema = v.object({ metric: v.picklist(WOM_METRICS, SIGNUP_MESSAGES.badMetric) }, 'Request body must be a JSON object.');
 
+/** A sign-up as the Sign-ups view lists it: with the name of the team it is on (null for a free agent). */
+export type ListedSignup = v.InferOutput<typeof SignupSchema> & { team_name: string | null };
+
 /** One sign-up answer: `{signup}`. */
 export const SignupAnswerSchema = v.object({ signup: SignupSchema });
 /** GET .../signups answer: `{signups}`, oldest first. */

@@ -1,8 +1,7 @@
 import { assign, setup } from 'xstate';
 import { listLoad, type ListContext } from './listLoader';
 import { missingPromise } from './shared';
-import type { Signup } from '../contract/signup';
-import type { BalanceAnswer, WomProgress } from '../contract/signupApi';
+import type { BalanceAnswer, ListedSignup, WomProgress } from '../contract/signupApi';
 import { errorText } from '../contract/errorText';
 
 /** While a Wise Old Man fetch runs, its progress is read again this often (ms). */
@@ -24,7 +23,7 @@ export const SIGNUPS_TEXTS = {
   loadFailed: 'Failed to fetch sign-ups.',
 } as const;
 
-export interface SignupsContext extends ListContext<Signup> {
+export interface SignupsContext extends ListContext<ListedSignup> {
   /** How many teams the last 'Balance Teams' asked for (0: the event's existing teams). */
   teamCount: number;
   /** The proposal shown before anything changes, or null. */
@@ -43,7 +42,7 @@ export type SignupsEvent =
   | { type: 'wom.check' };
 
 /** The list's load step: the sign-ups of the event, oldest first. */
-const signupList = listLoad<Signup, SignupsContext, 'loadSignups'>({ id: 'signups', actor: 'loadSignups', fallback: SIGNUPS_TEXTS.loadFailed });
+const signupList = listLoad<ListedSignup, SignupsContext, 'loadSignups'>({ id: 'signups', actor: 'loadSignups', fallback: SIGNUPS_TEXTS.loadFailed });
 
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
 
@@ -74,7 +73,7 @@ export const signupsMachine = setup({
     womRunning: ({ context }) => context.wom !== null && context.wom.done < context.wom.total,
   },
   actions: {
-    assignItems: assign(({ context }, items: Signup[]) => signupList.loaded(context, items)),
+    assignItems: assign(({ context }, items: ListedSignup[]) => signupList.loaded(context, items)),
     assignError: assign((_, error: unknown) => signupList.failed(error)),
     assignTeamCount: assign((_, teamCount: number) => ({ teamCount, message: null })),
     assignProposal: assign((_, proposal: Proposal) => ({ proposal })),

@@ -1,4 +1,5 @@
 import { request, withNetworkMessage } from './client';
+import { fetchTeams } from './teams';
 import { OkSchema } from '../../contract/common';
 import type { Signup } from '../../contract/signup';
 import {
@@ -9,6 +10,7 @@ import {
   SignupListSchema,
   WomProgressSchema,
   type BalanceAnswer,
+  type ListedSignup,
   type ScoreImportAnswer,
   type SignupBody,
   type WomMetric,
@@ -18,9 +20,16 @@ import {
 const signupsPath = (clanId: number, eventId: number) => `clan/${clanId}/events/${eventId}/signups`;
 
 /** GET .../signups → the event's sign-ups, oldest first (docs/server.md §16). Fallback 'Failed to fetch sign-ups.' */
-export async function fetchSignups(clanId: number, eventId: number): Promise<Signup[]> {
+async function fetchSignups(clanId: number, eventId: number): Promise<Signup[]> {
   const answer = await withNetworkMessage(request(SignupListSchema, (h) => h.get(signupsPath(clanId, eventId)), 'Failed to fetch sign-ups.'), 'Network error fetching sign-ups.');
   return answer.signups;
+}
+
+/** The event's sign-ups with the names of their teams (two calls: the sign-ups and the teams, docs/server.md §3, §16). */
+export async function fetchListedSignups(clanId: number, eventId: number): Promise<ListedSignup[]> {
+  const [signups, teams] = await Promise.all([fetchSignups(clanId, eventId), fetchTeams(clanId, eventId)]);
+  const names = new Map(teams.map((t) => [t.id, t.name]));
+  return signups.map((s) => ({ ...s, team_name: s.team_id === null ? null : (names.get(s.team_id) ?? null) }));
 }
 
 /** POST .../signups {osrs_ign_id, wants_leader, note} → {signup}. Fallback 'Failed to sign up.' */

@@ -92,6 +92,7 @@ run.each(backends())('sign-ups to balanced teams in Chromium (%s)', (backend) =>
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByTestId('signups-message').filter({ hasText: 'Teams applied: 3 sign-ups placed, 2 new teams.' }).waitFor();
     await page.getByTestId('free-agents').filter({ hasText: 'No free agents' }).waitFor();
+    await table.getByRole('row').filter({ hasText: 'Alice Ranger' }).getByText('Team 1', { exact: true }).waitFor();
 
     await page.getByRole('navigation', { name: 'Event management' }).getByRole('button', { name: 'Manage Teams' }).click();
     await page.getByText('Managing: Teams List').waitFor();

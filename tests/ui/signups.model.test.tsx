@@ -4,8 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import type { ClanEvent } from '../../contract/event';
-import type { Signup } from '../../contract/signup';
-import type { BalanceAnswer, WomProgress } from '../../contract/signupApi';
+import type { BalanceAnswer, ListedSignup, WomProgress } from '../../contract/signupApi';
 import { SIGNUPS_TEXTS, WOM_POLL_MS, signupsMachine, type SignupsEvent } from '../../machines/signups.machine';
 import { SignupsView, type SignupsEffects } from '../../src/features/signups/SignupsView';
 import { SIGNUP_TEXTS } from '../../src/features/signups/signupTexts';
@@ -31,14 +30,14 @@ const EVENT: ClanEvent = {
   id: 3, name: 'Winter League', type: 'Snakes and Ladders', start_datetime: '2099-01-10T18:00:00.000Z', end_datetime: null,
   game_id: null, team_count: 0, signups_open: true, signups_close_at: null,
 };
-const row = (id: number, ign: string, over: Partial<Signup> = {}): Signup => ({
+const row = (id: number, ign: string, over: Partial<ListedSignup> = {}): ListedSignup => ({
   id, event_id: 3, user_id: 100 + id, username: `user${id}`, osrs_ign_id: 200 + id, ign, wants_leader: false, note: '',
-  score: null, score_source: null, team_id: null, created_at: `2026-01-0${id}T10:00:00.000Z`, ...over,
+  score: null, score_source: null, team_id: null, team_name: null, created_at: `2026-01-0${id}T10:00:00.000Z`, ...over,
 });
-const SIGNUPS: Signup[] = [
+const SIGNUPS: ListedSignup[] = [
   row(1, 'Zezima', { wants_leader: true, note: 'Raids <b>only</b>', score: 300, score_source: 'wom' }),
   row(2, 'Woox', { score: 250, score_source: 'csv' }),
-  row(3, 'Lynx Titan', { team_id: 9 }),
+  row(3, 'Lynx Titan', { team_id: 9, team_name: 'Red Dragons' }),
 ];
 const PROPOSAL: BalanceAnswer['proposal'] = {
   teams: [
@@ -87,7 +86,7 @@ function renderView(opts: { manager?: boolean; event?: ClanEvent; viewerId?: num
 type Snap = SnapshotFrom<typeof signupsMachine>;
 type ModelEvent =
   | SignupsEvent
-  | { type: 'xstate.done.actor.loadSignups'; output: Signup[] }
+  | { type: 'xstate.done.actor.loadSignups'; output: ListedSignup[] }
   | { type: 'xstate.error.actor.loadSignups'; error: Error }
   | { type: 'xstate.done.actor.proposeTeams'; output: BalanceAnswer['proposal'] }
   | { type: 'xstate.error.actor.proposeTeams'; error: Error }
@@ -195,6 +194,10 @@ function listShows(s: Snap): void {
   expect(within(zezima).getByText('Raids <b>only</b>')).toBeTruthy();
   expect(zezima.querySelector('b')).toBeNull();
   expect(within(zezima).getByText('300 (Wise Old Man)')).toBeTruthy();
+  for (const x of items) {
+    const cell = within(within(table).getByRole('rowheader', { name: x.ign }).closest('tr')!).getAllByRole('cell')[4];
+    expect(cell.textContent).toBe(x.team_name ?? 'Free agent');
+  }
   expect(screen.getByTestId('free-agents').textContent).toBe(items.filter((x) => x.team_id === null).map((x) => x.ign).join(', '));
 }
 

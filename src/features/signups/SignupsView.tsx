@@ -5,8 +5,7 @@ import { signupsMachine } from '../../../machines/signups.machine';
 import * as sel from '../../../machines/signups.selectors';
 import { selectDraft } from '../../../machines/confirmAction.selectors';
 import type { ClanEvent } from '../../../contract/event';
-import type { Signup } from '../../../contract/signup';
-import { BALANCE_TEAMS_MAX, SIGNUP_NOTE_MAX, WOM_METRICS, signupsAccepted, type WomMetric } from '../../../contract/signupApi';
+import { BALANCE_TEAMS_MAX, SIGNUP_NOTE_MAX, WOM_METRICS, signupsAccepted, type ListedSignup, type WomMetric } from '../../../contract/signupApi';
 import * as signupsApi from '../../api/signups';
 import * as eventsApi from '../../api/events';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
@@ -17,7 +16,7 @@ import { SIGNUP_TEXTS, WOM_METRIC_LABELS, scoreText, signupsStatusText, toggleBo
 
 /** The calls of the Sign-ups view (docs/server.md §16), replaceable in tests. */
 export interface SignupsEffects {
-  fetchSignups: typeof signupsApi.fetchSignups;
+  fetchSignups: typeof signupsApi.fetchListedSignups;
   signUp: typeof signupsApi.signUp;
   withdrawSignup: typeof signupsApi.withdrawSignup;
   saveScore: typeof signupsApi.saveScore;
@@ -30,7 +29,7 @@ export interface SignupsEffects {
 }
 
 /** The real calls. */
-export const liveSignupsEffects: SignupsEffects = { ...signupsApi, updateEvent: eventsApi.updateEvent };
+export const liveSignupsEffects: SignupsEffects = { ...signupsApi, fetchSignups: signupsApi.fetchListedSignups, updateEvent: eventsApi.updateEvent };
 
 /** The signed-in user as the view needs them: their id and IGNs. */
 export interface SignupViewer {
@@ -224,7 +223,7 @@ function SignupTable({
   withdraw,
   score,
 }: {
-  signups: Signup[];
+  signups: ListedSignup[];
   viewerId: number | null;
   isManager: boolean;
   accepting: boolean;
@@ -256,7 +255,7 @@ function SignupTable({
                 <td data-label="Would lead">{s.wants_leader ? 'Yes' : 'No'}</td>
                 <td data-label="Note" className="signups-table__note">{s.note}</td>
                 <td data-label="Score">{scoreText(s)}</td>
-                <td data-label="Team">{s.team_id === null ? 'Free agent' : 'On a team'}</td>
+                <td data-label="Team">{s.team_id === null ? 'Free agent' : (s.team_name ?? 'On a team')}</td>
                 <td className="cards-sm__actions">
                   <div className="row">
                     {isManager && (
@@ -288,7 +287,7 @@ function ManagerTools({
   wom,
 }: {
   chart: SignupsRef;
-  signups: Signup[];
+  signups: ListedSignup[];
   importCsv: ConfirmActionRef<FileDraft, Nothing>;
   wom: ConfirmActionRef<WomDraft, Nothing>;
 }) {
