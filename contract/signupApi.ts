@@ -14,8 +14,9 @@ export const SCORE_MAX = 1_000_000;
 export const SIGNUP_NOTE_MAX = 300;
 /** Most data rows a score CSV may have. */
 export const SCORE_CSV_MAX_ROWS = 5_000;
-/** Team counts a balance may ask for (0 fills the event's existing teams). */
+/** Fewest teams a balance may ask for (0, asking for none, fills the event's existing teams). */
 const BALANCE_TEAMS_MIN = 2;
+/** Most teams a balance may ask for. */
 export const BALANCE_TEAMS_MAX = 20;
 
 /** The texts of docs/server.md §16. */

@@ -23,6 +23,7 @@ export const SIGNUPS_TEXTS = {
   loadFailed: 'Failed to fetch sign-ups.',
 } as const;
 
+/** The sign-up list (`items`, the load failure `error`) and what the view adds to it. */
 export interface SignupsContext extends ListContext<ListedSignup> {
   /** How many teams the last 'Balance Teams' asked for (0: the event's existing teams). */
   teamCount: number;
@@ -34,6 +35,7 @@ export interface SignupsContext extends ListContext<ListedSignup> {
   message: { tone: 'success' | 'error'; text: string } | null;
 }
 
+/** Reload, Balance Teams, Apply, Cancel and Check Progress. */
 export type SignupsEvent =
   | { type: 'signups.reload' }
   | { type: 'balance.request'; teamCount: number }

@@ -78,14 +78,14 @@ export function signupRoutes(): Hono<AppEnv> {
   });
 
   app.post('/clan/:clanId/events/:eventId/signups', async (c) => {
-    const { user, eventId, role } = await eventScope(c, false);
+    const { user, clanId, eventId, role } = await eventScope(c, false);
     if (role === 'Guest') throw forbidden('Permission denied. Only clan members can sign up.');
     const body = await readJson(c, SignupBodySchema);
     if (body.osrs_ign_id === 0) throw badRequest(SIGNUP_MESSAGES.badIgnId);
     const deps = c.get('deps');
     const id = await deps.db.transaction().execute(async (trx) => {
       await lockEvent(trx, deps.dialect, eventId);
-      const event = await findEvent(trx, Number(c.req.param('clanId')), eventId);
+      const event = await findEvent(trx, clanId, eventId);
       const game = await gameOfEvent(trx, eventId);
       if (!accepting(event, game?.status ?? null)) throw conflict(SIGNUP_MESSAGES.closed);
       const ign = await trx.selectFrom('igns').select(['id', 'user_id']).where('id', '=', body.osrs_ign_id).executeTakeFirst();
