@@ -59,7 +59,7 @@ interface EventsTable {
   start_datetime: string;
   end_datetime: string | null;
   created_at: string;
-  /** 1 while sign-ups are open (docs/server.md §12; migration 012_signups). */
+  /** 1 while sign-ups are open (docs/server.md §16; migration 012_signups). */
   signups_open: Generated<number>;
   /** When sign-ups close (ISO time), or null. */
   signups_close_at: string | null;
@@ -243,7 +243,7 @@ export interface WomFetchesTable {
   updated_at: string;
 }
 
-/** A member's sign-up for an event (docs/server.md §12; migration 012_signups). */
+/** A member's sign-up for an event (docs/server.md §16; migration 012_signups). */
 export interface SignupsTable {
   id: Generated<number>;
   event_id: number;
