@@ -94,6 +94,13 @@ run.each(backends())('sign-ups to balanced teams in Chromium (%s)', (backend) =>
     await page.getByTestId('free-agents').filter({ hasText: 'No free agents' }).waitFor();
     await table.getByRole('row').filter({ hasText: 'Alice Ranger' }).getByText('Team 1', { exact: true }).waitFor();
 
+    // The same view on a manager's phone: cards, no sideways scroll.
+    const phone = await pageOf(ownerApi, PHONE);
+    await phone.page.goto(`${suite.url}/clans/manage/${clanId}/events/${eventId}/signups`);
+    await phone.page.getByRole('table', { name: 'Sign-ups' }).getByRole('rowheader', { name: 'Cara Tank' }).waitFor();
+    await phone.page.getByRole('button', { name: 'Balance Teams' }).waitFor();
+    await expectNoSidewaysScroll(phone.page, "the manager's Sign-ups view on a phone");
+
     await page.getByRole('navigation', { name: 'Event management' }).getByRole('button', { name: 'Manage Teams' }).click();
     await page.getByText('Managing: Teams List').waitFor();
     const teamRow = (name: string) => page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
