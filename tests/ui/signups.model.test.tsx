@@ -327,7 +327,10 @@ describe('the Sign-ups view beside its chart', () => {
     expect(screen.queryByRole('button', { name: 'Sign Up' })).toBeNull();
     await w.user.click(button('Open Sign-ups'));
     const dialog = await screen.findByRole('dialog', { name: 'Open Sign-ups' });
+    await w.user.type(within(dialog).getByLabelText('Close sign-ups at (UTC, optional)'), '2099-01-09T18:00');
     await w.user.click(within(dialog).getByRole('button', { name: 'Open Sign-ups' }));
-    expect(w.fx.calls('event').at(-1)).toEqual([7, 3, { name: EVENT.name, type: EVENT.type, start_datetime: EVENT.start_datetime, end_datetime: null, signups_open: true }]);
+    expect(w.fx.calls('event').at(-1)).toEqual([
+      7, 3, { name: EVENT.name, type: EVENT.type, start_datetime: EVENT.start_datetime, end_datetime: null, signups_open: true, signups_close_at: '2099-01-09T18:00:00.000Z' },
+    ]);
   });
 });

@@ -53,6 +53,9 @@ interface FileDraft {
 interface WomDraft {
   metric: WomMetric;
 }
+interface ToggleDraft {
+  closeAt: string;
+}
 
 /**
  * The Sign-ups view of an event (docs/client.md §13; docs/server.md §16), open to every clan
@@ -151,10 +154,10 @@ export function SignupsView({
     // The progress is followed at once (and every 5 s while the fetch runs).
     onSucceeded: () => chart.send({ type: 'wom.check' }),
   });
-  const toggle = useConfirmAction<Nothing, Nothing>({
-    closed: { draft: {}, subject: {} },
-    perform: async () => {
-      await effects.updateEvent(clanId, eventId, toggleBody(event));
+  const toggle = useConfirmAction<ToggleDraft, Nothing>({
+    closed: { draft: { closeAt: '' }, subject: {} },
+    perform: async ({ draft }) => {
+      await effects.updateEvent(clanId, eventId, toggleBody(event, draft.closeAt));
       return { message: event.signups_open ? SIGNUP_TEXTS.closed : SIGNUP_TEXTS.opened };
     },
     onSucceeded: onEventChanged,
@@ -209,6 +212,7 @@ export function SignupsView({
       </ConfirmDialog>
       <ConfirmDialog actor={toggle} title={event.signups_open ? 'Close Sign-ups' : 'Open Sign-ups'} confirmLabel={event.signups_open ? 'Close Sign-ups' : 'Open Sign-ups'} processingText="Saving...">
         <p>{event.signups_open ? SIGNUP_TEXTS.closeQuestion : SIGNUP_TEXTS.openQuestion}</p>
+        {!event.signups_open && <CloseAtField actor={toggle} />}
       </ConfirmDialog>
     </section>
   );
@@ -442,6 +446,17 @@ function FileField({ actor }: { actor: ConfirmActionRef<FileDraft, Nothing> }) {
         <input id={id} type="file" accept=".csv,text/csv" onChange={(e) => actor.send({ type: 'confirm.change', field: 'file', value: e.target.files?.[0] ?? null })} />
       </label>
     </div>
+  );
+}
+
+function CloseAtField({ actor }: { actor: ConfirmActionRef<ToggleDraft, Nothing> }) {
+  const draft = useSelector(actor, selectDraft);
+  const id = useId();
+  return (
+    <label className="field" htmlFor={id}>
+      <span className="field__label">Close sign-ups at (UTC, optional)</span>
+      <input id={id} className="input" type="datetime-local" value={draft.closeAt} onChange={(e) => actor.send({ type: 'confirm.change', field: 'closeAt', value: e.target.value })} />
+    </label>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { ClanEvent, EventBodyInput } from '../../../contract/event';
 import type { Signup } from '../../../contract/signup';
 import type { ScoreImportAnswer, WomMetric, WomProgress } from '../../../contract/signupApi';
-import { formatLocalDateTime } from '../events/eventForm';
+import { formatLocalDateTime, utcInputToIso } from '../events/eventForm';
 
 /** The texts of the Sign-ups view (docs/client.md §13). */
 export const SIGNUP_TEXTS = {
@@ -48,13 +48,18 @@ export function signupsStatusText(event: Pick<ClanEvent, 'signups_open' | 'signu
   return event.signups_close_at ? `Sign-ups are open until ${formatLocalDateTime(event.signups_close_at)}.` : 'Sign-ups are open.';
 }
 
-/** The event edit that opens or closes sign-ups, keeping everything else as it is. */
-export function toggleBody(event: ClanEvent): EventBodyInput {
-  return {
+/**
+ * The event edit that opens or closes sign-ups, keeping everything else as it is; opening sets
+ * the close time from `closeAt` (a `datetime-local` value read as UTC, as the event form's times;
+ * '' for none).
+ */
+export function toggleBody(event: ClanEvent, closeAt = ''): EventBodyInput {
+  const body: EventBodyInput = {
     name: event.name,
     type: event.type as EventBodyInput['type'],
     start_datetime: event.start_datetime,
     end_datetime: event.end_datetime,
     signups_open: !event.signups_open,
   };
+  return event.signups_open ? body : { ...body, signups_close_at: closeAt.trim() ? utcInputToIso(closeAt) : null };
 }
