@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { DraftStateSchema, SignupSchema, type DraftState } from './signup';
 
 // ---------------------------------------------------------------------------------------------
-// The captains' draft (docs/server.md §13, "Captains' draft"): the start body, the socket
+// The captains' draft (docs/server.md §16, "Captains' draft"): the start body, the socket
 // payloads, the refusal texts, and the snake order both the server and the draft room compute.
 // ---------------------------------------------------------------------------------------------
 

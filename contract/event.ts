@@ -18,6 +18,7 @@ export const EVENT_START_IN_PAST = 'Start Date/Time cannot be in the past.';
 export const EVENT_NAME_TOO_LONG = `Event name must be at most ${EVENT_NAME_MAX} characters.`;
 export const EVENT_BAD_START = 'Start Date/Time must be an ISO date-time such as 2030-01-31T18:00Z.';
 const EVENT_BAD_END = 'End Date/Time must be an ISO date-time such as 2030-01-31T18:00Z.';
+const SIGNUPS_BAD_CLOSE = 'signups_close_at must be an ISO date-time such as 2030-01-31T18:00Z, or null.';
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
@@ -93,6 +94,18 @@ export const EventBodySchema = v.object(
     type: v.optional(v.literal(EVENT_TYPE, `Event type must be '${EVENT_TYPE}'.`), EVENT_TYPE),
     start_datetime: v.optional(StartSchema, ''),
     end_datetime: EndSchema,
+    /** Sign-ups (docs/server.md §16): left out on create = false / null; left out on edit = kept. */
+    signups_open: v.optional(v.boolean('signups_open must be true or false.')),
+    signups_close_at: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(SIGNUPS_BAD_CLOSE),
+          v.trim(),
+          v.check((s) => s === '' || parseEventDateTime(s) !== null, SIGNUPS_BAD_CLOSE),
+          v.transform((s): string | null => (s === '' ? null : normalizeEventDateTime(s))),
+        ),
+      ),
+    ),
   },
   'Request body must be a JSON object.',
 );
@@ -132,6 +145,10 @@ const EventSchema = v.object({
   team_count: v.number(),
   /** The event's game is finished (the server always says; optional for older answers and fixtures). */
   game_finished: v.optional(v.boolean()),
+  /** Sign-ups are open (docs/server.md §16); optional for older fixtures, the server always says. */
+  signups_open: v.optional(v.boolean()),
+  /** When sign-ups close (ISO time), or null. */
+  signups_close_at: v.optional(v.nullable(v.string())),
 });
 export type ClanEvent = v.InferOutput<typeof EventSchema>;
 

@@ -1,15 +1,15 @@
 import * as v from 'valibot';
 
 // ---------------------------------------------------------------------------------------------
-// Sign-ups, free agents, balanced teams and the captains' draft (docs/server.md §12): the shapes
+// Sign-ups, free agents, balanced teams and the captains' draft (docs/server.md §16): the shapes
 // on the wire, shared by the server (server/signups/, server/draft/) and the client.
 // ---------------------------------------------------------------------------------------------
 
 /** Where a sign-up's score came from: set by hand, a CSV import, or Wise Old Man; null without a score. */
-export const ScoreSourceSchema = v.nullable(v.picklist(['manual', 'csv', 'wom']));
+const ScoreSourceSchema = v.nullable(v.picklist(['manual', 'csv', 'wom']));
 
 /**
- * A sign-up (docs/server.md §12): `team_id` is null for a free agent; `score` is the number
+ * A sign-up (docs/server.md §16): `team_id` is null for a free agent; `score` is the number
  * balancing uses (0..1,000,000) or null; times are ISO strings.
  */
 export const SignupSchema = v.object({
@@ -29,11 +29,11 @@ export const SignupSchema = v.object({
 /** A sign-up as the API answers it. */
 export type Signup = v.InferOutput<typeof SignupSchema>;
 
-/** The captains' draft's status (docs/server.md §12). */
-export const DraftStatusSchema = v.picklist(['running', 'paused', 'done']);
+/** The captains' draft's status (docs/server.md §16). */
+const DraftStatusSchema = v.picklist(['running', 'paused', 'done']);
 
 /**
- * The socket's `draft_state` (docs/server.md §12): the snake `order` of team ids, whose turn
+ * The socket's `draft_state` (docs/server.md §16): the snake `order` of team ids, whose turn
  * (`on_the_clock`, null when paused or done) until `deadline` (ISO time or null), the picks so
  * far (`auto` when the clock picked) and the free agents still in the `pool`.
  */

@@ -136,11 +136,11 @@ export interface ClientToServerEvents {
   tasks_reordered: (payload: TasksReorderedIn) => void;
   /** docs/server.md §9: managers join their clan's managers room; anyone else joins nothing. */
   join_reviews: (payload: JoinReviews) => void;
-  /** docs/server.md §13: clan members watch an event's captains' draft (answered with draft_state). */
+  /** docs/server.md §16: clan members watch an event's captains' draft (answered with draft_state). */
   join_draft: (payload: JoinDraft) => void;
   /** Stops watching an event's draft. */
   leave_draft: (payload: JoinDraft) => void;
-  /** docs/server.md §13: the captain on the clock picks a free agent. */
+  /** docs/server.md §16: the captain on the clock picks a free agent. */
   draft_pick: (payload: DraftPick) => void;
 }
 
@@ -157,7 +157,7 @@ export interface ServerToClientEvents {
   dink_post: (payload: DinkPostUpdate) => void;
   /** docs/server.md §14: this process is shutting down; the socket closes next, reconnect. */
   server_restarting: (payload: ServerRestarting) => void;
-  /** docs/server.md §13: the captains' draft as it now is, to its room. */
+  /** docs/server.md §16: the captains' draft as it now is, to its room. */
   draft_state: (payload: DraftState) => void;
 }
 

@@ -4,10 +4,10 @@ import type { DraftRoomAnswer } from '../contract/draft';
 import { errorText } from '../contract/errorText';
 import { missingCallback, missingPromise } from './shared';
 
-/** A manager's control of a running or paused draft (docs/server.md §13). */
+/** A manager's control of a running or paused draft (docs/server.md §16). */
 export type DraftControl = 'pause' | 'resume' | 'undo' | 'end';
 
-/** The room's texts after an action (docs/client.md §13). */
+/** The room's texts after an action (docs/client.md §14). */
 export const DRAFT_ROOM_TEXTS = {
   started: 'Draft started.',
   pause: 'Draft paused.',
@@ -95,7 +95,7 @@ function controlState(action: DraftControl) {
 const refusalOf = ({ event }: { event: { message: string } }) => new Error(event.message);
 
 /**
- * The captains' draft room of an event (docs/client.md §13; docs/server.md §13): `loading` reads
+ * The captains' draft room of an event (docs/client.md §14; docs/server.md §16): `loading` reads
  * the draft and the sign-ups (`loadRoom`) → `ready`, or `loadFailed` (`draft.reload` tries again).
  * While `ready`, the `feed` actor watches the draft over the socket and reports each draft_state
  * (`draft.updated`) and action_error (`draft.refused`); a reconnect joins again and brings the

@@ -4,8 +4,8 @@ import { missingPromise } from './shared';
 import type { ClanEvent } from '../contract/event';
 import { errorText } from '../contract/errorText';
 
-/** The views of the Events tab sub-navigation (docs/client.md §6). */
-export type EventsView = 'list' | 'teams' | 'game' | 'gameTasks';
+/** The views of the Events tab sub-navigation (docs/client.md §6, §13). */
+export type EventsView = 'list' | 'teams' | 'game' | 'gameTasks' | 'signups';
 
 /** The event list (`items`, the load failure text `error`) and what the tab adds to it. */
 export interface EventsTabContext extends ListContext<ClanEvent> {
@@ -25,7 +25,8 @@ export type EventsTabEvent =
   | { type: 'view.list' }
   | { type: 'view.teams'; eventId: number }
   | { type: 'view.game'; eventId: number }
-  | { type: 'view.gameTasks'; eventId: number };
+  | { type: 'view.gameTasks'; eventId: number }
+  | { type: 'view.signups'; eventId: number };
 
 /** Input of the `loadEvents` actor: which list to load. */
 export interface LoadEventsInput {
@@ -59,13 +60,13 @@ const loadSelectedEvent = {
 } as const;
 
 /** `events.reload` in a view of one event: load the event again (the last failure is cleared). */
-const reloadEvent = (view: 'teams' | 'game' | 'gameTasks') => ({ target: view, reenter: true, actions: 'clearEventError' }) as const;
+const reloadEvent = (view: 'teams' | 'game' | 'gameTasks' | 'signups') => ({ target: view, reenter: true, actions: 'clearEventError' }) as const;
 
 /**
  * The Events tab of clan management (docs/client.md §6; docs/game-rules.md §12):
  * the event list (upcoming or past, loaded by the `loadEvents` actor, reloaded after a schedule,
  * edit or delete and whenever the list is shown again) and the sub-navigation to the Manage
- * Teams, Manage Game and Manage Game Tasks views of one event. Each time one of these views is
+ * Teams, Manage Game, Manage Game Tasks and Sign-ups (docs/client.md §13) views of one event. Each time one of these views is
  * entered its event is loaded again (`loadEvent`), so the sub-navigation sees a game that was
  * created or deleted meanwhile (Manage Game Tasks shows only with a game_id), and a view opened
  * from its URL (reload, bookmark, Back) finds its event, past or upcoming; `events.reload` in a
@@ -101,6 +102,7 @@ export const eventsTabMachine = setup({
     'view.teams': { target: '.eventView.teams', actions: { type: 'selectEvent', params: ({ event }) => event.eventId } },
     'view.game': { target: '.eventView.game', actions: { type: 'selectEvent', params: ({ event }) => event.eventId } },
     'view.gameTasks': { target: '.eventView.gameTasks', actions: { type: 'selectEvent', params: ({ event }) => event.eventId } },
+    'view.signups': { target: '.eventView.signups', actions: { type: 'selectEvent', params: ({ event }) => event.eventId } },
   },
   states: {
     list: {
@@ -124,6 +126,8 @@ export const eventsTabMachine = setup({
         teams: { invoke: loadSelectedEvent, on: { 'events.reload': reloadEvent('teams') } },
         game: { invoke: loadSelectedEvent, on: { 'events.reload': reloadEvent('game') } },
         gameTasks: { invoke: loadSelectedEvent, on: { 'events.reload': reloadEvent('gameTasks') } },
+        // Opening or closing sign-ups there reloads the event (`events.reload`), so the view shows it.
+        signups: { invoke: loadSelectedEvent, on: { 'events.reload': reloadEvent('signups') } },
       },
     },
   },

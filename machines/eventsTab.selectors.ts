@@ -5,7 +5,7 @@ type S = SnapshotFrom<typeof eventsTabMachine>;
 
 /** Named selectors of the eventsTab chart. */
 export const selectView = (s: S): EventsView =>
-  s.matches({ eventView: 'teams' }) ? 'teams' : s.matches({ eventView: 'game' }) ? 'game' : s.matches({ eventView: 'gameTasks' }) ? 'gameTasks' : 'list';
+  s.matches({ eventView: 'teams' }) ? 'teams' : s.matches({ eventView: 'game' }) ? 'game' : s.matches({ eventView: 'gameTasks' }) ? 'gameTasks' : s.matches({ eventView: 'signups' }) ? 'signups' : 'list';
 export const selectPast = (s: S) => s.context.past;
 export const selectEvents = (s: S) => s.context.items;
 export const selectEventsError = (s: S) => s.context.error;

@@ -75,6 +75,8 @@ export interface Config {
    * wait; docs/server.md §14).
    */
   shutdownGraceMs: number;
+  /** Wise Old Man's API (docs/server.md §16): WOM_API_URL (default its public v2 API, no trailing slash) and WOM_API_KEY (null = none). */
+  wom: { apiUrl: string; apiKey: string | null };
 }
 
 /** The levels LOG_LEVEL may name (pino's, plus silent). */
@@ -180,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     countQueries: env.DB_COUNT_QUERIES === '1',
     shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 10_000),
+    wom: { apiUrl: (env.WOM_API_URL || 'https://api.wiseoldman.net/v2').replace(/\/+$/, ''), apiKey: env.WOM_API_KEY || null },
   };
 }
 

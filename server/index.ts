@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   }));
   const realtime = await attachRealtime(server, deps);
   deps.broadcaster = realtime.broadcaster;
-  // The captains' drafts' pick clocks (docs/server.md §13): every running draft's clock resumes.
+  // The captains' drafts' pick clocks (docs/server.md §16): every running draft's clock resumes.
   const draftClock = new DraftClock(deps);
   deps.draftClock = draftClock;
   draftClock.start();

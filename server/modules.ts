@@ -9,12 +9,13 @@ import { submissionRoutes } from './submissions/routes';
 import { historyRoutes } from './history/routes';
 import { discordRoutes } from './discord/routes';
 import { dinkRoutes } from './dink/routes';
+import { signupRoutes } from './signups/routes';
 import { draftRoutes } from './draft/routes';
 import { apiDocRoutes } from './openapi/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, draft), and the API document
+ * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft), and the API document
  * with its page (openapi, docs/server.md §14).
  */
 export const ROUTE_MODULES: RouteModule[] = [
@@ -28,6 +29,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   historyRoutes,
   discordRoutes,
   dinkRoutes,
+  signupRoutes,
   draftRoutes,
   apiDocRoutes,
 ];

@@ -19,6 +19,7 @@ import { discord } from './migrations/009_discord';
 import { dink } from './migrations/010_dink';
 import { relief } from './migrations/011_relief';
 import { signups } from './migrations/012_signups';
+import { signupScores } from './migrations/013_signup_scores';
 import { draft } from './migrations/014_draft';
 import { reliefDraws } from './migrations/015_relief_draws';
 
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '010_dink': dink,
   '011_relief': relief,
   '012_signups': signups,
+  '013_signup_scores': signupScores,
   '014_draft': draft,
   '015_relief_draws': reliefDraws,
 };

@@ -59,10 +59,12 @@ interface EventsTable {
   start_datetime: string;
   end_datetime: string | null;
   created_at: string;
-  /** 1 while sign-ups are open (docs/server.md §12; migration 012_signups). */
+  /** 1 while sign-ups are open (docs/server.md §16; migration 012_signups). */
   signups_open: Generated<number>;
   /** When sign-ups close (ISO time), or null. */
   signups_close_at: string | null;
+  /** 1 once 'Sign-ups closed' was queued for the current close (migration 013_signup_scores). */
+  signups_close_announced: Generated<number>;
 }
 interface TeamsTable {
   id: Generated<number>;
@@ -239,7 +241,22 @@ export interface DiscordOutboxTable {
   payload: string;
   created_at: string;
 }
-/** A member's sign-up for an event (docs/server.md §12; migration 012_signups). */
+/** A Wise Old Man score fetch of an event (docs/server.md §16; migration 013_signup_scores). */
+export interface WomFetchesTable {
+  event_id: number;
+  /** The run that owns the row; a newer fetch replaces it and the older run stops. */
+  run_id: string;
+  metric: string;
+  total: number;
+  /** Finished look-ups, errors included. */
+  done: number;
+  /** JSON array of {ign, error}. */
+  errors: string;
+  started_at: string;
+  updated_at: string;
+}
+
+/** A member's sign-up for an event (docs/server.md §16; migration 012_signups). */
 export interface SignupsTable {
   id: Generated<number>;
   event_id: number;
@@ -321,9 +338,10 @@ export interface Database {
   signups: SignupsTable;
   drafts: DraftsTable;
   draft_picks: DraftPicksTable;
+  wom_fetches: WomFetchesTable;
 }
 
-/** An event's captains' draft (docs/server.md §13; migration 014_draft). */
+/** An event's captains' draft (docs/server.md §16; migration 014_draft). */
 interface DraftsTable {
   id: Generated<number>;
   event_id: number;
@@ -342,7 +360,7 @@ interface DraftsTable {
   created_at: string;
   updated_at: string;
 }
-/** One pick of a captains' draft (docs/server.md §13; migration 014_draft). */
+/** One pick of a captains' draft (docs/server.md §16; migration 014_draft). */
 interface DraftPicksTable {
   id: Generated<number>;
   event_id: number;

@@ -14,12 +14,14 @@ export interface AnnouncedTeam {
 export type Announcement =
   | { kind: 'status'; title: StatusTitle; event_name: string }
   | { kind: 'roll'; team: AnnouncedTeam; die: number; from: number; landing: number; to: number; via: 'snake' | 'ladder' | null }
-  /** A captains' draft pick (docs/server.md §13): the IGN picked, its number and round, and whether the clock picked. */
+  /** A captains' draft pick (docs/server.md §16): the IGN picked, its number and round, and whether the clock picked. */
   | { kind: 'pick'; team: AnnouncedTeam; ign: string; pick: number; round: number; auto: boolean }
   | { kind: 'review'; team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null }
   | { kind: 'relief'; team: AnnouncedTeam; square: number; hours: number; task: string }
   | { kind: 'result'; event_name: string; winner: AnnouncedTeam; standings: { name: string; color: string | null; position: number }[] }
-  | { kind: 'test'; event_name: string };
+  | { kind: 'test'; event_name: string }
+  /** Sign-ups opened or closed (docs/server.md §16); `close_at` the close time when open, or null. */
+  | { kind: 'signups'; open: boolean; event_name: string; close_at: string | null };
 
 /** The embed titles of status changes (docs/server.md §10, exactly). */
 const STATUS_TITLES = ['Game started', 'Game paused', 'Game resumed', 'Game reset', 'Game finished'] as const;
@@ -105,6 +107,14 @@ function singleEmbed(a: Exclude<Announcement, Grouped>): Embed {
         description: [`${text(a.event_name)}: final standings`, ...a.standings.slice(0, 50).map((s, i) => `${i + 1}. ${text(s.name)}: square ${s.position}`)].join('\n'),
         color: colorOf(a.winner.color),
       };
+    case 'signups':
+      return a.open
+        ? {
+            title: 'Sign-ups open',
+            description: `Sign up for ${text(a.event_name)} on its event page.${a.close_at ? `\nSign-ups close ${a.close_at.slice(0, 16).replace('T', ' ')} UTC.` : ''}`,
+            color: NEUTRAL_COLOR,
+          }
+        : { title: 'Sign-ups closed', description: `Sign-ups for ${text(a.event_name)} are closed.`, color: NEUTRAL_COLOR };
     case 'test':
       return { title: 'Test message', description: `Announcements of ${text(a.event_name)} will be posted here.`, color: NEUTRAL_COLOR };
   }

@@ -1,7 +1,8 @@
-import type { Db } from '../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/schema';
 import type { Announce } from '../../contract/discord';
 import type { Announcement, AnnouncedTeam, StatusTitle } from './embeds';
-import { announceOf, insertAnnouncement, webhookOfGame } from './repository';
+import { announceOf, findWebhook, insertAnnouncement, webhookOfGame } from './repository';
 
 /**
  * The outbox side of Discord announcements (docs/server.md §10): each function runs
@@ -68,4 +69,42 @@ export async function announceReview(
   review: { team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null },
 ): Promise<void> {
   await queue(trx, gameId, 'reviews', () => ({ kind: 'review', ...review }));
+}
+
+/**
+ * Sign-ups of an event opened or closed (docs/server.md §16), under the webhook's `status` flag:
+ * 'Sign-ups open' (with the close time, when set) or 'Sign-ups closed'. Run in the transaction
+ * that changes the event.
+ */
+export async function announceSignups(trx: Db, event: { id: number; name: string }, open: boolean, closeAt: string | null): Promise<void> {
+  const hook = await findWebhook(trx, event.id);
+  if (!hook || hook.state === 'disabled' || !announceOf(hook).status) return;
+  await insertAnnouncement(trx, hook.id, null, { kind: 'signups', open, event_name: event.name, close_at: open ? closeAt : null });
+}
+
+/**
+ * Announces 'Sign-ups closed' for events whose `signups_close_at` has passed while open
+ * (docs/server.md §16), once over every process: each event is claimed by one conditional update
+ * of `signups_close_announced` in the transaction that queues its announcement. Run by the
+ * announcement worker each round; returns how many it announced.
+ */
+export async function announceSignupsClosedByTime(db: Kysely<Database>, now = new Date().toISOString()): Promise<number> {
+  const due = await db.selectFrom('events').select(['id', 'name'])
+    .where('signups_open', '=', 1)
+    .where('signups_close_announced', '=', 0)
+    .where('signups_close_at', 'is not', null)
+    .where('signups_close_at', '<=', now)
+    .orderBy('id')
+    .limit(50)
+    .execute();
+  let announced = 0;
+  for (const e of due) {
+    await db.transaction().execute(async (trx) => {
+      const claimed = await trx.updateTable('events').set({ signups_close_announced: 1 }).where('id', '=', e.id).where('signups_close_announced', '=', 0).executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) return;
+      await announceSignups(trx, e, false, null);
+      announced += 1;
+    });
+  }
+  return announced;
 }

@@ -6,6 +6,7 @@ import type { AnnouncementConfig } from '../config';
 import { isGrouped, nextMessage } from './embeds';
 import { claimWebhooks, deleteAnnouncements, queueHead, releaseLeases, releaseWebhook, type DeliveryUpdate } from './repository';
 import { postWebhook } from './service';
+import { announceSignupsClosedByTime } from './outbox';
 import { log } from '../observability/log';
 import { countDiscordFailure } from '../observability/metrics';
 
@@ -101,7 +102,8 @@ async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: 
 
 /**
  * Starts the announcement worker of this process (docs/server.md §10: a worker in every
- * process): every `config.pollMs` it claims due webhooks (repository claimWebhooks, FOR UPDATE
+ * process): every `config.pollMs` it queues 'Sign-ups closed' for events whose close time has
+ * passed (docs/server.md §16), then claims due webhooks (repository claimWebhooks, FOR UPDATE
  * SKIP LOCKED on PostgreSQL, each under a lease of `config.leaseMs` that runs out if this
  * process dies) and delivers their queues. A failing round (database down) is logged and the
  * next one tries again. `stop` ends it for a shutdown: no new round or post, and every lease of
@@ -114,6 +116,7 @@ export function startAnnouncementWorker(db: Kysely<Database>, dialect: Dialect, 
   let current: Promise<void> = Promise.resolve();
 
   const round = async () => {
+    await announceSignupsClosedByTime(db);
     const hooks = await claimWebhooks(db, dialect === 'postgres', owner, config.leaseMs, CLAIM_LIMIT);
     await Promise.all(hooks.map((h) => deliver(db, config, owner, h, () => stopped)));
   };

@@ -7,7 +7,7 @@ import { log } from '../observability/log';
 const SWEEP_MS = 5000;
 
 /**
- * The pick clocks of the captains' drafts in one process (docs/server.md §13): a timer per running
+ * The pick clocks of the captains' drafts in one process (docs/server.md §16): a timer per running
  * draft at its stored deadline. Every process keeps them — set at start from the database (so a
  * restart resumes every clock), after each change it made, and every SWEEP_MS for changes made
  * elsewhere — and when one fires it asks clockPick for the pick, whose conditional write on the

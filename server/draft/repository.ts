@@ -73,7 +73,7 @@ export async function listPool(db: Db, eventId: number): Promise<PoolEntry[]> {
     .sort((a, b) => (b.score ?? -Infinity) - (a.score ?? -Infinity) || a.signup_id - b.signup_id);
 }
 
-/** The `draft_state` of a draft (docs/server.md §13) from its row, picks and pool. */
+/** The `draft_state` of a draft (docs/server.md §16) from its row, picks and pool. */
 export function stateOf(draft: DraftRow, picks: readonly PickRow[], pool: readonly PoolEntry[]): DraftState {
   const k = picks.length;
   const turn = snakeTurn(draft.order, k);
@@ -121,7 +121,7 @@ export async function runningDrafts(db: Db): Promise<{ event_id: number; deadlin
 }
 
 /**
- * Every sign-up of an event in the API's sign-up shape (docs/server.md §13), oldest first (ties by
+ * Every sign-up of an event in the API's sign-up shape (docs/server.md §16), oldest first (ties by
  * id): the draft room names the ids of draft_state with them.
  */
 export async function listEventSignups(db: Db, eventId: number): Promise<Signup[]> {

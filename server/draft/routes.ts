@@ -23,7 +23,7 @@ async function draftScope(c: Context<AppEnv>, manager: boolean): Promise<{ event
 }
 
 /**
- * The captains' draft of an event (docs/server.md §13, "Captains' draft"), errors as draftScope;
+ * The captains' draft of an event (docs/server.md §16, "Captains' draft"), errors as draftScope;
  * every change answers `{draft_state}` and sends it to the draft room (draft_state), and the
  * teams it changed to the game's rooms (team_update).
  * - GET /clan/{clanId}/events/{eventId}/draft → {draft_state (null without a draft), signups (every

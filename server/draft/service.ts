@@ -54,7 +54,7 @@ async function changeDraft(
 }
 
 /**
- * Places every picked sign-up on its team (docs/server.md §13): a team_members row as Member with
+ * Places every picked sign-up on its team (docs/server.md §16): a team_members row as Member with
  * the sign-up's IGN (unless that IGN is on a team of the event already) and signups.team_id.
  * Answers the teams that changed.
  */
@@ -114,7 +114,7 @@ function freeColor(used: Set<string>, index: number): string {
 }
 
 /**
- * The team of a captain (docs/server.md §13): the team the sign-up or its IGN is on already,
+ * The team of a captain (docs/server.md §16): the team the sign-up or its IGN is on already,
  * else a new team 'Team {IGN}' (with ' 2', ' 3'... when that name is taken) in the first preset
  * colour no team of the event has, added to the event's game when there is one; the captain is
  * its Leader (added, or promoted), and the sign-up is placed on it.
@@ -141,7 +141,7 @@ async function captainTeam(trx: Trx, eventId: number, signup: { id: number; osrs
 }
 
 /**
- * POST .../draft (docs/server.md §13): starts the captains' draft of event `eventId`. 409 while a
+ * POST .../draft (docs/server.md §16): starts the captains' draft of event `eventId`. 409 while a
  * draft is running or paused (a finished one is replaced), 409 once the event's game is under way,
  * 404 for a captain sign-up of another event, 409 for two captains of one team or an empty pool.
  * Makes the captains' teams (captainTeam), the first round in the order of `captain_signup_ids`,
@@ -199,7 +199,7 @@ function requireRunning(draft: DraftRow): void {
 }
 
 /**
- * draft_pick (docs/server.md §13): user `userId` picks sign-up `signupId` for their team. Refused
+ * draft_pick (docs/server.md §16): user `userId` picks sign-up `signupId` for their team. Refused
  * (409, sent as action_error) unless the draft is running, the user is the captain of the team on
  * the clock, and the sign-up is in the pool. Nothing is written on a refusal.
  */
@@ -218,7 +218,7 @@ export async function captainPick(deps: Deps, eventId: number, userId: number, s
 }
 
 /**
- * The clock of a draft ran out (docs/server.md §13): when the draft of `eventId` is still at
+ * The clock of a draft ran out (docs/server.md §16): when the draft of `eventId` is still at
  * `version`, running, and its deadline has passed, the highest-scored free agent is picked for
  * the team on the clock (`auto`). Null when anything changed meanwhile (another process's clock
  * or a captain was first): the conditional write makes the clock pick once however many

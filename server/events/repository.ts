@@ -12,12 +12,17 @@ export interface EventRow {
   type: string;
   start_datetime: string;
   end_datetime: string | null;
+  /** 1 while sign-ups are open (docs/server.md §16). */
+  signups_open: number;
+  signups_close_at: string | null;
+  /** 1 once 'Sign-ups closed' went out for the current close. */
+  signups_close_announced: number;
 }
 
 /** The event `eventId` of clan `clanId`; 404 'Event ID {id} not found.' when missing or of another clan. */
 export async function findEvent(db: Db, clanId: number, eventId: number): Promise<EventRow> {
   const row = await db.selectFrom('events')
-    .select(['id', 'clan_id', 'name', 'type', 'start_datetime', 'end_datetime'])
+    .select(['id', 'clan_id', 'name', 'type', 'start_datetime', 'end_datetime', 'signups_open', 'signups_close_at', 'signups_close_announced'])
     .where('id', '=', eventId)
     .where('clan_id', '=', clanId)
     .executeTakeFirst();
@@ -34,13 +39,15 @@ function eventsQuery(db: Db) {
       'events.type',
       'events.start_datetime',
       'events.end_datetime',
+      'events.signups_open',
+      'events.signups_close_at',
       'games.id as game_id',
       'games.status as game_status',
     ])
     .select((eb) => eb.selectFrom('teams').select(eb.fn.countAll<number>().as('n')).whereRef('teams.event_id', '=', 'events.id').as('team_count'));
 }
 
-type EventQueryRow = Omit<ClanEvent, 'team_count' | 'game_id' | 'game_finished'> & { game_id: number | null; game_status: string | null; team_count: number | string | null };
+type EventQueryRow = Omit<ClanEvent, 'team_count' | 'game_id' | 'game_finished' | 'signups_open' | 'signups_close_at'> & { signups_open: number; signups_close_at: string | null; game_id: number | null; game_status: string | null; team_count: number | string | null };
 
 function toEvent(r: EventQueryRow): ClanEvent {
   return {
@@ -52,6 +59,8 @@ function toEvent(r: EventQueryRow): ClanEvent {
     game_id: r.game_id ?? null,
     team_count: Number(r.team_count ?? 0),
     game_finished: r.game_status !== null && !isActiveStatus(r.game_status),
+    signups_open: Number(r.signups_open) === 1,
+    signups_close_at: r.signups_close_at,
   };
 }
 
@@ -72,22 +81,40 @@ export async function loadEvent(db: Db, eventId: number): Promise<ClanEvent> {
 /** Inserts an event of a clan from a checked body; returns its id. */
 export async function insertEvent(db: Db, clanId: number, body: EventBody): Promise<number> {
   const row = await db.insertInto('events')
-    .values({ clan_id: clanId, name: body.name, type: body.type, start_datetime: body.start_datetime, end_datetime: body.end_datetime, created_at: nowIso() })
+    .values({
+      clan_id: clanId,
+      name: body.name,
+      type: body.type,
+      start_datetime: body.start_datetime,
+      end_datetime: body.end_datetime,
+      signups_open: body.signups_open ? 1 : 0,
+      signups_close_at: body.signups_close_at ?? null,
+      created_at: nowIso(),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
-/** Overwrites an event's name, type and times from a checked body. */
+/** Overwrites an event's name, type and times from a checked body; the sign-up fields only when the body has them (docs/server.md §16). */
 export async function updateEvent(db: Db, eventId: number, body: EventBody): Promise<void> {
   await db.updateTable('events')
-    .set({ name: body.name, type: body.type, start_datetime: body.start_datetime, end_datetime: body.end_datetime })
+    .set({
+      name: body.name,
+      type: body.type,
+      start_datetime: body.start_datetime,
+      end_datetime: body.end_datetime,
+      ...(body.signups_open === undefined ? {} : { signups_open: body.signups_open ? 1 : 0 }),
+      ...(body.signups_close_at === undefined ? {} : { signups_close_at: body.signups_close_at }),
+      // Closing by hand is its own announcement; opening again or a new close time is announced afresh.
+      ...(body.signups_open === false ? { signups_close_announced: 1 } : body.signups_open !== undefined || body.signups_close_at !== undefined ? { signups_close_announced: 0 } : {}),
+    })
     .where('id', '=', eventId)
     .execute();
 }
 
 /**
- * Deletes an event with everything under it (docs/server.md §4, §9): its game
+ * Deletes an event with everything under it (docs/server.md §4, §9, §16): its sign-ups, its game
  * (submissions, log, moves, team states, board squares), its team members and teams. Explicit deletes, so the result does not
  * hang on foreign-key enforcement. Run inside a transaction.
  */
@@ -104,6 +131,8 @@ export async function deleteEventCascade(db: Db, eventId: number): Promise<void>
   const teams = db.selectFrom('teams').select('id').where('event_id', '=', eventId);
   await db.deleteFrom('team_states').where('team_id', 'in', teams).execute();
   await db.deleteFrom('teams').where('event_id', '=', eventId).execute();
+  await db.deleteFrom('signups').where('event_id', '=', eventId).execute();
+  await db.deleteFrom('wom_fetches').where('event_id', '=', eventId).execute();
   await db.deleteFrom('events').where('id', '=', eventId).execute();
 }
 

@@ -4,6 +4,7 @@ import { deleteImages } from '../submissions/service';
 import type { AppEnv } from '../http/context';
 import { pathId, readJson, requireUser } from '../http/context';
 import { badRequest } from '../errors';
+import { announceSignups } from '../discord/outbox';
 import { requireManager, requireMember } from '../clans/access';
 import { deleteEventCascade, findEvent, insertEvent, listEvents, loadEvent, updateEvent } from './repository';
 import {
@@ -23,7 +24,7 @@ import {
  * - GET /clan/{clanId}/events/?past=true|false → {events: [{id, name, type, start_datetime,
  *   end_datetime, game_id, team_count, game_finished}]}; past = end before now, upcoming = the rest, no
  *   parameter = all; sorted by start
- * - POST /clan/{clanId}/events/ {name, type?, start_datetime, end_datetime?} →
+ * - POST /clan/{clanId}/events/ {name, type?, start_datetime, end_datetime?, signups_open?, signups_close_at?} →
  *   {message: 'Event scheduled successfully!', event}; start may not be over 5 minutes in the past,
  *   end must be after start
  * - PUT /clan/{clanId}/events/{eventId} same body → {message: "Event '{name}' updated successfully.", event};
@@ -68,7 +69,15 @@ export function eventRoutes(): Hono<AppEnv> {
     const body = await readJson(c, EventBodySchema);
     const timeError = eventTimesError(body, Date.now(), body.start_datetime === existing.start_datetime);
     if (timeError) throw badRequest(timeError);
-    await updateEvent(db, eventId, body);
+    await db.transaction().execute(async (trx) => {
+      await updateEvent(trx, eventId, body);
+      const wasOpen = existing.signups_open === 1;
+      // A close already announced (its time passed) is not announced again.
+      const closedBefore = wasOpen && existing.signups_close_announced === 1;
+      if (body.signups_open !== undefined && body.signups_open !== wasOpen && !(body.signups_open === false && closedBefore)) {
+        await announceSignups(trx, { id: eventId, name: body.name }, body.signups_open, body.signups_close_at === undefined ? existing.signups_close_at : body.signups_close_at);
+      }
+    });
     return c.json({ message: eventUpdatedMessage(body.name), event: await loadEvent(db, eventId) });
   });
 

@@ -39,7 +39,7 @@ export interface Deps {
    */
   lifecycle?: Lifecycle;
   /**
-   * This process's pick clocks of the captains' drafts (server/draft/clock.ts, docs/server.md §13):
+   * This process's pick clocks of the captains' drafts (server/draft/clock.ts, docs/server.md §16):
    * told after each change so the clock follows the new deadline; absent in an app without them.
    */
   draftClock?: { changed(eventId: number): void };

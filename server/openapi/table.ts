@@ -67,6 +67,19 @@ import {
 import { GameHistorySchema, HISTORY_CSV_COLUMNS } from '../../contract/history';
 import { DiscordAnswerSchema, DiscordSettingsBodySchema } from '../../contract/discord';
 import { DinkLinkAnswerSchema, DinkRecentAnswerSchema, DinkSettingsBodySchema } from '../../contract/dink';
+import {
+  ApplyAnswerSchema,
+  ApplyBodySchema,
+  BalanceAnswerSchema,
+  BalanceBodySchema,
+  ScoreBodySchema,
+  ScoreImportAnswerSchema,
+  SignupAnswerSchema,
+  SignupBodySchema,
+  SignupListSchema,
+  WomBodySchema,
+  WomProgressSchema,
+} from '../../contract/signupApi';
 import { DraftAnswerSchema, DraftRoomAnswerSchema, StartDraftBodySchema } from '../../contract/draft';
 
 /**
@@ -122,7 +135,7 @@ export interface ApiRoute {
   /** Query parameters: name → schema (converted as their input) and what they mean. */
   query?: Record<string, { schema: v.GenericSchema; description: string }>;
   /** The success status: 200 unless said. */
-  status?: 200 | 201 | 204 | 302;
+  status?: 200 | 201 | 202 | 204 | 302;
   /** The success answer: a contract schema (JSON) or a raw answer; none for a redirect or a 204. */
   answer?: Named | RawAnswer;
   /** Other answers than the success and the 4xx `{"error"}` (status → description, JSON schema optional). */
@@ -314,6 +327,21 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'put', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: 'Turns auto-approval of matching posts with a screenshot on or off.', body: named('DinkSettingsBody', DinkSettingsBodySchema), answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
   { method: 'delete', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: 'Revokes the link (its URL answers 404 at once).', answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
   { method: 'get', path: `${EVENT}/dink/recent`, tag: 'dink', access: 'manager', summary: 'The last 200 posts to the link with their outcomes, newest first.', answer: named('DinkRecentAnswer', DinkRecentAnswerSchema) },
+  // Sign-ups, free agents and balanced teams (docs/server.md §16).
+  { method: 'get', path: `${EVENT}/signups`, tag: 'signups', access: 'member', summary: "The event's sign-ups, oldest first.", answer: named('SignupList', SignupListSchema) },
+  { method: 'post', path: `${EVENT}/signups`, tag: 'signups', access: 'member', status: 201, summary: 'Signs up with one of your own IGNs while sign-ups are open (Member or above).', body: named('SignupBody', SignupBodySchema), answer: named('SignupAnswer', SignupAnswerSchema) },
+  { method: 'delete', path: `${EVENT}/signups/{signupId}`, tag: 'signups', access: 'member', summary: 'Withdraws a sign-up (its owner while open, or a manager); a placed sign-up leaves its team.', answer: Ok },
+  { method: 'put', path: `${EVENT}/signups/{signupId}`, tag: 'signups', access: 'manager', summary: "Sets a sign-up's score (0..1,000,000, or null).", body: named('ScoreBody', ScoreBodySchema), answer: named('SignupAnswer', SignupAnswerSchema) },
+  {
+    method: 'post', path: `${EVENT}/signups/scores`, tag: 'signups', access: 'manager', summary: 'Sets scores from a CSV file (ign,score); 413 over 1 MiB.',
+    body: { multipart: { file: { type: 'string', contentMediaType: 'text/csv', description: 'CSV with a header naming ign and score.' } }, required: ['file'] },
+    answer: named('ScoreImportAnswer', ScoreImportAnswerSchema),
+  },
+  { method: 'post', path: `${EVENT}/signups/scores/wom`, tag: 'signups', access: 'manager', status: 202, summary: "Fetches scores from Wise Old Man in the background, within its rate limit.", body: named('WomBody', WomBodySchema), answer: named('WomProgress', WomProgressSchema) },
+  { method: 'get', path: `${EVENT}/signups/scores/wom`, tag: 'signups', access: 'manager', summary: 'The progress of the last Wise Old Man fetch.', answer: named('WomProgress', WomProgressSchema) },
+  { method: 'post', path: `${EVENT}/teams/balance`, tag: 'signups', access: 'manager', summary: 'Proposes balanced teams of the free agents, changing nothing.', body: named('BalanceBody', BalanceBodySchema), answer: named('BalanceAnswer', BalanceAnswerSchema) },
+  { method: 'post', path: `${EVENT}/teams/balance/apply`, tag: 'signups', access: 'manager', summary: 'Applies a proposal: creates the missing teams and places the sign-ups (409 when stale or in play).', body: named('ApplyBody', ApplyBodySchema), answer: named('ApplyAnswer', ApplyAnswerSchema) },
+
   {
     method: 'post', path: '/api/dink/{token}', tag: 'dink', access: 'public', status: 204,
     summary: "Dink's webhook: multipart payload_json (+ optional PNG or JPEG file, at most 8 MiB) or application/json; 204 whatever it matched, judged as docs/server.md §13 says.",
@@ -326,7 +354,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     },
   },
 
-  // The captains' draft (docs/server.md §13); live over the socket (join_draft, draft_pick, draft_state).
+  // The captains' draft (docs/server.md §16); live over the socket (join_draft, draft_pick, draft_state).
   { method: 'get', path: `${EVENT}/draft`, tag: 'draft', access: 'member', summary: "The event's draft_state (null without a draft) and its sign-ups.", answer: named('DraftRoomAnswer', DraftRoomAnswerSchema) },
   {
     method: 'post', path: `${EVENT}/draft`, tag: 'draft', access: 'manager', body: named('StartDraftBody', StartDraftBodySchema), answer: named('DraftAnswer', DraftAnswerSchema),

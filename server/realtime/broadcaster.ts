@@ -66,11 +66,11 @@ export interface Broadcaster {
    * {event_id, post} to the clan's managers room. A failure is logged, not thrown.
    */
   dinkPosted(clanId: number, eventId: number, post: DinkPost): Promise<void>;
-  /** A captains' draft changed (docs/server.md §13): `draft_state` to its room `draft:<eventId>` in every process. */
+  /** A captains' draft changed (docs/server.md §16): `draft_state` to its room `draft:<eventId>` in every process. */
   draftChanged(state: DraftState): void;
   /**
    * A user left or was removed from clan `clanId`: their open sockets leave the draft rooms of the
-   * clan's events at once, in every process (docs/server.md §13: drafts are for clan members).
+   * clan's events at once, in every process (docs/server.md §16: drafts are for clan members).
    */
   draftsLeft(userId: number, clanId: number): Promise<void>;
 }

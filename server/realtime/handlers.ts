@@ -249,7 +249,7 @@ async function joinReviews(ctx: HandlerContext, socket: IoSocket, raw: unknown, 
 }
 
 /**
- * join_draft {event_id} (docs/server.md §13): a signed-in member of the event's clan (any role)
+ * join_draft {event_id} (docs/server.md §16): a signed-in member of the event's clan (any role)
  * joins the draft room `draft:<id>` and is sent the current `draft_state` at once when the event
  * has a draft (and every change after). Refused as action_error: signed out, an unknown event
  * ('Event not found.', also for an event of a clan the user is not in).
@@ -273,7 +273,7 @@ async function leaveDraft(socket: IoSocket, raw: unknown): Promise<void> {
 }
 
 /**
- * draft_pick {event_id, signup_id} (docs/server.md §13; draft/service.ts captainPick): the
+ * draft_pick {event_id, signup_id} (docs/server.md §16; draft/service.ts captainPick): the
  * captain on the clock picks a free agent; then draft_state to the room. Anyone else's pick, a
  * pick of someone not in the pool, a paused or finished draft: action_error to the sender, and
  * nothing written.

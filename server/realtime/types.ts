@@ -49,7 +49,7 @@ export const memberInGameRoom = (gameId: number, userId: number, compact = false
 /** Every room a socket may hold for one game (both audiences, both flavours), for leaving them all. */
 export const gameRooms = (gameId: number): string[] => [false, true].flatMap((compact) => [publicRoom(gameId, compact), membersRoom(gameId, compact)]);
 
-/** The sockets watching the captains' draft of an event (join_draft, docs/server.md §13): clan members only. */
+/** The sockets watching the captains' draft of an event (join_draft, docs/server.md §16): clan members only. */
 export const draftRoom = (eventId: number): string => `draft:${eventId}`;
 
 /** Every signed-in socket of a user (logout everywhere disconnects them). */

@@ -1,5 +1,5 @@
-import { parse } from 'csv-parse/sync';
 import { badRequest } from '../errors';
+import { readCsvRows } from '../http/csvRows';
 import {
   CSV_BAD_HEADER,
   CSV_EMPTY,
@@ -29,26 +29,8 @@ export interface ParsedTaskCsv {
   errors: CsvRowError[];
 }
 
-const CR = 0x0d;
-const LF = 0x0a;
-
 /**
- * Line numbers (1-based) of byte offsets in `buf`, asked in increasing order: CRLF, LF and a lone
- * CR each end one line. Linear over the whole file.
- */
-function lineCounter(buf: Buffer): (offset: number) => number {
-  let pos = 0;
-  let line = 1;
-  return (offset: number) => {
-    for (; pos < offset; pos++) {
-      if (buf[pos] === LF || (buf[pos] === CR && buf[pos + 1] !== LF)) line++;
-    }
-    return line;
-  };
-}
-
-/**
- * Reads task CSV text (docs/server.md §4) with csv-parse: a header row naming
+ * Reads task CSV text (docs/server.md §4) with readCsvRows (server/http/csvRows.ts): a header row naming
  * `description` and `difficulty` in any column order (case-insensitive, trimmed; other columns
  * ignored; the optional `auto_type`, `auto_names` (separated by `|`) and `auto_min` columns give the
  * task's Dink auto rule, docs/server.md §13), UTF-8 with or without BOM, LF or CRLF, quoted fields with commas, line breaks and
@@ -65,32 +47,7 @@ function lineCounter(buf: Buffer): (offset: number) => number {
  * a header without both columns, or a header with no data rows.
  */
 export function parseTaskCsv(text: string): ParsedTaskCsv {
-  // Parse bytes so csv-parse's `info.bytes` (offset after each record) indexes `buf` directly.
-  const buf = Buffer.from(text.startsWith('\uFEFF') ? text.slice(1) : text, 'utf8');
-  let records: { record: string[]; info: { bytes: number } }[];
-  try {
-    records = parse(buf, {
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      relax_quotes: true,
-    }) as unknown as { record: string[]; info: { bytes: number } }[];
-  } catch (err) {
-    const detail = err instanceof Error ? err.message : String(err);
-    throw badRequest(`The CSV file is malformed: ${detail}`);
-  }
-  const lineOf = lineCounter(buf);
-  let prevEnd = 0;
-  const rows: { cells: string[]; line: number }[] = [];
-  for (const r of records) {
-    // A record starts after the previous one's delimiter and any skipped blank lines.
-    let start = prevEnd;
-    while (start < buf.length && (buf[start] === CR || buf[start] === LF)) start++;
-    prevEnd = r.info.bytes;
-    if (r.record.every((cell) => cell.trim() === '')) continue;
-    rows.push({ cells: r.record, line: lineOf(start) });
-  }
+  const rows = readCsvRows(text);
   if (rows.length === 0) throw badRequest(CSV_EMPTY);
 
   const header = rows[0].cells.map((h) => h.trim().toLowerCase());

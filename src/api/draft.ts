@@ -4,7 +4,7 @@ import type { DraftControl } from '../../machines/draftRoom.machine';
 import { request } from './client';
 
 /**
- * The captains' draft calls of docs/server.md §13, one function per endpoint, answers parsed with
+ * The captains' draft calls of docs/server.md §16, one function per endpoint, answers parsed with
  * contract/draft.ts schemas; failures raise ApiRequestError with the server's `error` text.
  */
 

@@ -21,7 +21,7 @@ export function resultsPath(gameId: number): string {
   return `/games/${gameId}/results`;
 }
 
-/** The captains' draft room of an event (docs/client.md §13): /clans/{clanId}/events/{eventId}/draft. */
+/** The captains' draft room of an event (docs/client.md §14): /clans/{clanId}/events/{eventId}/draft. */
 export function draftPath(clanId: number, eventId: number): string {
   return `/clans/${clanId}/events/${eventId}/draft`;
 }
@@ -39,11 +39,11 @@ export type ClanView = { tab: Exclude<ClanTab, 'events'> } | { tab: 'events'; ev
 const DEFAULT_CLAN_VIEW: ClanView = { tab: 'members' };
 
 /** URL segment of each event view (the chart's `gameTasks` reads `tasks` in the URL). */
-const EVENT_VIEW_SEGMENTS: Record<Exclude<EventsView, 'list'>, string> = { teams: 'teams', game: 'game', gameTasks: 'tasks' };
+const EVENT_VIEW_SEGMENTS: Record<Exclude<EventsView, 'list'>, string> = { teams: 'teams', game: 'game', gameTasks: 'tasks', signups: 'signups' };
 
 /**
  * The path of a clan management view: /clans/manage/{clanId}/members, /events,
- * /events/{eventId}/teams, /events/{eventId}/game, /events/{eventId}/tasks, /tasks, /reviews.
+ * /events/{eventId}/teams, /events/{eventId}/game, /events/{eventId}/tasks, /events/{eventId}/signups, /tasks, /reviews.
  */
 export function clanManagePath(clanId: number | string, view: ClanView = DEFAULT_CLAN_VIEW): string {
   const base = `/clans/manage/${clanId}/${view.tab}`;

@@ -6,7 +6,7 @@ import type { DraftFeedCommand, DraftRoomEvent } from '../../machines/draftRoom.
 import { connectWhenIdle, openGameSocket, reconnectAcrossRestarts, type GameSocketLike } from './gameSocket';
 
 /**
- * The `feed` actor of the draftRoom chart for event `eventId` (docs/server.md §13): opens a socket with `open`, sends
+ * The `feed` actor of the draftRoom chart for event `eventId` (docs/server.md §16): opens a socket with `open`, sends
  * `join_draft` {event_id} on every connect (a reconnect's join answers the whole state, so nothing
  * missed while away stays missing), reports each `draft_state` of this event as `draft.updated`
  * and each `action_error` as `draft.refused` (payloads parsed with the contract schemas, a malformed

@@ -9,8 +9,8 @@ import type { ApiClient } from '../support/api';
 import { seriousA11yViolations } from '../support/axe';
 
 /**
- * The captains' draft in headless Chromium against the real server (docs/client.md §13;
- * docs/server.md §13): two captains in two browser contexts. The manager (captain one) opens the
+ * The captains' draft in headless Chromium against the real server (docs/client.md §14;
+ * docs/server.md §16): two captains in two browser contexts. The manager (captain one) opens the
  * draft room from the Events tab, ticks both captains and 15 s per pick, and starts; captain one
  * picks the top free agent; captain two lets the clock run out and the clock picks for them
  * (shown on both screens); the captains pick the rest in snake order until the draft is over; the

@@ -8,7 +8,7 @@ import { draftCast, draftWatcher, type DraftWatcher } from '../support/draft';
 import { DRAFT_MESSAGES } from '../../contract/draft';
 
 /**
- * The captains' draft (docs/server.md §13) over HTTP and the live socket, against the real server
+ * The captains' draft (docs/server.md §16) over HTTP and the live socket, against the real server
  * on SQLite and PostgreSQL; with TEST_REDIS_URL, two processes sharing PostgreSQL and Redis.
  */
 

@@ -194,6 +194,8 @@ describe.each(backends())('events API (%s)', (backend) => {
         game_id: null,
         team_count: 0,
         game_finished: false,
+        signups_open: false,
+        signups_close_at: null,
       });
     });
 
@@ -306,7 +308,7 @@ describe.each(backends())('events API (%s)', (backend) => {
       const soonRow = upcoming.body.events.find((e: any) => e.id === soon);
       expect(soonRow).toMatchObject({ game_id: gameId, team_count: 2 });
       expect(upcoming.body.events.find((e: any) => e.id === later)).toMatchObject({ game_id: null, team_count: 0, end_datetime: null });
-      for (const e of upcoming.body.events) expect(Object.keys(e).sort()).toEqual(['end_datetime', 'game_finished', 'game_id', 'id', 'name', 'start_datetime', 'team_count', 'type']);
+      for (const e of upcoming.body.events) expect(Object.keys(e).sort()).toEqual(['end_datetime', 'game_finished', 'game_id', 'id', 'name', 'signups_close_at', 'signups_open', 'start_datetime', 'team_count', 'type']);
       const past = await lister.api.get(`/api/clan/${clan}/events/?past=true`);
       expect(past.body.events.map((e: any) => e.id)).toEqual([oldB, oldA]);
       const all = await lister.api.get(`/api/clan/${clan}/events/`);

@@ -22,6 +22,7 @@ const FIELDS = [
   'num_ladders', 'max_reverts_allowed', 'num_easy_tasks', 'num_medium_tasks', 'num_hard_tasks', 'num_elite_tasks',
   'num_master_tasks', 'snakes_config', 'ladders_config', 'status', 'square1_id', 'square2_id', 'task_id', 'squares', 'id', 'square_index',
   'proof_required', 'decision', 'reason', 'note', 'team_id',
+  'wants_leader', 'score', 'metric', 'team_count', 'proposal', 'signups_open', 'signups_close_at',
 ];
 
 /** Characters the text rule refuses or removes, mixed with ordinary and combining ones. */
@@ -61,12 +62,15 @@ describe.each(backends())('every route survives junk (%s)', (backend) => {
 
   beforeAll(async () => {
     db = await createTestDatabase(backend);
-    server = await startServer({ ...db.env, BOARD_SEED: '3' });
+    // Wise Old Man look-ups go to a closed local port: refused at once, never the real site.
+    server = await startServer({ ...db.env, BOARD_SEED: '3', WOM_API_URL: 'http://127.0.0.1:9' });
     const owner = new ApiClient(server.url);
     const me = await owner.onboard('FuzzOwner', ['Fuzzer'], { role: 'Owner', clan_name: 'Fuzz Clan' });
     const clanId = me.clan_memberships_list[0].clan_id;
     const start = new Date(Date.now() + 86_400_000).toISOString();
-    const event = (await owner.post(`/api/clan/${clanId}/events/`, { name: 'Fuzz Event', type: 'Snakes and Ladders', start_datetime: start, end_datetime: null })).body.event;
+    const event = (await owner.post(`/api/clan/${clanId}/events/`, { name: 'Fuzz Event', type: 'Snakes and Ladders', start_datetime: start, end_datetime: null, signups_open: true })).body.event;
+    const spare = (await owner.post('/api/user/igns', { ign: 'FuzzSpare' })).body.ign;
+    const signup = (await owner.post(`/api/clan/${clanId}/events/${event.id}/signups`, { osrs_ign_id: spare.id, wants_leader: true, note: 'fuzz' })).body.signup;
     const team = (await owner.post(`/api/clan/${clanId}/events/${event.id}/teams/`, { name: 'Fuzz Team', color: '#112233' })).body.team;
     const member = (await owner.post(`/api/clan/${clanId}/events/${event.id}/teams/${team.id}/members`, { osrs_ign_id: me.igns[0].id, role: 'Leader' })).body.member;
     const task = (await owner.post(`/api/clan/${clanId}/tasks`, { description: 'Fuzz a goblin', difficulty: 'EASY' })).body.task;
@@ -77,6 +81,7 @@ describe.each(backends())('every route survives junk (%s)', (backend) => {
       taskId: String(task.id), gameId: String(game.id), squareId: String(squares[3].id), ignId: String(me.igns[0].id), userMemberId: String(me.id),
       // No proof is sent in this suite: the submission routes meet an unknown id (404) besides the bad ones.
       submissionId: '1',
+      signupId: String(signup.id),
     });
     (globalThis as { fuzzOwner?: ApiClient }).fuzzOwner = owner;
   });
@@ -105,6 +110,11 @@ describe.each(backends())('every route survives junk (%s)', (backend) => {
     ['GET', '/api/submissions/:submissionId/image'], ['GET', '/api/submissions/:submissionId/thumb'],
     ['DELETE', `${G}/submissions/:submissionId/review`], ['DELETE', '/api/clan/:clanId/submissions/:submissionId/review'],
     ['PUT', `${G}/reset`],
+    ['GET', '/api/clan/:clanId/events/:eventId/signups'], ['POST', '/api/clan/:clanId/events/:eventId/signups'],
+    ['PUT', '/api/clan/:clanId/events/:eventId/signups/:signupId'], ['POST', '/api/clan/:clanId/events/:eventId/signups/scores'],
+    ['POST', '/api/clan/:clanId/events/:eventId/signups/scores/wom'], ['GET', '/api/clan/:clanId/events/:eventId/signups/scores/wom'],
+    ['POST', '/api/clan/:clanId/events/:eventId/teams/balance'], ['POST', '/api/clan/:clanId/events/:eventId/teams/balance/apply'],
+    ['DELETE', '/api/clan/:clanId/events/:eventId/signups/:signupId'],
     ['DELETE', '/api/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId'], ['DELETE', '/api/clan/:clanId/tasks/:taskId'],
     ['DELETE', `${G}`], ['DELETE', '/api/clan/:clanId/events/:eventId/teams/:teamId'], ['DELETE', '/api/clan/:clanId/events/:eventId'],
     ['DELETE', '/api/clan/:clanId/tasks/'], ['DELETE', '/api/clan/:clanId/members/:userMemberId'], ['DELETE', '/api/user/igns/:ignId'],
@@ -141,6 +151,7 @@ describe.each(backends())('every route survives junk (%s)', (backend) => {
     { method: 'POST', template: '/api/clan/:clanId/tasks', who: 'owner', body: (t) => ({ description: t, difficulty: 'EASY' }) },
     { method: 'PUT', template: '/api/clan/:clanId/tasks/:taskId', who: 'owner', body: (t) => ({ description: t, difficulty: 'HARD' }) },
     { method: 'PUT', template: '/api/clan/:clanId/submissions/:submissionId/review', who: 'owner', body: (t) => ({ decision: 'deny', reason: t }) },
+    { method: 'POST', template: '/api/clan/:clanId/events/:eventId/signups', who: 'owner', body: (t) => ({ osrs_ign_id: Number(ids.ignId), note: t }) },
   ];
 
   it('answers control, zero-width and bidi text in every typed-text field below 500, in JSON and CSV', async () => {
@@ -166,6 +177,15 @@ describe.each(backends())('every route survives junk (%s)', (backend) => {
       calls++;
       check('POST upload_csv', `rows ${JSON.stringify(rows)}`, res.status, res.body);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    // Score CSVs (docs/server.md §16) naming junk IGNs with junk scores: row errors, never a 5xx.
+    for (const [i, rows] of fc.sample(fc.array(fc.tuple(nastyText, fc.oneof(nastyText, fc.double())), { minLength: 1, maxLength: 8 }), { seed: 12, numRuns: 10 }).entries()) {
+      const csv = ['ign,score', ...rows.map(([t, n]) => `${cell(`${i} ${t}`)},${cell(String(n))}`)].join('\n');
+      const form = new FormData();
+      form.append('file', new Blob([csv], { type: 'text/csv' }), 'scores.csv');
+      const res = await owner.call('POST', fill('/api/clan/:clanId/events/:eventId/signups/scores'), form);
+      calls++;
+      check('POST signups/scores', `rows ${JSON.stringify(rows)}`, res.status, res.body);
     }
     // The proof upload's note (multipart) and junk in its other fields.
     for (const [i, text] of fc.sample(nastyText, { seed: 13, numRuns: 10 }).entries()) {

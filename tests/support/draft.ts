@@ -6,7 +6,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/
 import type { DraftState } from '../../contract/signup';
 
 /**
- * Captains' draft test support (docs/server.md §13): a clan with two captains, four players and
+ * Captains' draft test support (docs/server.md §16): a clan with two captains, four players and
  * an outsider, sign-ups written straight into the database, and socket clients that hold the
  * draft as the draft room does.
  */

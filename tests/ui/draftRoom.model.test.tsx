@@ -12,7 +12,7 @@ import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 
 /**
- * Model-based tests of the captains' draft room (docs/client.md §13; docs/server.md §13) through
+ * Model-based tests of the captains' draft room (docs/client.md §14; docs/server.md §16) through
  * the rendered room: the load (and its failure and Retry), a manager's start form, Pause /
  * Resume / Undo Last Pick / End Draft answered or refused by the fake server, and the captain's
  * pick over a fake socket feed, ended by the next draft_state or a refusal. Every state is

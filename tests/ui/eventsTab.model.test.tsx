@@ -16,6 +16,10 @@ import { renderEventsTab } from '../support/eventsTab';
 vi.mock('../../src/features/game/EventGameView', () => ({
   EventGameView: ({ eventId, gameId }: { eventId: number; gameId: number | null }) => <p>Game view of event {eventId}, game {String(gameId)}</p>,
 }));
+vi.mock('../../src/features/signups/SignupsView', () => ({
+  SignupsView: ({ event }: { event: { id: number } }) => <p>Sign-ups of event {event.id}</p>,
+  liveSignupsEffects: {},
+}));
 vi.mock('../../src/features/game/GameTasksView', () => ({
   GameTasksView: ({ eventId, gameId }: { eventId: number; gameId: number | null }) => <p>Game tasks of event {eventId}, game {String(gameId)}</p>,
 }));
@@ -24,7 +28,7 @@ vi.mock('../../src/features/game/GameTasksView', () => ({
  * Model-based test of the eventsTab chart (docs/client.md §6; docs/game-rules.md §12)
  * through the rendered Events tab: loading and failing, the past / upcoming toggle, the table with
  * the status derived from time and the actions menu (Edit hidden once Completed), and the
- * sub-navigation to Manage Teams, Manage Game and Manage Game Tasks (only with a game_id), with
+ * sub-navigation to Manage Teams, Manage Game, Manage Game Tasks (only with a game_id) and Sign-ups, with
  * the event loaded again on entering each view. The tab is rendered at its URL in a router: the
  * buttons navigate and the chart follows the URL; a view opened from its URL (reload, bookmark,
  * Back) of an event the list does not hold waits for its event ('Loading event...') or shows why
@@ -66,12 +70,13 @@ function eventsFor(s: Snap): ModelEvent[] {
       { type: 'view.game', eventId: DEEP_LINKED.id },
       { type: 'view.teams', eventId: DEEP_LINKED.id },
       { type: 'view.gameTasks', eventId: DEEP_LINKED.id },
+      { type: 'view.signups', eventId: DEEP_LINKED.id },
     ];
     return c.items.length === 0 && !c.past && c.eventId === null ? [...load, ...deepLinks] : load;
   }
   if (s.matches({ list: 'failed' })) return [{ type: 'events.reload' }, { type: 'events.togglePast' }];
   if (s.matches({ list: 'loaded' })) {
-    return [{ type: 'events.togglePast' }, ...c.items.flatMap((e): ModelEvent[] => [{ type: 'view.teams', eventId: e.id }, { type: 'view.game', eventId: e.id }])];
+    return [{ type: 'events.togglePast' }, ...c.items.flatMap((e): ModelEvent[] => [{ type: 'view.teams', eventId: e.id }, { type: 'view.game', eventId: e.id }, { type: 'view.signups', eventId: e.id }])];
   }
   // A view of an event not known yet (opened from its URL): its load answers or fails (then Retry).
   const selected = c.selectedEvent;
@@ -88,10 +93,10 @@ function eventsFor(s: Snap): ModelEvent[] {
   // A view of a known event: the sub-navigation, and the background load of the event, which may
   // report a game created meanwhile (then Manage Game Tasks appears).
   // (The current view's own button is its URL already: the chart is not told again.)
-  const list: ModelEvent[] = [{ type: 'view.list' }, { type: 'view.teams', eventId: selected.id }, { type: 'view.game', eventId: selected.id }];
+  const list: ModelEvent[] = [{ type: 'view.list' }, { type: 'view.teams', eventId: selected.id }, { type: 'view.game', eventId: selected.id }, { type: 'view.signups', eventId: selected.id }];
   if (selected.game_id) list.push({ type: 'view.gameTasks', eventId: selected.id });
   else list.push({ type: 'xstate.done.actor.loadEvent', output: { ...selected, game_id: NEW_GAME_ID } });
-  const current = s.matches({ eventView: 'teams' }) ? 'view.teams' : s.matches({ eventView: 'game' }) ? 'view.game' : 'view.gameTasks';
+  const current = s.matches({ eventView: 'teams' }) ? 'view.teams' : s.matches({ eventView: 'game' }) ? 'view.game' : s.matches({ eventView: 'signups' }) ? 'view.signups' : 'view.gameTasks';
   return list.filter((e) => e.type !== current);
 }
 
@@ -190,7 +195,7 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
     },
     eventView: async (s, w) => {
       expect(screen.queryByRole('button', { name: 'Create New Event' })).toBeNull();
-      expect(w.router.state.location.pathname).toMatch(new RegExp(`^/clans/manage/${CLAN_ID}/events/${s.context.eventId}/(teams|game|tasks)$`));
+      expect(w.router.state.location.pathname).toMatch(new RegExp(`^/clans/manage/${CLAN_ID}/events/${s.context.eventId}/(teams|game|tasks|signups)$`));
     },
     'eventView.teams': async (s) => {
       if (!assertSubNav(s, 'Manage Teams')) return;
@@ -202,6 +207,11 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
       expect(w.router.state.location.pathname).toBe(`/clans/manage/${CLAN_ID}/events/${s.context.eventId}/game`);
       if (!assertSubNav(s, 'Manage Game')) return;
       screen.getByText(`Game view of event ${s.context.selectedEvent!.id}, game ${String(s.context.selectedEvent!.game_id)}`);
+    },
+    'eventView.signups': async (s, w) => {
+      expect(w.router.state.location.pathname).toBe(`/clans/manage/${CLAN_ID}/events/${s.context.eventId}/signups`);
+      if (!assertSubNav(s, 'Sign-ups')) return;
+      screen.getByText(`Sign-ups of event ${s.context.selectedEvent!.id}`);
     },
     'eventView.gameTasks': async (s) => {
       if (!assertSubNav(s, 'Manage Game Tasks')) return;
@@ -223,7 +233,7 @@ const open =
   async (w, { event, prev }) => {
     if (!('eventId' in event)) return;
     if (prev.matches({ list: 'loading' }) && prev.context.items.length === 0) {
-      const view = event.type === 'view.teams' ? 'teams' : event.type === 'view.game' ? 'game' : 'gameTasks';
+      const view = event.type === 'view.teams' ? 'teams' : event.type === 'view.game' ? 'game' : event.type === 'view.signups' ? 'signups' : 'gameTasks';
       await act(() => w.router.navigate(clanManagePath(CLAN_ID, { tab: 'events', events: { view, eventId: event.eventId } })));
     } else if (prev.matches('list')) await w.user.click(rowButton(event.eventId, label));
     else await w.user.click(within(nav()).getByRole('button', { name: label }));
@@ -240,6 +250,7 @@ const EXECUTORS = {
   'view.teams': open('Manage Teams'),
   'view.game': open('Manage Game'),
   'view.gameTasks': open('Manage Game Tasks'),
+  'view.signups': open('Sign-ups'),
 } satisfies Record<ModelEvent['type'], Executor>;
 
 function renderTab(isManager = true): World {
@@ -284,7 +295,7 @@ modelTests<Snap, ModelEvent, World>({
     expect(seen.some((s) => s.matches({ list: 'loaded' }) && s.context.items.some((e) => eventStatus(e, Date.now()) === 'Completed'))).toBe(true);
     expect(seen.some((s) => s.matches({ list: 'loaded' }) && s.context.items.some((e) => eventStatus(e, Date.now()) === 'Live'))).toBe(true);
     // A view opened from its URL (each of the three): waits, fails with Retry, and shows the past event once loaded.
-    for (const view of ['teams', 'game', 'gameTasks'] as const) {
+    for (const view of ['teams', 'game', 'gameTasks', 'signups'] as const) {
       expect(seen.some((s) => s.matches({ eventView: view }) && !s.context.selectedEvent && s.context.eventError === EVENT_FAILED), view).toBe(true);
       expect(seen.some((s) => s.matches({ eventView: view }) && s.context.selectedEvent?.id === DEEP_LINKED.id), view).toBe(true);
     }

@@ -14,7 +14,7 @@ const at = (ms: number, announcement: Announcement): QueuedAnnouncement => ({ id
 const rollOf = (team: string, color: string, die = 3): Announcement => ({ kind: 'roll', team: { name: team, color }, die, from: 1, landing: 1 + die, to: 1 + die, via: null });
 
 describe('nextMessage', () => {
-  it('groups draft picks per team like rolls, apart from rolls, with user text escaped (docs/server.md §13)', () => {
+  it('groups draft picks per team like rolls, apart from rolls, with user text escaped (docs/server.md §16)', () => {
     const pick = (team: string, color: string, ign: string, n: number, auto = false): Announcement => ({ kind: 'pick', team: { name: team, color }, ign, pick: n, round: n > 2 ? 2 : 1, auto });
     const head = [at(0, pick('Red', '#aa0000', 'Zezima', 1)), at(100, pick('Blue', '#0000aa', 'Lynx_Titan', 2, true)), at(200, pick('Blue', '#0000aa', 'B0aty', 3)), at(300, rollOf('Red', '#aa0000'))];
     const { message, ids } = nextMessage(head, 10_000);

@@ -2,7 +2,7 @@ import type { DialectMigration } from './helpers';
 import { withId } from './helpers';
 
 /**
- * Sign-ups and free agents (docs/server.md §12):
+ * Sign-ups and free agents (docs/server.md §16):
  * - events.signups_open (0/1, default 0) and events.signups_close_at (ISO time or null);
  * - signups: one per user per event (unique event_id + user_id), the IGN signed up with (unique
  *   per event), 'I would lead a team' (0/1), the note, the balancing score (a real or null) with

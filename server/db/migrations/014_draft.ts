@@ -2,7 +2,7 @@ import type { DialectMigration } from './helpers';
 import { withId } from './helpers';
 
 /**
- * The captains' draft (docs/server.md §13, "Captains' draft"):
+ * The captains' draft (docs/server.md §16, "Captains' draft"):
  * - drafts: one per event (unique event_id): its status ('running', 'paused', 'done'), the seconds
  *   per pick, the first round's order of team ids and the captains ({team_id, signup_id}) as JSON,
  *   the clock's `deadline` (ISO time, null unless running), the milliseconds left when it was

@@ -152,6 +152,7 @@ const TABS: TabItem<TabId>[] = [
 
 function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { clanId: number; view: ClanView; userId: number; clanData: ClanDataRef; clanRole: ClanRoleRef; effects: ClanManageEffects }) {
   const session = SessionContext.useActorRef();
+  const user = SessionContext.useSelector(selectUser);
   const goTo = useClanNavigate(clanId);
   const clanName = useSelector(clanData, dataSel.selectClanName);
   const members = useSelector(clanData, dataSel.selectMembers);
@@ -228,7 +229,7 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
           {shown === 'members' && (
             <MembersTab clanId={clanId} members={members} viewer={viewer} pending={pending} clanRole={clanRole} clanData={clanData} effects={effects} />
           )}
-          {shown === 'events' && <EventsTab clanId={clanId} isManager={isManager} route={view.tab === 'events' ? view.events : { view: 'list' }} />}
+          {shown === 'events' && <EventsTab clanId={clanId} isManager={isManager} viewer={viewer && user ? { id: user.id, igns: user.igns } : null} route={view.tab === 'events' ? view.events : { view: 'list' }} />}
           {shown === 'tasks' && <TasksTab clanId={clanId} isManager={isManager} />}
           {shown === 'reviews' && <ReviewsTab queue={reviews} />}
         </div>

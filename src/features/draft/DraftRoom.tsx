@@ -14,7 +14,7 @@ import { Spinner } from '../../ui/Spinner';
 import { latestCall, useLatest } from '../game/latest';
 import { DRAFT_TEXTS, draftStatusText, nameOf, scoreText } from './draftTexts';
 
-/** The draft room's calls and its socket (docs/server.md §13), replaceable in tests. */
+/** The draft room's calls and its socket (docs/server.md §16), replaceable in tests. */
 export interface DraftEffects {
   fetchDraftRoom: typeof draftApi.fetchDraftRoom;
   startDraft: typeof draftApi.startDraft;
@@ -39,7 +39,7 @@ export interface DraftViewer {
 type DraftRoomRef = ActorRefFrom<typeof draftRoomMachine>;
 
 /**
- * The captains' draft room of an event (docs/client.md §13; docs/server.md §13), for every member
+ * The captains' draft room of an event (docs/client.md §14; docs/server.md §16), for every member
  * of the clan: whose turn it is with a countdown, each team's picks, and the pool of free agents
  * with their scores; the captain on the clock has a Pick button per player; managers have the
  * start form (captains among the sign-ups, seconds per pick) and Pause / Resume / Undo Last Pick /

@@ -9,7 +9,7 @@ import { Breadcrumb } from '../../ui/Breadcrumb';
 import { DraftRoom } from './DraftRoom';
 
 /**
- * /clans/{clanId}/events/{eventId}/draft, the captains' draft room (docs/client.md §13): for
+ * /clans/{clanId}/events/{eventId}/draft, the captains' draft room (docs/client.md §14): for
  * members of the clan (the server refuses anyone else), with a breadcrumb back to the clan's
  * events; managers see the draft's controls. Bad ids go to the dashboard.
  */

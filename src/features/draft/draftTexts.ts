@@ -1,7 +1,7 @@
 import type { DraftState, Signup } from '../../../contract/signup';
 import { PICK_SECONDS_MAX, PICK_SECONDS_MIN, DRAFT_CAPTAINS_MAX, DRAFT_CAPTAINS_MIN } from '../../../contract/draft';
 
-/** The draft room's texts (docs/client.md §13). */
+/** The draft room's texts (docs/client.md §14). */
 export const DRAFT_TEXTS = {
   title: "Captains' Draft",
   loading: 'Loading the draft...',

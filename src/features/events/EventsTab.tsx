@@ -20,6 +20,7 @@ import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFo
 import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
 import { liveDiscordEffects } from '../discord/DiscordPanel';
 import { liveDinkEffects } from '../dink/DinkPanel';
+import { SignupsView, liveSignupsEffects, type SignupViewer, type SignupsEffects } from '../signups/SignupsView';
 
 /** The calls the Events tab makes (docs/server.md §3), replaceable in tests. */
 export interface EventsEffects {
@@ -29,6 +30,8 @@ export interface EventsEffects {
   updateEvent: typeof eventsApi.updateEvent;
   deleteEvent: typeof eventsApi.deleteEvent;
   teams: TeamsEffects;
+  /** The Sign-ups view's calls (docs/client.md §13); the real ones when left out. */
+  signups?: SignupsEffects;
 }
 
 /** The real calls. */
@@ -59,7 +62,16 @@ type TabRef = ReturnType<typeof useActorRef<typeof eventsTabMachine>>;
 function viewEvent(route: EventsRoute): EventsTabEvent {
   if (route.view === 'list') return { type: 'view.list' };
   const eventId = route.eventId;
-  return route.view === 'teams' ? { type: 'view.teams', eventId } : route.view === 'game' ? { type: 'view.game', eventId } : { type: 'view.gameTasks', eventId };
+  switch (route.view) {
+    case 'teams':
+      return { type: 'view.teams', eventId };
+    case 'game':
+      return { type: 'view.game', eventId };
+    case 'gameTasks':
+      return { type: 'view.gameTasks', eventId };
+    case 'signups':
+      return { type: 'view.signups', eventId };
+  }
 }
 
 /** Whether the chart already shows the route's view (of the route's event). */
@@ -81,7 +93,20 @@ export const MEMBER_EVENTS_NOTE = 'Only Clan Admins and the Owner can schedule e
  * (`route`, from src/base/paths.ts): the buttons navigate, and the chart follows the route, so Back,
  * reload and bookmarks show the same view. `effects` replaces the calls in tests.
  */
-export function EventsTab({ clanId, isManager, route, effects = liveEventsEffects }: { clanId: number; isManager: boolean; route: EventsRoute; effects?: EventsEffects }) {
+export function EventsTab({
+  clanId,
+  isManager,
+  route,
+  viewer = null,
+  effects = liveEventsEffects,
+}: {
+  clanId: number;
+  isManager: boolean;
+  route: EventsRoute;
+  /** The signed-in user (id and IGNs) for signing up; null when unknown. */
+  viewer?: SignupViewer | null;
+  effects?: EventsEffects;
+}) {
   const logic = useMemo(
     () =>
       eventsTabMachine.provide({
@@ -136,12 +161,15 @@ export function EventsTab({ clanId, isManager, route, effects = liveEventsEffect
       )}
       {view === 'game' && selected && <EventGameView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} onGameChanged={reload} discord={liveDiscordEffects} dink={liveDinkEffects} eventTimes={selected} />}
       {view === 'gameTasks' && selected && <GameTasksView clanId={clanId} eventId={selected.id} gameId={selected.game_id} onBack={back} />}
+      {view === 'signups' && selected && (
+        <SignupsView key={selected.id} clanId={clanId} event={selected} isManager={isManager} viewer={viewer} onBack={back} onEventChanged={reload} effects={effects.signups ?? liveSignupsEffects} />
+      )}
       {isManager && <CrudModals {...EVENT_MODALS} create={schedule} edit={edit} remove={remove} />}
     </section>
   );
 }
 
-/** Sub-navigation (docs/client.md §1): Event List, Manage Teams, Manage Game, and Manage Game Tasks with a game. */
+/** Sub-navigation (docs/client.md §1, §13): Event List, Manage Teams, Manage Game, Manage Game Tasks with a game, and Sign-ups. */
 function SubNav({ go, view, selected }: { go: (to: EventsRoute) => void; view: string; selected: ClanEvent | null }) {
   const item = (label: string, active: boolean, onClick: (() => void) | null) => (
     <button
@@ -161,6 +189,7 @@ function SubNav({ go, view, selected }: { go: (to: EventsRoute) => void; view: s
       {item('Manage Teams', view === 'teams', id ? () => go({ view: 'teams', eventId: id }) : null)}
       {item('Manage Game', view === 'game', id ? () => go({ view: 'game', eventId: id }) : null)}
       {selected?.game_id ? item('Manage Game Tasks', view === 'gameTasks', () => go({ view: 'gameTasks', eventId: selected.id })) : null}
+      {item('Sign-ups', view === 'signups', id ? () => go({ view: 'signups', eventId: id }) : null)}
       {selected && view !== 'list' && <span className="subnav__event">Event: {selected.name}</span>}
     </nav>
   );
@@ -200,13 +229,13 @@ function EventList({ clanId, tab, go, isManager, create, edit, remove }: { clanI
                 <th scope="col">Status</th>
                 <th scope="col">Teams</th>
                 <th scope="col">Game</th>
-                {isManager && <th scope="col">Actions</th>}
+                <th scope="col">{isManager ? 'Actions' : 'Sign-ups'}</th>
               </tr>
             </thead>
             <tbody>
               {events.length === 0 && !failed ? (
                 <tr>
-                  <td colSpan={isManager ? 6 : 5} className="table__empty">
+                  <td colSpan={6} className="table__empty">
                     {past ? 'No past events.' : isManager ? 'No upcoming events. Click "Create New Event" to schedule one.' : 'No upcoming events.'}
                   </td>
                 </tr>
@@ -238,16 +267,26 @@ function EventRow({ clanId, event, now, go, isManager, edit, remove }: { clanId:
       </td>
       <td data-label="Status">
         <span className={`badge badge--${status.toLowerCase()}`}>{status}</span>{' '}
-        {/* The captains' draft room, for every member (docs/client.md §13). */}
+        {/* The captains' draft room, for every member (docs/client.md §14). */}
         <Link className="btn btn--small" to={draftPath(clanId, event.id)} aria-label={`Draft room of ${event.name}`}>
           Draft
         </Link>
       </td>
       <td data-label="Teams">{event.team_count}</td>
       <td data-label="Game">{event.game_id ? 'Created' : 'Not set up'}</td>
+      {!isManager && (
+        <td className="cards-sm__actions">
+          <button type="button" className="btn btn--small" onClick={() => go({ view: 'signups', eventId: event.id })}>
+            Sign-ups
+          </button>
+        </td>
+      )}
       {isManager && (
         <td className="cards-sm__actions">
           <div className="row">
+            <button type="button" className="btn btn--small" onClick={() => go({ view: 'signups', eventId: event.id })}>
+              Sign-ups
+            </button>
             <button type="button" className="btn btn--small" onClick={() => go({ view: 'teams', eventId: event.id })}>
               Manage Teams
             </button>

@@ -1,0 +1,123 @@
+import type { Db } from '../db/schema';
+import { nowIso } from '../db/connect';
+import { notFound } from '../errors';
+import type { Signup } from '../../contract/signup';
+import { SIGNUP_MESSAGES, type WomProgress } from '../../contract/signupApi';
+
+/**
+ * Sign-ups as stored and answered (docs/server.md §16). A sign-up's `team_id` is read from the
+ * team the IGN is on in the event (team_members), so a member added or removed in Manage Teams
+ * shows at once, whatever the stored column says.
+ */
+function signupsQuery(db: Db) {
+  return db.selectFrom('signups')
+    .innerJoin('users', 'users.id', 'signups.user_id')
+    .innerJoin('igns', 'igns.id', 'signups.osrs_ign_id')
+    .leftJoin('team_members', (j) => j.onRef('team_members.ign_id', '=', 'signups.osrs_ign_id').onRef('team_members.event_id', '=', 'signups.event_id'))
+    .select([
+      'signups.id',
+      'signups.event_id',
+      'signups.user_id',
+      'users.username',
+      'signups.osrs_ign_id',
+      'igns.ign',
+      'signups.wants_leader',
+      'signups.note',
+      'signups.score',
+      'signups.score_source',
+      'team_members.team_id',
+      'signups.created_at',
+    ]);
+}
+
+type SignupQueryRow = Omit<Signup, 'wants_leader' | 'score'> & { wants_leader: number; score: number | string | null };
+
+const toSignup = (r: SignupQueryRow): Signup => ({
+  ...r,
+  wants_leader: Number(r.wants_leader) === 1,
+  score: r.score === null ? null : Number(r.score),
+  team_id: r.team_id ?? null,
+});
+
+/** The sign-ups of an event, oldest first (ties by id). */
+export async function listSignups(db: Db, eventId: number): Promise<Signup[]> {
+  const rows = await signupsQuery(db).where('signups.event_id', '=', eventId).orderBy('signups.created_at').orderBy('signups.id').execute();
+  return rows.map(toSignup);
+}
+
+/** Sign-up `signupId` of event `eventId`; 404 'Sign-up ID {id} not found.' otherwise. */
+export async function findSignup(db: Db, eventId: number, signupId: number): Promise<Signup> {
+  const row = await signupsQuery(db).where('signups.id', '=', signupId).where('signups.event_id', '=', eventId).executeTakeFirst();
+  if (!row) throw notFound(SIGNUP_MESSAGES.notFound(signupId));
+  return toSignup(row);
+}
+
+/** The user's sign-up for the event, or undefined. */
+export async function signupOfUser(db: Db, eventId: number, userId: number): Promise<{ id: number } | undefined> {
+  return db.selectFrom('signups').select('id').where('event_id', '=', eventId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Inserts a sign-up; returns its id. */
+export async function insertSignup(db: Db, row: { event_id: number; user_id: number; osrs_ign_id: number; wants_leader: boolean; note: string }): Promise<number> {
+  const now = nowIso();
+  const inserted = await db.insertInto('signups')
+    .values({ ...row, wants_leader: row.wants_leader ? 1 : 0, score: null, score_source: null, team_id: null, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+/** Deletes a sign-up, and its IGN's place on a team of the event when it has one. */
+export async function deleteSignup(db: Db, signup: Signup): Promise<void> {
+  await db.deleteFrom('team_members').where('event_id', '=', signup.event_id).where('ign_id', '=', signup.osrs_ign_id).execute();
+  await db.deleteFrom('signups').where('id', '=', signup.id).execute();
+}
+
+/** Sets a sign-up's score and its source (null score → null source). */
+export async function setScore(db: Db, signupId: number, score: number | null, source: 'manual' | 'csv' | 'wom'): Promise<void> {
+  await db.updateTable('signups')
+    .set({ score, score_source: score === null ? null : source, updated_at: nowIso() })
+    .where('id', '=', signupId)
+    .execute();
+}
+
+/** Records that a sign-up was placed on a team. */
+export async function placeSignup(db: Db, signupId: number, teamId: number): Promise<void> {
+  await db.updateTable('signups').set({ team_id: teamId, updated_at: nowIso() }).where('id', '=', signupId).execute();
+}
+
+/** Starts (or restarts) an event's Wise Old Man fetch: the row is replaced with the new run. */
+export async function startWomFetch(db: Db, eventId: number, runId: string, metric: string, total: number): Promise<void> {
+  const now = nowIso();
+  await db.deleteFrom('wom_fetches').where('event_id', '=', eventId).execute();
+  await db.insertInto('wom_fetches').values({ event_id: eventId, run_id: runId, metric, total, done: 0, errors: '[]', started_at: now, updated_at: now }).execute();
+}
+
+/**
+ * Counts one finished look-up of run `runId` (with its error, if any). False when the run no
+ * longer owns the row (a newer fetch replaced it, or the event was deleted): the run stops.
+ */
+export async function recordWomLookup(db: Db, eventId: number, runId: string, error: { ign: string; error: string } | null): Promise<boolean> {
+  const row = await db.selectFrom('wom_fetches').select(['done', 'errors']).where('event_id', '=', eventId).where('run_id', '=', runId).executeTakeFirst();
+  if (!row) return false;
+  const errors = error ? JSON.stringify([...(JSON.parse(row.errors) as unknown[]), error]) : row.errors;
+  const r = await db.updateTable('wom_fetches')
+    .set({ done: row.done + 1, errors, updated_at: nowIso() })
+    .where('event_id', '=', eventId)
+    .where('run_id', '=', runId)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** True while run `runId` still owns the event's fetch. */
+export async function womRunCurrent(db: Db, eventId: number, runId: string): Promise<boolean> {
+  const row = await db.selectFrom('wom_fetches').select('run_id').where('event_id', '=', eventId).executeTakeFirst();
+  return row?.run_id === runId;
+}
+
+/** The event's last fetch as GET .../signups/scores/wom answers it; zeros when none was started. */
+export async function womProgress(db: Db, eventId: number): Promise<WomProgress> {
+  const row = await db.selectFrom('wom_fetches').select(['total', 'done', 'errors']).where('event_id', '=', eventId).executeTakeFirst();
+  if (!row) return { total: 0, done: 0, errors: [] };
+  return { total: Number(row.total), done: Number(row.done), errors: JSON.parse(row.errors) as WomProgress['errors'] };
+}
