@@ -5,7 +5,7 @@ import type { Db } from '../db/schema';
 import type { Deps } from '../http/context';
 import { nowIso } from '../db/connect';
 import { redisChannelKey } from '../redis';
-import { findGame, insertLog, storedTaskState, updateGame } from '../games/repository';
+import { findGame, insertLog, storedOverrideTask, storedTaskState, updateGame } from '../games/repository';
 import { insertSubmission } from '../submissions/repository';
 import { processProofImage, type ProcessedImage } from '../submissions/images';
 import { announceReview } from '../discord/outbox';
@@ -132,12 +132,16 @@ async function assess(db: Db, eventId: number, reading: DinkReading, at: string,
   }
   const team = await db.selectFrom('team_states')
     .innerJoin('teams', 'teams.id', 'team_states.team_id')
-    .select(['team_states.id', 'team_states.current_position', 'team_states.task_state', 'team_states.square_since', 'teams.name', 'teams.color'])
+    .select(['team_states.id', 'team_states.current_position', 'team_states.task_state', 'team_states.square_since', 'team_states.task_override', 'teams.name', 'teams.color'])
     .where('team_states.game_id', '=', game.id)
     .where('team_states.team_id', '=', member.team_id)
     .executeTakeFirstOrThrow();
-  const square = await db.selectFrom('board_squares').select(['task_id', 'task_description', 'task_difficulty'])
+  const onBoard = await db.selectFrom('board_squares').select(['task_id', 'task_description', 'task_difficulty'])
     .where('game_id', '=', game.id).where('square_index', '=', team.current_position).executeTakeFirst();
+  // A substitute from relief (docs/server.md §15) is the team's task on this square: its rule
+  // judges the post and the submission is for it.
+  const override = storedOverrideTask(team.task_override);
+  const square = override && onBoard ? { task_id: override.task_id, task_description: override.description, task_difficulty: override.difficulty } : onBoard;
   // What happened before the team reached the square never counts for it.
   if (!square || !hasTask(square) || !SUBMITTABLE_STATES.includes(storedTaskState(team.task_state)) || at < team.square_since) return 'no_task';
   const taskRow = square.task_id === null ? null : await db.selectFrom('tasks').select('auto_rule').where('id', '=', square.task_id).executeTakeFirst();

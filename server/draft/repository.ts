@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/connect';
 import { snakeTurn } from '../../contract/draft';
-import type { DraftState, Signup } from '../../contract/signup';
+import type { DraftState } from '../../contract/signup';
 
 /** A drafts row with its JSON columns read. */
 export interface DraftRow {
@@ -55,8 +55,8 @@ export async function listPicks(db: Db, eventId: number): Promise<PickRow[]> {
 }
 
 /**
- * The free agents of an event for its draft: sign-ups on no team (signups.team_id null and the IGN
- * on no team of the event), not picked yet; highest score first (no score last), then oldest
+ * The free agents of an event for its draft: sign-ups whose IGN is on no team of the event (as
+ * the sign-ups list tells a free agent: server/signups/repository.ts), not picked yet; highest score first (no score last), then oldest
  * sign-up first — so the head is the clock's pick.
  */
 export async function listPool(db: Db, eventId: number): Promise<PoolEntry[]> {
@@ -64,7 +64,6 @@ export async function listPool(db: Db, eventId: number): Promise<PoolEntry[]> {
     .innerJoin('igns', 'igns.id', 'signups.osrs_ign_id')
     .select(['signups.id as signup_id', 'signups.osrs_ign_id', 'igns.ign', 'signups.score'])
     .where('signups.event_id', '=', eventId)
-    .where('signups.team_id', 'is', null)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('draft_picks').select('draft_picks.id').where('draft_picks.event_id', '=', eventId).whereRef('draft_picks.signup_id', '=', 'signups.id'))))
     .where((eb) => eb.not(eb.exists(eb.selectFrom('team_members').select('team_members.id').where('team_members.event_id', '=', eventId).whereRef('team_members.ign_id', '=', 'signups.osrs_ign_id'))))
     .execute();
@@ -118,23 +117,4 @@ export async function updateDraft(db: Db, eventId: number, version: number, chan
 /** The running drafts with their deadlines and versions (for the clocks of every process). */
 export async function runningDrafts(db: Db): Promise<{ event_id: number; deadline: string | null; version: number }[]> {
   return db.selectFrom('drafts').select(['event_id', 'deadline', 'version']).where('status', '=', 'running').execute();
-}
-
-/**
- * Every sign-up of an event in the API's sign-up shape (docs/server.md §16), oldest first (ties by
- * id): the draft room names the ids of draft_state with them.
- */
-export async function listEventSignups(db: Db, eventId: number): Promise<Signup[]> {
-  const rows = await db.selectFrom('signups')
-    .innerJoin('igns', 'igns.id', 'signups.osrs_ign_id')
-    .innerJoin('users', 'users.id', 'signups.user_id')
-    .select([
-      'signups.id', 'signups.event_id', 'signups.user_id', 'users.username', 'signups.osrs_ign_id', 'igns.ign', 'signups.wants_leader',
-      'signups.note', 'signups.score', 'signups.score_source', 'signups.team_id', 'signups.created_at',
-    ])
-    .where('signups.event_id', '=', eventId)
-    .orderBy('signups.created_at')
-    .orderBy('signups.id')
-    .execute();
-  return rows.map((r) => ({ ...r, wants_leader: r.wants_leader === 1, score: r.score === null ? null : Number(r.score) }));
 }

@@ -4,7 +4,8 @@ import { pathId, readJson, requireUser } from '../http/context';
 import { requireManager, requireMember } from '../clans/access';
 import { findEvent } from '../events/repository';
 import { StartDraftBodySchema } from '../../contract/draft';
-import { listEventSignups, loadDraftState } from './repository';
+import { loadDraftState } from './repository';
+import { listSignups } from '../signups/repository';
 import { draftChanged, endDraft, pauseDraft, resumeDraft, startDraft, undoPick, type DraftOutcome } from './service';
 
 /**
@@ -41,7 +42,7 @@ export function draftRoutes(): Hono<AppEnv> {
   app.get(base, async (c) => {
     const { eventId } = await draftScope(c, false);
     const { db } = c.get('deps');
-    return c.json({ draft_state: await loadDraftState(db, eventId), signups: await listEventSignups(db, eventId) });
+    return c.json({ draft_state: await loadDraftState(db, eventId), signups: await listSignups(db, eventId) });
   });
 
   const answer = async (c: Context<AppEnv>, eventId: number, outcome: DraftOutcome) => {

@@ -3,7 +3,7 @@ import type { Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
 import { announceRelief } from '../discord/outbox';
-import { GAME_NOT_FOUND, insertLog, listTeamStates, parseWinners, storedOverride } from './repository';
+import { GAME_NOT_FOUND, insertLog, listTeamStates, parseWinners, storedOverrideTask } from './repository';
 import { ActionRefused, PLAY_MESSAGES, StaleVersion, retryingTransaction, type AppliedAction } from './play';
 import { withdrawPending } from '../submissions/service';
 import { isGameStatus, isPlayableStatus, type GameStatus } from '../../contract/game';
@@ -81,10 +81,10 @@ async function reliefOnce(trx: Db, dialect: Dialect, action: RequestRelief, user
 
   const square = await trx.selectFrom('board_squares').select(['task_difficulty'])
     .where('game_id', '=', game.id).where('square_index', '=', team.current_position).executeTakeFirst();
-  const current = storedOverride(team.task_override);
+  const current = storedOverrideTask(team.task_override);
   const difficulty = current?.difficulty ?? square?.task_difficulty ?? null;
   if (difficulty === null) throw new ActionRefused(RELIEF_MESSAGES.noTask);
-  const currentTaskId = currentOverrideTaskId(team.task_override);
+  const currentTaskId = current?.task_id ?? null;
   const candidates = await trx.selectFrom('tasks')
     .select(['id', 'description', 'difficulty'])
     .where('clan_id', '=', game.clan_id)
@@ -130,15 +130,4 @@ async function reliefOnce(trx: Db, dialect: Dialect, action: RequestRelief, user
     log: [entry],
     withdrawn,
   };
-}
-
-/** The pool task id kept in a stored task_override, or null. */
-function currentOverrideTaskId(text: string | null): number | null {
-  if (text === null) return null;
-  try {
-    const id = (JSON.parse(text) as { task_id?: unknown }).task_id;
-    return typeof id === 'number' ? id : null;
-  } catch {
-    return null;
-  }
 }

@@ -292,10 +292,23 @@ export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[
  * team state's `task_override` `{description, difficulty}`; null when none or unreadable.
  */
 export function storedOverride(text: string | null): TaskOverride | null {
+  const stored = storedOverrideTask(text);
+  return stored && { description: stored.description, difficulty: stored.difficulty };
+}
+
+/**
+ * A team state's stored task_override as kept (docs/server.md §15): the substitute's
+ * `{description, difficulty}` and its pool task id (`task_id`, null when absent), or null for no
+ * substitute or unreadable JSON.
+ */
+export function storedOverrideTask(text: string | null): (TaskOverride & { task_id: number | null }) | null {
   if (text === null) return null;
   try {
-    const parsed = v.safeParse(TaskOverrideSchema, JSON.parse(text));
-    return parsed.success ? { description: parsed.output.description, difficulty: parsed.output.difficulty } : null;
+    const json: unknown = JSON.parse(text);
+    const parsed = v.safeParse(TaskOverrideSchema, json);
+    if (!parsed.success) return null;
+    const id = (json as { task_id?: unknown }).task_id;
+    return { description: parsed.output.description, difficulty: parsed.output.difficulty, task_id: typeof id === 'number' ? id : null };
   } catch {
     return null;
   }

@@ -33,7 +33,7 @@ run.each(clientOnlyBackends())('captains draft in Chromium (%s)', (backend) => {
   }
 
   it('two captains draft to the end, one pick by the clock; the teams appear in Manage Teams', { timeout: 120_000 }, async () => {
-    const c = await draftCast(suite.url, suite.env, 'e2e');
+    const c = await draftCast(suite.url, 'e2e');
     const [p1, p2, p3, p4] = c.players.map((p) => p.ign);
     const one = await personPage(c.owner.api);
     // Captain two on a phone-sized screen.

@@ -248,6 +248,32 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     expect(metrics).toMatch(/dink_posts_total\{outcome="submitted"\} [1-9]/);
   });
 
+  it("after relief the substitute's own rule judges posts, not the square's, and the submission is for the substitute", async () => {
+    const { game, url, w } = await dinkGame({});
+    expect(await roll(w, game)).toBeNull();
+    expect((await stateOf(game)).task_state).toBe('open');
+    await ruleHere(game, { type: 'QUEST', names: ['Dragon Slayer I'], min: null });
+    // Relief after 1 h; the team has waited 2 h on the square (its arrival moved back).
+    expect((await cast.owner.put(`${game.path}/rules`, { relief_after_hours: 1 })).status).toBe(200);
+    await directSql(suite.env, 'UPDATE team_states SET square_since = ? WHERE game_id = ? AND team_id = ?', [new Date(Date.now() - 2 * 3_600_000).toISOString(), game.gameId, game.team1]);
+    const version = (await stored(cast, game)).version;
+    const mark = w.got.length;
+    w.socket.emit('request_relief', { game_id: game.gameId, team_id: game.team1 });
+    const answer = await w.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && x.payload.game_state.version > version), 5000, mark);
+    expect(answer.event, JSON.stringify(answer.payload)).toBe('game_state_update');
+    const substitute = (await stateOf(game)).task_override!;
+    expect(substitute).not.toBeNull();
+    const pool: { id: number; description: string; difficulty: string }[] = (await cast.owner.get(`/api/clan/${cast.clanId}/tasks`)).body.tasks;
+    const task = pool.find((t) => t.description === substitute.description)!;
+    const put = await cast.owner.put(`/api/clan/${cast.clanId}/tasks/${task.id}`, { description: task.description, difficulty: task.difficulty, auto_rule: { type: 'LOOT', names: ['Dragon warhammer'], min: 1 } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    // The square's rule no longer counts; the substitute's does.
+    expect(await outcome(game, url, fresh(fixture('QUEST')))).toBe('no_match');
+    expect(await outcome(game, url, fresh(fixture('LOOT')))).toBe('submitted');
+    const [sub] = await submissions(game);
+    expect(sub).toMatchObject({ source: 'dink', status: 'pending', task_description: substitute.description, evidence: { type: 'LOOT' } });
+  });
+
   it('every Dink type (recorded-shape fixtures) approves a task with its rule', async () => {
     const { game, url, w } = await dinkGame({ auto: true });
     const rules: Record<DinkType, unknown> = {

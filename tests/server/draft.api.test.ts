@@ -36,7 +36,7 @@ describe.each(backends())('captains draft (%s)', (backend: Backend) => {
     return w;
   };
   let n = 0;
-  const cast = () => draftCast(suite.url, suite.env, `${backend.slice(0, 2)}${++n}`);
+  const cast = () => draftCast(suite.url, `${backend.slice(0, 2)}${++n}`);
 
   it('checks who may start a draft and what', async () => {
     const c = await cast();
@@ -219,7 +219,7 @@ describe.each(backends())('captains draft and deletions (%s)', (backend: Backend
   });
 
   it('a team deleted mid-draft refuses its turn clearly; the draft still ends; deleting the event takes the draft', async () => {
-    const c = await draftCast(suite.url, suite.env, `del${backend.slice(0, 2)}`);
+    const c = await draftCast(suite.url, `del${backend.slice(0, 2)}`);
     const started = await c.owner.api.post(c.path, { captain_signup_ids: [c.signup[c.owner.ign], c.signup[c.captain2.ign]] });
     const [t1, t2] = started.body.draft_state.order as number[];
     const cap1 = await draftWatcher(suite.url, 'cap1', c.owner.api);
@@ -254,7 +254,7 @@ describe.each(backends())('captains draft clock across a restart (%s)', (backend
 
   it('the clock picks the highest-scored free agent, and resumes after a restart', async () => {
     server = await startServer(db.env);
-    const c = await draftCast(server.url, db.env, `rs${backend.slice(0, 2)}`);
+    const c = await draftCast(server.url, `rs${backend.slice(0, 2)}`);
     const started = await c.owner.api.post(c.path, { captain_signup_ids: [c.signup[c.owner.ign], c.signup[c.captain2.ign]], pick_seconds: 15 });
     expect(started.status).toBe(200);
     const deadline = started.body.draft_state.deadline as string;
@@ -283,7 +283,7 @@ describe.skipIf(!redisUrl || !process.env.TEST_DATABASE_URL)('captains draft on 
   });
 
   it('a pick on one process reaches the room on the other, and the clock picks once', async () => {
-    const c = await draftCast(site.a.url, site.db.env, 'two');
+    const c = await draftCast(site.a.url, 'two');
     const started = await c.owner.api.post(c.path, { captain_signup_ids: [c.signup[c.owner.ign], c.signup[c.captain2.ign]], pick_seconds: 15 });
     expect(started.status).toBe(200);
     const onB = await draftWatcher(site.b.url, 'member on b', c.member.api);

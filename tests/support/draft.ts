@@ -1,13 +1,12 @@
 import { expect } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { ApiClient } from './api';
-import { openDirectDb } from './fixtures';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/socket';
 import type { DraftState } from '../../contract/signup';
 
 /**
  * Captains' draft test support (docs/server.md §16): a clan with two captains, four players and
- * an outsider, sign-ups written straight into the database, and socket clients that hold the
+ * an outsider, sign-ups made through the sign-up route, and socket clients that hold the
  * draft as the draft room does.
  */
 
@@ -38,34 +37,32 @@ export interface DraftCast {
 const PLAYER_SCORES = [10, 40, 30, null] as const;
 
 /**
- * Writes sign-ups straight into the signups table of the suite's database (opened with the
- * project's openDatabase); answers their ids in order.
+ * Signs each person up for the event through the sign-up route (docs/server.md §16), with their
+ * own IGN, then gives the scores as a manager (`PUT .../signups/{id}`); answers the ids in order.
  */
-async function insertSignups(env: Record<string, string>, eventId: number, rows: { userId: number; ignId: number; score: number | null; wantsLeader?: boolean }[]): Promise<number[]> {
-  const handle = await openDirectDb(env);
-  try {
-    const ids: number[] = [];
-    const now = new Date().toISOString();
-    for (const r of rows) {
-      const row = await handle.db.insertInto('signups').values({
-        event_id: eventId, user_id: r.userId, osrs_ign_id: r.ignId, wants_leader: r.wantsLeader ? 1 : 0, note: '',
-        score: r.score, score_source: r.score === null ? null : 'manual', team_id: null, created_at: now, updated_at: now,
-      }).returning('id').executeTakeFirstOrThrow();
-      ids.push(row.id);
+async function signUp(owner: ApiClient, clanId: number, eventId: number, rows: { person: DraftPerson; score: number | null; wantsLeader: boolean }[]): Promise<number[]> {
+  const base = `/api/clan/${clanId}/events/${eventId}/signups`;
+  const ids: number[] = [];
+  for (const r of rows) {
+    const made = await r.person.api.post(base, { osrs_ign_id: r.person.ignId, wants_leader: r.wantsLeader, note: '' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.signup.id as number;
+    if (r.score !== null) {
+      const scored = await owner.put(`${base}/${id}`, { score: r.score });
+      expect(scored.status, JSON.stringify(scored.body)).toBe(200);
     }
-    return ids;
-  } finally {
-    await handle.close();
+    ids.push(id);
   }
+  return ids;
 }
 
 /**
  * Makes a DraftCast on the server at `url` under `tag` (names stay unique per suite): the owner
  * (captain one, IGN `C1{tag}`), captain two (`C2{tag}`), four players (`P1{tag}`..`P4{tag}`), a
- * member who did not sign up and an outsider; an event; and the sign-ups of both captains and the
- * players (PLAYER_SCORES) written with insertSignups into the database of `env`.
+ * member who did not sign up and an outsider; an event with sign-ups open; and the sign-ups of
+ * both captains and the players (PLAYER_SCORES), made through the API (signUp).
  */
-export async function draftCast(url: string, env: Record<string, string>, tag: string): Promise<DraftCast> {
+export async function draftCast(url: string, tag: string): Promise<DraftCast> {
   const person = async (name: string, ign: string, setup: Record<string, unknown>): Promise<DraftPerson & { me: any }> => {
     const api = new ApiClient(url);
     const me = await api.onboard(`${name}-${tag}`, [ign], setup);
@@ -80,12 +77,12 @@ export async function draftCast(url: string, env: Record<string, string>, tag: s
   const member = await person('draft-member', `M${tag}`, join);
   const outsider = new ApiClient(url);
   await outsider.onboard(`draft-outsider-${tag}`, [`O${tag}`]);
-  const ev = await owner.api.post(`/api/clan/${clanId}/events/`, { name: `Draft ${tag}`, start_datetime: '2031-06-01T18:00Z' });
+  const ev = await owner.api.post(`/api/clan/${clanId}/events/`, { name: `Draft ${tag}`, start_datetime: '2031-06-01T18:00Z', signups_open: true });
   expect(ev.status, JSON.stringify(ev.body)).toBe(200);
   const eventId = ev.body.event.id as number;
   const people = [owner, captain2, ...players];
   const scores = [null, null, ...PLAYER_SCORES];
-  const ids = await insertSignups(env, eventId, people.map((p, i) => ({ userId: p.userId, ignId: p.ignId, score: scores[i], wantsLeader: i < 2 })));
+  const ids = await signUp(owner.api, clanId, eventId, people.map((p, i) => ({ person: p, score: scores[i], wantsLeader: i < 2 })));
   const signup = Object.fromEntries(people.map((p, i) => [p.ign, ids[i]]));
   return { clanId, eventId, owner, captain2, players, member, outsider, signup, path: `/api/clan/${clanId}/events/${eventId}/draft` };
 }
