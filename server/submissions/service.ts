@@ -37,7 +37,7 @@ interface GameScope {
 async function teamInGame(db: Db, gameId: number, teamId: number) {
   const row = await db.selectFrom('team_states')
     .innerJoin('teams', 'teams.id', 'team_states.team_id')
-    .select(['team_states.id', 'team_states.current_position', 'team_states.task_state', 'team_states.square_since', 'teams.name', 'teams.color'])
+    .select(['team_states.id', 'team_states.current_position', 'team_states.task_state', 'team_states.square_since', 'team_states.task_override', 'teams.name', 'teams.color'])
     .where('team_states.game_id', '=', gameId)
     .where('team_states.team_id', '=', teamId)
     .executeTakeFirst();
@@ -109,7 +109,7 @@ export async function submitProof(
         .where('game_id', '=', game.id).where('square_index', '=', team.current_position).executeTakeFirst();
       if (!hasTask(square)) throw conflict(PROOF_MESSAGES.noTask(team.current_position));
       // A substitute task from relief replaces the square's for this team (docs/server.md §15).
-      const override = storedOverride((await trx.selectFrom('team_states').select('task_override').where('id', '=', team.id).executeTakeFirst())?.task_override ?? null);
+      const override = storedOverride(team.task_override);
       const task = override ? { task_description: override.description, task_difficulty: override.difficulty } : square!;
       const submissionId = await insertSubmission(trx, {
         game_id: game.id,
