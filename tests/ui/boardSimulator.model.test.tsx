@@ -38,7 +38,8 @@ function eventsOf(s: Snap): ModelEvent[] {
   const c = s.context;
   const hours = Number(c.hours.EASY);
   if (s.matches('running')) return [{ type: 'xstate.done.actor.simulate', output: resultOf(c.board!, hours) }, { type: 'xstate.error.actor.simulate', error: new Error('worker broke') }];
-  if (s.matches('waiting')) return [{ type: 'board.changed', board: PLAIN }];
+  // Hours may be typed before there is a board (the inputs show at once): the chart decides and waits.
+  if (s.matches('waiting')) return [{ type: 'board.changed', board: PLAIN }, ...(c.hours.EASY === '0.5' ? [{ type: 'hours.change' as const, tier: 'EASY' as const, value: '2' }] : [])];
   const list: ModelEvent[] = [];
   if (c.board === PLAIN) list.push({ type: 'board.changed', board: SNAKY });
   if (c.hours.EASY === '0.5') list.push({ type: 'hours.change', tier: 'EASY', value: '2' }, { type: 'hours.change', tier: 'EASY', value: '1001' });

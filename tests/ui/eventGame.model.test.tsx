@@ -400,6 +400,10 @@ modelTests<Snap, ModelEvent, World>({
     for (const st of idle.filter((x) => x.context.game?.status === 'paused' && pristine(x))) expect(st.can({ type: 'settings.submit' })).toBe(true);
   },
   passingThrough: ['resolving'],
+  uncovered: {
+    'manage -> order.waited':
+      "Raised by the chart's own ORDER_WAIT_MS timer, and acted on only while an update past a missing version waits; this harness's socket delivers every update in version order, so no gap opens. The gap, the wait and the full-state request: tests/unit/liveOrder.test.ts (contract applyInOrder) and tests/server/order.test.ts (two processes).",
+  },
   events: eventsOf,
   serialize,
   executors: EXECUTORS,

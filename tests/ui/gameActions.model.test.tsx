@@ -440,6 +440,8 @@ modelTests<Snap, ModelEvent, World>({
   passingThrough: ['live.play.resolving'],
   uncovered: {
     'failed -> game.reload': 'The play screen shows a load failure as its message only (docs/client.md §11 names no retry there), so no control sends game.reload.',
+    'live -> order.waited':
+      "Raised by the chart's own ORDER_WAIT_MS timer, and acted on only while an update past a missing version waits; this harness's socket delivers every update in version order, so no gap opens. The gap, the wait and the full-state request: tests/unit/liveOrder.test.ts (contract applyInOrder) and tests/server/order.test.ts (two processes).",
   },
   // Many states: a path that is the prefix of a longer one asserts nothing the longer one does not.
   dropPrefixPaths: true,
