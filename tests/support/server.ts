@@ -121,9 +121,12 @@ export async function startServer(env: Record<string, string>, port?: number, st
   proc.stderr!.on('data', (d) => (out += d));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in ${startMs / 1000} s:\n` + out)), startMs);
+    // Stops looking once it listens: the output keeps growing (a line per request), and searching
+    // all of it on every chunk would cost the test or benchmark process more with every request.
     const onData = () => {
       if (out.includes('listening on')) {
         clearTimeout(timer);
+        proc.stdout!.off('data', onData);
         resolve();
       }
     };
