@@ -1,4 +1,4 @@
-import { fork, spawn, execSync, type ChildProcess } from 'node:child_process';
+import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import pg from 'pg';
 import { createTestDatabase, freePort, type TestDatabase } from '../tests/support/server';
 import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
-import { NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow } from './measure';
+import { ClientProcess, NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow } from './measure';
 
 /**
  * Many live games at once (docs/server.md §6): G games (BENCH_G, default 200), each
@@ -121,50 +121,6 @@ function cpuTicks(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
-}
-
-/** A client process (spectators or Leaders) and its IPC messages. */
-class Client {
-  private readonly waiters: { test: (m: any) => boolean; resolve: (m: any) => void }[] = [];
-  private constructor(private readonly proc: ChildProcess) {
-    proc.on('message', (m: any) => {
-      if (m.type === 'error') console.error('  client error:', m.message);
-      const i = this.waiters.findIndex((w) => w.test(m));
-      if (i >= 0) this.waiters.splice(i, 1)[0].resolve(m);
-    });
-  }
-
-  static async start(file: string): Promise<Client> {
-    const proc = fork(path.join(ROOT, file), [], { cwd: ROOT, execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const c = new Client(proc);
-    await c.next((m) => m.type === 'ready');
-    return c;
-  }
-
-  next(test: (m: any) => boolean): Promise<any> {
-    return new Promise((resolve) => this.waiters.push({ test, resolve }));
-  }
-
-  /** Sends `m` and waits for the answer of type `answer` (or an error). */
-  async ask(m: unknown, answer: string): Promise<any> {
-    const got = this.next((x) => x.type === answer || x.type === 'error');
-    this.proc.send(m as never);
-    const x = await got;
-    if (x.type === 'error') throw new Error(x.message);
-    return x;
-  }
-
-  send(m: unknown): void {
-    this.proc.send(m as never);
-  }
-
-  async close(): Promise<void> {
-    if (this.proc.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
-    this.send({ type: 'close' });
-    await Promise.race([exited, sleep(5000)]);
-    if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
-  }
 }
 
 /** Runs `tasks` with at most `n` at once. */
@@ -391,8 +347,8 @@ async function readBack(env: Record<string, string>): Promise<{ logIds: Set<numb
 async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<ReturnType<typeof seed>>, start?: (env: Record<string, string>) => Promise<Running>): Promise<RunResult> {
   const copy = await copyOf(seeded);
   const server = start ? await start(copy.env) : mode === 'real' ? await startRealServer(copy.env) : await startBareServer(copy.env, s.sample);
-  const spectators = await Promise.all(Array.from({ length: WORKERS }, () => Client.start('bench/manySpectatorWorker.ts')));
-  const leaders = await Client.start('bench/manyLeaderWorker.ts');
+  const spectators = await Promise.all(Array.from({ length: WORKERS }, () => ClientProcess.start('bench/manySpectatorWorker.ts', 'advanced')));
+  const leaders = await ClientProcess.start('bench/manyLeaderWorker.ts', 'advanced');
   try {
     const t0 = performance.now();
     await Promise.all(spectators.map((c, k) => {

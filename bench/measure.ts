@@ -1,4 +1,7 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 // What the live-game benchmarks (bench/spectators.bench.ts, bench/many.bench.ts) measure with,
@@ -30,4 +33,58 @@ export function peakRssKb(pid: number): number {
 export function ok(r: { status: number; body: unknown }, what: string): any {
   if (r.status !== 200) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * A benchmark's client process (bench/*Worker.ts, run with tsx) and its IPC messages: it says
+ * `{type: 'ready'}` once started, `{type: 'error', message}` on a failure (printed), and leaves
+ * on `{type: 'close'}` (killed after 5 s otherwise).
+ */
+export class ClientProcess {
+  private readonly waiters: { test: (m: any) => boolean; resolve: (m: any) => void }[] = [];
+  private constructor(private readonly proc: ChildProcess) {
+    proc.on('message', (m: any) => {
+      if (m.type === 'error') console.error('  client error:', m.message);
+      const i = this.waiters.findIndex((w) => w.test(m));
+      if (i >= 0) this.waiters.splice(i, 1)[0].resolve(m);
+    });
+  }
+
+  /** Forks `file` (a path from the repository root) and waits for its 'ready'; `advanced` IPC serialization when asked. */
+  static async start(file: string, serialization: 'json' | 'advanced' = 'json'): Promise<ClientProcess> {
+    const proc = fork(path.join(ROOT, file), [], { cwd: ROOT, execArgv: ['--import', 'tsx'], serialization, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const c = new ClientProcess(proc);
+    await c.next((m) => m.type === 'ready');
+    return c;
+  }
+
+  /** The next message that passes `test`. */
+  next(test: (m: any) => boolean): Promise<any> {
+    return new Promise((resolve) => this.waiters.push({ test, resolve }));
+  }
+
+  /** Sends `m` and waits for the answer of type `answer` (or an error, thrown). */
+  async ask(m: unknown, answer: string): Promise<any> {
+    const got = this.next((x) => x.type === answer || x.type === 'error');
+    this.proc.send(m as never);
+    const x = await got;
+    if (x.type === 'error') throw new Error(x.message);
+    return x;
+  }
+
+  /** Sends `m` without waiting. */
+  send(m: unknown): void {
+    this.proc.send(m as never);
+  }
+
+  /** Asks the process to leave, and kills it after 5 s if it has not. */
+  async close(): Promise<void> {
+    if (this.proc.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
+    this.send({ type: 'close' });
+    await Promise.race([exited, sleep(5000)]);
+    if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
+  }
 }

@@ -1,4 +1,4 @@
-import { fork, spawn, execSync, type ChildProcess } from 'node:child_process';
+import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { createTestDatabase, freePort, startServer, type TestServer } from '../tests/support/server';
 import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
-import { NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow } from './measure';
+import { ClientProcess, NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow } from './measure';
 
 /**
  * Speed benchmark of the live game (docs/server.md §6), all in one run:
@@ -92,41 +92,6 @@ function open(url: string, cookie?: string): Promise<Socket> {
   });
 }
 
-/** A spectator client process (bench/spectatorWorker.ts) and its messages. */
-class Worker {
-  private readonly waiters: { test: (m: any) => boolean; resolve: (m: any) => void }[] = [];
-  private constructor(private readonly proc: ChildProcess) {
-    proc.on('message', (m: any) => {
-      if (m.type === 'error') console.error('  worker error:', m.message);
-      const i = this.waiters.findIndex((w) => w.test(m));
-      if (i >= 0) this.waiters.splice(i, 1)[0].resolve(m);
-    });
-  }
-
-  static async start(): Promise<Worker> {
-    const proc = fork(path.join(ROOT, 'bench/spectatorWorker.ts'), [], { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const w = new Worker(proc);
-    await w.next((m) => m.type === 'ready');
-    return w;
-  }
-
-  next(test: (m: any) => boolean): Promise<any> {
-    return new Promise((resolve) => this.waiters.push({ test, resolve }));
-  }
-
-  send(m: unknown): void {
-    this.proc.send(m as never);
-  }
-
-  async close(): Promise<void> {
-    if (this.proc.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
-    this.send({ type: 'close' });
-    await Promise.race([exited, sleep(5000)]);
-    if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
-  }
-}
-
 /**
  * Spreads n spectators over WORKERS processes, all joining at once (the join storm), then runs
  * ROLLS + WARMUP sequential broadcasts fired by `fire(i)`, each waiting until every spectator got
@@ -134,7 +99,7 @@ class Worker {
  */
 async function fanOut(url: string, n: number, mode: 'real' | 'bare', gameId: number, fire: (i: number) => void): Promise<Omit<RunResult, 'peakRssKb'>> {
   const total = ROLLS + WARMUP;
-  const workers = await Promise.all(Array.from({ length: WORKERS }, () => Worker.start()));
+  const workers = await Promise.all(Array.from({ length: WORKERS }, () => ClientProcess.start('bench/spectatorWorker.ts')));
   try {
     const shares = workers.map((_, k) => Math.floor(n / WORKERS) + (k < n % WORKERS ? 1 : 0));
     const t0 = performance.now();
