@@ -1,5 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { useNow } from '../../base/useNow';
 import type { ActorRefFrom } from 'xstate';
 import { PICK_SECONDS_DEFAULT, PICK_SECONDS_MAX, PICK_SECONDS_MIN, DRAFT_CAPTAINS_MAX, DRAFT_CAPTAINS_MIN, clockLeftMs } from '../../../contract/draft';
 import type { DraftState, Signup } from '../../../contract/signup';
@@ -94,21 +95,11 @@ export function DraftRoom({ clanId, eventId, viewer, effects = liveDraftEffects,
   );
 }
 
-/** Milliseconds left on the draft's clock, counted down every second on screen (display only). */
-function useClockLeft(draft: DraftState): number | null {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (draft.deadline === null) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [draft.deadline]);
-  return clockLeftMs(draft, now);
-}
-
 /** Whose turn with the countdown, each team's picks, and the pool with Pick buttons for the captain on the clock. */
 function DraftBoard({ room, draft, signups, viewer }: { room: DraftRoomRef; draft: DraftState; signups: Signup[]; viewer: DraftViewer }) {
   const canPick = useSelector(room, sel.canPickNow);
-  const left = useClockLeft(draft);
+  // Milliseconds left on the draft's clock, counted down every second on screen (display only).
+  const left = clockLeftMs(draft, useNow(1000));
   const captainOf = (teamId: number) => draft.captains.find((c) => c.team_id === teamId);
   const teamName = (teamId: number) => DRAFT_TEXTS.teamOf(nameOf(signups, captainOf(teamId)?.signup_id ?? 0));
   const onClock = draft.on_the_clock;

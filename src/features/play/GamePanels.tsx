@@ -16,7 +16,8 @@ import { selectConnectionState, selectReconnectAttempt, type ConnectionState } f
 import { FadingNotice } from '../../ui/Notice';
 import { prefersReducedMotion } from './confetti';
 import { timeOnSquare } from '../../../contract/submission';
-import { TaskStateBadge, useNow } from './TaskStateBadge';
+import { TaskStateBadge } from './TaskStateBadge';
+import { useNow } from '../../base/useNow';
 import { Link } from 'react-router-dom';
 import { verifyPath } from '../../base/paths';
 import { logTime, warmTimeFormat } from '../../base/timeFormat';

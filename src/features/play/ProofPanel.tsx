@@ -9,7 +9,8 @@ import { proofSubmissionMachine, type UploadProofInput } from '../../../machines
 import * as psel from '../../../machines/proofSubmission.selectors';
 import * as sel from '../../../machines/gamePlay.selectors';
 import { Notice } from '../../ui/Notice';
-import { TaskStateBadge, useNow } from './TaskStateBadge';
+import { TaskStateBadge } from './TaskStateBadge';
+import { useNow } from '../../base/useNow';
 import { DialogButtons, Modal } from '../../ui/Modal';
 import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
 import type { GamePlayRef } from './GamePanels';
