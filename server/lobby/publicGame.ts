@@ -64,17 +64,40 @@ function answer(c: Context<AppEnv>, entry: CachedGame): Response {
 /** GET /api/public/game/{gameId}, with or without a query; the id's text in group 1 (checked with IdParamSchema, as pathId does). */
 const PUBLIC_GAME_PATH = /^\/api\/public\/game\/([^/?]+)(?:\?.*)?$/;
 
+/** node:http's raw header list (name, value, name, value ...) of one cached answer, Content-Length included for a 200. */
+type RawHeaders = readonly string[];
+
+/** The raw header lists of an entry's answers, per kind of answer, built at first use and kept with the entry (per version). */
+const rawHeaders = new WeakMap<CachedGame, Map<string, RawHeaders>>();
+
+/** cachedAnswer's headers as a raw list, with the body's Content-Length for a 200; built once per entry and kind. */
+function rawHeadersOf(entry: CachedGame, a: CachedAnswer): RawHeaders {
+  let kinds = rawHeaders.get(entry);
+  if (!kinds) rawHeaders.set(entry, (kinds = new Map()));
+  const kind = `${a.status} ${a.headers['Content-Encoding'] ?? ''}`;
+  let list = kinds.get(kind);
+  if (!list) {
+    list = Object.entries(a.headers).flat();
+    if (a.body) list = [...list, 'Content-Length', String(a.body.byteLength)];
+    kinds.set(kind, list);
+  }
+  return list;
+}
+
 /**
  * The node:http front of the public game route,
  * called by server/index.ts for every request before the app's own listener: a GET of
  * /api/public/game/{gameId} whose game the game cache holds fresh (GameCache.peek, found current
  * less than GAME_CACHE_CHECK_MS ago) and not PENDING is answered here with node's own response,
  * no fetch Request or Response built: the same status, headers and body as publicGameFastPath
- * (cachedAnswer). Returns false, touching nothing, for every other request, which the app then
- * answers (a miss, a malformed id, a missing or PENDING game included).
+ * (cachedAnswer), plus `X-Request-Id: requestId`. The headers go in one writeHead of a raw list
+ * built once per cached version (Content-Length included, so no chunked encoding), and the
+ * answer in one end: node's fast path, which checks each header once. Returns false, touching
+ * nothing, for every other request, which the app then answers (a miss, a malformed id, a missing
+ * or PENDING game included).
  */
-export function publicGameNodeAnswer(deps: Pick<Deps, 'gameCache'>): (req: IncomingMessage, res: ServerResponse) => boolean {
-  return (req, res) => {
+export function publicGameNodeAnswer(deps: Pick<Deps, 'gameCache'>): (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean {
+  return (req, res, requestId) => {
     if (req.method !== 'GET' || !req.url?.startsWith('/api/public/game/')) return false;
     const match = PUBLIC_GAME_PATH.exec(req.url);
     const id = match ? v.safeParse(IdParamSchema, match[1]) : null;
@@ -82,9 +105,7 @@ export function publicGameNodeAnswer(deps: Pick<Deps, 'gameCache'>): (req: Incom
     const entry = deps.gameCache.peek(id.output);
     if (!entry || entry.status === 'PENDING') return false;
     const a = cachedAnswer(entry, req.headers['if-none-match'], req.headers['accept-encoding']);
-    // With the length given, node sends the body with a Content-Length instead of chunked
-    // transfer encoding (writeHead alone cannot know the body's size).
-    res.writeHead(a.status, a.body ? { ...a.headers, 'Content-Length': String(a.body.byteLength) } : a.headers);
+    res.writeHead(a.status, [...rawHeadersOf(entry, a), 'X-Request-Id', requestId]);
     res.end(a.body ?? undefined);
     return true;
   };

@@ -133,10 +133,24 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  * /api/clan/:clanId/games/live), `seconds` the time from its arrival to its answer.
  */
 export function countHttpRequest(method: string, route: string, status: number, seconds: number): void {
-  const labels = { method: METHODS.has(method) ? method : 'OTHER', route, status: String(status) };
-  httpRequests.inc(labels);
-  httpDuration.observe(labels, seconds);
+  const m = METHODS.has(method) ? method : 'OTHER';
+  const key = `${m} ${route} ${status}`;
+  let series = httpSeries.get(key);
+  if (!series) {
+    const labels = { method: m, route, status: String(status) };
+    series = { count: httpRequests.labels(labels), duration: httpDuration.labels(labels) };
+    httpSeries.set(key, series);
+  }
+  series.count.inc();
+  series.duration.observe(seconds);
 }
+
+/**
+ * The labelled series of each method, route pattern and status seen (prom-client's children),
+ * kept so an answer does not hash its labels again; bounded by the routes x methods x statuses
+ * the app answers (route patterns, never paths).
+ */
+const httpSeries = new Map<string, { count: { inc(): void }; duration: { observe(seconds: number): void } }>();
 
 /** Counts one applied roll and the time from `arrivedAt` (performance.now() when its message came) to now, its broadcast. */
 export function countRollBroadcast(arrivedAt: number): void {

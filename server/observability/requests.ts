@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from '../http/context';
-import { log } from './log';
+import { requestLog } from './log';
 import { countHttpRequest } from './metrics';
 
 /** A caller's request id we keep: 1 to 128 characters of A-Za-z0-9 . _ : - (docs/server.md §14). */
@@ -33,9 +33,9 @@ function answered(requestId: string, method: string, route: string, status: numb
   const ms = performance.now() - startedAt;
   countHttpRequest(method, route, status, ms / 1000);
   const line = { request_id: requestId, method, route, status, duration_ms: Math.round(ms * 100) / 100 };
-  if (status >= 500) log.error(line, `${method} ${route} ${status}`);
-  else if (PROBES.has(route)) log.debug(line, `${method} ${route} ${status}`);
-  else log.info(line, `${method} ${route} ${status}`);
+  if (status >= 500) requestLog.error(line, `${method} ${route} ${status}`);
+  else if (PROBES.has(route)) requestLog.debug(line, `${method} ${route} ${status}`);
+  else requestLog.info(line, `${method} ${route} ${status}`);
 }
 
 /**
@@ -58,18 +58,15 @@ export function observeRequests(): MiddlewareHandler<AppEnv> {
 
 /**
  * Wraps a node:http answer that runs before the app (server/index.ts: the cached public game,
- * lobby/publicGame.ts) so that what it answers carries an X-Request-Id and is logged and counted
- * like the app's answers, under `route`. Requests it leaves (false) reach the app untouched.
+ * lobby/publicGame.ts) so that what it answers carries an X-Request-Id (handed to `answer`, which
+ * writes it with its own headers) and is logged and counted like the app's answers, under
+ * `route`. Requests it leaves (false) reach the app untouched.
  */
-export function observedNodeAnswer(answer: (req: IncomingMessage, res: ServerResponse) => boolean, route: string): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function observedNodeAnswer(answer: (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean, route: string): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     const startedAt = performance.now();
     const requestId = requestIdOf(req.headers['x-request-id']);
-    res.setHeader('X-Request-Id', requestId);
-    if (!answer(req, res)) {
-      res.removeHeader('X-Request-Id');
-      return false;
-    }
+    if (!answer(req, res, requestId)) return false;
     answered(requestId, req.method ?? 'GET', route, res.statusCode, startedAt);
     return true;
   };

@@ -22,9 +22,11 @@ function exchange(method: string, url: string, headers: Record<string, string> =
   const req = { method, url, headers } as unknown as IncomingMessage;
   const out: { status?: number; headers?: Record<string, string>; body?: Buffer; ended: boolean } = { ended: false };
   const res = {
-    writeHead(status: number, h: Record<string, string>) {
+    writeHead(status: number, raw: string[]) {
+      // node's raw header list: name, value, name, value ...
       out.status = status;
-      out.headers = h;
+      out.headers = {};
+      for (let i = 0; i < raw.length; i += 2) out.headers[raw[i]] = raw[i + 1];
       return this;
     },
     end(body?: Uint8Array) {
@@ -39,24 +41,29 @@ describe("the public game's node:http front", () => {
   it('answers a GET of a fresh cached game: 200 with the body, ETag and security headers; 304 to its ETag; brotli when accepted', () => {
     const { answer } = front(entry(7));
     const plain = exchange('GET', '/api/public/game/7');
-    expect(answer(plain.req, plain.res)).toBe(true);
+    expect(answer(plain.req, plain.res, 'req-1')).toBe(true);
     expect(plain.out.status).toBe(200);
     expect(plain.out.body?.toString()).toBe('{"game":{"id":7}}');
     expect(plain.out.headers).toMatchObject({ ETag: '"g7v1-x"', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
     expect(plain.out.headers?.['Content-Type']).toMatch(/^application\/json/);
+    expect(plain.out.headers?.['Content-Length']).toBe(String(Buffer.byteLength('{"game":{"id":7}}')));
+    expect(plain.out.headers?.['X-Request-Id']).toBe('req-1');
 
     const withQuery = exchange('GET', '/api/public/game/7?t=1');
-    expect(answer(withQuery.req, withQuery.res)).toBe(true);
+    expect(answer(withQuery.req, withQuery.res, 'req-2')).toBe(true);
     expect(withQuery.out.status).toBe(200);
 
     const again = exchange('GET', '/api/public/game/7', { 'if-none-match': '"g7v1-x"' });
-    expect(answer(again.req, again.res)).toBe(true);
+    expect(answer(again.req, again.res, 'req-3')).toBe(true);
     expect(again.out.status).toBe(304);
     expect(again.out.body).toBeUndefined();
+    expect(again.out.headers?.['Content-Length']).toBeUndefined();
+    expect(again.out.headers?.['X-Request-Id']).toBe('req-3');
 
     const br = exchange('GET', '/api/public/game/7', { 'accept-encoding': 'gzip, br' });
-    expect(answer(br.req, br.res)).toBe(true);
+    expect(answer(br.req, br.res, 'req-4')).toBe(true);
     expect(br.out.headers?.['Content-Encoding']).toBe('br');
+    expect(br.out.headers?.['Content-Length']).toBe(String(br.out.body!.byteLength));
     expect(brotliDecompressSync(br.out.body!).toString()).toBe('{"game":{"id":7}}');
   });
 
@@ -76,7 +83,7 @@ describe("the public game's node:http front", () => {
     ];
     for (const [method, url] of cases) {
       const x = exchange(method, url);
-      expect(answer(x.req, x.res), `${method} ${url}`).toBe(false);
+      expect(answer(x.req, x.res, 'req-x'), `${method} ${url}`).toBe(false);
       expect(x.out.ended, `${method} ${url}`).toBe(false);
       expect(x.out.status, `${method} ${url}`).toBeUndefined();
     }
