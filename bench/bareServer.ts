@@ -11,7 +11,9 @@ import { Server } from 'socket.io';
  * - a `trigger` {seq} broadcasts to the room what a real roll sends a compact spectator
  *   (docs/server.md §6): one `game_state_update` {game_state: progress with seq}, the progress
  *   carrying the roll's `new_log_entries` as the real one did, so the message has the same size;
- * - any HTTP GET is answered with the pre-serialised `httpBody` (the public game route's body).
+ * - any HTTP GET is answered with the pre-serialised `httpBody` (the public game route's body) and
+ *   the real answer's headers (`httpHeaders`: its security headers, ETag, Cache-Control ...), so
+ *   both servers send the same bytes but for Date and X-Request-Id.
  * Prints 'bare listening on <port>' once ready. Env: PORT, BARE_SAMPLES.
  */
 const port = Number(process.env.PORT ?? 0);
@@ -19,11 +21,12 @@ const samples = JSON.parse(fs.readFileSync(process.env.BARE_SAMPLES ?? '', 'utf8
   join: Record<string, unknown>;
   progress: Record<string, unknown>;
   httpBody: string;
+  httpHeaders: Record<string, string>;
 };
 const body = Buffer.from(samples.httpBody);
 
 const http = createServer((_req, res) => {
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': body.length });
+  res.writeHead(200, { ...samples.httpHeaders, 'Content-Length': body.length });
   res.end(body);
 });
 const io = new Server(http, { path: '/socket.io', serveClient: false });

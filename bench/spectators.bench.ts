@@ -66,6 +66,8 @@ interface Samples {
   /** The compact progress update of one roll, its new_log_entries included. */
   progress: Record<string, unknown>;
   httpBody: string;
+  /** The real answer's headers but those node:http writes itself or that change per answer (Date, Connection, Keep-Alive, Content-Length, X-Request-Id). */
+  httpHeaders: Record<string, string>;
 }
 
 
@@ -206,6 +208,8 @@ async function startReal(): Promise<{ server: TestServer; game: Awaited<ReturnTy
 async function sampleReal(url: string, game: Awaited<ReturnType<typeof setUpGame>>): Promise<Samples> {
   const res = await fetch(`${url}/api/public/game/${game.gameId}`);
   const httpBody = await res.text();
+  const perAnswer = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'x-request-id']);
+  const httpHeaders = Object.fromEntries([...res.headers].filter(([name]) => !perAnswer.has(name)));
   const leader = await open(url, game.cookie);
   const probe = await open(url);
   try {
@@ -217,7 +221,7 @@ async function sampleReal(url: string, game: Awaited<ReturnType<typeof setUpGame
     leader.emit('roll_dice', { game_id: game.gameId, team_id: game.teams[0], performer_ign_id: game.ignIds[0] });
     const sample = await progress;
     if (!Array.isArray(sample.new_log_entries)) throw new Error('the compact progress update carries no new_log_entries');
-    return { join: JSON.parse(httpBody).game, progress: sample, httpBody };
+    return { join: JSON.parse(httpBody).game, progress: sample, httpBody, httpHeaders };
   } finally {
     leader.disconnect();
     probe.disconnect();
