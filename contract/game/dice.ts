@@ -1,8 +1,9 @@
 /**
  * Verifiable dice (docs/game-rules.md §9), pure and shared: the server derives every die
- * with these functions, and the browser's 'Verify dice' view recomputes them. Both use WebCrypto
- * (`globalThis.crypto.subtle`, present in Node 20 and in every browser on a secure origin or
- * localhost), so one implementation serves both.
+ * with the rule below (dieFromSyncSigner, signing with node:crypto in server/games/dice.ts), and
+ * the browser's 'Verify dice' view recomputes them with WebCrypto (`globalThis.crypto.subtle`,
+ * present in Node 20 and in every browser on a secure origin or localhost); both HMACs give the
+ * same bytes, so both give the same die.
  *
  * The method, step by step (what a player can follow by hand):
  * 1. The seed is 32 secret bytes drawn when the game is created (and again at every reset). The
@@ -85,13 +86,41 @@ export async function signerOf(seed: Uint8Array | string): Promise<Signer> {
  * Throws RangeError unless gameId and k are positive integers.
  */
 export async function dieFromSigner(sign: Signer, gameId: number, k: number): Promise<number> {
+  checkRoll(gameId, k);
+  for (let attempt = 0; ; attempt += 1) {
+    const face = faceOf(await sign(rollMessage(gameId, k, attempt)));
+    if (face !== null) return face;
+  }
+}
+
+/**
+ * dieFromSigner with a synchronous signer (steps 2 to 4 of the method above, the same bytes give
+ * the same die): the server signs with node:crypto's createHmac (server/games/dice.ts), which
+ * needs no await. Throws RangeError unless gameId and k are positive integers.
+ */
+export function dieFromSyncSigner(sign: (message: string) => Uint8Array, gameId: number, k: number): number {
+  checkRoll(gameId, k);
+  for (let attempt = 0; ; attempt += 1) {
+    const face = faceOf(sign(rollMessage(gameId, k, attempt)));
+    if (face !== null) return face;
+  }
+}
+
+/** RangeError unless gameId and k are positive integers. */
+function checkRoll(gameId: number, k: number): void {
   if (!Number.isSafeInteger(gameId) || gameId < 1) throw new RangeError(`Bad game id ${gameId}.`);
   if (!Number.isSafeInteger(k) || k < 1) throw new RangeError(`Bad roll index ${k}.`);
-  for (let attempt = 0; ; attempt += 1) {
-    const message = attempt === 0 ? `${gameId}:${k}` : `${gameId}:${k}:${attempt}`;
-    const digest = await sign(message);
-    for (const b of digest) if (b < REJECT_FROM) return (b % 6) + 1;
-  }
+}
+
+/** The message signed for roll k: "{game_id}:{k}", then "{game_id}:{k}:{attempt}" (steps 2 and 4). */
+function rollMessage(gameId: number, k: number, attempt: number): string {
+  return attempt === 0 ? `${gameId}:${k}` : `${gameId}:${k}:${attempt}`;
+}
+
+/** The face of the first byte below 252 of a digest (step 3), or null when every byte is 252 or more. */
+function faceOf(digest: Uint8Array): number | null {
+  for (const b of digest) if (b < REJECT_FROM) return (b % 6) + 1;
+  return null;
 }
 
 /**

@@ -22,6 +22,7 @@ import { signups } from './migrations/012_signups';
 import { signupScores } from './migrations/013_signup_scores';
 import { draft } from './migrations/014_draft';
 import { reliefDraws } from './migrations/015_relief_draws';
+import { moveRollIndex } from './migrations/016_move_roll_index';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '013_signup_scores': signupScores,
   '014_draft': draft,
   '015_relief_draws': reliefDraws,
+  '016_move_roll_index': moveRollIndex,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import type { Announce } from '../../contract/discord';
 import type { Announcement, AnnouncedTeam, StatusTitle } from './embeds';
-import { announceOf, findWebhook, insertAnnouncement, webhookOfGame } from './repository';
+import { announceOf, findWebhook, insertAnnouncement, webhookOfGame, type GameWebhook } from './repository';
 
 /**
  * The outbox side of Discord announcements (docs/server.md §10): each function runs
@@ -11,16 +11,28 @@ import { announceOf, findWebhook, insertAnnouncement, webhookOfGame } from './re
  * disabled, or its `announce` flag for that kind is off. The worker (worker.ts) posts them.
  */
 
-/** Queues `a` under the `flag` of the game's webhook. */
-async function queue(trx: Db, gameId: number, flag: keyof Announce, build: (eventName: string) => Announcement | Promise<Announcement>): Promise<void> {
-  const hook = await webhookOfGame(trx, gameId);
+/**
+ * Queues `a` under the `flag` of the game's webhook: `known` when the caller read it in this
+ * transaction already (null: the game's event has none), else looked up here.
+ */
+async function queue(
+  trx: Db,
+  gameId: number,
+  flag: keyof Announce,
+  build: (eventName: string) => Announcement | Promise<Announcement>,
+  known?: GameWebhook | null,
+): Promise<void> {
+  const hook = known === undefined ? await webhookOfGame(trx, gameId) : known;
   if (!hook || hook.state === 'disabled' || !announceOf(hook)[flag]) return;
   await insertAnnouncement(trx, hook.id, gameId, await build(hook.event_name));
 }
 
-/** A status change: 'Game started', 'Game paused', 'Game resumed', 'Game reset' or 'Game finished'. */
-export async function announceStatus(trx: Db, gameId: number, title: StatusTitle): Promise<void> {
-  await queue(trx, gameId, 'status', (event_name) => ({ kind: 'status', title, event_name }));
+/**
+ * A status change: 'Game started', 'Game paused', 'Game resumed', 'Game reset' or 'Game finished'
+ * (`hook`: the game's webhook when the caller read it in this transaction, null for none).
+ */
+export async function announceStatus(trx: Db, gameId: number, title: StatusTitle, hook?: GameWebhook | null): Promise<void> {
+  await queue(trx, gameId, 'status', (event_name) => ({ kind: 'status', title, event_name }), hook);
 }
 
 /** A roll as announced: the team, the die, from, the landing square, the final square and the snake or ladder taken. */
@@ -36,12 +48,13 @@ export interface AnnouncedRoll {
 /**
  * A roll (announce.rolls); when it `won` the game, then 'Game finished' (announce.status) and the
  * result (announce.results): the winner and the final standings (every team by position, then
- * name), read from the team states this transaction already wrote.
+ * name), read from the team states this transaction already wrote. `hook` is the game's webhook
+ * as the roll's transaction read it (null for none), so it is not looked up again; without it, it is.
  */
-export async function announceRoll(trx: Db, gameId: number, roll: AnnouncedRoll, won: boolean): Promise<void> {
-  await queue(trx, gameId, 'rolls', () => ({ kind: 'roll', ...roll }));
+export async function announceRoll(trx: Db, gameId: number, roll: AnnouncedRoll, won: boolean, hook?: GameWebhook | null): Promise<void> {
+  await queue(trx, gameId, 'rolls', () => ({ kind: 'roll', ...roll }), hook);
   if (!won) return;
-  await announceStatus(trx, gameId, 'Game finished');
+  await announceStatus(trx, gameId, 'Game finished', hook);
   await queue(trx, gameId, 'results', async (event_name) => {
     const rows = await trx.selectFrom('team_states')
       .innerJoin('teams', 'teams.id', 'team_states.team_id')
@@ -51,7 +64,7 @@ export async function announceRoll(trx: Db, gameId: number, roll: AnnouncedRoll,
       .orderBy('teams.name')
       .execute();
     return { kind: 'result', event_name, winner: roll.team, standings: rows };
-  });
+  }, hook);
 }
 
 /**

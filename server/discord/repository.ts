@@ -7,8 +7,11 @@ import type { Announcement, QueuedAnnouncement } from './embeds';
 /** A discord_webhooks row. */
 export type WebhookRow = Selectable<DiscordWebhooksTable>;
 
+/** What queuing an announcement needs of a game's webhook: its id, state and flags, and its event's name. */
+export type GameWebhook = Pick<WebhookRow, 'id' | 'state' | 'announce_status' | 'announce_rolls' | 'announce_reviews' | 'announce_results'> & { event_name: string };
+
 /** The announce flags of a row as booleans. */
-export function announceOf(row: WebhookRow): Announce {
+export function announceOf(row: Pick<WebhookRow, 'announce_status' | 'announce_rolls' | 'announce_reviews' | 'announce_results'>): Announce {
   return { status: row.announce_status === 1, rolls: row.announce_rolls === 1, reviews: row.announce_reviews === 1, results: row.announce_results === 1 };
 }
 

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/schema';
 import { isActiveStatus } from '../../contract/game/status';
-import { commitmentOf, sha256Hex, toHex } from '../../contract/game/dice';
+import { commitmentOf, dieFromSyncSigner, fromHex, sha256Hex, toHex } from '../../contract/game/dice';
 
 /** A round's dice seed and its commitment, both lowercase hex (docs/game-rules.md §9). */
 export interface DiceSeed {
@@ -39,4 +39,17 @@ export function revealedSeed(row: { status: string; dice_seed: string }): string
 /** The Server log text that reveals the previous round's seed at a reset (docs/game-rules.md §9, exact). */
 export function seedRevealText(previous: DiceSeed): string {
   return `Dice seed of the previous round: ${previous.seed} (commitment ${previous.commitment}).`;
+}
+
+/**
+ * The die (1..6) of the k-th roll of a round of game `gameId` with dice seed `seed` (hex):
+ * docs/game-rules.md §9, the same value as the contract's dieFor (Web Crypto, which the browser's
+ * 'Verify dice' keeps), computed synchronously with node:crypto's createHmac, since a roll needs
+ * no await for it. Throws TypeError for a seed that is not hex or empty, RangeError for a bad game id or k.
+ */
+export function serverDieFor(seed: string, gameId: number, k: number): number {
+  const key = fromHex(seed);
+  // Web Crypto refuses an empty HMAC key; so does this, so both paths fail alike.
+  if (key.length === 0) throw new TypeError('Empty dice seed.');
+  return dieFromSyncSigner((message) => createHmac('sha256', key).update(message).digest(), gameId, k);
 }

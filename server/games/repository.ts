@@ -228,6 +228,25 @@ export async function insertLog(
   return logEntryOf(row);
 }
 
+/**
+ * Writes the log entries of one change (each as insertLog would) in one statement, all with one
+ * timestamp; returns them in the order given, which is also the order of their ids.
+ */
+export async function insertLogs(
+  db: Db,
+  gameId: number,
+  entries: readonly { message: string; team: { name: string; color: string | null }; roll?: { roll_index: number; die: number } }[],
+): Promise<LogEntry[]> {
+  if (entries.length === 0) return [];
+  const timestamp = nowIso();
+  const rows = await db.insertInto('game_log')
+    .values(entries.map((e) => ({ game_id: gameId, timestamp, team_name: e.team.name, team_color: e.team.color, message: e.message, roll_index: e.roll?.roll_index ?? null, die: e.roll?.die ?? null })))
+    .returning(['id', 'timestamp', 'team_name', 'team_color', 'message', 'roll_index', 'die'])
+    .execute();
+  // Rows are inserted in the order given; RETURNING's order is not promised, the ids' is.
+  return rows.sort((a, b) => a.id - b.id).map(logEntryOf);
+}
+
 /** Deletes every log entry, recorded move and relief draw of a game (a reset starts a new round). */
 export async function clearLog(db: Db, gameId: number): Promise<void> {
   await db.deleteFrom('game_log').where('game_id', '=', gameId).execute();
@@ -284,7 +303,15 @@ export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[
     .where('team_states.game_id', '=', gameId)
     .orderBy('team_states.team_id')
     .execute();
-  return rows.map((r) => ({ ...r, position_history: storedHistory(r.position_history), task_state: storedTaskState(r.task_state), task_override: storedOverride(r.task_override) }));
+  return rows.map(teamStateOf);
+}
+
+/** A stored team state row (with its team's name and colour) as a TeamState, as listTeamStates answers it. */
+export function teamStateOf(r: {
+  team_id: number; team_name: string; team_color: string; current_position: number; revert_count: number;
+  position_history: string; task_state: string; square_since: string; task_override: string | null;
+}): TeamState {
+  return { ...r, position_history: storedHistory(r.position_history), task_state: storedTaskState(r.task_state), task_override: storedOverride(r.task_override) };
 }
 
 /**

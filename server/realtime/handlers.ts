@@ -183,12 +183,19 @@ async function leaveGame(socket: IoSocket, raw: unknown): Promise<void> {
 async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 'revert', raw: unknown): Promise<void> {
   const arrivedAt = (typeof raw === 'object' && raw !== null ? arrivals.get(raw) : undefined) ?? performance.now();
   const action = parsePayload(TeamActionSchema, kind === 'roll' ? 'roll_dice' : 'revert_roll', raw);
-  const userId = await currentUser(ctx, socket);
-  if (userId === null) throw new ActionRefused(PLAY_MESSAGES.signIn);
   const { db, dialect } = ctx.deps;
-  await precheckTeamAction(db, kind, action, userId);
+  // The session is looked up again in the precheck's own statement (as currentUser would).
+  const sid = socket.data.sessionId;
+  const pre = sid === null ? null : await precheckTeamAction(db, kind, action, sid);
+  if (!pre) {
+    socket.data.userId = null;
+    socket.data.sessionId = null;
+    throw new ActionRefused(PLAY_MESSAGES.signIn);
+  }
+  const userId = pre.userId;
+  socket.data.userId = userId;
   await ctx.queue.run(action.game_id, async () => {
-    const applied = await applyTeamAction(db, dialect, kind, action, userId);
+    const applied = await applyTeamAction(db, dialect, kind, action, pre);
     ctx.broadcaster.actionApplied(applied.progress, applied.log);
     if (kind === 'roll') countRollBroadcast(arrivedAt);
     const line = { game_id: action.game_id, team_id: action.team_id, version: applied.progress.version, user_id: userId, status: applied.progress.status };
