@@ -33,16 +33,34 @@ const bothFlavours = (room: (gameId: number, compact?: boolean) => string, gameI
  * `game_state_update` whose progress carries the change's log entries as `new_log_entries`
  * instead of the progress update and a `new_log_entry` each; every other message reaches both
  * flavours in one emit.
+ * Without Redis, a progress update or log entry for a room no socket is in is skipped (`to`).
  * Full games come from the game cache (games/cache.ts), built once per version for both rooms,
  * HTTP and join_game; every change first invalidates the game's cached entry (in every process:
  * the cache forwards it), and then sends.
  */
 export class RoomBroadcaster implements Broadcaster {
+  /**
+   * `localOnly`: this process's adapter is Socket.IO's in-memory one (no Redis), so its rooms are
+   * every socket there is, and a progress message for a room with no socket is not encoded at all.
+   */
   constructor(
     private readonly io: IoServer,
     private readonly db: Db,
     private readonly cache: GameCache,
+    private readonly localOnly = false,
   ) {}
+
+  /**
+   * The broadcast to `rooms` (a socket in several gets it once), or null when no socket can be in
+   * any of them: only known with the in-memory adapter, where an empty room's message would be
+   * encoded and dropped; with the Redis adapter another process may hold the room's sockets.
+   */
+  private to(rooms: string[]): ReturnType<IoServer['to']> | null {
+    if (!this.localOnly) return this.io.to(rooms);
+    const held = this.io.of('/').adapter.rooms;
+    const live = rooms.filter((room) => (held.get(room)?.size ?? 0) > 0);
+    return live.length > 0 ? this.io.to(live) : null;
+  }
 
   /**
    * `game_state_update` with a progress update (members get revert counts, spectators not), then
@@ -51,12 +69,12 @@ export class RoomBroadcaster implements Broadcaster {
   private sendProgress(progress: GameProgress, log: readonly LogEntry[]): void {
     const id = progress.id;
     const spectators = publicProgress(progress);
-    this.io.to(membersRoom(id)).emit('game_state_update', { game_state: progress });
-    this.io.to(publicRoom(id)).emit('game_state_update', { game_state: spectators });
+    this.to([membersRoom(id)])?.emit('game_state_update', { game_state: progress });
+    this.to([publicRoom(id)])?.emit('game_state_update', { game_state: spectators });
     this.sendLog([membersRoom(id), publicRoom(id)], log);
     const new_log_entries = [...log];
-    this.io.to(membersRoom(id, true)).emit('game_state_update', { game_state: { ...progress, new_log_entries } });
-    this.io.to(publicRoom(id, true)).emit('game_state_update', { game_state: { ...spectators, new_log_entries } });
+    this.to([membersRoom(id, true)])?.emit('game_state_update', { game_state: { ...progress, new_log_entries } });
+    this.to([publicRoom(id, true)])?.emit('game_state_update', { game_state: { ...spectators, new_log_entries } });
   }
 
   /** `game_state_update` with the full game, each audience its shape. */
@@ -74,7 +92,9 @@ export class RoomBroadcaster implements Broadcaster {
 
   /** `new_log_entry` to `rooms`, each entry in its own message, in the order given (oldest first). */
   private sendLog(rooms: string[], entries: readonly LogEntry[]): void {
-    for (const log_entry of entries) this.io.to(rooms).emit('new_log_entry', { log_entry });
+    if (entries.length === 0) return;
+    const to = this.to(rooms);
+    if (to) for (const log_entry of entries) to.emit('new_log_entry', { log_entry });
   }
 
   /**

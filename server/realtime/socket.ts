@@ -151,7 +151,7 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
     );
   });
 
-  const broadcaster = new RoomBroadcaster(io, deps.db, deps.gameCache);
+  const broadcaster = new RoomBroadcaster(io, deps.db, deps.gameCache, redisClients.length === 0);
   const ctx = { deps, broadcaster, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS), work: new InFlight() };
   io.on('connection', (socket) => {
     socket.on('disconnect', () => cap.release(socket.data.address, socket.id));
