@@ -98,10 +98,11 @@ const processDestination = destination(processConfig);
 export const log: Logger = pino(options(processConfig, processDestination.json), processDestination.stream);
 
 /**
- * The request lines' logger (docs/server.md §14; observability/requests.ts): the same level, time,
- * format and stream as `log`, without the redaction, since a request line is built by
- * requests.ts from fixed fields only (`request_id` checked against its character set, `method`,
- * the route pattern, `status`, `duration_ms`) and never holds a caller's object. pino's wildcard
- * redaction costs about 30 µs a line (4x the line itself), which every answer paid.
+ * The logger of lines built from fixed, non-secret fields only (docs/server.md §14): request lines
+ * (observability/requests.ts: `request_id` checked against its character set, `method`, the route
+ * pattern, `status`, `duration_ms`) and applied rolls and reverts (realtime/handlers.ts: ids,
+ * version, status). The same level, time, format and stream as `log`, without the redaction,
+ * since such a line never holds a caller's object: pino's wildcard redaction costs about 30 µs a
+ * line (4x the line itself), which every answer and roll paid. Anything else goes through `log`.
  */
-export const requestLog: Logger = pino({ ...options(processConfig, processDestination.json), redact: undefined }, processDestination.stream);
+export const plainLog: Logger = pino({ ...options(processConfig, processDestination.json), redact: undefined }, processDestination.stream);

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from '../http/context';
-import { requestLog } from './log';
+import { plainLog } from './log';
 import { countHttpRequest } from './metrics';
 
 /** A caller's request id we keep: 1 to 128 characters of A-Za-z0-9 . _ : - (docs/server.md §14). */
@@ -33,9 +33,9 @@ function answered(requestId: string, method: string, route: string, status: numb
   const ms = performance.now() - startedAt;
   countHttpRequest(method, route, status, ms / 1000);
   const line = { request_id: requestId, method, route, status, duration_ms: Math.round(ms * 100) / 100 };
-  if (status >= 500) requestLog.error(line, `${method} ${route} ${status}`);
-  else if (PROBES.has(route)) requestLog.debug(line, `${method} ${route} ${status}`);
-  else requestLog.info(line, `${method} ${route} ${status}`);
+  if (status >= 500) plainLog.error(line, `${method} ${route} ${status}`);
+  else if (PROBES.has(route)) plainLog.debug(line, `${method} ${route} ${status}`);
+  else plainLog.info(line, `${method} ${route} ${status}`);
 }
 
 /**

@@ -15,7 +15,7 @@ import type { KeyedQueue } from './queue';
 import type { Broadcaster } from './broadcaster';
 import { draftRoom, gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
 import { JoinReviewsSchema, managersRoom, type JoinReviewsAnswer } from '../../contract/submission';
-import { log } from '../observability/log';
+import { log, plainLog } from '../observability/log';
 import { countRollBroadcast } from '../observability/metrics';
 import type { InFlight } from '../lifecycle/shutdown';
 import { DRAFT_MESSAGES, DraftPickSchema, JoinDraftSchema } from '../../contract/draft';
@@ -199,7 +199,7 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
     ctx.broadcaster.actionApplied(applied.progress, applied.log);
     if (kind === 'roll') countRollBroadcast(arrivedAt);
     const line = { game_id: action.game_id, team_id: action.team_id, version: applied.progress.version, user_id: userId, status: applied.progress.status };
-    log.info(line, kind === 'roll' ? 'roll applied' : 'revert applied');
+    plainLog.info(line, kind === 'roll' ? 'roll applied' : 'revert applied');
     for (const id of applied.withdrawn) await ctx.broadcaster.submissionChanged(id);
   });
 }
