@@ -40,6 +40,10 @@ import { ClientProcess, NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow
  * deliveries per second per CPU of the server processes (and of everything: nginx and Redis too),
  * written to bench/many-scale.md.
  *
+ * With BENCH_SWEEP (periods in ms, e.g. 3000,1500,1000,750,500) each run then sweeps the roll rate
+ * on the same sockets, BENCH_SWEEP_SECONDS (default 20) per period, until the roll-to-spectator
+ * p99 passes 250 ms: the highest sustained roll rate within it, and the CPU per roll on the way.
+ *
  * Run: `npm run bench:many` (env BENCH_G, BENCH_S, BENCH_SECONDS, BENCH_PERIOD_MS, BENCH_WORKERS=4,
  * BENCH_DBS=sqlite,postgres, BENCH_MODES=bare,real (order of the first database; reversed on the next), BENCH_CPU_PROF=dir (real server
  * under `node --cpu-prof`), BENCH_OUT=bench/many.md, which `npm run bench` appends to
@@ -58,6 +62,15 @@ const DBS = (process.env.BENCH_DBS ?? (PG_URL ? 'sqlite,postgres' : 'sqlite')).s
 /** Which servers run, in this order (bare and real alternate from one database to the next when both run). */
 const MODES = (process.env.BENCH_MODES ?? 'bare,real').split(',').map((x) => x.trim()).filter((x): x is 'real' | 'bare' => x === 'real' || x === 'bare');
 const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES === '1';
+/**
+ * The roll-rate sweep (BENCH_SWEEP, e.g. 3000,1500,1000,750,500): after the main run, on the same
+ * sockets, each team rolls once every that many ms for SWEEP_SECONDS (the first 3 s not counted),
+ * period after period, until the roll-to-spectator p99 passes SWEEP_P99_MS.
+ */
+const SWEEP = (process.env.BENCH_SWEEP ?? '').split(',').map((x) => Number(x.trim())).filter((x) => x > 0);
+const SWEEP_SECONDS = Number(process.env.BENCH_SWEEP_SECONDS ?? 20);
+const SWEEP_WARMUP_SECONDS = 3;
+const SWEEP_P99_MS = 250;
 const CPU_PROF = process.env.BENCH_CPU_PROF ?? '';
 /**
  * Scale-out (BENCH_SCALE, e.g. 0,1,2,4): the same load on PostgreSQL through nginx to that many real
@@ -113,6 +126,22 @@ interface RunResult {
   messagesPerRoll: number;
   queriesPerRoll: number | null;
   sockets: number;
+  /** The sweep's steps (BENCH_SWEEP), in the order run. */
+  sweep: SweepStep[];
+}
+
+/** One step of the roll-rate sweep: what was offered and what was measured. */
+interface SweepStep {
+  periodMs: number;
+  /** Rolls per second the Leaders would make were every roll answered at once. */
+  offered: number;
+  rollsPerSecond: number;
+  ack: Float64Array;
+  spectator: Float64Array;
+  cpuCores: number;
+  refused: number;
+  timeouts: number;
+  missed: number;
 }
 
 
@@ -344,6 +373,20 @@ async function readBack(env: Record<string, string>): Promise<{ logIds: Set<numb
 }
 
 /** One measured run of `mode` on a fresh copy of the seed. */
+/**
+ * Lets the last broadcasts land (a roll that timed out may still be applied and sent): waits until
+ * the spectators' message count holds still for 2 s, at most 60 s.
+ */
+async function settled(spectators: ClientProcess[]): Promise<void> {
+  for (let last = -1, i = 0; i < 60; i += 1) {
+    const counts = await Promise.all(spectators.map((c) => c.ask({ type: 'count' }, 'count')));
+    const total = counts.reduce((a, x) => a + (x.messages as number), 0);
+    if (total === last) return;
+    last = total;
+    await sleep(2000);
+  }
+}
+
 async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<ReturnType<typeof seed>>, start?: (env: Record<string, string>) => Promise<Running>): Promise<RunResult> {
   const copy = await copyOf(seeded);
   const server = start ? await start(copy.env) : mode === 'real' ? await startRealServer(copy.env) : await startBareServer(copy.env, s.sample);
@@ -373,13 +416,7 @@ async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<Retur
     const queriesAfter = await queriesCounted(server);
     // Let the last broadcasts land (a roll that timed out may still be applied and sent): until the
     // spectators' message count holds still for 2 s, at most 60 s.
-    for (let last = -1, i = 0; i < 60; i += 1) {
-      const counts = await Promise.all(spectators.map((c) => c.ask({ type: 'count' }, 'count')));
-      const total = counts.reduce((a, x) => a + (x.messages as number), 0);
-      if (total === last) break;
-      last = total;
-      await sleep(2000);
-    }
+    await settled(spectators);
     const rolls = done.rolls as [number, number, number, number, number[]][];
     const measured = rolls.filter((r) => r[2] >= measureFrom);
     const emits = measured.map((r) => [r[0], r[1], r[2]]);
@@ -400,20 +437,68 @@ async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<Retur
         finals.set(Number(g), held);
       }
     }
+    // The sweep (BENCH_SWEEP): the same sockets, shorter periods, until the spectators' p99 passes SWEEP_P99_MS.
+    const sweep: SweepStep[] = [];
+    const allRolls = [...rolls];
+    let allTimeouts = done.timeouts as number;
+    let lastResults = results;
+    for (const periodMs of SWEEP) {
+      const offered = s.games.reduce((a, g) => a + (g.teams.length * 1000) / periodMs, 0);
+      const from = wallNow() + SWEEP_WARMUP_SECONDS * 1000;
+      let stepWarm: ReturnType<typeof ticks> | null = null;
+      const warm = setTimeout(() => (stepWarm = ticks()), SWEEP_WARMUP_SECONDS * 1000);
+      const stepDone = await leaders.ask({ type: 'go', periodMs, durationMs: SWEEP_SECONDS * 1000 }, 'done');
+      clearTimeout(warm);
+      const cpuEnd = ticks();
+      await settled(spectators);
+      const stepRolls = stepDone.rolls as [number, number, number, number, number[]][];
+      allRolls.push(...stepRolls);
+      allTimeouts += stepDone.timeouts as number;
+      const counted = stepRolls.filter((r) => r[2] >= from);
+      lastResults = await Promise.all(spectators.map((c) => c.ask({ type: 'collect', emits: counted.map((r) => [r[0], r[1], r[2]]) }, 'result')));
+      const lat: number[] = [];
+      for (const r of lastResults) for (const x of r.latencies as Float64Array) lat.push(x);
+      const windowS = SWEEP_SECONDS - SWEEP_WARMUP_SECONDS;
+      const step: SweepStep = {
+        periodMs,
+        offered,
+        rollsPerSecond: counted.length / windowS,
+        ack: Float64Array.from(counted.map((r) => r[3] - r[2])).sort(),
+        spectator: Float64Array.from(lat).sort(),
+        cpuCores: stepWarm ? (cpuEnd.servers - (stepWarm as ReturnType<typeof ticks>).servers) / CLK_TCK / windowS : NaN,
+        refused: stepDone.refused as number,
+        timeouts: stepDone.timeouts as number,
+        missed: lastResults.reduce((a, r) => a + (r.missed as number), 0),
+      };
+      sweep.push(step);
+      console.log(`    sweep ${mode}: every ${periodMs} ms (offered ${offered.toFixed(0)} rolls/s): ${step.rollsPerSecond.toFixed(1)} rolls/s, spectator p50/p99 ${ms(percentile(step.spectator, 50))}/${ms(percentile(step.spectator, 99))} ms, ack p99 ${ms(percentile(step.ack, 99))} ms, CPU ${step.cpuCores.toFixed(2)} cores; load ${load()}`);
+      if (!(percentile(step.spectator, 99) <= SWEEP_P99_MS)) break;
+    }
+    if (sweep.length) {
+      const finalsNow = new Map<number, Record<string, number>>();
+      for (const r of lastResults)
+        for (const [g, counts] of Object.entries(r.finals as Record<string, Record<string, number>>)) {
+          const held = finalsNow.get(Number(g)) ?? {};
+          for (const [key, n] of Object.entries(counts)) held[key] = (held[key] ?? 0) + n;
+          finalsNow.set(Number(g), held);
+        }
+      finals.clear();
+      for (const [g, counts] of finalsNow) finals.set(g, counts);
+    }
     const peak = Math.max(...server.pids.map(peakRssKb));
     await server.stop();
     // Lost, doubled, mismatched: the database against what the Leaders were told and the spectators hold.
     const db = await readBack(copy.env);
     let lost = 0;
     const ackedPerGame = new Map<number, number>();
-    for (const r of rolls) {
+    for (const r of allRolls) {
       ackedPerGame.set(r[0], (ackedPerGame.get(r[0]) ?? 0) + 1);
       for (const id of r[4]) if (!db.logIds.has(id)) lost += 1;
       if (r[4].length === 0) lost += 1;
     }
     let extra = 0;
     for (const g of s.games) extra += (db.rollEntries.get(g.gameId) ?? 0) - (ackedPerGame.get(g.gameId) ?? 0);
-    const unacknowledgedApplied = Math.min(Math.max(extra, 0), done.timeouts as number);
+    const unacknowledgedApplied = Math.min(Math.max(extra, 0), allTimeouts);
     let mismatched = 0;
     for (const g of s.games) {
       const want = db.positions.get(g.gameId) ?? '';
@@ -444,6 +529,7 @@ async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<Retur
       messagesPerRoll: sockets ? messages / sockets / Math.max(1, rolls.length / G) : NaN,
       queriesPerRoll: queriesBefore !== null && queriesAfter !== null && rolls.length ? (queriesAfter - queriesBefore) / rolls.length : null,
       sockets,
+      sweep,
     };
   } finally {
     await leaders.close();
@@ -601,6 +687,15 @@ function rowsOf(backend: string, real?: RunResult, bare?: RunResult): string[] {
   ];
 }
 
+/** The sweep table's rows of one run; the highest step with the spectators' p99 within SWEEP_P99_MS is marked. */
+function sweepRowsOf(backend: string, r: RunResult): string[] {
+  const within = r.sweep.filter((x) => percentile(x.spectator, 99) <= SWEEP_P99_MS);
+  const best = within.reduce<SweepStep | null>((a, x) => (a === null || x.rollsPerSecond > a.rollsPerSecond ? x : a), null);
+  return r.sweep.map((x) =>
+    `| ${backend} | ${r.mode} | ${x.periodMs} | ${x.offered.toFixed(0)} | ${x.rollsPerSecond.toFixed(1)} | ${ms(percentile(x.ack, 50))} / ${ms(percentile(x.ack, 99))} | ${ms(percentile(x.spectator, 50))} / ${ms(percentile(x.spectator, 99))} | ${x.cpuCores.toFixed(2)} | ${ms((1000 * x.cpuCores) / x.rollsPerSecond)} | ${x.refused} / ${x.timeouts} / ${x.missed} | ${x === best ? 'highest' : ''} |`,
+  );
+}
+
 async function main(): Promise<void> {
   if (SCALE.length) return scaleOut();
   const started = new Date();
@@ -609,6 +704,7 @@ async function main(): Promise<void> {
   const sampler = setInterval(() => loadDuring.push(os.loadavg()[0]), 10_000);
   if (PG_URL && !process.env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = PG_URL;
   const table: string[] = [];
+  const sweepRows: string[] = [];
   const notes: string[] = [];
   for (const backend of DBS) {
     console.log(`${backend}: seeding ${G} games ...`);
@@ -624,12 +720,23 @@ async function main(): Promise<void> {
         if (Object.keys(r.errors).length) notes.push(`- ${backend} ${mode}: refusals ${JSON.stringify(r.errors)}`);
       }
       table.push(...rowsOf(backend, got.real, got.bare));
+      for (const r of [got.real, got.bare]) if (r) sweepRows.push(...sweepRowsOf(backend, r));
     } finally {
       await seeded.drop();
     }
   }
   clearInterval(sampler);
   const sorted = [...loadDuring].sort((a, b) => a - b);
+  const sweepLines = sweepRows.length
+    ? [
+        '',
+        `Roll-rate sweep (BENCH_SWEEP=${SWEEP.join(',')}): after the run above, on the same sockets, each team rolling once every period for ${SWEEP_SECONDS} s (the first ${SWEEP_WARMUP_SECONDS} s not counted), until the roll-to-spectator p99 passed ${SWEEP_P99_MS} ms. "Highest" marks the highest roll rate with p99 at most ${SWEEP_P99_MS} ms.`,
+        '',
+        '| database | server | period (ms) | offered rolls/s | rolls/s | roll ack p50 / p99 (ms) | roll to spectator p50 / p99 (ms) | server CPU (cores) | CPU per roll (ms) | refused / timeouts / missed | |',
+        '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+        ...sweepRows,
+      ]
+    : [];
   const lines = [
     '## Many live games at once',
     '',
@@ -643,6 +750,7 @@ async function main(): Promise<void> {
     '| database | server | roll ack p50 / p99 (ms) | roll to spectator p50 / p99 (ms) | rolls/s | deliveries/s | refused / timeouts | missed receipts | server CPU (cores) | peak RSS (MB) | lost / doubled / unacknowledged applied | spectators off the database / sockets | version gaps / stale updates | messages per roll per spectator | SQL statements per roll |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...table,
+    ...sweepLines,
     '',
     ...notes,
   ];

@@ -15,6 +15,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
  *   reports). An `action_error` is a refused roll, no answer within 10 s a timeout. When the time
  *   is up and no roll is outstanding, answers {type: 'done', rolls, refused, timeouts, errors}:
  *   rolls as [gameId, version, emitAt, ackAt, logIds] (absolute ms, the roll's new_log_entries ids).
+ *   Another 'go' after 'done' starts a new count (the bench's roll-rate sweep).
  * - {type: 'close'} → disconnects and exits.
  */
 type Msg =
@@ -124,6 +125,12 @@ process.on('message', (m: Msg) => {
       send({ type: 'joined' });
     })().catch((err: unknown) => send({ type: 'error', message: String(err) }));
   } else if (m.type === 'go') {
+    // Each 'go' is reported on its own (the sweep sends several, one after the other's 'done').
+    rolls.length = 0;
+    refused = 0;
+    timeouts = 0;
+    for (const k of Object.keys(errors)) delete errors[k];
+    finished = false;
     stopAt = now() + m.durationMs;
     for (const p of players) {
       const gap = m.periodMs / p.teams.length;
