@@ -20,7 +20,7 @@ import {
   squareInfoText,
   wrapLabel,
   type Point,
-} from './boardGeometry';
+} from '../../../contract/game/boardGeometry';
 
 /** One square as the board needs it (contract BoardSquare without ids). */
 interface BoardViewSquare {
