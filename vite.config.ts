@@ -100,6 +100,9 @@ export default defineConfig(({ command }) => ({
     // 17+ preload natively; an older browser only loses the hint (its imports still load).
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      // index.html's app, and the small entry that starts it after the first paint on a page served
+      // with a first drawing (src/boot.ts; server/http/pagePreloads.ts withFirstDrawing).
+      input: { index: path.resolve(import.meta.dirname, 'index.html'), boot: path.resolve(import.meta.dirname, 'src/boot.ts') },
       output: {
         codeSplitting: {
           groups: [
