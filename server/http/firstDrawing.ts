@@ -116,14 +116,35 @@ function boardSvg(game: PublicGame): string {
   );
 }
 
+/** The navigation bar's logo (src/features/layout/Navbar.tsx). */
+const LOGO =
+  '<svg class="navbar__logo" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true"><rect x="1" y="1" width="30" height="30" rx="6" fill="#d4aa3a" stroke="#7a5c12" stroke-width="2"/>' +
+  '<path d="M10 6v20M20 6v20M10 10h10M10 16h10M10 22h10" stroke="#3a2708" stroke-width="2.4" stroke-linecap="round"/>' +
+  '<path d="M26 7c-6 2 2 6-4 9s2 6-5 9" fill="none" stroke="#2f6b2a" stroke-width="2.6" stroke-linecap="round"/></svg>';
+
+/**
+ * The roll strip above the board as the client shows it before a roll plays
+ * (src/features/play/RollMoment.tsx): the newest logged roll in words, or 'No roll yet.'; its die
+ * blank and its sound toggle disabled until the app takes over.
+ */
+function rollStrip(game: PublicGame): string {
+  const last = game.log_entries.find((e) => typeof e.die === 'number');
+  const said = last ? `${last.team_name} rolled a ${last.die}` : 'No roll yet.';
+  return (
+    `<div class="roll-strip"><span class="die" aria-hidden="true">${'<span class="die__pip"></span>'.repeat(9)}</span>` +
+    `<p class="roll-strip__text">${escapeHtml(said)}</p><button type="button" class="btn btn--small roll-strip__sound" disabled>Sound off</button></div>`
+  );
+}
+
 /**
  * The spectator page's first drawing (docs/client.md §9 "First drawing"), as HTML put before
- * index.html's #root: the navigation bar of the static shell, the breadcrumb, the game header (event type, name,
- * clan, status, board size) and the board as the client draws it (squares with numbers, START and
- * FINISH, snakes, ladders, the team pawns on their squares; no task text) with its info text. Every
- * text a user typed is escaped (escapeHtml). It holds no script, no inline style attribute, and none
- * of the board's controls: the client replaces it with its own screen once its board is drawn
- * (src/base/firstDrawing.ts). The outer element carries `data-first-drawing` and the class
+ * index.html's #root and laid out as the client's screen: the navigation bar, the breadcrumb, the
+ * game header (event type, name, clan, status, board size), the roll strip (rollStrip) and the board
+ * as the client draws it (squares with numbers, START and FINISH, snakes, ladders, the team pawns on
+ * their squares; no task text) with its zoom buttons and info text. Every text a user typed is
+ * escaped (escapeHtml). It holds no script and no inline style attribute, and its buttons are
+ * disabled (links are plain links): the client replaces it with its own screen once its board is
+ * drawn (src/base/firstDrawing.ts). The outer element carries `data-first-drawing` and the class
  * `first-drawing`, which lays it over #root.
  */
 function firstDrawingHtml(game: PublicGame): string {
@@ -132,7 +153,8 @@ function firstDrawingHtml(game: PublicGame): string {
   const cls = statusClass(game.status);
   return (
     `<div class="shell first-drawing" data-first-drawing="${game.id}">` +
-    '<header class="navbar"><span class="navbar__brand"><span>Clan Snakes &amp; Ladders</span></span></header>' +
+    `<header class="navbar"><a href="/" class="navbar__brand">${LOGO}<span>Clan Snakes &amp; Ladders</span></a>` +
+    '<nav class="navbar__links" aria-label="Main"><a href="/games/spectate" class="btn btn--ghost">Spectate</a></nav></header>' +
     '<main class="page"><div class="game-page">' +
     `<nav class="breadcrumb" aria-label="Breadcrumb"><ol class="breadcrumb__list"><li class="breadcrumb__item"><a href="/games/spectate">Spectate Games</a></li><li class="breadcrumb__item" aria-current="page">${escapeHtml(game.event_name)}</li></ol></nav>` +
     '<header class="panel game-header game-header--compact"><div class="game-header__titles">' +
@@ -140,9 +162,13 @@ function firstDrawingHtml(game: PublicGame): string {
     `<div class="game-header__facts"><span class="status-badge status-badge--${escapeHtml(cls)}" data-status="${escapeHtml(cls)}">${escapeHtml(statusLabel(game.status))}</span>` +
     `<span class="game-header__size">Board: ${game.board_size} squares (${side}x${side})</span>` +
     '<span class="connection"><span class="connection__badge connection__badge--connecting"><span class="connection__dot" aria-hidden="true"></span>Connecting…</span></span></div></header>' +
-    '<div class="game-layout"><div class="game-layout__board"><section class="panel game-board" aria-label="Board"><figure class="board"><div class="board__scroll">' +
+    '<div class="game-layout"><div class="game-layout__board"><section class="panel game-board" aria-label="Board">' +
+    rollStrip(game) +
+    '<div class="game-board__frame"><figure class="board"><div class="board__zoom" role="group" aria-label="Board zoom">' +
+    '<button type="button" class="btn btn--small" disabled>Zoom out</button><span class="board__zoom-level">100%</span><button type="button" class="btn btn--small" disabled>Zoom in</button></div>' +
+    '<div class="board__scroll">' +
     `<svg class="board__svg" viewBox="0 0 ${extent} ${extent}" role="img" aria-label="${escapeHtml(`${game.event_name} board`)}">${boardSvg(game)}</svg></div>` +
-    `<figcaption class="board-info"><span class="board-info__text" elementtiming="first-drawing">${BOARD_INFO_DEFAULT}</span></figcaption></figure></section></div></div>` +
+    `<figcaption class="board-info"><span class="board-info__text" elementtiming="first-drawing">${BOARD_INFO_DEFAULT}</span></figcaption></figure></div></section></div></div>` +
     '</div></main></div>'
   );
 }

@@ -75,6 +75,11 @@ describe.each(backends())('the spectator page first drawing (%s)', (backend) => 
     expect(html.match(/<g class="board__pawn" transform="translate\(/g)).toHaveLength(2);
     expect(html).toContain('<span class="board-info__text" elementtiming="first-drawing">Click a square to see its task or challenge.</span>');
     expect(html).toContain('<span class="game-header__size">Board: 225 squares (15x15)</span>');
+    expect(html).toContain('<p class="roll-strip__text">No roll yet.</p>');
+    // Its buttons (zoom, sound) do nothing until the app takes over.
+    const buttons = html.match(/<button\b[^>]*>/g) ?? [];
+    expect(buttons).toHaveLength(3);
+    for (const b of buttons) expect(b).toMatch(/ disabled>$/);
     // The only script outside the template is the boot entry; the app's script waits in the template.
     const template = /<template id="after-first-paint">([\s\S]*?)<\/template>/.exec(html);
     expect(template).not.toBeNull();
