@@ -145,7 +145,7 @@ function rollStrip(game: PublicGame): string {
  * escaped (escapeHtml). It holds no script and no inline style attribute, and its buttons are
  * disabled (links are plain links): the client replaces it with its own screen once its board is
  * drawn (src/base/firstDrawing.ts). The outer element carries `data-first-drawing` and the class
- * `first-drawing`, which lays it over #root.
+ * `first-drawing`, which takes it out of the flow, under #root.
  */
 function firstDrawingHtml(game: PublicGame): string {
   const side = boardSide(game.board_size);

@@ -100,8 +100,8 @@ const ROOT = /<div id="root">[\s\S]*<\/div>(?=\s*<\/body>)/;
 
 /**
  * A spectator game page's index.html with the game's first drawing (server/http/firstDrawing.ts:
- * `drawing`) in place of #root's loading shell, over an empty #root that the app renders into
- * hidden (class `app-behind`, src/base/firstDrawing.ts), and its scripts started after the first paint (docs/client.md §9 "First
+ * `drawing`) in place of #root's loading shell, under an empty #root that the app renders into
+ * transparent and inert (class `app-behind`, `aria-hidden`, `inert`: src/base/firstDrawing.ts), and its scripts started after the first paint (docs/client.md §9 "First
  * drawing"): the entry's script and module preload tags and the page's preloads (pagePreloads) move
  * into `<template id="after-first-paint">`, which the small boot entry (src/boot.ts, from the build
  * manifest) copies into the document once the page has painted, so the stylesheet and the drawing
@@ -119,5 +119,5 @@ export function withFirstDrawing(html: string, clientDir: string, pathname: stri
   const later = `<template id="after-first-paint">${[...deferred, pagePreloads(clientDir, pathname)].join('')}</template>`;
   return head
     .replace('</head>', () => `  <script type="module" crossorigin src="/${boot.file}"></script>\n    ${later}\n  </head>`)
-    .replace(ROOT, () => `${drawing}<div id="root" class="app-behind"></div>`);
+    .replace(ROOT, () => `${drawing}<div id="root" class="app-behind" aria-hidden="true" inert></div>`);
 }

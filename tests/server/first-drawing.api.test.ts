@@ -64,7 +64,7 @@ describe.each(backends())('the spectator page first drawing (%s)', (backend) => 
     expect(plain.encoding).toBeUndefined();
     const { html } = plain;
     expect(html).toContain(`<div class="shell first-drawing" data-first-drawing="${game.gameId}">`);
-    expect(html).toContain('<div id="root" class="app-behind"></div>');
+    expect(html).toContain('<div id="root" class="app-behind" aria-hidden="true" inert></div>');
     expect(html).not.toContain('boot-shell');
     // Every square of the 225-square board with its number, its snakes, the two pawns, the info text.
     expect(html.match(/<g class="board__cell /g)).toHaveLength(225);

@@ -65,7 +65,7 @@ describe('a spectator page with its first drawing', () => {
         '    <template id="after-first-paint"><script type="module" crossorigin src="/assets/index-A.js"></script><link rel="modulepreload" crossorigin href="/assets/jsx-runtime-B.js">' +
         '<link rel="modulepreload" crossorigin href="/assets/gameScreen-D.js"><link rel="modulepreload" crossorigin href="/assets/gameShared-E.js">' +
         '<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/public/game/42"></template>\n  </head>\n' +
-        '  <body>\n    <div data-first-drawing="42">$& 1</div><div id="root" class="app-behind"></div>\n  </body>\n</html>',
+        '  <body>\n    <div data-first-drawing="42">$& 1</div><div id="root" class="app-behind" aria-hidden="true" inert></div>\n  </body>\n</html>',
     );
   });
 
