@@ -6,7 +6,7 @@
  *   every square, pawns, the info text) before an empty #root, with the app's scripts in the
  *   after-first-paint template and only the boot entry as a script of its own; compressed when
  *   accepted;
- * - names users typed (event, clan, team) come out escaped, never as markup;
+ * - names users typed (event, clan, team, the team of the newest roll) come out escaped, never as markup;
  * - a missing, PENDING or malformed game id gets the usual page (loading shell, the app's script).
  */
 import http from 'node:http';
@@ -14,7 +14,7 @@ import zlib from 'node:zlib';
 import { describe, it, expect, beforeAll } from 'vitest';
 import { backends } from '../support/server';
 import { useServerSuite } from '../support/suite';
-import { castOf, newGame, type Cast, type TestGame } from '../support/liveSocket';
+import { act, castOf, connect, newGame, type Cast, type TestGame } from '../support/liveSocket';
 import { autoSplit, countsToSettings } from '../../contract/game';
 
 /** GET `url` with exactly `headers`; the body decoded by its Content-Encoding, and that encoding. */
@@ -111,6 +111,18 @@ describe.each(backends())('the spectator page first drawing (%s)', (backend) => 
     expect(drawing).toContain(`aria-label="${event} board"`);
     expect(drawing).toContain('<title>&#60;img src=x onerror=alert(1)&#62;: square 1</title>');
     expect(drawing).toContain(`<p class="game-header__clan muted">Socket Clan draw-${backend}</p>`);
+
+    // The roll strip names the team of the newest roll.
+    const red = await connect(suite.url, 'red', cast.owner);
+    try {
+      await red.join(game.gameId);
+      expect(await act(red, 'roll_dice', game, game.team1, cast.ign.ownerA)).toBeNull();
+    } finally {
+      red.close();
+    }
+    const after = (await page(`${suite.url}/games/spectate/${game.gameId}`)).html;
+    expect(after).toMatch(/<p class="roll-strip__text">&#60;img src=x onerror=alert\(1\)&#62; rolled a [1-6]<\/p>/);
+    expect(after).not.toContain('<img');
   });
 
   it('a missing, PENDING or malformed game id gets the usual page', async () => {
