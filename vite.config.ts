@@ -40,7 +40,7 @@ function precompress(): Plugin {
  * src/base/paths.ts) and the members-only proof panel stay out.
  */
 const GAME_SCREEN =
-  /\/(src\/features\/(play|board)\/|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|rollMoment|banner)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
+  /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|rollMoment|banner)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
 const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|GamePlayPage)\./;
 const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.)/;
 const LAZY_ONLY_CHUNKS = ['gameScreen', 'gameShared'];
@@ -100,6 +100,9 @@ export default defineConfig(({ command }) => ({
     // 17+ preload natively; an older browser only loses the hint (its imports still load).
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      // index.html's app, and the small entry that starts it after the first paint on a page served
+      // with a first drawing (src/boot.ts; server/http/pagePreloads.ts withFirstDrawing).
+      input: { index: path.resolve(import.meta.dirname, 'index.html'), boot: path.resolve(import.meta.dirname, 'src/boot.ts') },
       output: {
         codeSplitting: {
           groups: [

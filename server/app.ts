@@ -17,7 +17,10 @@ import { ApiError, forbidden } from './errors';
 import { isUniqueViolation } from './db/uniqueKey';
 import { jsonBodyLimit } from './http/bodyLimit';
 import { securityHeaders, withStyleNonce } from './http/securityHeaders';
-import { pagePreloads, withHeadTags } from './http/pagePreloads';
+import { pagePreloads, withFirstDrawing, withHeadTags } from './http/pagePreloads';
+import { spectatorDrawing } from './http/firstDrawing';
+import { pickEncoding } from './games/cache';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { publicGameFastPath } from './lobby/publicGame';
 import { routePath } from 'hono/route';
 import { log } from './observability/log';
@@ -74,7 +77,9 @@ function redisStoreClient(redis: Redis): RedisClient {
  *   http/bodyLimit.ts)
  * - everything else serves the built client from `deps.config.clientDir` with a history fallback;
  *   index.html gets the answer's CSP style nonce and `Cache-Control: no-cache` (and, on a spectator
- *   game page, preload tags for its lazy chunks and game answer: http/pagePreloads.ts); the hashed files
+ *   game page, the game's first drawing with the scripts started after the first paint, compressed,
+ *   or, for a game not shown, preload tags for its lazy chunks and game answer: http/firstDrawing.ts,
+ *   http/pagePreloads.ts); the hashed files
  *   under /assets are `public, max-age=31536000, immutable` and go out brotli- or gzip-compressed
  *   when the client accepts it (the build's precompressed copies)
  */
@@ -174,13 +179,25 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
   const root = deps.config.clientDir;
   const indexFile = path.join(root, 'index.html');
   // index.html is never served as a file: each answer carries its own CSP style nonce.
-  const page = (c: Context<AppEnv>) => {
+  // A spectator game page carries the game's first drawing (http/firstDrawing.ts); that answer,
+  // tens of KB of markup, goes out compressed when the browser accepts it.
+  const page = async (c: Context<AppEnv>) => {
     if (!fs.existsSync(indexFile)) {
       return c.text('The client is not built yet: run `npm run build` (npm start does it for you).', 503);
     }
     c.header('Cache-Control', 'no-cache');
-    const html = withHeadTags(fs.readFileSync(indexFile, 'utf8'), pagePreloads(root, c.req.path));
-    return c.html(withStyleNonce(html, c.get('secureHeadersNonce') ?? ''));
+    const index = fs.readFileSync(indexFile, 'utf8');
+    const drawing = await spectatorDrawing(deps, c.req.path);
+    const drawn = drawing === null ? null : withFirstDrawing(index, root, c.req.path, drawing);
+    const html = withStyleNonce(drawn ?? withHeadTags(index, pagePreloads(root, c.req.path)), c.get('secureHeadersNonce') ?? '');
+    if (drawn === null) return c.html(html);
+    c.header('Vary', 'Accept-Encoding');
+    const encoding = pickEncoding(c.req.header('accept-encoding'));
+    if (encoding === null) return c.html(html);
+    const body = encoding === 'br' ? brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }) : gzipSync(html);
+    c.header('Content-Type', 'text/html; charset=UTF-8');
+    c.header('Content-Encoding', encoding);
+    return c.body(new Uint8Array(body));
   };
   app.get('/', page);
   app.get('/index.html', page);

@@ -16,6 +16,9 @@ const SPECTATE_PAGE = /^\/games\/spectate\/(\d{1,10})\/?$/;
 /** The module the spectator page's route loads lazily (src/app/routes.tsx) and the chunk it is built into (vite.config.ts). */
 const SPECTATOR_MODULE = 'src/features/spectate/SpectatorViewPage.tsx';
 const SPECTATOR_CHUNK = 'gameScreen';
+/** The page's entry (vite.config.ts `input`) and the small one that starts it after the first paint (src/boot.ts). */
+const PAGE_ENTRY = 'index.html';
+const BOOT_ENTRY = 'src/boot.ts';
 
 let cached: { file: string; mtimeMs: number; manifest: Manifest | null } | null = null;
 
@@ -54,6 +57,13 @@ function chunkFiles(manifest: Manifest, key: string, skip: Set<string>): string[
   return files;
 }
 
+/** The game id of a spectator game page's path (/games/spectate/{gameId}), or null for any other path. */
+export function spectatedGameId(pathname: string): number | null {
+  const page = SPECTATE_PAGE.exec(pathname);
+  const id = page ? Number(page[1]) : 0;
+  return id >= 1 && id <= 2_147_483_647 ? id : null;
+}
+
 /**
  * The preload tags a page's index.html gets at the end of its <head>.
  * For a spectator game page, /games/spectate/{gameId}: `<link rel="modulepreload">` for the game
@@ -69,7 +79,7 @@ export function pagePreloads(clientDir: string, pathname: string): string {
   const tags: string[] = [];
   const manifest = readManifest(clientDir);
   if (manifest) {
-    const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+    const entryKey = PAGE_ENTRY in manifest ? PAGE_ENTRY : Object.keys(manifest).find((k) => manifest[k].isEntry && k !== BOOT_ENTRY);
     const skip = new Set(entryKey ? [entryKey, ...(manifest[entryKey].imports ?? [])] : []);
     const key = SPECTATOR_MODULE in manifest ? SPECTATOR_MODULE : Object.keys(manifest).find((k) => manifest[k].name === SPECTATOR_CHUNK);
     for (const file of key ? chunkFiles(manifest, key, skip) : []) tags.push(`<link rel="modulepreload" crossorigin href="/${file}">`);
@@ -81,4 +91,33 @@ export function pagePreloads(clientDir: string, pathname: string): string {
 /** `html` with `tags` added at the end of its <head>. */
 export function withHeadTags(html: string, tags: string): string {
   return tags ? html.replace('</head>', `  ${tags}\n  </head>`) : html;
+}
+
+/** index.html's script and module preload tags (the entry and its static imports, as the build writes them). */
+const SCRIPT_TAGS = /[ \t]*(?:<script type="module"[^>]*><\/script>|<link rel="modulepreload"[^>]*>)\n?/g;
+/** index.html's #root element, up to the last </div> before </body>. */
+const ROOT = /<div id="root">[\s\S]*<\/div>(?=\s*<\/body>)/;
+
+/**
+ * A spectator game page's index.html with the game's first drawing (server/http/firstDrawing.ts:
+ * `drawing`) in place of #root's loading shell, under an empty #root that the app renders into
+ * transparent and inert (class `app-behind`, `aria-hidden`, `inert`: src/base/firstDrawing.ts), and its scripts started after the first paint (docs/client.md §9 "First
+ * drawing"): the entry's script and module preload tags and the page's preloads (pagePreloads) move
+ * into `<template id="after-first-paint">`, which the small boot entry (src/boot.ts, from the build
+ * manifest) copies into the document once the page has painted, so the stylesheet and the drawing
+ * do not share the first bytes with the scripts. Null when the build has no boot entry (no
+ * manifest): the page is then served as usual.
+ */
+export function withFirstDrawing(html: string, clientDir: string, pathname: string, drawing: string): string | null {
+  const boot = readManifest(clientDir)?.[BOOT_ENTRY];
+  if (!boot || !ROOT.test(html)) return null;
+  const deferred: string[] = [];
+  const head = html.replace(SCRIPT_TAGS, (tag) => {
+    deferred.push(tag.trim());
+    return '';
+  });
+  const later = `<template id="after-first-paint">${[...deferred, pagePreloads(clientDir, pathname)].join('')}</template>`;
+  return head
+    .replace('</head>', () => `  <script type="module" crossorigin src="/${boot.file}"></script>\n    ${later}\n  </head>`)
+    .replace(ROOT, () => `${drawing}<div id="root" class="app-behind" aria-hidden="true" inert></div>`);
 }

@@ -76,6 +76,8 @@ run.each(clientOnlyBackends())('relief, win chances and the simulator in Chromiu
     expect(before.map((b) => Number(b.split('=')[1])).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
     for (const text of await chances.allTextContents()) expect(text).toMatch(/^Win (<1|>99|\d{1,3})%$/);
     const panel = page.getByTestId('win-chances');
+    // The chart is drawn once its panel comes near the screen (below the board on a phone).
+    await panel.scrollIntoViewIfNeeded();
     await panel.locator('canvas').first().waitFor();
     const points = Number(await panel.getAttribute('data-points'));
 

@@ -3,7 +3,7 @@ import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../contract/game/generate';
 import { BoardView, type BoardViewTeam } from '../../src/features/board/BoardView';
-import { CELL, MARK_BASELINE, PAWN_BAND_TOP, cellOrigin, pawnOffsets, pawnRadius } from '../../src/features/board/boardGeometry';
+import { CELL, MARK_BASELINE, PAWN_BAND_TOP, cellOrigin, pawnOffsets, pawnRadius } from '../../contract/game/boardGeometry';
 
 /**
  * The board drawing (square numbers and START/FINISH always legible): the layers in

@@ -17,7 +17,7 @@ import {
   snakePath,
   squareInfoText,
   wrapLabel,
-} from '../../src/features/board/boardGeometry';
+} from '../../contract/game/boardGeometry';
 import { changeSettingsDraft, checkSettingsDraft, draftFromSettings, parseSettingsDraft } from '../../contract/game/settingsDraft';
 import { boardTextsOf, boardTextsUnchanged, checkBoardTexts, formatPairs, previewConnections } from '../../contract/game/boardEditor';
 import { applyGameUpdate } from '../../contract/socket';

@@ -20,7 +20,7 @@ import {
   squareInfoText,
   wrapLabel,
   type Point,
-} from './boardGeometry';
+} from '../../../contract/game/boardGeometry';
 
 /** One square as the board needs it (contract BoardSquare without ids). */
 interface BoardViewSquare {
@@ -61,6 +61,8 @@ export interface BoardViewProps {
   label?: string;
   /** The pawn the roll moment moves, drawn where the moment has it instead of on its square. */
   motion?: PawnMotion | null;
+  /** Called once every square, snake, ladder and pawn is drawn (after the last drawing step). */
+  onDrawn?: () => void;
 }
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -100,7 +102,7 @@ function kindOf(square: number, boardSize: number, description: string | undefin
  * to larger numbers; Zoom in / Zoom out buttons (100% to 300%) enlarge it inside a scrolling
  * frame (besides the browser's own pinch zoom).
  */
-export const BoardView = memo(function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board', motion = null }: BoardViewProps) {
+export const BoardView = memo(function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board', motion = null, onDrawn }: BoardViewProps) {
   const uid = useId();
   // The first render draws the frame only (zoom buttons, the empty board, the info box); the
   // squares and their labels follow a few rows at a time from the bottom, each step a transition
@@ -116,6 +118,9 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
   }, [drawnRows, side, rowsPerStep]);
   const drawnUpTo = Math.min(boardSize, drawnRows * side);
   const full = drawnUpTo >= boardSize;
+  useEffect(() => {
+    if (full) onDrawn?.();
+  }, [full, onDrawn]);
   const svgRef = useRef<SVGSVGElement>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [focusable, setFocusable] = useState(1);

@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useCallback, useRef } from 'react';
 import * as sel from '../../../machines/gamePlay.selectors';
+import { revealApp } from '../../base/firstDrawing';
 import { BoardView, type BoardViewProps } from '../board/BoardView';
 import type { GamePlayRef } from './GamePanels';
 import { RollStrip, useFollowPawn, usePawnMotion, type RollMomentRef } from './RollMoment';
@@ -25,7 +26,8 @@ export function GameBoard({ actor }: { actor: GamePlayRef }) {
     [actor],
   );
   if (!boardSize || !squares || !connections) return null;
-  const board: BoardViewProps = { boardSize, squares, connections, teams, label: `${eventName} board` };
+  // Once drawn, the board takes the place of the server's first drawing, if the page had one.
+  const board: BoardViewProps = { boardSize, squares, connections, teams, label: `${eventName} board`, onDrawn: revealApp };
   return (
     <section className="panel game-board" aria-label="Board">
       {rollMoment && <RollStrip actor={rollMoment} teamName={teamName} lastLogged={lastLogged} />}

@@ -1,11 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { lazy, Suspense, useDeferredValue, useMemo } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { ActorRefFrom } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import * as sel from '../../../machines/gamePlay.selectors';
 import { selectIsLive } from '../../../machines/socketConnection.selectors';
 import type { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { revealApp } from '../../base/firstDrawing';
 import { resultsPath } from '../../base/paths';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { Notice } from '../../ui/Notice';
@@ -63,6 +64,10 @@ export function GameScreen({
   // a synchronous store read), but the whole live game (board, sidebar, log) mounts in the deferred
   // render after it, which React splits into short slices instead of one long task.
   const shownName = useDeferredValue(eventName);
+  // An error replaces the server's first drawing at once (the board, once drawn, does otherwise: GameBoard).
+  useEffect(() => {
+    if (loadError) revealApp();
+  }, [loadError]);
 
   return (
     <div className="game-page">

@@ -1,11 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { fromPromise, type ActorRefFrom } from 'xstate';
 import type { ForecastAnswer } from '../../../contract/lobby';
 import { winChanceText } from '../../../contract/forecastView';
 import { forecastMachine } from '../../../machines/forecast.machine';
 import { selectChanceHistory, selectForecast } from '../../../machines/forecast.selectors';
 import * as sel from '../../../machines/gamePlay.selectors';
+import { useNearScreen } from '../../base/useNearScreen';
 import type { GamePlayRef } from './GamePanels';
 
 /** The uPlot chart loads only once there are chances to draw (the spectator page's first load does not carry uPlot). */
@@ -45,19 +46,28 @@ export function WinChance({ forecast, teamId }: { forecast: ForecastRef; teamId:
 
 /**
  * 'Win chances': how each team's chance moved with each roll since the screen opened (a uPlot
- * line per team in its colour, loaded lazily), shown once a forecast is in.
+ * line per team in its colour, loaded lazily), shown once a forecast is in. The chart is loaded
+ * and drawn once the panel comes near the screen (useNearScreen): below the board on a phone, it
+ * does not take the main thread during the page's first load.
  */
 export function WinChancesPanel({ forecast, actor }: { forecast: ForecastRef; actor: GamePlayRef }) {
   const history = useSelector(forecast, selectChanceHistory);
   const states = useSelector(actor, sel.selectTeamStates);
   const teams = useMemo(() => (states ?? []).map((t) => ({ team_id: t.team_id, team_name: t.team_name, team_color: t.team_color })), [states]);
+  const [panel, setPanel] = useState<HTMLElement | null>(null);
+  const near = useNearScreen(panel);
   if (history.length === 0 || teams.length === 0) return null;
+  const waiting = <p className="muted">Loading the chart…</p>;
   return (
-    <section className="panel win-chances" aria-labelledby="win-chances-title" data-testid="win-chances" data-points={history.length}>
+    <section ref={setPanel} className="panel win-chances" aria-labelledby="win-chances-title" data-testid="win-chances" data-points={history.length}>
       <h2 id="win-chances-title" className="game-panel__title">Win chances</h2>
-      <Suspense fallback={<p className="muted">Loading the chart…</p>}>
-        <WinChanceChart history={history} teams={teams} />
-      </Suspense>
+      {near ? (
+        <Suspense fallback={waiting}>
+          <WinChanceChart history={history} teams={teams} />
+        </Suspense>
+      ) : (
+        waiting
+      )}
       <p className="muted win-chances__note">From 10,000 simulated continuations of the board after each change; the chart starts when this page was opened.</p>
     </section>
   );

@@ -1,5 +1,5 @@
-import { boardSide, squareToCell } from '../../../contract/game/board';
-import { isSpecialDescription, type Connection } from '../../../contract/game/generate';
+import { boardSide, squareToCell } from './board';
+import { isSpecialDescription, type Connection } from './generate';
 
 /**
  * Pure drawing geometry of the board (docs/client.md §9): the board is a
