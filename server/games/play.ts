@@ -2,6 +2,7 @@ import type { Expression, ExpressionBuilder, Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
+import { compiledQuery } from '../db/compiled';
 import { hashSessionId } from '../auth/sessions';
 import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLogs, parseConnections, parseWinners, storedHistory, storedTaskState, teamStateOf } from './repository';
 import { serverDieFor } from './dice';
@@ -180,7 +181,7 @@ export interface PrecheckedAction {
  * and the Leader of `team_id` in the game's event, else 0 (team_members holds one row per IGN
  * and event).
  */
-function leaderFlag(eb: ExpressionBuilder<Database, 'games'>, action: TeamAction, user: number | Expression<number>) {
+function leaderFlag(eb: ExpressionBuilder<Database, 'games'>, action: Pick<TeamAction, 'team_id' | 'performer_ign_id'>, user: number | Expression<number>) {
   return eb.case().when(eb.exists(
     eb.selectFrom('team_members')
       .innerJoin('igns', 'igns.id', 'team_members.ign_id')
@@ -220,6 +221,30 @@ function checkAction(kind: 'roll' | 'revert', action: TeamAction, game: ActionGa
 }
 
 /**
+ * The precheck's one statement (precheckTeamAction), compiled once (server/db/compiled.ts): the
+ * live session `sessionHash` (expiry after `now`), its user, game `gameId`, the state of team
+ * `teamId` in it with the team's name and colour, the Leader flag of IGN `ignId` and the game's
+ * highest roll_index.
+ */
+export const PRECHECK = compiledQuery((db, p: { gameId: number; teamId: number; ignId: number; sessionHash: string; now: string }) =>
+  db.selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('games', (join) => join.on('games.id', '=', p.gameId))
+    .leftJoin('team_states', (join) => join.onRef('team_states.game_id', '=', 'games.id').on('team_states.team_id', '=', p.teamId))
+    .leftJoin('teams', 'teams.id', 'team_states.team_id')
+    .select(['sessions.user_id', ...GAME_COLUMNS])
+    .select([
+      'team_states.id as state_id', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history',
+      'team_states.task_state', 'teams.name as team_name', 'teams.color as team_color',
+    ])
+    .select((eb) => [
+      leaderFlag(eb as ExpressionBuilder<Database, 'games'>, { team_id: p.teamId, performer_ign_id: p.ignId }, eb.ref('sessions.user_id')).as('leader'),
+      lastRollOf(eb as ExpressionBuilder<Database, 'games'>).as('last_roll'),
+    ])
+    .where('sessions.id', '=', p.sessionHash)
+    .where('sessions.expires_at', '>', p.now));
+
+/**
  * The permission and status checks of a roll or revert, made before the action waits in the
  * game's queue (docs/server.md §5, §8: a refused action is decided before it waits), outside any
  * transaction, in one statement that also looks up the socket's session (cookie id `sessionId`,
@@ -229,20 +254,9 @@ function checkAction(kind: 'roll' | 'revert', action: TeamAction, game: ActionGa
  * may change meanwhile.
  */
 export async function precheckTeamAction(db: Db, kind: 'roll' | 'revert', action: TeamAction, sessionId: string): Promise<PrecheckedAction | null> {
-  const row = await db.selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .leftJoin('games', (join) => join.on('games.id', '=', action.game_id))
-    .leftJoin('team_states', (join) => join.onRef('team_states.game_id', '=', 'games.id').on('team_states.team_id', '=', action.team_id))
-    .leftJoin('teams', 'teams.id', 'team_states.team_id')
-    .select(['sessions.user_id', ...GAME_COLUMNS])
-    .select([
-      'team_states.id as state_id', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history',
-      'team_states.task_state', 'teams.name as team_name', 'teams.color as team_color',
-    ])
-    .select((eb) => [leaderFlag(eb as ExpressionBuilder<Database, 'games'>, action, eb.ref('sessions.user_id')).as('leader'), lastRollOf(eb as ExpressionBuilder<Database, 'games'>).as('last_roll')])
-    .where('sessions.id', '=', hashSessionId(sessionId))
-    .where('sessions.expires_at', '>', nowIso())
-    .executeTakeFirst();
+  const row = (await PRECHECK.execute(db, {
+    gameId: action.game_id, teamId: action.team_id, ignId: action.performer_ign_id, sessionHash: hashSessionId(sessionId), now: nowIso(),
+  })).rows[0];
   if (!row) return null;
   const game = gameOf(row);
   if (!game) throw new ActionRefused(GAME_NOT_FOUND);
@@ -306,28 +320,35 @@ function expectedSquare(kind: 'roll' | 'revert', pre: PrecheckedAction): number 
   }
 }
 
-/** `UPDATE games SET version = version + 1, updated_at = now WHERE id = ? AND version = ?`: true when it changed the row. */
-async function bumpVersionAt(trx: Db, gameId: number, version: number): Promise<boolean> {
-  const claimed = await trx.updateTable('games')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
-    .where('id', '=', gameId)
-    .where('version', '=', version)
-    .executeTakeFirst();
-  return Number(claimed.numUpdatedRows) === 1;
+/** `UPDATE games SET version = version + 1, updated_at = now WHERE id = ? AND version = ?`, compiled once (server/db/compiled.ts). */
+export const CLAIM = compiledQuery((db, p: { gameId: number; version: number; now: string }) =>
+  db.updateTable('games')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: p.now }))
+    .where('id', '=', p.gameId)
+    .where('version', '=', p.version));
+
+/** The game's version (SQLite: the transaction is the single writer once the claim was tried). */
+export const VERSION = compiledQuery((db, p: { gameId: number }) => db.selectFrom('games').select('version').where('id', '=', p.gameId));
+
+/** The game's version read under its row lock (PostgreSQL: SELECT ... FOR UPDATE). */
+export const LOCKED_VERSION = compiledQuery((db, p: { gameId: number }) => db.selectFrom('games').select('version').where('id', '=', p.gameId).forUpdate());
+
+/** The claim (CLAIM) of game `gameId` at `version`, time `now`: true when it changed the row. */
+async function bumpVersionAt(trx: Db, gameId: number, version: number, now: string): Promise<boolean> {
+  const claimed = await CLAIM.execute(trx, { gameId, version, now });
+  return Number(claimed.numAffectedRows ?? 0) === 1;
 }
 
 /**
  * Claims game `gameId` for this transaction (applyTeamAction step 1): at `expected`, else at the
- * version read under the row lock. ActionRefused 'Game not found.' when the game is gone,
+ * version read under the row lock; `now` is the claim's updated_at. ActionRefused 'Game not found.' when the game is gone,
  * StaleVersion when the second claim fails too.
  */
-async function claimGame(trx: Db, dialect: Dialect, gameId: number, expected: number): Promise<void> {
-  if (await bumpVersionAt(trx, gameId, expected)) return;
-  let query = trx.selectFrom('games').select('version').where('id', '=', gameId);
-  if (dialect === 'postgres') query = query.forUpdate();
-  const row = await query.executeTakeFirst();
+async function claimGame(trx: Db, dialect: Dialect, gameId: number, expected: number, now: string): Promise<void> {
+  if (await bumpVersionAt(trx, gameId, expected, now)) return;
+  const row = (await (dialect === 'postgres' ? LOCKED_VERSION : VERSION).execute(trx, { gameId })).rows[0];
   if (!row) throw new ActionRefused(GAME_NOT_FOUND);
-  if (!(await bumpVersionAt(trx, gameId, row.version))) throw new StaleVersion();
+  if (!(await bumpVersionAt(trx, gameId, row.version, now))) throw new StaleVersion();
 }
 
 /**
@@ -337,14 +358,19 @@ async function claimGame(trx: Db, dialect: Dialect, gameId: number, expected: nu
  * event name, and the team state with its team.
  */
 async function readHeld(trx: Db, action: TeamAction, userId: number, square: number) {
-  return trx.selectFrom('games')
-    .leftJoin('board_squares', (join) => join.onRef('board_squares.game_id', '=', 'games.id').on('board_squares.square_index', '=', square))
+  return (await READ_HELD.execute(trx, { gameId: action.game_id, teamId: action.team_id, ignId: action.performer_ign_id, userId, square })).rows;
+}
+
+/** readHeld's statement, compiled once (server/db/compiled.ts): game `gameId`, Leader flag of IGN `ignId` of user `userId` in team `teamId`, board square `square`. */
+export const READ_HELD = compiledQuery((db, p: { gameId: number; teamId: number; ignId: number; userId: number; square: number }) =>
+  db.selectFrom('games')
+    .leftJoin('board_squares', (join) => join.onRef('board_squares.game_id', '=', 'games.id').on('board_squares.square_index', '=', p.square))
     .leftJoin('discord_webhooks', 'discord_webhooks.event_id', 'games.event_id')
     .leftJoin('events', 'events.id', 'games.event_id')
     .leftJoin('team_states', 'team_states.game_id', 'games.id')
     .leftJoin('teams', 'teams.id', 'team_states.team_id')
     .select(GAME_COLUMNS)
-    .select((eb) => [leaderFlag(eb, action, userId).as('leader'), lastRollOf(eb).as('last_roll')])
+    .select((eb) => [leaderFlag(eb, { team_id: p.teamId, performer_ign_id: p.ignId }, p.userId).as('leader'), lastRollOf(eb).as('last_roll')])
     .select([
       'board_squares.task_description', 'board_squares.task_difficulty',
       'discord_webhooks.id as hook_id', 'discord_webhooks.state as hook_state', 'discord_webhooks.announce_status',
@@ -352,14 +378,41 @@ async function readHeld(trx: Db, action: TeamAction, userId: number, square: num
       'team_states.id as state_id', 'team_states.team_id', 'teams.name as team_name', 'teams.color as team_color', 'team_states.current_position',
       'team_states.revert_count', 'team_states.position_history', 'team_states.task_state', 'team_states.square_since', 'team_states.task_override',
     ])
-    .where('games.id', '=', action.game_id)
-    .orderBy('team_states.team_id')
-    .execute();
-}
+    .where('games.id', '=', p.gameId)
+    .orderBy('team_states.team_id'));
+
+/** The team state a roll or revert writes (applyTeamAction step 3, 4), compiled once (server/db/compiled.ts). */
+export const WRITE_TEAM_STATE = compiledQuery((db, p: {
+  id: number; position: number; reverts: number; history: string; taskState: string; since: string;
+}) =>
+  db.updateTable('team_states')
+    .set({
+      current_position: p.position,
+      revert_count: p.reverts,
+      position_history: p.history,
+      task_state: p.taskState,
+      square_since: p.since,
+      // A substitute task holds only for the square it was given on (docs/server.md §15).
+      task_override: null,
+    })
+    .where('id', '=', p.id));
+
+/** The game_moves row of a roll or revert (applyTeamAction step 5), compiled once (server/db/compiled.ts). */
+export const INSERT_MOVE = compiledQuery((db, p: {
+  gameId: number; at: string; teamId: number; kind: 'roll' | 'revert'; from: number; to: number;
+  rollIndex: number | null; die: number | null; landing: number | null; via: 'snake' | 'ladder' | null;
+}) =>
+  db.insertInto('game_moves')
+    .values({
+      game_id: p.gameId, at: p.at, team_id: p.teamId, kind: p.kind, from_square: p.from, to_square: p.to,
+      roll_index: p.rollIndex, die: p.die, landing: p.landing, via: p.via,
+    }));
 
 /** One attempt of applyTeamAction inside its transaction. */
 async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', action: TeamAction, pre: PrecheckedAction, now: () => string): Promise<AppliedAction> {
-  await claimGame(trx, dialect, action.game_id, pre.game.version);
+  // One time for the whole change: the claim's updated_at, square_since, the move and the log entries.
+  const at = now();
+  await claimGame(trx, dialect, action.game_id, pre.game.version, at);
   const expected = expectedSquare(kind, pre);
   const rows = await readHeld(trx, action, pre.userId, expected);
   const first = rows[0];
@@ -428,24 +481,15 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
     await trx.updateTable('games').set({ status, winners: winners === null ? null : JSON.stringify(winners) }).where('id', '=', game.id).execute();
   }
 
-  const at = now();
-  await trx.updateTable('team_states')
-    .set({
-      current_position: next.current_position,
-      revert_count: next.revert_count,
-      position_history: JSON.stringify(next.position_history),
-      task_state: taskState,
-      square_since: at,
-      // A substitute task holds only for the square it was given on (docs/server.md §15).
-      task_override: null,
-    })
-    .where('id', '=', team.id)
-    .execute();
-  await trx.insertInto('game_moves')
-    .values({ game_id: game.id, at, team_id: action.team_id, kind, from_square: from, to_square: next.current_position, ...move })
-    .execute();
+  await WRITE_TEAM_STATE.execute(trx, {
+    id: team.id, position: next.current_position, reverts: next.revert_count, history: JSON.stringify(next.position_history), taskState, since: at,
+  });
+  await INSERT_MOVE.execute(trx, {
+    gameId: game.id, at, teamId: action.team_id, kind, from, to: next.current_position,
+    rollIndex: move.roll_index, die: move.die, landing: move.landing, via: move.via,
+  });
   const withdrawn = kind === 'revert' ? await withdrawPending(trx, game.id, action.team_id) : [];
-  const log = await insertLogs(trx, game.id, messages);
+  const log = await insertLogs(trx, game.id, messages, at);
   // Discord announcements go to the outbox in this transaction (docs/server.md §10).
   if (announced) await announceRoll(trx, game.id, announced.roll, announced.won, hook);
 

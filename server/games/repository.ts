@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db, GamesTable } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
+import { compiledQuery } from '../db/compiled';
 import { notFound } from '../errors';
 import { TIERS, isTier, type Tier } from '../../contract/game/tiers';
 import type { AssignedSquare, Connection, PoolTask } from '../../contract/game/generate';
@@ -228,21 +229,54 @@ export async function insertLog(
   return logEntryOf(row);
 }
 
+/** The values of a game_log insert of n rows (LOG_INSERTS): row i's fields end in i. */
+type LogInsertValues = { gameId: number; timestamp: string } & Record<`name${number}` | `message${number}`, string>
+  & Record<`color${number}`, string | null> & Record<`rollIndex${number}` | `die${number}`, number | null>;
+
+/** The game_log insert of `count` rows with RETURNING, one statement per row count (server/db/compiled.ts). */
+function compiledLogInsert(count: number) {
+  return compiledQuery((db, p: LogInsertValues) => db.insertInto('game_log')
+    .values(Array.from({ length: count }, (_, i) => ({
+      game_id: p.gameId, timestamp: p.timestamp, team_name: p[`name${i}`], team_color: p[`color${i}`], message: p[`message${i}`],
+      roll_index: p[`rollIndex${i}`], die: p[`die${i}`],
+    })))
+    .returning(['id', 'timestamp', 'team_name', 'team_color', 'message', 'roll_index', 'die']));
+}
+
+/** compiledLogInsert's statements by row count (a change writes one to three entries). */
+const LOG_INSERTS = new Map<number, ReturnType<typeof compiledLogInsert>>();
+
+/** The compiled game_log insert of `count` rows (compiledLogInsert), made on first use. */
+export function logInsert(count: number): ReturnType<typeof compiledLogInsert> {
+  let statement = LOG_INSERTS.get(count);
+  if (!statement) {
+    statement = compiledLogInsert(count);
+    LOG_INSERTS.set(count, statement);
+  }
+  return statement;
+}
+
 /**
  * Writes the log entries of one change (each as insertLog would) in one statement, all with one
- * timestamp; returns them in the order given, which is also the order of their ids.
+ * timestamp (`timestamp`, ISO, default now); returns them in the order given, which is also the
+ * order of their ids.
  */
 export async function insertLogs(
   db: Db,
   gameId: number,
   entries: readonly { message: string; team: { name: string; color: string | null }; roll?: { roll_index: number; die: number } }[],
+  timestamp: string = nowIso(),
 ): Promise<LogEntry[]> {
   if (entries.length === 0) return [];
-  const timestamp = nowIso();
-  const rows = await db.insertInto('game_log')
-    .values(entries.map((e) => ({ game_id: gameId, timestamp, team_name: e.team.name, team_color: e.team.color, message: e.message, roll_index: e.roll?.roll_index ?? null, die: e.roll?.die ?? null })))
-    .returning(['id', 'timestamp', 'team_name', 'team_color', 'message', 'roll_index', 'die'])
-    .execute();
+  const values: Record<string, string | number | null> = { gameId, timestamp };
+  entries.forEach((e, i) => {
+    values[`name${i}`] = e.team.name;
+    values[`color${i}`] = e.team.color;
+    values[`message${i}`] = e.message;
+    values[`rollIndex${i}`] = e.roll?.roll_index ?? null;
+    values[`die${i}`] = e.roll?.die ?? null;
+  });
+  const { rows } = await logInsert(entries.length).execute(db, values as LogInsertValues);
   // Rows are inserted in the order given; RETURNING's order is not promised, the ids' is.
   return rows.sort((a, b) => a.id - b.id).map(logEntryOf);
 }
