@@ -161,7 +161,9 @@ export const gamePlayMachine = setup({
       log = mergeLogEntries(log, result.late, GAME_LOG_LIMIT);
       const next = result.game;
       if (!next || next === base) {
-        enqueue.assign({ pending: result.pending, log });
+        // A repeat of the held game (the join_game answer after the page's own load) leaves the context as it is.
+        const samePending = result.pending.length === context.pending.length && result.pending.every((p, i) => p === context.pending[i]);
+        if (!samePending || log !== context.log) enqueue.assign({ pending: result.pending, log });
         return;
       }
       enqueue.assign(params.into === 'arriving' || moves.length > 0 ? { arriving: next, log, pending: result.pending } : { game: next, log, pending: result.pending });

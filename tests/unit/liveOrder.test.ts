@@ -197,6 +197,23 @@ describe('gamePlay chart: updates out of order over the socket', () => {
     expect(socket.sentOf('join_game')).toHaveLength(1);
   });
 
+  it('a join answer repeating the game loaded over HTTP leaves the context as it is; one of the same version with a renamed team is shown', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { actor, socket } = started();
+    await vi.advanceTimersByTimeAsync(1);
+    socket.serverConnects();
+    const before = actor.getSnapshot().context;
+    expect(before.game?.version).toBe(1);
+    send(socket, structuredClone(fixtureGame()));
+    expect(actor.getSnapshot().context).toBe(before);
+    const renamed = structuredClone(fixtureGame());
+    renamed.team_states[0].team_name = 'Renamed';
+    send(socket, renamed);
+    expect(actor.getSnapshot().context).not.toBe(before);
+    expect(sel.selectTeamStates(actor.getSnapshot())?.[0].team_name).toBe('Renamed');
+    expect(version(actor)).toBe(1);
+  });
+
   it('asks for the full state once a gap stays open ORDER_WAIT_MS; the answer and the update waiting past it make the game, every entry once', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { actor, socket } = started();

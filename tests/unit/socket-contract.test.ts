@@ -78,4 +78,19 @@ describe('a full game equal in part or in whole to the held one', () => {
     expect(next.team_states[0]).not.toBe(pub.team_states[0]);
     expect(next.team_states[1]).toBe(pub.team_states[1]);
   });
+  it('the same version with a renamed team (the full state asked for after team_update, which keeps the version) is taken', () => {
+    const pub = toPublic(fixtureGame());
+    const renamed = structuredClone(pub);
+    renamed.team_states[1].team_name = `${pub.team_states[1].team_name} II`;
+    const next = (applyGameUpdate(pub, renamed) as { game: typeof pub }).game;
+    expect(next).toEqual(renamed);
+    expect(next.team_states[0]).toBe(pub.team_states[0]);
+  });
+  it('the same version with a field more or less is no repeat', () => {
+    const pub = toPublic(fixtureGame());
+    const more = { ...structuredClone(pub), extra: 1 } as typeof pub;
+    expect((applyGameUpdate(pub, more) as { game: typeof pub }).game).not.toBe(pub);
+    const { winners: _w, ...less } = structuredClone(pub);
+    expect((applyGameUpdate(pub, less as typeof pub) as { game: typeof pub }).game).not.toBe(pub);
+  });
 });
