@@ -54,6 +54,26 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+/** How often a SQLite migration run is tried again after another process's run made it fail. */
+const SQLITE_MIGRATION_TRIES = 5;
+
+/**
+ * Runs every pending migration; resolves with the error of the last try, or undefined. PostgreSQL
+ * processes starting together wait for each other (Kysely's migrator takes an advisory lock).
+ * SQLite has no such lock across processes: two processes migrating one new file at once can
+ * both read the same pending list, and the second's first change then fails (a column or table
+ * the first just added). The run is one transaction, rolled back on failure, so it is tried again
+ * after a pause (up to SQLITE_MIGRATION_TRIES times) and then finds the migrations done.
+ */
+async function migrateToLatest(migrator: Migrator, dialect: Dialect): Promise<unknown> {
+  for (let attempt = 1; ; attempt += 1) {
+    const { error } = await migrator.migrateToLatest();
+    if (!error || dialect !== 'sqlite' || attempt >= SQLITE_MIGRATION_TRIES) return error;
+    log.warn({ attempt, err: error instanceof Error ? error.message : String(error) }, '[db] migration run failed; trying again (another process may be migrating)');
+    await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+  }
+}
+
 /**
  * Opens PostgreSQL when `databaseUrl` is given, else the SQLite file (its folder is created),
  * then runs every pending migration. Throws when the database cannot be reached or migrated.
@@ -102,7 +122,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
   };
   // Migrations written side by side may land in either order: one that sorts before an executed
   // one still runs (they are independent by construction: each adds its own tables or keys).
-  const { error } = await new Migrator({ db, provider, allowUnorderedMigrations: true }).migrateToLatest();
+  const error = await migrateToLatest(new Migrator({ db, provider, allowUnorderedMigrations: true }), dialect);
   if (error) {
     await db.destroy();
     throw error instanceof Error ? error : new Error(String(error));
