@@ -1,6 +1,13 @@
 import { createQueryId, type Compilable, type CompiledQuery, type DialectAdapter, type Kysely, type QueryResult } from 'kysely';
 import type { Database, Db } from './schema';
 
+/**
+ * The SQL texts of every compiled statement (compiledQuery): on PostgreSQL each runs as a named
+ * prepared statement of its connection (connect.ts), so the server parses and plans it once per
+ * connection instead of on every call (planning took about 1 ms of the 1.3 ms of a roll's reads).
+ */
+export const PREPARED_SQL = new Set<string>();
+
 /** Marks a sentinel parameter value; a NUL byte never occurs in the app's SQL or values. */
 const MARK = '\u0000compiled-param:';
 
@@ -63,6 +70,7 @@ export function compiledQuery<P extends object, O>(build: (db: Kysely<Database>,
     for (const name of used) {
       if (!slots.some((s) => s.name === name)) throw new Error(`compiledQuery: parameter "${name}" does not reach the compiled parameters`);
     }
+    PREPARED_SQL.add(compiled.sql);
     return { compiled, slots };
   };
   const compileWith = (db: Db, values: P): CompiledQuery<O> => {

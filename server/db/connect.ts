@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -6,6 +7,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type 
 import type { Database as Schema } from './schema';
 import { log } from '../observability/log';
 import { countDbQuery } from '../observability/metrics';
+import { PREPARED_SQL } from './compiled';
 import type { Dialect, DialectMigration } from './migrations/helpers';
 import { foundation } from './migrations/001_foundation';
 import { eventsTeamsTasks } from './migrations/002_events_teams_tasks';
@@ -54,6 +56,37 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+/**
+ * Makes `client` run the compiled statements (compiled.ts PREPARED_SQL) as named prepared
+ * statements: pg parses and plans a named statement once per connection and then only binds and
+ * executes it. Kysely's driver calls `query(sql, parameters)`; any other call, and any other SQL,
+ * goes through unchanged. The name is derived from the SQL text, so one name never stands for two
+ * texts.
+ */
+function preparingCompiledStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const [text, values] = args;
+    if (args.length === 2 && typeof text === 'string' && Array.isArray(values) && PREPARED_SQL.has(text)) {
+      return query({ name: preparedName(text), text, values });
+    }
+    return query(...args);
+  };
+}
+
+/** The prepared statement name of `sql`: 'csl_' and the first 24 hex digits of its SHA-1. */
+function preparedName(sql: string): string {
+  let name = preparedNames.get(sql);
+  if (!name) {
+    name = `csl_${crypto.createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    preparedNames.set(sql, name);
+  }
+  return name;
+}
+
+/** preparedName's results, one per compiled statement's SQL text. */
+const preparedNames = new Map<string, string>();
+
 /** How often a SQLite migration run is tried again after another process's run made it fail. */
 const SQLITE_MIGRATION_TRIES = 5;
 
@@ -93,6 +126,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     // reported, not a crash: the next query opens a fresh one, and /readyz says when none can be
     // opened (docs/server.md §14).
     pool.on('error', (err) => log.error({ err: err.message }, '[db] idle PostgreSQL connection failed'));
+    pool.on('connect', preparingCompiledStatements);
     db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), ...counting });
   } else {
     dialect = 'sqlite';

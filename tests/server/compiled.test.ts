@@ -91,6 +91,18 @@ describe.each(backends())('compiled statements (%s)', (backend) => {
     expect(c.statement.compile(handle.db, c.values[0] as never).sql).toContain(backend === 'postgres' ? '$1' : '?');
   });
 
+  it.skipIf(backend !== 'postgres')('on PostgreSQL a compiled statement is a prepared statement of its connection, planned once; other SQL is not', async () => {
+    await handle.db.connection().execute(async (conn) => {
+      const prepared = async () => (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(conn)).rows.map((r) => r.statement);
+      expect(await prepared()).not.toContain(VERSION.compile(conn, { gameId: 1 }).sql);
+      for (const gameId of [1, 2, 3]) await VERSION.execute(conn, { gameId });
+      const after = await prepared();
+      expect(after.filter((text) => text === VERSION.compile(conn, { gameId: 1 }).sql)).toHaveLength(1);
+      await conn.selectFrom('games').select('id').where('id', '=', 1).execute();
+      expect(await prepared()).toHaveLength(after.length);
+    });
+  });
+
   it('the same inside a transaction, which shares its database\'s compiled statements', async () => {
     await handle.db.transaction().execute(async (trx) => {
       for (const c of CASES) for (const values of c.values) expectSame(c, trx, values);
