@@ -43,11 +43,14 @@ async function main(): Promise<void> {
   // It carries an X-Request-Id and is logged and counted like the app's answers (docs/server.md §14).
   const publicGame = observedNodeAnswer(publicGameNodeAnswer(deps), '/api/public/game/:gameId');
   const appListener = getRequestListener(app.fetch);
-  // Every request is counted until answered, so a shutdown lets it finish.
+  // Every request the app answers is counted until answered, so a shutdown lets it finish. The
+  // public game's front answers within its call (one writeHead, one end), so there is nothing of
+  // it to wait for; once a shutdown began it steps aside, and the app answers with Connection: close.
   const requests = new HttpRequests();
-  const server: HttpServer = createServer(requests.track((req, res) => {
-    if (!publicGame(req, res)) void appListener(req, res);
-  }));
+  const tracked = requests.track((req, res) => void appListener(req, res));
+  const server: HttpServer = createServer((req, res) => {
+    if (requests.closingConnections || !publicGame(req, res)) tracked(req, res);
+  });
   const realtime = await attachRealtime(server, deps);
   deps.broadcaster = realtime.broadcaster;
   // The captains' drafts' pick clocks (docs/server.md §16): every running draft's clock resumes.

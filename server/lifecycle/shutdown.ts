@@ -45,6 +45,11 @@ export class HttpRequests {
   private readonly work = new InFlight();
   private closing = false;
 
+  /** True once closeAfterAnswer was called: answers now close their connection. */
+  get closingConnections(): boolean {
+    return this.closing;
+  }
+
   /** The listener `listener` with every request counted until its answer is finished or aborted. */
   track(listener: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
     return (req, res) => {
