@@ -1,5 +1,5 @@
 import { boardSide, squareToCell } from './board';
-import { isSpecialDescription, type Connection } from './generate';
+import { isSpecialDescription, SPECIAL_DESCRIPTIONS, type Connection } from './generate';
 
 /**
  * Pure drawing geometry of the board (docs/client.md §9): the board is a
@@ -211,4 +211,27 @@ export function squareInfoText(
   if (c) return `${c.type === 'snake' ? 'Snake' : 'Ladder'} starts here, leading to square ${c.end}`;
   if (description && !isSpecialDescription(description)) return description;
   return `Square ${square}.`;
+}
+
+/** What a square of the board is drawn as (docs/client.md §9). */
+export type SquareKind = 'start' | 'finish' | 'snake' | 'ladder' | 'task' | 'blank';
+
+/**
+ * The kind of `square` on a board of `boardSize` squares: 1 is start, the last finish, a
+ * connection's start square its type (`starts` by start square), a square holding a snake's or
+ * ladder's placeholder text blank, any other a task. Shared by the client's board and the server's
+ * first drawing (server/http/firstDrawing.ts).
+ */
+export function squareKindOf(square: number, boardSize: number, description: string | undefined, starts: Map<number, Connection>): SquareKind {
+  if (square === 1) return 'start';
+  if (square === boardSize) return 'finish';
+  const c = starts.get(square);
+  if (c) return c.type;
+  if (description === SPECIAL_DESCRIPTIONS.snake || description === SPECIAL_DESCRIPTIONS.ladder) return 'blank';
+  return 'task';
+}
+
+/** A team colour as a pawn shows it: `color` when it is #rrggbb, else the display fallback #cccccc (docs/game-rules.md §12). */
+export function pawnColor(color: string): string {
+  return /^#[0-9a-fA-F]{6}$/.test(color) ? color : '#cccccc';
 }

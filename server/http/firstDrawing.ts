@@ -1,8 +1,8 @@
-import type { Connection } from '../../contract/game/generate';
-import { SPECIAL_DESCRIPTIONS } from '../../contract/game/generate';
 import { boardSide } from '../../contract/game/board';
 import {
   BOARD_INFO_DEFAULT,
+  pawnColor,
+  squareKindOf,
   CELL,
   boardExtent,
   cellCenter,
@@ -27,21 +27,8 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-const HEX = /^#[0-9a-fA-F]{6}$/;
-/** Display fallback of a team colour (docs/game-rules.md §12). */
-const FALLBACK_COLOR = '#cccccc';
 
-type Kind = 'start' | 'finish' | 'snake' | 'ladder' | 'task' | 'blank';
 
-/** A square's kind as the client's board draws it (src/features/board/BoardView.tsx). */
-function kindOf(square: number, boardSize: number, description: string | undefined, starts: Map<number, Connection>): Kind {
-  if (square === 1) return 'start';
-  if (square === boardSize) return 'finish';
-  const c = starts.get(square);
-  if (c) return c.type;
-  if (description === SPECIAL_DESCRIPTIONS.snake || description === SPECIAL_DESCRIPTIONS.ladder) return 'blank';
-  return 'task';
-}
 
 /** A number for an SVG attribute: at most 2 decimals, no trailing zeros. */
 function n(value: number): string {
@@ -62,7 +49,7 @@ function boardSvg(game: PublicGame): string {
   const labels: string[] = [];
   for (let square = 1; square <= boardSize; square += 1) {
     const s = bySquare.get(square);
-    const kind = kindOf(square, boardSize, s?.task_description, starts);
+    const kind = squareKindOf(square, boardSize, s?.task_description, starts);
     const o = cellOrigin(square, boardSize);
     const tier = kind === 'task' ? s?.task_difficulty ?? null : null;
     cells.push(
@@ -105,7 +92,7 @@ function boardSvg(game: PublicGame): string {
       // A transform attribute, not a style one: the page's CSP allows no inline style attributes.
       pawns.push(
         `<g class="board__pawn" transform="translate(${n(c.x + offsets[i].x)} ${n(c.y + offsets[i].y)})"><title>${escapeHtml(`${t.team_name}: square ${square}`)}</title>` +
-          `<circle r="${n(r)}" stroke-width="${n(Math.max(1.5, r * 0.2))}" fill="${HEX.test(t.team_color) ? t.team_color : FALLBACK_COLOR}"/>` +
+          `<circle r="${n(r)}" stroke-width="${n(Math.max(1.5, r * 0.2))}" fill="${pawnColor(t.team_color)}"/>` +
           `<circle r="${n(r * 0.45)}" class="board__pawn-shine" cx="${n(-r * 0.25)}" cy="${n(-r * 0.3)}"/></g>`,
       );
     });

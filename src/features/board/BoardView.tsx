@@ -1,9 +1,12 @@
 import { memo, startTransition, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type JSX, type KeyboardEvent, type MouseEvent } from 'react';
 import { boardSide, cellToSquare, squareToCell } from '../../../contract/game/board';
-import { isSpecialDescription, SPECIAL_DESCRIPTIONS, type Connection } from '../../../contract/game/generate';
+import { isSpecialDescription, type Connection } from '../../../contract/game/generate';
 import { TIER_LABELS, type Tier } from '../../../contract/game/tiers';
 import {
   BOARD_INFO_DEFAULT,
+  pawnColor,
+  squareKindOf,
+  type SquareKind,
   CELL,
   boardExtent,
   cellCenter,
@@ -65,26 +68,14 @@ export interface BoardViewProps {
   onDrawn?: () => void;
 }
 
-const HEX = /^#[0-9a-fA-F]{6}$/;
 /** Board zoom: 100% (fits the width) up to 300% in steps of 50%; the zoomed board scrolls. */
 const ZOOM_MIN = 1;
 const ZOOM_MAX = 3;
 const ZOOM_STEP = 0.5;
-/** Display fallback of a team colour (docs/game-rules.md §12). */
-const FALLBACK_COLOR = '#cccccc';
 /** About how many squares one step of the drawing adds (whole rows: 2 rows of a 225-square board). */
 const SQUARES_PER_STEP = 30;
 
-type Kind = 'start' | 'finish' | 'snake' | 'ladder' | 'task' | 'blank';
 
-function kindOf(square: number, boardSize: number, description: string | undefined, starts: Map<number, Connection>): Kind {
-  if (square === 1) return 'start';
-  if (square === boardSize) return 'finish';
-  const c = starts.get(square);
-  if (c) return c.type;
-  if (description === SPECIAL_DESCRIPTIONS.snake || description === SPECIAL_DESCRIPTIONS.ladder) return 'blank';
-  return 'task';
-}
 
 /**
  * THE board (docs/client.md §9), drawn as SVG and reused by the game play
@@ -177,7 +168,7 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
     const labels: JSX.Element[] = [];
     for (let square = 1; square <= drawnUpTo; square += 1) {
       const s = bySquare.get(square);
-      const kind = kindOf(square, boardSize, s?.task_description, starts);
+      const kind = squareKindOf(square, boardSize, s?.task_description, starts);
       const o = cellOrigin(square, boardSize);
       const tier = kind === 'task' ? s?.task_difficulty ?? null : null;
       const description = s?.task_description ?? '';
@@ -238,7 +229,7 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
   const pawns: JSX.Element[] = [];
   const pawnBody = (t: BoardViewTeam, r: number) => (
     <>
-      <circle r={r} strokeWidth={Math.max(1.5, r * 0.2)} fill={HEX.test(t.team_color) ? t.team_color : FALLBACK_COLOR} />
+      <circle r={r} strokeWidth={Math.max(1.5, r * 0.2)} fill={pawnColor(t.team_color)} />
       <circle r={r * 0.45} className="board__pawn-shine" cx={-r * 0.25} cy={-r * 0.3} />
     </>
   );
@@ -338,7 +329,7 @@ const SquareCell = memo(function SquareCell(props: { square: number; className: 
  * One square's labels (the layer above the snakes and ladders): its number, START/FINISH, and
  * `text` (a task, or 'Unassigned' when `unassigned`) cut to 3 lines of 13 characters; '' for none.
  */
-const SquareLabel = memo(function SquareLabel({ square, kind, x, y, text, unassigned }: { square: number; kind: Kind; x: number; y: number; text: string; unassigned: boolean }) {
+const SquareLabel = memo(function SquareLabel({ square, kind, x, y, text, unassigned }: { square: number; kind: SquareKind; x: number; y: number; text: string; unassigned: boolean }) {
   const lines = text ? wrapLabel(text, 13, 3) : [];
   return (
     <g className={`board__label board__label--${kind}`} data-label={square}>
