@@ -9,7 +9,7 @@ import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema } from '../../
 import { ActionRefused, applyTeamAction, precheckTeamAction, PLAY_MESSAGES } from '../games/play';
 import { applyRelief, precheckRelief } from '../games/relief';
 import { RequestReliefSchema } from '../../contract/game/relief';
-import { SocketWindow, tellTooMany, type SharedLimits } from './limits';
+import { FloodBrake, SocketWindow, tellTooMany, type SharedLimits } from './limits';
 import type { LimitFunction } from 'p-limit';
 import type { KeyedQueue } from './queue';
 import type { Broadcaster } from './broadcaster';
@@ -310,13 +310,18 @@ const FULL_GAME = new Set(['join_game', 'tasks_reordered']);
  * - join_game/tasks_reordered (each answered with the whole game): `fullGamePerSocket` a second
  *   per socket and `fullGamePerAddress` per client address (socketLimits).
  * An event past a limit is dropped (nothing queued) and the socket is told 'Too many requests.
- * Slow down.' at most once a second.
+ * Slow down.' at most once a second; a socket that keeps flooding is read in slices (FloodBrake).
  */
 export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
   const actions = new SocketWindow(ctx.limits.limits.actionsPerSocket);
   const fullGame = new SocketWindow(ctx.limits.limits.fullGamePerSocket);
   const told = { lastAt: 0 };
-  const refuse = () => tellTooMany(socket, told);
+  const brake = new FloodBrake(() => socket.conn.transport);
+  socket.on('disconnect', () => brake.stop());
+  const refuse = () => {
+    brake.drop();
+    tellTooMany(socket, told);
+  };
   socket.use(([event, payload], next) => {
     const name = String(event);
     if (ACTIONS.has(name)) {

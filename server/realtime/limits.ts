@@ -52,6 +52,59 @@ export class SocketWindow {
   }
 }
 
+/** Dropped events after which a socket is not read for `FLOOD_PAUSE_MS`. */
+const FLOOD_DROPS = 50;
+/** How long (ms) a flooding socket is not read after each `FLOOD_DROPS` dropped events. */
+const FLOOD_PAUSE_MS = 20;
+
+/**
+ * Paces the reading of a socket that keeps sending past its limits (docs/server.md §8). Events
+ * past a limit are dropped without work, but each still costs this process a WebSocket frame and
+ * a packet parse; after every `FLOOD_DROPS` drops the socket's WebSocket is not read for
+ * `FLOOD_PAUSE_MS`, so a flood is read in slices with the process free for everyone else
+ * between them (a flood of 30,000 events is still read, and its sender's disconnect seen,
+ * within about a second). A client within the limits never drops that many, so it is never
+ * paused. Long-polling sockets are not paced (each of their requests is bounded).
+ */
+export class FloodBrake {
+  private dropped = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  /** `transport` gives the socket's current transport (Engine.IO's; a WebSocket one has `socket.pause/resume`). */
+  constructor(private readonly transport: () => unknown) {}
+
+  /** Counts one dropped event; every `FLOOD_DROPS`th pauses reading for `FLOOD_PAUSE_MS`. */
+  drop(): void {
+    if (this.timer) return;
+    this.dropped += 1;
+    if (this.dropped < FLOOD_DROPS) return;
+    const ws = webSocketOf(this.transport());
+    if (!ws) return;
+    this.dropped = 0;
+    ws.pause();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      ws.resume();
+    }, FLOOD_PAUSE_MS);
+  }
+
+  /** Resumes at once and forgets the pending timer (the Socket.IO socket disconnected; its connection may serve others). */
+  stop(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    webSocketOf(this.transport())?.resume();
+  }
+}
+
+/** The `ws` WebSocket under an Engine.IO websocket transport, or null for another transport. */
+function webSocketOf(transport: unknown): { pause(): void; resume(): void } | null {
+  const ws = (transport as { name?: string; socket?: { pause?: unknown; resume?: unknown } } | null)?.socket;
+  if ((transport as { name?: string } | null)?.name !== 'websocket' || !ws) return null;
+  if (typeof ws.pause !== 'function' || typeof ws.resume !== 'function') return null;
+  return ws as { pause(): void; resume(): void };
+}
+
 /**
  * Counters shared by every socket of a user or an address, in memory for one process or in Redis
  * when REDIS_URL is set, so the bound holds across processes (rate-limiter-flexible). When Redis

@@ -1,7 +1,7 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi, afterEach } from 'vitest';
 import { clientAddress } from '../../server/http/clientAddress';
 import { MemoryConnectionCap } from '../../server/realtime/connections';
-import { SocketWindow } from '../../server/realtime/limits';
+import { FloodBrake, SocketWindow } from '../../server/realtime/limits';
 import { loadConfig } from '../../server/config';
 
 /** The pieces of docs/server.md §8 that need no server: addresses, windows, the cap, the configuration. */
@@ -46,6 +46,52 @@ describe('MemoryConnectionCap', () => {
     cap.release('a', '1');
     expect(await cap.acquire('a', '5')).toBe(true);
     expect(await cap.acquire('a', '6')).toBe(false);
+  });
+});
+
+describe('FloodBrake', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A stand-in Engine.IO transport whose ws records its pause and resume calls. */
+  function transport(name: string) {
+    const calls: string[] = [];
+    return { calls, t: { name, socket: { pause: () => calls.push('pause'), resume: () => calls.push('resume') } } };
+  }
+
+  it('pauses a websocket for 20 ms after every 50 drops, and counts afresh after', () => {
+    vi.useFakeTimers();
+    const { calls, t } = transport('websocket');
+    const brake = new FloodBrake(() => t);
+    for (let i = 0; i < 49; i += 1) brake.drop();
+    expect(calls).toEqual([]);
+    brake.drop();
+    expect(calls).toEqual(['pause']);
+    // Drops read from the chunk already received while paused start no second pause.
+    for (let i = 0; i < 100; i += 1) brake.drop();
+    vi.advanceTimersByTime(19);
+    expect(calls).toEqual(['pause']);
+    vi.advanceTimersByTime(1);
+    expect(calls).toEqual(['pause', 'resume']);
+    for (let i = 0; i < 49; i += 1) brake.drop();
+    expect(calls).toEqual(['pause', 'resume']);
+    brake.drop();
+    expect(calls).toEqual(['pause', 'resume', 'pause']);
+  });
+
+  it('never pauses a long-polling transport, and a disconnect resumes at once, not again later', () => {
+    vi.useFakeTimers();
+    const polling = transport('polling');
+    const slow = new FloodBrake(() => polling.t);
+    for (let i = 0; i < 200; i += 1) slow.drop();
+    expect(polling.calls).toEqual([]);
+    const ws = transport('websocket');
+    const brake = new FloodBrake(() => ws.t);
+    for (let i = 0; i < 50; i += 1) brake.drop();
+    brake.stop();
+    expect(ws.calls).toEqual(['pause', 'resume']);
+    vi.advanceTimersByTime(2_000);
+    brake.stop();
+    expect(ws.calls).toEqual(['pause', 'resume']);
   });
 });
 
