@@ -59,23 +59,65 @@ function options(config: Pick<Config, 'logLevel'>, json: boolean): LoggerOptions
   };
 }
 
-/** Log bytes gathered before a write (about 20 request lines). */
-const LOG_BUFFER_BYTES = 4096;
+/** Log characters gathered before they are handed to the writer (about 100 request lines). */
+const LOG_BATCH_CHARS = 16_384;
 /** The longest a log line waits for its write (ms). */
 const LOG_FLUSH_MS = 50;
 
 /**
+ * Whole JSON lines gathered in an array and handed to pino's sonic-boom writer one batch at a
+ * time (up to LOG_BATCH_CHARS, or LOG_FLUSH_MS after the first line of a batch), so sonic-boom
+ * (which measures its pending text's bytes on every write it is given) sees one write per batch
+ * instead of one per line, and the file descriptor one write per batch. sonic-boom still does
+ * the writing itself (asynchronous, EAGAIN retries, flushSync).
+ */
+class LineBatches implements DestinationStream {
+  private lines: string[] = [];
+  private chars = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly writer: ReturnType<typeof pino.destination>) {}
+
+  /** Takes one line (pino gives whole lines); a full batch goes to the writer at once. */
+  write(line: string): void {
+    this.lines.push(line);
+    this.chars += line.length;
+    if (this.chars >= LOG_BATCH_CHARS) this.hand();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.hand(), LOG_FLUSH_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Hands what is gathered to the writer (asynchronous write). */
+  private hand(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.lines.length === 0) return;
+    const text = this.lines.join('');
+    this.lines = [];
+    this.chars = 0;
+    this.writer.write(text);
+  }
+
+  /** Writes everything gathered and pending synchronously (process exit). */
+  flushSync(): void {
+    this.hand();
+    this.writer.flushSync();
+  }
+}
+
+/**
  * Where lines go: one JSON object per line on stdout, or pino-pretty's readable lines when a
  * person runs the server in a terminal (stdout is a TTY) outside production. The JSON lines are
- * written asynchronously (pino's sonic-boom destination), gathered until LOG_BUFFER_BYTES are
- * waiting or LOG_FLUSH_MS have passed, so a busy process makes one write for many lines instead of
- * one each, and a quiet one shows a line within LOG_FLUSH_MS. What is still buffered when the process
- * exits (process.exit included) is written synchronously then, so nothing is lost on a shutdown
- * or a fatal error.
+ * written asynchronously in batches (LineBatches over pino's sonic-boom destination), so a busy
+ * process makes one write for many lines instead of one each, and a quiet one shows a line within
+ * LOG_FLUSH_MS. What is still gathered when the process exits (process.exit included) is written
+ * synchronously then, so nothing is lost on a shutdown or a fatal error.
  */
 function destination(config: Pick<Config, 'production'>): { json: boolean; stream: DestinationStream } {
   if (process.stdout.isTTY && !config.production) return { json: false, stream: pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l' }) };
-  const stream = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS });
+  const stream = new LineBatches(pino.destination({ dest: 1, sync: false }));
   process.on('exit', () => {
     try {
       stream.flushSync();
