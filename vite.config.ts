@@ -42,7 +42,15 @@ function precompress(): Plugin {
 const GAME_SCREEN =
   /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|rollMoment|banner)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
 const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|GamePlayPage)\./;
-const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.)/;
+const GAME_SHARED =
+  /\/(contract\/(socket|proofView|dink|forecastView|game\/(index|viewTexts|roles|moves|standings|tiers|reliefView))\.ts|src\/ui\/(Breadcrumb|NotFoundPage)\.|src\/base\/(useNow|useNearScreen)\.|src\/api\/publicGame\.|machines\/forecast\.)/;
+/**
+ * React (its DOM renderer, scheduler and JSX runtime) in one chunk, the app's first step
+ * (src/main.tsx), and the few small modules the app's first screens share with the lazy pages in
+ * another, instead of a request for each.
+ */
+const REACT = /\/node_modules\/(react|react-dom|scheduler)\//;
+const APP_SHARED = /\/(src\/ui\/Notice|contract\/game\/(status|board|split)|contract\/lobby|machines\/listLoader)\./;
 const LAZY_ONLY_CHUNKS = ['gameScreen', 'gameShared'];
 
 /**
@@ -74,11 +82,44 @@ function entryStaysLight(): Plugin {
 }
 
 /**
+ * Adds `<link rel="modulepreload">` to index.html for the chunks the entry imports dynamically
+ * (src/main.tsx evaluates the app in steps, one dynamic import each) and for everything they import
+ * statically, so they download beside the entry instead of after it has run. Vite itself preloads
+ * only an entry's static imports.
+ */
+function stagedEntry(): Plugin {
+  return {
+    name: 'staged-entry',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const entry = ctx.chunk;
+        const bundle = ctx.bundle;
+        if (!entry || !bundle) return;
+        const files: string[] = [];
+        const seen = new Set<string>([entry.fileName, ...entry.imports]);
+        const walk = (file: string) => {
+          if (seen.has(file)) return;
+          seen.add(file);
+          const c = bundle[file];
+          if (c?.type !== 'chunk') return;
+          files.push(file);
+          c.imports.forEach(walk);
+        };
+        entry.dynamicImports.forEach(walk);
+        return files.map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` }, injectTo: 'head' as const }));
+      },
+    },
+  };
+}
+
+/**
  * Vite builds the client into dist/; Vitest runs every test kind (see README). Vitest is only
  * referenced for its types, so `npm start` builds with production dependencies alone.
  */
 export default defineConfig(({ command }) => ({
-  plugins: [react(), precompress(), entryStaysLight()],
+  plugins: [react(), precompress(), entryStaysLight(), stagedEntry()],
   resolve: {
     // react-router's package exports name only its development build (dev warnings on), for
     // production builds too (remix-run/react-router#12532, #14102); the build takes its production
@@ -108,6 +149,8 @@ export default defineConfig(({ command }) => ({
           groups: [
             { name: 'gameScreen', includeDependenciesRecursively: false, test: (id: string) => GAME_SCREEN.test(id) && !GAME_SCREEN_EXCLUDED.test(id) },
             { name: 'gameShared', includeDependenciesRecursively: false, test: GAME_SHARED },
+            { name: 'react', includeDependenciesRecursively: false, test: REACT },
+            { name: 'appShared', includeDependenciesRecursively: false, test: APP_SHARED },
           ],
         },
       },
