@@ -42,12 +42,12 @@ function precompress(): Plugin {
 const GAME_SCREEN =
   /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|rollMoment|banner)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
 const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|GamePlayPage)\./;
-const GAME_SHARED =
-  /\/(contract\/(socket|proofView|dink|forecastView|game\/(index|viewTexts|roles|moves|standings|tiers|reliefView))\.ts|src\/ui\/(Breadcrumb|NotFoundPage)\.|src\/base\/(useNow|useNearScreen)\.|src\/api\/publicGame\.|machines\/forecast\.)/;
+const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.)/;
 /**
  * React (its DOM renderer, scheduler and JSX runtime) in one chunk, the app's first step
  * (src/main.tsx), and the few small modules the app's first screens share with the lazy pages in
- * another, instead of a request for each.
+ * another, instead of a request for each. A group must not make two chunks import each other
+ * (see noChunkCycles).
  */
 const REACT = /\/node_modules\/(react|react-dom|scheduler)\//;
 const APP_SHARED = /\/(src\/ui\/Notice|contract\/game\/(status|board|split)|contract\/lobby|machines\/listLoader)\./;
@@ -77,6 +77,33 @@ function entryStaysLight(): Plugin {
         const heavy = [...seen].filter((f) => LAZY_ONLY_CHUNKS.includes(names.get(f) ?? ''));
         if (heavy.length > 0) this.error(`the entry ${chunk.fileName} statically imports ${heavy.join(', ')}: a module of its graph matches GAME_SCREEN or GAME_SHARED (vite.config.ts)`);
       }
+    },
+  };
+}
+
+/**
+ * Fails the build when chunks import each other in a cycle: the chunk a page happens to load
+ * first then runs before the one it needs, and reads its exports while they are still undefined
+ * (a codeSplitting group that gathers modules from both sides of an import makes such a cycle).
+ */
+function noChunkCycles(): Plugin {
+  return {
+    name: 'no-chunk-cycles',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const imports = (file: string) => {
+        const c = bundle[file];
+        return c?.type === 'chunk' ? c.imports : [];
+      };
+      const done = new Set<string>();
+      const walk = (file: string, path: string[]) => {
+        const at = path.indexOf(file);
+        if (at >= 0) this.error(`chunks import each other: ${[...path.slice(at), file].join(' -> ')} (vite.config.ts codeSplitting groups)`);
+        if (done.has(file)) return;
+        imports(file).forEach((next) => walk(next, [...path, file]));
+        done.add(file);
+      };
+      for (const file of Object.keys(bundle)) walk(file, []);
     },
   };
 }
@@ -119,7 +146,7 @@ function stagedEntry(): Plugin {
  * referenced for its types, so `npm start` builds with production dependencies alone.
  */
 export default defineConfig(({ command }) => ({
-  plugins: [react(), precompress(), entryStaysLight(), stagedEntry()],
+  plugins: [react(), precompress(), entryStaysLight(), noChunkCycles(), stagedEntry()],
   resolve: {
     // react-router's package exports name only its development build (dev warnings on), for
     // production builds too (remix-run/react-router#12532, #14102); the build takes its production
