@@ -37,11 +37,11 @@ function precompress(): Plugin {
  * in one chunk, and the contract/ui modules it shares with other lazy pages in another, instead of
  * a dozen small chunks that each cost a request and its headers. Neither may be loaded by the entry: see
  * entryStaysLight. Files the main chunk imports (StatusBadge, the path builders of
- * src/base/paths.ts) and the members-only proof panel stay out.
+ * src/base/paths.ts), the members-only proof panel and the Leader's revert dialog stay out.
  */
 const GAME_SCREEN =
   /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|rollMoment|banner)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
-const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|GamePlayPage)\./;
+const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|RevertDialog|GamePlayPage)\./;
 const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.)/;
 /**
  * React (its DOM renderer, scheduler and JSX runtime) in one chunk, the app's first step
