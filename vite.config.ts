@@ -46,12 +46,13 @@ const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles
 /**
  * React (its DOM renderer, scheduler and JSX runtime) in one chunk, the app's first step
  * (src/main.tsx), and the few small modules the app's first screens share with the lazy pages in
- * another, and the game pages' smallest shared modules in a third, instead of a request for each.
+ * another, and the lazy pages' smallest shared modules (game tiers, the forecast and confirm-flow
+ * charts, small hooks) in a third, instead of a request for each.
  * A group must not make two chunks import each other
  * (see noChunkCycles).
  */
 const REACT = /\/node_modules\/(react|react-dom|scheduler)\//;
-const GAME_SMALL = /\/(contract\/(game\/tiers|forecastView)|src\/base\/(useNow|useNearScreen)|machines\/forecast\.)/;
+const SMALL_SHARED = /\/(contract\/(game\/tiers|forecastView)|src\/base\/(useNow|useNearScreen)|src\/ui\/confirmAction|machines\/(forecast\.|confirmAction\.machine))/;
 const APP_SHARED = /\/(src\/ui\/Notice|contract\/game\/(status|board|split)|contract\/lobby|machines\/listLoader)\./;
 const LAZY_ONLY_CHUNKS = ['gameScreen', 'gameShared'];
 
@@ -180,7 +181,7 @@ export default defineConfig(({ command }) => ({
             { name: 'gameShared', includeDependenciesRecursively: false, test: GAME_SHARED },
             { name: 'react', includeDependenciesRecursively: false, test: REACT },
             { name: 'appShared', includeDependenciesRecursively: false, test: APP_SHARED },
-            { name: 'gameSmall', includeDependenciesRecursively: false, test: GAME_SMALL },
+            { name: 'smallShared', includeDependenciesRecursively: false, test: SMALL_SHARED },
           ],
         },
       },
