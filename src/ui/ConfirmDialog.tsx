@@ -10,7 +10,6 @@ import type { ConfirmActionRef } from './confirmAction';
 // can hold the flow without loading the dialog library until it may show it.
 export { useConfirmAction, type ConfirmActionRef, type Nothing } from './confirmAction';
 
-
 /**
  * The modal of every confirm flow (docs/game-rules.md §6 modal flows), opened by the chart:
  * confirming shows `children` (text or form fields) with Cancel and the confirm button;
