@@ -37,12 +37,23 @@ function precompress(): Plugin {
  * in one chunk, and the contract/ui modules it shares with other lazy pages in another, instead of
  * a dozen small chunks that each cost a request and its headers. Neither may be loaded by the entry: see
  * entryStaysLight. Files the main chunk imports (StatusBadge, the path builders of
- * src/base/paths.ts) and the members-only proof panel stay out.
+ * src/base/paths.ts), the members-only proof panel and the Leader's revert dialog stay out.
  */
 const GAME_SCREEN =
   /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|rollMoment|banner)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
-const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|GamePlayPage)\./;
+const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|RevertDialog|GamePlayPage)\./;
 const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.)/;
+/**
+ * React (its DOM renderer, scheduler and JSX runtime) in one chunk, the app's first step
+ * (src/main.tsx), and the few small modules the app's first screens share with the lazy pages in
+ * another, and the lazy pages' smallest shared modules (game tiers, the forecast and confirm-flow
+ * charts, small hooks) in a third, instead of a request for each.
+ * A group must not make two chunks import each other
+ * (see noChunkCycles).
+ */
+const REACT = /\/node_modules\/(react|react-dom|scheduler)\//;
+const SMALL_SHARED = /\/(contract\/(game\/tiers|forecastView)|src\/base\/(useNow|useNearScreen)|src\/ui\/confirmAction|machines\/(forecast\.|confirmAction\.machine))/;
+const APP_SHARED = /\/(src\/ui\/Notice|contract\/game\/(status|board|split)|contract\/lobby|machines\/listLoader)\./;
 const LAZY_ONLY_CHUNKS = ['gameScreen', 'gameShared'];
 
 /**
@@ -74,11 +85,71 @@ function entryStaysLight(): Plugin {
 }
 
 /**
+ * Fails the build when chunks import each other in a cycle: the chunk a page happens to load
+ * first then runs before the one it needs, and reads its exports while they are still undefined
+ * (a codeSplitting group that gathers modules from both sides of an import makes such a cycle).
+ */
+function noChunkCycles(): Plugin {
+  return {
+    name: 'no-chunk-cycles',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const imports = (file: string) => {
+        const c = bundle[file];
+        return c?.type === 'chunk' ? c.imports : [];
+      };
+      const done = new Set<string>();
+      const walk = (file: string, path: string[]) => {
+        const at = path.indexOf(file);
+        if (at >= 0) this.error(`chunks import each other: ${[...path.slice(at), file].join(' -> ')} (vite.config.ts codeSplitting groups)`);
+        if (done.has(file)) return;
+        imports(file).forEach((next) => walk(next, [...path, file]));
+        done.add(file);
+      };
+      for (const file of Object.keys(bundle)) walk(file, []);
+    },
+  };
+}
+
+/**
+ * Adds `<link rel="modulepreload">` to index.html for the chunks the entry imports dynamically
+ * (src/main.tsx evaluates the app in steps, one dynamic import each) and for everything they import
+ * statically, so they download beside the entry instead of after it has run. Vite itself preloads
+ * only an entry's static imports.
+ */
+function stagedEntry(): Plugin {
+  return {
+    name: 'staged-entry',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const entry = ctx.chunk;
+        const bundle = ctx.bundle;
+        if (!entry || !bundle) return;
+        const files: string[] = [];
+        const seen = new Set<string>([entry.fileName, ...entry.imports]);
+        const walk = (file: string) => {
+          if (seen.has(file)) return;
+          seen.add(file);
+          const c = bundle[file];
+          if (c?.type !== 'chunk') return;
+          files.push(file);
+          c.imports.forEach(walk);
+        };
+        entry.dynamicImports.forEach(walk);
+        return files.map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` }, injectTo: 'head' as const }));
+      },
+    },
+  };
+}
+
+/**
  * Vite builds the client into dist/; Vitest runs every test kind (see README). Vitest is only
  * referenced for its types, so `npm start` builds with production dependencies alone.
  */
 export default defineConfig(({ command }) => ({
-  plugins: [react(), precompress(), entryStaysLight()],
+  plugins: [react(), precompress(), entryStaysLight(), noChunkCycles(), stagedEntry()],
   resolve: {
     // react-router's package exports name only its development build (dev warnings on), for
     // production builds too (remix-run/react-router#12532, #14102); the build takes its production
@@ -108,6 +179,9 @@ export default defineConfig(({ command }) => ({
           groups: [
             { name: 'gameScreen', includeDependenciesRecursively: false, test: (id: string) => GAME_SCREEN.test(id) && !GAME_SCREEN_EXCLUDED.test(id) },
             { name: 'gameShared', includeDependenciesRecursively: false, test: GAME_SHARED },
+            { name: 'react', includeDependenciesRecursively: false, test: REACT },
+            { name: 'appShared', includeDependenciesRecursively: false, test: APP_SHARED },
+            { name: 'smallShared', includeDependenciesRecursively: false, test: SMALL_SHARED },
           ],
         },
       },

@@ -1,11 +1,7 @@
-import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { SessionProvider } from './base/session';
-import { routes } from './app/routes';
 import { adoptCspNonce } from './base/cspNonce';
 import { warmTimeFormat } from './base/timeFormat';
 import { revealApp } from './base/firstDrawing';
+import { nextTask } from './base/nextTask';
 import './styles.css';
 
 adoptCspNonce();
@@ -18,19 +14,24 @@ if (window.location.pathname.startsWith('/games/')) warmTimeFormat();
 const FIRST_DRAWING_MAX_MS = 15_000;
 setTimeout(revealApp, FIRST_DRAWING_MAX_MS);
 
-// The router and the first render start in a task of their own after the
-// bundle's evaluation, and the first render is a transition that React splits into short slices,
-// so neither adds to one long task on a slow phone. The static loading shell of index.html shows
-// until then.
-setTimeout(() => {
-  const router = createBrowserRouter(routes);
-  startTransition(() => {
-    createRoot(document.getElementById('root')!).render(
-      <StrictMode>
-        <SessionProvider>
-          <RouterProvider router={router} />
-        </SessionProvider>
-      </StrictMode>,
-    );
-  });
-}, 0);
+/**
+ * The app's code is evaluated in steps, each a task of its own, so that no step is a long task on a
+ * slow phone: React's DOM renderer, the router library, the session (xstate, valibot, ky), then the
+ * routes' screens; then the router is created and the first render starts as a transition, which
+ * React splits into short slices (src/app/mount.tsx). Each step's chunk is preloaded by index.html
+ * (vite.config.ts stagedEntry), so the steps wait on no request. The static loading shell of
+ * index.html (or a spectator page's first drawing) shows until then.
+ */
+async function start(): Promise<void> {
+  await import('react-dom/client');
+  await nextTask();
+  await import('./app/routerLibrary');
+  await nextTask();
+  await import('./base/session');
+  await nextTask();
+  const mount = await import('./app/mount');
+  await nextTask();
+  await mount.mountApp(nextTask);
+}
+
+void start();

@@ -7,6 +7,7 @@ interface ManifestChunk {
   name?: string;
   isEntry?: boolean;
   imports?: string[];
+  dynamicImports?: string[];
 }
 
 type Manifest = Record<string, ManifestChunk>;
@@ -57,6 +58,13 @@ function chunkFiles(manifest: Manifest, key: string, skip: Set<string>): string[
   return files;
 }
 
+/** Adds `key` and the keys of every chunk it imports statically to `keys`. */
+function chunkKeys(manifest: Manifest, key: string, keys: Set<string>): void {
+  if (keys.has(key) || !manifest[key]) return;
+  keys.add(key);
+  manifest[key].imports?.forEach((k) => chunkKeys(manifest, k, keys));
+}
+
 /** The game id of a spectator game page's path (/games/spectate/{gameId}), or null for any other path. */
 export function spectatedGameId(pathname: string): number | null {
   const page = SPECTATE_PAGE.exec(pathname);
@@ -67,8 +75,8 @@ export function spectatedGameId(pathname: string): number | null {
 /**
  * The preload tags a page's index.html gets at the end of its <head>.
  * For a spectator game page, /games/spectate/{gameId}: `<link rel="modulepreload">` for the game
- * screen's lazy chunks (from the build manifest in `clientDir`; the entry's own imports are
- * preloaded by index.html already) and `<link rel="preload" as="fetch">` for the public game
+ * screen's lazy chunks (from the build manifest in `clientDir`; the entry's own imports, and the
+ * steps src/main.tsx imports dynamically with theirs, are preloaded by index.html already) and `<link rel="preload" as="fetch">` for the public game
  * answer (GET /api/public/game/{gameId}, with credentials as the client's ky instance sends
  * them), so both download beside the entry instead of after it has run. Empty for any other path;
  * without a manifest only the game answer is preloaded.
@@ -80,7 +88,11 @@ export function pagePreloads(clientDir: string, pathname: string): string {
   const manifest = readManifest(clientDir);
   if (manifest) {
     const entryKey = PAGE_ENTRY in manifest ? PAGE_ENTRY : Object.keys(manifest).find((k) => manifest[k].isEntry && k !== BOOT_ENTRY);
-    const skip = new Set(entryKey ? [entryKey, ...(manifest[entryKey].imports ?? [])] : []);
+    // The entry's static imports, and the steps it imports dynamically with theirs (src/main.tsx),
+    // are preloaded by index.html already (vite.config.ts stagedEntry).
+    const entry = entryKey ? manifest[entryKey] : undefined;
+    const skip = new Set<string>(entryKey ? [entryKey] : []);
+    for (const k of [...(entry?.imports ?? []), ...(entry?.dynamicImports ?? [])]) chunkKeys(manifest, k, skip);
     const key = SPECTATOR_MODULE in manifest ? SPECTATOR_MODULE : Object.keys(manifest).find((k) => manifest[k].name === SPECTATOR_CHUNK);
     for (const file of key ? chunkFiles(manifest, key, skip) : []) tags.push(`<link rel="modulepreload" crossorigin href="/${file}">`);
   }

@@ -1,52 +1,14 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { useActorRef, useSelector } from '@xstate/react';
-import { useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { assign, fromPromise, type ActorRefFrom } from 'xstate';
-import { confirmActionChart, type ActionResult, type ConfirmPayload, type PerformInput } from '../../machines/confirmAction.machine';
+import { useSelector } from '@xstate/react';
+import type { FormEvent, ReactNode } from 'react';
 import * as sel from '../../machines/confirmAction.selectors';
 import { Notice } from './Notice';
 import { ChartDialogContent } from './Modal';
+import type { ConfirmActionRef } from './confirmAction';
 
-/** A confirmAction actor as components hold it, typed by its use's draft and subject. */
-export type ConfirmActionRef<TDraft extends object, TSubject extends object> = ActorRefFrom<ReturnType<typeof confirmActionChart<TDraft, TSubject>>>;
-
-/** No form values, or nothing to act on. */
-export type Nothing = Record<never, never>;
-
-/** The effects one modal use gives the confirmAction chart. */
-export interface ConfirmEffects<TDraft extends object, TSubject extends object> {
-  /** The draft and subject while the modal is closed (the form's empty values). */
-  closed: ConfirmPayload<TDraft, TSubject>;
-  /** The call; resolves with the success message, rejects with an Error whose message is shown. */
-  perform: (input: PerformInput<TDraft, TSubject>) => Promise<ActionResult>;
-  /** Form rule: an error text, or null when the draft may be submitted. */
-  validate?: (draft: TDraft) => string | null;
-  /** Called once on success (refresh data, navigate ...). */
-  onSucceeded?: (input: PerformInput<TDraft, TSubject> & { result: string | null }) => void;
-}
-
-/**
- * A confirmAction actor with one use's effects provided (docs/architecture.md: flow actors come from
- * `useActorRef(machine.provide(...))`). The provided implementations read the effects of the
- * latest render, so they never act on a stale closure.
- */
-export function useConfirmAction<TDraft extends object, TSubject extends object>(effects: ConfirmEffects<TDraft, TSubject>): ConfirmActionRef<TDraft, TSubject> {
-  const latest = useRef(effects);
-  useLayoutEffect(() => {
-    latest.current = effects;
-  });
-  const [chart] = useState(() => confirmActionChart(effects.closed));
-  return useActorRef(
-    chart.provide({
-      actors: { performAction: fromPromise(({ input }) => latest.current.perform(input)) },
-      guards: { isDraftValid: ({ context }) => !latest.current.validate || latest.current.validate(context.draft) === null },
-      actions: {
-        assignValidationError: assign(({ context }) => ({ error: latest.current.validate?.(context.draft) ?? null })),
-        notifySucceeded: ({ context }) => latest.current.onSucceeded?.({ draft: context.draft, subject: context.subject, result: context.result }),
-      },
-    }),
-  );
-}
+// The confirm flow's chart and hook live apart from the dialog (src/ui/confirmAction.ts), so a screen
+// can hold the flow without loading the dialog library until it may show it.
+export { useConfirmAction, type ConfirmActionRef, type Nothing } from './confirmAction';
 
 /**
  * The modal of every confirm flow (docs/game-rules.md §6 modal flows), opened by the chart:

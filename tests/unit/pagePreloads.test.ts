@@ -4,15 +4,20 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pagePreloads, withFirstDrawing, withHeadTags } from '../../server/http/pagePreloads';
 
-/** A client build with the manifest shape Vite writes (vite.config.ts: the game screen's group chunks). */
+/**
+ * A client build with the manifest shape Vite writes (vite.config.ts: the game screen's group
+ * chunks; the entry's steps, imported dynamically by src/main.tsx and preloaded by index.html).
+ */
 function fakeBuild(withBoot = false): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'preloads-'));
   fs.mkdirSync(path.join(dir, '.vite'));
   const manifest = {
-    'index.html': { file: 'assets/index-A.js', isEntry: true, imports: ['_jsx-runtime-B.js', '_client-C.js'], dynamicImports: ['_gameScreen-D.js'] },
+    'index.html': { file: 'assets/index-A.js', isEntry: true, imports: ['_jsx-runtime-B.js'], dynamicImports: ['_react-H.js', 'src/app/mount.tsx'] },
     '_jsx-runtime-B.js': { file: 'assets/jsx-runtime-B.js' },
+    '_react-H.js': { file: 'assets/react-H.js', name: 'react', isDynamicEntry: true },
+    'src/app/mount.tsx': { file: 'assets/mount-I.js', name: 'mount', isDynamicEntry: true, imports: ['_react-H.js', '_client-C.js', 'index.html'], dynamicImports: ['_gameScreen-D.js'] },
     '_client-C.js': { file: 'assets/client-C.js', imports: ['_jsx-runtime-B.js'] },
-    '_gameScreen-D.js': { file: 'assets/gameScreen-D.js', name: 'gameScreen', imports: ['_client-C.js', '_gameShared-E.js', 'index.html'] },
+    '_gameScreen-D.js': { file: 'assets/gameScreen-D.js', name: 'gameScreen', imports: ['src/app/mount.tsx', '_react-H.js', '_client-C.js', '_gameShared-E.js', 'index.html'] },
     '_gameShared-E.js': { file: 'assets/gameShared-E.js', name: 'gameShared', imports: ['_jsx-runtime-B.js', 'index.html'] },
   };
   const boot = withBoot ? { 'src/boot.ts': { file: 'assets/boot-F.js', name: 'boot', isEntry: true } } : {};
@@ -24,7 +29,7 @@ describe('preload tags of a page', () => {
   const dir = fakeBuild();
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it("a spectator game page preloads the game screen's chunks (not the entry's) and its public game answer", () => {
+  it("a spectator game page preloads the game screen's chunks (not the entry's, nor its steps') and its public game answer", () => {
     const tags = pagePreloads(dir, '/games/spectate/42');
     expect(tags).toBe(
       '<link rel="modulepreload" crossorigin href="/assets/gameScreen-D.js">' +

@@ -1,11 +1,11 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef, type CSSProperties } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, type CSSProperties } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { LogEntry, Winner } from '../../../contract/gameApi';
 import { standingsOf } from '../../../contract/game/standings';
 import type { gamePlayMachine } from '../../../machines/gamePlay.machine';
 import type { ActionResult } from '../../../machines/confirmAction.machine';
-import { ConfirmDialog, useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
+import { useConfirmAction, type Nothing } from '../../ui/confirmAction';
 import { Podium } from '../../ui/Podium';
 import { GAME_ACTION_TEXTS, REVERT_TEXTS } from './texts';
 import * as sel from '../../../machines/gamePlay.selectors';
@@ -24,6 +24,9 @@ import { logTime, warmTimeFormat } from '../../base/timeFormat';
 import { useLogHold, type RollMomentRef } from './RollMoment';
 import { RELIEF_VIEW_TEXTS, reliefButtonText } from '../../../contract/game/reliefView';
 import { WinChance, type ForecastRef } from './WinChances';
+
+/** The revert confirmation with its dialog library, loaded when a Leader's panel first shows (RevertDialog.tsx). */
+const RevertDialog = lazy(() => import('./RevertDialog').then((m) => ({ default: m.RevertDialog })));
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
@@ -197,9 +200,9 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
           </button>
         </div>
         <ReliefButton actor={actor} live={live} />
-        <ConfirmDialog actor={revert} title={REVERT_TEXTS.title} confirmLabel={REVERT_TEXTS.confirm} processingText={REVERT_TEXTS.processing} danger>
-          <p>{REVERT_TEXTS.body(leader?.name ?? 'Your team', revertsLeft)}</p>
-        </ConfirmDialog>
+        <Suspense fallback={null}>
+          <RevertDialog actor={revert} teamName={leader?.name ?? 'Your team'} revertsLeft={revertsLeft} />
+        </Suspense>
       </>
     );
 
