@@ -688,7 +688,7 @@ order by ts.team_id`.compile(db),
 const ONE_STATEMENT_ROLLS = new Map<number, ReturnType<typeof oneStatementRoll>>();
 
 /** The compiled ONE_STATEMENT_ROLL of `count` log entries (oneStatementRoll), made on first use. */
-export function oneStatementRollOf(count: number): ReturnType<typeof oneStatementRoll> {
+function oneStatementRollOf(count: number): ReturnType<typeof oneStatementRoll> {
   let statement = ONE_STATEMENT_ROLLS.get(count);
   if (!statement) {
     statement = oneStatementRoll(count);
