@@ -115,6 +115,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * (contract lastMoveOf; null after a revert). The progress's team states are those read in 2 with
  * the team's new state. Resolves after COMMIT, so callers broadcast only what is persisted. Any
  * other error (database down) is thrown as is.
+ * A roll that does not win is made in one go (docs/server.md §5): on SQLite these steps as one
+ * synchronous transaction (rollAtOnce), on PostgreSQL one statement computed from `pre`
+ * (rollInOneStatement); when that cannot apply it, nothing was written and the transaction above
+ * runs it.
  */
 export async function applyTeamAction(
   db: Db,
