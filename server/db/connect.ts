@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
-import type { Database as Schema } from './schema';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type CompiledQuery, type Migration, type MigrationProvider } from 'kysely';
+import type { Database as Schema, Db } from './schema';
 import { log } from '../observability/log';
 import { countDbQuery } from '../observability/metrics';
 import { PREPARED_SQL } from './compiled';
@@ -143,7 +143,9 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     // Unicode lower case for case-insensitive search beyond ASCII (SQLite's own lower() and LIKE
     // fold ASCII only); used by the task pool search (server/tasks/repository.ts).
     sqlite.function('unicode_lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
-    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }), ...counting });
+    const statements = reusingStatements(sqlite);
+    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements }), ...counting });
+    syncHandles.set(db, syncSqlite(db, sqlite, statements, opts.countQueries === true));
   }
   const provider: MigrationProvider = {
     async getMigrations() {
@@ -187,6 +189,58 @@ function reusingStatements(sqlite: Database.Database): { prepare(sql: string): D
       return stmt;
     },
     close: () => sqlite.close(),
+  };
+}
+
+/**
+ * Synchronous statements on a SQLite database's better-sqlite3 handle, for a roll that runs its
+ * whole transaction in one go (games/play.ts applyTeamAction; docs/server.md §5, §7): no await
+ * between its statements, none of Kysely's per-statement promises.
+ */
+export interface SyncSqlite {
+  /**
+   * Runs `fn` as one `BEGIN IMMEDIATE` … `COMMIT` transaction (SQLite's write lock taken first,
+   * so every read in it is current), while holding the Kysely instance's only connection: no
+   * Kysely transaction can be open on the handle meanwhile. Rolled back, and the error thrown on,
+   * when `fn` throws; SQLITE_BUSY when another process held the lock past busy_timeout.
+   */
+  transaction<T>(fn: () => T): Promise<T>;
+  /** Runs a compiled statement (compiled.ts) on the handle: its rows (empty unless it returns rows) and the rows it changed. */
+  execute<R>(query: CompiledQuery<R>): { rows: R[]; changes: number };
+}
+
+/** The SyncSqlite of each SQLite Kysely instance openDatabase made. */
+const syncHandles = new WeakMap<object, SyncSqlite>();
+
+/** The synchronous access to `db`'s SQLite handle (SyncSqlite), or undefined for PostgreSQL and for a transaction. */
+export function syncSqliteOf(db: Db): SyncSqlite | undefined {
+  return syncHandles.get(db);
+}
+
+/** SyncSqlite over `sqlite`, whose statements are `statements`' (Kysely's) and counted like Kysely's when `counting`. */
+function syncSqlite(db: Kysely<Schema>, sqlite: Database.Database, statements: ReturnType<typeof reusingStatements>, counting: boolean): SyncSqlite {
+  const run = (sql: string) => {
+    if (counting) countDbQuery();
+    statements.prepare(sql).run();
+  };
+  return {
+    transaction: (fn) => db.connection().execute(async () => {
+      run('begin immediate');
+      try {
+        const result = fn();
+        run('commit');
+        return result;
+      } catch (err) {
+        if (sqlite.inTransaction) run('rollback');
+        throw err;
+      }
+    }),
+    execute<R>(query: CompiledQuery<R>) {
+      if (counting) countDbQuery();
+      const stmt = statements.prepare(query.sql);
+      if (stmt.reader) return { rows: stmt.all(query.parameters) as R[], changes: 0 };
+      return { rows: [], changes: stmt.run(query.parameters).changes };
+    },
   };
 }
 

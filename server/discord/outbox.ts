@@ -46,13 +46,27 @@ export interface AnnouncedRoll {
 }
 
 /**
+ * Whether a roll that did not win is announced through `hook` (the game's webhook, null for
+ * none), as announceRoll decides: the webhook exists, is not disabled and announces rolls. For a
+ * caller that writes the outbox row itself (games/play.ts, SQLite's synchronous roll).
+ */
+export function announcesRolls(hook: GameWebhook | null): hook is GameWebhook {
+  return hook !== null && hook.state !== 'disabled' && announceOf(hook).rolls;
+}
+
+/** The outbox payload of a roll (announce.rolls), as announceRoll queues it. */
+export function rollAnnouncement(roll: AnnouncedRoll): Announcement {
+  return { kind: 'roll', ...roll };
+}
+
+/**
  * A roll (announce.rolls); when it `won` the game, then 'Game finished' (announce.status) and the
  * result (announce.results): the winner and the final standings (every team by position, then
  * name), read from the team states this transaction already wrote. `hook` is the game's webhook
  * as the roll's transaction read it (null for none), so it is not looked up again; without it, it is.
  */
 export async function announceRoll(trx: Db, gameId: number, roll: AnnouncedRoll, won: boolean, hook?: GameWebhook | null): Promise<void> {
-  await queue(trx, gameId, 'rolls', () => ({ kind: 'roll', ...roll }), hook);
+  await queue(trx, gameId, 'rolls', () => rollAnnouncement(roll), hook);
   if (!won) return;
   await announceStatus(trx, gameId, 'Game finished', hook);
   await queue(trx, gameId, 'results', async (event_name) => {

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, Db, DiscordWebhooksTable } from '../db/schema';
 import { nowIso } from '../db/connect';
+import { compiledQuery } from '../db/compiled';
 import type { Announce, WebhookState } from '../../contract/discord';
 import type { Announcement, QueuedAnnouncement } from './embeds';
 
@@ -51,8 +52,16 @@ export async function deleteWebhook(db: Db, eventId: number): Promise<void> {
 
 /** Appends an announcement to a webhook's queue (inside the transaction of the change it reports). */
 export async function insertAnnouncement(db: Db, webhookId: number, gameId: number | null, a: Announcement): Promise<void> {
-  await db.insertInto('discord_outbox').values({ webhook_id: webhookId, game_id: gameId, kind: a.kind, payload: JSON.stringify(a), created_at: nowIso() }).execute();
+  await INSERT_ANNOUNCEMENT.execute(db, { webhookId, gameId, kind: a.kind, payload: JSON.stringify(a), createdAt: nowIso() });
 }
+
+/**
+ * insertAnnouncement's statement, compiled once (server/db/compiled.ts): a discord_outbox row of
+ * webhook `webhookId` and game `gameId` (null for none), `kind`, the announcement as JSON
+ * `payload`, `createdAt` (ISO).
+ */
+export const INSERT_ANNOUNCEMENT = compiledQuery((db, p: { webhookId: number; gameId: number | null; kind: string; payload: string; createdAt: string }) =>
+  db.insertInto('discord_outbox').values({ webhook_id: p.webhookId, game_id: p.gameId, kind: p.kind, payload: p.payload, created_at: p.createdAt }));
 
 /** The oldest `limit` announcements of a webhook's queue, oldest first. */
 export async function queueHead(db: Db, webhookId: number, limit: number): Promise<QueuedAnnouncement[]> {

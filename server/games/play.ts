@@ -1,14 +1,19 @@
-import type { Expression, ExpressionBuilder, Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
-import { nowIso } from '../db/connect';
+import { nowIso, syncSqliteOf, type SyncSqlite } from '../db/connect';
 import { compiledQuery } from '../db/compiled';
 import { hashSessionId } from '../auth/sessions';
-import { GAME_NOT_FOUND, SERVER_LOG_NAME, insertLogs, parseConnections, parseWinners, storedHistory, storedTaskState, teamStateOf } from './repository';
+import {
+  GAME_NOT_FOUND, SERVER_LOG_NAME, insertLogs, logEntriesOf, logInsert, logInsertValues, parseConnections, parseWinners, storedHistory, storedTaskState,
+  teamStateOf, type LogInsertValues, type LogMessage,
+} from './repository';
 import { serverDieFor } from './dice';
 import { withdrawPending } from '../submissions/service';
-import { announceRoll, type AnnouncedRoll } from '../discord/outbox';
+import { announceRoll, announcesRolls, rollAnnouncement, type AnnouncedRoll } from '../discord/outbox';
+import { INSERT_ANNOUNCEMENT } from '../discord/repository';
 import type { GameWebhook } from '../discord/repository';
+import { SPECIAL_DESCRIPTIONS, UNASSIGNED_DESCRIPTION } from '../../contract/game/generate';
 import { arrivalState, mayRoll, PROOF_MESSAGES, type TaskState } from '../../contract/submission';
 import {
   applyRoll,
@@ -110,6 +115,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * (contract lastMoveOf; null after a revert). The progress's team states are those read in 2 with
  * the team's new state. Resolves after COMMIT, so callers broadcast only what is persisted. Any
  * other error (database down) is thrown as is.
+ * A roll that does not win is made in one go (docs/server.md §5): on SQLite these steps as one
+ * synchronous transaction (rollAtOnce), on PostgreSQL one statement computed from `pre`
+ * (rollInOneStatement); when that cannot apply it, nothing was written and the transaction above
+ * runs it.
  */
 export async function applyTeamAction(
   db: Db,
@@ -119,6 +128,19 @@ export async function applyTeamAction(
   pre: PrecheckedAction,
   now: () => string = nowIso,
 ): Promise<AppliedAction> {
+  if (kind === 'roll') {
+    const sync = dialect === 'sqlite' ? syncSqliteOf(db) : undefined;
+    if (sync) {
+      try {
+        return await sync.transaction(() => rollAtOnce(sync, db, action, pre, now()));
+      } catch (err) {
+        if (!(err instanceof NotAtOnce) && !(err instanceof StaleVersion) && !isBusy(err)) throw err;
+      }
+    } else if (dialect === 'postgres') {
+      const applied = await rollInOneStatement(db, action, pre, now());
+      if (applied) return applied;
+    }
+  }
   return retryingTransaction(db, dialect, (trx) => applyOnce(trx, dialect, kind, action, pre, now));
 }
 
@@ -288,8 +310,7 @@ function teamOf(r: {
 
 /** The board square `index` of a game (its task and tier), or undefined. */
 async function squareAt(db: Db, gameId: number, index: number) {
-  return db.selectFrom('board_squares').select(['task_description', 'task_difficulty'])
-    .where('game_id', '=', gameId).where('square_index', '=', index).executeTakeFirst();
+  return (await SQUARE.execute(db, { gameId, index })).rows[0];
 }
 
 /**
@@ -299,6 +320,22 @@ async function squareAt(db: Db, gameId: number, index: number) {
  * revert. Throws only what serverDieFor throws.
  */
 function planOf(kind: 'roll' | 'revert', game: ActionGame, team: ActionTeam, lastRollIndex: number) {
+  const key = `${kind}|${game.id}|${lastRollIndex}|${team.current_position}|${game.board_size}|${game.dice_seed}|${team.position_history}|${game.board_connections}`;
+  if (lastPlan?.key === key) return lastPlan.plan;
+  const plan = computePlan(kind, game, team, lastRollIndex);
+  lastPlan = { key, plan };
+  return plan;
+}
+
+/**
+ * planOf's last inputs and plan: a roll plans from the precheck's rows and again from the rows
+ * read under the claim, which are most often the same (one HMAC and two JSON parses less).
+ * Plans are never mutated.
+ */
+let lastPlan: { key: string; plan: ReturnType<typeof computePlan> } | null = null;
+
+/** planOf without the memo. */
+function computePlan(kind: 'roll' | 'revert', game: ActionGame, team: ActionTeam, lastRollIndex: number) {
   const stored = storedHistory(team.position_history);
   const history = stored.length > 0 ? stored : [team.current_position];
   if (kind === 'revert') {
@@ -408,13 +445,23 @@ export const INSERT_MOVE = compiledQuery((db, p: {
       roll_index: p.rollIndex, die: p.die, landing: p.landing, via: p.via,
     }));
 
-/** One attempt of applyTeamAction inside its transaction. */
-async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', action: TeamAction, pre: PrecheckedAction, now: () => string): Promise<AppliedAction> {
-  // One time for the whole change: the claim's updated_at, square_since, the move and the log entries.
-  const at = now();
-  await claimGame(trx, dialect, action.game_id, pre.game.version, at);
-  const expected = expectedSquare(kind, pre);
-  const rows = await readHeld(trx, action, pre.userId, expected);
+/** A board square's task as a roll or revert reads it (contract arrivalState). */
+type Square = { task_description: string; task_difficulty: string | null };
+
+/** The board square `index` of game `gameId` (its task and tier), compiled once (server/db/compiled.ts). */
+export const SQUARE = compiledQuery((db, p: { gameId: number; index: number }) =>
+  db.selectFrom('board_squares').select(['task_description', 'task_difficulty'])
+    .where('game_id', '=', p.gameId).where('square_index', '=', p.index));
+
+/** A row of READ_HELD. */
+type HeldRow = ReturnType<typeof READ_HELD.compile> extends CompiledQuery<infer R> ? R : never;
+
+/**
+ * What READ_HELD's `rows` say (applyTeamAction step 2): the game, every team state, the acting
+ * team, the event's webhook and the plan of the action, after the checks of checkAction. Throws
+ * ActionRefused 'Game not found.' or checkAction's refusals.
+ */
+function heldOf(kind: 'roll' | 'revert', action: TeamAction, rows: HeldRow[]) {
   const first = rows[0];
   const game = first && gameOf(first);
   if (!game) throw new ActionRefused(GAME_NOT_FOUND);
@@ -433,27 +480,25 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
     id: first.hook_id, state: String(first.hook_state), announce_status: Number(first.announce_status), announce_rolls: Number(first.announce_rolls),
     announce_reviews: Number(first.announce_reviews), announce_results: Number(first.announce_results), event_name: first.event_name,
   };
+  const square: Square | undefined = first.task_description === null ? undefined : { task_description: first.task_description, task_difficulty: first.task_difficulty };
+  return { game, team, states, hook, square, plan: planOf(kind, game, team, Number(first.last_roll ?? 0)) };
+}
 
-  const plan = planOf(kind, game, team, Number(first.last_roll ?? 0));
-  const squareOf = async (index: number) => index === expected
-    ? (first.task_description === null ? undefined : { task_description: first.task_description, task_difficulty: first.task_difficulty })
-    : squareAt(trx, game.id, index);
+/**
+ * What a roll or revert of `team` changes (applyTeamAction steps 3-5; docs/game-rules.md §6,
+ * §11), from its `plan` (planOf): the team's next state, the move, the log entries (roll and
+ * move, then snake or ladder, then the Server's win entry), the game's status and winners, the
+ * roll as last_move and its announcement, and the square the team arrives on with how
+ * (arrivalState). Throws ActionRefused for a revert with nothing to revert or no reverts left.
+ */
+function changeOf(action: TeamAction, game: ActionGame, team: ActionTeam, plan: ReturnType<typeof planOf>) {
   const from = team.current_position;
   const teamLog = { name: team.name, color: team.color };
-  const messages: { message: string; team: { name: string; color: string | null }; roll?: { roll_index: number; die: number } }[] = [];
-  let move: { roll_index: number | null; die: number | null; landing: number | null; via: 'snake' | 'ladder' | null };
-  let next: { current_position: number; revert_count: number; position_history: number[] };
+  const messages: LogMessage[] = [];
   let winners: Winner[] | null = parseWinners(game.winners);
   let status: GameStatus = isGameStatus(game.status) ? game.status : 'in-progress';
-  let taskState: TaskState;
-  let lastMove: LastMove | null = null;
-  let announced: { roll: AnnouncedRoll; won: boolean } | null = null;
-
   if (plan.kind === 'roll') {
     const { rollIndex, die, outcome } = plan;
-    lastMove = lastMoveOf(action.team_id, from, die, outcome);
-    next = { current_position: outcome.final, revert_count: team.revert_count, position_history: [...plan.history, outcome.final] };
-    move = { roll_index: rollIndex, die, landing: outcome.landing, via: outcome.connection?.type ?? null };
     messages.push({ message: PLAY_LOG.rolled(team.name, die, from, outcome.landing), team: teamLog, roll: { roll_index: rollIndex, die } });
     if (outcome.connection?.type === 'snake') messages.push({ message: PLAY_LOG.snake(team.name, outcome.landing, outcome.final), team: teamLog });
     if (outcome.connection?.type === 'ladder') messages.push({ message: PLAY_LOG.ladder(team.name, outcome.landing, outcome.final), team: teamLog });
@@ -462,50 +507,261 @@ async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', act
       winners = [{ name: team.name, color: team.color }];
       messages.push({ message: PLAY_LOG.won(team.name, game.board_size), team: { name: SERVER_LOG_NAME, color: null } });
     }
-    taskState = arrivalState(await squareOf(outcome.final), outcome.won ? 'won' : 'roll');
     const via = outcome.connection?.type === 'snake' || outcome.connection?.type === 'ladder' ? outcome.connection.type : null;
-    announced = { roll: { team: teamLog, die, from, landing: outcome.landing, to: outcome.final, via }, won: outcome.won };
-  } else {
-    if (plan.back === null) throw new ActionRefused(PLAY_MESSAGES.nothingToRevert(team.name));
-    if (!canRevert(team, game.max_reverts_allowed)) {
-      throw new ActionRefused(PLAY_MESSAGES.noRevertsLeft(team.name, team.revert_count, game.max_reverts_allowed));
-    }
-    next = { current_position: plan.back.position, revert_count: team.revert_count + 1, position_history: plan.back.history };
-    move = { roll_index: null, die: null, landing: null, via: null };
-    messages.push({ message: PLAY_LOG.reverted(team.name, from, plan.back.position, next.revert_count, game.max_reverts_allowed), team: teamLog });
-    taskState = arrivalState(await squareOf(plan.back.position), 'revert');
+    return {
+      from, messages, status, winners,
+      next: { current_position: outcome.final, revert_count: team.revert_count, position_history: [...plan.history, outcome.final] },
+      move: { roll_index: rollIndex, die, landing: outcome.landing, via: outcome.connection?.type ?? null },
+      lastMove: lastMoveOf(action.team_id, from, die, outcome) as LastMove | null,
+      announced: { roll: { team: teamLog, die, from, landing: outcome.landing, to: outcome.final, via }, won: outcome.won } as { roll: AnnouncedRoll; won: boolean } | null,
+      arrival: outcome.won ? 'won' as const : 'roll' as const,
+    };
   }
-
-  // The claim bumped version and updated_at; a win also changes status and winners.
-  if (status !== game.status) {
-    await trx.updateTable('games').set({ status, winners: winners === null ? null : JSON.stringify(winners) }).where('id', '=', game.id).execute();
+  if (plan.back === null) throw new ActionRefused(PLAY_MESSAGES.nothingToRevert(team.name));
+  if (!canRevert(team, game.max_reverts_allowed)) {
+    throw new ActionRefused(PLAY_MESSAGES.noRevertsLeft(team.name, team.revert_count, game.max_reverts_allowed));
   }
+  const next = { current_position: plan.back.position, revert_count: team.revert_count + 1, position_history: plan.back.history };
+  messages.push({ message: PLAY_LOG.reverted(team.name, from, plan.back.position, next.revert_count, game.max_reverts_allowed), team: teamLog });
+  return {
+    from, messages, status, winners, next,
+    move: { roll_index: null, die: null, landing: null, via: null } as { roll_index: number | null; die: number | null; landing: number | null; via: 'snake' | 'ladder' | null },
+    lastMove: null,
+    announced: null,
+    arrival: 'revert' as const,
+  };
+}
 
-  await WRITE_TEAM_STATE.execute(trx, {
-    id: team.id, position: next.current_position, reverts: next.revert_count, history: JSON.stringify(next.position_history), taskState, since: at,
-  });
-  await INSERT_MOVE.execute(trx, {
-    gameId: game.id, at, teamId: action.team_id, kind, from, to: next.current_position,
-    rollIndex: move.roll_index, die: move.die, landing: move.landing, via: move.via,
-  });
-  const withdrawn = kind === 'revert' ? await withdrawPending(trx, game.id, action.team_id) : [];
-  const log = await insertLogs(trx, game.id, messages, at);
-  // Discord announcements go to the outbox in this transaction (docs/server.md §10).
-  if (announced) await announceRoll(trx, game.id, announced.roll, announced.won, hook);
+/** changeOf's result. */
+type Change = ReturnType<typeof changeOf>;
 
+/** The values of WRITE_TEAM_STATE for `change` of team state `team`, arriving with task state `taskState` at `at`. */
+function teamWriteOf(team: ActionTeam, change: Change, taskState: TaskState, at: string) {
+  return {
+    id: team.id, position: change.next.current_position, reverts: change.next.revert_count, history: JSON.stringify(change.next.position_history),
+    taskState, since: at,
+  };
+}
+
+/** The values of INSERT_MOVE for `change` (`kind`) of `action` at `at`. */
+function moveOf(kind: 'roll' | 'revert', action: TeamAction, change: Change, at: string) {
+  return {
+    gameId: action.game_id, at, teamId: action.team_id, kind, from: change.from, to: change.next.current_position,
+    rollIndex: change.move.roll_index, die: change.move.die, landing: change.move.landing, via: change.move.via,
+  };
+}
+
+/**
+ * The progress after `change` (members shape): the game's status and winners after it, the team
+ * states read (`states`) with the acting team's new state (task state `taskState`, arrived at
+ * `at`), the game's new `version` and the roll as last_move.
+ */
+function progressOf(gameId: number, action: TeamAction, states: TeamState[], change: Change, taskState: TaskState, at: string, version: number): GameProgress {
   const teamStates = states.map((s) => s.team_id !== action.team_id ? s : {
     ...s,
-    current_position: next.current_position,
-    revert_count: next.revert_count,
-    position_history: next.position_history,
+    current_position: change.next.current_position,
+    revert_count: change.next.revert_count,
+    position_history: change.next.position_history,
     task_state: taskState,
     square_since: at,
     task_override: null,
   });
-  return {
-    // game.version was read after the claim: it is the version this action set.
-    progress: { id: game.id, status, team_states: teamStates, winners, version: game.version, last_move: lastMove },
-    log,
-    withdrawn,
+  return { id: gameId, status: change.status, team_states: teamStates, winners: change.winners, version, last_move: change.lastMove };
+}
+
+/** One attempt of applyTeamAction inside its transaction. */
+async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', action: TeamAction, pre: PrecheckedAction, now: () => string): Promise<AppliedAction> {
+  // One time for the whole change: the claim's updated_at, square_since, the move and the log entries.
+  const at = now();
+  await claimGame(trx, dialect, action.game_id, pre.game.version, at);
+  const expected = expectedSquare(kind, pre);
+  const { game, team, states, hook, square, plan } = heldOf(kind, action, await readHeld(trx, action, pre.userId, expected));
+  const change = changeOf(action, game, team, plan);
+  const arrived = change.next.current_position === expected ? square : await squareAt(trx, game.id, change.next.current_position);
+  const taskState = arrivalState(arrived, change.arrival);
+
+  // The claim bumped version and updated_at; a win also changes status and winners.
+  if (change.status !== game.status) {
+    await trx.updateTable('games').set({ status: change.status, winners: change.winners === null ? null : JSON.stringify(change.winners) }).where('id', '=', game.id).execute();
+  }
+  await WRITE_TEAM_STATE.execute(trx, teamWriteOf(team, change, taskState, at));
+  await INSERT_MOVE.execute(trx, moveOf(kind, action, change, at));
+  const withdrawn = kind === 'revert' ? await withdrawPending(trx, game.id, action.team_id) : [];
+  const log = await insertLogs(trx, game.id, change.messages, at);
+  // Discord announcements go to the outbox in this transaction (docs/server.md §10).
+  if (change.announced) await announceRoll(trx, game.id, change.announced.roll, change.announced.won, hook);
+  // game.version was read after the claim: it is the version this action set.
+  return { progress: progressOf(game.id, action, states, change, taskState, at, game.version), log, withdrawn };
+}
+
+/** A roll the one-go paths (rollAtOnce, rollInOneStatement) leave to applyOnce: thrown inside SQLite's transaction to roll it back. */
+class NotAtOnce extends Error {
+  override name = 'NotAtOnce';
+}
+
+/**
+ * A roll of `action` on SQLite as one synchronous transaction (docs/server.md §5, §7): the same
+ * steps, checks and refusals as applyOnce (claim at the precheck's version, else at the version
+ * read, which under BEGIN IMMEDIATE is current; READ_HELD; the square when the team ends
+ * elsewhere than expected; the team state, the move, the log entries and the announcement), with
+ * no await between statements. Throws NotAtOnce (rolled back) for a roll that wins, whose
+ * announcements read the standings: applyOnce makes those.
+ */
+function rollAtOnce(sync: SyncSqlite, db: Db, action: TeamAction, pre: PrecheckedAction, at: string): AppliedAction {
+  const gameId = action.game_id;
+  if (sync.execute(CLAIM.compile(db, { gameId, version: pre.game.version, now: at })).changes !== 1) {
+    const row = sync.execute(VERSION.compile(db, { gameId })).rows[0];
+    if (!row) throw new ActionRefused(GAME_NOT_FOUND);
+    if (sync.execute(CLAIM.compile(db, { gameId, version: row.version, now: at })).changes !== 1) throw new StaleVersion();
+  }
+  const expected = expectedSquare('roll', pre);
+  const rows = sync.execute(READ_HELD.compile(db, { gameId, teamId: action.team_id, ignId: action.performer_ign_id, userId: pre.userId, square: expected })).rows;
+  const { game, team, states, hook, square, plan } = heldOf('roll', action, rows);
+  const change = changeOf(action, game, team, plan);
+  if (change.status !== game.status || !change.announced) throw new NotAtOnce();
+  const to = change.next.current_position;
+  const arrived = to === expected ? square : sync.execute(SQUARE.compile(db, { gameId, index: to })).rows[0];
+  const taskState = arrivalState(arrived, change.arrival);
+  sync.execute(WRITE_TEAM_STATE.compile(db, teamWriteOf(team, change, taskState, at)));
+  sync.execute(INSERT_MOVE.compile(db, moveOf('roll', action, change, at)));
+  const log = logEntriesOf(sync.execute(logInsert(change.messages.length).compile(db, logInsertValues(gameId, change.messages, at))).rows);
+  // The roll's announcement, in this transaction as announceRoll would queue it (docs/server.md §10).
+  if (announcesRolls(hook)) {
+    const payload = JSON.stringify(rollAnnouncement(change.announced.roll));
+    sync.execute(INSERT_ANNOUNCEMENT.compile(db, { webhookId: hook.id, gameId, kind: 'roll', payload, createdAt: at }));
+  }
+  return { progress: progressOf(gameId, action, states, change, taskState, at, game.version), log, withdrawn: [] };
+}
+
+/** The values of ONE_STATEMENT_ROLL with `count` log entries (oneStatementRoll). */
+type OneStatementValues = {
+  gameId: number; version: number; at: string; teamId: number; ignId: number; userId: number; eventId: number;
+  stateId: number; from: number; to: number; history: string; rollIndex: number; die: number; landing: number; via: string | null; payload: string;
+} & LogInsertValues;
+
+/** A row of ONE_STATEMENT_ROLL: the version set, the task state written, the log entries written and one team state as read before the roll. */
+interface OneStatementRow {
+  version: number;
+  task_state: string;
+  log: Parameters<typeof logEntriesOf>[0];
+  team_id: number | null; team_name: string | null; team_color: string | null; current_position: number | null; revert_count: number | null;
+  position_history: string | null; state_task: string | null; square_since: string | null; task_override: string | null;
+}
+
+/** The task states of arrivalState after a roll: on a square with a task, and on one without. */
+const ARRIVED_ON_TASK = arrivalState({ task_description: '?', task_difficulty: '?' }, 'roll');
+const ARRIVED_ELSEWHERE = arrivalState(undefined, 'roll');
+
+/** Descriptions of squares that carry no task (contract hasTask): 'Start', 'Finish', 'Snake', 'Ladder' and the unassigned ''. */
+const TASKLESS_DESCRIPTIONS = [...Object.values(SPECIAL_DESCRIPTIONS), UNASSIGNED_DESCRIPTION];
+
+/**
+ * A roll that does not win in one PostgreSQL statement with `count` log entries (compiled once per
+ * count, server/db/compiled.ts), data-modifying CTEs each conditioned on the claim: claims game
+ * `gameId` at `version` while IGN `ignId` of user `userId` is still the Leader of `teamId`;
+ * writes team state `stateId` (the task state from the board square `to` as contract hasTask and
+ * arrivalState decide), the move and the log entries and, when the event's webhook announces rolls,
+ * the announcement `payload`; answers one row per team state of the game as read before the roll,
+ * each with the new version, the task state written and the log entries, or no row when the claim
+ * failed (and nothing was written).
+ */
+function oneStatementRoll(count: number) {
+  return compiledQuery((db, p: OneStatementValues) => ({
+    compile: () => sql<OneStatementRow>`with claim as (
+  update games set version = version + 1, updated_at = ${p.at}
+  where id = ${p.gameId} and version = ${p.version} and exists (
+    select 1 from team_members tm inner join igns on igns.id = tm.ign_id
+    where tm.team_id = ${p.teamId} and tm.event_id = games.event_id and tm.ign_id = ${p.ignId} and tm.role = 'Leader' and igns.user_id = ${p.userId})
+  returning id, version
+), state as (
+  update team_states set current_position = ${p.to}, position_history = ${p.history}, square_since = ${p.at}, task_override = null,
+    task_state = case when exists (
+      select 1 from board_squares b where b.game_id = ${p.gameId} and b.square_index = ${p.to}
+        and b.task_difficulty is not null and b.task_description not in (${sql.join(TASKLESS_DESCRIPTIONS)})
+    ) then ${ARRIVED_ON_TASK} else ${ARRIVED_ELSEWHERE} end
+  where id = ${p.stateId} and exists (select 1 from claim)
+  returning task_state
+), move as (
+  insert into game_moves (game_id, at, team_id, kind, from_square, to_square, roll_index, die, landing, via)
+  select claim.id, cast(${p.at} as text), cast(${p.teamId} as integer), 'roll', cast(${p.from} as integer), cast(${p.to} as integer),
+    cast(${p.rollIndex} as integer), cast(${p.die} as integer), cast(${p.landing} as integer), cast(${p.via} as text) from claim
+), log as (
+  insert into game_log (game_id, timestamp, team_name, team_color, message, roll_index, die)
+  select claim.id, cast(${p.timestamp} as text), e.name, e.color, e.message, e.roll_index, e.die from claim, (values ${sql.join(Array.from({ length: count }, (_, i) =>
+    sql`(cast(${p[`name${i}`]} as text), cast(${p[`color${i}`]} as text), cast(${p[`message${i}`]} as text), cast(${p[`rollIndex${i}`]} as integer), cast(${p[`die${i}`]} as integer), ${sql.lit(i)})`))}) as e(name, color, message, roll_index, die, n)
+  order by e.n
+  returning id, timestamp, team_name, team_color, message, roll_index, die
+), announced as (
+  insert into discord_outbox (webhook_id, game_id, kind, payload, created_at)
+  select w.id, claim.id, 'roll', cast(${p.payload} as text), cast(${p.at} as text) from claim
+  inner join discord_webhooks w on w.event_id = ${p.eventId} and w.state <> 'disabled' and w.announce_rolls = 1
+)
+select claim.version, (select task_state from state) as task_state, (select json_agg(log order by log.id) from log) as log,
+  ts.team_id, t.name as team_name, t.color as team_color, ts.current_position, ts.revert_count, ts.position_history,
+  ts.task_state as state_task, ts.square_since, ts.task_override
+from claim left join (team_states ts inner join teams t on t.id = ts.team_id) on ts.game_id = claim.id
+order by ts.team_id`.compile(db),
+  }));
+}
+
+/** oneStatementRoll's statements by log entry count (a roll that does not win writes one or two). */
+const ONE_STATEMENT_ROLLS = new Map<number, ReturnType<typeof oneStatementRoll>>();
+
+/** The compiled ONE_STATEMENT_ROLL of `count` log entries (oneStatementRoll), made on first use. */
+function oneStatementRollOf(count: number): ReturnType<typeof oneStatementRoll> {
+  let statement = ONE_STATEMENT_ROLLS.get(count);
+  if (!statement) {
+    statement = oneStatementRoll(count);
+    ONE_STATEMENT_ROLLS.set(count, statement);
+  }
+  return statement;
+}
+
+/** PostgreSQL's deadlock and serialization failures: the statement was undone, applyOnce tries again. */
+const RETRYABLE_PG_CODES = new Set(['40P01', '40001']);
+
+/**
+ * A roll of `action` on PostgreSQL in one statement in autocommit (oneStatementRoll; docs/server.md
+ * §5), computed from the precheck's rows `pre`: when the claim at the precheck's version succeeds,
+ * nothing that bumps the version changed since, so the precheck's game, team state and roll index
+ * are current, and the Leader is checked again in the claim. Resolves to null, nothing written,
+ * when the claim failed, the roll wins (its announcements read the standings) or PostgreSQL undid
+ * the statement (deadlock): applyOnce then runs the roll.
+ */
+async function rollInOneStatement(db: Db, action: TeamAction, pre: PrecheckedAction, at: string): Promise<AppliedAction | null> {
+  let plan: ReturnType<typeof planOf>;
+  try {
+    plan = planOf('roll', pre.game, pre.team, pre.lastRollIndex);
+  } catch {
+    return null;
+  }
+  const change = changeOf(action, pre.game, pre.team, plan);
+  if (change.status !== pre.game.status || !change.announced) return null;
+  const values: OneStatementValues = {
+    ...logInsertValues(action.game_id, change.messages, at),
+    version: pre.game.version, at, teamId: action.team_id, ignId: action.performer_ign_id, userId: pre.userId, eventId: pre.game.event_id,
+    stateId: pre.team.id, from: change.from, to: change.next.current_position, history: JSON.stringify(change.next.position_history),
+    rollIndex: Number(change.move.roll_index), die: Number(change.move.die), landing: Number(change.move.landing), via: change.move.via,
+    payload: JSON.stringify(rollAnnouncement(change.announced.roll)),
   };
+  let rows: OneStatementRow[];
+  try {
+    rows = (await oneStatementRollOf(change.messages.length).execute(db, values)).rows;
+  } catch (err) {
+    if (RETRYABLE_PG_CODES.has(String((err as { code?: unknown } | null)?.code))) return null;
+    throw err;
+  }
+  const first = rows[0];
+  if (!first) return null;
+  const states: TeamState[] = [];
+  for (const r of rows) {
+    if (r.team_id === null || r.team_name === null) continue;
+    states.push(teamStateOf({
+      team_id: r.team_id, team_name: r.team_name, team_color: String(r.team_color), current_position: Number(r.current_position),
+      revert_count: Number(r.revert_count), position_history: String(r.position_history), task_state: String(r.state_task),
+      square_since: String(r.square_since), task_override: r.task_override,
+    }));
+  }
+  const taskState = storedTaskState(first.task_state);
+  return { progress: progressOf(action.game_id, action, states, change, taskState, at, Number(first.version)), log: logEntriesOf(first.log ?? []), withdrawn: [] };
 }

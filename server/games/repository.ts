@@ -229,8 +229,15 @@ export async function insertLog(
   return logEntryOf(row);
 }
 
+/** A log entry to write: its message, its team (name and colour), and on a roll's entry the roll's index k and die. */
+export interface LogMessage {
+  message: string;
+  team: { name: string; color: string | null };
+  roll?: { roll_index: number; die: number };
+}
+
 /** The values of a game_log insert of n rows (LOG_INSERTS): row i's fields end in i. */
-type LogInsertValues = { gameId: number; timestamp: string } & Record<`name${number}` | `message${number}`, string>
+export type LogInsertValues = { gameId: number; timestamp: string } & Record<`name${number}` | `message${number}`, string>
   & Record<`color${number}`, string | null> & Record<`rollIndex${number}` | `die${number}`, number | null>;
 
 /** The game_log insert of `count` rows with RETURNING, one statement per row count (server/db/compiled.ts). */
@@ -264,10 +271,16 @@ export function logInsert(count: number): ReturnType<typeof compiledLogInsert> {
 export async function insertLogs(
   db: Db,
   gameId: number,
-  entries: readonly { message: string; team: { name: string; color: string | null }; roll?: { roll_index: number; die: number } }[],
+  entries: readonly LogMessage[],
   timestamp: string = nowIso(),
 ): Promise<LogEntry[]> {
   if (entries.length === 0) return [];
+  const { rows } = await logInsert(entries.length).execute(db, logInsertValues(gameId, entries, timestamp));
+  return logEntriesOf(rows);
+}
+
+/** A change's log entries as the values of logInsert(entries.length): game `gameId`, one `timestamp` (ISO). */
+export function logInsertValues(gameId: number, entries: readonly LogMessage[], timestamp: string): LogInsertValues {
   const values: Record<string, string | number | null> = { gameId, timestamp };
   entries.forEach((e, i) => {
     values[`name${i}`] = e.team.name;
@@ -276,7 +289,11 @@ export async function insertLogs(
     values[`rollIndex${i}`] = e.roll?.roll_index ?? null;
     values[`die${i}`] = e.roll?.die ?? null;
   });
-  const { rows } = await logInsert(entries.length).execute(db, values as LogInsertValues);
+  return values as LogInsertValues;
+}
+
+/** The game_log rows a change inserted (logInsert's RETURNING, in any order) as its LogEntries, oldest first. */
+export function logEntriesOf(rows: Parameters<typeof logEntryOf>[0][]): LogEntry[] {
   // Rows are inserted in the order given; RETURNING's order is not promised, the ids' is.
   return rows.sort((a, b) => a.id - b.id).map(logEntryOf);
 }

@@ -4,7 +4,8 @@ import { backends, createTestDatabase, type TestDatabase } from '../support/serv
 import { openDirectDb } from '../support/fixtures';
 import type { DbHandle } from '../../server/db/connect';
 import { compiledQuery, type CompiledStatement } from '../../server/db/compiled';
-import { CLAIM, INSERT_MOVE, LOCKED_VERSION, PRECHECK, READ_HELD, VERSION, WRITE_TEAM_STATE } from '../../server/games/play';
+import { CLAIM, INSERT_MOVE, LOCKED_VERSION, PRECHECK, READ_HELD, SQUARE, VERSION, WRITE_TEAM_STATE } from '../../server/games/play';
+import { INSERT_ANNOUNCEMENT } from '../../server/discord/repository';
 import { logInsert } from '../../server/games/repository';
 
 /**
@@ -61,6 +62,13 @@ const CASES: Case[] = [
     name: 'move', statement: INSERT_MOVE as never, values: [
       { gameId: 1, at: 't', teamId: 2, kind: 'roll', from: 1, to: 14, rollIndex: 1, die: 3, landing: 4, via: 'ladder' },
       { gameId: 1, at: 't', teamId: 2, kind: 'revert', from: 14, to: 1, rollIndex: null, die: null, landing: null, via: null },
+    ],
+  },
+  { name: 'square', statement: SQUARE as never, values: [{ gameId: 1, index: 3 }, { gameId: 2, index: 0 }] },
+  {
+    name: 'announcement', statement: INSERT_ANNOUNCEMENT as never, values: [
+      { webhookId: 1, gameId: 2, kind: 'roll', payload: '{"kind":"roll"}', createdAt: 't' },
+      { webhookId: 3, gameId: null, kind: 'signups', payload: '{}', createdAt: 'u' },
     ],
   },
   ...[1, 2, 3].map((n) => ({ name: `log of ${n}`, statement: logInsert(n) as never, values: [logValues(n, 1), logValues(n, 2)] })),
@@ -148,6 +156,8 @@ describe.each(backends())('compiled statements (%s)', (backend) => {
     expect((await same(PRECHECK as never, { gameId: game, teamId: teams[1], ignId: ign, sessionHash: 'hash', now: '2026-06-01T00:00:00.000Z' })).rows)
       .toMatchObject([{ leader: 0, team_name: 'A' }]);
     expect((await same(VERSION as never, { gameId: game })).rows).toStrictEqual([{ version: 4 }]);
+    expect((await same(SQUARE as never, { gameId: game, index: 3 })).rows).toStrictEqual([{ task_description: 'Task', task_difficulty: 'easy' }]);
+    expect((await same(SQUARE as never, { gameId: game, index: 4 })).rows).toStrictEqual([]);
     await handle.db.transaction().execute(async (trx) => {
       const held = await same(READ_HELD as never, { gameId: game, teamId: teams[0], ignId: ign, userId: user, square: 3 }, trx);
       expect(held.rows).toMatchObject([{ team_id: teams[0], task_description: 'Task', leader: 1 }, { team_id: teams[1], task_description: 'Task' }]);
