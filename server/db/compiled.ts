@@ -91,3 +91,20 @@ export function compiledQuery<P extends object, O>(build: (db: Kysely<Database>,
   };
   return { build, compile: compileWith, execute: (db, values) => db.executeQuery(compileWith(db, values)) };
 }
+
+/**
+ * Statements whose text depends on a count (the rows of a multi-row insert, a roll's log entries),
+ * each built by `build(count)` on first use and kept, so each count is compiled (and, on
+ * PostgreSQL, prepared) once.
+ */
+export function compiledPerCount<S>(build: (count: number) => S): (count: number) => S {
+  const made = new Map<number, S>();
+  return (count) => {
+    let statement = made.get(count);
+    if (!statement) {
+      statement = build(count);
+      made.set(count, statement);
+    }
+    return statement;
+  };
+}

@@ -2,7 +2,7 @@ import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type 
 import type { Database, Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { nowIso, syncSqliteOf, type SyncSqlite } from '../db/connect';
-import { compiledQuery } from '../db/compiled';
+import { compiledPerCount, compiledQuery } from '../db/compiled';
 import { hashSessionId } from '../auth/sessions';
 import {
   GAME_NOT_FOUND, SERVER_LOG_NAME, insertLogs, logEntriesOf, logInsert, logInsertValues, parseConnections, parseWinners, storedHistory, storedTaskState,
@@ -704,18 +704,8 @@ order by ts.team_id`.compile(db),
   }));
 }
 
-/** oneStatementRoll's statements by log entry count (a roll that does not win writes one or two). */
-const ONE_STATEMENT_ROLLS = new Map<number, ReturnType<typeof oneStatementRoll>>();
-
-/** The compiled ONE_STATEMENT_ROLL of `count` log entries (oneStatementRoll), made on first use. */
-function oneStatementRollOf(count: number): ReturnType<typeof oneStatementRoll> {
-  let statement = ONE_STATEMENT_ROLLS.get(count);
-  if (!statement) {
-    statement = oneStatementRoll(count);
-    ONE_STATEMENT_ROLLS.set(count, statement);
-  }
-  return statement;
-}
+/** The compiled oneStatementRoll of `count` log entries, made on first use (a roll that does not win writes one or two). */
+const oneStatementRollOf = compiledPerCount(oneStatementRoll);
 
 /** PostgreSQL's deadlock and serialization failures: the statement was undone, applyOnce tries again. */
 const RETRYABLE_PG_CODES = new Set(['40P01', '40001']);

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db, GamesTable } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { nowIso } from '../db/connect';
-import { compiledQuery } from '../db/compiled';
+import { compiledPerCount, compiledQuery } from '../db/compiled';
 import { notFound } from '../errors';
 import { TIERS, isTier, type Tier } from '../../contract/game/tiers';
 import type { AssignedSquare, Connection, PoolTask } from '../../contract/game/generate';
@@ -250,18 +250,8 @@ function compiledLogInsert(count: number) {
     .returning(['id', 'timestamp', 'team_name', 'team_color', 'message', 'roll_index', 'die']));
 }
 
-/** compiledLogInsert's statements by row count (a change writes one to three entries). */
-const LOG_INSERTS = new Map<number, ReturnType<typeof compiledLogInsert>>();
-
-/** The compiled game_log insert of `count` rows (compiledLogInsert), made on first use. */
-export function logInsert(count: number): ReturnType<typeof compiledLogInsert> {
-  let statement = LOG_INSERTS.get(count);
-  if (!statement) {
-    statement = compiledLogInsert(count);
-    LOG_INSERTS.set(count, statement);
-  }
-  return statement;
-}
+/** The compiled game_log insert of `count` rows (compiledLogInsert), made on first use (a change writes one to three entries). */
+export const logInsert = compiledPerCount(compiledLogInsert);
 
 /**
  * Writes the log entries of one change (each as insertLog would) in one statement, all with one
