@@ -46,7 +46,8 @@ import { ClientProcess, NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow
  *
  * Run: `npm run bench:many` (env BENCH_G, BENCH_S, BENCH_SECONDS, BENCH_PERIOD_MS, BENCH_WORKERS=4,
  * BENCH_DBS=sqlite,postgres, BENCH_MODES=bare,real (order of the first database; reversed on the next), BENCH_CPU_PROF=dir (real server
- * under `node --cpu-prof`), BENCH_OUT=bench/many.md, which `npm run bench` appends to
+ * under `node --cpu-prof`), BENCH_NODE_FLAGS (node flags of both servers, e.g. `--trace-gc`), BENCH_SERVER_OUT=dir
+ * (the servers' output, one file per process), BENCH_OUT=bench/many.md, which `npm run bench` appends to
  * bench/RESULTS.md).
  */
 
@@ -72,6 +73,20 @@ const SWEEP_SECONDS = Number(process.env.BENCH_SWEEP_SECONDS ?? 20);
 const SWEEP_WARMUP_SECONDS = 3;
 const SWEEP_P99_MS = 250;
 const CPU_PROF = process.env.BENCH_CPU_PROF ?? '';
+/** Node flags for both servers, real and bare (BENCH_NODE_FLAGS, space-separated; e.g. `--trace-gc`). */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** A folder the servers' output is copied into, one file per server process (BENCH_SERVER_OUT). */
+const SERVER_OUT = process.env.BENCH_SERVER_OUT ?? '';
+
+/** Copies what `proc` prints into SERVER_OUT/<name>-<pid>.log when BENCH_SERVER_OUT is set. */
+function keepOutput(proc: ChildProcess, name: string): void {
+  if (!SERVER_OUT) return;
+  fs.mkdirSync(SERVER_OUT, { recursive: true });
+  const file = fs.createWriteStream(path.join(SERVER_OUT, `${name}-${proc.pid}.log`));
+  proc.stdout?.on('data', (d: Buffer) => file.write(d));
+  proc.stderr?.on('data', (d: Buffer) => file.write(d));
+  proc.once('exit', () => file.end());
+}
 /**
  * Scale-out (BENCH_SCALE, e.g. 0,1,2,4): the same load on PostgreSQL through nginx to that many real
  * processes with the Redis adapter; 0 is one process without Redis (the adapter's own cost).
@@ -115,6 +130,8 @@ interface RunResult {
   cpuCores: number;
   /** CPU of nginx and Redis over the same time (scale-out runs), in cores. */
   sideCores: number;
+  /** CPU of PostgreSQL's processes over the same time (its server and backends; NaN on SQLite, which runs in the server), in cores. */
+  dbCores: number;
   /** The highest peak RSS (VmHWM) of the server processes. */
   peakRssKb: number;
   lost: number;
@@ -150,6 +167,47 @@ function cpuTicks(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * The pids of this machine's PostgreSQL processes (the postmaster and its backends: /proc/<pid>/comm
+ * 'postgres'), whose CPU the bench adds up as the database's (a backend that exits meanwhile is
+ * not counted; the pools' connections stay open through a run).
+ */
+function postgresPids(): number[] {
+  const pids: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${name}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** utime + stime of `pids` in clock ticks, by pid (a pid gone meanwhile is left out). */
+function ticksByPid(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      out.set(pid, cpuTicks(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU ticks `after` minus `before` over the pids present in both. */
+function ticksBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, t] of after) {
+    const was = before.get(pid);
+    if (was !== undefined) sum += t - was;
+  }
+  return sum;
 }
 
 /** Runs `tasks` with at most `n` at once. */
@@ -256,7 +314,7 @@ async function startRealServer(env: Record<string, string>, port?: number): Prom
   const p = port ?? (await freePort());
   const prof = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
   if (CPU_PROF) fs.mkdirSync(CPU_PROF, { recursive: true });
-  const proc = spawn(process.execPath, [...prof, '--import', 'tsx', 'server/index.ts'], {
+  const proc = spawn(process.execPath, [...NODE_FLAGS, ...prof, '--import', 'tsx', 'server/index.ts'], {
     cwd: ROOT,
     env: {
       ...process.env, DATABASE_URL: '', REDIS_URL: '', DISCORD_CLIENT_ID: '', NODE_ENV: 'test', AUTH_RATE_LIMIT: '100000',
@@ -264,6 +322,7 @@ async function startRealServer(env: Record<string, string>, port?: number): Prom
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  keepOutput(proc, 'real');
   let out = '';
   const keep = (d: Buffer) => {
     out = (out + d.toString()).slice(-20_000);
@@ -304,11 +363,12 @@ async function startBareServer(env: Record<string, string>, sample: unknown): Pr
   const port = await freePort();
   const file = path.join(os.tmpdir(), `bench-many-sample-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(sample));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/manyBareServer.ts'], {
+  const proc = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', 'bench/manyBareServer.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), BARE_SAMPLE: file, DATABASE_URL: env.DATABASE_URL ?? '', BARE_SQLITE: env.SQLITE_FILE ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  keepOutput(proc, 'bare');
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('bare server did not start:\n' + out)), 60_000);
@@ -404,8 +464,13 @@ async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<Retur
     const queriesBefore = await queriesCounted(server);
     const goAt = wallNow();
     const measureFrom = goAt + WARMUP_SECONDS * 1000;
-    const ticksAt: { warm: { servers: number; side: number } | null; end: { servers: number; side: number } | null } = { warm: null, end: null };
-    const ticks = () => ({ servers: server.pids.reduce((a, pid) => a + cpuTicks(pid), 0), side: (server.side?.() ?? []).reduce((a, pid) => a + cpuTicks(pid), 0) });
+    const onPostgres = Boolean(copy.env.DATABASE_URL);
+    const ticks = () => ({
+      servers: server.pids.reduce((a, pid) => a + cpuTicks(pid), 0),
+      side: (server.side?.() ?? []).reduce((a, pid) => a + cpuTicks(pid), 0),
+      db: onPostgres ? ticksByPid(postgresPids()) : new Map<number, number>(),
+    });
+    const ticksAt: { warm: ReturnType<typeof ticks> | null; end: ReturnType<typeof ticks> | null } = { warm: null, end: null };
     const warmTimer = setTimeout(() => (ticksAt.warm = ticks()), WARMUP_SECONDS * 1000);
     const doneMsg = leaders.ask({ type: 'go', periodMs: PERIOD_MS, durationMs: SECONDS * 1000 }, 'done');
     const endTimer = setTimeout(() => (ticksAt.end = ticks()), SECONDS * 1000);
@@ -519,6 +584,7 @@ async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<Retur
       missed,
       cpuCores: ticksAt.warm && ticksAt.end ? (ticksAt.end.servers - ticksAt.warm.servers) / CLK_TCK / windowS : NaN,
       sideCores: ticksAt.warm && ticksAt.end ? (ticksAt.end.side - ticksAt.warm.side) / CLK_TCK / windowS : NaN,
+      dbCores: onPostgres && ticksAt.warm && ticksAt.end ? ticksBetween(ticksAt.warm.db, ticksAt.end.db) / CLK_TCK / windowS : NaN,
       peakRssKb: peak,
       lost,
       doubled: Math.max(0, extra - unacknowledgedApplied),
@@ -678,12 +744,12 @@ const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ');
 function rowsOf(backend: string, real?: RunResult, bare?: RunResult): string[] {
   const p = (r: RunResult, a: 'ack' | 'spectator', q: number) => percentile(r[a], q);
   const line = (r: RunResult) =>
-    `| ${backend} | ${r.mode} | ${ms(p(r, 'ack', 50))} / ${ms(p(r, 'ack', 99))} | ${ms(p(r, 'spectator', 50))} / ${ms(p(r, 'spectator', 99))} | ${r.rollsPerSecond.toFixed(1)} | ${Math.round(r.deliveriesPerSecond)} | ${r.refused} / ${r.timeouts} | ${r.missed} | ${r.cpuCores.toFixed(2)} | ${(r.peakRssKb / 1024).toFixed(0)} | ${r.lost} / ${r.doubled} / ${r.unacknowledgedApplied} | ${r.mismatched} / ${r.sockets} | ${r.gaps} / ${r.stale} | ${r.messagesPerRoll.toFixed(2)} | ${r.queriesPerRoll === null ? '' : r.queriesPerRoll.toFixed(1)} |`;
+    `| ${backend} | ${r.mode} | ${ms(p(r, 'ack', 50))} / ${ms(p(r, 'ack', 99))} | ${ms(p(r, 'spectator', 50))} / ${ms(p(r, 'spectator', 99))} | ${r.rollsPerSecond.toFixed(1)} | ${Math.round(r.deliveriesPerSecond)} | ${r.refused} / ${r.timeouts} | ${r.missed} | ${r.cpuCores.toFixed(2)} | ${Number.isFinite(r.dbCores) ? r.dbCores.toFixed(2) : ''} | ${(r.peakRssKb / 1024).toFixed(0)} | ${r.lost} / ${r.doubled} / ${r.unacknowledgedApplied} | ${r.mismatched} / ${r.sockets} | ${r.gaps} / ${r.stale} | ${r.messagesPerRoll.toFixed(2)} | ${r.queriesPerRoll === null ? '' : r.queriesPerRoll.toFixed(1)} |`;
   if (!real || !bare) return [real, bare].filter((r): r is RunResult => r !== undefined).map(line);
   return [
     line(real),
     line(bare),
-    `| ${backend} | ratio real / bare | ${ratio(p(real, 'ack', 50), p(bare, 'ack', 50))} / ${ratio(p(real, 'ack', 99), p(bare, 'ack', 99))} | ${ratio(p(real, 'spectator', 50), p(bare, 'spectator', 50))} / ${ratio(p(real, 'spectator', 99), p(bare, 'spectator', 99))} | ${ratio(real.rollsPerSecond, bare.rollsPerSecond)} | ${ratio(real.deliveriesPerSecond, bare.deliveriesPerSecond)} | | | ${ratio(real.cpuCores, bare.cpuCores)} | ${ratio(real.peakRssKb, bare.peakRssKb)} | | | | | |`,
+    `| ${backend} | ratio real / bare | ${ratio(p(real, 'ack', 50), p(bare, 'ack', 50))} / ${ratio(p(real, 'ack', 99), p(bare, 'ack', 99))} | ${ratio(p(real, 'spectator', 50), p(bare, 'spectator', 50))} / ${ratio(p(real, 'spectator', 99), p(bare, 'spectator', 99))} | ${ratio(real.rollsPerSecond, bare.rollsPerSecond)} | ${ratio(real.deliveriesPerSecond, bare.deliveriesPerSecond)} | | | ${ratio(real.cpuCores, bare.cpuCores)} | ${Number.isFinite(real.dbCores) ? ratio(real.dbCores, bare.dbCores) : ''} | ${ratio(real.peakRssKb, bare.peakRssKb)} | | | | | |`,
   ];
 }
 
@@ -716,7 +782,7 @@ async function main(): Promise<void> {
       for (const mode of order) {
         const r = await run(mode, seeded, s);
         got[mode] = r;
-        console.log(`  ${mode}: ack p50/p99 ${ms(percentile(r.ack, 50))}/${ms(percentile(r.ack, 99))} ms, spectator p50/p99 ${ms(percentile(r.spectator, 50))}/${ms(percentile(r.spectator, 99))} ms, ${r.rollsPerSecond.toFixed(1)} rolls/s, ${Math.round(r.deliveriesPerSecond)} deliveries/s, refused ${r.refused}, timeouts ${r.timeouts}, missed ${r.missed}, CPU ${r.cpuCores.toFixed(2)} cores, RSS ${(r.peakRssKb / 1024).toFixed(0)} MB, lost ${r.lost}, doubled ${r.doubled}, mismatched ${r.mismatched}, gaps ${r.gaps}, stale ${r.stale}, ${r.messagesPerRoll.toFixed(2)} messages/roll${r.queriesPerRoll === null ? '' : `, ${r.queriesPerRoll.toFixed(1)} queries/roll`}; load ${load()}`);
+        console.log(`  ${mode}: ack p50/p99 ${ms(percentile(r.ack, 50))}/${ms(percentile(r.ack, 99))} ms, spectator p50/p99 ${ms(percentile(r.spectator, 50))}/${ms(percentile(r.spectator, 99))} ms, ${r.rollsPerSecond.toFixed(1)} rolls/s, ${Math.round(r.deliveriesPerSecond)} deliveries/s, refused ${r.refused}, timeouts ${r.timeouts}, missed ${r.missed}, CPU ${r.cpuCores.toFixed(2)} cores${Number.isFinite(r.dbCores) ? `, PostgreSQL ${r.dbCores.toFixed(2)} cores` : ''}, RSS ${(r.peakRssKb / 1024).toFixed(0)} MB, lost ${r.lost}, doubled ${r.doubled}, mismatched ${r.mismatched}, gaps ${r.gaps}, stale ${r.stale}, ${r.messagesPerRoll.toFixed(2)} messages/roll${r.queriesPerRoll === null ? '' : `, ${r.queriesPerRoll.toFixed(1)} queries/roll`}; load ${load()}`);
         if (Object.keys(r.errors).length) notes.push(`- ${backend} ${mode}: refusals ${JSON.stringify(r.errors)}`);
       }
       table.push(...rowsOf(backend, got.real, got.bare));
@@ -747,8 +813,8 @@ async function main(): Promise<void> {
     `One run of each (${MODES.join(', then ')} on ${DBS[0]}, the other order on the next database), each on its own copy of the same seeded database. "Bare" is bench/manyBareServer.ts: the same rooms and`,
     'compact broadcasts and the same four writes per roll in one transaction, no reads, checks or rules (the limit).',
     '',
-    '| database | server | roll ack p50 / p99 (ms) | roll to spectator p50 / p99 (ms) | rolls/s | deliveries/s | refused / timeouts | missed receipts | server CPU (cores) | peak RSS (MB) | lost / doubled / unacknowledged applied | spectators off the database / sockets | version gaps / stale updates | messages per roll per spectator | SQL statements per roll |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| database | server | roll ack p50 / p99 (ms) | roll to spectator p50 / p99 (ms) | rolls/s | deliveries/s | refused / timeouts | missed receipts | server CPU (cores) | PostgreSQL CPU (cores) | peak RSS (MB) | lost / doubled / unacknowledged applied | spectators off the database / sockets | version gaps / stale updates | messages per roll per spectator | SQL statements per roll |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...table,
     ...sweepLines,
     '',
