@@ -203,6 +203,15 @@ export class GameCache {
     if (!remote) for (const listener of this.listeners) listener(gameId);
   }
 
+  /**
+   * How many times the game was invalidated in this process (local and remote invalidations; 0
+   * before the first): a value read before a change and found again later means no committed
+   * change reached this process in between (games/precheckMemo.ts relies on it).
+   */
+  generationOf(gameId: number): number {
+    return this.generations.get(gameId) ?? 0;
+  }
+
   /** Calls `listener` with the game id of every local invalidation (to forward it to other processes). */
   onInvalidate(listener: (gameId: number) => void): void {
     this.listeners.push(listener);

@@ -162,7 +162,7 @@ export async function retryingTransaction<T>(db: Db, dialect: Dialect, attempt: 
 }
 
 /** The game columns a roll or revert reads. */
-interface ActionGame {
+export interface ActionGame {
   id: number;
   event_id: number;
   status: string;
@@ -176,7 +176,7 @@ interface ActionGame {
 }
 
 /** The acting team's state with its team's name and colour. */
-interface ActionTeam {
+export interface ActionTeam {
   id: number;
   current_position: number;
   revert_count: number;
@@ -187,12 +187,14 @@ interface ActionTeam {
 }
 
 /**
- * What the precheck read, handed to the transaction (applyTeamAction): the session's user, the
- * game, the acting team's state and the round's highest roll_index (0 before the first roll).
- * The transaction claims the game at this version and reads everything again under the claim.
+ * What the precheck read, handed to the transaction (applyTeamAction): the session's user and
+ * the session id's hash (sessions.id), the game, the acting team's state and the round's highest
+ * roll_index (0 before the first roll). The transaction claims the game at this version and reads
+ * everything again under the claim.
  */
 export interface PrecheckedAction {
   userId: number;
+  sessionHash: string;
   game: ActionGame;
   team: ActionTeam;
   lastRollIndex: number;
@@ -232,7 +234,7 @@ const GAME_COLUMNS = [
  * state in it, and for a roll with proof_required the roll gate (PROOF_MESSAGES.rollGate,
  * docs/server.md §9) unless the team's task state is `none` or `approved`. Returns the team.
  */
-function checkAction(kind: 'roll' | 'revert', action: TeamAction, game: ActionGame, leader: boolean, team: ActionTeam | null): ActionTeam {
+export function checkAction(kind: 'roll' | 'revert', action: TeamAction, game: ActionGame, leader: boolean, team: ActionTeam | null): ActionTeam {
   if (!leader) throw new ActionRefused(PLAY_MESSAGES.leaderOnly);
   if (!isPlayableStatus(game.status)) throw new ActionRefused(PLAY_MESSAGES.notPlayable(game.status));
   if (!team) throw new ActionRefused(PLAY_MESSAGES.notPlaying(action.team_id));
@@ -276,14 +278,15 @@ export const PRECHECK = compiledQuery((db, p: { gameId: number; teamId: number; 
  * may change meanwhile.
  */
 export async function precheckTeamAction(db: Db, kind: 'roll' | 'revert', action: TeamAction, sessionId: string): Promise<PrecheckedAction | null> {
+  const sessionHash = hashSessionId(sessionId);
   const row = (await PRECHECK.execute(db, {
-    gameId: action.game_id, teamId: action.team_id, ignId: action.performer_ign_id, sessionHash: hashSessionId(sessionId), now: nowIso(),
+    gameId: action.game_id, teamId: action.team_id, ignId: action.performer_ign_id, sessionHash, now: nowIso(),
   })).rows[0];
   if (!row) return null;
   const game = gameOf(row);
   if (!game) throw new ActionRefused(GAME_NOT_FOUND);
   const team = checkAction(kind, action, game, Number(row.leader) === 1, teamOf(row));
-  return { userId: row.user_id, game, team, lastRollIndex: Number(row.last_roll ?? 0) };
+  return { userId: row.user_id, sessionHash, game, team, lastRollIndex: Number(row.last_roll ?? 0) };
 }
 
 /** The game columns of a joined row, or null when the join found no game. */
@@ -635,7 +638,7 @@ function rollAtOnce(sync: SyncSqlite, db: Db, action: TeamAction, pre: Prechecke
 
 /** The values of ONE_STATEMENT_ROLL with `count` log entries (oneStatementRoll). */
 type OneStatementValues = {
-  gameId: number; version: number; at: string; teamId: number; ignId: number; userId: number; eventId: number;
+  gameId: number; version: number; at: string; teamId: number; ignId: number; userId: number; sessionHash: string; eventId: number;
   stateId: number; from: number; to: number; history: string; rollIndex: number; die: number; landing: number; via: string | null; payload: string;
 } & LogInsertValues;
 
@@ -658,8 +661,9 @@ const TASKLESS_DESCRIPTIONS = [...Object.values(SPECIAL_DESCRIPTIONS), UNASSIGNE
 /**
  * A roll that does not win in one PostgreSQL statement with `count` log entries (compiled once per
  * count, server/db/compiled.ts), data-modifying CTEs each conditioned on the claim: claims game
- * `gameId` at `version` while IGN `ignId` of user `userId` is still the Leader of `teamId`;
- * writes team state `stateId` (the task state from the board square `to` as contract hasTask and
+ * `gameId` at `version` while it is in progress and IGN `ignId` of user `userId` is still the Leader of `teamId` and
+ * the session `sessionHash` of that user is live at `at` (so a roll from remembered rows,
+ * rememberedRoll, counts a logout at once); writes team state `stateId` (the task state from the board square `to` as contract hasTask and
  * arrivalState decide), the move and the log entries and, when the event's webhook announces rolls,
  * the announcement `payload`; answers one row per team state of the game as read before the roll,
  * each with the new version, the task state written and the log entries, or no row when the claim
@@ -669,9 +673,10 @@ function oneStatementRoll(count: number) {
   return compiledQuery((db, p: OneStatementValues) => ({
     compile: () => sql<OneStatementRow>`with claim as (
   update games set version = version + 1, updated_at = ${p.at}
-  where id = ${p.gameId} and version = ${p.version} and exists (
+  where id = ${p.gameId} and version = ${p.version} and status = 'in-progress' and exists (
     select 1 from team_members tm inner join igns on igns.id = tm.ign_id
     where tm.team_id = ${p.teamId} and tm.event_id = games.event_id and tm.ign_id = ${p.ignId} and tm.role = 'Leader' and igns.user_id = ${p.userId})
+  and exists (select 1 from sessions s where s.id = ${p.sessionHash} and s.user_id = ${p.userId} and s.expires_at > ${p.at})
   returning id, version
 ), state as (
   update team_states set current_position = ${p.to}, position_history = ${p.history}, square_since = ${p.at}, task_override = null,
@@ -710,11 +715,41 @@ const oneStatementRollOf = compiledPerCount(oneStatementRoll);
 /** PostgreSQL's deadlock and serialization failures: the statement was undone, applyOnce tries again. */
 const RETRYABLE_PG_CODES = new Set(['40P01', '40001']);
 
+/** The session `sessionHash` of user `userId`, when it is live at `now` (a remembered roll's session check on SQLite). */
+const LIVE_SESSION = compiledQuery((db, p: { sessionHash: string; userId: number; now: string }) =>
+  db.selectFrom('sessions').select('user_id').where('id', '=', p.sessionHash).where('user_id', '=', p.userId).where('expires_at', '>', p.now));
+
+/**
+ * A roll from rows remembered from this process's last roll of the game (games/precheckMemo.ts)
+ * instead of the precheck's (docs/server.md §5), with the session checked in the same go: on
+ * PostgreSQL the one statement of rollInOneStatement, whose claim checks the version, the Leader
+ * and the session; on SQLite one synchronous transaction that checks the session and then runs
+ * rollAtOnce (which claims the version it finds and reads everything again under it, so its
+ * refusals are those of a fresh read). Resolves to null with nothing written when the session is
+ * not live or the roll cannot be made in one go; the caller then runs the precheck and
+ * applyTeamAction as for any roll.
+ */
+export async function rememberedRoll(db: Db, dialect: Dialect, action: TeamAction, pre: PrecheckedAction, now: () => string = nowIso): Promise<AppliedAction | null> {
+  if (dialect === 'postgres') return rollInOneStatement(db, action, pre, now());
+  const sync = syncSqliteOf(db);
+  if (!sync) return null;
+  try {
+    return await sync.transaction(() => {
+      const at = now();
+      if (sync.execute(LIVE_SESSION.compile(db, { sessionHash: pre.sessionHash, userId: pre.userId, now: at })).rows.length === 0) throw new NotAtOnce();
+      return rollAtOnce(sync, db, action, pre, at);
+    });
+  } catch (err) {
+    if (err instanceof NotAtOnce || err instanceof StaleVersion || isBusy(err)) return null;
+    throw err;
+  }
+}
+
 /**
  * A roll of `action` on PostgreSQL in one statement in autocommit (oneStatementRoll; docs/server.md
  * §5), computed from the precheck's rows `pre`: when the claim at the precheck's version succeeds,
  * nothing that bumps the version changed since, so the precheck's game, team state and roll index
- * are current, and the Leader is checked again in the claim. Resolves to null, nothing written,
+ * are current, and the Leader and the session are checked again in the claim. Resolves to null, nothing written,
  * when the claim failed, the roll wins (its announcements read the standings) or PostgreSQL undid
  * the statement (deadlock): applyOnce then runs the roll.
  */
@@ -729,7 +764,7 @@ async function rollInOneStatement(db: Db, action: TeamAction, pre: PrecheckedAct
   if (change.status !== pre.game.status || !change.announced) return null;
   const values: OneStatementValues = {
     ...logInsertValues(action.game_id, change.messages, at),
-    version: pre.game.version, at, teamId: action.team_id, ignId: action.performer_ign_id, userId: pre.userId, eventId: pre.game.event_id,
+    version: pre.game.version, at, teamId: action.team_id, ignId: action.performer_ign_id, userId: pre.userId, sessionHash: pre.sessionHash, eventId: pre.game.event_id,
     stateId: pre.team.id, from: change.from, to: change.next.current_position, history: JSON.stringify(change.next.position_history),
     rollIndex: Number(change.move.roll_index), die: Number(change.move.die), landing: Number(change.move.landing), via: change.move.via,
     payload: JSON.stringify(rollAnnouncement(change.announced.roll)),

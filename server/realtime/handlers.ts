@@ -6,7 +6,9 @@ import { gameStatePacket, membersAnswer } from '../games/cache';
 import { isManagerRole, type ClanRole } from '../../contract/user';
 import { firstIssueMessage } from '../../contract/common';
 import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema } from '../../contract/socket';
-import { ActionRefused, applyTeamAction, precheckTeamAction, PLAY_MESSAGES } from '../games/play';
+import { ActionRefused, applyTeamAction, precheckTeamAction, rememberedRoll, PLAY_MESSAGES, type AppliedAction, type PrecheckedAction } from '../games/play';
+import type { PrecheckMemo } from '../games/precheckMemo';
+import { hashSessionId } from '../auth/sessions';
 import { applyRelief, precheckRelief } from '../games/relief';
 import { RequestReliefSchema } from '../../contract/game/relief';
 import { FloodBrake, SocketWindow, tellTooMany, type SharedLimits } from './limits';
@@ -16,7 +18,7 @@ import type { Broadcaster } from './broadcaster';
 import { draftRoom, gameRooms, managerInClanRoom, memberInGameRoom, membersRoom, publicRoom, type IoSocket } from './types';
 import { JoinReviewsSchema, managersRoom, type JoinReviewsAnswer } from '../../contract/submission';
 import { log, plainLog } from '../observability/log';
-import { countRollBroadcast } from '../observability/metrics';
+import { countRememberedRoll, countRollBroadcast } from '../observability/metrics';
 import type { InFlight } from '../lifecycle/shutdown';
 import { DRAFT_MESSAGES, DraftPickSchema, JoinDraftSchema } from '../../contract/draft';
 import { loadDraftState } from '../draft/repository';
@@ -37,6 +39,8 @@ export interface HandlerContext {
   fullGameReads: LimitFunction;
   /** Every handler running (rolls waiting in the queue included): shutdown lets them finish (docs/server.md §14). */
   work: InFlight;
+  /** The rows of each game's last roll here, for the next roll (games/precheckMemo.ts); null: every roll takes the precheck. */
+  precheckMemo: PrecheckMemo | null;
 }
 
 /** Refusal of a client-sent tasks_reordered by a non-manager (docs/game-rules.md §11). */
@@ -184,21 +188,48 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
   const arrivedAt = (typeof raw === 'object' && raw !== null ? arrivals.get(raw) : undefined) ?? performance.now();
   const action = parsePayload(TeamActionSchema, kind === 'roll' ? 'roll_dice' : 'revert_roll', raw);
   const { db, dialect } = ctx.deps;
-  // The session is looked up again in the precheck's own statement (as currentUser would).
   const sid = socket.data.sessionId;
-  const pre = sid === null ? null : await precheckTeamAction(db, kind, action, sid);
-  if (!pre) {
-    socket.data.userId = null;
-    socket.data.sessionId = null;
-    throw new ActionRefused(PLAY_MESSAGES.signIn);
-  }
-  const userId = pre.userId;
-  socket.data.userId = userId;
+  const memo = kind === 'roll' && sid !== null ? ctx.precheckMemo : null;
+  const sessionHash = memo && sid !== null ? hashSessionId(sid) : '';
+  /** The precheck (the session looked up again in its own statement, as currentUser would); 'You must be signed in to play.' without a live session. */
+  const precheck = async (): Promise<PrecheckedAction> => {
+    const pre = sid === null ? null : await precheckTeamAction(db, kind, action, sid);
+    if (!pre) {
+      socket.data.userId = null;
+      socket.data.sessionId = null;
+      throw new ActionRefused(PLAY_MESSAGES.signIn);
+    }
+    socket.data.userId = pre.userId;
+    return pre;
+  };
+  // A roll whose rows this process remembers skips the precheck (games/precheckMemo.ts); the rows
+  // are recalled again in the queue, where the game's last roll has left them.
+  const checked = memo?.recall(action, sessionHash) ? null : await precheck();
   await ctx.queue.run(action.game_id, async () => {
-    const applied = await applyTeamAction(db, dialect, kind, action, pre);
+    const generation = memo?.generationOf(action.game_id) ?? 0;
+    let pre = checked;
+    let applied: AppliedAction | null = null;
+    if (!pre && memo) {
+      const remembered = memo.recall(action, sessionHash);
+      applied = remembered && (await rememberedRoll(db, dialect, action, remembered));
+      if (applied && remembered) {
+        pre = remembered;
+        countRememberedRoll();
+      }
+    }
+    if (!applied || !pre) {
+      pre = pre ?? (await precheck());
+      try {
+        applied = await applyTeamAction(db, dialect, kind, action, pre);
+      } catch (err) {
+        memo?.forget(action.game_id);
+        throw err;
+      }
+    }
     ctx.broadcaster.actionApplied(applied.progress, applied.log);
+    memo?.remember(action, pre, applied, generation);
     if (kind === 'roll') countRollBroadcast(arrivedAt);
-    const line = { game_id: action.game_id, team_id: action.team_id, version: applied.progress.version, user_id: userId, status: applied.progress.status };
+    const line = { game_id: action.game_id, team_id: action.team_id, version: applied.progress.version, user_id: pre.userId, status: applied.progress.status };
     plainLog.info(line, kind === 'roll' ? 'roll applied' : 'revert applied');
     for (const id of applied.withdrawn) await ctx.broadcaster.submissionChanged(id);
   });

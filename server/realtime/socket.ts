@@ -1,3 +1,4 @@
+import { PrecheckMemo } from '../games/precheckMemo';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -152,7 +153,10 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
   });
 
   const broadcaster = new RoomBroadcaster(io, deps.db, deps.gameCache, redisClients.length === 0);
-  const ctx = { deps, broadcaster, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS), work: new InFlight() };
+  const ctx = {
+    deps, broadcaster, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS), work: new InFlight(),
+    precheckMemo: new PrecheckMemo(deps.gameCache),
+  };
   io.on('connection', (socket) => {
     socket.on('disconnect', () => cap.release(socket.data.address, socket.id));
     if (socket.data.userId !== null && socket.data.sessionId !== null) {
