@@ -333,51 +333,110 @@ async function draftPick(ctx: HandlerContext, socket: IoSocket, raw: unknown): P
 const ACTIONS = new Set(['roll_dice', 'revert_roll', 'request_relief', 'draft_pick']);
 const FULL_GAME = new Set(['join_game', 'tasks_reordered']);
 
+/** A client event's work (run behind guarded, once the socket's limits let it through). */
+type EventHandler = (ctx: HandlerContext, socket: IoSocket, raw: unknown, ack?: (answer: unknown) => void) => Promise<void>;
+
+/** The client events of docs/server.md §6 and their handlers. */
+const EVENTS: Record<string, EventHandler> = {
+  join_game: (ctx, socket, raw) => joinGame(ctx, socket, raw),
+  leave_game: (_ctx, socket, raw) => leaveGame(socket, raw),
+  roll_dice: (ctx, socket, raw) => teamAction(ctx, socket, 'roll', raw),
+  revert_roll: (ctx, socket, raw) => teamAction(ctx, socket, 'revert', raw),
+  request_relief: (ctx, socket, raw) => requestRelief(ctx, socket, raw),
+  tasks_reordered: (ctx, socket, raw) => tasksReordered(ctx, socket, raw),
+  join_reviews: (ctx, socket, raw, ack) => joinReviews(ctx, socket, raw, ack),
+  join_draft: (ctx, socket, raw) => joinDraft(ctx, socket, raw),
+  leave_draft: (_ctx, socket, raw) => leaveDraft(socket, raw),
+  draft_pick: (ctx, socket, raw) => draftPick(ctx, socket, raw),
+};
+
+/**
+ * What the limits keep of one socket, each part made on its first use (most sockets only watch:
+ * their join makes the full-game window, nothing else): the per-socket windows, when it was last
+ * told 'Too many requests', and its FloodBrake.
+ */
+interface SocketLimitState {
+  actions?: SocketWindow;
+  fullGame?: SocketWindow;
+  told?: { lastAt: number };
+  brake?: FloodBrake;
+}
+
+/** The socket's SocketLimitState (made empty on first use, gone with the socket). */
+const limitStates = new WeakMap<IoSocket, SocketLimitState>();
+
+function limitStateOf(socket: IoSocket): SocketLimitState {
+  let state = limitStates.get(socket);
+  if (!state) {
+    state = {};
+    limitStates.set(socket, state);
+  }
+  return state;
+}
+
+/** An event past a limit: dropped, counted by the socket's FloodBrake, and the sender told at most once a second. */
+function refuse(socket: IoSocket): void {
+  const state = limitStateOf(socket);
+  state.brake ??= new FloodBrake(() => socket.conn.transport);
+  state.brake.drop();
+  tellTooMany(socket, (state.told ??= { lastAt: 0 }));
+}
+
+/** Stops the socket's FloodBrake, if it has one (a 'disconnect' listener shared by every socket). */
+function stopBrake(this: IoSocket): void {
+  limitStates.get(this)?.brake?.stop();
+}
+
+/**
+ * The listener of `event` for every socket of `ctx` (one function per event and context, not per
+ * socket: Socket.IO calls it with the socket as `this`): the limits of registerHandlers, then the
+ * handler behind guarded.
+ */
+function listenerOf(ctx: HandlerContext, event: string, handler: EventHandler): (this: IoSocket, raw: unknown, ack?: unknown) => void {
+  const run = (socket: IoSocket, raw: unknown, ack?: unknown) => guarded(ctx.work, socket, event, (r, a) => handler(ctx, socket, r, a))(raw, ack);
+  if (ACTIONS.has(event)) {
+    return function (this: IoSocket, raw, ack) {
+      if (typeof raw === 'object' && raw !== null) arrivals.set(raw, performance.now());
+      const state = limitStateOf(this);
+      if (!(state.actions ??= new SocketWindow(ctx.limits.limits.actionsPerSocket)).take()) return refuse(this);
+      const userId = this.data.userId;
+      if (userId === null) return run(this, raw, ack);
+      void ctx.limits.userAction(userId).then((ok) => (ok ? run(this, raw, ack) : refuse(this)));
+    };
+  }
+  if (FULL_GAME.has(event)) {
+    return function (this: IoSocket, raw, ack) {
+      const state = limitStateOf(this);
+      if (!(state.fullGame ??= new SocketWindow(ctx.limits.limits.fullGamePerSocket)).take()) return refuse(this);
+      void ctx.limits.addressFullGame(this.data.address).then((ok) => (ok ? run(this, raw, ack) : refuse(this)));
+    };
+  }
+  return function (this: IoSocket, raw, ack) {
+    run(this, raw, ack);
+  };
+}
+
+/** Each context's listeners by event (listenerOf), made once. */
+const listenersByContext = new WeakMap<HandlerContext, [string, (this: IoSocket, raw: unknown, ack?: unknown) => void][]>();
+
 /**
  * Registers the client events of docs/server.md §6 on one socket, behind the limits of
  * docs/server.md §8, checked before any work is done:
- * - roll_dice/revert_roll/request_relief: `actionsPerSocket` a second on this socket (5), then
- *   `actionsPerUser` a second for the signed-in user over all sockets and processes (10);
+ * - roll_dice/revert_roll/request_relief/draft_pick: `actionsPerSocket` a second on this socket
+ *   (5), then `actionsPerUser` a second for the signed-in user over all sockets and processes (10);
  * - join_game/tasks_reordered (each answered with the whole game): `fullGamePerSocket` a second
  *   per socket and `fullGamePerAddress` per client address (socketLimits).
  * An event past a limit is dropped (nothing queued) and the socket is told 'Too many requests.
  * Slow down.' at most once a second; a socket that keeps flooding is read in slices (FloodBrake).
+ * The listeners are the context's, shared by every socket (listenerOf); a socket's own limit
+ * state is made when it first sends a limited event.
  */
 export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
-  const actions = new SocketWindow(ctx.limits.limits.actionsPerSocket);
-  const fullGame = new SocketWindow(ctx.limits.limits.fullGamePerSocket);
-  const told = { lastAt: 0 };
-  const brake = new FloodBrake(() => socket.conn.transport);
-  socket.on('disconnect', () => brake.stop());
-  const refuse = () => {
-    brake.drop();
-    tellTooMany(socket, told);
-  };
-  socket.use(([event, payload], next) => {
-    const name = String(event);
-    if (ACTIONS.has(name)) {
-      if (typeof payload === 'object' && payload !== null) arrivals.set(payload, performance.now());
-      if (!actions.take()) return refuse();
-      const userId = socket.data.userId;
-      if (userId === null) return next();
-      void ctx.limits.userAction(userId).then((ok) => (ok ? next() : refuse()));
-      return;
-    }
-    if (FULL_GAME.has(name)) {
-      if (!fullGame.take()) return refuse();
-      void ctx.limits.addressFullGame(socket.data.address).then((ok) => (ok ? next() : refuse()));
-      return;
-    }
-    next();
-  });
-  socket.on('join_game', guarded(ctx.work, socket, 'join_game', (raw) => joinGame(ctx, socket, raw)));
-  socket.on('leave_game', guarded(ctx.work, socket, 'leave_game', (raw) => leaveGame(socket, raw)));
-  socket.on('roll_dice', guarded(ctx.work, socket, 'roll_dice', (raw) => teamAction(ctx, socket, 'roll', raw)));
-  socket.on('revert_roll', guarded(ctx.work, socket, 'revert_roll', (raw) => teamAction(ctx, socket, 'revert', raw)));
-  socket.on('request_relief', guarded(ctx.work, socket, 'request_relief', (raw) => requestRelief(ctx, socket, raw)));
-  socket.on('tasks_reordered', guarded(ctx.work, socket, 'tasks_reordered', (raw) => tasksReordered(ctx, socket, raw)));
-  socket.on('join_reviews', guarded(ctx.work, socket, 'join_reviews', (raw, ack) => joinReviews(ctx, socket, raw, ack)));
-  socket.on('join_draft', guarded(ctx.work, socket, 'join_draft', (raw) => joinDraft(ctx, socket, raw)));
-  socket.on('leave_draft', guarded(ctx.work, socket, 'leave_draft', (raw) => leaveDraft(socket, raw)));
-  socket.on('draft_pick', guarded(ctx.work, socket, 'draft_pick', (raw) => draftPick(ctx, socket, raw)));
+  let listeners = listenersByContext.get(ctx);
+  if (!listeners) {
+    listeners = Object.entries(EVENTS).map(([event, handler]) => [event, listenerOf(ctx, event, handler)]);
+    listenersByContext.set(ctx, listeners);
+  }
+  socket.on('disconnect', stopBrake);
+  for (const [event, listener] of listeners) socket.on(event as 'join_game', listener as never);
 }
