@@ -661,11 +661,12 @@ const TASKLESS_DESCRIPTIONS = [...Object.values(SPECIAL_DESCRIPTIONS), UNASSIGNE
 /**
  * A roll that does not win in one PostgreSQL statement with `count` log entries (compiled once per
  * count, server/db/compiled.ts), data-modifying CTEs each conditioned on the claim: claims game
- * `gameId` at `version` while it is in progress and IGN `ignId` of user `userId` is still the Leader of `teamId` and
- * the session `sessionHash` of that user is live at `at` (so a roll from remembered rows,
- * rememberedRoll, counts a logout at once); writes team state `stateId` (the task state from the board square `to` as contract hasTask and
- * arrivalState decide), the move and the log entries and, when the event's webhook announces rolls,
- * the announcement `payload`; answers one row per team state of the game as read before the roll,
+ * `gameId` at `version` while it is in progress, IGN `ignId` of user `userId` is still the
+ * Leader of `teamId` and the session `sessionHash` of that user is live at `at` (so a roll from
+ * remembered rows, rememberedRoll, counts a logout at once); writes team state `stateId` (the
+ * task state from the board square `to` as contract hasTask and arrivalState decide), the move
+ * and the log entries and, when the event's webhook announces rolls, the announcement
+ * `payload`; answers one row per team state of the game as read before the roll,
  * each with the new version, the task state written and the log entries, or no row when the claim
  * failed (and nothing was written).
  */
@@ -749,8 +750,8 @@ export async function rememberedRoll(db: Db, dialect: Dialect, action: TeamActio
  * A roll of `action` on PostgreSQL in one statement in autocommit (oneStatementRoll; docs/server.md
  * §5), computed from the precheck's rows `pre`: when the claim at the precheck's version succeeds,
  * nothing that bumps the version changed since, so the precheck's game, team state and roll index
- * are current, and the Leader and the session are checked again in the claim. Resolves to null, nothing written,
- * when the claim failed, the roll wins (its announcements read the standings) or PostgreSQL undid
+ * are current, and the Leader and the session are checked again in the claim. Resolves to null,
+ * nothing written, when the claim failed, the roll wins (its announcements read the standings) or PostgreSQL undid
  * the statement (deadlock): applyOnce then runs the roll.
  */
 async function rollInOneStatement(db: Db, action: TeamAction, pre: PrecheckedAction, at: string): Promise<AppliedAction | null> {

@@ -23,12 +23,11 @@ const leaderKey = (sessionHash: string, teamId: number, ignId: number) => `${ses
 
 /**
  * The precheck's rows of a game's next roll, kept from this process's last roll of it, so a
- * Leader's roll on PostgreSQL runs one statement instead of the precheck and the statement
- * (docs/server.md §5 "Rolls in one go"). A roll applied here leaves the game (its new version,
+ * Leader's next roll is made in one go without the precheck (docs/server.md §5 "Remembered
+ * rows"). A roll applied here leaves the game (its new version,
  * status and roll index), the acting team's new state and the Leader's session; the next roll of
  * any team remembered is then checked against these rows (the refusals of checkAction) and
- * claimed with rememberedRoll, whose one statement checks the version, the Leader and the
- * session again. Remembered rows are only used while the game cache's generation is the one the
+ * claimed with rememberedRoll, which checks the session, the Leader and the version again. Remembered rows are only used while the game cache's generation is the one the
  * last roll left: every committed change invalidates the game in every process (games/cache.ts),
  * so any change since (a revert, a review, a team rename, a change in another process) makes the
  * next roll take the precheck. Whatever this cannot answer (null) goes the precheck's way; it

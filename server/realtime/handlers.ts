@@ -362,9 +362,10 @@ interface SocketLimitState {
   brake?: FloodBrake;
 }
 
-/** The socket's SocketLimitState (made empty on first use, gone with the socket). */
+/** Each socket's SocketLimitState (gone with the socket). */
 const limitStates = new WeakMap<IoSocket, SocketLimitState>();
 
+/** The socket's SocketLimitState, made empty on first use. */
 function limitStateOf(socket: IoSocket): SocketLimitState {
   let state = limitStates.get(socket);
   if (!state) {

@@ -1,4 +1,3 @@
-import { PrecheckMemo } from '../games/precheckMemo';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -18,6 +17,7 @@ import { InFlight, settledWithin } from '../lifecycle/shutdown';
 import type { Broadcaster } from './broadcaster';
 import { RoomBroadcaster } from './roomBroadcaster';
 import { registerHandlers } from './handlers';
+import { PrecheckMemo } from '../games/precheckMemo';
 import { KeyedQueue } from './queue';
 import { sessionRoom, userRoom, type InterServerEvents, type IoServer, type SocketData } from './types';
 import { log } from '../observability/log';
