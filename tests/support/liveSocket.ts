@@ -8,8 +8,10 @@ import { autoSplit, countsToSettings } from '../../contract/game';
 import { GameAnswerSchema, type Game, type LogEntry, type PublicGame } from '../../contract/gameApi';
 import type { Submission } from '../../contract/submission';
 import {
+  applyInOrder,
   isFullGame,
   mergeProgress,
+  ORDER_WAIT_MS,
   prependLogEntry,
   type ClientToServerEvents,
   type GameProgress,
@@ -36,11 +38,21 @@ export const LEADER_ONLY = 'Only the Leader of your team can roll the dice or re
 /** Snakes on 213..218 of a 225 board: nobody can pass 212, so nobody wins (each sends a team back to 2..7). */
 const NO_WIN_SNAKES = [[213, 2], [214, 3], [215, 4], [216, 5], [217, 6], [218, 7]];
 
-/** A socket client of the server recording what it receives and holding the game as a client would. */
+/**
+ * A socket client of the server recording what it receives and holding the game as the product's
+ * charts do (docs/server.md §6 "Order"): progress updates apply in version order through contract
+ * applyInOrder, one past a missing version waits, and the full game is asked for again (join_game)
+ * once when ORDER_PENDING_LIMIT updates wait or the gap is still open after ORDER_WAIT_MS. A full
+ * game always replaces the held one (tests read the shape each audience was sent).
+ */
 export class Watcher {
   readonly got: Received[] = [];
   held: Held | null = null;
   log: LogEntry[] = [];
+  /** Progress updates past a missing version, lowest first. */
+  private pending: GameProgress[] = [];
+  /** Asks for the full game when a gap stays open ORDER_WAIT_MS. */
+  private gapTimer: ReturnType<typeof setTimeout> | null = null;
   private waiters: { test: (r: Received) => boolean; resolve: (r: Received) => void }[] = [];
 
   constructor(readonly socket: Client, readonly name: string) {
@@ -48,21 +60,12 @@ export class Watcher {
     for (const event of events) {
       (socket.on as (ev: string, fn: (payload: unknown) => void) => void)(event, (payload) => this.receive({ event, payload } as Received));
     }
+    socket.on('disconnect', () => this.stopGapTimer());
   }
 
   private receive(r: Received): void {
     this.got.push(r);
-    if (r.event === 'game_state_update') {
-      const state = r.payload.game_state;
-      if (isFullGame(state)) {
-        this.held = state;
-        this.log = state.log_entries;
-      } else if (this.held) {
-        const merged = mergeProgress(this.held, state);
-        if (merged === null) this.socket.emit('join_game', { game_id: state.id });
-        else this.held = merged;
-      }
-    }
+    if (r.event === 'game_state_update') this.hold(r.payload.game_state);
     if (r.event === 'game_state_update' && !isFullGame(r.payload.game_state))
       for (const entry of r.payload.game_state.new_log_entries ?? []) this.log = prependLogEntry(this.log, entry);
     if (r.event === 'new_log_entry') this.log = prependLogEntry(this.log, r.payload.log_entry);
@@ -71,6 +74,43 @@ export class Watcher {
       w.resolve(r);
       return false;
     });
+  }
+
+  /** Takes one game_state_update: a full game replaces the held one, a progress update applies in version order. */
+  private hold(state: Held | GameProgress): void {
+    if (isFullGame(state)) {
+      this.held = state;
+      this.log = state.log_entries;
+      // Waiting updates the full game covers are dropped; the ones right after it apply.
+      this.pending = this.pending.filter((p) => p.id === state.id && p.version > state.version);
+      while (this.held && this.pending[0]?.version === this.held.version + 1) {
+        this.held = mergeProgress(this.held, this.pending[0]) ?? this.held;
+        this.pending = this.pending.slice(1);
+      }
+    } else if (this.held) {
+      const result = applyInOrder(this.held, this.pending, state);
+      this.held = result.game;
+      this.pending = result.pending;
+      if (result.resync) this.rejoin(state.id);
+    }
+    if (this.pending.length === 0) this.stopGapTimer();
+    else if (!this.gapTimer) {
+      const gameId = this.pending[0].id;
+      this.gapTimer = setTimeout(() => {
+        this.gapTimer = null;
+        if (this.pending.length > 0) this.rejoin(gameId);
+      }, ORDER_WAIT_MS);
+    }
+  }
+
+  /** Asks for the full game again (join_game). */
+  private rejoin(gameId: number): void {
+    this.socket.emit('join_game', { game_id: gameId });
+  }
+
+  private stopGapTimer(): void {
+    if (this.gapTimer) clearTimeout(this.gapTimer);
+    this.gapTimer = null;
   }
 
   /** The first message from now on (or already received after `since`) passing `test`; rejects after `ms`. */
@@ -117,6 +157,7 @@ export class Watcher {
   }
 
   close(): void {
+    this.stopGapTimer();
     this.socket.disconnect();
   }
 }
