@@ -402,14 +402,17 @@ function listenerOf(ctx: HandlerContext, event: string, handler: EventHandler): 
       if (!(state.actions ??= new SocketWindow(ctx.limits.limits.actionsPerSocket)).take()) return refuse(this);
       const userId = this.data.userId;
       if (userId === null) return run(this, raw, ack);
-      void ctx.limits.userAction(userId).then((ok) => (ok ? run(this, raw, ack) : refuse(this)));
+      // Counted as work while the shared limit answers (Redis), so a shutdown waits for it too.
+      const done = ctx.work.begin();
+      void ctx.limits.userAction(userId).then((ok) => (ok ? run(this, raw, ack) : refuse(this))).finally(done);
     };
   }
   if (FULL_GAME.has(event)) {
     return function (this: IoSocket, raw, ack) {
       const state = limitStateOf(this);
       if (!(state.fullGame ??= new SocketWindow(ctx.limits.limits.fullGamePerSocket)).take()) return refuse(this);
-      void ctx.limits.addressFullGame(this.data.address).then((ok) => (ok ? run(this, raw, ack) : refuse(this)));
+      const done = ctx.work.begin();
+      void ctx.limits.addressFullGame(this.data.address).then((ok) => (ok ? run(this, raw, ack) : refuse(this))).finally(done);
     };
   }
   return function (this: IoSocket, raw, ack) {
@@ -430,7 +433,8 @@ const listenersByContext = new WeakMap<HandlerContext, [string, (this: IoSocket,
  * An event past a limit is dropped (nothing queued) and the socket is told 'Too many requests.
  * Slow down.' at most once a second; a socket that keeps flooding is read in slices (FloodBrake).
  * The listeners are the context's, shared by every socket (listenerOf); a socket's own limit
- * state is made when it first sends a limited event.
+ * state is made when it first sends a limited event. An event is work in flight (ctx.work, which
+ * a shutdown waits for) from the moment it is read, the shared limit's answer included.
  */
 export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
   let listeners = listenersByContext.get(ctx);
