@@ -42,16 +42,22 @@ function fakeSocket() {
   return { socket, sent, receive };
 }
 
+/** registerHandlers on a fake socket with held limits: the work counter, the limit's answers, what the socket was sent, and a way to send it an event. */
+function registered() {
+  const work = new InFlight();
+  const { limits, answers } = heldLimits();
+  const ctx = { limits, work, precheckMemo: null } as unknown as HandlerContext;
+  const { socket, sent, receive } = fakeSocket();
+  registerHandlers(ctx, socket as unknown as IoSocket);
+  return { work, answers, sent, receive };
+}
+
 /** Resolves once pending promise callbacks have run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('socket events are work in flight from the moment they are read', () => {
   it('a roll waiting on the shared per-user limit keeps the shutdown waiting, then runs', async () => {
-    const work = new InFlight();
-    const { limits, answers } = heldLimits();
-    const ctx = { limits, work, precheckMemo: null } as unknown as HandlerContext;
-    const { socket, sent, receive } = fakeSocket();
-    registerHandlers(ctx, socket as unknown as IoSocket);
+    const { work, answers, sent, receive } = registered();
     // A payload the handler refuses without a database: it still has to run to be answered.
     receive('roll_dice', { game_id: 'not a number' });
     expect(answers).toHaveLength(1);
@@ -67,11 +73,7 @@ describe('socket events are work in flight from the moment they are read', () =>
   });
 
   it('a roll the shared limit refuses ends its work with the refusal', async () => {
-    const work = new InFlight();
-    const { limits, answers } = heldLimits();
-    const ctx = { limits, work, precheckMemo: null } as unknown as HandlerContext;
-    const { socket, sent, receive } = fakeSocket();
-    registerHandlers(ctx, socket as unknown as IoSocket);
+    const { work, answers, sent, receive } = registered();
     receive('roll_dice', { game_id: 1, team_id: 2, performer_ign_id: 3 });
     expect(work.size).toBe(1);
     answers[0](false);
@@ -81,11 +83,7 @@ describe('socket events are work in flight from the moment they are read', () =>
   });
 
   it('a join waiting on the per-address limit counts too', async () => {
-    const work = new InFlight();
-    const { limits, answers } = heldLimits();
-    const ctx = { limits, work, precheckMemo: null } as unknown as HandlerContext;
-    const { socket, receive } = fakeSocket();
-    registerHandlers(ctx, socket as unknown as IoSocket);
+    const { work, answers, receive } = registered();
     receive('join_game', { game_id: 'x' });
     expect(work.size).toBe(1);
     answers[0](false);
