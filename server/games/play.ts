@@ -272,13 +272,12 @@ export const PRECHECK = compiledQuery((db, p: { gameId: number; teamId: number; 
  * The permission and status checks of a roll or revert, made before the action waits in the
  * game's queue (docs/server.md §5, §8: a refused action is decided before it waits), outside any
  * transaction, in one statement that also looks up the socket's session (cookie id `sessionId`,
- * as findSession: unknown or expired means signed out, so a logout counts at once). Resolves to
- * null without a live session; throws ActionRefused 'Game not found.', then as checkAction;
+ * as findSession: unknown or expired means signed out, so a logout counts at once; `sessionHash`
+ * is its stored hash, given when the caller has it already). Resolves to null without a live session; throws ActionRefused 'Game not found.', then as checkAction;
  * else resolves to what it read, which applyTeamAction claims and checks again, since the state
  * may change meanwhile.
  */
-export async function precheckTeamAction(db: Db, kind: 'roll' | 'revert', action: TeamAction, sessionId: string): Promise<PrecheckedAction | null> {
-  const sessionHash = hashSessionId(sessionId);
+export async function precheckTeamAction(db: Db, kind: 'roll' | 'revert', action: TeamAction, sessionId: string, sessionHash = hashSessionId(sessionId)): Promise<PrecheckedAction | null> {
   const row = (await PRECHECK.execute(db, {
     gameId: action.game_id, teamId: action.team_id, ignId: action.performer_ign_id, sessionHash, now: nowIso(),
   })).rows[0];

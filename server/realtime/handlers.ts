@@ -190,10 +190,11 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
   const { db, dialect } = ctx.deps;
   const sid = socket.data.sessionId;
   const memo = kind === 'roll' && sid !== null ? ctx.precheckMemo : null;
-  const sessionHash = memo && sid !== null ? hashSessionId(sid) : '';
+  // Hashed once for the remembered rows and the precheck alike.
+  const sessionHash = sid === null ? '' : hashSessionId(sid);
   /** The precheck (the session looked up again in its own statement, as currentUser would); 'You must be signed in to play.' without a live session. */
   const precheck = async (): Promise<PrecheckedAction> => {
-    const pre = sid === null ? null : await precheckTeamAction(db, kind, action, sid);
+    const pre = sid === null ? null : await precheckTeamAction(db, kind, action, sid, sessionHash);
     if (!pre) {
       socket.data.userId = null;
       socket.data.sessionId = null;
