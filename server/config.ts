@@ -40,6 +40,13 @@ export interface Config {
    */
   gameCacheCheckMs: number;
   /**
+   * Games each process keeps in its game cache at most (GAME_CACHE_GAMES, default 1,000; the least
+   * recently used go first). An entry of a 100-square board with tasks weighs about 0.25 MB
+   * (measured), so the default holds at most about 250 MB. Set it above the number of games live
+   * at once on one process: below that, joins and public reads rebuild games over and over.
+   */
+  gameCacheGames: number;
+  /**
    * Proxies in front of the server whose X-Forwarded-For is trusted (TRUST_PROXY: 0 = none, the
    * default; 1 or 'true' = one load balancer). The sign-in limit and the socket cap key on the
    * address this gives (docs/server.md §8).
@@ -155,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     diceSeedBase: env.BOARD_SEED || null,
     authRateLimit: Number(env.AUTH_RATE_LIMIT) > 0 ? Number(env.AUTH_RATE_LIMIT) : 30,
     gameCacheCheckMs: nonNegative(env.GAME_CACHE_CHECK_MS, 250),
+    gameCacheGames: positive(env.GAME_CACHE_GAMES, 1000),
     trustProxy: trustProxyHops(env.TRUST_PROXY),
     socketsPerAddress: positive(env.SOCKETS_PER_ADDRESS, 100),
     actionsPerSocket: positive(env.ROLLS_PER_SOCKET, 5),

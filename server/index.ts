@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   // Expired sessions are purged now and then hourly (docs/server.md §8).
   const stopSessionPurge = await startSessionPurge(handle.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
-  const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config), gameCache: new GameCache(handle.db, config.gameCacheCheckMs) };
+  const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config), gameCache: new GameCache(handle.db, config.gameCacheCheckMs, config.gameCacheGames) };
   const lifecycle = new Lifecycle(deps);
   deps.lifecycle = lifecycle;
   const app = createApp(deps, ROUTE_MODULES);

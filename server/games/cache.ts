@@ -6,8 +6,11 @@ import type { Game, PublicGame, UserTeam } from '../../contract/gameApi';
 import type { MembersGame } from '../../contract/socket';
 import { loadGame, toPublicGame } from './service';
 
-/** Games kept at most (least recently used first out); one entry holds a few copies of a 33-50 KB game. */
-const DEFAULT_MAX_GAMES = 100;
+/**
+ * Games kept at most when the caller gives no bound (least recently used first out); the server
+ * passes config GAME_CACHE_GAMES. One entry holds a few copies of a 33-50 KB game, about 0.25 MB.
+ */
+const DEFAULT_MAX_GAMES = 1000;
 
 /**
  * One game as built and serialised once for its version (docs/server.md
