@@ -1,10 +1,16 @@
 import { performance } from 'node:perf_hooks';
-import { io as connectSocket, type Socket } from 'socket.io-client';
+import WebSocket from 'ws';
 
 /**
  * A spectator client process of bench/many.bench.ts: holds its share of the G x S spectator
  * sockets, each watching one game as a compact spectator (join_game `{game_id, compact: true}`,
  * docs/server.md §6), so the receiving side is spread over several processes.
+ * Each spectator is a bare WebSocket (the `ws` package) speaking Engine.IO 4 and Socket.IO 5 text
+ * packets itself (open, namespace connect, ping/pong, events), and reads of each update only its
+ * game version; the last update's team positions are parsed once, when results are collected.
+ * A socket.io-client per spectator spent more CPU than the server it measured (4 processes at
+ * 17 % of a CPU each at 10,000 deliveries a second), and the bench's clients share the machine
+ * with that server.
  * Driven by IPC messages (advanced serialization) from the bench:
  * - {type: 'connect', url, games} → opens one websocket socket per entry of `games` (a game id each)
  *   in batches of 100, joins it and waits for its whole-game answer; answers {type: 'joined'}
@@ -16,9 +22,9 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
  *   more than one past the held one) and stale updates (a version at or below the held one), and
  *   per game the final team positions each spectator holds, as counts per distinct position set
  * - {type: 'close'} → disconnects and exits.
- * A spectator holds its game's team positions from the join answer and applies every update with
- * a higher version, as the client does (docs/client.md), so its final positions can be compared
- * with the database's.
+ * A spectator holds its game's state from the join answer and takes every update with a higher
+ * version, as the client does (docs/client.md), so its final positions can be compared with the
+ * database's.
  */
 type Msg =
   | { type: 'connect'; url: string; games: number[] }
@@ -32,12 +38,17 @@ interface TeamStateLike { team_id: number; current_position: number }
 /** One spectator socket and the game state it holds. */
 interface Watcher {
   gameId: number;
-  socket: Socket;
+  socket: WebSocket;
   version: number;
-  positions: string;
+  /** The Socket.IO packet of the update held (join answer or the last newer update), parsed at collect. */
+  held: string;
 }
 
 const BATCH = 100;
+/** A Socket.IO event packet of game_state_update, as Engine.IO message text ('4' message, '2' event). */
+const UPDATE_PREFIX = '42["game_state_update",';
+/** The game version of an update: the first "version" key of its text (game_state's; no key before it holds one), not one inside a string (escaped quote). */
+const VERSION = /(?<!\\)"version":(\d+)/;
 const watchers: Watcher[] = [];
 /** Receipt times (absolute ms) per game, per version. */
 const receipts = new Map<number, Map<number, number[]>>();
@@ -54,49 +65,56 @@ const now = () => performance.timeOrigin + performance.now();
 const positionsOf = (states: readonly TeamStateLike[]) =>
   [...states].sort((a, b) => a.team_id - b.team_id).map((t) => `${t.team_id}:${t.current_position}`).join(',');
 
-function open(url: string): Promise<Socket> {
-  const socket = connectSocket(url, { path: '/socket.io', transports: ['websocket'], forceNew: true, reconnection: false, timeout: 120_000 });
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', (err) => reject(err));
-  });
+/** The team positions of a held game_state_update packet (positionsOf). */
+function positionsOfPacket(packet: string): string {
+  const [, payload] = JSON.parse(packet.slice(2)) as [string, { game_state: { team_states: TeamStateLike[] } }];
+  return positionsOf(payload.game_state.team_states);
 }
 
 /** Opens and joins one spectator of `gameId`; resolves once its whole-game answer arrived. */
-async function watch(url: string, gameId: number): Promise<Watcher> {
-  const socket = await open(url);
-  const w: Watcher = { gameId, socket, version: -1, positions: '' };
-  await new Promise<void>((resolve, reject) => {
-    socket.once('action_error', (e: { message: string }) => reject(new Error(e.message)));
-    socket.on('game_state_update', (p: { game_state: { version: number; team_states: TeamStateLike[] } }) => {
-      const at = now();
-      const gs = p.game_state;
-      if (w.version < 0) {
-        w.version = gs.version;
-        w.positions = positionsOf(gs.team_states);
-        resolve();
-        return;
+function watch(url: string, gameId: number): Promise<Watcher> {
+  const address = new URL('/socket.io/?EIO=4&transport=websocket', url.replace(/^http/, 'ws'));
+  const socket = new WebSocket(address);
+  const w: Watcher = { gameId, socket, version: -1, held: '' };
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.on('message', (data: Buffer | string) => {
+      const text = typeof data === 'string' ? data : data.toString();
+      if (text.startsWith(UPDATE_PREFIX)) {
+        const at = now();
+        const version = Number(VERSION.exec(text)?.[1] ?? -1);
+        if (w.version < 0) {
+          w.version = version;
+          w.held = text;
+          resolve(w);
+          return;
+        }
+        messages += 1;
+        let byVersion = receipts.get(gameId);
+        if (!byVersion) receipts.set(gameId, (byVersion = new Map()));
+        const list = byVersion.get(version);
+        if (list) list.push(at);
+        else byVersion.set(version, [at]);
+        if (version <= w.version) {
+          stale += 1;
+          return;
+        }
+        if (version > w.version + 1) gaps += 1;
+        w.version = version;
+        w.held = text;
+      } else if (text === '2') {
+        socket.send('3');
+      } else if (text.startsWith('0')) {
+        socket.send('40');
+      } else if (text.startsWith('40')) {
+        socket.send(`42${JSON.stringify(['join_game', { game_id: gameId, compact: true }])}`);
+      } else if (text.startsWith('44') || text.startsWith('42["action_error"')) {
+        reject(new Error(text));
+      } else if (text.startsWith('42')) {
+        messages += 1;
       }
-      messages += 1;
-      let byVersion = receipts.get(gameId);
-      if (!byVersion) receipts.set(gameId, (byVersion = new Map()));
-      const list = byVersion.get(gs.version);
-      if (list) list.push(at);
-      else byVersion.set(gs.version, [at]);
-      if (gs.version <= w.version) {
-        stale += 1;
-        return;
-      }
-      if (gs.version > w.version + 1) gaps += 1;
-      w.version = gs.version;
-      w.positions = positionsOf(gs.team_states);
     });
-    socket.onAny((event: string) => {
-      if (event !== 'game_state_update') messages += 1;
-    });
-    socket.emit('join_game', { game_id: gameId, compact: true });
   });
-  return w;
 }
 
 async function connectAll(url: string, games: number[]): Promise<void> {
@@ -120,7 +138,8 @@ function collect(emits: [number, number, number][]): void {
   const finals: Record<number, Record<string, number>> = {};
   for (const w of watchers) {
     const game = (finals[w.gameId] ??= {});
-    game[w.positions] = (game[w.positions] ?? 0) + 1;
+    const positions = positionsOfPacket(w.held);
+    game[positions] = (game[positions] ?? 0) + 1;
   }
   send({ type: 'result', latencies: Float64Array.from(latencies), missed, messages, gaps, stale, finals, sockets: watchers.length });
 }
@@ -130,7 +149,7 @@ process.on('message', (m: Msg) => {
   else if (m.type === 'count') send({ type: 'count', messages });
   else if (m.type === 'collect') collect(m.emits);
   else if (m.type === 'close') {
-    for (const w of watchers) w.socket.disconnect();
+    for (const w of watchers) w.socket.close();
     setTimeout(() => process.exit(0), 200);
   }
 });
