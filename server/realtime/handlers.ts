@@ -396,6 +396,11 @@ function stopBrake(this: IoSocket): void {
  */
 function listenerOf(ctx: HandlerContext, event: string, handler: EventHandler): (this: IoSocket, raw: unknown, ack?: unknown) => void {
   const run = (socket: IoSocket, raw: unknown, ack?: unknown) => guarded(ctx.work, socket, event, (r, a) => handler(ctx, socket, r, a))(raw, ack);
+  /** Runs the event once the shared limit's `answer` lets it through, else refuses it; work in flight while the limit answers (Redis), so a shutdown waits for it too. */
+  const afterSharedLimit = (socket: IoSocket, answer: Promise<boolean>, raw: unknown, ack?: unknown) => {
+    const done = ctx.work.begin();
+    void answer.then((ok) => (ok ? run(socket, raw, ack) : refuse(socket))).finally(done);
+  };
   if (ACTIONS.has(event)) {
     return function (this: IoSocket, raw, ack) {
       if (typeof raw === 'object' && raw !== null) arrivals.set(raw, performance.now());
@@ -403,17 +408,14 @@ function listenerOf(ctx: HandlerContext, event: string, handler: EventHandler): 
       if (!(state.actions ??= new SocketWindow(ctx.limits.limits.actionsPerSocket)).take()) return refuse(this);
       const userId = this.data.userId;
       if (userId === null) return run(this, raw, ack);
-      // Counted as work while the shared limit answers (Redis), so a shutdown waits for it too.
-      const done = ctx.work.begin();
-      void ctx.limits.userAction(userId).then((ok) => (ok ? run(this, raw, ack) : refuse(this))).finally(done);
+      afterSharedLimit(this, ctx.limits.userAction(userId), raw, ack);
     };
   }
   if (FULL_GAME.has(event)) {
     return function (this: IoSocket, raw, ack) {
       const state = limitStateOf(this);
       if (!(state.fullGame ??= new SocketWindow(ctx.limits.limits.fullGamePerSocket)).take()) return refuse(this);
-      const done = ctx.work.begin();
-      void ctx.limits.addressFullGame(this.data.address).then((ok) => (ok ? run(this, raw, ack) : refuse(this))).finally(done);
+      afterSharedLimit(this, ctx.limits.addressFullGame(this.data.address), raw, ack);
     };
   }
   return function (this: IoSocket, raw, ack) {

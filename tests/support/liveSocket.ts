@@ -10,7 +10,6 @@ import type { Submission } from '../../contract/submission';
 import {
   applyInOrder,
   isFullGame,
-  mergeProgress,
   ORDER_WAIT_MS,
   prependLogEntry,
   type ClientToServerEvents,
@@ -76,19 +75,15 @@ export class Watcher {
     });
   }
 
-  /** Takes one game_state_update: a full game replaces the held one, a progress update applies in version order. */
+  /**
+   * Takes one game_state_update through contract applyInOrder: a full game replaces the held one
+   * (and the waiting updates right after it apply), a progress update applies in version order.
+   */
   private hold(state: Held | GameProgress): void {
-    if (isFullGame(state)) {
-      this.held = state;
-      this.log = state.log_entries;
-      // Waiting updates the full game covers are dropped; the ones right after it apply.
-      this.pending = this.pending.filter((p) => p.id === state.id && p.version > state.version);
-      while (this.held && this.pending[0]?.version === this.held.version + 1) {
-        this.held = mergeProgress(this.held, this.pending[0]) ?? this.held;
-        this.pending = this.pending.slice(1);
-      }
-    } else if (this.held) {
-      const result = applyInOrder(this.held, this.pending, state);
+    if (isFullGame(state)) this.log = state.log_entries;
+    const base = isFullGame(state) ? state : this.held;
+    if (base) {
+      const result = applyInOrder(base, this.pending, state);
       this.held = result.game;
       this.pending = result.pending;
       if (result.resync) this.rejoin(state.id);
