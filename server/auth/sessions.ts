@@ -3,9 +3,12 @@ import type { Db } from '../db/schema';
 import { nowIso } from '../db/connect';
 import { log } from '../observability/log';
 
-/** sha-256 hex of a session id; only the hash is stored. */
+/**
+ * sha-256 hex of a session id; only the hash is stored. node:crypto's one-shot `hash` (no Hash
+ * object per call): every roll hashes its socket's session id.
+ */
 export function hashSessionId(id: string): string {
-  return crypto.createHash('sha256').update(id).digest('hex');
+  return crypto.hash('sha256', id, 'hex');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/schema';
 import { isActiveStatus } from '../../contract/game/status';
@@ -41,15 +41,37 @@ export function seedRevealText(previous: DiceSeed): string {
   return `Dice seed of the previous round: ${previous.seed} (commitment ${previous.commitment}).`;
 }
 
+/** How many games' HMAC keys serverDieFor keeps (one per live round; the game cache's default bound). */
+const DICE_KEYS = 1_000;
+
+/** node:crypto secret keys of the dice seeds used lately, by seed text, oldest first (FIFO past DICE_KEYS). */
+const diceKeys = new Map<string, KeyObject>();
+
+/**
+ * The HMAC key of dice seed `seed` (hex), made once per seed: decoding the hex and importing the
+ * key were most of a die's cost. Throws TypeError for a seed that is not hex or empty.
+ */
+function diceKeyOf(seed: string): KeyObject {
+  let key = diceKeys.get(seed);
+  if (!key) {
+    const bytes = fromHex(seed);
+    // Web Crypto refuses an empty HMAC key; so does this, so both paths fail alike.
+    if (bytes.length === 0) throw new TypeError('Empty dice seed.');
+    key = createSecretKey(bytes);
+    diceKeys.set(seed, key);
+    if (diceKeys.size > DICE_KEYS) diceKeys.delete(diceKeys.keys().next().value as string);
+  }
+  return key;
+}
+
 /**
  * The die (1..6) of the k-th roll of a round of game `gameId` with dice seed `seed` (hex):
  * docs/game-rules.md §9, the same value as the contract's dieFor (Web Crypto, which the browser's
  * 'Verify dice' keeps), computed synchronously with node:crypto's createHmac, since a roll needs
- * no await for it. Throws TypeError for a seed that is not hex or empty, RangeError for a bad game id or k.
+ * no await for it; the seed's key is made once (diceKeyOf). Throws TypeError for a seed that is
+ * not hex or empty, RangeError for a bad game id or k.
  */
 export function serverDieFor(seed: string, gameId: number, k: number): number {
-  const key = fromHex(seed);
-  // Web Crypto refuses an empty HMAC key; so does this, so both paths fail alike.
-  if (key.length === 0) throw new TypeError('Empty dice seed.');
+  const key = diceKeyOf(seed);
   return dieFromSyncSigner((message) => createHmac('sha256', key).update(message).digest(), gameId, k);
 }

@@ -13,7 +13,7 @@ import { withdrawPending } from '../submissions/service';
 import { announceRoll, announcesRolls, rollAnnouncement, type AnnouncedRoll } from '../discord/outbox';
 import { INSERT_ANNOUNCEMENT } from '../discord/repository';
 import type { GameWebhook } from '../discord/repository';
-import { SPECIAL_DESCRIPTIONS, UNASSIGNED_DESCRIPTION } from '../../contract/game/generate';
+import { SPECIAL_DESCRIPTIONS, UNASSIGNED_DESCRIPTION, type Connection } from '../../contract/game/generate';
 import { arrivalState, mayRoll, PROOF_MESSAGES, type TaskState } from '../../contract/submission';
 import {
   applyRoll,
@@ -336,6 +336,26 @@ function planOf(kind: 'roll' | 'revert', game: ActionGame, team: ActionTeam, las
  */
 let lastPlan: { key: string; plan: ReturnType<typeof computePlan> } | null = null;
 
+/** How many boards' snakes and ladders connectionsOf keeps (one per live game; the game cache's default bound). */
+const BOARD_CONNECTIONS = 1_000;
+
+/** The parsed snakes and ladders of the boards rolled on lately, by their stored text, oldest first (FIFO past BOARD_CONNECTIONS). */
+const boardConnections = new Map<string, readonly Connection[]>();
+
+/**
+ * A board's snakes and ladders from its stored text (parseConnections), parsed once per text and
+ * frozen, since every roll of a game reads the same board.
+ */
+function connectionsOf(text: string): readonly Connection[] {
+  let connections = boardConnections.get(text);
+  if (!connections) {
+    connections = Object.freeze(parseConnections(text).map((c) => Object.freeze(c)));
+    boardConnections.set(text, connections);
+    if (boardConnections.size > BOARD_CONNECTIONS) boardConnections.delete(boardConnections.keys().next().value as string);
+  }
+  return connections;
+}
+
 /** planOf without the memo. */
 function computePlan(kind: 'roll' | 'revert', game: ActionGame, team: ActionTeam, lastRollIndex: number) {
   const stored = storedHistory(team.position_history);
@@ -346,7 +366,7 @@ function computePlan(kind: 'roll' | 'revert', game: ActionGame, team: ActionTeam
   }
   const rollIndex = lastRollIndex + 1;
   const die = serverDieFor(game.dice_seed, game.id, rollIndex);
-  const outcome = applyRoll({ position: team.current_position, die, board_size: game.board_size, connections: parseConnections(game.board_connections) });
+  const outcome = applyRoll({ position: team.current_position, die, board_size: game.board_size, connections: connectionsOf(game.board_connections) });
   return { kind, history, rollIndex, die, outcome, square: outcome.final } as const;
 }
 

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import type { Deps } from '../http/context';
+import type { Db } from '../db/schema';
 import { findSession } from '../auth/sessions';
 import { GAME_NOT_FOUND, listUserTeams } from '../games/repository';
 import { gameStatePacket, membersAnswer } from '../games/cache';
 import { isManagerRole, type ClanRole } from '../../contract/user';
 import { firstIssueMessage } from '../../contract/common';
-import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema } from '../../contract/socket';
+import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema, type TeamAction } from '../../contract/socket';
 import { ActionRefused, applyTeamAction, precheckTeamAction, rememberedRoll, PLAY_MESSAGES, type AppliedAction, type PrecheckedAction } from '../games/play';
 import type { PrecheckMemo } from '../games/precheckMemo';
 import { hashSessionId } from '../auth/sessions';
@@ -175,6 +176,23 @@ async function leaveGame(socket: IoSocket, raw: unknown): Promise<void> {
 }
 
 /**
+ * The precheck of a roll or revert on `socket` (precheckTeamAction: the session looked up again
+ * in its own statement, as currentUser would), `sessionHash` being its session id's hash; notes
+ * the user on the socket. `sid` is the session id the action came with (null: none). Throws ActionRefused 'You must be signed in to play.' without a live
+ * session, and forgets the socket's session then.
+ */
+async function precheckOf(db: Db, socket: IoSocket, kind: 'roll' | 'revert', action: TeamAction, sid: string | null, sessionHash: string): Promise<PrecheckedAction> {
+  const pre = sid === null ? null : await precheckTeamAction(db, kind, action, sid, sessionHash);
+  if (!pre) {
+    socket.data.userId = null;
+    socket.data.sessionId = null;
+    throw new ActionRefused(PLAY_MESSAGES.signIn);
+  }
+  socket.data.userId = pre.userId;
+  return pre;
+}
+
+/**
  * roll_dice / revert_roll {game_id, team_id, performer_ign_id} (docs/server.md §5, §6, §8):
  * 'You must be signed in to play.' without a live session; the permission and status checks
  * (precheckTeamAction) before the action waits in the game's queue, so refusals never wait
@@ -192,20 +210,9 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
   const memo = kind === 'roll' && sid !== null ? ctx.precheckMemo : null;
   // Hashed once for the remembered rows and the precheck alike.
   const sessionHash = sid === null ? '' : hashSessionId(sid);
-  /** The precheck (the session looked up again in its own statement, as currentUser would); 'You must be signed in to play.' without a live session. */
-  const precheck = async (): Promise<PrecheckedAction> => {
-    const pre = sid === null ? null : await precheckTeamAction(db, kind, action, sid, sessionHash);
-    if (!pre) {
-      socket.data.userId = null;
-      socket.data.sessionId = null;
-      throw new ActionRefused(PLAY_MESSAGES.signIn);
-    }
-    socket.data.userId = pre.userId;
-    return pre;
-  };
   // A roll whose rows this process remembers skips the precheck (games/precheckMemo.ts); the rows
   // are recalled again in the queue, where the game's last roll has left them.
-  const checked = memo?.recall(action, sessionHash) ? null : await precheck();
+  const checked = memo?.recall(action, sessionHash) ? null : await precheckOf(db, socket, kind, action, sid, sessionHash);
   await ctx.queue.run(action.game_id, async () => {
     const generation = memo?.generationOf(action.game_id) ?? 0;
     let pre = checked;
@@ -219,7 +226,7 @@ async function teamAction(ctx: HandlerContext, socket: IoSocket, kind: 'roll' | 
       }
     }
     if (!applied || !pre) {
-      pre = pre ?? (await precheck());
+      pre = pre ?? (await precheckOf(db, socket, kind, action, sid, sessionHash));
       try {
         applied = await applyTeamAction(db, dialect, kind, action, pre);
       } catch (err) {
