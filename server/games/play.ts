@@ -322,19 +322,30 @@ async function squareAt(db: Db, gameId: number, index: number) {
  * revert. Throws only what serverDieFor throws.
  */
 function planOf(kind: 'roll' | 'revert', game: ActionGame, team: ActionTeam, lastRollIndex: number) {
-  const key = `${kind}|${game.id}|${lastRollIndex}|${team.current_position}|${game.board_size}|${game.dice_seed}|${team.position_history}|${game.board_connections}`;
-  if (lastPlan?.key === key) return lastPlan.plan;
+  const last = lastPlan;
+  if (
+    last && last.kind === kind && last.gameId === game.id && last.lastRollIndex === lastRollIndex && last.position === team.current_position
+    && last.boardSize === game.board_size && last.seed === game.dice_seed && last.history === team.position_history && last.connections === game.board_connections
+  ) return last.plan;
   const plan = computePlan(kind, game, team, lastRollIndex);
-  lastPlan = { key, plan };
+  lastPlan = {
+    kind, gameId: game.id, lastRollIndex, position: team.current_position, boardSize: game.board_size, seed: game.dice_seed,
+    history: team.position_history, connections: game.board_connections, plan,
+  };
   return plan;
 }
 
 /**
  * planOf's last inputs and plan: a roll plans from the precheck's rows and again from the rows
  * read under the claim, which are most often the same (one HMAC and two JSON parses less).
+ * The inputs are compared one by one rather than joined into one key: the board's connections
+ * are kilobytes of text, and a key made of them was a new string of that size on every roll.
  * Plans are never mutated.
  */
-let lastPlan: { key: string; plan: ReturnType<typeof computePlan> } | null = null;
+let lastPlan: {
+  kind: 'roll' | 'revert'; gameId: number; lastRollIndex: number; position: number; boardSize: number; seed: string;
+  history: string; connections: string; plan: ReturnType<typeof computePlan>;
+} | null = null;
 
 /** How many boards' snakes and ladders connectionsOf keeps (one per live game; the game cache's default bound). */
 const BOARD_CONNECTIONS = 1_000;
@@ -782,13 +793,15 @@ async function rollInOneStatement(db: Db, action: TeamAction, pre: PrecheckedAct
   }
   const change = changeOf(action, pre.game, pre.team, plan);
   if (change.status !== pre.game.status || !change.announced) return null;
-  const values: OneStatementValues = {
-    ...logInsertValues(action.game_id, change.messages, at),
+  // Added to logInsertValues' own new object rather than spread into another: V8 pretenured the
+  // spread's ~30-property copy (allocated it in the old generation), a few KB a roll that only a
+  // major GC took back (bench/RESULTS.md, many live games).
+  const values: OneStatementValues = Object.assign(logInsertValues(action.game_id, change.messages, at), {
     version: pre.game.version, at, teamId: action.team_id, ignId: action.performer_ign_id, userId: pre.userId, sessionHash: pre.sessionHash, eventId: pre.game.event_id,
     stateId: pre.team.id, from: change.from, to: change.next.current_position, history: JSON.stringify(change.next.position_history),
     rollIndex: Number(change.move.roll_index), die: Number(change.move.die), landing: Number(change.move.landing), via: change.move.via,
     payload: JSON.stringify(rollAnnouncement(change.announced.roll)),
-  };
+  });
   let rows: OneStatementRow[];
   try {
     rows = (await oneStatementRollOf(change.messages.length).execute(db, values)).rows;
