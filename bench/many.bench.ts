@@ -47,7 +47,9 @@ import { ClientProcess, NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow
  * Run: `npm run bench:many` (env BENCH_G, BENCH_S, BENCH_SECONDS, BENCH_PERIOD_MS, BENCH_WORKERS=4,
  * BENCH_DBS=sqlite,postgres, BENCH_MODES=bare,real (order of the first database; reversed on the next), BENCH_CPU_PROF=dir (real server
  * under `node --cpu-prof`), BENCH_NODE_FLAGS (node flags of both servers, e.g. `--trace-gc`), BENCH_SERVER_OUT=dir
- * (the servers' output, one file per process), BENCH_OUT=bench/many.md, which `npm run bench` appends to
+ * (the servers' output, one file per process), BENCH_ROLLS_OUT=prefix (each measured roll's emit and
+ * acknowledgement times, ms since the epoch, as JSON in `<prefix>-<mode>.json`: where the slow rolls fall in
+ * time, e.g. against the servers' `--trace-gc` lines), BENCH_OUT=bench/many.md, which `npm run bench` appends to
  * bench/RESULTS.md).
  */
 
@@ -77,6 +79,8 @@ const CPU_PROF = process.env.BENCH_CPU_PROF ?? '';
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /** A folder the servers' output is copied into, one file per server process (BENCH_SERVER_OUT). */
 const SERVER_OUT = process.env.BENCH_SERVER_OUT ?? '';
+/** A path prefix for each run's measured rolls, [emitAt, ackAt] (BENCH_ROLLS_OUT). */
+const ROLLS_OUT = process.env.BENCH_ROLLS_OUT ?? '';
 
 /** Copies what `proc` prints into SERVER_OUT/<name>-<pid>.log when BENCH_SERVER_OUT is set. */
 function keepOutput(proc: ChildProcess, name: string): void {
@@ -484,6 +488,7 @@ async function run(mode: 'real' | 'bare', seeded: TestDatabase, s: Awaited<Retur
     await settled(spectators);
     const rolls = done.rolls as [number, number, number, number, number[]][];
     const measured = rolls.filter((r) => r[2] >= measureFrom);
+    if (ROLLS_OUT) fs.writeFileSync(`${ROLLS_OUT}-${mode}.json`, JSON.stringify(measured.map((r) => [r[2], r[3]])));
     const emits = measured.map((r) => [r[0], r[1], r[2]]);
     const results = await Promise.all(spectators.map((c) => c.ask({ type: 'collect', emits }, 'result')));
     const spectatorLatencies: number[] = [];
