@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import { createServer } from 'node:http';
+import { loadConfig } from '../server/config';
+import { applyHeapGrowth } from '../server/lifecycle/gcPolicy';
 import { Server } from 'socket.io';
 
 /**
@@ -16,6 +18,8 @@ import { Server } from 'socket.io';
  *   both servers send the same bytes but for Date and X-Request-Id.
  * Prints 'bare listening on <port>' once ready. Env: PORT, BARE_SAMPLES.
  */
+// The real server's garbage-collection policy (HEAP_GROWING_PERCENT), so the ratio compares the app, not the heap settings.
+applyHeapGrowth(loadConfig().heapGrowingPercent);
 const port = Number(process.env.PORT ?? 0);
 const samples = JSON.parse(fs.readFileSync(process.env.BARE_SAMPLES ?? '', 'utf8')) as {
   join: Record<string, unknown>;

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { createServer } from 'node:http';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { loadConfig } from '../server/config';
+import { applyHeapGrowth } from '../server/lifecycle/gcPolicy';
 import { Server, type Socket } from 'socket.io';
 
 /**
@@ -19,6 +21,8 @@ import { Server, type Socket } from 'socket.io';
  * SQLite (BARE_SQLITE, prepared statements, WAL as the server) or PostgreSQL (DATABASE_URL, a pool
  * of 10 like the server). Prints 'bare listening on <port>'. Env: PORT, BARE_SAMPLE.
  */
+// The real server's garbage-collection policy (HEAP_GROWING_PERCENT), so the ratio compares the app, not the heap settings.
+applyHeapGrowth(loadConfig().heapGrowingPercent);
 const port = Number(process.env.PORT ?? 0);
 const sample = JSON.parse(fs.readFileSync(process.env.BARE_SAMPLE ?? '', 'utf8')) as Record<string, unknown>;
 

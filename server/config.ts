@@ -47,6 +47,12 @@ export interface Config {
    */
   gameCacheGames: number;
   /**
+   * Percent the heap may grow after a full garbage collection before the next
+   * (HEAP_GROWING_PERCENT, default 100: twice what survived; 0 = V8's own rule):
+   * lifecycle/gcPolicy.ts applyHeapGrowth.
+   */
+  heapGrowingPercent: number;
+  /**
    * Proxies in front of the server whose X-Forwarded-For is trusted (TRUST_PROXY: 0 = none, the
    * default; 1 or 'true' = one load balancer). The sign-in limit and the socket cap key on the
    * address this gives (docs/server.md §8).
@@ -163,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimit: Number(env.AUTH_RATE_LIMIT) > 0 ? Number(env.AUTH_RATE_LIMIT) : 30,
     gameCacheCheckMs: nonNegative(env.GAME_CACHE_CHECK_MS, 250),
     gameCacheGames: positive(env.GAME_CACHE_GAMES, 1000),
+    heapGrowingPercent: nonNegative(env.HEAP_GROWING_PERCENT, 100),
     trustProxy: trustProxyHops(env.TRUST_PROXY),
     socketsPerAddress: positive(env.SOCKETS_PER_ADDRESS, 100),
     actionsPerSocket: positive(env.ROLLS_PER_SOCKET, 5),

@@ -19,6 +19,7 @@ import { observedNodeAnswer } from './observability/requests';
 import { Lifecycle } from './lifecycle/health';
 import { HttpRequests, shutDownGracefully } from './lifecycle/shutdown';
 import { DraftClock } from './draft/clock';
+import { applyHeapGrowth } from './lifecycle/gcPolicy';
 
 /**
  * Starts the whole product on one port (docs/server.md §7): API under /api, Socket.IO at
@@ -30,6 +31,8 @@ import { DraftClock } from './draft/clock';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Fewer full garbage collections under a steady load (lifecycle/gcPolicy.ts, HEAP_GROWING_PERCENT).
+  applyHeapGrowth(config.heapGrowingPercent);
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, countQueries: config.countQueries });
   // Expired sessions are purged now and then hourly (docs/server.md §8).
   const stopSessionPurge = await startSessionPurge(handle.db);

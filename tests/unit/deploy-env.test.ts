@@ -46,6 +46,7 @@ describe('the deploy environment file', () => {
     expect(shown('CLIENT_DIR')).toBe(defaults.clientDir);
     expect(Number(shown('GAME_CACHE_CHECK_MS'))).toBe(defaults.gameCacheCheckMs);
     expect(Number(shown('GAME_CACHE_GAMES'))).toBe(defaults.gameCacheGames);
+    expect(Number(shown('HEAP_GROWING_PERCENT'))).toBe(defaults.heapGrowingPercent);
     expect(Number(shown('AUTH_RATE_LIMIT'))).toBe(defaults.authRateLimit);
     expect(Number(shown('SOCKETS_PER_ADDRESS'))).toBe(defaults.socketsPerAddress);
     expect(Number(shown('ROLLS_PER_SOCKET'))).toBe(defaults.actionsPerSocket);
