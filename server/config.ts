@@ -48,7 +48,7 @@ export interface Config {
   gameCacheGames: number;
   /**
    * Percent the heap may grow after a full garbage collection before the next
-   * (HEAP_GROWING_PERCENT, default 100: twice what survived; 0 = V8's own rule):
+   * (HEAP_GROWING_PERCENT, default 200: three times what survived; 0 = V8's own rule):
    * lifecycle/gcPolicy.ts applyHeapGrowth.
    */
   heapGrowingPercent: number;
@@ -169,7 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimit: Number(env.AUTH_RATE_LIMIT) > 0 ? Number(env.AUTH_RATE_LIMIT) : 30,
     gameCacheCheckMs: nonNegative(env.GAME_CACHE_CHECK_MS, 250),
     gameCacheGames: positive(env.GAME_CACHE_GAMES, 1000),
-    heapGrowingPercent: nonNegative(env.HEAP_GROWING_PERCENT, 100),
+    heapGrowingPercent: nonNegative(env.HEAP_GROWING_PERCENT, 200),
     trustProxy: trustProxyHops(env.TRUST_PROXY),
     socketsPerAddress: positive(env.SOCKETS_PER_ADDRESS, 100),
     actionsPerSocket: positive(env.ROLLS_PER_SOCKET, 5),

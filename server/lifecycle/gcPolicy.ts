@@ -7,7 +7,8 @@ import v8 from 'node:v8';
  * objects reach the old generation, which for a process holding thousands of sockets meant a full
  * collection every 4-5 s under a steady roll rate, each pausing broadcasts for tens of ms
  * (bench/RESULTS.md, many live games: the slowest 1 % of rolls clustered on those collections).
- * 100 (the default) collects when the heap has doubled: fewer pauses for at most twice the live
+ * 200 (the default) collects when the heap has tripled: at 200 rolls/s with 10,000 sockets a full
+ * collection about once a minute instead of every few seconds, for at most three times the live
  * heap, which V8's own rule allows too (up to 4x).
  * Applied with node:v8's setFlagsFromString (V8's `--heap-growing-percent`), read by V8 at each
  * full collection; 0 leaves V8's rule. Percent, a whole number; nothing is raised for a flag a
