@@ -2,6 +2,7 @@ import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:c
 import type { Config } from '../config';
 import type { Db } from '../db/schema';
 import { isActiveStatus } from '../../contract/game/status';
+import { boundedMemo } from './boundedMemo';
 import { commitmentOf, dieFromSyncSigner, fromHex, sha256Hex, toHex } from '../../contract/game/dice';
 
 /** A round's dice seed and its commitment, both lowercase hex (docs/game-rules.md §9). */
@@ -41,28 +42,17 @@ export function seedRevealText(previous: DiceSeed): string {
   return `Dice seed of the previous round: ${previous.seed} (commitment ${previous.commitment}).`;
 }
 
-/** How many games' HMAC keys serverDieFor keeps (one per live round; the game cache's default bound). */
-const DICE_KEYS = 1_000;
-
-/** node:crypto secret keys of the dice seeds used lately, by seed text, oldest first (FIFO past DICE_KEYS). */
-const diceKeys = new Map<string, KeyObject>();
-
 /**
- * The HMAC key of dice seed `seed` (hex), made once per seed: decoding the hex and importing the
- * key were most of a die's cost. Throws TypeError for a seed that is not hex or empty.
+ * The HMAC key of dice seed `seed` (hex), made once per seed (up to 1,000 seeds: one per live
+ * round, the game cache's default bound): decoding the hex and importing the key were most of a
+ * die's cost. Throws TypeError for a seed that is not hex or empty.
  */
-function diceKeyOf(seed: string): KeyObject {
-  let key = diceKeys.get(seed);
-  if (!key) {
-    const bytes = fromHex(seed);
-    // Web Crypto refuses an empty HMAC key; so does this, so both paths fail alike.
-    if (bytes.length === 0) throw new TypeError('Empty dice seed.');
-    key = createSecretKey(bytes);
-    diceKeys.set(seed, key);
-    if (diceKeys.size > DICE_KEYS) diceKeys.delete(diceKeys.keys().next().value as string);
-  }
-  return key;
-}
+const diceKeyOf = boundedMemo(1_000, (seed): KeyObject => {
+  const bytes = fromHex(seed);
+  // Web Crypto refuses an empty HMAC key; so does this, so both paths fail alike.
+  if (bytes.length === 0) throw new TypeError('Empty dice seed.');
+  return createSecretKey(bytes);
+});
 
 /**
  * The die (1..6) of the k-th roll of a round of game `gameId` with dice seed `seed` (hex):

@@ -9,6 +9,7 @@ import {
   teamStateOf, type LogInsertValues, type LogMessage,
 } from './repository';
 import { serverDieFor } from './dice';
+import { boundedMemo } from './boundedMemo';
 import { withdrawPending } from '../submissions/service';
 import { announceRoll, announcesRolls, rollAnnouncement, type AnnouncedRoll } from '../discord/outbox';
 import { INSERT_ANNOUNCEMENT } from '../discord/repository';
@@ -347,25 +348,12 @@ let lastPlan: {
   history: string; connections: string; plan: ReturnType<typeof computePlan>;
 } | null = null;
 
-/** How many boards' snakes and ladders connectionsOf keeps (one per live game; the game cache's default bound). */
-const BOARD_CONNECTIONS = 1_000;
-
-/** The parsed snakes and ladders of the boards rolled on lately, by their stored text, oldest first (FIFO past BOARD_CONNECTIONS). */
-const boardConnections = new Map<string, readonly Connection[]>();
-
 /**
- * A board's snakes and ladders from its stored text (parseConnections), parsed once per text and
- * frozen, since every roll of a game reads the same board.
+ * A board's snakes and ladders from its stored text (parseConnections), parsed once per text (up
+ * to 1,000 boards: one per live game, the game cache's default bound) and frozen, since every roll
+ * of a game reads the same board.
  */
-function connectionsOf(text: string): readonly Connection[] {
-  let connections = boardConnections.get(text);
-  if (!connections) {
-    connections = Object.freeze(parseConnections(text).map((c) => Object.freeze(c)));
-    boardConnections.set(text, connections);
-    if (boardConnections.size > BOARD_CONNECTIONS) boardConnections.delete(boardConnections.keys().next().value as string);
-  }
-  return connections;
-}
+const connectionsOf = boundedMemo(1_000, (text): readonly Connection[] => Object.freeze(parseConnections(text).map((c) => Object.freeze(c))));
 
 /** planOf without the memo. */
 function computePlan(kind: 'roll' | 'revert', game: ActionGame, team: ActionTeam, lastRollIndex: number) {

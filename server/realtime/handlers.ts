@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { Deps } from '../http/context';
 import type { Db } from '../db/schema';
-import { findSession } from '../auth/sessions';
+import { findSession, hashSessionId } from '../auth/sessions';
 import { GAME_NOT_FOUND, listUserTeams } from '../games/repository';
 import { gameStatePacket, membersAnswer } from '../games/cache';
 import { isManagerRole, type ClanRole } from '../../contract/user';
@@ -9,7 +9,6 @@ import { firstIssueMessage } from '../../contract/common';
 import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema, type TeamAction } from '../../contract/socket';
 import { ActionRefused, applyTeamAction, precheckTeamAction, rememberedRoll, PLAY_MESSAGES, type AppliedAction, type PrecheckedAction } from '../games/play';
 import type { PrecheckMemo } from '../games/precheckMemo';
-import { hashSessionId } from '../auth/sessions';
 import { applyRelief, precheckRelief } from '../games/relief';
 import { RequestReliefSchema } from '../../contract/game/relief';
 import { FloodBrake, SocketWindow, tellTooMany, type SharedLimits } from './limits';
@@ -177,9 +176,9 @@ async function leaveGame(socket: IoSocket, raw: unknown): Promise<void> {
 
 /**
  * The precheck of a roll or revert on `socket` (precheckTeamAction: the session looked up again
- * in its own statement, as currentUser would), `sessionHash` being its session id's hash; notes
- * the user on the socket. `sid` is the session id the action came with (null: none). Throws ActionRefused 'You must be signed in to play.' without a live
- * session, and forgets the socket's session then.
+ * in its own statement, as currentUser would); `sid` is the session id the action came with
+ * (null: none) and `sessionHash` its hash. Notes the user on the socket. Throws ActionRefused
+ * 'You must be signed in to play.' without a live session, and forgets the socket's session then.
  */
 async function precheckOf(db: Db, socket: IoSocket, kind: 'roll' | 'revert', action: TeamAction, sid: string | null, sessionHash: string): Promise<PrecheckedAction> {
   const pre = sid === null ? null : await precheckTeamAction(db, kind, action, sid, sessionHash);
