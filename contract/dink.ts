@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { applyTextRule, hasControlChars } from './text';
+import { applyTextRule, hasControlChars, removeInvisible } from './text';
 
 // ---------------------------------------------------------------------------------------------
 // Dink: proof straight from the game (docs/server.md §13). The event's Dink
@@ -162,6 +162,27 @@ export interface DinkPostUpdate {
 export const DinkRecentAnswerSchema = v.object({ posts: v.array(DinkPostSchema) });
 export type DinkRecentAnswer = v.InferOutput<typeof DinkRecentAnswerSchema>;
 
+/**
+ * One IGN's pinned Dink account (docs/server.md §13 'Pinned accounts'): the IGN on a team of the
+ * event (`ign_id` names it in DELETE .../dink/accounts/{ignId}), the first 8 characters of the
+ * pinned `dinkAccountHash`, when it was pinned (ISO), and `posts`: the posts received under that
+ * IGN with that hash since the pin (the pinning post included, duplicates not).
+ */
+const DinkAccountSchema = v.object({
+  ign_id: v.number(),
+  ign: v.string(),
+  account_hash_prefix: v.string(),
+  pinned_at: v.string(),
+  posts: v.number(),
+});
+export type DinkAccount = v.InferOutput<typeof DinkAccountSchema>;
+
+/** GET .../dink/accounts answer: the pins of IGNs on the event's teams, by IGN. */
+export const DinkAccountsAnswerSchema = v.object({ accounts: v.array(DinkAccountSchema) });
+
+/** How many characters of a pinned account hash managers see. */
+export const DINK_HASH_PREFIX_LENGTH = 8;
+
 /** Most posts GET .../dink/recent lists (and the server keeps per event). */
 export const DINK_RECENT_MAX = 200;
 /** Posts a minute one live token takes before 429. */
@@ -188,6 +209,8 @@ export const DINK_MESSAGES = {
   badFile: 'The file must be a PNG or JPEG image.',
   tooLarge: 'The file is too large: at most 8 MiB.',
   revoked: 'Dink link revoked.',
+  /** 404 of DELETE .../dink/accounts/{ignId} for an IGN that is not on a team of the event. */
+  ignNotOnTeam: (ignId: number) => `IGN ID ${ignId} is not on a team of this event.`,
 } as const;
 
 // --------------------------------------------------------------------------------------------
@@ -347,10 +370,14 @@ function readExtra(type: DinkType, extra: Json): DinkEvidence | null {
   }
 }
 
-/** `text` cut to `max` characters, control characters shown as U+FFFD (for the recent list). */
-function shown(text: string, max: number): string {
+/**
+ * `text` as the recent list shows it (docs/server.md §13): zero-width and bidi-control characters
+ * removed (a U+202E in a name would turn the row's text around), control characters shown as
+ * U+FFFD, cut to `max` characters. Applied when a post is stored and again when the list is read.
+ */
+export function shownPostText(text: string, max: number): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001F\u007F-\u009F]/g, '\uFFFD').slice(0, max);
+  return removeInvisible(text).replace(/[\u0000-\u001F\u007F-\u009F]/g, '\uFFFD').slice(0, max);
 }
 
 /**
@@ -365,8 +392,8 @@ export function readDinkPayload(payload: unknown): DinkReading {
   const hash = typeof body.dinkAccountHash === 'string' && body.dinkAccountHash.length > 0 && body.dinkAccountHash.length <= 200 ? body.dinkAccountHash : null;
   const type = isDinkType(rawType) ? rawType : null;
   const evidence = type && isObject(body.extra) ? readExtra(type, body.extra) : null;
-  const summary = evidence ? evidence.summary : type ? `${type} post without its details` : rawType ? `Unsupported post type ${shown(rawType, 40)}` : 'Not a Dink post';
-  return { player_name: shown(rawName, 64), player, type: shown(rawType, 40), account_hash: hash, evidence, summary: shown(summary, 300) };
+  const summary = evidence ? evidence.summary : type ? `${type} post without its details` : rawType ? `Unsupported post type ${shownPostText(rawType, 40)}` : 'Not a Dink post';
+  return { player_name: shownPostText(rawName, 64), player, type: shownPostText(rawType, 40), account_hash: hash, evidence, summary: shownPostText(summary, 300) };
 }
 
 /**

@@ -25,6 +25,7 @@ import { signupScores } from './migrations/013_signup_scores';
 import { draft } from './migrations/014_draft';
 import { reliefDraws } from './migrations/015_relief_draws';
 import { moveRollIndex } from './migrations/016_move_roll_index';
+import { dinkAccountPosts } from './migrations/017_dink_account_posts';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '014_draft': draft,
   '015_relief_draws': reliefDraws,
   '016_move_roll_index': moveRollIndex,
+  '017_dink_account_posts': dinkAccountPosts,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

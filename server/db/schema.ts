@@ -290,6 +290,8 @@ interface DinkAccountsTable {
   ign_key: string;
   account_hash: string;
   created_at: string;
+  /** Posts received under the IGN with this hash since the pin (migration 017). */
+  posts: Generated<number>;
 }
 /** One received Dink post with its outcome. */
 interface DinkPostsTable {

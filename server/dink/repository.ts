@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db, Database } from '../db/schema';
 import { nowIso } from '../db/connect';
-import { DINK_RECENT_MAX, DINK_OUTCOMES, type DinkOutcome, type DinkPost } from '../../contract/dink';
+import { DINK_RECENT_MAX, DINK_OUTCOMES, shownPostText, type DinkOutcome, type DinkPost } from '../../contract/dink';
 
 /** A stored Dink link row (migration 010_dink). */
 export type DinkLinkRow = Selectable<Database['dink_links']>;
@@ -75,6 +75,44 @@ export async function pinnedAccountHash(db: Db, eventId: number, ignKey: string)
   return row?.account_hash ?? null;
 }
 
+/**
+ * Counts one post under the IGN key with `hash` when that is the hash pinned for it (a post from
+ * another account, or one made before a pin or after it was cleared, changes nothing).
+ */
+export async function countAccountPost(db: Db, eventId: number, ignKey: string, hash: string): Promise<void> {
+  await db.updateTable('dink_accounts')
+    .set((eb) => ({ posts: eb('posts', '+', 1) }))
+    .where('event_id', '=', eventId).where('ign_key', '=', ignKey).where('account_hash', '=', hash)
+    .execute();
+}
+
+/** A pinned account as stored: the IGN key, the full hash, when it was pinned and its post count. */
+export interface PinnedAccountRow {
+  ign_key: string;
+  account_hash: string;
+  created_at: string;
+  posts: number;
+}
+
+/** Every account hash pinned in the event. */
+export async function pinnedAccounts(db: Db, eventId: number): Promise<PinnedAccountRow[]> {
+  return db.selectFrom('dink_accounts').select(['ign_key', 'account_hash', 'created_at', 'posts']).where('event_id', '=', eventId).execute();
+}
+
+/** Removes the pin of an IGN key in the event (the next post with a hash pins it again). */
+export async function clearPinnedAccount(db: Db, eventId: number, ignKey: string): Promise<void> {
+  await db.deleteFrom('dink_accounts').where('event_id', '=', eventId).where('ign_key', '=', ignKey).execute();
+}
+
+/** The IGNs on the event's teams (id and name), in the order they were added. */
+export async function eventTeamIgns(db: Db, eventId: number): Promise<{ ign_id: number; ign: string }[]> {
+  return db.selectFrom('team_members').innerJoin('igns', 'igns.id', 'team_members.ign_id')
+    .select(['igns.id as ign_id', 'igns.ign'])
+    .where('team_members.event_id', '=', eventId)
+    .orderBy('team_members.id')
+    .execute();
+}
+
 /** Records a judged post and keeps only the event's last DINK_RECENT_MAX. Returns it as listed. */
 export async function recordPost(db: Db, eventId: number, post: DinkPost): Promise<DinkPost> {
   const row = await db.insertInto('dink_posts').values({ event_id: eventId, ...post }).returning('id').executeTakeFirstOrThrow();
@@ -90,5 +128,12 @@ export async function recordPost(db: Db, eventId: number, post: DinkPost): Promi
 export async function recentPosts(db: Db, eventId: number): Promise<DinkPost[]> {
   const rows = await db.selectFrom('dink_posts').select(['at', 'player_name', 'type', 'summary', 'outcome'])
     .where('event_id', '=', eventId).orderBy('id', 'desc').limit(DINK_RECENT_MAX).execute();
-  return rows.map((r) => ({ ...r, outcome: (DINK_OUTCOMES as readonly string[]).includes(r.outcome) ? (r.outcome as DinkOutcome) : 'no_match' }));
+  // Cleaned again on the way out: rows stored before bidi controls were removed keep them.
+  return rows.map((r) => ({
+    ...r,
+    player_name: shownPostText(r.player_name, 64),
+    type: shownPostText(r.type, 40),
+    summary: shownPostText(r.summary, 300),
+    outcome: (DINK_OUTCOMES as readonly string[]).includes(r.outcome) ? (r.outcome as DinkOutcome) : 'no_match',
+  }));
 }

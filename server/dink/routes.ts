@@ -10,7 +10,7 @@ import { countDinkPost } from '../observability/metrics';
 import { PROOF_MAX_BYTES } from '../../contract/submission';
 import { DINK_MESSAGES, DinkSettingsBodySchema } from '../../contract/dink';
 import { deleteLink, findLinkByToken, findLinkOfEvent, recentPosts, saveLinkToken, setAutoApprove, type DinkLinkRow } from './repository';
-import { judgePost, linkOf, newToken, plausibleToken, takeRate } from './service';
+import { accountsOf, clearAccount, judgePost, linkOf, newToken, plausibleToken, takeRate } from './service';
 
 const PATH = '/clan/:clanId/events/:eventId/dink';
 /** Room for the multipart envelope and payload_json around an 8 MiB screenshot, in bytes. */
@@ -114,6 +114,10 @@ async function readPost(c: Context<AppEnv>): Promise<{ payloadText: string; payl
  * - PUT    .../dink {auto_approve} → {dink}; 404 without a link
  * - DELETE .../dink → {dink: null}: revoked, the URL answers 404 at once
  * - GET    .../dink/recent → {posts}: the last 200 posts, newest first
+ * - GET    .../dink/accounts → {accounts: [{ign_id, ign, account_hash_prefix, pinned_at, posts}]}:
+ *   the account hash pinned for each IGN on the event's teams (service.ts accountsOf)
+ * - DELETE .../dink/accounts/{ignId} → {ok: true}: clears that IGN's pin (200 also when there was
+ *   none); 400 a bad id, 404 an IGN not on a team of the event
  * The receiver, for the Dink plugin (no session):
  * - POST   /dink/{token}: 404 unknown token; 429 past 60 posts a minute to the token; 400
  *   payload_json missing or not JSON, or a file that is not PNG or JPEG by its bytes; 413 a file
@@ -149,6 +153,18 @@ export function dinkRoutes(): Hono<AppEnv> {
   app.get(`${PATH}/recent`, async (c) => {
     const s = await managerScope(c);
     return c.json({ posts: await recentPosts(s.deps.db, s.event.id) });
+  });
+
+  app.get(`${PATH}/accounts`, async (c) => {
+    const s = await managerScope(c);
+    return c.json({ accounts: await accountsOf(s.deps.db, s.event.id) });
+  });
+
+  app.delete(`${PATH}/accounts/:ignId`, async (c) => {
+    const s = await managerScope(c);
+    const ignId = pathId(c, 'ignId', 'IGN id');
+    await clearAccount(s.deps.db, s.event.id, ignId);
+    return c.json({ ok: true as const });
   });
 
   app.post(

@@ -10,24 +10,27 @@ import { insertSubmission } from '../submissions/repository';
 import { processProofImage, type ProcessedImage } from '../submissions/images';
 import { announceReview } from '../discord/outbox';
 import { parseStoredRule } from '../tasks/repository';
+import { notFound } from '../errors';
 import { log } from '../observability/log';
 import { countDinkPost } from '../observability/metrics';
 import type { LogEntry } from '../../contract/gameApi';
 import { PROOF_LOG, SUBMITTABLE_STATES, hasTask } from '../../contract/submission';
 import {
   DINK_DEDUPE_MS,
+  DINK_HASH_PREFIX_LENGTH,
   DINK_MESSAGES,
   DINK_RATE_PER_MINUTE,
   ignKey,
   matchesAutoRule,
   readDinkPayload,
+  type DinkAccount,
   type DinkEvidence,
   type DinkLink,
   type DinkOutcome,
   type DinkPost,
   type DinkReading,
 } from '../../contract/dink';
-import { pinAccountHash, pinnedAccountHash, recordPost, takeDigest, type DinkLinkRow } from './repository';
+import { clearPinnedAccount, countAccountPost, eventTeamIgns, pinAccountHash, pinnedAccountHash, pinnedAccounts, recordPost, takeDigest, type DinkLinkRow } from './repository';
 
 /** A fresh link token: 32 random bytes, base64url (43 characters; docs/server.md §13). */
 export function newToken(): string {
@@ -198,6 +201,11 @@ export async function judgePost(deps: Deps, receipt: DinkReceipt): Promise<DinkP
     }
   }
   countDinkPost(outcome);
+  // The pin's post count (docs/server.md §13 'Pinned accounts'): every post taken (not a
+  // duplicate) under the IGN with its pinned hash.
+  if (outcome !== 'duplicate' && reading.player !== null && reading.account_hash !== null) {
+    await countAccountPost(db, eventId, ignKey(reading.player), reading.account_hash);
+  }
   const post = await recordPost(db, eventId, { at, player_name: reading.player_name, type: reading.type, summary: reading.summary, outcome });
   if (change) {
     try {
@@ -272,4 +280,35 @@ async function makeSubmission(deps: Deps, receipt: DinkReceipt, reading: DinkRea
     await images.delete([keys.image, keys.thumb]).catch(() => {});
     throw err;
   }
+}
+
+/**
+ * The event's pinned Dink accounts (docs/server.md §13 'Pinned accounts'), one per IGN on a team of
+ * the event whose key has a pin, sorted by IGN: `{ign_id, ign, account_hash_prefix (first 8
+ * characters), pinned_at, posts}`. A pin whose IGN is no longer on a team is left out: it judges
+ * nothing (unknown_player comes first) until the IGN is on a team again, and then it is listed.
+ */
+export async function accountsOf(db: Db, eventId: number): Promise<DinkAccount[]> {
+  const pins = new Map((await pinnedAccounts(db, eventId)).map((p) => [p.ign_key, p]));
+  const out: DinkAccount[] = [];
+  const seen = new Set<string>();
+  for (const m of await eventTeamIgns(db, eventId)) {
+    const key = ignKey(m.ign);
+    const pin = pins.get(key);
+    if (!pin || seen.has(key)) continue;
+    seen.add(key);
+    out.push({ ign_id: m.ign_id, ign: m.ign, account_hash_prefix: pin.account_hash.slice(0, DINK_HASH_PREFIX_LENGTH), pinned_at: pin.created_at, posts: Number(pin.posts) });
+  }
+  return out.sort((a, b) => a.ign.localeCompare(b.ign, 'en', { sensitivity: 'base' }));
+}
+
+/**
+ * Clears the pin of IGN `ignId` in the event (docs/server.md §13 'Pinned accounts'): the IGN's
+ * next post with a hash pins that hash. Nothing to clear is not an error (two managers may
+ * both press Clear). 404 DINK_MESSAGES.ignNotOnTeam when the IGN is not on a team of the event.
+ */
+export async function clearAccount(db: Db, eventId: number, ignId: number): Promise<void> {
+  const member = (await eventTeamIgns(db, eventId)).find((m) => m.ign_id === ignId);
+  if (!member) throw notFound(DINK_MESSAGES.ignNotOnTeam(ignId));
+  await clearPinnedAccount(db, eventId, ignKey(member.ign));
 }

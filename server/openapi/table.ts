@@ -66,7 +66,7 @@ import {
 } from '../../contract/submission';
 import { GameHistorySchema, HISTORY_CSV_COLUMNS } from '../../contract/history';
 import { DiscordAnswerSchema, DiscordSettingsBodySchema } from '../../contract/discord';
-import { DinkLinkAnswerSchema, DinkRecentAnswerSchema, DinkSettingsBodySchema } from '../../contract/dink';
+import { DinkAccountsAnswerSchema, DinkLinkAnswerSchema, DinkRecentAnswerSchema, DinkSettingsBodySchema } from '../../contract/dink';
 import {
   ApplyAnswerSchema,
   ApplyBodySchema,
@@ -327,6 +327,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'put', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: 'Turns auto-approval of matching posts with a screenshot on or off.', body: named('DinkSettingsBody', DinkSettingsBodySchema), answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
   { method: 'delete', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: 'Revokes the link (its URL answers 404 at once).', answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
   { method: 'get', path: `${EVENT}/dink/recent`, tag: 'dink', access: 'manager', summary: 'The last 200 posts to the link with their outcomes, newest first.', answer: named('DinkRecentAnswer', DinkRecentAnswerSchema) },
+  { method: 'get', path: `${EVENT}/dink/accounts`, tag: 'dink', access: 'manager', summary: "The Dink account hash pinned for each IGN on the event's teams (its first 8 characters), when it was pinned and how many posts came with it.", answer: named('DinkAccountsAnswer', DinkAccountsAnswerSchema) },
+  { method: 'delete', path: `${EVENT}/dink/accounts/{ignId}`, tag: 'dink', access: 'manager', summary: "Clears the IGN's pinned Dink account: its next post with a hash pins that one (404 for an IGN not on a team of the event).", answer: Ok },
   // Sign-ups, free agents and balanced teams (docs/server.md §16).
   { method: 'get', path: `${EVENT}/signups`, tag: 'signups', access: 'member', summary: "The event's sign-ups, oldest first.", answer: named('SignupList', SignupListSchema) },
   { method: 'post', path: `${EVENT}/signups`, tag: 'signups', access: 'member', status: 201, summary: 'Signs up with one of your own IGNs while sign-ups are open (Member or above).', body: named('SignupBody', SignupBodySchema), answer: named('SignupAnswer', SignupAnswerSchema) },

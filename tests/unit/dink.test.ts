@@ -78,10 +78,13 @@ describe('Dink post reading and auto rules', () => {
     const ctl = readDinkPayload({ ...dinkFixture('QUEST'), playerName: 'Iron\u0007Bob' });
     expect(ctl.player).toBeNull();
     expect(ctl.player_name).toBe('Iron\uFFFDBob');
+    // Bidi controls and zero-width characters are dropped from what the recent list shows (U+202E would turn the row around).
+    const bidi = readDinkPayload({ ...dinkFixture('QUEST'), playerName: 'Iron\u202E Bob\u200B', extra: { questName: 'Dragon\u2066 Slayer I' } });
+    expect([bidi.player_name, bidi.summary]).toEqual(['Iron Bob', 'Quest complete: Dragon Slayer I']);
     expect(readDinkPayload({ type: 'PET', playerName: 'x', extra: {} }).evidence?.things).toEqual([]);
     fc.assert(fc.property(fc.jsonValue(), (payload) => {
       const r = readDinkPayload(payload);
-      return typeof r.summary === 'string' && typeof r.player_name === 'string';
+      return typeof r.summary === 'string' && typeof r.player_name === 'string' && !/[\u202A-\u202E\u2066-\u2069\u200B-\u200F]/.test(r.player_name + r.type + r.summary);
     }));
   });
 
