@@ -6,12 +6,12 @@ import { GAME_NOT_FOUND, listUserTeams } from '../games/repository';
 import { gameStatePacket, membersAnswer } from '../games/cache';
 import { isManagerRole, type ClanRole } from '../../contract/user';
 import { firstIssueMessage } from '../../contract/common';
-import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema, type TeamAction } from '../../contract/socket';
+import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema, type ClientToServerEvents, type TeamAction } from '../../contract/socket';
 import { ActionRefused, applyTeamAction, precheckTeamAction, rememberedRoll, PLAY_MESSAGES, type AppliedAction, type PrecheckedAction } from '../games/play';
 import type { PrecheckMemo } from '../games/precheckMemo';
 import { applyRelief, precheckRelief } from '../games/relief';
 import { RequestReliefSchema } from '../../contract/game/relief';
-import { FloodBrake, SocketWindow, tellTooMany, type SharedLimits } from './limits';
+import { FloodBrake, SocketWindow, perSocketLimit, tellTooMany, type LimitClass, type SharedLimits } from './limits';
 import type { LimitFunction } from 'p-limit';
 import type { KeyedQueue } from './queue';
 import type { Broadcaster } from './broadcaster';
@@ -24,6 +24,7 @@ import { DRAFT_MESSAGES, DraftPickSchema, JoinDraftSchema } from '../../contract
 import { loadDraftState } from '../draft/repository';
 import { captainPick, draftChanged } from '../draft/service';
 import { ApiError } from '../errors';
+import { DATABASE_AWAY, isDatabaseUnreachable } from '../db/unreachable';
 
 /** What the handlers share: the app's dependencies, the broadcaster, the per-game queue and the shared limits. */
 export interface HandlerContext {
@@ -110,7 +111,8 @@ function guarded(work: InFlight, socket: IoSocket, event: string, handler: (raw:
         return;
       }
       log.error({ err, event, ...idsOf(raw), user_id: socket.data.userId }, `[realtime] ${event} failed`);
-      socket.emit('action_error', { message: SERVER_TROUBLE });
+      // The database away (docs/server.md §14 "Faults"): say so, and that nothing was changed.
+      socket.emit('action_error', { message: isDatabaseUnreachable(err) ? DATABASE_AWAY : SERVER_TROUBLE });
     }).finally(done);
   };
 }
@@ -336,35 +338,39 @@ async function draftPick(ctx: HandlerContext, socket: IoSocket, raw: unknown): P
   }
 }
 
-/** The events each socket limit counts (docs/server.md §8). */
-const ACTIONS = new Set(['roll_dice', 'revert_roll', 'request_relief', 'draft_pick']);
-const FULL_GAME = new Set(['join_game', 'tasks_reordered']);
-
 /** A client event's work (run behind guarded, once the socket's limits let it through). */
 type EventHandler = (ctx: HandlerContext, socket: IoSocket, raw: unknown, ack?: (answer: unknown) => void) => Promise<void>;
 
-/** The client events of docs/server.md §6 and their handlers. */
-const EVENTS: Record<string, EventHandler> = {
-  join_game: (ctx, socket, raw) => joinGame(ctx, socket, raw),
-  leave_game: (_ctx, socket, raw) => leaveGame(socket, raw),
-  roll_dice: (ctx, socket, raw) => teamAction(ctx, socket, 'roll', raw),
-  revert_roll: (ctx, socket, raw) => teamAction(ctx, socket, 'revert', raw),
-  request_relief: (ctx, socket, raw) => requestRelief(ctx, socket, raw),
-  tasks_reordered: (ctx, socket, raw) => tasksReordered(ctx, socket, raw),
-  join_reviews: (ctx, socket, raw, ack) => joinReviews(ctx, socket, raw, ack),
-  join_draft: (ctx, socket, raw) => joinDraft(ctx, socket, raw),
-  leave_draft: (_ctx, socket, raw) => leaveDraft(socket, raw),
-  draft_pick: (ctx, socket, raw) => draftPick(ctx, socket, raw),
-};
+/** One client event: the limit class it counts in (docs/server.md §8) and its handler. */
+interface ClientEvent {
+  limit: LimitClass;
+  handler: EventHandler;
+}
+
+/**
+ * The client events of docs/server.md §6, each with its limit class (docs/server.md §8: every
+ * client event is limited) and its handler. Typed against the contract's ClientToServerEvents:
+ * an event added there without an entry here, or an entry without a limit class, does not compile.
+ */
+const EVENTS = {
+  join_game: { limit: 'fullGame', handler: (ctx, socket, raw) => joinGame(ctx, socket, raw) },
+  leave_game: { limit: 'room', handler: (_ctx, socket, raw) => leaveGame(socket, raw) },
+  roll_dice: { limit: 'action', handler: (ctx, socket, raw) => teamAction(ctx, socket, 'roll', raw) },
+  revert_roll: { limit: 'action', handler: (ctx, socket, raw) => teamAction(ctx, socket, 'revert', raw) },
+  request_relief: { limit: 'action', handler: (ctx, socket, raw) => requestRelief(ctx, socket, raw) },
+  tasks_reordered: { limit: 'fullGame', handler: (ctx, socket, raw) => tasksReordered(ctx, socket, raw) },
+  join_reviews: { limit: 'room', handler: (ctx, socket, raw, ack) => joinReviews(ctx, socket, raw, ack) },
+  join_draft: { limit: 'room', handler: (ctx, socket, raw) => joinDraft(ctx, socket, raw) },
+  leave_draft: { limit: 'room', handler: (_ctx, socket, raw) => leaveDraft(socket, raw) },
+  draft_pick: { limit: 'action', handler: (ctx, socket, raw) => draftPick(ctx, socket, raw) },
+} satisfies Record<keyof ClientToServerEvents, ClientEvent>;
 
 /**
  * What the limits keep of one socket, each part made on its first use (most sockets only watch:
- * their join makes the full-game window, nothing else): the per-socket windows, when it was last
- * told 'Too many requests', and its FloodBrake.
+ * their join makes the full-game window, nothing else): the per-socket window of each limit
+ * class, when it was last told 'Too many requests', and its FloodBrake.
  */
-interface SocketLimitState {
-  actions?: SocketWindow;
-  fullGame?: SocketWindow;
+interface SocketLimitState extends Partial<Record<LimitClass, SocketWindow>> {
   told?: { lastAt: number };
   brake?: FloodBrake;
 }
@@ -395,37 +401,44 @@ function stopBrake(this: IoSocket): void {
   limitStates.get(this)?.brake?.stop();
 }
 
+/** True when both shared limits granted the event (both are counted either way). */
+async function bothGranted(a: Promise<boolean>, b: Promise<boolean>): Promise<boolean> {
+  const [first, second] = await Promise.all([a, b]);
+  return first && second;
+}
+
 /**
  * The listener of `event` for every socket of `ctx` (one function per event and context, not per
- * socket: Socket.IO calls it with the socket as `this`): the limits of registerHandlers, then the
- * handler behind guarded.
+ * socket: Socket.IO calls it with the socket as `this`): the limits of the event's class
+ * (registerHandlers), then the handler behind guarded.
  */
-function listenerOf(ctx: HandlerContext, event: string, handler: EventHandler): (this: IoSocket, raw: unknown, ack?: unknown) => void {
+function listenerOf(ctx: HandlerContext, event: string, { limit, handler }: ClientEvent): (this: IoSocket, raw: unknown, ack?: unknown) => void {
   const run = (socket: IoSocket, raw: unknown, ack?: unknown) => guarded(ctx.work, socket, event, (r, a) => handler(ctx, socket, r, a))(raw, ack);
   /** Runs the event once the shared limit's `answer` lets it through, else refuses it; work in flight while the limit answers (Redis), so a shutdown waits for it too. */
   const afterSharedLimit = (socket: IoSocket, answer: Promise<boolean>, raw: unknown, ack?: unknown) => {
     const done = ctx.work.begin();
     void answer.then((ok) => (ok ? run(socket, raw, ack) : refuse(socket))).finally(done);
   };
-  if (ACTIONS.has(event)) {
+  const perSocket = perSocketLimit(ctx.limits.limits, limit);
+  if (limit === 'fullGame') {
     return function (this: IoSocket, raw, ack) {
-      if (typeof raw === 'object' && raw !== null) arrivals.set(raw, performance.now());
       const state = limitStateOf(this);
-      if (!(state.actions ??= new SocketWindow(ctx.limits.limits.actionsPerSocket)).take()) return refuse(this);
+      if (!(state.fullGame ??= new SocketWindow(perSocket)).take()) return refuse(this);
+      // Per address for everyone (spectators have no user), and per user for a signed-in one.
+      const byAddress = ctx.limits.addressFullGame(this.data.address);
       const userId = this.data.userId;
-      if (userId === null) return run(this, raw, ack);
-      afterSharedLimit(this, ctx.limits.userAction(userId), raw, ack);
+      afterSharedLimit(this, userId === null ? byAddress : bothGranted(ctx.limits.userEvent('fullGame', userId), byAddress), raw, ack);
     };
   }
-  if (FULL_GAME.has(event)) {
-    return function (this: IoSocket, raw, ack) {
-      const state = limitStateOf(this);
-      if (!(state.fullGame ??= new SocketWindow(ctx.limits.limits.fullGamePerSocket)).take()) return refuse(this);
-      afterSharedLimit(this, ctx.limits.addressFullGame(this.data.address), raw, ack);
-    };
-  }
+  const timed = limit === 'action';
   return function (this: IoSocket, raw, ack) {
-    run(this, raw, ack);
+    if (timed && typeof raw === 'object' && raw !== null) arrivals.set(raw, performance.now());
+    const state = limitStateOf(this);
+    if (!(state[limit] ??= new SocketWindow(perSocket)).take()) return refuse(this);
+    const userId = this.data.userId;
+    // Without a user the handler refuses (or, for a room, joins nothing) without the database.
+    if (userId === null) return run(this, raw, ack);
+    afterSharedLimit(this, ctx.limits.userEvent(limit, userId), raw, ack);
   };
 }
 
@@ -433,22 +446,25 @@ function listenerOf(ctx: HandlerContext, event: string, handler: EventHandler): 
 const listenersByContext = new WeakMap<HandlerContext, [string, (this: IoSocket, raw: unknown, ack?: unknown) => void][]>();
 
 /**
- * Registers the client events of docs/server.md §6 on one socket, behind the limits of
- * docs/server.md §8, checked before any work is done:
- * - roll_dice/revert_roll/request_relief/draft_pick: `actionsPerSocket` a second on this socket
- *   (5), then `actionsPerUser` a second for the signed-in user over all sockets and processes (10);
- * - join_game/tasks_reordered (each answered with the whole game): `fullGamePerSocket` a second
- *   per socket and `fullGamePerAddress` per client address (socketLimits).
+ * Registers the client events of docs/server.md §6 on one socket, every one behind the limits
+ * of its class (EVENTS; docs/server.md §8), checked before any work is done:
+ * - `action` (roll_dice/revert_roll/request_relief/draft_pick) and `room` (join_draft/leave_draft/
+ *   join_reviews/leave_game): each class `actionsPerSocket`/`roomsPerSocket` a second on this
+ *   socket (5), then `actionsPerUser`/`roomsPerUser` a second for the signed-in user over all
+ *   sockets and processes (10);
+ * - `fullGame` (join_game/tasks_reordered, each answered with the whole game): `fullGamePerSocket`
+ *   a second per socket, `fullGamePerAddress` per client address, and `fullGamePerUser` for a
+ *   signed-in user (socketLimits).
  * An event past a limit is dropped (nothing queued) and the socket is told 'Too many requests.
  * Slow down.' at most once a second; a socket that keeps flooding is read in slices (FloodBrake).
  * The listeners are the context's, shared by every socket (listenerOf); a socket's own limit
- * state is made when it first sends a limited event. An event is work in flight (ctx.work, which
+ * state is made when it first sends an event. An event is work in flight (ctx.work, which
  * a shutdown waits for) from the moment it is read, the shared limit's answer included.
  */
 export function registerHandlers(ctx: HandlerContext, socket: IoSocket): void {
   let listeners = listenersByContext.get(ctx);
   if (!listeners) {
-    listeners = Object.entries(EVENTS).map(([event, handler]) => [event, listenerOf(ctx, event, handler)]);
+    listeners = Object.entries(EVENTS).map(([event, entry]) => [event, listenerOf(ctx, event, entry)]);
     listenersByContext.set(ctx, listeners);
   }
   socket.on('disconnect', stopBrake);

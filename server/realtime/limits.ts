@@ -6,29 +6,54 @@ import { log } from '../observability/log';
 /** The refusal of an event past a limit (docs/server.md §8). */
 const TOO_MANY = 'Too many requests. Slow down.';
 
+/**
+ * The limit classes of client events (docs/server.md §8): each has its own window per socket and
+ * per user, so a join does not use up a roll's place.
+ * - `action`: roll_dice, revert_roll, request_relief, draft_pick (game or draft changes);
+ * - `fullGame`: join_game, tasks_reordered (each answered with the whole game, 33-50 KB), also
+ *   counted per client address since spectators have no user;
+ * - `room`: join_draft, leave_draft, join_reviews, leave_game (room joins and leaves).
+ */
+export type LimitClass = 'action' | 'fullGame' | 'room';
+
 /** The limits of the live socket (docs/server.md §8), per second. */
 export interface SocketLimits {
-  /** roll_dice + revert_roll one socket may send a second (contract: 5). */
+  /** `action` events one socket may send a second (contract: 5). */
   actionsPerSocket: number;
-  /** roll_dice + revert_roll one user may send a second over all their sockets and processes (contract: 10). */
+  /** `action` events one user may send a second over all their sockets and processes (contract: 10). */
   actionsPerUser: number;
-  /** join_game + tasks_reordered (each sends the whole game, 33-50 KB) one socket may send a second. */
+  /** `fullGame` events one socket may send a second. */
   fullGamePerSocket: number;
-  /** join_game + tasks_reordered one client address may send a second over all its sockets. */
+  /** `fullGame` events one signed-in user may send a second over all their sockets and processes. */
+  fullGamePerUser: number;
+  /** `fullGame` events one client address may send a second over all its sockets. */
   fullGamePerAddress: number;
+  /** `room` events one socket may send a second. */
+  roomsPerSocket: number;
+  /** `room` events one signed-in user may send a second over all their sockets and processes. */
+  roomsPerUser: number;
 }
 
 /**
- * Limits from the configuration (ROLLS_PER_SOCKET, ROLLS_PER_USER, JOINS_PER_SOCKET,
- * JOINS_PER_ADDRESS; defaults 5, 10, 5 and 30).
+ * Limits from the configuration: ROLLS_PER_SOCKET and ROLLS_PER_USER (5 and 10) for every class
+ * per socket and per user, except JOINS_PER_SOCKET (5) for `fullGame` per socket; JOINS_PER_ADDRESS
+ * (30) for `fullGame` per address.
  */
 export function socketLimits(config: { actionsPerSocket: number; actionsPerUser: number; joinsPerAddress: number; joinsPerSocket: number }): SocketLimits {
   return {
     actionsPerSocket: config.actionsPerSocket,
     actionsPerUser: config.actionsPerUser,
     fullGamePerSocket: config.joinsPerSocket,
+    fullGamePerUser: config.actionsPerUser,
     fullGamePerAddress: config.joinsPerAddress,
+    roomsPerSocket: config.actionsPerSocket,
+    roomsPerUser: config.actionsPerUser,
   };
+}
+
+/** The per-socket limit of each class (a SocketWindow's size). */
+export function perSocketLimit(limits: SocketLimits, kind: LimitClass): number {
+  return kind === 'action' ? limits.actionsPerSocket : kind === 'fullGame' ? limits.fullGamePerSocket : limits.roomsPerSocket;
 }
 
 /**
@@ -111,7 +136,7 @@ function webSocketOf(transport: unknown): { pause(): void; resume(): void } | nu
  * fails, the in-memory limiter answers instead (insurance), so a Redis outage never blocks play.
  */
 export class SharedLimits {
-  private readonly perUser: RateLimiterAbstract;
+  private readonly perUser: Record<LimitClass, RateLimiterAbstract>;
   private readonly perAddress: RateLimiterAbstract;
 
   /** Per-socket windows, made per socket (registerHandlers). */
@@ -124,13 +149,17 @@ export class SharedLimits {
       if (!redis) return memory;
       return new RateLimiterRedis({ storeClient: redis, points, duration: 1, keyPrefix: `${keyPrefix}:${name}`, insuranceLimiter: memory });
     };
-    this.perUser = make(limits.actionsPerUser, 'user-actions');
+    this.perUser = {
+      action: make(limits.actionsPerUser, 'user-actions'),
+      fullGame: make(limits.fullGamePerUser, 'user-full'),
+      room: make(limits.roomsPerUser, 'user-rooms'),
+    };
     this.perAddress = make(limits.fullGamePerAddress, 'address-full');
   }
 
-  /** Counts one roll/revert of `userId`; false past the per-user limit. */
-  userAction(userId: number): Promise<boolean> {
-    return consume(this.perUser, String(userId));
+  /** Counts one event of class `kind` from `userId`; false past that class's per-user limit. */
+  userEvent(kind: LimitClass, userId: number): Promise<boolean> {
+    return consume(this.perUser[kind], String(userId));
   }
 
   /** Counts one join_game/tasks_reordered from `address`; false past the per-address limit. */

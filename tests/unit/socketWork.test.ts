@@ -13,8 +13,8 @@ import type { IoSocket } from '../../server/realtime/types';
 function heldLimits() {
   const answers: ((ok: boolean) => void)[] = [];
   const limits = {
-    limits: { actionsPerSocket: 5, actionsPerUser: 10, fullGamePerSocket: 5, fullGamePerAddress: 30 },
-    userAction: () => new Promise<boolean>((resolve) => answers.push(resolve)),
+    limits: { actionsPerSocket: 5, actionsPerUser: 10, fullGamePerSocket: 5, fullGamePerUser: 10, fullGamePerAddress: 30, roomsPerSocket: 5, roomsPerUser: 10 },
+    userEvent: () => new Promise<boolean>((resolve) => answers.push(resolve)),
     addressFullGame: () => new Promise<boolean>((resolve) => answers.push(resolve)),
   };
   return { limits, answers };
@@ -82,11 +82,15 @@ describe('socket events are work in flight from the moment they are read', () =>
     expect(sent).toEqual([{ event: 'action_error', payload: { message: 'Too many requests. Slow down.' } }]);
   });
 
-  it('a join waiting on the per-address limit counts too', async () => {
+  it('a join waiting on the per-user and per-address limits counts too', async () => {
     const { work, answers, receive } = registered();
     receive('join_game', { game_id: 'x' });
     expect(work.size).toBe(1);
-    answers[0](false);
+    expect(answers).toHaveLength(2);
+    answers[0](true);
+    await settle();
+    expect(work.size).toBe(1);
+    answers[1](false);
     await settle();
     expect(work.size).toBe(0);
   });
