@@ -1,4 +1,5 @@
-import { DinkLinkAnswerSchema, DinkRecentAnswerSchema, type DinkLink, type DinkPost } from '../../contract/dink';
+import { OkSchema } from '../../contract/common';
+import { DinkAccountsAnswerSchema, DinkLinkAnswerSchema, DinkRecentAnswerSchema, type DinkAccount, type DinkLink, type DinkPost } from '../../contract/dink';
 import { request } from './client';
 
 /**
@@ -36,4 +37,14 @@ export async function revokeDinkLink(clanId: number, eventId: number): Promise<v
 /** GET .../dink/recent → the last 200 posts to the link, newest first, each with its outcome. */
 export async function fetchDinkPosts(clanId: number, eventId: number): Promise<DinkPost[]> {
   return (await request(DinkRecentAnswerSchema, (h) => h.get(`${dinkPath(clanId, eventId)}/recent`), 'Failed to load the recent Dink posts.')).posts;
+}
+
+/** GET .../dink/accounts → the account pinned for each IGN on the event's teams (hash prefix, when, posts), by IGN. */
+export async function fetchDinkAccounts(clanId: number, eventId: number): Promise<DinkAccount[]> {
+  return (await request(DinkAccountsAnswerSchema, (h) => h.get(`${dinkPath(clanId, eventId)}/accounts`), 'Failed to load the pinned Dink accounts.')).accounts;
+}
+
+/** DELETE .../dink/accounts/{ignId}: clears the IGN's pin (its next post with a hash pins again); 404 for an IGN not on a team. */
+export async function clearDinkAccount(clanId: number, eventId: number, ignId: number): Promise<void> {
+  await request(OkSchema, (h) => h.delete(`${dinkPath(clanId, eventId)}/accounts/${ignId}`), 'Failed to clear the pinned Dink account.');
 }

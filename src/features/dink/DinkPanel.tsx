@@ -1,10 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useId } from 'react';
-import { DINK_TYPES, type DinkPost } from '../../../contract/dink';
+import { DINK_TYPES, type DinkAccount, type DinkPost } from '../../../contract/dink';
 import { dinkLinkMachine } from '../../../machines/dinkLink.machine';
 import * as sel from '../../../machines/dinkLink.selectors';
 import { dinkPostsMachine } from '../../../machines/dinkPosts.machine';
 import * as postsSel from '../../../machines/dinkPosts.selectors';
+import { dinkAccountsMachine } from '../../../machines/dinkAccounts.machine';
+import * as accountsSel from '../../../machines/dinkAccounts.selectors';
 import * as dinkApi from '../../api/dink';
 import { logTime } from '../../base/timeFormat';
 import { ConfirmDialog, useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
@@ -21,6 +23,8 @@ export interface DinkEffects {
   saveDinkAutoApprove: typeof dinkApi.saveDinkAutoApprove;
   revokeDinkLink: typeof dinkApi.revokeDinkLink;
   fetchDinkPosts: typeof dinkApi.fetchDinkPosts;
+  fetchDinkAccounts: typeof dinkApi.fetchDinkAccounts;
+  clearDinkAccount: typeof dinkApi.clearDinkAccount;
   /** Puts `text` on the clipboard; rejects when the browser refuses. */
   copyText: (text: string) => Promise<void>;
 }
@@ -32,6 +36,8 @@ export const liveDinkEffects: DinkEffects = {
   saveDinkAutoApprove: dinkApi.saveDinkAutoApprove,
   revokeDinkLink: dinkApi.revokeDinkLink,
   fetchDinkPosts: dinkApi.fetchDinkPosts,
+  fetchDinkAccounts: dinkApi.fetchDinkAccounts,
+  clearDinkAccount: dinkApi.clearDinkAccount,
   copyText: async (text) => {
     if (!navigator.clipboard) throw new Error('No clipboard.');
     await navigator.clipboard.writeText(text);
@@ -40,7 +46,7 @@ export const liveDinkEffects: DinkEffects = {
 
 const BUSY_TEXT: Partial<Record<sel.DinkLinkPhase, string>> = { creating: 'Making the link...', savingAutoApprove: 'Saving...' };
 
-/** The Rotate and Revoke dialogs' texts. */
+/** The Rotate, Revoke and Clear dialogs' texts. */
 export const DINK_DIALOG_TEXTS = {
   rotateTitle: 'Rotate Dink Link',
   rotateBody: 'Make a new link? The current link stops working at once: every player must paste the new one into Dink.',
@@ -48,15 +54,32 @@ export const DINK_DIALOG_TEXTS = {
   revokeTitle: 'Revoke Dink Link',
   revokeBody: 'Revoke the link? Posts to it are refused at once and nothing from Dink counts until a new link is made.',
   revoked: 'Dink link revoked.',
+  clearTitle: 'Clear Pinned Account',
+  clearBody: 'Posts from Dink with this IGN are then taken from whichever account sends the next one with an account hash, and that account is pinned. Clear a pin only when it is not the player\'s own account.',
+  cleared: (ign: string) => `The pinned account of ${ign} is cleared: the next post pins one again.`,
 } as const;
+
+/** The texts of the pinned accounts list. */
+const PINNED_TEXTS = {
+  about: 'The first post from Dink with an IGN pins its Dink account; posts with that IGN from another account are then refused as suspicious. Clear a pin that is not the player\'s own.',
+  empty: 'No accounts pinned yet: the first post from Dink with an IGN pins its account.',
+} as const;
+
+/** The IGN a Clear acts on. */
+interface PinSubject {
+  ignId: number;
+  ign: string;
+}
 
 /**
  * The 'Dink' panel of an event's Manage Game view (docs/client.md §7; docs/server.md §13), for
  * managers: the event's Dink link with Copy, Rotate and Revoke (confirm dialogs), or Make Dink
  * Link when there is none; the Auto-approve switch; a short how-to for Dink's settings; and the
  * recent posts (time, player, type, summary, outcome), read again every 10 s while the panel is
- * open. The flows are the dinkLink and dinkPosts charts and two confirmAction dialogs; `effects`
- * replaces the calls in tests. Posted texts are rendered as text.
+ * open; and the pinned accounts (IGN, hash prefix, when, posts) with Clear per row (confirmed,
+ * then the list is read again). The flows are the dinkLink, dinkPosts and dinkAccounts charts and
+ * three confirmAction dialogs; `effects` replaces the calls in tests. Posted texts are rendered as
+ * text.
  */
 export function DinkPanel({ clanId, eventId, effects = liveDinkEffects }: { clanId: number; eventId: number; effects?: DinkEffects }) {
   const id = useId();
@@ -73,6 +96,16 @@ export function DinkPanel({ clanId, eventId, effects = liveDinkEffects }: { clan
     }),
   );
   const posts = useActorRef(dinkPostsMachine.provide({ actors: { loadPosts: latestCall(latest, (fx, clan, event) => fx.fetchDinkPosts(clan, event)) } }));
+  const accounts = useActorRef(dinkAccountsMachine.provide({ actors: { loadAccounts: latestCall(latest, (fx, clan, event) => fx.fetchDinkAccounts(clan, event)) } }));
+  const clearPin = useConfirmAction<Nothing, PinSubject>({
+    closed: { draft: {}, subject: { ignId: 0, ign: '' } },
+    perform: async ({ subject }) => {
+      await effects.clearDinkAccount(clanId, eventId, subject.ignId);
+      return { message: DINK_DIALOG_TEXTS.cleared(subject.ign) };
+    },
+    onSucceeded: () => accounts.send({ type: 'accounts.reload' }),
+  });
+  const clearIgn = useSelector(clearPin, (s) => s.context.subject.ign);
   const rotate = useConfirmAction<Nothing, Nothing>({
     closed: { draft: {}, subject: {} },
     perform: async () => {
@@ -147,11 +180,18 @@ export function DinkPanel({ clanId, eventId, effects = liveDinkEffects }: { clan
       )}
       <DinkHowTo />
       <RecentPosts posts={posts} />
+      <PinnedAccounts accounts={accounts} onClear={(a) => clearPin.send({ type: 'confirm.open', subject: { ignId: a.ign_id, ign: a.ign } })} />
       <ConfirmDialog actor={rotate} title={DINK_DIALOG_TEXTS.rotateTitle} confirmLabel="Make New Link" processingText="Making the new link...">
         <p>{DINK_DIALOG_TEXTS.rotateBody}</p>
       </ConfirmDialog>
       <ConfirmDialog actor={revoke} title={DINK_DIALOG_TEXTS.revokeTitle} confirmLabel="Revoke Link" processingText="Revoking the link..." danger>
         <p>{DINK_DIALOG_TEXTS.revokeBody}</p>
+      </ConfirmDialog>
+      <ConfirmDialog actor={clearPin} title={DINK_DIALOG_TEXTS.clearTitle} confirmLabel="Clear" processingText="Clearing the pin..." danger>
+        <p>
+          Clear the Dink account pinned to <strong>{clearIgn}</strong>?
+        </p>
+        <p>{DINK_DIALOG_TEXTS.clearBody}</p>
       </ConfirmDialog>
     </section>
   );
@@ -234,5 +274,66 @@ function PostRow({ post }: { post: DinkPost }) {
         </span>
       </td>
     </tr>
+  );
+}
+
+type AccountsRef = ReturnType<typeof useActorRef<typeof dinkAccountsMachine>>;
+
+/** The pinned accounts, by IGN: IGN, the hash's first 8 characters, when it was pinned, posts since, and Clear. */
+function PinnedAccounts({ accounts, onClear }: { accounts: AccountsRef; onClear: (account: DinkAccount) => void }) {
+  const items = useSelector(accounts, accountsSel.selectDinkAccounts);
+  const error = useSelector(accounts, accountsSel.selectDinkAccountsError);
+  const firstLoad = useSelector(accounts, accountsSel.isDinkAccountsFirstLoad);
+  const loaded = useSelector(accounts, accountsSel.hasDinkAccountsLoaded);
+  const reloading = useSelector(accounts, accountsSel.isDinkAccountsReloading);
+  return (
+    <section className="dink-panel__accounts" aria-label="Pinned Dink accounts" data-testid="dink-accounts">
+      <div className="row">
+        <h4>Pinned accounts</h4>
+        <button
+          type="button"
+          className="btn btn--small"
+          aria-label={reloading ? 'Refreshing pinned accounts...' : 'Refresh pinned accounts'}
+          disabled={firstLoad || reloading}
+          onClick={() => accounts.send({ type: 'accounts.reload' })}
+        >
+          {reloading ? 'Refreshing...' : 'Refresh'}
+        </button>
+      </div>
+      <p className="muted">{PINNED_TEXTS.about}</p>
+      {firstLoad && <Spinner text="Loading pinned accounts..." />}
+      {error && <Notice tone="error" testId="dink-accounts-error">{error}</Notice>}
+      {loaded && items.length === 0 && <p className="muted" data-testid="dink-accounts-empty">{PINNED_TEXTS.empty}</p>}
+      {items.length > 0 && (
+        <div className="table-scroll">
+          <table className="table dink-accounts cards-sm">
+            <thead>
+              <tr>
+                <th scope="col">IGN</th>
+                <th scope="col">Account</th>
+                <th scope="col">Pinned</th>
+                <th scope="col">Posts</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((a) => (
+                <tr key={a.ign_id} data-testid="dink-account">
+                  <th scope="row">{a.ign}</th>
+                  <td data-label="Account"><code>{a.account_hash_prefix}</code></td>
+                  <td data-label="Pinned"><time dateTime={a.pinned_at}>{logTime(a.pinned_at)}</time></td>
+                  <td data-label="Posts">{a.posts}</td>
+                  <td data-label="Action">
+                    <button type="button" className="btn btn--small btn--danger" aria-label={`Clear the pin of ${a.ign}`} onClick={() => onClear(a)}>
+                      Clear
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }
