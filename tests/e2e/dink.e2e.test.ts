@@ -16,7 +16,8 @@ import { openSignedIn } from '../support/e2e';
  * Leader rolls onto a task (the game requires approved proof). A LOOT post of another item is
  * listed in the panel as 'no_match' and changes nothing; a LOOT post of a Dragon warhammer with a
  * PNG screenshot, sent to the link as Dink sends it (multipart `payload_json` + `file`), makes
- * the team's task approved on the Leader's screen without a referee, and the Leader rolls.
+ * the team's task approved on the Leader's screen without a referee, and the Leader rolls. The
+ * panel's 'Pinned accounts' then lists the Leader's account, and the manager clears the pin.
  */
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -149,6 +150,24 @@ run.each(backends())('proof from Dink approves a task in Chromium (%s)', (backen
       if ((await approved.count()) === 0) await posts.getByRole('button', { name: 'Refresh' }).click().catch(() => {});
       return approved.count();
     }, { timeout: 20_000, interval: 1000 }).toBe(1);
+
+    // --- The Leader's account is pinned (both posts came with its hash); the manager sees the pin and clears it.
+    const pins = panel.getByTestId('dink-accounts');
+    const pin = pins.getByTestId('dink-account');
+    await expect.poll(async () => {
+      if ((await pin.count()) === 0) await pins.getByRole('button', { name: 'Refresh pinned accounts' }).click().catch(() => {});
+      return pin.count();
+    }, { timeout: 20_000, interval: 1000 }).toBe(1);
+    expect(await pin.getByRole('rowheader').textContent()).toBe('RedLeader');
+    expect(await pin.getByText('e2eAccou').count()).toBe(1);
+    expect(await pin.locator('td[data-label="Posts"]').textContent()).toBe('2');
+    await pin.getByRole('button', { name: 'Clear the pin of RedLeader' }).click();
+    const clearDialog = manager.page.getByRole('dialog', { name: 'Clear Pinned Account' });
+    await clearDialog.getByRole('button', { name: 'Clear', exact: true }).click();
+    await clearDialog.getByText('The pinned account of RedLeader is cleared', { exact: false }).waitFor();
+    await clearDialog.getByRole('button', { name: 'Close' }).click();
+    await pins.getByTestId('dink-accounts-empty').waitFor();
+    expect((await ownerApi.get(`/api/clan/${clanId}/events/${eventId}/dink/accounts`)).body).toEqual({ accounts: [] });
     expect(manager.errors).toEqual([]);
     expect(leader.errors).toEqual([]);
   });
