@@ -88,8 +88,12 @@ export interface Config {
    * wait; docs/server.md §14).
    */
   shutdownGraceMs: number;
-  /** Wise Old Man's API (docs/server.md §16): WOM_API_URL (default its public v2 API, no trailing slash) and WOM_API_KEY (null = none). */
-  wom: { apiUrl: string; apiKey: string | null };
+  /**
+   * Wise Old Man's API (docs/server.md §16): WOM_API_URL (default its public v2 API, no trailing
+   * slash), WOM_API_KEY (null = none) and WOM_BUDGET_SECONDS, the window of the look-up budget
+   * (default 60: 20 look-ups a minute, 100 with a key; tests shorten it).
+   */
+  wom: { apiUrl: string; apiKey: string | null; budgetSeconds: number };
 }
 
 /** The levels LOG_LEVEL may name (pino's, plus silent). */
@@ -197,7 +201,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     countQueries: env.DB_COUNT_QUERIES === '1',
     shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 10_000),
-    wom: { apiUrl: (env.WOM_API_URL || 'https://api.wiseoldman.net/v2').replace(/\/+$/, ''), apiKey: env.WOM_API_KEY || null },
+    wom: {
+      apiUrl: (env.WOM_API_URL || 'https://api.wiseoldman.net/v2').replace(/\/+$/, ''),
+      apiKey: env.WOM_API_KEY || null,
+      budgetSeconds: positive(env.WOM_BUDGET_SECONDS, 60),
+    },
   };
 }
 

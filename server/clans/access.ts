@@ -11,14 +11,14 @@ export interface ClanAccess {
 
 /**
  * The clan and the user's role in it (docs/game-rules.md §11; docs/server.md §4).
- * Raises 404 'Clan ID {id} not found.' for a missing clan and 403 with the documented permission text
- * for a non-member.
+ * Raises 404 'Clan ID {id} not found.' for a missing clan and 403 for a non-member: the documented
+ * permission text unless `notMember` gives the refusal of a members' route.
  */
-export async function requireMember(db: Db, clanId: number, userId: number): Promise<ClanAccess> {
+export async function requireMember(db: Db, clanId: number, userId: number, notMember?: string): Promise<ClanAccess> {
   const clan = await db.selectFrom('clans').select(['id', 'name']).where('id', '=', clanId).executeTakeFirst();
   if (!clan) throw notFound(`Clan ID ${clanId} not found.`);
   const m = await db.selectFrom('clan_memberships').select('role').where('clan_id', '=', clanId).where('user_id', '=', userId).executeTakeFirst();
-  if (!m) throw forbidden();
+  if (!m) throw forbidden(notMember);
   return { clan, role: m.role as ClanRole };
 }
 

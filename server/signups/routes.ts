@@ -12,6 +12,7 @@ import { broadcastTeamChange } from '../teams/service';
 import { readCsvUpload } from '../tasks/service';
 import { isManagerRole } from '../../contract/user';
 import { CSV_MAX_BYTES, CSV_TOO_LARGE } from '../../contract/task';
+import { DRAFT_MESSAGES } from '../../contract/draft';
 import {
   ApplyBodySchema,
   BalanceBodySchema,
@@ -32,15 +33,17 @@ const MULTIPART_SLACK = 16 * 1024;
 
 /**
  * The signed-in user, the path's clan and event, checked: 401 signed out, 400 bad ids, 404 missing
- * clan, 403 non-member (or non-manager when `manager`), 404 'Event ID {id} not found.' for an
- * event of another clan. Also the user's role and the event's game status (null without a game).
+ * clan, 403 for a non-member ('You are not a member of this clan.' on the members' routes, the
+ * permission text on the managers' ones) or a non-manager when `manager`, 404 'Event ID {id} not
+ * found.' for an event of another clan. Also the user's role and the event's game status (null
+ * without a game).
  */
 async function eventScope(c: Context<AppEnv>, manager: boolean) {
   const user = requireUser(c);
   const clanId = pathId(c, 'clanId', 'clan id');
   const eventId = pathId(c, 'eventId', 'event id');
   const { db } = c.get('deps');
-  const access = await (manager ? requireManager : requireMember)(db, clanId, user.id);
+  const access = manager ? await requireManager(db, clanId, user.id) : await requireMember(db, clanId, user.id, DRAFT_MESSAGES.notMember);
   const event = await findEvent(db, clanId, eventId);
   const game = await gameOfEvent(db, eventId);
   return { user, clanId, eventId, event, role: access.role, gameStatus: game?.status ?? null };
@@ -143,11 +146,11 @@ export function signupRoutes(): Hono<AppEnv> {
   );
 
   app.post('/clan/:clanId/events/:eventId/signups/scores/wom', async (c) => {
-    const { eventId } = await eventScope(c, true);
+    const { clanId, eventId } = await eventScope(c, true);
     const { metric } = await readJson(c, WomBodySchema);
     const deps = c.get('deps');
     const signups = (await listSignups(deps.db, eventId)).map((s) => ({ id: s.id, ign: s.ign }));
-    await startWomScores(deps, eventId, metric, signups);
+    await startWomScores(deps, clanId, eventId, metric, signups);
     return c.json(await womProgress(deps.db, eventId), 202);
   });
 

@@ -99,10 +99,24 @@ export function distinctColors(used: readonly string[], count: number): string[]
 }
 
 /**
+ * A plain decimal number: up to 7 digits, optionally a point and up to 6 more. Number() alone
+ * would also take '0x10', '0b101', '1e3', '.5' and 'Infinity'.
+ */
+const PLAIN_DECIMAL = /^\d{1,7}(\.\d{1,6})?$/;
+
+/** A score cell's value (already trimmed): a plain decimal number 0..SCORE_MAX, else null. */
+function csvScore(text: string): number | null {
+  if (!PLAIN_DECIMAL.test(text)) return null;
+  const score = Number(text);
+  return score <= SCORE_MAX ? score : null;
+}
+
+/**
  * Sets scores from CSV text `ign,score` (docs/server.md §16): a header naming `ign` and `score`
  * (any order, case ignored); at most SCORE_CSV_MAX_ROWS rows (400 past it); no NUL byte (400).
  * Each row names a signed-up IGN of the event (exactly, else the one IGN that compares equal with
- * case, space, `_` and `-` ignored) and a finite score 0..1,000,000; a bad row is an error
+ * case, space, `_` and `-` ignored) and a plain decimal score 0..1,000,000 (digits, optionally a
+ * point and more digits: no sign, exponent, hex or binary); a bad row is an error
  * `{row, ign, message}` (row = its line, header = 1) and the good ones are set (`score_source`
  * 'csv'). Run inside a transaction: file-level errors change nothing.
  */
@@ -132,9 +146,9 @@ export async function importScores(db: Db, eventId: number, text: string): Promi
     const ign = (cells[ignCol] ?? '').trim();
     const rawScore = (cells[scoreCol] ?? '').trim();
     const id = exact.get(ign) ?? loose.get(ignKey(ign)) ?? null;
-    const score = rawScore === '' ? NaN : Number(rawScore);
+    const score = csvScore(rawScore);
     if (id === null) errors.push({ row: line, ign: ign.slice(0, 40), message: SIGNUP_MESSAGES.csvUnknownIgn });
-    else if (!Number.isFinite(score) || score < 0 || score > SCORE_MAX) errors.push({ row: line, ign: ign.slice(0, 40), message: SIGNUP_MESSAGES.csvBadScore });
+    else if (score === null) errors.push({ row: line, ign: ign.slice(0, 40), message: SIGNUP_MESSAGES.csvBadScore });
     else updates.set(id, score);
   }
   for (const [id, score] of updates) await setScore(db, id, score, 'csv');

@@ -1,13 +1,14 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as v from 'valibot';
 import { backends } from '../support/server';
-import { useServerSuite } from '../support/suite';
+import { useServerSuite, type ServerSuite } from '../support/suite';
 import { ApiClient, type Answer } from '../support/api';
 import { castOf, newGame, type Cast } from '../support/liveSocket';
 import { WomStandIn } from '../support/womStandIn';
 import { DiscordWebhookStandIn } from '../support/discordWebhookStandIn';
 import { SignupSchema } from '../../contract/signup';
 import { BalanceAnswerSchema, SIGNUP_MESSAGES, SignupListSchema, WomProgressSchema } from '../../contract/signupApi';
+import { DRAFT_MESSAGES } from '../../contract/draft';
 import { EventListAnswerSchema } from '../../contract/event';
 
 /**
@@ -152,7 +153,8 @@ describe.each(backends())('sign-ups and balanced teams (%s)', (backend) => {
     const sc = await signUp(eventId, c);
     const list = v.parse(SignupListSchema, (await cast.member.get(`${base(eventId)}/signups`)).body);
     expect(list.signups.map((s) => s.id)).toEqual([sa.id, sb.id, sc.id]);
-    expectError(await cast.outsider.get(`${base(eventId)}/signups`), 403);
+    // A non-member is told so, not that they may not manage the clan.
+    expectError(await cast.outsider.get(`${base(eventId)}/signups`), 403, DRAFT_MESSAGES.notMember);
     expectError(await b.client.del(`${base(eventId)}/signups/${sa.id}`), 403);
     expect((await a.client.del(`${base(eventId)}/signups/${sa.id}`)).status).toBe(200);
     expectError(await a.client.del(`${base(eventId)}/signups/${sa.id}`), 404);
@@ -212,6 +214,21 @@ describe.each(backends())('sign-ups and balanced teams (%s)', (backend) => {
     expect(await scores()).toEqual([[a.ign, 100, 'csv'], [b.ign, 250.5, 'csv'], [c.ign, null, null]]);
   });
 
+  it('takes only plain decimal CSV scores 0..1,000,000: hex, binary, exponents, signs and bare points are row errors', async () => {
+    const eventId = await newEvent();
+    const [a, b, c] = signers;
+    for (const s of [a, b, c]) await signUp(eventId, s);
+    const bad = ['0x10', '0b101', '0o7', '1e3', '.5', '5.', '+5', '-1', 'Infinity', 'NaN', '1000000.5', '"1,000"', '12 34', '1_000', '١٢', '00000000001'];
+    const good: [Signer, string, number][] = [[a, '1000000', 1_000_000], [b, '0.25', 0.25], [c, '007', 7]];
+    const lines = ['ign,score', ...bad.map((score, i) => `${[a, b, c][i % 3].ign},${score}`), ...good.map(([s, score]) => `${s.ign}, ${score} `)];
+    const r = await cast.owner.call('POST', `${base(eventId)}/signups/scores`, csvForm(lines.join('\n')));
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.errors).toEqual(bad.map((_, i) => ({ row: i + 2, ign: [a, b, c][i % 3].ign, message: SIGNUP_MESSAGES.csvBadScore })));
+    expect(r.body.updated_count).toBe(3);
+    const list = v.parse(SignupListSchema, (await cast.owner.get(`${base(eventId)}/signups`)).body).signups;
+    expect(list.map((s) => [s.ign, s.score])).toEqual(good.map(([s, , score]) => [s.ign, score]));
+  });
+
   it('fetches scores from Wise Old Man in the background: 202, progress {total, done, errors}, unknown players an error that changes nothing', async () => {
     const eventId = await newEvent();
     const [a, b, c] = signers;
@@ -239,6 +256,32 @@ describe.each(backends())('sign-ups and balanced teams (%s)', (backend) => {
     const asked = wom.requests.slice(before);
     expect(asked.map((q) => decodeURIComponent(q.path))).toEqual([`/players/${a.ign}`, `/players/${b.ign}`, `/players/${c.ign}`]);
     expect(asked.every((q) => q.apiKey === null)).toBe(true);
+  });
+
+  it("never puts an IGN that is not an OSRS name into Wise Old Man's URL: '.' and '..' are errors at once, nobody asked for '/' or '/players/'", async () => {
+    const eventId = await newEvent();
+    const odd = ['.', '..', '../x', 'a/b', '%2e%2e'];
+    for (const [i, ign] of odd.entries()) {
+      const client = new ApiClient(suite.url);
+      // Linking such an IGN is allowed (docs/game-rules.md §13 limits only its length).
+      const me = await client.onboard(`odd-${i}-${backend}`, [ign], { role: 'Member', clan_id: cast.clanId });
+      expect(me.igns[0].ign).toBe(ign);
+      await signUp(eventId, { client, ignId: me.igns[0].id, ign });
+    }
+    const fine = signers[3];
+    wom.add(fine.ign, { ehb: 3, ehp: 4, level: 99 });
+    await signUp(eventId, fine);
+    const before = wom.requests.length;
+    const started = await cast.owner.post(`${base(eventId)}/signups/scores/wom`, { metric: 'ehb' });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    // The refused names are counted before the answer: Wise Old Man is not asked for them.
+    expect(started.body).toMatchObject({ total: odd.length + 1, errors: odd.map((ign) => ({ ign, error: SIGNUP_MESSAGES.womBadName })) });
+    await until(async () => (await cast.owner.get(`${base(eventId)}/signups/scores/wom`)).body.done === odd.length + 1, 10_000, 'the look-ups');
+    const asked = wom.requests.slice(before).map((q) => q.path);
+    expect(asked).toEqual([`/players/${encodeURIComponent(fine.ign)}`]);
+    expect(wom.requests.some((q) => q.path === '/' || q.path === '/players/' || q.path === '/players')).toBe(false);
+    const list = v.parse(SignupListSchema, (await cast.owner.get(`${base(eventId)}/signups`)).body).signups;
+    expect(list.map((s) => [s.ign, s.score])).toEqual([...odd.map((ign) => [ign, null]), [fine.ign, 3]]);
   });
 
   it('balances free agents into a proposal that changes nothing, then applies it: teams made with distinct colours, leaders as Leader', async () => {
@@ -434,4 +477,76 @@ describe.runIf(process.env.TEST_REDIS_URL).each(backends())("Wise Old Man's budg
     expect(wom.requests.length).toBe(100);
     expect(wom.requests.every((q) => q.apiKey === 'test-key-123')).toBe(true);
   });
+});
+
+/**
+ * Clan A asks for 40 look-ups over four events (four fetches at once), then clan B for 3 in one
+ * event, through `urlOfB`: the clans take turns, so B's three come with at most three of A's
+ * between them and B is done long before A (one look-up a fetch, as before, gave B one turn in
+ * five). Every look-up is asked once.
+ */
+async function clansTakeTurns(suite: ServerSuite, wom: WomStandIn, tag: string, urlOfB: string): Promise<void> {
+  const a = await castOf(suite.url, `ta-${tag}`);
+  const b = await castOf(suite.url, `tb-${tag}`);
+  const newEvent = async (c: Cast, n: number) =>
+    (await c.owner.post(`/api/clan/${c.clanId}/events/`, { name: `Turns ${n}`, start_datetime: '2031-06-01T18:00Z', signups_open: true })).body.event.id as number;
+  const aEvents = [await newEvent(a, 1), await newEvent(a, 2), await newEvent(a, 3), await newEvent(a, 4)];
+  const bEvent = await newEvent(b, 5);
+  const join = async (c: Cast, ign: string, events: number[]) => {
+    const client = new ApiClient(suite.url);
+    const me = await client.onboard(`turns-${ign}-${tag}`, [ign], { role: 'Member', clan_id: c.clanId });
+    wom.add(ign, { ehb: 1, ehp: 1, level: 50 });
+    for (const e of events) expect((await client.post(`/api/clan/${c.clanId}/events/${e}/signups`, { osrs_ign_id: me.igns[0].id })).status).toBe(201);
+  };
+  for (let i = 0; i < 10; i++) await join(a, `Ta ${i}`, aEvents);
+  for (let i = 0; i < 3; i++) await join(b, `Tb ${i}`, [bEvent]);
+  const progress = async (c: Cast, e: number) => (await c.owner.get(`/api/clan/${c.clanId}/events/${e}/signups/scores/wom`)).body as { done: number };
+
+  const before = wom.requests.length;
+  for (const e of aEvents) expect((await a.owner.post(`/api/clan/${a.clanId}/events/${e}/signups/scores/wom`, { metric: 'ehb' })).status).toBe(202);
+  const ownerB = new ApiClient(urlOfB);
+  ownerB.cookies = b.owner.cookies;
+  expect((await ownerB.post(`/api/clan/${b.clanId}/events/${bEvent}/signups/scores/wom`, { metric: 'ehb' })).status).toBe(202);
+  await until(async () => (await progress(b, bEvent)).done === 3, 20_000, "clan B's three look-ups");
+  const aDoneThen = (await Promise.all(aEvents.map((e) => progress(a, e)))).reduce((sum, p) => sum + p.done, 0);
+  expect(aDoneThen).toBeLessThan(40);
+
+  await until(async () => (await Promise.all(aEvents.map((e) => progress(a, e)))).every((p) => p.done === 10), 30_000, "clan A's forty look-ups");
+  const asked = wom.requests.slice(before).map((q) => decodeURIComponent(q.path).replace('/players/', ''));
+  expect(asked).toHaveLength(43);
+  const bAt = asked.flatMap((name, i) => (name.startsWith('Tb') ? [i] : []));
+  expect(bAt).toHaveLength(3);
+  const aBetween = asked.slice(bAt[0], bAt[2]).filter((name) => name.startsWith('Ta')).length;
+  expect(aBetween, asked.join(', ')).toBeLessThanOrEqual(3);
+}
+
+describe.each(backends())("Wise Old Man's look-ups, clans in turn (%s)", (backend) => {
+  const wom = new WomStandIn();
+  const env: Record<string, string> = {};
+  beforeAll(async () => {
+    await wom.start();
+    // 20 look-ups a second instead of a minute, so a batch outlasts a window within the test.
+    Object.assign(env, { WOM_API_URL: wom.url, WOM_BUDGET_SECONDS: '1' });
+  });
+  const suite = useServerSuite(backend, env);
+  afterAll(() => wom.stop());
+
+  it("takes a second clan's look-ups in turns with a first clan's big batch", async () => {
+    await clansTakeTurns(suite, wom, backend[0], suite.url);
+  }, 60_000);
+});
+
+describe.runIf(process.env.TEST_REDIS_URL).each(backends())("Wise Old Man's look-ups, clans in turn over two processes (%s)", (backend) => {
+  const wom = new WomStandIn();
+  const env: Record<string, string> = {};
+  beforeAll(async () => {
+    await wom.start();
+    Object.assign(env, { WOM_API_URL: wom.url, WOM_BUDGET_SECONDS: '1' });
+  });
+  const suite = useServerSuite(backend, env, process.env.TEST_REDIS_URL);
+  afterAll(() => wom.stop());
+
+  it("takes turns between a clan whose batch runs in one process and a clan asking through the other", async () => {
+    await clansTakeTurns(suite, wom, `r${backend[0]}`, suite.urlB);
+  }, 60_000);
 });
