@@ -18,6 +18,14 @@ export const IdParamSchema = v.pipe(
 );
 
 /**
+ * True for a JSON object: not null, an array or a primitive. valibot's `v.object` checks only
+ * `typeof x === 'object'`, so without this an array body would pass as `{}` with every field absent.
+ */
+export function isJsonObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/**
  * First issue message of a failed valibot parse, for `{"error": ...}` answers and form errors.
  * Shape: issues array from `v.safeParse(...).issues`; returns '' for none.
  */

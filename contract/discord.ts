@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isJsonObject } from './common';
 
 /**
  * Discord announcements of an event (docs/server.md §10): the settings payloads, the
@@ -11,13 +12,19 @@ export const WEBHOOK_URL_MESSAGE = 'Enter a Discord webhook URL (https://discord
 /** Hosts whose webhooks are accepted, all over https on the default port. */
 const DISCORD_WEBHOOK_HOSTS = ['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com'] as const;
 
+/** The refusal of an `announce` that is not a JSON object (an array would otherwise pass as `{}`). */
+const ANNOUNCE_NOT_OBJECT = 'announce must be a JSON object with any of status, rolls, reviews and results.';
+
 /** Which kinds of announcement are posted; each switchable, all on by default. */
-const AnnounceSchema = v.object({
-  status: v.optional(v.boolean('announce.status must be true or false.'), true),
-  rolls: v.optional(v.boolean('announce.rolls must be true or false.'), true),
-  reviews: v.optional(v.boolean('announce.reviews must be true or false.'), true),
-  results: v.optional(v.boolean('announce.results must be true or false.'), true),
-});
+const AnnounceSchema = v.pipe(
+  v.custom<Record<string, unknown>>(isJsonObject, ANNOUNCE_NOT_OBJECT),
+  v.object({
+    status: v.optional(v.boolean('announce.status must be true or false.'), true),
+    rolls: v.optional(v.boolean('announce.rolls must be true or false.'), true),
+    reviews: v.optional(v.boolean('announce.reviews must be true or false.'), true),
+    results: v.optional(v.boolean('announce.results must be true or false.'), true),
+  }),
+);
 export type Announce = v.InferOutput<typeof AnnounceSchema>;
 
 /** The kinds of announcement, in the order the panel lists them. */

@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { badRequest, unauthorized } from '../errors';
-import { firstIssueMessage, IdParamSchema } from '../../contract/common';
+import { firstIssueMessage, IdParamSchema, isJsonObject } from '../../contract/common';
 import type { Broadcaster } from '../realtime/broadcaster';
 import type { ImageStore } from '../submissions/storage';
 import type { GameCache } from '../games/cache';
@@ -60,8 +60,24 @@ export function requireUser(c: Context<AppEnv>): SessionUser {
 }
 
 /**
+ * A parsed JSON body checked with a contract schema. Every body is a JSON object: an array, null
+ * or a primitive is refused up front (valibot's object schemas would take an array as `{}`) with
+ * the schema's own 'must be a JSON object' text when it declares one, else 'Request body must be
+ * a JSON object.'. Raises 400 with that or the schema's first message.
+ */
+function checkBody<S extends v.GenericSchema>(schema: S, raw: unknown): v.InferOutput<S> {
+  if (!isJsonObject(raw)) {
+    const own = (schema as { message?: unknown }).message;
+    throw badRequest(typeof own === 'string' && own !== '' ? own : 'Request body must be a JSON object.');
+  }
+  const result = v.safeParse(schema, raw);
+  if (!result.success) throw badRequest(firstIssueMessage(result.issues) || 'Invalid request body.');
+  return result.output;
+}
+
+/**
  * Reads and checks a JSON body with a contract schema. Raises 400 with
- * 'Request body must be valid JSON.' or the schema's first message.
+ * 'Request body must be valid JSON.', a not-an-object text (checkBody) or the schema's first message.
  */
 export async function readJson<S extends v.GenericSchema>(c: Context<AppEnv>, schema: S): Promise<v.InferOutput<S>> {
   let raw: unknown;
@@ -70,9 +86,7 @@ export async function readJson<S extends v.GenericSchema>(c: Context<AppEnv>, sc
   } catch {
     throw badRequest('Request body must be valid JSON.');
   }
-  const result = v.safeParse(schema, raw);
-  if (!result.success) throw badRequest(firstIssueMessage(result.issues) || 'Invalid request body.');
-  return result.output;
+  return checkBody(schema, raw);
 }
 
 /**
@@ -87,9 +101,7 @@ export async function readOptionalJson<S extends v.GenericSchema>(c: Context<App
   } catch {
     throw badRequest('Request body must be valid JSON.');
   }
-  const result = v.safeParse(schema, raw);
-  if (!result.success) throw badRequest(firstIssueMessage(result.issues) || 'Invalid request body.');
-  return result.output;
+  return checkBody(schema, raw);
 }
 
 /**

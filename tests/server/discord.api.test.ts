@@ -184,6 +184,11 @@ describe.each(backends())('Discord announcements (%s)', (backend: Backend) => {
     const flags = await cast.owner.put(path, { announce: { rolls: false } });
     expect(flags.body.discord.announce).toEqual({ status: true, rolls: false, reviews: true, results: true });
     expect(flags.body.discord.webhook_url_masked).toBe(saved.body.discord.webhook_url_masked);
+    // An array is not an object: neither as the body nor as announce (it would read as all flags on).
+    expectError(await cast.owner.put(path, { announce: [] }), 400, 'announce must be a JSON object with any of status, rolls, reviews and results.');
+    expectError(await cast.owner.put(path, { announce: 7 }), 400, 'announce must be a JSON object with any of status, rolls, reviews and results.');
+    expectError(await cast.owner.put(path, [{ announce: { rolls: true } }]), 400, 'Request body must be a JSON object with webhook_url and announce.');
+    expect((await cast.owner.get(path)).body.discord.announce).toEqual({ status: true, rolls: false, reviews: true, results: true });
 
     expect((await cast.owner.del(path)).body).toEqual({ discord: null });
     expect((await cast.owner.get(path)).body).toEqual({ discord: null });

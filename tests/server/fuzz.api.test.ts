@@ -201,6 +201,32 @@ describe.each(backends())('every route survives junk (%s)', (backend) => {
     expect(server.output()).not.toMatch(/unexpected error/);
   }, 120_000);
 
+  it('answers a JSON array or a primitive where an object is expected as it answers null (a 4xx with an error), nothing changed', async () => {
+    const owner = (globalThis as { fuzzOwner?: ApiClient }).fuzzOwner!;
+    // Multipart uploads, and the reset, which reads no body.
+    const NOT_JSON = new Set(['/api/clan/:clanId/tasks/upload_csv', `${G}/submissions`, '/api/clan/:clanId/events/:eventId/signups/scores', `${G}/reset`]);
+    const jsonRoutes = ROUTES.filter(([method, template]) => (method === 'POST' || method === 'PUT') && !NOT_JSON.has(template));
+    expect(jsonRoutes.length).toBeGreaterThan(25);
+    const game = async () => (await owner.get(fill(G))).body.game;
+    const before = await game();
+    for (const [method, template] of jsonRoutes) {
+      const asNull = await owner.call(method, fill(template), 'null', { 'content-type': 'application/json' });
+      expect(asNull.status, `${method} ${template} with null`).toBeGreaterThanOrEqual(400);
+      expect(asNull.status, `${method} ${template} with null`).toBeLessThan(500);
+      expect(typeof asNull.body.error, `${method} ${template} with null`).toBe('string');
+      for (const text of ['[]', '[{}]', '[{"proof_required": true, "relief_max_per_team": 3}]', '7', '"text"', 'true']) {
+        const r = await owner.call(method, fill(template), text, { 'content-type': 'application/json' });
+        expect({ status: r.status, body: r.body }, `${method} ${template} with ${text}`).toEqual({ status: asNull.status, body: asNull.body });
+      }
+    }
+    // The rules of a game, the route that took an array as "change nothing" and answered 200.
+    const rules = await owner.call('PUT', fill(`${G}/rules`), '[]', { 'content-type': 'application/json' });
+    expect(rules).toMatchObject({ status: 400, body: { error: 'Request body must be a JSON object with any of proof_required, relief_after_hours and relief_max_per_team.' } });
+    const after = await game();
+    expect(typeof before.proof_required).toBe('boolean');
+    expect([after.proof_required, after.relief_after_hours, after.relief_max_per_team]).toEqual([before.proof_required, before.relief_after_hours, before.relief_max_per_team]);
+  }, 120_000);
+
   it('answers every junk body, non-JSON text and bad id with a 4xx error, never a 5xx', async () => {
     const owner = (globalThis as { fuzzOwner?: ApiClient }).fuzzOwner!;
     let calls = 0;
