@@ -12,6 +12,8 @@
  *   file (journal_mode DELETE): restoring it is copying it back.
  * - `uploads/`: a copy of UPLOAD_DIR (proof screenshots and thumbnails); with S3_BUCKET set the
  *   images live in the bucket and are not copied (back the bucket up with the store's own tools).
+ * Everything it writes is readable by the user running it only (0600 files, 0700 folders; a
+ * folder that already existed keeps its mode): the copies hold sessions, tokens and proof images.
  * The folder is created when missing. Exit 0 when done; exit 1 with one line saying why for no
  * folder given, a folder that cannot be created or written, no database file, DATABASE_URL set
  * (PostgreSQL: use pg_dump, shown in the message), or a copy that fails its integrity check.
@@ -33,7 +35,7 @@ const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 /** The target folder: created when missing; a BackupError when it cannot be created or written. */
 function prepareFolder(folder: string): void {
   try {
-    fs.mkdirSync(folder, { recursive: true });
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch (err) {
     throw new BackupError(`cannot create the backup folder ${folder}: ${(err as Error).message}`);
   }
@@ -59,6 +61,8 @@ function prepareFolder(folder: string): void {
 async function copyDatabase(source: string, target: string): Promise<{ pages: number; bytes: number }> {
   const partial = `${target}.partial`;
   fs.rmSync(partial, { force: true });
+  // Created empty and private before SQLite writes a page into it (SQLite keeps an existing file's mode).
+  fs.writeFileSync(partial, '', { mode: 0o600 });
   const db = new Database(source, { readonly: true, fileMustExist: true });
   let pages = 0;
   try {
@@ -90,17 +94,33 @@ async function copyDatabase(source: string, target: string): Promise<{ pages: nu
   }
 }
 
-/** Copies the uploads folder `source` into `target` (replacing an older copy); the number of files copied. */
+/**
+ * Copies the uploads folder `source` into `target` (replacing an older copy); the number of files
+ * copied. cpSync gives each copy its source's mode, so the copy is then made private: folders
+ * 0700, files 0600.
+ */
 function copyUploads(source: string, target: string): number {
   fs.rmSync(target, { recursive: true, force: true });
   fs.cpSync(source, target, { recursive: true, preserveTimestamps: true });
-  return fs.readdirSync(target, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  fs.chmodSync(target, 0o700);
+  let files = 0;
+  for (const entry of fs.readdirSync(target, { recursive: true, withFileTypes: true })) {
+    const at = path.join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) fs.chmodSync(at, 0o700);
+    else if (entry.isFile()) {
+      fs.chmodSync(at, 0o600);
+      files += 1;
+    }
+  }
+  return files;
 }
 
 /** Runs the backup described at the top of this file; throws BackupError for the operator's mistakes. */
 async function main(args: string[]): Promise<void> {
   const [asked] = args;
   if (!asked) throw new BackupError('usage: npm run backup -- <folder>');
+  // Whatever else this process creates (the journal of the copy's last step) is private too.
+  process.umask(0o077);
   const config = loadConfig();
   if (config.databaseUrl) {
     throw new BackupError(

@@ -162,7 +162,7 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
         } catch {
           remote = undefined;
         }
-        return clientAddress(remote, c.req.header('x-forwarded-for'), deps.config.trustProxy);
+        return clientAddress(remote, c.req.header('x-forwarded-for'), deps.config);
       },
       ...(deps.redis ? { store: new RedisStore<AppEnv>({ client: redisStoreClient(deps.redis), prefix: `${redisChannelKey(deps.config)}:signin:` }) } : {}),
       handler: (c) => c.json({ error: 'Too many sign-in attempts. Please wait a minute and try again.' }, 429),

@@ -1,9 +1,16 @@
+import { isIP } from 'node:net';
+
 /**
  * Server configuration from the environment (README "Configuration"; docs/server.md §7).
  * Every value has an embedded default so `npm start` runs with nothing configured.
  */
 export interface Config {
   port: number;
+  /**
+   * Address the HTTP server binds (HOST, default 0.0.0.0: every IPv4 interface; docs/server.md
+   * §14). The deploy files set 127.0.0.1, so only the proxy on the same machine reaches a process.
+   */
+  host: string;
   /** PostgreSQL URL; when absent the embedded SQLite file is used. */
   databaseUrl: string | null;
   /** SQLite file path (default ./data/app.db). */
@@ -55,9 +62,15 @@ export interface Config {
   /**
    * Proxies in front of the server whose X-Forwarded-For is trusted (TRUST_PROXY: 0 = none, the
    * default; 1 or 'true' = one load balancer). The sign-in limit and the socket cap key on the
-   * address this gives (docs/server.md §8).
+   * address this gives (docs/server.md §8). The header counts only from a trusted peer: loopback
+   * or `trustedProxies` (http/clientAddress.ts).
    */
   trustProxy: number;
+  /**
+   * TRUSTED_PROXIES: comma-separated IP addresses and CIDR ranges of proxies on other machines
+   * whose X-Forwarded-For counts besides loopback's (docs/server.md §14); empty by default.
+   */
+  trustedProxies: readonly string[];
   /** Open Socket.IO connections allowed per client address (docs/server.md §8: 100). */
   socketsPerAddress: number;
   /** roll_dice + revert_roll per socket and per user a second (docs/server.md §8: 5 and 10). */
@@ -149,11 +162,32 @@ function trustProxyHops(text: string | undefined): number {
   return Number.isInteger(n) && n >= 0 ? Math.min(n, 10) : 0;
 }
 
+/**
+ * TRUSTED_PROXIES: entries separated by commas or spaces, each an IP address (IPv4-mapped IPv6 read
+ * as IPv4) or a CIDR range ('10.0.0.0/8', 'fd00::/64'). Throws naming the first entry that is
+ * neither, so a typo stops the start instead of silently trusting nobody (or the wrong range).
+ */
+function trustedProxiesOf(text: string | undefined): string[] {
+  const entries = (text ?? '').split(/[\s,]+/).filter((e) => e.length > 0);
+  return entries.map((entry) => {
+    const [ip, prefix, ...rest] = entry.split('/');
+    const family = isIP(ip);
+    const bits = family === 4 ? 32 : 128;
+    const okPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || rest.length > 0 || !okPrefix) {
+      throw new Error(`TRUSTED_PROXIES: '${entry}' is not an IP address or CIDR range (e.g. 10.0.0.5 or 10.0.0.0/8)`);
+    }
+    const mapped = prefix === undefined && /^::ffff:\d/i.test(ip) && ip.includes('.');
+    return mapped ? ip.slice(7) : entry;
+  });
+}
+
 /** Reads the environment once; `env` defaults to process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   return {
     port: Number.isInteger(port) && port >= 0 ? port : 3000,
+    host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || null,
     sqliteFile: env.SQLITE_FILE || './data/app.db',
     redisUrl: env.REDIS_URL || null,
@@ -175,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gameCacheGames: positive(env.GAME_CACHE_GAMES, 1000),
     heapGrowingPercent: nonNegative(env.HEAP_GROWING_PERCENT, 200),
     trustProxy: trustProxyHops(env.TRUST_PROXY),
+    trustedProxies: trustedProxiesOf(env.TRUSTED_PROXIES),
     socketsPerAddress: positive(env.SOCKETS_PER_ADDRESS, 100),
     actionsPerSocket: positive(env.ROLLS_PER_SOCKET, 5),
     actionsPerUser: positive(env.ROLLS_PER_USER, 10),

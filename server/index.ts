@@ -62,9 +62,19 @@ async function main(): Promise<void> {
   draftClock.start();
   // Listening only once the live socket is attached: a load balancer that finds the port open
   // (a restarted process) never gets a /socket.io request answered by the client's page fallback.
-  server.listen(config.port, () => {
+  // It binds HOST only (docs/server.md §14: 127.0.0.1 behind the deploy's nginx, so nobody reaches
+  // a process around the proxy); an address it cannot bind stops the start.
+  const listenFailed = (err: Error) => {
+    log.fatal({ err, host: config.host, port: config.port }, `Failed to listen on ${config.host}:${config.port}`);
+    process.exit(1);
+  };
+  server.once('error', listenFailed);
+  server.listen(config.port, config.host, () => {
+    server.off('error', listenFailed);
     const address = server.address();
-    log.info({ port: typeof address === 'object' && address ? address.port : config.port, database: handle.dialect }, `Clan Snakes & Ladders listening on http://localhost:${typeof address === 'object' && address ? address.port : config.port} (${handle.dialect})`);
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    log.info({ host: config.host, port, database: handle.dialect }, `Clan Snakes & Ladders listening on http://${shown}:${port} (${handle.dialect})`);
   });
   startProcessMetrics({ db: handle.db, sockets: () => realtime.io.of('/').sockets.size });
   // Every process posts Discord announcements from the shared outbox (docs/server.md §10).

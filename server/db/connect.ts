@@ -110,7 +110,40 @@ async function migrateToLatest(migrator: Migrator, dialect: Dialect): Promise<un
 }
 
 /**
- * Opens PostgreSQL when `databaseUrl` is given, else the SQLite file (its folder is created),
+ * The SQLite file, its sessions and every secret in them, readable by the server's user only
+ * (docs/server.md §14): a missing folder is created 0700, a missing file 0600 (SQLite then creates
+ * its -wal and -shm files with the same mode), and an existing file is narrowed to 0600. SQLite's
+ * in-memory and temporary databases ('' and ':memory:') have no file.
+ */
+function createPrivately(file: string): void {
+  if (file === '' || file === ':memory:') return;
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600));
+  narrowMode(file);
+}
+
+/**
+ * Takes the group's and others' permissions off `file` when it exists and has any. A file this
+ * user may not change (another owner) is left as it is, with a warning: the server still runs.
+ */
+function narrowMode(file: string): void {
+  let mode: number;
+  try {
+    mode = fs.statSync(file).mode & 0o777;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) === 0) return;
+  try {
+    fs.chmodSync(file, mode & 0o700);
+  } catch (err) {
+    log.warn({ file, err: (err as Error).message }, '[db] could not make the SQLite file private (0600)');
+  }
+}
+
+/**
+ * Opens PostgreSQL when `databaseUrl` is given, else the SQLite file (its folder is created 0700,
+ * the file 0600: createPrivately),
  * then runs every pending migration. Throws when the database cannot be reached or migrated.
  * `countQueries` counts every statement in the db_queries_total metric (benchmarks only: Kysely's
  * `log` hook times each query).
@@ -132,9 +165,13 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), ...counting });
   } else {
     dialect = 'sqlite';
-    fs.mkdirSync(path.dirname(path.resolve(opts.sqliteFile)), { recursive: true });
+    createPrivately(opts.sqliteFile);
     const sqlite = new Database(opts.sqliteFile);
     sqlite.pragma('journal_mode = WAL');
+    // SQLite gives the -wal and -shm files the database file's mode; ones left by an older version
+    // of the server may still be open to others, so they are narrowed too.
+    narrowMode(`${opts.sqliteFile}-wal`);
+    narrowMode(`${opts.sqliteFile}-shm`);
     // WAL with synchronous=NORMAL (SQLite's advice for WAL): a commit is not fsynced, the WAL is at
     // each checkpoint. A crash of the process loses nothing committed; a power cut may lose the last
     // commits but never corrupts the file (docs/server.md §7). FULL cost an fsync (4-8 ms here) per

@@ -6,7 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import type { AppEnv } from '../http/context';
-import { clientAddress } from '../http/clientAddress';
+import { clientAddress, isLoopback } from '../http/clientAddress';
 import { LIVE_GAME_STATUSES } from '../../contract/lobby';
 import { log } from './log';
 
@@ -217,11 +217,6 @@ export function countDinkPost(outcome: DinkOutcome): void {
   dinkPosts.inc({ outcome });
 }
 
-/** Loopback addresses: 127.0.0.0/8 and ::1 (IPv4-mapped forms arrive normalised by clientAddress). */
-function isLoopback(address: string): boolean {
-  return address === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
-}
-
 /** `Authorization: Bearer <token>` naming `token`, compared in constant time (over SHA-256 digests, so lengths may differ). */
 function bearerMatches(header: string | undefined, token: string | null): boolean {
   if (!token || !header) return false;
@@ -233,12 +228,14 @@ function bearerMatches(header: string | undefined, token: string | null): boolea
 
 /**
  * GET /metrics (docs/server.md §14): the registry in Prometheus text format for a caller on
- * loopback (the client address as TRUST_PROXY reads it, http/clientAddress.ts: a request a proxy
- * forwards from a remote address is not loopback) or one sending `Authorization: Bearer
- * {METRICS_TOKEN}`; anyone else gets the 404 `{"error": "Not found."}` of an unknown path, so the
- * route does not show that it exists.
+ * loopback or one sending `Authorization: Bearer {METRICS_TOKEN}`; anyone else gets the 404
+ * `{"error": "Not found."}` of an unknown path, so the route does not show that it exists.
+ * Loopback means both the connection's own peer and the client address as TRUST_PROXY reads it
+ * (http/clientAddress.ts) are loopback: X-Forwarded-For can never make a caller loopback (a
+ * direct caller's header is not even read), and a request a proxy on this machine forwards from a
+ * remote address is not loopback.
  */
-export function metricsRoute(config: Pick<Config, 'trustProxy' | 'metricsToken'>): Handler<AppEnv> {
+export function metricsRoute(config: Pick<Config, 'trustProxy' | 'trustedProxies' | 'metricsToken'>): Handler<AppEnv> {
   return async (c) => {
     let remote: string | undefined;
     try {
@@ -246,8 +243,8 @@ export function metricsRoute(config: Pick<Config, 'trustProxy' | 'metricsToken'>
     } catch {
       remote = undefined;
     }
-    const address = clientAddress(remote, c.req.header('x-forwarded-for'), config.trustProxy);
-    if (!isLoopback(address) && !bearerMatches(c.req.header('authorization'), config.metricsToken)) return c.json({ error: 'Not found.' }, 404);
+    const loopback = isLoopback(remote) && isLoopback(clientAddress(remote, c.req.header('x-forwarded-for'), config));
+    if (!loopback && !bearerMatches(c.req.header('authorization'), config.metricsToken)) return c.json({ error: 'Not found.' }, 404);
     const text = await registry.metrics();
     return c.body(text, 200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
   };

@@ -74,7 +74,8 @@ function sameOrigin(req: IncomingMessage, callback: (err: string | null | undefi
  *   join_game, and per signed-in socket `user:<id>` and `session:<hash>` (kick, leave, logout),
  * - the limits of docs/server.md §8: at most `config.socketsPerAddress` connections per
  *   client address (connect_error TOO_MANY_CONNECTIONS past it; TRUST_PROXY reads
- *   X-Forwarded-For), and the per-socket, per-user and per-address event limits (handlers.ts),
+ *   X-Forwarded-For from a trusted peer only: http/clientAddress.ts), and the per-socket,
+ *   per-user and per-address event limits (handlers.ts),
  * - when `deps.redis` is set, the Redis adapter (that client publishes, a duplicate subscribes),
  *   so rooms span server processes (docs/server.md §7); its channels, the connection
  *   counts and the limit counters are keyed by the database (redisChannelKey); the game cache's
@@ -125,7 +126,7 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
   io.use((socket, next) => {
     socket.data.userId = null;
     socket.data.sessionId = null;
-    socket.data.address = clientAddress(socket.handshake.address, socket.handshake.headers['x-forwarded-for'], config.trustProxy);
+    socket.data.address = clientAddress(socket.handshake.address, socket.handshake.headers['x-forwarded-for'], config);
     const header = socket.handshake.headers.cookie;
     const sid = header ? parseCookies(header, SESSION_COOKIE)[SESSION_COOKIE] : undefined;
     if (!sid) return next();

@@ -25,7 +25,11 @@ function checkedKey(key: string): string {
   return key;
 }
 
-/** Images as files under one folder (UPLOAD_DIR, default ./data/uploads); the folder is created on first write. */
+/**
+ * Images as files under one folder (UPLOAD_DIR, default ./data/uploads); the folder is created on
+ * first write. Proof screenshots are private to a clan, so folders are created 0700 and files 0600
+ * (docs/server.md §14): readable by the server's user only.
+ */
 export class FolderStore implements ImageStore {
   private readonly root: string;
 
@@ -39,9 +43,11 @@ export class FolderStore implements ImageStore {
 
   async put(key: string, bytes: Buffer): Promise<void> {
     const file = this.file(key);
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.tmp`;
-    await fs.writeFile(temp, bytes);
+    // The mode applies when the file is created; a leftover temp file of a crash is made private too.
+    await fs.writeFile(temp, bytes, { mode: 0o600 });
+    await fs.chmod(temp, 0o600);
     await fs.rename(temp, file);
   }
 

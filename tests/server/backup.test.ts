@@ -3,7 +3,8 @@
  * process on SQLite: a backup taken while two Leaders stream rolls over their sockets opens,
  * passes `PRAGMA integrity_check` and holds every roll acknowledged (its log entry broadcast back
  * to the Leader) before the backup began, with the uploads folder beside it, and a server started
- * on the restored copy answers the game's history; and the refusals
+ * on the restored copy answers the game's history; everything it writes is readable by its user
+ * only (0600 files, 0700 folders), whatever the modes of the originals; and the refusals
  * (no folder, PostgreSQL, a folder that cannot be created) exit 1 with one clear line. SQLite only:
  * the command copies the SQLite file; with PostgreSQL it refuses (tested here) and pg_dump is the way.
  */
@@ -120,6 +121,25 @@ describe('backup of the SQLite database and the uploads (docs/server.md §14)', 
       stop = true;
       await streams;
     }
+  });
+
+  it('writes the copies readable by its user only: folders it creates 0700, the database and the images 0600', async () => {
+    // Originals open to others, as an older server or an operator's cp may have left them.
+    fs.mkdirSync(path.join(uploadDir, 'proofs', 'open'), { recursive: true, mode: 0o755 });
+    fs.chmodSync(path.join(uploadDir, 'proofs', 'open'), 0o755);
+    fs.writeFileSync(path.join(uploadDir, 'proofs', 'open', 'shot.webp'), 'open bytes', { mode: 0o644 });
+    fs.chmodSync(path.join(uploadDir, 'proofs', 'open', 'shot.webp'), 0o644);
+    const folder = path.join(work, 'private', 'copy');
+    const result = await runBackup([folder], { SQLITE_FILE: suite.env.SQLITE_FILE, UPLOAD_DIR: uploadDir });
+    expect(result.code, result.out).toBe(0);
+    const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
+    expect(modeOf(path.join(work, 'private'))).toBe(0o700);
+    expect(modeOf(folder)).toBe(0o700);
+    expect(modeOf(path.join(folder, path.basename(suite.env.SQLITE_FILE)))).toBe(0o600);
+    expect(fs.readdirSync(folder).filter((f) => f.endsWith('-journal') || f.endsWith('.partial'))).toEqual([]);
+    for (const d of ['uploads', 'uploads/proofs', 'uploads/proofs/open']) expect(modeOf(path.join(folder, d)), d).toBe(0o700);
+    expect(modeOf(path.join(folder, 'uploads/proofs/open/shot.webp'))).toBe(0o600);
+    expect(fs.readFileSync(path.join(folder, 'uploads/proofs/open/shot.webp'), 'utf8')).toBe('open bytes');
   });
 
   it('creates a missing folder; refuses with one clear line and exit 1: no folder given, PostgreSQL, a folder that cannot be created', async () => {

@@ -8,7 +8,8 @@ import { loadConfig } from '../../server/config';
  * deploy/clan-snakes.env.example (docs/server.md §14, README "Deploying") lists every environment
  * variable the server and its scripts read (found in server/ and scripts/ as `env.NAME`), so a
  * variable added to the code without a line there fails here; the defaults it shows for the
- * settings of server/config.ts are the defaults loadConfig really takes.
+ * settings of server/config.ts are the defaults loadConfig really takes; and the deploy files keep
+ * the processes on loopback behind nginx, reading X-Forwarded-For (docs/server.md §14).
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -61,12 +62,29 @@ describe('the deploy environment file', () => {
     expect(shown('DISCORD_AUTHORIZE_URL')).toBe(defaults.discord.authorizeUrl);
     expect(shown('DISCORD_TOKEN_URL')).toBe(defaults.discord.tokenUrl);
     expect(shown('DISCORD_USER_URL')).toBe(defaults.discord.userUrl);
+    expect(shown('TRUSTED_PROXIES')).toBe('');
+    expect(defaults.trustedProxies).toEqual([]);
+    // HOST is set by the recipe; its comment names the default.
+    expect(text).toMatch(new RegExp(`^# HOST \\(default ${defaults.host.replace(/\./g, '\\.')}[,)]`, 'm'));
   });
 
-  it('sets what the recipe needs: production, PostgreSQL, Redis and the proxy', () => {
+  it('sets what the recipe needs: production, PostgreSQL, Redis and the proxy (X-Forwarded-For read, loopback only)', () => {
     expect(text).toMatch(/^NODE_ENV=production$/m);
     expect(text).toMatch(/^DATABASE_URL=postgres:\/\//m);
     expect(text).toMatch(/^REDIS_URL=redis:\/\//m);
     expect(text).toMatch(/^TRUST_PROXY=1$/m);
+    expect(text).toMatch(/^HOST=127\.0\.0\.1$/m);
+    const recipe = loadConfig(Object.fromEntries([...text.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name, value])));
+    expect([recipe.host, recipe.trustProxy, recipe.trustedProxies]).toEqual(['127.0.0.1', 1, []]);
+  });
+
+  it('the systemd unit and the nginx site agree: processes on loopback reading X-Forwarded-For, /metrics refused to all but loopback', () => {
+    const unit = fs.readFileSync(path.join(ROOT, 'deploy/systemd/clan-snakes@.service'), 'utf8');
+    expect(unit).toMatch(/^Environment=HOST=127\.0\.0\.1$/m);
+    expect(unit).toMatch(/^Environment=TRUST_PROXY=1$/m);
+    const site = fs.readFileSync(path.join(ROOT, 'deploy/nginx/clan-snakes.conf'), 'utf8');
+    for (const m of site.matchAll(/^\s*server (\S+)/gm)) if (m[1].includes(':')) expect(m[1]).toMatch(/^127\.0\.0\.1:\d+$/);
+    // Checked for real against nginx in tests/server/proxies.api.test.ts; here the lines it rests on.
+    expect(site).toMatch(/location = \/metrics \{[^}]*if \(\$clan_snakes_metrics_refused\) \{\s*return 404 /);
   });
 });

@@ -30,7 +30,7 @@ describe('LOG_LEVEL and METRICS_TOKEN', () => {
 });
 
 describe('GET /metrics without a connection address (in process)', () => {
-  const app = new Hono<AppEnv>().get('/metrics', metricsRoute({ trustProxy: 0, metricsToken: 'unit-token' }));
+  const app = new Hono<AppEnv>().get('/metrics', metricsRoute({ trustProxy: 0, trustedProxies: [], metricsToken: 'unit-token' }));
 
   it('is not loopback: 404 without the bearer token or with another; the token opens it', async () => {
     expect((await app.request('/metrics')).status).toBe(404);
