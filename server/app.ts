@@ -15,6 +15,8 @@ import { findSession } from './auth/sessions';
 import { userRoutes } from './users/routes';
 import { ApiError, forbidden } from './errors';
 import { isUniqueViolation } from './db/uniqueKey';
+import { DATABASE_AWAY, isDatabaseUnreachable } from './db/unreachable';
+import { withMemoryFallback } from './http/fallbackStore';
 import { jsonBodyLimit } from './http/bodyLimit';
 import { securityHeaders, withStyleNonce } from './http/securityHeaders';
 import { pagePreloads, withFirstDrawing, withHeadTags } from './http/pagePreloads';
@@ -39,9 +41,12 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * 9999999999) → 400; PostgreSQL 22021/22P05 (a character the database cannot store, e.g. NUL;
  * the last line of defence behind the text rule of contract/text.ts) → 400; a unique violation
  * (isUniqueViolation, db/uniqueKey.ts), e.g. two simultaneous creates of one clan name, → 409
- * (routes with a 409 text of their own use uniqueOrConflict). Null for anything else.
+ * (routes with a 409 text of their own use uniqueOrConflict). The database not answering
+ * (isDatabaseUnreachable: stopped, restarting, connection cut) → 503 DATABASE_AWAY with
+ * Retry-After (docs/server.md §14 "Faults"). Null for anything else.
  */
-function databaseErrorAnswer(err: unknown): { status: 400 | 409; message: string } | null {
+function databaseErrorAnswer(err: unknown): { status: 400 | 409 | 503; message: string } | null {
+  if (isDatabaseUnreachable(err)) return { status: 503, message: DATABASE_AWAY };
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   if (code === '22003' || code === '22P02') return { status: 400, message: 'A value in the request is out of range or malformed.' };
   if (code === '22021' || code === '22P05') return { status: 400, message: 'A text in the request contains a character that cannot be stored (such as NUL).' };
@@ -93,6 +98,7 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
       return c.json({ error: err.message || 'Bad request.' }, status as 400);
     }
     const db = databaseErrorAnswer(err);
+    if (db?.status === 503) c.header('Retry-After', '5');
     if (db) return c.json({ error: db.message }, db.status);
     log.error({ err, request_id: c.get('requestId'), method: c.req.method, route: routePath(c) }, '[api] unexpected error');
     return c.json({ error: 'Internal server error.' }, 500);
@@ -164,7 +170,8 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
         }
         return clientAddress(remote, c.req.header('x-forwarded-for'), deps.config);
       },
-      ...(deps.redis ? { store: new RedisStore<AppEnv>({ client: redisStoreClient(deps.redis), prefix: `${redisChannelKey(deps.config)}:signin:` }) } : {}),
+      // In memory while Redis is lost (withMemoryFallback), so sign-in still answers.
+      ...(deps.redis ? { store: withMemoryFallback(new RedisStore<AppEnv>({ client: redisStoreClient(deps.redis), prefix: `${redisChannelKey(deps.config)}:signin:` })) } : {}),
       handler: (c) => c.json({ error: 'Too many sign-in attempts. Please wait a minute and try again.' }, 429),
     }),
   );

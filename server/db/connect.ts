@@ -161,7 +161,14 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     // reported, not a crash: the next query opens a fresh one, and /readyz says when none can be
     // opened (docs/server.md §14).
     pool.on('error', (err) => log.error({ err: err.message }, '[db] idle PostgreSQL connection failed'));
-    pool.on('connect', preparingCompiledStatements);
+    // A connection lost while lent out (a query running, a transaction open) is an 'error' on the
+    // client itself, which pg-pool leaves to the borrower: unheard, it would end the process on a
+    // database restart. The statement in flight fails on its own (answered 503 or DATABASE_AWAY,
+    // db/unreachable.ts) and pg-pool drops the broken client when it comes back (docs/server.md §14 "Faults").
+    pool.on('connect', (client) => {
+      client.on('error', (err) => log.warn({ err: err.message }, '[db] PostgreSQL connection in use failed'));
+      preparingCompiledStatements(client);
+    });
     db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), ...counting });
   } else {
     dialect = 'sqlite';

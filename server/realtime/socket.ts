@@ -8,7 +8,7 @@ import { SESSION_COOKIE } from '../auth/routes';
 import { findSession, hashSessionId } from '../auth/sessions';
 import { clientAddress } from '../http/clientAddress';
 import { SOCKET_ANSWER_HEADERS } from '../http/securityHeaders';
-import { redisChannelKey, redisReady } from '../redis';
+import { quietPublisher, redisChannelKey, redisReady } from '../redis';
 import { MemoryConnectionCap, RedisConnectionCap, type ConnectionCap } from './connections';
 import pLimit from 'p-limit';
 import { SharedLimits, socketLimits } from './limits';
@@ -113,7 +113,8 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
       io.close();
       throw err;
     }
-    io.adapter(createAdapter(redis, sub, { key: channelKey }));
+    // A publish failing while Redis is lost must not end the process (quietPublisher).
+    io.adapter(createAdapter(quietPublisher(redis), sub, { key: channelKey }));
     // The game cache's invalidations reach the other processes (and theirs this one).
     deps.gameCache.onInvalidate((gameId) => io.serverSideEmit('game_changed', gameId));
     io.on('game_changed', (gameId: number) => deps.gameCache.invalidate(gameId, true));
