@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
  * - `{status: 500}` or any status with an optional body (404 → Discord's "Unknown Webhook")
  * - `'hang'`: never answers (the server must give up after 5 s)
  * - `{redirect: url}`: 302 to `url` (the server must not follow it)
+ * While `fault` is set (an outage), every request the script does not answer gets 500 or 'hang'.
  */
 export type ScriptedAnswer = 'hang' | { status: number; retry_after?: number; body?: unknown } | { redirect: string };
 
@@ -29,6 +30,8 @@ export class DiscordWebhookStandIn {
   readonly requests: WebhookPost[] = [];
   /** Answers for the next requests, first first. */
   script: ScriptedAnswer[] = [];
+  /** An outage: 500 to every unscripted request, or 'hang'; null answers 204. */
+  fault: 500 | 'hang' | null = null;
   private hung: http.ServerResponse[] = [];
   private server = http.createServer((req, res) => void this.handle(req, res));
 
@@ -99,7 +102,7 @@ export class DiscordWebhookStandIn {
       res.writeHead(405).end();
       return;
     }
-    const next = this.script.shift() ?? { status: 204 };
+    const next = this.script.shift() ?? (this.fault === 'hang' ? 'hang' : { status: this.fault ?? 204 });
     if (next === 'hang') {
       this.requests.push({ at: Date.now(), path, query, body, answer: 'hang' });
       this.hung.push(res);
