@@ -76,6 +76,8 @@ export const DRAFT_MESSAGES = {
   captainSameTeam: 'Two captains are on the same team.',
   poolEmpty: 'There are no free agents to draft.',
   teamGone: 'The team on the clock was deleted: undo a pick or end the draft.',
+  captainLeft: (signupId: number) => `Sign-up ID ${signupId} belongs to someone who is no longer a member of this clan.`,
+  playerLeft: 'That player is no longer a member of this clan.',
 } as const;
 
 /**

@@ -48,6 +48,7 @@ export const SIGNUP_MESSAGES = {
   noFreeAgents: 'There are no free agents to place on teams.',
   gameRunning: 'The game of this event is in progress; teams cannot be balanced now.',
   stale: 'The sign-ups changed since this proposal was made. Balance again.',
+  leftClan: (id: number) => `Sign-up ID ${id} belongs to someone who is no longer a member of this clan. Balance again.`,
   badProposal: 'Send the proposal as the balance answered it.',
   openedTitle: 'Sign-ups open',
   closedTitle: 'Sign-ups closed',

@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/context';
 import { pathId, readJson, requireUser } from '../http/context';
 import { ApiError, badRequest, conflict, notFound } from '../errors';
 import { requireManager, requireMember, requireOwner } from './access';
+import { departureAnnounced, memberDeparts } from './departure';
 import {
   addMembership,
   countManagers,
@@ -15,7 +16,6 @@ import {
   listClanMembers,
   lockClan,
   markRemoved,
-  removeMembership,
   renameClan,
   setMemberRole,
 } from './repository';
@@ -78,7 +78,9 @@ const STALE = 'The member list changed meanwhile. Reload the clan and try again.
  *          (checkRoleChange); Admin → Owner is the ownership transfer: target Owner, actor Admin
  * - DELETE /clan/{clanId}/members/{memberId} → {ok}: own id = leave (checkLeave, 409 for a sole
  *          manager or the Owner), another id = kick (checkKick), remembered so setup cannot bring
- *          the user back (docs/server.md §8) until a manager's Add Member lifts it
+ *          the user back (docs/server.md §8) until a manager's Add Member lifts it; either one
+ *          withdraws the user's sign-ups and draft places in the same transaction (memberDeparts,
+ *          docs/server.md §16), and the changed drafts and teams are sent after it
  * After a kick, a leave or a demotion to Guest, the user's open sockets leave the members rooms
  * of the clan's games; after a disband, the rooms of its games are emptied (docs/server.md §8).
  * - PUT    /clan/{clanId}/name {new_name} → {new_name}; Owner; 400 empty/same/over 40, 409 taken
@@ -149,7 +151,7 @@ export function clanRoutes(): Hono<AppEnv> {
     const memberId = memberIdParam(c);
     const { db } = c.get('deps');
     await requireMember(db, clanId, user.id);
-    await db.transaction().execute(async (trx) => {
+    const departure = await db.transaction().execute(async (trx) => {
       await lockClan(trx, clanId);
       const { role } = await requireMember(trx, clanId, user.id);
       if (memberId === user.id) {
@@ -160,11 +162,12 @@ export function clanRoutes(): Hono<AppEnv> {
         enforce(checkKick(role, target.role));
         await markRemoved(trx, clanId, memberId);
       }
-      await removeMembership(trx, clanId, memberId);
+      return memberDeparts(trx, c.get('deps').dialect, clanId, memberId);
     });
     await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
     await c.get('deps').broadcaster.managersLeft(memberId, clanId);
     await c.get('deps').broadcaster.draftsLeft(memberId, clanId);
+    await departureAnnounced(c.get('deps'), departure);
     return c.json({ ok: true });
   });
 

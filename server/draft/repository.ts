@@ -1,5 +1,6 @@
 import type { Db } from '../db/schema';
 import { nowIso } from '../db/connect';
+import { heldByMember } from '../signups/repository';
 import { snakeTurn } from '../../contract/draft';
 import type { DraftState } from '../../contract/signup';
 
@@ -55,8 +56,19 @@ export async function listPicks(db: Db, eventId: number): Promise<PickRow[]> {
 }
 
 /**
+ * The number of the next pick (0-based): one past the last pick's number, 0 without picks. Turns
+ * follow pick numbers, not the count of picks, so a pick that goes with its sign-up (a player who
+ * left the clan) or its team leaves a gap and moves no later turn (docs/server.md §16).
+ */
+export function nextPickNo(picks: readonly PickRow[]): number {
+  const last = picks.at(-1);
+  return last === undefined ? 0 : last.pick_no + 1;
+}
+
+/**
  * The free agents of an event for its draft: sign-ups whose IGN is on no team of the event (as
- * the sign-ups list tells a free agent: server/signups/repository.ts), not picked yet; highest score first (no score last), then oldest
+ * the sign-ups list tells a free agent: server/signups/repository.ts) and whose user is still in
+ * the clan (heldByMember), not picked yet; highest score first (no score last), then oldest
  * sign-up first — so the head is the clock's pick.
  */
 export async function listPool(db: Db, eventId: number): Promise<PoolEntry[]> {
@@ -66,6 +78,7 @@ export async function listPool(db: Db, eventId: number): Promise<PoolEntry[]> {
     .where('signups.event_id', '=', eventId)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('draft_picks').select('draft_picks.id').where('draft_picks.event_id', '=', eventId).whereRef('draft_picks.signup_id', '=', 'signups.id'))))
     .where((eb) => eb.not(eb.exists(eb.selectFrom('team_members').select('team_members.id').where('team_members.event_id', '=', eventId).whereRef('team_members.ign_id', '=', 'signups.osrs_ign_id'))))
+    .where((eb) => heldByMember(eb))
     .execute();
   return rows
     .map((r) => ({ ...r, score: r.score === null ? null : Number(r.score) }))
@@ -74,7 +87,7 @@ export async function listPool(db: Db, eventId: number): Promise<PoolEntry[]> {
 
 /** The `draft_state` of a draft (docs/server.md §16) from its row, picks and pool. */
 export function stateOf(draft: DraftRow, picks: readonly PickRow[], pool: readonly PoolEntry[]): DraftState {
-  const k = picks.length;
+  const k = nextPickNo(picks);
   const turn = snakeTurn(draft.order, k);
   const running = draft.status === 'running';
   return {
@@ -117,4 +130,19 @@ export async function updateDraft(db: Db, eventId: number, version: number, chan
 /** The running drafts with their deadlines and versions (for the clocks of every process). */
 export async function runningDrafts(db: Db): Promise<{ event_id: number; deadline: string | null; version: number }[]> {
   return db.selectFrom('drafts').select(['event_id', 'deadline', 'version']).where('status', '=', 'running').execute();
+}
+
+/**
+ * True when the captain of sign-up `signupId` has left the clan of event `eventId`: the sign-up is
+ * gone (withdrawn with the departure) or its user is no longer a member. The clock picks for that
+ * captain's team (docs/server.md §16, "Members only").
+ */
+export async function captainLeft(db: Db, eventId: number, signupId: number): Promise<boolean> {
+  const held = await db.selectFrom('signups')
+    .select('signups.id')
+    .where('signups.id', '=', signupId)
+    .where('signups.event_id', '=', eventId)
+    .where((eb) => heldByMember(eb))
+    .executeTakeFirst();
+  return held === undefined;
 }

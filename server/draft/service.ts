@@ -11,7 +11,8 @@ import { findWebhook, insertAnnouncement } from '../discord/repository';
 import { DRAFT_MESSAGES, snakeTurn, type StartDraftBody } from '../../contract/draft';
 import { TEAM_COLOR_PRESETS } from '../../contract/team';
 import type { DraftState } from '../../contract/signup';
-import { findDraft, listPicks, listPool, stateOf, updateDraft, type DraftChange, type DraftRow, type PickRow, type PoolEntry } from './repository';
+import { heldByMember } from '../signups/repository';
+import { captainLeft, findDraft, listPicks, listPool, nextPickNo, stateOf, updateDraft, type DraftChange, type DraftRow, type PickRow, type PoolEntry } from './repository';
 import { log } from '../observability/log';
 
 /** What a committed change of a draft leaves to do: send its state, and tell the rooms of the teams whose members changed. */
@@ -26,6 +27,22 @@ type Trx = Transaction<Database>;
 const GAME_UNDER_WAY = new Set(['in-progress', 'paused', 'finished', 'completed']);
 
 const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+/**
+ * The deadline of turn `turnNo` of `draft`: `ms` from now, or now when the captain of the team
+ * whose turn it is has left the clan, so the clock picks for that team at once, as if their time
+ * had run out (docs/server.md §16, "Members only").
+ */
+async function turnDeadline(trx: Trx, draft: DraftRow, turnNo: number, ms: number): Promise<string> {
+  return (await turnCaptainLeft(trx, draft, turnNo)) ? nowIso() : later(ms);
+}
+
+/** True when the captain of the team whose turn `turnNo` is has left the clan (captainLeft). */
+async function turnCaptainLeft(trx: Trx, draft: DraftRow, turnNo: number): Promise<boolean> {
+  const teamId = snakeTurn(draft.order, turnNo).team_id;
+  const captain = draft.captains.find((c) => c.team_id === teamId);
+  return captain !== undefined && (await captainLeft(trx, draft.event_id, captain.signup_id));
+}
 
 /**
  * Runs `change` on the draft of `eventId` in one transaction that holds the event (lockEvent), so
@@ -55,14 +72,15 @@ async function changeDraft(
 
 /**
  * Places every picked sign-up on its team (docs/server.md §16): a team_members row as Member with
- * the sign-up's IGN (unless that IGN is on a team of the event already) and signups.team_id.
- * Answers the teams that changed.
+ * the sign-up's IGN (unless that IGN is on a team of the event already) and signups.team_id. A
+ * pick whose player is no longer in the clan is not placed. Answers the teams that changed.
  */
 async function placePicks(trx: Trx, eventId: number): Promise<number[]> {
   const picks = await trx.selectFrom('draft_picks')
     .innerJoin('signups', 'signups.id', 'draft_picks.signup_id')
     .select(['draft_picks.team_id', 'draft_picks.signup_id', 'signups.osrs_ign_id'])
     .where('draft_picks.event_id', '=', eventId)
+    .where((eb) => heldByMember(eb))
     .orderBy('draft_picks.pick_no')
     .execute();
   const now = nowIso();
@@ -80,19 +98,19 @@ async function placePicks(trx: Trx, eventId: number): Promise<number[]> {
 /**
  * Writes the pick of `entry` for the team on the clock, announces it on Discord, and answers the
  * draft's next columns: done (and every pick placed on its team) when the pool is then empty,
- * else the next turn's clock.
+ * else the next turn's clock (turnDeadline).
  */
 async function writePick(trx: Trx, draft: DraftRow, picks: PickRow[], pool: PoolEntry[], entry: PoolEntry, auto: boolean): Promise<{ set: DraftChange; teamIds?: number[] }> {
-  // The turn counts the picks there are; the stored number follows the last one (picks of a
-  // deleted team are gone with it, so the count may be below the last number).
-  const turn = snakeTurn(draft.order, picks.length);
-  const pickNo = picks.length === 0 ? 0 : picks[picks.length - 1].pick_no + 1;
+  // The turn is the pick's number (nextPickNo): a pick that went with its team or its sign-up
+  // leaves a gap, and the turns after it stay whose they were.
+  const pickNo = nextPickNo(picks);
+  const turn = snakeTurn(draft.order, pickNo);
   const team = await trx.selectFrom('teams').select('id').where('id', '=', turn.team_id).executeTakeFirst();
   if (!team) throw conflict(DRAFT_MESSAGES.teamGone);
   await trx.insertInto('draft_picks').values({ event_id: draft.event_id, pick_no: pickNo, team_id: turn.team_id, signup_id: entry.signup_id, at: nowIso(), auto: auto ? 1 : 0 }).execute();
-  await announcePick(trx, draft.event_id, turn.team_id, { ign: entry.ign, pick: picks.length + 1, round: turn.round, auto });
+  await announcePick(trx, draft.event_id, turn.team_id, { ign: entry.ign, pick: pickNo + 1, round: turn.round, auto });
   if (pool.length === 1) return { set: { status: 'done', deadline: null, paused_remaining_ms: null }, teamIds: await placePicks(trx, draft.event_id) };
-  return { set: { deadline: later(draft.pick_seconds * 1000) } };
+  return { set: { deadline: await turnDeadline(trx, draft, pickNo + 1, draft.pick_seconds * 1000) } };
 }
 
 /**
@@ -143,7 +161,8 @@ async function captainTeam(trx: Trx, eventId: number, signup: { id: number; osrs
 /**
  * POST .../draft (docs/server.md §16): starts the captains' draft of event `eventId`. 409 while a
  * draft is running or paused (a finished one is replaced), 409 once the event's game is under way,
- * 404 for a captain sign-up of another event, 409 for two captains of one team or an empty pool.
+ * 404 for a captain sign-up of another event (or gone), 409 DRAFT_MESSAGES.captainLeft for the
+ * sign-up of someone no longer in the clan, 409 for two captains of one team or an empty pool.
  * Makes the captains' teams (captainTeam), the first round in the order of `captain_signup_ids`,
  * and the first captain's clock.
  */
@@ -164,10 +183,15 @@ export async function startDraft(deps: Deps, eventId: number, body: StartDraftBo
       .where('signups.event_id', '=', eventId)
       .where('signups.id', 'in', body.captain_signup_ids)
       .execute();
+    const held = await trx.selectFrom('signups').select('id').where('event_id', '=', eventId).where('id', 'in', body.captain_signup_ids).where((eb) => heldByMember(eb)).execute();
+    for (const signupId of body.captain_signup_ids) {
+      if (!rows.some((r) => r.id === signupId)) throw notFound(DRAFT_MESSAGES.captainNotFound(signupId));
+      // A captain leads their team as Leader: never someone who left the clan.
+      if (!held.some((r) => r.id === signupId)) throw conflict(DRAFT_MESSAGES.captainLeft(signupId));
+    }
     const captains: DraftRow['captains'] = [];
     for (const [i, signupId] of body.captain_signup_ids.entries()) {
-      const signup = rows.find((r) => r.id === signupId);
-      if (!signup) throw notFound(DRAFT_MESSAGES.captainNotFound(signupId));
+      const signup = rows.find((r) => r.id === signupId)!;
       const teamId = await captainTeam(trx, eventId, signup, i);
       if (captains.some((c) => c.team_id === teamId)) throw conflict(DRAFT_MESSAGES.captainSameTeam);
       captains.push({ team_id: teamId, signup_id: signupId });
@@ -200,18 +224,30 @@ function requireRunning(draft: DraftRow): void {
 
 /**
  * draft_pick (docs/server.md §16): user `userId` picks sign-up `signupId` for their team. Refused
- * (409, sent as action_error) unless the draft is running, the user is the captain of the team on
- * the clock, and the sign-up is in the pool. Nothing is written on a refusal.
+ * (409, sent as action_error) unless the draft is running, the user is still a member of the
+ * event's clan (DRAFT_MESSAGES.notMember: a captain who left is replaced by the clock) and the
+ * captain of the team on the clock, and the sign-up is in the pool (DRAFT_MESSAGES.playerLeft for
+ * the sign-up of someone no longer in the clan). Nothing is written on a refusal.
  */
 export async function captainPick(deps: Deps, eventId: number, userId: number, signupId: number): Promise<DraftOutcome> {
   const outcome = await changeDraft(deps, eventId, async (trx, draft, picks, pool) => {
     requireRunning(draft);
-    const onClock = snakeTurn(draft.order, picks.length).team_id;
+    const member = await trx.selectFrom('clan_memberships')
+      .innerJoin('events', 'events.clan_id', 'clan_memberships.clan_id')
+      .select('clan_memberships.id')
+      .where('events.id', '=', eventId)
+      .where('clan_memberships.user_id', '=', userId)
+      .executeTakeFirst();
+    if (!member) throw conflict(DRAFT_MESSAGES.notMember);
+    const onClock = snakeTurn(draft.order, nextPickNo(picks)).team_id;
     const captain = draft.captains.find((c) => c.team_id === onClock);
     const owner = captain ? await trx.selectFrom('signups').select('user_id').where('id', '=', captain.signup_id).executeTakeFirst() : undefined;
     if (owner?.user_id !== userId) throw conflict(DRAFT_MESSAGES.notYourTurn);
     const entry = pool.find((p) => p.signup_id === signupId);
-    if (!entry) throw conflict(DRAFT_MESSAGES.notInPool);
+    if (!entry) {
+      const left = await trx.selectFrom('signups').select('id').where('id', '=', signupId).where('event_id', '=', eventId).where((eb) => eb.not(heldByMember(eb))).executeTakeFirst();
+      throw conflict(left ? DRAFT_MESSAGES.playerLeft : DRAFT_MESSAGES.notInPool);
+    }
     return writePick(trx, draft, picks, pool, entry, false);
   });
   return outcome!;
@@ -251,21 +287,24 @@ export async function pauseDraft(deps: Deps, eventId: number): Promise<DraftOutc
   return outcome!;
 }
 
-/** POST .../draft/resume: the clock runs again with the time it had left (at least 1 s); 409 unless paused. */
+/**
+ * POST .../draft/resume: the clock runs again with the time it had left (at least 1 s; none when
+ * the captain on the clock has left the clan: turnDeadline); 409 unless paused.
+ */
 export async function resumeDraft(deps: Deps, eventId: number): Promise<DraftOutcome> {
-  const outcome = await changeDraft(deps, eventId, async (_trx, draft) => {
+  const outcome = await changeDraft(deps, eventId, async (trx, draft, picks) => {
     if (draft.status === 'done') throw conflict(DRAFT_MESSAGES.over);
     if (draft.status !== 'paused') throw conflict(DRAFT_MESSAGES.notPaused);
     const left = Math.max(1000, draft.paused_remaining_ms ?? draft.pick_seconds * 1000);
-    return { set: { status: 'running', deadline: later(left), paused_remaining_ms: null } };
+    return { set: { status: 'running', deadline: await turnDeadline(trx, draft, nextPickNo(picks), left), paused_remaining_ms: null } };
   });
   return outcome!;
 }
 
 /**
  * POST .../draft/undo: takes back the last pick; its sign-up returns to the pool and its team is on
- * the clock again with a full clock (a paused draft keeps a full clock for when it resumes).
- * 409 when done or without picks.
+ * the clock again with a full clock (a paused draft keeps a full clock for when it resumes; a team
+ * whose captain left the clan gets none: turnDeadline). 409 when done or without picks.
  */
 export async function undoPick(deps: Deps, eventId: number): Promise<DraftOutcome> {
   const outcome = await changeDraft(deps, eventId, async (trx, draft, picks) => {
@@ -274,7 +313,7 @@ export async function undoPick(deps: Deps, eventId: number): Promise<DraftOutcom
     if (!last) throw conflict(DRAFT_MESSAGES.noPicks);
     await trx.deleteFrom('draft_picks').where('event_id', '=', eventId).where('pick_no', '=', last.pick_no).execute();
     const full = draft.pick_seconds * 1000;
-    return { set: draft.status === 'running' ? { deadline: later(full) } : { paused_remaining_ms: full } };
+    return { set: draft.status === 'running' ? { deadline: await turnDeadline(trx, draft, nextPickNo(picks.slice(0, -1)), full) } : { paused_remaining_ms: full } };
   });
   return outcome!;
 }
@@ -286,6 +325,33 @@ export async function endDraft(deps: Deps, eventId: number): Promise<DraftOutcom
     return { set: { status: 'done', deadline: null, paused_remaining_ms: null }, teamIds: await placePicks(trx, eventId) };
   });
   return outcome!;
+}
+
+/**
+ * A member left the clan of event `eventId` (docs/server.md §16, "Members only"): run inside the
+ * departure's transaction (server/clans/departure.ts), which holds the event; `withdraw` withdraws
+ * the member's sign-up (a pick of it goes with it). A running or paused draft gets a new version:
+ * when the team on the clock has lost its captain, or nobody is left to draft, a running one runs
+ * out now, so the clock picks for that team (or ends the draft) at once; when the last pick went,
+ * its team is on the clock again with a full clock, as after an undo. True when there was such a
+ * draft, whose draft_state is then to be sent (draftChanged).
+ */
+export async function draftAfterDeparture(trx: Trx, eventId: number, withdraw: () => Promise<void>): Promise<boolean> {
+  const draft = await findDraft(trx, eventId);
+  const turnBefore = draft ? nextPickNo(await listPicks(trx, eventId)) : 0;
+  await withdraw();
+  if (!draft || draft.status === 'done') return false;
+  const turn = nextPickNo(await listPicks(trx, eventId));
+  const full = draft.pick_seconds * 1000;
+  let set: DraftChange = {};
+  if (draft.status === 'running') {
+    const pool = await listPool(trx, eventId);
+    if (pool.length === 0 || (await turnCaptainLeft(trx, draft, turn))) set = { deadline: nowIso() };
+    else if (turn !== turnBefore) set = { deadline: later(full) };
+  } else if (turn !== turnBefore) {
+    set = { paused_remaining_ms: full };
+  }
+  return updateDraft(trx, eventId, draft.version, set);
 }
 
 /**

@@ -1,6 +1,7 @@
-import type { Db } from '../db/schema';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Db } from '../db/schema';
 import { nowIso } from '../db/connect';
-import { notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import type { Signup } from '../../contract/signup';
 import { SIGNUP_MESSAGES, type WomProgress } from '../../contract/signupApi';
 
@@ -38,6 +39,45 @@ const toSignup = (r: SignupQueryRow): Signup => ({
   score: r.score === null ? null : Number(r.score),
   team_id: r.team_id ?? null,
 });
+
+/**
+ * The condition "this sign-up's user is still a member (any role) of its event's clan", for a
+ * query over `signups`: sign-ups, draft picks and team placement hold only clan members
+ * (docs/server.md §16, "Members only"). Queries with more tables cast their builder to this one.
+ */
+export function heldByMember(eb: ExpressionBuilder<Database, 'signups'>) {
+  return eb.exists(
+    eb.selectFrom('clan_memberships')
+      .innerJoin('events', 'events.clan_id', 'clan_memberships.clan_id')
+      .select('clan_memberships.id')
+      .whereRef('events.id', '=', 'signups.event_id')
+      .whereRef('clan_memberships.user_id', '=', 'signups.user_id'),
+  );
+}
+
+/**
+ * Every sign-up `ids` names must be one of event `eventId` (404 'Sign-up ID {id} not found.', also
+ * for a withdrawn one) whose user is still in the clan (409 SIGNUP_MESSAGES.leftClan): a balance
+ * apply places only clan members (docs/server.md §16, "Members only"). The first id in order
+ * that fails decides.
+ */
+export async function requireHeldSignups(db: Db, eventId: number, ids: readonly number[]): Promise<void> {
+  const wanted = [...new Set(ids)];
+  // Ids past the id column's range name no sign-up (and must not reach PostgreSQL's integer).
+  const inRange = wanted.filter((id) => id >= 1 && id <= 2147483647);
+  const found = new Map<number, boolean>();
+  for (let i = 0; i < inRange.length; i += 1000) {
+    const chunk = inRange.slice(i, i + 1000);
+    const rows = await db.selectFrom('signups').select('id').where('event_id', '=', eventId).where('id', 'in', chunk).execute();
+    const held = await db.selectFrom('signups').select('id').where('event_id', '=', eventId).where('id', 'in', chunk).where((eb) => heldByMember(eb)).execute();
+    for (const r of rows) found.set(r.id, false);
+    for (const r of held) found.set(r.id, true);
+  }
+  for (const id of wanted) {
+    if (!found.has(id)) throw notFound(SIGNUP_MESSAGES.notFound(id));
+    if (!found.get(id)) throw conflict(SIGNUP_MESSAGES.leftClan(id));
+  }
+}
 
 /** The sign-ups of an event, oldest first (ties by id). */
 export async function listSignups(db: Db, eventId: number): Promise<Signup[]> {

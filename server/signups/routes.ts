@@ -4,6 +4,7 @@ import { pathId, readJson, requireUser } from '../http/context';
 import { routeBodyLimit } from '../http/bodyLimit';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
+import { lockClan } from '../clans/repository';
 import { lockEvent } from '../db/locks';
 import { uniqueOrConflict } from '../db/uniqueKey';
 import { findEvent, gameOfEvent } from '../events/repository';
@@ -23,7 +24,7 @@ import {
   beforePlay,
   signupsAccepted,
 } from '../../contract/signupApi';
-import { deleteSignup, findSignup, insertSignup, listSignups, placeSignup, setScore, signupOfUser, womProgress } from './repository';
+import { deleteSignup, findSignup, insertSignup, listSignups, placeSignup, requireHeldSignups, setScore, signupOfUser, womProgress } from './repository';
 import { balanceSlots, distinctColors, freeAgents, importScores, proposeTeams, sameProposal } from './service';
 import { balanceTeams } from '../../contract/balance';
 import { startWomScores } from './wom';
@@ -70,7 +71,8 @@ function accepting(event: { signups_open: number; signups_close_at: string | nul
  *   in the background; GET the same path answers the progress
  * - POST .../teams/balance {team_count} (managers) → {proposal}, changing nothing
  * - POST .../teams/balance/apply {proposal} (managers) → {created_team_ids, placed_count}; 409 while
- *   the game is in progress or when the sign-ups changed since the proposal
+ *   the game is in progress or when the sign-ups changed since the proposal; a sign-up it names
+ *   that is gone 404, of someone no longer in the clan 409 (requireHeldSignups)
  */
 export function signupRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -87,7 +89,11 @@ export function signupRoutes(): Hono<AppEnv> {
     if (body.osrs_ign_id === 0) throw badRequest(SIGNUP_MESSAGES.badIgnId);
     const deps = c.get('deps');
     const id = await deps.db.transaction().execute(async (trx) => {
+      // The clan first, as a kick or a leave holds it (then the events) to withdraw the user's
+      // sign-ups: a sign-up made while its user leaves is withdrawn by the departure or refused here.
+      await lockClan(trx, clanId);
       await lockEvent(trx, deps.dialect, eventId);
+      await requireMember(trx, clanId, user.id);
       const event = await findEvent(trx, clanId, eventId);
       const game = await gameOfEvent(trx, eventId);
       if (!accepting(event, game?.status ?? null)) throw conflict(SIGNUP_MESSAGES.closed);
@@ -173,6 +179,7 @@ export function signupRoutes(): Hono<AppEnv> {
       await lockEvent(trx, deps.dialect, eventId);
       const game = await gameOfEvent(trx, eventId);
       if (!beforePlay(game?.status ?? null)) throw conflict(SIGNUP_MESSAGES.gameRunning);
+      await requireHeldSignups(trx, eventId, proposal.teams.flatMap((t) => t.signup_ids));
       // The proposal is recomputed from the sign-ups as they are now: any change since (a score,
       // a sign-up added, withdrawn or placed, a team added) gives another proposal.
       const agents = await freeAgents(trx, clanId, eventId);
