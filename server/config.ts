@@ -82,6 +82,11 @@ export interface Config {
   joinsPerSocket: number;
   /** Folder of proof images when no S3 bucket is set (UPLOAD_DIR, default ./data/uploads; docs/server.md §9). */
   uploadDir: string;
+  /**
+   * Uploads (proof images, Dink posts, CSV files) a process reads, decodes and judges at once
+   * (UPLOADS_IN_FLIGHT, default 4; docs/server.md §8): the rest wait, and are answered 503 after 10 s.
+   */
+  uploadsInFlight: number;
   /** S3-compatible object store of proof images (S3_BUCKET set), else null. */
   s3: S3Config | null;
   /** Discord announcements (docs/server.md §10). */
@@ -216,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     joinsPerAddress: positive(env.JOINS_PER_ADDRESS, 30),
     joinsPerSocket: positive(env.JOINS_PER_SOCKET, 5),
     uploadDir: env.UPLOAD_DIR || './data/uploads',
+    uploadsInFlight: positive(env.UPLOADS_IN_FLIGHT, 4),
     s3: env.S3_BUCKET
       ? {
           bucket: env.S3_BUCKET,

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context';
 import { pathId, readJson, requireUser } from '../http/context';
 import { routeBodyLimit } from '../http/bodyLimit';
+import { keepUploadSlot, readUploadForm, uploadGate, type UploadFile } from '../http/uploads';
 import { requireManager } from '../clans/access';
 import { findEvent } from '../events/repository';
 import { ApiError, notFound } from '../errors';
@@ -49,11 +50,6 @@ async function liveLink(c: Context<AppEnv>): Promise<DinkLinkRow | null> {
   return plausibleToken(token) ? findLinkByToken(c.get('deps').db, token) : null;
 }
 
-/** A File from a multipart field, or null. */
-function fileOf(value: unknown): File | null {
-  return typeof value === 'object' && value !== null && typeof (value as File).arrayBuffer === 'function' ? (value as File) : null;
-}
-
 /** PNG (89 50 4E 47 0D 0A 1A 0A) or JPEG (FF D8 FF) by the first bytes. */
 function isPngOrJpeg(bytes: Buffer): boolean {
   const png = bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -69,25 +65,20 @@ function refuse(status: 400 | 413, message: string): ApiError {
 
 /**
  * The post's `payload_json` text and parsed value, and its screenshot (docs/server.md §13):
- * multipart/form-data with `payload_json` (a text field, or a file part) and an optional `file`,
- * or application/json. 400 when payload_json is missing or not JSON, or the file is not PNG or
- * JPEG by its bytes; 413 when the file is over 8 MiB.
+ * multipart/form-data with `payload_json` (a text field, or a file part) and an optional `file`
+ * (read as it arrives, server/http/uploads.ts), or application/json. 400 when payload_json is
+ * missing or not JSON, or the file is not PNG or JPEG by its bytes; 413 when the file is over 8 MiB.
  */
 async function readPost(c: Context<AppEnv>): Promise<{ payloadText: string; payload: unknown; file: Buffer | null }> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   let payloadText: string | null = null;
-  let file: File | null = null;
+  let file: UploadFile | null = null;
   if (type.startsWith('multipart/form-data')) {
-    let form: Record<string, unknown>;
-    try {
-      form = await c.req.parseBody();
-    } catch {
-      throw refuse(400, DINK_MESSAGES.noPayload);
-    }
-    const part = form.payload_json;
-    const partFile = fileOf(part);
-    payloadText = typeof part === 'string' ? part : partFile ? await partFile.text() : null;
-    file = fileOf(form.file);
+    const form = await readUploadForm(c, PROOF_MAX_BYTES);
+    if (!form) throw refuse(400, DINK_MESSAGES.noPayload);
+    const partFile = form.files.payload_json;
+    payloadText = form.fields.payload_json ?? partFile?.bytes?.toString('utf8') ?? null;
+    file = form.files.file ?? null;
   } else if (type.startsWith('application/json')) {
     payloadText = await c.req.text().catch(() => null);
   }
@@ -99,10 +90,9 @@ async function readPost(c: Context<AppEnv>): Promise<{ payloadText: string; payl
     throw refuse(400, DINK_MESSAGES.noPayload);
   }
   if (!file) return { payloadText, payload, file: null };
-  const head = Buffer.from(await file.slice(0, 8).arrayBuffer());
-  if (!isPngOrJpeg(head)) throw refuse(400, DINK_MESSAGES.badFile);
-  if (file.size > PROOF_MAX_BYTES) throw refuse(413, DINK_MESSAGES.tooLarge);
-  return { payloadText, payload, file: Buffer.from(await file.arrayBuffer()) };
+  if (!isPngOrJpeg(file.head)) throw refuse(400, DINK_MESSAGES.badFile);
+  if (file.size > PROOF_MAX_BYTES || !file.bytes) throw refuse(413, DINK_MESSAGES.tooLarge);
+  return { payloadText, payload, file: file.bytes };
 }
 
 /**
@@ -119,9 +109,11 @@ async function readPost(c: Context<AppEnv>): Promise<{ payloadText: string; payl
  * - DELETE .../dink/accounts/{ignId} → {ok: true}: clears that IGN's pin (200 also when there was
  *   none); 400 a bad id, 404 an IGN not on a team of the event
  * The receiver, for the Dink plugin (no session):
- * - POST   /dink/{token}: 404 unknown token; 429 past 60 posts a minute to the token; 400
- *   payload_json missing or not JSON, or a file that is not PNG or JPEG by its bytes; 413 a file
- *   over 8 MiB; else 204 within 1 s, the post judged (service.ts judgePost)
+ * - POST   /dink/{token}: 404 unknown token; 429 past 60 posts a minute to the token (both before
+ *   any of the body is read); then it waits for an upload slot (503 with Retry-After after 10 s,
+ *   docs/server.md §8); 400 payload_json missing or not JSON, or a file that is not PNG or JPEG by
+ *   its bytes; 413 a file over 8 MiB; else 204 within 1 s, the post judged (service.ts judgePost)
+ *   while the slot is held, so at most UPLOADS_IN_FLIGHT posts are in memory at once
  */
 export function dinkRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -181,17 +173,27 @@ export function dinkRoutes(): Hono<AppEnv> {
       }
       await next();
     },
+    uploadGate(PROOF_MAX_BYTES + MULTIPART_SLACK),
     routeBodyLimit(PROOF_MAX_BYTES + MULTIPART_SLACK, DINK_MESSAGES.tooLarge),
     async (c) => {
       const deps = c.get('deps');
-      const link = await liveLink(c);
-      if (!link) throw notFound(DINK_MESSAGES.notFound);
-      const post = await readPost(c);
-      const event = await deps.db.selectFrom('events').select('clan_id').where('id', '=', link.event_id).executeTakeFirst();
-      if (!event) throw notFound(DINK_MESSAGES.notFound);
-      const judging = judgePost(deps, { link, clanId: event.clan_id, ...post }).catch((err: unknown) => {
-        log.error({ err, event_id: link.event_id }, '[dink] judging a post failed');
-      });
+      // The judging goes on after the answer, holding the post's bytes: the slot is freed when it ends.
+      const release = keepUploadSlot(c);
+      let judging: Promise<void> | null = null;
+      try {
+        const link = await liveLink(c);
+        if (!link) throw notFound(DINK_MESSAGES.notFound);
+        const post = await readPost(c);
+        const event = await deps.db.selectFrom('events').select('clan_id').where('id', '=', link.event_id).executeTakeFirst();
+        if (!event) throw notFound(DINK_MESSAGES.notFound);
+        judging = judgePost(deps, { link, clanId: event.clan_id, ...post })
+          .then(() => undefined, (err: unknown) => {
+            log.error({ err, event_id: link.event_id }, '[dink] judging a post failed');
+          })
+          .finally(release);
+      } finally {
+        if (!judging) release();
+      }
       // Dink does not read answers: 204 once judged, or after ANSWER_WITHIN_MS while it goes on.
       await Promise.race([judging, new Promise((resolve) => setTimeout(resolve, ANSWER_WITHIN_MS).unref())]);
       return c.body(null, 204);

@@ -78,8 +78,11 @@ function limitBody(maxBytes: number, message: string): MiddlewareHandler<AppEnv>
   };
 }
 
-/** drain() for a body nobody has started reading (the Content-Length case); false when already taken. */
-async function discardUnread(req: Request): Promise<boolean> {
+/**
+ * drain() for a body nobody has started reading (the Content-Length case, and an upload refused
+ * before it was read: server/http/uploads.ts); false when already taken, longer than 64 MiB or broken off.
+ */
+export async function discardUnread(req: Request): Promise<boolean> {
   if (!req.body || req.bodyUsed || req.body.locked) return false;
   return drain(req.body.getReader(), DISCARD_MAX_BYTES);
 }

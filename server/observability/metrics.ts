@@ -217,6 +217,35 @@ export function countDinkPost(outcome: DinkOutcome): void {
   dinkPosts.inc({ outcome });
 }
 
+const uploadsInFlight = new Gauge({
+  name: 'uploads_in_flight',
+  help: 'Uploads (proof images, Dink posts, CSV files) holding a slot of this process now: being read, decoded or judged.',
+  registers: [registry],
+});
+
+const uploadsWaiting = new Gauge({
+  name: 'uploads_waiting',
+  help: 'Uploads waiting for a slot of this process now.',
+  registers: [registry],
+});
+
+const uploadsBusy = new Counter({
+  name: 'uploads_busy_total',
+  help: 'Uploads answered 503 after waiting 10 s for a slot.',
+  registers: [registry],
+});
+
+/** The upload gate's slots held and uploads waiting now (server/http/uploads.ts; docs/server.md §8, §14). */
+export function setUploadGauges(held: number, waiting: number): void {
+  uploadsInFlight.set(held);
+  uploadsWaiting.set(waiting);
+}
+
+/** Counts one upload answered 503 after waiting for a slot (docs/server.md §8). */
+export function countUploadBusy(): void {
+  uploadsBusy.inc();
+}
+
 /** `Authorization: Bearer <token>` naming `token`, compared in constant time (over SHA-256 digests, so lengths may differ). */
 function bearerMatches(header: string | undefined, token: string | null): boolean {
   if (!token || !header) return false;

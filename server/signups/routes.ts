@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context';
 import { pathId, readJson, requireUser } from '../http/context';
 import { routeBodyLimit } from '../http/bodyLimit';
+import { uploadGate } from '../http/uploads';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
 import { lockClan } from '../clans/repository';
@@ -66,7 +67,8 @@ function accepting(event: { signups_open: number; signups_close_at: string | nul
  *   placed sign-up also leaves its team
  * - PUT .../signups/{id} {score} (managers) → {signup}; score a finite number 0..1,000,000 or null
  * - POST .../signups/scores (managers; multipart `file`, CSV `ign,score`, 1 MiB) →
- *   {updated_count, errors: [{row, ign, message}]}
+ *   {updated_count, errors: [{row, ign, message}]}; 503 with Retry-After after 10 s waiting for
+ *   an upload slot (docs/server.md §8)
  * - POST .../signups/scores/wom {metric} (managers) → 202 {total, done, errors}: the look-ups run
  *   in the background; GET the same path answers the progress
  * - POST .../teams/balance {team_count} (managers) → {proposal}, changing nothing
@@ -142,6 +144,7 @@ export function signupRoutes(): Hono<AppEnv> {
       await eventScope(c, true);
       await next();
     },
+    uploadGate(CSV_MAX_BYTES + MULTIPART_SLACK),
     routeBodyLimit(CSV_MAX_BYTES + MULTIPART_SLACK, CSV_TOO_LARGE),
     async (c) => {
       const eventId = pathId(c, 'eventId', 'event id');

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { AppEnv } from '../http/context';
 import { pathId, readJson, requireUser } from '../http/context';
 import { routeBodyLimit } from '../http/bodyLimit';
+import { readUploadForm, uploadGate } from '../http/uploads';
 import { ApiError, badRequest, notFound } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
 import { announce, gameScope } from '../http/gameScope';
@@ -40,34 +41,25 @@ async function answerOf(c: Context<AppEnv>, id: number) {
   return { submission };
 }
 
-/** A File from a multipart field, or null. */
-function fileOf(value: unknown): File | null {
-  return typeof value === 'object' && value !== null && typeof (value as File).arrayBuffer === 'function' ? (value as File) : null;
-}
-
 /**
- * The fields of a proof upload (docs/server.md §9), read with Hono's parseBody: 400 for a
- * body that is not multipart, a missing or malformed `team_id` (PROOF_MESSAGES.teamRequired), no
- * `image` file (imageRequired) or a bad `note` (the text rule, at most 500 characters); 413 for an
- * image over PROOF_MAX_BYTES (8 MiB).
+ * The fields of a proof upload (docs/server.md §9), read as they arrive (server/http/uploads.ts,
+ * docs/server.md §8): 400 for a multipart body that does not parse, a missing or malformed
+ * `team_id` (PROOF_MESSAGES.teamRequired), no `image` file (imageRequired) or a bad `note` (the
+ * text rule, at most 500 characters); 413 for an image over PROOF_MAX_BYTES (8 MiB).
  */
-async function readUpload(c: Context<AppEnv>): Promise<{ teamId: number; image: File; note: string }> {
-  let form: Record<string, unknown>;
-  try {
-    form = await c.req.parseBody();
-  } catch {
-    throw badRequest('The proof must be a multipart/form-data body with team_id and image fields.');
-  }
-  const team = v.safeParse(IdParamSchema, typeof form.team_id === 'string' ? form.team_id.trim() : undefined);
+async function readUpload(c: Context<AppEnv>): Promise<{ teamId: number; image: Buffer; note: string }> {
+  const form = await readUploadForm(c, PROOF_MAX_BYTES);
+  if (!form) throw badRequest('The proof must be a multipart/form-data body with team_id and image fields.');
+  const team = v.safeParse(IdParamSchema, form.fields.team_id?.trim());
   if (!team.success) throw badRequest(PROOF_MESSAGES.teamRequired);
-  const image = fileOf(form.image);
+  const image = form.files.image;
   if (!image || image.size === 0) throw badRequest(PROOF_MESSAGES.imageRequired);
-  if (image.size > PROOF_MAX_BYTES) throw new ApiError(413, PROOF_MESSAGES.tooLarge);
-  const rawNote = form.note === undefined ? '' : form.note;
-  if (typeof rawNote !== 'string') throw badRequest('Note must be text.');
+  if (image.size > PROOF_MAX_BYTES || !image.bytes) throw new ApiError(413, PROOF_MESSAGES.tooLarge);
+  const rawNote = form.fields.note ?? (form.files.note ? null : '');
+  if (rawNote === null) throw badRequest('Note must be text.');
   const note = v.safeParse(ProofNoteSchema, rawNote);
   if (!note.success) throw badRequest(firstIssueMessage(note.issues) || PROOF_MESSAGES.noteTooLong);
-  return { teamId: team.output, image, note: note.output };
+  return { teamId: team.output, image: image.bytes, note: note.output };
 }
 
 /** The `{id}` of a submission path: 400 'Invalid submission id.' unless a positive integer id. */
@@ -82,6 +74,8 @@ const submissionId = (c: Context<AppEnv>) => pathId(c, 'id', 'submission id');
  *   (else 409), while the game is in-progress or paused and the team's state is open or denied
  *   (else 409 with the reason); 400 for an image that is not one of the four types or does not
  *   decode. The team's state becomes `submitted`; logged and broadcast (submission_update).
+ *   Read, decoded and stored holding an upload slot (503 with Retry-After after 10 s of waiting
+ *   for one, docs/server.md §8).
  * - GET    .../game/{gameId}/submissions → {submissions} newest first (clan members)
  * - GET    /clan/{clanId}/submissions?status=pending → {submissions} oldest first over all the
  *   clan's games (managers; status defaults to pending, any other SUBMISSION_STATUSES allowed)
@@ -101,6 +95,7 @@ export function submissionRoutes(): Hono<AppEnv> {
       await gameScope(c, false);
       await next();
     },
+    uploadGate(PROOF_MAX_BYTES + MULTIPART_SLACK),
     routeBodyLimit(PROOF_MAX_BYTES + MULTIPART_SLACK, PROOF_MESSAGES.tooLarge),
     async (c) => {
       const s = await gameScope(c, false);
@@ -109,7 +104,7 @@ export function submissionRoutes(): Hono<AppEnv> {
       // The cheap checks first, so a refused sender never costs a decode; submitProof repeats them
       // on the locked game row.
       await checkSubmitter(db, await findGame(db, s.scope), upload.teamId, s.user.id);
-      const image = await processProofImage(Buffer.from(await upload.image.arrayBuffer()));
+      const image = await processProofImage(upload.image);
       const change = await submitProof(db, dialect, images, { scope: s.scope, teamId: upload.teamId, userId: s.user.id, note: upload.note, image });
       await announceSubmission(c, s.gameId, change);
       return c.json(await answerOf(c, change.submissionId), 201);

@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { routeBodyLimit } from '../http/bodyLimit';
+import { uploadGate } from '../http/uploads';
 import type { AppEnv } from '../http/context';
 import { pathId, readJson, requireUser } from '../http/context';
 import { badRequest, conflict, forbidden } from '../errors';
@@ -56,7 +57,8 @@ const MULTIPART_SLACK = 16 * 1024;
  * - DELETE /clan/{clanId}/tasks/ → {ok: true, deleted_count, message}
  * - POST /clan/{clanId}/tasks/upload_csv multipart field `file` → {inserted_count, skipped_count,
  *   error_count, errors: [{row, message}]} (see importTaskCsv, readCsvUpload); rows past the 5,000
- *   task cap are row errors 'The task pool is full (5,000 tasks).'; 413 over 1 MiB
+ *   task cap are row errors 'The task pool is full (5,000 tasks).'; 413 over 1 MiB; 503 with
+ *   Retry-After after 10 s waiting for an upload slot (docs/server.md §8)
  */
 export function taskRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -79,6 +81,7 @@ export function taskRoutes(): Hono<AppEnv> {
       await requireManager(c.get('deps').db, clanId, user.id);
       await next();
     },
+    uploadGate(CSV_MAX_BYTES + MULTIPART_SLACK),
     routeBodyLimit(CSV_MAX_BYTES + MULTIPART_SLACK, CSV_TOO_LARGE),
     async (c) => {
       const clanId = pathId(c, 'clanId', 'clan id');

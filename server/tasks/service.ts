@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/context';
 import type { Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { ApiError, badRequest } from '../errors';
+import { readUploadForm } from '../http/uploads';
 import { insertTasks, lockClanPool, pairKey, poolKeys } from './repository';
 import { parseTaskCsv } from './csv';
 import {
@@ -20,26 +21,22 @@ import {
 } from '../../contract/task';
 
 /**
- * The text of the `file` field of a multipart upload (docs/server.md §4), checked in this
- * order: 400 CSV_NO_FILE without a file field (or with a plain text field), 400 CSV_BAD_NAME
- * unless the name ends in .csv (any case), 413 CSV_TOO_LARGE over 1 MiB, 400 CSV_EMPTY for
- * 0 bytes, 400 CSV_NOT_UTF8 for bytes that are not UTF-8. A leading BOM is dropped.
- * The route's bodyLimit middleware has already refused bodies far over the limit.
+ * The text of the `file` field of a multipart upload (docs/server.md §4), read as it arrives
+ * (server/http/uploads.ts, docs/server.md §8) and checked in this order: 400 CSV_NO_FILE without a
+ * file field (or with a plain text field), 400 CSV_BAD_NAME unless the name ends in .csv (any
+ * case), 413 CSV_TOO_LARGE over 1 MiB, 400 CSV_EMPTY for 0 bytes, 400 CSV_NOT_UTF8 for bytes that
+ * are not UTF-8. A leading BOM is dropped. The route's bodyLimit middleware has already refused
+ * bodies far over the limit, and its uploadGate holds a slot.
  */
 export async function readCsvUpload(c: Context<AppEnv>): Promise<string> {
-  let form: Record<string, unknown>;
-  try {
-    form = await c.req.parseBody();
-  } catch {
-    throw badRequest('The upload must be a multipart/form-data body with a file field.');
-  }
-  const file = form.file;
-  if (!file || typeof file !== 'object' || typeof (file as File).arrayBuffer !== 'function') throw badRequest(CSV_NO_FILE);
-  const f = file as File;
-  if (!f.name || !f.name.toLowerCase().endsWith('.csv')) throw badRequest(CSV_BAD_NAME);
-  if (f.size > CSV_MAX_BYTES) throw new ApiError(413, CSV_TOO_LARGE);
+  const form = await readUploadForm(c, CSV_MAX_BYTES);
+  if (!form) throw badRequest('The upload must be a multipart/form-data body with a file field.');
+  const f = form.files.file;
+  if (!f) throw badRequest(CSV_NO_FILE);
+  if (!f.filename || !f.filename.toLowerCase().endsWith('.csv')) throw badRequest(CSV_BAD_NAME);
+  if (f.size > CSV_MAX_BYTES || !f.bytes) throw new ApiError(413, CSV_TOO_LARGE);
   if (f.size === 0) throw badRequest(CSV_EMPTY);
-  const bytes = new Uint8Array(await f.arrayBuffer());
+  const bytes = f.bytes;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
