@@ -38,6 +38,12 @@ export interface HandlerContext {
    * §8: within 1 s and 0.5 s).
    */
   fullGameReads: LimitFunction;
+  /**
+   * Runs the database work of join_draft and join_reviews a few at a time (p-limit): their rate is
+   * limited per socket and user, but many users flooding at once would otherwise still take every
+   * database connection from others' HTTP calls (docs/server.md §8: within 0.5 s).
+   */
+  roomJoinReads: LimitFunction;
   /** Every handler running (rolls waiting in the queue included): shutdown lets them finish (docs/server.md §14). */
   work: InFlight;
   /** The rows of each game's last roll here, for the next roll (games/precheckMemo.ts); null: every roll takes the precheck. */
@@ -288,10 +294,13 @@ async function tasksReordered(ctx: HandlerContext, socket: IoSocket, raw: unknow
  */
 async function joinReviews(ctx: HandlerContext, socket: IoSocket, raw: unknown, ack?: (answer: JoinReviewsAnswer) => void): Promise<void> {
   const { clan_id: clanId } = parsePayload(JoinReviewsSchema, 'join_reviews', raw);
-  const userId = await currentUser(ctx, socket);
-  const role = await clanRole(ctx, clanId, userId);
-  const joined = userId !== null && role !== null && isManagerRole(role);
-  if (joined) await socket.join([managersRoom(clanId), managerInClanRoom(clanId, userId)]);
+  const joined = await ctx.roomJoinReads(async () => {
+    const userId = await currentUser(ctx, socket);
+    const role = await clanRole(ctx, clanId, userId);
+    if (userId === null || role === null || !isManagerRole(role)) return false;
+    await socket.join([managersRoom(clanId), managerInClanRoom(clanId, userId)]);
+    return true;
+  });
   ack?.({ joined });
 }
 
@@ -303,14 +312,16 @@ async function joinReviews(ctx: HandlerContext, socket: IoSocket, raw: unknown, 
  */
 async function joinDraft(ctx: HandlerContext, socket: IoSocket, raw: unknown): Promise<void> {
   const { event_id: eventId } = parsePayload(JoinDraftSchema, 'join_draft', raw);
-  const userId = await currentUser(ctx, socket);
-  if (userId === null) throw new ActionRefused(DRAFT_MESSAGES.signIn);
-  const event = await ctx.deps.db.selectFrom('events').select('clan_id').where('id', '=', eventId).executeTakeFirst();
-  if (!event || (await clanRole(ctx, event.clan_id, userId)) === null) throw new ActionRefused(DRAFT_MESSAGES.eventNotFound);
-  await socket.join(draftRoom(eventId));
-  // Read once the socket is in the room: a change committed meanwhile is in this read or in a broadcast after it.
-  const state = await loadDraftState(ctx.deps.db, eventId);
-  if (state) socket.emit('draft_state', state);
+  await ctx.roomJoinReads(async () => {
+    const userId = await currentUser(ctx, socket);
+    if (userId === null) throw new ActionRefused(DRAFT_MESSAGES.signIn);
+    const event = await ctx.deps.db.selectFrom('events').select('clan_id').where('id', '=', eventId).executeTakeFirst();
+    if (!event || (await clanRole(ctx, event.clan_id, userId)) === null) throw new ActionRefused(DRAFT_MESSAGES.eventNotFound);
+    await socket.join(draftRoom(eventId));
+    // Read once the socket is in the room: a change committed meanwhile is in this read or in a broadcast after it.
+    const state = await loadDraftState(ctx.deps.db, eventId);
+    if (state) socket.emit('draft_state', state);
+  });
 }
 
 /** leave_draft {event_id}: leaves the draft room. */

@@ -43,6 +43,8 @@ export interface Realtime {
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 /** Whole-game reads for join_game at once per process (a PostgreSQL pool holds 10 connections). */
 const FULL_GAME_READS = 2;
+/** join_draft and join_reviews handled at once per process (their session, membership and draft reads). */
+const ROOM_JOIN_READS = 2;
 
 /** Refusal of a connection past the per-address cap (docs/server.md §8), as connect_error. */
 const TOO_MANY_CONNECTIONS = 'Too many connections from your address.';
@@ -156,7 +158,7 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
 
   const broadcaster = new RoomBroadcaster(io, deps.db, deps.gameCache, redisClients.length === 0);
   const ctx = {
-    deps, broadcaster, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS), work: new InFlight(),
+    deps, broadcaster, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS), roomJoinReads: pLimit(ROOM_JOIN_READS), work: new InFlight(),
     precheckMemo: new PrecheckMemo(deps.gameCache),
   };
   io.on('connection', (socket) => {
