@@ -73,7 +73,7 @@ export interface Config {
   trustedProxies: readonly string[];
   /** Open Socket.IO connections allowed per client address (docs/server.md §8: 100). */
   socketsPerAddress: number;
-  /** roll_dice + revert_roll per socket and per user a second (docs/server.md §8: 5 and 10). */
+  /** Client socket events of each limit class per socket and per user a second (realtime/limits.ts socketLimits; docs/server.md §8: 5 and 10). */
   actionsPerSocket: number;
   actionsPerUser: number;
   /** join_game + tasks_reordered per client address a second over all its sockets (JOINS_PER_ADDRESS, 30). */
