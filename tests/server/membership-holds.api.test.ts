@@ -151,6 +151,40 @@ describe.each(backends())('membership holds sign-ups, drafts and teams (%s)', (b
     expect(await signedUpIn(c.captain2.userId)).toEqual([]);
   }, 30_000);
 
+  it('a captain who leaves a paused draft is replaced by the clock on resume, and again when an undo gives their team the turn back', async () => {
+    const c = await cast();
+    const [p1, p2, p3] = c.players.map((p) => c.signup[p.ign]);
+    const started = await c.owner.api.post(c.path, { captain_signup_ids: [c.signup[c.captain2.ign], c.signup[c.owner.ign]], pick_seconds: 600 });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const [tc2, to] = started.body.draft_state.order as number[];
+    const room = await watcher(c, 'member', c.member.api);
+    const owner = await watcher(c, 'owner', c.owner.api);
+    expect((await c.owner.api.post(`${c.path}/pause`)).status).toBe(200);
+    await room.stateWhere((s) => s.status === 'paused', 5000, 0);
+    const beforeLeave = room.got.length;
+    await leave(c, c.captain2);
+    // The departure's draft_state: still paused, nothing picked.
+    expect(await room.stateWhere(() => true, 5000, beforeLeave)).toMatchObject({ status: 'paused', picks: [], on_the_clock: null });
+    // Nothing is picked while paused; on resume the clock picks for the departed captain's team at once.
+    const resumed = await c.owner.api.post(`${c.path}/resume`);
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
+    expect(Date.parse(resumed.body.draft_state.deadline) - Date.now()).toBeLessThan(5_000);
+    const auto = await room.stateWhere((s) => s.picks.length === 1, 10_000, 0);
+    expect(auto.picks).toMatchObject([{ team_id: tc2, signup_id: p2, auto: true }]);
+    expect(auto.on_the_clock).toBe(to);
+    expect(await owner.pick(c.eventId, p3, to)).toBeNull();
+    // Undo twice: the owner's pick, then the clock's; the departed captain's turn is picked by the clock again at once.
+    const undone = await c.owner.api.post(`${c.path}/undo`);
+    expect(undone.body.draft_state).toMatchObject({ on_the_clock: to, picks: [{ team_id: tc2, signup_id: p2 }] });
+    expect(Date.parse(undone.body.draft_state.deadline) - Date.now()).toBeGreaterThan(500_000);
+    const since = room.got.length;
+    const again = await c.owner.api.post(`${c.path}/undo`);
+    expect(again.body.draft_state).toMatchObject({ on_the_clock: tc2, picks: [] });
+    const repicked = await room.stateWhere((s) => s.picks.length === 1, 10_000, since);
+    expect(repicked.picks).toMatchObject([{ team_id: tc2, signup_id: p2, auto: true }]);
+    expect(repicked).toMatchObject({ on_the_clock: to, pool: [p3, p1, c.signup[c.players[3].ign]] });
+  }, 30_000);
+
   it('in a game under way a departed member keeps the sign-up, but is out of the pool, cannot be picked and is not placed by /draft/end', async () => {
     const c = await cast();
     const [p1, p2, p3, p4] = c.players.map((p) => c.signup[p.ign]);
