@@ -134,8 +134,9 @@ return 1
 
 /**
  * The line shared by every process through Redis. A process that stops asking (it died) loses
- * its clans' places after TURN_LEASE_MS. When Redis fails the process goes on with its own
- * clans in turn (the budget has its own in-memory insurance), and logs it.
+ * its clans' places after TURN_LEASE_MS. While Redis is not connected (nothing is sent then, so
+ * no command waits in ioredis's offline queue) or when it fails, the process goes on with its
+ * own clans in turn (the budget has its own in-memory insurance).
  */
 class RedisTurns implements Turns {
   private readonly keys: [string, string, string];
@@ -145,6 +146,7 @@ class RedisTurns implements Turns {
   }
 
   async next(clans: readonly number[]): Promise<number | null> {
+    if (this.redis.status !== 'ready') return clans[0] ?? null;
     try {
       const head = await this.redis.eval(NEXT_TURN, 3, ...this.keys, Date.now(), TURN_LEASE_MS, ...clans.map(String));
       const clan = typeof head === 'string' ? Number(head) : null;
@@ -156,10 +158,12 @@ class RedisTurns implements Turns {
   }
 
   async served(clan: number): Promise<void> {
+    if (this.redis.status !== 'ready') return;
     await this.redis.eval(SERVED, 3, ...this.keys, String(clan)).catch((err: unknown) => log.warn({ err }, '[signups] Wise Old Man turns: Redis failed'));
   }
 
   async leave(clan: number): Promise<void> {
+    if (this.redis.status !== 'ready') return;
     await this.redis.multi().zrem(this.keys[0], String(clan)).zrem(this.keys[1], String(clan)).exec()
       .catch((err: unknown) => log.warn({ err }, '[signups] Wise Old Man turns: Redis failed'));
   }
@@ -282,7 +286,8 @@ class WomQueue {
   /**
    * One go of the loop: the clan whose turn it is (else a short wait), its first look-up's run
    * still current (else the run's look-ups are dropped), one share of the budget (else a wait of
-   * at most BUDGET_RECHECK_MS), then the look-up and its record.
+   * at most BUDGET_RECHECK_MS), then the look-up and its record. A failure on the way (the
+   * database away) stops that fetch, logged, as when each fetch ran its own loop.
    */
   private async step(): Promise<void> {
     const clan = await this.turns.next([...this.waiting.keys()]);
@@ -292,27 +297,32 @@ class WomQueue {
     }
     const first = this.waiting.get(clan)?.[0];
     if (!first) return;
-    if (!(await womRunCurrent(this.deps.db, first.run.eventId, first.run.runId))) {
-      await this.drop(clan, first.run);
-      return;
-    }
-    const wait = await tryBudget(this.deps);
-    if (wait > 0) {
-      await sleep(Math.min(wait, BUDGET_RECHECK_MS));
-      return;
-    }
-    const line = this.waiting.get(clan) as Pending[];
-    line.shift();
-    await this.turns.served(clan);
-    if (line.length === 0) {
-      this.waiting.delete(clan);
-      await this.turns.leave(clan);
-    }
     const { run } = first;
-    const result = await lookUp(this.deps, first.ign, run.metric);
-    if ('score' in result) await setScore(this.deps.db, first.signupId, result.score, 'wom');
-    const current = await recordWomLookup(this.deps.db, run.eventId, run.runId, 'error' in result ? { ign: first.ign, error: result.error } : null);
-    if (!current) await this.drop(clan, run);
+    try {
+      if (!(await womRunCurrent(this.deps.db, run.eventId, run.runId))) {
+        await this.drop(clan, run);
+        return;
+      }
+      const wait = await tryBudget(this.deps);
+      if (wait > 0) {
+        await sleep(Math.min(wait, BUDGET_RECHECK_MS));
+        return;
+      }
+      const line = this.waiting.get(clan) as Pending[];
+      line.shift();
+      await this.turns.served(clan);
+      if (line.length === 0) {
+        this.waiting.delete(clan);
+        await this.turns.leave(clan);
+      }
+      const result = await lookUp(this.deps, first.ign, run.metric);
+      if ('score' in result) await setScore(this.deps.db, first.signupId, result.score, 'wom');
+      const current = await recordWomLookup(this.deps.db, run.eventId, run.runId, 'error' in result ? { ign: first.ign, error: result.error } : null);
+      if (!current) await this.drop(clan, run);
+    } catch (err) {
+      log.error({ err, eventId: run.eventId }, '[signups] Wise Old Man fetch stopped');
+      await this.drop(clan, run);
+    }
   }
 
   /** Drops the waiting look-ups of a run that was replaced (or whose event is gone). */
