@@ -258,7 +258,7 @@ describe.each(backends())('teams API (%s)', (backend) => {
       ['colour with alpha', { name: 'Ok', color: '#11223344' }, TEAM_BAD_COLOR],
       ['colour not hex', { name: 'Ok', color: '#12345g' }, TEAM_BAD_COLOR],
       ['colour without #', { name: 'Ok', color: '123456' }, TEAM_BAD_COLOR],
-      ['array body', [], TEAM_NAME_REQUIRED],
+      ['array body', [], 'Request body must be a JSON object.'],
     ];
 
     it.each(INVALID)('refuses %s with 400 on create and update, changing nothing', async (_l, body, message) => {
