@@ -16,6 +16,22 @@ import { sanitizeForeignText } from '../../contract/text';
 /** Name of the httpOnly session cookie. */
 export const SESSION_COOKIE = 'sid';
 const OAUTH_COOKIE = 'oauth_flow';
+/** How long the sign-in callback waits for each of Discord's answers (token, profile), in ms (docs/server.md §14 "Faults"). */
+const DISCORD_ANSWER_MS = 10_000;
+/** The sign-in's failure when Discord does not answer within DISCORD_ANSWER_MS. */
+const DISCORD_SILENT = 'Discord did not answer in time; please try again';
+
+/** Thrown by inTime when Discord has not answered within DISCORD_ANSWER_MS. */
+class DiscordSilent extends Error {}
+
+/** `work`'s result, or a DiscordSilent rejection once DISCORD_ANSWER_MS have passed without it. */
+function inTime<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DiscordSilent()), DISCORD_ANSWER_MS);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * The page a sign-in returns to: `?path=` when it is a same-origin relative path, /dashboard when
@@ -150,19 +166,20 @@ export function authRoutes(): Hono<AppEnv> {
     const code = c.req.query('code');
     if (!code || !flow.state || c.req.query('state') !== flow.state) return fail('invalid state');
     let accessToken: string;
+    // Discord not answering (a hang) fails the sign-in after DISCORD_ANSWER_MS instead of holding the page.
     try {
-      const tokens = await dc.client.validateAuthorizationCode(dc.d.tokenUrl, code, flow.verifier);
+      const tokens = await inTime(dc.client.validateAuthorizationCode(dc.d.tokenUrl, code, flow.verifier));
       accessToken = tokens.accessToken();
-    } catch {
-      return fail('token exchange failed');
+    } catch (err) {
+      return fail(err instanceof DiscordSilent ? DISCORD_SILENT : 'token exchange failed');
     }
     let who: v.InferOutput<typeof DiscordUserSchema>;
     try {
-      const res = await fetch(dc.d.userUrl, { headers: { Authorization: `Bearer ${accessToken}` } });
+      const res = await fetch(dc.d.userUrl, { headers: { Authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(DISCORD_ANSWER_MS) });
       if (!res.ok) return fail('could not read the Discord profile');
       who = v.parse(DiscordUserSchema, await res.json());
-    } catch {
-      return fail('could not read the Discord profile');
+    } catch (err) {
+      return fail(err instanceof Error && err.name === 'TimeoutError' ? DISCORD_SILENT : 'could not read the Discord profile');
     }
     const { db } = c.get('deps');
     const avatar = who.avatar ? `https://cdn.discordapp.com/avatars/${who.id}/${who.avatar}.png` : null;

@@ -11,6 +11,7 @@ import { freePort, startServer, type TestServer } from '../support/server';
 import { ApiClient } from '../support/api';
 import { castOf, connect, newGame, stored, type Cast, type Client, type TestGame, type Watcher } from '../support/liveSocket';
 import { DiscordWebhookStandIn } from '../support/discordWebhookStandIn';
+import { CLIENT_ID, CLIENT_SECRET, DiscordStandIn } from '../support/discordStandIn';
 import { WomStandIn } from '../support/womStandIn';
 import { SIGNUP_MESSAGES } from '../../contract/signupApi';
 import { DATABASE_AWAY } from '../../server/db/unreachable';
@@ -25,7 +26,8 @@ import type { Game, PublicGame } from '../../contract/gameApi';
  * processes all along. On one time line:
  * - 0-30 s: Redis stopped (30 s), started again;
  * - 0-60 s: the Discord webhook stand-in hangs (first half) and answers 500 (second half), the
- *   Wise Old Man stand-in answers 500 then hangs: a minute each of the outside services failing;
+ *   Wise Old Man and Discord OAuth stand-ins answer 500 then hang: a minute each of the outside
+ *   services failing;
  * - after the Wise Old Man fetch in the hang has ended: PostgreSQL restarted (stopped until each
  *   Leader has had rolls refused, then started).
  * Checked: the site keeps answering (/healthz always 200; /readyz 503 only while a dependency is
@@ -36,7 +38,8 @@ import type { Game, PublicGame } from '../../contract/gameApi';
  * database's `action_error` and no refusal happens otherwise; every client holds the rolls made
  * on both processes within 5 s of Redis's and of PostgreSQL's return; Discord announcements held
  * back by the outage are posted once it answers again, Wise Old Man's look-ups report the 500
- * and the timeout and succeed again afterwards.
+ * and the timeout and succeed again afterwards, and a Discord sign-in fails with its reason (at once
+ * on a 500, after 10 s on a hang) rather than holding the page, and works again afterwards.
  * Needs PostgreSQL's initdb/pg_ctl (PG_BIN, default /usr/lib/postgresql/15/bin), redis-server and,
  * as root, runuser and a postgres user: skipped with a notice without them, an error under CI=true.
  */
@@ -284,10 +287,13 @@ class Prober {
     let body: any = null;
     const signIn = what === 'sign-in';
     try {
+      // Process a signs in for development; b has Discord sign-in, whose first step is a redirect to Discord.
+      const post = signIn && process === 'a';
       const res = await fetch(url, {
-        method: signIn ? 'POST' : 'GET',
-        headers: signIn ? { 'content-type': 'application/json', origin: new URL(url).origin } : cookie ? { cookie } : {},
-        body: signIn ? JSON.stringify({ username: `faults-prober-${process}` }) : undefined,
+        method: post ? 'POST' : 'GET',
+        headers: post ? { 'content-type': 'application/json', origin: new URL(url).origin } : cookie ? { cookie } : {},
+        body: post ? JSON.stringify({ username: `faults-prober-${process}` }) : undefined,
+        redirect: 'manual',
         signal: AbortSignal.timeout(PROBE_ANSWER_MS),
       });
       status = res.status;
@@ -314,7 +320,7 @@ class Prober {
             this.ask(name, 'readyz', `${server.url}/readyz`),
             this.ask(name, 'public game', `${server.url}/api/public/game/${this.game.gameId}`),
             this.ask(name, 'members game', `${server.url}${this.game.path}`, cookie),
-            this.ask(name, 'sign-in', `${server.url}/api/auth/dev`),
+            this.ask(name, 'sign-in', name === 'a' ? `${server.url}/api/auth/dev` : `${server.url}/api/auth/discord?path=%2Fdashboard`),
           );
         }
         await Promise.all(asked);
@@ -329,6 +335,9 @@ class Prober {
   }
 }
 
+/** The status a probe answers when all is well: 200, and 302 for b's Discord sign-in (a redirect to Discord). */
+const healthy = (p: Probe) => (p.what === 'sign-in' && p.process === 'b' ? 302 : 200);
+
 /** A time window [from, to] in ms. */
 interface Window {
   from: number;
@@ -341,12 +350,13 @@ describe.runIf(faultToolsAvailable())('faults survived: Redis stopped, PostgreSQ
   const redis = new ThrowawayRedis();
   const discord = new DiscordWebhookStandIn();
   const wom = new WomStandIn();
+  const oauth = new DiscordStandIn();
   let a: TestServer;
   let b: TestServer;
   let direct: pg.Pool;
 
   beforeAll(async () => {
-    await Promise.all([cluster.init(), redis.start(), discord.start(), wom.start()]);
+    await Promise.all([cluster.init(), redis.start(), discord.start(), wom.start(), oauth.start()]);
     await cluster.start();
     const admin = new pg.Client({ connectionString: cluster.url('postgres') });
     await admin.connect();
@@ -362,16 +372,26 @@ describe.runIf(faultToolsAvailable())('faults survived: Redis stopped, PostgreSQ
       WOM_API_URL: wom.url,
       ...discord.serverEnv({ DISCORD_ROLL_WINDOW_MS: '1000', DISCORD_BACKOFF_MS: '200' }),
     };
+    // Process b has Discord sign-in (against the OAuth stand-in); a keeps development sign-in for the cast.
+    const portB = await freePort();
+    const signInEnv = {
+      DISCORD_CLIENT_ID: CLIENT_ID,
+      DISCORD_CLIENT_SECRET: CLIENT_SECRET,
+      DISCORD_REDIRECT_URI: `http://127.0.0.1:${portB}/api/auth/discord/callback`,
+      DISCORD_AUTHORIZE_URL: `${oauth.url}/oauth2/authorize`,
+      DISCORD_TOKEN_URL: `${oauth.url}/api/oauth2/token`,
+      DISCORD_USER_URL: `${oauth.url}/api/users/@me`,
+    };
     // One at a time: both would migrate the new database at once.
     a = await startServer(env, undefined, START_MS);
-    b = await startServer(env, undefined, START_MS);
+    b = await startServer({ ...env, ...signInEnv }, portB, START_MS);
   }, 240_000);
 
   afterAll(async () => {
     for (const s of [a, b]) if (s && s.proc.exitCode !== null) console.log(`[faults] a server process exited ${s.proc.exitCode}:\n${s.output().slice(-4000)}`);
     await Promise.all([a?.stop(), b?.stop()]);
     await direct?.end().catch(() => {});
-    await Promise.all([cluster.destroy(), redis.stop(), discord.stop(), wom.stop()]);
+    await Promise.all([cluster.destroy(), redis.stop(), discord.stop(), wom.stop(), oauth.stop()]);
   });
 
   it('keeps answering, loses and doubles no acknowledged roll, refuses rolls clearly while the database is away, and is live again within 5 s of each return', { timeout: 300_000 }, async () => {
@@ -400,6 +420,24 @@ describe.runIf(faultToolsAvailable())('faults survived: Redis stopped, PostgreSQ
         if (Date.now() > deadline) throw new Error(`Wise Old Man fetch not done within ${ms} ms: ${JSON.stringify(progress)}`);
         await sleep(200);
       }
+    };
+
+    /** A Discord sign-in on b up to its callback: the callback's time (ms) and the sign-in's error (null: signed in). */
+    const discordSignIn = async (): Promise<{ ms: number; error: string | null }> => {
+      const person = new ApiClient(b.url);
+      const started = await person.get('/api/auth/discord?path=%2Fdashboard');
+      expect(started.status).toBe(302);
+      const authorized = await fetch(started.headers.get('location')!, { redirect: 'manual' });
+      const callback = new URL(authorized.headers.get('location')!);
+      const at = Date.now();
+      // A callback held past 20 s (Discord's hang passed on to the person) counts as no answer.
+      const answer = await Promise.race([person.get(callback.pathname + callback.search), sleep(20_000).then(() => null)]);
+      const ms = Date.now() - at;
+      if (answer === null) return { ms, error: 'no answer within 20 s' };
+      expect(answer.status).toBe(302);
+      const back = new URL(answer.headers.get('location')!, b.url);
+      expect(back.pathname).toBe('/auth-callback');
+      return { ms, error: back.searchParams.get('error') };
     };
 
     // The clients: a Leader rolling on each process, and spectators and members watching on both.
@@ -459,9 +497,11 @@ describe.runIf(faultToolsAvailable())('faults survived: Redis stopped, PostgreSQ
       const outsideDownAt = Date.now();
       discord.fault = 'hang';
       wom.fault = 500;
+      oauth.fault = 500;
       await redis.stop();
       const redisDown: Window = { from: Date.now(), to: Infinity };
       const womOn500 = await womFetch(20_000);
+      const signInOn500 = await discordSignIn();
       // Play goes on through the outage (also past ioredis's retries of commands sent meanwhile).
       await until(() => Date.now() > redisDown.from + 15_000 && leaders.every((l) => l.after(redisDown.from + 12_000, 'acknowledged').length >= 3), REDIS_DOWN_MS, 'rolls acknowledged while Redis is down');
       const failingDuringOutage = (await cast.owner.get(`${base}/${game.eventId}/discord`)).body.discord;
@@ -474,7 +514,8 @@ describe.runIf(faultToolsAvailable())('faults survived: Redis stopped, PostgreSQ
       // (c) second half: Discord answers 500, Wise Old Man hangs.
       discord.fault = 500;
       wom.fault = 'hang';
-      const womHung = await womFetch(40_000);
+      oauth.fault = 'hang';
+      const [womHung, signInHung] = await Promise.all([womFetch(40_000), discordSignIn()]);
 
       // (b) PostgreSQL restarted: stopped until each Leader has had rolls refused, then started.
       const pgDown: Window = { from: Date.now(), to: Infinity };
@@ -489,8 +530,10 @@ describe.runIf(faultToolsAvailable())('faults survived: Redis stopped, PostgreSQ
       await sleep(Math.max(0, outsideDownAt + OUTSIDE_DOWN_MS - Date.now()));
       discord.fault = null;
       wom.heal();
+      oauth.heal();
       const outsideUpAt = Date.now();
       const womHealed = await womFetch(20_000);
+      const signInHealed = await discordSignIn();
       let pending = -1;
       await until(async () => {
         pending = Number((await direct.query('select count(*) as n from discord_outbox')).rows[0].n);
@@ -521,6 +564,7 @@ describe.runIf(faultToolsAvailable())('faults survived: Redis stopped, PostgreSQ
       }
       const readyz = prober.probes.filter((p) => p.what === 'readyz' && p.status === 503);
       console.log(`[faults] /readyz 503 answers: ${readyz.filter((p) => within(p.at, redisDown)).length} while Redis was down, ${readyz.filter((p) => within(p.at, pgDown)).length} while PostgreSQL was down, ${readyz.length} in all`);
+      console.log(`[faults] Discord sign-in: ${signInOn500.ms} ms to '${signInOn500.error}' while answering 500, ${signInHung.ms} ms to '${signInHung.error}' while hanging, ${signInHealed.ms} ms to a session after`);
       console.log(`[faults] Discord: ${discord.requests.filter((r) => r.answer === 500).length} posts answered 500, ${discord.requests.filter((r) => r.answer === 'hang').length} hung; outbox empty ${announcedAt - outsideUpAt} ms after it answered again`);
 
       // ---- The checks.
@@ -563,7 +607,13 @@ describe.runIf(faultToolsAvailable())('faults survived: Redis stopped, PostgreSQ
         expect(within(p.at, pgSlack), `${p.process} ${p.what} 503 at +${p.at - outsideDownAt} ms`).toBe(true);
         expect(typeof p.body.error, JSON.stringify(p.body)).toBe('string');
       }
-      expect(prober.probes.filter((p) => p.what !== 'readyz' && p.status !== 200 && p.status !== 503)).toEqual([]);
+      expect(prober.probes.filter((p) => p.what !== 'readyz' && p.status !== healthy(p) && p.status !== 503)).toEqual([]);
+      // Discord sign-in: a 500 fails it at once, a hang after 10 s (not a page held for the minute), and it works again after.
+      expect(signInOn500.error).toBe('token exchange failed');
+      expect(signInOn500.ms).toBeLessThan(5000);
+      expect(signInHung.error).toBe('Discord did not answer in time; please try again');
+      expect(signInHung.ms).toBeLessThan(15_000);
+      expect(signInHealed.error).toBeNull();
       // Wise Old Man: the 500 and the timeout are reported per player, and it works again afterwards.
       expect(womOn500.errors.map((e) => e.error)).toEqual([SIGNUP_MESSAGES.womFailed(500), SIGNUP_MESSAGES.womFailed(500)]);
       expect(womHung.errors.map((e) => e.error)).toEqual([SIGNUP_MESSAGES.womFailed('nothing (no connection or timed out)'), SIGNUP_MESSAGES.womFailed('nothing (no connection or timed out)')]);

@@ -38,6 +38,9 @@ export class DiscordStandIn {
   url = '';
   user: DiscordUser = { id: '80351110224678912', username: 'nelly', global_name: 'Nelly the Great', avatar: '8342729096ea3675442027381ff50dfe' };
   failToken = false;
+  /** An outage of Discord's API (token and users/@me; authorize still answers): 500 to each call, or 'hang' (never answer; cut by `heal()`). */
+  fault: 500 | 'hang' | null = null;
+  private hung: http.ServerResponse[] = [];
   /** When on, authorize sends the browser back with a state of its own (a forged callback). */
   forgeState = false;
   authorizeCalls: URLSearchParams[] = [];
@@ -52,7 +55,14 @@ export class DiscordStandIn {
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
+  /** Ends the outage: answers normally again and cuts the calls left hanging. */
+  heal(): void {
+    this.fault = null;
+    for (const r of this.hung.splice(0)) r.destroy();
+  }
+
   async stop(): Promise<void> {
+    this.heal();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -64,6 +74,11 @@ export class DiscordStandIn {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
+    if (this.fault !== null && url.pathname.startsWith('/api/')) {
+      if (this.fault === 'hang') this.hung.push(res);
+      else this.json(res, 500, { message: '500: Internal Server Error', code: 0 });
+      return;
+    }
     if (req.method === 'GET' && url.pathname === '/oauth2/authorize') {
       const q = url.searchParams;
       this.authorizeCalls.push(q);
