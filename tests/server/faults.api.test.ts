@@ -89,7 +89,8 @@ function faultToolsAvailable(): boolean {
  * cut). Run as the postgres user when the test runs as root.
  */
 class ThrowawayPostgres {
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-faults-pg-'));
+  // Under root the postgres user must reach the folder: /tmp is open to all (a TMPDIR may not be).
+  readonly dir = fs.mkdtempSync(path.join(AS_ROOT ? '/tmp' : os.tmpdir(), 'csl-faults-pg-'));
   port = 0;
 
   private tool(name: string, args: string[]) {
