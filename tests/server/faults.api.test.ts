@@ -89,8 +89,7 @@ function faultToolsAvailable(): boolean {
  * cut). Run as the postgres user when the test runs as root.
  */
 class ThrowawayPostgres {
-  // Under root the postgres user must reach the folder: /tmp is open to all (a TMPDIR may not be).
-  readonly dir = fs.mkdtempSync(path.join(AS_ROOT ? '/tmp' : os.tmpdir(), 'csl-faults-pg-'));
+  dir = '';
   port = 0;
 
   private tool(name: string, args: string[]) {
@@ -99,6 +98,9 @@ class ThrowawayPostgres {
   }
 
   async init(): Promise<void> {
+    // Made here, not when the suite is collected (a skipped suite is collected too). Under root the
+    // postgres user must reach the folder: /tmp is open to all (a TMPDIR may not be).
+    this.dir = fs.mkdtempSync(path.join(AS_ROOT ? '/tmp' : os.tmpdir(), 'csl-faults-pg-'));
     if (AS_ROOT) {
       const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
       const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
@@ -123,6 +125,7 @@ class ThrowawayPostgres {
   }
 
   async destroy(): Promise<void> {
+    if (!this.dir) return;
     await this.stop('immediate').catch(() => {});
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
