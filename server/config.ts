@@ -87,6 +87,11 @@ export interface Config {
    * (UPLOADS_IN_FLIGHT, default 4; docs/server.md §8): the rest wait, and are answered 503 after 10 s.
    */
   uploadsInFlight: number;
+  /**
+   * How long an upload's body may send nothing before it is dropped with 408 and its slot freed
+   * (UPLOAD_IDLE_MS, default 30,000; docs/server.md §8).
+   */
+  uploadIdleMs: number;
   /** S3-compatible object store of proof images (S3_BUCKET set), else null. */
   s3: S3Config | null;
   /** Discord announcements (docs/server.md §10). */
@@ -222,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     joinsPerSocket: positive(env.JOINS_PER_SOCKET, 5),
     uploadDir: env.UPLOAD_DIR || './data/uploads',
     uploadsInFlight: positive(env.UPLOADS_IN_FLIGHT, 4),
+    uploadIdleMs: positive(env.UPLOAD_IDLE_MS, 30_000),
     s3: env.S3_BUCKET
       ? {
           bucket: env.S3_BUCKET,

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
@@ -6,6 +6,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Deps } from './context';
 import { discardUnread } from './bodyLimit';
 import { countUploadBusy, setUploadGauges } from '../observability/metrics';
+import { ApiError } from '../errors';
 
 // The upload gate and the streaming multipart reader (docs/server.md §8): proof images, Dink
 // posts and CSV files are read, decoded and judged at most UPLOADS_IN_FLIGHT at a time per
@@ -20,6 +21,8 @@ const RETRY_AFTER_S = 10;
 const UPLOADS_BUSY = 'The server is busy with other uploads. Try again in a few seconds.';
 /** Leading bytes of every file part kept even past its limit, so its type can still be told from them. */
 const HEAD_BYTES = 16;
+/** The 408 text of an upload whose body sent nothing for UPLOAD_IDLE_MS. */
+const UPLOAD_STALLED = 'The upload stalled: nothing arrived for a while. Send it again.';
 
 /** Frees a slot once; later calls do nothing. */
 type Release = () => void;
@@ -161,7 +164,9 @@ export interface UploadForm {
  * bytes and past that only counted, so no more than the body's own size is ever held (the route's
  * routeBodyLimit bounds that) and nothing is kept once the answer is made. A body of another
  * type reads as an empty form, unread (as Hono's parseBody did). Null for a multipart body that
- * does not parse (no boundary, cut short): each route answers its own 400.
+ * does not parse (no boundary, cut short): each route answers its own 400. A body that sends
+ * nothing for UPLOAD_IDLE_MS (default 30 s) is dropped with 408 `{"error": UPLOAD_STALLED}`, so a
+ * stalled client frees its slot instead of holding it until Node's request timeout (5 minutes).
  */
 export async function readUploadForm(c: Context<AppEnv>, fileMaxBytes: number): Promise<UploadForm | null> {
   const type = c.req.header('content-type') ?? '';
@@ -194,11 +199,25 @@ export async function readUploadForm(c: Context<AppEnv>, fileMaxBytes: number): 
     });
   });
   const body = c.req.raw.body;
+  const source = body ? Readable.fromWeb(body as NodeReadableStream<Uint8Array>) : Readable.from([]);
+  let stalled = false;
+  const idle = setTimeout(() => {
+    stalled = true;
+    source.destroy(new Error(UPLOAD_STALLED));
+  }, c.get('deps').config.uploadIdleMs);
+  const watch = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      idle.refresh();
+      done(null, chunk);
+    },
+  });
   try {
-    if (body) await pipeline(Readable.fromWeb(body as NodeReadableStream<Uint8Array>), parser);
-    else await pipeline(Readable.from([]), parser);
+    await pipeline(source, watch, parser);
   } catch {
+    if (stalled) throw new ApiError(408, UPLOAD_STALLED);
     return null;
+  } finally {
+    clearTimeout(idle);
   }
   return form;
 }

@@ -12,9 +12,10 @@ import { noisePng, peakRssDuring, percentileOf, postDink, rssKb, seedDinkLoad, s
  * by a different team's player, so each becomes a submission) raise the process's resident memory
  * by a bounded amount, are each answered 204 or 503 with Retry-After and nothing else, every 204
  * is judged and recorded (and no 503 is), and another user's REST calls stay within 0.5 s at p95.
- * Then two posts stalled mid-body hold both slots: a Dink post, a task CSV and a proof image sent
- * meanwhile wait and are answered 503 with `Retry-After: 10` after 10 s, and the stalled posts,
- * finished, are answered 204 and counted. The benchmark of the full load (60 posts, the default 4
+ * Then two slow posts (a KiB every half second) hold both slots: a Dink post, a task CSV and a
+ * proof image sent meanwhile wait and are answered 503 with `Retry-After: 10` after 10 s, and the
+ * slow posts, finished, are answered 204 and counted. A post whose body stops for UPLOAD_IDLE_MS
+ * (3 s here) is answered 408 and frees its slot. The benchmark of the full load (60 posts, the default 4
  * slots, against bare baselines) is bench/uploads.bench.ts.
  */
 
@@ -29,10 +30,11 @@ const RISE_MAX_MB = 200;
 /** Others' calls at p95 during the burst (docs/server.md §8), in ms. */
 const OTHERS_P95_MS = 500;
 const PNG_BYTES = 8 * 1024 * 1024 - 4096;
+const IDLE_MS = 3000;
 
 describe.each(backends())('upload gate (%s)', (backend) => {
   const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-upload-gate-'));
-  const suite = useServerSuite(backend, { UPLOAD_DIR: uploads, UPLOADS_IN_FLIGHT: String(IN_FLIGHT) });
+  const suite = useServerSuite(backend, { UPLOAD_DIR: uploads, UPLOADS_IN_FLIGHT: String(IN_FLIGHT), UPLOAD_IDLE_MS: String(IDLE_MS) });
   let png: Buffer;
 
   beforeAll(async () => {
@@ -112,7 +114,7 @@ describe.each(backends())('upload gate (%s)', (backend) => {
   it('uploads that wait 10 s for a slot are answered 503 with Retry-After (Dink post, task CSV, proof image); the posts holding the slots finish 204 and count', async () => {
     const load = await seedDinkLoad(suite.url, suite.env, `gate-${backend}`, 3, POSTS);
     const busyBefore = await metric('uploads_busy_total');
-    const held = [stalledDink(load.dinkUrl, png, load.players[0]), stalledDink(load.dinkUrl, png, load.players[1])];
+    const held = [stalledDink(load.dinkUrl, png, load.players[0], 500), stalledDink(load.dinkUrl, png, load.players[1], 500)];
     await until('both slots held', async () => (await metric('uploads_in_flight')) === IN_FLIGHT);
 
     const started = Date.now();
@@ -144,5 +146,16 @@ describe.each(backends())('upload gate (%s)', (backend) => {
     expect(posts.map((p) => p.player_name).sort()).toEqual([load.players[0], load.players[1]]);
     expect(posts.map((p) => p.outcome)).toEqual(['submitted', 'submitted']);
     await until('every slot free', async () => (await metric('uploads_in_flight')) === 0 && (await metric('uploads_waiting')) === 0);
+  });
+
+  it('an upload whose body sends nothing for UPLOAD_IDLE_MS is answered 408 and frees its slot', async () => {
+    const load = await seedDinkLoad(suite.url, suite.env, `gate-${backend}`, 1, POSTS);
+    const stalled = stalledDink(load.dinkUrl, png, load.players[0]);
+    await until('the slot held', async () => (await metric('uploads_in_flight')) === 1);
+    const started = Date.now();
+    expect(await stalled.answer).toBe(408);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(IDLE_MS - 1000);
+    await until('the slot freed', async () => (await metric('uploads_in_flight')) === 0);
+    expect((await load.owner.get(load.recentPath)).body.posts).toEqual([]);
   });
 });

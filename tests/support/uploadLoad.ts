@@ -177,11 +177,13 @@ export async function postDink(dinkUrl: string, png: Buffer, player: string): Pr
 }
 
 /**
- * A Dink post sent slowly: its headers and the first part of its body go out at once, the rest
- * only on `finish()`, so it holds an upload slot (docs/server.md §8) as long as the test wants.
- * `answer` settles with the status once the server answers.
+ * A Dink post sent slowly: its headers and the first 64 KiB of its body go out at once, then, with
+ * `trickleMs`, 1 KiB every `trickleMs` (a slow client, never idle), and the rest only on
+ * `finish()`, so it holds an upload slot (docs/server.md §8) as long as the test wants. Without
+ * `trickleMs` it sends nothing more until then (a stalled client). `answer` settles with the
+ * status once the server answers, or 0 when the connection is closed first.
  */
-export function stalledDink(dinkUrl: string, png: Buffer, player: string): { finish: () => void; answer: Promise<number> } {
+export function stalledDink(dinkUrl: string, png: Buffer, player: string, trickleMs?: number): { finish: () => void; answer: Promise<number> } {
   const boundary = `----stalled${crypto.randomBytes(8).toString('hex')}`;
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\n\r\n${lootPost(player)}\r\n` +
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="image.png"\r\nContent-Type: image/png\r\n\r\n`);
@@ -189,15 +191,33 @@ export function stalledDink(dinkUrl: string, png: Buffer, player: string): { fin
   const body = Buffer.concat([head, png, tail]);
   const url = new URL(dinkUrl);
   const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } });
-  const answer = new Promise<number>((resolve, reject) => {
+  let sent = 64 * 1024;
+  let trickle: NodeJS.Timeout | undefined;
+  const answer = new Promise<number>((resolve) => {
     req.on('response', (res) => {
+      clearInterval(trickle);
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
-    req.on('error', reject);
+    req.on('error', () => {
+      clearInterval(trickle);
+      resolve(0);
+    });
   });
-  req.write(body.subarray(0, 64 * 1024));
-  return { finish: () => req.end(body.subarray(64 * 1024)), answer };
+  req.write(body.subarray(0, sent));
+  if (trickleMs) {
+    trickle = setInterval(() => {
+      req.write(body.subarray(sent, sent + 1024));
+      sent += 1024;
+    }, trickleMs);
+  }
+  return {
+    finish: () => {
+      clearInterval(trickle);
+      req.end(body.subarray(sent));
+    },
+    answer,
+  };
 }
 
 /** VmRSS (resident set) of a process in kB, from /proc/<pid>/status. */
@@ -243,15 +263,20 @@ parentPort.on('message', () => { stop = true; });
 (async () => {
   const ms = [];
   const statuses = [];
-  while (!stop) {
-    const t0 = performance.now();
+  const call = async () => {
     try {
       const r = await fetch(workerData.url, { headers: { cookie: workerData.cookie } });
       await r.arrayBuffer();
-      statuses.push(r.status);
+      return r.status;
     } catch {
-      statuses.push(0);
+      return 0;
     }
+  };
+  // The first call also starts fetch and opens the connection: not timed.
+  await call();
+  while (!stop) {
+    const t0 = performance.now();
+    statuses.push(await call());
     ms.push(performance.now() - t0);
     await new Promise((r) => setTimeout(r, workerData.gapMs));
   }
@@ -262,8 +287,9 @@ parentPort.on('message', () => { stop = true; });
 
 /**
  * Times `client`'s GET of `path` over and over (one at a time, `gapMs` apart) until `until`
- * settles: the durations in ms and the statuses seen (0 for a failed call). The calls run in a
- * worker thread, so the caller's own work (sending large posts) does not delay them.
+ * settles: the durations in ms and the statuses seen (0 for a failed call), the first call (which
+ * starts fetch and connects) left out. The calls run in a worker thread, so the caller's own work
+ * (sending large posts) does not delay them.
  */
 export async function timeCalls(client: ApiClient, path: string, until: Promise<unknown>, gapMs = 50): Promise<{ ms: number[]; statuses: number[] }> {
   const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
