@@ -50,6 +50,7 @@ export const SIGNUP_MESSAGES = {
   stale: 'The sign-ups changed since this proposal was made. Balance again.',
   leftClan: (id: number) => `Sign-up ID ${id} belongs to someone who is no longer a member of this clan. Balance again.`,
   badProposal: 'Send the proposal as the balance answered it.',
+  leaderNotOnTeam: "A team's leader_signup_id must be one of that team's signup_ids (or null).",
   openedTitle: 'Sign-ups open',
   closedTitle: 'Sign-ups closed',
 } as const;
@@ -161,6 +162,19 @@ export function signupsAccepted(event: { signups_open: boolean; signups_close_at
   if (!event.signups_open) return false;
   if (event.signups_close_at !== null && Date.parse(event.signups_close_at) <= now) return false;
   return gameStatus === null || BEFORE_PLAY.has(gameStatus);
+}
+
+/**
+ * signupsAccepted for an event as the events list answers it (docs/server.md §16): its open flag,
+ * close time and game status; an answer without `game_status` (an older one) counts a finished
+ * game as such. What the client shows, so a closed event offers no Sign Up the server would refuse.
+ */
+export function eventTakesSignups(
+  event: { signups_open?: boolean; signups_close_at?: string | null; game_status?: string | null; game_finished?: boolean },
+  now: number,
+): boolean {
+  const gameStatus = event.game_status ?? (event.game_finished ? 'finished' : null);
+  return signupsAccepted({ signups_open: event.signups_open ?? false, signups_close_at: event.signups_close_at ?? null }, gameStatus, now);
 }
 
 /** True when teams may be balanced: no game, or one that has not started (PENDING, READY). */

@@ -26,7 +26,7 @@ import {
   signupsAccepted,
 } from '../../contract/signupApi';
 import { deleteSignup, findSignup, insertSignup, listSignups, placeSignup, requireHeldSignups, setScore, signupOfUser, womProgress } from './repository';
-import { balanceSlots, distinctColors, freeAgents, importScores, proposeTeams, sameProposal } from './service';
+import { balanceSlots, distinctColors, freeAgents, importScores, leadersOnOwnTeams, proposeTeams, sameProposal } from './service';
 import { balanceTeams } from '../../contract/balance';
 import { startWomScores } from './wom';
 
@@ -177,6 +177,7 @@ export function signupRoutes(): Hono<AppEnv> {
   app.post('/clan/:clanId/events/:eventId/teams/balance/apply', async (c) => {
     const { clanId, eventId } = await eventScope(c, true);
     const { proposal } = await readJson(c, ApplyBodySchema);
+    if (!leadersOnOwnTeams(proposal)) throw badRequest(SIGNUP_MESSAGES.leaderNotOnTeam);
     const deps = c.get('deps');
     const result = await deps.db.transaction().execute(async (trx) => {
       await lockEvent(trx, deps.dialect, eventId);
@@ -193,7 +194,10 @@ export function signupRoutes(): Hono<AppEnv> {
       const ignOf = new Map(agents.map((a) => [a.id, a.osrs_ign_id]));
       const created: number[] = [];
       const touched: number[] = [];
-      for (const t of current.teams) {
+      for (const [i, t] of current.teams.entries()) {
+        // The leader is the one sent (same teams in the same order): the manager may have chosen
+        // another member of the team.
+        const leader = proposal.teams[i].leader_signup_id;
         let teamId = t.team_id;
         if (teamId === null) {
           teamId = await insertTeam(trx, eventId, t.name, colors[created.length]);
@@ -202,7 +206,7 @@ export function signupRoutes(): Hono<AppEnv> {
         }
         const team = { id: teamId, event_id: eventId, name: t.name, color: '' };
         for (const signupId of t.signup_ids) {
-          await insertTeamMember(trx, team, ignOf.get(signupId) as number, signupId === t.leader_signup_id ? 'Leader' : 'Member');
+          await insertTeamMember(trx, team, ignOf.get(signupId) as number, signupId === leader ? 'Leader' : 'Member');
           await placeSignup(trx, signupId, teamId);
         }
         touched.push(teamId);

@@ -55,17 +55,26 @@ export async function proposeTeams(db: Db, clanId: number, eventId: number, coun
   return balanceTeams(agents, await balanceSlots(db, eventId, count));
 }
 
-/** A proposal in a canonical form for comparing two (key order fixed). */
+/**
+ * A proposal in a canonical form for comparing two (key order fixed). The leaders are left out:
+ * the manager may choose another member of a team as its Leader before applying (a team
+ * balanced without anyone who would lead has none), and that choice does not make it stale.
+ */
 function canonical(p: BalanceProposal): string {
   return JSON.stringify({
     spread: p.spread,
-    teams: p.teams.map((t) => [t.team_id, t.name, t.leader_signup_id, t.signup_ids, t.total_score]),
+    teams: p.teams.map((t) => [t.team_id, t.name, t.signup_ids, t.total_score]),
   });
 }
 
-/** True when two proposals are the same teams, members, leaders, totals and spread. */
+/** True when two proposals are the same teams, members, totals and spread (leaders aside, see canonical). */
 export function sameProposal(a: BalanceProposal, b: BalanceProposal): boolean {
   return canonical(a) === canonical(b);
+}
+
+/** True when every team's leader is null or one of that team's own sign-ups. */
+export function leadersOnOwnTeams(p: BalanceProposal): boolean {
+  return p.teams.every((t) => t.leader_signup_id === null || t.signup_ids.includes(t.leader_signup_id));
 }
 
 /** `#rrggbb` of hue `h` (degrees) at 65 % saturation and 40 % lightness. */

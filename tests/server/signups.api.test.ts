@@ -338,6 +338,29 @@ describe.each(backends())('sign-ups and balanced teams (%s)', (backend) => {
     expectError(await cast.owner.post(`${base(eventId)}/teams/balance/apply`, { proposal: fresh }), 409);
   });
 
+  it('applies a leaderless proposal with a leader the manager chose among that team\'s members; a leader from another team is refused', async () => {
+    const eventId = await newEvent();
+    const ids: number[] = [];
+    for (const s of signers.slice(0, 4)) ids.push((await signUp(eventId, s)).id);
+    const { proposal } = v.parse(BalanceAnswerSchema, (await cast.owner.post(`${base(eventId)}/teams/balance`, { team_count: 2 })).body);
+    // Nobody would lead: no team has a leader.
+    expect(proposal.teams.map((t) => t.leader_signup_id)).toEqual([null, null]);
+    const [first, second] = proposal.teams;
+    const foreign = { ...proposal, teams: [{ ...first, leader_signup_id: second.signup_ids[0] }, second] };
+    expectError(await cast.owner.post(`${base(eventId)}/teams/balance/apply`, { proposal: foreign }), 400, SIGNUP_MESSAGES.leaderNotOnTeam);
+    const chosen = first.signup_ids[1];
+    const withLeader = { ...proposal, teams: [{ ...first, leader_signup_id: chosen }, second] };
+    const applied = await cast.owner.post(`${base(eventId)}/teams/balance/apply`, { proposal: withLeader });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const teams = (await cast.owner.get(`${base(eventId)}/teams/`)).body.teams as { id: number; name: string }[];
+    const roles = async (name: string) =>
+      ((await cast.owner.get(`${base(eventId)}/teams/${teams.find((t) => t.name === name)?.id}/members`)).body.team_members as { osrs_ign_id: number; role: string }[])
+        .filter((m) => m.role === 'Leader')
+        .map((m) => m.osrs_ign_id);
+    expect(await roles(first.name)).toEqual([signers[ids.indexOf(chosen)].ignId]);
+    expect(await roles(second.name)).toEqual([]);
+  });
+
   it('refuses a Guest (sign-ups are for Members and above) and a manager-only call from a Member', async () => {
     const eventId = await newEvent();
     const guest = new ApiClient(suite.url);
