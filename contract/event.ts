@@ -149,6 +149,13 @@ const EventSchema = v.object({
   signups_open: v.optional(v.boolean()),
   /** When sign-ups close (ISO time), or null. */
   signups_close_at: v.optional(v.nullable(v.string())),
+  /**
+   * The event's game status (contract/game/status.ts), null without a game: sign-ups are taken only
+   * before play (docs/server.md §16). Optional for older fixtures; the server always says.
+   */
+  game_status: v.optional(v.nullable(v.string())),
+  /** The event's captains' draft: 'running', 'paused' or 'done', null without one (docs/server.md §16). */
+  draft_status: v.optional(v.nullable(v.picklist(['running', 'paused', 'done']))),
 });
 export type ClanEvent = v.InferOutput<typeof EventSchema>;
 

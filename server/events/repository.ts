@@ -33,6 +33,8 @@ export async function findEvent(db: Db, clanId: number, eventId: number): Promis
 function eventsQuery(db: Db) {
   return db.selectFrom('events')
     .leftJoin('games', 'games.event_id', 'events.id')
+    // One draft per event at most (unique event_id, migration 014).
+    .leftJoin('drafts', 'drafts.event_id', 'events.id')
     .select([
       'events.id',
       'events.name',
@@ -43,11 +45,19 @@ function eventsQuery(db: Db) {
       'events.signups_close_at',
       'games.id as game_id',
       'games.status as game_status',
+      'drafts.status as draft_status',
     ])
     .select((eb) => eb.selectFrom('teams').select(eb.fn.countAll<number>().as('n')).whereRef('teams.event_id', '=', 'events.id').as('team_count'));
 }
 
-type EventQueryRow = Omit<ClanEvent, 'team_count' | 'game_id' | 'game_finished' | 'signups_open' | 'signups_close_at'> & { signups_open: number; signups_close_at: string | null; game_id: number | null; game_status: string | null; team_count: number | string | null };
+type EventQueryRow = Omit<ClanEvent, 'team_count' | 'game_id' | 'game_finished' | 'signups_open' | 'signups_close_at' | 'game_status' | 'draft_status'> & {
+  signups_open: number;
+  signups_close_at: string | null;
+  game_id: number | null;
+  game_status: string | null;
+  draft_status: 'running' | 'paused' | 'done' | null;
+  team_count: number | string | null;
+};
 
 function toEvent(r: EventQueryRow): ClanEvent {
   return {
@@ -61,12 +71,15 @@ function toEvent(r: EventQueryRow): ClanEvent {
     game_finished: r.game_status !== null && !isActiveStatus(r.game_status),
     signups_open: Number(r.signups_open) === 1,
     signups_close_at: r.signups_close_at,
+    game_status: r.game_status ?? null,
+    draft_status: r.draft_status ?? null,
   };
 }
 
 /**
- * Every event of a clan as answered by GET /events (docs/game-rules.md §12): game_id from
- * the games table (null without a game), team_count, game_finished; sorted by start, then id.
+ * Every event of a clan as answered by GET /events (docs/game-rules.md §12): game_id and
+ * game_status from the games table (null without a game), team_count, game_finished,
+ * draft_status (null without a draft); sorted by start, then id.
  */
 export async function listEvents(db: Db, clanId: number): Promise<ClanEvent[]> {
   const rows = await eventsQuery(db).where('events.clan_id', '=', clanId).execute();

@@ -22,7 +22,8 @@ import {
  * non-manager, 404 'Clan ID {id} not found.' / 'Event ID {id} not found.' (also for another
  * clan's event), 400 bad ids or bodies. Every path also answers with a trailing slash.
  * - GET /clan/{clanId}/events/?past=true|false → {events: [{id, name, type, start_datetime,
- *   end_datetime, game_id, team_count, game_finished}]}; past = end before now, upcoming = the rest, no
+ *   end_datetime, game_id, team_count, game_finished, signups_open, signups_close_at, game_status,
+ *   draft_status}]}; past = end before now, upcoming = the rest, no
  *   parameter = all; sorted by start
  * - POST /clan/{clanId}/events/ {name, type?, start_datetime, end_datetime?, signups_open?, signups_close_at?} →
  *   {message: 'Event scheduled successfully!', event}; start may not be over 5 minutes in the past,

@@ -196,6 +196,8 @@ describe.each(backends())('events API (%s)', (backend) => {
         game_finished: false,
         signups_open: false,
         signups_close_at: null,
+        game_status: null,
+        draft_status: null,
       });
     });
 
@@ -303,12 +305,17 @@ describe.each(backends())('events API (%s)', (backend) => {
       expect((await lister.api.post(`/api/clan/${clan}/events/${soon}/teams/`, { name: 'T1', color: '#112233' })).status).toBe(200);
       expect((await lister.api.post(`/api/clan/${clan}/events/${soon}/teams/`, { name: 'T2', color: '#445566' })).status).toBe(200);
 
+      // A running captains' draft on the event with the game (docs/server.md §16).
+      const at = iso(0);
+      await sql(suite.env, "INSERT INTO drafts (event_id, status, pick_seconds, team_order, captains, deadline, paused_remaining_ms, version, created_at, updated_at) VALUES (?, 'running', 60, '[]', '[]', ?, NULL, 0, ?, ?)", [soon, iso(HOUR), at, at]);
+
       const upcoming = await lister.api.get(`/api/clan/${clan}/events/?past=false`);
       expect(upcoming.body.events.map((e: any) => e.id)).toEqual([live, soon, later]);
       const soonRow = upcoming.body.events.find((e: any) => e.id === soon);
-      expect(soonRow).toMatchObject({ game_id: gameId, team_count: 2 });
-      expect(upcoming.body.events.find((e: any) => e.id === later)).toMatchObject({ game_id: null, team_count: 0, end_datetime: null });
-      for (const e of upcoming.body.events) expect(Object.keys(e).sort()).toEqual(['end_datetime', 'game_finished', 'game_id', 'id', 'name', 'signups_close_at', 'signups_open', 'start_datetime', 'team_count', 'type']);
+      // The game's status and the draft's, so a member's screen can tell sign-ups closed and a draft live.
+      expect(soonRow).toMatchObject({ game_id: gameId, team_count: 2, game_status: 'READY', draft_status: 'running' });
+      expect(upcoming.body.events.find((e: any) => e.id === later)).toMatchObject({ game_id: null, team_count: 0, end_datetime: null, game_status: null, draft_status: null });
+      for (const e of upcoming.body.events) expect(Object.keys(e).sort()).toEqual(['draft_status', 'end_datetime', 'game_finished', 'game_id', 'game_status', 'id', 'name', 'signups_close_at', 'signups_open', 'start_datetime', 'team_count', 'type']);
       const past = await lister.api.get(`/api/clan/${clan}/events/?past=true`);
       expect(past.body.events.map((e: any) => e.id)).toEqual([oldB, oldA]);
       const all = await lister.api.get(`/api/clan/${clan}/events/`);
