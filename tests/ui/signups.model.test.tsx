@@ -121,8 +121,13 @@ function eventsFor(s: Snap): ModelEvent[] {
         { type: 'xstate.error.actor.proposeTeams', error: new Error('There are no free agents to place on teams.') },
       ];
     case 'proposed':
-      // Asking again with another count from the proposal.
-      return [{ type: 'balance.apply' }, { type: 'balance.cancel' }, ...(s.context.teamCount === 2 ? [{ type: 'balance.request', teamCount: 3 } as ModelEvent] : [])];
+      // Asking again with another count from the proposal; Team 2 has no Leader until Woox (sign-up 2) is chosen.
+      return [
+        ...(s.context.proposal!.teams[1].leader_signup_id === null ? [{ type: 'balance.leader', team: 1, signupId: 2 } as ModelEvent] : []),
+        { type: 'balance.apply' },
+        { type: 'balance.cancel' },
+        ...(s.context.teamCount === 2 ? [{ type: 'balance.request', teamCount: 3 } as ModelEvent] : []),
+      ];
     case 'applying':
       return [
         { type: 'xstate.done.actor.applyProposal', output: { created_team_ids: [11, 12], placed_count: 2 } },
@@ -175,6 +180,11 @@ const EXECUTORS = {
     await w.user.type(input, String((event as { teamCount: number }).teamCount));
     await w.user.click(button('Balance Teams'));
   },
+  'balance.leader': async (w, { event }) => {
+    const e = event as { team: number; signupId: number | null };
+    const name = PROPOSAL.teams[e.team].name;
+    await w.user.selectOptions(screen.getByLabelText(SIGNUP_TEXTS.leaderLabel(name)), String(e.signupId ?? ''));
+  },
   'balance.apply': (w) => w.user.click(button('Apply')),
   'balance.cancel': (w) => w.user.click(button('Cancel')),
   'wom.check': (w) => w.user.click(button('Check Progress')),
@@ -208,7 +218,7 @@ function messageShows(s: Snap): void {
     expect(screen.getByTestId('signups-message').textContent).toBe(message.text);
     expect(screen.getByTestId('signups-message').className).toContain(`notice--${message.tone}`);
   } else expect(screen.queryByTestId('signups-message')).toBeNull();
-  if (wom) expect(screen.getByTestId('wom-progress').textContent).toContain(SIGNUP_TEXTS.womProgress(wom));
+  if (wom && wom.total > 0) expect(screen.getByTestId('wom-progress').textContent).toContain(SIGNUP_TEXTS.womProgress(wom));
   else expect(screen.queryByTestId('wom-progress')).toBeNull();
 }
 
@@ -220,6 +230,11 @@ function proposalShows(s: Snap, applying: boolean): void {
   expect(rows.map((r) => r.textContent)).toEqual(p.teams.map((t) => `${t.name} (new)`));
   expect(within(rows[0].closest('tr')!).getByText(String(p.teams[0].total_score))).toBeTruthy();
   expect(screen.getByText(`Spread: ${p.spread}`)).toBeTruthy();
+  // Each team's Leader as chosen, and a warning for each team without one.
+  for (const t of p.teams) expect((screen.getByLabelText(SIGNUP_TEXTS.leaderLabel(t.name)) as HTMLSelectElement).value).toBe(t.leader_signup_id === null ? '' : String(t.leader_signup_id));
+  const leaderless = p.teams.filter((t) => t.leader_signup_id === null).map((t) => SIGNUP_TEXTS.noLeader(t.name));
+  if (leaderless.length === 0) expect(screen.queryByTestId('leader-warnings')).toBeNull();
+  else expect([...screen.getByTestId('leader-warnings').querySelectorAll('p')].map((x) => x.textContent)).toEqual(leaderless);
   expect(button(applying ? 'Applying...' : 'Apply').disabled).toBe(applying);
   expect(button('Cancel').disabled).toBe(applying);
 }
@@ -231,7 +246,7 @@ modelTests<Snap, ModelEvent, World>({
   machine: signupsMachine,
   events: eventsFor,
   // A proposal dropped by Cancel is told apart, so Cancel gets a path of its own.
-  serialize: (s, e) => JSON.stringify([s.value, e?.type === 'balance.cancel', s.context.teamCount, s.context.items.length, s.context.proposal !== null, s.context.message?.text ?? null, s.context.wom?.done ?? null, s.context.error]),
+  serialize: (s, e) => JSON.stringify([s.value, e?.type === 'balance.cancel', s.context.teamCount, s.context.items.length, s.context.proposal?.teams.map((t) => t.leader_signup_id) ?? null, s.context.message?.text ?? null, s.context.wom?.done ?? null, s.context.error]),
   dropPrefixPaths: true,
   fakeTimers: true,
   executors: EXECUTORS,
@@ -289,6 +304,8 @@ modelTests<Snap, ModelEvent, World>({
     expect(SIGNUPS_TEXTS.applied({ created_team_ids: [11, 12], placed_count: 2 })).toBe('Teams applied: 2 sign-ups placed, 2 new teams.');
     expect(texts.has(STALE)).toBe(true);
     expect(paths.some((p) => p.steps.some((st) => st.state.context.wom?.done === WOM_DONE.total))).toBe(true);
+    // A proposal applied with the Leader the manager chose for the team that had none.
+    expect(paths.some((p) => p.steps.some((st) => st.state.matches('applying') && st.state.context.proposal?.teams[1].leader_signup_id === 2))).toBe(true);
   },
 });
 
@@ -332,5 +349,28 @@ describe('the Sign-ups view beside its chart', () => {
     expect(w.fx.calls('event').at(-1)).toEqual([
       7, 3, { name: EVENT.name, type: EVENT.type, start_datetime: EVENT.start_datetime, end_datetime: null, signups_open: true, signups_close_at: '2099-01-09T18:00:00.000Z' },
     ]);
+  });
+
+  it("shows a member sign-ups closed, without Sign Up, once the event's game is in progress or finished though the flag is open", async () => {
+    const open = { ...EVENT, signups_close_at: '2099-01-09T18:00:00.000Z', game_id: 4 };
+    const cases: ClanEvent[] = [
+      { ...open, game_status: 'in-progress' },
+      { ...open, game_status: 'paused' },
+      { ...open, game_status: 'finished', game_finished: true },
+      // An answer without game_status still closes on a finished game.
+      { ...open, game_finished: true },
+    ];
+    for (const event of cases) {
+      const w = renderView({ manager: false, viewerId: 101, event });
+      await act(() => w.fx.resolve('load', SIGNUPS.slice(1)));
+      expect(screen.getByTestId('signups-status').textContent, JSON.stringify(event)).toBe('Sign-ups are closed.');
+      expect(screen.queryByRole('button', { name: 'Sign Up' })).toBeNull();
+      cleanup();
+    }
+    // Before play (READY) the same event is open until its close time.
+    const w = renderView({ manager: false, viewerId: 101, event: { ...open, game_status: 'READY' } });
+    await act(() => w.fx.resolve('load', SIGNUPS.slice(1)));
+    expect(screen.getByTestId('signups-status').textContent).toMatch(/^Sign-ups are open until /);
+    screen.getByRole('button', { name: 'Sign Up' });
   });
 });

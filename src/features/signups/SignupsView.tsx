@@ -5,7 +5,7 @@ import { signupsMachine } from '../../../machines/signups.machine';
 import * as sel from '../../../machines/signups.selectors';
 import { selectDraft } from '../../../machines/confirmAction.selectors';
 import type { ClanEvent } from '../../../contract/event';
-import { BALANCE_TEAMS_MAX, SIGNUP_NOTE_MAX, WOM_METRICS, signupsAccepted, type ListedSignup, type WomMetric } from '../../../contract/signupApi';
+import { BALANCE_TEAMS_MAX, SIGNUP_NOTE_MAX, WOM_METRICS, eventTakesSignups, type ListedSignup, type WomMetric } from '../../../contract/signupApi';
 import * as signupsApi from '../../api/signups';
 import * as eventsApi from '../../api/events';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
@@ -106,7 +106,8 @@ export function SignupsView({
   const message = useSelector(chart, sel.selectMessage);
   const phase = useSelector(chart, sel.selectPhase);
 
-  const accepting = signupsAccepted({ signups_open: event.signups_open ?? false, signups_close_at: event.signups_close_at ?? null }, null, Date.now());
+  // As the server decides (docs/server.md §16): open, before the close time and before the game is in progress.
+  const accepting = eventTakesSignups(event, Date.now());
   const mine = viewer ? signups.find((s) => s.user_id === viewer.id) ?? null : null;
   const firstIgn = viewer?.igns[0]?.id ?? 0;
 
@@ -154,14 +155,17 @@ export function SignupsView({
     // The progress is followed at once (and every 5 s while the fetch runs).
     onSucceeded: () => chart.send({ type: 'wom.check' }),
   });
-  const toggle = useConfirmAction<ToggleDraft, Nothing>({
-    closed: { draft: { closeAt: '' }, subject: {} },
-    perform: async ({ draft }) => {
-      await effects.updateEvent(clanId, eventId, toggleBody(event, draft.closeAt));
-      return { message: event.signups_open ? SIGNUP_TEXTS.closed : SIGNUP_TEXTS.opened };
+  // The subject keeps what was asked (open or close), so the dialog's title stays while the result
+  // shows even after the reloaded event has turned over.
+  const toggle = useConfirmAction<ToggleDraft, { opening: boolean }>({
+    closed: { draft: { closeAt: '' }, subject: { opening: true } },
+    perform: async ({ draft, subject }) => {
+      await effects.updateEvent(clanId, eventId, toggleBody({ ...event, signups_open: !subject.opening }, draft.closeAt));
+      return { message: subject.opening ? SIGNUP_TEXTS.opened : SIGNUP_TEXTS.closed };
     },
     onSucceeded: onEventChanged,
   });
+  const opening = useSelector(toggle, (s) => s.context.subject.opening);
 
   return (
     <section className="signups-view stack" data-testid="signups-view" data-phase={phase}>
@@ -181,7 +185,7 @@ export function SignupsView({
           </button>
         )}
         {isManager && (
-          <button type="button" className="btn" onClick={() => toggle.send({ type: 'confirm.open' })}>
+          <button type="button" className="btn" onClick={() => toggle.send({ type: 'confirm.open', subject: { opening: !event.signups_open } })}>
             {event.signups_open ? 'Close Sign-ups' : 'Open Sign-ups'}
           </button>
         )}
@@ -210,9 +214,9 @@ export function SignupsView({
       <ConfirmDialog actor={wom} title="Fetch from Wise Old Man" confirmLabel="Start Fetch" processingText="Starting...">
         <WomFields actor={wom} />
       </ConfirmDialog>
-      <ConfirmDialog actor={toggle} title={event.signups_open ? 'Close Sign-ups' : 'Open Sign-ups'} confirmLabel={event.signups_open ? 'Close Sign-ups' : 'Open Sign-ups'} processingText="Saving...">
-        <p>{event.signups_open ? SIGNUP_TEXTS.closeQuestion : SIGNUP_TEXTS.openQuestion}</p>
-        {!event.signups_open && <CloseAtField actor={toggle} />}
+      <ConfirmDialog actor={toggle} title={opening ? SIGNUP_TEXTS.openTitle : SIGNUP_TEXTS.closeTitle} confirmLabel={opening ? SIGNUP_TEXTS.openTitle : SIGNUP_TEXTS.closeTitle} processingText="Saving...">
+        <p>{opening ? SIGNUP_TEXTS.openQuestion : SIGNUP_TEXTS.closeQuestion}</p>
+        {opening && <CloseAtField actor={toggle} />}
       </ConfirmDialog>
     </section>
   );
@@ -335,7 +339,7 @@ function ManagerTools({
         </div>
       )}
       <h3>Free agents</h3>
-      <p data-testid="free-agents">{free.length === 0 ? SIGNUP_TEXTS.noFreeAgents : free.map((s) => s.ign).join(', ')}</p>
+      <p data-testid="free-agents">{signups.length === 0 ? SIGNUP_TEXTS.noSignupsYet : free.length === 0 ? SIGNUP_TEXTS.noFreeAgents : free.map((s) => s.ign).join(', ')}</p>
       <h3>Balance Teams</h3>
       <div className="row row--wrap">
         <label className="field" htmlFor={countId}>
@@ -352,6 +356,13 @@ function ManagerTools({
           <p>
             <strong>Spread: {proposal.spread}</strong> {SIGNUP_TEXTS.spreadNote}
           </p>
+          {proposal.teams.some((t) => t.leader_signup_id === null) && (
+            <div className="notice notice--warning" role="status" data-testid="leader-warnings">
+              {proposal.teams.filter((t) => t.leader_signup_id === null).map((t) => (
+                <p key={t.name}>{SIGNUP_TEXTS.noLeader(t.name)}</p>
+              ))}
+            </div>
+          )}
           <div className="table-scroll">
             <table className="table data-table signups-table cards-sm" aria-label="Proposed teams">
               <thead>
@@ -363,14 +374,29 @@ function ManagerTools({
                 </tr>
               </thead>
               <tbody>
-                {proposal.teams.map((t) => (
+                {proposal.teams.map((t, i) => (
                   <tr key={t.name}>
                     <th scope="row">
                       {t.name}
                       {t.team_id === null ? ' (new)' : ''}
                     </th>
                     <td data-label="Members">{t.signup_ids.map((id) => ignOf.get(id) ?? `#${id}`).join(', ')}</td>
-                    <td data-label="Leader">{t.leader_signup_id === null ? 'None' : (ignOf.get(t.leader_signup_id) ?? `#${t.leader_signup_id}`)}</td>
+                    <td data-label="Leader">
+                      <select
+                        className="input"
+                        aria-label={SIGNUP_TEXTS.leaderLabel(t.name)}
+                        disabled={applying}
+                        value={t.leader_signup_id === null ? '' : String(t.leader_signup_id)}
+                        onChange={(e) => chart.send({ type: 'balance.leader', team: i, signupId: e.target.value === '' ? null : Number(e.target.value) })}
+                      >
+                        <option value="">{SIGNUP_TEXTS.noLeaderOption}</option>
+                        {t.signup_ids.map((id) => (
+                          <option key={id} value={String(id)}>
+                            {ignOf.get(id) ?? `#${id}`}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
                     <td data-label="Total">{t.total_score}</td>
                   </tr>
                 ))}
@@ -449,7 +475,7 @@ function FileField({ actor }: { actor: ConfirmActionRef<FileDraft, Nothing> }) {
   );
 }
 
-function CloseAtField({ actor }: { actor: ConfirmActionRef<ToggleDraft, Nothing> }) {
+function CloseAtField({ actor }: { actor: ConfirmActionRef<ToggleDraft, { opening: boolean }> }) {
   const draft = useSelector(actor, selectDraft);
   const id = useId();
   return (
