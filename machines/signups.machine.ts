@@ -35,10 +35,11 @@ export interface SignupsContext extends ListContext<ListedSignup> {
   message: { tone: 'success' | 'error'; text: string } | null;
 }
 
-/** Reload, Balance Teams, Apply, Cancel and Check Progress. */
+/** Reload, Balance Teams, a Leader chosen for a proposed team (by its index), Apply, Cancel and Check Progress. */
 export type SignupsEvent =
   | { type: 'signups.reload' }
   | { type: 'balance.request'; teamCount: number }
+  | { type: 'balance.leader'; team: number; signupId: number | null }
   | { type: 'balance.apply' }
   | { type: 'balance.cancel' }
   | { type: 'wom.check' };
@@ -53,7 +54,9 @@ const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
  * (list-loader load step: `loading` → `loaded` or `failed`, `signups.reload` loads again after a
  * sign-up, withdrawal, score or import made through the confirm dialogs); for managers 'Balance
  * Teams' (`balance.request`) asks for a proposal (`proposing`) shown in `proposed` with each
- * team's total and the spread before anything changes; `balance.apply` applies it (`applying`,
+ * team's total and the spread before anything changes, where `balance.leader` sets a team's Leader
+ * to one of its own members (a team balanced without anyone who would lead has none; the server
+ * takes the choice); `balance.apply` applies it (`applying`,
  * then the list loads again) and `balance.cancel` drops it; `wom.check` (Check Progress, or a
  * fetch just started) reads the Wise Old Man progress (`checkingWom`) and loads the list again so
  * fetched scores show; while that fetch is unfinished it is read again after `womPoll` (5 s).
@@ -80,6 +83,14 @@ export const signupsMachine = setup({
     assignTeamCount: assign((_, teamCount: number) => ({ teamCount, message: null })),
     assignProposal: assign((_, proposal: Proposal) => ({ proposal })),
     dropProposal: assign({ proposal: null }),
+    // The manager's Leader for one team: one of that team's own sign-ups, or none.
+    assignLeader: assign(({ context }, e: { team: number; signupId: number | null }) => ({
+      proposal: context.proposal && {
+        ...context.proposal,
+        teams: context.proposal.teams.map((t, i) =>
+          i === e.team && (e.signupId === null || t.signup_ids.includes(e.signupId)) ? { ...t, leader_signup_id: e.signupId } : t),
+      },
+    })),
     assignWom: assign((_, wom: WomProgress) => ({ wom })),
     clearMessage: assign({ message: null }),
     showSuccess: assign((_, text: string) => ({ message: { tone: 'success' as const, text } })),
@@ -113,6 +124,7 @@ export const signupsMachine = setup({
     },
     proposed: {
       on: {
+        'balance.leader': { actions: { type: 'assignLeader', params: ({ event }) => event } },
         'balance.apply': { target: 'applying', actions: 'clearMessage' },
         'balance.cancel': { target: 'loaded', actions: ['dropProposal', 'clearMessage'] },
         'balance.request': { target: 'proposing', actions: ['dropProposal', { type: 'assignTeamCount', params: ({ event }) => event.teamCount }] },

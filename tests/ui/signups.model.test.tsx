@@ -196,6 +196,8 @@ function listShows(s: Snap): void {
   const { items } = s.context;
   if (items.length === 0) {
     expect(screen.getByText(SIGNUP_TEXTS.none)).toBeTruthy();
+    // Nobody signed up is not 'everyone is on a team'.
+    expect(screen.getByTestId('free-agents').textContent).toBe(SIGNUP_TEXTS.noSignupsYet);
     return;
   }
   const table = screen.getByRole('table', { name: 'Sign-ups' });
@@ -208,7 +210,8 @@ function listShows(s: Snap): void {
     const cell = within(within(table).getByRole('rowheader', { name: x.ign }).closest('tr')!).getAllByRole('cell')[4];
     expect(cell.textContent).toBe(x.team_name ?? 'Free agent');
   }
-  expect(screen.getByTestId('free-agents').textContent).toBe(items.filter((x) => x.team_id === null).map((x) => x.ign).join(', '));
+  const free = items.filter((x) => x.team_id === null).map((x) => x.ign);
+  expect(screen.getByTestId('free-agents').textContent).toBe(free.length === 0 ? SIGNUP_TEXTS.noFreeAgents : free.join(', '));
 }
 
 /** The chart's message and the Wise Old Man progress as the context says. */
@@ -335,6 +338,22 @@ describe('the Sign-ups view beside its chart', () => {
     const confirm = await screen.findByRole('dialog', { name: 'Withdraw Sign-up' });
     await w.user.click(within(confirm).getByRole('button', { name: 'Withdraw' }));
     expect(w.fx.calls('withdraw').at(-1)).toEqual([7, 3, 1]);
+  });
+
+  it('shows no Wise Old Man progress before a fetch was started (the server answers 0 of 0)', async () => {
+    const w = renderView();
+    await act(() => w.fx.resolve('load', SIGNUPS));
+    await w.user.click(button('Check Progress'));
+    await act(() => w.fx.resolve('progress', { total: 0, done: 0, errors: [] }));
+    await act(() => w.fx.resolve('load', SIGNUPS));
+    expect(screen.queryByTestId('wom-progress')).toBeNull();
+    expect(screen.queryByText(/looked up/)).toBeNull();
+  });
+
+  it('says everyone is on a team only when every sign-up is placed', async () => {
+    const w = renderView();
+    await act(() => w.fx.resolve('load', [SIGNUPS[2]]));
+    expect(screen.getByTestId('free-agents').textContent).toBe(SIGNUP_TEXTS.noFreeAgents);
   });
 
   it('shows a closed event without Sign Up, and a manager the button that opens sign-ups', async () => {

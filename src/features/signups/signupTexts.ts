@@ -6,7 +6,12 @@ import { formatLocalDateTime, utcInputToIso } from '../events/eventForm';
 /** The texts of the Sign-ups view (docs/client.md §13). */
 export const SIGNUP_TEXTS = {
   none: 'No one has signed up yet.',
+  /** The free agents when nobody has signed up (not 'everyone is on a team'). */
+  noSignupsYet: 'No free agents: nobody has signed up yet.',
   noFreeAgents: 'No free agents: everyone who signed up is on a team.',
+  noLeader: (team: string) => `${team} has no Leader: nobody on it said they would lead. Choose one of its members as Leader before you apply.`,
+  leaderLabel: (team: string) => `Leader of ${team}`,
+  noLeaderOption: 'No Leader',
   chooseIgn: 'Choose one of your IGNs.',
   chooseFile: 'Choose a .csv file.',
   badScore: 'Enter a number from 0 to 1,000,000, or leave it empty.',
@@ -21,6 +26,8 @@ export const SIGNUP_TEXTS = {
   csvHelp: 'A CSV file with a header row naming ign and score, one sign-up per row (at most 1 MiB).',
   womHelp: "Each signed-up IGN is looked up on Wise Old Man; a player it does not know keeps the score they have.",
   spreadNote: '(the largest team total minus the smallest). Nothing changes until you apply.',
+  openTitle: 'Open Sign-ups',
+  closeTitle: 'Close Sign-ups',
   opened: 'Sign-ups are open.',
   closed: 'Sign-ups are closed.',
   openQuestion: 'Open sign-ups for this event? Clan members can then sign up; the Discord webhook, if set, announces it.',
