@@ -229,11 +229,12 @@ export interface JoinReviewsAnswer {
 export const managersRoom = (clanId: number) => `clan:${clanId}:managers`;
 
 /**
- * 'reached square 41 2 h 14 min ago': when a team arrived on its square, from `since` (ISO) to
- * `now` (ms epoch), said as a moment in the past so it never reads as a penalty still running.
+ * 'reached square 41, 2 h 14 min ago': when a team arrived on its square, from `since` (ISO) to
+ * `now` (ms epoch), said as a moment in the past so it never reads as a penalty still running;
+ * the comma keeps the square's number apart from the time's ('square 1, 1 min ago').
  */
 export function timeOnSquare(square: number, since: string, now: number): string {
-  return `reached square ${square} ${formatAgo(now - Date.parse(since))}`;
+  return `reached square ${square}, ${formatAgo(now - Date.parse(since))}`;
 }
 
 /** How long ago something happened, `ms` milliseconds back: '2 h 14 min ago', 'just now' under a minute. */

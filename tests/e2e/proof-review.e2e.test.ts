@@ -165,7 +165,7 @@ run.each(backends())('a whole event with proof and a referee in Chromium (%s)', 
     await leader.page.getByTestId('roll-gate').getByText(PROOF_MESSAGES.rollGate(square, 'Red Dragons')).waitFor();
     expect(await roll.isDisabled()).toBe(true);
     await expect.poll(() => taskStateOf(spectator.page, 'Red Dragons'), { timeout: 10_000 }).toBe('open');
-    await member.page.getByTestId('team-task').getByText(`reached square ${square} `, { exact: false }).waitFor();
+    await member.page.getByTestId('team-task').getByText(`reached square ${square}, `, { exact: false }).waitFor();
 
     // --- The member pastes a screenshot into Submit Proof, adds a note and sends it.
     await member.page.getByRole('button', { name: 'Submit Proof' }).click();

@@ -53,8 +53,9 @@ describe('task proof contract', () => {
   it('time on square', () => {
     const since = '2026-01-01T10:00:00.000Z';
     const at = (minutes: number) => Date.parse(since) + minutes * 60_000;
-    expect(timeOnSquare(41, since, at(134))).toBe('reached square 41 2 h 14 min ago');
-    expect(timeOnSquare(41, since, at(0.5))).toBe('reached square 41 just now');
+    expect(timeOnSquare(41, since, at(134))).toBe('reached square 41, 2 h 14 min ago');
+    expect(timeOnSquare(41, since, at(0.5))).toBe('reached square 41, just now');
+    expect(timeOnSquare(1, since, at(1))).toBe('reached square 1, 1 min ago');
     expect(formatAgo(5 * 60_000)).toBe('5 min ago');
     expect(formatWait(30_000)).toBe('less than a minute');
     expect(formatWait(5 * 60_000)).toBe('5 min');
