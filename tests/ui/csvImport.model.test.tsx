@@ -134,6 +134,15 @@ describe('Task CSV Importer message', () => {
     vi.useRealTimers();
   });
 
+  it('names every column the server reads, the optional auto_* columns of a Dink rule too', async () => {
+    renderTasks(true);
+    await screen.findByRole('cell', { name: 'Catch a shrimp' });
+    fireEvent.click(screen.getByText('Task CSV Importer'));
+    const hint = screen.getByTestId('csv-hint').textContent ?? '';
+    for (const column of ['description', 'difficulty', 'auto_type', 'auto_names', 'auto_min']) expect(hint).toContain(column);
+    expect(hint).toContain('LOOT');
+  });
+
   it('fades the message after 5 s and removes it 1 s later (API messages, docs/client.md §12); the counts stay', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const w = renderTasks(true);

@@ -20,6 +20,7 @@ import {
 import { firstIssueMessage } from '../../../contract/common';
 import { AUTO_RULE_MESSAGES, AutoRuleSchema, DINK_TYPES, type AutoRule, type DinkType } from '../../../contract/dink';
 import { autoRuleText, DINK_MIN_LABEL, DINK_NAMES_HINT, DINK_TYPE_LABELS } from '../dink/dinkTexts';
+import { TASK_TEXTS } from './taskTexts';
 import * as tasksApi from '../../api/tasks';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { LoadFailed } from '../../ui/LoadFailed';
@@ -231,10 +232,7 @@ function CsvImporter({ clanId, effects, onImported }: { clanId: number; effects:
     <details className="importer">
       <summary className="importer__summary">Task CSV Importer</summary>
       <form className="form importer__body" onSubmit={submit}>
-        <p className="field__hint">
-          A .csv file (at most 1 MiB) with a header row naming the columns <code>description</code> and <code>difficulty</code> (EASY, MEDIUM,
-          HARD, ELITE or MASTER). Rows already in the pool are skipped.
-        </p>
+        <p className="field__hint" data-testid="csv-hint">{TASK_TEXTS.csvHint}</p>
         <div className="row">
           <label className="sr-only" htmlFor={`${id}-file`}>CSV file</label>
           <input
