@@ -5,7 +5,7 @@ import type { ForecastAnswer } from './lobby';
  * helpers shared by the forecast chart and its components.
  */
 
-/** One point of the chances' history: the game version it was computed for and each team's chance. */
+/** One point of the chances' history: the game version it was computed for (or, on the results page, the move) and each team's chance. */
 export interface ChancePoint {
   version: number;
   chances: { team_id: number; win_chance: number }[];
@@ -14,10 +14,18 @@ export interface ChancePoint {
 /** The most points a screen keeps (the oldest go first). */
 const CHANCE_HISTORY_LIMIT = 500;
 
-/** The history with the forecast's point added in version order (a version already held is replaced). */
+/**
+ * The history with the forecast's point added in version order (a version already held is
+ * replaced). A point with the same chances as the one before it is not added: the forecast
+ * follows the teams' squares only (docs/server.md §15), so that version moved nobody (a proof sent
+ * or approved), and the chart's points stay one per roll.
+ */
 export function appendForecast(history: readonly ChancePoint[], forecast: ForecastAnswer): ChancePoint[] {
   const point: ChancePoint = { version: forecast.version, chances: forecast.teams.map((t) => ({ team_id: t.team_id, win_chance: t.win_chance })) };
-  const next = [...history.filter((p) => p.version !== forecast.version), point].sort((a, b) => a.version - b.version);
+  const others = history.filter((p) => p.version !== forecast.version);
+  const before = others.filter((p) => p.version < point.version).at(-1);
+  const same = before !== undefined && JSON.stringify(before.chances) === JSON.stringify(point.chances);
+  const next = (same ? others : [...others, point]).sort((a, b) => a.version - b.version);
   return next.slice(-CHANCE_HISTORY_LIMIT);
 }
 

@@ -159,11 +159,32 @@ export interface TeamForecast {
 }
 
 /**
+ * The seed of a forecast's runs (docs/server.md §15): a 32-bit FNV-1a hash of the board (its size
+ * and its snakes and ladders, in square order) and the teams' squares in the order given. The
+ * same board and squares always draw the same runs, so what moves nobody (a proof sent or
+ * approved) changes no chance.
+ */
+export function forecastSeed(board: SimBoard, positions: readonly number[]): number {
+  const connections = board.connections.map((c) => [c.start, c.end] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const words = [board.board_size, connections.length, ...connections.flat(), positions.length, ...positions];
+  let hash = 0x811c9dc5;
+  for (const word of words) {
+    // Every word's four bytes, low first (squares and sizes are small non-negative integers).
+    for (let shift = 0; shift < 32; shift += 8) {
+      hash ^= (word >>> shift) & 0xff;
+      hash = Math.imul(hash, 0x01000193);
+    }
+  }
+  return hash | 0;
+}
+
+/**
  * Simulates `runs` continuations of a game from the teams' current squares (docs/server.md §15):
  * in each run every team is rolled on to N on its own; a team's `win_chance` is the share of runs
  * in which it needs the fewest rolls (ties shared equally, so the chances sum to 1 when there is
  * a team) and `expected_rolls_to_finish` its mean rolls to N (runs capped at MAX_ROLLS_PER_RUN).
- * A team already on N needs 0 rolls.
+ * A team already on N needs 0 rolls. Teams on the same square get the mean of their figures. Without
+ * `rng` the runs are drawn from `seededRandom(forecastSeed(board, squares))`.
  * Throws RangeError for a bad board or a position outside 1..N.
  */
 export function forecastGame(input: {
@@ -174,7 +195,7 @@ export function forecastGame(input: {
 }): { teams: TeamForecast[]; runs: number } {
   const { board, teams } = input;
   const runs = input.runs ?? FORECAST_RUNS;
-  const rng = input.rng ?? seededRandom(0x5eed);
+  const rng = input.rng ?? seededRandom(forecastSeed(board, teams.map((t) => t.position)));
   const n = board.board_size;
   const moves = movesOf(board);
   for (const t of teams) if (!Number.isInteger(t.position) || t.position < 1 || t.position > n) throw new RangeError(`Position ${t.position} is not on a board of ${n} squares.`);
@@ -194,6 +215,19 @@ export function forecastGame(input: {
       } else if (r === best) tied += 1;
     }
     for (let i = 0; i < teams.length; i += 1) if (rolls[i] === best) wins[i] += 1 / tied;
+  }
+  // Teams on the same square are alike: each gets their mean, so equal squares show equal chances
+  // (the simulation's noise between them is left out; the chances still sum to 1).
+  const bySquare = new Map<number, number[]>();
+  teams.forEach((t, i) => bySquare.set(t.position, [...(bySquare.get(t.position) ?? []), i]));
+  for (const alike of bySquare.values()) {
+    if (alike.length < 2) continue;
+    const win = alike.reduce((s, i) => s + wins[i], 0) / alike.length;
+    const total = alike.reduce((s, i) => s + totals[i], 0) / alike.length;
+    for (const i of alike) {
+      wins[i] = win;
+      totals[i] = total;
+    }
   }
   return {
     runs,

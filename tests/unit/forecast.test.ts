@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HOURS_PER_TIER, MAX_ROLLS_PER_RUN, expectedRollsExact, forecastGame, simulateBoard, type SimBoard } from '../../contract/game/forecast';
+import { DEFAULT_HOURS_PER_TIER, MAX_ROLLS_PER_RUN, expectedRollsExact, forecastGame, forecastSeed, simulateBoard, type SimBoard } from '../../contract/game/forecast';
+import { chancesOverGame } from '../../contract/game/chances';
+import { appendForecast } from '../../contract/forecastView';
 import { seededRandom } from '../../contract/game/random';
 
 /**
@@ -127,6 +129,63 @@ describe('forecastGame', () => {
   it('refuses a position off the board', () => {
     expect(() => forecastGame({ board: BUSY, teams: [{ team_id: 1, position: 0 }] })).toThrow(RangeError);
     expect(() => forecastGame({ board: BUSY, teams: [{ team_id: 1, position: 226 }] })).toThrow(RangeError);
+  });
+});
+
+describe('forecastSeed: the runs follow the board and the squares only', () => {
+  it('is the same for the same board and squares, whatever order the connections come in', () => {
+    const reordered: SimBoard = { board_size: 225, connections: [...BUSY.connections].reverse() };
+    expect(forecastSeed(reordered, [4, 4])).toBe(forecastSeed(BUSY, [4, 4]));
+    expect(Number.isInteger(forecastSeed(BUSY, [4, 4]))).toBe(true);
+  });
+
+  it('changes with a square, a team, the board size or a snake', () => {
+    const base = forecastSeed(BUSY, [4, 4]);
+    const others = [
+      forecastSeed(BUSY, [4, 5]),
+      forecastSeed(BUSY, [5, 4]),
+      forecastSeed(BUSY, [4, 4, 4]),
+      forecastSeed({ ...BUSY, board_size: 224 }, [4, 4]),
+      forecastSeed({ ...BUSY, connections: BUSY.connections.map((c, i) => (i === 0 ? { start: c.start, end: c.end + 1 } : c)) }, [4, 4]),
+      forecastSeed({ ...BUSY, connections: BUSY.connections.slice(1) }, [4, 4]),
+    ];
+    for (const seed of others) expect(seed).not.toBe(base);
+    expect(new Set(others).size).toBe(others.length);
+  });
+
+  it('gives the same forecast for the same squares, whatever team ids or calls came before', () => {
+    const a = forecastGame({ board: BUSY, teams: [{ team_id: 1, position: 30 }, { team_id: 2, position: 60 }], runs: 2_000 });
+    forecastGame({ board: BUSY, teams: [{ team_id: 1, position: 31 }, { team_id: 2, position: 60 }], runs: 2_000 });
+    const b = forecastGame({ board: BUSY, teams: [{ team_id: 8, position: 30 }, { team_id: 9, position: 60 }], runs: 2_000 });
+    expect(b.teams.map((t) => [t.win_chance, t.expected_rolls_to_finish])).toEqual(a.teams.map((t) => [t.win_chance, t.expected_rolls_to_finish]));
+    const moved = forecastGame({ board: BUSY, teams: [{ team_id: 1, position: 31 }, { team_id: 2, position: 60 }], runs: 2_000 });
+    expect(moved.teams[0].win_chance).not.toBe(a.teams[0].win_chance);
+  });
+
+  it('gives teams on the same square equal chances, and the chances still sum to 1', () => {
+    for (const square of [1, 4, 100]) {
+      const f = forecastGame({ board: BUSY, teams: [{ team_id: 1, position: square }, { team_id: 2, position: square }, { team_id: 3, position: 150 }], runs: 1_000, rng: seededRandom(square) });
+      expect(f.teams[0].win_chance).toBe(f.teams[1].win_chance);
+      expect(f.teams[0].expected_rolls_to_finish).toBe(f.teams[1].expected_rolls_to_finish);
+      expect(f.teams.reduce((s, t) => s + t.win_chance, 0)).toBeCloseTo(1, 12);
+    }
+  });
+
+  it('the results page gives a frame the same chances wherever those squares come in the game', () => {
+    const points = chancesOverGame({ board: BUSY, teamIds: [11, 12], frames: [{ 11: 1, 12: 1 }, { 11: 30, 12: 1 }, { 11: 30, 12: 60 }, { 11: 1, 12: 1 }], runs: 500 });
+    expect(points[3].chances).toEqual(points[0].chances);
+    expect(points[0].chances[0].win_chance).toBe(0.5);
+  });
+
+  it("the live chart adds no point for a version whose chances did not move (nobody moved)", () => {
+    const answer = (version: number, red: number) => ({ version, runs: 10_000, teams: [{ team_id: 1, win_chance: red, expected_rolls_to_finish: 9 }, { team_id: 2, win_chance: 1 - red, expected_rolls_to_finish: 9 }] });
+    let history = appendForecast([], answer(3, 0.5));
+    history = appendForecast(history, answer(4, 0.5));
+    history = appendForecast(history, answer(5, 0.5));
+    expect(history.map((p) => p.version)).toEqual([3]);
+    history = appendForecast(history, answer(6, 0.7));
+    history = appendForecast(history, answer(7, 0.5));
+    expect(history.map((p) => p.version)).toEqual([3, 6, 7]);
   });
 });
 

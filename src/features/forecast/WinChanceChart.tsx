@@ -12,13 +12,13 @@ export interface ChartTeam {
 
 /**
  * How each team's chance to win moved (docs/game-rules.md §14): one line per team in its colour,
- * x the game version of each forecast (a roll, a revert or a status change), y the chance in %.
- * Loaded lazily with uPlot.
+ * x counting the points (0 for the first; the history holds a point only where someone moved, so
+ * on a game screen x counts the rolls since it opened), y the chance in %. Loaded lazily with uPlot.
  */
-export default function WinChanceChart({ history, teams, xLabel = 'Game version' }: { history: readonly ChancePoint[]; teams: readonly ChartTeam[]; xLabel?: string }) {
+export default function WinChanceChart({ history, teams, xLabel = 'Roll' }: { history: readonly ChancePoint[]; teams: readonly ChartTeam[]; xLabel?: string }) {
   const data = useMemo<uPlot.AlignedData>(
     () => [
-      history.map((p) => p.version),
+      history.map((_, i) => i),
       ...teams.map((t) => history.map((p) => Math.round((p.chances.find((c) => c.team_id === t.team_id)?.win_chance ?? 0) * 1000) / 10)),
     ],
     [history, teams],
@@ -29,7 +29,7 @@ export default function WinChanceChart({ history, teams, xLabel = 'Game version'
       legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: false }, y: { range: [0, 100] } },
-      // Whole versions only on the x axis.
+      // Whole rolls only on the x axis.
       axes: [{ label: xLabel, size: 36, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }, { label: '%', size: 40 }],
       series: [{ label: xLabel }, ...teams.map((t) => ({ label: t.team_name, stroke: /^#[0-9a-fA-F]{6}$/.test(t.team_color) ? t.team_color : '#555555', width: 2, points: { show: history.length < 30 } }))],
     }),

@@ -68,7 +68,7 @@ export function WinChancesPanel({ forecast, actor }: { forecast: ForecastRef; ac
       ) : (
         waiting
       )}
-      <p className="muted win-chances__note">From 10,000 simulated continuations of the board after each change; the chart starts when this page was opened.</p>
+      <p className="muted win-chances__note">From 10,000 simulated continuations of the board after each roll; the chart starts when this page was opened.</p>
     </section>
   );
 }
