@@ -147,7 +147,9 @@ function revertLastTurn(actor: GamePlayRef): Promise<ActionResult> {
  * before it spends a revert. A finished game with winners shows the winner moment (banner and
  * podium, the only place the winner is named); other statuses 'Game is {status}. No actions
  * available.' A refused roll shows the server's message, a refused revert shows it in the modal.
- * While a Leader can act, the panel sticks to the bottom of a phone screen (game-actions--sticky).
+ * While a Leader can act, the panel sticks to the bottom of a phone screen (game-actions--sticky) as
+ * one compact bar (its title for screen readers only, Roll Dice and Revert Last Turn on one row), so
+ * the board's bottom rows and the die show above it.
  */
 export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean }) {
   const role = useSelector(actor, sel.selectViewerRole);

@@ -94,14 +94,15 @@ export function useLogHold(actor: RollMomentRef): number | null {
 /**
  * Keeps what the roll moment shows (rollMoment selectFollowSquares: the whole move while the die
  * tumbles, then the pawn's square, the final square) in view inside `board`, clear of the sticky
- * bars `covers`; smooth scrolling unless the viewer prefers reduced motion.
+ * bars `covers`, with `keep` (the roll strip inside `board`, so the die shows with the pawn) when it
+ * fits (keepSquaresInView); smooth scrolling unless the viewer prefers reduced motion.
  */
-export function useFollowPawn(actor: RollMomentRef, board: RefObject<Element | null>, covers: string): void {
+export function useFollowPawn(actor: RollMomentRef, board: RefObject<Element | null>, covers: string, keep: string): void {
   const squares = useSelector(actor, rm.selectFollowSquares, shallowEqual);
   // A new roll starts where the last one ended: the move is in the dependencies so the board
   // scrolls back to the pawn even when the squares are the same and the page was scrolled away.
   const move = useSelector(actor, rm.selectMove);
   useEffect(() => {
-    if (squares.length > 0 && board.current) keepSquaresInView(board.current, squares, { smooth: !prefersReducedMotion(), covers });
-  }, [squares, move, board, covers]);
+    if (squares.length > 0 && board.current) keepSquaresInView(board.current, squares, { smooth: !prefersReducedMotion(), covers, keep });
+  }, [squares, move, board, covers, keep]);
 }
