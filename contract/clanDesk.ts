@@ -42,3 +42,14 @@ export function gettingStartedOf(events: readonly Pick<ClanEvent, 'id' | 'game_i
     eventId: events[0]?.id ?? null,
   };
 }
+
+/**
+ * One clan of the viewer's on the dashboard's Clan Events widget (any role; docs/client.md §1):
+ * its upcoming and live events as GET /api/clan/{clanId}/events/?past=false answers them, each
+ * naming whether sign-ups are taken (`game_status`, docs/server.md §16) and its draft's status.
+ */
+export interface ClanEventsDesk {
+  clanId: number;
+  name: string;
+  events: ClanEvent[];
+}

@@ -21,6 +21,8 @@ export const selectIsRefreshing = (s: S) => s.matches('refreshing');
 const NO_CLANS: ClanMembership[] = [];
 /** The clans the user manages (Owner or Admin), in the order of their memberships; compare with `sameClans`. */
 export const selectManagedClans = (s: S) => s.context.user?.clan_memberships_list.filter((m) => isManagerRole(m.role)) ?? NO_CLANS;
+/** Every clan the user belongs to, any role, in the order of their memberships; compare with `sameClans`. */
+export const selectClanMemberships = (s: S) => s.context.user?.clan_memberships_list ?? NO_CLANS;
 /** Whether two lists of memberships name the same clans by the same names (so a selector's new array is no change). */
 export const sameClans = (a: readonly ClanMembership[], b: readonly ClanMembership[]) =>
   a.length === b.length && a.every((m, i) => m.clan_id === b[i].clan_id && m.name === b[i].name);

@@ -129,7 +129,7 @@ modelTests<Snap, ModelEvent, World>({
   },
   render: async () => {
     const fx = new FakeEffects();
-    renderRoutes([{ path: '/dashboard', element: <DashboardPage loadGames={async () => []} loadDesks={fx.fn('loadDesks')} /> }], '/dashboard', signedInSessionLogic(MANAGER));
+    renderRoutes([{ path: '/dashboard', element: <DashboardPage loadGames={async () => []} loadDesks={fx.fn('loadDesks')} loadEvents={async () => []} /> }], '/dashboard', signedInSessionLogic(MANAGER));
     await screen.findByText('Welcome, alice!');
     return { fx, user: userEvent.setup() };
   },

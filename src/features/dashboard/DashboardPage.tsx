@@ -8,37 +8,48 @@ import { gamesLobbyMachine } from '../../../machines/gamesLobby.machine';
 import { selectLobbyError, selectLobbyGames, selectLobbyLoading } from '../../../machines/gamesLobby.selectors';
 import { fetchLobbyGames } from '../../api/lobby';
 import { SessionContext } from '../../base/session';
-import { sameClans, selectIsRefreshing, selectManagedClans, selectUser } from '../../../machines/session.selectors';
+import { sameClans, selectClanMemberships, selectIsRefreshing, selectManagedClans, selectUser } from '../../../machines/session.selectors';
 import type { ClanMembership } from '../../../contract/user';
-import type { ClanDesk } from '../../../contract/clanDesk';
+import type { ClanDesk, ClanEventsDesk } from '../../../contract/clanDesk';
 import { Avatar } from '../../ui/Avatar';
 import { StatusBadge } from '../play/StatusBadge';
 import { gamePlayPath } from '../../base/paths';
 import { ClanGames, GettingStartedList, useClanDesks } from './ClanDesks';
+import { ClanEventsWidget } from './ClanEvents';
 
 /** The managed clans' calls load with their first use, so the events and tasks code stays out of every page's first load. */
 const loadClanDesks = (clans: readonly ClanMembership[]) => import('./clanDesks').then((m) => m.loadClanDesks(clans));
+/** Every clan's upcoming events, loaded the same way. */
+const loadClanEvents = (clans: readonly ClanMembership[]) => import('./clanEvents').then((m) => m.loadClanEvents(clans));
 
 /**
  * /dashboard (docs/game-rules.md §1): a welcome header and three widgets: My Profile, My Games
  * (up to three current games with their status, from GET /api/games), Spectate Live Games. For a
  * manager (Owner or Admin) of a clan, also the getting-started steps of a clan that has had no
  * game yet, and a Clan Games widget with the live games of the clans they manage (the clanDesks
- * chart). `loadGames` and `loadDesks` replace the calls in tests.
+ * chart). For every member of a clan, whatever the role, the Clan Events widget (docs/client.md
+ * §1): the way by clicks to each clan's events, their Sign-ups and a running draft. `loadGames`,
+ * `loadDesks` and `loadEvents` replace the calls in tests.
  */
 export function DashboardPage({
   loadGames = fetchLobbyGames,
   loadDesks = loadClanDesks,
+  loadEvents = loadClanEvents,
 }: {
   loadGames?: () => Promise<LobbyGame[]>;
   loadDesks?: (clans: readonly ClanMembership[]) => Promise<ClanDesk[]>;
+  loadEvents?: (clans: readonly ClanMembership[]) => Promise<ClanEventsDesk[]>;
 }) {
   const user = SessionContext.useSelector(selectUser);
   const managed = SessionContext.useSelector(selectManagedClans, sameClans);
   if (!user) return null;
   // A new chart when the managed clans or their names change (Refresh stats, a promotion, a rename).
   const key = managed.map((m) => `${m.clan_id}:${m.name}`).join(',');
-  return managed.length > 0 ? <ManagerDashboard key={key} managed={managed} loadGames={loadGames} loadDesks={loadDesks} /> : <Dashboard loadGames={loadGames} />;
+  return managed.length > 0 ? (
+    <ManagerDashboard key={key} managed={managed} loadGames={loadGames} loadDesks={loadDesks} loadEvents={loadEvents} />
+  ) : (
+    <Dashboard loadGames={loadGames} loadEvents={loadEvents} />
+  );
 }
 
 /** The dashboard of a manager: the clanDesks chart over the managed clans, shown through Dashboard. */
@@ -46,22 +57,35 @@ function ManagerDashboard({
   managed,
   loadGames,
   loadDesks,
+  loadEvents,
 }: {
   managed: readonly ClanMembership[];
   loadGames: () => Promise<LobbyGame[]>;
   loadDesks: (clans: readonly ClanMembership[]) => Promise<ClanDesk[]>;
+  loadEvents: (clans: readonly ClanMembership[]) => Promise<ClanEventsDesk[]>;
 }) {
   const desks = useClanDesks(managed, loadDesks);
-  return <Dashboard loadGames={loadGames} desks={desks} />;
+  return <Dashboard loadGames={loadGames} loadEvents={loadEvents} desks={desks} />;
 }
 
 /** The dashboard's panels; `desks` (a manager's) adds the getting-started steps and Clan Games. */
-function Dashboard({ loadGames, desks }: { loadGames: () => Promise<LobbyGame[]>; desks?: ReturnType<typeof useClanDesks> }) {
+function Dashboard({
+  loadGames,
+  loadEvents,
+  desks,
+}: {
+  loadGames: () => Promise<LobbyGame[]>;
+  loadEvents: (clans: readonly ClanMembership[]) => Promise<ClanEventsDesk[]>;
+  desks?: ReturnType<typeof useClanDesks>;
+}) {
   const user = SessionContext.useSelector(selectUser);
   const refreshing = SessionContext.useSelector(selectIsRefreshing);
+  const memberships = SessionContext.useSelector(selectClanMemberships, sameClans);
   const session = SessionContext.useActorRef();
   if (!user) return null;
   const clans = user.clan_memberships_list;
+  // A new Clan Events chart when the clans or their names change (a join, a leave, a rename).
+  const clansKey = memberships.map((m) => `${m.clan_id}:${m.name}`).join(',');
   return (
     <div className="dashboard">
       <header className="welcome panel">
@@ -77,6 +101,7 @@ function Dashboard({ loadGames, desks }: { loadGames: () => Promise<LobbyGame[]>
       {desks && <GettingStartedList desks={desks} />}
       <div className="widgets">
         {desks && <ClanGames desks={desks} />}
+        {memberships.length > 0 && <ClanEventsWidget key={clansKey} clans={memberships} loadEvents={loadEvents} />}
         <article className="widget panel">
           <h2>My Profile</h2>
           <p>Update your linked IGNs, manage your clans and view your stats.</p>

@@ -229,7 +229,7 @@ function EventList({ clanId, tab, go, isManager, create, edit, remove }: { clanI
                 <th scope="col">Status</th>
                 <th scope="col">Teams</th>
                 <th scope="col">Game</th>
-                <th scope="col">{isManager ? 'Actions' : 'Sign-ups'}</th>
+                <th scope="col">{isManager ? 'Actions' : 'Sign-ups & Draft'}</th>
               </tr>
             </thead>
             <tbody>
@@ -266,19 +266,18 @@ function EventRow({ clanId, event, now, go, isManager, edit, remove }: { clanId:
         </span>
       </td>
       <td data-label="Status">
-        <span className={`badge badge--${status.toLowerCase()}`}>{status}</span>{' '}
-        {/* The captains' draft room, for every member (docs/client.md §14). */}
-        <Link className="btn btn--small" to={draftPath(clanId, event.id)} aria-label={`Draft room of ${event.name}`}>
-          Draft
-        </Link>
+        <span className={`badge badge--${status.toLowerCase()}`}>{status}</span>
       </td>
       <td data-label="Teams">{event.team_count}</td>
       <td data-label="Game">{event.game_id ? 'Created' : 'Not set up'}</td>
       {!isManager && (
         <td className="cards-sm__actions">
-          <button type="button" className="btn btn--small" onClick={() => go({ view: 'signups', eventId: event.id })}>
-            Sign-ups
-          </button>
+          <div className="row">
+            <button type="button" className="btn btn--small" onClick={() => go({ view: 'signups', eventId: event.id })}>
+              Sign-ups
+            </button>
+            <DraftLink clanId={clanId} event={event} />
+          </div>
         </td>
       )}
       {isManager && (
@@ -287,6 +286,7 @@ function EventRow({ clanId, event, now, go, isManager, edit, remove }: { clanId:
             <button type="button" className="btn btn--small" onClick={() => go({ view: 'signups', eventId: event.id })}>
               Sign-ups
             </button>
+            <DraftLink clanId={clanId} event={event} />
             <button type="button" className="btn btn--small" onClick={() => go({ view: 'teams', eventId: event.id })}>
               Manage Teams
             </button>
@@ -320,5 +320,18 @@ function EventRow({ clanId, event, now, go, isManager, edit, remove }: { clanId:
         </td>
       )}
     </tr>
+  );
+}
+
+/**
+ * The captains' draft room of an event, for every member (docs/client.md §14), beside Sign-ups in
+ * the row's actions: 'Draft', or 'Draft live now' (highlighted) while the event's draft runs.
+ */
+function DraftLink({ clanId, event }: { clanId: number; event: ClanEvent }) {
+  const live = event.draft_status === 'running';
+  return (
+    <Link className={live ? 'btn btn--small btn--primary' : 'btn btn--small'} to={draftPath(clanId, event.id)} aria-label={live ? `Draft live now: draft room of ${event.name}` : `Draft room of ${event.name}`}>
+      {live ? 'Draft live now' : 'Draft'}
+    </Link>
   );
 }

@@ -12,6 +12,7 @@ import { Avatar } from '../../ui/Avatar';
 import { EditDeleteButtons } from '../../ui/RowActions';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { Spinner } from '../../ui/Spinner';
+import { clanManagePath } from '../../base/paths';
 import {
   PROFILE_TEXTS,
   linkEach,
@@ -59,8 +60,8 @@ function formatJoined(iso: string): string {
  * /profile, account management (docs/client.md §3; docs/game-rules.md §6, §13): 'Loading profile
  * data...' while the user is absent; the username and linked IGNs (Edit/Delete always shown on
  * touch screens and phones; with a mouse on a wide screen revealed on hover or keyboard focus, and
- * not clickable while hidden); Link New IGNs; clan membership cards (Manage Clan for Admin/Owner, Leave
- * Clan otherwise); Create New Clan (disabled at the clan limit); the Account & Security panel with
+ * not clickable while hidden); Link New IGNs; clan membership cards (Clan Events, the clan's event list, for
+ * every role; Manage Clan for Admin/Owner, Leave Clan otherwise); Create New Clan (disabled at the clan limit); the Account & Security panel with
  * the Discord username, Logout and Log out everywhere (every session of the user, docs/server.md
  * §8; both go to / like the documented Logout). Every modal is a confirmAction flow; a success
  * refreshes the session's user.
@@ -170,20 +171,26 @@ function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
                     <dt>Joined</dt>
                     <dd>{formatJoined(m.joined_at)}</dd>
                   </dl>
-                  {isManagerRole(m.role) ? (
-                    <Link className="btn btn--primary btn--small" to={`/clans/manage/${m.clan_id}`}>
-                      Manage Clan
+                  <div className="row clan-card__actions">
+                    {/* Every member's way to the events, their Sign-ups and the draft room (docs/client.md §3). */}
+                    <Link className="btn btn--small" to={clanManagePath(m.clan_id, { tab: 'events', events: { view: 'list' } })} aria-label={`Clan Events of ${m.name}`}>
+                      Clan Events
                     </Link>
-                  ) : (
-                    <button
-                      type="button"
-                      className="btn btn--danger btn--small"
-                      aria-label={`Leave Clan ${m.name}`}
-                      onClick={() => leaveFlow.send({ type: 'confirm.open', subject: { clanId: m.clan_id, userId: user.id, name: m.name } })}
-                    >
-                      Leave Clan
-                    </button>
-                  )}
+                    {isManagerRole(m.role) ? (
+                      <Link className="btn btn--primary btn--small" to={`/clans/manage/${m.clan_id}`}>
+                        Manage Clan
+                      </Link>
+                    ) : (
+                      <button
+                        type="button"
+                        className="btn btn--danger btn--small"
+                        aria-label={`Leave Clan ${m.name}`}
+                        onClick={() => leaveFlow.send({ type: 'confirm.open', subject: { clanId: m.clan_id, userId: user.id, name: m.name } })}
+                      >
+                        Leave Clan
+                      </button>
+                    )}
+                  </div>
                 </li>
               ))}
             </ul>
