@@ -248,7 +248,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     },
   },
   {
-    method: 'post', path: `${CLAN}/tasks/upload_csv`, tag: 'tasks', access: 'manager', summary: 'Imports tasks from a CSV file (description,difficulty); 413 over 1 MiB.',
+    method: 'post', path: `${CLAN}/tasks/upload_csv`, tag: 'tasks', access: 'manager', summary: 'Imports tasks from a CSV file (description,difficulty); 413 over 1 MiB; 503 with Retry-After after 10 s waiting for an upload slot.',
     body: { multipart: { file: { type: 'string', contentMediaType: 'text/csv', description: 'The CSV file, at most 1 MiB.' } }, required: ['file'] },
     answer: named('CsvUploadAnswer', CsvUploadAnswerSchema),
   },
@@ -282,7 +282,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
 
   // Task proof and review (docs/server.md §9).
   {
-    method: 'post', path: `${GAME_ID}/submissions`, tag: 'submissions', access: 'member', status: 201, summary: "Submits a screenshot as proof of the team's task (8 MiB; 413 over).",
+    method: 'post', path: `${GAME_ID}/submissions`, tag: 'submissions', access: 'member', status: 201, summary: "Submits a screenshot as proof of the team's task (8 MiB; 413 over; 503 with Retry-After after 10 s waiting for an upload slot).",
     body: {
       multipart: {
         team_id: { type: 'string', pattern: '^[1-9][0-9]{0,9}$', description: 'The team the proof is for.' },
@@ -335,7 +335,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'delete', path: `${EVENT}/signups/{signupId}`, tag: 'signups', access: 'member', summary: 'Withdraws a sign-up (its owner while open, or a manager); a placed sign-up leaves its team.', answer: Ok },
   { method: 'put', path: `${EVENT}/signups/{signupId}`, tag: 'signups', access: 'manager', summary: "Sets a sign-up's score (0..1,000,000, or null).", body: named('ScoreBody', ScoreBodySchema), answer: named('SignupAnswer', SignupAnswerSchema) },
   {
-    method: 'post', path: `${EVENT}/signups/scores`, tag: 'signups', access: 'manager', summary: 'Sets scores from a CSV file (ign,score); 413 over 1 MiB.',
+    method: 'post', path: `${EVENT}/signups/scores`, tag: 'signups', access: 'manager', summary: 'Sets scores from a CSV file (ign,score); 413 over 1 MiB; 503 with Retry-After after 10 s waiting for an upload slot.',
     body: { multipart: { file: { type: 'string', contentMediaType: 'text/csv', description: 'CSV with a header naming ign and score.' } }, required: ['file'] },
     answer: named('ScoreImportAnswer', ScoreImportAnswerSchema),
   },
@@ -346,7 +346,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
 
   {
     method: 'post', path: '/api/dink/{token}', tag: 'dink', access: 'public', status: 204,
-    summary: "Dink's webhook: multipart payload_json (+ optional PNG or JPEG file, at most 8 MiB) or application/json; 204 whatever it matched, judged as docs/server.md §13 says.",
+    summary: "Dink's webhook: multipart payload_json (+ optional PNG or JPEG file, at most 8 MiB) or application/json; 204 whatever it matched, judged as docs/server.md §13 says; 503 with Retry-After after 10 s waiting for an upload slot.",
     body: {
       multipart: {
         payload_json: { type: 'string', contentMediaType: 'application/json', description: "Dink's JSON (type, playerName, dinkAccountHash, extra)." },
