@@ -27,6 +27,8 @@ export const PROOF_VIEW_TEXTS = {
   reviewFailed: 'Failed to review the submission.',
   undoFailed: 'Failed to undo the review.',
   emptyQueue: 'No submissions waiting for review.',
+  /** In place of the image of a Dink proof whose post had no screenshot (docs/server.md §13). */
+  noScreenshot: 'No screenshot was sent',
 } as const;
 
 /** Why a chosen file cannot be sent (its type as the browser reports it, its size), or null. */

@@ -180,7 +180,8 @@ export const RulesAnswerSchema = v.object({
  * A submission (docs/server.md §9); times ISO; image_url/thumb_url are same-origin paths.
  * `source` 'upload' (a member sent it) or 'dink' (made from a Dink post, docs/server.md §13),
  * `evidence` what the Dink post said (null for uploads), `auto` true when approved automatically
- * (reviewer null).
+ * (reviewer null), `screenshot` false for a Dink submission whose post had no screenshot (or one
+ * that did not decode): its image is a plain stand-in, so screens show the evidence instead.
  */
 export const SubmissionSchema = v.object({
   id: v.number(),
@@ -203,6 +204,8 @@ export const SubmissionSchema = v.object({
   source: v.picklist(SUBMISSION_SOURCES),
   evidence: EvidenceSchema,
   auto: v.boolean(),
+  /** Whether a screenshot was sent (absent: yes); the server always says. */
+  screenshot: v.optional(v.boolean()),
 });
 export type Submission = v.InferOutput<typeof SubmissionSchema>;
 

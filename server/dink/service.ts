@@ -6,7 +6,7 @@ import type { Deps } from '../http/context';
 import { nowIso } from '../db/connect';
 import { redisChannelKey } from '../redis';
 import { findGame, insertLog, storedOverrideTask, storedTaskState, updateGame } from '../games/repository';
-import { insertSubmission } from '../submissions/repository';
+import { STAND_IN_KEY_MARK, insertSubmission } from '../submissions/repository';
 import { processProofImage, type ProcessedImage } from '../submissions/images';
 import { announceReview } from '../discord/outbox';
 import { parseStoredRule } from '../tasks/repository';
@@ -230,7 +230,9 @@ async function makeSubmission(deps: Deps, receipt: DinkReceipt, reading: DinkRea
   const screenshot = image !== null;
   const stored = image ?? (await placeholderImage());
   const stem = `proofs/dink/${receipt.link.event_id}/${crypto.randomBytes(12).toString('hex')}`;
-  const keys = { image: `${stem}.${stored.imageType.split('/')[1] ?? 'bin'}`, thumb: `${stem}.thumb.webp` };
+  // A stand-in's keys say so: the submission then reads `screenshot: false`.
+  const mark = screenshot ? '' : STAND_IN_KEY_MARK;
+  const keys = { image: `${stem}${mark}.${stored.imageType.split('/')[1] ?? 'bin'}`, thumb: `${stem}${mark}.thumb.webp` };
   await images.put(keys.image, stored.image, stored.imageType);
   await images.put(keys.thumb, stored.thumb, stored.thumbType);
   try {

@@ -11,6 +11,12 @@ export type SubmissionRow = Selectable<SubmissionsTable>;
 const imageUrl = (id: number) => `/api/submissions/${id}/image`;
 const thumbUrl = (id: number) => `/api/submissions/${id}/thumb`;
 
+/**
+ * What the storage keys of a Dink post's stand-in image carry (docs/server.md §13): a submission
+ * whose image key has it was sent without a screenshot (the Submission shape's `screenshot: false`).
+ */
+export const STAND_IN_KEY_MARK = '.stand-in';
+
 /** The submissions with their team, sender and reviewer joined (the Submission shape's sources). */
 function submissionQuery(db: Db) {
   return db.selectFrom('submissions')
@@ -46,6 +52,7 @@ function toSubmission(r: Joined): Submission {
     source: r.source === 'dink' ? 'dink' : 'upload',
     evidence: r.evidence_type !== null && isDinkType(r.evidence_type) ? { type: r.evidence_type, summary: r.evidence_summary ?? '' } : null,
     auto: r.auto === 1,
+    screenshot: !(r.source === 'dink' && r.image_key.includes(STAND_IN_KEY_MARK)),
   };
 }
 

@@ -8,6 +8,8 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { ApiClient } from '../support/api';
 import { openSignedIn } from '../support/e2e';
+import { connect } from '../support/liveSocket';
+import { DESKTOP, PHONE, expectNoSidewaysScroll } from '../support/layout';
 
 /**
  * Proof from Dink (docs/server.md §13, docs/client.md §7), in headless Chromium against the real
@@ -18,6 +20,9 @@ import { openSignedIn } from '../support/e2e';
  * PNG screenshot, sent to the link as Dink sends it (multipart `payload_json` + `file`), makes
  * the team's task approved on the Leader's screen without a referee, and the Leader rolls. The
  * panel's 'Pinned accounts' then lists the Leader's account, and the manager clears the pin.
+ * A matching post without a screenshot (application/json, no file) waits in the Reviews tab as
+ * 'No screenshot was sent' with its evidence, never a blank stand-in image, and after a denial the
+ * Leader's task shows the same, at 1280x800 and 375x812.
  */
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -170,5 +175,88 @@ run.each(backends())('proof from Dink approves a task in Chromium (%s)', (backen
     expect((await ownerApi.get(`/api/clan/${clanId}/events/${eventId}/dink/accounts`)).body).toEqual({ accounts: [] });
     expect(manager.errors).toEqual([]);
     expect(leader.errors).toEqual([]);
+  });
+  it('a matching post without a screenshot reads "No screenshot was sent" with its evidence in Reviews and, once denied, on the team\'s task (1280x800 and 375x812)', { timeout: 180_000 }, async () => {
+    // --- Setup through the API: a pool whose every task has the LOOT rule, one team, a proof-required game, a Dink link without auto-approve.
+    const ownerApi = new ApiClient(suite.url);
+    const ownerMe = await ownerApi.onboard('ShotlessBoss', ['ShotlessBoss'], { role: 'Owner', clan_name: 'Shotless Legion' });
+    const clanId: number = ownerMe.clan_memberships_list[0].clan_id;
+    const leadApi = new ApiClient(suite.url);
+    const leadMe = await leadApi.onboard('GreenLead', ['GreenLeader'], { role: 'Member', clan_id: clanId });
+    for (const tier of TIERS)
+      for (let i = 1; i <= 8; i += 1) expect((await ownerApi.post(`/api/clan/${clanId}/tasks`, { description: `Get a Dragon warhammer (${tier} ${i})`, difficulty: tier, auto_rule: RULE })).status).toBe(200);
+    const eventId: number = (await ownerApi.post(`/api/clan/${clanId}/events/`, { name: 'Shotless Night', start_datetime: new Date(Date.now() + 3_600_000).toISOString() })).body.event.id;
+    const teamId: number = (await ownerApi.post(`/api/clan/${clanId}/events/${eventId}/teams/`, { name: 'Green Goblins', color: '#228833' })).body.team.id;
+    expect((await ownerApi.post(`/api/clan/${clanId}/events/${eventId}/teams/${teamId}/members`, { osrs_ign_id: leadMe.igns[0].id, role: 'Leader' })).status).toBe(200);
+    const created = await ownerApi.post(`/api/clan/${clanId}/events/${eventId}/game/`, { ...DEFAULT_SETTINGS, proof_required: true });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const gameId: number = created.body.game.id;
+    const gamePath = `/api/clan/${clanId}/events/${eventId}/game/${gameId}`;
+    expect((await ownerApi.put(`${gamePath}/status`, { status: 'in-progress' })).status).toBe(200);
+    const link = await ownerApi.post(`/api/clan/${clanId}/events/${eventId}/dink`, {});
+    expect(link.status, JSON.stringify(link.body)).toBe(200);
+    const dinkUrl: string = link.body.dink.url;
+    const greenState = async () => (await ownerApi.get(gamePath)).body.game.team_states[0];
+
+    // --- The Leader rolls (over a socket) until Green stands on a task.
+    const w = await connect(suite.url, 'green-leader', leadApi);
+    try {
+      await w.join(gameId, true);
+      const ign = leadMe.igns[0].id as number;
+      for (let i = 0; i < 10 && (await greenState()).task_state !== 'open'; i += 1) {
+        const before = (await greenState()).position_history.length;
+        w.socket.emit('roll_dice', { game_id: gameId, team_id: teamId, performer_ign_id: ign });
+        await expect.poll(async () => (await greenState()).position_history.length, { timeout: 10_000 }).toBeGreaterThan(before);
+      }
+    } finally {
+      w.close();
+    }
+    const square: number = (await greenState()).current_position;
+    expect((await greenState()).task_state).toBe('open');
+
+    // --- Dink posts a matching LOOT as plain JSON, without a file: a pending submission that says no screenshot came.
+    const res = await fetch(dinkUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(lootPost('GreenLeader', 'Dragon warhammer')) });
+    expect(res.status).toBe(204);
+    await expect.poll(async () => (await ownerApi.get(`${gamePath}/submissions`)).body.submissions.length, { timeout: 10_000 }).toBe(1);
+    const [sub] = (await ownerApi.get(`${gamePath}/submissions`)).body.submissions;
+    expect(sub).toMatchObject({ source: 'dink', status: 'pending', screenshot: false, evidence: { type: 'LOOT' } });
+    const evidence = `Loot: ${sub.evidence.summary}`;
+
+    // --- The manager's Reviews tab: the card says so and shows the evidence; no thumbnail to open.
+    for (const viewport of [DESKTOP, PHONE]) {
+      const manager = await personContext(ownerApi);
+      await manager.page.setViewportSize(viewport);
+      await manager.page.goto(`${suite.url}/clans/manage/${clanId}`);
+      await manager.page.getByRole('tab', { name: /^Reviews/ }).click();
+      const card = manager.page.getByTestId('review-card');
+      await card.waitFor();
+      const none = card.getByTestId('review-no-screenshot');
+      await none.getByText('No screenshot was sent', { exact: true }).waitFor();
+      expect(await none.getByTestId('proof-none-evidence').textContent()).toBe(evidence);
+      expect(await card.getByRole('button', { name: /View full size/ }).count()).toBe(0);
+      expect(await card.locator('img').count()).toBe(0);
+      await expectNoSidewaysScroll(manager.page, `Reviews at ${viewport.width}`);
+      await card.scrollIntoViewIfNeeded();
+      await manager.page.screenshot({ path: `/tmp/shots/reviews-no-screenshot-${viewport.width}.png` });
+      expect(manager.errors).toEqual([]);
+    }
+
+    // --- Denied: the Leader's task shows the reason and, instead of an image, the same words and evidence.
+    expect((await ownerApi.put(`/api/clan/${clanId}/submissions/${sub.id}/review`, { decision: 'deny', reason: 'Send a screenshot' })).status).toBe(200);
+    for (const viewport of [DESKTOP, PHONE]) {
+      const leader = await personContext(leadApi);
+      await leader.page.setViewportSize(viewport);
+      await leader.page.goto(`${suite.url}/games/clan/${clanId}/events/${eventId}/game/${gameId}`);
+      const denial = leader.page.getByTestId('proof-denial');
+      await denial.getByText('Send a screenshot', { exact: false }).waitFor();
+      const none = denial.getByTestId('proof-no-screenshot');
+      await none.getByText('No screenshot was sent', { exact: true }).waitFor();
+      expect(await none.getByTestId('proof-none-evidence').textContent()).toBe(evidence);
+      expect(await denial.locator('img').count()).toBe(0);
+      await denial.scrollIntoViewIfNeeded();
+      await leader.page.screenshot({ path: `/tmp/shots/proof-no-screenshot-${viewport.width}.png` });
+      expect(leader.errors).toEqual([]);
+    }
+    expect(square).toBeGreaterThan(1);
   });
 });

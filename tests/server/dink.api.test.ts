@@ -194,7 +194,7 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     expect(await outcome(game, url, post, await png())).toBe('submitted');
     const [sub] = await submissions(game);
     expect(sub).toMatchObject({
-      source: 'dink', evidence: { type: 'QUEST', summary: 'Quest complete: Dragon Slayer I' }, auto: false, status: 'pending', reviewer: null,
+      source: 'dink', evidence: { type: 'QUEST', summary: 'Quest complete: Dragon Slayer I' }, auto: false, status: 'pending', reviewer: null, screenshot: true,
       square_index: square, submitted_by: { ign: 'Iron Bob', username: `dink-bob-${backend}` }, team_id: game.team1,
     });
     expect((await stateOf(game)).task_state).toBe('submitted');
@@ -217,7 +217,7 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     form.append('image', new Blob([new Uint8Array(await png())], { type: 'image/png' }), 'proof.png');
     const upload = await cast.member.call('POST', `${game.path}/submissions`, form);
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
-    expect(upload.body.submission).toMatchObject({ source: 'upload', evidence: null, auto: false });
+    expect(upload.body.submission).toMatchObject({ source: 'upload', evidence: null, auto: false, screenshot: true });
   });
 
   it('auto-approve with a screenshot: approved at once (auto, no reviewer, logged), the Leader rolls; without a screenshot it waits for a person', async () => {
@@ -226,14 +226,15 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     await ruleHere(game, { type: 'LOOT', names: ['Dragon warhammer'], min: 1 });
     expect(await outcome(game, url, fresh(fixture('LOOT')))).toBe('submitted');
     const [waiting] = await submissions(game);
-    expect(waiting).toMatchObject({ status: 'pending', auto: false, source: 'dink' });
+    // Sent without a screenshot: the submission says so (its image is a plain stand-in).
+    expect(waiting).toMatchObject({ status: 'pending', auto: false, source: 'dink', screenshot: false });
     expect((await cast.owner.put(`/api/clan/${cast.clanId}/submissions/${waiting.id}/review`, { decision: 'deny', reason: 'No screenshot' })).status).toBe(200);
 
     const mark = w.got.length;
     expect(await outcome(game, url, fresh(fixture('LOOT')), await png())).toBe('approved');
     const [approved] = await submissions(game);
     expect(approved).toMatchObject({
-      status: 'approved', auto: true, reviewer: null, source: 'dink',
+      status: 'approved', auto: true, reviewer: null, source: 'dink', screenshot: true,
       evidence: { type: 'LOOT', summary: 'Dragon warhammer x1, Bones x1 from Lizardman shaman' },
     });
     expect(approved.reviewed_at).not.toBeNull();

@@ -15,6 +15,7 @@ import { Spinner } from '../../ui/Spinner';
 import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
 import { isLightboxOpen } from '../../../machines/lightbox.selectors';
 import { DINK_TYPE_LABELS } from '../dink/dinkTexts';
+import { hasScreenshot, NoScreenshot } from '../dink/NoScreenshot';
 
 /** The referee calls of the Reviews tab (docs/server.md §9), replaceable in tests. */
 export interface ReviewEffects {
@@ -103,7 +104,9 @@ const isTyping = (target: EventTarget | null) =>
 /**
  * The Reviews tab of clan management (docs/server.md §9, managers): pending submissions
  * of the clan's games oldest first, each with the team colour, square and task, the whole
- * screenshot as a thumbnail (opening the lightbox, which steps through the queue's images), the note, who sent it and how long it has waited; Approve, Deny with
+ * screenshot as a thumbnail (opening the lightbox, which steps through the queue's images), or for
+ * a Dink proof sent without one 'No screenshot was sent' and its evidence, the note, who sent it
+ * and how long it has waited; Approve, Deny with
  * a required reason, keyboard shortcuts (J/K move, A approve, D deny), Undo for 5 minutes, live
  * arrivals, and an optional sound (off by default). Each card says where the proof came from
  * (an upload, or Dink with the post's evidence beside the image); submissions approved
@@ -127,7 +130,9 @@ export function ReviewsTab({ queue }: { queue: ReviewQueueRef }) {
   const denyOpen = useSelector(queue, sel.isDenyOpen);
   const lightbox = useLightbox();
   const viewing = useSelector(lightbox, isLightboxOpen);
-  const images = useMemo(() => items.map(proofImageOf), [items]);
+  // The lightbox steps through the screenshots only; a Dink proof sent without one has none to show.
+  const shots = useMemo(() => items.filter(hasScreenshot), [items]);
+  const images = useMemo(() => shots.map(proofImageOf), [shots]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -184,13 +189,13 @@ export function ReviewsTab({ queue }: { queue: ReviewQueueRef }) {
       )}
       {listed && items.length > 0 && (
         <ol className="reviews__list" aria-label="Submissions waiting for review" data-testid="reviews-list">
-          {items.map((s, i) => (
+          {items.map((s) => (
             <ReviewCard
               key={s.id}
               submission={s}
               lightbox={lightbox}
               images={images}
-              index={i}
+              index={shots.indexOf(s)}
               now={now}
               selected={s.id === selectedId}
               busy={busy}
@@ -255,7 +260,7 @@ function ReviewCard({
 }: {
   submission: Submission;
   lightbox: LightboxRef;
-  /** The queue's images, this card's at `index`. */
+  /** The queue's screenshots, this card's at `index` (-1: it has none). */
   images: LightboxImage[];
   index: number;
   now: number;
@@ -276,7 +281,7 @@ function ReviewCard({
       data-id={s.id}
       onClick={onSelect}
     >
-      <LightboxThumb lightbox={lightbox} images={images} index={index} thumb={s.thumb_url} />
+      {hasScreenshot(s) ? <LightboxThumb lightbox={lightbox} images={images} index={index} thumb={s.thumb_url} /> : <NoScreenshot evidence={s.evidence} testId="review-no-screenshot" />}
       <div className="review-card__body">
         <p className="review-card__team">
           <span className="team-positions__swatch" style={{ background: s.team_color }} aria-hidden="true" /> <strong>{s.team_name}</strong> · Square {s.square_index}

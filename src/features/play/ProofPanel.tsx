@@ -13,6 +13,7 @@ import { TaskStateBadge } from './TaskStateBadge';
 import { useNow } from '../../base/useNow';
 import { DialogButtons, Modal } from '../../ui/Modal';
 import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
+import { hasScreenshot, NoScreenshot } from '../dink/NoScreenshot';
 import type { GamePlayRef } from './GamePanels';
 import { DINK_SENDS_PROOF } from '../dink/dinkTexts';
 import { currentTaskOf, RELIEF_VIEW_TEXTS } from '../../../contract/game/reliefView';
@@ -164,7 +165,7 @@ export function ProofControls({
       {denial && (
         <div className="team-task__denial" data-testid="proof-denial">
           <Notice tone="error">{denialText(denial, now)}</Notice>
-          <LightboxThumb lightbox={lightbox} images={denied} index={0} thumb={denial.thumb_url} />
+          {hasScreenshot(denial) ? <LightboxThumb lightbox={lightbox} images={denied} index={0} thumb={denial.thumb_url} /> : <NoScreenshot evidence={denial.evidence} testId="proof-no-screenshot" />}
         </div>
       )}
       {children}
@@ -256,7 +257,7 @@ function ProofDialog({ proof, task, lightbox }: { proof: ProofRef; task: ProofTa
               <Notice tone="error" testId="proof-denied">
                 Your last proof for square {latest.square_index} was denied{latest.reviewer ? ` by ${latest.reviewer.username}` : ''}: {latest.reason ?? ''}
               </Notice>
-              {denied.length > 0 && <LightboxThumb lightbox={lightbox} images={denied} index={0} thumb={latest.thumb_url} />}
+              {denied.length > 0 && (hasScreenshot(latest) ? <LightboxThumb lightbox={lightbox} images={denied} index={0} thumb={latest.thumb_url} /> : <NoScreenshot evidence={latest.evidence} testId="proof-no-screenshot" />)}
               <div className="row dialog__actions">
                 <button type="button" className="btn" onClick={close}>
                   Cancel
