@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { parse } from 'csv-parse/sync';
 import { backends } from '../support/server';
 import { useServerSuite } from '../support/suite';
 import { ApiClient } from '../support/api';
@@ -110,6 +111,11 @@ describe.each(backends())('relief (%s)', (backend) => {
     expect([...draw.candidate_ids].sort((a: number, b: number) => a - b)).toEqual(draw.candidate_ids);
     const [{ dice_seed: drawSeed }] = await directSql(suite.env, 'SELECT dice_seed FROM games WHERE id = ?', [game.gameId]);
     expect(draw.candidate_ids[await reliefIndex(drawSeed, game.gameId, game.team1, 1, draw.candidate_ids.length)]).toBe(draw.task_id);
+    // ... and the history's CSV has it as a row of kind relief, with the square and the task drawn.
+    const csvRows = parse(await (await fetch(`${suite.url}/api/public/game/${game.gameId}/history.csv`)).text(), { columns: true }) as Record<string, string>[];
+    expect(csvRows.filter((r) => r.kind === 'relief')).toEqual([
+      { at: draw.at, team: 'Red Team', kind: 'relief', roll_index: '', die: '', from: String(team.current_position), landing: '', to: String(team.current_position), via: first },
+    ]);
 
     // The new task starts now: asking again at once is too early.
     expect(await ask(leader, game, game.team1)).toBe(RELIEF_MESSAGES.tooEarly(6));

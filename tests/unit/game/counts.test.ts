@@ -107,6 +107,23 @@ describe('rolls, reverts and turns (contract/game/counts)', () => {
     );
   });
 
+  it('the CSV lists relief draws among the moves by time, kind relief with the square and the task drawn (in via)', () => {
+    const history: GameHistory = {
+      game: { id: 1, event_name: 'E', clan_name: 'C', board_size: SIZE, status: 'in-progress', winners: [], dice_commitment: 'x', dice_seed: null },
+      teams: [{ team_id: 1, name: 'Red', color: '#ff0000' }],
+      moves: [
+        { at: '2026-01-01T10:00:00.000Z', team_id: 1, kind: 'roll', roll_index: 1, die: 3, from: 1, landing: 4, to: 14, via: 'ladder' },
+        { at: '2026-01-01T14:00:00.000Z', team_id: 1, kind: 'roll', roll_index: 2, die: 2, from: 14, landing: 16, to: 16, via: null },
+      ],
+      reviews: [],
+      reliefs: [{ at: '2026-01-01T12:00:00.000Z', team_id: 1, k: 1, square_index: 14, candidate_ids: [5, 6], task_id: 6, description: '=Kill 5 goblins' }],
+    };
+    const rows = parse(historyCsv(history), { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r.kind)).toEqual(['roll', 'relief', 'roll']);
+    expect(rows[1]).toEqual({ at: '2026-01-01T12:00:00.000Z', team: 'Red', kind: 'relief', roll_index: '', die: '', from: '14', landing: '', to: '14', via: "'=Kill 5 goblins" });
+    expect(rows[0].via).toBe('ladder');
+  });
+
   it('a revert with no roll of its team before it undoes nothing', () => {
     expect(moveRoles([{ team_id: 1, kind: 'revert' }, { team_id: 1, kind: 'roll' }])).toEqual([
       { kind: 'revert', undoes: null },
