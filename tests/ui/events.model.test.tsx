@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { expect } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from '@testing-library/react';
 import { FakeEffects, teamsEffects } from '../support/effects';
 import { renderEventsTab } from '../support/eventsTab';
 import { dialog, expectAlerts, expectClosedRows, expectFailed, expectProcessing, expectSucceeded, failing, fieldChanges, modalExecutors, modalSuite, modalTexts, replaceText, rulesReached, touchedRule, untypedRule } from '../support/confirmActionModel';
@@ -16,7 +17,7 @@ import {
 } from '../../contract/event';
 import type { EventsEffects } from '../../src/features/events/EventsTab';
 import { validateEventDraft } from '../../src/features/events/EventFormFields';
-import { asEventDraft, editEventDraft, eventBody, newEventDraft } from '../../src/features/events/eventForm';
+import { EVENT_FORM_TEXTS, asEventDraft, editEventDraft, eventBody, newEventDraft } from '../../src/features/events/eventForm';
 
 /**
  * Model-based test of the confirmAction chart (docs/flows.md §3) through the
@@ -217,4 +218,25 @@ modalSuite('confirmAction chart through the Events tab', USES, {
       expect(successes.some((p) => p.steps.some((st) => st.state.matches('succeeded') && !st.state.context.draft.end && st.state.context.draft.start))).toBe(true);
     },
   },
+});
+
+describe('sign-ups in the schedule form (docs/server.md §16: create takes signups_open and signups_close_at)', () => {
+  afterEach(cleanup);
+
+  it('schedules an event with sign-ups open until a close time; the edit form leaves sign-ups alone', async () => {
+    const w = await renderTab();
+    await w.user.click(screen.getByRole('button', { name: 'Create New Event' }));
+    const d = await screen.findByRole('dialog');
+    await replaceText(w, within(d).getByLabelText(LABELS.name), 'Summer Ladder');
+    fireEvent.change(within(d).getByLabelText(LABELS.start), { target: { value: '2099-03-01T18:00' } });
+    expect(within(d).queryByLabelText(EVENT_FORM_TEXTS.signupsClose)).toBeNull();
+    await w.user.click(within(d).getByLabelText(EVENT_FORM_TEXTS.signupsOpen));
+    fireEvent.change(within(d).getByLabelText(EVENT_FORM_TEXTS.signupsClose), { target: { value: '2099-02-28T18:00' } });
+    await w.user.click(within(d).getByRole('button', { name: 'Schedule Event' }));
+    expect(w.fx.calls('scheduleEvent')).toEqual([
+      [CLAN_ID, { name: 'Summer Ladder', type: 'Snakes and Ladders', start_datetime: '2099-03-01T18:00:00.000Z', end_datetime: null, signups_open: true, signups_close_at: '2099-02-28T18:00:00.000Z' }],
+    ]);
+    expect(eventBody(newEventDraft())).toMatchObject({ signups_open: false });
+    expect(eventBody(editEventDraft(EXISTING))).not.toHaveProperty('signups_open');
+  });
 });

@@ -173,7 +173,7 @@ describe('the client forms apply the same rule before sending', () => {
     expect(teamFormError({ name: '\u200B', color: '#000000' })).toBe(TEAM_NAME_REQUIRED);
     expect(teamFormError({ name: 'Red\u0000', color: '#000000' })).toBe(ctl('Team name', 'name'));
     expect(teamFormError({ name: 'Red', color: '#000000' })).toBeNull();
-    const event = { name: 'Bingo', start: '2099-02-01T10:00', end: '', originalStart: null, originalStartIso: null };
+    const event = { name: 'Bingo', start: '2099-02-01T10:00', end: '', originalStart: null, originalStartIso: null, signupsOpen: false, signupsCloseAt: '' };
     expect(eventFormError(event, Date.now())).toBeNull();
     expect(eventFormError({ ...event, name: '\u202E' }, Date.now())).toBe(EVENT_REQUIRED);
     expect(eventFormError({ ...event, name: 'Bin\u0085go' }, Date.now())).toBe(ctl('Event name', 'name'));

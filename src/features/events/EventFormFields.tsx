@@ -5,7 +5,7 @@ import { EVENT_NAME_MAX, START_SLACK_MS } from '../../../contract/event';
 import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
 import { Notice } from '../../ui/Notice';
 import { useTouched } from '../../ui/useTouched';
-import { centralTimeNote, eventFormError, utcInputAt, type EventDraft } from './eventForm';
+import { EVENT_FORM_TEXTS, centralTimeNote, eventFormError, utcInputAt, type EventDraft } from './eventForm';
 
 /** confirmAction `validate` of the event modals: the docs/client.md §6 rule at the current time. */
 export function validateEventDraft(draft: EventDraft): string | null {
@@ -18,13 +18,14 @@ export const eventFormBlocked = (s: { context: { draft: EventDraft } }) => valid
 /**
  * The fields of the schedule and edit modals (docs/client.md §6): Event Name (max
  * 100), Start and End Date/Time entered in UTC (`datetime-local` read as UTC), each with its
- * America/Chicago conversion note, and the form rule's message while the form is invalid (it
+ * America/Chicago conversion note; in the schedule modal (a draft whose signupsOpen is not null)
+ * 'Open sign-ups' and, once ticked, an optional close time (UTC); and the form rule's message while the form is invalid (it
  * says why the submit button is disabled) once a field was touched (useTouched).
  */
 export function EventFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<EventDraft, TSubject> }) {
   const draft = useSelector(actor, selectDraft);
   const id = useId();
-  const change = (field: 'name' | 'start' | 'end', value: string) => {
+  const change = (field: 'name' | 'start' | 'end' | 'signupsCloseAt', value: string) => {
     actor.send({ type: 'confirm.change', field, value });
   };
   const error = eventFormError(draft, Date.now());
@@ -70,6 +71,22 @@ export function EventFormFields<TSubject extends object>({ actor }: { actor: Con
           </span>
         )}
       </div>
+      {draft.signupsOpen !== null && (
+        <>
+          <label className="field field--inline">
+            <input type="checkbox" checked={draft.signupsOpen} onChange={(e) => actor.send({ type: 'confirm.change', field: 'signupsOpen', value: e.target.checked })} />
+            <span>{EVENT_FORM_TEXTS.signupsOpen}</span>
+          </label>
+          {draft.signupsOpen ? (
+            <label className="field" htmlFor={`${id}-signups-close`}>
+              <span className="field__label">{EVENT_FORM_TEXTS.signupsClose}</span>
+              <input id={`${id}-signups-close`} className="input" type="datetime-local" value={draft.signupsCloseAt} onChange={(e) => change('signupsCloseAt', e.target.value)} />
+            </label>
+          ) : (
+            <span className="field__hint">{EVENT_FORM_TEXTS.signupsOpenHint}</span>
+          )}
+        </>
+      )}
       {error && touched && <Notice tone="error" testId="event-form-error">{error}</Notice>}
     </div>
   );

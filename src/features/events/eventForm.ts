@@ -26,11 +26,18 @@ export interface EventDraft {
   originalStart: string | null;
   /** The stored start ISO text of an edited event, sent back unchanged when the start is kept. */
   originalStartIso: string | null;
+  /**
+   * 'Open sign-ups' of the schedule modal (docs/server.md §16: create takes signups_open); null in
+   * the edit modal, which leaves sign-ups as they are (the Sign-ups view opens and closes them).
+   */
+  signupsOpen: boolean | null;
+  /** The optional sign-ups close time, a `datetime-local` value read as UTC ('' for none). */
+  signupsCloseAt: string;
 }
 
 /** The draft of the schedule modal: everything empty. */
 export function newEventDraft(): EventDraft {
-  return { name: '', start: '', end: '', originalStart: null, originalStartIso: null };
+  return { name: '', start: '', end: '', originalStart: null, originalStartIso: null, signupsOpen: false, signupsCloseAt: '' };
 }
 
 /** The draft of the edit modal, filled from the event (times shown in UTC). */
@@ -41,6 +48,8 @@ export function editEventDraft(event: Pick<ClanEvent, 'name' | 'start_datetime' 
     end: event.end_datetime ? isoToUtcInput(event.end_datetime) : '',
     originalStart: isoToUtcInput(event.start_datetime),
     originalStartIso: event.start_datetime,
+    signupsOpen: null,
+    signupsCloseAt: '',
   };
 }
 
@@ -56,6 +65,8 @@ export function asEventDraft(draft: Record<string, unknown>): EventDraft {
     end: text('end'),
     originalStart: typeof draft.originalStart === 'string' ? draft.originalStart : null,
     originalStartIso: typeof draft.originalStartIso === 'string' ? draft.originalStartIso : null,
+    signupsOpen: typeof draft.signupsOpen === 'boolean' ? draft.signupsOpen : null,
+    signupsCloseAt: text('signupsCloseAt'),
   };
 }
 
@@ -130,6 +141,7 @@ export function eventFormError(draft: EventDraft, now: number): string | null {
   if (!start) return EVENT_REQUIRED;
   const end = draft.end.trim() ? utcInputToIso(draft.end) : null;
   if (draft.end.trim() && !end) return 'End Date/Time is not a valid date and time.';
+  if (draft.signupsOpen && draft.signupsCloseAt.trim() && !utcInputToIso(draft.signupsCloseAt)) return EVENT_FORM_TEXTS.badSignupsClose;
   const unchangedStart = draft.originalStart !== null && draft.originalStart === draft.start;
   return eventTimesError({ start_datetime: unchangedStart && draft.originalStartIso ? draft.originalStartIso : start, end_datetime: end }, now, unchangedStart);
 }
@@ -142,14 +154,27 @@ export interface EventFormBody extends EventBodyInput {
   end_datetime: string | null;
 }
 
-/** The body of POST / PUT event built from a valid draft (times as UTC ISO texts). */
+/**
+ * The body of POST / PUT event built from a valid draft (times as UTC ISO texts); the schedule
+ * modal adds signups_open and, when open, signups_close_at (null without a close time).
+ */
 export function eventBody(draft: EventDraft): EventFormBody {
   // An edited event whose start field is unchanged sends its stored start back as it was.
   const keptStart = draft.originalStart === draft.start ? draft.originalStartIso : null;
-  return {
+  const body: EventFormBody = {
     name: draft.name.trim(),
     type: EVENT_TYPE,
     start_datetime: keptStart ?? utcInputToIso(draft.start) ?? '',
     end_datetime: draft.end.trim() ? utcInputToIso(draft.end) : null,
   };
+  if (draft.signupsOpen === null) return body;
+  return draft.signupsOpen ? { ...body, signups_open: true, signups_close_at: utcInputToIso(draft.signupsCloseAt) } : { ...body, signups_open: false };
 }
+
+/** The texts of the event form's sign-ups fields (docs/client.md §6). */
+export const EVENT_FORM_TEXTS = {
+  signupsOpen: 'Open sign-ups',
+  signupsOpenHint: 'Ticked, clan members can sign up as soon as the event is scheduled.',
+  signupsClose: 'Close sign-ups at (UTC, optional)',
+  badSignupsClose: 'Close sign-ups at is not a valid date and time.',
+} as const;
