@@ -56,7 +56,7 @@ export function ClanEventsWidget({ clans, loadEvents }: { clans: readonly ClanMe
             {desk.events.length === 0 ? (
               <p className="muted my-games__note">No upcoming events.</p>
             ) : (
-              <ul className="my-games">
+              <ul className="my-games clan-events__list">
                 {desk.events.slice(0, EVENTS_SHOWN).map((e) => (
                   <EventItem key={e.id} clanId={desk.clanId} event={e} now={now} />
                 ))}
@@ -73,14 +73,13 @@ export function ClanEventsWidget({ clans, loadEvents }: { clans: readonly ClanMe
 function EventItem({ clanId, event, now }: { clanId: number; event: ClanEvent; now: number }) {
   const signups = clanManagePath(clanId, { tab: 'events', events: { view: 'signups', eventId: event.id } });
   return (
-    <li className="my-games__item clan-games__item">
-      <span className="my-games__link">
-        <Link to={signups}>{event.name}</Link>
-        <span className="muted clan-events__when">
-          {' '}
-          <time dateTime={event.start_datetime}>{localStart(event.start_datetime)}</time>
-        </span>
-      </span>
+    <li className="clan-events__item">
+      <Link className="my-games__link" to={signups}>
+        {event.name}
+      </Link>
+      <time className="muted clan-events__when" dateTime={event.start_datetime}>
+        {localStart(event.start_datetime)}
+      </time>
       <span className="clan-events__actions">
         {eventTakesSignups(event, now) && (
           <Link className="btn btn--small btn--primary" to={signups} aria-label={`Sign up for ${event.name}`}>
