@@ -6,7 +6,8 @@ import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { openAnonymous, openSignedIn } from '../support/e2e';
-import { a11yViolations } from '../support/axe';
+import { a11yViolations, seriousA11yViolations } from '../support/axe';
+import { DESKTOP, PHONE, expectFullyVisible, expectNoSidewaysScroll } from '../support/layout';
 import { castOf, connect, newGame, stored, type Watcher } from '../support/liveSocket';
 
 /**
@@ -21,10 +22,21 @@ import { castOf, connect, newGame, stored, type Watcher } from '../support/liveS
  * header and statistics, the Verify dice view (the reverted roll marked 'Verified · reverted') and
  * the CSV rows. The race chart's legend shows the final squares without a hover. The lobby's
  * former game and the finished game screen link to it; on a phone the results and Verify dice
- * pages fit the width (the roll table scrolls in its own box) and the scrubber works from the
- * keyboard; an unknown game says 'Game not found.'.
+ * pages fit the width (each roll of Verify dice a row that fits, its result whole) and the scrubber works from the
+ * keyboard; at 375x812 and 1280x800 the statistics never scroll sideways (one card per team on the
+ * phone, every figure whole) and axe finds no serious or critical violation on the results and
+ * Verify dice pages; an unknown game says 'Game not found.'. With SHOTS_DIR set, screenshots of the
+ * statistics and of Verify dice at both widths go there.
  */
 const run = browserAvailable() ? describe : describe.skip;
+
+/** A screenshot of what the window shows, when SHOTS_DIR names a folder for them. */
+async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}/${name}.png` });
+}
 
 run.each(clientOnlyBackends())('the results page of a finished game in Chromium (%s)', (backend) => {
   const suite = useBrowserSuite(backend, { BOARD_SEED: '20261124', ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000' });
@@ -204,18 +216,53 @@ run.each(clientOnlyBackends())('the results page of a finished game in Chromium 
     await phone.page.getByTestId('replay-controls').getByRole('button', { name: 'Play again' }).waitFor();
     expect(await phone.page.getByTestId('replay-status').textContent()).toMatch(new RegExp(`^Move ${moves} of ${moves}: `));
 
-    // Verify dice on a phone: the page does not scroll sideways; the roll table scrolls in its own box to its Result column.
+    // Verify dice on a phone: the page does not scroll sideways; each roll is a row that fits its box, its result whole.
     await phone.page.goto(`${suite.url}/games/${game.gameId}/verify`);
     await phone.page.locator('[data-testid="verify-report"][data-phase="checked"]').waitFor();
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBe(await phone.page.evaluate(() => window.innerWidth));
-    const box = phone.page.locator('.verify-table-scroll');
+    const box = phone.page.locator('.verify-rolls');
     const fits = await box.evaluate((el) => {
-      el.scrollLeft = el.scrollWidth;
       const frame = el.getBoundingClientRect();
-      const result = el.querySelector('thead th:last-child')!.getBoundingClientRect();
-      return { boxInside: frame.left >= 0 && frame.right <= window.innerWidth, resultShown: result.left >= frame.left - 1 && result.right <= frame.right + 1 };
+      const cut = [...el.querySelectorAll('tbody td')].filter((td) => {
+        const r = td.getBoundingClientRect();
+        return r.left < frame.left - 1 || r.right > frame.right + 1;
+      });
+      return { boxInside: frame.left >= 0 && frame.right <= window.innerWidth, scrolls: el.scrollWidth > el.clientWidth, cut: cut.map((td) => td.textContent) };
     });
-    expect(fits).toEqual({ boxInside: true, resultShown: true });
+    expect(fits).toEqual({ boxInside: true, scrolls: false, cut: [] });
+    expect(await phone.page.locator('[data-testid="dice-roll"][data-reverted="true"] td').last().textContent()).toBe('Verified · reverted');
+
+    // --- Statistics and Verify dice at 375x812 and 1280x800: the statistics never scroll sideways
+    // (one card per team on the phone), and axe finds nothing serious on either page.
+    for (const viewport of [PHONE, DESKTOP]) {
+      const seen = await anonymousPage(viewport);
+      await seen.page.goto(`${suite.url}/games/${game.gameId}/results`);
+      await seen.page.getByRole('heading', { name: `${final.event_name}: Results` }).waitFor({ timeout: 30_000 });
+      const box = seen.page.getByTestId('stats-box');
+      await box.locator('tbody tr').first().waitFor();
+      await seen.page.locator('[data-testid="race-chart"][data-series="2"]').waitFor();
+      const widths = await box.evaluate((el) => ({ box: [el.scrollWidth, el.clientWidth], table: [el.querySelector('table')!.scrollWidth, el.clientWidth] }));
+      expect(widths.box[0], `the statistics box scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(widths.box[1]);
+      expect(widths.table[0], `the statistics table is wider than its box at ${viewport.width} px`).toBeLessThanOrEqual(widths.table[1]);
+      await expectNoSidewaysScroll(seen.page, `the results page at ${viewport.width} px`);
+      // Every figure is shown whole: Sixes (the issue's cut-off 'Si…') and each team's rolls.
+      for (const [name, c] of Object.entries(teamCounts)) {
+        const sixes = box.locator(`tbody tr[data-team="${name}"] td[data-label="Sixes"]`);
+        await sixes.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await expectFullyVisible(sixes, `${name} Sixes at ${viewport.width} px`);
+        expect(await box.locator(`tbody tr[data-team="${name}"] td[data-label="Rolls"]`).textContent()).toBe(String(c.rolls));
+      }
+      expect(await seriousA11yViolations(seen.page), `axe on the results page at ${viewport.width} px`).toEqual([]);
+      await box.scrollIntoViewIfNeeded();
+      await shot(seen.page, `results-stats-${viewport.width}`);
+      await seen.page.goto(`${suite.url}/games/${game.gameId}/verify`);
+      await seen.page.locator('[data-testid="verify-report"][data-phase="checked"]').waitFor();
+      await expectNoSidewaysScroll(seen.page, `the Verify dice page at ${viewport.width} px`);
+      expect(await seriousA11yViolations(seen.page), `axe on the Verify dice page at ${viewport.width} px`).toEqual([]);
+      await seen.page.locator('.verify-rolls').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await shot(seen.page, `verify-${viewport.width}`);
+      expect(seen.errors).toEqual([]);
+    }
 
     // --- A game that does not exist.
     await phone.page.goto(`${suite.url}/games/999999/results`);

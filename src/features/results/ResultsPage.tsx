@@ -28,7 +28,8 @@ const swatch = (color: string) => (HEX.test(color) ? color : '#cccccc');
 /**
  * The results page of a game at /games/{gameId}/results, public like the spectator
  * view: final standings with a podium, the race chart (every team's square over time, one line per
- * team in its colour), per-team statistics, the replay and the CSV download
+ * team in its colour), per-team statistics (a table where it fits, else one card per team, never
+ * scrolling sideways), the replay and the CSV download
  * (/api/public/game/{gameId}/history.csv). Loading, not-found, failed (with Retry) and no-moves
  * states; while the game is still on, 'Standings So Far' read again every RESULTS_REFRESH_MS.
  * `effects` replaces the load and the chart in tests.
@@ -184,7 +185,7 @@ function StatsPanel({ data }: { data: ResultsData }) {
       <p className="muted results__note">
         Rolls count every die thrown, Reverted the rolls a revert undid, and Turns the rolls that stand. Sixes, snakes and ladders count every roll.
       </p>
-      <div className="table-scroll">
+      <div className="stats-box" data-testid="stats-box">
         <table className="data-table stats-table" data-testid="stats-table">
           <thead>
             <tr>

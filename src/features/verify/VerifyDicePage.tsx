@@ -41,7 +41,8 @@ async function checkGame(gameId: number, load: (gameId: number) => Promise<GameH
  * die recomputed here with WebCrypto (contract dieFor) beside the die the history states, marked
  * Verified or Not verified (with '· reverted' for a roll a revert undid), under the game's counts
  * ('44 rolls, 1 reverted · 43 turns processed', contract/game/counts); and the method, step by
- * step, for checking by hand. The roll table scrolls inside its own box on a phone. Loading, empty
+ * step, for checking by hand. On a phone each roll is a two-line row that fits the width; the
+ * relief table scrolls inside its own box, which takes the keyboard's focus. Loading, empty
  * (no rolls) and error (with Retry) states come from the diceVerify chart. `loadHistory` replaces
  * the GET /api/public/game/{gameId}/history call in tests.
  */
@@ -127,14 +128,18 @@ function Report({ report, checking, onReload, gameId }: { report: DiceReport; ch
   );
 }
 
-/** Every roll of the report, checked, under the game's counts; the table scrolls inside its own box when the screen is narrow. */
+/**
+ * Every roll of the report, checked, under the game's counts: a table, and on a phone one row of
+ * two lines per roll (roll, team and result; then the move and both dice, each named), so nothing
+ * is cut off or scrolls sideways.
+ */
 function RollTable({ report }: { report: DiceReport }) {
   return (
     <>
       <p className="verify-counts" data-testid="verify-counts">
         <strong>{countsText(report.counts)}</strong>. A reverted roll is listed too: its die came from the seed all the same.
       </p>
-      <div className="table-scroll verify-table-scroll">
+      <div className="table-scroll verify-table-scroll verify-rolls">
         <table className="data-table verify-table">
           <caption className="visually-hidden">Every roll of the game, checked</caption>
           <thead>
@@ -161,11 +166,11 @@ function RollTable({ report }: { report: DiceReport }) {
                 <td>
                   <span className="game-log__swatch" style={{ background: r.team.color }} aria-hidden="true" /> {r.team.name}
                 </td>
-                <td>
+                <td data-label="Move">
                   {r.from} → {r.to}
                 </td>
-                <td>{r.die ?? '?'}</td>
-                <td>{r.expected ?? '—'}</td>
+                <td data-label="Die shown">{r.die ?? '?'}</td>
+                <td data-label="Die from the seed">{r.expected ?? '—'}</td>
                 {/* A roll a revert undid reads 'Verified · reverted': its die is checked all the same. */}
               <td className={`verify-result verify-result--${r.result}`}>
                 {RESULT_TEXT[r.result]}
@@ -195,7 +200,8 @@ function ReliefTable({ report }: { report: DiceReport }) {
             : `${report.reliefsFailed} of ${report.reliefs.length} new tasks do not match the seed.`}
         </Notice>
       )}
-      <div className="table-scroll verify-table-scroll">
+      {/* Focusable, so a keyboard can scroll it sideways where the screen is narrow. */}
+      <div className="table-scroll verify-table-scroll" tabIndex={0} role="region" aria-label="New tasks, checked (scrolls sideways on a narrow screen)">
         <table className="data-table verify-table">
           <caption className="visually-hidden">Every new task relief drew, checked</caption>
           <thead>
