@@ -21,6 +21,7 @@ vi.mock('../../src/features/forecast/RollsHistogram', () => ({
  * chart driven through the rendered BoardSimulator with a fake worker (the test answers each run,
  * or fails it): the board given, then changed (a snake added), hours typed (a good value reruns, one
  * outside 0..1,000 is refused with the form's message and keeps the last result), a run failing.
+ * Every result shown has its heat map legend, and the snake's start square hatched as it says.
  */
 
 type Snap = SnapshotFrom<typeof boardSimulatorMachine>;
@@ -93,8 +94,12 @@ const EXECUTORS = {
   },
 } satisfies Record<ModelEvent['type'], Executor>;
 
-/** What the result shows: the mean rolls, the bars, the finish chance. */
-async function expectResult(r: BoardSimulation | null) {
+/**
+ * What the result shows: the mean rolls, the bars, the finish chance, and the heat map of `board`
+ * with its legend (the scale up to the darkest square's share; the squares where a snake or ladder
+ * starts hatched, as the legend says, and no others).
+ */
+async function expectResult(r: BoardSimulation | null, board: SimulatorBoard | null = null) {
   if (!r) {
     expect(screen.queryByTestId('simulation')).toBeNull();
     return;
@@ -103,7 +108,19 @@ async function expectResult(r: BoardSimulation | null) {
   expect((await screen.findByTestId('rolls-bars')).textContent).toBe(r.rolls.join(','));
   expect(screen.getByTestId('sim-finish-chance').textContent).toMatch(/^(<1|>99|\d{1,3})%$/);
   expect(screen.getByTestId('sim-top-squares').textContent).toBe(`Landed on most: ${mostLanded(r).map((t) => `square ${t.square} (${(t.share * 100).toFixed(1)}%)`).join(', ')}`);
-  expect(screen.getByTestId('sim-heat-map').querySelectorAll('rect')).toHaveLength(25);
+  const map = screen.getByTestId('sim-heat-map');
+  expect(map.querySelectorAll(':scope > g[data-square] > rect')).toHaveLength(25);
+  if (board) {
+    const marked = [...map.querySelectorAll('g[data-via]')].map((g) => [Number(g.getAttribute('data-square')), g.getAttribute('data-via')]);
+    expect(marked).toEqual(board.board.connections.map((c) => [c.start, c.end > c.start ? 'ladder' : 'snake']));
+  }
+  const legend = screen.getByTestId('sim-heat-legend');
+  const darkest = Math.max(...r.landings.slice(2, r.landings.length - 1));
+  const total = r.landings.reduce((a, b) => a + b, 0);
+  expect(legend.querySelector('.simulator__scale')!.textContent).toBe(`Never${((darkest / total) * 100).toFixed(1)}% of all landings`);
+  expect(legend.textContent).toContain('Darker squares are landed on more often.');
+  expect(legend.textContent).toContain('Hatched: a snake or ladder starts there, so a pawn never stops on it (it moves on at once).');
+  expect(legend.textContent).toContain('START and FINISH are left out of the scale: every game starts and ends there.');
 }
 
 const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
@@ -114,21 +131,21 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
   running: async (s) => {
     await waitFor(() => expect(screen.getByTestId('board-simulator').dataset.busy).toBe('true'));
     if (!s.context.result) screen.getByText('Simulating…');
-    await expectResult(s.context.result);
+    await expectResult(s.context.result, s.context.board);
   },
   shown: async (s) => {
     await waitFor(() => expect(screen.getByTestId('board-simulator').dataset.busy).toBe('false'));
     expect(screen.queryByTestId('simulator-error')).toBeNull();
-    await expectResult(s.context.result);
+    await expectResult(s.context.result, s.context.board);
   },
   invalid: async (s) => {
     expect((await screen.findByTestId('simulator-error')).textContent).toBe(SIMULATOR_MESSAGES.hours('easy'));
     expect(easyInput().getAttribute('aria-invalid')).toBe('true');
-    await expectResult(s.context.result);
+    await expectResult(s.context.result, s.context.board);
   },
   failed: async (s) => {
     await screen.findByText('The simulation failed. Change a value to try again.');
-    await expectResult(s.context.result);
+    await expectResult(s.context.result, s.context.board);
   },
 };
 
