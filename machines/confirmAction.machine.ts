@@ -1,5 +1,6 @@
-import { assign, setup } from 'xstate';
+import { assign, sendTo, setup } from 'xstate';
 import { missingPromise } from './shared';
+import { bannerMachine, type BannerEvent } from './banner.machine';
 import { errorText } from '../contract/errorText';
 
 /** What an action reports on success: the message shown in the result step. */
@@ -45,7 +46,12 @@ export type PerformInput<TDraft extends object, TSubject extends object> = Confi
 /**
  * The modal flow of docs/game-rules.md §6 ("Modal flows": confirm, processing, result message,
  * close): one chart for every use (IGN delete/link/edit, leave clan, create clan, kick, add
- * member, disband, events, teams ...). Each use provides `performAction` (the call), and may
+ * member, disband, events, teams ...). A full success closes the modal and shows its message in
+ * the fading banner (the invoked banner chart `message`, docs/architecture.md §4: fades at 4 s,
+ * gone at 5 s); a partial success (ActionResult.partial, e.g. some IGNs refused) keeps the modal
+ * open on its warning with Close, and a failure on its error with Retry and Close: those are
+ * read, not glanced at. `succeeded` takes `confirm.open` for the next use, and `confirm.close`
+ * (Close, or the banner's dismiss) ends it. Each use provides `performAction` (the call), and may
  * provide the `isDraftValid` guard with `assignValidationError` (form rules) and `notifySucceeded`
  * (refresh the page's data). Typed per use by its draft and subject; `closed` holds their values
  * while the modal is closed (what `confirm.open` does not give and what a cancel or close restores).
@@ -58,6 +64,7 @@ export function confirmActionChart<TDraft extends object, TSubject extends objec
     },
     actors: {
       performAction: missingPromise<ActionResult, PerformInput<TDraft, TSubject>>('confirmAction', 'performAction'),
+      banner: bannerMachine,
     },
     guards: {
       isDraftValid: () => true,
@@ -80,11 +87,16 @@ export function confirmActionChart<TDraft extends object, TSubject extends objec
         error: errorText(error, 'Something went wrong. Please retry.'),
       })),
       notifySucceeded: () => {},
+      /** A full success's message goes to the fading banner (a partial one stays in the modal). */
+      showResult: sendTo('message', ({ context }): BannerEvent =>
+        context.partial ? { type: 'message.dismiss' } : { type: 'message.show', tone: 'success', text: context.result ?? '' }),
+      dismissResult: sendTo('message', { type: 'message.dismiss' } satisfies BannerEvent),
       reset: assign({ ...closed, result: null, partial: false, error: null }),
     },
   }).createMachine({
     id: 'confirmAction',
     context: { ...closed, result: null, partial: false, error: null },
+    invoke: { id: 'message', src: 'banner' },
     initial: 'closed',
     states: {
       closed: {
@@ -113,12 +125,14 @@ export function confirmActionChart<TDraft extends object, TSubject extends objec
           onError: { target: 'failed', actions: { type: 'assignError', params: ({ event }: { event: { error: unknown } }) => event.error } },
         },
       },
+      // The modal shows only a partial success (the selectors' isModalOpen); a full one is the banner's.
       succeeded: {
         tags: ['modalOpen', 'result'],
-        entry: 'notifySucceeded',
+        entry: ['notifySucceeded', 'showResult'],
         on: {
-          'confirm.close': { target: 'closed', actions: 'reset' },
-          'confirm.cancel': { target: 'closed', actions: 'reset' },
+          'confirm.open': { target: 'confirming', actions: { type: 'assignOpen', params: ({ event }) => event } },
+          'confirm.close': { target: 'closed', actions: ['reset', 'dismissResult'] },
+          'confirm.cancel': { target: 'closed', actions: ['reset', 'dismissResult'] },
         },
       },
       failed: {

@@ -21,7 +21,7 @@ import { ApiRequestError } from '../../src/api/client';
 export type ConfirmSnap = SnapshotFrom<typeof confirmActionMachine>;
 /** The chart's events with the untyped draft and subject the harness drives every use with. */
 type ConfirmActionEvent = TypedConfirmEvent<Record<string, unknown>, Record<string, unknown>>;
-type Done = { type: 'xstate.done.actor.performAction'; output: { message: string } };
+type Done = { type: 'xstate.done.actor.performAction'; output: { message: string; partial?: boolean } };
 type Failed = { type: 'xstate.error.actor.performAction'; error: Error };
 /** The chart's events plus the synthetic done/error steps of its `performAction` actor. */
 export type ConfirmModelEvent = ConfirmActionEvent | Done | Failed;
@@ -53,6 +53,8 @@ export interface ConfirmModelUse {
   canSubmit: (s: ConfirmSnap) => boolean;
   /** The success message for the draft being submitted. */
   doneMessage: (draft: Record<string, unknown>) => string;
+  /** The success is partial (ActionResult.partial): it stays in the modal instead of the fading banner. */
+  partial?: boolean;
   failureMessage: string;
 }
 
@@ -94,11 +96,12 @@ function eventsFor(use: ConfirmModelUse) {
     }
     if (s.matches('processing')) {
       return [
-        { type: 'xstate.done.actor.performAction', output: { message: use.doneMessage(s.context.draft) } },
+        { type: 'xstate.done.actor.performAction', output: { message: use.doneMessage(s.context.draft), partial: use.partial ?? false } },
         { type: 'xstate.error.actor.performAction', error: new Error(use.failureMessage) },
       ];
     }
-    if (s.matches('succeeded')) return [{ type: 'confirm.close' }, { type: 'confirm.cancel' }];
+    // A full success is a banner (its dismiss button is confirm.close); a partial one stays in the modal.
+    if (s.matches('succeeded')) return s.context.partial ? [{ type: 'confirm.close' }, { type: 'confirm.cancel' }] : [{ type: 'confirm.close' }];
     return [{ type: 'confirm.retry' }, { type: 'confirm.close' }, { type: 'confirm.cancel' }];
   };
 }
@@ -123,11 +126,21 @@ export async function expectProcessing(use: { processingText: string; confirmLab
   expect(within(d).getByRole('button', { name: 'Cancel' }).hasAttribute('disabled')).toBe(true);
 }
 
+/** The fading banner of a full success (ConfirmDialog's ResultBanner). */
+const resultBanner = () => screen.queryByTestId('action-result');
+
 /**
- * The start of the `succeeded` assertion: the result message as a status, a Close button and, with
- * `retryHidden`, no Retry button.
+ * The start of the `succeeded` assertion: a full success closes the modal and shows the message
+ * in the fading banner; a partial one shows it in the modal as a status, with a Close button and,
+ * with `retryHidden`, no Retry button.
  */
 async function expectSucceededDialog(s: ConfirmSnap, { retryHidden }: { retryHidden: boolean }): Promise<void> {
+  if (!s.context.partial) {
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(resultBanner() && within(resultBanner()!).getByRole('status').textContent).toBe(s.context.result));
+    expect(resultBanner()?.dataset.tone).toBe('success');
+    return;
+  }
   const d = await screen.findByRole('dialog');
   await waitFor(() => expect(within(d).getByRole('status').textContent).toBe(s.context.result));
   within(d).getByRole('button', { name: 'Close' });
@@ -163,7 +176,12 @@ function commonExecutors(w: Pick<ConfirmWorld, 'user'>, trigger: () => Promise<v
       else await w.user.keyboard('{Escape}');
     },
     'confirm.retry': async () => w.user.click(within(dialog()).getByRole('button', { name: 'Retry' })),
-    'confirm.close': async () => w.user.click(within(dialog()).getByRole('button', { name: 'Close' })),
+    // Close in the modal; on a full success's banner, its dismiss button.
+    'confirm.close': async () => {
+      const open = screen.queryByRole('dialog');
+      if (open) await w.user.click(within(open).getByRole('button', { name: 'Close' }));
+      else await w.user.click(within(resultBanner()!).getByRole('button', { name: 'Dismiss message' }));
+    },
   } satisfies Partial<Record<ConfirmModelEvent['type'], ConfirmExecutor>>;
 }
 
@@ -180,7 +198,8 @@ export interface ModalUse<W extends ConfirmWorld> {
   validate?: (draft: Record<string, unknown>) => string | null;
   open: ConfirmModelUse['open'];
   trigger: (w: W) => Promise<void>;
-  done: { message: (draft: Record<string, unknown>) => string; settle: (w: W, draft: Record<string, unknown>) => Promise<void> };
+  /** The fake server's success; `partial` when it leaves part undone (the result stays in the modal). */
+  done: { message: (draft: Record<string, unknown>) => string; settle: (w: W, draft: Record<string, unknown>) => Promise<void>; partial?: boolean };
   failure: { message: string; settle: (w: W) => Promise<void> };
   calls: (w: W, draft: Record<string, unknown>) => void;
 }
@@ -267,7 +286,7 @@ export function modalSuite<W extends ConfirmWorld, U extends ModalUse<W>>(
 ): void {
   describe(title, () => {
     const all = uses.map((use) => {
-      const model = parts.model(use);
+      const model = { partial: use.done.partial ?? false, ...parts.model(use) };
       return { use, model, paths: shortestPaths<ConfirmSnap, ConfirmModelEvent>(chartOf(model), eventsFor(model), serializeState) };
     });
     it(parts.guard.name, () => parts.guard.check(all.map(({ use, paths }) => ({ use, paths }))));

@@ -635,8 +635,9 @@ const DATA_EXECUTORS = {
     await w.user.type(input, event.name);
     await w.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Save Name' }));
     await act(() => w.fx.resolve('renameClan', event.name));
-    await screen.findByText(`Clan name successfully updated to: ${event.name}`);
-    await w.user.click(screen.getByRole('button', { name: 'Close' }));
+    // Done: the modal closes by itself and the fading banner says so.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(within(screen.getByTestId('action-result')).getByRole('status').textContent).toBe(`Clan name successfully updated to: ${event.name}`);
   },
 } satisfies Record<DataModelEvent['type'], DataExecutor>;
 

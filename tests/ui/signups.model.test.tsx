@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
@@ -160,8 +160,9 @@ const saveScoreFlow: Executor = async (w, { prev }) => {
   await w.user.click(within(dialog).getByRole('button', { name: 'Save Score' }));
   expect(w.fx.calls('score').at(-1)).toEqual([7, 3, first.id, 321]);
   await act(() => w.fx.resolve('score', { ...first, score: 321, score_source: 'manual' }));
-  expect(await within(dialog).findByText(SIGNUP_TEXTS.scoreSaved(first.ign, 321))).toBeTruthy();
-  await w.user.click(within(dialog).getByRole('button', { name: 'Close' }));
+  // The modal closes; the fading banner says what was saved.
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Set Score' })).toBeNull());
+  expect(within(screen.getByTestId('action-result')).getByRole('status').textContent).toBe(SIGNUP_TEXTS.scoreSaved(first.ign, 321));
 };
 
 const EXECUTORS = {
@@ -328,8 +329,8 @@ describe('the Sign-ups view beside its chart', () => {
     await w.user.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
     expect(w.fx.calls('signUp').at(-1)).toEqual([7, 3, { osrs_ign_id: 250, wants_leader: true, note: 'Free weekends' }]);
     await act(() => w.fx.resolve('signUp', row(1, 'Me Myself', { user_id: 101 })));
-    expect(await within(dialog).findByText(SIGNUP_TEXTS.signedUp('Me Myself'))).toBeTruthy();
-    await w.user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Sign Up' })).toBeNull());
+    expect(within(screen.getByTestId('action-result')).getByRole('status').textContent).toBe(SIGNUP_TEXTS.signedUp('Me Myself'));
     await act(() => w.fx.resolve('load', [row(1, 'Me Myself', { user_id: 101 }), ...SIGNUPS.slice(1)]));
     expect(screen.queryByRole('button', { name: 'Sign Up' })).toBeNull();
     // Only their own row offers Withdraw.
@@ -368,6 +369,10 @@ describe('the Sign-ups view beside its chart', () => {
     expect(w.fx.calls('event').at(-1)).toEqual([
       7, 3, { name: EVENT.name, type: EVENT.type, start_datetime: EVENT.start_datetime, end_datetime: null, signups_open: true, signups_close_at: '2099-01-09T18:00:00.000Z' },
     ]);
+    // Done: the modal closes and the fading banner says sign-ups are open.
+    await act(() => w.fx.resolve('event', { message: 'ok', event: { ...EVENT, signups_open: true } }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(within(screen.getByTestId('action-result')).getByRole('status').textContent).toBe(SIGNUP_TEXTS.opened);
   });
 
   it("shows a member sign-ups closed, without Sign Up, once the event's game is in progress or finished though the flag is open", async () => {
