@@ -13,7 +13,7 @@ import { GAME_VIEW_MESSAGES } from '../../contract/game/viewTexts';
 import { gamePlayMachine, type GamePlayEvent } from '../../machines/gamePlay.machine';
 import { ROLL_MOMENT_TIMING } from '../../machines/rollMoment.machine';
 import type { LastMove } from '../../contract/socket';
-import { GAME_ACTION_TEXTS, REVERT_TEXTS } from '../../src/features/play/texts';
+import { GAME_ACTION_TEXTS, RELIEF_CONFIRM_TEXTS, REVERT_TEXTS } from '../../src/features/play/texts';
 import { RELIEF_VIEW_TEXTS } from '../../contract/game/reliefView';
 import { socketConnectionMachine } from '../../machines/socketConnection.machine';
 import { GamePlayPage } from '../../src/features/play/GamePlayPage';
@@ -184,11 +184,10 @@ const EXECUTORS = {
   'game.stateReceived': async (w, { event: e }: Step) => {
     const confirming = revertDialog();
     await act(() => w.socket().serverSends('game_state_update', { game_state: e.state }));
-    // The revert the modal asked for went through: it says so; Close ends the confirm flow.
+    // The revert the modal asked for went through: the modal closes and the fading banner says so.
     if (confirming) {
-      await within(confirming).findByText(REVERT_TEXTS.done);
-      await w.user.click(within(confirming).getByRole('button', { name: 'Close' }));
       await waitFor(() => expect(revertDialog()).toBeNull());
+      expect(within(screen.getByTestId('action-result')).getByRole('status').textContent).toBe(REVERT_TEXTS.done);
     }
   },
   'action.failed': async (w, { event: e }: Step) => {
@@ -222,7 +221,15 @@ const EXECUTORS = {
     w.reverts += 1;
   },
   'relief.request': async (w) => {
+    // Relief asks first: Cancel sends nothing; Ask for a New Task sends the request.
     await w.user.click(within(panel()).getByRole('button', { name: RELIEF_VIEW_TEXTS.button }));
+    const ask = await screen.findByRole('dialog', { name: RELIEF_CONFIRM_TEXTS.title });
+    expect(within(ask).getByText(RELIEF_CONFIRM_TEXTS.body('Red Dragons', 2))).toBeTruthy();
+    await w.user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: RELIEF_CONFIRM_TEXTS.title })).toBeNull());
+    expect(w.socket().sentOf('request_relief')).toHaveLength(w.reliefs);
+    await w.user.click(within(panel()).getByRole('button', { name: RELIEF_VIEW_TEXTS.button }));
+    await w.user.click(within(await screen.findByRole('dialog', { name: RELIEF_CONFIRM_TEXTS.title })).getByRole('button', { name: RELIEF_CONFIRM_TEXTS.confirm }));
     w.reliefs += 1;
   },
   'game.logReceived': async (w, { event: e }: Step) => act(() => w.socket().serverSends('new_log_entry', { log_entry: e.entry })),

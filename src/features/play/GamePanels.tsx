@@ -7,7 +7,7 @@ import type { gamePlayMachine } from '../../../machines/gamePlay.machine';
 import type { ActionResult } from '../../../machines/confirmAction.machine';
 import { useConfirmAction, type Nothing } from '../../ui/confirmAction';
 import { Podium } from '../../ui/Podium';
-import { GAME_ACTION_TEXTS, REVERT_TEXTS } from './texts';
+import { GAME_ACTION_TEXTS, RELIEF_CONFIRM_TEXTS, REVERT_TEXTS } from './texts';
 import * as sel from '../../../machines/gamePlay.selectors';
 import type { bannerMachine } from '../../../machines/banner.machine';
 import { isBannerFading, selectBannerMessage } from '../../../machines/banner.selectors';
@@ -27,6 +27,8 @@ import { WinChance, type ForecastRef } from './WinChances';
 
 /** The revert confirmation with its dialog library, loaded when a Leader's panel first shows (RevertDialog.tsx). */
 const RevertDialog = lazy(() => import('./RevertDialog').then((m) => ({ default: m.RevertDialog })));
+/** The relief confirmation, from the same module. */
+const ReliefDialog = lazy(() => import('./RevertDialog').then((m) => ({ default: m.ReliefDialog })));
 
 export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
@@ -201,7 +203,7 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
             {REVERT_TEXTS.button}
           </button>
         </div>
-        <ReliefButton actor={actor} live={live} />
+        <ReliefButton actor={actor} live={live} teamName={leader?.name ?? 'Your team'} />
         <Suspense fallback={null}>
           <RevertDialog actor={revert} teamName={leader?.name ?? 'Your team'} revertsLeft={revertsLeft} />
         </Suspense>
@@ -221,23 +223,40 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
  * The Leader's 'Ask for a new task' (docs/game-rules.md §15): shown while relief is on and the led
  * team's task is open or denied; disabled with the wait left ('Ask for a new task in 2 h 14 min',
  * ticking each 30 s) until the team has been on its square relief_after_hours, while a roll moment
- * plays, or off the live connection. Sends `relief.request`; the server's refusal shows as the
- * panel's action message and the substitute as the team's task.
+ * plays, or off the live connection. A click asks first (a confirmAction modal: a new task is
+ * spent for good), then sends `relief.request`; the server's refusal shows as the panel's action
+ * message and the substitute as the team's task.
  */
-function ReliefButton({ actor, live }: { actor: GamePlayRef; live: boolean }) {
+function ReliefButton({ actor, live, teamName }: { actor: GamePlayRef; live: boolean; teamName: string }) {
   const allowedAt = useSelector(actor, sel.selectReliefAllowedAt);
   const can = useSelector(actor, sel.selectCanAskRelief);
   const asking = useSelector(actor, sel.selectIsAskingRelief);
+  const maxPerTeam = useSelector(actor, (s) => s.context.game?.relief_max_per_team ?? 0);
+  const confirm = useConfirmAction<Nothing, Nothing>({ closed: { draft: {}, subject: {} }, perform: () => askForNewTask(actor) });
   const now = useNow();
   if (allowedAt === null) return null;
   const waiting = allowedAt > now;
   return (
     <div className="game-actions__relief">
-      <button type="button" className="btn btn--small" data-testid="relief-button" disabled={!can || !live || waiting} onClick={() => actor.send({ type: 'relief.request' })}>
+      <button type="button" className="btn btn--small" data-testid="relief-button" disabled={!can || !live || waiting} onClick={() => confirm.send({ type: 'confirm.open' })}>
         {asking ? RELIEF_VIEW_TEXTS.asking : reliefButtonText(allowedAt, now)}
       </button>
+      <Suspense fallback={null}>
+        <ReliefDialog actor={confirm} teamName={teamName} maxPerTeam={maxPerTeam} />
+      </Suspense>
     </div>
   );
+}
+
+/**
+ * The relief modal's call: sends `relief.request` to the gamePlay chart, refused at once when the
+ * chart does not take it (a roll moment playing, the task no longer open). The substitute arrives
+ * with the game's next update; a refusal shows as the panel's action message.
+ */
+function askForNewTask(actor: GamePlayRef): Promise<ActionResult> {
+  if (!actor.getSnapshot().can({ type: 'relief.request' })) return Promise.reject(new Error(RELIEF_CONFIRM_TEXTS.notNow));
+  actor.send({ type: 'relief.request' });
+  return Promise.resolve({ message: RELIEF_CONFIRM_TEXTS.done });
 }
 
 /** The server's refusal of a roll or revert, timed by the banner chart: fades at 4 s, gone at 5 s. */

@@ -8,6 +8,17 @@ export const GAME_ACTION_TEXTS = {
   noActions: (status: string) => `Game is ${status}. No actions available.`,
 } as const;
 
+/** Texts of the relief confirm step (docs/game-rules.md §15; the confirm modal of docs/flows.md §3). */
+export const RELIEF_CONFIRM_TEXTS = {
+  title: 'Ask for a New Task?',
+  confirm: 'Ask for a New Task',
+  processing: 'Asking...',
+  body: (team: string, max: number) =>
+    `${team}'s task on this square is replaced by another task of its tier, drawn from the pool. This spends one of the ${max} new ${max === 1 ? 'task' : 'tasks'} each team may ask for in this game.`,
+  done: "Asked for a new task: it shows on your team's task card.",
+  notNow: 'A new task cannot be asked for now.',
+} as const;
+
 /** Texts of the revert confirm step (the confirm modal of docs/flows.md §3). */
 export const REVERT_TEXTS = {
   button: 'Revert Last Turn',
