@@ -45,8 +45,11 @@ export type StartDraftBody = v.InferOutput<typeof StartDraftBodySchema>;
 export const DraftAnswerSchema = v.object({ draft_state: v.nullable(DraftStateSchema) });
 export type DraftAnswer = v.InferOutput<typeof DraftAnswerSchema>;
 
-/** The answer of GET .../draft: the draft (null without one) and the event's sign-ups, which name its ids. */
-export const DraftRoomAnswerSchema = v.object({ draft_state: v.nullable(DraftStateSchema), signups: v.array(SignupSchema) });
+/**
+ * The answer of GET .../draft: the event's name (the room's heading; the server always sends it),
+ * the draft (null without one) and the event's sign-ups, which name its ids.
+ */
+export const DraftRoomAnswerSchema = v.object({ event_name: v.optional(v.string()), draft_state: v.nullable(DraftStateSchema), signups: v.array(SignupSchema) });
 export type DraftRoomAnswer = v.InferOutput<typeof DraftRoomAnswerSchema>;
 
 /** join_draft / leave_draft payload. */

@@ -3,6 +3,7 @@ import type { DraftState, Signup } from '../contract/signup';
 import type { DraftRoomAnswer } from '../contract/draft';
 import { errorText } from '../contract/errorText';
 import { missingCallback, missingPromise } from './shared';
+import { bannerMachine, type BannerEvent } from './banner.machine';
 
 /** A manager's control of a running or paused draft (docs/server.md §16). */
 export type DraftControl = 'pause' | 'resume' | 'undo' | 'end';
@@ -18,11 +19,13 @@ export const DRAFT_ROOM_TEXTS = {
 } as const;
 
 export interface DraftRoomContext {
+  /** The event's name, the room's heading (null until loaded). */
+  eventName: string | null;
   /** The draft as the server last sent it, or null before one is started. */
   draft: DraftState | null;
   /** The event's sign-ups, naming the ids of the draft. */
   signups: Signup[];
-  /** The last action's outcome: a success text or the server's refusal. */
+  /** Why the room could not be read (loadFailed); an action's outcome goes to the fading banner. */
   message: { tone: 'success' | 'error'; text: string } | null;
 }
 
@@ -50,6 +53,7 @@ const draftRoomSetup = setup({
     startDraft: missingPromise<DraftState, { captainIds: number[]; pickSeconds: number }>('draftRoom', 'startDraft'),
     controlDraft: missingPromise<DraftState, { action: DraftControl }>('draftRoom', 'controlDraft'),
     feed: missingCallback<DraftFeedCommand>('draftRoom', 'feed'),
+    banner: bannerMachine,
   },
   guards: {
     canStart: ({ context }) => context.draft === null || context.draft.status === 'done',
@@ -64,11 +68,13 @@ const draftRoomSetup = setup({
     canPick: ({ context, event }) => event.type === 'draft.pick' && context.draft?.status === 'running' && context.draft.pool.includes(event.signupId),
   },
   actions: {
-    assignRoom: assign((_, answer: DraftRoomAnswer) => ({ draft: answer.draft_state, signups: answer.signups })),
+    assignRoom: assign((_, answer: DraftRoomAnswer) => ({ eventName: answer.event_name ?? null, draft: answer.draft_state, signups: answer.signups })),
     assignDraft: assign((_, draft: DraftState) => ({ draft })),
     clearMessage: assign({ message: null }),
-    showSuccess: assign((_, text: string) => ({ message: { tone: 'success' as const, text } })),
-    showError: assign((_, error: unknown) => ({ message: { tone: 'error' as const, text: errorText(error, DRAFT_ROOM_TEXTS.actionFailed) } })),
+    showLoadError: assign((_, error: unknown) => ({ message: { tone: 'error' as const, text: errorText(error, DRAFT_ROOM_TEXTS.actionFailed) } })),
+    dismissBanner: sendTo('banner', (): BannerEvent => ({ type: 'message.dismiss' })),
+    showSuccess: sendTo('banner', (_, text: string): BannerEvent => ({ type: 'message.show', tone: 'success', text })),
+    showError: sendTo('banner', (_, error: unknown): BannerEvent => ({ type: 'message.show', tone: 'error', text: errorText(error, DRAFT_ROOM_TEXTS.actionFailed) })),
     sendPick: sendTo('feed', (_, signupId: number): DraftFeedCommand => ({ type: 'pick', signupId })),
   },
 });
@@ -103,11 +109,14 @@ const refusalOf = ({ event }: { event: { message: string } }) => new Error(event
  * (`starting`), or pauses, resumes, undoes the last pick or ends it (`pausing`, `resuming`,
  * `undoing`, `ending`); the captain on
  * the clock picks a free agent (`picking`: the feed sends draft_pick, and the next draft_state or
- * refusal ends it). Each action ends in `ready.idle` with its text or the server's refusal.
+ * refusal ends it). Each action ends in `ready.idle` with its text or the server's refusal, shown
+ * by the invoked `banner` chart (fading at 4 s, gone at 5 s; an action's start removes it at once),
+ * so no action's text outlives the draft it was about.
  */
 export const draftRoomMachine = draftRoomSetup.createMachine({
   id: 'draftRoom',
-  context: { draft: null, signups: [], message: null },
+  context: { eventName: null, draft: null, signups: [], message: null },
+  invoke: { id: 'banner', src: 'banner' },
   initial: 'loading',
   states: {
     loading: {
@@ -116,7 +125,7 @@ export const draftRoomMachine = draftRoomSetup.createMachine({
         id: 'loadRoom',
         src: 'loadRoom',
         onDone: { target: 'ready', actions: { type: 'assignRoom', params: ({ event }) => event.output } },
-        onError: { target: 'loadFailed', actions: { type: 'showError', params: errorOf } },
+        onError: { target: 'loadFailed', actions: { type: 'showLoadError', params: errorOf } },
       },
     },
     loadFailed: {
@@ -132,9 +141,9 @@ export const draftRoomMachine = draftRoomSetup.createMachine({
       states: {
         idle: {
           on: {
-            'draft.start': { guard: 'canStart', target: 'starting', actions: 'clearMessage' },
-            'draft.control': CONTROLS.map((action) => ({ guard: { type: 'canControl' as const, params: action }, target: CONTROL_STATES[action], actions: 'clearMessage' as const })),
-            'draft.pick': { guard: 'canPick', target: 'picking', actions: ['clearMessage', { type: 'sendPick', params: ({ event }) => event.signupId }] },
+            'draft.start': { guard: 'canStart', target: 'starting', actions: 'dismissBanner' },
+            'draft.control': CONTROLS.map((action) => ({ guard: { type: 'canControl' as const, params: action }, target: CONTROL_STATES[action], actions: 'dismissBanner' as const })),
+            'draft.pick': { guard: 'canPick', target: 'picking', actions: ['dismissBanner', { type: 'sendPick', params: ({ event }) => event.signupId }] },
             'draft.refused': { actions: { type: 'showError', params: refusalOf } },
           },
         },

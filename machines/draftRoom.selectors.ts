@@ -11,7 +11,15 @@ export const selectDraftPhase = (s: S): DraftRoomPhase => (s.matches('ready') ? 
 export const isDraftBusy = (s: S) => s.hasTag('busy');
 export const selectDraft = (s: S) => s.context.draft;
 export const selectSignups = (s: S) => s.context.signups;
+/** Why the room could not be read (loadFailed). */
 export const selectDraftMessage = (s: S) => s.context.message;
+/** The fading banner of the actions' outcomes (banner.machine.ts). */
+export const selectDraftBanner = (s: S) => s.children.banner;
+export const selectEventName = (s: S) => s.context.eventName;
+type BannerSnapshot = SnapshotFrom<NonNullable<ReturnType<typeof selectDraftBanner>>>;
+/** The banner's message and whether it fades (read here so the draft page needs nothing of the game screen's chunk). */
+export const selectBannerText = (s: BannerSnapshot) => s.context.message;
+export const isBannerTextFading = (s: BannerSnapshot) => s.matches('fading');
 /** Start is offered with no draft or a finished one, and nothing running. */
 export const canStartDraft = (s: S) => s.matches({ ready: 'idle' }) && (s.context.draft === null || s.context.draft.status === 'done');
 /** The controls are enabled where the chart takes them (derived with `can`). */

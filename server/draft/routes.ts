@@ -13,22 +13,22 @@ import { draftChanged, endDraft, pauseDraft, resumeDraft, startDraft, undoPick, 
  * clan, 403 non-member (or non-manager when `manager`), 404 'Event ID {id} not found.' for an
  * event of another clan.
  */
-async function draftScope(c: Context<AppEnv>, manager: boolean): Promise<{ eventId: number }> {
+async function draftScope(c: Context<AppEnv>, manager: boolean): Promise<{ eventId: number; eventName: string }> {
   const user = requireUser(c);
   const clanId = pathId(c, 'clanId', 'clan id');
   const eventId = pathId(c, 'eventId', 'event id');
   const { db } = c.get('deps');
   await (manager ? requireManager : requireMember)(db, clanId, user.id);
-  await findEvent(db, clanId, eventId);
-  return { eventId };
+  const event = await findEvent(db, clanId, eventId);
+  return { eventId, eventName: event.name };
 }
 
 /**
  * The captains' draft of an event (docs/server.md §16, "Captains' draft"), errors as draftScope;
  * every change answers `{draft_state}` and sends it to the draft room (draft_state), and the
  * teams it changed to the game's rooms (team_update).
- * - GET /clan/{clanId}/events/{eventId}/draft → {draft_state (null without a draft), signups (every
- *   sign-up of the event, oldest first, to name the ids of draft_state)}, members
+ * - GET /clan/{clanId}/events/{eventId}/draft → {event_name, draft_state (null without a draft),
+ *   signups (every sign-up of the event, oldest first, to name the ids of draft_state)}, members
  * - POST same path {captain_signup_ids, pick_seconds} starts it, managers: 400 bad body, 404 a
  *   captain sign-up of another event, 409 a draft under way / the game under way / two captains
  *   of one team / nobody to draft (draft/service.ts startDraft)
@@ -40,9 +40,9 @@ export function draftRoutes(): Hono<AppEnv> {
   const base = '/clan/:clanId/events/:eventId/draft';
 
   app.get(base, async (c) => {
-    const { eventId } = await draftScope(c, false);
+    const { eventId, eventName } = await draftScope(c, false);
     const { db } = c.get('deps');
-    return c.json({ draft_state: await loadDraftState(db, eventId), signups: await listSignups(db, eventId) });
+    return c.json({ event_name: eventName, draft_state: await loadDraftState(db, eventId), signups: await listSignups(db, eventId) });
   });
 
   const answer = async (c: Context<AppEnv>, eventId: number, outcome: DraftOutcome) => {

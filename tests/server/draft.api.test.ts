@@ -75,6 +75,9 @@ describe.each(backends())('captains draft (%s)', (backend: Backend) => {
     expect(started.status).toBe(200);
     expect(await member.stateWhere(() => true, 5000, 0)).toEqual(started.body.draft_state);
     const room = (await c.member.api.get(c.path)).body;
+    // The room names its event (its heading).
+    const events = (await c.owner.api.get(`/api/clan/${c.clanId}/events/`)).body.events as { id: number; name: string }[];
+    expect(room.event_name).toBe(events.find((e) => e.id === c.eventId)!.name);
     expect(room.draft_state).toEqual(started.body.draft_state);
     expect(room.signups.map((s: { ign: string }) => s.ign)).toEqual([c.owner.ign, c.captain2.ign, ...c.players.map((p) => p.ign)]);
     expect(room.signups[3]).toMatchObject({ score: 40, team_id: null, wants_leader: false, username: expect.any(String) });

@@ -7,7 +7,7 @@ import type { DraftRoomAnswer } from '../../contract/draft';
 import type { DraftState, Signup } from '../../contract/signup';
 import { DRAFT_ROOM_TEXTS, draftRoomMachine, type DraftControl, type DraftFeedCommand, type DraftRoomEvent } from '../../machines/draftRoom.machine';
 import { DraftRoom, type DraftEffects } from '../../src/features/draft/DraftRoom';
-import { DRAFT_TEXTS } from '../../src/features/draft/draftTexts';
+import { DRAFT_TEXTS, freeAgents } from '../../src/features/draft/draftTexts';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 
@@ -16,7 +16,9 @@ import { FakeEffects } from '../support/effects';
  * the rendered room: the load (and its failure and Retry), a manager's start form, Pause /
  * Resume / Undo Last Pick / End Draft answered or refused by the fake server, and the captain's
  * pick over a fake socket feed, ended by the next draft_state or a refusal. Every state is
- * asserted on the screen: whose turn, each team's picks, the pool, the buttons and the message.
+ * asserted on the screen: whose turn, each team's picks, the pool, the buttons and the fading
+ * message (the banner chart's; each action's start removes the last one). After a draft is over,
+ * its placed sign-ups are never offered as captains.
  */
 
 interface World {
@@ -24,7 +26,10 @@ interface World {
   user: ReturnType<typeof userEvent.setup>;
   /** The fake socket feed: what the chart asked it to send, and how to report facts to the chart. */
   feed: { commands: DraftFeedCommand[]; send: ((e: DraftRoomEvent) => void) | null };
+  /** The message the banner should show now (what the last outcome said, null after an action's start). */
+  expected: Outcome;
 }
+type Outcome = { tone: 'success' | 'error'; text: string } | null;
 
 const ME = 10;
 const signup = (id: number, user: number, ign: string, score: number | null, team: number | null = null): Signup => ({
@@ -71,7 +76,7 @@ function renderRoom(): World {
     };
   });
   render(<DraftRoom clanId={7} eventId={3} viewer={{ userId: ME, isManager: true }} effects={effects} feed={fakeFeed} />);
-  return { fx, feed, user: userEvent.setup() };
+  return { fx, feed, user: userEvent.setup(), expected: null };
 }
 
 type Snap = SnapshotFrom<typeof draftRoomMachine>;
@@ -92,8 +97,8 @@ function events(s: Snap): Event[] {
   const { draft } = s.context;
   if (s.matches('loading'))
     return [
-      { type: 'xstate.done.actor.loadRoom', output: { draft_state: null, signups: SIGNUPS } },
-      { type: 'xstate.done.actor.loadRoom', output: { draft_state: RUN0, signups: SIGNUPS } },
+      { type: 'xstate.done.actor.loadRoom', output: { event_name: 'Draft Night', draft_state: null, signups: SIGNUPS } },
+      { type: 'xstate.done.actor.loadRoom', output: { event_name: 'Draft Night', draft_state: RUN0, signups: SIGNUPS } },
       { type: 'xstate.error.actor.loadRoom', error: new Error(LOAD_ERROR) },
     ];
   if (s.matches('loadFailed')) return [{ type: 'draft.reload' }];
@@ -102,7 +107,7 @@ function events(s: Snap): Event[] {
   if (action) return [{ type: 'xstate.done.actor.controlDraft', output: controlled(draft!, action) }, { type: 'xstate.error.actor.controlDraft', error: new Error(REFUSED) }];
   if (s.matches({ ready: 'picking' })) return [{ type: 'draft.updated', state: RUN1 }, { type: 'draft.refused', message: NOT_IN_POOL }];
   // ready.idle
-  if (draft === null || draft.status === 'done') return [{ type: 'draft.start', captainIds: [1, 2], pickSeconds: 45 }];
+  if (draft === null || draft.status === 'done') return captainsFor(draft).length === 2 ? [{ type: 'draft.start', captainIds: captainsFor(draft), pickSeconds: 45 }] : [];
   const out: Event[] = [];
   if ([...draft.pool, ...draft.picks.map((p) => p.signup_id)].includes(UNKNOWN)) out.push({ type: 'draft.reload' });
   if (draft.status === 'paused') {
@@ -115,6 +120,21 @@ function events(s: Snap): Event[] {
   else if (draft.picks.length < 2) out.push({ type: 'draft.updated', state: RUN2 }, { type: 'draft.refused', message: 'It is not your turn to pick.' });
   else out.push({ type: 'draft.control', action: 'end' });
   return out;
+}
+
+/** The captains a new draft takes: two of the sign-ups still free (none placed by `draft`). */
+function captainsFor(draft: DraftState | null): number[] {
+  return freeAgents(SIGNUPS, draft).slice(0, 2).map((s) => s.id);
+}
+
+/** What the banner says after `e` from `prev`: an outcome, null (an action started), or undefined (unchanged). */
+function outcomeOf(e: Event, prev: Snap): Outcome | undefined {
+  if (e.type === 'draft.start' || e.type === 'draft.control' || e.type === 'draft.pick') return null;
+  if (e.type === 'xstate.done.actor.startDraft') return { tone: 'success', text: DRAFT_ROOM_TEXTS.started };
+  if (e.type === 'xstate.done.actor.controlDraft') return { tone: 'success', text: DRAFT_ROOM_TEXTS[controlOf(prev)!] };
+  if (e.type === 'xstate.error.actor.startDraft' || e.type === 'xstate.error.actor.controlDraft') return { tone: 'error', text: e.error.message };
+  if (e.type === 'draft.refused') return { tone: 'error', text: e.message };
+  return undefined;
 }
 
 const settle = (w: World, name: string, e: { type: string; output?: unknown; error?: unknown }) =>
@@ -147,16 +167,34 @@ const executors = {
   'draft.refused': (w, { event }) => tell(w, event as DraftRoomEvent),
 } satisfies Record<Event['type'], ModelExecutor<World, Snap, Event>>;
 
+/** Each executor, then what the banner should say after its step. */
+const tracked = Object.fromEntries(
+  Object.entries(executors).map(([type, run]) => [
+    type,
+    (async (w, step) => {
+      await (run as ModelExecutor<World, Snap, Event>)(w, step);
+      const outcome = outcomeOf(step.event, step.prev);
+      if (outcome !== undefined) w.expected = outcome;
+    }) satisfies ModelExecutor<World, Snap, Event>,
+  ]),
+) as typeof executors;
+
 const ign = (id: number) => SIGNUPS.find((s) => s.id === id)?.ign ?? `Sign-up #${id}`;
 
 /** The room as the context says: whose turn, the teams' picks, the pool, the controls, the start form, the message. */
-function roomShows(s: Snap, busy: boolean): void {
-  const { draft, message } = s.context;
-  if (message) {
-    expect(screen.getByTestId('draft-message').textContent).toBe(message.text);
-    expect(screen.getByTestId('draft-message').className).toContain(`notice--${message.tone}`);
+function roomShows(s: Snap, busy: boolean, w: World): void {
+  const { draft } = s.context;
+  if (w.expected) {
+    expect(screen.getByTestId('draft-message').textContent).toBe(w.expected.text);
+    expect(screen.getByTestId('draft-message').dataset.tone).toBe(w.expected.tone);
   } else expect(screen.queryByTestId('draft-message')).toBeNull();
-  const startShown = draft === null || draft.status === 'done';
+  // The heading names the event.
+  expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(`${DRAFT_TEXTS.title}: Draft Night`);
+  // A finished draft's captains and picks are on their teams: never offered as captains again.
+  const free = freeAgents(SIGNUPS, draft);
+  if (draft) for (const id of [...draft.captains.map((c) => c.signup_id), ...draft.picks.map((p) => p.signup_id)]) expect(screen.queryByRole('checkbox', { name: new RegExp(`^${ign(id)}`) })).toBeNull();
+  expect(screen.queryByText(DRAFT_TEXTS.noSignups)).toBeNull();
+  const startShown = draft === null || (draft.status === 'done' && free.length > 0);
   const start = screen.queryByRole('button', { name: DRAFT_TEXTS.start }) as HTMLButtonElement | null;
   expect(start !== null).toBe(startShown);
   // Start waits for two captains ticked (the form keeps them after a refusal) and for nothing running.
@@ -201,10 +239,11 @@ modelTests<Snap, Event, World>({
   name: 'draftRoom',
   machine: draftRoomMachine,
   events,
-  // A refusal is a state of its own per control it answered (else the first one hides the others).
-  serialize: (s, e, prev) => JSON.stringify([s.value, e?.type === 'draft.reload', e?.type.startsWith('xstate.error') ? prev?.value : null, s.context.draft && [s.context.draft.status, s.context.draft.round, s.context.draft.picks.length, s.context.draft.pool, s.context.draft.on_the_clock], s.context.message?.text ?? null]),
+  // A refusal is a state of its own per control it answered (else the first one hides the others),
+  // and so is each outcome the banner shows.
+  serialize: (s, e, prev) => JSON.stringify([s.value, e?.type === 'draft.reload', e?.type.startsWith('xstate.error') ? prev?.value : null, s.context.draft && [s.context.draft.status, s.context.draft.round, s.context.draft.picks.length, s.context.draft.pool, s.context.draft.on_the_clock], s.context.message?.text ?? null, e && prev ? outcomeOf(e, prev)?.text ?? null : null]),
   dropPrefixPaths: true,
-  executors,
+  executors: tracked,
   render: () => renderRoom(),
   assertions: {
     loading: () => {
@@ -217,30 +256,30 @@ modelTests<Snap, Event, World>({
       expect(screen.queryByTestId('draft-status')).toBeNull();
     },
     ready: (s) => expect(room().dataset.phase).toBe((s.value as { ready: string }).ready),
-    'ready.idle': (s) => roomShows(s, false),
+    'ready.idle': (s, w) => roomShows(s, false, w),
     'ready.starting': (s, w) => {
-      roomShows(s, true);
+      roomShows(s, true, w);
       expect(screen.getByText(DRAFT_TEXTS.busy.starting)).toBeTruthy();
-      expect(w.fx.calls('start').at(-1)).toEqual([7, 3, [1, 2], 45]);
+      expect(w.fx.calls('start').at(-1)).toEqual([7, 3, captainsFor(s.context.draft), 45]);
     },
     ...Object.fromEntries(
       Object.values(CONTROL_STATES).map((state) => [
         `ready.${state}`,
         (s: Snap, w: World) => {
-          roomShows(s, true);
+          roomShows(s, true, w);
           expect(screen.getByText(DRAFT_TEXTS.busy.controlling)).toBeTruthy();
           expect(w.fx.calls('control').at(-1)).toEqual([7, 3, controlOf(s)]);
         },
       ]),
     ),
     'ready.picking': (s, w) => {
-      roomShows(s, true);
+      roomShows(s, true, w);
       expect(screen.getByText(DRAFT_TEXTS.busy.picking)).toBeTruthy();
       expect(w.feed.commands.at(-1)).toEqual({ type: 'pick', signupId: s.context.draft!.pool[0] });
     },
   },
   guards: (paths) => {
-    const texts = new Set(paths.flatMap((p) => p.steps.map((st) => st.state.context.message?.text)));
+    const texts = new Set(paths.flatMap((p) => p.steps.map((st, i) => (i > 0 ? outcomeOf(st.event, p.steps[i - 1].state)?.text : undefined))));
     for (const t of Object.values(DRAFT_ROOM_TEXTS).filter((t) => t !== DRAFT_ROOM_TEXTS.actionFailed)) expect(texts.has(t), t).toBe(true);
     for (const t of [REFUSED, NOT_IN_POOL]) expect(texts.has(t), t).toBe(true);
   },

@@ -10,10 +10,10 @@ import * as draftApi from '../../api/draft';
 import { draftFeedActor } from '../../realtime/draftFeed';
 import type { GameSocketLike } from '../../realtime/gameSocket';
 import { LoadFailed } from '../../ui/LoadFailed';
-import { Notice } from '../../ui/Notice';
+import { FadingNotice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { latestCall, useLatest } from '../game/latest';
-import { DRAFT_TEXTS, draftStatusText, nameOf, scoreText } from './draftTexts';
+import { DRAFT_TEXTS, draftStatusText, freeAgents, nameOf, scoreText } from './draftTexts';
 
 /** The draft room's calls and its socket (docs/server.md §16), replaceable in tests. */
 export interface DraftEffects {
@@ -41,10 +41,11 @@ type DraftRoomRef = ActorRefFrom<typeof draftRoomMachine>;
 
 /**
  * The captains' draft room of an event (docs/client.md §14; docs/server.md §16), for every member
- * of the clan: whose turn it is with a countdown, each team's picks, and the pool of free agents
- * with their scores; the captain on the clock has a Pick button per player; managers have the
- * start form (captains among the sign-ups, seconds per pick) and Pause / Resume / Undo Last Pick /
- * End Draft. Live over the socket (the draftRoom chart's feed); a sign-up the page does not know
+ * of the clan, headed with the event's name: whose turn it is with a countdown, each team's picks,
+ * and the pool of free agents with their scores; the captain on the clock has a Pick button per
+ * player; managers have the start form (captains among the free agents: on no team and not placed
+ * by the draft; none is offered after a draft that placed everyone, whose teams stay listed) and
+ * Pause / Resume / Undo Last Pick / End Draft. An action's outcome fades (banner chart). Live over the socket (the draftRoom chart's feed); a sign-up the page does not know
  * yet shows as 'Sign-up #{id}' with Refresh Names (reads the room again). User text is rendered as text.
  */
 export function DraftRoom({ clanId, eventId, viewer, effects = liveDraftEffects, feed }: {
@@ -70,29 +71,40 @@ export function DraftRoom({ clanId, eventId, viewer, effects = liveDraftEffects,
   const draft = useSelector(room, sel.selectDraft);
   const signups = useSelector(room, sel.selectSignups);
   const message = useSelector(room, sel.selectDraftMessage);
+  const banner = useSelector(room, sel.selectDraftBanner);
+  const eventName = useSelector(room, sel.selectEventName);
   const busy = useSelector(room, sel.isDraftBusy);
   const canStart = useSelector(room, sel.canStartDraft);
+  const free = freeAgents(signups, draft);
+  // After a draft, the form shows only while someone is left to draft (its teams stay listed above).
+  const startShown = viewer.isManager && (draft === null || (draft.status === 'done' && free.length > 0));
 
   return (
     <section className="panel draft-room" aria-labelledby="draft-room-title" data-testid="draft-room" data-phase={phase}>
-      <h2 id="draft-room-title">{DRAFT_TEXTS.title}</h2>
+      <h2 id="draft-room-title">
+        {DRAFT_TEXTS.title}
+        {eventName && `: ${eventName}`}
+      </h2>
       {phase === 'loading' && <Spinner text={DRAFT_TEXTS.loading} />}
       {phase === 'loadFailed' && <LoadFailed error={message?.text ?? null} onRetry={() => room.send({ type: 'draft.reload' })} />}
       {phase !== 'loading' && phase !== 'loadFailed' && (
         <>
-          {message && (
-            <Notice tone={message.tone} testId="draft-message">
-              {message.text}
-            </Notice>
-          )}
+          {banner && <DraftBanner banner={banner} />}
           {busy && <Spinner text={phase === 'starting' || phase === 'picking' ? DRAFT_TEXTS.busy[phase] : DRAFT_TEXTS.busy.controlling} />}
           {draft ? <DraftBoard room={room} draft={draft} signups={signups} viewer={viewer} /> : <p data-testid="draft-none">{DRAFT_TEXTS.none}</p>}
           {viewer.isManager && draft && draft.status !== 'done' && <DraftControls room={room} />}
-          {viewer.isManager && (draft === null || draft.status === 'done') && <StartDraftForm room={room} signups={signups} disabled={busy || !canStart} />}
+          {startShown && <StartDraftForm room={room} signups={signups} free={free} disabled={busy || !canStart} />}
         </>
       )}
     </section>
   );
+}
+
+/** The fading outcome of the last action (banner chart: fades at 4 s, gone at 5 s). */
+function DraftBanner({ banner }: { banner: NonNullable<ReturnType<typeof sel.selectDraftBanner>> }) {
+  const message = useSelector(banner, sel.selectBannerText);
+  const fading = useSelector(banner, sel.isBannerTextFading);
+  return <FadingNotice message={message} fading={fading} testId="draft-message" />;
 }
 
 /** Whose turn with the countdown, each team's picks, and the pool with Pick buttons for the captain on the clock. */
@@ -136,8 +148,9 @@ function DraftBoard({ room, draft, signups, viewer }: { room: DraftRoomRef; draf
           </section>
         ))}
       </div>
-      <h3>{DRAFT_TEXTS.pool(draft.pool.length)}</h3>
-      {draft.pool.length === 0 ? (
+      {/* Once the draft is over its pool is closed: the sign-ups left are offered by the start form. */}
+      {draft.status === 'done' ? null : <h3>{DRAFT_TEXTS.pool(draft.pool.length)}</h3>}
+      {draft.status === 'done' ? null : draft.pool.length === 0 ? (
         <p className="muted">{DRAFT_TEXTS.poolEmpty}</p>
       ) : (
         <ul className="draft-room__pool" data-testid="draft-pool">
@@ -178,17 +191,17 @@ function DraftControls({ room }: { room: DraftRoomRef }) {
 }
 
 /**
- * The manager's start form: captains chosen among the sign-ups (in the order ticked: the first
- * round's order) and seconds per pick (15..600, default 60).
+ * The manager's start form: captains chosen among the free agents `free` (in the order ticked: the
+ * first round's order) and seconds per pick (15..600, default 60). Without free agents it says
+ * whether nobody signed up or everyone is on a team.
  */
-function StartDraftForm({ room, signups, disabled }: { room: DraftRoomRef; signups: Signup[]; disabled: boolean }) {
+function StartDraftForm({ room, signups, free, disabled }: { room: DraftRoomRef; signups: Signup[]; free: Signup[]; disabled: boolean }) {
   const id = useId();
   const [captains, setCaptains] = useState<number[]>([]);
   const [seconds, setSeconds] = useState(String(PICK_SECONDS_DEFAULT));
   const pickSeconds = Number(seconds);
   const secondsOk = Number.isInteger(pickSeconds) && pickSeconds >= PICK_SECONDS_MIN && pickSeconds <= PICK_SECONDS_MAX;
   const captainsOk = captains.length >= DRAFT_CAPTAINS_MIN && captains.length <= DRAFT_CAPTAINS_MAX;
-  const free = signups.filter((s) => s.team_id === null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (secondsOk && captainsOk) room.send({ type: 'draft.start', captainIds: captains, pickSeconds });
@@ -198,7 +211,7 @@ function StartDraftForm({ room, signups, disabled }: { room: DraftRoomRef; signu
     <form className="draft-room__start" onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{DRAFT_TEXTS.startTitle}</h3>
       {free.length === 0 ? (
-        <p className="muted">{DRAFT_TEXTS.noSignups}</p>
+        <p className="muted" data-testid="draft-no-free">{signups.length === 0 ? DRAFT_TEXTS.noSignups : DRAFT_TEXTS.allPlaced}</p>
       ) : (
         <fieldset>
           <legend>{DRAFT_TEXTS.captainsLegend}</legend>

@@ -15,6 +15,7 @@ export const DRAFT_TEXTS = {
   startTitle: 'Start a Draft',
   captainsLegend: `Captains (${DRAFT_CAPTAINS_MIN} to ${DRAFT_CAPTAINS_MAX}, in pick order)`,
   noSignups: 'No free agents have signed up for this event.',
+  allPlaced: 'Every sign-up is on a team.',
   wantsLeader: 'would lead',
   secondsLabel: 'Seconds per pick',
   secondsRule: `Seconds per pick must be a whole number from ${PICK_SECONDS_MIN} to ${PICK_SECONDS_MAX}.`,
@@ -26,6 +27,16 @@ export const DRAFT_TEXTS = {
   unknownNames: 'Someone signed up after this page was loaded.',
   refreshNames: 'Refresh Names',
 } as const;
+
+/**
+ * The sign-ups a new draft may take as captains (docs/server.md §16): on no team, and neither a
+ * captain nor a pick of `draft`. The room's sign-ups are read once, so a draft that ended since
+ * (its picks now on their teams) is taken out here rather than waiting for a reload.
+ */
+export function freeAgents(signups: readonly Signup[], draft: DraftState | null): Signup[] {
+  const placed = new Set(draft ? [...draft.captains.map((c) => c.signup_id), ...draft.picks.map((p) => p.signup_id)] : []);
+  return signups.filter((s) => s.team_id === null && !placed.has(s.id));
+}
 
 /** The IGN of sign-up `id`, or 'Sign-up #{id}' for one signed up after the room was loaded. */
 export function nameOf(signups: readonly Signup[], id: number): string {
