@@ -40,19 +40,19 @@ function precompress(): Plugin {
  * src/base/paths.ts), the members-only proof panel and the Leader's revert dialog stay out.
  */
 const GAME_SCREEN =
-  /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|rollMoment|banner)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
+  /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|rollMoment)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
 const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|RevertDialog|GamePlayPage)\./;
 const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.)/;
 /**
  * React (its DOM renderer, scheduler and JSX runtime) in one chunk, the app's first step
  * (src/main.tsx), and the few small modules the app's first screens share with the lazy pages in
  * another, and the lazy pages' smallest shared modules (game tiers, the forecast and confirm-flow
- * charts, small hooks) in a third, instead of a request for each.
+ * charts with the fading-banner chart the confirm flow invokes, small hooks) in a third, instead of a request for each.
  * A group must not make two chunks import each other
  * (see noChunkCycles).
  */
 const REACT = /\/node_modules\/(react|react-dom|scheduler)\//;
-const SMALL_SHARED = /\/(contract\/(game\/tiers|forecastView)|src\/base\/(useNow|useNearScreen)|src\/ui\/confirmAction|machines\/(forecast\.|confirmAction\.machine))/;
+const SMALL_SHARED = /\/(contract\/(game\/tiers|forecastView)|src\/base\/(useNow|useNearScreen)|src\/ui\/confirmAction|machines\/(forecast\.|confirmAction\.machine|banner\.))/;
 const APP_SHARED = /\/(src\/ui\/Notice|contract\/game\/(status|board|split)|contract\/lobby|machines\/listLoader)\./;
 const LAZY_ONLY_CHUNKS = ['gameScreen', 'gameShared'];
 

@@ -279,9 +279,10 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
     expect(await version()).toBe(unreverted);
     await revert.click();
     await dialog.getByRole('button', { name: 'Revert Turn' }).click();
-    await dialog.getByText('The last turn was reverted.').waitFor();
+    // Done: the modal closes and the fading banner says so.
+    await dialog.page().getByTestId('action-result').getByText('The last turn was reverted.').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
     expect(await version()).toBe(unreverted + 1);
-    await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
 
     // No label covered, measured on screen row by row.

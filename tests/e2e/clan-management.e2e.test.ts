@@ -60,8 +60,9 @@ run('clan management journey in Chromium (sqlite)', () => {
     const createDialog = a.getByRole('dialog', { name: 'Create New Clan' });
     await createDialog.getByLabel('Clan name').fill(CLAN);
     await createDialog.getByRole('button', { name: 'Create Clan' }).click();
-    await createDialog.getByText(`Clan ${CLAN} was created. You are its Owner.`).waitFor();
-    await createDialog.getByRole('button', { name: 'Close' }).click();
+    // Done: the modal closes and the fading banner says so.
+    await createDialog.page().getByTestId('action-result').getByText(`Clan ${CLAN} was created. You are its Owner.`).waitFor();
+    await createDialog.waitFor({ state: 'hidden' });
     const card = a.locator('.clan-card', { hasText: CLAN });
     await card.getByText('Owner').waitFor();
     const manageHref = await card.getByRole('link', { name: 'Manage Clan' }).getAttribute('href');
@@ -100,8 +101,9 @@ run('clan management journey in Chromium (sqlite)', () => {
     await expect(addDialog.getByLabel('Role').locator('option').allTextContents()).resolves.toEqual(['Guest', 'Member', 'Admin']);
     await addDialog.getByLabel('User').selectOption({ label: 'Carol' });
     await addDialog.getByRole('button', { name: 'Add Member' }).click();
-    await addDialog.getByText('User (Username: Carol) added as Member.').waitFor();
-    await addDialog.getByRole('button', { name: 'Close' }).click();
+    // Done: the modal closes and the fading banner says so.
+    await addDialog.page().getByTestId('action-result').getByText('User (Username: Carol) added as Member.').waitFor();
+    await addDialog.waitFor({ state: 'hidden' });
     await memberRow(a, 'Carol').waitFor();
     await a.getByTestId('clan-counts').getByText('1 / 3').waitFor();
 
@@ -143,8 +145,9 @@ run('clan management journey in Chromium (sqlite)', () => {
     const renameDialog = b.getByRole('dialog', { name: 'Edit Clan Name' });
     await renameDialog.getByLabel('New clan name').fill(RENAMED);
     await renameDialog.getByRole('button', { name: 'Save Name' }).click();
-    await renameDialog.getByText(`Clan name successfully updated to: ${RENAMED}`).waitFor();
-    await renameDialog.getByRole('button', { name: 'Close' }).click();
+    // Done: the modal closes and the fading banner says so.
+    await renameDialog.page().getByTestId('action-result').getByText(`Clan name successfully updated to: ${RENAMED}`).waitFor();
+    await renameDialog.waitFor({ state: 'hidden' });
     await b.getByRole('heading', { name: RENAMED }).waitFor();
 
     // The settings menu that holds Disband Clan says so in words, not only with a gear.

@@ -169,8 +169,9 @@ run.each(backends())('proof from Dink approves a task in Chromium (%s)', (backen
     await pin.getByRole('button', { name: 'Clear the pin of RedLeader' }).click();
     const clearDialog = manager.page.getByRole('dialog', { name: 'Clear Pinned Account' });
     await clearDialog.getByRole('button', { name: 'Clear', exact: true }).click();
-    await clearDialog.getByText('The pinned account of RedLeader is cleared', { exact: false }).waitFor();
-    await clearDialog.getByRole('button', { name: 'Close' }).click();
+    // Done: the modal closes and the fading banner says so.
+    await clearDialog.page().getByTestId('action-result').getByText('The pinned account of RedLeader is cleared', { exact: false }).waitFor();
+    await clearDialog.waitFor({ state: 'hidden' });
     await pins.getByTestId('dink-accounts-empty').waitFor();
     expect((await ownerApi.get(`/api/clan/${clanId}/events/${eventId}/dink/accounts`)).body).toEqual({ accounts: [] });
     expect(manager.errors).toEqual([]);

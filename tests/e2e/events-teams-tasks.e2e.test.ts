@@ -65,8 +65,9 @@ async function createTeam(page: Page, team: { name: string; hex: string; rgb: st
   await dialog.getByLabel('Team Name').fill(team.name);
   await dialog.getByLabel('Team Colour (hex)').fill(team.hex);
   await dialog.getByRole('button', { name: 'Create Team' }).click();
-  await dialog.getByText(`Team '${team.name}' created successfully.`).waitFor();
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  // Done: the modal closes and the fading banner says so.
+  await dialog.page().getByTestId('action-result').getByText(`Team '${team.name}' created successfully.`).waitFor();
+  await dialog.waitFor({ state: 'hidden' });
   const row = page.locator('.teams-table tbody tr', { has: page.getByRole('rowheader', { name: team.name }) });
   await row.getByText('0 Members').waitFor();
   const bar = row.locator('.team-name__bar');
@@ -122,8 +123,9 @@ run('events, teams and tasks journey in Chromium (sqlite)', () => {
     await schedule.getByTestId('event-form-error').waitFor({ state: 'detached' });
     expect(await schedule.getByTestId('end-central-note').textContent()).toMatch(/^Central Time \(America\/Chicago\): .*3:30\sPM CST$/);
     await submit.click();
-    await schedule.getByText('Event scheduled successfully!').waitFor();
-    await schedule.getByRole('button', { name: 'Close' }).click();
+    // Done: the modal closes and the fading banner says so.
+    await schedule.page().getByTestId('action-result').getByText('Event scheduled successfully!').waitFor();
+    await schedule.waitFor({ state: 'hidden' });
 
     const eventRow = m.locator('.events-table tbody tr', { has: m.getByRole('rowheader', { name: EVENT }) });
     await eventRow.getByText('Upcoming', { exact: true }).waitFor();

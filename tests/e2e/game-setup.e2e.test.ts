@@ -347,8 +347,9 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
     await dialog.getByRole('heading', { name: 'Confirm Game Reset' }).waitFor();
     await dialog.getByText('clears all team positions, move history and revert counts', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Reset Game' }).click();
-    await dialog.getByText('Game reset successfully. All team positions and histories have been cleared.').waitFor();
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    // Done: the modal closes and the fading banner says so.
+    await dialog.page().getByTestId('action-result').getByText('Game reset successfully. All team positions and histories have been cleared.').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
     await page.locator('[data-testid=game-status][data-status=READY]').waitFor();
     await page.getByTestId('turns-processed').filter({ hasText: /^0$/ }).waitFor();
     const reset = await gameOf(eventId);
@@ -361,8 +362,9 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
     await dialog.getByRole('heading', { name: 'Confirm Game Deletion' }).waitFor();
     await dialog.getByText('cannot be undone', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Delete Game' }).click();
-    await dialog.getByText('Game deleted. The event is now awaiting a new game setup.').waitFor();
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    // Done: the modal closes and the fading banner says so.
+    await dialog.page().getByTestId('action-result').getByText('Game deleted. The event is now awaiting a new game setup.').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('heading', { name: 'Setup New Game' }).waitFor();
     expect((await eventOf(eventId)).game_id).toBeNull();
 

@@ -168,7 +168,12 @@ run.each(clientOnlyBackends())('relief, win chances and the simulator in Chromiu
     await expect.poll(() => ask.textContent(), { timeout: 15_000 }).toBe('Ask for a new task');
     await expect.poll(() => ask.isDisabled()).toBe(false);
     const oldTask = await page.getByTestId('team-task').getByTestId('team-task-text').textContent();
+    // One click asks first: the modal names the team; confirming sends the request.
     await ask.click();
+    const confirm = page.getByRole('dialog', { name: 'Ask for a New Task?' });
+    await confirm.getByText(`${team.name}'s task on this square is replaced`, { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Ask for a New Task' }).click();
+    await confirm.waitFor({ state: 'hidden' });
     await page.getByTestId('task-substitute').waitFor();
     const newTask = await page.getByTestId('team-task').getByTestId('team-task-text').textContent();
     expect(newTask).not.toBe(oldTask);

@@ -58,8 +58,9 @@ run.each(backends())('sign-ups to balanced teams in Chromium (%s)', (backend) =>
       if (p.lead) await dialog.getByLabel('I would lead a team').check();
       if (p.note) await dialog.getByLabel('Note').fill(p.note);
       await dialog.getByRole('button', { name: 'Sign Up' }).click();
-      await dialog.getByText(`Signed up as ${p.ign}.`).waitFor();
-      await dialog.getByRole('button', { name: 'Close' }).click();
+      // Done: the modal closes and the fading banner says so.
+      await dialog.page().getByTestId('action-result').getByText(`Signed up as ${p.ign}.`).waitFor();
+      await dialog.waitFor({ state: 'hidden' });
       await page.getByRole('table', { name: 'Sign-ups' }).getByRole('rowheader', { name: p.ign }).waitFor();
       if (p.phone) await expectNoSidewaysScroll(page, 'the Sign-ups view on a phone');
       expect(errors).toEqual([]);
@@ -75,8 +76,9 @@ run.each(backends())('sign-ups to balanced teams in Chromium (%s)', (backend) =>
     const importDialog = page.getByRole('dialog', { name: 'Import Scores (CSV)' });
     await importDialog.getByLabel('CSV file').setInputFiles({ name: 'scores.csv', mimeType: 'text/csv', buffer: Buffer.from('ign,score\nAlice Ranger,900\nBob Mage,500\nCara Tank,450\n') });
     await importDialog.getByRole('button', { name: 'Import Scores' }).click();
-    await importDialog.getByText('Scores updated: 3.').waitFor();
-    await importDialog.getByRole('button', { name: 'Close' }).click();
+    // Done: the modal closes and the fading banner says so.
+    await importDialog.page().getByTestId('action-result').getByText('Scores updated: 3.').waitFor();
+    await importDialog.waitFor({ state: 'hidden' });
     await table.getByRole('row').filter({ hasText: 'Alice Ranger' }).getByText('900 (CSV)').waitFor();
 
     await page.getByLabel('Teams (0 fills the existing teams)').fill('2');
@@ -112,4 +114,54 @@ run.each(backends())('sign-ups to balanced teams in Chromium (%s)', (backend) =>
     expect(new Set(teams.map((t: { color: string }) => t.color)).size).toBe(2);
     expect(errors).toEqual([]);
   });
+
+  for (const viewport of [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', ...PHONE }]) {
+    it(`a proposal with a team nobody would lead says so; the manager picks its Leader and Apply makes them Leader (${viewport.width}x${viewport.height})`, { timeout: 120_000 }, async () => {
+      const ownerApi = new ApiClient(suite.url);
+      const ownerMe = await ownerApi.onboard(`Lead Organiser ${viewport.name}`, [`Boss${viewport.width}`], { role: 'Owner', clan_name: `No Leader Legion ${viewport.name}` });
+      const clanId: number = ownerMe.clan_memberships_list[0].clan_id;
+      const ev = await ownerApi.post(`/api/clan/${clanId}/events/`, { name: 'Leaderless League', start_datetime: new Date(Date.now() + 86_400_000).toISOString(), signups_open: true });
+      expect(ev.status, JSON.stringify(ev.body)).toBe(200);
+      const base = `/api/clan/${clanId}/events/${ev.body.event.id}`;
+      // Four sign-ups, none would lead.
+      for (const [i, score] of [900, 500, 450, 300].entries()) {
+        const api = new ApiClient(suite.url);
+        const me = await api.onboard(`follower-${i}-${viewport.name}`, [`Follower ${i}${viewport.name[0]}`], { role: 'Member', clan_id: clanId });
+        const signed = await api.post(`${base}/signups`, { osrs_ign_id: me.igns[0].id });
+        expect(signed.status, JSON.stringify(signed.body)).toBe(201);
+        expect((await ownerApi.put(`${base}/signups/${signed.body.signup.id}`, { score })).status).toBe(200);
+      }
+
+      const { page, errors } = await pageOf(ownerApi, { width: viewport.width, height: viewport.height });
+      await page.goto(`${suite.url}/clans/manage/${clanId}/events/${ev.body.event.id}/signups`);
+      await page.getByRole('table', { name: 'Sign-ups' }).getByRole('rowheader', { name: `Follower 3${viewport.name[0]}` }).waitFor();
+      await page.getByLabel('Teams (0 fills the existing teams)').fill('2');
+      await page.getByRole('button', { name: 'Balance Teams' }).click();
+      const warnings = page.getByTestId('leader-warnings');
+      await warnings.getByText('Team 1 has no Leader', { exact: false }).waitFor();
+      await warnings.getByText('Team 2 has no Leader', { exact: false }).waitFor();
+      const pick = page.getByLabel('Leader of Team 1');
+      expect(await pick.inputValue()).toBe('');
+      await page.getByTestId('proposal').screenshot({ path: `/tmp/shots/signups-leaderless-${viewport.width}.png` });
+      // The manager picks the first of Team 1's members as its Leader: its warning goes, Team 2's stays.
+      const chosen = (await pick.locator('option').nth(1).textContent())!;
+      await pick.selectOption({ label: chosen });
+      await warnings.getByText('Team 1 has no Leader', { exact: false }).waitFor({ state: 'detached' });
+      await warnings.getByText('Team 2 has no Leader', { exact: false }).waitFor();
+      await page.getByTestId('proposal').screenshot({ path: `/tmp/shots/signups-leader-picked-${viewport.width}.png` });
+      if (viewport.width === PHONE.width) await expectNoSidewaysScroll(page, 'the proposal with Leader pickers on a phone');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByTestId('signups-message').filter({ hasText: 'Teams applied: 4 sign-ups placed, 2 new teams.' }).waitFor();
+      const teams = (await ownerApi.get(`${base}/teams/`)).body.teams as { id: number; name: string }[];
+      const leadersOf = async (name: string) =>
+        ((await ownerApi.get(`${base}/teams/${teams.find((t) => t.name === name)!.id}/members`)).body.team_members as { osrs_ign: string; role: string }[])
+          .filter((m) => m.role === 'Leader')
+          .map((m) => m.osrs_ign);
+      expect(await leadersOf('Team 1')).toEqual([chosen]);
+      expect(await leadersOf('Team 2')).toEqual([]);
+      expect(errors).toEqual([]);
+    });
+  }
 });

@@ -181,8 +181,9 @@ export async function runWholeEvent(site: WholeEventSite, options: WholeEventOpt
   await schedule.getByLabel('Event Name').fill('Spring Bash');
   await schedule.getByLabel('Start Date/Time (UTC)').fill(new Date(Date.now() + 3_600_000).toISOString().slice(0, 16));
   await schedule.getByRole('button', { name: 'Schedule Event' }).click();
-  await schedule.getByText('Event scheduled successfully!').waitFor();
-  await schedule.getByRole('button', { name: 'Close' }).click();
+  // Done: the modal closes and the fading banner says so.
+  await schedule.page().getByTestId('action-result').getByText('Event scheduled successfully!').waitFor();
+  await schedule.waitFor({ state: 'hidden' });
   await schedule.waitFor({ state: 'detached' });
 
   // --- Manage Teams: two teams, each with its Leader.
@@ -194,8 +195,9 @@ export async function runWholeEvent(site: WholeEventSite, options: WholeEventOpt
     await dialog.getByLabel('Team Name').fill(t.name);
     await dialog.getByLabel('Team Colour (hex)').fill(t.color);
     await dialog.getByRole('button', { name: 'Create Team' }).click();
-    await dialog.getByText(/created successfully/).waitFor();
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    // Done: the modal closes and the fading banner says so.
+    await dialog.page().getByTestId('action-result').getByText(`Team '${t.name}' created successfully.`).waitFor();
+    await dialog.waitFor({ state: 'hidden' });
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: `Members of ${t.name}` }).click();
     const manager = page.getByRole('region', { name: `Members of ${t.name}` });
@@ -326,11 +328,12 @@ export async function runWholeEvent(site: WholeEventSite, options: WholeEventOpt
       await expect.poll(() => revert.isEnabled(), { timeout: 10_000 }).toBe(true);
       const rolled = state;
       await revert.click();
-      // Revert asks first: confirm in the modal, which then says it is done.
+      // Revert asks first: confirm in the modal, which then closes while the fading banner says it is done.
       const confirm = l.page.getByRole('dialog', { name: 'Revert Last Turn?' });
       await confirm.getByRole('button', { name: 'Revert Turn' }).click();
-      await confirm.getByText('The last turn was reverted.').waitFor();
-      await confirm.getByRole('button', { name: 'Close' }).click();
+      // Done: the modal closes and the fading banner says so.
+      await confirm.page().getByTestId('action-result').getByText('The last turn was reverted.').waitFor();
+      await confirm.waitFor({ state: 'hidden' });
       await expect.poll(async () => (await truth()).version, { timeout: 10_000 }).toBeGreaterThan(rolled.version);
       state = await truth();
       expect(state.positions[l.team.name]).toBeLessThan(rolled.positions[l.team.name] + 1);
