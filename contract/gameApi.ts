@@ -54,6 +54,8 @@ export const TeamStateSchema = v.object({
   square_since: v.string(),
   /** The substitute task relief gave the team for its current square, else null (docs/server.md §15; the server always sends it, older answers lack it). */
   task_override: v.optional(v.nullable(TaskOverrideSchema)),
+  /** New tasks relief gave the team in this game (docs/server.md §15); optional: an older server leaves it out (the client then keeps the one it holds). */
+  relief_count: v.optional(v.number()),
 });
 export type TeamState = v.InferOutput<typeof TeamStateSchema>;
 

@@ -181,11 +181,14 @@ export function mergeProgress<G extends Game | PublicGame>(held: G, progress: Ga
     winners: progress.winners,
     version: progress.version,
     team_states: progress.team_states.map((t) => {
-      const before = held.team_states.find((h) => h.team_id === t.team_id) as { revert_count?: number } | undefined;
+      const before = held.team_states.find((h) => h.team_id === t.team_id) as { revert_count?: number; relief_count?: number } | undefined;
       const revert_count = t.revert_count ?? before?.revert_count;
+      // A roll's or revert's update has no relief count: the one held stays.
+      const relief_count = t.relief_count ?? before?.relief_count;
       // A public (spectator) game has no revert counts and keeps none.
-      const { revert_count: _dropped, ...rest } = t;
-      return revert_count === undefined ? rest : { ...rest, revert_count };
+      const { revert_count: _dropped, relief_count: _relief, ...rest } = t;
+      const kept = relief_count === undefined ? rest : { ...rest, relief_count };
+      return revert_count === undefined ? kept : { ...kept, revert_count };
     }),
   } as G;
 }

@@ -31,6 +31,20 @@ export const selectLeaderRevertsLeft = (s: S) => {
   const count = team ? (team as { revert_count?: number }).revert_count : undefined;
   return typeof count === 'number' ? Math.max(s.context.game!.max_reverts_allowed - count, 0) : null;
 };
+/**
+ * New tasks (relief, docs/game-rules.md §15) the viewer's led team may still ask for in this game
+ * (relief_max_per_team - relief_count), or null when it leads none, relief is off or the count is
+ * not in the game held (an older server).
+ */
+export const selectLeaderReliefsLeft = (s: S) => {
+  const game = s.context.game;
+  const entry = leaderEntryOf(game);
+  const team = entry && game?.team_states.find((t) => t.team_id === entry.id);
+  if (!game || typeof game.relief_after_hours !== 'number' || typeof team?.relief_count !== 'number') return null;
+  return Math.max(game.relief_max_per_team - team.relief_count, 0);
+};
+/** The new tasks a team may ask for in the game (relief_max_per_team). */
+export const selectReliefMaxPerTeam = (s: S) => s.context.game?.relief_max_per_team ?? 0;
 export const selectIsPlayable = (s: S) => s.matches({ live: { play: 'inProgress' } });
 export const selectCanRoll = (s: S) => s.can({ type: 'roll.request' });
 export const selectCanRevert = (s: S) => s.can({ type: 'revert.request' });

@@ -435,6 +435,7 @@ export const READ_HELD = compiledQuery((db, p: { gameId: number; teamId: number;
       'discord_webhooks.announce_rolls', 'discord_webhooks.announce_reviews', 'discord_webhooks.announce_results', 'events.name as event_name',
       'team_states.id as state_id', 'team_states.team_id', 'teams.name as team_name', 'teams.color as team_color', 'team_states.current_position',
       'team_states.revert_count', 'team_states.position_history', 'team_states.task_state', 'team_states.square_since', 'team_states.task_override',
+      'team_states.relief_count',
     ])
     .where('games.id', '=', p.gameId)
     .orderBy('team_states.team_id'));
@@ -492,7 +493,7 @@ function heldOf(kind: 'roll' | 'revert', action: TeamAction, rows: HeldRow[]) {
     states.push(teamStateOf({
       team_id: r.team_id, team_name: r.team_name, team_color: String(r.team_color), current_position: Number(r.current_position),
       revert_count: Number(r.revert_count), position_history: String(r.position_history), task_state: String(r.task_state),
-      square_since: String(r.square_since), task_override: r.task_override,
+      square_since: String(r.square_since), task_override: r.task_override, relief_count: Number(r.relief_count),
     }));
   }
   const acting = rows.find((r) => r.team_id === action.team_id);
@@ -666,7 +667,7 @@ interface OneStatementRow {
   task_state: string;
   log: Parameters<typeof logEntriesOf>[0];
   team_id: number | null; team_name: string | null; team_color: string | null; current_position: number | null; revert_count: number | null;
-  position_history: string | null; state_task: string | null; square_since: string | null; task_override: string | null;
+  position_history: string | null; state_task: string | null; square_since: string | null; task_override: string | null; relief_count: number | null;
 }
 
 /** The task states of arrivalState after a roll: on a square with a task, and on one without. */
@@ -722,7 +723,7 @@ function oneStatementRoll(count: number) {
 )
 select claim.version, (select task_state from state) as task_state, (select json_agg(log order by log.id) from log) as log,
   ts.team_id, t.name as team_name, t.color as team_color, ts.current_position, ts.revert_count, ts.position_history,
-  ts.task_state as state_task, ts.square_since, ts.task_override
+  ts.task_state as state_task, ts.square_since, ts.task_override, ts.relief_count
 from claim left join (team_states ts inner join teams t on t.id = ts.team_id) on ts.game_id = claim.id
 order by ts.team_id`.compile(db),
   }));
@@ -805,7 +806,7 @@ async function rollInOneStatement(db: Db, action: TeamAction, pre: PrecheckedAct
     states.push(teamStateOf({
       team_id: r.team_id, team_name: r.team_name, team_color: String(r.team_color), current_position: Number(r.current_position),
       revert_count: Number(r.revert_count), position_history: String(r.position_history), task_state: String(r.state_task),
-      square_since: String(r.square_since), task_override: r.task_override,
+      square_since: String(r.square_since), task_override: r.task_override, relief_count: Number(r.relief_count),
     }));
   }
   const taskState = storedTaskState(first.task_state);

@@ -339,7 +339,7 @@ export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[
     .select([
       'team_states.team_id', 'teams.name as team_name', 'teams.color as team_color', 'team_states.current_position',
       'team_states.revert_count', 'team_states.position_history', 'team_states.task_state', 'team_states.square_since',
-      'team_states.task_override',
+      'team_states.task_override', 'team_states.relief_count',
     ])
     .where('team_states.game_id', '=', gameId)
     .orderBy('team_states.team_id')
@@ -350,9 +350,11 @@ export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[
 /** A stored team state row (with its team's name and colour) as a TeamState, as listTeamStates answers it. */
 export function teamStateOf(r: {
   team_id: number; team_name: string; team_color: string; current_position: number; revert_count: number;
-  position_history: string; task_state: string; square_since: string; task_override: string | null;
+  position_history: string; task_state: string; square_since: string; task_override: string | null; relief_count?: number;
 }): TeamState {
-  return { ...r, position_history: storedHistory(r.position_history), task_state: storedTaskState(r.task_state), task_override: storedOverride(r.task_override) };
+  const state: TeamState = { ...r, position_history: storedHistory(r.position_history), task_state: storedTaskState(r.task_state), task_override: storedOverride(r.task_override) };
+  // A caller that reads no relief_count leaves it out (the client keeps the one it holds).
+  return r.relief_count === undefined ? state : { ...state, relief_count: Number(r.relief_count) };
 }
 
 /**

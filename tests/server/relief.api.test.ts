@@ -95,6 +95,9 @@ describe.each(backends())('relief (%s)', (backend) => {
     expect(after.version).toBe(before.version + 1);
     const relieved = after.team_states.find((t) => t.team_id === game.team1)!;
     expect(relieved.task_override).toEqual({ description: first, difficulty: square.task_difficulty });
+    // The game counts the team's new tasks (the screen says what is left of them).
+    expect(relieved.relief_count).toBe(1);
+    expect(after.team_states.find((t) => t.team_id === game.team2)?.relief_count).toBe(0);
     expect(relieved.task_state).toBe('open');
     expect(first).not.toBe(square.task_description);
     expect(after.log_entries[0].message).toBe(RELIEF_MESSAGES.log('Red Team', team.current_position, 7, first));
@@ -102,6 +105,7 @@ describe.each(backends())('relief (%s)', (backend) => {
     const seen = await spectator.next((r) => r.event === 'new_log_entry' && r.payload.log_entry.message.includes('was stuck'), 5000, mark);
     expect(seen.event === 'new_log_entry' && seen.payload.log_entry.message).toBe(after.log_entries[0].message);
     expect(spectator.held?.team_states.find((t) => t.team_id === game.team1)?.task_override).toEqual({ description: first, difficulty: square.task_difficulty });
+    expect(spectator.held?.team_states.find((t) => t.team_id === game.team1)?.relief_count).toBe(1);
 
     // The history keeps the draw for 'Verify dice': the candidates in id order and the task drawn, which the seed picks.
     const history = (await cast.owner.get(`/api/public/game/${game.gameId}/history`)).body;

@@ -72,7 +72,7 @@ const STATUSES: GameStatus[] = ['PENDING', 'READY', 'in-progress', 'paused'];
 const MAX_REVERTS = 1;
 /** The game as the REST load (or the socket's join_game answer) gives it to a viewer of `role`. */
 const loadedGame = (role: FixtureRole) =>
-  fixtureGame({ max_reverts_allowed: MAX_REVERTS, relief_after_hours: 1, team_states: fixtureGame().team_states.map((t) => (t.team_id === 11 ? { ...t, task_state: 'open' as const } : t)) }, role);
+  fixtureGame({ max_reverts_allowed: MAX_REVERTS, relief_after_hours: 1, team_states: fixtureGame().team_states.map((t) => (t.team_id === 11 ? { ...t, task_state: 'open' as const, relief_count: 0 } : t)) }, role);
 /** With relief on (docs/game-rules.md §15) and team 11's task open for hours, its Leader may ask for a new task. */
 const SUBSTITUTE = { description: 'Catch 50 anglerfish', difficulty: 'EASY' as const };
 const RELIEF_REFUSAL = 'No relief left for Red Dragons.';
@@ -332,6 +332,8 @@ const ASSERTIONS: Record<string, (s: any, w: World) => Promise<void>> = {
       const relief = within(panel()).getByTestId('relief-button') as HTMLButtonElement;
       expect(relief.textContent).toBe(RELIEF_VIEW_TEXTS.button);
       expect(relief.disabled).toBe(playing);
+      // What is left of the team's new tasks (updates without a count keep the one held).
+      expect(within(panel()).getByTestId('reliefs-left').textContent).toBe(RELIEF_CONFIRM_TEXTS.left(2, 2));
       // The substitute stands in for the square's task on the team's task card.
       if (team.task_override) {
         await waitFor(() => expect(screen.getByTestId('team-task-text').textContent).toBe(team.task_override!.description));

@@ -225,19 +225,24 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
  * ticking each 30 s) until the team has been on its square relief_after_hours, while a roll moment
  * plays, or off the live connection. A click asks first (a confirmAction modal: a new task is
  * spent for good), then sends `relief.request`; the server's refusal shows as the panel's action
- * message and the substitute as the team's task.
+ * message and the substitute as the team's task. While relief is on it says what is left of the
+ * team's new tasks ('New tasks left: 1 of 2', when the game carries relief_count).
  */
 function ReliefButton({ actor, live, teamName }: { actor: GamePlayRef; live: boolean; teamName: string }) {
   const allowedAt = useSelector(actor, sel.selectReliefAllowedAt);
   const can = useSelector(actor, sel.selectCanAskRelief);
   const asking = useSelector(actor, sel.selectIsAskingRelief);
-  const maxPerTeam = useSelector(actor, (s) => s.context.game?.relief_max_per_team ?? 0);
+  const maxPerTeam = useSelector(actor, sel.selectReliefMaxPerTeam);
+  const left = useSelector(actor, sel.selectLeaderReliefsLeft);
   const confirm = useConfirmAction<Nothing, Nothing>({ closed: { draft: {}, subject: {} }, perform: () => askForNewTask(actor) });
   const now = useNow();
-  if (allowedAt === null) return null;
+  // The count shows while relief is on, also when the task is not one relief replaces.
+  const count = left === null ? null : <p className="game-actions__reverts muted" data-testid="reliefs-left">{RELIEF_CONFIRM_TEXTS.left(left, maxPerTeam)}</p>;
+  if (allowedAt === null) return count;
   const waiting = allowedAt > now;
   return (
     <div className="game-actions__relief">
+      {count}
       <button type="button" className="btn btn--small" data-testid="relief-button" disabled={!can || !live || waiting} onClick={() => confirm.send({ type: 'confirm.open' })}>
         {asking ? RELIEF_VIEW_TEXTS.asking : reliefButtonText(allowedAt, now)}
       </button>
