@@ -168,13 +168,17 @@ run.each(clientOnlyBackends())('relief, win chances and the simulator in Chromiu
     await expect.poll(() => ask.textContent(), { timeout: 15_000 }).toBe('Ask for a new task');
     await expect.poll(() => ask.isDisabled()).toBe(false);
     const oldTask = await page.getByTestId('team-task').getByTestId('team-task-text').textContent();
+    expect(await page.getByTestId('reliefs-left').textContent()).toBe('New tasks left: 2 of 2');
     // One click asks first: the modal names the team; confirming sends the request.
     await ask.click();
     const confirm = page.getByRole('dialog', { name: 'Ask for a New Task?' });
     await confirm.getByText(`${team.name}'s task on this square is replaced`, { exact: false }).waitFor();
+    await page.screenshot({ path: `/tmp/shots/relief-confirm-${viewport.width}.png` });
     await confirm.getByRole('button', { name: 'Ask for a New Task' }).click();
     await confirm.waitFor({ state: 'hidden' });
     await page.getByTestId('task-substitute').waitFor();
+    await expect.poll(() => page.getByTestId('reliefs-left').textContent()).toBe('New tasks left: 1 of 2');
+    await page.screenshot({ path: `/tmp/shots/relief-asked-${viewport.width}.png` });
     const newTask = await page.getByTestId('team-task').getByTestId('team-task-text').textContent();
     expect(newTask).not.toBe(oldTask);
     await expect.poll(() => page.getByTestId('game-log').locator('li').first().textContent()).toContain(`${team.name} was stuck on square`);
