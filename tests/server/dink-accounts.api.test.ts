@@ -9,7 +9,7 @@ import { ApiClient, type Answer } from '../support/api';
 import { directSql } from '../support/fixtures';
 import { castOf, newGame, type Cast, type TestGame } from '../support/liveSocket';
 import { DINK_MESSAGES, DinkAccountsAnswerSchema, DinkRecentAnswerSchema, type DinkOutcome } from '../../contract/dink';
-import { dink, fillPool, fixture, fresh } from './dinkSupport';
+import { FAST, dink, fillPool, fixture, fresh, expectError } from './dinkSupport';
 
 /**
  * Pinned Dink accounts over real HTTP, on both databases (docs/server.md §13 'Pinned accounts'):
@@ -20,15 +20,10 @@ import { dink, fillPool, fixture, fresh } from './dinkSupport';
  * controls and zero-width characters from posted names.
  */
 
-const FAST = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
 /** The account hash of the recorded fixtures (tests/fixtures/dink/quest.json): Iron Bob's real account. */
 const REAL_HASH = fixture('QUEST').dinkAccountHash as string;
 const FAKE_HASH = 'madeUpHash-0123456789abcdefghijklmnopqrstuvwxyz';
 
-const expectError = (r: Answer, status: number, error?: string) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  if (error !== undefined) expect(r.body).toEqual({ error });
-};
 
 describe.each(backends())('Dink pinned accounts (%s)', (backend) => {
   const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-dink-accounts-'));

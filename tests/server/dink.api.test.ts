@@ -12,7 +12,7 @@ import { act, castOf, newGame, stored, watchersOf, type Cast, type TestGame, typ
 import { AUTO_RULE_MESSAGES, DINK_MESSAGES, DINK_TYPES, DinkLinkAnswerSchema, DinkRecentAnswerSchema, type DinkOutcome, type DinkPostUpdate, type DinkType } from '../../contract/dink';
 import { PROOF_MESSAGES, SubmissionListSchema, type Submission } from '../../contract/submission';
 import { TaskAnswerSchema, TaskListAnswerSchema } from '../../contract/task';
-import { dink, fillPool, fixture, fresh, png } from './dinkSupport';
+import { FAST, dink, fillPool, fixture, fresh, png, expectError } from './dinkSupport';
 
 /**
  * Dink posts as task proof over real HTTP and real sockets (docs/server.md §13), on both
@@ -25,12 +25,7 @@ import { dink, fillPool, fixture, fresh, png } from './dinkSupport';
  * processes with Redis: dink-live.api.test.ts.
  */
 
-const FAST = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
 
-const expectError = (r: Answer, status: number, error?: string) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  if (error !== undefined) expect(r.body).toEqual({ error });
-};
 
 describe.each(backends())('Dink proof (%s)', (backend) => {
   const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-dink-'));

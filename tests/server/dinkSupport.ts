@@ -7,6 +7,15 @@ import type { DinkType } from '../../contract/dink';
 
 // Helpers of the Dink API tests (dink.api.test.ts, dink-live.api.test.ts; docs/server.md §13).
 
+/** Socket limits raised so a suite's many rolls and joins are never refused (the limits have their own tests). */
+export const FAST = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
+
+/** Expects an answer of `status`, and when `error` is given exactly the body `{error}`. */
+export const expectError = (r: Answer, status: number, error?: string): void => {
+  expect(r.status, JSON.stringify(r.body)).toBe(status);
+  if (error !== undefined) expect(r.body).toEqual({ error });
+};
+
 /** The recorded-shape fixture of one Dink type (tests/fixtures/dink/), as a fresh object. */
 export function fixture(type: DinkType): Record<string, any> {
   return JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/dink', `${type.toLowerCase()}.json`), 'utf8'));

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, type Answer } from './api';
 import { SAMPLE_TASKS_CSV } from './e2e';
 import { openDatabase, type DbHandle } from '../../server/db/connect';
+import { directSql } from './sql';
+export { directSql };
 
 /** The 403 text of server/clans/access.ts for a caller who may not do that in the clan. */
 export const PERMISSION_TEXT = 'Permission denied. You are not authorized to manage this clan.';
@@ -129,32 +129,6 @@ export async function clanWithRoles(
   join('outsider', await signIn(`${opts.prefix}-outsider`));
   if (opts.into) Object.assign(opts.into, people);
   return { clanId, people, ids, me };
-}
-
-/**
- * Runs SQL on a suite's database from the test process, bypassing the server ('?' placeholders on
- * both backends). `env` is the database env (SQLITE_FILE or DATABASE_URL); answers the rows read.
- */
-export async function directSql(env: Record<string, string>, text: string, params: unknown[] = []): Promise<any[]> {
-  if (env.DATABASE_URL) {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    try {
-      let i = 0;
-      return (await client.query(text.replace(/\?/g, () => `$${++i}`), params)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-  const db = new Database(env.SQLITE_FILE);
-  try {
-    const st = db.prepare(text);
-    if (st.reader) return st.all(...params);
-    st.run(...params);
-    return [];
-  } finally {
-    db.close();
-  }
 }
 
 /** Inserts a bare game row (25 squares, no board) for an event, as a game create would; returns its id. */

@@ -4,10 +4,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import sharp from 'sharp';
 import { ApiClient } from './api';
+import { directSql as sql } from './sql';
 import { autoSplit, countsToSettings } from '../../contract/game';
 
 // A load of large Dink posts that all decode (docs/server.md §8, §13), written once for the upload
@@ -30,28 +29,6 @@ export interface DinkLoad {
   owner: ApiClient;
 }
 
-/** Runs one SQL statement on the database of `env` (SQLITE_FILE or DATABASE_URL), '?' placeholders; the rows read. */
-async function sql(env: Record<string, string>, text: string, params: unknown[]): Promise<any[]> {
-  if (env.DATABASE_URL) {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    try {
-      let i = 0;
-      return (await client.query(text.replace(/\?/g, () => `$${++i}`), params)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-  const db = new Database(env.SQLITE_FILE);
-  try {
-    const st = db.prepare(text);
-    if (st.reader) return st.all(...params);
-    st.run(...params);
-    return [];
-  } finally {
-    db.close();
-  }
-}
 
 /** Throws with `what` unless the answer is 200; its body otherwise. */
 function ok(r: { status: number; body: any }, what: string): any {
