@@ -144,6 +144,10 @@ run.each(clientOnlyBackends())("the Leader's game screen keeps pawn, START and d
     await expect.poll(() => ask.isDisabled()).toBe(false);
     await waitForStillPage(page);
     await ask.click();
+    // Relief asks first (a confirm modal); confirming sends the request the server refuses.
+    const confirm = page.getByRole('dialog', { name: 'Ask for a New Task?' });
+    await confirm.getByRole('button', { name: 'Ask for a New Task' }).click();
+    await confirm.waitFor({ state: 'hidden' });
     await page.getByTestId('action-error').getByText(`No relief left for ${team.name}.`).waitFor();
     await waitForStillPage(page);
     await shot(page, `game-refused-${viewport.width}`);

@@ -15,7 +15,8 @@ export const RELIEF_CONFIRM_TEXTS = {
   processing: 'Asking...',
   body: (team: string, max: number) =>
     `${team}'s task on this square is replaced by another task of its tier, drawn from the pool. This spends one of the ${max} new ${max === 1 ? 'task' : 'tasks'} each team may ask for in this game.`,
-  done: "Asked for a new task: it shows on your team's task card.",
+  // The request is sent; the new task or the server's refusal follows on the panel.
+  done: 'Asked the server for a new task.',
   notNow: 'A new task cannot be asked for now.',
   /** Under the relief button: what is left of the team's new tasks. */
   left: (left: number, max: number) => `New tasks left: ${left} of ${max}`,
