@@ -12,6 +12,7 @@ import { FakeSocket } from '../support/fakeSocket';
 import { fixtureGame } from '../support/gameFixtures';
 import { ORDER_WAIT_MS } from '../../contract/socket';
 import { renderRoutes, signedInSessionLogic } from '../support/render';
+import { RELIEF_CONFIRM_TEXTS } from '../../src/features/play/texts';
 
 /**
  * Model-based test of the socketConnection chart (docs/server.md §3; docs/client.md §12;
@@ -162,6 +163,8 @@ const EXECUTORS = {
   },
   'team.relief': async (w) => {
     await w.user.click(within(panel()).getByRole('button', { name: 'Ask for a new task' }));
+    // Relief asks first (the confirm modal); its confirm button sends the request.
+    await w.user.click(within(await screen.findByRole('dialog', { name: RELIEF_CONFIRM_TEXTS.title })).getByRole('button', { name: RELIEF_CONFIRM_TEXTS.confirm }));
     expect(w.socket.sentOf('request_relief')).toEqual([{ game_id: 5, team_id: 11 }]);
     // The server refuses it; the panel says so and the button is offered again.
     await serverSends(w, 'action_error', { message: 'No relief left for Red Dragons.' });
