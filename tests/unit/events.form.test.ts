@@ -92,7 +92,11 @@ describe('event form rule', () => {
       type: 'Snakes and Ladders',
       start_datetime: '2030-02-01T10:00:00.000Z',
       end_datetime: null,
+      signups_open: false,
     });
+    // The create form's 'Open sign-ups' adds the close time (UTC) or null without one.
+    expect(eventBody(draft({ name: 'Bingo', start: '2030-02-01T10:00', signupsOpen: true, signupsCloseAt: '2030-01-31T18:00' }))).toMatchObject({ signups_open: true, signups_close_at: '2030-01-31T18:00:00.000Z' });
+    expect(eventBody(draft({ name: 'Bingo', start: '2030-02-01T10:00', signupsOpen: true }))).toMatchObject({ signups_open: true, signups_close_at: null });
     const edit = editEventDraft({ name: 'Bingo', start_datetime: '2030-01-14T10:00:30.500Z', end_datetime: '2030-01-20T10:00:00.000Z' });
     expect(edit.end).toBe('2030-01-20T10:00');
     expect(eventBody(edit).start_datetime).toBe('2030-01-14T10:00:30.500Z');
