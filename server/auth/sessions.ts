@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/schema';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { log } from '../observability/log';
 
 /**

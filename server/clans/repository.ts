@@ -1,5 +1,5 @@
 import type { Db } from '../db/schema';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { uniqueOrConflict } from '../db/uniqueKey';
 import { conflict, badRequest } from '../errors';
 import { CLAN_OWN_LIMIT, compareClanMembers, type ClanMember } from '../../contract/clan';

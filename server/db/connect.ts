@@ -6,7 +6,6 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type CompiledQuery, type Migration, type MigrationProvider } from 'kysely';
 import type { Database as Schema, Db } from './schema';
 import { log } from '../observability/log';
-import { countDbQuery } from '../observability/metrics';
 import { PREPARED_SQL } from './compiled';
 import type { Dialect, DialectMigration } from './migrations/helpers';
 import { foundation } from './migrations/001_foundation';
@@ -145,11 +144,13 @@ function narrowMode(file: string): void {
  * Opens PostgreSQL when `databaseUrl` is given, else the SQLite file (its folder is created 0700,
  * the file 0600: createPrivately),
  * then runs every pending migration. Throws when the database cannot be reached or migrated.
- * `countQueries` counts every statement in the db_queries_total metric (benchmarks only: Kysely's
- * `log` hook times each query).
+ * `countQuery`, when given, is called once per statement (benchmarks only: the assembler passes
+ * the db_queries_total metric's counter, observability/metrics.ts; Kysely's `log` hook times each
+ * query). Passed in rather than imported so the opener depends on no metrics module.
  */
-export async function openDatabase(opts: { databaseUrl: string | null; sqliteFile: string; countQueries?: boolean }): Promise<DbHandle> {
-  const counting = opts.countQueries ? { log: () => countDbQuery() } : {};
+export async function openDatabase(opts: { databaseUrl: string | null; sqliteFile: string; countQuery?: () => void }): Promise<DbHandle> {
+  const countQuery = opts.countQuery;
+  const counting = countQuery ? { log: () => countQuery() } : {};
   let db: Kysely<Schema>;
   let dialect: Dialect;
   if (opts.databaseUrl) {
@@ -191,7 +192,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; sqliteFil
     sqlite.function('unicode_lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
     const statements = reusingStatements(sqlite);
     db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements }), ...counting });
-    syncHandles.set(db, syncSqlite(db, sqlite, statements, opts.countQueries === true));
+    syncHandles.set(db, syncSqlite(db, sqlite, statements, countQuery));
   }
   const provider: MigrationProvider = {
     async getMigrations() {
@@ -263,10 +264,10 @@ export function syncSqliteOf(db: Db): SyncSqlite | undefined {
   return syncHandles.get(db);
 }
 
-/** SyncSqlite over `sqlite`, whose statements are `statements`' (Kysely's) and counted like Kysely's when `counting`. */
-function syncSqlite(db: Kysely<Schema>, sqlite: Database.Database, statements: ReturnType<typeof reusingStatements>, counting: boolean): SyncSqlite {
+/** SyncSqlite over `sqlite`, whose statements are `statements`' (Kysely's), each reported to `countQuery` like Kysely's when given. */
+function syncSqlite(db: Kysely<Schema>, sqlite: Database.Database, statements: ReturnType<typeof reusingStatements>, countQuery: (() => void) | undefined): SyncSqlite {
   const run = (sql: string) => {
-    if (counting) countDbQuery();
+    countQuery?.();
     statements.prepare(sql).run();
   };
   return {
@@ -282,15 +283,10 @@ function syncSqlite(db: Kysely<Schema>, sqlite: Database.Database, statements: R
       }
     }),
     execute<R>(query: CompiledQuery<R>) {
-      if (counting) countDbQuery();
+      countQuery?.();
       const stmt = statements.prepare(query.sql);
       if (stmt.reader) return { rows: stmt.all(query.parameters) as R[], changes: 0 };
       return { rows: [], changes: stmt.run(query.parameters).changes };
     },
   };
-}
-
-/** Current time as an ISO-8601 string, the one time format stored in both databases. */
-export function nowIso(): string {
-  return new Date().toISOString();
 }

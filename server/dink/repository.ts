@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db, Database } from '../db/schema';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { DINK_RECENT_MAX, DINK_OUTCOMES, shownPostText, type DinkOutcome, type DinkPost } from '../../contract/dink';
 
 /** A stored Dink link row (migration 010_dink). */

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db } from '../db/schema';
 import type { Deps } from '../http/context';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { redisChannelKey } from '../redis';
 import { findGame, insertLog, storedOverrideTask, storedTaskState, updateGame } from '../games/repository';
 import { STAND_IN_KEY_MARK, insertSubmission } from '../submissions/repository';

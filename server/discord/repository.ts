@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, Db, DiscordWebhooksTable } from '../db/schema';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { compiledQuery } from '../db/compiled';
 import type { Announce, WebhookState } from '../../contract/discord';
 import type { Announcement, QueuedAnnouncement } from './embeds';

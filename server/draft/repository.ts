@@ -1,5 +1,5 @@
 import type { Db } from '../db/schema';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { heldByMember } from '../signups/repository';
 import { snakeTurn } from '../../contract/draft';
 import type { DraftState } from '../../contract/signup';

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Deps } from '../http/context';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { lockEvent } from '../db/locks';
 import { conflict, notFound } from '../errors';
 import { gameOfEvent } from '../events/repository';

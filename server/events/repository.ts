@@ -1,5 +1,5 @@
 import type { Db } from '../db/schema';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { notFound } from '../errors';
 import type { ClanEvent, EventBody } from '../../contract/event';
 import { isActiveStatus } from '../../contract/game/status';

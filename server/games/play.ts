@@ -1,7 +1,8 @@
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
-import { nowIso, syncSqliteOf, type SyncSqlite } from '../db/connect';
+import { syncSqliteOf, type SyncSqlite } from '../db/connect';
+import { nowIso } from '../time';
 import { compiledPerCount, compiledQuery } from '../db/compiled';
 import { hashSessionId } from '../auth/sessions';
 import {

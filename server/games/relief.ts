@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { announceRelief } from '../discord/outbox';
 import { GAME_NOT_FOUND, insertLog, listTeamStates, parseWinners, storedOverrideTask } from './repository';
 import { ActionRefused, PLAY_MESSAGES, StaleVersion, retryingTransaction, type AppliedAction } from './play';

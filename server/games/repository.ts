@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db, GamesTable } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { compiledPerCount, compiledQuery } from '../db/compiled';
 import { notFound } from '../errors';
 import { TIERS, isTier, type Tier } from '../../contract/game/tiers';

@@ -1,6 +1,6 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Database, Db } from '../db/schema';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { conflict, notFound } from '../errors';
 import type { Signup } from '../../contract/signup';
 import { SIGNUP_MESSAGES, type WomProgress } from '../../contract/signupApi';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { findGame, insertLog, storedOverride, storedTaskState, updateGame } from '../games/repository';
 import type { LogEntry } from '../../contract/gameApi';

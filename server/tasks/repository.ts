@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { notFound } from '../errors';
 import type { Difficulty, Task, TaskPageAnswer, TaskPageQuery } from '../../contract/task';
 import { TIERS } from '../../contract/game/tiers';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/schema';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import type { ClanMembership, User } from '../../contract/user';
 import { CLAN_OWN_LIMIT } from '../../contract/clan';
 

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
 import { pathId, readJson, requireUser } from '../http/context';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors';
-import { nowIso } from '../db/connect';
+import { nowIso } from '../time';
 import { listIgns, loadProfile } from './repository';
 import { addMembership, createClan, wasRemoved } from '../clans/repository';
 import { SetupBodySchema } from '../../contract/onboarding';
