@@ -14,7 +14,7 @@ import { startAnnouncementWorker } from './discord/worker';
 import { GameCache } from './games/cache';
 import { publicGameNodeAnswer } from './lobby/publicGame';
 import { log } from './observability/log';
-import { startProcessMetrics } from './observability/metrics';
+import { countDbQuery, startProcessMetrics } from './observability/metrics';
 import { observedNodeAnswer } from './observability/requests';
 import { Lifecycle } from './lifecycle/health';
 import { HttpRequests, shutDownGracefully } from './lifecycle/shutdown';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // Fewer full garbage collections under a steady load (lifecycle/gcPolicy.ts, HEAP_GROWING_PERCENT).
   applyHeapGrowth(config.heapGrowingPercent);
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, countQueries: config.countQueries });
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, countQuery: config.countQueries ? countDbQuery : undefined });
   // Expired sessions are purged now and then hourly (docs/server.md §8).
   const stopSessionPurge = await startSessionPurge(handle.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import { Hono } from 'hono';
-import { sql } from 'kysely';
-import type { AppEnv, Deps } from '../http/context';
+import { sql, type Kysely } from 'kysely';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config';
+import type { Database } from '../db/schema';
+import type { Dialect } from '../db/migrations/helpers';
 import { MIGRATION_NAMES } from '../db/connect';
 
 /** How long one readiness check may take before it counts as failed, in ms. */
@@ -61,7 +64,11 @@ export class Lifecycle {
   /** The SQLite file as opened (dev:inode); a file deleted or replaced since is a lost database. */
   private readonly sqliteIdentity: string | null;
 
-  constructor(private readonly deps: Pick<Deps, 'db' | 'dialect' | 'redis' | 'config'>) {
+  /**
+   * `deps` is the part of the app's Deps (http/context.ts) the checks read, spelled out here so
+   * this module needs nothing from the request context, which names Lifecycle in turn.
+   */
+  constructor(private readonly deps: { db: Kysely<Database>; dialect: Dialect; redis: Redis | null; config: Pick<Config, 'sqliteFile'> }) {
     this.sqliteIdentity = deps.dialect === 'sqlite' ? fileIdentity(deps.config.sqliteFile) : null;
   }
 
@@ -134,8 +141,8 @@ function shuttingDownAnswer(): Readiness {
  *   set) and every migration is applied; 503 `{status: "unready", checks}` otherwise, and from
  *   the first moment of shutdown (checks: ReadinessChecks).
  */
-export function probeRoutes(lifecycle: Lifecycle): Hono<AppEnv> {
-  const probes = new Hono<AppEnv>();
+export function probeRoutes(lifecycle: Lifecycle): Hono {
+  const probes = new Hono();
   probes.get('/healthz', (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json({ status: 'ok' });

@@ -6,16 +6,12 @@ import { castOf, newGame, stored, type Cast, type TestGame } from '../support/li
 import { applyTeamAction, precheckTeamAction } from '../../server/games/play';
 import { listTeamStates } from '../../server/games/repository';
 import { openDatabase, type DbHandle } from '../../server/db/connect';
-import { countDbQuery } from '../../server/observability/metrics';
 import { arrivalState } from '../../contract/submission';
 import type { TeamAction } from '../../contract/socket';
 
-// Counts the statements of the handle opened with countQueries (connect.ts calls countDbQuery for
-// each, Kysely's and the synchronous SQLite ones alike).
-vi.mock('../../server/observability/metrics', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../server/observability/metrics')>()),
-  countDbQuery: vi.fn(),
-}));
+// Counts the statements of the handle opened with this counter (connect.ts calls it for each,
+// Kysely's and the synchronous SQLite ones alike).
+const countDbQuery = vi.fn();
 
 /**
  * A roll in one go (server/games/play.ts applyTeamAction; docs/server.md §5), on SQLite and, with
@@ -32,20 +28,20 @@ vi.mock('../../server/observability/metrics', async (importOriginal) => ({
  * - a revert and a winning roll (status, winners, results) take the transaction.
  */
 
-const countCalls = () => vi.mocked(countDbQuery).mock.calls.length;
+const countCalls = () => countDbQuery.mock.calls.length;
 
 describe.each(backends())('a roll in one go (%s)', (backend) => {
   // The announcement worker stays idle: the test reads the outbox itself.
   const suite = useServerSuite(backend, { BOARD_SEED: '2727', DISCORD_POLL_MS: '3600000' });
   let cast: Cast;
-  /** Opened with countQueries: its statements are counted. */
+  /** Opened with the countDbQuery counter: its statements are counted. */
   let counted: DbHandle;
   /** Another connection to the same database, standing for another process. */
   let other: DbHandle;
 
   beforeAll(async () => {
     cast = await castOf(suite.url, `once-${backend}`);
-    counted = await openDatabase({ databaseUrl: suite.env.DATABASE_URL ?? null, sqliteFile: suite.env.SQLITE_FILE ?? '', countQueries: true });
+    counted = await openDatabase({ databaseUrl: suite.env.DATABASE_URL ?? null, sqliteFile: suite.env.SQLITE_FILE ?? '', countQuery: countDbQuery });
     other = await openDirectDb(suite.env);
   });
   afterAll(async () => {
