@@ -2,6 +2,7 @@ import { assign, not, setup } from 'xstate';
 import type { DinkLink } from '../contract/dink';
 import { missingPromise } from './shared';
 import { errorText } from '../contract/errorText';
+import { loadStep } from './listLoader';
 
 /** The panel's own texts the chart shows after an action (docs/client.md §7 Dink panel). */
 export const DINK_LINK_TEXTS = {
@@ -20,6 +21,8 @@ export interface DinkLinkContext {
   link: DinkLink | null;
   /** The last action's outcome: a success text or the server's error. */
   message: { tone: 'success' | 'error'; text: string } | null;
+  /** The failure text of the last load, or null. */
+  error: string | null;
 }
 
 export type DinkLinkEvent =
@@ -31,6 +34,14 @@ export type DinkLinkEvent =
   | { type: 'link.rotated'; dink: DinkLink }
   | { type: 'link.revoked' };
 
+/** The list-loader load step over the event's link. */
+const linkLoad = loadStep<DinkLink | null, DinkLinkContext, 'loadLink'>({
+  id: 'dinkLink',
+  actor: 'loadLink',
+  fallback: DINK_LINK_TEXTS.actionFailed,
+  onLoaded: (_, link) => ({ link }),
+});
+
 /** The chart's types, actors (effects provided by the panel), guards and actions. */
 const dinkLinkSetup = setup({
   types: {
@@ -38,7 +49,7 @@ const dinkLinkSetup = setup({
     events: {} as DinkLinkEvent,
   },
   actors: {
-    loadLink: missingPromise<DinkLink | null>('dinkLink', 'loadLink'),
+    ...linkLoad.actors,
     createLink: missingPromise<DinkLink>('dinkLink', 'createLink'),
     saveAutoApprove: missingPromise<DinkLink, { autoApprove: boolean }>('dinkLink', 'saveAutoApprove'),
     copyLink: missingPromise<void, { url: string }>('dinkLink', 'copyLink'),
@@ -47,6 +58,8 @@ const dinkLinkSetup = setup({
     hasLink: ({ context }) => context.link !== null,
   },
   actions: {
+    assignLoaded: assign(({ context }, link: DinkLink | null) => linkLoad.loaded(context, link)),
+    assignError: assign((_, error: unknown) => linkLoad.failed(error)),
     assignLink: assign((_, link: DinkLink | null) => ({ link })),
     clearMessage: assign({ message: null }),
     showSuccess: assign((_, text: string) => ({ message: { tone: 'success' as const, text } })),
@@ -57,32 +70,25 @@ const dinkLinkSetup = setup({
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
 
 /**
- * The Dink link of an event (docs/client.md §7 Dink panel; docs/server.md §13): `loading` reads
- * it (`loadLink`) → `ready`, or `loadFailed` (`dink.reload` tries again). In `ready`, without a
+ * The Dink link of an event (docs/client.md §7 Dink panel; docs/server.md §13): the list-loader
+ * load step (listLoader.ts): `loading` reads it (`loadLink`) → `loaded`, or `failed` with the
+ * load's error text in `error` (`dink.reload` tries again). In `loaded`, without a
  * link `dink.create` makes one (`creating`); with one, `autoApprove.toggle` saves the switch
  * turned over (`savingAutoApprove`) and `link.copy` puts the URL on the clipboard (`copying`).
  * Rotate and Revoke are confirm dialogs (the confirmAction chart); their success arrives here as
- * the facts `link.rotated` (the new link) and `link.revoked`. Each action ends back in `ready`
+ * the facts `link.rotated` (the new link) and `link.revoked`. Each action ends back in `loaded`
  * with its text or the server's error; `dink.reload` reads the link again.
  */
 export const dinkLinkMachine = dinkLinkSetup.createMachine({
   id: 'dinkLink',
-  context: { link: null, message: null },
+  context: { link: null, message: null, error: null },
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadLink',
-        src: 'loadLink',
-        onDone: { target: 'ready', actions: { type: 'assignLink', params: ({ event }) => event.output } },
-        onError: { target: 'loadFailed', actions: { type: 'showError', params: errorOf } },
-      },
-    },
-    loadFailed: {
+    loading: { tags: ['busy'], invoke: linkLoad.load() },
+    failed: {
       on: { 'dink.reload': { target: 'loading', actions: 'clearMessage' } },
     },
-    ready: {
+    loaded: {
       on: {
         'dink.create': { guard: not('hasLink'), target: 'creating', actions: 'clearMessage' },
         'autoApprove.toggle': { guard: 'hasLink', target: 'savingAutoApprove', actions: 'clearMessage' },
@@ -97,8 +103,8 @@ export const dinkLinkMachine = dinkLinkSetup.createMachine({
       invoke: {
         id: 'createLink',
         src: 'createLink',
-        onDone: { target: 'ready', actions: [{ type: 'assignLink', params: ({ event }) => event.output }, { type: 'showSuccess', params: DINK_LINK_TEXTS.created }] },
-        onError: { target: 'ready', actions: { type: 'showError', params: errorOf } },
+        onDone: { target: 'loaded', actions: [{ type: 'assignLink', params: ({ event }) => event.output }, { type: 'showSuccess', params: DINK_LINK_TEXTS.created }] },
+        onError: { target: 'loaded', actions: { type: 'showError', params: errorOf } },
       },
     },
     savingAutoApprove: {
@@ -108,13 +114,13 @@ export const dinkLinkMachine = dinkLinkSetup.createMachine({
         src: 'saveAutoApprove',
         input: ({ context }) => ({ autoApprove: !context.link?.auto_approve }),
         onDone: {
-          target: 'ready',
+          target: 'loaded',
           actions: [
             { type: 'assignLink', params: ({ event }) => event.output },
             { type: 'showSuccess', params: ({ event }) => (event.output.auto_approve ? DINK_LINK_TEXTS.autoOn : DINK_LINK_TEXTS.autoOff) },
           ],
         },
-        onError: { target: 'ready', actions: { type: 'showError', params: errorOf } },
+        onError: { target: 'loaded', actions: { type: 'showError', params: errorOf } },
       },
     },
     copying: {
@@ -123,8 +129,8 @@ export const dinkLinkMachine = dinkLinkSetup.createMachine({
         id: 'copyLink',
         src: 'copyLink',
         input: ({ context }) => ({ url: context.link?.url ?? '' }),
-        onDone: { target: 'ready', actions: { type: 'showSuccess', params: DINK_LINK_TEXTS.copied } },
-        onError: { target: 'ready', actions: { type: 'showError', params: () => new Error(DINK_LINK_TEXTS.copyFailed) } },
+        onDone: { target: 'loaded', actions: { type: 'showSuccess', params: DINK_LINK_TEXTS.copied } },
+        onError: { target: 'loaded', actions: { type: 'showError', params: () => new Error(DINK_LINK_TEXTS.copyFailed) } },
       },
     },
   },

@@ -79,9 +79,9 @@ function linkEvents(s: LinkSnap): LinkEvent[] {
         { type: 'xstate.done.actor.loadLink', output: LINK_OFF },
         { type: 'xstate.error.actor.loadLink', error: new Error(LOAD_ERROR) },
       ];
-    case 'loadFailed':
+    case 'failed':
       return [{ type: 'dink.reload' }];
-    case 'ready':
+    case 'loaded':
       if (!link) return [{ type: 'dink.create' }];
       return [
         { type: 'autoApprove.toggle' },
@@ -128,7 +128,7 @@ const linkExecutors = {
   'xstate.done.actor.copyLink': (w, { event }) => settle(w, 'copy', event),
   'xstate.error.actor.copyLink': (w, { event }) => settle(w, 'copy', event),
   'dink.create': (w) => w.user.click(button('Make Dink Link')),
-  'dink.reload': (w, { prev }) => (prev.matches('loadFailed') ? w.user.click(button('Retry')) : Promise.reject(new Error('The panel offers no reload of a loaded link.'))),
+  'dink.reload': (w, { prev }) => (prev.matches('failed') ? w.user.click(button('Retry')) : Promise.reject(new Error('The panel offers no reload of a loaded link.'))),
   'autoApprove.toggle': (w) => w.user.click(screen.getByRole('checkbox', { name: 'Auto-approve matching posts with a screenshot' })),
   'link.copy': (w) => w.user.click(button('Copy')),
   'link.rotated': (w, { event }) => confirmFlow(w, 'Rotate Link', DINK_DIALOG_TEXTS.rotateTitle, 'Make New Link', 'create', (event as { dink: DinkLink }).dink, DINK_DIALOG_TEXTS.rotated),
@@ -170,7 +170,7 @@ modelTests<LinkSnap, LinkEvent, World>({
   executors: linkExecutors,
   render: () => renderPanel(),
   uncovered: {
-    'ready -> dink.reload': 'The panel offers a reload only after a failed load (Retry); a loaded link changes only by this panel.',
+    'loaded -> dink.reload': 'The panel offers a reload only after a failed load (Retry); a loaded link changes only by this panel.',
   },
   assertions: {
     loading: () => {
@@ -178,12 +178,13 @@ modelTests<LinkSnap, LinkEvent, World>({
       expect(screen.getByText('Loading the Dink link...')).toBeTruthy();
       expect(screen.queryByTestId('dink-url')).toBeNull();
     },
-    loadFailed: () => {
+    failed: (s) => {
+      expect(s.context.error).toBe(LOAD_ERROR);
       expect(within(linkPanel()).getAllByRole('alert')[0].textContent).toBe(LOAD_ERROR);
       expect(button('Retry')).toBeTruthy();
       expect(screen.queryByTestId('dink-url')).toBeNull();
     },
-    ready: (s) => linkShows(s, false),
+    loaded: (s) => linkShows(s, false),
     creating: (s) => {
       linkShows(s, true);
       expect(screen.getByText('Making the link...')).toBeTruthy();

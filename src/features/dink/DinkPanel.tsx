@@ -126,6 +126,7 @@ export function DinkPanel({ clanId, eventId, effects = liveDinkEffects }: { clan
   const busy = useSelector(flow, sel.isDinkBusy);
   const link = useSelector(flow, sel.selectDinkLink);
   const message = useSelector(flow, sel.selectDinkMessage);
+  const loadError = useSelector(flow, sel.selectDinkLoadError);
   const canCreate = useSelector(flow, sel.canCreateDink);
   const canToggle = useSelector(flow, sel.canToggleAutoApprove);
   const canCopy = useSelector(flow, sel.canCopyDink);
@@ -136,8 +137,8 @@ export function DinkPanel({ clanId, eventId, effects = liveDinkEffects }: { clan
       <h3 id={`${id}-title`}>Dink</h3>
       <p className="muted">Players' RuneLite Dink plugin posts loot, kill counts, levels and more here; a post that matches the team's task becomes its proof.</p>
       {phase === 'loading' && <Spinner text="Loading the Dink link..." />}
-      {phase === 'loadFailed' && <LoadFailed error={message?.text ?? null} onRetry={() => flow.send({ type: 'dink.reload' })} />}
-      {phase !== 'loading' && phase !== 'loadFailed' && (
+      {phase === 'failed' && <LoadFailed error={loadError} onRetry={() => flow.send({ type: 'dink.reload' })} />}
+      {phase !== 'loading' && phase !== 'failed' && (
         <>
           {link ? (
             <div className="dink-panel__link" data-testid="dink-link">
