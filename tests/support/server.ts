@@ -4,15 +4,83 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 
 /** Database backends a suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export type Backend = 'sqlite' | 'postgres';
 
-/** The backends to run API suites against (README "Tests"). */
+/**
+ * The backends to run API suites against (README "Tests"). Without TEST_DATABASE_URL the
+ * PostgreSQL variants are skipped, except under CI=true where that throws (checkServices).
+ */
 export function backends(): Backend[] {
-  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+  if (process.env.TEST_DATABASE_URL) return ['sqlite', 'postgres'];
+  if (process.env.CI === 'true') throw new Error('CI=true but TEST_DATABASE_URL is not set: the PostgreSQL suites must run, not be skipped.');
+  return ['sqlite'];
+}
+
+/** How long checkServices waits for PostgreSQL or Redis to answer (ms). */
+const SERVICE_CHECK_MS = 5_000;
+
+/** Resolves with `work`'s answer, or rejects naming `what` once `ms` have passed. */
+async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Checks once per run (vitest globalSetup, tests/support/serverBundle.ts) the services the suites
+ * use beyond SQLite: PostgreSQL at TEST_DATABASE_URL (`SELECT 1`) and Redis at TEST_REDIS_URL
+ * (`PING`), each within 5 s. Under CI=true both must be set and answer, else it throws and the run
+ * fails: the PostgreSQL variants and the two-process suites would otherwise skip and the run pass
+ * without them. Outside CI an unset one is a loud notice (its suites skip); a set one that does not
+ * answer throws in both cases, since its suites would only fail later, one by one.
+ */
+export async function checkServices(): Promise<void> {
+  const ci = process.env.CI === 'true';
+  const problems: string[] = [];
+  const skipped: string[] = [];
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) (ci ? problems : skipped).push('TEST_DATABASE_URL is not set (PostgreSQL suites)');
+  else {
+    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: SERVICE_CHECK_MS });
+    try {
+      await within(SERVICE_CHECK_MS, 'PostgreSQL', client.connect().then(() => client.query('SELECT 1')));
+    } catch (e) {
+      problems.push(`PostgreSQL at TEST_DATABASE_URL=${databaseUrl} does not answer: ${(e as Error).message}`);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  const redisUrl = process.env.TEST_REDIS_URL;
+  if (!redisUrl) (ci ? problems : skipped).push('TEST_REDIS_URL is not set (two-process suites sharing Redis)');
+  else {
+    const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: SERVICE_CHECK_MS });
+    let lastError = '';
+    redis.on('error', (e: Error) => (lastError = e.message));
+    try {
+      const pong = await within(SERVICE_CHECK_MS, 'Redis', redis.connect().then(() => redis.ping()));
+      if (pong !== 'PONG') throw new Error(`PING answered ${pong}`);
+    } catch (e) {
+      problems.push(`Redis at TEST_REDIS_URL=${redisUrl} does not answer: ${lastError || (e as Error).message}`);
+    } finally {
+      redis.disconnect();
+    }
+  }
+  if (problems.length) {
+    const why = ci ? 'CI=true: the PostgreSQL and Redis suites must run, not be skipped' : 'set them to services that answer, or unset them';
+    throw new Error(`Test services missing (${why}):\n  ${problems.join('\n  ')}`);
+  }
+  if (skipped.length) console.warn(`\n!!! SUITES SKIPPED: ${skipped.join('; ')} !!!\n`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { checkServices } from './server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -11,8 +12,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * test server (tests/support/server.ts startServer) starts with plain `node` instead of compiling
  * the server through tsx again: about a second less CPU per start, and a run starts a few hundred.
  * Same source, same module graph; `npm start` keeps running it through tsx.
+ * First it checks PostgreSQL and Redis (checkServices): under CI=true a missing one fails the run.
  */
 export default async function setup(): Promise<void> {
+  await checkServices();
   const outfile = path.join(ROOT, '.cache/test-server/index.mjs');
   await build({
     entryPoints: [path.join(ROOT, 'server/index.ts')],
