@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import { DISCORD_PANEL_TEXTS, webhookDraftProblem, type Announce, type AnnounceKind, type DiscordSettings } from '../contract/discord';
 import { missingPromise } from './shared';
 import { errorText } from '../contract/errorText';
+import { loadStep } from './listLoader';
 
 /** What the save actor sends: the new URL (null keeps the saved one) and the flags. */
 export interface SaveDiscordInput {
@@ -19,6 +20,8 @@ export interface DiscordSettingsContext {
   urlProblem: string | null;
   /** The last action's outcome: a success text or the server's error. */
   message: { tone: 'success' | 'error'; text: string } | null;
+  /** The failure text of the last load, or null. */
+  error: string | null;
 }
 
 export type DiscordSettingsEvent =
@@ -30,12 +33,26 @@ export type DiscordSettingsEvent =
   | { type: 'discord.reload' };
 
 /**
- * How long the panel waits in `ready`, a webhook being saved, before it reads the settings again
+ * How long the panel waits in `loaded`, a webhook being saved, before it reads the settings again
  * (ms): the delivery worker marks a webhook failing or disabled in the background.
  */
 export const DISCORD_RECHECK_MS = 30_000;
 
 const ALL_ON: Announce = { status: true, rolls: true, reviews: true, results: true };
+
+/** The list-loader load step over the event's settings: the form starts from what is saved. */
+const settingsLoad = loadStep<DiscordSettings | null, DiscordSettingsContext, 'loadSettings'>({
+  id: 'discordSettings',
+  actor: 'loadSettings',
+  fallback: DISCORD_PANEL_TEXTS.actionFailed,
+  onLoaded: (_, saved) => savedForm(saved),
+});
+
+/** The context with `saved` as the server answered it, the form reset to it. */
+function savedForm(saved: DiscordSettings | null): Partial<DiscordSettingsContext> {
+  return { saved, announce: saved?.announce ?? ALL_ON, draftUrl: '', urlProblem: null };
+}
+
 /** The chart's types, actors (effects provided by the panel), delays, guards and actions. */
 const discordSettingsSetup = setup({
   types: {
@@ -43,7 +60,7 @@ const discordSettingsSetup = setup({
     events: {} as DiscordSettingsEvent,
   },
   actors: {
-    loadSettings: missingPromise<DiscordSettings | null>('discordSettings', 'loadSettings'),
+    ...settingsLoad.actors,
     saveSettings: missingPromise<DiscordSettings, SaveDiscordInput>('discordSettings', 'saveSettings'),
     testWebhook: missingPromise<void>('discordSettings', 'testWebhook'),
     deleteSettings: missingPromise<void>('discordSettings', 'deleteSettings'),
@@ -56,7 +73,9 @@ const discordSettingsSetup = setup({
     hasSaved: ({ context }) => context.saved !== null,
   },
   actions: {
-    assignSaved: assign((_, saved: DiscordSettings | null) => ({ saved, announce: saved?.announce ?? ALL_ON, draftUrl: '', urlProblem: null })),
+    assignLoaded: assign(({ context }, saved: DiscordSettings | null) => settingsLoad.loaded(context, saved)),
+    assignError: assign((_, error: unknown) => settingsLoad.failed(error)),
+    assignSaved: assign((_, saved: DiscordSettings | null) => savedForm(saved)),
     assignSavedState: assign((_, saved: DiscordSettings | null) => ({ saved })),
     assignUrl: assign((_, url: string) => ({ draftUrl: url, urlProblem: null })),
     toggleAnnounce: assign(({ context }, kind: AnnounceKind) => ({ announce: { ...context.announce, [kind]: !context.announce[kind] } })),
@@ -67,8 +86,8 @@ const discordSettingsSetup = setup({
   },
 });
 
-/** What `ready` and `rechecking` both answer: edits, Save, Send Test Message, Remove Webhook, Refresh. */
-const readyEvents = {
+/** What `loaded` and `rechecking` both answer: edits, Save, Send Test Message, Remove Webhook, Refresh. */
+const loadedEvents = {
   // Editing starts a new attempt: the last outcome's message goes.
   'url.change': { actions: ['clearMessage', { type: 'assignUrl', params: ({ event }: { event: { url: string } }) => event.url }] },
   'announce.toggle': { actions: ['clearMessage', { type: 'toggleAnnounce', params: ({ event }: { event: { kind: AnnounceKind } }) => event.kind }] },
@@ -79,47 +98,40 @@ const readyEvents = {
 } as const;
 
 /**
- * The Discord panel of an event (docs/server.md §10): `loading` reads the settings
- * (`loadSettings`) → `ready`, or `loadFailed` (`discord.reload` tries again). In `ready` the URL
+ * The Discord panel of an event (docs/server.md §10): the list-loader load step (listLoader.ts):
+ * `loading` reads the settings (`loadSettings`) → `loaded`, or `failed` with the load's error
+ * text in `error` (`discord.reload` tries again). In `loaded` the URL
  * field and the four announce switches are edited; `discord.save` sends them (`saving`) when
  * the draft passes webhookDraftProblem (else the exact refusal shows under the field);
  * `discord.test` posts a test message (`testing`) and `discord.delete` removes the webhook
- * (`deleting`), both only with a saved webhook. Each action ends back in `ready` with its
+ * (`deleting`), both only with a saved webhook. Each action ends back in `loaded` with its
  * success text or the server's error (cleared by the next edit); the saved state ('active', 'failing', 'disabled') and
  * last_error show from `saved`, and `discord.reload` reads them again. With a webhook saved, every
- * DISCORD_RECHECK_MS in `ready` the panel reads them again by itself (`rechecking`, which takes
- * the same events as `ready` and keeps the draft, the switches and the message; a failed read
+ * DISCORD_RECHECK_MS in `loaded` the panel reads them again by itself (`rechecking`, which takes
+ * the same events as `loaded` and keeps the draft, the switches and the message; a failed read
  * changes nothing and the next one tries again).
  */
 export const discordSettingsMachine = discordSettingsSetup.createMachine({
   id: 'discordSettings',
-  context: { saved: null, draftUrl: '', announce: ALL_ON, urlProblem: null, message: null },
+  context: { saved: null, draftUrl: '', announce: ALL_ON, urlProblem: null, message: null, error: null },
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadSettings',
-        src: 'loadSettings',
-        onDone: { target: 'ready', actions: { type: 'assignSaved', params: ({ event }) => event.output } },
-        onError: { target: 'loadFailed', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-      },
-    },
-    loadFailed: {
+    loading: { tags: ['busy'], invoke: settingsLoad.load() },
+    failed: {
       on: { 'discord.reload': { target: 'loading', actions: 'clearMessage' } },
     },
-    ready: {
+    loaded: {
       after: { settingsRecheck: { guard: 'hasSaved', target: 'rechecking' } },
-      on: readyEvents,
+      on: loadedEvents,
     },
     rechecking: {
       invoke: {
         id: 'recheckSettings',
         src: 'loadSettings',
-        onDone: { target: 'ready', actions: { type: 'assignSavedState', params: ({ event }) => event.output } },
-        onError: { target: 'ready' },
+        onDone: { target: 'loaded', actions: { type: 'assignSavedState', params: ({ event }) => event.output } },
+        onError: { target: 'loaded' },
       },
-      on: readyEvents,
+      on: loadedEvents,
     },
     saving: {
       tags: ['busy'],
@@ -127,8 +139,8 @@ export const discordSettingsMachine = discordSettingsSetup.createMachine({
         id: 'saveSettings',
         src: 'saveSettings',
         input: ({ context }) => ({ webhookUrl: context.draftUrl.trim() === '' ? null : context.draftUrl.trim(), announce: context.announce }),
-        onDone: { target: 'ready', actions: [{ type: 'assignSaved', params: ({ event }) => event.output }, { type: 'showSuccess', params: DISCORD_PANEL_TEXTS.saved }] },
-        onError: { target: 'ready', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+        onDone: { target: 'loaded', actions: [{ type: 'assignSaved', params: ({ event }) => event.output }, { type: 'showSuccess', params: DISCORD_PANEL_TEXTS.saved }] },
+        onError: { target: 'loaded', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
       },
     },
     testing: {
@@ -136,8 +148,8 @@ export const discordSettingsMachine = discordSettingsSetup.createMachine({
       invoke: {
         id: 'testWebhook',
         src: 'testWebhook',
-        onDone: { target: 'ready', actions: { type: 'showSuccess', params: DISCORD_PANEL_TEXTS.tested } },
-        onError: { target: 'ready', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+        onDone: { target: 'loaded', actions: { type: 'showSuccess', params: DISCORD_PANEL_TEXTS.tested } },
+        onError: { target: 'loaded', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
       },
     },
     deleting: {
@@ -145,8 +157,8 @@ export const discordSettingsMachine = discordSettingsSetup.createMachine({
       invoke: {
         id: 'deleteSettings',
         src: 'deleteSettings',
-        onDone: { target: 'ready', actions: [{ type: 'assignSaved', params: null }, { type: 'showSuccess', params: DISCORD_PANEL_TEXTS.removed }] },
-        onError: { target: 'ready', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
+        onDone: { target: 'loaded', actions: [{ type: 'assignSaved', params: null }, { type: 'showSuccess', params: DISCORD_PANEL_TEXTS.removed }] },
+        onError: { target: 'loaded', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
       },
     },
   },

@@ -4,7 +4,7 @@ import type { discordSettingsMachine } from './discordSettings.machine';
 type S = SnapshotFrom<typeof discordSettingsMachine>;
 
 /** Which phase the Discord panel shows. */
-export type DiscordPhase = 'loading' | 'loadFailed' | 'ready' | 'rechecking' | 'saving' | 'testing' | 'deleting';
+export type DiscordPhase = 'loading' | 'failed' | 'loaded' | 'rechecking' | 'saving' | 'testing' | 'deleting';
 
 /** Named selectors of the discordSettings chart. */
 export const selectDiscordPhase = (s: S) => s.value as DiscordPhase;
@@ -14,8 +14,10 @@ export const selectDraftUrl = (s: S) => s.context.draftUrl;
 export const selectAnnounce = (s: S) => s.context.announce;
 export const selectUrlProblem = (s: S) => s.context.urlProblem;
 export const selectDiscordMessage = (s: S) => s.context.message;
+/** The failure text of the last load (shown with Retry in `failed`). */
+export const selectDiscordLoadError = (s: S) => s.context.error;
 /** Test and Remove need a saved webhook and nothing running (derived with `can`). */
 export const canTestDiscord = (s: S) => s.can({ type: 'discord.test' });
 export const canDeleteDiscord = (s: S) => s.can({ type: 'discord.delete' });
-/** Save is offered where the chart takes it (`ready`, and `rechecking` in the background). */
+/** Save is offered where the chart takes it (`loaded`, and `rechecking` in the background). */
 export const canSaveDiscord = (s: S) => s.can({ type: 'discord.save' });

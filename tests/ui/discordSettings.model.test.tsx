@@ -20,7 +20,7 @@ import { useFakeTimersPerTest } from '../support/timers';
  */
 
 type Snap = SnapshotFrom<typeof discordSettingsMachine>;
-const RECHECK = 'xstate.after.settingsRecheck.discordSettings.ready';
+const RECHECK = 'xstate.after.settingsRecheck.discordSettings.loaded';
 type ModelEvent =
   | DiscordSettingsEvent
   | { type: typeof RECHECK }
@@ -75,9 +75,9 @@ function eventsOf(s: Snap): ModelEvent[] {
         { type: 'xstate.done.actor.loadSettings', output: null },
         { type: 'xstate.error.actor.loadSettings', error: new Error(LOAD_ERROR) },
       ];
-    case 'loadFailed':
+    case 'failed':
       return [{ type: 'discord.reload' }];
-    case 'ready': {
+    case 'loaded': {
       // Kept small on purpose: a good URL unless typed, a bad one only into an empty field, the
       // switch only off (one edge each way is enough to tell the draft is sent as shown).
       const { draftUrl, announce, saved, message } = s.context;
@@ -131,12 +131,12 @@ function eventsOf(s: Snap): ModelEvent[] {
  * What the screen can tell apart: the state, the saved webhook's state, the draft, one switch, the
  * refusal and the outcome; whether a background read just failed (a state of its own, so a path
  * shows the panel unchanged after it); and a state a person's action left `rechecking` or
- * `loadFailed` for, so the action taken there gets a path of its own.
+ * `failed` for, so the action taken there gets a path of its own.
  */
 const serialize = (s: Snap, event?: ModelEvent, prev?: Snap) =>
   JSON.stringify([
     event?.type === 'xstate.error.actor.recheckSettings',
-    event && !event.type.startsWith('xstate.') && prev && (prev.matches('rechecking') || prev.matches('loadFailed')) ? `by ${event.type} from ${String(prev.value)}` : null,
+    event && !event.type.startsWith('xstate.') && prev && (prev.matches('rechecking') || prev.matches('failed')) ? `by ${event.type} from ${String(prev.value)}` : null,
     s.value,
     s.context.saved?.state ?? null,
     s.context.draftUrl === '' ? '' : s.context.draftUrl === GOOD_URL ? 'good' : 'bad',
@@ -189,7 +189,7 @@ const executors = {
   'discord.save': (w) => w.user.click(button('Save')),
   'discord.test': (w) => w.user.click(button('Send Test Message')),
   'discord.delete': (w) => w.user.click(button('Remove Webhook')),
-  'discord.reload': (w, { prev }) => w.user.click(button(prev.matches('loadFailed') ? 'Retry' : 'Refresh')),
+  'discord.reload': (w, { prev }) => w.user.click(button(prev.matches('failed') ? 'Retry' : 'Refresh')),
 } satisfies Record<ModelEvent['type'], ModelExecutor<World, Snap, ModelEvent>>;
 
 /** The form as the context says: the draft, the switches, the refusal, the saved webhook, the outcome. */
@@ -215,7 +215,7 @@ function formShows(s: Snap): void {
   else expect(screen.queryByTestId('discord-message')).toBeNull();
 }
 
-function readyShows(s: Snap, phase: 'ready' | 'rechecking'): void {
+function loadedShows(s: Snap, phase: 'loaded' | 'rechecking'): void {
   expect(panel().dataset.phase).toBe(phase);
   expect(screen.queryByText('Loading Discord settings...')).toBeNull();
   expect(button('Save').disabled).toBe(false);
@@ -251,14 +251,15 @@ modelTests<Snap, ModelEvent, World>({
       expect(screen.getByText('Loading Discord settings...')).toBeTruthy();
       expect(screen.queryByLabelText('Webhook URL')).toBeNull();
     },
-    loadFailed: () => {
+    failed: (s) => {
+      expect(s.context.error).toBe(LOAD_ERROR);
       expect(screen.getByRole('alert').textContent).toBe(LOAD_ERROR);
       expect(button('Retry')).toBeTruthy();
       expect(screen.queryByLabelText('Webhook URL')).toBeNull();
     },
-    ready: (s) => readyShows(s, 'ready'),
-    // Reading again in the background looks like ready: no spinner, the form and its edits stay.
-    rechecking: (s) => readyShows(s, 'rechecking'),
+    loaded: (s) => loadedShows(s, 'loaded'),
+    // Reading again in the background looks like loaded: no spinner, the form and its edits stay.
+    rechecking: (s) => loadedShows(s, 'rechecking'),
     saving: (s, w) => {
       busyShows(s, 'Saving...');
       expect(w.fx.calls('save').at(-1)).toEqual([7, 3, { webhookUrl: s.context.draftUrl === '' ? null : s.context.draftUrl, announce: s.context.announce }]);
@@ -279,14 +280,14 @@ modelTests<Snap, ModelEvent, World>({
   },
   guards: (paths) => {
     // The texts of docs/server.md §10 and of the panel are reached: the refusal, each outcome, a disabled webhook.
-    const messages = new Set(paths.flatMap((p) => p.steps.map((st) => st.state.context.message?.text)));
+    const messages = new Set(paths.flatMap((p) => p.steps.flatMap((st) => [st.state.context.message?.text, st.state.context.error])));
     for (const text of [DISCORD_PANEL_TEXTS.saved, DISCORD_PANEL_TEXTS.tested, DISCORD_PANEL_TEXTS.removed, WEBHOOK_URL_MESSAGE, TEST_ERROR, DELETE_ERROR, LOAD_ERROR]) {
       expect(messages.has(text), text).toBe(true);
     }
     expect(paths.some((p) => p.steps.some((st) => st.state.context.urlProblem === WEBHOOK_URL_MESSAGE))).toBe(true);
     // The background read shows a webhook the worker marked failing, with a typed draft kept.
-    expect(paths.some((p) => p.steps.some((st) => st.state.matches('ready') && st.state.context.saved?.state === 'failing'))).toBe(true);
-    expect(paths.some((p) => p.steps.some((st, i) => st.state.matches('ready') && st.state.context.draftUrl === GOOD_URL && p.steps[i - 1]?.state.matches('rechecking')))).toBe(true);
+    expect(paths.some((p) => p.steps.some((st) => st.state.matches('loaded') && st.state.context.saved?.state === 'failing'))).toBe(true);
+    expect(paths.some((p) => p.steps.some((st, i) => st.state.matches('loaded') && st.state.context.draftUrl === GOOD_URL && p.steps[i - 1]?.state.matches('rechecking')))).toBe(true);
     // What Save sends: a typed URL, or null to keep the saved one.
     expect(paths.some((p) => p.steps.some((st) => st.state.matches('saving') && st.state.context.draftUrl === '' && st.state.context.saved !== null))).toBe(true);
   },

@@ -56,6 +56,7 @@ export function DiscordPanel({ clanId, eventId, effects = liveDiscordEffects }: 
   const announce = useSelector(flow, sel.selectAnnounce);
   const urlProblem = useSelector(flow, sel.selectUrlProblem);
   const message = useSelector(flow, sel.selectDiscordMessage);
+  const loadError = useSelector(flow, sel.selectDiscordLoadError);
   const canTest = useSelector(flow, sel.canTestDiscord);
   const canDelete = useSelector(flow, sel.canDeleteDiscord);
   const canSave = useSelector(flow, sel.canSaveDiscord);
@@ -69,8 +70,8 @@ export function DiscordPanel({ clanId, eventId, effects = liveDiscordEffects }: 
     <section className="game-area" aria-labelledby={`${id}-title`} data-testid="discord-panel" data-phase={phase}>
       <h3 id={`${id}-title`}>Discord</h3>
       {phase === 'loading' && <Spinner text="Loading Discord settings..." />}
-      {phase === 'loadFailed' && <LoadFailed error={message?.text ?? null} onRetry={() => flow.send({ type: 'discord.reload' })} />}
-      {phase !== 'loading' && phase !== 'loadFailed' && (
+      {phase === 'failed' && <LoadFailed error={loadError} onRetry={() => flow.send({ type: 'discord.reload' })} />}
+      {phase !== 'loading' && phase !== 'failed' && (
         <>
           {saved ? (
             <div className="discord-panel__saved" data-testid="discord-saved">
