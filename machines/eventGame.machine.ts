@@ -1,7 +1,7 @@
 import { and, assign, enqueueActions, setup, stopChild, type ActorRefFrom } from 'xstate';
 import type { BoardBody, Game } from '../contract/gameApi';
 import { applyInOrder, ORDER_WAIT_MS, type GameProgress, type GameUpdate } from '../contract/socket';
-import { DEFAULT_SETTINGS } from '../contract/game/board';
+import { DEFAULT_SETTINGS } from '../contract/game/settings';
 import type { GameSettings, GameSettingsBody } from '../contract/game/settings';
 import {
   changeSettingsDraft, checkReliefDraft, checkSettingsDraft, draftFromSettings, parseSettingsDraft, reliefDraftOf, type ReliefDraft, type ReliefSettings, type SettingsDraft, type SettingsField,

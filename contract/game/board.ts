@@ -1,6 +1,3 @@
-import { autoSplit } from './split';
-import type { GameSettings } from './settings';
-
 /** Allowed board sizes in squares: the perfect squares 5x5 ... 15x15 (docs/game-rules.md §13; docs/client.md §12). */
 export const BOARD_SIZES = [25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225] as const;
 
@@ -16,25 +13,6 @@ export const MAX_REVERTS = 10;
 export function isBoardSize(n: unknown): n is BoardSize {
   return typeof n === 'number' && (BOARD_SIZES as readonly number[]).includes(n);
 }
-
-const DEFAULT_BOARD_SIZE: BoardSize = 100;
-const DEFAULT_SPLIT = autoSplit(DEFAULT_BOARD_SIZE);
-
-/**
- * Settings a new game form starts with (docs/client.md §12): board 100, 5 snakes,
- * 5 ladders, 3 max reverts, task counts from autoSplit(100) (19/20/20/20/19).
- */
-export const DEFAULT_SETTINGS: Readonly<GameSettings> = Object.freeze({
-  board_size: DEFAULT_BOARD_SIZE,
-  num_snakes: 5,
-  num_ladders: 5,
-  max_reverts_allowed: 3,
-  num_easy_tasks: DEFAULT_SPLIT.easy,
-  num_medium_tasks: DEFAULT_SPLIT.medium,
-  num_hard_tasks: DEFAULT_SPLIT.hard,
-  num_elite_tasks: DEFAULT_SPLIT.elite,
-  num_master_tasks: DEFAULT_SPLIT.master,
-});
 
 /** A grid cell: row 0 is the bottom row, col 0 the left column. */
 export interface Cell {

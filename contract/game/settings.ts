@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { BOARD_SIZES, MAX_LADDERS, MAX_REVERTS, MAX_SNAKES, maxConnections } from './board';
-import type { TierCounts } from './split';
+import { BOARD_SIZES, MAX_LADDERS, MAX_REVERTS, MAX_SNAKES, maxConnections, type BoardSize } from './board';
+import { autoSplit, type TierCounts } from './split';
 
 /** Messages of the game settings rules, verbatim from docs/game-rules.md §4. */
 export const SETTINGS_MESSAGES = {
@@ -44,6 +44,25 @@ export interface GameSettings {
   num_elite_tasks: number;
   num_master_tasks: number;
 }
+
+const DEFAULT_BOARD_SIZE: BoardSize = 100;
+const DEFAULT_SPLIT = autoSplit(DEFAULT_BOARD_SIZE);
+
+/**
+ * Settings a new game form starts with (docs/client.md §12): board 100, 5 snakes,
+ * 5 ladders, 3 max reverts, task counts from autoSplit(100) (19/20/20/20/19).
+ */
+export const DEFAULT_SETTINGS: Readonly<GameSettings> = Object.freeze({
+  board_size: DEFAULT_BOARD_SIZE,
+  num_snakes: 5,
+  num_ladders: 5,
+  max_reverts_allowed: 3,
+  num_easy_tasks: DEFAULT_SPLIT.easy,
+  num_medium_tasks: DEFAULT_SPLIT.medium,
+  num_hard_tasks: DEFAULT_SPLIT.hard,
+  num_elite_tasks: DEFAULT_SPLIT.elite,
+  num_master_tasks: DEFAULT_SPLIT.master,
+});
 
 /**
  * The create/randomize payload after parsing: the settings plus proof_required (docs/server.md §9,

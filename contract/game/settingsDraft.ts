@@ -1,6 +1,6 @@
-import { BOARD_SIZES, DEFAULT_SETTINGS, isBoardSize } from './board';
+import { BOARD_SIZES, isBoardSize } from './board';
 import { autoSplit } from './split';
-import { countsToSettings, RELIEF_LIMITS, SETTINGS_MESSAGES, TASK_COUNT_FIELDS, validateSettings, type GameSettings } from './settings';
+import { countsToSettings, DEFAULT_SETTINGS, RELIEF_LIMITS, SETTINGS_MESSAGES, TASK_COUNT_FIELDS, validateSettings, type GameSettings } from './settings';
 
 /**
  * The game settings form as typed (docs/game-rules.md §4): pure helpers over the

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { BrowserContext, Page } from 'playwright-core';
-import { DEFAULT_SETTINGS } from '../../contract/game/board';
+import { DEFAULT_SETTINGS } from '../../contract/game/settings';
 import { TIERS } from '../../contract/game/tiers';
 import { backends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../contract/game/board';
+import { DEFAULT_SETTINGS } from '../../contract/game/settings';
 import { WEBHOOK_STATE_TEXT, WEBHOOK_URL_MESSAGE } from '../../contract/discord';
 import { ApiClient } from '../support/api';
 import { seriousA11yViolations } from '../support/axe';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import sharp from 'sharp';
-import { DEFAULT_SETTINGS } from '../../contract/game/board';
+import { DEFAULT_SETTINGS } from '../../contract/game/settings';
 import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';

@@ -8,7 +8,7 @@ import { setUpLiveGame, type LiveGame, type LiveTeam } from '../support/liveGame
 import { directSql } from '../support/fixtures';
 import { REPO_ROOT } from '../support/e2e';
 import { connect, type Watcher } from '../support/liveSocket';
-import { DEFAULT_SETTINGS } from '../../contract/game/board';
+import { DEFAULT_SETTINGS } from '../../contract/game/settings';
 
 /**
  * Relief, win chances and the board simulator in headless Chromium against the real server

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { DEFAULT_SETTINGS } from '../../contract/game/board';
+import { DEFAULT_SETTINGS } from '../../contract/game/settings';
 import { ApiClient, type Answer } from './api';
 import { SAMPLE_TASKS_CSV } from './e2e';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boardSide, cellToSquare, squareToCell, BOARD_SIZES, DEFAULT_SETTINGS } from '../../contract/game/board';
+import { boardSide, cellToSquare, squareToCell, BOARD_SIZES } from '../../contract/game/board';
+import { DEFAULT_SETTINGS } from '../../contract/game/settings';
 import { autoSplit } from '../../contract/game/split';
 import { SETTINGS_MESSAGES } from '../../contract/game/settings';
 import { CONFIG_MESSAGES } from '../../contract/game/validate';
