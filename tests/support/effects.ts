@@ -1,4 +1,4 @@
-import type { TeamsEffects } from '../../src/features/teams/EventTeamsView';
+import type { TeamsEffects } from '../../src/features/teams/teamsEffects';
 import type { GameEffects } from '../../src/features/game/effects';
 import type { GameSocketLike } from '../../src/realtime/gameSocket';
 

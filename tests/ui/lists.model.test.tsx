@@ -14,7 +14,8 @@ import { spectateListMachine, type SpectateListEvent } from '../../machines/spec
 import { teamListMachine, type TeamListEvent } from '../../machines/teamList.machine';
 import { GamesLobbyPage } from '../../src/features/lobby/GamesLobbyPage';
 import { SpectateListPage } from '../../src/features/spectate/SpectateListPage';
-import { EventTeamsView, type TeamsEffects } from '../../src/features/teams/EventTeamsView';
+import { EventTeamsView } from '../../src/features/teams/EventTeamsView';
+import type { TeamsEffects } from '../../src/features/teams/teamsEffects';
 
 /**
  * Model-based tests of the three list charts built by the list-loader factory (gamesLobby,

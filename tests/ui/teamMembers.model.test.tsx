@@ -16,7 +16,7 @@ import {
   type TeamRole,
 } from '../../contract/team';
 import { TeamMemberManager } from '../../src/features/teams/TeamMemberManager';
-import type { TeamsEffects } from '../../src/features/teams/EventTeamsView';
+import type { TeamsEffects } from '../../src/features/teams/teamsEffects';
 import { ApiRequestError } from '../../src/api/client';
 
 /**

@@ -11,7 +11,8 @@ import { CrudModals, NO_ROW, type CrudFlows, type NamedRow } from '../../ui/Crud
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
-import { EventTeamsView, liveTeamsEffects, type TeamsEffects } from '../teams/EventTeamsView';
+import { EventTeamsView } from '../teams/EventTeamsView';
+import { liveTeamsEffects, type TeamsEffects } from '../teams/teamsEffects';
 import { EventGameView } from '../game/EventGameView';
 import { GameTasksView } from '../game/GameTasksView';
 import { Link } from 'react-router-dom';

@@ -5,7 +5,7 @@ import { revealApp } from '../../base/firstDrawing';
 import { BoardView, type BoardViewProps } from '../board/BoardView';
 import { keepClearOfGrowingBars } from '../board/followSquare';
 import { prefersReducedMotion } from './confetti';
-import type { GamePlayRef } from './GamePanels';
+import type { GamePlayRef } from './gamePlayRef';
 import { RollStrip, useFollowPawn, usePawnMotion, type RollMomentRef } from './RollMoment';
 
 /**

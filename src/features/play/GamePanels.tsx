@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, type CSSProperties } from '
 import type { ActorRefFrom } from 'xstate';
 import type { LogEntry, Winner } from '../../../contract/gameApi';
 import { standingsOf } from '../../../contract/game/standings';
-import type { gamePlayMachine } from '../../../machines/gamePlay.machine';
+import type { GamePlayRef } from './gamePlayRef';
 import type { ActionResult } from '../../../machines/confirmAction.machine';
 import { useConfirmAction, type Nothing } from '../../ui/confirmAction';
 import { Podium } from '../../ui/Podium';
@@ -30,7 +30,6 @@ const RevertDialog = lazy(() => import('./RevertDialog').then((m) => ({ default:
 /** The relief confirmation, from the same module. */
 const ReliefDialog = lazy(() => import('./RevertDialog').then((m) => ({ default: m.ReliefDialog })));
 
-export type GamePlayRef = ActorRefFrom<typeof gamePlayMachine>;
 export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
 type MessageRef = ActorRefFrom<typeof bannerMachine>;
 

@@ -15,7 +15,8 @@ import { Spinner } from '../../ui/Spinner';
 import { gameScreenLogic, type GameScreenEffects } from './effects';
 import { prefersReducedMotion } from './confetti';
 import { GameBoard } from './GameBoard';
-import { ActionPanel, Confetti, ConnectionBadge, DicePanel, GameLog, TeamPositions, WinnerMoment, type GamePlayRef } from './GamePanels';
+import { ActionPanel, Confetti, ConnectionBadge, DicePanel, GameLog, TeamPositions, WinnerMoment } from './GamePanels';
+import type { GamePlayRef } from './gamePlayRef';
 import { boardSizeText, StatusBadge } from './StatusBadge';
 import { useForecast, WinChancesPanel } from './WinChances';
 

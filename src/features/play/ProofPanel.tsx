@@ -14,7 +14,7 @@ import { useNow } from '../../base/useNow';
 import { DialogButtons, Modal } from '../../ui/Modal';
 import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
 import { hasScreenshot, NoScreenshot } from '../dink/NoScreenshot';
-import type { GamePlayRef } from './GamePanels';
+import type { GamePlayRef } from './gamePlayRef';
 import { DINK_SENDS_PROOF } from '../dink/dinkTexts';
 import { currentTaskOf, RELIEF_VIEW_TEXTS } from '../../../contract/game/reliefView';
 

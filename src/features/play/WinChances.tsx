@@ -7,7 +7,7 @@ import { forecastMachine } from '../../../machines/forecast.machine';
 import { selectChanceHistory, selectForecast } from '../../../machines/forecast.selectors';
 import * as sel from '../../../machines/gamePlay.selectors';
 import { useNearScreen } from '../../base/useNearScreen';
-import type { GamePlayRef } from './GamePanels';
+import type { GamePlayRef } from './gamePlayRef';
 
 /** The uPlot chart loads only once there are chances to draw (the spectator page's first load does not carry uPlot). */
 const WinChanceChart = lazy(() => import('../forecast/WinChanceChart'));

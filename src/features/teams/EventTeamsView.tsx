@@ -4,7 +4,6 @@ import { fromPromise } from 'xstate';
 import { teamListMachine } from '../../../machines/teamList.machine';
 import * as sel from '../../../machines/teamList.selectors';
 import { teamCreatedMessage, teamDeletedMessage, teamSizeText, teamUpdatedMessage, type Team } from '../../../contract/team';
-import * as teamsApi from '../../api/teams';
 import { useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
 import { CrudModals, NO_ROW, type CrudFlows, type NamedRow } from '../../ui/CrudModals';
 import { EditDeleteButtons } from '../../ui/RowActions';
@@ -13,30 +12,7 @@ import { Spinner } from '../../ui/Spinner';
 import { TeamFormFields, teamNameBlank, validateTeamDraft } from './TeamFormFields';
 import { TeamMemberManager } from './TeamMemberManager';
 import { displayColor, editTeamDraft, newTeamDraft, teamBody, type TeamDraft } from './teamForm';
-
-/** The calls of the Event Teams view (docs/server.md §3), replaceable in tests. */
-export interface TeamsEffects {
-  fetchTeams: typeof teamsApi.fetchTeams;
-  createTeam: typeof teamsApi.createTeam;
-  updateTeam: typeof teamsApi.updateTeam;
-  deleteTeam: typeof teamsApi.deleteTeam;
-  fetchTeamMembers: typeof teamsApi.fetchTeamMembers;
-  addTeamMember: typeof teamsApi.addTeamMember;
-  updateTeamMemberRole: typeof teamsApi.updateTeamMemberRole;
-  removeTeamMember: typeof teamsApi.removeTeamMember;
-}
-
-/** The real calls. */
-export const liveTeamsEffects: TeamsEffects = {
-  fetchTeams: teamsApi.fetchTeams,
-  createTeam: teamsApi.createTeam,
-  updateTeam: teamsApi.updateTeam,
-  deleteTeam: teamsApi.deleteTeam,
-  fetchTeamMembers: teamsApi.fetchTeamMembers,
-  addTeamMember: teamsApi.addTeamMember,
-  updateTeamMemberRole: teamsApi.updateTeamMemberRole,
-  removeTeamMember: teamsApi.removeTeamMember,
-};
+import { liveTeamsEffects, type TeamsEffects } from './teamsEffects';
 
 type ListRef = ReturnType<typeof useActorRef<typeof teamListMachine>>;
 

@@ -7,7 +7,7 @@ import { TEAM_ROLES, type Team, type TeamMember, type TeamRole } from '../../../
 import { ConfirmDialog, useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
 import { FadingNotice, Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
-import type { TeamsEffects } from './EventTeamsView';
+import type { TeamsEffects } from './teamsEffects';
 import { IgnCombobox } from './IgnCombobox';
 
 type MembersRef = ReturnType<typeof useActorRef<typeof teamMembersMachine>>;
