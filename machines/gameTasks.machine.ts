@@ -3,6 +3,7 @@ import type { AvailableTask, BoardSquare, SquaresAnswer } from '../contract/game
 import { GAME_TASKS_TEXTS, isFixedSquare, swapRefusal, swapSquareTasks } from '../contract/game/taskSquares';
 import { missingPromise } from './shared';
 import { errorText } from '../contract/errorText';
+import { loadStep } from './listLoader';
 
 export interface GameTasksInput {
   gameId: number | null;
@@ -11,7 +12,8 @@ export interface GameTasksInput {
 export interface GameTasksContext {
   gameId: number | null;
   squares: BoardSquare[];
-  loadError: string | null;
+  /** What the last load's failure said (the screen shows it as GAME_TASKS_TEXTS.loadError), or null. */
+  error: string | null;
   /** The square of the swap-task modal. */
   assignSquareId: number | null;
   options: AvailableTask[];
@@ -35,8 +37,19 @@ export interface TasksNotice {
   text: string;
 }
 
-const detail = (error: unknown) => errorText(error, 'Request failed.');
+/** A failure's own text, or this when it carries none. */
+const REQUEST_FAILED = 'Request failed.';
+const detail = (error: unknown) => errorText(error, REQUEST_FAILED);
 const squareById = (context: GameTasksContext, id: number | null) => context.squares.find((s) => s.id === id);
+
+/** The list-loader load step over the game's squares (a finished game's go to `readOnly`). */
+const squaresLoad = loadStep<SquaresAnswer, GameTasksContext, 'loadSquares', { gameId: number }>({
+  id: 'gameTasks',
+  actor: 'loadSquares',
+  fallback: REQUEST_FAILED,
+  input: (context) => ({ gameId: context.gameId ?? 0 }),
+  onLoaded: (_, answer) => ({ squares: answer.squares }),
+});
 
 /**
  * The Game Tasks screen (docs/client.md §7, §11; docs/game-rules.md §6, §13; docs/server.md
@@ -44,9 +57,10 @@ const squareById = (context: GameTasksContext, id: number | null) => context.squ
  * `assignTask`; action `notify` (the banner). Open game screens learn of a swap or assign from
  * the server's own broadcast after the REST call.
  * - Without a game id: missingGame ('Game ID is missing.').
- * - loading → ready, or loadFailed ('Error loading data: ...'); a finished game's squares go to
- *   readOnly instead (shown with GAME_TASKS_TEXTS.finished; no swap or assign), also on a reload.
- * - ready.idle: `swap.request` is refused with the documented texts for a fixed square or two tiers,
+ * - The list-loader load step (listLoader.ts): loading → loaded, or failed (the screen says
+ *   'Error loading data: ...'); a finished game's squares go to readOnly instead (shown with
+ *   GAME_TASKS_TEXTS.finished; no swap or assign), also on a reload.
+ * - loaded.idle: `swap.request` is refused with the documented texts for a fixed square or two tiers,
  *   otherwise the tasks change places at once (swapping); a failed swap notifies 'Error saving
  *   task swap: ...' and reloads the squares.
  * - `assign.open`: a square without a tier → assignBlocked ('Cannot Assign Task'); otherwise the
@@ -60,7 +74,7 @@ export const gameTasksMachine = setup({
     input: {} as GameTasksInput,
   },
   actors: {
-    loadSquares: missingPromise<SquaresAnswer, { gameId: number }>('gameTasks', 'loadSquares'),
+    ...squaresLoad.actors,
     swapSquares: missingPromise<{ message: string }, { gameId: number; square1Id: number; square2Id: number }>('gameTasks', 'swapSquares'),
     fetchOptions: missingPromise<AvailableTask[], { gameId: number; squareId: number }>('gameTasks', 'fetchOptions'),
     assignTask: missingPromise<{ message: string }, { gameId: number; squareId: number; taskId: number }>('gameTasks', 'assignTask'),
@@ -82,8 +96,8 @@ export const gameTasksMachine = setup({
     hasSelection: ({ context }) => context.selectedTaskId !== null && context.options.some((t) => t.id === context.selectedTaskId),
   },
   actions: {
-    assignSquares: assign((_, answer: SquaresAnswer) => ({ squares: answer.squares, loadError: null })),
-    assignLoadError: assign((_, error: unknown) => ({ loadError: GAME_TASKS_TEXTS.loadError(detail(error)) })),
+    assignLoaded: assign(({ context }, answer: SquaresAnswer) => squaresLoad.loaded(context, answer)),
+    assignError: assign((_, error: unknown) => squaresLoad.failed(error)),
     swapLocally: assign(({ context }, e: { activeId: number; overId: number }) => ({ squares: swapSquareTasks(context.squares, e.activeId, e.overId) })),
     openAssign: assign((_, squareId: number) => ({ assignSquareId: squareId, options: [] as AvailableTask[], selectedTaskId: null, assignError: null })),
     assignOptions: assign((_, options: AvailableTask[]) => ({ options, selectedTaskId: null, assignError: null })),
@@ -99,7 +113,7 @@ export const gameTasksMachine = setup({
   context: ({ input }) => ({
     gameId: input.gameId,
     squares: [],
-    loadError: null,
+    error: null,
     assignSquareId: null,
     options: [],
     selectedTaskId: null,
@@ -112,25 +126,13 @@ export const gameTasksMachine = setup({
       always: [{ guard: 'hasGameId', target: 'loading' }, { target: 'missingGame' }],
     },
     missingGame: {},
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadSquares',
-        src: 'loadSquares',
-        input: ({ context }) => ({ gameId: context.gameId ?? 0 }),
-        onDone: [
-          { guard: { type: 'isFinishedGame', params: ({ event }) => event.output }, target: 'readOnly', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
-          { target: 'ready', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'loadFailed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-      },
-    },
-    loadFailed: {
+    loading: { tags: ['busy'], invoke: squaresLoad.load({ doneIf: [{ guard: 'isFinishedGame', target: 'readOnly' }] }) },
+    failed: {
       on: { 'squares.reload': 'loading' },
     },
     /** A finished game: its squares are shown, nothing can be swapped or assigned (the server would refuse). */
     readOnly: {},
-    ready: {
+    loaded: {
       initial: 'idle',
       states: {
         idle: {
@@ -183,8 +185,8 @@ export const gameTasksMachine = setup({
             src: 'loadSquares',
             input: ({ context }) => ({ gameId: context.gameId ?? 0 }),
             onDone: [
-              { guard: { type: 'isFinishedGame', params: ({ event }) => event.output }, target: '#gameTasks.readOnly', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
-              { target: 'idle', actions: { type: 'assignSquares', params: ({ event }) => event.output } },
+              { guard: { type: 'isFinishedGame', params: ({ event }) => event.output }, target: '#gameTasks.readOnly', actions: { type: 'assignLoaded', params: ({ event }) => event.output } },
+              { target: 'idle', actions: { type: 'assignLoaded', params: ({ event }) => event.output } },
             ],
             onError: {
               target: 'idle',

@@ -55,6 +55,8 @@ export interface LoadTargets {
   id?: string;
   /** The state after a load (default `loaded`). */
   done?: string;
+  /** Loads that go elsewhere, tried first: a guard of the chart (given the output) and its target; the load is assigned as well. */
+  doneIf?: readonly { guard: string; target: string }[];
   /** The state after a failure (default `failed`). */
   failed?: string;
   /** Failures that go elsewhere, tried first: a guard of the chart (given the error) and its target, keeping no failure text. */
@@ -74,6 +76,7 @@ export function loadStep<TOutput, TContext extends { error: string | null }, TAc
   const actors = { [o.actor]: missingPromise<TOutput, TInput>(o.id, o.actor) } as Record<TActor, PromiseActorLogic<TOutput, TInput>>;
   const input = o.input ? { input: ({ context }: { context: TContext }) => o.input!(context) } : {};
   const error = ({ event }: { event: { error: unknown } }) => event.error;
+  const output = ({ event }: { event: { output: TOutput } }) => event.output;
   // XState cannot check an invoke config whose actor name is a type parameter, so these configs
   // are cast; the charts' call sites and model tests check them.
   return {
@@ -86,7 +89,10 @@ export function loadStep<TOutput, TContext extends { error: string | null }, TAc
         id: t.id ?? o.actor,
         src: o.actor,
         ...input,
-        onDone: { target: t.done ?? 'loaded', actions: { type: doneAction, params: ({ event }: { event: { output: TOutput } }) => event.output } },
+        onDone: [
+          ...(t.doneIf ?? []).map((d) => ({ guard: { type: d.guard, params: output }, target: d.target, actions: { type: doneAction, params: output } })),
+          { target: t.done ?? 'loaded', actions: { type: doneAction, params: output } },
+        ],
         onError: [
           ...(t.catches ?? []).map((c) => ({ guard: { type: c.guard, params: error }, target: c.target })),
           { target: t.failed ?? 'failed', actions: { type: 'assignError', params: error } },

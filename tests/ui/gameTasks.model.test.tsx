@@ -70,11 +70,11 @@ function eventsOf(s: Snap): ModelEvent[] {
   const c = s.context;
   // A finished game's board comes back read-only.
   if (s.matches('loading')) return [{ type: 'xstate.done.actor.loadSquares', output: { squares: BOARD, finished: false } }, { type: 'xstate.done.actor.loadSquares', output: { squares: BOARD, finished: true } }, fail('loadSquares')];
-  if (s.matches('loadFailed')) return [{ type: 'squares.reload' }];
-  if (s.matches({ ready: 'swapping' })) return [{ type: 'xstate.done.actor.swapSquares', output: { message: SWAPPED } }, fail('swapSquares')];
+  if (s.matches('failed')) return [{ type: 'squares.reload' }];
+  if (s.matches({ loaded: 'swapping' })) return [{ type: 'xstate.done.actor.swapSquares', output: { message: SWAPPED } }, fail('swapSquares')];
   // A reload after a failed swap gets the server's unchanged board; after an assign, the board with the new task.
   // After the failed swap the game may also have finished meanwhile (a team reached the last square): the board comes back read-only.
-  if (s.matches({ ready: 'reloading' })) {
+  if (s.matches({ loaded: 'reloading' })) {
     const afterSwap = !same(c.squares, BOARD);
     return [
       { type: 'xstate.done.actor.reloadSquares', output: { squares: afterSwap ? BOARD : ASSIGNED, finished: false } },
@@ -82,7 +82,7 @@ function eventsOf(s: Snap): ModelEvent[] {
       fail('reloadSquares'),
     ];
   }
-  if (s.matches({ ready: 'idle' })) {
+  if (s.matches({ loaded: 'idle' })) {
     // A changed board offers the same steps again: they are taken from the fixture board only.
     if (!same(c.squares, BOARD)) return [];
     return [
@@ -92,13 +92,13 @@ function eventsOf(s: Snap): ModelEvent[] {
     ];
   }
   const cancel: ModelEvent = { type: 'assign.cancel' };
-  if (s.matches({ ready: 'assignBlocked' })) return [cancel];
-  if (s.matches({ ready: 'assignLoading' })) return [{ type: 'xstate.done.actor.fetchOptions', output: [NEW_TASK] }, { type: 'xstate.done.actor.fetchOptions', output: [] }, fail('fetchOptions'), cancel];
-  if (s.matches({ ready: 'assignChoosing' })) {
+  if (s.matches({ loaded: 'assignBlocked' })) return [cancel];
+  if (s.matches({ loaded: 'assignLoading' })) return [{ type: 'xstate.done.actor.fetchOptions', output: [NEW_TASK] }, { type: 'xstate.done.actor.fetchOptions', output: [] }, fail('fetchOptions'), cancel];
+  if (s.matches({ loaded: 'assignChoosing' })) {
     if (c.options.length === 0) return [cancel];
     return c.selectedTaskId === null ? [{ type: 'assign.select', taskId: NEW_TASK.id }, cancel] : [{ type: 'assign.select', taskId: null }, { type: 'assign.submit' }, cancel];
   }
-  if (s.matches({ ready: 'assigning' })) return [{ type: 'xstate.done.actor.assignTask', output: { message: PUT } }, fail('assignTask')];
+  if (s.matches({ loaded: 'assigning' })) return [{ type: 'xstate.done.actor.assignTask', output: { message: PUT } }, fail('assignTask')];
   return [];
 }
 
@@ -110,7 +110,7 @@ function eventsOf(s: Snap): ModelEvent[] {
 const serialize = (s: Snap, e?: ModelEvent, prev?: Snap) => {
   const c = s.context;
   const via = e?.type === 'swap.request' ? `swap→${e.overId}` : e?.type === 'assign.cancel' ? `cancel from ${JSON.stringify(prev?.value)}` : (e?.type ?? '');
-  return JSON.stringify([s.value, c.squares.map((q) => q.task_id), c.loadError, c.assignSquareId, c.options.length, c.selectedTaskId, c.assignError, via]);
+  return JSON.stringify([s.value, c.squares.map((q) => q.task_id), c.error, c.assignSquareId, c.options.length, c.selectedTaskId, c.assignError, via]);
 };
 
 interface World {
@@ -236,13 +236,13 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
     for (const b of editButtons()) expect(b.hasAttribute('disabled')).toBe(true);
     expect(handle(SHRIMP).getAttribute('aria-disabled')).toBe('true');
   },
-  loadFailed: async () => {
+  failed: async () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Error loading data: loadSquares broke');
     screen.getByRole('button', { name: 'Retry' });
     expect(screen.queryByText('Loading board squares...')).toBeNull();
   },
   // The columns with their counts and every square with its task; a step's banner message.
-  ready: async (s, w) => {
+  loaded: async (s, w) => {
     await waitFor(() => expect(screen.getAllByRole('heading', { level: 3, hidden: true }).map((h) => h.textContent)).toEqual(COLUMN_TITLES.map((t, i) => `${t} (${[1, 2, 1, 0, 0, 0, 1, 1][i]})`)));
     for (const q of s.context.squares) {
       const fixed = q.task_difficulty === null;
@@ -254,31 +254,31 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
     }
     expect(screen.queryByText('Loading board squares...')).toBeNull();
   },
-  'ready.idle': async () => {
+  'loaded.idle': async () => {
     await waitFor(() => expect(document.querySelector('.task-columns')!.getAttribute('aria-busy')).toBe('false'));
     await waitFor(expectModalClosed);
     for (const b of editButtons()) expect(b.hasAttribute('disabled')).toBe(false);
   },
-  'ready.swapping': async () => {
+  'loaded.swapping': async () => {
     expect(document.querySelector('.task-columns')!.getAttribute('aria-busy')).toBe('true');
     for (const b of editButtons()) expect(b.hasAttribute('disabled')).toBe(true);
   },
-  'ready.reloading': async () => {
+  'loaded.reloading': async () => {
     await waitFor(() => expect(document.querySelector('.task-columns')!.getAttribute('aria-busy')).toBe('true'));
     for (const b of editButtons()) expect(b.hasAttribute('disabled')).toBe(true);
     await waitFor(expectModalClosed);
   },
-  'ready.assignBlocked': async () => {
+  'loaded.assignBlocked': async () => {
     const d = await screen.findByRole('dialog');
     within(d).getByRole('heading', { name: 'Cannot Assign Task' });
     within(d).getByText('Square 5 (Snake) has no difficulty. Only squares of a difficulty tier (Easy, Medium, Hard, Elite, Master) can have tasks.');
   },
-  'ready.assignLoading': async (s) => {
+  'loaded.assignLoading': async (s) => {
     const d = await expectSwapForm(s);
     within(d).getByText('Loading available tasks...');
     expect(within(d).getByRole('button', { name: 'Assign Task' }).hasAttribute('disabled')).toBe(true);
   },
-  'ready.assignChoosing': async (s) => {
+  'loaded.assignChoosing': async (s) => {
     const d = await expectSwapForm(s);
     await waitFor(() => expect(within(d).queryByText('Loading available tasks...')).toBeNull());
     const alerts = within(d).queryAllByRole('alert').map((a) => a.textContent);
@@ -293,7 +293,7 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
     }
     expect(within(d).getByRole('button', { name: 'Assign Task' }).hasAttribute('disabled')).toBe(s.context.selectedTaskId === null);
   },
-  'ready.assigning': async (s) => {
+  'loaded.assigning': async (s) => {
     const d = await expectSwapForm(s);
     within(d).getByText('Assigning task...');
     expect(within(d).getByRole('button', { name: 'Cancel' }).hasAttribute('disabled')).toBe(true);
@@ -306,7 +306,7 @@ modelTests<Snap, ModelEvent, World>({
   inputs: [{ gameId: GAME_ID }, { gameId: null }],
   passingThrough: ['resolving'],
   uncovered: {
-    'ready.idle -> squares.reload': 'The board offers Retry only on a load failure (loadFailed); in ready.idle no control of the Game Tasks screen sends squares.reload (docs/client.md §7 names no refresh).',
+    'loaded.idle -> squares.reload': 'The board offers Retry only on a load failure (failed); in loaded.idle no control of the Game Tasks screen sends squares.reload (docs/client.md §7 names no refresh).',
   },
   events: eventsOf,
   // A square dropped back on itself is no swap: the chart takes the event and does nothing.

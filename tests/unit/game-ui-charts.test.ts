@@ -91,27 +91,27 @@ describe('gameTasks chart', () => {
 
   it('refuses swaps across tiers and with fixed squares, and ignores a drop on itself', async () => {
     const { actor, notices } = tasksActor();
-    await waitFor(actor, (s) => s.matches({ ready: 'idle' }));
+    await waitFor(actor, (s) => s.matches({ loaded: 'idle' }));
     actor.send({ type: 'swap.request', activeId: 2, overId: 5 });
     actor.send({ type: 'swap.request', activeId: 2, overId: 1 });
     actor.send({ type: 'swap.request', activeId: 2, overId: 4 });
     actor.send({ type: 'swap.request', activeId: 2, overId: 2 });
     expect(notices.map((n) => n.text)).toEqual([GAME_TASKS_TEXTS.acrossTiers, GAME_TASKS_TEXTS.special, GAME_TASKS_TEXTS.special]);
-    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().matches({ loaded: 'idle' })).toBe(true);
   });
 
   it('swaps at once, and reloads after a failed swap', async () => {
     const ok = tasksActor();
-    await waitFor(ok.actor, (s) => s.matches({ ready: 'idle' }));
+    await waitFor(ok.actor, (s) => s.matches({ loaded: 'idle' }));
     ok.actor.send({ type: 'swap.request', activeId: 2, overId: 3 });
     expect(ok.actor.getSnapshot().context.squares[1].task_description).toBe('Catch fish');
-    await waitFor(ok.actor, (s) => s.matches({ ready: 'idle' }));
+    await waitFor(ok.actor, (s) => s.matches({ loaded: 'idle' }));
     expect(ok.notices.at(-1)).toEqual({ tone: 'success', text: 'Tasks swapped successfully!' });
 
     const failing = tasksActor({ swap: async () => Promise.reject(new Error('Game is finished.')) });
-    await waitFor(failing.actor, (s) => s.matches({ ready: 'idle' }));
+    await waitFor(failing.actor, (s) => s.matches({ loaded: 'idle' }));
     failing.actor.send({ type: 'swap.request', activeId: 2, overId: 3 });
-    await waitFor(failing.actor, (s) => s.matches({ ready: 'idle' }));
+    await waitFor(failing.actor, (s) => s.matches({ loaded: 'idle' }));
     expect(failing.notices.at(-1)).toEqual({ tone: 'error', text: 'Error saving task swap: Game is finished.' });
     expect(failing.loads()).toBe(2);
     expect(failing.actor.getSnapshot().context.squares[1].task_description).toBe('Burn logs');
@@ -120,26 +120,26 @@ describe('gameTasks chart', () => {
   it('blocks a square without a tier, needs a selected task, and assigns', async () => {
     const options: AvailableTask[] = [{ id: 80, description: 'Kill Zulrah', difficulty: 'MASTER' }];
     const { actor, notices, loads } = tasksActor({ options: async () => options });
-    await waitFor(actor, (s) => s.matches({ ready: 'idle' }));
+    await waitFor(actor, (s) => s.matches({ loaded: 'idle' }));
     actor.send({ type: 'assign.open', squareId: 4 });
-    expect(actor.getSnapshot().matches({ ready: 'assignBlocked' })).toBe(true);
+    expect(actor.getSnapshot().matches({ loaded: 'assignBlocked' })).toBe(true);
     actor.send({ type: 'assign.cancel' });
     actor.send({ type: 'assign.open', squareId: 6 });
-    await waitFor(actor, (s) => s.matches({ ready: 'assignChoosing' }));
+    await waitFor(actor, (s) => s.matches({ loaded: 'assignChoosing' }));
     expect(actor.getSnapshot().can({ type: 'assign.submit' })).toBe(false);
     actor.send({ type: 'assign.select', taskId: 80 });
     expect(actor.getSnapshot().can({ type: 'assign.submit' })).toBe(true);
     actor.send({ type: 'assign.submit' });
-    await waitFor(actor, (s) => s.matches({ ready: 'idle' }) && loads() === 2);
+    await waitFor(actor, (s) => s.matches({ loaded: 'idle' }) && loads() === 2);
     expect(notices.at(-1)).toEqual({ tone: 'success', text: 'Task on Square 6 assigned successfully!' });
     expect(actor.getSnapshot().context.assignSquareId).toBeNull();
   });
 
   it('reports a failed options fetch in the modal', async () => {
     const { actor } = tasksActor({ options: async () => Promise.reject(new Error('Board square 6 not found in this game.')) });
-    await waitFor(actor, (s) => s.matches({ ready: 'idle' }));
+    await waitFor(actor, (s) => s.matches({ loaded: 'idle' }));
     actor.send({ type: 'assign.open', squareId: 6 });
-    await waitFor(actor, (s) => s.matches({ ready: 'assignChoosing' }));
+    await waitFor(actor, (s) => s.matches({ loaded: 'assignChoosing' }));
     expect(actor.getSnapshot().context.assignError).toBe('Failed to fetch swap options: Board square 6 not found in this game.');
   });
 });

@@ -108,9 +108,9 @@ function GameTasksFlow({
       <GameBanner banner={banner} />
       {phase === 'missingGame' && <Notice tone="error">{GAME_TASKS_TEXTS.missingGame}</Notice>}
       {phase === 'loading' && <Spinner text="Loading board squares..." />}
-      {phase === 'loadFailed' && <LoadFailed error={loadError} onRetry={() => tasks.send({ type: 'squares.reload' })} />}
+      {phase === 'failed' && <LoadFailed error={loadError} onRetry={() => tasks.send({ type: 'squares.reload' })} />}
       {phase === 'readOnly' && <Notice tone="info" testId="game-tasks-read-only">{GAME_TASKS_TEXTS.finished}</Notice>}
-      {(phase === 'ready' || phase === 'readOnly') && <TaskBoard tasks={tasks} />}
+      {(phase === 'loaded' || phase === 'readOnly') && <TaskBoard tasks={tasks} />}
       <SwapTaskDialog tasks={tasks} />
     </section>
   );
