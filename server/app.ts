@@ -87,8 +87,11 @@ function redisStoreClient(redis: Redis): RedisClient {
  *   http/pagePreloads.ts); the hashed files
  *   under /assets are `public, max-age=31536000, immutable` and go out brotli- or gzip-compressed
  *   when the client accepts it (the build's precompressed copies)
+ * `lifecycle` is the process's running / shutting-down state behind /readyz (index.ts passes the
+ * one its shutdown marks); an app built without one (tests of the app alone) makes its own, which
+ * never shuts down.
  */
-export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv> {
+export function createApp(deps: Deps, modules: RouteModule[] = [], lifecycle: Lifecycle = new Lifecycle(deps)): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
 
   app.onError((err, c) => {
@@ -138,7 +141,7 @@ export function createApp(deps: Deps, modules: RouteModule[] = []): Hono<AppEnv>
   app.get('/metrics', metricsRoute(deps.config));
   // The load balancer's probes (docs/server.md §14): at the site root, ahead of the client's
   // history fallback, outside /api (no session lookup, no body limit, no sign-in rate limit).
-  app.route('/', probeRoutes(deps.lifecycle ?? new Lifecycle(deps)));
+  app.route('/', probeRoutes(lifecycle));
 
   // Bodies over 64 KiB are refused before anything parses them (routes may declare their own limit).
   app.use('/api/*', jsonBodyLimit());

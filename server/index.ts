@@ -39,8 +39,7 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config), gameCache: new GameCache(handle.db, config.gameCacheCheckMs, config.gameCacheGames) };
   const lifecycle = new Lifecycle(deps);
-  deps.lifecycle = lifecycle;
-  const app = createApp(deps, ROUTE_MODULES);
+  const app = createApp(deps, ROUTE_MODULES, lifecycle);
   // A fresh cached public game is answered before the app (lobby/publicGame.ts publicGameNodeAnswer);
   // every other request goes to the app through node-server's listener.
   // It carries an X-Request-Id and is logged and counted like the app's answers (docs/server.md §14).

@@ -11,7 +11,6 @@ import { firstIssueMessage, IdParamSchema, isJsonObject } from '../../contract/c
 import type { Broadcaster } from '../realtime/broadcaster';
 import type { ImageStore } from '../submissions/storage';
 import type { GameCache } from '../games/cache';
-import type { Lifecycle } from '../lifecycle/health';
 
 /** The signed-in user of a request, from the session cookie. */
 export interface SessionUser {
@@ -33,11 +32,6 @@ export interface Deps {
   redis: Redis | null;
   images: ImageStore;
   gameCache: GameCache;
-  /**
-   * The process's running / shutting-down state behind /readyz (docs/server.md §14); an app
-   * built without one (tests of the app alone) makes its own, which never shuts down.
-   */
-  lifecycle?: Lifecycle;
   /**
    * This process's pick clocks of the captains' drafts (server/draft/clock.ts, docs/server.md §16):
    * told after each change so the clock follows the new deadline; absent in an app without them.
