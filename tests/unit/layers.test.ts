@@ -1,65 +1,82 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cruise, type ICruiseResult, type IFlattenedRuleSet, type IViolation } from 'dependency-cruiser';
 
 /**
- * The arrows between folders, read from the import statements of the source itself: src/base
- * (and src/ui, src/api, src/realtime) is what features share and imports no feature nor the roof
- * (src/app); src/app is the roof and reaches features only through its route table; features
- * never import the roof; and a server route file never imports another route file (shared
- * handler helpers live in server/http/).
+ * The layers of the code and the arrows allowed between them (docs/architecture.md "Layers"),
+ * checked with dependency-cruiser over the imports TypeScript sees before compiling, so an
+ * `import type` counts like any other:
+ * - no import circle anywhere in server/, src/, contract/ or machines/;
+ * - contract/ (shared rules and shapes) imports nothing of machines/, src/ or server/;
+ *   machines/ (the client's charts) nothing of src/ or server/; src/ (the browser app) nothing of
+ *   server/; server/ nothing of src/ or machines/;
+ * - inside src/: base, ui, api and realtime (what features share) import no feature nor the roof
+ *   (src/app); src/app reaches features only through its route table; no feature imports the roof;
+ * - no server route file imports another route file (shared handler helpers live in server/http/).
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Every .ts/.tsx file under `dir` (relative to the repository root), as root-relative paths. */
-function sourceFiles(dir: string): string[] {
-  const walk = (d: string): string[] =>
-    fs.readdirSync(path.join(ROOT, d), { withFileTypes: true }).flatMap((e) => {
-      const rel = path.posix.join(d, e.name);
-      if (e.isDirectory()) return walk(rel);
-      return /\.tsx?$/.test(e.name) ? [rel] : [];
+/** One forbidden arrow: imports from a file matching `from` to one matching `to` (root-relative path regexes). */
+function forbid(name: string, from: { path: string; pathNot?: string }, to: { path: string; pathNot?: string }) {
+  return { name, severity: 'error' as const, from, to };
+}
+
+const RULES: IFlattenedRuleSet = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', from: { path: '^(server|src|contract|machines)/' }, to: { circular: true } },
+    forbid('contract-imports-no-upper-layer', { path: '^contract/' }, { path: '^(machines|src|server)/' }),
+    forbid('machines-import-no-app-or-server', { path: '^machines/' }, { path: '^(src|server)/' }),
+    forbid('src-imports-no-server', { path: '^src/' }, { path: '^server/' }),
+    forbid('server-imports-no-client', { path: '^server/' }, { path: '^(src|machines)/' }),
+    forbid('shared-src-imports-no-feature-nor-roof', { path: '^src/(base|ui|api|realtime)/' }, { path: '^src/(features|app)/' }),
+    forbid('roof-reaches-features-through-routes', { path: '^src/app/', pathNot: '^src/app/routes\\.tsx$' }, { path: '^src/features/' }),
+    forbid('features-import-no-roof', { path: '^src/features/' }, { path: '^src/app/' }),
+    forbid('route-files-import-no-route-file', { path: '^server/.+/routes\\.ts$' }, { path: '^server/.+/routes\\.ts$' }),
+  ],
+};
+
+/** One line per violation: rule, then the arrow (or the circle, for no-circular). */
+function described(v: IViolation): string {
+  const arrow = v.cycle?.length ? [v.from, ...v.cycle.map((c) => c.name)].join(' → ') : `${v.from} → ${v.to}`;
+  return `${v.rule.name}: ${arrow}`;
+}
+
+let result: ICruiseResult;
+
+beforeAll(async () => {
+  const cwd = process.cwd();
+  // dependency-cruiser resolves and reports paths from the working directory.
+  process.chdir(ROOT);
+  try {
+    const out = await cruise(['server', 'src', 'contract', 'machines'], {
+      ruleSet: RULES,
+      validate: true,
+      tsPreCompilationDeps: true,
+      // The source is ES modules only; not looking for require()/define() halves the cruise.
+      moduleSystems: ['es6'],
+      doNotFollow: { path: 'node_modules' },
+      exclude: { path: '(^|/)node_modules/' },
+      // Reused only while every cruised file's content is the same (checksums), so a change is always seen.
+      cache: { folder: 'node_modules/.cache/dependency-cruiser-layers', strategy: 'content' },
     });
-  return walk(dir);
-}
+    result = out.output as ICruiseResult;
+  } finally {
+    process.chdir(cwd);
+  }
+}, 60_000);
 
-/** The modules `file` imports (static, dynamic and re-exports), relative ones resolved to root-relative paths without extension. */
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-  const specs = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm)].map((m) => m[1]);
-  return specs.map((s) => (s.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(file), s)).replace(/\.tsx?$/, '') : s));
-}
-
-/** Each import of a file under `from` that lands under one of `to`, as 'file → module'. */
-function arrows(from: string, to: string[], except: (file: string) => boolean = () => false): string[] {
-  return sourceFiles(from)
-    .filter((f) => !except(f))
-    .flatMap((f) => importsOf(f).filter((m) => to.some((t) => m === t || m.startsWith(`${t}/`))).map((m) => `${f} → ${m}`));
-}
-
-describe('layers: no arrow points up', () => {
-  it('finds the imports it checks (the scanner reads this repository)', () => {
-    expect(arrows('src/app', ['src/features']).length).toBeGreaterThan(0);
-    expect(arrows('server', ['server/games/routes']).length).toBeGreaterThan(0);
+describe('layers: no circle, no arrow pointing the wrong way', () => {
+  it('reads the whole tree, type-only imports included', () => {
+    const modules = new Map(result.modules.map((m) => [m.source, m]));
+    expect(modules.size).toBeGreaterThan(300);
+    // A type-only import: seen only because the cruise reads TypeScript before compilation.
+    const typeOnly = modules.get('src/features/play/WinChances.tsx')?.dependencies.find((d) => d.resolved === 'src/features/play/gamePlayRef.ts');
+    expect(typeOnly?.dependencyTypes).toContain('type-only');
+    expect(modules.get('server/modules.ts')?.dependencies.some((d) => d.resolved === 'server/games/routes.ts')).toBe(true);
   });
 
-  it.each(['src/base', 'src/ui', 'src/api', 'src/realtime'])('%s imports no feature and not the roof', (dir) => {
-    expect(arrows(dir, ['src/features', 'src/app'])).toEqual([]);
-  });
-
-  it('src/app reaches features only through its route table', () => {
-    expect(arrows('src/app', ['src/features'], (f) => f === 'src/app/routes.tsx')).toEqual([]);
-  });
-
-  it('no feature imports the roof', () => {
-    expect(arrows('src/features', ['src/app'])).toEqual([]);
-  });
-
-  it('no server route file imports another route file', () => {
-    const routeFiles = sourceFiles('server')
-      .filter((f) => path.posix.basename(f) === 'routes.ts')
-      .map((f) => f.replace(/\.ts$/, ''));
-    const found = routeFiles.flatMap((f) => importsOf(`${f}.ts`).filter((m) => m !== f && routeFiles.includes(m)).map((m) => `${f} → ${m}`));
-    expect(found).toEqual([]);
+  it('finds no import circle and no forbidden arrow', () => {
+    expect(result.summary.violations.map(described)).toEqual([]);
   });
 });
