@@ -29,9 +29,13 @@ import { log } from './observability/log';
 import { metricsRoute } from './observability/metrics';
 import { observeRequests } from './observability/requests';
 import { Lifecycle, probeRoutes } from './lifecycle/health';
+import { describe } from './http/route';
 
-/** A resource router mounted under /api beside auth and users (server/modules.ts lists them). */
-export type RouteModule = () => Hono<AppEnv>;
+/**
+ * A resource router mounted under /api beside auth and users (server/modules.ts lists them); it
+ * is given the whole app, which the API document reads its routes from (openapi/routes.ts).
+ */
+export type RouteModule = (app: Hono<AppEnv>) => Hono<AppEnv>;
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -138,7 +142,16 @@ export function createApp(deps: Deps, modules: RouteModule[] = [], lifecycle: Li
   });
 
   // Prometheus metrics at the site root, for loopback or the METRICS_TOKEN bearer (docs/server.md §14).
-  app.get('/metrics', metricsRoute(deps.config));
+  app.get(
+    '/metrics',
+    describe({
+      tag: 'operations', access: 'operator', refusals: false,
+      summary: 'Prometheus metrics (text exposition format); 404 unless called from loopback or with the METRICS_TOKEN bearer.',
+      answer: { contentType: 'text/plain', description: 'Prometheus text exposition format 0.0.4.', schema: { type: 'string' } },
+      also: { 404: { description: 'Any caller that is neither on loopback nor carries the METRICS_TOKEN bearer.' } },
+    }),
+    metricsRoute(deps.config),
+  );
   // The load balancer's probes (docs/server.md §14): at the site root, ahead of the client's
   // history fallback, outside /api (no session lookup, no body limit, no sign-in rate limit).
   app.route('/', probeRoutes(lifecycle));
@@ -182,7 +195,7 @@ export function createApp(deps: Deps, modules: RouteModule[] = [], lifecycle: Li
   const api = new Hono<AppEnv>();
   api.route('/', authRoutes());
   api.route('/', userRoutes());
-  for (const m of modules) api.route('/', m());
+  for (const m of modules) api.route('/', m(app));
   api.all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}.` }, 404));
   app.route('/api', api);
 

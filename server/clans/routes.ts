@@ -1,6 +1,7 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
-import { pathId, readJson, requireUser } from '../http/context';
+import { requireUser } from '../http/context';
+import { describe, ids, input, named, valid } from '../http/route';
 import { ApiError, badRequest, conflict, notFound } from '../errors';
 import { requireManager, requireMember, requireOwner } from './access';
 import { departureAnnounced, memberDeparts } from './departure';
@@ -23,11 +24,16 @@ import type { Db } from '../db/schema';
 import { isManagerRole } from '../../contract/user';
 import { imageKeysOf } from '../submissions/repository';
 import { deleteImages } from '../submissions/service';
+import { OkSchema } from '../../contract/common';
 import {
   AddClanMemberBodySchema,
+  AvailableMembersAnswerSchema,
   ChangeRoleBodySchema,
+  ClanMembersAnswerSchema,
   DB_ID_MAX,
+  MemberChangeAnswerSchema,
   RENAME_EMPTY_OR_SAME,
+  RenameClanAnswerSchema,
   RenameClanBodySchema,
   checkAddRole,
   checkKick,
@@ -38,14 +44,12 @@ import {
 } from '../../contract/clan';
 
 /** The clan id of the path; 400 'Invalid clan id.' when not a positive integer that fits the id column. */
-function clanIdParam(c: Context<AppEnv>): number {
-  return pathId(c, 'clanId', 'clan id');
-}
+const CLAN_ID = ids({ clanId: 'clan id' });
+/** The clan id and the member (user) id of the path; 400 'Invalid member id.' for a bad member id. */
+const CLAN_MEMBER_IDS = ids({ clanId: 'clan id', memberId: 'member id' });
 
-/** The member (user) id of the path; 400 'Invalid member id.' when not a positive integer. */
-function memberIdParam(c: Context<AppEnv>): number {
-  return pathId(c, 'memberId', 'member id');
-}
+const Ok = named('Ok', OkSchema);
+const MemberChange = named('MemberChangeAnswer', MemberChangeAnswerSchema);
 
 /** The target's member row; 404 'User ID {id} is not a member of this clan.' otherwise (also for other clans' members). */
 async function requireTarget(db: Db, clanId: number, userId: number): Promise<ClanMember> {
@@ -89,119 +93,155 @@ const STALE = 'The member list changed meanwhile. Reload the clan and try again.
 export function clanRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.get('/clan/:clanId/members', async (c) => {
-    const user = requireUser(c);
-    const clanId = clanIdParam(c);
-    const { db } = c.get('deps');
-    const { clan } = await requireMember(db, clanId, user.id);
-    return c.json({ clan_id: clan.id, clan_name: clan.name, members: await listClanMembers(db, clanId) });
-  });
+  app.get(
+    '/clan/:clanId/members',
+    describe({ tag: 'clans', access: 'member', summary: "The clan's members by role.", answer: named('ClanMembersAnswer', ClanMembersAnswerSchema) }),
+    input('param', CLAN_ID),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      const { clan } = await requireMember(db, clanId, user.id);
+      return c.json({ clan_id: clan.id, clan_name: clan.name, members: await listClanMembers(db, clanId) });
+    },
+  );
 
-  app.get('/clan/:clanId/available_members', async (c) => {
-    const user = requireUser(c);
-    const clanId = clanIdParam(c);
-    const { db } = c.get('deps');
-    await requireManager(db, clanId, user.id);
-    return c.json({ available_users: await listAvailableUsers(db, clanId) });
-  });
+  app.get(
+    '/clan/:clanId/available_members',
+    describe({ tag: 'clans', access: 'manager', summary: 'Users outside the clan who can be added.', answer: named('AvailableMembersAnswer', AvailableMembersAnswerSchema) }),
+    input('param', CLAN_ID),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      return c.json({ available_users: await listAvailableUsers(db, clanId) });
+    },
+  );
 
-  app.post('/clan/:clanId/members', async (c) => {
-    const user = requireUser(c);
-    const clanId = clanIdParam(c);
-    const { db } = c.get('deps');
-    await requireManager(db, clanId, user.id);
-    const body = await readJson(c, AddClanMemberBodySchema);
-    const member = await db.transaction().execute(async (trx) => {
-      await lockClan(trx, clanId);
-      const { role } = await requireManager(trx, clanId, user.id);
-      enforce(checkAddRole(role, body.role));
-      if (!(await findUser(trx, body.user_id))) throw notFound(`User ID ${body.user_id} not found.`);
-      await addMembership(trx, clanId, body.user_id, body.role);
-      await liftRemoval(trx, clanId, body.user_id);
-      return requireTarget(trx, clanId, body.user_id);
-    });
-    return c.json({ ok: true, member });
-  });
+  app.post(
+    '/clan/:clanId/members',
+    describe({ tag: 'clans', access: 'manager', summary: 'Adds a user to the clan with a role.', answer: MemberChange }),
+    input('param', CLAN_ID),
+    input('json', named('AddClanMemberBody', AddClanMemberBodySchema)),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const body = valid(c, 'json');
+      const member = await db.transaction().execute(async (trx) => {
+        await lockClan(trx, clanId);
+        const { role } = await requireManager(trx, clanId, user.id);
+        enforce(checkAddRole(role, body.role));
+        if (!(await findUser(trx, body.user_id))) throw notFound(`User ID ${body.user_id} not found.`);
+        await addMembership(trx, clanId, body.user_id, body.role);
+        await liftRemoval(trx, clanId, body.user_id);
+        return requireTarget(trx, clanId, body.user_id);
+      });
+      return c.json({ ok: true, member });
+    },
+  );
 
-  app.put('/clan/:clanId/members/:memberId/role', async (c) => {
-    const user = requireUser(c);
-    const clanId = clanIdParam(c);
-    const memberId = memberIdParam(c);
-    const { db } = c.get('deps');
-    await requireManager(db, clanId, user.id);
-    const body = await readJson(c, ChangeRoleBodySchema);
-    const member = await db.transaction().execute(async (trx) => {
-      await lockClan(trx, clanId);
-      const { role: actorRole } = await requireManager(trx, clanId, user.id);
-      const target = await requireTarget(trx, clanId, memberId);
-      const verdict = checkRoleChange({ actorRole, targetRole: target.role, newRole: body.role, targetName: target.username, self: memberId === user.id });
-      enforce(verdict);
-      if (!(await setMemberRole(trx, clanId, memberId, target.role, body.role))) throw conflict(STALE);
-      if (verdict.transfer && !(await setMemberRole(trx, clanId, user.id, 'Owner', 'Admin'))) throw conflict(STALE);
-      return requireTarget(trx, clanId, memberId);
-    });
-    if (member.role === 'Guest') await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
-    if (!isManagerRole(member.role)) await c.get('deps').broadcaster.managersLeft(memberId, clanId);
-    return c.json({ ok: true, member });
-  });
-
-  app.delete('/clan/:clanId/members/:memberId', async (c) => {
-    const user = requireUser(c);
-    const clanId = clanIdParam(c);
-    const memberId = memberIdParam(c);
-    const { db } = c.get('deps');
-    await requireMember(db, clanId, user.id);
-    const departure = await db.transaction().execute(async (trx) => {
-      await lockClan(trx, clanId);
-      const { role } = await requireMember(trx, clanId, user.id);
-      if (memberId === user.id) {
-        enforce(checkLeave(role, await countManagers(trx, clanId)));
-      } else {
-        await requireManager(trx, clanId, user.id);
+  app.put(
+    '/clan/:clanId/members/:memberId/role',
+    describe({ tag: 'clans', access: 'manager', summary: 'Moves a member one step on the role ladder (Admin → Owner transfers ownership).', answer: MemberChange }),
+    input('param', CLAN_MEMBER_IDS),
+    input('json', named('ChangeRoleBody', ChangeRoleBodySchema)),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId, memberId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const body = valid(c, 'json');
+      const member = await db.transaction().execute(async (trx) => {
+        await lockClan(trx, clanId);
+        const { role: actorRole } = await requireManager(trx, clanId, user.id);
         const target = await requireTarget(trx, clanId, memberId);
-        enforce(checkKick(role, target.role));
-        await markRemoved(trx, clanId, memberId);
-      }
-      return memberDeparts(trx, c.get('deps').dialect, clanId, memberId);
-    });
-    await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
-    await c.get('deps').broadcaster.managersLeft(memberId, clanId);
-    await c.get('deps').broadcaster.draftsLeft(memberId, clanId);
-    await departureAnnounced(c.get('deps'), departure);
-    return c.json({ ok: true });
-  });
+        const verdict = checkRoleChange({ actorRole, targetRole: target.role, newRole: body.role, targetName: target.username, self: memberId === user.id });
+        enforce(verdict);
+        if (!(await setMemberRole(trx, clanId, memberId, target.role, body.role))) throw conflict(STALE);
+        if (verdict.transfer && !(await setMemberRole(trx, clanId, user.id, 'Owner', 'Admin'))) throw conflict(STALE);
+        return requireTarget(trx, clanId, memberId);
+      });
+      if (member.role === 'Guest') await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
+      if (!isManagerRole(member.role)) await c.get('deps').broadcaster.managersLeft(memberId, clanId);
+      return c.json({ ok: true, member });
+    },
+  );
 
-  app.put('/clan/:clanId/name', async (c) => {
-    const user = requireUser(c);
-    const clanId = clanIdParam(c);
-    const { db } = c.get('deps');
-    await requireOwner(db, clanId, user.id);
-    const { new_name } = await readJson(c, RenameClanBodySchema);
-    await db.transaction().execute(async (trx) => {
-      await lockClan(trx, clanId);
-      const { clan } = await requireOwner(trx, clanId, user.id);
-      if (clan.name === new_name) throw badRequest(RENAME_EMPTY_OR_SAME);
-      await renameClan(trx, clanId, new_name);
-    });
-    return c.json({ new_name });
-  });
+  app.delete(
+    '/clan/:clanId/members/:memberId',
+    describe({ tag: 'clans', access: 'member', summary: 'Leaves the clan (own id) or kicks a member (managers).', answer: Ok }),
+    input('param', CLAN_MEMBER_IDS),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId, memberId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireMember(db, clanId, user.id);
+      const departure = await db.transaction().execute(async (trx) => {
+        await lockClan(trx, clanId);
+        const { role } = await requireMember(trx, clanId, user.id);
+        if (memberId === user.id) {
+          enforce(checkLeave(role, await countManagers(trx, clanId)));
+        } else {
+          await requireManager(trx, clanId, user.id);
+          const target = await requireTarget(trx, clanId, memberId);
+          enforce(checkKick(role, target.role));
+          await markRemoved(trx, clanId, memberId);
+        }
+        return memberDeparts(trx, c.get('deps').dialect, clanId, memberId);
+      });
+      await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
+      await c.get('deps').broadcaster.managersLeft(memberId, clanId);
+      await c.get('deps').broadcaster.draftsLeft(memberId, clanId);
+      await departureAnnounced(c.get('deps'), departure);
+      return c.json({ ok: true });
+    },
+  );
 
-  app.delete('/clan/:clanId', async (c) => {
-    const user = requireUser(c);
-    const clanId = clanIdParam(c);
-    const { db } = c.get('deps');
-    const { gameIds, imageKeys } = await db.transaction().execute(async (trx) => {
-      await lockClan(trx, clanId);
-      await requireOwner(trx, clanId, user.id);
-      const ids = await listClanGameIds(trx, clanId);
-      const keys = await imageKeysOf(trx, { clanId });
-      await deleteClan(trx, clanId);
-      return { gameIds: ids, imageKeys: keys };
-    });
-    await deleteImages(c.get('deps'), imageKeys);
-    await c.get('deps').broadcaster.gamesClosed(gameIds, clanId);
-    return c.json({ ok: true });
-  });
+  app.put(
+    '/clan/:clanId/name',
+    describe({ tag: 'clans', access: 'owner', summary: 'Renames the clan.', answer: named('RenameClanAnswer', RenameClanAnswerSchema) }),
+    input('param', CLAN_ID),
+    input('json', named('RenameClanBody', RenameClanBodySchema)),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireOwner(db, clanId, user.id);
+      const { new_name } = valid(c, 'json');
+      await db.transaction().execute(async (trx) => {
+        await lockClan(trx, clanId);
+        const { clan } = await requireOwner(trx, clanId, user.id);
+        if (clan.name === new_name) throw badRequest(RENAME_EMPTY_OR_SAME);
+        await renameClan(trx, clanId, new_name);
+      });
+      return c.json({ new_name });
+    },
+  );
+
+  app.delete(
+    '/clan/:clanId',
+    describe({ tag: 'clans', access: 'owner', summary: 'Disbands the clan with everything of it.', answer: Ok }),
+    input('param', CLAN_ID),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      const { gameIds, imageKeys } = await db.transaction().execute(async (trx) => {
+        await lockClan(trx, clanId);
+        await requireOwner(trx, clanId, user.id);
+        const ids = await listClanGameIds(trx, clanId);
+        const keys = await imageKeysOf(trx, { clanId });
+        await deleteClan(trx, clanId);
+        return { gameIds: ids, imageKeys: keys };
+      });
+      await deleteImages(c.get('deps'), imageKeys);
+      await c.get('deps').broadcaster.gamesClosed(gameIds, clanId);
+      return c.json({ ok: true });
+    },
+  );
 
   return app;
 }

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import { sql, type Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { MIGRATION_NAMES } from '../db/connect';
+import { describe, named } from '../http/route';
 
 /** How long one readiness check may take before it counts as failed, in ms. */
 const CHECK_TIMEOUT_MS = 2000;
@@ -133,6 +135,11 @@ function shuttingDownAnswer(): Readiness {
   return { ready: false, checks: { database: 'not checked', redis: 'not checked', migrations: 'not checked', process: 'shutting down' } };
 }
 
+/** GET /healthz answer: the process runs. */
+const HealthSchema = v.object({ status: v.literal('ok') });
+/** GET /readyz answer: ready or not, and each check's result (database, Redis when set, migrations). */
+const ReadinessSchema = v.object({ status: v.picklist(['ready', 'unready']), checks: v.record(v.string(), v.unknown()) });
+
 /**
  * The probes at the site root (docs/server.md §14), for load balancers and supervisors; never
  * cached (`Cache-Control: no-store`), no sign-in, GET and HEAD:
@@ -143,14 +150,27 @@ function shuttingDownAnswer(): Readiness {
  */
 export function probeRoutes(lifecycle: Lifecycle): Hono {
   const probes = new Hono();
-  probes.get('/healthz', (c) => {
-    c.header('Cache-Control', 'no-store');
-    return c.json({ status: 'ok' });
-  });
-  probes.get('/readyz', async (c) => {
-    const { ready, checks } = await lifecycle.readiness();
-    c.header('Cache-Control', 'no-store');
-    return ready ? c.json({ status: 'ready', checks }) : c.json({ status: 'unready', checks }, 503);
-  });
+  probes.get(
+    '/healthz',
+    describe({ tag: 'operations', access: 'public', refusals: false, summary: 'Liveness: 200 while the process runs.', answer: named('Health', HealthSchema) }),
+    (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json({ status: 'ok' });
+    },
+  );
+  probes.get(
+    '/readyz',
+    describe({
+      tag: 'operations', access: 'public', refusals: false,
+      summary: 'Readiness: 200 when the database (and Redis, when set) answer and migrations are done; 503 otherwise and from the start of shutdown.',
+      answer: named('Readiness', ReadinessSchema),
+      also: { 503: { description: 'Not ready (or shutting down): `{status: "unready", checks}`.', answer: named('Readiness', ReadinessSchema) } },
+    }),
+    async (c) => {
+      const { ready, checks } = await lifecycle.readiness();
+      c.header('Cache-Control', 'no-store');
+      return ready ? c.json({ status: 'ready', checks }) : c.json({ status: 'unready', checks }, 503);
+    },
+  );
   return probes;
 }

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import type { AppEnv } from '../http/context';
-import { notFound } from '../errors';
-import { openApiDocument } from './document';
+import { describe, input, valid } from '../http/route';
+import { apiDocument } from './document';
 import { DOCS_ASSETS } from './table';
 
 /** The folder of swagger-ui-dist: the viewer is served from this site (no CDN is reachable, and the CSP allows none). */
@@ -53,24 +54,40 @@ function asset(file: (typeof DOCS_ASSETS)[number]): Buffer {
 
 /**
  * The API document and its page (docs/server.md §14), no sign-in:
- * - GET /openapi.json → the OpenAPI 3.1 document (server/openapi/document.ts)
+ * - GET /openapi.json → the OpenAPI 3.1 document of `whole`, the app these routes are mounted in
+ *   (server/openapi/document.ts: generated from its routes' own descriptions)
  * - GET /docs → an HTML page showing it with Swagger UI; the viewer is loaded by this page only
  * - GET /docs/{file} → the page's files (DOCS_ASSETS: swagger-ui-dist's style sheet, bundle and
- *   icon, and the start-up script), cached a day; 404 `{"error"}` for any other name
+ *   icon, and the start-up script), cached a day; 404 `{"error": "Not found."}` for any other name
  */
-export function apiDocRoutes(): Hono<AppEnv> {
+export function apiDocRoutes(whole: Hono<AppEnv>): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get('/openapi.json', (c) => c.json(openApiDocument()));
-  app.get('/docs', (c) => {
-    c.header('Cache-Control', 'no-cache');
-    return c.html(DOCS_PAGE);
-  });
-  app.get('/docs/:file', (c) => {
-    const file = DOCS_ASSETS.find((f) => f === c.req.param('file'));
-    if (!file) throw notFound('Not found.');
-    c.header('Content-Type', MEDIA_TYPES[path.extname(file)]);
-    c.header('Cache-Control', 'public, max-age=86400');
-    return c.body(new Uint8Array(asset(file)));
-  });
+  app.get(
+    '/openapi.json',
+    describe({ tag: 'documentation', access: 'public', summary: 'This OpenAPI 3.1 document.', answer: { contentType: 'application/json', description: 'The OpenAPI document.', schema: { type: 'object' } } }),
+    async (c) => c.json(await apiDocument(whole)),
+  );
+  app.get(
+    '/docs',
+    describe({ tag: 'documentation', access: 'public', summary: 'A page showing this document (Swagger UI).', answer: { contentType: 'text/html', description: 'The page.', schema: { type: 'string' } } }),
+    (c) => {
+      c.header('Cache-Control', 'no-cache');
+      return c.html(DOCS_PAGE);
+    },
+  );
+  app.get(
+    '/docs/:file',
+    describe({
+      tag: 'documentation', access: 'public', summary: "The page's viewer files (Swagger UI, served from this site).",
+      answer: { contentType: '*/*', description: 'The file (CSS, JavaScript or PNG).' },
+    }),
+    input('param', v.object({ file: v.picklist(DOCS_ASSETS, 'Not found.') }), { status: 404, about: { file: 'One of the viewer\'s files.' } }),
+    (c) => {
+      const { file } = valid(c, 'param');
+      c.header('Content-Type', MEDIA_TYPES[path.extname(file)]);
+      c.header('Cache-Control', 'public, max-age=86400');
+      return c.body(new Uint8Array(asset(file)));
+    },
+  );
   return app;
 }
