@@ -111,8 +111,10 @@ async function expectPositions(page: Page, expected: Positions, who: string): Pr
  * Two Leaders (their own contexts) open the game from the Game Lobby and roll in turn through the
  * Game Action panel; an anonymous spectator opens it from the public spectate list and follows
  * every move live, without a reload (its Team Positions are checked after every roll); one
- * revert (the third roll's). Start the server with BOARD_SEED so the dice and the number of rolls
- * are fixed. The winner banner and confetti appear for everyone; the game moves to the former
+ * revert (the third roll's). The Leaders and the spectator browse with prefers-reduced-motion, the
+ * owner without. Start the server with BOARD_SEED so the dice and the number of rolls
+ * are fixed. The winner banner appears for everyone, the confetti on the owner's full-motion
+ * screen and on no reduced-motion one; the game moves to the former
  * games. With `pageChecks`, axe-core checks every page of the journey (no serious or critical
  * violation) and no page scrolls sideways: each is checked where the journey shows it (the owner
  * and Leaders at 1280x800, the spectator at 375x812), then a second pass over the same pages
@@ -133,9 +135,12 @@ export async function runWholeEvent(site: WholeEventSite, options: WholeEventOpt
   };
   const step = (what: string) => process.env.E2E_TRACE && console.log(`[whole event ${((Date.now() - t0) / 1000).toFixed(1)}s] ${what}`);
 
-  /** A browser context signed in as the API client's session (the `sid` cookie copied over). */
-  async function signedInContext(api: ApiClient | null, who: string, viewport: { width: number; height: number } = DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-    const context = await site.browser.newContext({ viewport });
+  /**
+   * A browser context signed in as the API client's session (the `sid` cookie copied over);
+   * `reducedMotion` asks for prefers-reduced-motion (the roll moment then jumps straight to its end).
+   */
+  async function signedInContext(api: ApiClient | null, who: string, viewport: { width: number; height: number } = DESKTOP, reducedMotion = false): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+    const context = await site.browser.newContext({ viewport, reducedMotion: reducedMotion ? 'reduce' : 'no-preference' });
     context.setDefaultTimeout(15_000);
     if (api) await context.addCookies([{ name: 'sid', value: api.cookies.get('sid')!, url: site.url }]);
     const page = await context.newPage();
@@ -146,6 +151,10 @@ export async function runWholeEvent(site: WholeEventSite, options: WholeEventOpt
   }
 
   // --- People: the owner creates the clan; two Leaders join it (dev sign-in through the API).
+  // The Leaders and the spectator ask for reduced motion: each roll's moment (die tumble, pawn walk,
+  // about 1.5-2.5 s) would otherwise pace every one of the journey's rolls, and what it shows and
+  // when is board.e2e's subject. The owner's screen keeps full motion and follows every roll too,
+  // so the winner's confetti is checked there; the reduced screens must draw none.
   const ownerApi = new ApiClient(site.url);
   const ownerMe = await ownerApi.onboard('Owner', ['OwnerIGN'], { role: 'Owner', clan_name: 'Iron Legion' });
   const clanId: number = ownerMe.clan_memberships_list[0].clan_id;
@@ -153,11 +162,11 @@ export async function runWholeEvent(site: WholeEventSite, options: WholeEventOpt
     TEAMS.map(async (t) => {
       const api = new ApiClient(site.url);
       await api.onboard(t.leader, [t.ign], { role: 'Member', clan_id: clanId });
-      return { team: t, api, ...(await signedInContext(api, t.leader)) };
+      return { team: t, api, ...(await signedInContext(api, t.leader, DESKTOP, true)) };
     }),
   );
   const owner = await signedInContext(ownerApi, 'owner');
-  const spectator = await signedInContext(null, 'spectator', PHONE);
+  const spectator = await signedInContext(null, 'spectator', PHONE, true);
   const { page } = owner;
 
   // --- Tasks tab: import the real task pool.
@@ -353,7 +362,8 @@ export async function runWholeEvent(site: WholeEventSite, options: WholeEventOpt
   for (const p of [owner.page, ...leaders.map((l) => l.page), spectator.page]) {
     await p.getByTestId('winner-banner').first().waitFor();
     expect(await p.getByTestId('winner-banner').first().textContent()).toBe(`Winner: ${winner}`);
-    await p.locator('canvas.confetti-canvas').waitFor({ state: 'attached' });
+    if (p === owner.page) await p.locator('canvas.confetti-canvas').waitFor({ state: 'attached' });
+    else expect(await p.locator('canvas.confetti-canvas').count(), 'confetti under reduced motion').toBe(0);
     await expectPositions(p, state.positions, 'final');
   }
   expect(await spectator.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
