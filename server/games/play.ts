@@ -1,24 +1,24 @@
-import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
+import { createQueryId, type CompiledQuery, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { syncSqliteOf, type SyncSqlite } from '../db/connect';
 import { nowIso } from '../time';
-import { compiledPerCount, compiledQuery } from '../db/compiled';
+import { PREPARED_SQL, compiledQuery } from '../db/compiled';
 import { hashSessionId } from '../auth/sessions';
 import {
-  GAME_NOT_FOUND, SERVER_LOG_NAME, insertLogs, logEntriesOf, logInsert, logInsertValues, parseConnections, parseWinners, storedHistory, storedTaskState,
-  teamStateOf, type LogInsertValues, type LogMessage,
+  GAME_NOT_FOUND, SERVER_LOG_NAME, logEntriesOf, logInsert, logInsertValues, parseConnections, parseWinners, storedHistory, storedTaskState,
+  teamStateOf, type LogMessage,
 } from './repository';
 import { serverDieFor } from './dice';
-import { boundedMemo } from './boundedMemo';
+import { LRUCache } from 'lru-cache';
 import { withdrawPending } from '../submissions/service';
 import { announceRoll, announcesRolls, rollAnnouncement, type AnnouncedRoll } from '../discord/outbox';
 import { INSERT_ANNOUNCEMENT } from '../discord/repository';
 import type { GameWebhook } from '../discord/repository';
-import { SPECIAL_DESCRIPTIONS, UNASSIGNED_DESCRIPTION, type Connection } from '../../contract/game/generate';
+import type { Connection } from '../../contract/game/generate';
 import { arrivalState, mayRoll, PROOF_MESSAGES, type TaskState } from '../../contract/submission';
+import * as rules from '../../contract/game';
 import {
-  applyRoll,
   canRevert,
   isGameStatus,
   isPlayableStatus,
@@ -82,85 +82,174 @@ function isBusy(err: unknown): boolean {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Applies a roll (`kind` 'roll', socket roll_dice) or a revert ('revert', revert_roll) of
- * `action.team_id` in game `action.game_id` for the user the precheck found (`pre`, from
- * precheckTeamAction; docs/server.md §5; docs/game-rules.md §6, §11), in one transaction:
+ * Applies roll_dice {game_id, team_id, performer_ign_id} for the user the precheck found (`pre`,
+ * from precheckTeamAction; docs/server.md §5; docs/game-rules.md §6, §9), in one transaction
+ * (inGame: claim, read, decide, write):
  * 1. claims the game: `UPDATE games SET version = version + 1 … WHERE id = ? AND version = ?`
- *    with the version the precheck read. The update takes the game's row lock on PostgreSQL (as
- *    SELECT ... FOR UPDATE would) and SQLite's single writer, so actions of several processes on
- *    one game wait for each other and are never refused as busy (docs/server.md §8). When another
- *    change won since the precheck, the version is read again under the lock (SELECT ... FOR
- *    UPDATE on PostgreSQL) and that one is claimed; should that fail too, the transaction rolls
- *    back and the action is retried (at most MAX_ATTEMPTS times, then ActionRefused 'The game is
- *    busy. Please try again.').
- * 2. with the game held, reads in one statement what the action needs, all of it fresh: the game
- *    row, whether `performer_ign_id` is an IGN of the user and the Leader of `team_id` in the
- *    game's event, every team state of the game, the highest roll_index recorded, the square the
- *    precheck expects the team to end on and the event's Discord webhook; then checks, in this
- *    order: the Leader (else PLAY_MESSAGES.leaderOnly), the game in progress (else 'Game is
- *    {status}. No actions available.'), the team playing in it, for a roll with proof_required
- *    the roll gate (PROOF_MESSAGES.rollGate, docs/server.md §9), for a revert canRevert (position
- *    > 1 and revert_count < max_reverts_allowed). A refusal rolls the claim back with the rest.
- * 3. writes the team state and the log entries (roll and move, then snake or ladder, then the
- *    Server's win entry; a roll reaching N also sets status 'finished' and winners [{name, color}]).
- * 4. sets the team's task state and square_since (docs/server.md §9): after a roll `open`
- *    on a square with a task (contract arrivalState), else `none`; after a revert `approved` on a
- *    square with a task, else `none`, and the team's pending submissions are withdrawn; the
- *    arrival time is `now()` (ISO). The square is read again only when the team ends elsewhere
- *    than the precheck expected.
- * 5. records the move in game_moves (docs/server.md §12): time, team, kind, roll_index and
- *    die, from, landing, to, via.
- * A roll's die comes from the game's dice seed (docs/game-rules.md §9, serverDieFor): the
- * roll is the k-th of the round, k = 1 + the highest roll_index recorded for the game (reverts
- * take none), read inside the transaction that holds the version, so two rolls never share a k;
- * the roll's log entry carries roll_index and die, and its progress carries the roll as last_move
- * (contract lastMoveOf; null after a revert). The progress's team states are those read in 2 with
- * the team's new state. Resolves after COMMIT, so callers broadcast only what is persisted. Any
- * other error (database down) is thrown as is.
- * A roll that does not win is made in one go (docs/server.md §5): on SQLite these steps as one
- * synchronous transaction (rollAtOnce), on PostgreSQL one statement computed from `pre`
- * (rollInOneStatement); when that cannot apply it, nothing was written and the transaction above
- * runs it.
+ *    with the version the precheck read; when another change won since, the version is read
+ *    again under the lock (SELECT ... FOR UPDATE on PostgreSQL; SQLite's write lock is held from
+ *    BEGIN IMMEDIATE) and that one claimed. The claim holds the game's row lock on PostgreSQL and
+ *    SQLite's single writer, so actions of several processes on one game wait for each other.
+ * 2. reads afresh, in one statement (READ_HELD): the game, whether `performer_ign_id` is an IGN
+ *    of the user and the Leader of the team in the game's event, every team state, the highest
+ *    roll_index recorded, the square the precheck expects the team to end on and the event's
+ *    Discord webhook.
+ * 3. decides with contract/ rules (checkAction: the Leader, the game in progress, the team
+ *    playing, the roll gate; the roll k = 1 + the highest roll_index, its die serverDieFor, the
+ *    move contract applyRoll, the task state contract arrivalState of the square arrived on,
+ *    which is read only when it is not the one expected). A refusal (ActionRefused) rolls the
+ *    claim back with the rest.
+ * 4. writes the team state (task_override cleared, square_since now), the move (game_moves), the
+ *    log entries (roll and move, then snake or ladder, then the Server's win entry) and the
+ *    roll's Discord announcement when the event's webhook announces rolls; a win also sets status
+ *    'finished', winners [{name, color}] and queues 'Game finished' and the standings.
+ * Resolves after COMMIT with the progress (members shape, last_move the roll), the log entries
+ * and no withdrawn submissions; the caller broadcasts it (game_state_update). ActionRefused 'The
+ * game is busy. Please try again.' only after MAX_ATTEMPTS lost races; any other error (database
+ * down) is thrown as is.
  */
-export async function applyTeamAction(
-  db: Db,
-  dialect: Dialect,
-  kind: 'roll' | 'revert',
-  action: TeamAction,
-  pre: PrecheckedAction,
-  now: () => string = nowIso,
-): Promise<AppliedAction> {
-  if (kind === 'roll') {
-    const sync = dialect === 'sqlite' ? syncSqliteOf(db) : undefined;
-    if (sync) {
-      try {
-        return await sync.transaction(() => rollAtOnce(sync, db, action, pre, now()));
-      } catch (err) {
-        if (!(err instanceof NotAtOnce) && !(err instanceof StaleVersion) && !isBusy(err)) throw err;
-      }
-    } else if (dialect === 'postgres') {
-      const applied = await rollInOneStatement(db, action, pre, now());
-      if (applied) return applied;
-    }
-  }
-  return retryingTransaction(db, dialect, (trx) => applyOnce(trx, dialect, kind, action, pre, now));
+export function applyRoll(db: Db, dialect: Dialect, action: TeamAction, pre: PrecheckedAction, now: () => string = nowIso): Promise<AppliedAction> {
+  return inGame(db, dialect, { sync: true }, () => moveSteps(db, dialect, 'roll', action, pre, now()));
 }
 
 /**
- * Runs `attempt` in a transaction, again on a fresh one when it threw StaleVersion (another change
- * won the race for the game's version) or SQLite was busy, at most MAX_ATTEMPTS times, then
- * ActionRefused 'The game is busy. Please try again.'. Any other error is thrown as is.
+ * Applies revert_roll {game_id, team_id, performer_ign_id} (docs/server.md §5, §9;
+ * docs/game-rules.md §11) with the same claim, read and checks as applyRoll, then contract
+ * revertHistory and canRevert: ActionRefused PLAY_MESSAGES.nothingToRevert on square 1,
+ * noRevertsLeft at max_reverts_allowed. Writes the team's previous square and history,
+ * revert_count + 1, task state `approved` on a square with a task (else `none`), the move, the
+ * log entry, and withdraws the team's pending submissions (their ids in `withdrawn`). Resolves
+ * after COMMIT (last_move null); errors as applyRoll.
  */
-export async function retryingTransaction<T>(db: Db, dialect: Dialect, attempt: (trx: Db) => Promise<T>): Promise<T> {
+export function applyRevert(db: Db, dialect: Dialect, action: TeamAction, pre: PrecheckedAction, now: () => string = nowIso): Promise<AppliedAction> {
+  return inGame(db, dialect, { sync: false }, () => moveSteps(db, dialect, 'revert', action, pre, now()));
+}
+
+/**
+ * One step of a game change (inGame): `run` compiled statements, run in order as one go (on
+ * PostgreSQL several are sent as one statement, writeTogether), answering the last one's rows
+ * and changed rows; or `awaited` work on the transaction (a helper of another module, an async
+ * computation), which only an awaited transaction can run.
+ */
+type Step = { run: CompiledQuery[] } | { awaited: (trx: Db) => Promise<unknown> };
+
+/** What a `run` step answers: the last statement's rows and the number of rows it changed. */
+interface Ran<R> {
+  rows: R[];
+  changes: number;
+}
+
+/** A game change written as steps (a generator), so one body runs awaited or synchronously. */
+export type GameChange<T> = Generator<Step, T, unknown>;
+
+/** Runs `queries` as one step and answers the last one's rows (Ran). */
+export function* run<R>(...queries: [...CompiledQuery[], CompiledQuery<R>]): Generator<Step, Ran<R>, unknown> {
+  return (yield { run: queries }) as Ran<R>;
+}
+
+/** Runs `work` on the transaction (only an awaited transaction can: on SQLite's synchronous one the change starts over awaited). */
+export function* awaited<T>(work: (trx: Db) => Promise<T>): Generator<Step, T, unknown> {
+  return (yield { awaited: work }) as T;
+}
+
+/** Thrown inside SQLite's synchronous transaction at an awaited step: rolled back, the change starts over awaited. */
+class NeedsAwait extends Error {
+  override name = 'NeedsAwait';
+}
+
+/** PostgreSQL's deadlock and serialization failures: the transaction was undone, inGame starts it again. */
+const RETRYABLE_PG_CODES = new Set(['40P01', '40001']);
+
+/**
+ * The one place a game change (a roll, a revert, relief; docs/server.md §5) is run: `change()`'s
+ * steps in one transaction, and the form chosen for the database:
+ * - SQLite with `sync`: one synchronous better-sqlite3 transaction (BEGIN IMMEDIATE, no await
+ *   between statements, Kysely's only connection held: SyncSqlite); a change that reaches an
+ *   awaited step (a winning roll's standings) is rolled back and run as below;
+ * - otherwise a Kysely transaction, each step awaited; on PostgreSQL a step of several
+ *   statements is sent as one (writeTogether).
+ * The change starts again on a fresh transaction when it threw StaleVersion (another change won
+ * the race for the game's version), SQLite was busy or PostgreSQL undid it (deadlock), at most
+ * MAX_ATTEMPTS times, then ActionRefused 'The game is busy. Please try again.'. Any other error
+ * (ActionRefused included) rolls back and is thrown as is.
+ */
+export async function inGame<T>(db: Db, dialect: Dialect, form: { sync: boolean }, change: () => GameChange<T>): Promise<T> {
+  const sync = form.sync && dialect === 'sqlite' ? syncSqliteOf(db) : undefined;
   for (let n = 1; ; n += 1) {
     try {
-      return await (db as Kysely<Database>).transaction().execute((trx) => attempt(trx));
+      if (sync) {
+        try {
+          return await sync.transaction(() => runSync(sync, change()));
+        } catch (err) {
+          if (!(err instanceof NeedsAwait)) throw err;
+        }
+      }
+      return await (db as Kysely<Database>).transaction().execute((trx) => runAwaited(trx, dialect, change()));
     } catch (err) {
-      if (!(err instanceof StaleVersion) && !(dialect === 'sqlite' && isBusy(err))) throw err;
+      if (!(err instanceof StaleVersion) && !(dialect === 'sqlite' && isBusy(err)) && !(dialect === 'postgres' && isRetryablePg(err))) throw err;
       if (n >= MAX_ATTEMPTS) throw new ActionRefused(PLAY_MESSAGES.busy);
       await pause(Math.random() * 5 * n);
     }
   }
+}
+
+/** True for PostgreSQL's deadlock and serialization failures. */
+function isRetryablePg(err: unknown): boolean {
+  return RETRYABLE_PG_CODES.has(String((err as { code?: unknown } | null)?.code));
+}
+
+/** Runs `steps` synchronously inside SyncSqlite.transaction (NeedsAwait at an awaited step). */
+function runSync<T>(sync: SyncSqlite, steps: GameChange<T>): T {
+  let next = steps.next();
+  while (!next.done) {
+    const step = next.value;
+    if (!('run' in step)) throw new NeedsAwait();
+    let ran: Ran<unknown> = { rows: [], changes: 0 };
+    for (const query of step.run) ran = sync.execute(query);
+    next = steps.next(ran);
+  }
+  return next.value;
+}
+
+/** Runs `steps` on the Kysely transaction `trx`, each step awaited. */
+async function runAwaited<T>(trx: Db, dialect: Dialect, steps: GameChange<T>): Promise<T> {
+  let next = steps.next();
+  while (!next.done) {
+    const step = next.value;
+    if ('run' in step) {
+      let ran: Ran<unknown> = { rows: [], changes: 0 };
+      const queries = dialect === 'postgres' && step.run.length > 1 ? [writeTogether(step.run)] : step.run;
+      for (const query of queries) {
+        const result = await trx.executeQuery(query);
+        ran = { rows: result.rows as unknown[], changes: Number(result.numAffectedRows ?? 0) };
+      }
+      next = steps.next(ran);
+    } else {
+      next = steps.next(await step.awaited(trx));
+    }
+  }
+  return next.value;
+}
+
+/**
+ * PostgreSQL statements `queries` sent as one (one round trip): each but the last as a
+ * data-modifying CTE, the last as the statement, whose rows it answers; parameters renumbered.
+ * Only for statements that do not read what another of them writes (a CTE sees the snapshot
+ * from before the statement). The text is prepared like a compiled statement (server/db/compiled.ts
+ * PREPARED_SQL): the few combinations a change makes (log entries, announcement) recur.
+ */
+function writeTogether(queries: readonly CompiledQuery[]): CompiledQuery {
+  const parameters: unknown[] = [];
+  const texts = queries.map((q) => {
+    const offset = parameters.length;
+    parameters.push(...q.parameters);
+    return offset === 0 ? q.sql : q.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+  });
+  const last = texts.pop() as string;
+  const sql = `with ${texts.map((t, i) => `w${i} as (${t})`).join(', ')} ${last}`;
+  PREPARED_SQL.add(sql);
+  const final = queries[queries.length - 1];
+  return { sql, parameters, query: final.query, queryId: createQueryId() };
 }
 
 /** The game columns a roll or revert reads. */
@@ -189,7 +278,7 @@ export interface ActionTeam {
 }
 
 /**
- * What the precheck read, handed to the transaction (applyTeamAction): the session's user and
+ * What the precheck read, handed to the transaction (applyRoll, applyRevert): the session's user and
  * the session id's hash (sessions.id), the game, the acting team's state and the round's highest
  * roll_index (0 before the first roll). The transaction claims the game at this version and reads
  * everything again under the claim.
@@ -276,7 +365,7 @@ export const PRECHECK = compiledQuery((db, p: { gameId: number; teamId: number; 
  * transaction, in one statement that also looks up the socket's session (cookie id `sessionId`,
  * as findSession: unknown or expired means signed out, so a logout counts at once; `sessionHash`
  * is its stored hash, given when the caller has it already). Resolves to null without a live session; throws ActionRefused 'Game not found.', then as checkAction;
- * else resolves to what it read, which applyTeamAction claims and checks again, since the state
+ * else resolves to what it read, which applyRoll or applyRevert claims and checks again, since the state
  * may change meanwhile.
  */
 export async function precheckTeamAction(db: Db, kind: 'roll' | 'revert', action: TeamAction, sessionId: string, sessionHash = hashSessionId(sessionId)): Promise<PrecheckedAction | null> {
@@ -310,11 +399,6 @@ function teamOf(r: {
     id: r.state_id, current_position: Number(r.current_position), revert_count: Number(r.revert_count), position_history: String(r.position_history),
     task_state: String(r.task_state), name: r.team_name, color: String(r.team_color),
   };
-}
-
-/** The board square `index` of a game (its task and tier), or undefined. */
-async function squareAt(db: Db, gameId: number, index: number) {
-  return (await SQUARE.execute(db, { gameId, index })).rows[0];
 }
 
 /**
@@ -354,7 +438,10 @@ let lastPlan: {
  * to 1,000 boards: one per live game, the game cache's default bound) and frozen, since every roll
  * of a game reads the same board.
  */
-const connectionsOf = boundedMemo(1_000, (text): readonly Connection[] => Object.freeze(parseConnections(text).map((c) => Object.freeze(c))));
+const connections = new LRUCache<string, readonly Connection[]>({
+  max: 1_000,
+  memoMethod: (text) => Object.freeze(parseConnections(text).map((c) => Object.freeze(c))),
+});
 
 /** planOf without the memo. */
 function computePlan(kind: 'roll' | 'revert', game: ActionGame, team: ActionTeam, lastRollIndex: number) {
@@ -366,7 +453,7 @@ function computePlan(kind: 'roll' | 'revert', game: ActionGame, team: ActionTeam
   }
   const rollIndex = lastRollIndex + 1;
   const die = serverDieFor(game.dice_seed, game.id, rollIndex);
-  const outcome = applyRoll({ position: team.current_position, die, board_size: game.board_size, connections: connectionsOf(game.board_connections) });
+  const outcome = rules.applyRoll({ position: team.current_position, die, board_size: game.board_size, connections: connections.memo(game.board_connections) });
   return { kind, history, rollIndex, die, outcome, square: outcome.final } as const;
 }
 
@@ -392,35 +479,13 @@ export const VERSION = compiledQuery((db, p: { gameId: number }) => db.selectFro
 /** The game's version read under its row lock (PostgreSQL: SELECT ... FOR UPDATE). */
 export const LOCKED_VERSION = compiledQuery((db, p: { gameId: number }) => db.selectFrom('games').select('version').where('id', '=', p.gameId).forUpdate());
 
-/** The claim (CLAIM) of game `gameId` at `version`, time `now`: true when it changed the row. */
-async function bumpVersionAt(trx: Db, gameId: number, version: number, now: string): Promise<boolean> {
-  const claimed = await CLAIM.execute(trx, { gameId, version, now });
-  return Number(claimed.numAffectedRows ?? 0) === 1;
-}
-
 /**
- * Claims game `gameId` for this transaction (applyTeamAction step 1): at `expected`, else at the
- * version read under the row lock; `now` is the claim's updated_at. ActionRefused 'Game not found.' when the game is gone,
- * StaleVersion when the second claim fails too.
+ * Everything a roll or revert reads once it holds the game (applyRoll step 2), compiled once
+ * (server/db/compiled.ts), one row per team state of game `gameId` by team id (one row with no
+ * team state when there is none): the game, the Leader flag of IGN `ignId` of user `userId` in
+ * team `teamId`, the highest roll_index, the board square `square`, the event's webhook and event
+ * name, and the team state with its team.
  */
-async function claimGame(trx: Db, dialect: Dialect, gameId: number, expected: number, now: string): Promise<void> {
-  if (await bumpVersionAt(trx, gameId, expected, now)) return;
-  const row = (await (dialect === 'postgres' ? LOCKED_VERSION : VERSION).execute(trx, { gameId })).rows[0];
-  if (!row) throw new ActionRefused(GAME_NOT_FOUND);
-  if (!(await bumpVersionAt(trx, gameId, row.version, now))) throw new StaleVersion();
-}
-
-/**
- * Everything an action reads once it holds the game (applyTeamAction step 2), one row per team
- * state of the game by team id (one row with no team state when there is none): the game, the
- * Leader flag, the highest roll_index, the square `square` of the board, the event's webhook and
- * event name, and the team state with its team.
- */
-async function readHeld(trx: Db, action: TeamAction, userId: number, square: number) {
-  return (await READ_HELD.execute(trx, { gameId: action.game_id, teamId: action.team_id, ignId: action.performer_ign_id, userId, square })).rows;
-}
-
-/** readHeld's statement, compiled once (server/db/compiled.ts): game `gameId`, Leader flag of IGN `ignId` of user `userId` in team `teamId`, board square `square`. */
 export const READ_HELD = compiledQuery((db, p: { gameId: number; teamId: number; ignId: number; userId: number; square: number }) =>
   db.selectFrom('games')
     .leftJoin('board_squares', (join) => join.onRef('board_squares.game_id', '=', 'games.id').on('board_squares.square_index', '=', p.square))
@@ -441,7 +506,7 @@ export const READ_HELD = compiledQuery((db, p: { gameId: number; teamId: number;
     .where('games.id', '=', p.gameId)
     .orderBy('team_states.team_id'));
 
-/** The team state a roll or revert writes (applyTeamAction step 3, 4), compiled once (server/db/compiled.ts). */
+/** The team state a roll or revert writes (applyRoll step 4), compiled once (server/db/compiled.ts). */
 export const WRITE_TEAM_STATE = compiledQuery((db, p: {
   id: number; position: number; reverts: number; history: string; taskState: string; since: string;
 }) =>
@@ -457,7 +522,7 @@ export const WRITE_TEAM_STATE = compiledQuery((db, p: {
     })
     .where('id', '=', p.id));
 
-/** The game_moves row of a roll or revert (applyTeamAction step 5), compiled once (server/db/compiled.ts). */
+/** The game_moves row of a roll or revert (applyRoll step 4), compiled once (server/db/compiled.ts). */
 export const INSERT_MOVE = compiledQuery((db, p: {
   gameId: number; at: string; teamId: number; kind: 'roll' | 'revert'; from: number; to: number;
   rollIndex: number | null; die: number | null; landing: number | null; via: 'snake' | 'ladder' | null;
@@ -480,7 +545,7 @@ export const SQUARE = compiledQuery((db, p: { gameId: number; index: number }) =
 type HeldRow = ReturnType<typeof READ_HELD.compile> extends CompiledQuery<infer R> ? R : never;
 
 /**
- * What READ_HELD's `rows` say (applyTeamAction step 2): the game, every team state, the acting
+ * What READ_HELD's `rows` say (applyRoll step 2): the game, every team state, the acting
  * team, the event's webhook and the plan of the action, after the checks of checkAction. Throws
  * ActionRefused 'Game not found.' or checkAction's refusals.
  */
@@ -508,7 +573,7 @@ function heldOf(kind: 'roll' | 'revert', action: TeamAction, rows: HeldRow[]) {
 }
 
 /**
- * What a roll or revert of `team` changes (applyTeamAction steps 3-5; docs/game-rules.md §6,
+ * What a roll or revert of `team` changes (applyRoll steps 3-4; docs/game-rules.md §6,
  * §11), from its `plan` (planOf): the team's next state, the move, the log entries (roll and
  * move, then snake or ladder, then the Server's win entry), the game's status and winners, the
  * roll as last_move and its announcement, and the square the team arrives on with how
@@ -592,224 +657,55 @@ function progressOf(gameId: number, action: TeamAction, states: TeamState[], cha
   return { id: gameId, status: change.status, team_states: teamStates, winners: change.winners, version, last_move: change.lastMove };
 }
 
-/** One attempt of applyTeamAction inside its transaction. */
-async function applyOnce(trx: Db, dialect: Dialect, kind: 'roll' | 'revert', action: TeamAction, pre: PrecheckedAction, now: () => string): Promise<AppliedAction> {
-  // One time for the whole change: the claim's updated_at, square_since, the move and the log entries.
-  const at = now();
-  await claimGame(trx, dialect, action.game_id, pre.game.version, at);
-  const expected = expectedSquare(kind, pre);
-  const { game, team, states, hook, square, plan } = heldOf(kind, action, await readHeld(trx, action, pre.userId, expected));
-  const change = changeOf(action, game, team, plan);
-  const arrived = change.next.current_position === expected ? square : await squareAt(trx, game.id, change.next.current_position);
-  const taskState = arrivalState(arrived, change.arrival);
-
-  // The claim bumped version and updated_at; a win also changes status and winners.
-  if (change.status !== game.status) {
-    await trx.updateTable('games').set({ status: change.status, winners: change.winners === null ? null : JSON.stringify(change.winners) }).where('id', '=', game.id).execute();
-  }
-  await WRITE_TEAM_STATE.execute(trx, teamWriteOf(team, change, taskState, at));
-  await INSERT_MOVE.execute(trx, moveOf(kind, action, change, at));
-  const withdrawn = kind === 'revert' ? await withdrawPending(trx, game.id, action.team_id) : [];
-  const log = await insertLogs(trx, game.id, change.messages, at);
-  // Discord announcements go to the outbox in this transaction (docs/server.md §10).
-  if (change.announced) await announceRoll(trx, game.id, change.announced.roll, change.announced.won, hook);
-  // game.version was read after the claim: it is the version this action set.
-  return { progress: progressOf(game.id, action, states, change, taskState, at, game.version), log, withdrawn };
-}
-
-/** A roll the one-go paths (rollAtOnce, rollInOneStatement) leave to applyOnce: thrown inside SQLite's transaction to roll it back. */
-class NotAtOnce extends Error {
-  override name = 'NotAtOnce';
-}
 
 /**
- * A roll of `action` on SQLite as one synchronous transaction (docs/server.md §5, §7): the same
- * steps, checks and refusals as applyOnce (claim at the precheck's version, else at the version
- * read, which under BEGIN IMMEDIATE is current; READ_HELD; the square when the team ends
- * elsewhere than expected; the team state, the move, the log entries and the announcement), with
- * no await between statements. Throws NotAtOnce (rolled back) for a roll that wins, whose
- * announcements read the standings: applyOnce makes those.
+ * Claims game `gameId` (docs/server.md §5): at `expected` (the version a precheck read; null:
+ * none), else at the version read under the lock (PostgreSQL SELECT ... FOR UPDATE; SQLite's
+ * synchronous transaction holds the write lock from BEGIN IMMEDIATE, Kysely's awaited one from
+ * this update on); `at` is updated_at. ActionRefused 'Game not found.' when the game is gone,
+ * StaleVersion when the second claim fails too (inGame starts over).
  */
-function rollAtOnce(sync: SyncSqlite, db: Db, action: TeamAction, pre: PrecheckedAction, at: string): AppliedAction {
+export function* claim(db: Db, dialect: Dialect, gameId: number, expected: number | null, at: string): Generator<Step, void, unknown> {
+  if (expected !== null && (yield* run(CLAIM.compile(db, { gameId, version: expected, now: at }))).changes === 1) return;
+  const row = (yield* run((dialect === 'postgres' ? LOCKED_VERSION : VERSION).compile(db, { gameId }))).rows[0];
+  if (!row) throw new ActionRefused(GAME_NOT_FOUND);
+  if ((yield* run(CLAIM.compile(db, { gameId, version: row.version, now: at }))).changes !== 1) throw new StaleVersion();
+}
+
+/** `UPDATE games SET status, winners` after a winning roll, compiled once (server/db/compiled.ts). */
+const GAME_RESULT = compiledQuery((db, p: { gameId: number; status: string; winners: string | null }) =>
+  db.updateTable('games').set({ status: p.status, winners: p.winners }).where('id', '=', p.gameId));
+
+/**
+ * The steps of a roll or revert (applyRoll, applyRevert) of `action` at time `at` (one time for
+ * the claim's updated_at, square_since, the move and the log entries): claim at the precheck's
+ * version, READ_HELD, the checks and the change from contract/ rules (heldOf, changeOf), the
+ * square arrived on when not the one read, then the writes as one step (a win's status first; the
+ * log entries last, whose rows come back), and what only an awaited transaction does: a revert's
+ * withdrawn submissions, a win's announcements (they read the standings just written).
+ */
+function* moveSteps(db: Db, dialect: Dialect, kind: 'roll' | 'revert', action: TeamAction, pre: PrecheckedAction, at: string): GameChange<AppliedAction> {
   const gameId = action.game_id;
-  if (sync.execute(CLAIM.compile(db, { gameId, version: pre.game.version, now: at })).changes !== 1) {
-    const row = sync.execute(VERSION.compile(db, { gameId })).rows[0];
-    if (!row) throw new ActionRefused(GAME_NOT_FOUND);
-    if (sync.execute(CLAIM.compile(db, { gameId, version: row.version, now: at })).changes !== 1) throw new StaleVersion();
-  }
-  const expected = expectedSquare('roll', pre);
-  const rows = sync.execute(READ_HELD.compile(db, { gameId, teamId: action.team_id, ignId: action.performer_ign_id, userId: pre.userId, square: expected })).rows;
-  const { game, team, states, hook, square, plan } = heldOf('roll', action, rows);
+  yield* claim(db, dialect, gameId, pre.game.version, at);
+  const expected = expectedSquare(kind, pre);
+  const held = yield* run(READ_HELD.compile(db, { gameId, teamId: action.team_id, ignId: action.performer_ign_id, userId: pre.userId, square: expected }));
+  const { game, team, states, hook, square, plan } = heldOf(kind, action, held.rows);
   const change = changeOf(action, game, team, plan);
-  if (change.status !== game.status || !change.announced) throw new NotAtOnce();
   const to = change.next.current_position;
-  const arrived = to === expected ? square : sync.execute(SQUARE.compile(db, { gameId, index: to })).rows[0];
+  const arrived = to === expected ? square : (yield* run(SQUARE.compile(db, { gameId, index: to }))).rows[0];
   const taskState = arrivalState(arrived, change.arrival);
-  sync.execute(WRITE_TEAM_STATE.compile(db, teamWriteOf(team, change, taskState, at)));
-  sync.execute(INSERT_MOVE.compile(db, moveOf('roll', action, change, at)));
-  const log = logEntriesOf(sync.execute(logInsert(change.messages.length).compile(db, logInsertValues(gameId, change.messages, at))).rows);
-  // The roll's announcement, in this transaction as announceRoll would queue it (docs/server.md §10).
-  if (announcesRolls(hook)) {
-    const payload = JSON.stringify(rollAnnouncement(change.announced.roll));
-    sync.execute(INSERT_ANNOUNCEMENT.compile(db, { webhookId: hook.id, gameId, kind: 'roll', payload, createdAt: at }));
+  const won = change.status !== game.status;
+  const writes: CompiledQuery[] = [];
+  if (won) writes.push(GAME_RESULT.compile(db, { gameId, status: change.status, winners: change.winners === null ? null : JSON.stringify(change.winners) }));
+  writes.push(WRITE_TEAM_STATE.compile(db, teamWriteOf(team, change, taskState, at)), INSERT_MOVE.compile(db, moveOf(kind, action, change, at)));
+  // The roll's announcement, in this transaction (docs/server.md §10); a win's comes with its standings below.
+  if (change.announced && !won && announcesRolls(hook)) {
+    writes.push(INSERT_ANNOUNCEMENT.compile(db, { webhookId: hook.id, gameId, kind: 'roll', payload: JSON.stringify(rollAnnouncement(change.announced.roll)), createdAt: at }));
   }
-  return { progress: progressOf(gameId, action, states, change, taskState, at, game.version), log, withdrawn: [] };
-}
-
-/** The values of ONE_STATEMENT_ROLL with `count` log entries (oneStatementRoll). */
-type OneStatementValues = {
-  gameId: number; version: number; at: string; teamId: number; ignId: number; userId: number; sessionHash: string; eventId: number;
-  stateId: number; from: number; to: number; history: string; rollIndex: number; die: number; landing: number; via: string | null; payload: string;
-} & LogInsertValues;
-
-/** A row of ONE_STATEMENT_ROLL: the version set, the task state written, the log entries written and one team state as read before the roll. */
-interface OneStatementRow {
-  version: number;
-  task_state: string;
-  log: Parameters<typeof logEntriesOf>[0];
-  team_id: number | null; team_name: string | null; team_color: string | null; current_position: number | null; revert_count: number | null;
-  position_history: string | null; state_task: string | null; square_since: string | null; task_override: string | null; relief_count: number | null;
-}
-
-/** The task states of arrivalState after a roll: on a square with a task, and on one without. */
-const ARRIVED_ON_TASK = arrivalState({ task_description: '?', task_difficulty: '?' }, 'roll');
-const ARRIVED_ELSEWHERE = arrivalState(undefined, 'roll');
-
-/** Descriptions of squares that carry no task (contract hasTask): 'Start', 'Finish', 'Snake', 'Ladder' and the unassigned ''. */
-const TASKLESS_DESCRIPTIONS = [...Object.values(SPECIAL_DESCRIPTIONS), UNASSIGNED_DESCRIPTION];
-
-/**
- * A roll that does not win in one PostgreSQL statement with `count` log entries (compiled once per
- * count, server/db/compiled.ts), data-modifying CTEs each conditioned on the claim: claims game
- * `gameId` at `version` while it is in progress, IGN `ignId` of user `userId` is still the
- * Leader of `teamId` and the session `sessionHash` of that user is live at `at` (so a roll from
- * remembered rows, rememberedRoll, counts a logout at once); writes team state `stateId` (the
- * task state from the board square `to` as contract hasTask and arrivalState decide), the move
- * and the log entries and, when the event's webhook announces rolls, the announcement
- * `payload`; answers one row per team state of the game as read before the roll,
- * each with the new version, the task state written and the log entries, or no row when the claim
- * failed (and nothing was written).
- */
-function oneStatementRoll(count: number) {
-  return compiledQuery((db, p: OneStatementValues) => ({
-    compile: () => sql<OneStatementRow>`with claim as (
-  update games set version = version + 1, updated_at = ${p.at}
-  where id = ${p.gameId} and version = ${p.version} and status = 'in-progress' and exists (
-    select 1 from team_members tm inner join igns on igns.id = tm.ign_id
-    where tm.team_id = ${p.teamId} and tm.event_id = games.event_id and tm.ign_id = ${p.ignId} and tm.role = 'Leader' and igns.user_id = ${p.userId})
-  and exists (select 1 from sessions s where s.id = ${p.sessionHash} and s.user_id = ${p.userId} and s.expires_at > ${p.at})
-  returning id, version
-), state as (
-  update team_states set current_position = ${p.to}, position_history = ${p.history}, square_since = ${p.at}, task_override = null,
-    task_state = case when exists (
-      select 1 from board_squares b where b.game_id = ${p.gameId} and b.square_index = ${p.to}
-        and b.task_difficulty is not null and b.task_description not in (${sql.join(TASKLESS_DESCRIPTIONS)})
-    ) then ${ARRIVED_ON_TASK} else ${ARRIVED_ELSEWHERE} end
-  where id = ${p.stateId} and exists (select 1 from claim)
-  returning task_state
-), move as (
-  insert into game_moves (game_id, at, team_id, kind, from_square, to_square, roll_index, die, landing, via)
-  select claim.id, cast(${p.at} as text), cast(${p.teamId} as integer), 'roll', cast(${p.from} as integer), cast(${p.to} as integer),
-    cast(${p.rollIndex} as integer), cast(${p.die} as integer), cast(${p.landing} as integer), cast(${p.via} as text) from claim
-), log as (
-  insert into game_log (game_id, timestamp, team_name, team_color, message, roll_index, die)
-  select claim.id, cast(${p.timestamp} as text), e.name, e.color, e.message, e.roll_index, e.die from claim, (values ${sql.join(Array.from({ length: count }, (_, i) =>
-    sql`(cast(${p[`name${i}`]} as text), cast(${p[`color${i}`]} as text), cast(${p[`message${i}`]} as text), cast(${p[`rollIndex${i}`]} as integer), cast(${p[`die${i}`]} as integer), ${sql.lit(i)})`))}) as e(name, color, message, roll_index, die, n)
-  order by e.n
-  returning id, timestamp, team_name, team_color, message, roll_index, die
-), announced as (
-  insert into discord_outbox (webhook_id, game_id, kind, payload, created_at)
-  select w.id, claim.id, 'roll', cast(${p.payload} as text), cast(${p.at} as text) from claim
-  inner join discord_webhooks w on w.event_id = ${p.eventId} and w.state <> 'disabled' and w.announce_rolls = 1
-)
-select claim.version, (select task_state from state) as task_state, (select json_agg(log order by log.id) from log) as log,
-  ts.team_id, t.name as team_name, t.color as team_color, ts.current_position, ts.revert_count, ts.position_history,
-  ts.task_state as state_task, ts.square_since, ts.task_override, ts.relief_count
-from claim left join (team_states ts inner join teams t on t.id = ts.team_id) on ts.game_id = claim.id
-order by ts.team_id`.compile(db),
-  }));
-}
-
-/** The compiled oneStatementRoll of `count` log entries, made on first use (a roll that does not win writes one or two). */
-const oneStatementRollOf = compiledPerCount(oneStatementRoll);
-
-/** PostgreSQL's deadlock and serialization failures: the statement was undone, applyOnce tries again. */
-const RETRYABLE_PG_CODES = new Set(['40P01', '40001']);
-
-/** The session `sessionHash` of user `userId`, when it is live at `now` (a remembered roll's session check on SQLite). */
-const LIVE_SESSION = compiledQuery((db, p: { sessionHash: string; userId: number; now: string }) =>
-  db.selectFrom('sessions').select('user_id').where('id', '=', p.sessionHash).where('user_id', '=', p.userId).where('expires_at', '>', p.now));
-
-/**
- * A roll from rows remembered from this process's last roll of the game (games/precheckMemo.ts)
- * instead of the precheck's (docs/server.md §5), with the session checked in the same go: on
- * PostgreSQL the one statement of rollInOneStatement, whose claim checks the version, the Leader
- * and the session; on SQLite one synchronous transaction that checks the session and then runs
- * rollAtOnce (which claims the version it finds and reads everything again under it, so its
- * refusals are those of a fresh read). Resolves to null with nothing written when the session is
- * not live or the roll cannot be made in one go; the caller then runs the precheck and
- * applyTeamAction as for any roll.
- */
-export async function rememberedRoll(db: Db, dialect: Dialect, action: TeamAction, pre: PrecheckedAction, now: () => string = nowIso): Promise<AppliedAction | null> {
-  if (dialect === 'postgres') return rollInOneStatement(db, action, pre, now());
-  const sync = syncSqliteOf(db);
-  if (!sync) return null;
-  try {
-    return await sync.transaction(() => {
-      const at = now();
-      if (sync.execute(LIVE_SESSION.compile(db, { sessionHash: pre.sessionHash, userId: pre.userId, now: at })).rows.length === 0) throw new NotAtOnce();
-      return rollAtOnce(sync, db, action, pre, at);
-    });
-  } catch (err) {
-    if (err instanceof NotAtOnce || err instanceof StaleVersion || isBusy(err)) return null;
-    throw err;
-  }
-}
-
-/**
- * A roll of `action` on PostgreSQL in one statement in autocommit (oneStatementRoll; docs/server.md
- * §5), computed from the precheck's rows `pre`: when the claim at the precheck's version succeeds,
- * nothing that bumps the version changed since, so the precheck's game, team state and roll index
- * are current, and the Leader and the session are checked again in the claim. Resolves to null,
- * nothing written, when the claim failed, the roll wins (its announcements read the standings) or PostgreSQL undid
- * the statement (deadlock): applyOnce then runs the roll.
- */
-async function rollInOneStatement(db: Db, action: TeamAction, pre: PrecheckedAction, at: string): Promise<AppliedAction | null> {
-  let plan: ReturnType<typeof planOf>;
-  try {
-    plan = planOf('roll', pre.game, pre.team, pre.lastRollIndex);
-  } catch {
-    return null;
-  }
-  const change = changeOf(action, pre.game, pre.team, plan);
-  if (change.status !== pre.game.status || !change.announced) return null;
-  // Added to logInsertValues' own new object rather than spread into another: V8 pretenured the
-  // spread's ~30-property copy (allocated it in the old generation), a few KB a roll that only a
-  // major GC took back (bench/RESULTS.md, many live games).
-  const values: OneStatementValues = Object.assign(logInsertValues(action.game_id, change.messages, at), {
-    version: pre.game.version, at, teamId: action.team_id, ignId: action.performer_ign_id, userId: pre.userId, sessionHash: pre.sessionHash, eventId: pre.game.event_id,
-    stateId: pre.team.id, from: change.from, to: change.next.current_position, history: JSON.stringify(change.next.position_history),
-    rollIndex: Number(change.move.roll_index), die: Number(change.move.die), landing: Number(change.move.landing), via: change.move.via,
-    payload: JSON.stringify(rollAnnouncement(change.announced.roll)),
-  });
-  let rows: OneStatementRow[];
-  try {
-    rows = (await oneStatementRollOf(change.messages.length).execute(db, values)).rows;
-  } catch (err) {
-    if (RETRYABLE_PG_CODES.has(String((err as { code?: unknown } | null)?.code))) return null;
-    throw err;
-  }
-  const first = rows[0];
-  if (!first) return null;
-  const states: TeamState[] = [];
-  for (const r of rows) {
-    if (r.team_id === null || r.team_name === null) continue;
-    states.push(teamStateOf({
-      team_id: r.team_id, team_name: r.team_name, team_color: String(r.team_color), current_position: Number(r.current_position),
-      revert_count: Number(r.revert_count), position_history: String(r.position_history), task_state: String(r.state_task),
-      square_since: String(r.square_since), task_override: r.task_override, relief_count: Number(r.relief_count),
-    }));
-  }
-  const taskState = storedTaskState(first.task_state);
-  return { progress: progressOf(action.game_id, action, states, change, taskState, at, Number(first.version)), log: logEntriesOf(first.log ?? []), withdrawn: [] };
+  const logged = yield* run(...writes, logInsert(change.messages.length).compile(db, logInsertValues(gameId, change.messages, at)));
+  const withdrawn = kind === 'revert' ? yield* awaited((trx) => withdrawPending(trx, gameId, action.team_id)) : [];
+  const announced = change.announced;
+  if (announced && won) yield* awaited((trx) => announceRoll(trx, gameId, announced.roll, true, hook));
+  // game.version was read after the claim: it is the version this change set.
+  return { progress: progressOf(gameId, action, states, change, taskState, at, game.version), log: logEntriesOf(logged.rows), withdrawn };
 }

@@ -39,11 +39,6 @@ const rolls = new Counter({
   registers: [registry],
 });
 
-const rememberedRolls = new Counter({
-  name: 'game_rolls_remembered_total',
-  help: "Rolls applied from the rows this process kept of the game's last roll, without the precheck (games/precheckMemo.ts).",
-  registers: [registry],
-});
 
 const rollBroadcast = new Histogram({
   name: 'game_roll_broadcast_seconds',
@@ -162,11 +157,6 @@ const httpSeries = new Map<string, { count: { inc(): void }; duration: { observe
 export function countRollBroadcast(arrivedAt: number): void {
   rolls.inc();
   rollBroadcast.observe((performance.now() - arrivedAt) / 1000);
-}
-
-/** Counts one roll applied from remembered rows (games/precheckMemo.ts; docs/server.md §5, §14). */
-export function countRememberedRoll(): void {
-  rememberedRolls.inc();
 }
 
 /** Counts one SQL statement (Kysely's `log` hook, set only with DB_COUNT_QUERIES=1: bench/many.bench.ts). */

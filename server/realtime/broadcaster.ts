@@ -27,12 +27,12 @@ export interface Broadcaster {
    */
   gameChanged(gameId: number, change: GameChange, log?: readonly LogEntry[]): Promise<void>;
   /**
-   * A roll or revert committed: `game_state_update` with the progress its transaction returned
+   * A roll, revert or relief committed: `game_state_update` with the progress its transaction returned
    * (not reloaded, so one process's updates go out in version order), then one `new_log_entry`
    * per entry it wrote, oldest first; compact sockets get the update alone, carrying the entries
    * as `new_log_entries` (docs/server.md §6).
    */
-  actionApplied(progress: GameProgress, log: readonly LogEntry[]): void;
+  gameStateUpdate(progress: GameProgress, log: readonly LogEntry[]): void;
   /** A manager's screen sent `tasks_reordered` (docs/server.md §6): the stored board as `tasks_reordered` to both rooms. */
   tasksReordered(gameId: number): Promise<void>;
   /** `team_update` to the rooms of the event's game (spectators get it without the member list). */
@@ -78,7 +78,7 @@ export interface Broadcaster {
 /** A broadcaster that sends nothing (used before sockets are attached). */
 export const silentBroadcaster: Broadcaster = {
   async gameChanged() {},
-  actionApplied() {},
+  gameStateUpdate() {},
   async tasksReordered() {},
   teamUpdated() {},
   async membersLeft() {},

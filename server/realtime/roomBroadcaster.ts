@@ -66,7 +66,7 @@ export class RoomBroadcaster implements Broadcaster {
    * `game_state_update` with a progress update (members get revert counts, spectators not), then
    * `log` as `new_log_entry` each; compact rooms get the update with `new_log_entries: log` only.
    */
-  private sendProgress(progress: GameProgress, log: readonly LogEntry[]): void {
+  private sendGameStateUpdate(progress: GameProgress, log: readonly LogEntry[]): void {
     const id = progress.id;
     const spectators = publicProgress(progress);
     this.to([membersRoom(id)])?.emit('game_state_update', { game_state: progress });
@@ -99,14 +99,14 @@ export class RoomBroadcaster implements Broadcaster {
 
   /**
    * Broadcaster.gameChanged: one load of the game as committed, then what `change` sends, then
-   * the log entries (a progress change hands them to sendProgress, which merges them for compact
+   * the log entries (a progress change hands them to sendGameStateUpdate, which merges them for compact
    * sockets; after a board change every socket gets them as `new_log_entry`).
    */
   async gameChanged(gameId: number, change: GameChange, log: readonly LogEntry[] = []): Promise<void> {
     this.cache.invalidate(gameId);
     if (change === 'progress') {
       const progress = await loadProgress(this.db, gameId);
-      if (progress) this.sendProgress(progress, log);
+      if (progress) this.sendGameStateUpdate(progress, log);
       else this.sendLog(gameRooms(gameId), log);
       return;
     }
@@ -118,10 +118,10 @@ export class RoomBroadcaster implements Broadcaster {
     this.sendLog(gameRooms(gameId), log);
   }
 
-  /** Broadcaster.actionApplied: the committed progress and log entries as they are (sendProgress). */
-  actionApplied(progress: GameProgress, log: readonly LogEntry[]): void {
+  /** Broadcaster.gameStateUpdate: the committed progress and log entries as they are (sendGameStateUpdate). */
+  gameStateUpdate(progress: GameProgress, log: readonly LogEntry[]): void {
     this.cache.invalidate(progress.id);
-    this.sendProgress(progress, log);
+    this.sendGameStateUpdate(progress, log);
   }
 
   /** Broadcaster.tasksReordered: the game loaded as committed, sent as `tasks_reordered` only. */

@@ -17,7 +17,6 @@ import { InFlight, settledWithin } from '../lifecycle/shutdown';
 import type { Broadcaster } from './broadcaster';
 import { RoomBroadcaster } from './roomBroadcaster';
 import { registerHandlers } from './handlers';
-import { PrecheckMemo } from '../games/precheckMemo';
 import { KeyedQueue } from './queue';
 import { sessionRoom, userRoom, type InterServerEvents, type IoServer, type SocketData } from './types';
 import { log } from '../observability/log';
@@ -159,7 +158,6 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
   const broadcaster = new RoomBroadcaster(io, deps.db, deps.gameCache, redisClients.length === 0);
   const ctx = {
     deps, broadcaster, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS), roomJoinReads: pLimit(ROOM_JOIN_READS), work: new InFlight(),
-    precheckMemo: new PrecheckMemo(deps.gameCache),
   };
   io.on('connection', (socket) => {
     socket.on('disconnect', () => cap.release(socket.data.address, socket.id));

@@ -3,7 +3,7 @@ import { backends } from '../support/server';
 import { useServerSuite } from '../support/suite';
 import { directSql, openDirectDb } from '../support/fixtures';
 import { castOf, newGame, stored, type Cast, type TestGame } from '../support/liveSocket';
-import { applyTeamAction, precheckTeamAction } from '../../server/games/play';
+import { applyRevert, applyRoll, precheckTeamAction } from '../../server/games/play';
 import { listTeamStates } from '../../server/games/repository';
 import { openDatabase, type DbHandle } from '../../server/db/connect';
 import { arrivalState } from '../../contract/submission';
@@ -14,18 +14,19 @@ import type { TeamAction } from '../../contract/socket';
 const countDbQuery = vi.fn();
 
 /**
- * A roll in one go (server/games/play.ts applyTeamAction; docs/server.md §5), on SQLite and, with
- * TEST_DATABASE_URL, PostgreSQL, driven in this process against the suite's database:
- * - a roll whose precheck still holds runs in one go: on SQLite one synchronous transaction of 7
- *   statements (BEGIN IMMEDIATE, claim, read, team state, move, log, COMMIT), on PostgreSQL one
- *   statement; its progress, log, move and version are what is stored;
+ * A roll's one transaction (server/games/play.ts applyRoll, inGame; docs/server.md §5), on SQLite
+ * and, with TEST_DATABASE_URL, PostgreSQL, driven in this process against the suite's database:
+ * - a roll whose precheck still holds: on SQLite one synchronous transaction of 7 statements
+ *   (BEGIN IMMEDIATE, claim, read, team state, move, log, COMMIT), on PostgreSQL 5 (BEGIN, claim,
+ *   read, the writes sent as one statement, COMMIT); its progress, log, move and version are what
+ *   is stored;
  * - a roll whose claim was lost to a roll of another connection (another process) still applies
- *   once, after the other: on SQLite in the same transaction (the version read under the write
- *   lock), on PostgreSQL by falling back to the transaction;
+ *   once, after the other, in the same transaction (the version read under the lock and claimed);
  * - the task state written is contract arrivalState of the square arrived on, for a square with
  *   a task, a special square, an unassigned one and one without a tier;
  * - the roll's Discord announcement is queued exactly when the event's webhook announces rolls;
- * - a revert and a winning roll (status, winners, results) take the transaction.
+ * - a revert and a winning roll (status, winners, results) take the awaited transaction (a revert
+ *   withdraws pending proof, a win's announcements read the standings).
  */
 
 const countCalls = () => countDbQuery.mock.calls.length;
@@ -57,10 +58,10 @@ describe.each(backends())('a roll in one go (%s)', (backend) => {
     expect(pre).not.toBeNull();
     return pre!;
   };
-  /** Applies `kind` with `pre` on the counted handle; answers the result and how many statements it ran. */
+  /** Applies `kind` with `pre` on the counted handle (applyRoll or applyRevert); answers the result and how many statements it ran. */
   const apply = async (game: TestGame, pre: Awaited<ReturnType<typeof precheck>>, kind: 'roll' | 'revert' = 'roll') => {
     const before = countCalls();
-    const applied = await applyTeamAction(counted.db, counted.dialect, kind, rollOf(game), pre);
+    const applied = await (kind === 'roll' ? applyRoll : applyRevert)(counted.db, counted.dialect, rollOf(game), pre);
     return { applied, statements: countCalls() - before };
   };
   const expectStored = async (game: TestGame, applied: Awaited<ReturnType<typeof apply>>['applied']) => {
@@ -70,11 +71,11 @@ describe.each(backends())('a roll in one go (%s)', (backend) => {
     expect(full.log_entries.slice(0, applied.log.length)).toEqual([...applied.log].reverse());
   };
 
-  it('a roll whose precheck still holds runs in one go, and its progress, log and move are stored', async () => {
+  it('a roll whose precheck still holds runs in one transaction, and its progress, log and move are stored', async () => {
     const game = await newGame(cast);
     const before = await versionOf(game);
     const { applied, statements } = await apply(game, await precheck(game));
-    expect(statements).toBe(backend === 'sqlite' ? 7 : 1);
+    expect(statements).toBe(backend === 'sqlite' ? 7 : 5);
     expect(applied.progress.version).toBe(before + 1);
     await expectStored(game, applied);
     const moves = await directSql(suite.env, 'SELECT roll_index, die, from_square, to_square, kind FROM game_moves WHERE game_id = ?', [game.gameId]);
@@ -84,18 +85,18 @@ describe.each(backends())('a roll in one go (%s)', (backend) => {
     expect(moves[0].kind).toBe('roll');
   });
 
-  it('a claim lost to a roll of another process is claimed again or falls back, and both rolls apply once', async () => {
+  it('a claim lost to a roll of another process is claimed again at the version read, and both rolls apply once', async () => {
     const game = await newGame(cast);
     const before = await versionOf(game);
     const first = await precheck(game);
     const second = await precheck(game);
     // The other connection wins the version both prechecks read.
-    const won = await applyTeamAction(other.db, other.dialect, 'roll', rollOf(game), first);
+    const won = await applyRoll(other.db, other.dialect, rollOf(game), first);
     const { applied, statements } = await apply(game, second);
-    // SQLite: BEGIN, the lost claim, the version, the claim, read, the square (the team ends
-    // elsewhere than the stale precheck expected), state, move, log, COMMIT. PostgreSQL: the one
-    // statement (nothing written), then BEGIN, claim, locked version, claim, read, square, state, move, log, COMMIT.
-    expect(statements).toBe(backend === 'sqlite' ? 10 : 11);
+    // BEGIN, the lost claim, the version (PostgreSQL: locked), the claim, read, the square (the team
+    // ends elsewhere than the stale precheck expected), then SQLite: state, move, log; PostgreSQL:
+    // those three as one statement; COMMIT.
+    expect(statements).toBe(backend === 'sqlite' ? 10 : 8);
     expect([won.progress.version, applied.progress.version]).toEqual([before + 1, before + 2]);
     await expectStored(game, applied);
     const moves = await directSql(suite.env, 'SELECT roll_index, from_square, to_square FROM game_moves WHERE game_id = ? ORDER BY id', [game.gameId]);
@@ -112,7 +113,7 @@ describe.each(backends())('a roll in one go (%s)', (backend) => {
       // The board is changed underneath (no version bump), so only the read at the roll sees it.
       await directSql(suite.env, 'UPDATE board_squares SET task_description = ?, task_difficulty = ? WHERE game_id = ?', [description, difficulty, game.gameId]);
       const { applied, statements } = await apply(game, await precheck(game));
-      expect(statements).toBe(backend === 'sqlite' ? 7 : 1);
+      expect(statements).toBe(backend === 'sqlite' ? 7 : 5);
       const team = (await listTeamStates(counted.db, game.gameId)).find((t) => t.team_id === game.team1)!;
       const square = (await directSql(suite.env, 'SELECT task_description, task_difficulty FROM board_squares WHERE game_id = ? AND square_index = ?', [game.gameId, team.current_position]))[0];
       const expected = arrivalState(square as { task_description: string; task_difficulty: string | null }, 'roll');
@@ -134,7 +135,7 @@ describe.each(backends())('a roll in one go (%s)', (backend) => {
     const outbox = async () => (await directSql(suite.env, 'SELECT kind, payload FROM discord_outbox WHERE game_id = ? ORDER BY id', [game.gameId]))
       .map((r) => ({ kind: r.kind, payload: JSON.parse(String(r.payload)) as Record<string, unknown> }));
     const { applied, statements } = await apply(game, await precheck(game));
-    expect(statements).toBe(backend === 'sqlite' ? 8 : 1);
+    expect(statements).toBe(backend === 'sqlite' ? 8 : 5);
     const move = applied.progress.last_move!;
     expect(await outbox()).toEqual([{
       kind: 'roll',
@@ -151,13 +152,14 @@ describe.each(backends())('a roll in one go (%s)', (backend) => {
     const game = await newGame(cast, { size: 25, noWin: false });
     await apply(game, await precheck(game));
     const back = await apply(game, await precheck(game, 'revert'), 'revert');
-    // BEGIN, claim, read, state, move, pending submissions, log, COMMIT at least.
-    expect(back.statements).toBeGreaterThanOrEqual(8);
+    // BEGIN, claim, read, the writes (PostgreSQL: one statement), pending submissions, COMMIT at least.
+    expect(back.statements).toBeGreaterThanOrEqual(backend === 'sqlite' ? 8 : 5);
     await expectStored(game, back.applied);
     let last = await apply(game, await precheck(game));
     for (let n = 0; last.applied.progress.status !== 'finished' && n < 200; n += 1) last = await apply(game, await precheck(game));
-    // The win: BEGIN, claim, read, status, state, move, log, COMMIT at least.
-    expect(last.statements).toBeGreaterThanOrEqual(8);
+    // The win: BEGIN, claim, read, the writes (status, state, move, log; PostgreSQL: one statement),
+    // the announcements' webhook, COMMIT at least (SQLite: after the synchronous attempt rolled back).
+    expect(last.statements).toBeGreaterThanOrEqual(backend === 'sqlite' ? 8 : 5);
     expect(last.applied.progress.status).toBe('finished');
     expect(last.applied.progress.winners).toEqual([{ name: 'Red Team', color: '#aa0000' }]);
     await expectStored(game, last.applied);

@@ -3,7 +3,7 @@ import { backends } from '../support/server';
 import { useServerSuite } from '../support/suite';
 import { directSql, openDirectDb } from '../support/fixtures';
 import { castOf, newGame, stored, watchersOf, type Cast, type TestGame } from '../support/liveSocket';
-import { ActionRefused, PLAY_MESSAGES, applyTeamAction, precheckTeamAction } from '../../server/games/play';
+import { ActionRefused, PLAY_MESSAGES, applyRevert, applyRoll, precheckTeamAction } from '../../server/games/play';
 import { listTeamStates } from '../../server/games/repository';
 import { hashSessionId } from '../../server/auth/sessions';
 import type { DbHandle } from '../../server/db/connect';
@@ -51,9 +51,9 @@ describe.each(backends())('a roll\'s reads (%s)', (backend) => {
     const second = await precheckTeamAction(handle.db, 'roll', rollOf(game), sidOf());
     expect(first && second).toBeTruthy();
     expect(second!.game.version).toBe(before);
-    const a = await applyTeamAction(handle.db, handle.dialect, 'roll', rollOf(game), first!);
+    const a = await applyRoll(handle.db, handle.dialect, rollOf(game), first!);
     // `second` still holds the version and square 1 that `a` changed.
-    const b = await applyTeamAction(handle.db, handle.dialect, 'roll', rollOf(game), second!);
+    const b = await applyRoll(handle.db, handle.dialect, rollOf(game), second!);
     expect([a.progress.version, b.progress.version]).toEqual([before + 1, before + 2]);
     expect(await versionOf(game)).toBe(before + 2);
     const seed = String((await directSql(suite.env, 'SELECT dice_seed FROM games WHERE id = ?', [game.gameId]))[0].dice_seed);
@@ -73,9 +73,9 @@ describe.each(backends())('a roll\'s reads (%s)', (backend) => {
   it("a revert's progress is the stored team states", async () => {
     const game = await newGame(cast);
     const pre = await precheckTeamAction(handle.db, 'roll', rollOf(game), sidOf());
-    await applyTeamAction(handle.db, handle.dialect, 'roll', rollOf(game), pre!);
+    await applyRoll(handle.db, handle.dialect, rollOf(game), pre!);
     const back = await precheckTeamAction(handle.db, 'revert', rollOf(game), sidOf());
-    const reverted = await applyTeamAction(handle.db, handle.dialect, 'revert', rollOf(game), back!);
+    const reverted = await applyRevert(handle.db, handle.dialect, rollOf(game), back!);
     const states = await listTeamStates(handle.db, game.gameId);
     expect(reverted.progress.team_states).toEqual(states);
     expect(states.find((t) => t.team_id === game.team1)).toMatchObject({ current_position: 1, revert_count: 1, position_history: [1] });
@@ -90,7 +90,7 @@ describe.each(backends())('a roll\'s reads (%s)', (backend) => {
     const demote = (role: string) => directSql(suite.env, 'UPDATE team_members SET role = ? WHERE team_id = ? AND ign_id = ?', [role, game.team1, cast.ign.ownerA]);
     await demote('Member');
     try {
-      const refused = await applyTeamAction(handle.db, handle.dialect, 'roll', rollOf(game), pre!).then(() => null, (err: unknown) => err);
+      const refused = await applyRoll(handle.db, handle.dialect, rollOf(game), pre!).then(() => null, (err: unknown) => err);
       expect(refused).toBeInstanceOf(ActionRefused);
       expect((refused as Error).message).toBe(PLAY_MESSAGES.leaderOnly);
       expect(await versionOf(game)).toBe(before);
