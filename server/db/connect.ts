@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { LRUCache } from 'lru-cache';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type CompiledQuery, type Migration, type MigrationProvider } from 'kysely';
 import type { Database as Schema, Db } from './schema';
 import { log } from '../observability/log';
@@ -219,22 +220,15 @@ const STATEMENT_CACHE_SIZE = 500;
 /**
  * The SQLite database as Kysely's driver sees it, with prepared statements reused: the driver
  * calls `prepare(sql)` for every query, and preparing was the largest single cost of a roll in a
- * CPU profile (bench/RESULTS.md, many live games). Statements are kept by SQL text, least recently
+ * CPU profile (bench/RESULTS.md, many live games). Statements are kept by SQL text (lru-cache), least recently
  * used dropped past STATEMENT_CACHE_SIZE. Safe because the driver runs one query at a time and
  * each runs to completion (`all`/`run`); SQLite re-prepares a statement itself after a schema
  * change. Nothing in the server streams (`iterate`), which would hold a statement busy.
  */
 function reusingStatements(sqlite: Database.Database): { prepare(sql: string): Database.Statement; close(): void } {
-  const statements = new Map<string, Database.Statement>();
+  const statements = new LRUCache<string, Database.Statement>({ max: STATEMENT_CACHE_SIZE, memoMethod: (sql) => sqlite.prepare(sql) });
   return {
-    prepare(sql) {
-      let stmt = statements.get(sql);
-      if (stmt) statements.delete(sql);
-      else stmt = sqlite.prepare(sql);
-      statements.set(sql, stmt);
-      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
-      return stmt;
-    },
+    prepare: (sql) => statements.memo(sql),
     close: () => sqlite.close(),
   };
 }

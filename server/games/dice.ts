@@ -2,7 +2,7 @@ import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:c
 import type { Config } from '../config';
 import type { Db } from '../db/schema';
 import { isActiveStatus } from '../../contract/game/status';
-import { boundedMemo } from './boundedMemo';
+import { LRUCache } from 'lru-cache';
 import { commitmentOf, dieFromSyncSigner, fromHex, sha256Hex, toHex } from '../../contract/game/dice';
 
 /** A round's dice seed and its commitment, both lowercase hex (docs/game-rules.md §9). */
@@ -44,24 +44,27 @@ export function seedRevealText(previous: DiceSeed): string {
 
 /**
  * The HMAC key of dice seed `seed` (hex), made once per seed (up to 1,000 seeds: one per live
- * round, the game cache's default bound): decoding the hex and importing the key were most of a
+ * round, the game cache's default bound; lru-cache, the least recently used seed goes first): decoding the hex and importing the key were most of a
  * die's cost. Throws TypeError for a seed that is not hex or empty.
  */
-const diceKeyOf = boundedMemo(1_000, (seed): KeyObject => {
-  const bytes = fromHex(seed);
-  // Web Crypto refuses an empty HMAC key; so does this, so both paths fail alike.
-  if (bytes.length === 0) throw new TypeError('Empty dice seed.');
-  return createSecretKey(bytes);
+const diceKeys = new LRUCache<string, KeyObject>({
+  max: 1_000,
+  memoMethod: (seed) => {
+    const bytes = fromHex(seed);
+    // Web Crypto refuses an empty HMAC key; so does this, so both paths fail alike.
+    if (bytes.length === 0) throw new TypeError('Empty dice seed.');
+    return createSecretKey(bytes);
+  },
 });
 
 /**
  * The die (1..6) of the k-th roll of a round of game `gameId` with dice seed `seed` (hex):
  * docs/game-rules.md §9, the same value as the contract's dieFor (Web Crypto, which the browser's
  * 'Verify dice' keeps), computed synchronously with node:crypto's createHmac, since a roll needs
- * no await for it; the seed's key is made once (diceKeyOf). Throws TypeError for a seed that is
+ * no await for it; the seed's key is made once (diceKeys). Throws TypeError for a seed that is
  * not hex or empty, RangeError for a bad game id or k.
  */
 export function serverDieFor(seed: string, gameId: number, k: number): number {
-  const key = diceKeyOf(seed);
+  const key = diceKeys.memo(seed);
   return dieFromSyncSigner((message) => createHmac('sha256', key).update(message).digest(), gameId, k);
 }
