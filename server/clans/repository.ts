@@ -57,6 +57,12 @@ function toMember(r: { member_id: number; username: string; role: string; joined
   return { member_id: r.member_id, username: r.username, role: r.role as ClanRole, joined_at: r.joined_at, last_login: r.last_login, clan_name: r.clan_name };
 }
 
+/** The user's role in the clan (docs/game-rules.md §11), or null when they are not a member. */
+export async function memberRole(db: Db, clanId: number, userId: number): Promise<ClanRole | null> {
+  const row = await db.selectFrom('clan_memberships').select('role').where('clan_id', '=', clanId).where('user_id', '=', userId).executeTakeFirst();
+  return (row?.role as ClanRole | undefined) ?? null;
+}
+
 /** Users who are not members of the clan (docs/game-rules.md §12), by username case-insensitively. */
 export async function listAvailableUsers(db: Db, clanId: number): Promise<{ id: number; username: string }[]> {
   const rows = await db.selectFrom('users')

@@ -19,6 +19,12 @@ export interface EventRow {
   signups_close_announced: number;
 }
 
+/** The id of the clan event `eventId` belongs to, or null when there is no such event. */
+export async function clanOfEvent(db: Db, eventId: number): Promise<number | null> {
+  const row = await db.selectFrom('events').select('clan_id').where('id', '=', eventId).executeTakeFirst();
+  return row?.clan_id ?? null;
+}
+
 /** The event `eventId` of clan `clanId`; 404 'Event ID {id} not found.' when missing or of another clan. */
 export async function findEvent(db: Db, clanId: number, eventId: number): Promise<EventRow> {
   const row = await db.selectFrom('events')

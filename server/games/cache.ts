@@ -15,8 +15,7 @@ const DEFAULT_MAX_GAMES = 1000;
 /**
  * One game as built and serialised once for its version (docs/server.md
  * §6): both audiences' shapes as objects (read-only: they are shared by every answer) and
- * as JSON, the public HTTP body with its ETag, and the join_game answer to a spectator as an
- * encoded Socket.IO packet.
+ * as JSON, and the public HTTP body with its ETag.
  */
 export interface CachedGame {
   id: number;
@@ -36,8 +35,6 @@ export interface CachedGame {
   publicBytes: Uint8Array<ArrayBuffer>;
   /** Strong ETag of publicBody, also the base of the members' ETags. */
   etag: string;
-  /** `game_state_update` {game_state: <public>} as an encoded Socket.IO packet of the main namespace. */
-  publicJoinPacket: string;
   /** What the check SELECT compares: version, clan and event names, event type. */
   stamp: string;
   /** Date.now() when the last check that found the entry current was started (or the build). */
@@ -100,11 +97,6 @@ export function membersAnswer(entry: CachedGame, userTeams: readonly UserTeam[])
   return { json, etag: `"${entry.etag.slice(1, -1)}-${hashOf(teams)}"` };
 }
 
-/** `game_state_update` {game_state: <json>} encoded as a Socket.IO event packet of the main namespace. */
-export function gameStatePacket(gameStateJson: string): string {
-  return `2["game_state_update",{"game_state":${gameStateJson}}]`;
-}
-
 /** What the revalidation compares, from the game as loaded. */
 function stampOf(version: number, clanName: string, eventName: string, eventType: string): string {
   return JSON.stringify([version, clanName, eventName, eventType]);
@@ -128,7 +120,6 @@ function entryOf(game: Game, startedAt: number): CachedGame {
     publicBody,
     publicBytes: new Uint8Array(Buffer.from(publicBody)),
     etag: `"g${game.id}v${game.version}-${hashOf(publicBody)}"`,
-    publicJoinPacket: gameStatePacket(publicJson),
     stamp: stampOf(game.version, game.clan_name, game.event_name, game.event_type),
     checkedAt: startedAt,
     compressed: {},

@@ -51,6 +51,12 @@ export async function findGame(
   return row;
 }
 
+/** The id of the clan game `gameId` belongs to, or null when there is no such game. */
+export async function clanOfGame(db: Db, gameId: number): Promise<number | null> {
+  const row = await db.selectFrom('games').select('clan_id').where('id', '=', gameId).executeTakeFirst();
+  return row?.clan_id ?? null;
+}
+
 /** The id of the event's game, or null (one game per event). */
 export async function gameIdOfEvent(db: Db, eventId: number): Promise<number | null> {
   const row = await db.selectFrom('games').select('id').where('event_id', '=', eventId).executeTakeFirst();

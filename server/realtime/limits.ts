@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { IoSocket } from './types';
+import type { InFlight } from '../lifecycle/shutdown';
 import { log } from '../observability/log';
 
 /** The refusal of an event past a limit (docs/server.md §8). */
@@ -139,7 +140,7 @@ export class SharedLimits {
   private readonly perUser: Record<LimitClass, RateLimiterAbstract>;
   private readonly perAddress: RateLimiterAbstract;
 
-  /** Per-socket windows, made per socket (registerHandlers). */
+  /** The per-socket window sizes (limitedListener makes the windows per socket). */
   readonly limits: SocketLimits;
 
   constructor(limits: SocketLimits, redis: Redis | null, keyPrefix: string) {
@@ -191,4 +192,92 @@ export function tellTooMany(socket: IoSocket, state: { lastAt: number }, now = D
   if (now - state.lastAt < 1000) return;
   state.lastAt = now;
   socket.emit('action_error', { message: TOO_MANY });
+}
+
+/**
+ * What the limits keep of one socket, each part made on its first use (most sockets only watch:
+ * their join makes the full-game window, nothing else): the per-socket window of each limit
+ * class, when it was last told 'Too many requests', and its FloodBrake.
+ */
+interface SocketLimitState extends Partial<Record<LimitClass, SocketWindow>> {
+  told?: { lastAt: number };
+  brake?: FloodBrake;
+}
+
+/** Each socket's SocketLimitState (gone with the socket). */
+const limitStates = new WeakMap<IoSocket, SocketLimitState>();
+
+/** The socket's SocketLimitState, made empty on first use. */
+function limitStateOf(socket: IoSocket): SocketLimitState {
+  let state = limitStates.get(socket);
+  if (!state) {
+    state = {};
+    limitStates.set(socket, state);
+  }
+  return state;
+}
+
+/** An event past a limit: dropped, counted by the socket's FloodBrake, and the sender told at most once a second. */
+function refuse(socket: IoSocket): void {
+  const state = limitStateOf(socket);
+  state.brake ??= new FloodBrake(() => socket.conn.transport);
+  state.brake.drop();
+  tellTooMany(socket, (state.told ??= { lastAt: 0 }));
+}
+
+/** Stops the socket's FloodBrake, if it has one (a 'disconnect' listener shared by every socket: Socket.IO calls it with the socket as `this`). */
+export function stopBrake(this: IoSocket): void {
+  limitStates.get(this)?.brake?.stop();
+}
+
+/** True when both shared limits granted the event (both are counted either way). */
+async function bothGranted(a: Promise<boolean>, b: Promise<boolean>): Promise<boolean> {
+  const [first, second] = await Promise.all([a, b]);
+  return first && second;
+}
+
+/**
+ * A client event's listener behind the limits of its class `limit` (docs/server.md §8), one
+ * function for every socket (Socket.IO calls it with the socket as `this`), checked before any
+ * work is done:
+ * - `action` and `room`: the class's per-socket window, then, for a signed-in user, the shared
+ *   per-user limit (a socket without a user goes straight on: its handler refuses, or joins
+ *   nothing, without the database);
+ * - `fullGame`: the per-socket window, then the shared per-address limit and, for a signed-in
+ *   user, the per-user one.
+ * An event past a limit is dropped (nothing queued), counted by the socket's FloodBrake, and the
+ * socket told 'Too many requests. Slow down.' at most once a second; otherwise `run` takes it.
+ * The event is work in flight (`work`) while a shared limit answers (Redis), so a shutdown waits
+ * for it too. A socket's limit state is made when it first sends an event.
+ */
+export function limitedListener(
+  shared: SharedLimits,
+  work: InFlight,
+  limit: LimitClass,
+  run: (socket: IoSocket, raw: unknown, ack?: unknown) => void,
+): (this: IoSocket, raw: unknown, ack?: unknown) => void {
+  /** Runs the event once the shared limit's `answer` lets it through, else refuses it. */
+  const afterSharedLimit = (socket: IoSocket, answer: Promise<boolean>, raw: unknown, ack?: unknown) => {
+    const done = work.begin();
+    void answer.then((ok) => (ok ? run(socket, raw, ack) : refuse(socket))).finally(done);
+  };
+  const perSocket = perSocketLimit(shared.limits, limit);
+  if (limit === 'fullGame') {
+    return function (this: IoSocket, raw, ack) {
+      const state = limitStateOf(this);
+      if (!(state.fullGame ??= new SocketWindow(perSocket)).take()) return refuse(this);
+      // Per address for everyone (spectators have no user), and per user for a signed-in one.
+      const byAddress = shared.addressFullGame(this.data.address);
+      const userId = this.data.userId;
+      afterSharedLimit(this, userId === null ? byAddress : bothGranted(shared.userEvent('fullGame', userId), byAddress), raw, ack);
+    };
+  }
+  return function (this: IoSocket, raw, ack) {
+    const state = limitStateOf(this);
+    if (!(state[limit] ??= new SocketWindow(perSocket)).take()) return refuse(this);
+    const userId = this.data.userId;
+    // Without a user the handler refuses (or, for a room, joins nothing) without the database.
+    if (userId === null) return run(this, raw, ack);
+    afterSharedLimit(this, shared.userEvent(limit, userId), raw, ack);
+  };
 }

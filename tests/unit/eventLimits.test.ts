@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { registerHandlers, type HandlerContext } from '../../server/realtime/handlers';
+import { registerHandlers } from '../../server/realtime/handlers';
+import type { HandlerContext } from '../../server/realtime/handlerContext';
 import { SharedLimits, socketLimits } from '../../server/realtime/limits';
 import { InFlight } from '../../server/lifecycle/shutdown';
 import { loadConfig } from '../../server/config';

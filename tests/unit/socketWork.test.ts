@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { registerHandlers, type HandlerContext } from '../../server/realtime/handlers';
+import { registerHandlers } from '../../server/realtime/handlers';
+import type { HandlerContext } from '../../server/realtime/handlerContext';
 import { InFlight } from '../../server/lifecycle/shutdown';
 import type { IoSocket } from '../../server/realtime/types';
 
