@@ -135,14 +135,14 @@ const processDestination = destination(processConfig);
 /**
  * The one logger of the server process (pino; docs/server.md §14). Lines carry `level`, `time`,
  * `msg` and fields named in snake_case: `game_id`, `team_id`, `version` for rolls and reverts
- * (realtime/handlers.ts), `err` for failures (message and stack). Secret keys are redacted.
+ * (games/socket.ts), `err` for failures (message and stack). Secret keys are redacted.
  */
 export const log: Logger = pino(options(processConfig, processDestination.json), processDestination.stream);
 
 /**
  * The logger of lines built from fixed, non-secret fields only (docs/server.md §14): request lines
  * (observability/requests.ts: `request_id` checked against its character set, `method`, the route
- * pattern, `status`, `duration_ms`) and applied rolls and reverts (realtime/handlers.ts: ids,
+ * pattern, `status`, `duration_ms`) and applied rolls and reverts (games/socket.ts: ids,
  * version, status). The same level, time, format and stream as `log`, without the redaction,
  * since such a line never holds a caller's object: pino's wildcard redaction costs about 30 µs a
  * line (4x the line itself), which every answer and roll paid. Anything else goes through `log`.

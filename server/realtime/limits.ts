@@ -53,7 +53,7 @@ export function socketLimits(config: { actionsPerSocket: number; actionsPerUser:
 }
 
 /** The per-socket limit of each class (a SocketWindow's size). */
-export function perSocketLimit(limits: SocketLimits, kind: LimitClass): number {
+function perSocketLimit(limits: SocketLimits, kind: LimitClass): number {
   return kind === 'action' ? limits.actionsPerSocket : kind === 'fullGame' ? limits.fullGamePerSocket : limits.roomsPerSocket;
 }
 
@@ -188,7 +188,7 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<boole
  * Sends `TOO_MANY` to the socket at most once a second (docs/server.md §8: the sender
  * gets one `action_error` a second); `state.lastAt` is kept on the socket by the caller.
  */
-export function tellTooMany(socket: IoSocket, state: { lastAt: number }, now = Date.now()): void {
+function tellTooMany(socket: IoSocket, state: { lastAt: number }, now = Date.now()): void {
   if (now - state.lastAt < 1000) return;
   state.lastAt = now;
   socket.emit('action_error', { message: TOO_MANY });
