@@ -182,25 +182,6 @@ export function standings(history: Pick<GameHistory, 'game' | 'teams' | 'moves'>
 }
 
 /**
- * A duration in ms, human-readably: '0.4 s', '12 s', '3 min 20 s', '1 h 5 min', '2 d 3 h'; under
- * 10 s with one decimal. null → '—' (nothing to measure).
- */
-export function formatDuration(ms: number | null): string {
-  if (ms === null || !Number.isFinite(ms)) return '—';
-  const s = Math.max(0, ms) / 1000;
-  if (s < 10) return `${(Math.round(s * 10) / 10).toFixed(1)} s`;
-  const total = Math.round(s);
-  const d = Math.floor(total / 86_400);
-  const h = Math.floor((total % 86_400) / 3600);
-  const min = Math.floor((total % 3600) / 60);
-  const sec = total % 60;
-  if (d > 0) return h ? `${d} d ${h} h` : `${d} d`;
-  if (h > 0) return min ? `${h} h ${min} min` : `${h} h`;
-  if (min > 0) return sec ? `${min} min ${sec} s` : `${min} min`;
-  return `${sec} s`;
-}
-
-/**
  * How a move reads in the replay: 'Red rolled a 4: square 3 → 7, up a ladder to 21.', with
  * ' Reverted later.' for a roll a revert undid (`role`); a revert names the roll it undid
  * (`undone`): 'Red reverted roll 12 (a 4): square 21 → 3.'.

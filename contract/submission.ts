@@ -4,6 +4,7 @@ import { TierSchema } from './game/tiers';
 import { isSpecialDescription, UNASSIGNED_DESCRIPTION } from './game/generate';
 import { EvidenceSchema, SUBMISSION_SOURCES } from './dink';
 import { ReliefAfterHoursSchema, ReliefMaxPerTeamSchema } from './game/settings';
+import { formatDuration } from './duration';
 
 // ---------------------------------------------------------------------------------------------
 // Task proof and referee review (docs/server.md §9): the task state a team carries on
@@ -242,18 +243,5 @@ export function timeOnSquare(square: number, since: string, now: number): string
 
 /** How long ago something happened, `ms` milliseconds back: '2 h 14 min ago', 'just now' under a minute. */
 export function formatAgo(ms: number): string {
-  const wait = formatWait(ms);
-  return wait === 'less than a minute' ? 'just now' : `${wait} ago`;
-}
-
-/** A wait of `ms` milliseconds as '2 h 14 min', '5 min', '1 d 3 h' or 'less than a minute'. */
-export function formatWait(ms: number): string {
-  const minutes = Math.floor(Math.max(0, ms) / 60_000);
-  if (minutes < 1) return 'less than a minute';
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  const mins = minutes % 60;
-  if (days > 0) return hours > 0 ? `${days} d ${hours} h` : `${days} d`;
-  if (hours > 0) return mins > 0 ? `${hours} h ${mins} min` : `${hours} h`;
-  return `${mins} min`;
+  return ms < 60_000 ? 'just now' : `${formatDuration(ms, 'min')} ago`;
 }

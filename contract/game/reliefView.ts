@@ -1,7 +1,7 @@
 import type { HeldGame } from '../socket';
 import type { TeamState } from '../gameApi';
 import type { Tier } from './tiers';
-import { formatWait } from '../submission';
+import { formatDuration } from '../duration';
 import { leaderEntryOf } from './roles';
 
 /**
@@ -13,7 +13,7 @@ import { leaderEntryOf } from './roles';
 export const RELIEF_VIEW_TEXTS = {
   button: 'Ask for a new task',
   asking: 'Asking for a new task...',
-  /** The button while the team has not been on its square long enough: the wait as formatWait says it. */
+  /** The button while the team has not been on its square long enough: the wait as formatDuration says it to the minute. */
   waiting: (wait: string) => `Ask for a new task in ${wait}`,
   substitute: 'New task (relief)',
 } as const;
@@ -42,7 +42,7 @@ export function leaderReliefOf(game: HeldGame | null): { teamId: number; allowed
  */
 export function reliefButtonText(allowedAt: number, now: number): string {
   const left = allowedAt - now;
-  return left <= 0 ? RELIEF_VIEW_TEXTS.button : RELIEF_VIEW_TEXTS.waiting(formatWait(Math.max(1, Math.round(left / 60_000)) * 60_000));
+  return left <= 0 ? RELIEF_VIEW_TEXTS.button : RELIEF_VIEW_TEXTS.waiting(formatDuration(Math.max(1, Math.round(left / 60_000)) * 60_000, 'min'));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GameHistory, HistoryReview, Move } from '../../contract/history';
-import { formatDuration, moveText, raceSeries, replayFrames, standings, summarize, teamStats } from '../../contract/results';
+import { formatDuration } from '../../contract/duration';
+import { moveText, raceSeries, replayFrames, standings, summarize, teamStats } from '../../contract/results';
 
 /**
  * The pure functions of the results page (contract/results.ts): replay frames, race

@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import * as v from 'valibot';
+import { formatDuration } from '../../contract/duration';
 import {
   arrivalState,
   formatAgo,
-  formatWait,
   hasTask,
   mayRoll,
   PROOF_MESSAGES,
@@ -57,8 +57,10 @@ describe('task proof contract', () => {
     expect(timeOnSquare(41, since, at(0.5))).toBe('reached square 41, just now');
     expect(timeOnSquare(1, since, at(1))).toBe('reached square 1, 1 min ago');
     expect(formatAgo(5 * 60_000)).toBe('5 min ago');
-    expect(formatWait(30_000)).toBe('less than a minute');
-    expect(formatWait(5 * 60_000)).toBe('5 min');
-    expect(formatWait(27 * 3_600_000)).toBe('1 d 3 h');
+    expect(formatDuration(30_000, 'min')).toBe('less than a minute');
+    expect(formatDuration(5 * 60_000, 'min')).toBe('5 min');
+    expect(formatDuration(134 * 60_000 + 59_000, 'min')).toBe('2 h 14 min');
+    expect(formatDuration(24 * 3_600_000, 'min')).toBe('1 d');
+    expect(formatDuration(27 * 3_600_000, 'min')).toBe('1 d 3 h');
   });
 });

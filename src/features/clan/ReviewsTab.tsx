@@ -1,7 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react';
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
-import { formatWait, REVIEW_REASON_MAX, type ReviewBody, type Submission } from '../../../contract/submission';
+import { REVIEW_REASON_MAX, type ReviewBody, type Submission } from '../../../contract/submission';
+import { formatDuration } from '../../../contract/duration';
 import { isUndoable, PROOF_VIEW_TEXTS, proofImageOf, type LightboxImage } from '../../../contract/proofView';
 import { TIER_LABELS } from '../../../contract/game/tiers';
 import { reviewQueueMachine, type ReviewQueueEvent } from '../../../machines/reviewQueue.machine';
@@ -291,7 +292,7 @@ function ReviewCard({
         <ProofSource submission={s} />
         {s.note && <p className="review-card__note">Note: {s.note}</p>}
         <p className="muted review-card__who">
-          Sent by {s.submitted_by.ign} ({s.submitted_by.username}) · waiting {formatWait(now - Date.parse(s.created_at))}
+          Sent by {s.submitted_by.ign} ({s.submitted_by.username}) · waiting {formatDuration(now - Date.parse(s.created_at), 'min')}
         </p>
         <div className="review-card__actions">
           <button type="button" className="btn btn--primary" disabled={busy} onClick={onApprove}>
