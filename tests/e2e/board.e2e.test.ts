@@ -316,8 +316,26 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
     const cast = await castOf(suite.url, `win-${name}`);
     const race = await newGame(cast, { size: 36, noWin: false });
     const blue: Watcher = await connect(suite.url, 'blue leader', cast.leader2);
+    const red: Watcher = await connect(suite.url, 'red leader (before the page opens)', cast.owner);
     try {
       await blue.join(race.gameId);
+      await red.join(race.gameId);
+      // The race's opening over the sockets, a Red and a Blue roll at a time, until a team stands
+      // on square 24 or past it: still under 30, so no one can win yet (a move is at most 6) and
+      // the page sees at least the last three rolls, the winning one among them, play out. Each
+      // socket rolls at most 4 times a second (the limit is 5 a second per socket).
+      let opening = 0;
+      while (Math.max(...blue.held!.team_states.map((t) => t.current_position)) < 24) {
+        const pair = performance.now();
+        for (const [w, team, ign] of [[red, race.team1, cast.ign.ownerA], [blue, race.team2, cast.ign.leader2]] as const) {
+          const before = blue.held!.version;
+          w.socket.emit('roll_dice', { game_id: race.gameId, team_id: team, performer_ign_id: ign });
+          await blue.version(before + 1);
+          opening += 1;
+        }
+        await new Promise((r) => setTimeout(r, Math.max(0, 250 - (performance.now() - pair))));
+      }
+      expect(blue.held!.status).toBe('in-progress');
       const { context, page, errors } = await openSignedIn(suite.browser, suite.server, cast.owner, { width: viewport.width, height: viewport.height });
       contexts.push(context);
       context.setDefaultTimeout(15_000);
@@ -327,7 +345,7 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
       await recordRollMoments(page);
       const roll = page.getByRole('button', { name: 'Roll Dice' });
       let last = { since: 0, by: '' };
-      for (let turn = 0; blue.held!.status !== 'finished'; turn += 1) {
+      for (let turn = opening; blue.held!.status !== 'finished'; turn += 1) {
         expect(turn, 'rolls to the winner').toBeLessThan(60);
         last = { since: (await rollMoments(page)).events.length, by: turn % 2 === 0 ? 'Red Team' : 'Blue Team' };
         const before = blue.held!.version;
@@ -361,6 +379,7 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
       expect(errors).toEqual([]);
     } finally {
       blue.close();
+      red.close();
     }
   });
 
