@@ -56,7 +56,7 @@ export class ActionRefused extends Error {
 }
 
 /** The games row changed between reading it and the conditional update: roll back and retry. */
-export class StaleVersion extends Error {
+class StaleVersion extends Error {
   override name = 'StaleVersion';
 }
 
@@ -325,7 +325,7 @@ const GAME_COLUMNS = [
  * state in it, and for a roll with proof_required the roll gate (PROOF_MESSAGES.rollGate,
  * docs/server.md §9) unless the team's task state is `none` or `approved`. Returns the team.
  */
-export function checkAction(kind: 'roll' | 'revert', action: TeamAction, game: ActionGame, leader: boolean, team: ActionTeam | null): ActionTeam {
+function checkAction(kind: 'roll' | 'revert', action: TeamAction, game: ActionGame, leader: boolean, team: ActionTeam | null): ActionTeam {
   if (!leader) throw new ActionRefused(PLAY_MESSAGES.leaderOnly);
   if (!isPlayableStatus(game.status)) throw new ActionRefused(PLAY_MESSAGES.notPlayable(game.status));
   if (!team) throw new ActionRefused(PLAY_MESSAGES.notPlaying(action.team_id));

@@ -259,22 +259,6 @@ function compiledLogInsert(count: number) {
 /** The compiled game_log insert of `count` rows (compiledLogInsert), made on first use (a change writes one to three entries). */
 export const logInsert = compiledPerCount(compiledLogInsert);
 
-/**
- * Writes the log entries of one change (each as insertLog would) in one statement, all with one
- * timestamp (`timestamp`, ISO, default now); returns them in the order given, which is also the
- * order of their ids.
- */
-export async function insertLogs(
-  db: Db,
-  gameId: number,
-  entries: readonly LogMessage[],
-  timestamp: string = nowIso(),
-): Promise<LogEntry[]> {
-  if (entries.length === 0) return [];
-  const { rows } = await logInsert(entries.length).execute(db, logInsertValues(gameId, entries, timestamp));
-  return logEntriesOf(rows);
-}
-
 /** A change's log entries as the values of logInsert(entries.length): game `gameId`, one `timestamp` (ISO). */
 export function logInsertValues(gameId: number, entries: readonly LogMessage[], timestamp: string): LogInsertValues {
   const values: Record<string, string | number | null> = { gameId, timestamp };
