@@ -235,7 +235,7 @@ function reusingStatements(sqlite: Database.Database): { prepare(sql: string): D
 
 /**
  * Synchronous statements on a SQLite database's better-sqlite3 handle, for a roll that runs its
- * whole transaction in one go (games/play.ts applyTeamAction; docs/server.md §5, §7): no await
+ * whole transaction in one go (games/play.ts inGame; docs/server.md §5, §7): no await
  * between its statements, none of Kysely's per-statement promises.
  */
 export interface SyncSqlite {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Db } from '../db/schema';
 import { ApiError } from '../errors';
@@ -144,7 +145,8 @@ function entryOf(game: Game, startedAt: number): CachedGame {
  * A build that raced with an invalidation is served to its callers but never stored.
  */
 export class GameCache {
-  private readonly entries = new Map<number, CachedGame>();
+  /** The entries, at most maxGames (lru-cache: the least recently used goes first). */
+  private readonly entries: LRUCache<number, CachedGame>;
   private readonly generations = new Map<number, number>();
   private readonly building = new Map<number, Promise<CachedGame | null>>();
   private readonly running = new Map<number, Promise<unknown>>();
@@ -154,8 +156,10 @@ export class GameCache {
   constructor(
     private readonly db: Db,
     private readonly checkMs: number,
-    private readonly maxGames = DEFAULT_MAX_GAMES,
-  ) {}
+    maxGames = DEFAULT_MAX_GAMES,
+  ) {
+    this.entries = new LRUCache({ max: maxGames });
+  }
 
   /** The game's current entry, or null when the game does not exist. Loads and serialises it on a miss. */
   async get(gameId: number): Promise<CachedGame | null> {
@@ -179,10 +183,10 @@ export class GameCache {
    * than checkMs ago), else null (then call get()). Synchronous, for the public game route's fast path.
    */
   peek(gameId: number): CachedGame | null {
-    const entry = this.entries.get(gameId);
+    const entry = this.entries.peek(gameId);
     if (!entry || Date.now() - entry.checkedAt >= this.checkMs) return null;
-    this.entries.delete(gameId);
-    this.entries.set(gameId, entry);
+    // Read from memory: the most recently used now.
+    this.entries.get(gameId);
     return entry;
   }
 
@@ -195,15 +199,6 @@ export class GameCache {
     this.entries.delete(gameId);
     this.building.delete(gameId);
     if (!remote) for (const listener of this.listeners) listener(gameId);
-  }
-
-  /**
-   * How many times the game was invalidated in this process (local and remote invalidations; 0
-   * before the first): a value read before a change and found again later means no committed
-   * change reached this process in between (games/precheckMemo.ts relies on it).
-   */
-  generationOf(gameId: number): number {
-    return this.generations.get(gameId) ?? 0;
   }
 
   /** Calls `listener` with the game id of every local invalidation (to forward it to other processes). */
@@ -223,11 +218,11 @@ export class GameCache {
       .where('games.id', '=', gameId)
       .executeTakeFirst()
       .then((row) => {
-        const entry = this.entries.get(gameId);
+        const entry = this.entries.peek(gameId);
         if (row && entry && (this.generations.get(gameId) ?? 0) === generation && stampOf(row.version, row.clan_name, row.event_name, row.event_type) === entry.stamp) {
           entry.checkedAt = startedAt;
-          this.entries.delete(gameId);
-          this.entries.set(gameId, entry);
+          // Found current: the most recently used now.
+          this.entries.get(gameId);
           return entry;
         }
         if (entry && (this.generations.get(gameId) ?? 0) === generation) this.invalidate(gameId, true);
@@ -254,10 +249,7 @@ export class GameCache {
       (game) => {
         const entry = entryOf(game, startedAt);
         if (this.building.get(gameId) === promise) this.building.delete(gameId);
-        if ((this.generations.get(gameId) ?? 0) === generation) {
-          this.entries.set(gameId, entry);
-          while (this.entries.size > this.maxGames) this.entries.delete(this.entries.keys().next().value as number);
-        }
+        if ((this.generations.get(gameId) ?? 0) === generation) this.entries.set(gameId, entry);
         return entry;
       },
       (err: unknown) => {
