@@ -19,6 +19,8 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     closeBundle() {
+      // A failed build wrote nothing: leave its own error to be reported.
+      if (!fs.existsSync(outDir)) return;
       const walk = (dir: string): string[] =>
         fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
       for (const file of walk(outDir)) {
@@ -36,24 +38,35 @@ function precompress(): Plugin {
  * The game screen's own code (the board, panels, game charts, live socket and socket.io-client)
  * in one chunk, and the contract/ui modules it shares with other lazy pages in another, instead of
  * a dozen small chunks that each cost a request and its headers. Neither may be loaded by the entry: see
- * entryStaysLight. Files the main chunk imports (StatusBadge, the path builders of
- * src/base/paths.ts), the members-only proof panel and the Leader's revert dialog stay out.
+ * entryStaysLight. Files the app's first screens import too (StatusBadge, the path builders of
+ * src/base/paths.ts: appShared), the members-only proof panel and the Leader's revert dialog stay out.
  */
 const GAME_SCREEN =
-  /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|rollMoment)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
+  /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|liveGame|rollMoment)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
 const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|RevertDialog|GamePlayPage)\./;
 const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.)/;
 /**
+ * The contract modules the public game's schema and the game screen import (the game answer, its
+ * submissions, dice and relief; board generation and settings for the connection schema; Dink's
+ * evidence and rule shapes), the not-found page the screen shows for a missing game, and the public
+ * game call. Each was a chunk of its own of 0.5-5 KiB, each a request with about 1 KiB of headers;
+ * the spectator page loaded seven of them. They go with GAME_SHARED and SMALL_SHARED into the
+ * gameShared chunk.
+ */
+const GAME_CONTRACT =
+  /\/(contract\/(gameApi|submission|dink|game\/(dice|relief|reliefView|generate|settings|validate|boardShape|random))\.ts|src\/api\/publicGame\.ts|src\/ui\/NotFoundPage\.|node_modules\/pure-rand\/)/;
+/**
  * React (its DOM renderer, scheduler and JSX runtime) in one chunk, the app's first step
  * (src/main.tsx), and the few small modules the app's first screens share with the lazy pages in
- * another, and the lazy pages' smallest shared modules (game tiers, the forecast and confirm-flow
- * charts with the fading-banner chart the confirm flow invokes, small hooks) in a third, instead of a request for each.
+ * another (the status badge and path builders among them: on their own they were two more
+ * requests of the spectator page); the lazy pages' smallest shared modules (SMALL_SHARED: game tiers, the forecast and confirm-flow
+ * charts with the fading-banner chart the confirm flow invokes, small hooks) go into gameShared, instead of a request for each.
  * A group must not make two chunks import each other
  * (see noChunkCycles).
  */
 const REACT = /\/node_modules\/(react|react-dom|scheduler)\//;
 const SMALL_SHARED = /\/(contract\/(game\/tiers|forecastView)|src\/base\/(useNow|useNearScreen)|src\/ui\/confirmAction|machines\/(forecast\.|confirmAction\.machine|banner\.))/;
-const APP_SHARED = /\/(src\/ui\/Notice|contract\/game\/(status|board|split)|contract\/lobby|machines\/listLoader)\./;
+const APP_SHARED = /\/(src\/ui\/Notice|src\/base\/paths|src\/features\/play\/StatusBadge|contract\/game\/(status|board|split)|contract\/lobby|machines\/listLoader)\./;
 const LAZY_ONLY_CHUNKS = ['gameScreen', 'gameShared'];
 
 /**
@@ -178,10 +191,9 @@ export default defineConfig(({ command }) => ({
         codeSplitting: {
           groups: [
             { name: 'gameScreen', includeDependenciesRecursively: false, test: (id: string) => GAME_SCREEN.test(id) && !GAME_SCREEN_EXCLUDED.test(id) },
-            { name: 'gameShared', includeDependenciesRecursively: false, test: GAME_SHARED },
+            { name: 'gameShared', includeDependenciesRecursively: false, test: (id: string) => GAME_SHARED.test(id) || GAME_CONTRACT.test(id) || SMALL_SHARED.test(id) },
             { name: 'react', includeDependenciesRecursively: false, test: REACT },
             { name: 'appShared', includeDependenciesRecursively: false, test: APP_SHARED },
-            { name: 'smallShared', includeDependenciesRecursively: false, test: SMALL_SHARED },
           ],
         },
       },

@@ -4,7 +4,6 @@ import { LoginPage } from '../features/auth/LoginPage';
 import { AuthCallbackPage } from '../features/auth/AuthCallbackPage';
 import { LoadingPage } from '../features/auth/LoadingPage';
 import { LoggedInLayout } from '../features/layout/LoggedInLayout';
-import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { Spinner } from '../ui/Spinner';
 
 /** What a lazily loaded page shows while its code arrives on the first load (inside its layout, navbar included). */
@@ -13,8 +12,9 @@ function PageLoading() {
 }
 
 /**
- * The small screens of signing in (landing, callback, session check, the logged-in layout and the
- * dashboard) come with the app; onboarding (a first visit's form, with its chart), the lobbies,
+ * The small screens of signing in (landing, callback, session check and the logged-in layout) come
+ * with the app; the dashboard (its clan desks and events, about 15 KB that a spectator's page never
+ * shows), onboarding (a first visit's form, with its chart), the lobbies,
  * the spectate list, the board and live game, clan management and the profile load on first
  * visit (and the avatar menu once signed in, Navbar),
  * so the landing page and a spectator's game page each download only what they show. Until a page's code arrives it shows PageLoading
@@ -24,6 +24,7 @@ const lazyPage = (load: () => Promise<{ Component: React.ComponentType }>) => ({
 
 /** The lazily loaded screens. */
 const onboardingPage = () => import('../features/onboarding/OnboardingPage').then((m) => ({ Component: m.OnboardingPage }));
+const dashboardPage = () => import('../features/dashboard/DashboardPage').then((m) => ({ Component: m.DashboardPage }));
 const spectatorViewPage = () => import('../features/spectate/SpectatorViewPage').then((m) => ({ Component: m.SpectatorViewPage }));
 const profilePage = () => import('../features/profile/ProfilePage').then((m) => ({ Component: m.ProfilePage }));
 const gamesLobbyPage = () => import('../features/lobby/GamesLobbyPage').then((m) => ({ Component: m.GamesLobbyPage }));
@@ -56,7 +57,7 @@ export const routes: RouteObject[] = [
   {
     element: <LoggedInLayout />,
     children: [
-      { path: '/dashboard', element: <DashboardPage /> },
+      { path: '/dashboard', ...lazyPage(dashboardPage) },
       { path: '/profile', ...lazyPage(profilePage) },
       {
         path: '/games',
