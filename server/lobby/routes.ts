@@ -3,8 +3,7 @@ import type { AppEnv } from '../http/context';
 import { pathId, requireUser } from '../http/context';
 import { notFound } from '../errors';
 import { GAME_NOT_FOUND } from '../games/repository';
-import { gameAnswer } from '../games/cachedAnswer';
-import { encodedBody } from '../games/cache';
+import { publicGameResponse } from './publicGame';
 import { requireMember } from '../clans/access';
 import { clanLiveGames, lobbyGames, spectatableGames } from './repository';
 import { forecastOf } from './forecast';
@@ -19,7 +18,8 @@ import { forecastOf } from './forecast';
  *   PENDING game (not public until it has a team). Served from the game cache (games/cache.ts)
  *   with an ETag (304 to a matching If-None-Match) and brotli or gzip when accepted. A cached
  *   game is answered before the middleware chain by publicGameFastPath (lobby/publicGame.ts); this
- *   handler answers what falls through to it (bad id, missing or PENDING game, database error).
+ *   handler answers what falls through to it (bad id, missing or PENDING game, database error),
+ *   a game found here with the same answer (publicGameAnswer, games/cachedAnswer.ts).
  * - GET /public/game/{gameId}/forecast → {version, teams: [{team_id, win_chance,
  *   expected_rolls_to_finish}], runs} (docs/server.md §15, lobby/forecast.ts): 10,000 simulated
  *   continuations of the current squares, computed once per game version; no sign-in; 400 for a
@@ -51,7 +51,7 @@ export function lobbyRoutes(): Hono<AppEnv> {
     const gameId = pathId(c, 'gameId', 'game id');
     const entry = await c.get('deps').gameCache.get(gameId);
     if (entry === null || entry.status === 'PENDING') throw notFound(GAME_NOT_FOUND);
-    return gameAnswer(c, entry.etag, () => entry.publicBytes, (encoding) => encodedBody(entry, encoding));
+    return publicGameResponse(c, entry);
   });
 
   app.get('/public/game/:gameId/forecast', async (c) => {
