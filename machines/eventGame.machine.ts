@@ -1,6 +1,5 @@
-import { and, assign, enqueueActions, setup, stopChild, type ActorRefFrom } from 'xstate';
+import { and, assign, enqueueActions, sendTo, setup, stopChild, type ActorRefFrom } from 'xstate';
 import type { BoardBody, Game } from '../contract/gameApi';
-import { applyInOrder, ORDER_WAIT_MS, type GameProgress, type GameUpdate } from '../contract/socket';
 import { DEFAULT_SETTINGS } from '../contract/game/settings';
 import type { GameSettings, GameSettingsBody } from '../contract/game/settings';
 import {
@@ -8,7 +7,7 @@ import {
 } from '../contract/game/settingsDraft';
 import { boardTextsOf, boardTextsUnchanged, checkBoardTexts } from '../contract/game/boardEditor';
 import { gameStatusMachine } from './gameStatus.machine';
-import { socketConnectionMachine, type ConnectionRequest, type GameFact } from './socketConnection.machine';
+import { liveGameMachine, type LiveGameReport, type LiveGameRequest } from './liveGame.machine';
 import { missingPromise } from './shared';
 import { errorText } from '../contract/errorText';
 
@@ -33,8 +32,6 @@ export interface EventGameContext {
   loadError: string | null;
   /** The game's gameStatus actor, spawned when the game is first loaded. */
   statusRef: ActorRefFrom<typeof gameStatusMachine> | null;
-  /** Progress updates past a missing version, waiting for it (contract applyInOrder), lowest first. */
-  pending: GameProgress[];
 }
 
 export type EventGameEvent =
@@ -55,13 +52,8 @@ export type EventGameEvent =
   | { type: 'game.reload' }
   /** The game was deleted (the delete dialog succeeded). */
   | { type: 'game.deleted' }
-  /** Facts the invoked socketConnection chart forwards (only game_state_update is used here). */
-  | GameFact
-  /** Raised ORDER_WAIT_MS after a version gap opened: when it is still open, the full state is asked for. */
-  | { type: 'order.waited' };
-
-/** The id of the delayed `order.waited` (cancelled when the gap closes first). */
-const ORDER_TIMER = 'orderWait';
+  /** What the invoked liveGame chart reports (only `game.ordered`, the updates in version order, is used here). */
+  | LiveGameReport;
 
 /** The relief settings a game holds (a game shape without them: relief off, the default limit). */
 function reliefSettingsOf(game: Game | null): ReliefSettings {
@@ -77,17 +69,16 @@ export interface GameNotice {
 /**
  * The Event Game view of one event (docs/client.md §7, §11; docs/game-rules.md §4, §6; docs/server.md
  * §3). Actors provided from src/: `loadGame`, `createGame`,
- * `randomizeGame`, `saveBoard`, `socketConnection` (the socketConnection chart with its `socket`)
+ * `randomizeGame`, `saveBoard`, `liveGame` (the liveGame chart with its `socket`)
  * and `gameStatus` (the gameStatus chart with its `changeStatus`).
  * - setup (no game): the settings form; `settings.submit` with a valid form → creating
  *   ('Deploying game, please wait...') → loading the new game; failures are notified.
  * - loading ('Loading game details...') → manage, or loadFailed with the error and a retry
  *   (`game.reload`).
  * - manage: the game, the gameStatus child (spawned on the first load, told `game.statusChanged`
- *   on every later load and live update), the invoked socketConnection chart `connection` (joins
- *   the game's room on every connect and reconnect; each game_state_update goes through contract
- *   applyInOrder once: updates apply in version order, one past a missing version waits, and a
- *   gap still open ORDER_WAIT_MS later asks for the full state again with `room.rejoin`), the
+ *   on every later load and live update), the invoked liveGame chart `connection` (joins the
+ *   game's room on every connect and reconnect and puts the updates in version order: gaps, the
+ *   wait and joining again are its own; each game loaded here is handed to it with `game.held`), the
  *   manual board editor and the Board Settings form.
  *   `settings.submit` (Randomize Board) is taken only where the board may change: paused opens
  *   the Confirm Board Randomization dialog (confirmingRandomize), PENDING or READY randomizes at
@@ -114,16 +105,11 @@ export const eventGameMachine = setup({
     randomizeGame: missingPromise<{ game: Game; message: string }, { gameId: number; settings: GameSettings }>('eventGame', 'randomizeGame'),
     saveBoard: missingPromise<{ message: string }, { gameId: number; body: BoardBody }>('eventGame', 'saveBoard'),
     gameStatus: gameStatusMachine,
-    /** The live socket of the game: the socketConnection chart, its `socket` given from src/. */
-    socketConnection: socketConnectionMachine,
-  },
-  delays: {
-    /** How long a version gap may stay open before the full state is asked for (contract ORDER_WAIT_MS). */
-    orderWait: ORDER_WAIT_MS,
+    /** The live game: the liveGame chart, its `socket` given from src/. */
+    liveGame: liveGameMachine,
   },
   guards: {
     hasGameId: ({ context }) => context.gameId !== null,
-    hasPending: ({ context }) => context.pending.length > 0,
     isSettingsValid: ({ context }) => checkSettingsDraft(context.draft).error === null,
     isReliefValid: ({ context }) => checkReliefDraft(context.relief).ok,
     isBoardValid: ({ context }) => context.game !== null && checkBoardTexts(context.game.board_size, context.snakesText, context.laddersText).ok,
@@ -175,31 +161,19 @@ export const eventGameMachine = setup({
       }
     }),
     /**
-     * A live update, applied in version order with contract applyInOrder: the game is updated (the
-     * editor boxes too, unless they hold unsaved edits) and the gameStatus child told the status;
-     * an update past a skipped version waits (a gap that opens starts the ORDER_WAIT_MS wait, one
-     * that closes cancels it), and too many waiting ask the connection for the full state at once.
+     * The updates the liveGame chart let through in version order: the newest game is held (the
+     * editor boxes too, unless they hold unsaved edits) and the gameStatus child told the status.
      */
-    applyGameUpdate: enqueueActions(({ context, enqueue }, update: GameUpdate) => {
-      if (!context.game) return;
-      const result = applyInOrder(context.game, context.pending, update);
-      if (context.pending.length > 0 && result.pending.length === 0) enqueue.cancel(ORDER_TIMER);
-      if (context.pending.length === 0 && result.pending.length > 0) enqueue.raise({ type: 'order.waited' }, { id: ORDER_TIMER, delay: 'orderWait' });
-      if (result.resync) enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
-      enqueue.assign({ pending: result.pending });
-      const next = result.game;
-      if (!next || next === context.game) return;
+    applyOrdered: enqueueActions(({ context, enqueue }, game: Game) => {
+      if (!context.game || game === context.game) return;
       const keepTexts = !boardTextsUnchanged(context.game.board_connections, context.snakesText, context.laddersText);
-      enqueue.assign({ game: next, ...(keepTexts ? {} : boardTextsOf(next.board_connections)) });
-      if (context.statusRef) enqueue.sendTo(context.statusRef, { type: 'game.statusChanged', status: next.status });
+      enqueue.assign({ game, ...(keepTexts ? {} : boardTextsOf(game.board_connections)) });
+      if (context.statusRef) enqueue.sendTo(context.statusRef, { type: 'game.statusChanged', status: game.status });
     }),
-    /** The gap stayed open ORDER_WAIT_MS: the full state is asked for, and asked again should it stay open as long again. */
-    askAfterGap: enqueueActions(({ enqueue }) => {
-      enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
-      enqueue.raise({ type: 'order.waited' }, { id: ORDER_TIMER, delay: 'orderWait' });
-    }),
+    /** A game loaded here (randomized, reloaded) is the base the liveGame chart orders the next updates on. */
+    tellHeld: sendTo('connection', ({ context }): LiveGameRequest => ({ type: 'game.held', game: context.game! })),
     stopGameStatus: stopChild('gameStatus'),
-    dropGame: assign({ statusRef: null, game: null, gameId: null, boardError: null, pending: [] }),
+    dropGame: assign({ statusRef: null, game: null, gameId: null, boardError: null }),
     /** Hands a message to the page's banner; provided from src/. */
     notify: (_, _notice: GameNotice) => {},
   },
@@ -216,7 +190,6 @@ export const eventGameMachine = setup({
     boardError: null,
     loadError: null,
     statusRef: null,
-    pending: [],
   }),
   initial: 'resolving',
   on: {
@@ -282,10 +255,9 @@ export const eventGameMachine = setup({
     },
     manage: {
       initial: 'idle',
-      invoke: { id: 'connection', src: 'socketConnection', input: ({ context }) => ({ gameId: context.gameId ?? 0 }) },
+      invoke: { id: 'connection', src: 'liveGame', input: ({ context }) => ({ gameId: context.gameId ?? 0, game: context.game }) },
       on: {
-        'game.stateReceived': { actions: { type: 'applyGameUpdate', params: ({ event }) => event.state } },
-        'order.waited': { guard: 'hasPending', actions: 'askAfterGap' },
+        'game.ordered': { actions: { type: 'applyOrdered', params: ({ event }) => event.game as Game } },
         'board.change': { actions: { type: 'assignBoardText', params: ({ event }) => event } },
         'game.reload': '.reloading',
         'game.deleted': { target: 'setup', actions: ['stopGameStatus', 'dropGame'] },
@@ -380,6 +352,7 @@ export const eventGameMachine = setup({
                 { type: 'assignGame', params: ({ event }) => event.output.game },
                 'assignSettingsOfGame',
                 { type: 'syncStatus', params: ({ event }) => event.output.game },
+                'tellHeld',
                 { type: 'notify', params: ({ event }) => ({ tone: 'success' as const, text: event.output.message }) },
               ],
             },
@@ -419,7 +392,7 @@ export const eventGameMachine = setup({
             input: ({ context }) => ({ gameId: context.gameId ?? 0 }),
             onDone: {
               target: 'idle',
-              actions: [{ type: 'assignGame', params: ({ event }) => event.output }, { type: 'syncStatus', params: ({ event }) => event.output }],
+              actions: [{ type: 'assignGame', params: ({ event }) => event.output }, { type: 'syncStatus', params: ({ event }) => event.output }, 'tellHeld'],
             },
             onError: {
               target: 'idle',

@@ -1,9 +1,7 @@
 import { and, assign, emit, enqueueActions, not, sendTo, setup, stateIn } from 'xstate';
 import type { LogEntry } from '../contract/gameApi';
 import { GAME_LOG_LIMIT } from '../contract/gameApi';
-import {
-  applyGameUpdate, applyInOrder, isFullGame, mergeLogEntries, ORDER_WAIT_MS, prependLogEntry, type GameProgress, type GameUpdate, type HeldGame, type LastMove,
-} from '../contract/socket';
+import { applyGameUpdate, isFullGame, mergeLogEntries, prependLogEntry, type HeldGame, type LastMove } from '../contract/socket';
 import { statusToChartState, type GameChartState } from '../contract/game';
 import { leaderActionOf, leaderCanRevert } from '../contract/game/roles';
 import { GAME_VIEW_MESSAGES } from '../contract/game/viewTexts';
@@ -11,7 +9,7 @@ import { leaderRollGate } from '../contract/proofView';
 import { leaderReliefOf } from '../contract/game/reliefView';
 import { bannerMachine, type BannerEvent } from './banner.machine';
 import { rollMomentMachine, type RollMomentEvent, type RollMomentReport } from './rollMoment.machine';
-import { socketConnectionMachine, type ConnectionRequest, type GameFact } from './socketConnection.machine';
+import { liveGameMachine, type LiveGameReport, type LiveGameRequest } from './liveGame.machine';
 import { missingPromise } from './shared';
 import { errorText } from '../contract/errorText';
 
@@ -29,24 +27,23 @@ export interface GamePlayContext {
   arriving: HeldGame | null;
   /** Live Game Log: the last GAME_LOG_LIMIT entries, newest first (docs/client.md §12). */
   log: LogEntry[];
-  /** Progress updates past a missing version, waiting for it (contract applyInOrder), lowest first. */
-  pending: GameProgress[];
   /** The load failure text (docs/client.md §11), or null. */
   loadError: string | null;
   reducedMotion: boolean;
 }
 
+/** What the ordered report of the liveGame chart carries. */
+type OrderedReport = Extract<LiveGameReport, { type: 'game.ordered' }>;
+
 export type GamePlayEvent =
-  | GameFact
-  | { type: 'roll.request' }
-  | { type: 'revert.request' }
-  /** The Leader asks for a substitute task for its team's square (docs/game-rules.md §15). */
-  | { type: 'relief.request' }
+  | LiveGameReport
+  /** The Leader's three intents (docs/architecture.md "A roll's chain of names"): a roll, a revert, a substitute task for its team's square (docs/game-rules.md §15). */
+  | { type: 'game.roll' }
+  | { type: 'game.revert' }
+  | { type: 'game.relief' }
   | { type: 'game.reload' }
-  /** Raised once a live update changed the held game (applyGameUpdate): the play state is resolved again. */
+  /** Raised once a live update changed the held game (applyOrdered): the play state is resolved again. */
   | { type: 'game.updated' }
-  /** Raised ORDER_WAIT_MS after a version gap opened: when it is still open, the full state is asked for. */
-  | { type: 'order.waited' }
   /** Raised by applyGameUpdate for an update that reports a roll; passed on to the rollMoment chart. */
   | RollMomentEvent
   /** From the rollMoment chart: the pawn stands on its square, so the game the roll made is shown. */
@@ -58,9 +55,6 @@ export type GamePlayEmitted = { type: 'revert.applied' } | { type: 'revert.refus
 /** Which of the two held games an update goes to: the shown one, or the one waiting for the pawn. */
 type UpdateTarget = 'shown' | 'arriving';
 
-/** The id of the delayed `order.waited` (cancelled when the gap closes first). */
-const ORDER_TIMER = 'orderWait';
-
 /**
  * A game screen: the play screen of members or the public spectator view (docs/client.md §9; docs/game-rules.md §6, §11; docs/server.md
  * §3 and "Live socket").
@@ -68,14 +62,13 @@ const ORDER_TIMER = 'orderWait';
  *   also ends it. Failure → `failed` with the error the actor raised (the documented texts).
  * - `live.play` follows the server status, mapped once by contract statusToChartState: pending,
  *   ready, inProgress (idle / rolling / reverting), paused, finished (celebrating for the 15 s of
- *   confetti when there are winners, then settled). Every game_state_update is merged once with
- *   contract applyGameUpdate (action `applyGameUpdate`): a change is assigned and `game.updated`
- *   raised, which re-resolves the play state (so the rolling and reverting flags clear on the next
- *   update; a finished game stays as it is). Updates are applied in version order, never stepping
- *   back (contract applyInOrder, docs/server.md §6 "Order"): one past a missing version waits in
- *   `pending`, and when the gap is still open ORDER_WAIT_MS later (`order.waited`), or too many
- *   wait, `room.rejoin` asks for the full state (join_game again). A compact update's log entries
- *   are merged with the update they came with, so none shows ahead of its change, twice, or lost.
+ *   confetti when there are winners, then settled). The invoked liveGame chart `connection` puts
+ *   every game_state_update in version order (docs/server.md §6 "Order": gaps, the wait, joining
+ *   again) and reports what got through as `game.ordered` (action `applyOrdered`): a change is
+ *   assigned and `game.updated` raised, which re-resolves the play state (so the rolling and
+ *   reverting flags clear on the next update; a finished game stays as it is). A compact update's
+ *   log entries are merged with the update they came with, so none shows ahead of its change,
+ *   twice, or lost. A game loaded over HTTP is handed to it (`game.held`) as the base of the order.
  * - `live.moment` (parallel to play) holds the roll moment: in `still` an update is shown at once;
  *   one that reports a roll (last_move) waits in `arriving` and raises `roll.moved` (with the
  *   newest log entry id held), which moves to `playing` and goes to the invoked rollMoment chart
@@ -88,8 +81,8 @@ const ORDER_TIMER = 'orderWait';
  *   team's Leader (rolls only while the proof rule lets the team roll: contract leaderRollGate),
  *   reverts only under canRevert; with relief on (docs/game-rules.md §15) the Leader of a team whose
  *   task is open or denied may ask for a new task (`askingRelief` until the update or the
- *   refusal); they go out through the invoked `connection` (socketConnection
- *   chart). How a revert ended is emitted (`revert.applied`, `revert.refused` with the server's
+ *   refusal); `game.roll`, `game.revert` and `game.relief` go on to the invoked `connection`
+ *   (liveGame chart), which emits roll_dice, revert_roll and request_relief. How a revert ended is emitted (`revert.applied`, `revert.refused` with the server's
  *   text) for the confirm modal that asked for it.
  * - The server's action_error message for a roll goes to the invoked banner chart `message`
  *   (`message.show`), which fades it at 4 s and removes it at 5 s.
@@ -103,18 +96,17 @@ export const gamePlayMachine = setup({
   },
   actors: {
     loadGame: missingPromise<HeldGame, { gameId: number }>('gamePlay', 'loadGame'),
-    socketConnection: socketConnectionMachine,
+    liveGame: liveGameMachine,
     banner: bannerMachine,
     rollMoment: rollMomentMachine,
   },
   delays: {
     /** Confetti lasts 15 s (docs/client.md §12). */
     confettiDuration: 15_000,
-    /** How long a version gap may stay open before the full state is asked for (contract ORDER_WAIT_MS). */
-    orderWait: ORDER_WAIT_MS,
   },
   guards: {
-    isFullGameOfThis: ({ context }, state: GameUpdate) => isFullGame(state) && state.id === context.gameId,
+    /** The report holds a whole game of this screen (the join answer), not only progress. */
+    isFullGameOfThis: ({ context }, report: OrderedReport) => report.game.id === context.gameId && report.steps.some((step) => isFullGame(step.update)),
     statusIs: ({ context }, params: { state: GameChartState }) => !!context.game && statusToChartState(context.game.status) === params.state,
     hasWinners: ({ context }) => (context.game?.winners?.length ?? 0) > 0,
     isLeader: ({ context }) => leaderActionOf(context.game) !== null,
@@ -123,57 +115,45 @@ export const gamePlayMachine = setup({
     canRevertTurn: ({ context }) => leaderCanRevert(context.game),
     /** Relief is on and the led team's task is open or denied (contract leaderReliefOf); the wait on the square is the server's to check. */
     canAskRelief: ({ context }) => leaderReliefOf(context.game) !== null,
-    hasPending: ({ context }) => context.pending.length > 0,
   },
   actions: {
-    assignLoadedGame: assign(({ context }, game: HeldGame) => {
+    /** A whole game (the HTTP load, or the join answer): held, and handed to the liveGame chart as the base of the order. */
+    assignLoadedGame: enqueueActions(({ context, enqueue }, game: HeldGame) => {
       const result = applyGameUpdate(context.game, game);
       const next = 'game' in result ? result.game : game;
-      return { game: next, log: next.log_entries.slice(0, GAME_LOG_LIMIT), loadError: null };
+      enqueue.assign({ game: next, log: next.log_entries.slice(0, GAME_LOG_LIMIT), loadError: null });
+      enqueue.sendTo('connection', { type: 'game.held', game: next } satisfies LiveGameRequest);
     }),
     assignLoadError: assign((_, error: unknown) => ({
       loadError: errorText(error, GAME_VIEW_MESSAGES.loadFailed),
     })),
     /**
-     * A game_state_update, applied in version order with contract applyInOrder onto the newest game
-     * held (the arriving one while a roll moment plays). Every update it lets through is a step: a
-     * full game brings its log, a progress update its own log entries (compact form); entries of
-     * updates older than the game held are merged by id. A change is assigned and `game.updated`
-     * raised; an update that changes nothing does nothing. An update that reports a roll, and every
-     * update while a moment plays (`into: 'arriving'`), waits in `arriving` so the screen keeps the
-     * game from before the roll until the pawn arrives; each roll is raised as `roll.moved` with the
-     * newest log entry id held before it. A gap that opens starts the ORDER_WAIT_MS wait, one that
-     * closes cancels it; too many waiting updates ask for the full state at once.
+     * The updates the liveGame chart let through in version order, onto the newest game held (the
+     * arriving one while a roll moment plays). Every step is applied: a full game brings its log, a
+     * progress update its own log entries (compact form); entries of updates older than the game
+     * held are merged by id. A change is assigned and `game.updated` raised. An update that reports
+     * a roll, and every update while a moment plays (`into: 'arriving'`), waits in `arriving` so the
+     * screen keeps the game from before the roll until the pawn arrives; each roll is raised as
+     * `roll.moved` with the newest log entry id held before it.
      */
-    applyGameUpdate: enqueueActions(({ context, enqueue }, params: { update: GameUpdate; into: UpdateTarget }) => {
-      const base = context.arriving ?? context.game;
-      const result = applyInOrder(base, context.pending, params.update);
-      if (context.pending.length > 0 && result.pending.length === 0) enqueue.cancel(ORDER_TIMER);
-      if (context.pending.length === 0 && result.pending.length > 0) enqueue.raise({ type: 'order.waited' }, { id: ORDER_TIMER, delay: 'orderWait' });
-      if (result.resync) enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
+    applyOrdered: enqueueActions(({ context, enqueue }, params: { report: OrderedReport; into: UpdateTarget }) => {
       let log = context.log;
       const moves: { move: LastMove; logHead: number }[] = [];
-      for (const step of result.steps) {
+      for (const step of params.report.steps) {
         const move = isFullGame(step.update) ? null : step.update.last_move ?? null;
         if (move) moves.push({ move, logHead: log[0]?.id ?? 0 });
         log = isFullGame(step.update) ? step.game.log_entries.slice(0, GAME_LOG_LIMIT) : mergeLogEntries(log, step.update.new_log_entries, GAME_LOG_LIMIT);
       }
-      log = mergeLogEntries(log, result.late, GAME_LOG_LIMIT);
-      const next = result.game;
-      if (!next || next === base) {
+      log = mergeLogEntries(log, params.report.late, GAME_LOG_LIMIT);
+      const next = params.report.game;
+      if (params.report.steps.length === 0 || next === (context.arriving ?? context.game)) {
         // A repeat of the held game (the join_game answer after the page's own load) leaves the context as it is.
-        const samePending = result.pending.length === context.pending.length && result.pending.every((p, i) => p === context.pending[i]);
-        if (!samePending || log !== context.log) enqueue.assign({ pending: result.pending, log });
+        if (log !== context.log) enqueue.assign({ log });
         return;
       }
-      enqueue.assign(params.into === 'arriving' || moves.length > 0 ? { arriving: next, log, pending: result.pending } : { game: next, log, pending: result.pending });
+      enqueue.assign(params.into === 'arriving' || moves.length > 0 ? { arriving: next, log } : { game: next, log });
       for (const move of moves) enqueue.raise({ type: 'roll.moved', ...move });
       enqueue.raise({ type: 'game.updated' });
-    }),
-    /** The gap stayed open ORDER_WAIT_MS: the full state is asked for, and asked again should it stay open as long again. */
-    askAfterGap: enqueueActions(({ enqueue }) => {
-      enqueue.sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest);
-      enqueue.raise({ type: 'order.waited' }, { id: ORDER_TIMER, delay: 'orderWait' });
     }),
     /** The pawn arrived: the game the roll made is shown, and the play state resolved from it. */
     showArrivedGame: enqueueActions(({ context, enqueue }) => {
@@ -185,15 +165,16 @@ export const gamePlayMachine = setup({
     reportRevertRefused: emit((_, message: string) => ({ type: 'revert.refused', message }) satisfies GamePlayEmitted),
     prependLog: assign(({ context }, entry: LogEntry) => ({ log: prependLogEntry(context.log, entry, GAME_LOG_LIMIT) })),
     showMessage: sendTo('message', (_, text: string): BannerEvent => ({ type: 'message.show', tone: 'error', text })),
-    requestFullState: sendTo('connection', { type: 'room.rejoin' } satisfies ConnectionRequest),
-    sendRoll: sendTo('connection', ({ context }): ConnectionRequest => ({ type: 'team.roll', action: leaderActionOf(context.game)! })),
-    sendRevert: sendTo('connection', ({ context }): ConnectionRequest => ({ type: 'team.revert', action: leaderActionOf(context.game)! })),
-    sendRelief: sendTo('connection', ({ context }): ConnectionRequest => ({ type: 'team.relief', action: { game_id: context.gameId, team_id: leaderReliefOf(context.game)!.teamId } })),
+    requestFullState: sendTo('connection', { type: 'room.rejoin' } satisfies LiveGameRequest),
+    /** The Leader's intents, on to the liveGame chart under the same names with the team's action. */
+    'game.roll': sendTo('connection', ({ context }): LiveGameRequest => ({ type: 'game.roll', action: leaderActionOf(context.game)! })),
+    'game.revert': sendTo('connection', ({ context }): LiveGameRequest => ({ type: 'game.revert', action: leaderActionOf(context.game)! })),
+    'game.relief': sendTo('connection', ({ context }): LiveGameRequest => ({ type: 'game.relief', action: { game_id: context.gameId, team_id: leaderReliefOf(context.game)!.teamId } })),
   },
 }).createMachine({
   id: 'gamePlay',
-  context: ({ input }) => ({ gameId: input.gameId, game: null, arriving: null, log: [], pending: [], loadError: null, reducedMotion: input.reducedMotion ?? false }),
-  invoke: { id: 'connection', src: 'socketConnection', input: ({ context }) => ({ gameId: context.gameId }) },
+  context: ({ input }) => ({ gameId: input.gameId, game: null, arriving: null, log: [], loadError: null, reducedMotion: input.reducedMotion ?? false }),
+  invoke: { id: 'connection', src: 'liveGame', input: ({ context }) => ({ gameId: context.gameId }) },
   initial: 'loading',
   states: {
     loading: {
@@ -206,20 +187,20 @@ export const gamePlayMachine = setup({
         onError: { target: 'failed', actions: { type: 'assignLoadError', params: ({ event }: { event: { error: unknown } }) => event.error } },
       },
       on: {
-        'game.stateReceived': {
-          guard: { type: 'isFullGameOfThis', params: ({ event }) => event.state },
+        'game.ordered': {
+          guard: { type: 'isFullGameOfThis', params: ({ event }) => event },
           target: 'live',
-          actions: { type: 'assignLoadedGame', params: ({ event }) => event.state as HeldGame },
+          actions: { type: 'assignLoadedGame', params: ({ event }) => event.game },
         },
       },
     },
     failed: {
       on: {
         'game.reload': 'loading',
-        'game.stateReceived': {
-          guard: { type: 'isFullGameOfThis', params: ({ event }) => event.state },
+        'game.ordered': {
+          guard: { type: 'isFullGameOfThis', params: ({ event }) => event },
           target: 'live',
-          actions: { type: 'assignLoadedGame', params: ({ event }) => event.state as HeldGame },
+          actions: { type: 'assignLoadedGame', params: ({ event }) => event.game },
         },
       },
     },
@@ -232,7 +213,6 @@ export const gamePlayMachine = setup({
       on: {
         'game.logReceived': { actions: { type: 'prependLog', params: ({ event }) => event.entry } },
         'game.teamUpdated': { actions: 'requestFullState' },
-        'order.waited': { guard: 'hasPending', actions: 'askAfterGap' },
       },
       states: {
         play: {
@@ -263,9 +243,9 @@ export const gamePlayMachine = setup({
               states: {
                 idle: {
                   on: {
-                    'roll.request': { guard: and(['isLeader', 'isRollAllowed', not(stateIn({ live: { moment: 'playing' } }))]), target: 'rolling', actions: 'sendRoll' },
-                    'revert.request': { guard: and(['canRevertTurn', not(stateIn({ live: { moment: 'playing' } }))]), target: 'reverting', actions: 'sendRevert' },
-                    'relief.request': { guard: and(['canAskRelief', not(stateIn({ live: { moment: 'playing' } }))]), target: 'askingRelief', actions: 'sendRelief' },
+                    'game.roll': { guard: and(['isLeader', 'isRollAllowed', not(stateIn({ live: { moment: 'playing' } }))]), target: 'rolling', actions: 'game.roll' },
+                    'game.revert': { guard: and(['canRevertTurn', not(stateIn({ live: { moment: 'playing' } }))]), target: 'reverting', actions: 'game.revert' },
+                    'game.relief': { guard: and(['canAskRelief', not(stateIn({ live: { moment: 'playing' } }))]), target: 'askingRelief', actions: 'game.relief' },
                   },
                 },
                 rolling: { tags: ['actionPending'] },
@@ -298,13 +278,13 @@ export const gamePlayMachine = setup({
           states: {
             still: {
               on: {
-                'game.stateReceived': { actions: { type: 'applyGameUpdate', params: ({ event }) => ({ update: event.state, into: 'shown' }) } },
+                'game.ordered': { actions: { type: 'applyOrdered', params: ({ event }) => ({ report: event, into: 'shown' }) } },
                 'roll.moved': { target: 'playing', actions: { type: 'playRoll', params: ({ event }) => event } },
               },
             },
             playing: {
               on: {
-                'game.stateReceived': { actions: { type: 'applyGameUpdate', params: ({ event }) => ({ update: event.state, into: 'arriving' }) } },
+                'game.ordered': { actions: { type: 'applyOrdered', params: ({ event }) => ({ report: event, into: 'arriving' }) } },
                 'roll.moved': { actions: { type: 'playRoll', params: ({ event }) => event } },
                 'roll.arrived': { target: 'still', actions: 'showArrivedGame' },
               },

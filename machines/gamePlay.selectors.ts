@@ -46,9 +46,9 @@ export const selectLeaderReliefsLeft = (s: S) => {
 /** The new tasks a team may ask for in the game (relief_max_per_team). */
 export const selectReliefMaxPerTeam = (s: S) => s.context.game?.relief_max_per_team ?? 0;
 export const selectIsPlayable = (s: S) => s.matches({ live: { play: 'inProgress' } });
-export const selectCanRoll = (s: S) => s.can({ type: 'roll.request' });
-export const selectCanRevert = (s: S) => s.can({ type: 'revert.request' });
-export const selectCanAskRelief = (s: S) => s.can({ type: 'relief.request' });
+export const selectCanRoll = (s: S) => s.can({ type: 'game.roll' });
+export const selectCanRevert = (s: S) => s.can({ type: 'game.revert' });
+export const selectCanAskRelief = (s: S) => s.can({ type: 'game.relief' });
 export const selectIsAskingRelief = (s: S) => s.matches({ live: { play: { inProgress: 'askingRelief' } } });
 /** When (ms since the epoch) the led team may ask for relief (contract leaderReliefOf), or null when the button does not show. */
 export const selectReliefAllowedAt = (s: S) => leaderReliefOf(s.context.game)?.allowedAt ?? null;

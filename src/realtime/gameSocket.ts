@@ -5,7 +5,7 @@ import {
   ActionErrorSchema, GameStateUpdateSchema, NewLogEntrySchema, ServerRestartingSchema, TasksReorderedOutSchema, TeamUpdateSchema,
   type ClientToServerEvents, type ServerToClientEvents,
 } from '../../contract/socket';
-import type { SocketCommand, SocketConnectionEvent } from '../../machines/socketConnection.machine';
+import type { LiveGameEvent, SocketCommand } from '../../machines/liveGame.machine';
 import { whenIdle } from '../base/idle';
 
 /** The typed Socket.IO client of the live game (contract/socket.ts event maps). */
@@ -110,12 +110,12 @@ function parse<S extends v.GenericSchema>(schema: S, payload: unknown, event: st
 }
 
 /**
- * The `socket` actor of the socketConnection chart (docs/architecture.md: effects are actors given from
+ * The `socket` actor of the liveGame chart (docs/architecture.md: effects are actors given from
  * src/): opens a socket with `open` (default openGameSocket; one not connecting yet connects when the
  * page is idle: connectWhenIdle), reports connection facts
  * (socket.connected / socket.disconnected / socket.reconnecting / socket.connectFailed) and game
  * facts parsed with the contract schemas (game_state_update, a compact one with its log entries, and
- * tasks_reordered → game.stateReceived,
+ * tasks_reordered → game_state_update,
  * new_log_entry → game.logReceived, team_update → game.teamUpdated, action_error → action.failed),
  * and carries out the chart's commands (join_game, leave_game, roll_dice, revert_roll, reopen).
  * A server restart (`server_restarting`, then the drop) shows as reconnecting and the socket comes
@@ -125,7 +125,7 @@ function parse<S extends v.GenericSchema>(schema: S, payload: unknown, event: st
 export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
   return fromCallback<SocketCommand, { gameId: number }>(({ sendBack, receive, input }) => {
     const socket = open();
-    const send = (event: SocketConnectionEvent) => sendBack(event);
+    const send = (event: LiveGameEvent) => sendBack(event);
     let joined = false;
 
     const onConnect = () => send({ type: 'socket.connected' });
@@ -138,11 +138,11 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
     // rolling restart) is followed by `new_log_entry` messages.
     const onState = (payload: unknown) => {
       const parsed = parse(GameStateUpdateSchema, payload, 'game_state_update');
-      if (parsed) send({ type: 'game.stateReceived', state: parsed.game_state });
+      if (parsed) send({ type: 'game_state_update', game_state: parsed.game_state });
     };
     const onTasksReordered = (payload: unknown) => {
       const parsed = parse(TasksReorderedOutSchema, payload, 'tasks_reordered');
-      if (parsed) send({ type: 'game.stateReceived', state: parsed.game_state });
+      if (parsed) send({ type: 'game_state_update', game_state: parsed.game_state });
     };
     const onLog = (payload: unknown) => {
       const parsed = parse(NewLogEntrySchema, payload, 'new_log_entry');
@@ -187,8 +187,11 @@ export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
           joined = false;
           socket.emit('leave_game', { game_id: command.gameId });
           break;
-        case 'socket.send':
-          socket.emit(command.event, command.action);
+        // A Leader's intent goes out under the command's own name (docs/architecture.md "A roll's chain of names").
+        case 'roll_dice':
+        case 'revert_roll':
+        case 'request_relief':
+          socket.emit(command.type, command.action);
           break;
         case 'socket.open':
           socket.connect();

@@ -328,7 +328,7 @@ describe.each(backends())('live socket (%s)', (backend) => {
       await stay.version(v0 + i + 1);
     }
     expect(away.held!.version).toBeLessThan(v0 + 3);
-    // The client connects again and sends join_game again, as the socketConnection chart does.
+    // The client connects again and sends join_game again, as the liveGame chart does.
     away.socket.connect();
     await new Promise<void>((resolve) => away.socket.once('connect', () => resolve()));
     const rejoined = await away.join(game.gameId);

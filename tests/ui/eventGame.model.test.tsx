@@ -5,6 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import type { Game } from '../../contract/gameApi';
+import { applyInOrder, type HeldGame } from '../../contract/socket';
 import { RELIEF_DRAFT_MESSAGES, type ReliefSettings } from '../../contract/game/settingsDraft';
 import { statusLabel } from '../../contract/game/status';
 import { eventGameMachine, type EventGameEvent } from '../../machines/eventGame.machine';
@@ -29,8 +30,7 @@ type Snap = SnapshotFrom<typeof eventGameMachine>;
 type Done<A extends string, T> = { type: `xstate.done.actor.${A}`; output: T };
 type Failed<A extends string> = { type: `xstate.error.actor.${A}`; error: Error };
 type ModelEvent =
-  // order.waited: raised by the chart itself when a version gap stays open (tests/unit/liveOrder.test.ts).
-  | Exclude<EventGameEvent, { type: 'order.waited' }>
+  | EventGameEvent
   | Done<'loadGame' | 'reloadGame', Game>
   | Done<'createGame', { gameId: number; message: string }>
   | Done<'randomizeGame', { game: Game; message: string }>
@@ -119,7 +119,7 @@ function eventsOf(s: Snap): ModelEvent[] {
       { type: 'board.change', box: 'snakes', value: BROKEN_SNAKES },
       { type: 'board.change', box: 'snakes', value: NEW_SNAKES },
       { type: 'game.reload' },
-      { type: 'game.stateReceived', state: MOVED },
+      ordered(c.game, MOVED),
       { type: 'rules.change', proofRequired: !c.proofRequired },
       { type: 'relief.change', field: 'maxPerTeam', value: '3' },
     ];
@@ -147,6 +147,11 @@ const settingsForm = () => document.querySelector<HTMLFormElement>('form.game-se
 const snakesBox = () => screen.getByLabelText('Snakes config (JSON)') as HTMLTextAreaElement;
 
 type Executor = ModelExecutor<World, Snap, ModelEvent>;
+/** The liveGame chart's report of a game_state_update the fake server sends in version order: one step onto the game held. */
+function ordered(held: Game | null, update: Game): ModelEvent {
+  const { game, steps, late } = applyInOrder<HeldGame>(held, [], update);
+  return { type: 'game.ordered', game: game!, steps, late };
+}
 const UNUSED_FACTS = ['game.logReceived', 'game.teamUpdated', 'action.failed'] as const;
 const notUsed = (type: string) => async () => {
   throw new Error(`${type} is not taken by the eventGame chart`);
@@ -237,11 +242,11 @@ const EXECUTORS = {
     await act(() => w.fx.resolve('deleteGame', { message: 'Game deleted successfully.' }));
     await w.user.click(await within(d).findByRole('button', { name: 'Close' }));
   },
-  // The server pushes the game's new state over the live socket.
-  'game.stateReceived': async (w, { event }) => {
-    if (event.type !== 'game.stateReceived') return;
+  // The server pushes the game's new state over the live socket (each update the liveGame chart's report holds).
+  'game.ordered': async (w, { event }) => {
+    if (event.type !== 'game.ordered') return;
     await waitFor(() => expect(w.socket).not.toBeNull());
-    act(() => w.socket!.serverSends('game_state_update', { game_state: event.state }));
+    for (const step of event.steps) act(() => w.socket!.serverSends('game_state_update', { game_state: step.update }));
   },
   // Facts of the live socket this chart does not use (the Event Game view shows no log or refusals).
   'game.logReceived': notUsed('game.logReceived'),
@@ -400,10 +405,6 @@ modelTests<Snap, ModelEvent, World>({
     for (const st of idle.filter((x) => x.context.game?.status === 'paused' && pristine(x))) expect(st.can({ type: 'settings.submit' })).toBe(true);
   },
   passingThrough: ['resolving'],
-  uncovered: {
-    'manage -> order.waited':
-      "Raised by the chart's own ORDER_WAIT_MS timer, and acted on only while an update past a missing version waits; this harness's socket delivers every update in version order, so no gap opens. The gap, the wait and the full-state request: tests/unit/liveOrder.test.ts (contract applyInOrder) and tests/server/order.test.ts (two processes).",
-  },
   events: eventsOf,
   serialize,
   executors: EXECUTORS,

@@ -6,7 +6,7 @@ import { GAME_TASKS_TEXTS } from '../../contract/game/taskSquares';
 import { eventGameMachine } from '../../machines/eventGame.machine';
 import { gameStatusMachine } from '../../machines/gameStatus.machine';
 import type { AvailableTask, BoardSquare, Game, SquaresAnswer } from '../../contract/gameApi';
-import { socketConnectionMachine } from '../../machines/socketConnection.machine';
+import { liveGameMachine } from '../../machines/liveGame.machine';
 import { gameSocketActor } from '../../src/realtime/gameSocket';
 import { FakeSocket } from '../support/fakeSocket';
 import { ORDER_WAIT_MS } from '../../contract/socket';
@@ -174,7 +174,7 @@ function gameActor(status: Game['status'], randomize = vi.fn(async () => ({ game
         createGame: fromPromise(async () => ({ gameId: 3, message: 'created' })),
         randomizeGame: fromPromise(randomize),
         saveBoard: fromPromise(async () => ({ message: 'Board configurations updated successfully.' })),
-        socketConnection: socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }),
+        liveGame: liveGameMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }),
         gameStatus: gameStatusMachine.provide({ actors: { changeStatus: fromPromise(async (): Promise<{ status: Game['status'] }> => ({ status: 'paused' })) } }),
       },
     }),

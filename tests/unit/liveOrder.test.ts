@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { applyInOrder, mergeLogEntries, type OrderedResult, ORDER_PENDING_LIMIT, ORDER_WAIT_MS, prependLogEntry, type GameProgress, type HeldGame } from '../../contract/socket';
 import type { Game, LogEntry } from '../../contract/gameApi';
-import { socketConnectionMachine } from '../../machines/socketConnection.machine';
+import { liveGameMachine } from '../../machines/liveGame.machine';
 import { gamePlayMachine } from '../../machines/gamePlay.machine';
 import * as sel from '../../machines/gamePlay.selectors';
 import { gameSocketActor } from '../../src/realtime/gameSocket';
@@ -163,7 +163,7 @@ describe('gamePlay chart: updates out of order over the socket', () => {
     const logic = gamePlayMachine.provide({
       actors: {
         loadGame: fromPromise((): Promise<HeldGame> => Promise.resolve(fixtureGame())),
-        socketConnection: socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }),
+        liveGame: liveGameMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }),
       },
     });
     const actor = createActor(logic, { input: { gameId: 5 } });

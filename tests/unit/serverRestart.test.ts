@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createActor, type Actor } from 'xstate';
-import { socketConnectionMachine } from '../../machines/socketConnection.machine';
-import { selectConnectionState } from '../../machines/socketConnection.selectors';
+import { liveGameMachine } from '../../machines/liveGame.machine';
+import { selectConnectionState } from '../../machines/liveGame.selectors';
 import { SERVER_RESTARTING_MESSAGE } from '../../contract/socket';
 import { gameSocketActor, reconnectAcrossRestarts } from '../../src/realtime/gameSocket';
 import { FakeSocket } from '../support/fakeSocket';
@@ -13,7 +13,7 @@ import { FakeSocket } from '../support/fakeSocket';
  * does not retry on its own) and joins the game again, which brings the full state.
  */
 
-let actors: Actor<typeof socketConnectionMachine>[] = [];
+let actors: Actor<typeof liveGameMachine>[] = [];
 afterEach(() => {
   actors.forEach((a) => a.stop());
   actors = [];
@@ -21,7 +21,7 @@ afterEach(() => {
 
 function connected() {
   const socket = new FakeSocket();
-  const actor = createActor(socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }), { input: { gameId: 7 } });
+  const actor = createActor(liveGameMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }), { input: { gameId: 7 } });
   actors.push(actor);
   actor.start();
   socket.serverConnects();

@@ -9,7 +9,7 @@ import * as sel from '../../../machines/eventGame.selectors';
 import { gameStatusMachine, type ChangeStatusInput } from '../../../machines/gameStatus.machine';
 import * as statusSel from '../../../machines/gameStatus.selectors';
 import { bannerMachine } from '../../../machines/banner.machine';
-import { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { liveGameMachine } from '../../../machines/liveGame.machine';
 import { gameSocketActor } from '../../realtime/gameSocket';
 import { revertAllowance } from '../../../contract/game/moves';
 import { boardTaskCounts, countTeamStates, rollsText, TURNS_EXPLAINED } from '../../../contract/game/counts';
@@ -175,7 +175,7 @@ function EventGameFlow({
         saveBoard: latestCall(latest, (fx, clan, event, input: { gameId: number; body: BoardBody }): Promise<{ message: string }> =>
           fx.saveBoard(clan, event, input.gameId, input.body),
         ),
-        socketConnection: socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => latest.current.effects.openSocket()) } }),
+        liveGame: liveGameMachine.provide({ actors: { socket: gameSocketActor(() => latest.current.effects.openSocket()) } }),
         gameStatus: gameStatusMachine.provide({
           actors: {
             changeStatus: latestCall(latest, async (fx, clan, event, input: ChangeStatusInput) => ({

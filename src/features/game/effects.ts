@@ -14,7 +14,7 @@ export interface GameEffects {
   changeGameStatus: typeof gamesApi.changeGameStatus;
   resetGame: typeof gamesApi.resetGame;
   deleteGame: typeof gamesApi.deleteGame;
-  /** Opens the live socket of the game (run by the socketConnection chart). */
+  /** Opens the live socket of the game (run by the liveGame chart). */
   openSocket: () => GameSocketLike;
 }
 

@@ -11,8 +11,8 @@ import { GAME_ACTION_TEXTS, RELIEF_CONFIRM_TEXTS, REVERT_TEXTS } from './texts';
 import * as sel from '../../../machines/gamePlay.selectors';
 import type { bannerMachine } from '../../../machines/banner.machine';
 import { isBannerFading, selectBannerMessage } from '../../../machines/banner.selectors';
-import type { socketConnectionMachine } from '../../../machines/socketConnection.machine';
-import { selectConnectionState, selectReconnectAttempt, type ConnectionState } from '../../../machines/socketConnection.selectors';
+import type { liveGameMachine } from '../../../machines/liveGame.machine';
+import { selectConnectionState, selectReconnectAttempt, type ConnectionState } from '../../../machines/liveGame.selectors';
 import { FadingNotice } from '../../ui/Notice';
 import { prefersReducedMotion } from './confetti';
 import { timeOnSquare } from '../../../contract/submission';
@@ -30,7 +30,7 @@ const RevertDialog = lazy(() => import('./RevertDialog').then((m) => ({ default:
 /** The relief confirmation, from the same module. */
 const ReliefDialog = lazy(() => import('./RevertDialog').then((m) => ({ default: m.ReliefDialog })));
 
-export type ConnectionRef = ActorRefFrom<typeof socketConnectionMachine>;
+export type ConnectionRef = ActorRefFrom<typeof liveGameMachine>;
 type MessageRef = ActorRefFrom<typeof bannerMachine>;
 
 const CONNECTION_LABELS: Record<ConnectionState, string> = {
@@ -130,12 +130,12 @@ function revertLastTurn(actor: GamePlayRef): Promise<ActionResult> {
       applied.unsubscribe();
       refused.unsubscribe();
     };
-    if (!actor.getSnapshot().can({ type: 'revert.request' })) {
+    if (!actor.getSnapshot().can({ type: 'game.revert' })) {
       stop();
       reject(new Error(REVERT_TEXTS.notNow));
       return;
     }
-    actor.send({ type: 'revert.request' });
+    actor.send({ type: 'game.revert' });
   });
 }
 
@@ -186,7 +186,7 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
           className="btn btn--primary btn--large game-actions__roll"
           disabled={!canRoll || !live}
           aria-describedby={rollGate ? 'roll-gate' : undefined}
-          onClick={() => actor.send({ type: 'roll.request' })}
+          onClick={() => actor.send({ type: 'game.roll' })}
         >
           {rolling ? 'Rolling...' : 'Roll Dice'}
         </button>
@@ -223,7 +223,7 @@ export function ActionPanel({ actor, live }: { actor: GamePlayRef; live: boolean
  * team's task is open or denied; disabled with the wait left ('Ask for a new task in 2 h 14 min',
  * ticking each 30 s) until the team has been on its square relief_after_hours, while a roll moment
  * plays, or off the live connection. A click asks first (a confirmAction modal: a new task is
- * spent for good), then sends `relief.request`; the server's refusal shows as the panel's action
+ * spent for good), then sends `game.relief`; the server's refusal shows as the panel's action
  * message and the substitute as the team's task. While relief is on it says what is left of the
  * team's new tasks ('New tasks left: 1 of 2', when the game carries relief_count).
  */
@@ -253,13 +253,13 @@ function ReliefButton({ actor, live, teamName }: { actor: GamePlayRef; live: boo
 }
 
 /**
- * The relief modal's call: sends `relief.request` to the gamePlay chart, refused at once when the
+ * The relief modal's call: sends `game.relief` to the gamePlay chart, refused at once when the
  * chart does not take it (a roll moment playing, the task no longer open). The substitute arrives
  * with the game's next update; a refusal shows as the panel's action message.
  */
 function askForNewTask(actor: GamePlayRef): Promise<ActionResult> {
-  if (!actor.getSnapshot().can({ type: 'relief.request' })) return Promise.reject(new Error(RELIEF_CONFIRM_TEXTS.notNow));
-  actor.send({ type: 'relief.request' });
+  if (!actor.getSnapshot().can({ type: 'game.relief' })) return Promise.reject(new Error(RELIEF_CONFIRM_TEXTS.notNow));
+  actor.send({ type: 'game.relief' });
   return Promise.resolve({ message: RELIEF_CONFIRM_TEXTS.done });
 }
 

@@ -4,8 +4,8 @@ import { Link } from 'react-router-dom';
 import type { ActorRefFrom } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import * as sel from '../../../machines/gamePlay.selectors';
-import { selectIsLive } from '../../../machines/socketConnection.selectors';
-import type { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { selectIsLive } from '../../../machines/liveGame.selectors';
+import type { liveGameMachine } from '../../../machines/liveGame.machine';
 import { revealApp } from '../../base/firstDrawing';
 import { resultsPath } from '../../base/paths';
 import { Breadcrumb } from '../../ui/Breadcrumb';
@@ -60,7 +60,7 @@ export function GameScreen({
   const loading = useSelector(actor, sel.selectIsLoading);
   const loadError = useSelector(actor, sel.selectLoadError);
   const eventName = useSelector(actor, (s) => s.context.game?.event_name ?? null);
-  const connection = useSelector(actor, sel.selectConnection) as ActorRefFrom<typeof socketConnectionMachine> | undefined;
+  const connection = useSelector(actor, sel.selectConnection) as ActorRefFrom<typeof liveGameMachine> | undefined;
   // The game's arrival re-renders this screen at once (a chart selector is
   // a synchronous store read), but the whole live game (board, sidebar, log) mounts in the deferred
   // render after it, which React splits into short slices instead of one long task.
@@ -93,7 +93,7 @@ function LiveGame({
   actor: GamePlayRef;
   audience: Audience;
   effects: GameScreenEffects;
-  connection: ActorRefFrom<typeof socketConnectionMachine> | undefined;
+  connection: ActorRefFrom<typeof liveGameMachine> | undefined;
 }) {
   const game = useSelector(actor, sel.selectGame)!;
   const finished = useSelector(actor, sel.selectIsFinished);
@@ -141,7 +141,7 @@ function LiveGame({
   );
 }
 
-function ConnectedActionPanel({ actor, connection }: { actor: GamePlayRef; connection: ActorRefFrom<typeof socketConnectionMachine> }) {
+function ConnectedActionPanel({ actor, connection }: { actor: GamePlayRef; connection: ActorRefFrom<typeof liveGameMachine> }) {
   const live = useSelector(connection, selectIsLive);
   return <ActionPanel actor={actor} live={live} />;
 }

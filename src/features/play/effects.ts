@@ -2,7 +2,7 @@ import { fromPromise } from 'xstate';
 import { GAME_VIEW_MESSAGES } from '../../../contract/game/viewTexts';
 import type { HeldGame } from '../../../contract/socket';
 import { gamePlayMachine } from '../../../machines/gamePlay.machine';
-import { socketConnectionMachine } from '../../../machines/socketConnection.machine';
+import { liveGameMachine } from '../../../machines/liveGame.machine';
 import { rollMomentMachine } from '../../../machines/rollMoment.machine';
 import { playRollSound } from './sound';
 import { ApiRequestError } from '../../api/client';
@@ -59,14 +59,14 @@ export const spectatorScreenEffects: GameScreenEffects = {
 };
 
 /**
- * The gamePlay chart with a screen's effects: `loadGame`, the socketConnection chart over
+ * The gamePlay chart with a screen's effects: `loadGame`, the liveGame chart over
  * `openSocket`, and the roll moment with its optional sound (sound.ts, off by default).
  */
 export function gameScreenLogic(effects: GameScreenEffects) {
   return gamePlayMachine.provide({
     actors: {
       loadGame: fromPromise(({ input }) => effects.loadGame(input.gameId)),
-      socketConnection: socketConnectionMachine.provide({ actors: { socket: gameSocketActor(effects.openSocket) } }),
+      liveGame: liveGameMachine.provide({ actors: { socket: gameSocketActor(effects.openSocket) } }),
       rollMoment: rollMomentMachine.provide({
         actions: { tickDie: () => playRollSound('tick'), landDie: () => playRollSound('land'), stepPawn: () => playRollSound('step') },
       }),

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fromCallback } from 'xstate';
 import type { Game, LogEntry } from '../../contract/gameApi';
-import type { GameProgress } from '../../contract/socket';
+import { applyInOrder, type GameProgress, type GameUpdate } from '../../contract/socket';
 import type { GameStatus } from '../../contract/game';
 import type { HeldGame } from '../../contract/socket';
 import { statusClass, statusLabel } from '../../contract/game/status';
@@ -15,7 +15,7 @@ import { ROLL_MOMENT_TIMING } from '../../machines/rollMoment.machine';
 import type { LastMove } from '../../contract/socket';
 import { GAME_ACTION_TEXTS, RELIEF_CONFIRM_TEXTS, REVERT_TEXTS } from '../../src/features/play/texts';
 import { RELIEF_VIEW_TEXTS } from '../../contract/game/reliefView';
-import { socketConnectionMachine } from '../../machines/socketConnection.machine';
+import { liveGameMachine } from '../../machines/liveGame.machine';
 import { GamePlayPage } from '../../src/features/play/GamePlayPage';
 import type { GameScreenEffects } from '../../src/features/play/effects';
 import { modelTests, type ModelExecutor, type ModelStep } from '../support/chartModel';
@@ -58,8 +58,16 @@ type SyntheticEvent =
  * from the rollMoment chart as its time passes; `game.reload` is sent by no control of the play
  * screen (see `uncovered`).
  */
-// order.waited: raised by the chart itself when a version gap stays open (tests/unit/liveOrder.test.ts).
-type ModelEvent = Exclude<GamePlayEvent, { type: 'game.reload' | 'game.updated' | 'roll.moved' | 'order.waited' }> | SyntheticEvent | TimerEvent;
+type ModelEvent = Exclude<GamePlayEvent, { type: 'game.reload' | 'game.updated' | 'roll.moved' }> | SyntheticEvent | TimerEvent;
+
+/**
+ * The liveGame chart's report of one game_state_update the fake server sends, onto `held` (the
+ * newest game held): in version order, as the server sends them here, it is one step.
+ */
+function received(held: HeldGame | null, update: GameUpdate): ModelEvent {
+  const { game, steps, late } = applyInOrder(held, [], update);
+  return { type: 'game.ordered', game: game!, steps, late };
+}
 
 /** The move the fake server reports with a roll of team 11 from square 1 to 7. */
 const MOVE: LastMove = { team_id: 11, die: 6, from: 1, landing: 7, to: 7, via: null, path: [1, 2, 3, 4, 5, 6, 7] };
@@ -81,7 +89,7 @@ const RELIEF_REFUSAL = 'No relief left for Red Dragons.';
 function reliefGranted(game: HeldGame): ModelEvent {
   const progress = progressOf(game as Game, {});
   const team_states = progress.team_states.map((t) => (t.team_id === 11 ? { ...t, task_state: 'open' as const, square_since: '2025-05-01T10:07:00.000Z', task_override: SUBSTITUTE } : t));
-  return { type: 'game.stateReceived', state: { ...progress, team_states } };
+  return received(game, { ...progress, team_states });
 }
 /** A Server entry of the Live Game Log that arrives by itself (new_log_entry). */
 const LOG_ENTRY: LogEntry = { id: 2, timestamp: '2025-05-01T10:06:00.000Z', team_name: 'Server', team_color: null, message: 'Game paused.' };
@@ -95,13 +103,13 @@ const squareOf = (game: HeldGame, id: number) => game.team_states.find((t) => t.
 function otherTeamRolls(base: HeldGame): ModelEvent {
   const progress = progressOf(base as Game, {});
   const team_states = progress.team_states.map((t) => (t.team_id === 12 ? { ...t, current_position: 7, position_history: [1, 7], square_since: '2025-05-01T10:05:30.000Z' } : t));
-  return { type: 'game.stateReceived', state: { ...progress, team_states, last_move: { ...MOVE, team_id: 12 } } };
+  return received(base, { ...progress, team_states, last_move: { ...MOVE, team_id: 12 } });
 }
 
 /** What the server may send or the person may do in a state (only what the screen offers). */
 function eventsFor(s: any): ModelEvent[] {
   // The socket's join_game answer (the full game) can come before the REST load ends, or after it failed.
-  const joined: ModelEvent = { type: 'game.stateReceived', state: loadedGame('leader') };
+  const joined: ModelEvent = received(null, loadedGame('leader'));
   if (s.matches('loading')) {
     return [
       ...(['leader', 'member', 'none'] as FixtureRole[]).map((role) => ({ type: 'xstate.done.actor.loadGame' as const, output: loadedGame(role) })),
@@ -120,17 +128,17 @@ function eventsFor(s: any): ModelEvent[] {
   if (s.matches({ live: { play: { finished: 'celebrating' } } })) {
     // A team renamed after the finish: the join_game answer to the rejoin brings the full game (the confetti is not started again).
     const renamed = { ...(game as Game), version: game.version + 1, team_states: game.team_states.map((t) => (t.team_id === 12 ? { ...t, team_name: RENAMED.name } : t)) };
-    return [{ type: CONFETTI_END }, ...(leader && game.version === 2 ? [{ type: 'game.stateReceived' as const, state: renamed as Game }] : [])];
+    return [{ type: CONFETTI_END }, ...(leader && game.version === 2 ? [received(game, renamed as Game)] : [])];
   }
   if (s.matches({ live: { play: 'finished' } })) return [];
-  const update = (change: Parameters<typeof progressOf>[1]): ModelEvent => ({ type: 'game.stateReceived', state: progressOf(game as Game, change) });
+  const update = (change: Parameters<typeof progressOf>[1]): ModelEvent => received(game, progressOf(game as Game, change));
   const list: ModelEvent[] = [];
   if (s.matches({ live: { play: { inProgress: 'askingRelief' } } })) return [{ type: 'action.failed', message: RELIEF_REFUSAL }, reliefGranted(game)];
   if (s.matches({ live: { play: { inProgress: 'rolling' } } }) || s.matches({ live: { play: { inProgress: 'reverting' } } })) {
     list.push({ type: 'action.failed', message: REFUSAL });
     list.push(
       s.matches({ live: { play: { inProgress: 'rolling' } } })
-        ? { type: 'game.stateReceived', state: { ...progressOf(game as Game, { position: 7 }), last_move: MOVE } }
+        ? received(game, { ...progressOf(game as Game, { position: 7 }), last_move: MOVE })
         : update({ revert: true }),
     );
     return list;
@@ -149,10 +157,10 @@ function eventsFor(s: any): ModelEvent[] {
   // A roll the server refuses after its pause went out (the update came first): the message shows outside play too.
   if (leader && game.version === 2 && s.matches({ live: { play: 'paused' } })) list.push({ type: 'action.failed', message: REFUSAL });
   // Team 11 rolls from square 1 only (1 → 7), so the rolls and reverts end once the revert is used up.
-  if (s.can({ type: 'roll.request' }) && squareOf(game, 11) === 1) list.push({ type: 'roll.request' });
-  if (s.can({ type: 'revert.request' })) list.push({ type: 'revert.request' });
+  if (s.can({ type: 'game.roll' }) && squareOf(game, 11) === 1) list.push({ type: 'game.roll' });
+  if (s.can({ type: 'game.revert' })) list.push({ type: 'game.revert' });
   // The Leader asks for relief on the game as loaded (a refusal or the substitute answers it).
-  if (s.can({ type: 'relief.request' }) && game.version === 1) list.push({ type: 'relief.request' });
+  if (s.can({ type: 'game.relief' }) && game.version === 1) list.push({ type: 'game.relief' });
   return list;
 }
 
@@ -181,9 +189,10 @@ const advance = (ms: number) => act(async () => void (await vi.advanceTimersByTi
 const EXECUTORS = {
   'xstate.done.actor.loadGame': async (w, { event: e }: Step) => act(() => w.fx.resolve('loadGame', e.output)),
   'xstate.error.actor.loadGame': async (w, { event: e }: Step) => act(() => w.fx.reject('loadGame', e.error)),
-  'game.stateReceived': async (w, { event: e }: Step) => {
+  // The server sends each update the report holds as a game_state_update.
+  'game.ordered': async (w, { event: e }: Step) => {
     const confirming = revertDialog();
-    await act(() => w.socket().serverSends('game_state_update', { game_state: e.state }));
+    for (const step of e.steps) await act(() => w.socket().serverSends('game_state_update', { game_state: step.update }));
     // The revert the modal asked for went through: the modal closes and the fading banner says so.
     if (confirming) {
       await waitFor(() => expect(revertDialog()).toBeNull());
@@ -206,11 +215,11 @@ const EXECUTORS = {
     expect(el.textContent).toBe(e.message);
     expect(el.className).toBe('action-message');
   },
-  'roll.request': async (w) => {
+  'game.roll': async (w) => {
     await w.user.click(screen.getByRole('button', { name: 'Roll Dice' }));
     w.rolls += 1;
   },
-  'revert.request': async (w) => {
+  'game.revert': async (w) => {
     // Revert asks first: Cancel sends nothing; Revert Turn sends the revert.
     await w.user.click(screen.getByRole('button', { name: REVERT_TEXTS.button }));
     await w.user.click(within(await findRevertDialog()).getByRole('button', { name: 'Cancel' }));
@@ -220,7 +229,7 @@ const EXECUTORS = {
     await w.user.click(within(await findRevertDialog()).getByRole('button', { name: REVERT_TEXTS.confirm }));
     w.reverts += 1;
   },
-  'relief.request': async (w) => {
+  'game.relief': async (w) => {
     // Relief asks first: Cancel sends nothing; Ask for a New Task sends the request.
     await w.user.click(within(panel()).getByRole('button', { name: RELIEF_VIEW_TEXTS.button }));
     const ask = await screen.findByRole('dialog', { name: RELIEF_CONFIRM_TEXTS.title });
@@ -412,13 +421,16 @@ const MOMENT_ASSERTIONS: Record<string, (s: any) => Promise<void>> = {
 };
 
 /** The chart as the model: no socket needed to traverse it. */
-const modelMachine = gamePlayMachine.provide({ actors: { socketConnection: socketConnectionMachine.provide({ actors: { socket: fromCallback(() => {}) } }) } });
+const modelMachine = gamePlayMachine.provide({ actors: { liveGame: liveGameMachine.provide({ actors: { socket: fromCallback(() => {}) } }) } });
 
 /** A short step name: the viewer's role when loaded, the status or change an update carries. */
 function label(e: any): string {
   if (e.type === 'xstate.done.actor.loadGame') return `loaded(${viewerRoleOf(e.output)})`;
   if (e.type === 'xstate.error.actor.loadGame') return `load failed (${e.error.message})`;
-  if (e.type === 'game.stateReceived') return `${'user_teams' in e.state ? 'full game' : 'update'} ${e.state.status}${e.state.winners ? ' with winner' : ''}${e.state.last_move ? ` (team ${e.state.last_move.team_id} rolled)` : ''}`;
+  if (e.type === 'game.ordered') {
+    const u = e.steps[0].update;
+    return `${'user_teams' in u ? 'full game' : 'update'} ${u.status}${u.winners ? ' with winner' : ''}${u.last_move ? ` (team ${u.last_move.team_id} rolled)` : ''}`;
+  }
   if (e.type.startsWith('xstate.after.')) return `after ${e.type.split('.')[2]}`;
   return e.type;
 }
@@ -449,8 +461,6 @@ modelTests<Snap, ModelEvent, World>({
   passingThrough: ['live.play.resolving'],
   uncovered: {
     'failed -> game.reload': 'The play screen shows a load failure as its message only (docs/client.md §11 names no retry there), so no control sends game.reload.',
-    'live -> order.waited':
-      "Raised by the chart's own ORDER_WAIT_MS timer, and acted on only while an update past a missing version waits; this harness's socket delivers every update in version order, so no gap opens. The gap, the wait and the full-state request: tests/unit/liveOrder.test.ts (contract applyInOrder) and tests/server/order.test.ts (two processes).",
   },
   // Many states: a path that is the prefix of a longer one asserts nothing the longer one does not.
   dropPrefixPaths: true,
@@ -461,7 +471,7 @@ modelTests<Snap, ModelEvent, World>({
   serialize: (s, event, prev) => {
     const g: HeldGame | null = s.context.game;
     const team = g?.team_states.find((t) => t.team_id === 11) as { current_position: number; revert_count?: number } | undefined;
-    const joinedFrom = event?.type === 'game.stateReceived' && prev && !prev.matches('live') ? JSON.stringify(prev.value) : '';
+    const joinedFrom = event?.type === 'game.ordered' && prev && !prev.matches('live') ? JSON.stringify(prev.value) : '';
     return [
       JSON.stringify(s.value),
       viewerRoleOf(g),

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type Actor } from 'xstate';
-import { socketConnectionMachine, NOT_CONNECTED_MESSAGE } from '../../machines/socketConnection.machine';
-import { selectConnectionState, selectReconnectAttempt } from '../../machines/socketConnection.selectors';
+import { liveGameMachine, NOT_CONNECTED_MESSAGE } from '../../machines/liveGame.machine';
+import { selectConnectionState, selectReconnectAttempt } from '../../machines/liveGame.selectors';
 import { gamePlayMachine } from '../../machines/gamePlay.machine';
 import { ORDER_WAIT_MS, type HeldGame } from '../../contract/socket';
 import { isBannerFading, selectBannerMessage } from '../../machines/banner.selectors';
@@ -13,7 +13,7 @@ import { deferred } from '../support/effects';
 import { fixtureGame, progressOf } from '../support/gameFixtures';
 
 /**
- * The socketConnection chart and the gamePlay chart holding the game (docs/game-rules.md §6; docs/server.md §3; docs/client.md
+ * The liveGame chart and the gamePlay chart holding the game (docs/game-rules.md §6; docs/server.md §3; docs/client.md
  * §12; docs/server.md §6), driven through the real socket callback actor of
  * src/realtime with a fake Socket.IO client.
  */
@@ -23,7 +23,7 @@ function start(load: Promise<HeldGame> = Promise.resolve(fixtureGame())) {
   const logic = gamePlayMachine.provide({
     actors: {
       loadGame: fromPromise(() => load),
-      socketConnection: socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }),
+      liveGame: liveGameMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }),
     },
   });
   const actor = createActor(logic, { input: { gameId: 5 } });
@@ -96,7 +96,7 @@ describe('connecting when the page is idle', () => {
   it('the game socket actor connects the socket it opened, after its listeners are on', async () => {
     const socket = new FakeSocket();
     socket.active = false;
-    const actor = createActor(socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }), { input: { gameId: 9 } });
+    const actor = createActor(liveGameMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }), { input: { gameId: 9 } });
     actors.push(actor);
     actor.start();
     expect(socket.connectCalls).toBe(0);
@@ -107,7 +107,7 @@ describe('connecting when the page is idle', () => {
   });
 });
 
-describe('socketConnection chart', () => {
+describe('liveGame chart', () => {
   it('connects, joins the game room and takes the join answer as the full state', async () => {
     const { actor, socket } = started(new Promise(() => {}));
     expect(connectionState(actor)).toBe('connecting');
@@ -161,7 +161,7 @@ describe('socketConnection chart', () => {
     await flush();
     socket.serverConnects();
     socket.drop();
-    actor.send({ type: 'roll.request' });
+    actor.send({ type: 'game.roll' });
     expect(socket.sentOf('roll_dice')).toEqual([]);
     expect(actionError(actor)).toBe(NOT_CONNECTED_MESSAGE);
     expect(sel.selectIsRolling(actor.getSnapshot())).toBe(false);
@@ -179,7 +179,7 @@ describe('socketConnection chart', () => {
 
   it('runs alone too: the chart without a holder forwards nothing and still re-joins', () => {
     const socket = new FakeSocket();
-    const actor = createActor(socketConnectionMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }), { input: { gameId: 9 } });
+    const actor = createActor(liveGameMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }), { input: { gameId: 9 } });
     actors.push(actor);
     actor.start();
     socket.serverConnects();
@@ -252,7 +252,7 @@ describe('gamePlay chart: the held game over the socket', () => {
     await flush();
     socket.serverConnects();
     expect(sel.selectCanRoll(actor.getSnapshot())).toBe(true);
-    actor.send({ type: 'roll.request' });
+    actor.send({ type: 'game.roll' });
     expect(socket.sentOf('roll_dice')).toEqual([{ game_id: 5, team_id: 11, performer_ign_id: 501 }]);
     expect(sel.selectIsRolling(actor.getSnapshot())).toBe(true);
     expect(sel.selectCanRoll(actor.getSnapshot())).toBe(false);
@@ -263,7 +263,7 @@ describe('gamePlay chart: the held game over the socket', () => {
     socket.serverSends('game_state_update', { game_state: progressOf(sel.selectGame(actor.getSnapshot())!, { position: 4 }) });
     expect(sel.selectIsRolling(actor.getSnapshot())).toBe(false);
     expect(sel.selectCanRevert(actor.getSnapshot())).toBe(true);
-    actor.send({ type: 'revert.request' });
+    actor.send({ type: 'game.revert' });
     expect(socket.sentOf('revert_roll')).toHaveLength(1);
     expect(sel.selectIsReverting(actor.getSnapshot())).toBe(true);
     socket.serverSends('game_state_update', { game_state: progressOf(sel.selectGame(actor.getSnapshot())!, { revertCount: 1 }) });
@@ -275,7 +275,7 @@ describe('gamePlay chart: the held game over the socket', () => {
     const { actor, socket } = started();
     await vi.advanceTimersByTimeAsync(1);
     socket.serverConnects();
-    actor.send({ type: 'roll.request' });
+    actor.send({ type: 'game.roll' });
     socket.serverSends('action_error', { message: 'Game is paused. No turns can be processed.' });
     expect(sel.selectIsRolling(actor.getSnapshot())).toBe(false);
     expect(actionError(actor)).toBe('Game is paused. No turns can be processed.');

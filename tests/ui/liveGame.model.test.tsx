@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
 import { fromCallback, type SnapshotFrom } from 'xstate';
-import { NOT_CONNECTED_MESSAGE, socketConnectionMachine, type SocketConnectionEvent } from '../../machines/socketConnection.machine';
+import { NOT_CONNECTED_MESSAGE, liveGameMachine, type LiveGameEvent } from '../../machines/liveGame.machine';
 import { GamePlayPage } from '../../src/features/play/GamePlayPage';
 import type { GameScreenEffects } from '../../src/features/play/effects';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
@@ -15,17 +15,19 @@ import { renderRoutes, signedInSessionLogic } from '../support/render';
 import { RELIEF_CONFIRM_TEXTS } from '../../src/features/play/texts';
 
 /**
- * Model-based test of the socketConnection chart (docs/server.md §3; docs/client.md §12;
- * docs/server.md §6) through the rendered game play screen: paths generated from the real
- * chart by the chart-model harness; the test plays the server with a fake Socket.IO client (connect, drops
- * with and without retry, reconnection attempts, failed connects, game facts) and the person clicks
- * Reconnect, Roll Dice and Revert Last Turn (once confirming a revert whose modal was opened before
- * the connection dropped: refused with NOT_CONNECTED_MESSAGE, nothing sent); every state is
- * asserted on the connection indicator.
+ * Model-based test of the liveGame chart (docs/server.md §3, §6 "Order"; docs/client.md §12)
+ * through the rendered game play screen: paths generated from the real chart by the chart-model
+ * harness, the test plays the server with a fake Socket.IO client (connect, drops with and without
+ * retry, reconnection attempts, failed connects, game facts, an update past a missing version,
+ * the wait that joins the room again, the join answer closing the gap) and the person clicks
+ * Reconnect, Roll Dice, Revert Last Turn (once confirming a revert whose modal was opened before
+ * the connection dropped: refused with NOT_CONNECTED_MESSAGE, nothing sent) and 'Ask for a new
+ * task'; every state is asserted on the connection indicator.
  */
 
-type Snap = SnapshotFrom<typeof socketConnectionMachine>;
-type ModelEvent = SocketConnectionEvent;
+type Snap = SnapshotFrom<typeof liveGameMachine>;
+// game.held comes from the holder after its own load (once, before any path step).
+type ModelEvent = Exclude<LiveGameEvent, { type: 'game.held' }>;
 
 type StateNode = 'connecting' | 'connected' | 'reconnecting' | 'disconnected';
 const REFUSAL = 'Game is paused. No turns can be processed.';
@@ -52,21 +54,26 @@ function eventsOf(s: Snap): ModelEvent[] {
   if (s.matches('connecting')) return [{ type: 'socket.connected' }, ...drops(true), ...fails()];
   // Roll Dice and Revert Last Turn are disabled unless connected; a revert modal opened while
   // live stays open, and its confirm is what reaches the chart while it is not connected.
-  if (droppedDuringRevert(s)) return [{ type: 'team.revert', action: ACTION }];
+  if (droppedDuringRevert(s)) return [{ type: 'game.revert', action: ACTION }];
   if (s.matches('reconnecting')) {
     // A drop while reconnecting: the transport opened and closed again before the server let the
     // socket in (socket.io-client reports 'disconnect' then too, and keeps retrying).
     return [{ type: 'socket.connected' }, ...(s.context.attempt < 2 ? [{ type: 'socket.reconnecting' as const, attempt: s.context.attempt + 1 }] : []), ...drops(true), ...fails()];
   }
   if (s.matches('disconnected')) return [{ type: 'connection.retry' }];
+  const version = s.context.game!.version;
+  // An update past a missing version waits: ORDER_WAIT_MS later the room is joined again, and the join answer (the whole game, newer) closes the gap.
+  if (s.context.pending.length > 0) return [{ type: 'order.waited' }, { type: 'game_state_update', game_state: { ...GAME, version: s.context.pending[0].version } }];
   return [
     ...drops(true),
     { type: 'socket.disconnected', reason: DROP_DURING_REVERT, willReconnect: true },
     { type: 'room.rejoin' },
-    { type: 'team.roll', action: ACTION },
-    { type: 'team.revert', action: ACTION },
-    { type: 'team.relief', action: { game_id: 5, team_id: 11 } },
-    { type: 'game.stateReceived', state: GAME },
+    { type: 'game.roll', action: ACTION },
+    { type: 'game.revert', action: ACTION },
+    { type: 'game.relief', action: { game_id: 5, team_id: 11 } },
+    // The next version (the game paused), and one that skips a version.
+    { type: 'game_state_update', game_state: { ...GAME, version: version + 1, status: 'paused' } },
+    { type: 'game_state_update', game_state: { id: 5, status: GAME.status, winners: null, version: version + 2, team_states: [] } },
     { type: 'game.logReceived', entry: { id: 2, timestamp: '2025-05-01T10:05:00.000Z', team_name: 'Red Dragons', team_color: '#cc2222', message: 'Red Dragons rolled a 4.' } },
     { type: 'game.teamUpdated', team: { id: 11, name: 'Red Dragons', color: '#cc2222' } },
     { type: 'action.failed', message: REFUSAL },
@@ -75,13 +82,13 @@ function eventsOf(s: Snap): ModelEvent[] {
 
 /** Each state once per edge kind into it (and its attempt, and whether the revert modal is open), so every edge gets a path. */
 const serializeState = (s: Snap, event: ModelEvent | undefined, prev: Snap | undefined) =>
-  [JSON.stringify(s.value), s.context.attempt, droppedDuringRevert(s), event?.type, event && 'willReconnect' in event ? event.willReconnect : '', JSON.stringify(prev?.value ?? null)].join('|');
+  [JSON.stringify(s.value), s.context.attempt, droppedDuringRevert(s), s.context.pending.length, event?.type, event && 'willReconnect' in event ? event.willReconnect : '', JSON.stringify(prev?.value ?? null)].join('|');
 
 /**
  * The real chart as the model. Traversal has no parent and no socket: the socket actor is a silent
  * stand-in and the two actions that tell the parent are inert (the screen run does them for real).
  */
-const modelMachine = socketConnectionMachine.provide({
+const modelMachine = liveGameMachine.provide({
   actors: { socket: fromCallback(() => {}) },
   actions: { forwardToParent: () => {}, refuseNotConnected: () => {} },
 });
@@ -89,9 +96,6 @@ const modelMachine = socketConnectionMachine.provide({
 interface World {
   socket: FakeSocket;
   user: ReturnType<typeof userEvent.setup>;
-  version: number;
-  /** The status of the last full game the server sent (a game.stateReceived step pauses it). */
-  status: string;
   /** The revert modal is open (Radix hides the rest of the page from the accessibility tree). */
   modalOpen: boolean;
 }
@@ -123,21 +127,22 @@ const EXECUTORS = {
     await w.user.click(within(badge()).getByRole('button', { name: 'Reconnect' }));
     expect(w.socket.connectCalls).toBe(before + 1);
   },
-  // The holder asks again when an update skips a version and the missing one does not come
-  // within ORDER_WAIT_MS (docs/server.md §6 Order); the join answer, newer, closes the gap.
+  // The holder asks for the full state again when a team changed (team_update).
   'room.rejoin': async (w) => {
     const joins = w.socket.sentOf('join_game').length;
-    await serverSends(w, 'game_state_update', { game_state: { id: 5, status: w.status, winners: null, version: w.version + 2, team_states: [] } });
-    expect(w.socket.sentOf('join_game')).toHaveLength(joins);
-    await waitFor(() => expect(w.socket.sentOf('join_game')).toHaveLength(joins + 1), { timeout: ORDER_WAIT_MS + 2000 });
-    w.version += 2;
-    await serverSends(w, 'game_state_update', { game_state: { ...GAME, version: w.version, status: w.status } });
+    await serverSends(w, 'team_update', { updated_team_data: { id: 11, name: 'Red Dragons', color: '#cc2222', members: [] } });
+    expect(w.socket.sentOf('join_game')).toHaveLength(joins + 1);
   },
-  'team.roll': async (w) => {
+  // The gap is still open ORDER_WAIT_MS after it opened (docs/server.md §6 Order): the room is joined again.
+  'order.waited': async (w) => {
+    const joins = w.socket.sentOf('join_game').length;
+    await waitFor(() => expect(w.socket.sentOf('join_game')).toHaveLength(joins + 1), { timeout: ORDER_WAIT_MS + 2000 });
+  },
+  'game.roll': async (w) => {
     await w.user.click(within(panel()).getByRole('button', { name: 'Roll Dice' }));
     expect(w.socket.sentOf('roll_dice')).toEqual([{ game_id: 5, team_id: 11, performer_ign_id: 501 }]);
   },
-  'team.revert': async (w, { prev }) => {
+  'game.revert': async (w, { prev }) => {
     if (!prev.matches('connected')) {
       // Confirmed after the drop: nothing goes out, and the modal says why.
       const dialog = screen.getByRole('dialog', { name: 'Revert Last Turn?' });
@@ -161,7 +166,7 @@ const EXECUTORS = {
     await w.user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   },
-  'team.relief': async (w) => {
+  'game.relief': async (w) => {
     await w.user.click(within(panel()).getByRole('button', { name: 'Ask for a new task' }));
     // Relief asks first (the confirm modal); its confirm button sends the request.
     await w.user.click(within(await screen.findByRole('dialog', { name: RELIEF_CONFIRM_TEXTS.title })).getByRole('button', { name: RELIEF_CONFIRM_TEXTS.confirm }));
@@ -171,12 +176,20 @@ const EXECUTORS = {
     expect(within(panel()).getByTestId('action-error').textContent).toBe('No relief left for Red Dragons.');
     expect((within(panel()).getByRole('button', { name: 'Ask for a new task' }) as HTMLButtonElement).disabled).toBe(false);
   },
-  'game.stateReceived': async (w) => {
-    w.version += 1;
-    w.status = 'paused';
-    await serverSends(w, 'game_state_update', { game_state: { ...GAME, version: w.version, status: 'paused' } });
-    await waitFor(() => expect(document.querySelector<HTMLElement>('.game-header .status-badge')?.dataset.status).toBe('paused'));
-    expect(document.querySelector('.game-header .status-badge')?.textContent).toBe('Paused');
+  'game_state_update': async (w, { event, prev }) => {
+    if (event.type !== 'game_state_update') return;
+    const joins = w.socket.sentOf('join_game').length;
+    const status = document.querySelector<HTMLElement>('.game-header .status-badge')?.dataset.status;
+    await serverSends(w, 'game_state_update', { game_state: event.game_state });
+    // Nothing is asked for at once: the wait (or the missing update) comes first.
+    expect(w.socket.sentOf('join_game')).toHaveLength(joins);
+    if (prev.context.pending.length === 0 && event.game_state.version > prev.context.game!.version + 1) {
+      // Past a missing version: it waits, and the screen keeps the game it has.
+      expect(document.querySelector<HTMLElement>('.game-header .status-badge')?.dataset.status).toBe(status);
+      return;
+    }
+    await waitFor(() => expect(document.querySelector<HTMLElement>('.game-header .status-badge')?.dataset.status).toBe(event.game_state.status));
+    if (event.game_state.status === 'paused') expect(document.querySelector('.game-header .status-badge')?.textContent).toBe('Paused');
   },
   'game.logReceived': async (w, { event }) => {
     if (event.type !== 'game.logReceived') return;
@@ -210,16 +223,18 @@ const shows = (state: StateNode) => async (s: Snap, w: World) => {
 };
 
 modelTests<Snap, ModelEvent, World>({
-  name: 'socketConnection',
+  name: 'liveGame',
   machine: modelMachine,
-  inputs: [{ gameId: 5 }],
+  // The game the screen loaded is the model's start; not enumerable, so the tests' names stay short.
+  inputs: [Object.defineProperty({ gameId: 5 }, 'game', { value: GAME, enumerable: false })],
   label: (e) => ('willReconnect' in e ? `${e.type}(${e.willReconnect ? 'retrying' : 'stopped'})` : e.type),
   events: eventsOf,
   serialize: serializeState,
   executors: EXECUTORS,
   uncovered: {
-    '(root) -> team.roll': 'Roll Dice is disabled unless the socket is connected and sends at once, with no confirm step, so the screen never sends team.roll to a chart that is not connected.',
-    '(root) -> team.relief': "'Ask for a new task' is disabled unless the socket is connected and sends at once, so the screen never sends team.relief to a chart that is not connected.",
+    '(root) -> game.roll': 'Roll Dice is disabled unless the socket is connected and sends at once, with no confirm step, so the screen never sends game.roll to a chart that is not connected.',
+    '(root) -> game.relief': "'Ask for a new task' is disabled unless the socket is connected and sends at once, so the screen never sends game.relief to a chart that is not connected.",
+    '(root) -> game.held': 'The holder hands over the game it loaded before any step of a path (the model starts from it as input).',
   },
   assertions: {
     connecting: shows('connecting'),
@@ -239,6 +254,6 @@ modelTests<Snap, ModelEvent, World>({
     await waitFor(() => expect(socket).not.toBeNull());
     await act(() => fx.resolve('loadGame', GAME));
     await screen.findByTestId('connection-state');
-    return { socket: socket!, user: userEvent.setup({ delay: null }), version: GAME.version, status: GAME.status, modalOpen: false };
+    return { socket: socket!, user: userEvent.setup({ delay: null }), modalOpen: false };
   },
 });
