@@ -1,105 +1,39 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { boardSide } from '../../contract/game/board';
-import {
-  BOARD_INFO_DEFAULT,
-  pawnColor,
-  squareKindOf,
-  CELL,
-  boardExtent,
-  cellCenter,
-  cellOrigin,
-  headAngle,
-  isDrawable,
-  ladderLines,
-  MARK_BASELINE,
-  NUMBER_TOP,
-  pawnOffsets,
-  pawnRadius,
-  snakePath,
-} from '../../contract/game/boardGeometry';
 import { statusClass, statusLabel } from '../../contract/game/status';
 import type { PublicGame } from '../../contract/gameApi';
+// The app's own board, rendered here with React's server renderer, so the first drawing is the
+// board the app draws (docs/architecture.md §2: the one arrow from server/ to src/).
+import { BoardView } from '../../src/features/board/BoardView';
 import type { CachedGame } from '../games/cache';
 import type { Deps } from './context';
 import { spectatedGameId } from './pagePreloads';
 
-/** Text or attribute value with &, <, >, " and ' escaped, safe inside an element or a quoted attribute. */
+/**
+ * Text or attribute value with &, <, >, " and ' escaped as React's server renderer escapes them
+ * (the board beside it comes from there), safe inside an element or a quoted attribute.
+ */
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  return text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]);
 }
-
-
-
-
-/** A number for an SVG attribute: at most 2 decimals, no trailing zeros. */
-function n(value: number): string {
-  return String(Math.round(value * 100) / 100);
-}
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
 
 /**
- * The board's SVG content in the client's layers and classes: squares tinted by kind and tier,
- * snakes and ladders, numbers and START/FINISH, pawns. No task text (a phone's board shows none,
- * and it would double the markup): it comes with the client's board.
+ * The board as the app draws it (src/features/board/BoardView.tsx) in its still form: every
+ * square with its number, START and FINISH, snakes, ladders and the team pawns, no task text, the
+ * zoom buttons disabled and the info text named for element timing; React escapes every text.
  */
-function boardSvg(game: PublicGame): string {
-  const boardSize = game.board_size;
-  const drawn = game.board_connections.filter((c) => isDrawable(c, boardSize));
-  const starts = new Map(drawn.map((c) => [c.start, c]));
-  const bySquare = new Map(game.board_squares.map((s) => [s.square_index, s]));
-  const cells: string[] = [];
-  const labels: string[] = [];
-  for (let square = 1; square <= boardSize; square += 1) {
-    const s = bySquare.get(square);
-    const kind = squareKindOf(square, boardSize, s?.task_description, starts);
-    const o = cellOrigin(square, boardSize);
-    const tier = kind === 'task' ? s?.task_difficulty ?? null : null;
-    cells.push(
-      `<g class="board__cell board__cell--${kind}${tier ? ` board__cell--${tier.toLowerCase()}` : ''}"><rect class="board__square" x="${o.x + 2}" y="${o.y + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="8"/></g>`,
-    );
-    labels.push(`<text class="board__num" x="${o.x + 8}" y="${o.y + NUMBER_TOP}" dominant-baseline="hanging">${square}</text>`);
-    if (kind === 'start' || kind === 'finish') {
-      labels.push(`<text class="board__mark" x="${o.x + CELL / 2}" y="${n(o.y + MARK_BASELINE)}" text-anchor="middle">${kind === 'start' ? 'START' : 'FINISH'}</text>`);
-    }
-  }
-  const links: string[] = [];
-  for (const c of drawn.filter((d) => d.type === 'ladder')) {
-    const { rails, rungs } = ladderLines(cellCenter(c.start, boardSize), cellCenter(c.end, boardSize));
-    const line = (cls: string, [a, b]: [{ x: number; y: number }, { x: number; y: number }]) =>
-      `<line class="${cls}" x1="${n(a.x)}" y1="${n(a.y)}" x2="${n(b.x)}" y2="${n(b.y)}"/>`;
-    links.push(`<g class="board__ladder">${rails.map((r) => line('board__ladder-rail', r)).join('')}${rungs.map((r) => line('board__ladder-rung', r)).join('')}</g>`);
-  }
-  for (const c of drawn.filter((d) => d.type === 'snake')) {
-    const head = cellCenter(c.start, boardSize);
-    const d = snakePath(head, cellCenter(c.end, boardSize));
-    links.push(
-      `<g class="board__snake"><path class="board__snake-outline" d="${d}"/><path class="board__snake-body" d="${d}"/><path class="board__snake-stripe" d="${d}"/>` +
-        `<g transform="translate(${n(head.x)} ${n(head.y)}) rotate(${n(headAngle(head, cellCenter(c.end, boardSize)))})">` +
-        `<ellipse class="board__snake-head" rx="${n(CELL * 0.17)}" ry="${n(CELL * 0.12)}"/>` +
-        `<circle class="board__snake-eye" cx="${n(CELL * 0.06)}" cy="${n(-CELL * 0.05)}" r="${n(CELL * 0.03)}"/>` +
-        `<circle class="board__snake-eye" cx="${n(CELL * 0.06)}" cy="${n(CELL * 0.05)}" r="${n(CELL * 0.03)}"/></g></g>`,
-    );
-  }
-  const teamsBySquare = new Map<number, PublicGame['team_states']>();
-  for (const t of game.team_states.slice().sort((a, b) => a.team_id - b.team_id)) {
-    const at = Math.min(Math.max(1, Math.round(t.current_position) || 1), boardSize);
-    teamsBySquare.set(at, [...(teamsBySquare.get(at) ?? []), t]);
-  }
-  const pawns: string[] = [];
-  for (const [square, here] of teamsBySquare) {
-    const c = cellCenter(square, boardSize);
-    const offsets = pawnOffsets(here.length);
-    const r = pawnRadius(here.length);
-    here.forEach((t, i) => {
-      // A transform attribute, not a style one: the page's CSP allows no inline style attributes.
-      pawns.push(
-        `<g class="board__pawn" transform="translate(${n(c.x + offsets[i].x)} ${n(c.y + offsets[i].y)})"><title>${escapeHtml(`${t.team_name}: square ${square}`)}</title>` +
-          `<circle r="${n(r)}" stroke-width="${n(Math.max(1.5, r * 0.2))}" fill="${pawnColor(t.team_color)}"/>` +
-          `<circle r="${n(r * 0.45)}" class="board__pawn-shine" cx="${n(-r * 0.25)}" cy="${n(-r * 0.3)}"/></g>`,
-      );
-    });
-  }
-  return (
-    `<g class="board__cells">${cells.join('')}</g><g class="board__links" aria-hidden="true">${links.join('')}</g>` +
-    `<g class="board__labels" aria-hidden="true">${labels.join('')}</g><g class="board__pawns" aria-hidden="true">${pawns.join('')}</g>`
+function boardHtml(game: PublicGame): string {
+  return renderToStaticMarkup(
+    createElement(BoardView, {
+      boardSize: game.board_size,
+      squares: game.board_squares,
+      connections: game.board_connections,
+      teams: game.team_states,
+      label: `${game.event_name} board`,
+      still: true,
+    }),
   );
 }
 
@@ -136,7 +70,6 @@ function rollStrip(game: PublicGame): string {
  */
 function firstDrawingHtml(game: PublicGame): string {
   const side = boardSide(game.board_size);
-  const extent = boardExtent(game.board_size);
   const cls = statusClass(game.status);
   return (
     `<div class="shell first-drawing" data-first-drawing="${game.id}">` +
@@ -151,11 +84,9 @@ function firstDrawingHtml(game: PublicGame): string {
     '<span class="connection"><span class="connection__badge connection__badge--connecting"><span class="connection__dot" aria-hidden="true"></span>Connecting…</span></span></div></header>' +
     '<div class="game-layout"><div class="game-layout__board"><section class="panel game-board" aria-label="Board">' +
     rollStrip(game) +
-    '<div class="game-board__frame"><figure class="board"><div class="board__zoom" role="group" aria-label="Board zoom">' +
-    '<button type="button" class="btn btn--small" disabled>Zoom out</button><span class="board__zoom-level">100%</span><button type="button" class="btn btn--small" disabled>Zoom in</button></div>' +
-    '<div class="board__scroll">' +
-    `<svg class="board__svg" viewBox="0 0 ${extent} ${extent}" role="img" aria-label="${escapeHtml(`${game.event_name} board`)}">${boardSvg(game)}</svg></div>` +
-    `<figcaption class="board-info"><span class="board-info__text" elementtiming="first-drawing">${BOARD_INFO_DEFAULT}</span></figcaption></figure></div></section></div></div>` +
+    '<div class="game-board__frame">' +
+    boardHtml(game) +
+    '</div></section></div></div>' +
     '</div></main></div>'
   );
 }

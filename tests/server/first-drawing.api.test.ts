@@ -76,10 +76,17 @@ describe.each(backends())('the spectator page first drawing (%s)', (backend) => 
     expect(html).toContain('<span class="board-info__text" elementtiming="first-drawing">Click a square to see its task or challenge.</span>');
     expect(html).toContain('<span class="game-header__size">Board: 225 squares (15x15)</span>');
     expect(html).toContain('<p class="roll-strip__text">No roll yet.</p>');
-    // Its buttons (zoom, sound) do nothing until the app takes over.
+    // Its buttons (zoom, sound) do nothing until the app takes over; no square is a button yet.
     const buttons = html.match(/<button\b[^>]*>/g) ?? [];
     expect(buttons).toHaveLength(3);
-    for (const b of buttons) expect(b).toMatch(/ disabled>$/);
+    for (const b of buttons) expect(b).toMatch(/ disabled(="")?>$/);
+    expect(html).not.toContain('role="button"');
+    // It is the app's board (BoardView, drawn by React's server renderer) without the attributes
+    // the app's board is found by, so nothing finds the drawing in the app's place.
+    expect(html).toContain('<figure class="board"><div class="board__zoom" role="group" aria-label="Board zoom">');
+    expect(html).not.toMatch(/data-(square|team|position|testid)=/);
+    // No inline style attribute (the page's CSP allows none).
+    expect(html.slice(html.indexOf('data-first-drawing'), html.indexOf('<div id="root"'))).not.toMatch(/\sstyle=/);
     // The only script outside the template is the boot entry; the app's script waits in the template.
     const template = /<template id="after-first-paint">([\s\S]*?)<\/template>/.exec(html);
     expect(template).not.toBeNull();
@@ -105,11 +112,11 @@ describe.each(backends())('the spectator page first drawing (%s)', (backend) => 
     expect(drawing).not.toContain('<script>alert');
     expect(drawing).not.toContain('<img');
     expect(drawing).not.toContain('onerror=alert(1)>');
-    const event = '&#60;script&#62;alert(&#34;e&#34;)&#60;/script&#62; &#38; &#39;co&#39;';
+    const event = '&lt;script&gt;alert(&quot;e&quot;)&lt;/script&gt; &amp; &#x27;co&#x27;';
     expect(drawing).toContain(`<h1 class="game-header__name">${event}</h1>`);
     expect(drawing).toContain(`<li class="breadcrumb__item" aria-current="page">${event}</li>`);
     expect(drawing).toContain(`aria-label="${event} board"`);
-    expect(drawing).toContain('<title>&#60;img src=x onerror=alert(1)&#62;: square 1</title>');
+    expect(drawing).toContain('<title>&lt;img src=x onerror=alert(1)&gt;: square 1</title>');
     expect(drawing).toContain(`<p class="game-header__clan muted">Socket Clan draw-${backend}</p>`);
 
     // The roll strip names the team of the newest roll.
@@ -121,7 +128,7 @@ describe.each(backends())('the spectator page first drawing (%s)', (backend) => 
       red.close();
     }
     const after = (await page(`${suite.url}/games/spectate/${game.gameId}`)).html;
-    expect(after).toMatch(/<p class="roll-strip__text">&#60;img src=x onerror=alert\(1\)&#62; rolled a [1-6]<\/p>/);
+    expect(after).toMatch(/<p class="roll-strip__text">&lt;img src=x onerror=alert\(1\)&gt; rolled a [1-6]<\/p>/);
     expect(after).not.toContain('<img');
   });
 

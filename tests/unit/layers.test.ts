@@ -28,7 +28,10 @@ const RULES: IFlattenedRuleSet = {
     forbid('contract-imports-no-upper-layer', { path: '^contract/' }, { path: '^(machines|src|server)/' }),
     forbid('machines-import-no-app-or-server', { path: '^machines/' }, { path: '^(src|server)/' }),
     forbid('src-imports-no-server', { path: '^src/' }, { path: '^server/' }),
-    forbid('server-imports-no-client', { path: '^server/' }, { path: '^(src|machines)/' }),
+    // The one exception: the spectator page's first drawing is the app's board (BoardView) rendered
+    // by React's server renderer (docs/architecture.md §2).
+    forbid('server-imports-no-client', { path: '^server/', pathNot: '^server/http/firstDrawing\\.ts$' }, { path: '^(src|machines)/' }),
+    forbid('first-drawing-imports-only-the-board', { path: '^server/http/firstDrawing\\.ts$' }, { path: '^(src|machines)/', pathNot: '^src/features/board/BoardView\\.tsx$' }),
     forbid('shared-src-imports-no-feature-nor-roof', { path: '^src/(base|ui|api|realtime)/' }, { path: '^src/(features|app)/' }),
     forbid('roof-reaches-features-through-routes', { path: '^src/app/', pathNot: '^src/app/routes\\.tsx$' }, { path: '^src/features/' }),
     forbid('features-import-no-roof', { path: '^src/features/' }, { path: '^src/app/' }),

@@ -66,6 +66,16 @@ export interface BoardViewProps {
   motion?: PawnMotion | null;
   /** Called once every square, snake, ladder and pawn is drawn (after the last drawing step). */
   onDrawn?: () => void;
+  /**
+   * Drawn whole in the first render and for the eye only, as the server's first drawing of a
+   * spectator page renders it (server/http/firstDrawing.ts, react-dom/server; docs/client.md §9
+   * "First drawing"): every row at once, no task text and no squares' names or titles (the page's
+   * HTML stays small), no square focusable, the zoom buttons disabled, pawns placed by a transform
+   * attribute (the page's CSP allows no style attribute), none of the data attributes the app's
+   * board is found by, and the info text named `first-drawing` for element timing (src/boot.ts
+   * starts the app once it is painted).
+   */
+  still?: boolean;
 }
 
 /** Board zoom: 100% (fits the width) up to 300% in steps of 50%; the zoomed board scrolls. */
@@ -93,7 +103,7 @@ const SQUARES_PER_STEP = 30;
  * to larger numbers; Zoom in / Zoom out buttons (100% to 300%) enlarge it inside a scrolling
  * frame (besides the browser's own pinch zoom).
  */
-export const BoardView = memo(function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board', motion = null, onDrawn }: BoardViewProps) {
+export const BoardView = memo(function BoardView({ boardSize, squares, connections, teams = [], compact = false, label = 'Game board', motion = null, onDrawn, still = false }: BoardViewProps) {
   const uid = useId();
   // The first render draws the frame only (zoom buttons, the empty board, the info box); the
   // squares and their labels follow a few rows at a time from the bottom, each step a transition
@@ -103,7 +113,7 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
   // the same as in one step.
   const side = boardSide(boardSize);
   const rowsPerStep = Math.max(1, Math.round(SQUARES_PER_STEP / side));
-  const [drawnRows, setDrawnRows] = useState(0);
+  const [drawnRows, setDrawnRows] = useState(still ? side : 0);
   useEffect(() => {
     if (drawnRows < side) startTransition(() => setDrawnRows((rows) => Math.min(side, rows + rowsPerStep)));
   }, [drawnRows, side, rowsPerStep]);
@@ -173,7 +183,7 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
       const tier = kind === 'task' ? s?.task_difficulty ?? null : null;
       const description = s?.task_description ?? '';
       // A task square's text: its task, 'Unassigned' for a tier without one; the rest show none.
-      const text = kind !== 'task' || compact ? '' : description && !isSpecialDescription(description) ? description : tier ? 'Unassigned' : '';
+      const text = kind !== 'task' || compact || still ? '' : description && !isSpecialDescription(description) ? description : tier ? 'Unassigned' : '';
       const infoText = squareInfoText(square, drawn, description);
       const className = ['board__cell', `board__cell--${kind}`, tier ? `board__cell--${tier.toLowerCase()}` : '', selectedSquare === square ? 'board__cell--selected' : '']
         .filter(Boolean)
@@ -183,10 +193,10 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
           key={square}
           square={square}
           className={className}
-          focusable={square === focusable}
+          focusable={!still && square === focusable}
           pressed={selectedSquare === square}
-          label={`Square ${square}${tier ? ` (${TIER_LABELS[tier]})` : ''}: ${infoText}`}
-          title={`Square ${square}${tier ? ` · ${TIER_LABELS[tier]}` : ''}: ${infoText}`}
+          label={still ? '' : `Square ${square}${tier ? ` (${TIER_LABELS[tier]})` : ''}: ${infoText}`}
+          title={still ? '' : `Square ${square}${tier ? ` · ${TIER_LABELS[tier]}` : ''}: ${infoText}`}
           x={o.x}
           y={o.y}
         />,
@@ -210,7 +220,7 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
       ),
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the handlers read boardSize and state setters only
-  }, [drawnUpTo, boardSize, bySquare, starts, drawn, selectedSquare, focusable, compact]);
+  }, [drawnUpTo, boardSize, bySquare, starts, drawn, selectedSquare, focusable, compact, still]);
   const links = useMemo(
     () => (
       <g className="board__links" aria-hidden="true">
@@ -218,11 +228,11 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
           <Ladder key={`l${c.start}-${c.end}`} from={cellCenter(c.start, boardSize)} to={cellCenter(c.end, boardSize)} />
         ))}
         {full && drawn.filter((c) => c.type === 'snake').map((c) => (
-          <Snake key={`s${c.start}-${c.end}`} id={`${uid}-s${c.start}`} head={cellCenter(c.start, boardSize)} tail={cellCenter(c.end, boardSize)} />
+          <Snake key={`s${c.start}-${c.end}`} id={still ? '' : `${uid}-s${c.start}`} head={cellCenter(c.start, boardSize)} tail={cellCenter(c.end, boardSize)} />
         ))}
       </g>
     ),
-    [full, drawn, boardSize, uid],
+    [full, drawn, boardSize, uid, still],
   );
 
   const teamsBySquare = new Map<number, BoardViewTeam[]>();
@@ -256,10 +266,12 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
     const offsets = pawnOffsets(here.length);
     const r = pawnRadius(here.length);
     here.forEach((t, i) => {
-      const style: CSSProperties = { transform: `translate(${c.x + offsets[i].x}px, ${c.y + offsets[i].y}px)` };
+      const x = c.x + offsets[i].x;
+      const y = c.y + offsets[i].y;
+      const place = still ? { transform: `translate(${x} ${y})` } : { style: { transform: `translate(${x}px, ${y}px)` } as CSSProperties, 'data-team': t.team_id, 'data-position': square };
       const walking = motion !== null && motion.team_id === t.team_id;
       pawns.push(
-        <g key={t.team_id} className={walking ? 'board__pawn board__pawn--walking' : 'board__pawn'} style={style} data-team={t.team_id} data-position={square} data-moving={walking ? 'walking' : undefined}>
+        <g key={t.team_id} className={walking ? 'board__pawn board__pawn--walking' : 'board__pawn'} {...place} data-moving={walking ? 'walking' : undefined}>
           <title>{`${t.team_name}: square ${square}`}</title>
           {pawnBody(t, r)}
         </g>,
@@ -271,11 +283,11 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
     <figure className={compact ? 'board board--compact' : 'board'}>
       {!compact && (
         <div className="board__zoom" role="group" aria-label="Board zoom">
-          <button type="button" className="btn btn--small" onClick={() => setZoom((z) => Math.max(ZOOM_MIN, z - ZOOM_STEP))} disabled={zoom <= ZOOM_MIN}>
+          <button type="button" className="btn btn--small" onClick={() => setZoom((z) => Math.max(ZOOM_MIN, z - ZOOM_STEP))} disabled={still || zoom <= ZOOM_MIN}>
             Zoom out
           </button>
-          <span className="board__zoom-level" data-testid="board-zoom">{Math.round(zoom * 100)}%</span>
-          <button type="button" className="btn btn--small" onClick={() => setZoom((z) => Math.min(ZOOM_MAX, z + ZOOM_STEP))} disabled={zoom >= ZOOM_MAX}>
+          <span className="board__zoom-level" data-testid={still ? undefined : 'board-zoom'}>{Math.round(zoom * 100)}%</span>
+          <button type="button" className="btn btn--small" onClick={() => setZoom((z) => Math.min(ZOOM_MAX, z + ZOOM_STEP))} disabled={still || zoom >= ZOOM_MAX}>
             Zoom in
           </button>
         </div>
@@ -299,7 +311,7 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
       </div>
       <figcaption className="board-info" aria-live="polite">
         {selectedSquare !== null && <span className="board-info__square">Square {selectedSquare}</span>}
-        <span className="board-info__text">{info}</span>
+        <span className="board-info__text" {...(still ? { elementtiming: 'first-drawing' } : {})}>{info}</span>
       </figcaption>
     </figure>
   );
@@ -312,14 +324,15 @@ function squareOf(target: EventTarget): number | null {
 }
 
 /**
- * One square's button (the bottom layer): its tier tint, selection, accessible name and <title>.
+ * One square's button (the bottom layer): its tier tint, selection, accessible name and <title>;
+ * a plain group with neither when `label` is '' (BoardView's still drawing).
  * Primitive props only, so BoardView's next drawing step or a new game object leaves an unchanged
  * square alone (memo). Clicks, keys and focus are handled on the squares' group.
  */
 const SquareCell = memo(function SquareCell(props: { square: number; className: string; focusable: boolean; pressed: boolean; label: string; title: string; x: number; y: number }) {
   return (
-    <g className={props.className} data-square={props.square} role="button" tabIndex={props.focusable ? 0 : -1} aria-pressed={props.pressed} aria-label={props.label}>
-      <title>{props.title}</title>
+    <g className={props.className} {...(props.label ? { 'data-square': props.square, role: 'button', tabIndex: props.focusable ? 0 : -1, 'aria-pressed': props.pressed, 'aria-label': props.label } : {})}>
+      {props.title && <title>{props.title}</title>}
       <rect className="board__square" x={props.x + 2} y={props.y + 2} width={CELL - 4} height={CELL - 4} rx={8} />
     </g>
   );
@@ -359,7 +372,7 @@ function Snake({ head, tail, id }: { head: Point; tail: Point; id: string }) {
   const d = snakePath(head, tail);
   const angle = headAngle(head, tail);
   return (
-    <g className="board__snake" data-id={id}>
+    <g className="board__snake" data-id={id || undefined}>
       <path className="board__snake-outline" d={d} />
       <path className="board__snake-body" d={d} />
       <path className="board__snake-stripe" d={d} />
