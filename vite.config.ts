@@ -54,7 +54,7 @@ const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles
  * gameShared chunk.
  */
 const GAME_CONTRACT =
-  /\/(contract\/(gameApi|submission|dink|game\/(dice|relief|reliefView|generate|settings|validate|boardShape|random))\.ts|src\/api\/publicGame\.ts|src\/ui\/NotFoundPage\.|node_modules\/pure-rand\/)/;
+  /\/(contract\/(gameApi|submission|dink|duration|game\/(dice|relief|reliefView|generate|settings|validate|boardShape|random))\.ts|src\/api\/publicGame\.ts|src\/ui\/NotFoundPage\.|node_modules\/pure-rand\/)/;
 /**
  * React (its DOM renderer, scheduler and JSX runtime) in one chunk, the app's first step
  * (src/main.tsx), and the few small modules the app's first screens share with the lazy pages in
