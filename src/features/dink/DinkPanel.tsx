@@ -15,6 +15,7 @@ import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { latestCall, useLatest } from '../game/latest';
 import { DINK_OUTCOME_TEXT, DINK_OUTCOME_TONE, DINK_TYPE_LABELS } from './dinkTexts';
+import { DataTable } from '../../ui/DataTable';
 
 /** The Dink calls of the panel (docs/server.md §13) and the clipboard, replaceable in tests. */
 export interface DinkEffects {
@@ -236,24 +237,11 @@ function RecentPosts({ posts }: { posts: PostsRef }) {
       {error && <Notice tone="error" testId="dink-posts-error">{error}</Notice>}
       {loaded && items.length === 0 && <p className="muted" data-testid="dink-posts-empty">No posts from Dink yet.</p>}
       {items.length > 0 && (
-        <div className="table-scroll">
-          <table className="table dink-posts cards-sm">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Player</th>
-                <th scope="col">Type</th>
-                <th scope="col">Summary</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((p, i) => (
-                <PostRow key={`${p.at}-${i}`} post={p} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable className="table dink-posts cards-sm" columns={['Time', 'Player', 'Type', 'Summary', 'Outcome']}>
+          {items.map((p, i) => (
+            <PostRow key={`${p.at}-${i}`} post={p} />
+          ))}
+        </DataTable>
       )}
     </section>
   );
@@ -306,34 +294,21 @@ function PinnedAccounts({ accounts, onClear }: { accounts: AccountsRef; onClear:
       {error && <Notice tone="error" testId="dink-accounts-error">{error}</Notice>}
       {loaded && items.length === 0 && <p className="muted" data-testid="dink-accounts-empty">{PINNED_TEXTS.empty}</p>}
       {items.length > 0 && (
-        <div className="table-scroll">
-          <table className="table dink-accounts cards-sm">
-            <thead>
-              <tr>
-                <th scope="col">IGN</th>
-                <th scope="col">Account</th>
-                <th scope="col">Pinned</th>
-                <th scope="col">Posts</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((a) => (
-                <tr key={a.ign_id} data-testid="dink-account">
-                  <th scope="row">{a.ign}</th>
-                  <td data-label="Account"><code>{a.account_hash_prefix}</code></td>
-                  <td data-label="Pinned"><time dateTime={a.pinned_at}>{logTime(a.pinned_at)}</time></td>
-                  <td data-label="Posts">{a.posts}</td>
-                  <td data-label="Action">
-                    <button type="button" className="btn btn--small btn--danger" aria-label={`Clear the pin of ${a.ign}`} onClick={() => onClear(a)}>
-                      Clear
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable className="table dink-accounts cards-sm" columns={['IGN', 'Account', 'Pinned', 'Posts', 'Action']}>
+          {items.map((a) => (
+            <tr key={a.ign_id} data-testid="dink-account">
+              <th scope="row">{a.ign}</th>
+              <td data-label="Account"><code>{a.account_hash_prefix}</code></td>
+              <td data-label="Pinned"><time dateTime={a.pinned_at}>{logTime(a.pinned_at)}</time></td>
+              <td data-label="Posts">{a.posts}</td>
+              <td data-label="Action">
+                <button type="button" className="btn btn--small btn--danger" aria-label={`Clear the pin of ${a.ign}`} onClick={() => onClear(a)}>
+                  Clear
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

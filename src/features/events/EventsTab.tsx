@@ -22,6 +22,7 @@ import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type Eve
 import { liveDiscordEffects } from '../discord/DiscordPanel';
 import { liveDinkEffects } from '../dink/DinkPanel';
 import { SignupsView, liveSignupsEffects, type SignupViewer, type SignupsEffects } from '../signups/SignupsView';
+import { DataTable } from '../../ui/DataTable';
 
 /** The calls the Events tab makes (docs/server.md §3), replaceable in tests. */
 export interface EventsEffects {
@@ -221,31 +222,17 @@ function EventList({ clanId, tab, go, isManager, create, edit, remove }: { clanI
       {loading && events.length === 0 ? (
         <Spinner text="Loading events..." />
       ) : (
-        <div className="table-scroll">
-          <table className="table events-table cards-sm" aria-busy={loading}>
-            <thead>
-              <tr>
-                <th scope="col">Event Name</th>
-                <th scope="col">Date &amp; Time</th>
-                <th scope="col">Status</th>
-                <th scope="col">Teams</th>
-                <th scope="col">Game</th>
-                <th scope="col">{isManager ? 'Actions' : 'Sign-ups & Draft'}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.length === 0 && !failed ? (
-                <tr>
-                  <td colSpan={6} className="table__empty">
-                    {past ? 'No past events.' : isManager ? 'No upcoming events. Click "Create New Event" to schedule one.' : 'No upcoming events.'}
-                  </td>
-                </tr>
-              ) : (
-                events.map((e) => <EventRow key={e.id} clanId={clanId} event={e} now={now} go={go} isManager={isManager} edit={edit} remove={remove} />)
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable className="table events-table cards-sm" columns={['Event Name', 'Date & Time', 'Status', 'Teams', 'Game', isManager ? 'Actions' : 'Sign-ups & Draft']} busy={loading}>
+          {events.length === 0 && !failed ? (
+            <tr>
+              <td colSpan={6} className="table__empty">
+                {past ? 'No past events.' : isManager ? 'No upcoming events. Click "Create New Event" to schedule one.' : 'No upcoming events.'}
+              </td>
+            </tr>
+          ) : (
+            events.map((e) => <EventRow key={e.id} clanId={clanId} event={e} now={now} go={go} isManager={isManager} edit={edit} remove={remove} />)
+          )}
+        </DataTable>
       )}
     </div>
   );

@@ -11,6 +11,7 @@ import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { boardSizeText, StatusBadge } from '../play/StatusBadge';
 import { gamePlayPath, resultsPath } from '../../base/paths';
+import { DataTable } from '../../ui/DataTable';
 
 /** Lobby rows grouped by clan and playing IGN, in the server's order (docs/client.md §1). */
 export function groupLobbyGames(games: LobbyGame[]): { key: string; clan: string; ign: string; games: LobbyGame[] }[] {
@@ -79,69 +80,59 @@ function LobbyTable({ title, games, action, empty }: { title: string; games: Lob
   return (
     <section className="panel lobby__section" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
-      <div className="table-scroll">
-        <table className="lobby-table">
-          <thead>
+      <DataTable className="lobby-table" columns={['Game / Event', 'Status', 'Teams & Positions', 'Action']} sections>
+        {games.length === 0 ? (
+          <tbody>
             <tr>
-              <th scope="col">Game / Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Teams &amp; Positions</th>
-              <th scope="col">Action</th>
+              <td colSpan={4} className="table__empty">{empty}</td>
             </tr>
-          </thead>
-          {games.length === 0 ? (
-            <tbody>
-              <tr>
-                <td colSpan={4} className="table__empty">{empty}</td>
+          </tbody>
+        ) : (
+          groupLobbyGames(games).map((group) => (
+            <tbody key={group.key}>
+              <tr className="lobby-table__group">
+                <th colSpan={4} scope="colgroup">
+                  Clan: {group.clan} | Playing As: {group.ign}
+                </th>
               </tr>
-            </tbody>
-          ) : (
-            groupLobbyGames(games).map((group) => (
-              <tbody key={group.key}>
-                <tr className="lobby-table__group">
-                  <th colSpan={4} scope="colgroup">
-                    Clan: {group.clan} | Playing As: {group.ign}
-                  </th>
+              {group.games.map((g) => (
+                <tr key={g.game_id} className="lobby-table__row">
+                  <td data-label="Game / Event">
+                    <span className="lobby-table__event">{g.event_name}</span>
+                    <span className="lobby-table__size">{boardSizeText(g.board_size)}</span>
+                  </td>
+                  <td data-label="Status">
+                    <StatusBadge status={g.status} />
+                  </td>
+                  <td data-label="Teams & Positions">
+                    <ul className="lobby-teams">
+                      {g.teams.map((t) => (
+                        <li key={t.id} className={t.is_mine ? 'lobby-teams__team lobby-teams__team--mine' : 'lobby-teams__team'}>
+                          <span className="team-positions__swatch" style={{ background: t.color || '#cccccc' }} aria-hidden="true" />
+                          <span className="lobby-teams__name">
+                            {t.is_mine && <span className="star" aria-label="Your team">★{'\u00a0'}</span>}
+                            {t.name}
+                          </span>
+                          <span className="lobby-teams__pos">Square {t.current_position}</span>
+                        </li>
+                      ))}
+                      {g.teams.length === 0 && <li className="muted">No teams</li>}
+                    </ul>
+                  </td>
+                  <td data-label="Action" className="lobby-table__action">
+                    <Link
+                      className={action === 'Go To Game' ? 'btn btn--primary btn--small' : 'btn btn--small'}
+                      to={action === 'Go To Game' ? gamePlayPath(g.clan_id, g.event_id, g.game_id) : resultsPath(g.game_id)}
+                    >
+                      {action}
+                    </Link>
+                  </td>
                 </tr>
-                {group.games.map((g) => (
-                  <tr key={g.game_id} className="lobby-table__row">
-                    <td data-label="Game / Event">
-                      <span className="lobby-table__event">{g.event_name}</span>
-                      <span className="lobby-table__size">{boardSizeText(g.board_size)}</span>
-                    </td>
-                    <td data-label="Status">
-                      <StatusBadge status={g.status} />
-                    </td>
-                    <td data-label="Teams & Positions">
-                      <ul className="lobby-teams">
-                        {g.teams.map((t) => (
-                          <li key={t.id} className={t.is_mine ? 'lobby-teams__team lobby-teams__team--mine' : 'lobby-teams__team'}>
-                            <span className="team-positions__swatch" style={{ background: t.color || '#cccccc' }} aria-hidden="true" />
-                            <span className="lobby-teams__name">
-                              {t.is_mine && <span className="star" aria-label="Your team">★{'\u00a0'}</span>}
-                              {t.name}
-                            </span>
-                            <span className="lobby-teams__pos">Square {t.current_position}</span>
-                          </li>
-                        ))}
-                        {g.teams.length === 0 && <li className="muted">No teams</li>}
-                      </ul>
-                    </td>
-                    <td data-label="Action" className="lobby-table__action">
-                      <Link
-                        className={action === 'Go To Game' ? 'btn btn--primary btn--small' : 'btn btn--small'}
-                        to={action === 'Go To Game' ? gamePlayPath(g.clan_id, g.event_id, g.game_id) : resultsPath(g.game_id)}
-                      >
-                        {action}
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            ))
-          )}
-        </table>
-      </div>
+              ))}
+            </tbody>
+          ))
+        )}
+      </DataTable>
     </section>
   );
 }

@@ -21,6 +21,7 @@ import { routeId } from '../play/effects';
 import { resultsEffects, type ResultsEffects } from './effects';
 import { Replay } from './Replay';
 import { ChancesOverGame } from './ChancesOverGame';
+import { TableHead } from '../../ui/TableHead';
 
 const PREVIOUS = { to: '/games/spectate', label: 'Spectate Games' };
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -188,21 +189,9 @@ function StatsPanel({ data }: { data: ResultsData }) {
       </p>
       <div className="stats-box" data-testid="stats-box">
         <table className="data-table stats-table" data-testid="stats-table">
-          <thead>
-            <tr>
-              <th scope="col">Team</th>
-              <th scope="col">Rolls</th>
-              <th scope="col">Reverted</th>
-              <th scope="col">Turns</th>
-              <th scope="col">Sixes</th>
-              <th scope="col">Snakes</th>
-              <th scope="col">Ladders</th>
-              <th scope="col">Median time per square</th>
-              <th scope="col">Longest on a square</th>
-              {withProof && <th scope="col">Median time to approval</th>}
-              {withProof && <th scope="col">Longest time to approval</th>}
-            </tr>
-          </thead>
+          <TableHead
+            columns={['Team', 'Rolls', 'Reverted', 'Turns', 'Sixes', 'Snakes', 'Ladders', 'Median time per square', 'Longest on a square', ...(withProof ? ['Median time to approval', 'Longest time to approval'] : [])]}
+          />
           <tbody>
             {stats.map((s) => (
               <tr key={s.team.team_id} data-team={s.team.name}>

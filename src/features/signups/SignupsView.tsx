@@ -13,6 +13,7 @@ import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { SIGNUP_TEXTS, WOM_METRIC_LABELS, scoreText, signupsStatusText, toggleBody } from './signupTexts';
+import { DataTable } from '../../ui/DataTable';
 
 /** The calls of the Sign-ups view (docs/server.md §16), replaceable in tests. */
 export interface SignupsEffects {
@@ -240,50 +241,35 @@ function SignupTable({
 }) {
   if (signups.length === 0) return <p className="table__empty">{SIGNUP_TEXTS.none}</p>;
   return (
-    <div className="table-scroll">
-      <table className="table data-table signups-table cards-sm" aria-label="Sign-ups">
-        <thead>
-          <tr>
-            <th scope="col">IGN</th>
-            <th scope="col">Member</th>
-            <th scope="col">Would lead</th>
-            <th scope="col">Note</th>
-            <th scope="col">Score</th>
-            <th scope="col">Team</th>
-            <th scope="col">Actions</th>
+    <DataTable className="table data-table signups-table cards-sm" columns={['IGN', 'Member', 'Would lead', 'Note', 'Score', 'Team', 'Actions']} label="Sign-ups">
+      {signups.map((s) => {
+        const canWithdraw = isManager || (s.user_id === viewerId && accepting);
+        return (
+          <tr key={s.id}>
+            <th scope="row">{s.ign}</th>
+            <td data-label="Member">{s.username}</td>
+            <td data-label="Would lead">{s.wants_leader ? 'Yes' : 'No'}</td>
+            <td data-label="Note" className="signups-table__note">{s.note}</td>
+            <td data-label="Score">{scoreText(s)}</td>
+            <td data-label="Team">{s.team_id === null ? 'Free agent' : (s.team_name ?? 'On a team')}</td>
+            <td className="cards-sm__actions">
+              <div className="row">
+                {isManager && (
+                  <button type="button" className="btn btn--small" onClick={() => score.send({ type: 'confirm.open', subject: { id: s.id, ign: s.ign }, draft: { score: s.score === null ? '' : String(s.score) } })}>
+                    Set Score
+                  </button>
+                )}
+                {canWithdraw && (
+                  <button type="button" className="btn btn--small btn--danger" onClick={() => withdraw.send({ type: 'confirm.open', subject: { id: s.id, ign: s.ign } })}>
+                    Withdraw
+                  </button>
+                )}
+              </div>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {signups.map((s) => {
-            const canWithdraw = isManager || (s.user_id === viewerId && accepting);
-            return (
-              <tr key={s.id}>
-                <th scope="row">{s.ign}</th>
-                <td data-label="Member">{s.username}</td>
-                <td data-label="Would lead">{s.wants_leader ? 'Yes' : 'No'}</td>
-                <td data-label="Note" className="signups-table__note">{s.note}</td>
-                <td data-label="Score">{scoreText(s)}</td>
-                <td data-label="Team">{s.team_id === null ? 'Free agent' : (s.team_name ?? 'On a team')}</td>
-                <td className="cards-sm__actions">
-                  <div className="row">
-                    {isManager && (
-                      <button type="button" className="btn btn--small" onClick={() => score.send({ type: 'confirm.open', subject: { id: s.id, ign: s.ign }, draft: { score: s.score === null ? '' : String(s.score) } })}>
-                        Set Score
-                      </button>
-                    )}
-                    {canWithdraw && (
-                      <button type="button" className="btn btn--small btn--danger" onClick={() => withdraw.send({ type: 'confirm.open', subject: { id: s.id, ign: s.ign } })}>
-                        Withdraw
-                      </button>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </DataTable>
   );
 }
 
@@ -363,46 +349,34 @@ function ManagerTools({
               ))}
             </div>
           )}
-          <div className="table-scroll">
-            <table className="table data-table signups-table cards-sm" aria-label="Proposed teams">
-              <thead>
-                <tr>
-                  <th scope="col">Team</th>
-                  <th scope="col">Members</th>
-                  <th scope="col">Leader</th>
-                  <th scope="col">Total</th>
-                </tr>
-              </thead>
-              <tbody>
-                {proposal.teams.map((t, i) => (
-                  <tr key={t.name}>
-                    <th scope="row">
-                      {t.name}
-                      {t.team_id === null ? ' (new)' : ''}
-                    </th>
-                    <td data-label="Members">{t.signup_ids.map((id) => ignOf.get(id) ?? `#${id}`).join(', ')}</td>
-                    <td data-label="Leader">
-                      <select
-                        className="input"
-                        aria-label={SIGNUP_TEXTS.leaderLabel(t.name)}
-                        disabled={applying}
-                        value={t.leader_signup_id === null ? '' : String(t.leader_signup_id)}
-                        onChange={(e) => chart.send({ type: 'balance.leader', team: i, signupId: e.target.value === '' ? null : Number(e.target.value) })}
-                      >
-                        <option value="">{SIGNUP_TEXTS.noLeaderOption}</option>
-                        {t.signup_ids.map((id) => (
-                          <option key={id} value={String(id)}>
-                            {ignOf.get(id) ?? `#${id}`}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td data-label="Total">{t.total_score}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable className="table data-table signups-table cards-sm" columns={['Team', 'Members', 'Leader', 'Total']} label="Proposed teams">
+            {proposal.teams.map((t, i) => (
+              <tr key={t.name}>
+                <th scope="row">
+                  {t.name}
+                  {t.team_id === null ? ' (new)' : ''}
+                </th>
+                <td data-label="Members">{t.signup_ids.map((id) => ignOf.get(id) ?? `#${id}`).join(', ')}</td>
+                <td data-label="Leader">
+                  <select
+                    className="input"
+                    aria-label={SIGNUP_TEXTS.leaderLabel(t.name)}
+                    disabled={applying}
+                    value={t.leader_signup_id === null ? '' : String(t.leader_signup_id)}
+                    onChange={(e) => chart.send({ type: 'balance.leader', team: i, signupId: e.target.value === '' ? null : Number(e.target.value) })}
+                  >
+                    <option value="">{SIGNUP_TEXTS.noLeaderOption}</option>
+                    {t.signup_ids.map((id) => (
+                      <option key={id} value={String(id)}>
+                        {ignOf.get(id) ?? `#${id}`}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td data-label="Total">{t.total_score}</td>
+              </tr>
+            ))}
+          </DataTable>
           <div className="row">
             <button type="button" className="btn btn--primary" disabled={applying} onClick={() => chart.send({ type: 'balance.apply' })}>
               {applying ? 'Applying...' : 'Apply'}

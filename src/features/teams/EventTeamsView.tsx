@@ -13,6 +13,7 @@ import { TeamFormFields, teamNameBlank, validateTeamDraft } from './TeamFormFiel
 import { TeamMemberManager } from './TeamMemberManager';
 import { displayColor, editTeamDraft, newTeamDraft, teamBody, type TeamDraft } from './teamForm';
 import { liveTeamsEffects, type TeamsEffects } from './teamsEffects';
+import { DataTable } from '../../ui/DataTable';
 
 type ListRef = ReturnType<typeof useActorRef<typeof teamListMachine>>;
 
@@ -127,38 +128,26 @@ function TeamTable({
         </div>
       )}
       {!failed && (
-        <div className="table-scroll">
-          <table className="table teams-table cards-sm">
-            <thead>
-              <tr>
-                <th scope="col">Team Name</th>
-                <th scope="col">Size</th>
-                <th scope="col">Manage</th>
-                <th scope="col">Edit/Delete</th>
-              </tr>
-            </thead>
-            <tbody>
-              {teams.length === 0 ? (
-                <tr>
-                  <td colSpan={4} className="table__empty">No teams created for this event. Click "Create New Team" to start!</td>
-                </tr>
-              ) : (
-                teams.map((team) => (
-                  <Fragment key={team.id}>
-                    <TeamRow team={team} open={expanded === team.id} list={list} edit={edit} remove={remove} />
-                    {expanded === team.id && (
-                      <tr className="teams-table__members">
-                        <td colSpan={4} id={`team-${team.id}-members`}>
-                          <TeamMemberManager clanId={clanId} eventId={eventId} team={team} effects={effects} onCountChanged={(count) => list.send({ type: 'team.memberCountChanged', teamId: team.id, count })} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable className="table teams-table cards-sm" columns={['Team Name', 'Size', 'Manage', 'Edit/Delete']}>
+          {teams.length === 0 ? (
+            <tr>
+              <td colSpan={4} className="table__empty">No teams created for this event. Click "Create New Team" to start!</td>
+            </tr>
+          ) : (
+            teams.map((team) => (
+              <Fragment key={team.id}>
+                <TeamRow team={team} open={expanded === team.id} list={list} edit={edit} remove={remove} />
+                {expanded === team.id && (
+                  <tr className="teams-table__members">
+                    <td colSpan={4} id={`team-${team.id}-members`}>
+                      <TeamMemberManager clanId={clanId} eventId={eventId} team={team} effects={effects} onCountChanged={(count) => list.send({ type: 'team.memberCountChanged', teamId: team.id, count })} />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            ))
+          )}
+        </DataTable>
       )}
     </>
   );

@@ -9,6 +9,7 @@ import { FadingNotice, Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import type { TeamsEffects } from './teamsEffects';
 import { IgnCombobox } from './IgnCombobox';
+import { DataTable } from '../../ui/DataTable';
 
 type MembersRef = ReturnType<typeof useActorRef<typeof teamMembersMachine>>;
 
@@ -103,77 +104,68 @@ function MemberTable({ members, onRemove }: { members: MembersRef; onRemove: (m:
   const canAdd = useSelector(members, sel.selectCanAdd);
   const roleSaving = useSelector(members, sel.selectRoleSaving);
   return (
-    <div className="table-scroll">
-      <table className="table member-table cards-sm">
-        <thead>
+    <DataTable className="table member-table cards-sm" columns={['In-game name', 'Role', 'Action']} sections>
+      <tbody>
+        {list.length === 0 ? (
           <tr>
-            <th scope="col">In-game name</th>
-            <th scope="col">Role</th>
-            <th scope="col">Action</th>
+            <td colSpan={3} className="table__empty">This team currently has no members.</td>
           </tr>
-        </thead>
-        <tbody>
-          {list.length === 0 ? (
-            <tr>
-              <td colSpan={3} className="table__empty">This team currently has no members.</td>
+        ) : (
+          list.map((m) => (
+            <tr key={m.id}>
+              <th scope="row">{m.osrs_ign}</th>
+              <td data-label="Role">
+                <select
+                  className="input input--small"
+                  aria-label={`Role of ${m.osrs_ign}`}
+                  value={m.role}
+                  disabled={roleSaving}
+                  onChange={(e) => members.send({ type: 'roleChange.request', memberId: m.id, role: e.target.value as TeamRole })}
+                >
+                  {TEAM_ROLES.map((r) => (
+                    <option key={r} value={r}>{r}</option>
+                  ))}
+                </select>
+              </td>
+              <td data-label="Action">
+                <button type="button" className="btn btn--small btn--danger" aria-label={`Remove ${m.osrs_ign}`} onClick={() => onRemove(m)}>
+                  Remove
+                </button>
+              </td>
             </tr>
-          ) : (
-            list.map((m) => (
-              <tr key={m.id}>
-                <th scope="row">{m.osrs_ign}</th>
-                <td data-label="Role">
-                  <select
-                    className="input input--small"
-                    aria-label={`Role of ${m.osrs_ign}`}
-                    value={m.role}
-                    disabled={roleSaving}
-                    onChange={(e) => members.send({ type: 'roleChange.request', memberId: m.id, role: e.target.value as TeamRole })}
-                  >
-                    {TEAM_ROLES.map((r) => (
-                      <option key={r} value={r}>{r}</option>
-                    ))}
-                  </select>
-                </td>
-                <td data-label="Action">
-                  <button type="button" className="btn btn--small btn--danger" aria-label={`Remove ${m.osrs_ign}`} onClick={() => onRemove(m)}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))
-          )}
-        </tbody>
-        <tfoot>
-          <tr className="member-table__add">
-            <td className="member-table__pick">
-              <IgnCombobox
-                options={eligible}
-                value={selectedIgn}
-                disabled={adding}
-                onChange={(ignId) => members.send({ type: 'add.selectIgn', ignId })}
-              />
-            </td>
-            <td data-label="Role">
-              <select
-                className="input input--small"
-                aria-label="Role for the new member"
-                value={role}
-                disabled={adding}
-                onChange={(e) => members.send({ type: 'add.selectRole', role: e.target.value as TeamRole })}
-              >
-                {TEAM_ROLES.map((r) => (
-                  <option key={r} value={r}>{r}</option>
-                ))}
-              </select>
-            </td>
-            <td className="cards-sm__actions">
-              <button type="button" className="btn btn--small btn--primary" disabled={!canAdd} onClick={() => members.send({ type: 'add.submit' })}>
-                {adding ? 'Adding...' : 'Add'}
-              </button>
-            </td>
-          </tr>
-        </tfoot>
-      </table>
-    </div>
+          ))
+        )}
+      </tbody>
+      <tfoot>
+        <tr className="member-table__add">
+          <td className="member-table__pick">
+            <IgnCombobox
+              options={eligible}
+              value={selectedIgn}
+              disabled={adding}
+              onChange={(ignId) => members.send({ type: 'add.selectIgn', ignId })}
+            />
+          </td>
+          <td data-label="Role">
+            <select
+              className="input input--small"
+              aria-label="Role for the new member"
+              value={role}
+              disabled={adding}
+              onChange={(e) => members.send({ type: 'add.selectRole', role: e.target.value as TeamRole })}
+            >
+              {TEAM_ROLES.map((r) => (
+                <option key={r} value={r}>{r}</option>
+              ))}
+            </select>
+          </td>
+          <td className="cards-sm__actions">
+            <button type="button" className="btn btn--small btn--primary" disabled={!canAdd} onClick={() => members.send({ type: 'add.submit' })}>
+              {adding ? 'Adding...' : 'Add'}
+            </button>
+          </td>
+        </tr>
+      </tfoot>
+    </DataTable>
   );
 }
