@@ -1,20 +1,34 @@
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import { imageKeysOf } from '../submissions/repository';
 import { deleteImages } from '../submissions/service';
 import type { AppEnv } from '../http/context';
-import { pathId, readJson, requireUser } from '../http/context';
+import { requireUser } from '../http/context';
+import { describe, ids, input, named, valid } from '../http/route';
 import { badRequest } from '../errors';
 import { announceSignups } from '../discord/outbox';
 import { requireManager, requireMember } from '../clans/access';
 import { deleteEventCascade, findEvent, insertEvent, listEvents, loadEvent, updateEvent } from './repository';
 import {
   EventBodySchema,
+  EventDeletedAnswerSchema,
+  EventListAnswerSchema,
+  EventSavedAnswerSchema,
   eventDeletedMessage,
   eventScheduledMessage,
   eventTimesError,
   eventUpdatedMessage,
   isPastEvent,
 } from '../../contract/event';
+
+/** The clan id of the path; 400 'Invalid clan id.' when malformed. */
+const CLAN_ID = ids({ clanId: 'clan id' });
+/** The clan and event ids of the path; 400 'Invalid clan id.' / 'Invalid event id.' when malformed. */
+const EVENT_IDS = ids({ clanId: 'clan id', eventId: 'event id' });
+/** GET .../events' query: which events (absent: all); anything but true or false is a 400. */
+const ListQuerySchema = v.object({ past: v.optional(v.picklist(['true', 'false'], "The 'past' parameter must be true or false.")) });
+const EventBody = named('EventBody', EventBodySchema);
+const EventSaved = named('EventSavedAnswer', EventSavedAnswerSchema);
 
 /**
  * Clan events (docs/game-rules.md §12; docs/client.md §6; docs/server.md §3; docs/server.md
@@ -36,67 +50,87 @@ import {
 export function eventRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.get('/clan/:clanId/events', async (c) => {
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    const { db } = c.get('deps');
-    await requireMember(db, clanId, user.id);
-    const past = c.req.query('past');
-    if (past !== undefined && past !== 'true' && past !== 'false') throw badRequest("The 'past' parameter must be true or false.");
-    const now = Date.now();
-    const events = (await listEvents(db, clanId)).filter((e) => past === undefined || isPastEvent(e, now) === (past === 'true'));
-    return c.json({ events });
-  });
+  app.get(
+    '/clan/:clanId/events',
+    describe({ tag: 'events', access: 'member', summary: "The clan's events by start.", answer: named('EventListAnswer', EventListAnswerSchema) }),
+    input('param', CLAN_ID),
+    input('query', ListQuerySchema, { about: { past: 'true: ended events only; false: the rest; absent: all.' } }),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireMember(db, clanId, user.id);
+      const { past } = valid(c, 'query');
+      const now = Date.now();
+      const events = (await listEvents(db, clanId)).filter((e) => past === undefined || isPastEvent(e, now) === (past === 'true'));
+      return c.json({ events });
+    },
+  );
 
-  app.post('/clan/:clanId/events', async (c) => {
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    const { db } = c.get('deps');
-    await requireManager(db, clanId, user.id);
-    const body = await readJson(c, EventBodySchema);
-    const timeError = eventTimesError(body, Date.now());
-    if (timeError) throw badRequest(timeError);
-    const eventId = await insertEvent(db, clanId, body);
-    return c.json({ message: eventScheduledMessage(), event: await loadEvent(db, eventId) });
-  });
+  app.post(
+    '/clan/:clanId/events',
+    describe({ tag: 'events', access: 'manager', summary: 'Schedules an event.', answer: EventSaved }),
+    input('param', CLAN_ID),
+    input('json', EventBody),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const body = valid(c, 'json');
+      const timeError = eventTimesError(body, Date.now());
+      if (timeError) throw badRequest(timeError);
+      const eventId = await insertEvent(db, clanId, body);
+      return c.json({ message: eventScheduledMessage(), event: await loadEvent(db, eventId) });
+    },
+  );
 
-  app.put('/clan/:clanId/events/:eventId', async (c) => {
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    const eventId = pathId(c, 'eventId', 'event id');
-    const { db } = c.get('deps');
-    await requireManager(db, clanId, user.id);
-    const existing = await findEvent(db, clanId, eventId);
-    const body = await readJson(c, EventBodySchema);
-    const timeError = eventTimesError(body, Date.now(), body.start_datetime === existing.start_datetime);
-    if (timeError) throw badRequest(timeError);
-    await db.transaction().execute(async (trx) => {
-      await updateEvent(trx, eventId, body);
-      const wasOpen = existing.signups_open === 1;
-      // A close already announced (its time passed) is not announced again.
-      const closedBefore = wasOpen && existing.signups_close_announced === 1;
-      if (body.signups_open !== undefined && body.signups_open !== wasOpen && !(body.signups_open === false && closedBefore)) {
-        await announceSignups(trx, { id: eventId, name: body.name }, body.signups_open, body.signups_close_at === undefined ? existing.signups_close_at : body.signups_close_at);
-      }
-    });
-    return c.json({ message: eventUpdatedMessage(body.name), event: await loadEvent(db, eventId) });
-  });
+  app.put(
+    '/clan/:clanId/events/:eventId',
+    describe({ tag: 'events', access: 'manager', summary: 'Changes an event.', answer: EventSaved }),
+    input('param', EVENT_IDS),
+    input('json', EventBody),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId, eventId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const existing = await findEvent(db, clanId, eventId);
+      const body = valid(c, 'json');
+      const timeError = eventTimesError(body, Date.now(), body.start_datetime === existing.start_datetime);
+      if (timeError) throw badRequest(timeError);
+      await db.transaction().execute(async (trx) => {
+        await updateEvent(trx, eventId, body);
+        const wasOpen = existing.signups_open === 1;
+        // A close already announced (its time passed) is not announced again.
+        const closedBefore = wasOpen && existing.signups_close_announced === 1;
+        if (body.signups_open !== undefined && body.signups_open !== wasOpen && !(body.signups_open === false && closedBefore)) {
+          await announceSignups(trx, { id: eventId, name: body.name }, body.signups_open, body.signups_close_at === undefined ? existing.signups_close_at : body.signups_close_at);
+        }
+      });
+      return c.json({ message: eventUpdatedMessage(body.name), event: await loadEvent(db, eventId) });
+    },
+  );
 
-  app.delete('/clan/:clanId/events/:eventId', async (c) => {
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    const eventId = pathId(c, 'eventId', 'event id');
-    const { db } = c.get('deps');
-    await requireManager(db, clanId, user.id);
-    const { name, imageKeys } = await db.transaction().execute(async (trx) => {
-      const event = await findEvent(trx, clanId, eventId);
-      const keys = await imageKeysOf(trx, { eventId });
-      await deleteEventCascade(trx, eventId);
-      return { name: event.name, imageKeys: keys };
-    });
-    await deleteImages(c.get('deps'), imageKeys);
-    return c.json({ message: eventDeletedMessage(name) });
-  });
+  app.delete(
+    '/clan/:clanId/events/:eventId',
+    describe({ tag: 'events', access: 'manager', summary: 'Deletes an event with its teams and game.', answer: named('EventDeletedAnswer', EventDeletedAnswerSchema) }),
+    input('param', EVENT_IDS),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId, eventId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const { name, imageKeys } = await db.transaction().execute(async (trx) => {
+        const event = await findEvent(trx, clanId, eventId);
+        const keys = await imageKeysOf(trx, { eventId });
+        await deleteEventCascade(trx, eventId);
+        return { name: event.name, imageKeys: keys };
+      });
+      await deleteImages(c.get('deps'), imageKeys);
+      return c.json({ message: eventDeletedMessage(name) });
+    },
+  );
 
   return app;
 }

@@ -2,11 +2,11 @@ import { Hono, type Context } from 'hono';
 import { routeBodyLimit } from '../http/bodyLimit';
 import { uploadGate } from '../http/uploads';
 import type { AppEnv } from '../http/context';
-import { pathId, readJson, requireUser } from '../http/context';
-import { badRequest, conflict, forbidden } from '../errors';
+import { requireUser } from '../http/context';
+import { describe, ids, input, named, valid } from '../http/route';
+import { conflict, forbidden } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
 import { uniqueOrConflict } from '../db/uniqueKey';
-import * as v from 'valibot';
 import { countClanTasks, deleteClanTasks, deleteTask, findTask, insertTask, listClanTasks, listTaskPage, lockClanPool, sameTask, updateTask } from './repository';
 import { importTaskCsv, readCsvUpload } from './service';
 import {
@@ -16,20 +16,30 @@ import {
   TASK_POOL_FULL,
   TASK_POOL_MAX,
   TASKS_CLEARED,
+  CsvUploadAnswerSchema,
+  TaskAnswerSchema,
   TaskBodySchema,
+  TaskDeletedAnswerSchema,
+  TaskListAnswerSchema,
+  TaskPageAnswerSchema,
   TaskPageQuerySchema,
+  TasksClearedAnswerSchema,
 } from '../../contract/task';
-import { firstIssueMessage } from '../../contract/common';
 import { isManagerRole } from '../../contract/user';
+
+/** The path ids: 400 'Invalid clan id.' / 'Invalid task id.' when malformed. */
+const CLAN_ID = ids({ clanId: 'clan id' });
+const TASK_IDS = ids({ clanId: 'clan id', taskId: 'task id' });
+const TaskBody = named('TaskBody', TaskBodySchema);
+const TaskAnswer = named('TaskAnswer', TaskAnswerSchema);
 
 /**
  * The path's task for a manager of the path's clan, checked in this order: 401 signed out, 400
  * bad ids, 404 missing clan / 403 non-manager, 404 'Task ID {id} not found.' (also another clan's).
  */
-async function managedTask(c: Context<AppEnv>) {
+async function managedTask(c: Context<AppEnv, string, { out: { param: { clanId: number; taskId: number } } }>) {
   const user = requireUser(c);
-  const clanId = pathId(c, 'clanId', 'clan id');
-  const taskId = pathId(c, 'taskId', 'task id');
+  const { clanId, taskId } = valid(c, 'param');
   const { db } = c.get('deps');
   await requireManager(db, clanId, user.id);
   await findTask(db, clanId, taskId);
@@ -63,28 +73,44 @@ const MULTIPART_SLACK = 16 * 1024;
 export function taskRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.get('/tasks', async (c) => {
-    const user = requireUser(c);
-    const { db, dialect } = c.get('deps');
-    const roles = await db.selectFrom('clan_memberships').select('role').where('user_id', '=', user.id).execute();
-    if (!roles.some((r) => isManagerRole(r.role))) throw forbidden('Permission denied. Only clan Owners and Admins can see other clans\' tasks.');
-    const query = v.safeParse(TaskPageQuerySchema, c.req.query());
-    if (!query.success) throw badRequest(firstIssueMessage(query.issues) || 'Invalid query.');
-    return c.json(await listTaskPage(db, dialect, query.output));
-  });
+  app.get(
+    '/tasks',
+    describe({ tag: 'tasks', access: 'signed-in', summary: "One page of every clan's tasks (managers of at least one clan).", answer: named('TaskPageAnswer', TaskPageAnswerSchema) }),
+    input('query', TaskPageQuerySchema, {
+      about: {
+        limit: 'Page size, default 100, at most 500 (larger gives 500).',
+        offset: 'Tasks to skip, default 0.',
+        q: 'A case-insensitive substring of the description or the clan name.',
+      },
+    }),
+    async (c) => {
+      const user = requireUser(c);
+      const { db, dialect } = c.get('deps');
+      const roles = await db.selectFrom('clan_memberships').select('role').where('user_id', '=', user.id).execute();
+      if (!roles.some((r) => isManagerRole(r.role))) throw forbidden('Permission denied. Only clan Owners and Admins can see other clans\' tasks.');
+      return c.json(await listTaskPage(db, dialect, valid(c, 'query')));
+    },
+  );
 
   app.post(
     '/clan/:clanId/tasks/upload_csv',
+    describe({
+      tag: 'tasks', access: 'manager',
+      summary: 'Imports tasks from a CSV file (description,difficulty); 413 over 1 MiB; 503 with Retry-After after 10 s waiting for an upload slot.',
+      multipart: { fields: { file: { type: 'string', contentMediaType: 'text/csv', description: 'The CSV file, at most 1 MiB.' } }, required: ['file'] },
+      answer: named('CsvUploadAnswer', CsvUploadAnswerSchema),
+    }),
+    input('param', CLAN_ID),
     async (c, next) => {
       const user = requireUser(c);
-      const clanId = pathId(c, 'clanId', 'clan id');
+      const { clanId } = valid(c, 'param');
       await requireManager(c.get('deps').db, clanId, user.id);
       await next();
     },
     uploadGate(CSV_MAX_BYTES + MULTIPART_SLACK),
     routeBodyLimit(CSV_MAX_BYTES + MULTIPART_SLACK, CSV_TOO_LARGE),
     async (c) => {
-      const clanId = pathId(c, 'clanId', 'clan id');
+      const { clanId } = valid(c, 'param');
       const text = await readCsvUpload(c);
       const { db, dialect } = c.get('deps');
       const answer = await db.transaction().execute((trx) => importTaskCsv(trx, dialect, clanId, text));
@@ -92,51 +118,78 @@ export function taskRoutes(): Hono<AppEnv> {
     },
   );
 
-  app.get('/clan/:clanId/tasks', async (c) => {
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    const { db } = c.get('deps');
-    await requireMember(db, clanId, user.id);
-    return c.json({ tasks: await listClanTasks(db, clanId) });
-  });
+  app.get(
+    '/clan/:clanId/tasks',
+    describe({ tag: 'tasks', access: 'member', summary: "The clan's task pool by tier, then description.", answer: named('TaskListAnswer', TaskListAnswerSchema) }),
+    input('param', CLAN_ID),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireMember(db, clanId, user.id);
+      return c.json({ tasks: await listClanTasks(db, clanId) });
+    },
+  );
 
-  app.post('/clan/:clanId/tasks', async (c) => {
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    const { db } = c.get('deps');
-    await requireManager(db, clanId, user.id);
-    const body = await readJson(c, TaskBodySchema);
-    const taskId = await db.transaction().execute(async (trx) => {
-      await lockClanPool(trx, c.get('deps').dialect, clanId);
-      if ((await countClanTasks(trx, clanId)) >= TASK_POOL_MAX) throw conflict(TASK_POOL_FULL);
-      return insertTask(trx, clanId, body);
-    });
-    if (taskId === null) throw conflict(TASK_DUPLICATE);
-    return c.json({ task: await findTask(db, clanId, taskId) });
-  });
+  app.post(
+    '/clan/:clanId/tasks',
+    describe({ tag: 'tasks', access: 'manager', summary: 'Adds a task (409 for a duplicate or a full pool of 5,000).', answer: TaskAnswer }),
+    input('param', CLAN_ID),
+    input('json', TaskBody),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const body = valid(c, 'json');
+      const taskId = await db.transaction().execute(async (trx) => {
+        await lockClanPool(trx, c.get('deps').dialect, clanId);
+        if ((await countClanTasks(trx, clanId)) >= TASK_POOL_MAX) throw conflict(TASK_POOL_FULL);
+        return insertTask(trx, clanId, body);
+      });
+      if (taskId === null) throw conflict(TASK_DUPLICATE);
+      return c.json({ task: await findTask(db, clanId, taskId) });
+    },
+  );
 
-  app.delete('/clan/:clanId/tasks', async (c) => {
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    const { db } = c.get('deps');
-    await requireManager(db, clanId, user.id);
-    const deleted = await deleteClanTasks(db, clanId);
-    return c.json({ ok: true as const, deleted_count: deleted, message: TASKS_CLEARED });
-  });
+  app.delete(
+    '/clan/:clanId/tasks',
+    describe({ tag: 'tasks', access: 'manager', summary: "Clears the clan's task pool.", answer: named('TasksClearedAnswer', TasksClearedAnswerSchema) }),
+    input('param', CLAN_ID),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireManager(db, clanId, user.id);
+      const deleted = await deleteClanTasks(db, clanId);
+      return c.json({ ok: true as const, deleted_count: deleted, message: TASKS_CLEARED });
+    },
+  );
 
-  app.put('/clan/:clanId/tasks/:taskId', async (c) => {
-    const { db, clanId, taskId } = await managedTask(c);
-    const body = await readJson(c, TaskBodySchema);
-    if (await sameTask(db, clanId, body.description, body.difficulty, taskId)) throw conflict(TASK_DUPLICATE);
-    await uniqueOrConflict(TASK_DUPLICATE, () => updateTask(db, taskId, body.description, body.difficulty, body.auto_rule));
-    return c.json({ task: await findTask(db, clanId, taskId) });
-  });
+  app.put(
+    '/clan/:clanId/tasks/:taskId',
+    describe({ tag: 'tasks', access: 'manager', summary: 'Changes a task.', answer: TaskAnswer }),
+    input('param', TASK_IDS),
+    input('json', TaskBody),
+    async (c) => {
+      const { db, clanId, taskId } = await managedTask(c);
+      const body = valid(c, 'json');
+      if (await sameTask(db, clanId, body.description, body.difficulty, taskId)) throw conflict(TASK_DUPLICATE);
+      await uniqueOrConflict(TASK_DUPLICATE, () => updateTask(db, taskId, body.description, body.difficulty, body.auto_rule));
+      return c.json({ task: await findTask(db, clanId, taskId) });
+    },
+  );
 
-  app.delete('/clan/:clanId/tasks/:taskId', async (c) => {
-    const { db, taskId } = await managedTask(c);
-    await deleteTask(db, taskId);
-    return c.json({ ok: true as const });
-  });
+  app.delete(
+    '/clan/:clanId/tasks/:taskId',
+    describe({ tag: 'tasks', access: 'manager', summary: 'Deletes a task.', answer: named('TaskDeletedAnswer', TaskDeletedAnswerSchema) }),
+    input('param', TASK_IDS),
+    async (c) => {
+      const { db, taskId } = await managedTask(c);
+      await deleteTask(db, taskId);
+      return c.json({ ok: true as const });
+    },
+  );
 
   return app;
 }

@@ -3,7 +3,8 @@ import { imageKeysOf } from '../submissions/repository';
 import { deleteImages } from '../submissions/service';
 import type { AppEnv } from '../http/context';
 import type { Db } from '../db/schema';
-import { pathId, readJson, requireUser } from '../http/context';
+import { requireUser } from '../http/context';
+import { describe, ids, input, named, valid } from '../http/route';
 import { badRequest, conflict, notFound } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
 import { lockEvent } from '../db/locks';
@@ -31,7 +32,13 @@ import {
 import { broadcastTeamChange } from './service';
 import {
   AddTeamMemberBodySchema,
+  TeamAnswerSchema,
   TeamBodySchema,
+  TeamDeletedAnswerSchema,
+  TeamListAnswerSchema,
+  TeamMemberAnswerSchema,
+  TeamMemberRemovedAnswerSchema,
+  TeamMembersAnswerSchema,
   UpdateTeamMemberBodySchema,
   teamCreatedMessage,
   teamDeletedMessage,
@@ -41,17 +48,26 @@ import {
   teamUpdatedMessage,
 } from '../../contract/team';
 
+/** The path ids of the team routes: 400 'Invalid clan id.', 'Invalid event id.', 'Invalid team id.', 'Invalid team member id.'. */
+const EVENT_IDS = ids({ clanId: 'clan id', eventId: 'event id' });
+const TEAM_IDS = ids({ clanId: 'clan id', eventId: 'event id', teamId: 'team id' });
+const TEAM_MEMBER_IDS = ids({ clanId: 'clan id', eventId: 'event id', teamId: 'team id', memberId: 'team member id' });
+
+/** The ids a team route's path holds (input('param', ...) of EVENT_IDS, TEAM_IDS or TEAM_MEMBER_IDS). */
+type ScopeContext = Context<AppEnv, string, { out: { param: { clanId: number; eventId: number; teamId?: number; memberId?: number } } }>;
+
+const TeamBody = named('TeamBody', TeamBodySchema);
+const TeamAnswer = named('TeamAnswer', TeamAnswerSchema);
+const TeamMemberAnswer = named('TeamMemberAnswer', TeamMemberAnswerSchema);
+
 /**
  * The signed-in user, the path's clan and event, checked: 401 signed out, 400 bad ids, 404 missing
  * clan, 403 non-member (or non-manager when `manager`), 404 'Event ID {id} not found.' for an
  * event of another clan.
  */
-async function eventScope(c: Context<AppEnv>, manager: boolean) {
+async function eventScope(c: ScopeContext, manager: boolean) {
   const user = requireUser(c);
-  const clanId = pathId(c, 'clanId', 'clan id');
-  const eventId = pathId(c, 'eventId', 'event id');
-  const teamId = c.req.param('teamId') === undefined ? null : pathId(c, 'teamId', 'team id');
-  const memberId = c.req.param('memberId') === undefined ? null : pathId(c, 'memberId', 'team member id');
+  const { clanId, eventId, teamId = null, memberId = null } = valid(c, 'param');
   const { db } = c.get('deps');
   await (manager ? requireManager : requireMember)(db, clanId, user.id);
   const event = await findEvent(db, clanId, eventId);
@@ -59,7 +75,7 @@ async function eventScope(c: Context<AppEnv>, manager: boolean) {
 }
 
 /** As eventScope, plus the path's team of that event (404 'Team ID {id} not found.' otherwise). */
-async function teamScope(c: Context<AppEnv>, manager: boolean) {
+async function teamScope(c: ScopeContext, manager: boolean) {
   const scope = await eventScope(c, manager);
   const team = await findTeam(c.get('deps').db, scope.eventId, scope.teamId as number);
   return { ...scope, team };
@@ -88,100 +104,144 @@ async function teamScope(c: Context<AppEnv>, manager: boolean) {
 export function teamRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.get('/clan/:clanId/events/:eventId/teams', async (c) => {
-    const { eventId } = await eventScope(c, false);
-    return c.json({ teams: await listTeams(c.get('deps').db, eventId) });
-  });
+  app.get(
+    '/clan/:clanId/events/:eventId/teams',
+    describe({ tag: 'teams', access: 'member', summary: "The event's teams, oldest first.", answer: named('TeamListAnswer', TeamListAnswerSchema) }),
+    input('param', EVENT_IDS),
+    async (c) => {
+      const { eventId } = await eventScope(c, false);
+      return c.json({ teams: await listTeams(c.get('deps').db, eventId) });
+    },
+  );
 
-  app.post('/clan/:clanId/events/:eventId/teams', async (c) => {
-    const { eventId } = await eventScope(c, true);
-    const body = await readJson(c, TeamBodySchema);
-    const deps = c.get('deps');
-    const teamId = await deps.db.transaction().execute(async (trx) => {
-      await lockEvent(trx, deps.dialect, eventId);
-      if (await teamNamedLike(trx, eventId, body.name)) throw conflict(`A team named '${body.name}' already exists for this event.`);
-      const id = await insertTeam(trx, eventId, body.name, body.color);
-      const game = await gameOfEvent(trx, eventId);
-      if (game) await addTeamToGame(trx, game, id);
-      return id;
-    });
-    const team = await loadTeam(deps.db, teamId);
-    await broadcastTeamChange(deps, eventId, team, { teamSetChanged: true });
-    return c.json({ team, message: teamCreatedMessage(team.name) });
-  });
+  app.post(
+    '/clan/:clanId/events/:eventId/teams',
+    describe({ tag: 'teams', access: 'manager', summary: 'Creates a team.', answer: TeamAnswer }),
+    input('param', EVENT_IDS),
+    input('json', TeamBody),
+    async (c) => {
+      const { eventId } = await eventScope(c, true);
+      const body = valid(c, 'json');
+      const deps = c.get('deps');
+      const teamId = await deps.db.transaction().execute(async (trx) => {
+        await lockEvent(trx, deps.dialect, eventId);
+        if (await teamNamedLike(trx, eventId, body.name)) throw conflict(`A team named '${body.name}' already exists for this event.`);
+        const id = await insertTeam(trx, eventId, body.name, body.color);
+        const game = await gameOfEvent(trx, eventId);
+        if (game) await addTeamToGame(trx, game, id);
+        return id;
+      });
+      const team = await loadTeam(deps.db, teamId);
+      await broadcastTeamChange(deps, eventId, team, { teamSetChanged: true });
+      return c.json({ team, message: teamCreatedMessage(team.name) });
+    },
+  );
 
-  app.put('/clan/:clanId/events/:eventId/teams/:teamId', async (c) => {
-    const { eventId, team } = await teamScope(c, true);
-    const body = await readJson(c, TeamBodySchema);
-    const deps = c.get('deps');
-    await deps.db.transaction().execute(async (trx) => {
-      await lockEvent(trx, deps.dialect, eventId);
-      if (await teamNamedLike(trx, eventId, body.name, team.id)) throw conflict(`A team named '${body.name}' already exists for this event.`);
-      await updateTeam(trx, team.id, body.name, body.color);
-    });
-    const saved = await loadTeam(deps.db, team.id);
-    await broadcastTeamChange(deps, eventId, saved);
-    return c.json({ team: saved, message: teamUpdatedMessage(saved.name) });
-  });
+  app.put(
+    '/clan/:clanId/events/:eventId/teams/:teamId',
+    describe({ tag: 'teams', access: 'manager', summary: 'Renames or recolours a team.', answer: TeamAnswer }),
+    input('param', TEAM_IDS),
+    input('json', TeamBody),
+    async (c) => {
+      const { eventId, team } = await teamScope(c, true);
+      const body = valid(c, 'json');
+      const deps = c.get('deps');
+      await deps.db.transaction().execute(async (trx) => {
+        await lockEvent(trx, deps.dialect, eventId);
+        if (await teamNamedLike(trx, eventId, body.name, team.id)) throw conflict(`A team named '${body.name}' already exists for this event.`);
+        await updateTeam(trx, team.id, body.name, body.color);
+      });
+      const saved = await loadTeam(deps.db, team.id);
+      await broadcastTeamChange(deps, eventId, saved);
+      return c.json({ team: saved, message: teamUpdatedMessage(saved.name) });
+    },
+  );
 
-  app.delete('/clan/:clanId/events/:eventId/teams/:teamId', async (c) => {
-    const { eventId, team } = await teamScope(c, true);
-    const deps = c.get('deps');
-    const imageKeys = await deps.db.transaction().execute(async (trx) => {
-      const keys = await imageKeysOf(trx, { teamId: team.id });
-      await deleteTeam(trx, team.id);
-      const game = await gameOfEvent(trx, eventId);
-      if (game) await bumpGameVersion(trx, game.id);
-      return keys;
-    });
-    await deleteImages(deps, imageKeys);
-    await broadcastTeamChange(deps, eventId, team, { deleted: true, teamSetChanged: true });
-    return c.json({ ok: true as const, message: teamDeletedMessage(team.name) });
-  });
+  app.delete(
+    '/clan/:clanId/events/:eventId/teams/:teamId',
+    describe({ tag: 'teams', access: 'manager', summary: 'Deletes a team with its members.', answer: named('TeamDeletedAnswer', TeamDeletedAnswerSchema) }),
+    input('param', TEAM_IDS),
+    async (c) => {
+      const { eventId, team } = await teamScope(c, true);
+      const deps = c.get('deps');
+      const imageKeys = await deps.db.transaction().execute(async (trx) => {
+        const keys = await imageKeysOf(trx, { teamId: team.id });
+        await deleteTeam(trx, team.id);
+        const game = await gameOfEvent(trx, eventId);
+        if (game) await bumpGameVersion(trx, game.id);
+        return keys;
+      });
+      await deleteImages(deps, imageKeys);
+      await broadcastTeamChange(deps, eventId, team, { deleted: true, teamSetChanged: true });
+      return c.json({ ok: true as const, message: teamDeletedMessage(team.name) });
+    },
+  );
 
-  app.get('/clan/:clanId/events/:eventId/teams/:teamId/members', async (c) => {
-    const { clanId, eventId, team } = await teamScope(c, false);
-    const { db } = c.get('deps');
-    const [team_members, eligible_members] = await Promise.all([listTeamMembers(db, team.id), eligibleMembers(db, clanId, eventId)]);
-    return c.json({ team_members, eligible_members });
-  });
+  app.get(
+    '/clan/:clanId/events/:eventId/teams/:teamId/members',
+    describe({ tag: 'teams', access: 'member', summary: "The team's members and the clan members who may join it.", answer: named('TeamMembersAnswer', TeamMembersAnswerSchema) }),
+    input('param', TEAM_IDS),
+    async (c) => {
+      const { clanId, eventId, team } = await teamScope(c, false);
+      const { db } = c.get('deps');
+      const [team_members, eligible_members] = await Promise.all([listTeamMembers(db, team.id), eligibleMembers(db, clanId, eventId)]);
+      return c.json({ team_members, eligible_members });
+    },
+  );
 
-  app.post('/clan/:clanId/events/:eventId/teams/:teamId/members', async (c) => {
-    const { clanId, eventId, team } = await teamScope(c, true);
-    const body = await readJson(c, AddTeamMemberBodySchema);
-    const deps = c.get('deps');
-    const memberId = await deps.db.transaction().execute(async (trx) => {
-      await lockEvent(trx, deps.dialect, eventId);
-      const ign = await ignForClan(trx, clanId, body.osrs_ign_id);
-      if (!ign) throw notFound(`IGN ID ${body.osrs_ign_id} not found.`);
-      if (!ign.inClan) throw badRequest(`The IGN '${ign.ign}' does not belong to a member of this clan.`);
-      await refuseIfOnTeam(trx, eventId, ign);
-      return uniqueOrConflict(`${ign.ign} is already on a team of this event.`, () => insertTeamMember(trx, team, ign.id, body.role));
-    });
-    const member = await findTeamMember(deps.db, team.id, memberId);
-    await broadcastTeamChange(deps, eventId, team);
-    return c.json({ member, message: teamMemberAddedMessage(member.osrs_ign, team.name, member.role) });
-  });
+  app.post(
+    '/clan/:clanId/events/:eventId/teams/:teamId/members',
+    describe({ tag: 'teams', access: 'manager', summary: 'Adds an IGN to the team as Member or Leader.', answer: TeamMemberAnswer }),
+    input('param', TEAM_IDS),
+    input('json', named('AddTeamMemberBody', AddTeamMemberBodySchema)),
+    async (c) => {
+      const { clanId, eventId, team } = await teamScope(c, true);
+      const body = valid(c, 'json');
+      const deps = c.get('deps');
+      const memberId = await deps.db.transaction().execute(async (trx) => {
+        await lockEvent(trx, deps.dialect, eventId);
+        const ign = await ignForClan(trx, clanId, body.osrs_ign_id);
+        if (!ign) throw notFound(`IGN ID ${body.osrs_ign_id} not found.`);
+        if (!ign.inClan) throw badRequest(`The IGN '${ign.ign}' does not belong to a member of this clan.`);
+        await refuseIfOnTeam(trx, eventId, ign);
+        return uniqueOrConflict(`${ign.ign} is already on a team of this event.`, () => insertTeamMember(trx, team, ign.id, body.role));
+      });
+      const member = await findTeamMember(deps.db, team.id, memberId);
+      await broadcastTeamChange(deps, eventId, team);
+      return c.json({ member, message: teamMemberAddedMessage(member.osrs_ign, team.name, member.role) });
+    },
+  );
 
-  app.put('/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId', async (c) => {
-    const { eventId, team, memberId } = await teamScope(c, true);
-    const deps = c.get('deps');
-    const existing = await findTeamMember(deps.db, team.id, memberId as number);
-    const { role } = await readJson(c, UpdateTeamMemberBodySchema);
-    await updateTeamMemberRole(deps.db, existing.id, role);
-    const member = { ...existing, role };
-    await broadcastTeamChange(deps, eventId, team);
-    return c.json({ member, message: teamRoleUpdatedMessage(role, member.osrs_ign) });
-  });
+  app.put(
+    '/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId',
+    describe({ tag: 'teams', access: 'manager', summary: "Changes a team member's role.", answer: TeamMemberAnswer }),
+    input('param', TEAM_MEMBER_IDS),
+    input('json', named('UpdateTeamMemberBody', UpdateTeamMemberBodySchema)),
+    async (c) => {
+      const { eventId, team, memberId } = await teamScope(c, true);
+      const deps = c.get('deps');
+      const existing = await findTeamMember(deps.db, team.id, memberId as number);
+      const { role } = valid(c, 'json');
+      await updateTeamMemberRole(deps.db, existing.id, role);
+      const member = { ...existing, role };
+      await broadcastTeamChange(deps, eventId, team);
+      return c.json({ member, message: teamRoleUpdatedMessage(role, member.osrs_ign) });
+    },
+  );
 
-  app.delete('/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId', async (c) => {
-    const { eventId, team, memberId } = await teamScope(c, true);
-    const deps = c.get('deps');
-    const existing = await findTeamMember(deps.db, team.id, memberId as number);
-    await deleteTeamMember(deps.db, existing.id);
-    await broadcastTeamChange(deps, eventId, team);
-    return c.json({ ok: true as const, message: teamMemberRemovedMessage(existing.osrs_ign) });
-  });
+  app.delete(
+    '/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId',
+    describe({ tag: 'teams', access: 'manager', summary: 'Removes a member from the team.', answer: named('TeamMemberRemovedAnswer', TeamMemberRemovedAnswerSchema) }),
+    input('param', TEAM_MEMBER_IDS),
+    async (c) => {
+      const { eventId, team, memberId } = await teamScope(c, true);
+      const deps = c.get('deps');
+      const existing = await findTeamMember(deps.db, team.id, memberId as number);
+      await deleteTeamMember(deps.db, existing.id);
+      await broadcastTeamChange(deps, eventId, team);
+      return c.json({ ok: true as const, message: teamMemberRemovedMessage(existing.osrs_ign) });
+    },
+  );
 
   return app;
 }

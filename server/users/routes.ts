@@ -1,13 +1,20 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
-import { pathId, readJson, requireUser } from '../http/context';
+import { requireUser } from '../http/context';
+import { describe, ids, input, named, valid } from '../http/route';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors';
 import { nowIso } from '../time';
 import { listIgns, loadProfile } from './repository';
 import { addMembership, createClan, wasRemoved } from '../clans/repository';
-import { SetupBodySchema } from '../../contract/onboarding';
-import { IgnBodySchema } from '../../contract/user';
-import { CreateClanBodySchema } from '../../contract/clan';
+import { SetupAnswerSchema, SetupBodySchema } from '../../contract/onboarding';
+import { IgnAnswerSchema, IgnBodySchema, UserSchema } from '../../contract/user';
+import { ClanListSchema, CreateClanAnswerSchema, CreateClanBodySchema } from '../../contract/clan';
+import { OkSchema } from '../../contract/common';
+
+/** The IGN id of the path; 400 'Invalid IGN id.' when not a positive integer that fits the id column. */
+const IGN_ID = ids({ ignId: 'IGN id' });
+const IgnBody = named('IgnBody', IgnBodySchema);
+const IgnAnswer = named('IgnAnswer', IgnAnswerSchema);
 
 /** Refusal of setup as Member of a clan that kicked the user (docs/server.md §8). */
 const KICKED = 'You were removed from this clan. Ask a manager to add you again.';
@@ -24,88 +31,122 @@ const KICKED = 'You were removed from this clan. Ask a manager to add you again.
 export function userRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.get('/user/me', async (c) => {
-    const user = requireUser(c);
-    const profile = await loadProfile(c.get('deps').db, user.id);
-    if (!profile) throw unauthorized();
-    return c.json(profile);
-  });
+  app.get(
+    '/user/me',
+    describe({ tag: 'users', access: 'signed-in', summary: 'The signed-in user with IGNs and clan memberships.', answer: named('User', UserSchema) }),
+    async (c) => {
+      const user = requireUser(c);
+      const profile = await loadProfile(c.get('deps').db, user.id);
+      if (!profile) throw unauthorized();
+      return c.json(profile);
+    },
+  );
 
-  app.post('/user/setup', async (c) => {
-    const user = requireUser(c);
-    const body = await readJson(c, SetupBodySchema);
-    const igns = [...new Set(body.igns)];
-    const { db } = c.get('deps');
-    await db.transaction().execute(async (trx) => {
-      if ((await listIgns(trx, user.id)).length > 0) throw conflict('Setup is already complete: your account has IGNs linked.');
-      const setup = body.clan_setup;
-      if (setup.role === 'Owner') {
-        await createClan(trx, user.id, setup.clan_name);
-      } else if (setup.role === 'Member') {
-        const clan = await trx.selectFrom('clans').select('id').where('id', '=', setup.clan_id).executeTakeFirst();
-        if (!clan) throw notFound(`Clan ID ${setup.clan_id} not found.`);
-        if (await wasRemoved(trx, clan.id, user.id)) throw forbidden(KICKED);
-        await addMembership(trx, clan.id, user.id, 'Member');
-      }
-      const now = nowIso();
-      await trx.insertInto('igns').values(igns.map((ign) => ({ user_id: user.id, ign, created_at: now }))).execute();
-    });
-    return c.json({ ign_count: igns.length });
-  });
+  app.post(
+    '/user/setup',
+    describe({ tag: 'users', access: 'signed-in', summary: 'Onboarding: links IGNs and creates, joins or skips a clan.', answer: named('SetupAnswer', SetupAnswerSchema) }),
+    input('json', named('SetupBody', SetupBodySchema)),
+    async (c) => {
+      const user = requireUser(c);
+      const body = valid(c, 'json');
+      const igns = [...new Set(body.igns)];
+      const { db } = c.get('deps');
+      await db.transaction().execute(async (trx) => {
+        if ((await listIgns(trx, user.id)).length > 0) throw conflict('Setup is already complete: your account has IGNs linked.');
+        const setup = body.clan_setup;
+        if (setup.role === 'Owner') {
+          await createClan(trx, user.id, setup.clan_name);
+        } else if (setup.role === 'Member') {
+          const clan = await trx.selectFrom('clans').select('id').where('id', '=', setup.clan_id).executeTakeFirst();
+          if (!clan) throw notFound(`Clan ID ${setup.clan_id} not found.`);
+          if (await wasRemoved(trx, clan.id, user.id)) throw forbidden(KICKED);
+          await addMembership(trx, clan.id, user.id, 'Member');
+        }
+        const now = nowIso();
+        await trx.insertInto('igns').values(igns.map((ign) => ({ user_id: user.id, ign, created_at: now }))).execute();
+      });
+      return c.json({ ign_count: igns.length });
+    },
+  );
 
-  app.post('/user/igns', async (c) => {
-    const user = requireUser(c);
-    const { ign } = await readJson(c, IgnBodySchema);
-    const { db } = c.get('deps');
-    const existing = await db.selectFrom('igns').select('id').where('user_id', '=', user.id).where('ign', '=', ign).executeTakeFirst();
-    if (existing) throw conflict(`The IGN '${ign}' is already linked to your account.`);
-    const row = await db.insertInto('igns').values({ user_id: user.id, ign, created_at: nowIso() }).returning(['id', 'ign']).executeTakeFirstOrThrow();
-    return c.json({ ign: row });
-  });
+  app.post(
+    '/user/igns',
+    describe({ tag: 'users', access: 'signed-in', summary: 'Links an IGN.', answer: IgnAnswer }),
+    input('json', IgnBody),
+    async (c) => {
+      const user = requireUser(c);
+      const { ign } = valid(c, 'json');
+      const { db } = c.get('deps');
+      const existing = await db.selectFrom('igns').select('id').where('user_id', '=', user.id).where('ign', '=', ign).executeTakeFirst();
+      if (existing) throw conflict(`The IGN '${ign}' is already linked to your account.`);
+      const row = await db.insertInto('igns').values({ user_id: user.id, ign, created_at: nowIso() }).returning(['id', 'ign']).executeTakeFirstOrThrow();
+      return c.json({ ign: row });
+    },
+  );
 
-  app.put('/user/igns/:ignId', async (c) => {
-    const user = requireUser(c);
-    const ignId = pathId(c, 'ignId', 'IGN id');
-    const { ign } = await readJson(c, IgnBodySchema);
-    const { db } = c.get('deps');
-    const row = await db.selectFrom('igns').select(['id', 'ign']).where('id', '=', ignId).where('user_id', '=', user.id).executeTakeFirst();
-    if (!row) throw notFound(`IGN ID ${ignId} not found.`);
-    if (row.ign === ign) throw badRequest('The new IGN is the same as the current one. No change was made.');
-    const clash = await db.selectFrom('igns').select('id').where('user_id', '=', user.id).where('ign', '=', ign).executeTakeFirst();
-    if (clash) throw conflict(`The IGN '${ign}' is already linked to your account.`);
-    await db.updateTable('igns').set({ ign }).where('id', '=', ignId).execute();
-    return c.json({ ign: { id: ignId, ign } });
-  });
+  app.put(
+    '/user/igns/:ignId',
+    describe({ tag: 'users', access: 'signed-in', summary: 'Renames a linked IGN.', answer: IgnAnswer }),
+    input('param', IGN_ID),
+    input('json', IgnBody),
+    async (c) => {
+      const user = requireUser(c);
+      const { ignId } = valid(c, 'param');
+      const { ign } = valid(c, 'json');
+      const { db } = c.get('deps');
+      const row = await db.selectFrom('igns').select(['id', 'ign']).where('id', '=', ignId).where('user_id', '=', user.id).executeTakeFirst();
+      if (!row) throw notFound(`IGN ID ${ignId} not found.`);
+      if (row.ign === ign) throw badRequest('The new IGN is the same as the current one. No change was made.');
+      const clash = await db.selectFrom('igns').select('id').where('user_id', '=', user.id).where('ign', '=', ign).executeTakeFirst();
+      if (clash) throw conflict(`The IGN '${ign}' is already linked to your account.`);
+      await db.updateTable('igns').set({ ign }).where('id', '=', ignId).execute();
+      return c.json({ ign: { id: ignId, ign } });
+    },
+  );
 
-  app.delete('/user/igns/:ignId', async (c) => {
-    const user = requireUser(c);
-    const ignId = pathId(c, 'ignId', 'IGN id');
-    const { db } = c.get('deps');
-    const row = await db.selectFrom('igns').select(['id', 'ign']).where('id', '=', ignId).where('user_id', '=', user.id).executeTakeFirst();
-    if (!row) throw notFound(`IGN ID ${ignId} not found.`);
-    const playing = await db.selectFrom('team_members')
-      .innerJoin('games', 'games.event_id', 'team_members.event_id')
-      .select('games.id')
-      .where('team_members.ign_id', '=', ignId)
-      .where('games.status', 'not in', ['finished', 'completed'])
-      .executeTakeFirst();
-    if (playing) throw conflict(`The IGN '${row.ign}' is on a team of a game that is not finished and cannot be deleted.`);
-    await db.deleteFrom('igns').where('id', '=', ignId).execute();
-    return c.json({ ok: true });
-  });
+  app.delete(
+    '/user/igns/:ignId',
+    describe({ tag: 'users', access: 'signed-in', summary: 'Unlinks an IGN (409 while it is on a team of an unfinished game).', answer: named('Ok', OkSchema) }),
+    input('param', IGN_ID),
+    async (c) => {
+      const user = requireUser(c);
+      const { ignId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      const row = await db.selectFrom('igns').select(['id', 'ign']).where('id', '=', ignId).where('user_id', '=', user.id).executeTakeFirst();
+      if (!row) throw notFound(`IGN ID ${ignId} not found.`);
+      const playing = await db.selectFrom('team_members')
+        .innerJoin('games', 'games.event_id', 'team_members.event_id')
+        .select('games.id')
+        .where('team_members.ign_id', '=', ignId)
+        .where('games.status', 'not in', ['finished', 'completed'])
+        .executeTakeFirst();
+      if (playing) throw conflict(`The IGN '${row.ign}' is on a team of a game that is not finished and cannot be deleted.`);
+      await db.deleteFrom('igns').where('id', '=', ignId).execute();
+      return c.json({ ok: true });
+    },
+  );
 
-  app.get('/clans', async (c) => {
-    requireUser(c);
-    const clans = await c.get('deps').db.selectFrom('clans').select(['id', 'name']).orderBy('name').execute();
-    return c.json({ clans });
-  });
+  app.get(
+    '/clans',
+    describe({ tag: 'clans', access: 'signed-in', summary: 'Every clan (id and name), for joining one.', answer: named('ClanList', ClanListSchema) }),
+    async (c) => {
+      requireUser(c);
+      const clans = await c.get('deps').db.selectFrom('clans').select(['id', 'name']).orderBy('name').execute();
+      return c.json({ clans });
+    },
+  );
 
-  app.post('/clans', async (c) => {
-    const user = requireUser(c);
-    const { clan_name } = await readJson(c, CreateClanBodySchema);
-    const clanId = await c.get('deps').db.transaction().execute((trx) => createClan(trx, user.id, clan_name));
-    return c.json({ clan_id: clanId });
-  });
+  app.post(
+    '/clans',
+    describe({ tag: 'clans', access: 'signed-in', summary: 'Creates a clan owned by the caller.', answer: named('CreateClanAnswer', CreateClanAnswerSchema) }),
+    input('json', named('CreateClanBody', CreateClanBodySchema)),
+    async (c) => {
+      const user = requireUser(c);
+      const { clan_name } = valid(c, 'json');
+      const clanId = await c.get('deps').db.transaction().execute((trx) => createClan(trx, user.id, clan_name));
+      return c.json({ clan_id: clanId });
+    },
+  );
 
   return app;
 }
