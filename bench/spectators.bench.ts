@@ -206,7 +206,9 @@ async function startReal(): Promise<{ server: TestServer; game: Awaited<ReturnTy
 
 /** What a compact spectator of the real server receives: the public game (HTTP body and join answer), one roll's progress update with its new_log_entries. */
 async function sampleReal(url: string, game: Awaited<ReturnType<typeof setUpGame>>): Promise<Samples> {
-  const res = await fetch(`${url}/api/public/game/${game.gameId}`);
+  // Uncompressed, as autocannon asks for it (fetch would otherwise ask for and decode gzip, and the
+  // replayed headers would name an encoding the replayed body does not have).
+  const res = await fetch(`${url}/api/public/game/${game.gameId}`, { headers: { 'accept-encoding': 'identity' } });
   const httpBody = await res.text();
   const perAnswer = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'x-request-id']);
   const httpHeaders = Object.fromEntries([...res.headers].filter(([name]) => !perAnswer.has(name)));
@@ -245,12 +247,15 @@ async function runReal(n: number): Promise<RunResult> {
   }
 }
 
-/** Starts bench/bareServer.ts replaying `samples`. */
-async function startBare(samples: Samples): Promise<{ url: string; proc: ChildProcess; stop(): Promise<void> }> {
+/**
+ * Starts bench/bareServer.ts (Socket.IO attached, the same messages) replaying `samples`, or with
+ * `script` bench/plainServer.ts (node:http with nothing attached, the HTTP answer only).
+ */
+async function startBare(samples: Samples, script = 'bench/bareServer.ts'): Promise<{ url: string; proc: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
   const file = path.join(os.tmpdir(), `bench-samples-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(samples));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/bareServer.ts'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), BARE_SAMPLES: file },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -260,7 +265,7 @@ async function startBare(samples: Samples): Promise<{ url: string; proc: ChildPr
     const timer = setTimeout(() => reject(new Error('bare server did not start:\n' + out)), 30_000);
     proc.stdout!.on('data', (d) => {
       out += d;
-      if (out.includes('bare listening')) {
+      if (out.includes(' listening on')) {
         clearTimeout(timer);
         resolve();
       }
@@ -351,20 +356,25 @@ async function main(): Promise<void> {
     rows.push(row);
   }
 
-  console.log('HTTP: GET /api/public/game/{id} against bare node:http ...');
+  console.log('HTTP: GET /api/public/game/{id} against bare node:http (Socket.IO attached) and plain node:http (nothing attached) ...');
   const real = await startReal();
   const bare = await startBare(samples);
-  const http: { real: Awaited<ReturnType<typeof load>>[]; bare: Awaited<ReturnType<typeof load>>[] } = { real: [], bare: [] };
+  const plain = await startBare(samples, 'bench/plainServer.ts');
+  type Load = Awaited<ReturnType<typeof load>>;
+  const http: { real: Load[]; bare: Load[]; plain: Load[] } = { real: [], bare: [], plain: [] };
   try {
     await load(`${real.server.url}/api/public/game/${real.game.gameId}`); // warm-up
+    await load(`${plain.url}/api/public/game/${real.game.gameId}`); // warm-up
     for (let k = 1; k <= REPEAT; k += 1) {
       http.real.push(await load(`${real.server.url}/api/public/game/${real.game.gameId}`));
+      http.plain.push(await load(`${plain.url}/api/public/game/${real.game.gameId}`));
       http.bare.push(await load(`${bare.url}/api/public/game/${real.game.gameId}`));
-      console.log(`  run ${k}: real ${http.real.at(-1)!.rps.toFixed(0)} req/s, bare ${http.bare.at(-1)!.rps.toFixed(0)} req/s`);
+      console.log(`  run ${k}: real ${http.real.at(-1)!.rps.toFixed(0)} req/s, plain ${http.plain.at(-1)!.rps.toFixed(0)} req/s, bare ${http.bare.at(-1)!.rps.toFixed(0)} req/s (load ${os.loadavg()[0].toFixed(2)})`);
     }
   } finally {
     await real.stop();
     await bare.stop();
+    await plain.stop();
   }
   clearInterval(sampler);
 
@@ -377,6 +387,7 @@ async function main(): Promise<void> {
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   const httpReal = median(http.real.map((r) => r.rps));
   const httpBare = median(http.bare.map((r) => r.rps));
+  const httpPlain = median(http.plain.map((r) => r.rps));
   const lines = [
     '# Speed benchmark',
     '',
@@ -417,14 +428,17 @@ async function main(): Promise<void> {
     '## Public game over HTTP',
     '',
     `\`GET /api/public/game/{id}\` of the bench game (${sizes.http} B) with autocannon, 50 connections, ${HTTP_SECONDS} s per`,
-    'measurement, no Accept-Encoding (so neither side compresses), against bare node:http answering the same',
-    `body pre-serialised; ${REPEAT} measurements each, alternating, after one uncounted warm-up of the real server.`,
+    'measurement, no Accept-Encoding (so no side compresses), against bare node:http with Socket.IO attached',
+    '(bench/bareServer.ts) and plain node:http with nothing attached (bench/plainServer.ts), both answering the',
+    `same body and headers pre-serialised; ${REPEAT} measurements each, alternating real, plain, bare, after one uncounted warm-up of the real and the plain server.`,
     '',
     '| | requests/s (median) | p99 latency (ms, median) | runs (requests/s) | non-2xx or errors |',
     '|---|---:|---:|---|---:|',
     `| real server | ${httpReal.toFixed(0)} | ${median(http.real.map((r) => r.p99)).toFixed(0)} | ${http.real.map((r) => r.rps.toFixed(0)).join(', ')} | ${http.real.reduce((s2, r) => s2 + r.bad, 0)} |`,
     `| bare node:http | ${httpBare.toFixed(0)} | ${median(http.bare.map((r) => r.p99)).toFixed(0)} | ${http.bare.map((r) => r.rps.toFixed(0)).join(', ')} | ${http.bare.reduce((s2, r) => s2 + r.bad, 0)} |`,
+    `| plain node:http | ${httpPlain.toFixed(0)} | ${median(http.plain.map((r) => r.p99)).toFixed(0)} | ${http.plain.map((r) => r.rps.toFixed(0)).join(', ')} | ${http.plain.reduce((s2, r) => s2 + r.bad, 0)} |`,
     `| ratio real / bare | ${ratio(httpReal, httpBare)} | | | |`,
+    `| ratio real / plain | ${ratio(httpReal, httpPlain)} | | | |`,
     '',
     'Notes:',
     '- The real server answers the public game from its game cache (server/games/cache.ts): the body serialised',
