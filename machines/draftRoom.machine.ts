@@ -4,6 +4,7 @@ import type { DraftRoomAnswer } from '../contract/draft';
 import { errorText } from '../contract/errorText';
 import { missingCallback, missingPromise } from './shared';
 import { bannerMachine, type BannerEvent } from './banner.machine';
+import { loadStep } from './listLoader';
 
 /** A manager's control of a running or paused draft (docs/server.md §16). */
 export type DraftControl = 'pause' | 'resume' | 'undo' | 'end';
@@ -25,8 +26,8 @@ export interface DraftRoomContext {
   draft: DraftState | null;
   /** The event's sign-ups, naming the ids of the draft. */
   signups: Signup[];
-  /** Why the room could not be read (loadFailed); an action's outcome goes to the fading banner. */
-  message: { tone: 'success' | 'error'; text: string } | null;
+  /** Why the room could not be read (`failed`), or null; an action's outcome goes to the fading banner. */
+  error: string | null;
 }
 
 export type DraftRoomEvent =
@@ -43,13 +44,21 @@ export type DraftRoomEvent =
 /** What the room's socket is asked to do: send draft_pick. */
 export type DraftFeedCommand = { type: 'pick'; signupId: number };
 
+/** The list-loader load step over the room (listLoader.ts): the draft, the sign-ups and the event's name. */
+const room = loadStep<DraftRoomAnswer, DraftRoomContext, 'loadRoom'>({
+  id: 'draftRoom',
+  actor: 'loadRoom',
+  fallback: DRAFT_ROOM_TEXTS.actionFailed,
+  onLoaded: (_, answer) => ({ eventName: answer.event_name ?? null, draft: answer.draft_state, signups: answer.signups }),
+});
+
 const draftRoomSetup = setup({
   types: {
     context: {} as DraftRoomContext,
     events: {} as DraftRoomEvent,
   },
   actors: {
-    loadRoom: missingPromise<DraftRoomAnswer>('draftRoom', 'loadRoom'),
+    ...room.actors,
     startDraft: missingPromise<DraftState, { captainIds: number[]; pickSeconds: number }>('draftRoom', 'startDraft'),
     controlDraft: missingPromise<DraftState, { action: DraftControl }>('draftRoom', 'controlDraft'),
     feed: missingCallback<DraftFeedCommand>('draftRoom', 'feed'),
@@ -68,10 +77,10 @@ const draftRoomSetup = setup({
     canPick: ({ context, event }) => event.type === 'draft.pick' && context.draft?.status === 'running' && context.draft.pool.includes(event.signupId),
   },
   actions: {
-    assignRoom: assign((_, answer: DraftRoomAnswer) => ({ eventName: answer.event_name ?? null, draft: answer.draft_state, signups: answer.signups })),
+    assignLoaded: assign(({ context }, answer: DraftRoomAnswer) => room.loaded(context, answer)),
+    assignError: assign((_, error: unknown) => room.failed(error)),
     assignDraft: assign((_, draft: DraftState) => ({ draft })),
-    clearMessage: assign({ message: null }),
-    showLoadError: assign((_, error: unknown) => ({ message: { tone: 'error' as const, text: errorText(error, DRAFT_ROOM_TEXTS.actionFailed) } })),
+    clearError: assign({ error: null }),
     dismissBanner: sendTo('banner', (): BannerEvent => ({ type: 'message.dismiss' })),
     showSuccess: sendTo('banner', (_, text: string): BannerEvent => ({ type: 'message.show', tone: 'success', text })),
     showError: sendTo('banner', (_, error: unknown): BannerEvent => ({ type: 'message.show', tone: 'error', text: errorText(error, DRAFT_ROOM_TEXTS.actionFailed) })),
@@ -101,41 +110,34 @@ function controlState(action: DraftControl) {
 const refusalOf = ({ event }: { event: { message: string } }) => new Error(event.message);
 
 /**
- * The captains' draft room of an event (docs/client.md §14; docs/server.md §16): `loading` reads
- * the draft and the sign-ups (`loadRoom`) → `ready`, or `loadFailed` (`draft.reload` tries again).
- * While `ready`, the `feed` actor watches the draft over the socket and reports each draft_state
+ * The captains' draft room of an event (docs/client.md §14; docs/server.md §16), in the list
+ * loader's words (listLoader.ts loadStep): `loading` reads the draft and the sign-ups (`loadRoom`)
+ * → `loaded`, or `failed` with the error's text (`draft.reload` tries again).
+ * While `loaded`, the `feed` actor watches the draft over the socket and reports each draft_state
  * (`draft.updated`) and action_error (`draft.refused`); a reconnect joins again and brings the
- * whole state. In `ready.idle` a manager starts a draft when there is none or it is done
+ * whole state. In `loaded.idle` a manager starts a draft when there is none or it is done
  * (`starting`), or pauses, resumes, undoes the last pick or ends it (`pausing`, `resuming`,
  * `undoing`, `ending`); the captain on
  * the clock picks a free agent (`picking`: the feed sends draft_pick, and the next draft_state or
- * refusal ends it). Each action ends in `ready.idle` with its text or the server's refusal, shown
+ * refusal ends it). Each action ends in `loaded.idle` with its text or the server's refusal, shown
  * by the invoked `banner` chart (fading at 4 s, gone at 5 s; an action's start removes it at once),
  * so no action's text outlives the draft it was about.
  */
 export const draftRoomMachine = draftRoomSetup.createMachine({
   id: 'draftRoom',
-  context: { eventName: null, draft: null, signups: [], message: null },
+  context: { eventName: null, draft: null, signups: [], error: null },
   invoke: { id: 'banner', src: 'banner' },
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'loadRoom',
-        src: 'loadRoom',
-        onDone: { target: 'ready', actions: { type: 'assignRoom', params: ({ event }) => event.output } },
-        onError: { target: 'loadFailed', actions: { type: 'showLoadError', params: errorOf } },
-      },
+    loading: { tags: ['busy'], invoke: room.load() },
+    failed: {
+      on: { 'draft.reload': { target: 'loading', actions: 'clearError' } },
     },
-    loadFailed: {
-      on: { 'draft.reload': { target: 'loading', actions: 'clearMessage' } },
-    },
-    ready: {
+    loaded: {
       invoke: { id: 'feed', src: 'feed' },
       on: {
         'draft.updated': { actions: { type: 'assignDraft', params: ({ event }) => event.state } },
-        'draft.reload': { target: 'loading', actions: 'clearMessage' },
+        'draft.reload': { target: 'loading', actions: 'clearError' },
       },
       initial: 'idle',
       states: {

@@ -89,9 +89,9 @@ type Event =
   | { type: 'xstate.done.actor.controlDraft'; output: DraftState }
   | { type: 'xstate.error.actor.controlDraft'; error: Error };
 
-/** The state of ready that saves each control, and back. */
+/** The state of loaded that saves each control, and back. */
 const CONTROL_STATES = { pause: 'pausing', resume: 'resuming', undo: 'undoing', end: 'ending' } as const;
-const controlOf = (s: Snap): DraftControl | null => (Object.keys(CONTROL_STATES) as DraftControl[]).find((a) => s.matches({ ready: CONTROL_STATES[a] })) ?? null;
+const controlOf = (s: Snap): DraftControl | null => (Object.keys(CONTROL_STATES) as DraftControl[]).find((a) => s.matches({ loaded: CONTROL_STATES[a] })) ?? null;
 
 function events(s: Snap): Event[] {
   const { draft } = s.context;
@@ -101,12 +101,12 @@ function events(s: Snap): Event[] {
       { type: 'xstate.done.actor.loadRoom', output: { event_name: 'Draft Night', draft_state: RUN0, signups: SIGNUPS } },
       { type: 'xstate.error.actor.loadRoom', error: new Error(LOAD_ERROR) },
     ];
-  if (s.matches('loadFailed')) return [{ type: 'draft.reload' }];
-  if (s.matches({ ready: 'starting' })) return [{ type: 'xstate.done.actor.startDraft', output: RUN0 }, { type: 'xstate.error.actor.startDraft', error: new Error(REFUSED) }];
+  if (s.matches('failed')) return [{ type: 'draft.reload' }];
+  if (s.matches({ loaded: 'starting' })) return [{ type: 'xstate.done.actor.startDraft', output: RUN0 }, { type: 'xstate.error.actor.startDraft', error: new Error(REFUSED) }];
   const action = controlOf(s);
   if (action) return [{ type: 'xstate.done.actor.controlDraft', output: controlled(draft!, action) }, { type: 'xstate.error.actor.controlDraft', error: new Error(REFUSED) }];
-  if (s.matches({ ready: 'picking' })) return [{ type: 'draft.updated', state: RUN1 }, { type: 'draft.refused', message: NOT_IN_POOL }];
-  // ready.idle
+  if (s.matches({ loaded: 'picking' })) return [{ type: 'draft.updated', state: RUN1 }, { type: 'draft.refused', message: NOT_IN_POOL }];
+  // loaded.idle
   if (draft === null || draft.status === 'done') return captainsFor(draft).length === 2 ? [{ type: 'draft.start', captainIds: captainsFor(draft), pickSeconds: 45 }] : [];
   const out: Event[] = [];
   if ([...draft.pool, ...draft.picks.map((p) => p.signup_id)].includes(UNKNOWN)) out.push({ type: 'draft.reload' });
@@ -152,7 +152,7 @@ const executors = {
   'xstate.error.actor.startDraft': (w, { event }) => settle(w, 'start', event),
   'xstate.done.actor.controlDraft': (w, { event }) => settle(w, 'control', event),
   'xstate.error.actor.controlDraft': (w, { event }) => settle(w, 'control', event),
-  'draft.reload': (w, { prev }) => w.user.click(button(prev.matches('loadFailed') ? 'Retry' : DRAFT_TEXTS.refreshNames)),
+  'draft.reload': (w, { prev }) => w.user.click(button(prev.matches('failed') ? 'Retry' : DRAFT_TEXTS.refreshNames)),
   'draft.start': async (w, { event }) => {
     const { captainIds, pickSeconds } = event as { captainIds: number[]; pickSeconds: number };
     for (const id of captainIds) await w.user.click(screen.getByRole('checkbox', { name: new RegExp(`^${SIGNUPS.find((s) => s.id === id)!.ign}`) }));
@@ -241,7 +241,7 @@ modelTests<Snap, Event, World>({
   events,
   // A refusal is a state of its own per control it answered (else the first one hides the others),
   // and so is each outcome the banner shows.
-  serialize: (s, e, prev) => JSON.stringify([s.value, e?.type === 'draft.reload', e?.type.startsWith('xstate.error') ? prev?.value : null, s.context.draft && [s.context.draft.status, s.context.draft.round, s.context.draft.picks.length, s.context.draft.pool, s.context.draft.on_the_clock], s.context.message?.text ?? null, e && prev ? outcomeOf(e, prev)?.text ?? null : null]),
+  serialize: (s, e, prev) => JSON.stringify([s.value, e?.type === 'draft.reload', e?.type.startsWith('xstate.error') ? prev?.value : null, s.context.draft && [s.context.draft.status, s.context.draft.round, s.context.draft.picks.length, s.context.draft.pool, s.context.draft.on_the_clock], s.context.error, e && prev ? outcomeOf(e, prev)?.text ?? null : null]),
   dropPrefixPaths: true,
   executors: tracked,
   render: () => renderRoom(),
@@ -250,21 +250,21 @@ modelTests<Snap, Event, World>({
       expect(room().dataset.phase).toBe('loading');
       expect(screen.getByText(DRAFT_TEXTS.loading)).toBeTruthy();
     },
-    loadFailed: () => {
+    failed: () => {
       expect(within(room()).getAllByRole('alert')[0].textContent).toBe(LOAD_ERROR);
       expect(button('Retry')).toBeTruthy();
       expect(screen.queryByTestId('draft-status')).toBeNull();
     },
-    ready: (s) => expect(room().dataset.phase).toBe((s.value as { ready: string }).ready),
-    'ready.idle': (s, w) => roomShows(s, false, w),
-    'ready.starting': (s, w) => {
+    loaded: (s) => expect(room().dataset.phase).toBe((s.value as { loaded: string }).loaded),
+    'loaded.idle': (s, w) => roomShows(s, false, w),
+    'loaded.starting': (s, w) => {
       roomShows(s, true, w);
       expect(screen.getByText(DRAFT_TEXTS.busy.starting)).toBeTruthy();
       expect(w.fx.calls('start').at(-1)).toEqual([7, 3, captainsFor(s.context.draft), 45]);
     },
     ...Object.fromEntries(
       Object.values(CONTROL_STATES).map((state) => [
-        `ready.${state}`,
+        `loaded.${state}`,
         (s: Snap, w: World) => {
           roomShows(s, true, w);
           expect(screen.getByText(DRAFT_TEXTS.busy.controlling)).toBeTruthy();
@@ -272,7 +272,7 @@ modelTests<Snap, Event, World>({
         },
       ]),
     ),
-    'ready.picking': (s, w) => {
+    'loaded.picking': (s, w) => {
       roomShows(s, true, w);
       expect(screen.getByText(DRAFT_TEXTS.busy.picking)).toBeTruthy();
       expect(w.feed.commands.at(-1)).toEqual({ type: 'pick', signupId: s.context.draft!.pool[0] });

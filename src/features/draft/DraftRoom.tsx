@@ -70,7 +70,7 @@ export function DraftRoom({ clanId, eventId, viewer, effects = liveDraftEffects,
   const phase = useSelector(room, sel.selectDraftPhase);
   const draft = useSelector(room, sel.selectDraft);
   const signups = useSelector(room, sel.selectSignups);
-  const message = useSelector(room, sel.selectDraftMessage);
+  const loadError = useSelector(room, sel.selectDraftError);
   const banner = useSelector(room, sel.selectDraftBanner);
   const eventName = useSelector(room, sel.selectEventName);
   const busy = useSelector(room, sel.isDraftBusy);
@@ -86,8 +86,8 @@ export function DraftRoom({ clanId, eventId, viewer, effects = liveDraftEffects,
         {eventName && `: ${eventName}`}
       </h2>
       {phase === 'loading' && <Spinner text={DRAFT_TEXTS.loading} />}
-      {phase === 'loadFailed' && <LoadFailed error={message?.text ?? null} onRetry={() => room.send({ type: 'draft.reload' })} />}
-      {phase !== 'loading' && phase !== 'loadFailed' && (
+      {phase === 'failed' && <LoadFailed error={loadError} onRetry={() => room.send({ type: 'draft.reload' })} />}
+      {phase !== 'loading' && phase !== 'failed' && (
         <>
           {banner && <DraftBanner banner={banner} />}
           {busy && <Spinner text={phase === 'starting' || phase === 'picking' ? DRAFT_TEXTS.busy[phase] : DRAFT_TEXTS.busy.controlling} />}
