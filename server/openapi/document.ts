@@ -24,7 +24,7 @@ nameNestedAnswers(named('Game', GameSchema), named('PublicGame', PublicGameSchem
  * routes, not static files; refusals are the `4XX` `{"error"}` every /api route lists, not
  * hono-openapi's own 400 body.
  */
-export const API_DOCUMENT_OPTIONS: Partial<GenerateSpecOptions> = {
+const API_DOCUMENT_OPTIONS: Partial<GenerateSpecOptions> = {
   documentation: {
     openapi: '3.1.0',
     info: {
