@@ -60,7 +60,7 @@ function fakeSocket(userId: number | null, address = '192.0.2.1') {
 /** A handler context with the default limits of the configuration, in memory (no Redis). */
 function context(): HandlerContext {
   const limits = new SharedLimits(socketLimits(loadConfig({})), null, 'test');
-  return { limits, work: new InFlight(), precheckMemo: null } as unknown as HandlerContext;
+  return { limits, work: new InFlight() } as unknown as HandlerContext;
 }
 
 /** A socket of `userId` registered on `ctx`. */

@@ -47,7 +47,7 @@ function fakeSocket() {
 function registered() {
   const work = new InFlight();
   const { limits, answers } = heldLimits();
-  const ctx = { limits, work, precheckMemo: null } as unknown as HandlerContext;
+  const ctx = { limits, work } as unknown as HandlerContext;
   const { socket, sent, receive } = fakeSocket();
   registerHandlers(ctx, socket as unknown as IoSocket);
   return { work, answers, sent, receive };
