@@ -1,17 +1,17 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context';
-import { pathId, readJson, requireUser } from '../http/context';
+import { describe, ids, input, named, valid } from '../http/route';
+import { EVENT_ID_LABELS, eventScope } from '../http/gameScope';
 import { routeBodyLimit } from '../http/bodyLimit';
 import { keepUploadSlot, readUploadForm, uploadGate, type UploadFile } from '../http/uploads';
-import { requireManager } from '../clans/access';
-import { findEvent } from '../events/repository';
 import { ApiError, notFound } from '../errors';
 import { log } from '../observability/log';
 import { countDinkPost } from '../observability/metrics';
+import { OkSchema } from '../../contract/common';
 import { PROOF_MAX_BYTES } from '../../contract/submission';
-import { DINK_MESSAGES, DinkSettingsBodySchema } from '../../contract/dink';
+import { DINK_MESSAGES, DinkAccountsAnswerSchema, DinkLinkAnswerSchema, DinkRecentAnswerSchema, DinkSettingsBodySchema } from '../../contract/dink';
 import { deleteLink, findLinkByToken, findLinkOfEvent, recentPosts, saveLinkToken, setAutoApprove, type DinkLinkRow } from './repository';
-import { accountsOf, clearAccount, judgePost, linkOf, newToken, plausibleToken, takeRate } from './service';
+import { accountsOf, clearAccount, judgePost, linkOf, newToken, takeRate, TokenParamSchema } from './service';
 
 const PATH = '/clan/:clanId/events/:eventId/dink';
 /** Room for the multipart envelope and payload_json around an 8 MiB screenshot, in bytes. */
@@ -19,16 +19,11 @@ const MULTIPART_SLACK = 256 * 1024;
 /** The receiver answers 204 after at most this long even while the post is still being judged (docs/server.md §13: within 1 s). */
 const ANSWER_WITHIN_MS = 700;
 
-/** The manager and the event of a Dink settings call: 401, 400 bad ids, 404 clan, 403 non-manager, 404 event. */
-async function managerScope(c: Context<AppEnv>) {
-  const user = requireUser(c);
-  const clanId = pathId(c, 'clanId', 'clan id');
-  const eventId = pathId(c, 'eventId', 'event id');
-  const deps = c.get('deps');
-  await requireManager(deps.db, clanId, user.id);
-  const event = await findEvent(deps.db, clanId, eventId);
-  return { clanId, event, deps };
-}
+/** The path ids of the settings calls (the event's) and of an account's pin. */
+const EVENT_IDS = ids(EVENT_ID_LABELS);
+const ACCOUNT_IDS = ids({ ...EVENT_ID_LABELS, ignId: 'IGN id' });
+
+const DinkLinkAnswer = named('DinkLinkAnswer', DinkLinkAnswerSchema);
 
 /**
  * The site's origin as the manager's browser sees it, for the link's URL: the request's Origin
@@ -44,10 +39,15 @@ function siteOrigin(c: Context<AppEnv>): string {
   return `${proto}://${c.req.header('host') ?? url.host}`;
 }
 
-/** The live link of the path's token, or null (an implausible token is never looked up). */
-async function liveLink(c: Context<AppEnv>): Promise<DinkLinkRow | null> {
-  const token = c.req.param('token') ?? '';
-  return plausibleToken(token) ? findLinkByToken(c.get('deps').db, token) : null;
+/** The live link of the path's token, or null (a token of another shape than TokenParamSchema's is never looked up). */
+async function liveLink(c: Context<AppEnv, string, { out: { param: { token: string } } }>): Promise<DinkLinkRow | null> {
+  let token: string;
+  try {
+    token = valid(c, 'param').token;
+  } catch {
+    return null;
+  }
+  return findLinkByToken(c.get('deps').db, token);
 }
 
 /** PNG (89 50 4E 47 0D 0A 1A 0A) or JPEG (FF D8 FF) by the first bytes. */
@@ -118,49 +118,102 @@ async function readPost(c: Context<AppEnv>): Promise<{ payloadText: string; payl
 export function dinkRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.post(PATH, async (c) => {
-    const s = await managerScope(c);
-    return c.json({ dink: linkOf(await saveLinkToken(s.deps.db, s.event.id, newToken()), siteOrigin(c)) });
-  });
+  app.post(
+    PATH,
+    describe({ tag: 'dink', access: 'manager', summary: "Makes the event's Dink link, or rotates it (the old URL answers 404 at once).", answer: DinkLinkAnswer }),
+    input('param', EVENT_IDS),
+    async (c) => {
+      const s = await eventScope(c, true);
+      return c.json({ dink: linkOf(await saveLinkToken(s.deps.db, s.event.id, newToken()), siteOrigin(c)) });
+    },
+  );
 
-  app.get(PATH, async (c) => {
-    const s = await managerScope(c);
-    const row = await findLinkOfEvent(s.deps.db, s.event.id);
-    return c.json({ dink: row ? linkOf(row, siteOrigin(c)) : null });
-  });
+  app.get(
+    PATH,
+    describe({ tag: 'dink', access: 'manager', summary: "The event's Dink link, or null.", answer: DinkLinkAnswer }),
+    input('param', EVENT_IDS),
+    async (c) => {
+      const s = await eventScope(c, true);
+      const row = await findLinkOfEvent(s.deps.db, s.event.id);
+      return c.json({ dink: row ? linkOf(row, siteOrigin(c)) : null });
+    },
+  );
 
-  app.put(PATH, async (c) => {
-    const s = await managerScope(c);
-    const body = await readJson(c, DinkSettingsBodySchema);
-    if (!(await setAutoApprove(s.deps.db, s.event.id, body.auto_approve))) throw notFound(DINK_MESSAGES.noLink);
-    return c.json({ dink: linkOf((await findLinkOfEvent(s.deps.db, s.event.id))!, siteOrigin(c)) });
-  });
+  app.put(
+    PATH,
+    describe({ tag: 'dink', access: 'manager', summary: 'Turns auto-approval of matching posts with a screenshot on or off.', answer: DinkLinkAnswer }),
+    input('param', EVENT_IDS),
+    input('json', named('DinkSettingsBody', DinkSettingsBodySchema)),
+    async (c) => {
+      const s = await eventScope(c, true);
+      const body = valid(c, 'json');
+      if (!(await setAutoApprove(s.deps.db, s.event.id, body.auto_approve))) throw notFound(DINK_MESSAGES.noLink);
+      return c.json({ dink: linkOf((await findLinkOfEvent(s.deps.db, s.event.id))!, siteOrigin(c)) });
+    },
+  );
 
-  app.delete(PATH, async (c) => {
-    const s = await managerScope(c);
-    await deleteLink(s.deps.db, s.event.id);
-    return c.json({ dink: null });
-  });
+  app.delete(
+    PATH,
+    describe({ tag: 'dink', access: 'manager', summary: 'Revokes the link (its URL answers 404 at once).', answer: DinkLinkAnswer }),
+    input('param', EVENT_IDS),
+    async (c) => {
+      const s = await eventScope(c, true);
+      await deleteLink(s.deps.db, s.event.id);
+      return c.json({ dink: null });
+    },
+  );
 
-  app.get(`${PATH}/recent`, async (c) => {
-    const s = await managerScope(c);
-    return c.json({ posts: await recentPosts(s.deps.db, s.event.id) });
-  });
+  app.get(
+    `${PATH}/recent`,
+    describe({ tag: 'dink', access: 'manager', summary: 'The last 200 posts to the link with their outcomes, newest first.', answer: named('DinkRecentAnswer', DinkRecentAnswerSchema) }),
+    input('param', EVENT_IDS),
+    async (c) => {
+      const s = await eventScope(c, true);
+      return c.json({ posts: await recentPosts(s.deps.db, s.event.id) });
+    },
+  );
 
-  app.get(`${PATH}/accounts`, async (c) => {
-    const s = await managerScope(c);
-    return c.json({ accounts: await accountsOf(s.deps.db, s.event.id) });
-  });
+  app.get(
+    `${PATH}/accounts`,
+    describe({
+      tag: 'dink', access: 'manager', answer: named('DinkAccountsAnswer', DinkAccountsAnswerSchema),
+      summary: "The Dink account hash pinned for each IGN on the event's teams (its first 8 characters), when it was pinned and how many posts came with it.",
+    }),
+    input('param', EVENT_IDS),
+    async (c) => {
+      const s = await eventScope(c, true);
+      return c.json({ accounts: await accountsOf(s.deps.db, s.event.id) });
+    },
+  );
 
-  app.delete(`${PATH}/accounts/:ignId`, async (c) => {
-    const s = await managerScope(c);
-    const ignId = pathId(c, 'ignId', 'IGN id');
-    await clearAccount(s.deps.db, s.event.id, ignId);
-    return c.json({ ok: true as const });
-  });
+  app.delete(
+    `${PATH}/accounts/:ignId`,
+    describe({
+      tag: 'dink', access: 'manager', answer: named('Ok', OkSchema),
+      summary: "Clears the IGN's pinned Dink account: its next post with a hash pins that one (404 for an IGN not on a team of the event).",
+    }),
+    input('param', ACCOUNT_IDS),
+    async (c) => {
+      const s = await eventScope(c, true);
+      await clearAccount(s.deps.db, s.event.id, s.ignId);
+      return c.json({ ok: true as const });
+    },
+  );
 
   app.post(
     '/dink/:token',
+    describe({
+      tag: 'dink', access: 'public', status: 204,
+      summary: "Dink's webhook: multipart payload_json (+ optional PNG or JPEG file, at most 8 MiB) or application/json; 204 whatever it matched, judged as docs/server.md §13 says; 503 with Retry-After after 10 s waiting for an upload slot.",
+      multipart: {
+        fields: {
+          payload_json: { type: 'string', contentMediaType: 'application/json', description: "Dink's JSON (type, playerName, dinkAccountHash, extra)." },
+          file: { type: 'string', contentMediaType: 'image/png', description: 'The screenshot: PNG or JPEG by its bytes, at most 8 MiB.' },
+        },
+        required: ['payload_json'],
+      },
+    }),
+    input('param', TokenParamSchema, { status: 404, about: { token: "The link's token (43 base64url characters); any other is a 404." } }),
     async (c, next) => {
       const link = await liveLink(c);
       if (!link) {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import sharp from 'sharp';
+import * as v from 'valibot';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db } from '../db/schema';
 import type { Deps } from '../http/context';
@@ -37,10 +38,11 @@ export function newToken(): string {
   return crypto.randomBytes(32).toString('base64url');
 }
 
-/** True when `token` has the shape of one newToken makes (so a lookup is worth it). */
-export function plausibleToken(token: string): boolean {
-  return /^[A-Za-z0-9_-]{43}$/.test(token);
-}
+/**
+ * The receiver's path token: the shape newToken makes (43 base64url characters). Anything else is
+ * refused 404 DINK_MESSAGES.notFound before any lookup (POST /api/dink/{token}, docs/server.md §13).
+ */
+export const TokenParamSchema = v.object({ token: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/, DINK_MESSAGES.notFound)) });
 
 /** The link as answered to managers: `<origin>/api/dink/{token}`. */
 export function linkOf(row: DinkLinkRow, origin: string): DinkLink {

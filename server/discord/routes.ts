@@ -1,24 +1,16 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
-import { pathId, readJson, requireUser } from '../http/context';
-import { requireManager } from '../clans/access';
-import { findEvent } from '../events/repository';
-import { DiscordSettingsBodySchema } from '../../contract/discord';
+import { describe, ids, input, named, valid } from '../http/route';
+import { EVENT_ID_LABELS, eventScope } from '../http/gameScope';
+import { OkSchema } from '../../contract/common';
+import { DiscordAnswerSchema, DiscordSettingsBodySchema } from '../../contract/discord';
 import { deleteWebhook, findWebhook } from './repository';
 import { putSettings, settingsOf, testPost } from './service';
 
 const PATH = '/clan/:clanId/events/:eventId/discord';
-
-/** The manager and the event of a Discord settings call: 401, 400 bad ids, 404 clan, 403 non-manager, 404 event. */
-async function managerScope(c: Context<AppEnv>) {
-  const user = requireUser(c);
-  const clanId = pathId(c, 'clanId', 'clan id');
-  const eventId = pathId(c, 'eventId', 'event id');
-  const deps = c.get('deps');
-  await requireManager(deps.db, clanId, user.id);
-  const event = await findEvent(deps.db, clanId, eventId);
-  return { event, deps, origin: deps.config.announcements.webhookOrigin };
-}
+/** The path ids: the event's. */
+const EVENT_IDS = ids(EVENT_ID_LABELS);
+const DiscordAnswer = named('DiscordAnswer', DiscordAnswerSchema);
 
 /**
  * An event's Discord announcements (docs/server.md §10), managers (Owner, Admin) only;
@@ -34,29 +26,53 @@ async function managerScope(c: Context<AppEnv>) {
 export function discordRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.get(PATH, async (c) => {
-    const s = await managerScope(c);
-    const row = await findWebhook(s.deps.db, s.event.id);
-    return c.json({ discord: row ? settingsOf(row, s.origin) : null });
-  });
+  app.get(
+    PATH,
+    describe({ tag: 'discord', access: 'manager', summary: "The event's Discord settings (the webhook masked), or null.", answer: DiscordAnswer }),
+    input('param', EVENT_IDS),
+    async (c) => {
+      const s = await eventScope(c, true);
+      const row = await findWebhook(s.deps.db, s.event.id);
+      return c.json({ discord: row ? settingsOf(row, s.deps.config.announcements.webhookOrigin) : null });
+    },
+  );
 
-  app.put(PATH, async (c) => {
-    const s = await managerScope(c);
-    const body = await readJson(c, DiscordSettingsBodySchema);
-    return c.json({ discord: await putSettings(s.deps.db, s.event.id, body, s.origin) });
-  });
+  app.put(
+    PATH,
+    describe({ tag: 'discord', access: 'manager', summary: 'Sets the webhook and what it announces.', answer: DiscordAnswer }),
+    input('param', EVENT_IDS),
+    input('json', named('DiscordSettingsBody', DiscordSettingsBodySchema)),
+    async (c) => {
+      const s = await eventScope(c, true);
+      const body = valid(c, 'json');
+      return c.json({ discord: await putSettings(s.deps.db, s.event.id, body, s.deps.config.announcements.webhookOrigin) });
+    },
+  );
 
-  app.delete(PATH, async (c) => {
-    const s = await managerScope(c);
-    await deleteWebhook(s.deps.db, s.event.id);
-    return c.json({ discord: null });
-  });
+  app.delete(
+    PATH,
+    describe({ tag: 'discord', access: 'manager', summary: 'Removes the webhook and its queue.', answer: DiscordAnswer }),
+    input('param', EVENT_IDS),
+    async (c) => {
+      const s = await eventScope(c, true);
+      await deleteWebhook(s.deps.db, s.event.id);
+      return c.json({ discord: null });
+    },
+  );
 
-  app.post(`${PATH}/test`, async (c) => {
-    const s = await managerScope(c);
-    await testPost(s.deps.db, s.event.id, s.event.name, s.origin);
-    return c.json({ ok: true as const });
-  });
+  app.post(
+    `${PATH}/test`,
+    describe({
+      tag: 'discord', access: 'manager', summary: "Posts a test message (502 with Discord's answer when it refuses).", answer: named('Ok', OkSchema),
+      also: { 502: { description: "Discord refused the test message: `{error}` with Discord's answer." } },
+    }),
+    input('param', EVENT_IDS),
+    async (c) => {
+      const s = await eventScope(c, true);
+      await testPost(s.deps.db, s.event.id, s.event.name, s.deps.config.announcements.webhookOrigin);
+      return c.json({ ok: true as const });
+    },
+  );
 
   return app;
 }

@@ -1,30 +1,20 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context';
-import { pathId, readJson, requireUser } from '../http/context';
-import { requireManager, requireMember } from '../clans/access';
-import { findEvent } from '../events/repository';
-import { StartDraftBodySchema } from '../../contract/draft';
+import { describe, ids, input, named, valid } from '../http/route';
+import { EVENT_ID_LABELS, eventScope } from '../http/gameScope';
+import { DraftAnswerSchema, DraftRoomAnswerSchema, StartDraftBodySchema } from '../../contract/draft';
 import { loadDraftState } from './repository';
 import { listSignups } from '../signups/repository';
 import { draftChanged, endDraft, pauseDraft, resumeDraft, startDraft, undoPick, type DraftOutcome } from './service';
 
-/**
- * The signed-in user, the path's clan and event, checked: 401 signed out, 400 bad ids, 404 missing
- * clan, 403 non-member (or non-manager when `manager`), 404 'Event ID {id} not found.' for an
- * event of another clan.
- */
-async function draftScope(c: Context<AppEnv>, manager: boolean): Promise<{ eventId: number; eventName: string }> {
-  const user = requireUser(c);
-  const clanId = pathId(c, 'clanId', 'clan id');
-  const eventId = pathId(c, 'eventId', 'event id');
-  const { db } = c.get('deps');
-  await (manager ? requireManager : requireMember)(db, clanId, user.id);
-  const event = await findEvent(db, clanId, eventId);
-  return { eventId, eventName: event.name };
-}
+/** The path ids: the event's. */
+const EVENT_IDS = ids(EVENT_ID_LABELS);
+const DraftAnswer = named('DraftAnswer', DraftAnswerSchema);
 
 /**
- * The captains' draft of an event (docs/server.md §16, "Captains' draft"), errors as draftScope;
+ * The captains' draft of an event (docs/server.md §16, "Captains' draft"), errors as eventScope
+ * (http/gameScope.ts: 401 signed out, 400 bad ids, 404 missing clan, 403 non-member or non-manager,
+ * 404 'Event ID {id} not found.' for an event of another clan);
  * every change answers `{draft_state}` and sends it to the draft room (draft_state), and the
  * teams it changed to the game's rooms (team_update).
  * - GET /clan/{clanId}/events/{eventId}/draft → {event_name, draft_state (null without a draft),
@@ -39,29 +29,53 @@ export function draftRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const base = '/clan/:clanId/events/:eventId/draft';
 
-  app.get(base, async (c) => {
-    const { eventId, eventName } = await draftScope(c, false);
-    const { db } = c.get('deps');
-    return c.json({ event_name: eventName, draft_state: await loadDraftState(db, eventId), signups: await listSignups(db, eventId) });
-  });
+  app.get(
+    base,
+    describe({ tag: 'draft', access: 'member', summary: "The event's draft_state (null without a draft) and its sign-ups.", answer: named('DraftRoomAnswer', DraftRoomAnswerSchema) }),
+    input('param', EVENT_IDS),
+    async (c) => {
+      const { eventId, event } = await eventScope(c, false);
+      const { db } = c.get('deps');
+      return c.json({ event_name: event.name, draft_state: await loadDraftState(db, eventId), signups: await listSignups(db, eventId) });
+    },
+  );
 
   const answer = async (c: Context<AppEnv>, eventId: number, outcome: DraftOutcome) => {
     await draftChanged(c.get('deps'), eventId, outcome);
     return c.json({ draft_state: outcome.state });
   };
 
-  app.post(base, async (c) => {
-    const { eventId } = await draftScope(c, true);
-    const body = await readJson(c, StartDraftBodySchema);
-    return answer(c, eventId, await startDraft(c.get('deps'), eventId, body));
-  });
+  app.post(
+    base,
+    describe({
+      tag: 'draft', access: 'manager', answer: DraftAnswer,
+      summary: "Starts the captains' draft (2..20 captains, pick_seconds 15..600, default 60); the captains' teams are made if needed, each captain their Leader.",
+    }),
+    input('param', EVENT_IDS),
+    input('json', named('StartDraftBody', StartDraftBodySchema)),
+    async (c) => {
+      const { eventId } = await eventScope(c, true);
+      const body = valid(c, 'json');
+      return answer(c, eventId, await startDraft(c.get('deps'), eventId, body));
+    },
+  );
 
-  const actions = { pause: pauseDraft, resume: resumeDraft, undo: undoPick, end: endDraft } as const;
-  for (const [name, act] of Object.entries(actions)) {
-    app.post(`${base}/${name}`, async (c) => {
-      const { eventId } = await draftScope(c, true);
-      return answer(c, eventId, await act(c.get('deps'), eventId));
-    });
+  const actions = {
+    pause: { act: pauseDraft, summary: 'Stops the clock, keeping the time left.' },
+    resume: { act: resumeDraft, summary: 'Runs the clock again with the time it had left.' },
+    undo: { act: undoPick, summary: 'Takes back the last pick.' },
+    end: { act: endDraft, summary: 'Ends the draft: every pick is placed on its team.' },
+  };
+  for (const [name, { act, summary }] of Object.entries(actions)) {
+    app.post(
+      `${base}/${name}`,
+      describe({ tag: 'draft', access: 'manager', summary, answer: DraftAnswer }),
+      input('param', EVENT_IDS),
+      async (c) => {
+        const { eventId } = await eventScope(c, true);
+        return answer(c, eventId, await act(c.get('deps'), eventId));
+      },
+    );
   }
 
   return app;

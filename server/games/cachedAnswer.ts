@@ -23,6 +23,9 @@ export function gameAnswer(c: Context<AppEnv>, etag: string, plain: () => string
   return typeof body === 'string' ? c.body(body, 200, headers) : c.body(body, 200, headers);
 }
 
+/** gameAnswer's 304 as a route's description lists it (`also` of describe(), http/route.ts). */
+export const NOT_MODIFIED = { 304: { description: 'Not modified: the ETag given in If-None-Match is still current (no body).' } };
+
 /**
  * One answer of the public game (GET /api/public/game/{gameId}, docs/server.md §3) of a cached
  * version: its status, its headers as an object (`headers`, for a fetch Response) and as node's

@@ -1,21 +1,28 @@
 import { Hono } from 'hono';
-import { announce, gameScope } from '../http/gameScope';
+import { announce, EVENT_ID_LABELS, gameScope } from '../http/gameScope';
 import type { AppEnv } from '../http/context';
-import { readJson } from '../http/context';
+import { describe, ids, input, named, valid } from '../http/route';
 import { lockEvent } from '../db/locks';
 import { isActiveStatus } from '../../contract/game/status';
 import {
   AssignBodySchema,
+  AvailableTasksAnswerSchema,
   BoardBodySchema,
   GAME_MESSAGES,
+  GameAnswerSchema,
+  GameCreatedAnswerSchema,
+  GameRandomizedAnswerSchema,
   GameSettingsSchema,
+  OkMessageAnswerSchema,
   ReorderBodySchema,
+  SquaresAnswerSchema,
+  StatusAnswerSchema,
   StatusBodySchema,
   SwapBodySchema,
 } from '../../contract/gameApi';
 import { findGame, GAME_NOT_FOUND, listSquares, listUserTeams } from './repository';
 import { membersAnswer } from './cache';
-import { gameAnswer } from './cachedAnswer';
+import { gameAnswer, NOT_MODIFIED } from './cachedAnswer';
 import { notFound } from '../errors';
 import { assignTask, availableTasks, reorderTasks, swapTasks } from './boardTasks';
 import {
@@ -30,9 +37,17 @@ import {
 } from './service';
 import { randomSource } from './randomSource';
 import { deleteImages } from '../submissions/service';
-import { PROOF_MESSAGES, RulesBodySchema } from '../../contract/submission';
+import { PROOF_MESSAGES, RulesAnswerSchema, RulesBodySchema } from '../../contract/submission';
 
 const GAME = '/clan/:clanId/events/:eventId/game';
+
+/** The path ids: the event's (POST .../game), the game's, and a square's of the game. */
+const EVENT_IDS = ids(EVENT_ID_LABELS);
+const GAME_IDS = ids({ ...EVENT_ID_LABELS, gameId: 'game id' });
+const SQUARE_IDS = ids({ ...EVENT_ID_LABELS, gameId: 'game id', squareId: 'square id' });
+
+const Settings = named('GameSettings', GameSettingsSchema);
+const OkMessage = named('OkMessageAnswer', OkMessageAnswerSchema);
 
 /**
  * Game and game-task calls of a clan event (docs/game-rules.md §4,
@@ -64,124 +79,200 @@ const GAME = '/clan/:clanId/events/:eventId/game';
 export function gameRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.post(GAME, async (c) => {
-    const s = await gameScope(c, true);
-    const settings = await readJson(c, GameSettingsSchema);
-    const { db, dialect, config } = s.deps;
-    const gameId = await db.transaction().execute(async (trx) => {
-      await lockEvent(trx, dialect, s.eventId);
-      return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings }, randomSource(config), config);
-    });
-    await announce(c, gameId, 'full');
-    return c.json({ game: { id: gameId }, message: GAME_MESSAGES.created });
-  });
+  app.post(
+    GAME,
+    describe({ tag: 'games', access: 'manager', summary: "Creates the event's game with a generated board.", answer: named('GameCreatedAnswer', GameCreatedAnswerSchema) }),
+    input('param', EVENT_IDS),
+    input('json', Settings),
+    async (c) => {
+      const s = await gameScope(c, true);
+      const settings = valid(c, 'json');
+      const { db, dialect, config } = s.deps;
+      const gameId = await db.transaction().execute(async (trx) => {
+        await lockEvent(trx, dialect, s.eventId);
+        return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings }, randomSource(config), config);
+      });
+      await announce(c, gameId, 'full');
+      return c.json({ game: { id: gameId }, message: GAME_MESSAGES.created });
+    },
+  );
 
-  app.get(`${GAME}/:gameId`, async (c) => {
-    const s = await gameScope(c, false);
-    const entry = await s.deps.gameCache.get(s.gameId);
-    if (!entry) throw notFound(GAME_NOT_FOUND);
-    const { json, etag } = membersAnswer(entry, await listUserTeams(s.deps.db, entry.eventId, s.user.id));
-    return gameAnswer(c, etag, () => `{"game":${json}}`);
-  });
+  app.get(
+    `${GAME}/:gameId`,
+    describe({
+      tag: 'games', access: 'member', summary: "The game in the members' shape (ETag; 304 to a matching If-None-Match).",
+      answer: named('GameAnswer', GameAnswerSchema), also: NOT_MODIFIED,
+    }),
+    input('param', GAME_IDS),
+    async (c) => {
+      const s = await gameScope(c, false);
+      const entry = await s.deps.gameCache.get(s.gameId);
+      if (!entry) throw notFound(GAME_NOT_FOUND);
+      const { json, etag } = membersAnswer(entry, await listUserTeams(s.deps.db, entry.eventId, s.user.id));
+      return gameAnswer(c, etag, () => `{"game":${json}}`);
+    },
+  );
 
-  app.put(`${GAME}/:gameId`, async (c) => {
-    const s = await gameScope(c, true);
-    const settings = await readJson(c, GameSettingsSchema);
-    const { db, dialect, config } = s.deps;
-    await db.transaction().execute(async (trx) => {
-      const row = await findGame(trx, s.scope, { dialect });
-      await randomizeGame(trx, row, settings, randomSource(config));
-    });
-    await announce(c, s.gameId, 'full');
-    return c.json({ game: await loadGame(db, s.gameId, s.user.id), message: GAME_MESSAGES.randomized });
-  });
+  app.put(
+    `${GAME}/:gameId`,
+    describe({ tag: 'games', access: 'manager', summary: 'New settings: a new board, positions and status kept.', answer: named('GameRandomizedAnswer', GameRandomizedAnswerSchema) }),
+    input('param', GAME_IDS),
+    input('json', Settings),
+    async (c) => {
+      const s = await gameScope(c, true);
+      const settings = valid(c, 'json');
+      const { db, dialect, config } = s.deps;
+      await db.transaction().execute(async (trx) => {
+        const row = await findGame(trx, s.scope, { dialect });
+        await randomizeGame(trx, row, settings, randomSource(config));
+      });
+      await announce(c, s.gameId, 'full');
+      return c.json({ game: await loadGame(db, s.gameId, s.user.id), message: GAME_MESSAGES.randomized });
+    },
+  );
 
-  app.delete(`${GAME}/:gameId`, async (c) => {
-    const s = await gameScope(c, true);
-    const { db, dialect } = s.deps;
-    const imageKeys = await db.transaction().execute(async (trx) => deleteGame(trx, await findGame(trx, s.scope, { dialect })));
-    s.deps.gameCache.invalidate(s.gameId);
-    await deleteImages(s.deps, imageKeys);
-    return c.json({ ok: true, message: GAME_MESSAGES.deleted });
-  });
+  app.delete(
+    `${GAME}/:gameId`,
+    describe({ tag: 'games', access: 'manager', summary: 'Deletes the game with its proofs.', answer: OkMessage }),
+    input('param', GAME_IDS),
+    async (c) => {
+      const s = await gameScope(c, true);
+      const { db, dialect } = s.deps;
+      const imageKeys = await db.transaction().execute(async (trx) => deleteGame(trx, await findGame(trx, s.scope, { dialect })));
+      s.deps.gameCache.invalidate(s.gameId);
+      await deleteImages(s.deps, imageKeys);
+      return c.json({ ok: true, message: GAME_MESSAGES.deleted });
+    },
+  );
 
-  app.put(`${GAME}/:gameId/board`, async (c) => {
-    const s = await gameScope(c, true);
-    const body = await readJson(c, BoardBodySchema);
-    const { db, dialect, config } = s.deps;
-    await db.transaction().execute(async (trx) => {
-      await setBoard(trx, await findGame(trx, s.scope, { dialect }), body, randomSource(config));
-    });
-    await announce(c, s.gameId, 'full');
-    return c.json({ ok: true, message: GAME_MESSAGES.boardUpdated });
-  });
+  app.put(
+    `${GAME}/:gameId/board`,
+    describe({ tag: 'games', access: 'manager', summary: 'Sets the snakes and ladders by hand.', answer: OkMessage }),
+    input('param', GAME_IDS),
+    input('json', named('BoardBody', BoardBodySchema)),
+    async (c) => {
+      const s = await gameScope(c, true);
+      const body = valid(c, 'json');
+      const { db, dialect, config } = s.deps;
+      await db.transaction().execute(async (trx) => {
+        await setBoard(trx, await findGame(trx, s.scope, { dialect }), body, randomSource(config));
+      });
+      await announce(c, s.gameId, 'full');
+      return c.json({ ok: true, message: GAME_MESSAGES.boardUpdated });
+    },
+  );
 
-  app.put(`${GAME}/:gameId/status`, async (c) => {
-    const s = await gameScope(c, true);
-    const body = await readJson(c, StatusBodySchema);
-    const { db, dialect } = s.deps;
-    const result = await db.transaction().execute(async (trx) => changeStatus(trx, await findGame(trx, s.scope, { dialect }), body.status));
-    await announce(c, s.gameId, 'progress', [result.log]);
-    return c.json({ ok: true, status: result.status });
-  });
+  app.put(
+    `${GAME}/:gameId/status`,
+    describe({ tag: 'games', access: 'manager', summary: 'Starts, pauses or resumes the game.', answer: named('StatusAnswer', StatusAnswerSchema) }),
+    input('param', GAME_IDS),
+    input('json', named('StatusBody', StatusBodySchema)),
+    async (c) => {
+      const s = await gameScope(c, true);
+      const body = valid(c, 'json');
+      const { db, dialect } = s.deps;
+      const result = await db.transaction().execute(async (trx) => changeStatus(trx, await findGame(trx, s.scope, { dialect }), body.status));
+      await announce(c, s.gameId, 'progress', [result.log]);
+      return c.json({ ok: true, status: result.status });
+    },
+  );
 
-  app.put(`${GAME}/:gameId/reset`, async (c) => {
-    const s = await gameScope(c, true);
-    const { db, dialect, config } = s.deps;
-    const imageKeys = await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect }), config));
-    await deleteImages(s.deps, imageKeys);
-    await announce(c, s.gameId, 'full');
-    return c.json({ ok: true, message: GAME_MESSAGES.reset });
-  });
+  app.put(
+    `${GAME}/:gameId/reset`,
+    describe({ tag: 'games', access: 'manager', summary: 'Puts every team back on square 1 and starts a new dice round.', answer: OkMessage }),
+    input('param', GAME_IDS),
+    async (c) => {
+      const s = await gameScope(c, true);
+      const { db, dialect, config } = s.deps;
+      const imageKeys = await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect }), config));
+      await deleteImages(s.deps, imageKeys);
+      await announce(c, s.gameId, 'full');
+      return c.json({ ok: true, message: GAME_MESSAGES.reset });
+    },
+  );
 
-  app.put(`${GAME}/:gameId/rules`, async (c) => {
-    const s = await gameScope(c, true);
-    const body = await readJson(c, RulesBodySchema);
-    const { db, dialect } = s.deps;
-    const { changed, rules } = await db.transaction().execute(async (trx) => setRules(trx, await findGame(trx, s.scope, { dialect }), body));
-    if (changed) await announce(c, s.gameId, 'full');
-    return c.json({ ok: true, ...rules, message: PROOF_MESSAGES.rulesSaved });
-  });
+  app.put(
+    `${GAME}/:gameId/rules`,
+    describe({ tag: 'games', access: 'manager', summary: 'Turns the proof rule on or off.', answer: named('RulesAnswer', RulesAnswerSchema) }),
+    input('param', GAME_IDS),
+    input('json', named('RulesBody', RulesBodySchema)),
+    async (c) => {
+      const s = await gameScope(c, true);
+      const body = valid(c, 'json');
+      const { db, dialect } = s.deps;
+      const { changed, rules } = await db.transaction().execute(async (trx) => setRules(trx, await findGame(trx, s.scope, { dialect }), body));
+      if (changed) await announce(c, s.gameId, 'full');
+      return c.json({ ok: true, ...rules, message: PROOF_MESSAGES.rulesSaved });
+    },
+  );
 
-  app.get(`${GAME}/:gameId/tasks`, async (c) => {
-    const s = await gameScope(c, false);
-    const game = await findGame(s.deps.db, s.scope);
-    return c.json({ squares: await listSquares(s.deps.db, s.gameId), finished: !isActiveStatus(game.status) });
-  });
+  app.get(
+    `${GAME}/:gameId/tasks`,
+    describe({ tag: 'games', access: 'member', summary: "The board's squares with their tasks.", answer: named('SquaresAnswer', SquaresAnswerSchema) }),
+    input('param', GAME_IDS),
+    async (c) => {
+      const s = await gameScope(c, false);
+      const game = await findGame(s.deps.db, s.scope);
+      return c.json({ squares: await listSquares(s.deps.db, s.gameId), finished: !isActiveStatus(game.status) });
+    },
+  );
 
-  app.post(`${GAME}/:gameId/tasks/reorder`, async (c) => {
-    const s = await gameScope(c, true);
-    const body = await readJson(c, ReorderBodySchema);
-    const { db, dialect } = s.deps;
-    await db.transaction().execute(async (trx) => reorderTasks(trx, await findGame(trx, s.scope, { dialect }), body.squares));
-    await announce(c, s.gameId, 'tasks');
-    return c.json({ ok: true, message: GAME_MESSAGES.reordered });
-  });
+  app.post(
+    `${GAME}/:gameId/tasks/reorder`,
+    describe({ tag: 'games', access: 'manager', summary: 'Saves a new order of the tasks on the board.', answer: OkMessage }),
+    input('param', GAME_IDS),
+    input('json', named('ReorderBody', ReorderBodySchema)),
+    async (c) => {
+      const s = await gameScope(c, true);
+      const body = valid(c, 'json');
+      const { db, dialect } = s.deps;
+      await db.transaction().execute(async (trx) => reorderTasks(trx, await findGame(trx, s.scope, { dialect }), body.squares));
+      await announce(c, s.gameId, 'tasks');
+      return c.json({ ok: true, message: GAME_MESSAGES.reordered });
+    },
+  );
 
-  app.post(`${GAME}/:gameId/tasks/swap`, async (c) => {
-    const s = await gameScope(c, true);
-    const body = await readJson(c, SwapBodySchema);
-    const { db, dialect } = s.deps;
-    await db.transaction().execute(async (trx) => swapTasks(trx, await findGame(trx, s.scope, { dialect }), body.square1_id, body.square2_id));
-    await announce(c, s.gameId, 'tasks');
-    return c.json({ ok: true, message: GAME_MESSAGES.swapped });
-  });
+  app.post(
+    `${GAME}/:gameId/tasks/swap`,
+    describe({ tag: 'games', access: 'manager', summary: 'Swaps the tasks of two squares.', answer: OkMessage }),
+    input('param', GAME_IDS),
+    input('json', named('SwapBody', SwapBodySchema)),
+    async (c) => {
+      const s = await gameScope(c, true);
+      const body = valid(c, 'json');
+      const { db, dialect } = s.deps;
+      await db.transaction().execute(async (trx) => swapTasks(trx, await findGame(trx, s.scope, { dialect }), body.square1_id, body.square2_id));
+      await announce(c, s.gameId, 'tasks');
+      return c.json({ ok: true, message: GAME_MESSAGES.swapped });
+    },
+  );
 
-  app.put(`${GAME}/:gameId/tasks/:squareId`, async (c) => {
-    const s = await gameScope(c, true);
-    const body = await readJson(c, AssignBodySchema);
-    const { db, dialect } = s.deps;
-    const squareIndex = await db.transaction().execute(async (trx) =>
-      assignTask(trx, await findGame(trx, s.scope, { dialect }), s.squareId, body.task_id));
-    await announce(c, s.gameId, 'tasks');
-    return c.json({ ok: true, message: GAME_MESSAGES.assigned(squareIndex) });
-  });
+  app.put(
+    `${GAME}/:gameId/tasks/:squareId`,
+    describe({ tag: 'games', access: 'manager', summary: 'Puts a pool task on a square.', answer: OkMessage }),
+    input('param', SQUARE_IDS),
+    input('json', named('AssignBody', AssignBodySchema)),
+    async (c) => {
+      const s = await gameScope(c, true);
+      const body = valid(c, 'json');
+      const { db, dialect } = s.deps;
+      const squareIndex = await db.transaction().execute(async (trx) =>
+        assignTask(trx, await findGame(trx, s.scope, { dialect }), s.squareId, body.task_id));
+      await announce(c, s.gameId, 'tasks');
+      return c.json({ ok: true, message: GAME_MESSAGES.assigned(squareIndex) });
+    },
+  );
 
-  app.get(`${GAME}/:gameId/tasks/:squareId/available`, async (c) => {
-    const s = await gameScope(c, false);
-    const row = await findGame(s.deps.db, s.scope);
-    return c.json({ available_tasks: await availableTasks(s.deps.db, row, s.squareId) });
-  });
+  app.get(
+    `${GAME}/:gameId/tasks/:squareId/available`,
+    describe({ tag: 'games', access: 'member', summary: 'Pool tasks that may go on the square.', answer: named('AvailableTasksAnswer', AvailableTasksAnswerSchema) }),
+    input('param', SQUARE_IDS),
+    async (c) => {
+      const s = await gameScope(c, false);
+      const row = await findGame(s.deps.db, s.scope);
+      return c.json({ available_tasks: await availableTasks(s.deps.db, row, s.squareId) });
+    },
+  );
 
   return app;
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from './context';
-import { pathId, requireUser } from './context';
+import { requireUser } from './context';
+import { valid } from './route';
 import { requireManager, requireMember } from '../clans/access';
 import { findEvent } from '../events/repository';
 import { findGame } from '../games/repository';
@@ -8,24 +9,44 @@ import type { LogEntry } from '../../contract/gameApi';
 import type { GameChange } from '../realtime/broadcaster';
 import { log as serverLog } from '../observability/log';
 
+/** The labels of an event route's path ids for ids() (http/route.ts): 400 'Invalid clan id.', 'Invalid event id.'. */
+export const EVENT_ID_LABELS = { clanId: 'clan id', eventId: 'event id' } as const;
+
+/** The path ids of an event's routes; checked by the route's input('param', ids({...})) (http/route.ts). */
+interface EventIds {
+  clanId: number;
+  eventId: number;
+}
+
+/** A route's context whose path ids (the clan's, the event's and any more) input('param', ...) checked. */
+type IdsContext<P> = Context<AppEnv, string, { out: { param: P } }>;
+
 /**
- * The signed-in user and the path's clan, event and (when in the path) game and square, checked
- * in this order: 401 signed out; 400 'Invalid clan id.' etc. for bad ids; 404 'Clan ID {id} not
- * found.'; 403 for a non-member, or a non-manager when `manager`; 404 'Event ID {id} not found.'
- * for an event of another clan; 404 'Game not found.' for a game of another event or clan.
+ * The signed-in user, the path's ids, clan and event, checked in this order: 401 signed out; 400
+ * 'Invalid clan id.' etc. for the first bad id of the route's ids(); 404 'Clan ID {id} not found.';
+ * 403 for a non-member (`notMember` its text, else the permission text), or a non-manager when
+ * `manager`; 404 'Event ID {id} not found.' for an event of another clan. Also the caller's role
+ * in the clan and the event's row. The one scope of the event's own routes (sign-ups, draft,
+ * Discord, Dink) and of gameScope.
  */
-export async function gameScope(c: Context<AppEnv>, manager: boolean) {
+export async function eventScope<P extends EventIds>(c: IdsContext<P>, manager: boolean, notMember?: string) {
   const user = requireUser(c);
-  const clanId = pathId(c, 'clanId', 'clan id');
-  const eventId = pathId(c, 'eventId', 'event id');
-  const gameId = c.req.param('gameId') === undefined ? null : pathId(c, 'gameId', 'game id');
-  const squareId = c.req.param('squareId') === undefined ? null : pathId(c, 'squareId', 'square id');
+  const ids = valid(c, 'param');
   const deps = c.get('deps');
-  await (manager ? requireManager : requireMember)(deps.db, clanId, user.id);
-  await findEvent(deps.db, clanId, eventId);
-  const scope = { clanId, eventId, gameId: gameId ?? 0 };
-  if (gameId !== null) await findGame(deps.db, scope);
-  return { user, clanId, eventId, gameId: gameId ?? 0, squareId: squareId ?? 0, scope, deps };
+  const access = manager ? await requireManager(deps.db, ids.clanId, user.id) : await requireMember(deps.db, ids.clanId, user.id, notMember);
+  const event = await findEvent(deps.db, ids.clanId, ids.eventId);
+  return { ...ids, user, event, role: access.role, deps };
+}
+
+/**
+ * As eventScope, and then (when the path has one) the game: 404 'Game not found.' for a game of
+ * another event or clan. `scope` is what findGame takes; gameId is 0 on the paths without one.
+ */
+export async function gameScope<P extends EventIds & { gameId?: number }>(c: IdsContext<P>, manager: boolean) {
+  const s = await eventScope(c, manager);
+  const scope = { clanId: s.clanId, eventId: s.eventId, gameId: s.gameId ?? 0 };
+  if (s.gameId !== undefined) await findGame(s.deps.db, scope);
+  return { ...s, gameId: scope.gameId, scope };
 }
 
 /**

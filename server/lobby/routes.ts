@@ -1,12 +1,28 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context';
-import { pathId, requireUser } from '../http/context';
+import { requireUser } from '../http/context';
+import { describe, ids, input, named, valid } from '../http/route';
 import { notFound } from '../errors';
 import { GAME_NOT_FOUND } from '../games/repository';
+import { NOT_MODIFIED } from '../games/cachedAnswer';
+import { PublicGameAnswerSchema } from '../../contract/gameApi';
+import { ClanLiveGamesAnswerSchema, ForecastAnswerSchema, LobbyAnswerSchema, SpectateAnswerSchema } from '../../contract/lobby';
 import { publicGameResponse } from './publicGame';
 import { requireMember } from '../clans/access';
 import { clanLiveGames, lobbyGames, spectatableGames } from './repository';
 import { forecastOf } from './forecast';
+
+/** The path ids: a clan's, a public game's. */
+const CLAN_IDS = ids({ clanId: 'clan id' });
+const GAME_IDS = ids({ gameId: 'game id' });
+
+/** The cached game of the path: 400 'Invalid game id.'; 404 'Game not found.' for a missing or PENDING game (not public yet). */
+async function publicEntry(c: Context<AppEnv, string, { out: { param: { gameId: number } } }>) {
+  const { gameId } = valid(c, 'param');
+  const entry = await c.get('deps').gameCache.get(gameId);
+  if (entry === null || entry.status === 'PENDING') throw notFound(GAME_NOT_FOUND);
+  return entry;
+}
 
 /**
  * The lobby and spectating calls (docs/server.md §3; docs/client.md §4; docs/game-rules.md §11).
@@ -32,34 +48,53 @@ import { forecastOf } from './forecast';
 export function lobbyRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.get('/games', async (c) => {
-    const user = requireUser(c);
-    return c.json({ games: await lobbyGames(c.get('deps').db, user.id) });
-  });
+  app.get(
+    '/games',
+    describe({ tag: 'lobby', access: 'signed-in', summary: "The caller's games.", answer: named('LobbyAnswer', LobbyAnswerSchema) }),
+    async (c) => {
+      const user = requireUser(c);
+      return c.json({ games: await lobbyGames(c.get('deps').db, user.id) });
+    },
+  );
 
-  app.get('/clan/:clanId/games/live', async (c) => {
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    const { db } = c.get('deps');
-    await requireMember(db, clanId, user.id);
-    return c.json({ games: await clanLiveGames(db, clanId) });
-  });
+  app.get(
+    '/clan/:clanId/games/live',
+    describe({ tag: 'lobby', access: 'member', summary: "The clan's READY, in-progress and paused games.", answer: named('ClanLiveGamesAnswer', ClanLiveGamesAnswerSchema) }),
+    input('param', CLAN_IDS),
+    async (c) => {
+      const user = requireUser(c);
+      const { clanId } = valid(c, 'param');
+      const { db } = c.get('deps');
+      await requireMember(db, clanId, user.id);
+      return c.json({ games: await clanLiveGames(db, clanId) });
+    },
+  );
 
-  app.get('/games/spectate', async (c) => c.json({ games: await spectatableGames(c.get('deps').db) }));
+  app.get(
+    '/games/spectate',
+    describe({ tag: 'lobby', access: 'public', summary: 'Games anyone may watch, newest first.', answer: named('SpectateAnswer', SpectateAnswerSchema) }),
+    async (c) => c.json({ games: await spectatableGames(c.get('deps').db) }),
+  );
 
-  app.get('/public/game/:gameId', async (c) => {
-    const gameId = pathId(c, 'gameId', 'game id');
-    const entry = await c.get('deps').gameCache.get(gameId);
-    if (entry === null || entry.status === 'PENDING') throw notFound(GAME_NOT_FOUND);
-    return publicGameResponse(c, entry);
-  });
+  app.get(
+    '/public/game/:gameId',
+    describe({
+      tag: 'lobby', access: 'public', summary: 'A game in the public shape (ETag; 304 to a matching If-None-Match).',
+      answer: named('PublicGameAnswer', PublicGameAnswerSchema), also: NOT_MODIFIED,
+    }),
+    input('param', GAME_IDS),
+    async (c) => publicGameResponse(c, await publicEntry(c)),
+  );
 
-  app.get('/public/game/:gameId/forecast', async (c) => {
-    const gameId = pathId(c, 'gameId', 'game id');
-    const entry = await c.get('deps').gameCache.get(gameId);
-    if (entry === null || entry.status === 'PENDING') throw notFound(GAME_NOT_FOUND);
-    return c.json(await forecastOf(entry));
-  });
+  app.get(
+    '/public/game/:gameId/forecast',
+    describe({
+      tag: 'lobby', access: 'public', answer: named('ForecastAnswer', ForecastAnswerSchema),
+      summary: "Each team's chance to win and expected rolls to finish, from 10,000 simulated continuations (cached per version).",
+    }),
+    input('param', GAME_IDS),
+    async (c) => c.json(await forecastOf(await publicEntry(c))),
+  );
 
   return app;
 }

@@ -258,114 +258,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'put', path: `${CLAN}/tasks/{taskId}`, tag: 'tasks', access: 'manager', summary: 'Changes a task.', body: named('TaskBody', TaskBodySchema), answer: named('TaskAnswer', TaskAnswerSchema) },
   { method: 'delete', path: `${CLAN}/tasks/{taskId}`, tag: 'tasks', access: 'manager', summary: 'Deletes a task.', answer: named('TaskDeletedAnswer', TaskDeletedAnswerSchema) },
 
-  // Games (docs/server.md §4, §5).
-  { method: 'post', path: GAME, tag: 'games', access: 'manager', summary: "Creates the event's game with a generated board.", body: named('GameSettings', GameSettingsSchema), answer: named('GameCreatedAnswer', GameCreatedAnswerSchema) },
-  { method: 'get', path: GAME_ID, tag: 'games', access: 'member', summary: "The game in the members' shape (ETag; 304 to a matching If-None-Match).", answer: named('GameAnswer', GameAnswerSchema), also: NOT_MODIFIED },
-  { method: 'put', path: GAME_ID, tag: 'games', access: 'manager', summary: 'New settings: a new board, positions and status kept.', body: named('GameSettings', GameSettingsSchema), answer: named('GameRandomizedAnswer', GameRandomizedAnswerSchema) },
-  { method: 'delete', path: GAME_ID, tag: 'games', access: 'manager', summary: 'Deletes the game with its proofs.', answer: OkMessage },
-  { method: 'put', path: `${GAME_ID}/board`, tag: 'games', access: 'manager', summary: 'Sets the snakes and ladders by hand.', body: named('BoardBody', BoardBodySchema), answer: OkMessage },
-  { method: 'put', path: `${GAME_ID}/status`, tag: 'games', access: 'manager', summary: 'Starts, pauses or resumes the game.', body: named('StatusBody', StatusBodySchema), answer: named('StatusAnswer', StatusAnswerSchema) },
-  { method: 'put', path: `${GAME_ID}/reset`, tag: 'games', access: 'manager', summary: 'Puts every team back on square 1 and starts a new dice round.', answer: OkMessage },
-  { method: 'put', path: `${GAME_ID}/rules`, tag: 'games', access: 'manager', summary: 'Turns the proof rule on or off.', body: named('RulesBody', RulesBodySchema), answer: named('RulesAnswer', RulesAnswerSchema) },
-  { method: 'get', path: `${GAME_ID}/tasks`, tag: 'games', access: 'member', summary: "The board's squares with their tasks.", answer: named('SquaresAnswer', SquaresAnswerSchema) },
-  { method: 'post', path: `${GAME_ID}/tasks/reorder`, tag: 'games', access: 'manager', summary: 'Saves a new order of the tasks on the board.', body: named('ReorderBody', ReorderBodySchema), answer: OkMessage },
-  { method: 'post', path: `${GAME_ID}/tasks/swap`, tag: 'games', access: 'manager', summary: 'Swaps the tasks of two squares.', body: named('SwapBody', SwapBodySchema), answer: OkMessage },
-  { method: 'put', path: `${GAME_ID}/tasks/{squareId}`, tag: 'games', access: 'manager', summary: 'Puts a pool task on a square.', body: named('AssignBody', AssignBodySchema), answer: OkMessage },
-  { method: 'get', path: `${GAME_ID}/tasks/{squareId}/available`, tag: 'games', access: 'manager', summary: 'Pool tasks that may go on the square.', answer: named('AvailableTasksAnswer', AvailableTasksAnswerSchema) },
-
-  // Lobby and spectating (docs/server.md §3).
-  { method: 'get', path: '/api/games', tag: 'lobby', access: 'signed-in', summary: "The caller's games.", answer: named('LobbyAnswer', LobbyAnswerSchema) },
-  { method: 'get', path: `${CLAN}/games/live`, tag: 'lobby', access: 'member', summary: "The clan's READY, in-progress and paused games.", answer: named('ClanLiveGamesAnswer', ClanLiveGamesAnswerSchema) },
-  { method: 'get', path: '/api/games/spectate', tag: 'lobby', access: 'public', summary: 'Games anyone may watch, newest first.', answer: named('SpectateAnswer', SpectateAnswerSchema) },
-  { method: 'get', path: '/api/public/game/{gameId}', tag: 'lobby', access: 'public', summary: 'A game in the public shape (ETag; 304 to a matching If-None-Match).', answer: named('PublicGameAnswer', PublicGameAnswerSchema), also: NOT_MODIFIED },
-  { method: 'get', path: '/api/public/game/{gameId}/forecast', tag: 'lobby', access: 'public', summary: "Each team's chance to win and expected rolls to finish, from 10,000 simulated continuations (cached per version).", answer: named('ForecastAnswer', ForecastAnswerSchema) },
-
-  // Task proof and review (docs/server.md §9).
-  {
-    method: 'post', path: `${GAME_ID}/submissions`, tag: 'submissions', access: 'member', status: 201, summary: "Submits a screenshot as proof of the team's task (8 MiB; 413 over; 503 with Retry-After after 10 s waiting for an upload slot).",
-    body: {
-      multipart: {
-        team_id: { type: 'string', pattern: '^[1-9][0-9]{0,9}$', description: 'The team the proof is for.' },
-        image: { type: 'string', contentMediaType: 'image/png', description: 'PNG, JPEG, WebP or GIF (by its bytes), at most 8 MiB.' },
-        note: { type: 'string', maxLength: 500, description: 'An optional note.' },
-      },
-      required: ['team_id', 'image'],
-    },
-    answer: named('SubmissionAnswer', SubmissionAnswerSchema),
-  },
-  { method: 'get', path: `${GAME_ID}/submissions`, tag: 'submissions', access: 'member', summary: "The game's submissions, newest first.", answer: named('SubmissionList', SubmissionListSchema) },
-  {
-    method: 'get', path: `${CLAN}/submissions`, tag: 'submissions', access: 'manager', summary: "The clan's submissions of one status over all its games, oldest first.", answer: named('SubmissionList', SubmissionListSchema),
-    query: { status: { schema: v.picklist(SUBMISSION_STATUSES), description: 'Default pending.' } },
-  },
-  { method: 'put', path: `${GAME_ID}/submissions/{id}/review`, tag: 'submissions', access: 'manager', summary: 'Approves or denies a pending submission.', body: named('ReviewBody', ReviewBodySchema), answer: named('SubmissionAnswer', SubmissionAnswerSchema) },
-  { method: 'delete', path: `${GAME_ID}/submissions/{id}/review`, tag: 'submissions', access: 'manager', summary: 'Undoes a review (within 5 minutes, while the team has not moved).', answer: named('SubmissionAnswer', SubmissionAnswerSchema) },
-  { method: 'put', path: `${CLAN}/submissions/{id}/review`, tag: 'submissions', access: 'manager', summary: 'Approves or denies a pending submission (short path).', body: named('ReviewBody', ReviewBodySchema), answer: named('SubmissionAnswer', SubmissionAnswerSchema) },
-  { method: 'delete', path: `${CLAN}/submissions/{id}/review`, tag: 'submissions', access: 'manager', summary: 'Undoes a review (short path).', answer: named('SubmissionAnswer', SubmissionAnswerSchema) },
-  { method: 'get', path: '/api/submissions/{id}/image', tag: 'submissions', access: 'member', summary: "A submission's screenshot (clan members).", answer: { contentType: 'image/*', description: 'The stored image.' } },
-  { method: 'get', path: '/api/submissions/{id}/thumb', tag: 'submissions', access: 'member', summary: "A submission's thumbnail (clan members).", answer: { contentType: 'image/*', description: 'The stored thumbnail.' } },
-
   // Results and history (docs/server.md §12).
   { method: 'get', path: '/api/public/game/{gameId}/history', tag: 'history', access: 'public', summary: "A game's story: teams, moves and reviews.", answer: named('GameHistory', GameHistorySchema) },
   {
     method: 'get', path: '/api/public/game/{gameId}/history.csv', tag: 'history', access: 'public', summary: "A game's moves as a CSV download.",
     answer: { contentType: 'text/csv', description: `One row per move under the header ${HISTORY_CSV_COLUMNS.join(',')}.`, schema: { type: 'string' } },
   },
-
-  // Discord announcements (docs/server.md §10).
-  { method: 'get', path: `${EVENT}/discord`, tag: 'discord', access: 'manager', summary: "The event's Discord settings (the webhook masked), or null.", answer: named('DiscordAnswer', DiscordAnswerSchema) },
-  { method: 'put', path: `${EVENT}/discord`, tag: 'discord', access: 'manager', summary: 'Sets the webhook and what it announces.', body: named('DiscordSettingsBody', DiscordSettingsBodySchema), answer: named('DiscordAnswer', DiscordAnswerSchema) },
-  { method: 'delete', path: `${EVENT}/discord`, tag: 'discord', access: 'manager', summary: 'Removes the webhook and its queue.', answer: named('DiscordAnswer', DiscordAnswerSchema) },
-  {
-    method: 'post', path: `${EVENT}/discord/test`, tag: 'discord', access: 'manager', summary: 'Posts a test message (502 with Discord\'s answer when it refuses).', answer: Ok,
-    also: { 502: { description: "Discord refused the test message: `{error}` with Discord's answer." } },
-  },
-
-  // Dink: proof straight from the game (docs/server.md §13).
-  { method: 'post', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: "Makes the event's Dink link, or rotates it (the old URL answers 404 at once).", answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
-  { method: 'get', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: "The event's Dink link, or null.", answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
-  { method: 'put', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: 'Turns auto-approval of matching posts with a screenshot on or off.', body: named('DinkSettingsBody', DinkSettingsBodySchema), answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
-  { method: 'delete', path: `${EVENT}/dink`, tag: 'dink', access: 'manager', summary: 'Revokes the link (its URL answers 404 at once).', answer: named('DinkLinkAnswer', DinkLinkAnswerSchema) },
-  { method: 'get', path: `${EVENT}/dink/recent`, tag: 'dink', access: 'manager', summary: 'The last 200 posts to the link with their outcomes, newest first.', answer: named('DinkRecentAnswer', DinkRecentAnswerSchema) },
-  { method: 'get', path: `${EVENT}/dink/accounts`, tag: 'dink', access: 'manager', summary: "The Dink account hash pinned for each IGN on the event's teams (its first 8 characters), when it was pinned and how many posts came with it.", answer: named('DinkAccountsAnswer', DinkAccountsAnswerSchema) },
-  { method: 'delete', path: `${EVENT}/dink/accounts/{ignId}`, tag: 'dink', access: 'manager', summary: "Clears the IGN's pinned Dink account: its next post with a hash pins that one (404 for an IGN not on a team of the event).", answer: Ok },
-  // Sign-ups, free agents and balanced teams (docs/server.md §16).
-  { method: 'get', path: `${EVENT}/signups`, tag: 'signups', access: 'member', summary: "The event's sign-ups, oldest first.", answer: named('SignupList', SignupListSchema) },
-  { method: 'post', path: `${EVENT}/signups`, tag: 'signups', access: 'member', status: 201, summary: 'Signs up with one of your own IGNs while sign-ups are open (Member or above).', body: named('SignupBody', SignupBodySchema), answer: named('SignupAnswer', SignupAnswerSchema) },
-  { method: 'delete', path: `${EVENT}/signups/{signupId}`, tag: 'signups', access: 'member', summary: 'Withdraws a sign-up (its owner while open, or a manager); a placed sign-up leaves its team.', answer: Ok },
-  { method: 'put', path: `${EVENT}/signups/{signupId}`, tag: 'signups', access: 'manager', summary: "Sets a sign-up's score (0..1,000,000, or null).", body: named('ScoreBody', ScoreBodySchema), answer: named('SignupAnswer', SignupAnswerSchema) },
-  {
-    method: 'post', path: `${EVENT}/signups/scores`, tag: 'signups', access: 'manager', summary: 'Sets scores from a CSV file (ign,score); 413 over 1 MiB; 503 with Retry-After after 10 s waiting for an upload slot.',
-    body: { multipart: { file: { type: 'string', contentMediaType: 'text/csv', description: 'CSV with a header naming ign and score.' } }, required: ['file'] },
-    answer: named('ScoreImportAnswer', ScoreImportAnswerSchema),
-  },
-  { method: 'post', path: `${EVENT}/signups/scores/wom`, tag: 'signups', access: 'manager', status: 202, summary: "Fetches scores from Wise Old Man in the background, within its rate limit.", body: named('WomBody', WomBodySchema), answer: named('WomProgress', WomProgressSchema) },
-  { method: 'get', path: `${EVENT}/signups/scores/wom`, tag: 'signups', access: 'manager', summary: 'The progress of the last Wise Old Man fetch.', answer: named('WomProgress', WomProgressSchema) },
-  { method: 'post', path: `${EVENT}/teams/balance`, tag: 'signups', access: 'manager', summary: 'Proposes balanced teams of the free agents, changing nothing.', body: named('BalanceBody', BalanceBodySchema), answer: named('BalanceAnswer', BalanceAnswerSchema) },
-  { method: 'post', path: `${EVENT}/teams/balance/apply`, tag: 'signups', access: 'manager', summary: 'Applies a proposal: creates the missing teams and places the sign-ups (409 when stale or in play).', body: named('ApplyBody', ApplyBodySchema), answer: named('ApplyAnswer', ApplyAnswerSchema) },
-
-  {
-    method: 'post', path: '/api/dink/{token}', tag: 'dink', access: 'public', status: 204,
-    summary: "Dink's webhook: multipart payload_json (+ optional PNG or JPEG file, at most 8 MiB) or application/json; 204 whatever it matched, judged as docs/server.md §13 says; 503 with Retry-After after 10 s waiting for an upload slot.",
-    body: {
-      multipart: {
-        payload_json: { type: 'string', contentMediaType: 'application/json', description: "Dink's JSON (type, playerName, dinkAccountHash, extra)." },
-        file: { type: 'string', contentMediaType: 'image/png', description: 'The screenshot: PNG or JPEG by its bytes, at most 8 MiB.' },
-      },
-      required: ['payload_json'],
-    },
-  },
-
-  // The captains' draft (docs/server.md §16); live over the socket (join_draft, draft_pick, draft_state).
-  { method: 'get', path: `${EVENT}/draft`, tag: 'draft', access: 'member', summary: "The event's draft_state (null without a draft) and its sign-ups.", answer: named('DraftRoomAnswer', DraftRoomAnswerSchema) },
-  {
-    method: 'post', path: `${EVENT}/draft`, tag: 'draft', access: 'manager', body: named('StartDraftBody', StartDraftBodySchema), answer: named('DraftAnswer', DraftAnswerSchema),
-    summary: "Starts the captains' draft (2..20 captains, pick_seconds 15..600, default 60); the captains' teams are made if needed, each captain their Leader.",
-  },
-  { method: 'post', path: `${EVENT}/draft/pause`, tag: 'draft', access: 'manager', summary: 'Stops the clock, keeping the time left.', answer: named('DraftAnswer', DraftAnswerSchema) },
-  { method: 'post', path: `${EVENT}/draft/resume`, tag: 'draft', access: 'manager', summary: 'Runs the clock again with the time it had left.', answer: named('DraftAnswer', DraftAnswerSchema) },
-  { method: 'post', path: `${EVENT}/draft/undo`, tag: 'draft', access: 'manager', summary: 'Takes back the last pick.', answer: named('DraftAnswer', DraftAnswerSchema) },
-  { method: 'post', path: `${EVENT}/draft/end`, tag: 'draft', access: 'manager', summary: 'Ends the draft: every pick is placed on its team.', answer: named('DraftAnswer', DraftAnswerSchema) },
 ];
 
 /** Schemas nested in several answers, given their own component so each is written once. */

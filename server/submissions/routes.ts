@@ -1,12 +1,13 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import type { AppEnv } from '../http/context';
-import { pathId, readJson, requireUser } from '../http/context';
+import type { AppEnv, SessionUser } from '../http/context';
+import { requireUser } from '../http/context';
+import { describe, ids, input, named, valid } from '../http/route';
 import { routeBodyLimit } from '../http/bodyLimit';
 import { readUploadForm, uploadGate } from '../http/uploads';
 import { ApiError, badRequest, notFound } from '../errors';
 import { requireManager, requireMember } from '../clans/access';
-import { announce, gameScope } from '../http/gameScope';
+import { announce, EVENT_ID_LABELS, gameScope } from '../http/gameScope';
 import { findGame } from '../games/repository';
 import { IdParamSchema, firstIssueMessage } from '../../contract/common';
 import {
@@ -15,6 +16,9 @@ import {
   ProofNoteSchema,
   ReviewBodySchema,
   SUBMISSION_STATUSES,
+  SubmissionAnswerSchema,
+  SubmissionListSchema,
+  type ReviewBody,
 } from '../../contract/submission';
 import { processProofImage } from './images';
 import { findSubmissionRow, listClanSubmissions, listGameSubmissions, loadSubmission } from './repository';
@@ -23,6 +27,36 @@ import { checkSubmitter, reviewSubmission, submitProof, undoReview, type Submiss
 const GAME = '/clan/:clanId/events/:eventId/game/:gameId';
 /** Room for the multipart envelope and the other fields around an 8 MiB image, in bytes. */
 const MULTIPART_SLACK = 64 * 1024;
+
+/** The path ids: a game's, a submission's under its game or its clan, and a submission's alone. */
+const GAME_IDS = ids({ ...EVENT_ID_LABELS, gameId: 'game id' });
+const GAME_SUBMISSION_IDS = ids({ ...EVENT_ID_LABELS, gameId: 'game id', id: 'submission id' });
+const CLAN_IDS = ids({ clanId: 'clan id' });
+const CLAN_SUBMISSION_IDS = ids({ clanId: 'clan id', id: 'submission id' });
+const SUBMISSION_IDS = ids({ id: 'submission id' });
+
+/** GET /clan/{clanId}/submissions's query: `status`, pending when absent; 400 PROOF_MESSAGES.statusQuery for another text. */
+const ClanSubmissionsQuerySchema = v.object({ status: v.optional(v.picklist(SUBMISSION_STATUSES, PROOF_MESSAGES.statusQuery), 'pending') });
+
+const SubmissionAnswer = named('SubmissionAnswer', SubmissionAnswerSchema);
+const SubmissionList = named('SubmissionList', SubmissionListSchema);
+const Review = named('ReviewBody', ReviewBodySchema);
+
+/** Who reviews and what: the manager, the clan, the game (null on the short path) and the submission id. */
+interface ReviewScope {
+  user: SessionUser;
+  clanId: number;
+  gameId: number | null;
+  id: number;
+}
+
+/** The clan of the path checked for a manager: 401 signed out, 400 bad ids, 404 unknown clan, 403 not a manager. */
+async function clanManagerScope<P extends { clanId: number }>(c: Context<AppEnv, string, { out: { param: P } }>) {
+  const user = requireUser(c);
+  const path = valid(c, 'param');
+  await requireManager(c.get('deps').db, path.clanId, user.id);
+  return { ...path, user };
+}
 
 /**
  * After a committed change of a submission: the game's progress (its task states changed), the
@@ -62,8 +96,23 @@ async function readUpload(c: Context<AppEnv>): Promise<{ teamId: number; image: 
   return { teamId: team.output, image: image.bytes, note: note.output };
 }
 
-/** The `{id}` of a submission path: 400 'Invalid submission id.' unless a positive integer id. */
-const submissionId = (c: Context<AppEnv>) => pathId(c, 'id', 'submission id');
+/** Reviews the submission (PUT .../review) and answers it as it is now; the change is announced. */
+async function review(c: Context<AppEnv>, s: ReviewScope, body: ReviewBody): Promise<Response> {
+  const { db, dialect } = c.get('deps');
+  const change = await reviewSubmission(db, dialect, { clanId: s.clanId, gameId: s.gameId, id: s.id, reviewer: { id: s.user.id, username: s.user.username }, body });
+  const row = await findSubmissionRow(db, s.id);
+  if (row) await announceSubmission(c, row.game_id, change);
+  return c.json(await answerOf(c, s.id));
+}
+
+/** Undoes the submission's review (DELETE .../review) and answers it pending again; the change is announced. */
+async function undo(c: Context<AppEnv>, s: ReviewScope): Promise<Response> {
+  const { db, dialect } = c.get('deps');
+  const change = await undoReview(db, dialect, { clanId: s.clanId, gameId: s.gameId, id: s.id, referee: { id: s.user.id, username: s.user.username }, now: Date.now() });
+  const row = await findSubmissionRow(db, s.id);
+  if (row) await announceSubmission(c, row.game_id, change);
+  return c.json(await answerOf(c, s.id));
+}
 
 /**
  * Task proof and referee review (docs/server.md §9). Every path also answers with a
@@ -91,6 +140,19 @@ export function submissionRoutes(): Hono<AppEnv> {
 
   app.post(
     `${GAME}/submissions`,
+    describe({
+      tag: 'submissions', access: 'member', status: 201, answer: SubmissionAnswer,
+      summary: "Submits a screenshot as proof of the team's task (8 MiB; 413 over; 503 with Retry-After after 10 s waiting for an upload slot).",
+      multipart: {
+        fields: {
+          team_id: { type: 'string', pattern: '^[1-9][0-9]{0,9}$', description: 'The team the proof is for.' },
+          image: { type: 'string', contentMediaType: 'image/png', description: 'PNG, JPEG, WebP or GIF (by its bytes), at most 8 MiB.' },
+          note: { type: 'string', maxLength: 500, description: 'An optional note.' },
+        },
+        required: ['team_id', 'image'],
+      },
+    }),
+    input('param', GAME_IDS),
     async (c, next) => {
       await gameScope(c, false);
       await next();
@@ -111,74 +173,96 @@ export function submissionRoutes(): Hono<AppEnv> {
     },
   );
 
-  app.get(`${GAME}/submissions`, async (c) => {
-    const s = await gameScope(c, false);
-    return c.json({ submissions: await listGameSubmissions(s.deps.db, s.gameId) });
-  });
+  app.get(
+    `${GAME}/submissions`,
+    describe({ tag: 'submissions', access: 'member', summary: "The game's submissions, newest first.", answer: SubmissionList }),
+    input('param', GAME_IDS),
+    async (c) => {
+      const s = await gameScope(c, false);
+      return c.json({ submissions: await listGameSubmissions(s.deps.db, s.gameId) });
+    },
+  );
 
-  app.get('/clan/:clanId/submissions', async (c) => {
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    const { db } = c.get('deps');
-    await requireManager(db, clanId, user.id);
-    const status = c.req.query('status') ?? 'pending';
-    const known = v.safeParse(v.picklist(SUBMISSION_STATUSES), status);
-    if (!known.success) throw badRequest(PROOF_MESSAGES.statusQuery);
-    return c.json({ submissions: await listClanSubmissions(db, clanId, known.output) });
-  });
+  app.get(
+    '/clan/:clanId/submissions',
+    describe({ tag: 'submissions', access: 'manager', summary: "The clan's submissions of one status over all its games, oldest first.", answer: SubmissionList }),
+    input('param', CLAN_IDS),
+    input('query', ClanSubmissionsQuerySchema, { about: { status: 'Default pending.' } }),
+    async (c) => {
+      const { clanId } = await clanManagerScope(c);
+      const { status } = valid(c, 'query');
+      return c.json({ submissions: await listClanSubmissions(c.get('deps').db, clanId, status) });
+    },
+  );
 
-  /** The clan (and, under the game path, the game) of a review call, checked for a manager. */
-  const reviewScope = async (c: Context<AppEnv>) => {
-    if (c.req.param('gameId') !== undefined) {
+  app.put(
+    `${GAME}/submissions/:id/review`,
+    describe({ tag: 'submissions', access: 'manager', summary: 'Approves or denies a pending submission.', answer: SubmissionAnswer }),
+    input('param', GAME_SUBMISSION_IDS),
+    input('json', Review),
+    async (c) => {
       const s = await gameScope(c, true);
-      return { user: s.user, clanId: s.clanId, gameId: s.gameId as number | null };
-    }
-    const user = requireUser(c);
-    const clanId = pathId(c, 'clanId', 'clan id');
-    await requireManager(c.get('deps').db, clanId, user.id);
-    return { user, clanId, gameId: null };
-  };
+      return review(c, { user: s.user, clanId: s.clanId, gameId: s.gameId, id: s.id }, valid(c, 'json'));
+    },
+  );
 
-  for (const path of [`${GAME}/submissions/:id/review`, '/clan/:clanId/submissions/:id/review']) {
-    app.put(path, async (c) => {
-      const s = await reviewScope(c);
-      const id = submissionId(c);
-      const body = await readJson(c, ReviewBodySchema);
-      const { db, dialect } = c.get('deps');
-      const change = await reviewSubmission(db, dialect, { clanId: s.clanId, gameId: s.gameId, id, reviewer: { id: s.user.id, username: s.user.username }, body });
-      const row = await findSubmissionRow(db, id);
-      if (row) await announceSubmission(c, row.game_id, change);
-      return c.json(await answerOf(c, id));
-    });
+  app.delete(
+    `${GAME}/submissions/:id/review`,
+    describe({ tag: 'submissions', access: 'manager', summary: 'Undoes a review (within 5 minutes, while the team has not moved).', answer: SubmissionAnswer }),
+    input('param', GAME_SUBMISSION_IDS),
+    async (c) => {
+      const s = await gameScope(c, true);
+      return undo(c, { user: s.user, clanId: s.clanId, gameId: s.gameId, id: s.id });
+    },
+  );
 
-    app.delete(path, async (c) => {
-      const s = await reviewScope(c);
-      const id = submissionId(c);
-      const { db, dialect } = c.get('deps');
-      const change = await undoReview(db, dialect, { clanId: s.clanId, gameId: s.gameId, id, referee: { id: s.user.id, username: s.user.username }, now: Date.now() });
-      const row = await findSubmissionRow(db, id);
-      if (row) await announceSubmission(c, row.game_id, change);
-      return c.json(await answerOf(c, id));
-    });
-  }
+  app.put(
+    '/clan/:clanId/submissions/:id/review',
+    describe({ tag: 'submissions', access: 'manager', summary: 'Approves or denies a pending submission (short path).', answer: SubmissionAnswer }),
+    input('param', CLAN_SUBMISSION_IDS),
+    input('json', Review),
+    async (c) => {
+      const s = await clanManagerScope(c);
+      return review(c, { ...s, gameId: null }, valid(c, 'json'));
+    },
+  );
+
+  app.delete(
+    '/clan/:clanId/submissions/:id/review',
+    describe({ tag: 'submissions', access: 'manager', summary: 'Undoes a review (short path).', answer: SubmissionAnswer }),
+    input('param', CLAN_SUBMISSION_IDS),
+    async (c) => {
+      const s = await clanManagerScope(c);
+      return undo(c, { ...s, gameId: null });
+    },
+  );
 
   for (const kind of ['image', 'thumb'] as const) {
-    app.get(`/submissions/:id/${kind}`, async (c) => {
-      const user = requireUser(c);
-      const id = submissionId(c);
-      const { db, images } = c.get('deps');
-      const row = await findSubmissionRow(db, id);
-      if (!row) throw notFound(PROOF_MESSAGES.notFound);
-      await requireMember(db, row.clan_id, user.id);
-      const bytes = await images.get(kind === 'image' ? row.image_key : row.thumb_key);
-      if (!bytes) throw notFound('The image is no longer stored.');
-      return c.body(new Uint8Array(bytes), 200, {
-        'Content-Type': kind === 'image' ? row.image_type : row.thumb_type,
-        'Cache-Control': 'private',
-        'X-Content-Type-Options': 'nosniff',
-        'Content-Length': String(bytes.length),
-      });
-    });
+    app.get(
+      `/submissions/:id/${kind}`,
+      describe({
+        tag: 'submissions', access: 'member',
+        summary: kind === 'image' ? "A submission's screenshot (clan members)." : "A submission's thumbnail (clan members).",
+        answer: { contentType: 'image/*', description: kind === 'image' ? 'The stored image.' : 'The stored thumbnail.' },
+      }),
+      input('param', SUBMISSION_IDS),
+      async (c) => {
+        const user = requireUser(c);
+        const { id } = valid(c, 'param');
+        const { db, images } = c.get('deps');
+        const row = await findSubmissionRow(db, id);
+        if (!row) throw notFound(PROOF_MESSAGES.notFound);
+        await requireMember(db, row.clan_id, user.id);
+        const bytes = await images.get(kind === 'image' ? row.image_key : row.thumb_key);
+        if (!bytes) throw notFound('The image is no longer stored.');
+        return c.body(new Uint8Array(bytes), 200, {
+          'Content-Type': kind === 'image' ? row.image_type : row.thumb_type,
+          'Cache-Control': 'private',
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Length': String(bytes.length),
+        });
+      },
+    );
   }
 
   return app;
