@@ -3,6 +3,7 @@ import { nowIso } from '../time';
 import { notFound } from '../errors';
 import type { ClanEvent, EventBody } from '../../contract/event';
 import { isActiveStatus } from '../../contract/game/status';
+import { columns } from '../db/rows';
 
 /** The stored columns of an event. */
 export interface EventRow {
@@ -67,16 +68,11 @@ type EventQueryRow = Omit<ClanEvent, 'team_count' | 'game_id' | 'game_finished' 
 
 function toEvent(r: EventQueryRow): ClanEvent {
   return {
-    id: r.id,
-    name: r.name,
-    type: r.type,
-    start_datetime: r.start_datetime,
-    end_datetime: r.end_datetime,
+    ...columns(r, ['id', 'name', 'type', 'start_datetime', 'end_datetime', 'signups_close_at']),
     game_id: r.game_id ?? null,
     team_count: Number(r.team_count ?? 0),
     game_finished: r.game_status !== null && !isActiveStatus(r.game_status),
     signups_open: Number(r.signups_open) === 1,
-    signups_close_at: r.signups_close_at,
     game_status: r.game_status ?? null,
     draft_status: r.draft_status ?? null,
   };

@@ -3,6 +3,7 @@ import type { Db, SubmissionsTable } from '../db/schema';
 import { isTier } from '../../contract/game/tiers';
 import { isDinkType } from '../../contract/dink';
 import { SUBMISSION_STATUSES, type Submission, type SubmissionStatus } from '../../contract/submission';
+import { columns } from '../db/rows';
 
 /** A stored submission row (server/db/schema.ts SubmissionsTable). */
 export type SubmissionRow = Selectable<SubmissionsTable>;
@@ -32,23 +33,13 @@ type Joined = SubmissionRow & { team_name: string; team_color: string; sender_na
 /** A joined row as the contract's Submission (docs/server.md §9). */
 function toSubmission(r: Joined): Submission {
   return {
-    id: r.id,
-    game_id: r.game_id,
-    team_id: r.team_id,
-    team_name: r.team_name,
-    team_color: r.team_color,
-    square_index: r.square_index,
-    task_description: r.task_description,
+    ...columns(r, ['id', 'game_id', 'team_id', 'team_name', 'team_color', 'square_index', 'task_description', 'note', 'reason', 'created_at', 'reviewed_at']),
     task_difficulty: isTier(r.task_difficulty) ? r.task_difficulty : null,
     submitted_by: { user_id: r.submitted_by, username: r.sender_name, ign: r.submitted_ign },
-    note: r.note,
     image_url: imageUrl(r.id),
     thumb_url: thumbUrl(r.id),
     status: (SUBMISSION_STATUSES as readonly string[]).includes(r.status) ? (r.status as SubmissionStatus) : 'pending',
     reviewer: r.reviewer_id === null ? null : { user_id: r.reviewer_id, username: r.reviewer_name ?? '' },
-    reason: r.reason,
-    created_at: r.created_at,
-    reviewed_at: r.reviewed_at,
     source: r.source === 'dink' ? 'dink' : 'upload',
     evidence: r.evidence_type !== null && isDinkType(r.evidence_type) ? { type: r.evidence_type, summary: r.evidence_summary ?? '' } : null,
     auto: r.auto === 1,
