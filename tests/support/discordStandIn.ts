@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { StandInServer } from './standIn';
 
 /**
  * A local stand-in for Discord's OAuth2 endpoints (authorize, token and users/@me;
@@ -34,13 +34,9 @@ export interface TokenCall {
  *   answers a bearer token, or 400/401 `{"error": ...}` (always 400 when `failToken` is on)
  * - GET /api/users/@me: checks the bearer token and answers `user`
  */
-export class DiscordStandIn {
-  url = '';
+export class DiscordStandIn extends StandInServer {
   user: DiscordUser = { id: '80351110224678912', username: 'nelly', global_name: 'Nelly the Great', avatar: '8342729096ea3675442027381ff50dfe' };
   failToken = false;
-  /** An outage of Discord's API (token and users/@me; authorize still answers): 500 to each call, or 'hang' (never answer; cut by `heal()`). */
-  fault: 500 | 'hang' | null = null;
-  private hung: http.ServerResponse[] = [];
   /** When on, authorize sends the browser back with a state of its own (a forged callback). */
   forgeState = false;
   authorizeCalls: URLSearchParams[] = [];
@@ -48,37 +44,11 @@ export class DiscordStandIn {
   userCalls = 0;
   private codes = new Map<string, { challenge: string; method: string; redirectUri: string; clientId: string; used: boolean }>();
   private tokens = new Set<string>();
-  private server = http.createServer((req, res) => void this.handle(req, res));
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  /** Ends the outage: answers normally again and cuts the calls left hanging. */
-  heal(): void {
-    this.fault = null;
-    for (const r of this.hung.splice(0)) r.destroy();
-  }
-
-  async stop(): Promise<void> {
-    this.heal();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private json(res: http.ServerResponse, status: number, body: unknown): void {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  /** An outage (`fault`) hits Discord's API only (token and users/@me); authorize still answers. */
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
-    if (this.fault !== null && url.pathname.startsWith('/api/')) {
-      if (this.fault === 'hang') this.hung.push(res);
-      else this.json(res, 500, { message: '500: Internal Server Error', code: 0 });
-      return;
-    }
+    if (url.pathname.startsWith('/api/') && this.answerFault(res, { message: '500: Internal Server Error', code: 0 })) return;
     if (req.method === 'GET' && url.pathname === '/oauth2/authorize') {
       const q = url.searchParams;
       this.authorizeCalls.push(q);
