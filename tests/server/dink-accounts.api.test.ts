@@ -8,8 +8,8 @@ import { useServerSuite } from '../support/suite';
 import { ApiClient, type Answer } from '../support/api';
 import { directSql } from '../support/fixtures';
 import { castOf, newGame, type Cast, type TestGame } from '../support/liveSocket';
-import { DINK_MESSAGES, DinkAccountsAnswerSchema, DinkRecentAnswerSchema, type DinkOutcome } from '../../contract/dink';
-import { FAST, dink, fillPool, fixture, fresh, expectError } from './dinkSupport';
+import { DINK_MESSAGES, DinkAccountsAnswerSchema, type DinkOutcome } from '../../contract/dink';
+import { FAST, fillPool, fixture, fresh, expectError, postOutcome, recentPosts } from './dinkSupport';
 
 /**
  * Pinned Dink accounts over real HTTP, on both databases (docs/server.md §13 'Pinned accounts'):
@@ -52,31 +52,16 @@ describe.each(backends())('Dink pinned accounts (%s)', (backend) => {
     return { game, url: (made.body.dink.url as string).replace(/^https?:\/\/[^/]+/, suite.url) };
   }
 
-  const recent = async (game: TestGame) => {
-    const r = await cast.owner.get(`${dinkPath(game)}/recent`);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return v.parse(DinkRecentAnswerSchema, r.body).posts;
-  };
-
   const accounts = async (game: TestGame) => {
     const r = await cast.owner.get(`${dinkPath(game)}/accounts`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     return v.parse(DinkAccountsAnswerSchema, r.body).accounts;
   };
 
-  /** Posts and answers the recorded outcome (waits until the recent list has grown by one; the 204 may come first). */
-  async function outcome(game: TestGame, url: string, payload: unknown): Promise<DinkOutcome> {
-    const before = (await recent(game)).length;
-    const r = await dink(url, payload);
-    expect(r.status, r.body).toBe(204);
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const posts = await recent(game);
-      if (posts.length > before) return posts[0].outcome;
-      if (Date.now() > deadline) throw new Error('the post was never recorded');
-      await new Promise((res) => setTimeout(res, 50));
-    }
-  }
+  const recent = (game: TestGame) => recentPosts(cast.owner, dinkPath(game));
+
+  /** Posts and answers the recorded outcome. */
+  const outcome = (game: TestGame, url: string, payload: unknown): Promise<DinkOutcome> => postOutcome(cast.owner, dinkPath(game), url, payload);
 
   it('a made-up hash pins the IGN and shuts out the real account until a manager clears it; the next post pins again', async () => {
     const { game, url } = await dinkGame();

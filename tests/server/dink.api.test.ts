@@ -9,10 +9,10 @@ import { useServerSuite } from '../support/suite';
 import { ApiClient, type Answer } from '../support/api';
 import { directSql } from '../support/fixtures';
 import { act, castOf, newGame, stored, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
-import { AUTO_RULE_MESSAGES, DINK_MESSAGES, DINK_TYPES, DinkLinkAnswerSchema, DinkRecentAnswerSchema, type DinkOutcome, type DinkPostUpdate, type DinkType } from '../../contract/dink';
+import { AUTO_RULE_MESSAGES, DINK_MESSAGES, DINK_TYPES, DinkLinkAnswerSchema, type DinkOutcome, type DinkPostUpdate, type DinkType } from '../../contract/dink';
 import { PROOF_MESSAGES, SubmissionListSchema, type Submission } from '../../contract/submission';
 import { TaskAnswerSchema, TaskListAnswerSchema } from '../../contract/task';
-import { FAST, dink, fillPool, fixture, fresh, png, expectError } from './dinkSupport';
+import { FAST, dink, fillPool, fixture, fresh, png, expectError, postOutcome, recentPosts } from './dinkSupport';
 
 /**
  * Dink posts as task proof over real HTTP and real sockets (docs/server.md §13), on both
@@ -64,25 +64,10 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
   }
 
   /** The event's recent posts. */
-  const recent = async (game: TestGame) => {
-    const r = await cast.owner.get(`${dinkPath(game)}/recent`);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return v.parse(DinkRecentAnswerSchema, r.body).posts;
-  };
+  const recent = (game: TestGame) => recentPosts(cast.owner, dinkPath(game));
 
-  /** Posts and answers the recorded outcome (the list grows by one; waited for, the 204 may come first). */
-  async function outcome(game: TestGame, url: string, payload: unknown, file?: Buffer): Promise<DinkOutcome> {
-    const before = (await recent(game)).length;
-    const r = await dink(url, payload, file ? { bytes: file } : undefined);
-    expect(r.status, r.body).toBe(204);
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const posts = await recent(game);
-      if (posts.length > before) return posts[0].outcome;
-      if (Date.now() > deadline) throw new Error('the post was never recorded');
-      await new Promise((res) => setTimeout(res, 50));
-    }
-  }
+  /** Posts and answers the recorded outcome. */
+  const outcome = (game: TestGame, url: string, payload: unknown, file?: Buffer): Promise<DinkOutcome> => postOutcome(cast.owner, dinkPath(game), url, payload, file);
 
   /** Puts `rule` on the task of team 1's current square (through the task API) and answers the square. */
   async function ruleHere(game: TestGame, rule: unknown): Promise<number> {

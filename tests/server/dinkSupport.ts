@@ -3,9 +3,10 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import sharp from 'sharp';
 import type { ApiClient, Answer } from '../support/api';
-import type { DinkType } from '../../contract/dink';
+import * as v from 'valibot';
+import { DinkRecentAnswerSchema, type DinkOutcome, type DinkPost, type DinkType } from '../../contract/dink';
 
-// Helpers of the Dink API tests (dink.api.test.ts, dink-live.api.test.ts; docs/server.md §13).
+// Helpers of the Dink API tests (dink.api.test.ts, dink-accounts.api.test.ts, dink-live.api.test.ts; docs/server.md §13).
 
 /** Socket limits raised so a suite's many rolls and joins are never refused (the limits have their own tests). */
 export const FAST = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', JOINS_PER_SOCKET: '1000', JOINS_PER_ADDRESS: '1000' };
@@ -44,4 +45,25 @@ export async function fillPool(owner: ApiClient, clanId: number): Promise<void> 
   form.append('file', new Blob([rows.join('\n')], { type: 'text/csv' }), 'pool.csv');
   const r = await owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
+}
+
+/** The event's recent posts as the owner reads them (GET `{dinkApi}/recent`, docs/server.md §13), newest first. */
+export async function recentPosts(owner: ApiClient, dinkApi: string): Promise<DinkPost[]> {
+  const r = await owner.get(`${dinkApi}/recent`);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return v.parse(DinkRecentAnswerSchema, r.body).posts;
+}
+
+/** Posts to `url` like Dink and answers the recorded outcome (waits until the recent list has grown by one; the 204 may come first). */
+export async function postOutcome(owner: ApiClient, dinkApi: string, url: string, payload: unknown, file?: Buffer): Promise<DinkOutcome> {
+  const before = (await recentPosts(owner, dinkApi)).length;
+  const r = await dink(url, payload, file ? { bytes: file } : undefined);
+  expect(r.status, r.body).toBe(204);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const posts = await recentPosts(owner, dinkApi);
+    if (posts.length > before) return posts[0].outcome;
+    if (Date.now() > deadline) throw new Error('the post was never recorded');
+    await new Promise((res) => setTimeout(res, 50));
+  }
 }
