@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
 import { badRequest, unauthorized } from '../errors';
-import { firstIssueMessage, IdParamSchema, isJsonObject } from '../../contract/common';
+import { IdParamSchema } from '../../contract/common';
 import type { Broadcaster } from '../realtime/broadcaster';
 import type { ImageStore } from '../submissions/storage';
 import type { GameCache } from '../games/cache';
@@ -51,51 +51,6 @@ export function requireUser(c: Context<AppEnv>): SessionUser {
   const user = c.get('user');
   if (!user) throw unauthorized();
   return user;
-}
-
-/**
- * A parsed JSON body checked with a contract schema. Every body is a JSON object: an array, null
- * or a primitive is refused up front (valibot's object schemas would take an array as `{}`) with
- * the schema's own 'must be a JSON object' text when it declares one, else 'Request body must be
- * a JSON object.'. Raises 400 with that or the schema's first message.
- */
-function checkBody<S extends v.GenericSchema>(schema: S, raw: unknown): v.InferOutput<S> {
-  if (!isJsonObject(raw)) {
-    const own = (schema as { message?: unknown }).message;
-    throw badRequest(typeof own === 'string' && own !== '' ? own : 'Request body must be a JSON object.');
-  }
-  const result = v.safeParse(schema, raw);
-  if (!result.success) throw badRequest(firstIssueMessage(result.issues) || 'Invalid request body.');
-  return result.output;
-}
-
-/**
- * Reads and checks a JSON body with a contract schema. Raises 400 with
- * 'Request body must be valid JSON.', a not-an-object text (checkBody) or the schema's first message.
- */
-export async function readJson<S extends v.GenericSchema>(c: Context<AppEnv>, schema: S): Promise<v.InferOutput<S>> {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    throw badRequest('Request body must be valid JSON.');
-  }
-  return checkBody(schema, raw);
-}
-
-/**
- * readJson for an optional body: no body, an empty one or only whitespace counts as `{}`, so the
- * schema's defaults apply. Raises 400 like readJson for anything else that is not valid.
- */
-export async function readOptionalJson<S extends v.GenericSchema>(c: Context<AppEnv>, schema: S): Promise<v.InferOutput<S>> {
-  let raw: unknown;
-  try {
-    const text = await c.req.text();
-    raw = text.trim() === '' ? {} : JSON.parse(text);
-  } catch {
-    throw badRequest('Request body must be valid JSON.');
-  }
-  return checkBody(schema, raw);
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { Hono } from 'hono';
 import { generateSpecs, type GenerateSpecOptions } from 'hono-openapi';
 import type { AppEnv } from '../http/context';
-import { openApiDocument } from './tableDocument';
 import { GameSchema, PublicGameSchema } from '../../contract/gameApi';
 import { SubmissionSchema } from '../../contract/submission';
 import { named, nameNestedAnswers, ROUTE_TAGS } from '../http/route';
@@ -57,27 +56,14 @@ type Json = Record<string, unknown>;
 const documents = new WeakMap<object, Promise<Json>>();
 
 /**
- * The OpenAPI 3.1 document of `app` (built once per app, after every route is registered): what
- * hono-openapi generates from the routes' descriptions, plus the old table's operations for the
- * routes that do not describe themselves yet (server/openapi/tableDocument.ts). Rejects when two
- * schemas share a name.
+ * The OpenAPI 3.1 document of `app` (built once per app, on the first request for it, when every
+ * route is registered): what hono-openapi generates from the routes' descriptions. Rejects when
+ * two schemas share a name.
  */
 export function apiDocument(app: Hono<AppEnv>): Promise<Json> {
   let doc = documents.get(app);
   if (!doc) {
-    doc = (async () => {
-      const generated = (await generateSpecs(app, API_DOCUMENT_OPTIONS)) as unknown as Json & { paths: Record<string, Json>; components: { schemas?: Json }; tags?: { name: string }[] };
-      const table = openApiDocument() as { paths: Record<string, Json>; components: { schemas: Json }; tags: { name: string }[] };
-      for (const [path, item] of Object.entries(table.paths)) {
-        for (const [method, op] of Object.entries(item)) {
-          const known = (generated.paths[path] ??= {});
-          known[method] ??= op;
-        }
-      }
-      generated.components.schemas = { ...table.components.schemas, ...generated.components.schemas };
-      generated.tags = [...(generated.tags ?? []), ...table.tags.filter((t) => !generated.tags?.some((g) => g.name === t.name))];
-      return generated;
-    })();
+    doc = generateSpecs(app, API_DOCUMENT_OPTIONS) as unknown as Promise<Json>;
     documents.set(app, doc);
   }
   return doc;

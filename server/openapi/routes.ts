@@ -6,7 +6,9 @@ import * as v from 'valibot';
 import type { AppEnv } from '../http/context';
 import { describe, input, valid } from '../http/route';
 import { apiDocument } from './document';
-import { DOCS_ASSETS } from './table';
+
+/** GET /api/docs/{file}: the viewer's files (swagger-ui-dist) and its start-up script. */
+const DOCS_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'docs-init.js', 'favicon-32x32.png'] as const;
 
 /** The folder of swagger-ui-dist: the viewer is served from this site (no CDN is reachable, and the CSP allows none). */
 const SWAGGER_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
