@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { createServer } from 'node:http';
+import { listenForBench } from './listen';
 import { loadConfig } from '../server/config';
 import { applyHeapGrowth } from '../server/lifecycle/gcPolicy';
 import { Server } from 'socket.io';
@@ -46,12 +47,4 @@ io.on('connection', (socket) => {
   });
 });
 
-http.listen(port, '127.0.0.1', () => {
-  const address = http.address();
-  console.log(`bare listening on ${typeof address === 'object' && address ? address.port : port}`);
-});
-
-process.on('SIGTERM', () => {
-  io.close();
-  process.exit(0);
-});
+listenForBench(http, 'bare', port, () => io.close());

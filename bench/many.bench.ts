@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { createTestDatabase, freePort, type TestDatabase } from '../tests/support/server';
+import { createTestDatabase, freePort, untilListening, type TestDatabase } from '../tests/support/server';
 import { ApiClient } from '../tests/support/api';
 import { autoSplit, countsToSettings } from '../contract/game';
 import { ClientProcess, NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow } from './measure';
@@ -333,21 +333,7 @@ async function startRealServer(env: Record<string, string>, port?: number): Prom
   };
   proc.stdout!.on('data', keep);
   proc.stderr!.on('data', keep);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start in 120 s:\n' + out)), 120_000);
-    const onData = () => {
-      if (out.includes('listening on')) {
-        clearTimeout(timer);
-        proc.stdout!.off('data', onData);
-        resolve();
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${out}`));
-    });
-  });
+  await untilListening(proc, () => out, 120_000);
   const url = `http://127.0.0.1:${p}`;
   return {
     url,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { createServer } from 'node:http';
+import { listenForBench } from './listen';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../server/config';
@@ -182,12 +183,4 @@ io.on('connection', (socket) => {
   });
 });
 
-http.listen(port, '127.0.0.1', () => {
-  const address = http.address();
-  console.log(`bare listening on ${typeof address === 'object' && address ? address.port : port}`);
-});
-
-process.on('SIGTERM', () => {
-  io.close();
-  process.exit(0);
-});
+listenForBench(http, 'bare', port, () => io.close());

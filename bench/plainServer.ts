@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { createServer } from 'node:http';
+import { listenForBench } from './listen';
 
 /**
  * The plainest baseline of the public game over HTTP (bench/spectators.bench.ts): node:http with
@@ -20,9 +21,4 @@ const http = createServer((_req, res) => {
   res.end(body);
 });
 
-http.listen(port, '127.0.0.1', () => {
-  const address = http.address();
-  console.log(`plain listening on ${typeof address === 'object' && address ? address.port : port}`);
-});
-
-process.on('SIGTERM', () => process.exit(0));
+listenForBench(http, 'plain', port);

@@ -164,6 +164,30 @@ export interface TestServer {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
+ * Resolves once server process `proc` prints 'listening on' on stdout; rejects with its output
+ * (`output()`, stdout and stderr so far) when it exits first or takes over `startMs`.
+ */
+export function untilListening(proc: ChildProcess, output: () => string, startMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in ${startMs / 1000} s:\n` + output())), startMs);
+    // Stops looking once it listens: the output keeps growing (a line per request), and searching
+    // all of it on every chunk would cost the test or benchmark process more with every request.
+    const onData = () => {
+      if (output().includes('listening on')) {
+        clearTimeout(timer);
+        proc.stdout!.off('data', onData);
+        resolve();
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output()}`));
+    });
+  });
+}
+
+/**
  * Starts `server/index.ts` (the run's bundle of it, tests/support/serverBundle.ts) in its own process on a free port with `env` (database env from
  * createTestDatabase, Discord overrides, NODE_ENV …); GAME_CACHE_CHECK_MS is 0 unless `env` says
  * otherwise, so every read of a cached game asks the database for its version and a test's direct
@@ -187,23 +211,7 @@ export async function startServer(env: Record<string, string>, port?: number, st
     stdout += d;
   });
   proc.stderr!.on('data', (d) => (out += d));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in ${startMs / 1000} s:\n` + out)), startMs);
-    // Stops looking once it listens: the output keeps growing (a line per request), and searching
-    // all of it on every chunk would cost the test or benchmark process more with every request.
-    const onData = () => {
-      if (out.includes('listening on')) {
-        clearTimeout(timer);
-        proc.stdout!.off('data', onData);
-        resolve();
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${out}`));
-    });
-  });
+  await untilListening(proc, () => out, startMs);
   return {
     url: `http://127.0.0.1:${p}`,
     port: p,
