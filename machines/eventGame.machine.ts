@@ -170,7 +170,7 @@ export const eventGameMachine = setup({
       enqueue.assign({ game, ...(keepTexts ? {} : boardTextsOf(game.board_connections)) });
       if (context.statusRef) enqueue.sendTo(context.statusRef, { type: 'game.statusChanged', status: game.status });
     }),
-    /** A game loaded here (randomized, reloaded) is the base the liveGame chart orders the next updates on. */
+    /** A game changed here (randomized, reloaded, its rules saved) is the base the liveGame chart orders the next updates on. */
     tellHeld: sendTo('connection', ({ context }): LiveGameRequest => ({ type: 'game.held', game: context.game! })),
     stopGameStatus: stopChild('gameStatus'),
     dropGame: assign({ statusRef: null, game: null, gameId: null, boardError: null }),
@@ -292,6 +292,7 @@ export const eventGameMachine = setup({
               target: 'idle',
               actions: [
                 { type: 'assignRelief', params: ({ event }) => event.output },
+                'tellHeld',
                 {
                   type: 'notify',
                   params: ({ event }) => ({
@@ -318,6 +319,7 @@ export const eventGameMachine = setup({
               target: 'idle',
               actions: [
                 { type: 'assignRules', params: ({ event }) => event.output.proofRequired },
+                'tellHeld',
                 {
                   type: 'notify',
                   params: ({ event }) => ({

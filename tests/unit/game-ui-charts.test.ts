@@ -210,6 +210,29 @@ describe('eventGame chart', () => {
     expect(actor.getSnapshot().context.game?.version).toBe(2);
   });
 
+  it('orders the next live update onto the game as the page changed it (a saved proof rule stays)', async () => {
+    const socket = new FakeSocket();
+    const actor = createActor(
+      eventGameMachine.provide({
+        actors: {
+          loadGame: fromPromise(async (): Promise<Game> => ({ ...game('in-progress'), proof_required: false })),
+          saveRules: fromPromise(async ({ input }: { input: { gameId: number; proofRequired: boolean } }) => ({ proofRequired: input.proofRequired })),
+          liveGame: liveGameMachine.provide({ actors: { socket: gameSocketActor(() => socket) } }),
+        },
+      }),
+      { input: { gameId: 3 } },
+    ).start();
+    await waitFor(actor, (s) => s.matches({ manage: 'idle' }));
+    socket.serverConnects();
+    actor.send({ type: 'rules.change', proofRequired: true });
+    await waitFor(actor, (s) => s.matches({ manage: 'idle' }));
+    expect(actor.getSnapshot().context.game?.proof_required).toBe(true);
+    socket.serverSends('game_state_update', { game_state: { id: 3, status: 'in-progress', version: 2, winners: null, team_states: [] } });
+    expect(actor.getSnapshot().context.game?.version).toBe(2);
+    expect(actor.getSnapshot().context.game?.proof_required).toBe(true);
+    actor.stop();
+  });
+
   it('randomizes at once before the game runs, refuses while in progress, and asks first while paused', async () => {
     const ready = gameActor('READY');
     await waitFor(ready.actor, (s) => s.matches({ manage: 'idle' }));
