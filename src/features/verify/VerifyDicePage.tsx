@@ -15,6 +15,7 @@ import { Notice } from '../../ui/Notice';
 import { NotFoundPage } from '../../ui/NotFoundPage';
 import { Spinner } from '../../ui/Spinner';
 import { routeId } from '../play/effects';
+import { TableHead } from '../../ui/TableHead';
 
 /** Texts of the verify view that tests read. */
 export const VERIFY_TEXTS = {
@@ -142,16 +143,7 @@ function RollTable({ report }: { report: DiceReport }) {
       <div className="table-scroll verify-table-scroll verify-rolls">
         <table className="data-table verify-table">
           <caption className="visually-hidden">Every roll of the game, checked</caption>
-          <thead>
-            <tr>
-              <th scope="col">Roll</th>
-              <th scope="col">Team</th>
-              <th scope="col">Move</th>
-              <th scope="col">Die shown</th>
-              <th scope="col">Die from the seed</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Roll', 'Team', 'Move', 'Die shown', 'Die from the seed', 'Result']} />
           <tbody>
             {report.rolls.map((r, i) => (
               <tr
@@ -204,16 +196,7 @@ function ReliefTable({ report }: { report: DiceReport }) {
       <div className="table-scroll verify-table-scroll" tabIndex={0} role="region" aria-label="New tasks, checked (scrolls sideways on a narrow screen)">
         <table className="data-table verify-table">
           <caption className="visually-hidden">Every new task relief drew, checked</caption>
-          <thead>
-            <tr>
-              <th scope="col">Team</th>
-              <th scope="col">Relief</th>
-              <th scope="col">Square</th>
-              <th scope="col">New task</th>
-              <th scope="col">Candidates</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Team', 'Relief', 'Square', 'New task', 'Candidates', 'Result']} />
           <tbody>
             {report.reliefs.map((r, i) => (
               <tr key={`${r.team.team_id}-${r.k}-${i}`} data-testid="relief-draw" data-result={r.result}>
