@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from './context';
 import { requireUser } from './context';
-import { valid } from './route';
+import { checkIds, valid } from './route';
 import { requireManager, requireMember } from '../clans/access';
 import { findEvent } from '../events/repository';
 import { findGame } from '../games/repository';
@@ -30,12 +30,23 @@ type IdsContext<P> = Context<AppEnv, string, { out: { param: P } }>;
  * Discord, Dink) and of gameScope.
  */
 export async function eventScope<P extends EventIds>(c: IdsContext<P>, manager: boolean, notMember?: string) {
+  const s = await scopeOfEvent(c, manager, notMember);
+  return { ...valid(c, 'param'), ...s };
+}
+
+/** The ids checked before the access checks; a later (trailing) id is checked after the clan, event and game were. */
+const LEADING_IDS = ['clanId', 'eventId', 'gameId', 'squareId'] as const;
+
+/** eventScope's checks without the trailing id's (see LEADING_IDS). */
+async function scopeOfEvent<P extends EventIds>(c: IdsContext<P>, manager: boolean, notMember?: string) {
   const user = requireUser(c);
-  const ids = valid(c, 'param');
+  checkIds(c, LEADING_IDS);
+  const path = c.req.param() as Record<string, string>;
+  const clanId = Number(path.clanId);
   const deps = c.get('deps');
-  const access = manager ? await requireManager(deps.db, ids.clanId, user.id) : await requireMember(deps.db, ids.clanId, user.id, notMember);
-  const event = await findEvent(deps.db, ids.clanId, ids.eventId);
-  return { ...ids, user, event, role: access.role, deps };
+  const access = manager ? await requireManager(deps.db, clanId, user.id) : await requireMember(deps.db, clanId, user.id, notMember);
+  const event = await findEvent(deps.db, clanId, Number(path.eventId));
+  return { user, event, role: access.role, deps };
 }
 
 /**
@@ -43,9 +54,11 @@ export async function eventScope<P extends EventIds>(c: IdsContext<P>, manager: 
  * another event or clan. `scope` is what findGame takes; gameId is 0 on the paths without one.
  */
 export async function gameScope<P extends EventIds & { gameId?: number }>(c: IdsContext<P>, manager: boolean) {
-  const s = await eventScope(c, manager);
-  const scope = { clanId: s.clanId, eventId: s.eventId, gameId: s.gameId ?? 0 };
-  if (s.gameId !== undefined) await findGame(s.deps.db, scope);
+  const first = await scopeOfEvent(c, manager);
+  const path = c.req.param() as Record<string, string>;
+  const scope = { clanId: Number(path.clanId), eventId: Number(path.eventId), gameId: path.gameId === undefined ? 0 : Number(path.gameId) };
+  if (path.gameId !== undefined) await findGame(first.deps.db, scope);
+  const s = { ...valid(c, 'param'), ...first };
   return { ...s, gameId: scope.gameId, scope };
 }
 

@@ -211,7 +211,8 @@ export function ids<const K extends string>(labels: Record<K, string>): v.Object
  * - query: the schema's first message, or 'Invalid query.'
  */
 class Refusal {
-  constructor(readonly error: ApiError) {}
+  /** param: the path field refused (the first in path order), so checkIds() can leave a trailing id for later. */
+  constructor(readonly error: ApiError, readonly key?: string) {}
 }
 
 /** Parses the body as JSON whatever its Content-Type says (as the API always has); an empty body is `{}` when `optional`. */
@@ -226,7 +227,7 @@ async function readBody(c: Context, optional: boolean): Promise<{ raw: unknown }
 
 /** The target's value, checked with `schema`: its output, or the Refusal to answer. */
 async function check(c: Context, target: Target, schema: v.GenericSchema, optional: boolean, status: 400 | 404): Promise<unknown> {
-  const refuse = (message: string) => new Refusal(new ApiError(status, message));
+  const refuse = (message: string, key?: string) => new Refusal(new ApiError(status, message), key);
   if (target === 'json') {
     const body = await readBody(c, optional);
     if (!body) return refuse('Request body must be valid JSON.');
@@ -241,7 +242,7 @@ async function check(c: Context, target: Target, schema: v.GenericSchema, option
   if (result.success) return result.output;
   const labels = ID_LABELS.get(schema);
   const key = result.issues[0].path?.[0]?.key;
-  if (labels && typeof key === 'string' && key in labels) return refuse(`Invalid ${labels[key]}.`);
+  if (labels && typeof key === 'string' && key in labels) return refuse(`Invalid ${labels[key]}.`, key);
   return refuse(firstIssueMessage(result.issues) || (target === 'query' ? 'Invalid query.' : 'Invalid request.'));
 }
 
@@ -304,6 +305,17 @@ export function input<T extends Target, S extends v.GenericSchema, P extends str
     marker = { target, ...withDescriptions(resolver(s, options_), s, options.about), options: options_ };
   }
   return Object.assign(middleware, { [uniqueSymbol]: marker });
+}
+
+/**
+ * Answers now a refusal of the path ids named in `first` (400 'Invalid {label}.'), and leaves a
+ * refusal of a later id (a sign-up's, an IGN's, a submission's) to valid(c, 'param'), which the
+ * route calls after its access checks: a trailing id has always been checked after the clan and
+ * event were (a non-member's bad sign-up id is 403, an unknown clan's 404, as before).
+ */
+export function checkIds(c: Context, first: readonly string[]): void {
+  const data: unknown = c.req.valid('param' as never);
+  if (data instanceof Refusal && (data.key === undefined || first.includes(data.key))) throw data.error;
 }
 
 /**

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv, SessionUser } from '../http/context';
 import { requireUser } from '../http/context';
-import { describe, ids, input, named, valid } from '../http/route';
+import { checkIds, describe, ids, input, named, valid } from '../http/route';
 import { routeBodyLimit } from '../http/bodyLimit';
 import { readUploadForm, uploadGate } from '../http/uploads';
 import { ApiError, badRequest, notFound } from '../errors';
@@ -53,9 +53,9 @@ interface ReviewScope {
 /** The clan of the path checked for a manager: 401 signed out, 400 bad ids, 404 unknown clan, 403 not a manager. */
 async function clanManagerScope<P extends { clanId: number }>(c: Context<AppEnv, string, { out: { param: P } }>) {
   const user = requireUser(c);
-  const path = valid(c, 'param');
-  await requireManager(c.get('deps').db, path.clanId, user.id);
-  return { ...path, user };
+  checkIds(c, ['clanId']);
+  await requireManager(c.get('deps').db, Number(c.req.param('clanId')), user.id);
+  return { ...valid(c, 'param'), user };
 }
 
 /**

@@ -132,6 +132,10 @@ describe.each(backends())('Dink pinned accounts (%s)', (backend) => {
     expectError(await cast.owner.del(`${p}/accounts/${cast.ign.ownerB}`), 404, DINK_MESSAGES.ignNotOnTeam(cast.ign.ownerB));
     expectError(await cast.owner.del(`${p}/accounts/999999`), 404, DINK_MESSAGES.ignNotOnTeam(999999));
     expectError(await cast.owner.del(`${p}/accounts/abc`), 400, 'Invalid IGN id.');
+    // A bad trailing id is judged after the clan and the event: 403 for a member, 404 without the event.
+    expectError(await cast.member.del(`${p}/accounts/abc`), 403, refused.body.error);
+    expectError(await cast.owner.del(`${noEvent}/accounts/abc`), 404, eventMissing.body.error);
+    expectError(await cast.owner.del(`/api/clan/abc/events/1/dink/accounts/abc`), 400, 'Invalid clan id.');
     // An IGN on a team without a pin: nothing to clear, still 200.
     expect((await cast.owner.del(`${p}/accounts/${cast.ign.leader2}`)).body).toEqual({ ok: true });
   });
