@@ -141,7 +141,11 @@ function entryOf(game: Game, startedAt: number): CachedGame {
  *   read) is checked with one SELECT by primary key (version, clan and event names) that starts
  *   after the read was asked for, so a change that reached no hook (a clan or event rename, a
  *   write beside the server) is seen within checkMs; reads that arrive while a check runs share
- *   the next one, so a burst of reads costs a few SELECTs, not one each.
+ *   the next one, so a burst of reads costs a few SELECTs, not one each. A read of an entry past
+ *   half of checkMs (peek) starts that check in the background, one per game at a time, while
+ *   the entry is still answered: found current, the entry's time restarts from the check's start
+ *   before it runs out, so under steady reads no read waits for a check. The bound holds as it
+ *   was: an entry is answered only within checkMs of the start of a SELECT that found it current.
  * A build that raced with an invalidation is served to its callers but never stored.
  */
 export class GameCache {
@@ -180,11 +184,19 @@ export class GameCache {
 
   /**
    * The game's entry when get() would answer it from memory without a check (found current less
-   * than checkMs ago), else null (then call get()). Synchronous, for the public game route's fast path.
+   * than checkMs ago), else null (then call get()). Past half of checkMs it also starts one
+   * background check of the entry (none when one runs). Synchronous, for the public game route's fast path.
    */
   peek(gameId: number): CachedGame | null {
     const entry = this.entries.peek(gameId);
-    if (!entry || Date.now() - entry.checkedAt >= this.checkMs) return null;
+    if (!entry) return null;
+    const age = Date.now() - entry.checkedAt;
+    if (age >= this.checkMs) return null;
+    // Past half its time, one check starts in the background while the entry is still served: when
+    // it finds the entry current it restarts the entry's time before it runs out, so a busy game
+    // never goes stale and its reads never wait (or fall through to the whole app). The bound is
+    // untouched: the entry is still answered only within checkMs of a check's start.
+    if (age >= this.checkMs / 2 && !this.running.has(gameId) && !this.queued.has(gameId)) this.check(gameId).catch(() => undefined);
     // Read from memory: the most recently used now.
     this.entries.get(gameId);
     return entry;

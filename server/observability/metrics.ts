@@ -129,29 +129,22 @@ export function startProcessMetrics(from: Sources): void {
 /** Methods a label may name; any other is counted as OTHER (node's parser accepts dozens). */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/**
- * Counts one answered HTTP request: `route` is the route pattern that answered (e.g.
- * /api/clan/:clanId/games/live), `seconds` the time from its arrival to its answer.
- */
-export function countHttpRequest(method: string, route: string, status: number, seconds: number): void {
-  const m = METHODS.has(method) ? method : 'OTHER';
-  const key = `${m} ${route} ${status}`;
-  let series = httpSeries.get(key);
-  if (!series) {
-    const labels = { method: m, route, status: String(status) };
-    series = { count: httpRequests.labels(labels), duration: httpDuration.labels(labels) };
-    httpSeries.set(key, series);
-  }
-  series.count.inc();
-  series.duration.observe(seconds);
+/** One labelled series pair of the HTTP families (prom-client's children of one method, route and status). */
+export interface HttpSeries {
+  count: { inc(): void };
+  duration: { observe(seconds: number): void };
 }
 
 /**
- * The labelled series of each method, route pattern and status seen (prom-client's children),
- * kept so an answer does not hash its labels again; bounded by the routes x methods x statuses
- * the app answers (route patterns, never paths).
+ * The http_requests_total and http_request_duration_seconds children of one method (any other
+ * than METHODS is OTHER), route pattern (e.g. /api/clan/:clanId/games/live, never a path) and
+ * status. The caller keeps them (observability/requests.ts), so an answer neither builds nor
+ * hashes its labels again: counting it is one inc() and one observe(seconds).
  */
-const httpSeries = new Map<string, { count: { inc(): void }; duration: { observe(seconds: number): void } }>();
+export function httpRequestSeries(method: string, route: string, status: number): HttpSeries {
+  const labels = { method: METHODS.has(method) ? method : 'OTHER', route, status: String(status) };
+  return { count: httpRequests.labels(labels), duration: httpDuration.labels(labels) };
+}
 
 /** Counts one applied roll and the time from `arrivedAt` (performance.now() when its message came) to now, its broadcast. */
 export function countRollBroadcast(arrivedAt: number): void {

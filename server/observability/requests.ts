@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from '../http/context';
+import type { LogFn } from 'pino';
 import { plainLog } from './log';
-import { countHttpRequest } from './metrics';
+import { httpRequestSeries, type HttpSeries } from './metrics';
 
 /** A caller's request id we keep: 1 to 128 characters of A-Za-z0-9 . _ : - (docs/server.md §14). */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -25,17 +26,51 @@ const UNMATCHED = 'unmatched';
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Logs and counts one answered request: one info line (error for a 5xx; debug for the probes) with request_id, method,
- * route, status and duration_ms, and the http_requests_total / http_request_duration_seconds
- * samples. Never the URL: query strings carry OAuth codes and states, paths carry ids.
+ * What every answer of one method, route pattern and status shares, built at its first answer:
+ * its metric children (httpRequestSeries), and its log call: a pino child of plainLog carrying
+ * method, route and status (pino serialises a child's fields once, not per line) at the line's
+ * level, with its message text.
+ */
+interface AnswerKind {
+  series: HttpSeries;
+  write: LogFn;
+  msg: string;
+}
+
+/**
+ * The kinds of answer seen, by route, then method, then status; bounded by the app's route
+ * patterns x node's methods x the statuses answered (never a path or a caller's text).
+ */
+const answerKinds = new Map<string, Map<string, Map<number, AnswerKind>>>();
+
+/** The kind of an answer (AnswerKind), built at first use: its level is error for a 5xx, debug for the probes, else info. */
+function answerKind(method: string, route: string, status: number): AnswerKind {
+  let methods = answerKinds.get(route);
+  if (!methods) answerKinds.set(route, (methods = new Map()));
+  let statuses = methods.get(method);
+  if (!statuses) methods.set(method, (statuses = new Map()));
+  let kind = statuses.get(status);
+  if (!kind) {
+    const child = plainLog.child({ method, route, status });
+    const level = status >= 500 ? 'error' : PROBES.has(route) ? 'debug' : 'info';
+    kind = { series: httpRequestSeries(method, route, status), write: child[level].bind(child), msg: `${method} ${route} ${status}` };
+    statuses.set(status, kind);
+  }
+  return kind;
+}
+
+/**
+ * Logs and counts one answered request: one line (error for a 5xx; debug for the probes; else
+ * info) with request_id, method, route, status and duration_ms, and the http_requests_total /
+ * http_request_duration_seconds samples. Never the URL: query strings carry OAuth codes and
+ * states, paths carry ids.
  */
 function answered(requestId: string, method: string, route: string, status: number, startedAt: number): void {
   const ms = performance.now() - startedAt;
-  countHttpRequest(method, route, status, ms / 1000);
-  const line = { request_id: requestId, method, route, status, duration_ms: Math.round(ms * 100) / 100 };
-  if (status >= 500) plainLog.error(line, `${method} ${route} ${status}`);
-  else if (PROBES.has(route)) plainLog.debug(line, `${method} ${route} ${status}`);
-  else plainLog.info(line, `${method} ${route} ${status}`);
+  const kind = answerKind(method, route, status);
+  kind.series.count.inc();
+  kind.series.duration.observe(ms / 1000);
+  kind.write({ request_id: requestId, duration_ms: Math.round(ms * 100) / 100 }, kind.msg);
 }
 
 /**
