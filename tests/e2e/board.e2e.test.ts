@@ -192,14 +192,10 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
 
   it.each(VIEWPORTS.map((v, i) => [v.name, v, i] as const))('at %s: die, log, pawn and labels agree after each roll; Roll Dice in reach', { timeout: 120_000 }, async (_name, viewport, i) => {
     const team = game.teams[i];
-    const context = await suite.browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+    const { context, page, errors } = await openSignedIn(suite.browser, suite.server, team.leader, { width: viewport.width, height: viewport.height });
     contexts.push(context);
     context.setDefaultTimeout(15_000);
-    await context.addCookies([{ name: 'sid', value: team.leader.cookies.get('sid')!, url: suite.url }]);
-    const page = await context.newPage();
-    const errors: string[] = [];
     const consoleLines: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => consoleLines.push(m.text()));
     await page.goto(suite.url + game.playPath);
     await page.getByTestId('connection-state').getByText('Live').waitFor();
@@ -384,11 +380,9 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
   });
 
   it.each(VIEWPORTS.map((v) => [v.name, v] as const))('at %s: Game Tasks shows whole words in wide columns, a phone page much shorter; team names whole on the game status table', { timeout: 60_000 }, async (_name, viewport) => {
-    const context = await suite.browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+    const { context, page } = await openSignedIn(suite.browser, suite.server, game.owner, { width: viewport.width, height: viewport.height });
     contexts.push(context);
     context.setDefaultTimeout(15_000);
-    await context.addCookies([{ name: 'sid', value: game.owner.cookies.get('sid')!, url: suite.url }]);
-    const page = await context.newPage();
     await page.goto(`${suite.url}/clans/manage/${game.clanId}/events/${game.eventId}/tasks`);
     await page.locator('.task-square__task').first().waitFor();
     const widths = await page.locator('.task-column').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));

@@ -9,6 +9,7 @@ import { browserAvailable } from '../support/browser';
 import { ApiClient } from '../support/api';
 import { openSignedIn } from '../support/e2e';
 import { connect } from '../support/liveSocket';
+import { rollUntilOnTask } from '../support/rolls';
 import { DESKTOP, PHONE, expectNoSidewaysScroll } from '../support/layout';
 
 /**
@@ -114,15 +115,7 @@ run.each(backends())('proof from Dink approves a task in Chromium (%s)', (backen
     await leader.page.goto(`${suite.url}/games/clan/${clanId}/events/${eventId}/game/${gameId}`);
     await leader.page.getByTestId('connection-state').getByText('Live').waitFor();
     const roll = leader.page.getByRole('button', { name: 'Roll Dice' });
-    let red = await redState();
-    for (let i = 0; i < 10 && red.task_state !== 'open'; i += 1) {
-      await expect.poll(() => roll.isEnabled(), { timeout: 10_000 }).toBe(true);
-      const before = red.position_history.length;
-      await roll.click();
-      await expect.poll(async () => (await redState()).position_history.length, { timeout: 10_000 }).toBeGreaterThan(before);
-      red = await redState();
-    }
-    expect(red.task_state).toBe('open');
+    await rollUntilOnTask(roll, redState);
     await expect.poll(() => taskStateOf(leader.page, 'Red Dragons'), { timeout: 10_000 }).toBe('open');
     expect(await roll.isDisabled()).toBe(true);
 

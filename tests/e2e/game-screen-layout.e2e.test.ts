@@ -6,6 +6,7 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { setUpLiveGame, type LiveGame } from '../support/liveGame';
 import { directSql } from '../support/fixtures';
+import { openSignedIn } from '../support/e2e';
 import { DESKTOP, PHONE, expectNoSidewaysScroll } from '../support/layout';
 
 /**
@@ -104,13 +105,9 @@ run.each(clientOnlyBackends())("the Leader's game screen keeps pawn, START and d
 
   it.each(VIEWPORTS.map((v, i) => [v.name, v, i] as const))('at %s: before and after a roll', { timeout: 90_000 }, async (_name, viewport, i) => {
     const team = game.teams[i];
-    const context = await suite.browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+    const { context, page, errors } = await openSignedIn(suite.browser, suite.server, team.leader, { width: viewport.width, height: viewport.height });
     contexts.push(context);
     context.setDefaultTimeout(15_000);
-    await context.addCookies([{ name: 'sid', value: team.leader.cookies.get('sid')!, url: suite.url }]);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(suite.url + game.playPath);
     await page.getByTestId('connection-state').getByText('Live').waitFor();
     const roll = page.getByRole('button', { name: 'Roll Dice' });

@@ -10,6 +10,7 @@ import { ApiClient } from '../support/api';
 import { importTasksCsv } from '../support/fixtures';
 import { openSignedIn } from '../support/e2e';
 import { connect } from '../support/liveSocket';
+import { rollUntilOnTask } from '../support/rolls';
 
 /**
  * A whole event with proof (docs/server.md §9), in headless Chromium against the
@@ -150,15 +151,7 @@ run.each(backends())('a whole event with proof and a referee in Chromium (%s)', 
 
     // --- The Leader rolls until Red stands on a task (a square without one lets it roll on).
     const roll = leader.page.getByRole('button', { name: 'Roll Dice' });
-    let red = await redState();
-    for (let i = 0; i < 10 && red.task_state !== 'open'; i += 1) {
-      await expect.poll(() => roll.isEnabled(), { timeout: 10_000 }).toBe(true);
-      const before = red.position_history.length;
-      await roll.click();
-      await expect.poll(async () => (await redState()).position_history.length, { timeout: 10_000 }).toBeGreaterThan(before);
-      red = await redState();
-    }
-    expect(red.task_state).toBe('open');
+    const red = await rollUntilOnTask(roll, redState);
     const square: number = red.current_position;
 
     // The Leader's Roll waits for the proof, saying why; everyone sees the task open.

@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../support/browser';
-import { REPO_ROOT } from '../support/e2e';
+import { NGINX, siteFor, startNginx } from '../support/nginx';
 import { createTestDatabase, freePort, startServer, type TestDatabase, type TestServer } from '../support/server';
 import { runWholeEvent, type RollPhase } from '../support/wholeEvent';
 
@@ -29,8 +29,6 @@ import { runWholeEvent, type RollPhase } from '../support/wholeEvent';
  * without them, an error under CI=true.
  */
 
-const NGINX = process.env.NGINX_PATH || '/usr/sbin/nginx';
-const SITE = path.join(REPO_ROOT, 'deploy/nginx/clan-snakes.conf');
 const PROCESSES = 3;
 /** The longest a page may go without live updates after a process leaves. */
 const BACK_LIVE_MS = 5000;
@@ -52,64 +50,6 @@ function topologyAvailable(): boolean {
   if (process.env.CI === 'true') throw new Error(`CI=true but the rolling-restart test lacks: ${missing.join(', ')}`);
   console.warn(`\n!!! ROLLING-RESTART TEST SKIPPED: missing ${missing.join(', ')} !!!\n`);
   return false;
-}
-
-/**
- * deploy/nginx/clan-snakes.conf for this run: its listen lines become one on 127.0.0.1:`port`,
- * its upstream servers the given ports (their parameters kept). Fails when the file no longer has
- * the lines this relies on.
- */
-function siteFor(port: number, upstreams: number[]): string {
-  const site = fs.readFileSync(SITE, 'utf8');
-  const servers = [...site.matchAll(/^(\s*)server 127\.0\.0\.1:\d+( [^;]*)?;$/gm)];
-  const listens = [...site.matchAll(/^\s*listen [^;]+;$/gm)];
-  if (servers.length === 0 || listens.length === 0) throw new Error(`${SITE}: no upstream server or listen line to fill in`);
-  const [indent, params] = [servers[0][1], servers[0][2] ?? ''];
-  let out = site.replace(/^\s*server 127\.0\.0\.1:\d+( [^;]*)?;\n/gm, '');
-  out = out.replace(/(hash \$remote_addr consistent;\n(?:\s*#[^\n]*\n)*)/, `$1${upstreams.map((p) => `${indent}server 127.0.0.1:${p}${params};\n`).join('')}`);
-  let first = true;
-  out = out.replace(/^(\s*)listen [^;]+;$/gm, (_m, sp: string) => {
-    const line = first ? `${sp}listen 127.0.0.1:${port};` : '';
-    first = false;
-    return line;
-  });
-  return out;
-}
-
-/** nginx in the foreground with its own prefix, logs and temp folders under `dir`; resolves once it answers. */
-async function startNginx(dir: string, port: number, upstreams: number[]): Promise<{ proc: ChildProcess; accessLog: string; errorLog: string }> {
-  fs.writeFileSync(path.join(dir, 'site.conf'), siteFor(port, upstreams));
-  const accessLog = path.join(dir, 'access.log');
-  const errorLog = path.join(dir, 'error.log');
-  fs.writeFileSync(path.join(dir, 'nginx.conf'), `
-daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${errorLog} warn;
-events { worker_connections 1024; }
-http {
-  log_format upstreams '$status $request_method $uri $upstream_addr $upstream_status';
-  access_log ${accessLog} upstreams;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  include ${dir}/site.conf;
-}
-`);
-  const proc = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', errorLog], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`nginx exited ${proc.exitCode}: ${out}${fs.existsSync(errorLog) ? fs.readFileSync(errorLog, 'utf8') : ''}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
-    if (ok) return { proc, accessLog, errorLog };
-    if (Date.now() > deadline) throw new Error(`nginx did not answer in 15 s: ${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 type Positions = Record<string, number>;
@@ -217,7 +157,7 @@ run('a rolling restart behind nginx (three processes, PostgreSQL, Redis)', () =>
     })();
     others.catch(() => undefined);
     const nginxPort = await freePort();
-    const proxy = await startNginx(dir, nginxPort, ports);
+    const proxy = await startNginx(dir, nginxPort, siteFor(`127.0.0.1:${nginxPort}`, ports));
     nginx = proxy.proc;
     const site = `http://127.0.0.1:${nginxPort}`;
     browser = await launchBrowser();

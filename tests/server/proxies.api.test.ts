@@ -1,13 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket as Client } from 'socket.io-client';
 import { ApiClient } from '../support/api';
 import { backends, createTestDatabase, freePort, startServer, type TestDatabase, type TestServer } from '../support/server';
 import { useServerSuite } from '../support/suite';
+import { NGINX, siteFor, startNginx } from '../support/nginx';
 import { FolderStore, type ImageStore } from '../../server/submissions/storage';
 
 /**
@@ -26,8 +26,6 @@ import { FolderStore, type ImageStore } from '../../server/submissions/storage';
  * interface those tests are skipped with a notice.
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const NGINX = process.env.NGINX_PATH || '/usr/sbin/nginx';
 const REFUSED = { error: 'Too many sign-in attempts. Please wait a minute and try again.' };
 
 /** This machine's first non-loopback IPv4 address, or null. */
@@ -221,25 +219,6 @@ describe('files holding secrets are readable by the server\'s user only (0600 fi
   });
 });
 
-/**
- * The shipped site for one process on `upstream`, listening on every IPv4 address at `port`: the
- * listen lines become one, the upstream's servers one; everything else as shipped.
- */
-function siteFor(port: number, upstream: number): string {
-  const site = fs.readFileSync(path.join(ROOT, 'deploy/nginx/clan-snakes.conf'), 'utf8');
-  const servers = [...site.matchAll(/^(\s*)server 127\.0\.0\.1:\d+( [^;]*)?;$/gm)];
-  if (servers.length === 0 || !/^\s*listen 80;$/m.test(site)) throw new Error('deploy/nginx/clan-snakes.conf: no upstream server or `listen 80;` line to fill in');
-  let first = true;
-  return site
-    .replace(/^(\s*)server 127\.0\.0\.1:\d+( [^;]*)?;$/gm, (line, indent: string, params: string | undefined) => {
-      const out = first ? `${indent}server 127.0.0.1:${upstream}${params ?? ''};` : '';
-      first = false;
-      return out;
-    })
-    .replace(/^(\s*)listen 80;$/m, `$1listen ${port};`)
-    .replace(/^\s*listen \[::\]:80;$/m, '');
-}
-
 describe.skipIf(!OUTSIDE || !fs.existsSync(NGINX))('the shipped nginx site in front of a process with the shipped HOST and TRUST_PROXY', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-nginx-'));
   let db: TestDatabase;
@@ -251,38 +230,7 @@ describe.skipIf(!OUTSIDE || !fs.existsSync(NGINX))('the shipped nginx site in fr
     db = await createTestDatabase('sqlite');
     server = await startServer({ ...db.env, HOST: '127.0.0.1', TRUST_PROXY: '1', AUTH_RATE_LIMIT: '5' });
     port = await freePort();
-    // nginx's workers drop root for nobody, who must reach its temp folders in here.
-    fs.chmodSync(dir, 0o755);
-    fs.writeFileSync(path.join(dir, 'site.conf'), siteFor(port, server.port));
-    const errorLog = path.join(dir, 'error.log');
-    fs.writeFileSync(
-      path.join(dir, 'nginx.conf'),
-      [
-        'daemon off;',
-        'worker_processes 1;',
-        `pid ${dir}/nginx.pid;`,
-        `error_log ${errorLog} warn;`,
-        'events { worker_connections 256; }',
-        'http {',
-        '  access_log off;',
-        `  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;`,
-        `  include ${dir}/site.conf;`,
-        '}',
-        '',
-      ].join('\n'),
-    );
-    const proc = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', errorLog], { stdio: ['ignore', 'pipe', 'pipe'] });
-    nginx = proc;
-    let out = '';
-    proc.stdout!.on('data', (d) => (out += d));
-    proc.stderr!.on('data', (d) => (out += d));
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      if (proc.exitCode !== null) throw new Error(`nginx exited ${proc.exitCode}: ${out}${fs.existsSync(errorLog) ? fs.readFileSync(errorLog, 'utf8') : ''}`);
-      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
-      if (Date.now() > deadline) throw new Error(`nginx did not answer in 15 s: ${out}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    nginx = (await startNginx(dir, port, siteFor(String(port), [server.port]))).proc;
   });
   afterAll(async () => {
     if (nginx && nginx.exitCode === null) {
