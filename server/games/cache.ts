@@ -128,7 +128,7 @@ function entryOf(game: Game, startedAt: number): CachedGame {
 }
 
 /**
- * The games served from memory (docs/server.md §6): each game is loaded with
+ * The games served from memory (docs/server.md §14 "The game cache"): each game is loaded with
  * loadGame and serialised once per version, then shared by GET /api/public/game/{id}, the members'
  * GET .../game/{id}, join_game answers and full broadcasts. Bounded (least recently used out).
  *
