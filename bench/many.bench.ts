@@ -7,9 +7,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createTestDatabase, freePort, untilListening, type TestDatabase } from '../tests/support/server';
-import { ApiClient } from '../tests/support/api';
-import { autoSplit, countsToSettings } from '../contract/game';
-import { ClientProcess, NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow } from './measure';
+import { benchClan, startBenchGame } from './seed';
+import { ClientProcess, ok, peakRssKb, percentile, REAL_ENV, runBench, sleep, stopProcess, wallNow, writeResults } from './measure';
 
 /**
  * Many live games at once (docs/server.md §6): G games (BENCH_G, default 200), each
@@ -97,20 +96,8 @@ function keepOutput(proc: ChildProcess, name: string): void {
  */
 const SCALE = (process.env.BENCH_SCALE ?? '').split(',').map((x) => x.trim()).filter(Boolean).map(Number);
 const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? (SCALE.length ? 'bench/many-scale.md' : 'bench/many.md'));
-const TASKS_CSV = path.resolve(ROOT, 'examples/osrs-tasks.csv');
 const TEAM_COLORS = [['Red', '#aa0000'], ['Blue', '#0000aa'], ['Green', '#00aa00'], ['Gold', '#aaaa00']];
 const CLK_TCK = 100;
-
-/** The env of the real server: the limits of docs/server.md §8 that measure abuse, not load, lifted. */
-const REAL_ENV: Record<string, string> = {
-  BOARD_SEED: '2024',
-  GAME_CACHE_CHECK_MS: '250',
-  SOCKETS_PER_ADDRESS: '1000000',
-  JOINS_PER_ADDRESS: '1000000',
-  JOINS_PER_SOCKET: '1000000',
-  ROLLS_PER_SOCKET: '1000000',
-  ROLLS_PER_USER: '1000000',
-};
 
 /** A seeded game: its id and its teams with their Leader IGN. */
 interface SeededGame {
@@ -234,15 +221,7 @@ async function pool<T>(n: number, items: T[], task: (item: T, i: number) => Prom
 async function seed(db: TestDatabase): Promise<{ games: SeededGame[]; cookie: string; sample: unknown }> {
   const server = await startRealServer({ ...db.env, DB_COUNT_QUERIES: '' });
   try {
-    const owner = new ApiClient(server.url);
-    const me = await owner.onboard('bench-owner', ['LeaderA', 'LeaderB', 'LeaderC', 'LeaderD'], { role: 'Owner', clan_name: 'Bench Clan' });
-    const clanId = me.clan_memberships_list[0].clan_id as number;
-    const ignIds = me.igns.map((i: { id: number }) => i.id) as number[];
-    if (fs.existsSync(TASKS_CSV)) {
-      const form = new FormData();
-      form.append('file', new Blob([fs.readFileSync(TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
-      ok(await owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form), 'upload tasks');
-    }
+    const { owner, clanId, ignIds } = await benchClan(server.url, ['LeaderA', 'LeaderB', 'LeaderC', 'LeaderD']);
     const games: SeededGame[] = new Array(G);
     await pool(4, Array.from({ length: G }, (_, i) => i), async (i) => {
       const event = ok(await owner.post(`/api/clan/${clanId}/events/`, { name: `Bench Cup ${i + 1}`, start_datetime: '2031-06-01T18:00Z' }), 'event');
@@ -254,13 +233,7 @@ async function seed(db: TestDatabase): Promise<{ games: SeededGame[]; cookie: st
         ok(await owner.post(`/api/clan/${clanId}/events/${eventId}/teams/${t.team.id}/members`, { osrs_ign_id: ignIds[k], role: 'Leader' }), 'leader');
         teams.push({ teamId: t.team.id, ignId: ignIds[k] });
       }
-      const game = ok(await owner.post(`/api/clan/${clanId}/events/${eventId}/game/`, {
-        board_size: 225, num_snakes: 5, num_ladders: 5, max_reverts_allowed: 3, ...countsToSettings(autoSplit(225)),
-      }), 'game');
-      const gameId = game.game.id as number;
-      const base = `/api/clan/${clanId}/events/${eventId}/game/${gameId}`;
-      ok(await owner.put(`${base}/board`, { snakes_config: NO_WIN_SNAKES, ladders_config: [] }), 'board');
-      ok(await owner.put(`${base}/status`, { status: 'in-progress' }), 'start');
+      const gameId = await startBenchGame(owner, clanId, eventId);
       games[i] = { gameId, teams };
       if ((i + 1) % 50 === 0) console.log(`  seeded ${i + 1} / ${G} games`);
     });
@@ -360,29 +333,16 @@ async function startBareServer(env: Record<string, string>, sample: unknown): Pr
   });
   keepOutput(proc, 'bare');
   let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('bare server did not start:\n' + out)), 60_000);
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('bare listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    proc.stderr!.on('data', (d) => {
-      out += d;
-      process.stderr.write(d);
-    });
-    proc.on('exit', (code) => reject(new Error(`bare server exited ${code}:\n${out}`)));
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => {
+    out += d;
+    process.stderr.write(d);
   });
+  await untilListening(proc, () => out, 60_000);
   return {
     url: `http://127.0.0.1:${port}`,
     pids: [proc.pid!],
-    stop: () => new Promise<void>((resolve) => {
-      if (proc.exitCode !== null) return resolve();
-      proc.once('exit', () => resolve());
-      proc.kill('SIGTERM');
-    }),
+    stop: () => stopProcess(proc),
   };
 }
 
@@ -811,8 +771,7 @@ async function main(): Promise<void> {
     '',
     ...notes,
   ];
-  fs.writeFileSync(OUT, lines.join('\n') + '\n');
-  console.log(`Results written to ${path.relative(process.cwd(), OUT)}`);
+  writeResults(OUT, lines.join('\n') + '\n');
 }
 
 /** Scale-out runs (BENCH_SCALE) on one PostgreSQL seed: one real run per entry, through nginx. */
@@ -854,14 +813,7 @@ async function scaleOut(): Promise<void> {
     ...rows,
     '',
   ];
-  fs.writeFileSync(OUT, lines.join('\n'));
-  console.log(`Results written to ${path.relative(process.cwd(), OUT)}`);
+  writeResults(OUT, lines.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error('Benchmark failed:', err);
-    process.exit(1);
-  },
-);
+runBench(main);

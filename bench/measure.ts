@@ -88,3 +88,44 @@ export class ClientProcess {
     if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
   }
 }
+
+/** Writes a benchmark's results (Markdown `text`) to the file `out` and says where, relative to the working folder. */
+export function writeResults(out: string, text: string): void {
+  fs.writeFileSync(out, text);
+  console.log(`Results written to ${path.relative(process.cwd(), out)}`);
+}
+
+/** Runs a benchmark's `main` as the whole process: exit 0 once it resolves; 'Benchmark failed:' with the error and exit 1 when it rejects. */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error('Benchmark failed:', err);
+      process.exit(1);
+    },
+  );
+}
+
+/** Stops a bench baseline server process with SIGTERM (its listenForBench handler exits 0); resolves once it has exited, at once when it already has. */
+export function stopProcess(proc: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (proc.exitCode !== null) return resolve();
+    proc.once('exit', () => resolve());
+    proc.kill('SIGTERM');
+  });
+}
+
+/**
+ * The env of the real server in the live-game benchmarks: the limits of docs/server.md §8 that
+ * measure abuse, not load or fan-out, lifted; the board seeded.
+ */
+export const REAL_ENV: Record<string, string> = {
+  BOARD_SEED: '2024',
+  // The production default (tests/support/server.ts sets 0 so tests' direct writes show at once).
+  GAME_CACHE_CHECK_MS: '250',
+  SOCKETS_PER_ADDRESS: '1000000',
+  JOINS_PER_ADDRESS: '1000000',
+  JOINS_PER_SOCKET: '1000000',
+  ROLLS_PER_SOCKET: '1000000',
+  ROLLS_PER_USER: '1000000',
+};

@@ -6,10 +6,10 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { createTestDatabase, freePort, startServer, type TestServer } from '../tests/support/server';
+import { createTestDatabase, freePort, startServer, untilListening, type TestServer } from '../tests/support/server';
 import { ApiClient } from '../tests/support/api';
-import { autoSplit, countsToSettings } from '../contract/game';
-import { ClientProcess, NO_WIN_SNAKES, ok, peakRssKb, percentile, sleep, wallNow } from './measure';
+import { benchClan, startBenchGame } from './seed';
+import { ClientProcess, ok, peakRssKb, percentile, REAL_ENV, runBench, sleep, stopProcess, wallNow, writeResults } from './measure';
 
 /**
  * Speed benchmark of the live game (docs/server.md §6), all in one run:
@@ -49,7 +49,6 @@ const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 const WARMUP = 10;
 const ROLL_TIMEOUT_MS = 15_000;
 const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench/RESULTS.md');
-const TASKS_CSV = path.resolve(ROOT, 'examples/osrs-tasks.csv');
 
 /** One fan-out run: latencies over all receipts, missed receipts, join storm time, peak RSS, messages a spectator got per roll. */
 interface RunResult {
@@ -150,15 +149,7 @@ const cookieOf = (api: ApiClient) => [...api.cookies].map(([k, val]) => `${k}=${
 
 /** Sets up the game on the real server; returns ids and the Leader's cookie. */
 async function setUpGame(server: TestServer) {
-  const owner = new ApiClient(server.url);
-  const me = await owner.onboard('bench-owner', ['LeaderOne', 'LeaderTwo'], { role: 'Owner', clan_name: 'Bench Clan' });
-  const clanId = me.clan_memberships_list[0].clan_id as number;
-  const ignIds = me.igns.map((i: { id: number }) => i.id) as number[];
-  if (fs.existsSync(TASKS_CSV)) {
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
-    ok(await owner.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form), 'upload tasks');
-  }
+  const { owner, clanId, ignIds } = await benchClan(server.url, ['LeaderOne', 'LeaderTwo']);
   const event = ok(await owner.post(`/api/clan/${clanId}/events/`, { name: 'Bench Cup', start_datetime: '2031-06-01T18:00Z' }), 'event');
   const eventId = event.event.id as number;
   const teams: number[] = [];
@@ -167,27 +158,9 @@ async function setUpGame(server: TestServer) {
     teams.push(t.team.id);
     ok(await owner.post(`/api/clan/${clanId}/events/${eventId}/teams/${t.team.id}/members`, { osrs_ign_id: ignIds[i], role: 'Leader' }), 'leader');
   }
-  const game = ok(await owner.post(`/api/clan/${clanId}/events/${eventId}/game/`, {
-    board_size: 225, num_snakes: 5, num_ladders: 5, max_reverts_allowed: 3, ...countsToSettings(autoSplit(225)),
-  }), 'game');
-  const gameId = game.game.id as number;
-  const base = `/api/clan/${clanId}/events/${eventId}/game/${gameId}`;
-  ok(await owner.put(`${base}/board`, { snakes_config: NO_WIN_SNAKES, ladders_config: [] }), 'board');
-  ok(await owner.put(`${base}/status`, { status: 'in-progress' }), 'start');
+  const gameId = await startBenchGame(owner, clanId, eventId);
   return { gameId, teams, ignIds, cookie: cookieOf(owner) };
 }
-
-/** The env of a real server for the bench: limits of docs/server.md §8 that measure abuse, not fan-out, lifted. */
-const REAL_ENV = {
-  BOARD_SEED: '2024',
-  // The production default (tests/support/server.ts sets 0 so tests' direct writes show at once).
-  GAME_CACHE_CHECK_MS: '250',
-  SOCKETS_PER_ADDRESS: '1000000',
-  JOINS_PER_ADDRESS: '1000000',
-  JOINS_PER_SOCKET: '1000000',
-  ROLLS_PER_SOCKET: '1000000',
-  ROLLS_PER_USER: '1000000',
-};
 
 /** A real server on a fresh SQLite file with the bench game set up. */
 async function startReal(): Promise<{ server: TestServer; game: Awaited<ReturnType<typeof setUpGame>>; stop(): Promise<void> }> {
@@ -261,26 +234,13 @@ async function startBare(samples: Samples, script = 'bench/bareServer.ts'): Prom
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('bare server did not start:\n' + out)), 30_000);
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes(' listening on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    proc.stderr!.on('data', (d) => (out += d));
-    proc.on('exit', (code) => reject(new Error(`bare server exited ${code}:\n${out}`)));
-  });
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  await untilListening(proc, () => out, 30_000);
   return {
     url: `http://127.0.0.1:${port}`,
     proc,
-    stop: () => new Promise<void>((resolve) => {
-      if (proc.exitCode !== null) return resolve();
-      proc.once('exit', () => resolve());
-      proc.kill('SIGTERM');
-    }),
+    stop: () => stopProcess(proc),
   };
 }
 
@@ -459,14 +419,7 @@ async function main(): Promise<void> {
   }
   const lighthouse = path.resolve(ROOT, 'bench/lighthouse.md');
   if (fs.existsSync(lighthouse)) lines.push(fs.readFileSync(lighthouse, 'utf8'));
-  fs.writeFileSync(OUT, lines.join('\n'));
-  console.log(`Results written to ${path.relative(process.cwd(), OUT)}`);
+  writeResults(OUT, lines.join('\n'));
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error('Benchmark failed:', err);
-    process.exit(1);
-  },
-);
+runBench(main);
