@@ -4,9 +4,7 @@ import { DINK_TYPES, type DinkAccount, type DinkPost } from '../../../contract/d
 import { dinkLinkMachine } from '../../../machines/dinkLink.machine';
 import * as sel from '../../../machines/dinkLink.selectors';
 import { dinkPostsMachine } from '../../../machines/dinkPosts.machine';
-import * as postsSel from '../../../machines/dinkPosts.selectors';
 import { dinkAccountsMachine } from '../../../machines/dinkAccounts.machine';
-import * as accountsSel from '../../../machines/dinkAccounts.selectors';
 import * as dinkApi from '../../api/dink';
 import { logTime } from '../../base/timeFormat';
 import { ConfirmDialog, useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
@@ -16,6 +14,7 @@ import { Spinner } from '../../ui/Spinner';
 import { latestCall, useLatest } from '../game/latest';
 import { DINK_OUTCOME_TEXT, DINK_OUTCOME_TONE, DINK_TYPE_LABELS } from './dinkTexts';
 import { DataTable } from '../../ui/DataTable';
+import { useListView } from '../../ui/useListView';
 
 /** The Dink calls of the panel (docs/server.md §13) and the clipboard, replaceable in tests. */
 export interface DinkEffects {
@@ -220,11 +219,7 @@ type PostsRef = ReturnType<typeof useActorRef<typeof dinkPostsMachine>>;
 
 /** The recent posts, newest first: time, player, type, summary and outcome. */
 function RecentPosts({ posts }: { posts: PostsRef }) {
-  const items = useSelector(posts, postsSel.selectDinkPosts);
-  const error = useSelector(posts, postsSel.selectDinkPostsError);
-  const firstLoad = useSelector(posts, postsSel.isDinkPostsFirstLoad);
-  const loaded = useSelector(posts, postsSel.hasDinkPostsLoaded);
-  const reloading = useSelector(posts, postsSel.isDinkPostsReloading);
+  const { items, error, firstLoad, loaded, reloading } = useListView(posts);
   return (
     <section className="dink-panel__posts" aria-label="Recent Dink posts" data-testid="dink-posts">
       <div className="row">
@@ -270,11 +265,7 @@ type AccountsRef = ReturnType<typeof useActorRef<typeof dinkAccountsMachine>>;
 
 /** The pinned accounts, by IGN: IGN, the hash's first 8 characters, when it was pinned, posts since, and Clear. */
 function PinnedAccounts({ accounts, onClear }: { accounts: AccountsRef; onClear: (account: DinkAccount) => void }) {
-  const items = useSelector(accounts, accountsSel.selectDinkAccounts);
-  const error = useSelector(accounts, accountsSel.selectDinkAccountsError);
-  const firstLoad = useSelector(accounts, accountsSel.isDinkAccountsFirstLoad);
-  const loaded = useSelector(accounts, accountsSel.hasDinkAccountsLoaded);
-  const reloading = useSelector(accounts, accountsSel.isDinkAccountsReloading);
+  const { items, error, firstLoad, loaded, reloading } = useListView(accounts);
   return (
     <section className="dink-panel__accounts" aria-label="Pinned Dink accounts" data-testid="dink-accounts">
       <div className="row">

@@ -258,55 +258,47 @@ function EventRow({ clanId, event, now, go, isManager, edit, remove }: { clanId:
       </td>
       <td data-label="Teams">{event.team_count}</td>
       <td data-label="Game">{event.game_id ? 'Created' : 'Not set up'}</td>
-      {!isManager && (
-        <td className="cards-sm__actions">
-          <div className="row">
-            <button type="button" className="btn btn--small" onClick={() => go({ view: 'signups', eventId: event.id })}>
-              Sign-ups
-            </button>
-            <DraftLink clanId={clanId} event={event} />
-          </div>
-        </td>
-      )}
-      {isManager && (
-        <td className="cards-sm__actions">
-          <div className="row">
-            <button type="button" className="btn btn--small" onClick={() => go({ view: 'signups', eventId: event.id })}>
-              Sign-ups
-            </button>
-            <DraftLink clanId={clanId} event={event} />
-            <button type="button" className="btn btn--small" onClick={() => go({ view: 'teams', eventId: event.id })}>
-              Manage Teams
-            </button>
-            <button type="button" className="btn btn--small" onClick={() => go({ view: 'game', eventId: event.id })}>
-              Manage Game
-            </button>
-            <DropdownMenu.Root>
-              <DropdownMenu.Trigger className="btn btn--small btn--icon" aria-label={`More actions for ${event.name}`}>
-                ⋯
-              </DropdownMenu.Trigger>
-              <DropdownMenu.Portal>
-                <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
-                  {status !== 'Completed' && (
+      <td className="cards-sm__actions">
+        <div className="row">
+          <button type="button" className="btn btn--small" onClick={() => go({ view: 'signups', eventId: event.id })}>
+            Sign-ups
+          </button>
+          <DraftLink clanId={clanId} event={event} />
+          {isManager && (
+            <>
+              <button type="button" className="btn btn--small" onClick={() => go({ view: 'teams', eventId: event.id })}>
+                Manage Teams
+              </button>
+              <button type="button" className="btn btn--small" onClick={() => go({ view: 'game', eventId: event.id })}>
+                Manage Game
+              </button>
+              <DropdownMenu.Root>
+                <DropdownMenu.Trigger className="btn btn--small btn--icon" aria-label={`More actions for ${event.name}`}>
+                  ⋯
+                </DropdownMenu.Trigger>
+                <DropdownMenu.Portal>
+                  <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+                    {status !== 'Completed' && (
+                      <DropdownMenu.Item
+                        className="menu__item"
+                        onSelect={() => edit.send({ type: 'confirm.open', subject: { id: event.id, name: event.name }, draft: { ...editEventDraft(event) } })}
+                      >
+                        Edit Event Details
+                      </DropdownMenu.Item>
+                    )}
                     <DropdownMenu.Item
-                      className="menu__item"
-                      onSelect={() => edit.send({ type: 'confirm.open', subject: { id: event.id, name: event.name }, draft: { ...editEventDraft(event) } })}
+                      className="menu__item menu__item--danger"
+                      onSelect={() => remove.send({ type: 'confirm.open', subject: { id: event.id, name: event.name } })}
                     >
-                      Edit Event Details
+                      Delete Event
                     </DropdownMenu.Item>
-                  )}
-                  <DropdownMenu.Item
-                    className="menu__item menu__item--danger"
-                    onSelect={() => remove.send({ type: 'confirm.open', subject: { id: event.id, name: event.name } })}
-                  >
-                    Delete Event
-                  </DropdownMenu.Item>
-                </DropdownMenu.Content>
-              </DropdownMenu.Portal>
-            </DropdownMenu.Root>
-          </div>
-        </td>
-      )}
+                  </DropdownMenu.Content>
+                </DropdownMenu.Portal>
+              </DropdownMenu.Root>
+            </>
+          )}
+        </div>
+      </td>
     </tr>
   );
 }
