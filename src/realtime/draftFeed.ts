@@ -11,7 +11,7 @@ import { connectWhenIdle, openGameSocket, reconnectAcrossRestarts, type GameSock
  * missed while away stays missing), reports each `draft_state` of this event as `draft.updated`
  * and each `action_error` as `draft.refused` (payloads parsed with the contract schemas, a malformed
  * one dropped), and sends `draft_pick` for the chart's `pick` command. Stopping it leaves the room
- * and closes the socket.
+ * and releases the socket (a lease on the tab's one socket: the room is left by its last holder only).
  */
 export function draftFeedActor(eventId: number, open: () => GameSocketLike = openGameSocket) {
   return fromCallback<DraftFeedCommand, void>(({ sendBack, receive }) => {

@@ -1,4 +1,4 @@
-import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
 import * as v from 'valibot';
 import { fromCallback } from 'xstate';
 import {
@@ -7,6 +7,7 @@ import {
 } from '../../contract/socket';
 import type { LiveGameEvent, SocketCommand } from '../../machines/liveGame.machine';
 import { whenIdle } from '../base/idle';
+import { createSocketHub } from './socketLease';
 
 /** The typed Socket.IO client of the live game (contract/socket.ts event maps). */
 export type GameSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -46,16 +47,25 @@ export const SOCKET_OPTIONS = {
   randomizationFactor: 0.5,
   reconnectionAttempts: Infinity,
   withCredentials: true,
-  /** One connection per game screen: a closed screen never shares a closing manager with a new one. */
-  forceNew: true,
 } satisfies Partial<ManagerOptions & SocketOptions>;
 
 /**
- * A Socket.IO client for this site's /socket.io with SOCKET_OPTIONS, not connected yet: the actor
- * that uses it connects it with `connectWhenIdle` once its listeners are on.
+ * The tab's one Socket.IO client for this site's /socket.io with SOCKET_OPTIONS (no forceNew: one
+ * manager, one connection for every screen). socket.io-client is loaded with `import()` the first
+ * time a lease connects, so the entry never carries it.
  */
-export function openGameSocket(): GameSocket {
+const tabSocket = createSocketHub(async () => {
+  const { io } = await import('socket.io-client');
   return io({ ...SOCKET_OPTIONS, autoConnect: false });
+});
+
+/**
+ * A lease on the tab's one socket (createSocketHub in ./socketLease.ts), not connected yet: the actor
+ * that uses it connects it with `connectWhenIdle` once its listeners are on. Its `disconnect()`
+ * releases the lease (its listeners off, its rooms left where it held them last), not the socket.
+ */
+export function openGameSocket(): GameSocketLike {
+  return tabSocket.lease();
 }
 
 /**
@@ -120,7 +130,8 @@ function parse<S extends v.GenericSchema>(schema: S, payload: unknown, event: st
  * and carries out the chart's commands (join_game, leave_game, roll_dice, revert_roll, reopen).
  * A server restart (`server_restarting`, then the drop) shows as reconnecting and the socket comes
  * back by itself (reconnectAcrossRestarts), joining the game again on connect.
- * Stopping the actor leaves the room and closes the socket.
+ * Stopping the actor leaves the room and releases the socket (with openGameSocket, a lease: the tab's
+ * socket stays for the other screens and the room is left only by its last holder).
  */
 export function gameSocketActor(open: () => GameSocketLike = openGameSocket) {
   return fromCallback<SocketCommand, { gameId: number }>(({ sendBack, receive, input }) => {

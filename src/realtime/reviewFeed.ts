@@ -15,7 +15,8 @@ type ReviewFeedEvent = { type: 'reviews.reload' } | { type: 'submission.updated'
  * as `submission.updated`. With `reloadOnJoin`, it asks for `reviews.reload` once the server has
  * acknowledged every join of a connect, the first one included: a load taken before the join may
  * miss a submission sent before updates started to arrive. A socket that is not connecting yet
- * connects when the page is idle (connectWhenIdle). Returns the stop, which closes the socket.
+ * connects when the page is idle (connectWhenIdle). Returns the stop, which releases the socket
+ * (a lease on the tab's one socket: see openGameSocket).
  */
 function watchReviews(open: () => GameSocketLike, clanIds: readonly number[], sendBack: (event: ReviewFeedEvent) => void, reloadOnJoin = false): () => void {
   const socket = open();
