@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { signupsMachine } from '../../../machines/signups.machine';
 import * as sel from '../../../machines/signups.selectors';
@@ -436,16 +436,27 @@ function ScoreFields({ actor }: { actor: ConfirmActionRef<ScoreDraft, { id: numb
   );
 }
 
-function FileField({ actor }: { actor: ConfirmActionRef<FileDraft, Nothing> }) {
+/** A modal's one field under its help text: the help paragraph, then the control labelled `label` (rendered by `control` with its id). */
+function HelpedField({ help, label, control }: { help: string; label: string; control: (id: string) => ReactNode }) {
   const id = useId();
   return (
     <div className="stack">
-      <p>{SIGNUP_TEXTS.csvHelp}</p>
+      <p>{help}</p>
       <label className="field" htmlFor={id}>
-        <span className="field__label">CSV file</span>
-        <input id={id} type="file" accept=".csv,text/csv" onChange={(e) => actor.send({ type: 'confirm.change', field: 'file', value: e.target.files?.[0] ?? null })} />
+        <span className="field__label">{label}</span>
+        {control(id)}
       </label>
     </div>
+  );
+}
+
+function FileField({ actor }: { actor: ConfirmActionRef<FileDraft, Nothing> }) {
+  return (
+    <HelpedField
+      help={SIGNUP_TEXTS.csvHelp}
+      label="CSV file"
+      control={(id) => <input id={id} type="file" accept=".csv,text/csv" onChange={(e) => actor.send({ type: 'confirm.change', field: 'file', value: e.target.files?.[0] ?? null })} />}
+    />
   );
 }
 
@@ -462,12 +473,11 @@ function CloseAtField({ actor }: { actor: ConfirmActionRef<ToggleDraft, { openin
 
 function WomFields({ actor }: { actor: ConfirmActionRef<WomDraft, Nothing> }) {
   const draft = useSelector(actor, selectDraft);
-  const id = useId();
   return (
-    <div className="stack">
-      <p>{SIGNUP_TEXTS.womHelp}</p>
-      <label className="field" htmlFor={id}>
-        <span className="field__label">Score from</span>
+    <HelpedField
+      help={SIGNUP_TEXTS.womHelp}
+      label="Score from"
+      control={(id) => (
         <select id={id} className="input" value={draft.metric} onChange={(e) => actor.send({ type: 'confirm.change', field: 'metric', value: e.target.value as WomMetric })}>
           {WOM_METRICS.map((m) => (
             <option key={m} value={m}>
@@ -475,8 +485,8 @@ function WomFields({ actor }: { actor: ConfirmActionRef<WomDraft, Nothing> }) {
             </option>
           ))}
         </select>
-      </label>
-    </div>
+      )}
+    />
   );
 }
 
