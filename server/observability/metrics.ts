@@ -18,11 +18,26 @@ import { log } from './log';
  */
 const registry = new Registry();
 
+/**
+ * Answers counted since the last scrape, per labelled series (httpRequestSeries): an answer adds 1
+ * to its series' `n`, and a scrape (the counter's collect) adds each `n` to http_requests_total,
+ * so an answer pays no label hashing (prom-client's labelled inc() hashes and validates its labels
+ * every call).
+ */
+const pendingHttpCounts: { labels: Record<'method' | 'route' | 'status', string>; n: number }[] = [];
+
 const httpRequests = new Counter({
   name: 'http_requests_total',
   help: 'HTTP requests answered, by method, route pattern and status.',
   labelNames: ['method', 'route', 'status'] as const,
   registers: [registry],
+  collect() {
+    for (const pending of pendingHttpCounts) {
+      if (pending.n === 0) continue;
+      this.inc(pending.labels, pending.n);
+      pending.n = 0;
+    }
+  },
 });
 
 const httpDuration = new Histogram({
@@ -138,12 +153,22 @@ export interface HttpSeries {
 /**
  * The http_requests_total and http_request_duration_seconds children of one method (any other
  * than METHODS is OTHER), route pattern (e.g. /api/clan/:clanId/games/live, never a path) and
- * status. The caller keeps them (observability/requests.ts), so an answer neither builds nor
- * hashes its labels again: counting it is one inc() and one observe(seconds).
+ * status. The caller keeps them (observability/requests.ts), so an answer does not build its
+ * labels again: counting it is one inc() (an addition, handed to the counter at the next scrape)
+ * and one observe(seconds).
  */
 export function httpRequestSeries(method: string, route: string, status: number): HttpSeries {
   const labels = { method: METHODS.has(method) ? method : 'OTHER', route, status: String(status) };
-  return { count: httpRequests.labels(labels), duration: httpDuration.labels(labels) };
+  const pending = { labels, n: 0 };
+  pendingHttpCounts.push(pending);
+  return {
+    count: {
+      inc() {
+        pending.n += 1;
+      },
+    },
+    duration: httpDuration.labels(labels),
+  };
 }
 
 /** Counts one applied roll and the time from `arrivedAt` (performance.now() when its message came) to now, its broadcast. */
