@@ -30,8 +30,19 @@ export async function requireManager(db: Db, clanId: number, userId: number): Pr
 }
 
 /** As requireMember, and 403 unless the role is Owner. */
-export async function requireOwner(db: Db, clanId: number, userId: number): Promise<ClanAccess> {
+async function requireOwner(db: Db, clanId: number, userId: number): Promise<ClanAccess> {
   const access = await requireMember(db, clanId, userId);
   if (access.role !== 'Owner') throw forbidden('Permission denied. Only the clan Owner can do this.');
   return access;
+}
+
+/** Who may call a clan route (the clan's Access levels of http/route.ts). */
+export type ClanAccessLevel = 'member' | 'manager' | 'owner';
+
+/** The check of each level. */
+const CHECKS = { member: requireMember, manager: requireManager, owner: requireOwner } as const;
+
+/** requireMember, requireManager or requireOwner, by `level`: 404 'Clan ID {id} not found.', then 403. */
+export function requireAccess(db: Db, clanId: number, userId: number, level: ClanAccessLevel): Promise<ClanAccess> {
+  return CHECKS[level](db, clanId, userId);
 }

@@ -2,8 +2,9 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
 import { requireUser } from '../http/context';
 import { describe, ids, input, named, valid } from '../http/route';
+import { clanScope } from '../http/clanScope';
 import { ApiError, badRequest, conflict, notFound } from '../errors';
-import { requireManager, requireMember, requireOwner } from './access';
+import { requireAccess, requireManager, type ClanAccess, type ClanAccessLevel } from './access';
 import { departureAnnounced, memberDeparts } from './departure';
 import {
   addMembership,
@@ -63,6 +64,16 @@ function enforce<T extends object>(verdict: RuleVerdict<T>): asserts verdict is 
   if (!verdict.ok) throw new ApiError(verdict.status, verdict.error);
 }
 
+/**
+ * Locks the clan row first (lockClan: one change of a clan at a time) and checks the caller's
+ * access again inside the transaction, as a change committed meanwhile may have taken it: 404
+ * 'Clan ID {id} not found.' for a clan disbanded meanwhile, 403 for a role now too low.
+ */
+async function lockedAccess(trx: Db, clanId: number, userId: number, level: ClanAccessLevel): Promise<ClanAccess> {
+  await lockClan(trx, clanId);
+  return requireAccess(trx, clanId, userId, level);
+}
+
 /** Message when a conditional role update finds the row changed by someone else meanwhile. */
 const STALE = 'The member list changed meanwhile. Reload the clan and try again.';
 
@@ -98,10 +109,7 @@ export function clanRoutes(): Hono<AppEnv> {
     describe({ tag: 'clans', access: 'member', summary: "The clan's members by role.", answer: named('ClanMembersAnswer', ClanMembersAnswerSchema) }),
     input('param', CLAN_ID),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      const { clan } = await requireMember(db, clanId, user.id);
+      const { clanId, clan, db } = await clanScope(c, 'member');
       return c.json({ clan_id: clan.id, clan_name: clan.name, members: await listClanMembers(db, clanId) });
     },
   );
@@ -111,10 +119,7 @@ export function clanRoutes(): Hono<AppEnv> {
     describe({ tag: 'clans', access: 'manager', summary: 'Users outside the clan who can be added.', answer: named('AvailableMembersAnswer', AvailableMembersAnswerSchema) }),
     input('param', CLAN_ID),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
+      const { clanId, db } = await clanScope(c, 'manager');
       return c.json({ available_users: await listAvailableUsers(db, clanId) });
     },
   );
@@ -125,14 +130,10 @@ export function clanRoutes(): Hono<AppEnv> {
     input('param', CLAN_ID),
     input('json', named('AddClanMemberBody', AddClanMemberBodySchema)),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
+      const { user, clanId, db } = await clanScope(c, 'manager');
       const body = valid(c, 'json');
       const member = await db.transaction().execute(async (trx) => {
-        await lockClan(trx, clanId);
-        const { role } = await requireManager(trx, clanId, user.id);
+        const { role } = await lockedAccess(trx, clanId, user.id, 'manager');
         enforce(checkAddRole(role, body.role));
         if (!(await findUser(trx, body.user_id))) throw notFound(`User ID ${body.user_id} not found.`);
         await addMembership(trx, clanId, body.user_id, body.role);
@@ -149,14 +150,10 @@ export function clanRoutes(): Hono<AppEnv> {
     input('param', CLAN_MEMBER_IDS),
     input('json', named('ChangeRoleBody', ChangeRoleBodySchema)),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId, memberId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
+      const { user, clanId, memberId, db, deps } = await clanScope(c, 'manager');
       const body = valid(c, 'json');
       const member = await db.transaction().execute(async (trx) => {
-        await lockClan(trx, clanId);
-        const { role: actorRole } = await requireManager(trx, clanId, user.id);
+        const { role: actorRole } = await lockedAccess(trx, clanId, user.id, 'manager');
         const target = await requireTarget(trx, clanId, memberId);
         const verdict = checkRoleChange({ actorRole, targetRole: target.role, newRole: body.role, targetName: target.username, self: memberId === user.id });
         enforce(verdict);
@@ -164,8 +161,8 @@ export function clanRoutes(): Hono<AppEnv> {
         if (verdict.transfer && !(await setMemberRole(trx, clanId, user.id, 'Owner', 'Admin'))) throw conflict(STALE);
         return requireTarget(trx, clanId, memberId);
       });
-      if (member.role === 'Guest') await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
-      if (!isManagerRole(member.role)) await c.get('deps').broadcaster.managersLeft(memberId, clanId);
+      if (member.role === 'Guest') await deps.broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
+      if (!isManagerRole(member.role)) await deps.broadcaster.managersLeft(memberId, clanId);
       return c.json({ ok: true, member });
     },
   );
@@ -175,13 +172,9 @@ export function clanRoutes(): Hono<AppEnv> {
     describe({ tag: 'clans', access: 'member', summary: 'Leaves the clan (own id) or kicks a member (managers).', answer: Ok }),
     input('param', CLAN_MEMBER_IDS),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId, memberId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireMember(db, clanId, user.id);
+      const { user, clanId, memberId, db, deps } = await clanScope(c, 'member');
       const departure = await db.transaction().execute(async (trx) => {
-        await lockClan(trx, clanId);
-        const { role } = await requireMember(trx, clanId, user.id);
+        const { role } = await lockedAccess(trx, clanId, user.id, 'member');
         if (memberId === user.id) {
           enforce(checkLeave(role, await countManagers(trx, clanId)));
         } else {
@@ -190,12 +183,12 @@ export function clanRoutes(): Hono<AppEnv> {
           enforce(checkKick(role, target.role));
           await markRemoved(trx, clanId, memberId);
         }
-        return memberDeparts(trx, c.get('deps').dialect, clanId, memberId);
+        return memberDeparts(trx, deps.dialect, clanId, memberId);
       });
-      await c.get('deps').broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
-      await c.get('deps').broadcaster.managersLeft(memberId, clanId);
-      await c.get('deps').broadcaster.draftsLeft(memberId, clanId);
-      await departureAnnounced(c.get('deps'), departure);
+      await deps.broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
+      await deps.broadcaster.managersLeft(memberId, clanId);
+      await deps.broadcaster.draftsLeft(memberId, clanId);
+      await departureAnnounced(deps, departure);
       return c.json({ ok: true });
     },
   );
@@ -206,14 +199,10 @@ export function clanRoutes(): Hono<AppEnv> {
     input('param', CLAN_ID),
     input('json', named('RenameClanBody', RenameClanBodySchema)),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireOwner(db, clanId, user.id);
+      const { user, clanId, db } = await clanScope(c, 'owner');
       const { new_name } = valid(c, 'json');
       await db.transaction().execute(async (trx) => {
-        await lockClan(trx, clanId);
-        const { clan } = await requireOwner(trx, clanId, user.id);
+        const { clan } = await lockedAccess(trx, clanId, user.id, 'owner');
         if (clan.name === new_name) throw badRequest(RENAME_EMPTY_OR_SAME);
         await renameClan(trx, clanId, new_name);
       });
@@ -230,8 +219,7 @@ export function clanRoutes(): Hono<AppEnv> {
       const { clanId } = valid(c, 'param');
       const { db } = c.get('deps');
       const { gameIds, imageKeys } = await db.transaction().execute(async (trx) => {
-        await lockClan(trx, clanId);
-        await requireOwner(trx, clanId, user.id);
+        await lockedAccess(trx, clanId, user.id, 'owner');
         const ids = await listClanGameIds(trx, clanId);
         const keys = await imageKeysOf(trx, { clanId });
         await deleteClan(trx, clanId);

@@ -3,11 +3,10 @@ import * as v from 'valibot';
 import { imageKeysOf } from '../submissions/repository';
 import { deleteImages } from '../submissions/service';
 import type { AppEnv } from '../http/context';
-import { requireUser } from '../http/context';
 import { describe, ids, input, named, valid } from '../http/route';
+import { clanScope } from '../http/clanScope';
 import { badRequest } from '../errors';
 import { announceSignups } from '../discord/outbox';
-import { requireManager, requireMember } from '../clans/access';
 import { deleteEventCascade, findEvent, insertEvent, listEvents, loadEvent, updateEvent } from './repository';
 import {
   EventBodySchema,
@@ -56,10 +55,7 @@ export function eventRoutes(): Hono<AppEnv> {
     input('param', CLAN_ID),
     input('query', ListQuerySchema, { about: { past: 'true: ended events only; false: the rest; absent: all.' } }),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireMember(db, clanId, user.id);
+      const { clanId, db } = await clanScope(c, 'member');
       const { past } = valid(c, 'query');
       const now = Date.now();
       const events = (await listEvents(db, clanId)).filter((e) => past === undefined || isPastEvent(e, now) === (past === 'true'));
@@ -73,10 +69,7 @@ export function eventRoutes(): Hono<AppEnv> {
     input('param', CLAN_ID),
     input('json', EventBody),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
+      const { clanId, db } = await clanScope(c, 'manager');
       const body = valid(c, 'json');
       const timeError = eventTimesError(body, Date.now());
       if (timeError) throw badRequest(timeError);
@@ -91,10 +84,7 @@ export function eventRoutes(): Hono<AppEnv> {
     input('param', EVENT_IDS),
     input('json', EventBody),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId, eventId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
+      const { clanId, eventId, db } = await clanScope(c, 'manager');
       const existing = await findEvent(db, clanId, eventId);
       const body = valid(c, 'json');
       const timeError = eventTimesError(body, Date.now(), body.start_datetime === existing.start_datetime);
@@ -117,17 +107,14 @@ export function eventRoutes(): Hono<AppEnv> {
     describe({ tag: 'events', access: 'manager', summary: 'Deletes an event with its teams and game.', answer: named('EventDeletedAnswer', EventDeletedAnswerSchema) }),
     input('param', EVENT_IDS),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId, eventId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
+      const { clanId, eventId, db, deps } = await clanScope(c, 'manager');
       const { name, imageKeys } = await db.transaction().execute(async (trx) => {
         const event = await findEvent(trx, clanId, eventId);
         const keys = await imageKeysOf(trx, { eventId });
         await deleteEventCascade(trx, eventId);
         return { name: event.name, imageKeys: keys };
       });
-      await deleteImages(c.get('deps'), imageKeys);
+      await deleteImages(deps, imageKeys);
       return c.json({ message: eventDeletedMessage(name) });
     },
   );

@@ -12,9 +12,8 @@
  *       input('param', ids({ clanId: 'clan id' })),
  *       input('json', named('RenameClanBody', RenameClanBodySchema)),
  *       async (c) => {
- *         const user = requireUser(c);
- *         const { clanId } = valid(c, 'param'); // 400 'Invalid clan id.' here, after the 401
- *         await requireOwner(db, clanId, user.id);
+ *         // 401 signed out, then 400 'Invalid clan id.', then 404 / 403 (http/clanScope.ts)
+ *         const { user, clanId, db } = await clanScope(c, 'owner');
  *         const { new_name } = valid(c, 'json'); // 400 with the body's refusal here, after the 403
  *         ...
  *

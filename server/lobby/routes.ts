@@ -2,13 +2,13 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context';
 import { requireUser } from '../http/context';
 import { describe, ids, input, named, valid } from '../http/route';
+import { clanScope } from '../http/clanScope';
 import { notFound } from '../errors';
 import { GAME_NOT_FOUND } from '../games/repository';
 import { NOT_MODIFIED } from '../games/cachedAnswer';
 import { PublicGameAnswerSchema } from '../../contract/gameApi';
 import { ClanLiveGamesAnswerSchema, ForecastAnswerSchema, LobbyAnswerSchema, SpectateAnswerSchema } from '../../contract/lobby';
 import { publicGameResponse } from './publicGame';
-import { requireMember } from '../clans/access';
 import { clanLiveGames, lobbyGames, spectatableGames } from './repository';
 import { forecastOf } from './forecast';
 
@@ -62,10 +62,7 @@ export function lobbyRoutes(): Hono<AppEnv> {
     describe({ tag: 'lobby', access: 'member', summary: "The clan's READY, in-progress and paused games.", answer: named('ClanLiveGamesAnswer', ClanLiveGamesAnswerSchema) }),
     input('param', CLAN_IDS),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireMember(db, clanId, user.id);
+      const { clanId, db } = await clanScope(c, 'member');
       return c.json({ games: await clanLiveGames(db, clanId) });
     },
   );

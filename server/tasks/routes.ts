@@ -4,8 +4,8 @@ import { uploadGate } from '../http/uploads';
 import type { AppEnv } from '../http/context';
 import { requireUser } from '../http/context';
 import { describe, ids, input, named, valid } from '../http/route';
+import { clanScope } from '../http/clanScope';
 import { conflict, forbidden } from '../errors';
-import { requireManager, requireMember } from '../clans/access';
 import { uniqueOrConflict } from '../db/uniqueKey';
 import { countClanTasks, deleteClanTasks, deleteTask, findTask, insertTask, listClanTasks, listTaskPage, lockClanPool, sameTask, updateTask } from './repository';
 import { importTaskCsv, readCsvUpload } from './service';
@@ -38,10 +38,7 @@ const TaskAnswer = named('TaskAnswer', TaskAnswerSchema);
  * bad ids, 404 missing clan / 403 non-manager, 404 'Task ID {id} not found.' (also another clan's).
  */
 async function managedTask(c: Context<AppEnv, string, { out: { param: { clanId: number; taskId: number } } }>) {
-  const user = requireUser(c);
-  const { clanId, taskId } = valid(c, 'param');
-  const { db } = c.get('deps');
-  await requireManager(db, clanId, user.id);
+  const { clanId, taskId, db } = await clanScope(c, 'manager');
   await findTask(db, clanId, taskId);
   return { db, clanId, taskId };
 }
@@ -102,9 +99,7 @@ export function taskRoutes(): Hono<AppEnv> {
     }),
     input('param', CLAN_ID),
     async (c, next) => {
-      const user = requireUser(c);
-      const { clanId } = valid(c, 'param');
-      await requireManager(c.get('deps').db, clanId, user.id);
+      await clanScope(c, 'manager');
       await next();
     },
     uploadGate(CSV_MAX_BYTES + MULTIPART_SLACK),
@@ -123,10 +118,7 @@ export function taskRoutes(): Hono<AppEnv> {
     describe({ tag: 'tasks', access: 'member', summary: "The clan's task pool by tier, then description.", answer: named('TaskListAnswer', TaskListAnswerSchema) }),
     input('param', CLAN_ID),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireMember(db, clanId, user.id);
+      const { clanId, db } = await clanScope(c, 'member');
       return c.json({ tasks: await listClanTasks(db, clanId) });
     },
   );
@@ -137,13 +129,10 @@ export function taskRoutes(): Hono<AppEnv> {
     input('param', CLAN_ID),
     input('json', TaskBody),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
+      const { clanId, db, deps } = await clanScope(c, 'manager');
       const body = valid(c, 'json');
       const taskId = await db.transaction().execute(async (trx) => {
-        await lockClanPool(trx, c.get('deps').dialect, clanId);
+        await lockClanPool(trx, deps.dialect, clanId);
         if ((await countClanTasks(trx, clanId)) >= TASK_POOL_MAX) throw conflict(TASK_POOL_FULL);
         return insertTask(trx, clanId, body);
       });
@@ -157,10 +146,7 @@ export function taskRoutes(): Hono<AppEnv> {
     describe({ tag: 'tasks', access: 'manager', summary: "Clears the clan's task pool.", answer: named('TasksClearedAnswer', TasksClearedAnswerSchema) }),
     input('param', CLAN_ID),
     async (c) => {
-      const user = requireUser(c);
-      const { clanId } = valid(c, 'param');
-      const { db } = c.get('deps');
-      await requireManager(db, clanId, user.id);
+      const { clanId, db } = await clanScope(c, 'manager');
       const deleted = await deleteClanTasks(db, clanId);
       return c.json({ ok: true as const, deleted_count: deleted, message: TASKS_CLEARED });
     },

@@ -3,10 +3,9 @@ import { imageKeysOf } from '../submissions/repository';
 import { deleteImages } from '../submissions/service';
 import type { AppEnv } from '../http/context';
 import type { Db } from '../db/schema';
-import { requireUser } from '../http/context';
 import { describe, ids, input, named, valid } from '../http/route';
+import { clanScope } from '../http/clanScope';
 import { badRequest, conflict, notFound } from '../errors';
-import { requireManager, requireMember } from '../clans/access';
 import { lockEvent } from '../db/locks';
 import { uniqueOrConflict } from '../db/uniqueKey';
 import { findEvent, gameOfEvent } from '../events/repository';
@@ -66,10 +65,7 @@ const TeamMemberAnswer = named('TeamMemberAnswer', TeamMemberAnswerSchema);
  * event of another clan.
  */
 async function eventScope(c: ScopeContext, manager: boolean) {
-  const user = requireUser(c);
-  const { clanId, eventId, teamId = null, memberId = null } = valid(c, 'param');
-  const { db } = c.get('deps');
-  await (manager ? requireManager : requireMember)(db, clanId, user.id);
+  const { user, clanId, eventId, teamId = null, memberId = null, db } = await clanScope(c, manager ? 'manager' : 'member');
   const event = await findEvent(db, clanId, eventId);
   return { user, clanId, eventId, event, teamId, memberId };
 }
