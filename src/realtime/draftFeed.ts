@@ -3,7 +3,7 @@ import { fromCallback } from 'xstate';
 import { DraftStateSchema } from '../../contract/signup';
 import { ActionErrorSchema } from '../../contract/socket';
 import type { DraftFeedCommand, DraftRoomEvent } from '../../machines/draftRoom.machine';
-import { connectWhenIdle, openGameSocket, reconnectAcrossRestarts, type GameSocketLike } from './gameSocket';
+import { openFeed, openGameSocket, type GameSocketLike } from './gameSocket';
 
 /**
  * The `feed` actor of the draftRoom chart for event `eventId` (docs/server.md §16): opens a socket with `open`, sends
@@ -15,9 +15,8 @@ import { connectWhenIdle, openGameSocket, reconnectAcrossRestarts, type GameSock
  */
 export function draftFeedActor(eventId: number, open: () => GameSocketLike = openGameSocket) {
   return fromCallback<DraftFeedCommand, void>(({ sendBack, receive }) => {
-    const socket = open();
     const send = (event: DraftRoomEvent) => sendBack(event);
-    const onConnect = () => socket.emit('join_draft', { event_id: eventId });
+    const onConnect = (socket: GameSocketLike) => socket.emit('join_draft', { event_id: eventId });
     const onState = (payload: unknown) => {
       const parsed = v.safeParse(DraftStateSchema, payload);
       if (parsed.success && parsed.output.event_id === eventId) send({ type: 'draft.updated', state: parsed.output });
@@ -26,23 +25,13 @@ export function draftFeedActor(eventId: number, open: () => GameSocketLike = ope
       const parsed = v.safeParse(ActionErrorSchema, payload);
       if (parsed.success) send({ type: 'draft.refused', message: parsed.output.message });
     };
-    socket.on('connect', onConnect);
-    socket.on('draft_state', onState);
-    socket.on('action_error', onError);
-    const detachRestarts = reconnectAcrossRestarts(socket, () => {});
-    if (socket.connected) onConnect();
-    const cancelConnect = connectWhenIdle(socket);
+    const feed = openFeed(open, onConnect, [['draft_state', onState], ['action_error', onError]]);
     receive((command) => {
-      socket.emit('draft_pick', { event_id: eventId, signup_id: command.signupId });
+      feed.socket.emit('draft_pick', { event_id: eventId, signup_id: command.signupId });
     });
-    return () => {
-      cancelConnect();
-      detachRestarts();
-      socket.off('connect', onConnect);
-      socket.off('draft_state', onState);
-      socket.off('action_error', onError);
-      if (socket.connected) socket.emit('leave_draft', { event_id: eventId });
-      socket.disconnect();
-    };
+    return () =>
+      feed.stop(() => {
+        if (feed.socket.connected) feed.socket.emit('leave_draft', { event_id: eventId });
+      });
   });
 }

@@ -111,6 +111,39 @@ export function reconnectAcrossRestarts(socket: GameSocketLike, report: (reason:
   };
 }
 
+/**
+ * The skeleton every room feed shares (the review and draft feeds; docs/server.md §9, §16): opens
+ * a socket with `open`, calls `onConnect` with the socket on every connect (and at once when already connected: a
+ * feed joins its rooms there, so a reconnect joins them again), attaches `listeners`, keeps the
+ * socket coming back across a server restart (reconnectAcrossRestarts) and connects it when the
+ * page is idle (connectWhenIdle). Returns the socket and the stop, which runs `beforeClose` (while
+ * still attached: a leave goes out there), takes every listener off and releases the socket.
+ */
+export function openFeed(
+  open: () => GameSocketLike,
+  onConnect: (socket: GameSocketLike) => void,
+  listeners: readonly (readonly [event: string, listener: (payload: unknown) => void])[],
+): { socket: GameSocketLike; stop: (beforeClose?: () => void) => void } {
+  const socket = open();
+  const connected = () => onConnect(socket);
+  socket.on('connect', connected);
+  for (const [event, listener] of listeners) socket.on(event, listener);
+  const detachRestarts = reconnectAcrossRestarts(socket, () => {});
+  if (socket.connected) connected();
+  const cancelConnect = connectWhenIdle(socket);
+  return {
+    socket,
+    stop: (beforeClose) => {
+      cancelConnect();
+      detachRestarts();
+      beforeClose?.();
+      socket.off('connect', connected);
+      for (const [event, listener] of listeners) socket.off(event, listener);
+      socket.disconnect();
+    },
+  };
+}
+
 /** Parses a payload with a contract schema; a malformed one is dropped with a console warning. */
 function parse<S extends v.GenericSchema>(schema: S, payload: unknown, event: string): v.InferOutput<S> | null {
   const result = v.safeParse(schema, payload);

@@ -3,7 +3,7 @@ import { fromCallback } from 'xstate';
 import { SubmissionAnswerSchema, type Submission } from '../../contract/submission';
 import type { PendingProofsEvent } from '../../machines/pendingProofs.machine';
 import type { ReviewQueueEvent } from '../../machines/reviewQueue.machine';
-import { connectWhenIdle, openGameSocket, reconnectAcrossRestarts, type GameSocketLike } from './gameSocket';
+import { openFeed, openGameSocket, type GameSocketLike } from './gameSocket';
 
 /** What a watch of the managers rooms reports: a changed submission, or that the queue must be loaded again. */
 type ReviewFeedEvent = { type: 'reviews.reload' } | { type: 'submission.updated'; submission: Submission };
@@ -19,10 +19,9 @@ type ReviewFeedEvent = { type: 'reviews.reload' } | { type: 'submission.updated'
  * (a lease on the tab's one socket: see openGameSocket).
  */
 function watchReviews(open: () => GameSocketLike, clanIds: readonly number[], sendBack: (event: ReviewFeedEvent) => void, reloadOnJoin = false): () => void {
-  const socket = open();
   let connects = 0;
   // A reconnect joins again and reloads: updates sent while away are not replayed.
-  const onConnect = () => {
+  const onConnect = (socket: GameSocketLike) => {
     const connect = ++connects;
     let waiting = clanIds.length;
     // Acknowledgements of an earlier connect's joins are stale once the socket connected again.
@@ -40,19 +39,8 @@ function watchReviews(open: () => GameSocketLike, clanIds: readonly number[], se
     if (parsed.success) sendBack({ type: 'submission.updated', submission: parsed.output.submission });
     else console.warn('[socket] ignored a malformed submission_update payload', v.flatten(parsed.issues));
   };
-  socket.on('connect', onConnect);
-  socket.on('submission_update', onUpdate);
-  // A server restart drops the socket; it comes back and joins again (docs/server.md §14).
-  const detachRestarts = reconnectAcrossRestarts(socket, () => {});
-  if (socket.connected) onConnect();
-  const cancelConnect = connectWhenIdle(socket);
-  return () => {
-    cancelConnect();
-    detachRestarts();
-    socket.off('connect', onConnect);
-    socket.off('submission_update', onUpdate);
-    socket.disconnect();
-  };
+  const feed = openFeed(open, onConnect, [['submission_update', onUpdate]]);
+  return () => feed.stop();
 }
 
 /** The `reviewFeed` actor of the reviewQueue chart: watchReviews over the clan's managers room. */

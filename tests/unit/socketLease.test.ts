@@ -3,6 +3,7 @@ import { createActor, type Actor } from 'xstate';
 import { liveGameMachine } from '../../machines/liveGame.machine';
 import { selectConnectionState } from '../../machines/liveGame.selectors';
 import { SERVER_RESTARTING_MESSAGE } from '../../contract/socket';
+import { draftFeedActor } from '../../src/realtime/draftFeed';
 import { gameSocketActor } from '../../src/realtime/gameSocket';
 import { createSocketHub } from '../../src/realtime/socketLease';
 import { FakeSocket } from '../support/fakeSocket';
@@ -129,5 +130,20 @@ describe('leases on the tab socket', () => {
     expect(load).toHaveBeenCalledTimes(2);
     socket.serverConnects();
     expect(selectConnectionState(actor.getSnapshot())).toBe('connected');
+  });
+
+  it('a feed opened on the tab socket already connected joins its room at once, and leaves it when it stops', async () => {
+    const { socket, tab } = hub();
+    const game = screen(tab, 4);
+    await vi.waitFor(() => expect(socket.connectCalls).toBe(1));
+    socket.serverConnects();
+    expect(selectConnectionState(game.getSnapshot())).toBe('connected');
+    const draft = createActor(draftFeedActor(6, () => tab.lease()));
+    draft.start();
+    expect(socket.sentOf('join_draft')).toEqual([{ event_id: 6 }]);
+    draft.stop();
+    expect(socket.sentOf('leave_draft')).toEqual([{ event_id: 6 }]);
+    expect(socket.count('draft_state')).toBe(0);
+    expect(selectConnectionState(game.getSnapshot())).toBe('connected');
   });
 });
