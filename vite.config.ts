@@ -157,6 +157,9 @@ function stagedEntry(): Plugin {
   };
 }
 
+/** The tests/ui files that call vi.mock: Vitest runs each with a module graph of its own (see test.projects). */
+const UI_MOCKING = ['boardSimulator', 'clanUrls', 'eventsTab', 'forecast', 'gameChances'].map((name) => `tests/ui/${name}.*test.tsx`);
+
 /**
  * Vite builds the client into dist/; Vitest runs every test kind (see README). Vitest is only
  * referenced for its types, so `npm start` builds with production dependencies alone.
@@ -206,16 +209,30 @@ export default defineConfig(({ command }) => ({
     },
   },
   test: {
-    include: ['tests/**/*.test.{ts,tsx}'],
     environment: 'node',
     reporters: ['default', './tests/support/summary-reporter.ts'],
-    // The server every API, socket and browser test starts, bundled once per run.
-    globalSetup: ['./tests/support/serverBundle.ts'],
     // Two test files at a time even on a 2-core machine (Vitest's default there is one): most of a
     // file's time is waiting on servers, browsers and timers, not on the CPU. Three were tried: the
     // run was barely shorter and the tests that bound a roll's latency under a flood failed.
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      // The jsdom screen tests: a worker thread keeps its jsdom and its imported modules (React, the
+      // DOM renderer, Testing Library, XState, the app's own) from one file to the next instead of
+      // building them again per file; every file cleans up what it renders. A file that replaces a
+      // module (vi.mock) needs a fresh module graph, since another file may have imported the real
+      // one already: those run in UI_MOCKING, isolated as before.
+      { extends: true, test: { name: 'ui', include: ['tests/ui/**/*.test.{ts,tsx}'], exclude: UI_MOCKING, environment: 'jsdom', pool: 'threads', isolate: false } },
+      { extends: true, test: { name: 'ui-mocking', include: UI_MOCKING, environment: 'jsdom' } },
+      // Unit, API, socket and browser tests: one fresh process per file (tests/unit/layers.test.ts
+      // changes the working directory, which a worker thread may not). The server every API, socket
+      // and browser test starts is bundled once per run (globalSetup). Each project names its own
+      // include: a project's arrays add to the root's, they do not replace them.
+      {
+        extends: true,
+        test: { name: 'rest', include: ['tests/**/*.test.{ts,tsx}'], exclude: ['tests/ui/**', '**/node_modules/**'], globalSetup: ['./tests/support/serverBundle.ts'] },
+      },
+    ],
   },
 }));
