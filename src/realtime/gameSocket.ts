@@ -7,29 +7,12 @@ import {
 } from '../../contract/socket';
 import type { LiveGameEvent, SocketCommand } from '../../machines/liveGame.machine';
 import { whenIdle } from '../base/idle';
-import { createSocketHub } from './socketLease';
+import { createSocketHub, type GameSocketLike } from './socketLease';
+
+export type { GameSocketLike };
 
 /** The typed Socket.IO client of the live game (contract/socket.ts event maps). */
 export type GameSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-/**
- * What the socket callback actor uses of a socket: the real GameSocket has all of it; tests give
- * a fake with the same surface (tests/support/fakeSocket.ts).
- */
-export interface GameSocketLike {
-  readonly active: boolean;
-  readonly connected: boolean;
-  on(event: string, listener: (...args: any[]) => void): unknown;
-  off(event?: string, listener?: (...args: any[]) => void): unknown;
-  /** `ack`, when given, is the Socket.IO acknowledgement: called with the server's answer. */
-  emit(event: string, payload: unknown, ack?: (answer: unknown) => void): unknown;
-  connect(): unknown;
-  disconnect(): unknown;
-  io: {
-    on(event: string, listener: (...args: any[]) => void): unknown;
-    off(event?: string, listener?: (...args: any[]) => void): unknown;
-  };
-}
 
 /**
  * Client settings of docs/server.md §3; docs/client.md §12: polling first, then the upgrade to websocket;

@@ -1,4 +1,21 @@
-import type { GameSocketLike } from './gameSocket';
+/**
+ * What the socket callback actor uses of a socket: the real GameSocket has all of it; tests give
+ * a fake with the same surface (tests/support/fakeSocket.ts).
+ */
+export interface GameSocketLike {
+  readonly active: boolean;
+  readonly connected: boolean;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  off(event?: string, listener?: (...args: any[]) => void): unknown;
+  /** `ack`, when given, is the Socket.IO acknowledgement: called with the server's answer. */
+  emit(event: string, payload: unknown, ack?: (answer: unknown) => void): unknown;
+  connect(): unknown;
+  disconnect(): unknown;
+  io: {
+    on(event: string, listener: (...args: any[]) => void): unknown;
+    off(event?: string, listener?: (...args: any[]) => void): unknown;
+  };
+}
 
 type Listener = (...args: any[]) => void;
 
