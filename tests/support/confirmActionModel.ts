@@ -56,6 +56,11 @@ export interface ConfirmModelUse {
   /** The success is partial (ActionResult.partial): it stays in the modal instead of the fading banner. */
   partial?: boolean;
   failureMessage: string;
+  /**
+   * The page keeps the trigger after a full success, so `confirm.open` is offered beside the banner
+   * (a rename or a link can be made again; a deleted row's button is gone).
+   */
+  reopens?: boolean;
 }
 
 /**
@@ -100,19 +105,22 @@ function eventsFor(use: ConfirmModelUse) {
         { type: 'xstate.error.actor.performAction', error: new Error(use.failureMessage) },
       ];
     }
-    // A full success is a banner (its dismiss button is confirm.close); a partial one stays in the modal.
-    if (s.matches('succeeded')) return s.context.partial ? [{ type: 'confirm.close' }, { type: 'confirm.cancel' }] : [{ type: 'confirm.close' }];
+    // A full success is a banner (its dismiss button is confirm.close) beside the page, whose button
+    // opens the modal again (confirm.open); a partial one stays in the modal.
+    if (s.matches('succeeded')) return s.context.partial ? [{ type: 'confirm.close' }, { type: 'confirm.cancel' }] : [{ type: 'confirm.close' }, ...(use.reopens ? [use.open] : [])];
     return [{ type: 'confirm.retry' }, { type: 'confirm.close' }, { type: 'confirm.cancel' }];
   };
 }
 
 /**
  * States are told apart by value, draft and error (everything the assertions read); a return to
- * `closed` also keeps the edge it came by, so every close and cancel edge gets its own path.
+ * `closed`, and a modal opened again from a success's banner, also keep the edge they came by, so
+ * every close, cancel and reopen edge gets its own path.
  */
 function serializeState(s: ConfirmSnap, event: ConfirmModelEvent | undefined, prev: ConfirmSnap | undefined): string {
   const base = JSON.stringify([s.value, s.context.draft, s.context.error]);
-  return s.matches('closed') && event && prev ? `${base} via ${event.type} from ${JSON.stringify(prev.value)}` : base;
+  const reopened = s.matches('confirming') && prev?.matches('succeeded');
+  return (s.matches('closed') || reopened) && event && prev ? `${base} via ${event.type} from ${JSON.stringify(prev.value)}` : base;
 }
 
 /** The open modal. */

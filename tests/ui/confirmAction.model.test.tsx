@@ -111,6 +111,8 @@ function modelOf(use: Use): ConfirmModelUse {
     canSubmit: () => true,
     doneMessage: use.done.message,
     failureMessage: use.failure.message,
+    // The profile keeps its buttons after a success, except a deleted IGN's and a left clan's.
+    reopens: !/delete|leave/i.test(use.name),
   };
 }
 
