@@ -197,6 +197,7 @@ run('a rolling restart behind nginx (three processes, PostgreSQL, Redis)', () =>
     const outcome = await runWholeEvent({ browser, url: site, urlB: site }, {
       pageChecks: false,
       restarts: true,
+      reducedMotion: false,
       async watchPage(page) {
         page.on('response', (r) => r.status() >= 500 && serverErrors.push(`${r.status()} ${r.request().method()} ${r.url()}`));
         await page.addInitScript({ content: RECORD_CONNECTION });

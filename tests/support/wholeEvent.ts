@@ -52,6 +52,12 @@ export interface WholeEventOptions {
    * (default false: a click that is not taken fails the journey).
    */
   restarts?: boolean;
+  /**
+   * The Leaders and the spectator browse with prefers-reduced-motion (default true). The rolling
+   * restart keeps full motion: its restarts are spaced by rolls, and each roll's moment gives a
+   * restarted process the seconds it needs before the next one leaves (as in production).
+   */
+  reducedMotion?: boolean;
   /** Called with every person's page as soon as it exists, before it loads anything (init scripts, listeners). */
   watchPage?(page: Page, who: string): Promise<void>;
   /** Awaited once the game is started, before anyone opens the game screen. */
@@ -162,11 +168,11 @@ export async function runWholeEvent(site: WholeEventSite, options: WholeEventOpt
     TEAMS.map(async (t) => {
       const api = new ApiClient(site.url);
       await api.onboard(t.leader, [t.ign], { role: 'Member', clan_id: clanId });
-      return { team: t, api, ...(await signedInContext(api, t.leader, DESKTOP, true)) };
+      return { team: t, api, ...(await signedInContext(api, t.leader, DESKTOP, options.reducedMotion ?? true)) };
     }),
   );
   const owner = await signedInContext(ownerApi, 'owner');
-  const spectator = await signedInContext(null, 'spectator', PHONE, true);
+  const spectator = await signedInContext(null, 'spectator', PHONE, options.reducedMotion ?? true);
   const { page } = owner;
 
   // --- Tasks tab: import the real task pool.
@@ -362,7 +368,7 @@ export async function runWholeEvent(site: WholeEventSite, options: WholeEventOpt
   for (const p of [owner.page, ...leaders.map((l) => l.page), spectator.page]) {
     await p.getByTestId('winner-banner').first().waitFor();
     expect(await p.getByTestId('winner-banner').first().textContent()).toBe(`Winner: ${winner}`);
-    if (p === owner.page) await p.locator('canvas.confetti-canvas').waitFor({ state: 'attached' });
+    if (p === owner.page || options.reducedMotion === false) await p.locator('canvas.confetti-canvas').waitFor({ state: 'attached' });
     else expect(await p.locator('canvas.confetti-canvas').count(), 'confetti under reduced motion').toBe(0);
     await expectPositions(p, state.positions, 'final');
   }
