@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Game } from '../../contract/gameApi';
+import { countingLoadGame } from '../support/countingLoadGame';
 
 /**
  * GameCache's bound (server/games/cache.ts; config GAME_CACHE_GAMES, docs/server.md §6): up to
@@ -8,22 +8,11 @@ import type { Game } from '../../contract/gameApi';
  * real cache.
  */
 
-const loads = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../server/games/service', async (importActual) =>
+  (await import('../support/countingLoadGame')).countingLoadGame.withCountingLoadGame(await importActual<typeof import('../../server/games/service')>()),
+);
 
-vi.mock('../../server/games/service', async (importActual) => {
-  const actual = await importActual<typeof import('../../server/games/service')>();
-  return {
-    ...actual,
-    loadGame: async (_db: unknown, gameId: number): Promise<Game> => {
-      loads.count += 1;
-      return {
-        id: gameId, clan_id: 1, event_id: 1, status: 'in-progress', version: 1, clan_name: 'Clan', event_name: 'Event', event_type: 'snakes',
-        board_squares: [], team_states: [], user_teams: [], log_entries: [],
-      } as unknown as Game;
-    },
-  };
-});
-
+const { loads } = countingLoadGame;
 const { GameCache } = await import('../../server/games/cache');
 const { loadConfig } = await import('../../server/config');
 
