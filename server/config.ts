@@ -84,9 +84,15 @@ export interface Config {
   uploadDir: string;
   /**
    * Uploads (proof images, Dink posts, CSV files) a process reads, decodes and judges at once
-   * (UPLOADS_IN_FLIGHT, default 4; docs/server.md §8): the rest wait, and are answered 503 after 10 s.
+   * (UPLOADS_IN_FLIGHT, default 4; docs/server.md §8): the rest wait, and are answered 503 after
+   * uploadWaitMs.
    */
   uploadsInFlight: number;
+  /**
+   * How long an upload waits for a free slot before it is answered 503, in ms (UPLOAD_WAIT_MS,
+   * default 10,000; docs/server.md §8). Read once at startup; tests shorten it.
+   */
+  uploadWaitMs: number;
   /**
    * How long an upload's body may send nothing before it is dropped with 408 and its slot freed
    * (UPLOAD_IDLE_MS, default 30,000; docs/server.md §8).
@@ -227,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     joinsPerSocket: positive(env.JOINS_PER_SOCKET, 5),
     uploadDir: env.UPLOAD_DIR || './data/uploads',
     uploadsInFlight: positive(env.UPLOADS_IN_FLIGHT, 4),
+    uploadWaitMs: positive(env.UPLOAD_WAIT_MS, 10_000),
     uploadIdleMs: positive(env.UPLOAD_IDLE_MS, 30_000),
     s3: env.S3_BUCKET
       ? {

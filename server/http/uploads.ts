@@ -13,9 +13,10 @@ import { ApiError } from '../errors';
 // process, so a burst of large posts costs a bounded amount of memory and leaves the event loop
 // free for everyone else.
 
-/** How long an upload waits for a free slot before it is answered 503, in ms (docs/server.md §8: 10 s). */
-const WAIT_MS = 10_000;
-/** The Retry-After of that 503, in seconds. */
+/**
+ * The Retry-After of an upload answered 503 after waiting for a slot, in seconds (docs/server.md
+ * §8): the default wait (UPLOAD_WAIT_MS, config.uploadWaitMs), kept when a shorter wait is set.
+ */
 const RETRY_AFTER_S = 10;
 /** The 503 text of an upload that waited too long. */
 const UPLOADS_BUSY = 'The server is busy with other uploads. Try again in a few seconds.';
@@ -96,9 +97,9 @@ function declaredLength(c: Context<AppEnv>): number | null {
  * The upload gate of a route (docs/server.md §8): put it after the route's permission checks and
  * before its routeBodyLimit, so nothing of the body is read before a slot is held (an unread body
  * waits in the kernel's socket buffers, Node pausing the socket). At most UPLOADS_IN_FLIGHT
- * requests of the process hold a slot at once; the rest wait in order, and one that waited 10 s
- * is answered 503 `{"error": UPLOADS_BUSY}` with `Retry-After: 10` (its body read and dropped
- * first, so the client reads the answer). A body declared over `maxBytes` does not wait: the
+ * requests of the process hold a slot at once; the rest wait in order, and one that waited
+ * UPLOAD_WAIT_MS (config.uploadWaitMs, default 10 s) is answered 503 `{"error": UPLOADS_BUSY}`
+ * with `Retry-After: 10` (its body read and dropped first, so the client reads the answer). A body declared over `maxBytes` does not wait: the
  * routeBodyLimit that follows refuses it unread with the route's 413. The slot is freed when the
  * handler's answer is made, unless the handler took it over with keepUploadSlot.
  */
@@ -112,7 +113,7 @@ export function uploadGate(maxBytes: number): MiddlewareHandler<AppEnv> {
       gate = new UploadGate(deps.config.uploadsInFlight);
       gates.set(deps, gate);
     }
-    const release = await gate.acquire(WAIT_MS, c.req.raw.signal);
+    const release = await gate.acquire(deps.config.uploadWaitMs, c.req.raw.signal);
     if (!release) {
       countUploadBusy();
       const drained = await discardUnread(c.req.raw);

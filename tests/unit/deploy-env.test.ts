@@ -54,6 +54,7 @@ describe('the deploy environment file', () => {
     expect(Number(shown('ROLLS_PER_USER'))).toBe(defaults.actionsPerUser);
     expect(Number(shown('JOINS_PER_ADDRESS'))).toBe(defaults.joinsPerAddress);
     expect(Number(shown('JOINS_PER_SOCKET'))).toBe(defaults.joinsPerSocket);
+    expect(Number(shown('UPLOAD_WAIT_MS'))).toBe(defaults.uploadWaitMs);
     expect(Number(shown('DISCORD_POLL_MS'))).toBe(defaults.announcements.pollMs);
     expect(Number(shown('DISCORD_LEASE_MS'))).toBe(defaults.announcements.leaseMs);
     expect(Number(shown('DISCORD_ROLL_WINDOW_MS'))).toBe(defaults.announcements.rollWindowMs);
