@@ -1,5 +1,6 @@
 import { assign, not, setup } from 'xstate';
 import type { DinkLink } from '../contract/dink';
+import { dinkConfigUrl } from '../contract/dinkConfig';
 import { missingPromise } from './shared';
 import { errorText } from '../contract/errorText';
 import { loadStep } from './listLoader';
@@ -10,6 +11,7 @@ export const DINK_LINK_TEXTS = {
   rotated: 'New Dink link made: the old one no longer works. Paste the new one into Dink.',
   revoked: 'Dink link revoked: posts to it are refused.',
   copied: 'Link copied.',
+  configCopied: 'Config URL copied. Paste it into Dink → Advanced → Dynamic Config URL.',
   copyFailed: 'Could not copy: select the link and copy it by hand.',
   autoOn: 'Auto-approve is on: a matching post with a screenshot approves the task at once.',
   autoOff: 'Auto-approve is off: matching posts wait for a referee.',
@@ -23,12 +25,17 @@ export interface DinkLinkContext {
   message: { tone: 'success' | 'error'; text: string } | null;
   /** The failure text of the last load, or null. */
   error: string | null;
+  /** Which URL the last `link.copy` asked for: the one-link set-up's, or the raw webhook's. */
+  copying: DinkCopyTarget;
 }
+
+/** The URLs the panel copies: the one-link set-up (Dink's Dynamic Config URL) or the raw webhook. */
+export type DinkCopyTarget = 'config' | 'webhook';
 
 export type DinkLinkEvent =
   | { type: 'dink.create' }
   | { type: 'autoApprove.toggle' }
-  | { type: 'link.copy' }
+  | { type: 'link.copy'; what: DinkCopyTarget }
   | { type: 'dink.reload' }
   /** Facts from the Rotate and Revoke dialogs (confirmAction): the server made a new link, or revoked it. */
   | { type: 'link.rotated'; dink: DinkLink }
@@ -74,14 +81,15 @@ const errorOf = ({ event }: { event: { error: unknown } }) => event.error;
  * load step (listLoader.ts): `loading` reads it (`loadLink`) → `loaded`, or `failed` with the
  * load's error text in `error` (`dink.reload` tries again). In `loaded`, without a
  * link `dink.create` makes one (`creating`); with one, `autoApprove.toggle` saves the switch
- * turned over (`savingAutoApprove`) and `link.copy` puts the URL on the clipboard (`copying`).
+ * turned over (`savingAutoApprove`) and `link.copy` puts a URL on the clipboard (`copying`):
+ * `what` 'config' the one-link set-up's (`{url}/config`), 'webhook' the raw webhook.
  * Rotate and Revoke are confirm dialogs (the confirmAction chart); their success arrives here as
  * the facts `link.rotated` (the new link) and `link.revoked`. Each action ends back in `loaded`
  * with its text or the server's error; `dink.reload` reads the link again.
  */
 export const dinkLinkMachine = dinkLinkSetup.createMachine({
   id: 'dinkLink',
-  context: { link: null, message: null, error: null },
+  context: { link: null, message: null, error: null, copying: 'config' },
   initial: 'loading',
   states: {
     loading: { tags: ['busy'], invoke: linkLoad.load() },
@@ -92,7 +100,7 @@ export const dinkLinkMachine = dinkLinkSetup.createMachine({
       on: {
         'dink.create': { guard: not('hasLink'), target: 'creating', actions: 'clearMessage' },
         'autoApprove.toggle': { guard: 'hasLink', target: 'savingAutoApprove', actions: 'clearMessage' },
-        'link.copy': { guard: 'hasLink', target: 'copying', actions: 'clearMessage' },
+        'link.copy': { guard: 'hasLink', target: 'copying', actions: ['clearMessage', assign({ copying: ({ event }) => event.what })] },
         'dink.reload': { target: 'loading', actions: 'clearMessage' },
         'link.rotated': { actions: [{ type: 'assignLink', params: ({ event }) => event.dink }, { type: 'showSuccess', params: DINK_LINK_TEXTS.rotated }] },
         'link.revoked': { actions: [{ type: 'assignLink', params: null }, { type: 'showSuccess', params: DINK_LINK_TEXTS.revoked }] },
@@ -128,8 +136,8 @@ export const dinkLinkMachine = dinkLinkSetup.createMachine({
       invoke: {
         id: 'copyLink',
         src: 'copyLink',
-        input: ({ context }) => ({ url: context.link?.url ?? '' }),
-        onDone: { target: 'loaded', actions: { type: 'showSuccess', params: DINK_LINK_TEXTS.copied } },
+        input: ({ context }) => ({ url: !context.link ? '' : context.copying === 'config' ? dinkConfigUrl(context.link.url) : context.link.url }),
+        onDone: { target: 'loaded', actions: { type: 'showSuccess', params: ({ context }) => (context.copying === 'config' ? DINK_LINK_TEXTS.configCopied : DINK_LINK_TEXTS.copied) } },
         onError: { target: 'loaded', actions: { type: 'showError', params: () => new Error(DINK_LINK_TEXTS.copyFailed) } },
       },
     },

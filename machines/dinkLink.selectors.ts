@@ -16,6 +16,6 @@ export const selectDinkLoadError = (s: S) => s.context.error;
 /** Make Link, the switch, Copy, Rotate and Revoke are offered where the chart takes them (derived with `can`). */
 export const canCreateDink = (s: S) => s.can({ type: 'dink.create' });
 export const canToggleAutoApprove = (s: S) => s.can({ type: 'autoApprove.toggle' });
-export const canCopyDink = (s: S) => s.can({ type: 'link.copy' });
+export const canCopyDink = (s: S) => s.can({ type: 'link.copy', what: 'config' });
 /** Rotate and Revoke open their dialogs only with a link and nothing running. */
 export const canChangeDink = (s: S) => s.matches('loaded') && s.context.link !== null;

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
 import type { AppEnv } from '../http/context';
 import { describe, ids, input, named, valid } from '../http/route';
 import { EVENT_ID_LABELS, eventScope } from '../http/gameScope';
@@ -12,6 +13,7 @@ import { PROOF_MAX_BYTES } from '../../contract/submission';
 import { DINK_MESSAGES, DinkAccountsAnswerSchema, DinkLinkAnswerSchema, DinkRecentAnswerSchema, DinkSettingsBodySchema } from '../../contract/dink';
 import { deleteLink, findLinkByToken, findLinkOfEvent, recentPosts, saveLinkToken, setAutoApprove, type DinkLinkRow } from './repository';
 import { accountsOf, clearAccount, judgePost, linkOf, newToken, takeRate, TokenParamSchema } from './service';
+import { dinkConfigOf } from './config';
 
 const PATH = '/clan/:clanId/events/:eventId/dink';
 /** Room for the multipart envelope and payload_json around an 8 MiB screenshot, in bytes. */
@@ -114,6 +116,8 @@ async function readPost(c: Context<AppEnv>): Promise<{ payloadText: string; payl
  *   docs/server.md §8); 400 payload_json missing or not JSON, or a file that is not PNG or JPEG by
  *   its bytes; 413 a file over 8 MiB; else 204 within 1 s, the post judged (service.ts judgePost)
  *   while the slot is held, so at most UPLOADS_IN_FLIGHT posts are in memory at once
+ * - GET    /dink/{token}/config: Dink's "Dynamic Config URL" (config.ts dinkConfigOf); 404 unknown,
+ *   rotated or revoked token
  */
 export function dinkRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -197,6 +201,22 @@ export function dinkRoutes(): Hono<AppEnv> {
       const s = await eventScope(c, true);
       await clearAccount(s.deps.db, s.event.id, s.ignId);
       return c.json({ ok: true as const });
+    },
+  );
+
+  app.get(
+    '/dink/:token/config',
+    describe({
+      tag: 'dink', access: 'public', answer: named('DinkConfig', v.record(v.string(), v.union([v.string(), v.boolean(), v.number()]))),
+      summary: "One-link set-up for Dink's Advanced → Dynamic Config URL: discordWebhook, and each notifier a rule on the event's board uses, on with screenshots (lootItemAllowlist, killCountInterval 1); no other key.",
+    }),
+    input('param', TokenParamSchema, { status: 404, about: { token: "The link's token (43 base64url characters); any other is a 404." } }),
+    async (c) => {
+      const link = await liveLink(c);
+      if (!link) throw notFound(DINK_MESSAGES.notFound);
+      const config = await dinkConfigOf(c.get('deps').db, link.event_id, linkOf(link, siteOrigin(c)).url);
+      c.header('Cache-Control', 'no-store');
+      return c.json(config);
     },
   );
 

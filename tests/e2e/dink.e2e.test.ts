@@ -99,10 +99,18 @@ run.each(backends())('proof from Dink approves a task in Chromium (%s)', (backen
     const panel = manager.page.getByTestId('dink-panel');
     await panel.getByTestId('dink-none').waitFor();
     await panel.getByRole('button', { name: 'Make Dink Link' }).click();
+    // The one-link set-up leads; the raw webhook URL is under Advanced.
+    const configField = panel.getByTestId('dink-config-url');
+    await configField.waitFor();
+    await panel.getByText('Advanced: the webhook URL').click();
     const urlField = panel.getByTestId('dink-url');
     await urlField.waitFor();
     const dinkUrl = await urlField.inputValue();
     expect(dinkUrl).toMatch(new RegExp(`^${suite.url}/api/dink/[A-Za-z0-9_-]{43,}$`));
+    expect(await configField.inputValue()).toBe(`${dinkUrl}/config`);
+    // What Dink imports from it: the webhook and the loot notifier the board's rule uses, with screenshots.
+    const config = (await (await fetch(`${dinkUrl}/config`)).json()) as Record<string, unknown>;
+    expect(config).toMatchObject({ discordWebhook: dinkUrl, lootEnabled: true, lootSendImage: true, lootItemAllowlist: 'Dragon warhammer' });
     const autoApprove = panel.getByRole('checkbox', { name: 'Auto-approve matching posts with a screenshot' });
     expect(await autoApprove.isChecked()).toBe(false);
     await autoApprove.click();

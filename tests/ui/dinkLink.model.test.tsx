@@ -50,7 +50,8 @@ function linkEvents(s: LinkSnap): LinkEvent[] {
       if (!link) return [{ type: 'dink.create' }];
       return [
         { type: 'autoApprove.toggle' },
-        { type: 'link.copy' },
+        { type: 'link.copy', what: 'config' },
+        { type: 'link.copy', what: 'webhook' },
         // One rotation is enough: a second would only repeat it.
         ...(link.url !== ROTATED.url ? [{ type: 'link.rotated', dink: ROTATED } as const] : []),
         { type: 'link.revoked' },
@@ -95,7 +96,8 @@ const linkExecutors = {
   'dink.create': (w) => w.user.click(button('Make Dink Link')),
   'dink.reload': (w, { prev }) => (prev.matches('failed') ? w.user.click(button('Retry')) : Promise.reject(new Error('The panel offers no reload of a loaded link.'))),
   'autoApprove.toggle': (w) => w.user.click(screen.getByRole('checkbox', { name: 'Auto-approve matching posts with a screenshot' })),
-  'link.copy': (w) => w.user.click(button('Copy')),
+  // The one-link set-up's Copy leads; the raw webhook's sits under Advanced.
+  'link.copy': (w, { event }) => w.user.click(button((event as { what: string }).what === 'config' ? 'Copy config URL' : 'Copy')),
   'link.rotated': (w, { event }) => confirmFlow(w, 'Rotate Link', DINK_DIALOG_TEXTS.rotateTitle, 'Make New Link', 'create', (event as { dink: DinkLink }).dink, DINK_DIALOG_TEXTS.rotated),
   'link.revoked': (w) => confirmFlow(w, 'Revoke Link', DINK_DIALOG_TEXTS.revokeTitle, 'Revoke Link', 'revoke', undefined, DINK_DIALOG_TEXTS.revoked),
 } satisfies Record<LinkEvent['type'], ModelExecutor<World, LinkSnap, LinkEvent>>;
@@ -106,6 +108,9 @@ function linkShows(s: LinkSnap, busy: boolean): void {
   const { link, message } = s.context;
   if (link) {
     expect((screen.getByTestId('dink-url') as HTMLInputElement).value).toBe(link.url);
+    expect((screen.getByTestId('dink-config-url') as HTMLInputElement).value).toBe(`${link.url}/config`);
+    expect(screen.getByTestId('dink-config-where').textContent).toBe('Paste this into Dink → Advanced → Dynamic Config URL.');
+    expect(button('Copy config URL').disabled).toBe(busy);
     const toggle = screen.getByRole('checkbox', { name: 'Auto-approve matching posts with a screenshot' }) as HTMLInputElement;
     expect(toggle.checked).toBe(link.auto_approve);
     expect(toggle.disabled).toBe(busy);
@@ -129,7 +134,7 @@ modelTests<LinkSnap, LinkEvent, World>({
   machine: dinkLinkMachine,
   events: linkEvents,
   // A retry after a failed load is a state of its own (else the first load hides it).
-  serialize: (s, e) => JSON.stringify([s.value, e?.type === 'dink.reload', s.context.link?.url ?? null, s.context.link?.auto_approve ?? null, s.context.message?.text ?? null]),
+  serialize: (s, e) => JSON.stringify([s.value, e?.type === 'dink.reload', s.context.link?.url ?? null, s.context.link?.auto_approve ?? null, s.context.message?.text ?? null, s.matches('copying') ? s.context.copying : null]),
   dropPrefixPaths: true,
   fakeTimers: true,
   executors: linkExecutors,
@@ -162,7 +167,7 @@ modelTests<LinkSnap, LinkEvent, World>({
     },
     copying: (s, w) => {
       linkShows(s, true);
-      expect(w.fx.calls('copy').at(-1)).toEqual([s.context.link!.url]);
+      expect(w.fx.calls('copy').at(-1)).toEqual([s.context.copying === 'config' ? `${s.context.link!.url}/config` : s.context.link!.url]);
     },
   },
   guards: (paths) => {

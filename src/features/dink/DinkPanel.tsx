@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { DINK_TYPES, type DinkAccount, type DinkPost } from '../../../contract/dink';
+import { dinkConfigUrl } from '../../../contract/dinkConfig';
 import { dinkLinkMachine } from '../../../machines/dinkLink.machine';
 import * as sel from '../../../machines/dinkLink.selectors';
 import { dinkPostsMachine } from '../../../machines/dinkPosts.machine';
@@ -45,6 +46,13 @@ export const liveDinkEffects: DinkEffects = {
 };
 
 const BUSY_TEXT: Partial<Record<sel.DinkLinkPhase, string>> = { creating: 'Making the link...', savingAutoApprove: 'Saving...' };
+
+/** What the one-link set-up does, and when the raw webhook URL is the better choice. */
+const DINK_SETUP_TEXTS = {
+  turnsOn:
+    "Dink reads it at every start: it turns on, with screenshots, the notifiers this event's tasks use (loot, kill count, collection log and the rest), lets every item a loot task names through whatever its value, and sends them to this event. The player's other Dink settings and webhooks stay as they are.",
+  webhook: "For players who set Dink up by hand: paste this into Primary Webhook URLs and turn on the notifiers the tasks use, with screenshots (see How to set up Dink below).",
+} as const;
 
 /** The Rotate, Revoke and Clear dialogs' texts. */
 export const DINK_DIALOG_TEXTS = {
@@ -142,13 +150,17 @@ export function DinkPanel({ clanId, eventId, effects = liveDinkEffects }: { clan
         <>
           {link ? (
             <div className="dink-panel__link" data-testid="dink-link">
-              <label className="field__label" htmlFor={`${id}-url`}>Dink link</label>
+              <label className="field__label" htmlFor={`${id}-config`}>Dynamic Config URL</label>
               <div className="row">
-                <input id={`${id}-url`} className="input dink-panel__url" type="text" readOnly value={link.url} onFocus={(e) => e.currentTarget.select()} data-testid="dink-url" />
-                <button type="button" className="btn btn--primary" disabled={!canCopy} onClick={() => flow.send({ type: 'link.copy' })}>
+                <input id={`${id}-config`} className="input dink-panel__url" type="text" readOnly value={dinkConfigUrl(link.url)} onFocus={(e) => e.currentTarget.select()} data-testid="dink-config-url" />
+                <button type="button" className="btn btn--primary" aria-label="Copy config URL" disabled={!canCopy} onClick={() => flow.send({ type: 'link.copy', what: 'config' })}>
                   Copy
                 </button>
               </div>
+              <p data-testid="dink-config-where">
+                Paste this into <strong>Dink → Advanced → Dynamic Config URL</strong>.
+              </p>
+              <p className="muted">{DINK_SETUP_TEXTS.turnsOn}</p>
               <p className="muted">Made {logTime(link.created_at)}. Keep it private: anyone with the link can post to it.</p>
               <label className="switch">
                 <input type="checkbox" checked={link.auto_approve} disabled={!canToggle} onChange={() => flow.send({ type: 'autoApprove.toggle' })} />
@@ -162,6 +174,17 @@ export function DinkPanel({ clanId, eventId, effects = liveDinkEffects }: { clan
                   Revoke Link
                 </button>
               </div>
+              <details className="dink-panel__advanced">
+                <summary>Advanced: the webhook URL</summary>
+                <label className="field__label" htmlFor={`${id}-url`}>Dink link</label>
+                <div className="row">
+                  <input id={`${id}-url`} className="input dink-panel__url" type="text" readOnly value={link.url} onFocus={(e) => e.currentTarget.select()} data-testid="dink-url" />
+                  <button type="button" className="btn" disabled={!canCopy} onClick={() => flow.send({ type: 'link.copy', what: 'webhook' })}>
+                    Copy
+                  </button>
+                </div>
+                <p className="muted">{DINK_SETUP_TEXTS.webhook}</p>
+              </details>
             </div>
           ) : (
             <div className="row" data-testid="dink-none">
@@ -206,10 +229,11 @@ function DinkHowTo() {
       <ol>
         <li>In RuneLite, install the Dink plugin from the Plugin Hub and open its settings.</li>
         <li>
-          Paste the link into <strong>Primary Webhook URLs</strong>.
+          Under <strong>Advanced</strong>, paste the Dynamic Config URL into <strong>Dynamic Config URL</strong> and restart RuneLite (or turn Dink off and on): that is all.
         </li>
-        <li>Enable the notifier types the tasks use: {DINK_TYPES.map((t) => DINK_TYPE_LABELS[t]).join(', ')}.</li>
-        <li>Turn screenshots on for them: only a post with a screenshot can approve a task by itself.</li>
+        <li>
+          By hand instead: paste the webhook URL (Advanced above) into <strong>Primary Webhook URLs</strong>, enable the notifier types the tasks use ({DINK_TYPES.map((t) => DINK_TYPE_LABELS[t]).join(', ')}) and turn screenshots on for them: only a post with a screenshot can approve a task by itself.
+        </li>
       </ol>
     </details>
   );
