@@ -44,6 +44,44 @@ export type ConfirmActionEvent<TDraft extends object, TSubject extends object> =
 export type PerformInput<TDraft extends object, TSubject extends object> = ConfirmPayload<TDraft, TSubject>;
 
 /**
+ * Where one outcome of a modal's call goes: the target state and the chart's actions, each named
+ * (`'closeAssign'`) or named with `params` given the outcome (the call's output, or its error).
+ */
+export interface ModalCallOutcome<T> {
+  target: string;
+  actions: readonly (string | { type: string; params: (outcome: T) => unknown })[];
+}
+
+/**
+ * The processing step of a modal flow (docs/game-rules.md §6 "Modal flows"): confirmAction's
+ * `processing`, and the same step of a chart with a modal of its own (gameTasks' `assignLoading`
+ * and `assigning`). The modal stays open (tag `modalOpen`) and busy (tag `busy`: its buttons are
+ * disabled) while the chart's promise actor `actor` runs (invoke id: its name) on
+ * `input(context)`; its output goes to `done`, its error to `failed`.
+ */
+export function modalCallStep<TContext, TOutput, TInput = unknown>(o: {
+  actor: string;
+  input: (context: TContext) => TInput;
+  done: ModalCallOutcome<TOutput>;
+  failed: ModalCallOutcome<unknown>;
+}) {
+  const actions = <T,>(outcome: ModalCallOutcome<T>, of: (event: never) => T) =>
+    outcome.actions.map((a) => (typeof a === 'string' ? a : { type: a.type, params: ({ event }: { event: never }) => a.params(of(event)) }));
+  // XState cannot check an invoke config whose actor name is a string of the caller, so the invoke
+  // is cast (as listLoader's load step is); the charts' model tests check it.
+  return {
+    tags: ['modalOpen', 'busy'],
+    invoke: {
+      id: o.actor,
+      src: o.actor,
+      input: ({ context }: { context: TContext }) => o.input(context),
+      onDone: { target: o.done.target, actions: actions(o.done, (event: { output: TOutput }) => event.output) },
+      onError: { target: o.failed.target, actions: actions(o.failed, (event: { error: unknown }) => event.error) },
+    } as never,
+  };
+}
+
+/**
  * The modal flow of docs/game-rules.md §6 ("Modal flows": confirm, processing, result message,
  * close): one chart for every use (IGN delete/link/edit, leave clan, create clan, kick, add
  * member, disband, events, teams ...). A full success closes the modal and shows its message in
@@ -115,16 +153,12 @@ export function confirmActionChart<TDraft extends object, TSubject extends objec
           'confirm.cancel': { target: 'closed', actions: 'reset' },
         },
       },
-      processing: {
-        tags: ['modalOpen', 'busy'],
-        invoke: {
-          id: 'performAction',
-          src: 'performAction',
-          input: ({ context }) => ({ draft: context.draft, subject: context.subject }),
-          onDone: { target: 'succeeded', actions: { type: 'assignResult', params: ({ event }) => event.output } },
-          onError: { target: 'failed', actions: { type: 'assignError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-        },
-      },
+      processing: modalCallStep<ConfirmActionContext<TDraft, TSubject>, ActionResult>({
+        actor: 'performAction',
+        input: (context): PerformInput<TDraft, TSubject> => ({ draft: context.draft, subject: context.subject }),
+        done: { target: 'succeeded', actions: [{ type: 'assignResult', params: (output) => output }] },
+        failed: { target: 'failed', actions: [{ type: 'assignError', params: (error) => error }] },
+      }),
       // The modal shows only a partial success (the selectors' isModalOpen); a full one is the banner's.
       succeeded: {
         tags: ['modalOpen', 'result'],

@@ -4,6 +4,7 @@ import { GAME_TASKS_TEXTS, isFixedSquare, swapRefusal, swapSquareTasks } from '.
 import { missingPromise } from './shared';
 import { errorText } from '../contract/errorText';
 import { loadStep } from './listLoader';
+import { modalCallStep } from './confirmAction.machine';
 
 export interface GameTasksInput {
   gameId: number | null;
@@ -199,14 +200,12 @@ export const gameTasksMachine = setup({
           on: { 'assign.cancel': { target: 'idle', actions: 'closeAssign' } },
         },
         assignLoading: {
-          tags: ['modalOpen', 'busy'],
-          invoke: {
-            id: 'fetchOptions',
-            src: 'fetchOptions',
-            input: ({ context }) => ({ gameId: context.gameId ?? 0, squareId: context.assignSquareId ?? 0 }),
-            onDone: { target: 'assignChoosing', actions: { type: 'assignOptions', params: ({ event }) => event.output } },
-            onError: { target: 'assignChoosing', actions: { type: 'assignOptionsError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-          },
+          ...modalCallStep<GameTasksContext, AvailableTask[]>({
+            actor: 'fetchOptions',
+            input: (context) => ({ gameId: context.gameId ?? 0, squareId: context.assignSquareId ?? 0 }),
+            done: { target: 'assignChoosing', actions: [{ type: 'assignOptions', params: (options) => options }] },
+            failed: { target: 'assignChoosing', actions: [{ type: 'assignOptionsError', params: (error) => error }] },
+          }),
           on: { 'assign.cancel': { target: 'idle', actions: 'closeAssign' } },
         },
         assignChoosing: {
@@ -217,22 +216,12 @@ export const gameTasksMachine = setup({
             'assign.cancel': { target: 'idle', actions: 'closeAssign' },
           },
         },
-        assigning: {
-          tags: ['modalOpen', 'busy'],
-          invoke: {
-            id: 'assignTask',
-            src: 'assignTask',
-            input: ({ context }) => ({ gameId: context.gameId ?? 0, squareId: context.assignSquareId ?? 0, taskId: context.selectedTaskId ?? 0 }),
-            onDone: {
-              target: 'reloading',
-              actions: [
-                { type: 'notify', params: ({ event }) => ({ tone: 'success' as const, text: event.output.message }) },
-                'closeAssign',
-              ],
-            },
-            onError: { target: 'assignChoosing', actions: { type: 'assignSubmitError', params: ({ event }: { event: { error: unknown } }) => event.error } },
-          },
-        },
+        assigning: modalCallStep<GameTasksContext, { message: string }>({
+          actor: 'assignTask',
+          input: (context) => ({ gameId: context.gameId ?? 0, squareId: context.assignSquareId ?? 0, taskId: context.selectedTaskId ?? 0 }),
+          done: { target: 'reloading', actions: [{ type: 'notify', params: (output): TasksNotice => ({ tone: 'success', text: output.message }) }, 'closeAssign'] },
+          failed: { target: 'assignChoosing', actions: [{ type: 'assignSubmitError', params: (error) => error }] },
+        }),
       },
     },
   },
