@@ -26,6 +26,7 @@ import { draft } from './migrations/014_draft';
 import { reliefDraws } from './migrations/015_relief_draws';
 import { moveRollIndex } from './migrations/016_move_roll_index';
 import { dinkAccountPosts } from './migrations/017_dink_account_posts';
+import { womQueue } from './migrations/020_wom_queue';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '015_relief_draws': reliefDraws,
   '016_move_roll_index': moveRollIndex,
   '017_dink_account_posts': dinkAccountPosts,
+  '020_wom_queue': womQueue,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

@@ -311,6 +311,39 @@ interface DinkDigestsTable {
   at: string;
 }
 
+/** A call to Wise Old Man waiting its turn (docs/server.md §17 'Wise Old Man checks'; migration 020_wom_queue). */
+export interface WomQueueTable {
+  id: Generated<number>;
+  clan_id: number;
+  kind: string;
+  subject: string;
+  payload: string;
+  due_at: string;
+  attempts: Generated<number>;
+  lease_until: string | null;
+  created_at: string;
+}
+/** One IGN's numbers on one stay of a team on a Wise Old Man square (JSON {metric: value}; migration 020_wom_queue). */
+export interface WomBaselinesTable {
+  game_id: number;
+  team_id: number;
+  square_since: string;
+  ign: string;
+  baseline: string | null;
+  current: string | null;
+  error: string | null;
+  updated_at: string;
+}
+/** The Wise Old Man checks of a team on its square (migration 020_wom_queue). */
+export interface WomTeamChecksTable {
+  game_id: number;
+  team_id: number;
+  square_since: string;
+  round: Generated<number>;
+  asked_at: string | null;
+  checked_at: string | null;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   users: UsersTable;
@@ -341,6 +374,9 @@ export interface Database {
   drafts: DraftsTable;
   draft_picks: DraftPicksTable;
   wom_fetches: WomFetchesTable;
+  wom_queue: WomQueueTable;
+  wom_baselines: WomBaselinesTable;
+  wom_team_checks: WomTeamChecksTable;
 }
 
 /** An event's captains' draft (docs/server.md §16; migration 014_draft). */

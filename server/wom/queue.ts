@@ -1,0 +1,190 @@
+import type { Deps } from '../http/context';
+import type { Db } from '../db/schema';
+import { log } from '../observability/log';
+import { sleep, takeBudget, tryBudget, turnsOf } from './budget';
+
+/** How long a process holds a call it took (then another may take it: the first died), in ms. */
+const LEASE_MS = 60_000;
+/** How often an idle worker looks for due calls (a call queued in the same process wakes it at once), in ms. */
+const POLL_MS = 500;
+/** How long a worker waits when the head of the line is a clan it cannot serve now, in ms. */
+const TURN_POLL_MS = 100;
+/** Longest wait for the budget before the line is looked at again, in ms. */
+const BUDGET_RECHECK_MS = 1000;
+
+/** A call waiting in the line, as its kind's handler sees it. */
+export interface WomJob<P = unknown> {
+  id: number;
+  clanId: number;
+  subject: string;
+  payload: P;
+  /** How often it was tried and put back (a 429, an outage) before this try. */
+  attempts: number;
+}
+
+/** What a handler made of its call: done (the row goes), or put back to be tried again after `retryInMs`. */
+export type WomOutcome = { done: true } | { retryInMs: number };
+
+/**
+ * One kind of call (a sign-up score, a team total's IGN): `wanted` answers false when the call is
+ * no longer needed (it is dropped without asking Wise Old Man or spending the budget); `run` makes
+ * the call (its first share of the budget taken; `more()` waits for another share before a second
+ * call) and records what it learnt.
+ */
+export interface WomKind<P> {
+  wanted(deps: Deps, job: WomJob<P>): Promise<boolean>;
+  run(deps: Deps, job: WomJob<P>, more: () => Promise<void>): Promise<WomOutcome>;
+  /** After a done call's row is gone (so the calls left of its subject are the others). */
+  finished?(deps: Deps, job: WomJob<P>): Promise<void>;
+}
+
+const kinds = new Map<string, WomKind<any>>();
+
+/** Registers the handler of a kind of call; the worker serves only kinds registered in its process. */
+export function registerWomKind<P>(kind: string, handler: WomKind<P>): void {
+  kinds.set(kind, handler);
+}
+
+/** A call to queue: its clan (for turns), kind, subject (what it belongs to, for dropping or moving its calls together), payload and when it is due (now when absent). */
+export interface WomCall {
+  clanId: number;
+  kind: string;
+  subject: string;
+  payload: unknown;
+  dueAt?: string;
+}
+
+/** The workers of this process's apps, woken when a call is queued here. */
+const workers = new WeakMap<Deps, WomWorker>();
+
+/**
+ * Queues calls to Wise Old Man (docs/server.md §17 'Wise Old Man checks'): rows of wom_queue, so
+ * they survive a restart and every process's worker may take them; wakes this process's worker.
+ */
+export async function queueWomCalls(deps: Deps, db: Db, calls: readonly WomCall[]): Promise<void> {
+  if (calls.length === 0) return;
+  const now = new Date().toISOString();
+  await db.insertInto('wom_queue')
+    .values(calls.map((c) => ({ clan_id: c.clanId, kind: c.kind, subject: c.subject, payload: JSON.stringify(c.payload), due_at: c.dueAt ?? now, attempts: 0, lease_until: null, created_at: now })))
+    .execute();
+  workers.get(deps)?.wake();
+}
+
+/**
+ * The one worker of a process that makes every call to Wise Old Man (docs/server.md §16, §17):
+ * among the clans with calls due (over every process: the line is in the database) the one whose
+ * turn it is (budget.ts Turns, in Redis with REDIS_URL) gives its oldest due call (by due time, then
+ * queue order); the worker takes it with a lease (a conditional update, so two processes never
+ * take the same call), drops it when its kind says it is no longer wanted, takes one share of the
+ * shared budget (else lets go of it and waits at most BUDGET_RECHECK_MS), and runs it. A call
+ * its handler puts back is due again later; a call whose process died is taken again once its
+ * lease lapses.
+ */
+export class WomWorker {
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+
+  constructor(private readonly deps: Deps) {}
+
+  /** Starts the loop; the app's calls queued in this process wake it. */
+  start(): void {
+    workers.set(this.deps, this);
+    this.loop ??= this.run();
+  }
+
+  /** Ends an idle wait at once (a call was queued). */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /** Stops after the call in hand (docs/server.md §14 shutdown); the rest stay queued for the next process. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.loop;
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wakeUp = null;
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        if (!(await this.step())) await this.idle(POLL_MS);
+      } catch (err) {
+        log.error({ err }, '[wom] Wise Old Man queue failed');
+        await this.idle(BUDGET_RECHECK_MS);
+      }
+    }
+  }
+
+  /** One go; false when nothing was due. */
+  private async step(): Promise<boolean> {
+    const { db } = this.deps;
+    const now = new Date().toISOString();
+    const free = (q: any) => q.where('due_at', '<=', now).where((eb: any) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]));
+    const clans = (await free(db.selectFrom('wom_queue').select('clan_id').distinct()).execute()).map((r: { clan_id: number }) => Number(r.clan_id));
+    if (clans.length === 0) return false;
+    const turns = turnsOf(this.deps);
+    const clan = await turns.next(clans);
+    if (clan === null) {
+      await sleep(TURN_POLL_MS);
+      return true;
+    }
+    const row = await free(db.selectFrom('wom_queue').selectAll().where('clan_id', '=', clan)).orderBy('due_at').orderBy('id').limit(1).executeTakeFirst();
+    if (!row) return true;
+    const taken = await free(db.updateTable('wom_queue').set({ lease_until: new Date(Date.now() + LEASE_MS).toISOString() }).where('id', '=', row.id)).executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 0) return true;
+    const job: WomJob = { id: row.id, clanId: clan, subject: row.subject, payload: JSON.parse(row.payload), attempts: Number(row.attempts) };
+    const kind = kinds.get(row.kind);
+    try {
+      if (!kind || !(await kind.wanted(this.deps, job))) {
+        await this.finish(job);
+        return true;
+      }
+      const wait = await tryBudget(this.deps);
+      if (wait > 0) {
+        await db.updateTable('wom_queue').set({ lease_until: null }).where('id', '=', row.id).execute();
+        await this.idle(Math.min(wait, BUDGET_RECHECK_MS));
+        return true;
+      }
+      await turns.served(clan);
+      const outcome = await kind.run(this.deps, job, () => takeBudget(this.deps));
+      if ('retryInMs' in outcome) {
+        await db.updateTable('wom_queue')
+          .set({ due_at: new Date(Date.now() + outcome.retryInMs).toISOString(), attempts: job.attempts + 1, lease_until: null })
+          .where('id', '=', row.id)
+          .execute();
+      } else {
+        await this.finish(job);
+        await kind.finished?.(this.deps, job);
+      }
+    } catch (err) {
+      // The database away, a handler's bug: the call goes (logged) rather than blocking the line.
+      log.error({ err, kind: row.kind, subject: row.subject }, '[wom] Wise Old Man call failed');
+      await this.finish(job).catch(() => {});
+    }
+    return true;
+  }
+
+  /** Removes a finished call; the clan leaves the line of turns when it has nothing else due. */
+  private async finish(job: WomJob): Promise<void> {
+    const { db } = this.deps;
+    await db.deleteFrom('wom_queue').where('id', '=', job.id).execute();
+    const now = new Date().toISOString();
+    const more = await db.selectFrom('wom_queue').select('id').where('clan_id', '=', job.clanId).where('due_at', '<=', now).limit(1).executeTakeFirst();
+    if (!more) await turnsOf(this.deps).leave(job.clanId);
+  }
+}
