@@ -7,6 +7,7 @@ import { GameSettingsSchema } from './game/settings';
 import { TaskStateSchema } from './submission';
 import { AutoRuleShapeSchema } from './dink';
 import { TaskOverrideSchema } from './game/relief';
+import { TeamProgressSchema } from './progress';
 
 /**
  * Payloads of the game and game-tasks calls (docs/game-rules.md §12; docs/server.md
@@ -56,6 +57,8 @@ export const TeamStateSchema = v.object({
   task_override: v.optional(v.nullable(TaskOverrideSchema)),
   /** New tasks relief gave the team in this game (docs/server.md §15); optional: an older server leaves it out (the client then keeps the one it holds). */
   relief_count: v.optional(v.number()),
+  /** The team total of the task on its square, null when that task's rule has none (docs/server.md §17; the server always sends it, older answers lack it). */
+  progress: v.optional(v.nullable(TeamProgressSchema)),
 });
 export type TeamState = v.InferOutput<typeof TeamStateSchema>;
 

@@ -27,6 +27,7 @@ import { reliefDraws } from './migrations/015_relief_draws';
 import { moveRollIndex } from './migrations/016_move_roll_index';
 import { dinkAccountPosts } from './migrations/017_dink_account_posts';
 import { womQueue } from './migrations/020_wom_queue';
+import { teamProgress } from './migrations/019_team_progress';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '015_relief_draws': reliefDraws,
   '016_move_roll_index': moveRollIndex,
   '017_dink_account_posts': dinkAccountPosts,
+  '019_team_progress': teamProgress,
   '020_wom_queue': womQueue,
 };
 

@@ -141,6 +141,28 @@ interface TeamStatesTable {
   relief_count: Generated<number>;
   /** JSON `{description, difficulty}` of the substitute task for the team's current square, or null. */
   task_override: string | null;
+  /** JSON of the team's `progress` on its square (contract/progress.ts TeamProgress), null without a team total (docs/server.md §17; migration 019_team_progress). */
+  progress: Generated<string | null>;
+}
+/**
+ * What a team total counted on one stay of a team on a square (game, team, square_since):
+ * `post:{digest}` rows for counted Dink posts, `name:{key}` rows for names a distinct rule counted
+ * (docs/server.md §17; migration 019_team_progress).
+ */
+export interface ProgressEntriesTable {
+  id: Generated<number>;
+  game_id: number;
+  team_id: number;
+  square_since: string;
+  entry_key: string;
+  ign: string;
+  /** bigint on PostgreSQL (read back as a string: Number() it). */
+  amount: number | string;
+  image_key: string | null;
+  image_type: string | null;
+  thumb_key: string | null;
+  thumb_type: string | null;
+  at: string;
 }
 /** A proof submission (docs/server.md §9; migration 007_task_proof). */
 export interface SubmissionsTable {
@@ -360,6 +382,7 @@ export interface Database {
   games: GamesTable;
   board_squares: BoardSquaresTable;
   team_states: TeamStatesTable;
+  progress_entries: ProgressEntriesTable;
   game_log: GameLogTable;
   game_moves: GameMovesTable;
   relief_draws: ReliefDrawsTable;

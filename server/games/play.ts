@@ -28,6 +28,8 @@ import {
 } from '../../contract/game';
 import type { LogEntry, TeamState, Winner } from '../../contract/gameApi';
 import type { GameProgress, LastMove, TeamAction } from '../../contract/socket';
+import { startProgress, type TeamProgress } from '../../contract/progress';
+import { parseStoredRule } from '../tasks/repository';
 
 /** Texts of refused actions, sent to the sender as `action_error` (docs/game-rules.md §6, §11). */
 export const PLAY_MESSAGES = {
@@ -489,6 +491,7 @@ export const LOCKED_VERSION = compiledQuery((db, p: { gameId: number }) => db.se
 export const READ_HELD = compiledQuery((db, p: { gameId: number; teamId: number; ignId: number; userId: number; square: number }) =>
   db.selectFrom('games')
     .leftJoin('board_squares', (join) => join.onRef('board_squares.game_id', '=', 'games.id').on('board_squares.square_index', '=', p.square))
+    .leftJoin('tasks', 'tasks.id', 'board_squares.task_id')
     .leftJoin('discord_webhooks', 'discord_webhooks.event_id', 'games.event_id')
     .leftJoin('events', 'events.id', 'games.event_id')
     .leftJoin('team_states', 'team_states.game_id', 'games.id')
@@ -496,19 +499,19 @@ export const READ_HELD = compiledQuery((db, p: { gameId: number; teamId: number;
     .select(GAME_COLUMNS)
     .select((eb) => [leaderFlag(eb, { team_id: p.teamId, performer_ign_id: p.ignId }, p.userId).as('leader'), lastRollOf(eb).as('last_roll')])
     .select([
-      'board_squares.task_description', 'board_squares.task_difficulty',
+      'board_squares.task_description', 'board_squares.task_difficulty', 'tasks.auto_rule as task_rule',
       'discord_webhooks.id as hook_id', 'discord_webhooks.state as hook_state', 'discord_webhooks.announce_status',
       'discord_webhooks.announce_rolls', 'discord_webhooks.announce_reviews', 'discord_webhooks.announce_results', 'events.name as event_name',
       'team_states.id as state_id', 'team_states.team_id', 'teams.name as team_name', 'teams.color as team_color', 'team_states.current_position',
       'team_states.revert_count', 'team_states.position_history', 'team_states.task_state', 'team_states.square_since', 'team_states.task_override',
-      'team_states.relief_count',
+      'team_states.relief_count', 'team_states.progress',
     ])
     .where('games.id', '=', p.gameId)
     .orderBy('team_states.team_id'));
 
 /** The team state a roll or revert writes (applyRoll step 4), compiled once (server/db/compiled.ts). */
 export const WRITE_TEAM_STATE = compiledQuery((db, p: {
-  id: number; position: number; reverts: number; history: string; taskState: string; since: string;
+  id: number; position: number; reverts: number; history: string; taskState: string; since: string; progress: string | null;
 }) =>
   db.updateTable('team_states')
     .set({
@@ -519,6 +522,8 @@ export const WRITE_TEAM_STATE = compiledQuery((db, p: {
       square_since: p.since,
       // A substitute task holds only for the square it was given on (docs/server.md §15).
       task_override: null,
+      // A team total starts at 0 on arrival (docs/server.md §17).
+      progress: p.progress,
     })
     .where('id', '=', p.id));
 
@@ -533,13 +538,14 @@ export const INSERT_MOVE = compiledQuery((db, p: {
       roll_index: p.rollIndex, die: p.die, landing: p.landing, via: p.via,
     }));
 
-/** A board square's task as a roll or revert reads it (contract arrivalState). */
-type Square = { task_description: string; task_difficulty: string | null };
+/** A board square's task as a roll or revert reads it (contract arrivalState) with its task's stored rule (a team total starts on arrival). */
+type Square = { task_description: string; task_difficulty: string | null; task_rule: string | null };
 
-/** The board square `index` of game `gameId` (its task and tier), compiled once (server/db/compiled.ts). */
+/** The board square `index` of game `gameId` (its task, tier and the task's stored rule), compiled once (server/db/compiled.ts). */
 export const SQUARE = compiledQuery((db, p: { gameId: number; index: number }) =>
-  db.selectFrom('board_squares').select(['task_description', 'task_difficulty'])
-    .where('game_id', '=', p.gameId).where('square_index', '=', p.index));
+  db.selectFrom('board_squares').leftJoin('tasks', 'tasks.id', 'board_squares.task_id')
+    .select(['board_squares.task_description', 'board_squares.task_difficulty', 'tasks.auto_rule as task_rule'])
+    .where('board_squares.game_id', '=', p.gameId).where('board_squares.square_index', '=', p.index));
 
 /** A row of READ_HELD. */
 type HeldRow = ReturnType<typeof READ_HELD.compile> extends CompiledQuery<infer R> ? R : never;
@@ -559,7 +565,7 @@ function heldOf(kind: 'roll' | 'revert', action: TeamAction, rows: HeldRow[]) {
     states.push(teamStateOf({
       team_id: r.team_id, team_name: r.team_name, team_color: String(r.team_color), current_position: Number(r.current_position),
       revert_count: Number(r.revert_count), position_history: String(r.position_history), task_state: String(r.task_state),
-      square_since: String(r.square_since), task_override: r.task_override, relief_count: Number(r.relief_count),
+      square_since: String(r.square_since), task_override: r.task_override, relief_count: Number(r.relief_count), progress: r.progress,
     }));
   }
   const acting = rows.find((r) => r.team_id === action.team_id);
@@ -568,7 +574,7 @@ function heldOf(kind: 'roll' | 'revert', action: TeamAction, rows: HeldRow[]) {
     id: first.hook_id, state: String(first.hook_state), announce_status: Number(first.announce_status), announce_rolls: Number(first.announce_rolls),
     announce_reviews: Number(first.announce_reviews), announce_results: Number(first.announce_results), event_name: first.event_name,
   };
-  const square: Square | undefined = first.task_description === null ? undefined : { task_description: first.task_description, task_difficulty: first.task_difficulty };
+  const square: Square | undefined = first.task_description === null ? undefined : { task_description: first.task_description, task_difficulty: first.task_difficulty, task_rule: first.task_rule };
   return { game, team, states, hook, square, plan: planOf(kind, game, team, Number(first.last_roll ?? 0)) };
 }
 
@@ -623,11 +629,11 @@ function changeOf(action: TeamAction, game: ActionGame, team: ActionTeam, plan: 
 /** changeOf's result. */
 type Change = ReturnType<typeof changeOf>;
 
-/** The values of WRITE_TEAM_STATE for `change` of team state `team`, arriving with task state `taskState` at `at`. */
-function teamWriteOf(team: ActionTeam, change: Change, taskState: TaskState, at: string) {
+/** The values of WRITE_TEAM_STATE for `change` of team state `team`, arriving with task state `taskState` and progress `progress` at `at`. */
+function teamWriteOf(team: ActionTeam, change: Change, taskState: TaskState, progress: TeamProgress | null, at: string) {
   return {
     id: team.id, position: change.next.current_position, reverts: change.next.revert_count, history: JSON.stringify(change.next.position_history),
-    taskState, since: at,
+    taskState, since: at, progress: progress === null ? null : JSON.stringify(progress),
   };
 }
 
@@ -644,7 +650,7 @@ function moveOf(kind: 'roll' | 'revert', action: TeamAction, change: Change, at:
  * states read (`states`) with the acting team's new state (task state `taskState`, arrived at
  * `at`), the game's new `version` and the roll as last_move.
  */
-function progressOf(gameId: number, action: TeamAction, states: TeamState[], change: Change, taskState: TaskState, at: string, version: number): GameProgress {
+function progressOf(gameId: number, action: TeamAction, states: TeamState[], change: Change, taskState: TaskState, progress: TeamProgress | null, at: string, version: number): GameProgress {
   const teamStates = states.map((s) => s.team_id !== action.team_id ? s : {
     ...s,
     current_position: change.next.current_position,
@@ -653,6 +659,7 @@ function progressOf(gameId: number, action: TeamAction, states: TeamState[], cha
     task_state: taskState,
     square_since: at,
     task_override: null,
+    progress,
   });
   return { id: gameId, status: change.status, team_states: teamStates, winners: change.winners, version, last_move: change.lastMove };
 }
@@ -694,10 +701,12 @@ function* moveSteps(db: Db, dialect: Dialect, kind: 'roll' | 'revert', action: T
   const to = change.next.current_position;
   const arrived = to === expected ? square : (yield* run(SQUARE.compile(db, { gameId, index: to }))).rows[0];
   const taskState = arrivalState(arrived, change.arrival);
+  // A team total on the square arrived on starts at 0 (docs/server.md §17).
+  const progress = startProgress(parseStoredRule(arrived?.task_rule ?? null), at);
   const won = change.status !== game.status;
   const writes: CompiledQuery[] = [];
   if (won) writes.push(GAME_RESULT.compile(db, { gameId, status: change.status, winners: change.winners === null ? null : JSON.stringify(change.winners) }));
-  writes.push(WRITE_TEAM_STATE.compile(db, teamWriteOf(team, change, taskState, at)), INSERT_MOVE.compile(db, moveOf(kind, action, change, at)));
+  writes.push(WRITE_TEAM_STATE.compile(db, teamWriteOf(team, change, taskState, progress, at)), INSERT_MOVE.compile(db, moveOf(kind, action, change, at)));
   // The roll's announcement, in this transaction (docs/server.md §10); a win's comes with its standings below.
   if (change.announced && !won && announcesRolls(hook)) {
     writes.push(INSERT_ANNOUNCEMENT.compile(db, { webhookId: hook.id, gameId, kind: 'roll', payload: JSON.stringify(rollAnnouncement(change.announced.roll)), createdAt: at }));
@@ -707,5 +716,5 @@ function* moveSteps(db: Db, dialect: Dialect, kind: 'roll' | 'revert', action: T
   const announced = change.announced;
   if (announced && won) yield* awaited((trx) => announceRoll(trx, gameId, announced.roll, true, hook));
   // game.version was read after the claim: it is the version this change set.
-  return { progress: progressOf(gameId, action, states, change, taskState, at, game.version), log: logEntriesOf(logged.rows), withdrawn };
+  return { progress: progressOf(gameId, action, states, change, taskState, progress, at, game.version), log: logEntriesOf(logged.rows), withdrawn };
 }

@@ -8,6 +8,9 @@ import { ActionRefused, PLAY_MESSAGES, awaited, claim, inGame, run, type Applied
 import { withdrawPending } from '../submissions/service';
 import { isGameStatus, isPlayableStatus, type GameStatus } from '../../contract/game';
 import { RELIEF_MESSAGES, reliefIndex, type RequestRelief } from '../../contract/game/relief';
+import { startProgress } from '../../contract/progress';
+import { parseStoredRule } from '../tasks/repository';
+import { progressText } from './progress';
 
 /** One hour in ms. */
 const HOUR_MS = 3_600_000;
@@ -26,7 +29,8 @@ const HOUR_MS = 3_600_000;
  *   id, with the game's dice seed (contract reliefIndex); the game's version grows by one (a
  *   conditional update, so two requests at once give one substitute: the second sees the first's
  *   state); the team state gets `task_override` `{description, difficulty}` (its task id kept in
- *   the stored JSON), relief_count + 1, task state `open` and square_since now (the new task
+ *   the stored JSON), relief_count + 1, its team total's progress at 0 (null without one;
+ *   docs/server.md §17), task state `open` and square_since now (the new task
  *   starts now: proof and Dink posts from before it never count for it), its pending submissions
  *   are withdrawn, and the log gets '{team} was stuck on square {n} for {h} h: new task
  *   "{description}".' ({h}: whole hours on the square), announced on Discord (announce.reviews) in
@@ -89,7 +93,7 @@ function* reliefSteps(db: Db, dialect: Dialect, action: RequestRelief, userId: n
   if (difficulty === null) throw new ActionRefused(RELIEF_MESSAGES.noTask);
   const currentTaskId = current?.task_id ?? null;
   const candidates = (yield* run(db.selectFrom('tasks')
-    .select(['id', 'description', 'difficulty'])
+    .select(['id', 'description', 'difficulty', 'auto_rule'])
     .where('clan_id', '=', game.clan_id)
     .where('difficulty', '=', difficulty)
     .where(({ not, exists, selectFrom }) => not(exists(
@@ -109,6 +113,8 @@ function* reliefSteps(db: Db, dialect: Dialect, action: RequestRelief, userId: n
         relief_count: k,
         task_state: 'open',
         square_since: now.toISOString(),
+        // The substitute's team total, if it has one, starts at 0 (docs/server.md §17).
+        progress: progressText(startProgress(parseStoredRule(pick.auto_rule), now.toISOString())),
       })
       .where('id', '=', team.id)
       .compile(),

@@ -12,6 +12,7 @@ import { TASK_STATES, type TaskState } from '../../contract/submission';
 import { parseStoredRule } from '../tasks/repository';
 import * as v from 'valibot';
 import { TaskOverrideSchema, type TaskOverride } from '../../contract/game/relief';
+import { parseProgress } from '../../contract/progress';
 import {
   GAME_LOG_LIMIT,
   type BoardSquare,
@@ -195,7 +196,7 @@ export async function setSquareTasks(db: Db, changes: readonly { id: number; tas
  * history [1], no reverts, task state `none` (Start has no task), on square 1 since now.
  */
 export function startingTeamState() {
-  return { current_position: 1, revert_count: 0, position_history: '[1]', task_state: 'none', square_since: nowIso() };
+  return { current_position: 1, revert_count: 0, position_history: '[1]', task_state: 'none', square_since: nowIso(), progress: null };
 }
 
 /** A team state at the start for each team (startingTeamState; docs/server.md §5). */
@@ -329,7 +330,7 @@ export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[
     .select([
       'team_states.team_id', 'teams.name as team_name', 'teams.color as team_color', 'team_states.current_position',
       'team_states.revert_count', 'team_states.position_history', 'team_states.task_state', 'team_states.square_since',
-      'team_states.task_override', 'team_states.relief_count',
+      'team_states.task_override', 'team_states.relief_count', 'team_states.progress',
     ])
     .where('team_states.game_id', '=', gameId)
     .orderBy('team_states.team_id')
@@ -341,8 +342,14 @@ export async function listTeamStates(db: Db, gameId: number): Promise<TeamState[
 export function teamStateOf(r: {
   team_id: number; team_name: string; team_color: string; current_position: number; revert_count: number;
   position_history: string; task_state: string; square_since: string; task_override: string | null; relief_count?: number;
+  progress?: string | null;
 }): TeamState {
-  const state: TeamState = { ...r, position_history: storedHistory(r.position_history), task_state: storedTaskState(r.task_state), task_override: storedOverride(r.task_override) };
+  const { progress, ...rest } = r;
+  // A caller that reads no progress column leaves it out; else the team total's progress or null (docs/server.md §17).
+  const state: TeamState = {
+    ...rest, position_history: storedHistory(r.position_history), task_state: storedTaskState(r.task_state), task_override: storedOverride(r.task_override),
+    ...(progress === undefined ? {} : { progress: parseProgress(progress) }),
+  };
   // A caller that reads no relief_count leaves it out (the client keeps the one it holds).
   return r.relief_count === undefined ? state : { ...state, relief_count: Number(r.relief_count) };
 }

@@ -3,6 +3,7 @@ import { hashSessionId } from '../auth/sessions';
 import { clanOfGame, GAME_NOT_FOUND, listUserTeams } from './repository';
 import { ActionRefused, precheckTeamAction, PLAY_MESSAGES, type applyRoll, type PrecheckedAction } from './play';
 import { applyRelief, precheckRelief } from './relief';
+import { noteArrival } from './progress';
 import { isManagerRole } from '../../contract/user';
 import { JoinGameSchema, TasksReorderedInSchema, TeamActionSchema, type TeamAction } from '../../contract/socket';
 import { RequestReliefSchema } from '../../contract/game/relief';
@@ -84,7 +85,8 @@ async function precheckOf(db: Db, socket: IoSocket, kind: 'roll' | 'revert', act
  * session; the permission and status checks (precheckTeamAction) before the action waits in the
  * game's queue, so refusals never wait behind other actions; then `apply` inside the game's
  * queue, then — after COMMIT — `game_state_update` with the progress per audience and the log
- * entries (Broadcaster.gameStateUpdate). Refusals go to this socket only and change nothing. Each
+ * entries (Broadcaster.gameStateUpdate), and the arrival hook (progress.ts noteArrival) when the
+ * team arrived on a team-total square. Refusals go to this socket only and change nothing. Each
  * applied action is logged with its game, team and the game's new version; a roll is counted with
  * the time from its arrival to its broadcast (game_rolls_total, game_roll_broadcast_seconds;
  * docs/server.md §14).
@@ -98,6 +100,7 @@ export async function queuedMove(ctx: HandlerContext, socket: IoSocket, event: '
   await ctx.queue.run(action.game_id, async () => {
     const applied = await apply(db, dialect, action, pre);
     ctx.broadcaster.gameStateUpdate(applied.progress, applied.log);
+    noteArrival(applied.progress, action.team_id);
     if (event === 'roll_dice') countRollBroadcast(arrivedAt);
     const line = { game_id: action.game_id, team_id: action.team_id, version: applied.progress.version, user_id: pre.userId, status: applied.progress.status };
     plainLog.info(line, event === 'roll_dice' ? 'roll applied' : 'revert applied');
@@ -120,6 +123,7 @@ export async function requestRelief(ctx: HandlerContext, socket: IoSocket, raw: 
   await ctx.queue.run(action.game_id, async () => {
     const applied = await applyRelief(db, dialect, action, userId);
     ctx.broadcaster.gameStateUpdate(applied.progress, applied.log);
+    noteArrival(applied.progress, action.team_id);
     log.info({ game_id: action.game_id, team_id: action.team_id, version: applied.progress.version, user_id: userId }, 'relief applied');
     for (const id of applied.withdrawn) await ctx.broadcaster.submissionChanged(id);
   });

@@ -54,8 +54,8 @@ const CASES: Case[] = [
   },
   {
     name: 'team state', statement: WRITE_TEAM_STATE as never, values: [
-      { id: 1, position: 7, reverts: 0, history: '[1,7]', taskState: 'open', since: 't1' },
-      { id: 2, position: 1, reverts: 3, history: '[1]', taskState: 'none', since: 't2' },
+      { id: 1, position: 7, reverts: 0, history: '[1,7]', taskState: 'open', since: 't1', progress: null },
+      { id: 2, position: 1, reverts: 3, history: '[1]', taskState: 'none', since: 't2', progress: '{"have":0}' },
     ],
   },
   {
@@ -156,7 +156,7 @@ describe.each(backends())('compiled statements (%s)', (backend) => {
     expect((await same(PRECHECK as never, { gameId: game, teamId: teams[1], ignId: ign, sessionHash: 'hash', now: '2026-06-01T00:00:00.000Z' })).rows)
       .toMatchObject([{ leader: 0, team_name: 'A' }]);
     expect((await same(VERSION as never, { gameId: game })).rows).toStrictEqual([{ version: 4 }]);
-    expect((await same(SQUARE as never, { gameId: game, index: 3 })).rows).toStrictEqual([{ task_description: 'Task', task_difficulty: 'easy' }]);
+    expect((await same(SQUARE as never, { gameId: game, index: 3 })).rows).toStrictEqual([{ task_description: 'Task', task_difficulty: 'easy', task_rule: null }]);
     expect((await same(SQUARE as never, { gameId: game, index: 4 })).rows).toStrictEqual([]);
     await handle.db.transaction().execute(async (trx) => {
       const held = await same(READ_HELD as never, { gameId: game, teamId: teams[0], ignId: ign, userId: user, square: 3 }, trx);
@@ -165,7 +165,7 @@ describe.each(backends())('compiled statements (%s)', (backend) => {
       const claimed = await CLAIM.execute(trx, { gameId: game, version: 4, now: 'n' });
       expect(claimed.numAffectedRows).toBe(1n);
       expect((await same(CLAIM as never, { gameId: game, version: 4, now: 'n' }, trx)).numAffectedRows).toBe(0n);
-      const written = await WRITE_TEAM_STATE.execute(trx, { id: Number(held.rows[0] && (held.rows[0] as { state_id: number }).state_id), position: 9, reverts: 1, history: '[1,3,9]', taskState: 'none', since: 's' });
+      const written = await WRITE_TEAM_STATE.execute(trx, { id: Number(held.rows[0] && (held.rows[0] as { state_id: number }).state_id), position: 9, reverts: 1, history: '[1,3,9]', taskState: 'none', since: 's', progress: null });
       expect(written.numAffectedRows).toBe(1n);
       const move = { gameId: game, at: 't', teamId: teams[0], kind: 'roll', from: 3, to: 9, rollIndex: 3, die: 6, landing: 9, via: null } as const;
       const inserted = await INSERT_MOVE.execute(trx, move);
