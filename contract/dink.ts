@@ -32,20 +32,52 @@ export function isDinkType(s: string): s is DinkType {
 export const DINK_OUTCOMES = ['duplicate', 'not_running', 'unknown_player', 'suspicious', 'no_task', 'no_match', 'submitted', 'approved'] as const;
 export type DinkOutcome = (typeof DINK_OUTCOMES)[number];
 
+/**
+ * The Wise Old Man types a task's auto rule may name: team totals only (docs/server.md §17 Rules).
+ * XP: experience gained in skill metrics; KC: kills or score gained in boss or activity metrics;
+ * EHB and EHP: efficient hours gained (no names).
+ */
+export const WOM_RULE_TYPES = ['XP', 'KC', 'EHB', 'EHP'] as const;
+export type WomRuleType = (typeof WOM_RULE_TYPES)[number];
+
+/** Every type an auto rule may carry: the Dink types, then the Wise Old Man ones. */
+export const AUTO_RULE_TYPES = [...DINK_TYPES, ...WOM_RULE_TYPES] as const;
+export type AutoRuleType = (typeof AUTO_RULE_TYPES)[number];
+
+/** True when `type` is measured by Wise Old Man (XP, KC, EHB, EHP) rather than by Dink posts. */
+export function isWomRuleType(type: string): type is WomRuleType {
+  return (WOM_RULE_TYPES as readonly string[]).includes(type);
+}
+
 /** Most names one auto rule may list. */
 const AUTO_RULE_NAMES_MAX = 50;
 /** Longest name in an auto rule (characters after the text rule). */
 const AUTO_RULE_NAME_MAX = 100;
 /** Largest `min` (a quantity, kill count or level). */
 const AUTO_RULE_MIN_MAX = 2147483647;
+/** Largest `team_total` (docs/server.md §17 Rules). */
+export const AUTO_RULE_TEAM_TOTAL_MAX = 1_000_000_000;
 
 /** 400 texts of an auto rule, each naming its field (task API and CSV rows). */
 export const AUTO_RULE_MESSAGES = {
-  notObject: 'auto_rule must be an object {type, names, min} or null.',
-  type: `auto_rule.type must be one of ${DINK_TYPES.join(', ')}.`,
+  notObject: 'auto_rule must be an object {type, names, min, team_total, distinct} or null.',
+  type: `auto_rule.type must be one of ${AUTO_RULE_TYPES.join(', ')}.`,
   names: `auto_rule.names must be a list of 1 to ${AUTO_RULE_NAMES_MAX} names.`,
   name: `Each auto_rule name must be 1 to ${AUTO_RULE_NAME_MAX} characters without control characters.`,
   min: 'auto_rule.min must be a whole number of 1 or more, or null.',
+  teamTotal: 'auto_rule.team_total must be a whole number from 1 to 1,000,000,000, or null.',
+  distinct: 'auto_rule.distinct must be true or false.',
+  /** Verbatim (docs/server.md §17 Rules): `team_total` together with `min`. */
+  totalAndMin: 'A team total and a minimum cannot be combined.',
+  /** Verbatim (docs/server.md §17 Rules): XP, KC, EHB or EHP without `team_total`. */
+  needsTotal: 'This rule needs a team total.',
+  /** A name that is not a Wise Old Man metric of the rule's kind (docs/server.md §17 Rules). */
+  unknownMetric: (type: WomRuleType, name: string) =>
+    type === 'XP'
+      ? `auto_rule name '${name}' is not a Wise Old Man skill metric.`
+      : type === 'KC'
+        ? `auto_rule name '${name}' is not a Wise Old Man boss or activity metric.`
+        : `auto_rule name '${name}' is not allowed: ${type} rules take no names.`,
 } as const;
 
 /** One name of a rule: the text rule (no control characters, NFC, trimmed), 1-100 characters. */
@@ -61,28 +93,53 @@ const RuleNameSchema = v.pipe(
   }),
 );
 
+/** A whole number in [1, max] or null (left out: null). */
+const countOrNull = (max: number, message: string) =>
+  v.optional(v.nullable(v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(max, message))), null);
+
 /**
- * A task's auto rule `{type, names, min}` (docs/server.md §13): the Dink type, the names that
+ * A task's auto rule `{type, names, min, team_total, distinct}` (docs/server.md §13 and §17
+ * Rules): the type (a Dink type, or XP, KC, EHB, EHP measured by Wise Old Man), the names that
  * count (compared ignoring case: item names for LOOT and COLLECTION, the boss for KILL_COUNT, the
  * skill for LEVEL, the quest, the clue tier, the pet, the combat task, "{area} {difficulty}" for
- * a diary, the monster for SLAYER) and `min` (a quantity, kill count or level; null for none).
- * `type` is read case-insensitively; names are deduplicated ignoring case.
+ * a diary, the monster for SLAYER; Wise Old Man metric names such as `fishing` or `zulrah` for XP
+ * and KC, stored lower case; none for EHB and EHP), `min` (a quantity, kill count or level; null
+ * for none), `team_total` (1..1,000,000,000 or null: the amount the team sums to) and `distinct`
+ * (each name counts once). `type` is read case-insensitively; names are deduplicated ignoring
+ * case. Checked in this order, the first failure being the 400: the fields, then
+ * 'A team total and a minimum cannot be combined.', 'This rule needs a team total.', the names
+ * list (1-50 names; none for EHB/EHP). Whether a Wise Old Man name is a real metric is checked
+ * apart by `womMetricError` (the lists live server-side, see its comment).
  */
-export const AutoRuleSchema = v.object(
-  {
-    type: v.pipe(v.string(AUTO_RULE_MESSAGES.type), v.trim(), v.toUpperCase(), v.picklist(DINK_TYPES, AUTO_RULE_MESSAGES.type)),
-    names: v.pipe(
-      v.array(RuleNameSchema, AUTO_RULE_MESSAGES.names),
-      v.transform(dedupeNames),
-      v.minLength(1, AUTO_RULE_MESSAGES.names),
-      v.maxLength(AUTO_RULE_NAMES_MAX, AUTO_RULE_MESSAGES.names),
-    ),
-    min: v.optional(
-      v.nullable(v.pipe(v.number(AUTO_RULE_MESSAGES.min), v.integer(AUTO_RULE_MESSAGES.min), v.minValue(1, AUTO_RULE_MESSAGES.min), v.maxValue(AUTO_RULE_MIN_MAX, AUTO_RULE_MESSAGES.min))),
-      null,
-    ),
-  },
-  AUTO_RULE_MESSAGES.notObject,
+export const AutoRuleSchema = v.pipe(
+  v.object(
+    {
+      type: v.pipe(v.string(AUTO_RULE_MESSAGES.type), v.trim(), v.toUpperCase(), v.picklist(AUTO_RULE_TYPES, AUTO_RULE_MESSAGES.type)),
+      names: v.pipe(v.array(RuleNameSchema, AUTO_RULE_MESSAGES.names), v.transform(dedupeNames), v.maxLength(AUTO_RULE_NAMES_MAX, AUTO_RULE_MESSAGES.names)),
+      min: countOrNull(AUTO_RULE_MIN_MAX, AUTO_RULE_MESSAGES.min),
+      team_total: countOrNull(AUTO_RULE_TEAM_TOTAL_MAX, AUTO_RULE_MESSAGES.teamTotal),
+      distinct: v.optional(v.boolean(AUTO_RULE_MESSAGES.distinct), false),
+    },
+    AUTO_RULE_MESSAGES.notObject,
+  ),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const rule = dataset.value;
+    if (rule.team_total !== null && rule.min !== null) {
+      addIssue({ message: AUTO_RULE_MESSAGES.totalAndMin });
+      return NEVER;
+    }
+    if (isWomRuleType(rule.type) && rule.team_total === null) {
+      addIssue({ message: AUTO_RULE_MESSAGES.needsTotal });
+      return NEVER;
+    }
+    // EHB and EHP take no names (a name given is refused by womMetricError, naming it).
+    if (rule.names.length === 0 && rule.type !== 'EHB' && rule.type !== 'EHP') {
+      addIssue({ message: AUTO_RULE_MESSAGES.names });
+      return NEVER;
+    }
+    const names = rule.type === 'XP' || rule.type === 'KC' ? rule.names.map((n) => n.toLowerCase()) : rule.names;
+    return { type: rule.type, names, min: rule.min, team_total: rule.team_total, distinct: rule.distinct };
+  }),
 );
 export type AutoRule = v.InferOutput<typeof AutoRuleSchema>;
 
@@ -90,7 +147,65 @@ export type AutoRule = v.InferOutput<typeof AutoRuleSchema>;
 export const AutoRuleFieldSchema = v.nullable(AutoRuleSchema);
 
 /** The rule as every task shape carries it (already checked). */
-export const AutoRuleShapeSchema = v.nullable(v.object({ type: v.picklist(DINK_TYPES), names: v.array(v.string()), min: v.nullable(v.number()) }));
+export const AutoRuleShapeSchema = v.nullable(
+  v.object({
+    type: v.picklist(AUTO_RULE_TYPES),
+    names: v.array(v.string()),
+    min: v.nullable(v.number()),
+    team_total: v.optional(v.nullable(v.number()), null),
+    distinct: v.optional(v.boolean(), false),
+  }),
+);
+
+/**
+ * Wise Old Man's metric names by rule kind (from @wise-old-man/utils: SKILLS for XP, BOSSES and
+ * ACTIVITIES for KC). Passed in rather than imported here, because that package does not
+ * tree-shake (its enums and API client come along) and contract/ is in every client chunk.
+ */
+export interface WomMetricLists {
+  skills: readonly string[];
+  killables: readonly string[];
+}
+
+/**
+ * The 400 text for the first name of a checked rule that is not a Wise Old Man metric of its kind
+ * (XP: a skill; KC: a boss or activity; EHB/EHP: no name at all), else null; null for Dink types
+ * (docs/server.md §17 Rules). Names compare lower case.
+ */
+export function womMetricError(rule: Pick<AutoRule, 'type' | 'names'>, lists: WomMetricLists): string | null {
+  if (!isWomRuleType(rule.type)) return null;
+  const allowed = new Set<string>(rule.type === 'XP' ? lists.skills : rule.type === 'KC' ? lists.killables : []);
+  const bad = rule.names.find((n) => !allowed.has(n.toLowerCase()));
+  return bad === undefined ? null : AUTO_RULE_MESSAGES.unknownMetric(rule.type, bad);
+}
+
+/** What a team total counts in (docs/server.md §17 Rules), shown after `have` / `need`. */
+export type ProgressUnit = 'items' | 'kills' | 'xp' | 'hours' | 'posts';
+
+/**
+ * The unit of a rule's team total (docs/server.md §17 Rules): LOOT 'items', KILL_COUNT and KC
+ * 'kills', XP 'xp', EHB and EHP 'hours', every other Dink type 'posts'; with `distinct` (a Dink
+ * type), 'items' for LOOT and COLLECTION, else 'posts'. `distinct` means nothing to the Wise Old
+ * Man types (they sum gains), so their unit is their type's.
+ */
+export function progressUnit(rule: Pick<AutoRule, 'type' | 'distinct'>): ProgressUnit {
+  switch (rule.type) {
+    case 'XP':
+      return 'xp';
+    case 'KC':
+      return 'kills';
+    case 'EHB':
+    case 'EHP':
+      return 'hours';
+    case 'LOOT':
+    case 'COLLECTION':
+      return rule.distinct || rule.type === 'LOOT' ? 'items' : 'posts';
+    case 'KILL_COUNT':
+      return rule.distinct ? 'posts' : 'kills';
+    default:
+      return 'posts';
+  }
+}
 
 /** Names without repeats (ignoring case), first spelling kept. */
 function dedupeNames(names: string[]): string[] {
@@ -104,18 +219,31 @@ function dedupeNames(names: string[]): string[] {
 }
 
 /**
- * An auto rule from the CSV's optional cells `auto_type`, `auto_names` (separated by `|`) and
- * `auto_min` (docs/server.md §13): null when all three are blank, else the checked rule or the
- * row's error text.
+ * An auto rule from the CSV's optional cells `auto_type`, `auto_names` (separated by `|`),
+ * `auto_min`, `auto_total` and `auto_distinct` (docs/server.md §13 and §17 Rules): null when all
+ * are blank, else the checked rule or the row's error text. `auto_distinct` is `true` or `false`
+ * (any case; blank false). Metric names are checked apart (womMetricError).
  */
-export function autoRuleFromCells(type: string, names: string, min: string): { ok: true; rule: AutoRule | null } | { ok: false; message: string } {
-  if (type.trim() === '' && names.trim() === '' && min.trim() === '') return { ok: true, rule: null };
+export function autoRuleFromCells(
+  type: string,
+  names: string,
+  min: string,
+  total = '',
+  distinct = '',
+): { ok: true; rule: AutoRule | null } | { ok: false; message: string } {
   const minText = min.trim();
+  const totalText = total.trim();
+  const distinctText = distinct.trim().toLowerCase();
+  if (type.trim() === '' && names.trim() === '' && minText === '' && totalText === '' && distinctText === '') return { ok: true, rule: null };
   if (minText !== '' && !/^[0-9]+$/.test(minText)) return { ok: false, message: AUTO_RULE_MESSAGES.min };
+  if (totalText !== '' && !/^[0-9]+$/.test(totalText)) return { ok: false, message: AUTO_RULE_MESSAGES.teamTotal };
+  if (distinctText !== '' && distinctText !== 'true' && distinctText !== 'false') return { ok: false, message: AUTO_RULE_MESSAGES.distinct };
   const parsed = v.safeParse(AutoRuleSchema, {
     type,
     names: names.split('|').map((n) => n.trim()).filter((n) => n !== ''),
     min: minText === '' ? null : Number(minText),
+    team_total: totalText === '' ? null : Number(totalText),
+    distinct: distinctText === 'true',
   });
   return parsed.success ? { ok: true, rule: parsed.output } : { ok: false, message: parsed.issues[0].message };
 }
@@ -194,8 +322,8 @@ export const DINK_DEDUPE_MS = 10 * 60 * 1000;
 export const SUBMISSION_SOURCES = ['upload', 'dink'] as const;
 export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
 
-/** What a Dink post said, on a submission made from it (null for uploads). */
-export const EvidenceSchema = v.nullable(v.object({ type: v.picklist(DINK_TYPES), summary: v.string() }));
+/** What a Dink post (or a Wise Old Man check: its rule's type) said, on a submission made from it (null for uploads). */
+export const EvidenceSchema = v.nullable(v.object({ type: v.picklist(AUTO_RULE_TYPES), summary: v.string() }));
 export type Evidence = v.InferOutput<typeof EvidenceSchema>;
 
 /** Texts of the Dink routes and the log line of an automatic approval (docs/server.md §13). */

@@ -96,7 +96,7 @@ describe('Dink post reading and auto rules', () => {
   });
 
   it('rule schema: type case-insensitive, names deduplicated and checked, min whole ≥ 1 or null', () => {
-    expect(v.parse(AutoRuleSchema, { type: 'loot', names: ['A', 'a', ' B '] })).toEqual({ type: 'LOOT', names: ['A', 'B'], min: null });
+    expect(v.parse(AutoRuleSchema, { type: 'loot', names: ['A', 'a', ' B '] })).toEqual({ type: 'LOOT', names: ['A', 'B'], min: null, team_total: null, distinct: false });
     const fail = (x: unknown) => { const r = v.safeParse(AutoRuleSchema, x); return r.success ? null : r.issues[0].message; };
     expect(fail({ type: 'DEATH', names: ['x'] })).toBe(AUTO_RULE_MESSAGES.type);
     expect(fail({ type: 'LOOT', names: [] })).toBe(AUTO_RULE_MESSAGES.names);
@@ -109,8 +109,8 @@ describe('Dink post reading and auto rules', () => {
 
   it('CSV cells: blank is no rule; names split on |; a bad min or type is the row error', () => {
     expect(autoRuleFromCells('', ' ', '')).toEqual({ ok: true, rule: null });
-    expect(autoRuleFromCells('KILL_COUNT', 'Zulrah', '50')).toEqual({ ok: true, rule: { type: 'KILL_COUNT', names: ['Zulrah'], min: 50 } });
-    expect(autoRuleFromCells('loot', 'Tanzanite fang| Magic fang |', '')).toEqual({ ok: true, rule: { type: 'LOOT', names: ['Tanzanite fang', 'Magic fang'], min: null } });
+    expect(autoRuleFromCells('KILL_COUNT', 'Zulrah', '50')).toEqual({ ok: true, rule: { type: 'KILL_COUNT', names: ['Zulrah'], min: 50, team_total: null, distinct: false } });
+    expect(autoRuleFromCells('loot', 'Tanzanite fang| Magic fang |', '')).toEqual({ ok: true, rule: { type: 'LOOT', names: ['Tanzanite fang', 'Magic fang'], min: null, team_total: null, distinct: false } });
     expect(autoRuleFromCells('LOOT', 'x', 'ten')).toEqual({ ok: false, message: AUTO_RULE_MESSAGES.min });
     expect(autoRuleFromCells('FISH', 'x', '')).toEqual({ ok: false, message: AUTO_RULE_MESSAGES.type });
     expect(autoRuleFromCells('LOOT', '', '')).toEqual({ ok: false, message: AUTO_RULE_MESSAGES.names });

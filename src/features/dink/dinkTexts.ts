@@ -1,12 +1,12 @@
-import type { DinkOutcome, DinkType } from '../../../contract/dink';
+import { progressUnit, type AutoRuleType, type DinkOutcome } from '../../../contract/dink';
 
 /**
  * Texts of the Dink panel, the task forms' auto rule and the referee queue's evidence
  * (docs/client.md §7, §8, §10).
  */
 
-/** The notifier types of Dink as the panel and the task forms name them. */
-export const DINK_TYPE_LABELS: Record<DinkType, string> = {
+/** The rule types as the panel, the task forms and the referee queue name them: Dink's notifiers, then Wise Old Man's. */
+export const DINK_TYPE_LABELS: Record<AutoRuleType, string> = {
   LOOT: 'Loot',
   COLLECTION: 'Collection Log',
   KILL_COUNT: 'Kill Count',
@@ -17,10 +17,14 @@ export const DINK_TYPE_LABELS: Record<DinkType, string> = {
   COMBAT_ACHIEVEMENT: 'Combat Achievements',
   ACHIEVEMENT_DIARY: 'Achievement Diary',
   SLAYER: 'Slayer',
+  XP: 'Wise Old Man: XP',
+  KC: 'Wise Old Man: Kills or score',
+  EHB: 'Wise Old Man: EHB',
+  EHP: 'Wise Old Man: EHP',
 };
 
 /** What each rule type's names are (docs/server.md §13), shown under the names field. */
-export const DINK_NAMES_HINT: Record<DinkType, string> = {
+export const DINK_NAMES_HINT: Record<AutoRuleType, string> = {
   LOOT: 'Item names, one per line.',
   COLLECTION: 'Item names, one per line.',
   KILL_COUNT: 'Boss names, one per line.',
@@ -31,10 +35,14 @@ export const DINK_NAMES_HINT: Record<DinkType, string> = {
   COMBAT_ACHIEVEMENT: 'Combat task names, one per line.',
   ACHIEVEMENT_DIARY: 'Area and difficulty (for example Ardougne Hard), one per line.',
   SLAYER: 'Monster names, one per line.',
+  XP: 'Wise Old Man skill names (for example fishing), one per line.',
+  KC: 'Wise Old Man boss or activity names (for example zulrah, clue_scrolls_all), one per line.',
+  EHB: 'No names: efficient hours bossed.',
+  EHP: 'No names: efficient hours played.',
 };
 
 /** What `min` means for each rule type, or null when the type has no quantity. */
-export const DINK_MIN_LABEL: Record<DinkType, string | null> = {
+export const DINK_MIN_LABEL: Record<AutoRuleType, string | null> = {
   LOOT: 'Minimum quantity',
   COLLECTION: null,
   KILL_COUNT: 'Minimum kill count',
@@ -45,6 +53,10 @@ export const DINK_MIN_LABEL: Record<DinkType, string | null> = {
   COMBAT_ACHIEVEMENT: null,
   ACHIEVEMENT_DIARY: null,
   SLAYER: 'Minimum kill count',
+  XP: null,
+  KC: null,
+  EHB: null,
+  EHP: null,
 };
 
 /** Why a post did or did not count (docs/server.md §13 outcomes), beside the outcome's own word. */
@@ -74,9 +86,47 @@ export const DINK_OUTCOME_TONE: Record<DinkOutcome, 'success' | 'info' | 'warnin
 /** The game screen's proof box when the task has an auto rule (docs/client.md §9). */
 export const DINK_SENDS_PROOF = 'Dink will send this automatically';
 
-/** One line of a task's auto rule: 'Loot: Dragon warhammer, Dragon pickaxe (at least 1)'. */
-export function autoRuleText(rule: { type: DinkType; names: readonly string[]; min: number | null }): string {
-  const names = rule.names.length > 0 ? `: ${rule.names.join(', ')}` : '';
-  const min = rule.min !== null ? ` (at least ${rule.min})` : '';
-  return `${DINK_TYPE_LABELS[rule.type]}${names}${min}`;
+/** A Wise Old Man metric name as people read it: 'clue_scrolls_all' → 'Clue scrolls all'. */
+export function metricLabel(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** What a team total's unit is called after its number (docs/server.md §17 Rules). */
+const UNIT_WORDS = { items: 'items', kills: 'kills', xp: 'XP', hours: 'hours', posts: 'posts' } as const;
+
+/** Names joined for a sentence: 'A', 'A or B', 'A, B or C'. */
+const orList = (names: readonly string[]) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`);
+
+/**
+ * One line of a task's auto rule, as the task list, the board's square info and the team's task
+ * card show it (docs/client.md §8, §9):
+ * - a Dink rule without a total: 'Loot: Dragon warhammer, Dragon pickaxe (at least 1)';
+ * - a team total: 'Team total: 500,000 Fishing XP', 'Team total: 50 Zulrah kills',
+ *   'Team total: 500 items of Zulrah's scales', 'Team total: 20 hours EHB';
+ * - distinct: 'Team total: any 3 of Tanzanite fang, Magic fang or Serpentine visage (Collection Log)'.
+ */
+export function autoRuleText(rule: { type: AutoRuleType; names: readonly string[]; min: number | null; team_total?: number | null; distinct?: boolean }): string {
+  const total = rule.team_total ?? null;
+  if (total === null) {
+    const names = rule.names.length > 0 ? `: ${rule.names.join(', ')}` : '';
+    const min = rule.min !== null ? ` (at least ${rule.min})` : '';
+    return `${DINK_TYPE_LABELS[rule.type]}${names}${min}`;
+  }
+  const n = total.toLocaleString('en-US');
+  switch (rule.type) {
+    case 'XP':
+      return `Team total: ${n} ${orList(rule.names.map(metricLabel))} XP`;
+    case 'KC':
+      return `Team total: ${n} ${orList(rule.names.map(metricLabel))} kills`;
+    case 'EHB':
+    case 'EHP':
+      return `Team total: ${n} hours ${rule.type}`;
+    default:
+      break;
+  }
+  if (rule.distinct) return `Team total: any ${n} of ${orList(rule.names)} (${DINK_TYPE_LABELS[rule.type]})`;
+  const unit = UNIT_WORDS[progressUnit({ type: rule.type, distinct: false })];
+  if (rule.type === 'KILL_COUNT') return `Team total: ${n} ${orList(rule.names)} kills`;
+  return `Team total: ${n} ${unit} of ${orList(rule.names)} (${DINK_TYPE_LABELS[rule.type]})`;
 }
