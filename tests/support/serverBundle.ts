@@ -11,7 +11,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * node_modules) into `.cache/test-server/index.mjs`, and names it in CSL_SERVER_BUNDLE, so every
  * test server (tests/support/server.ts startServer) starts with plain `node` instead of compiling
  * the server through tsx again: about a second less CPU per start, and a run starts a few hundred.
- * Same source, same module graph; `npm start` keeps running it through tsx.
+ * Same source, same module graph; `npm start` keeps running it through tsx. Its source map is a
+ * file beside it (index.mjs.map), read only when TEST_SERVER_SOURCE_MAPS=1 (see startServer):
+ * Node's --enable-source-maps made every start about a fifth dearer in CPU (parsing the inline
+ * map and looking for one in every package file it loads).
  * First it checks PostgreSQL and Redis (checkServices): under CI=true a missing one fails the run.
  */
 export default async function setup(): Promise<void> {
@@ -25,7 +28,7 @@ export default async function setup(): Promise<void> {
     format: 'esm',
     target: 'node20',
     packages: 'external',
-    sourcemap: 'inline',
+    sourcemap: 'linked',
     logLevel: 'warning',
   });
   process.env.CSL_SERVER_BUNDLE = outfile;
