@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
 import { requireUser } from '../http/context';
-import { describe, ids, input, named, valid } from '../http/route';
+import { ids, named, route, valid } from '../http/route';
 import { clanScope } from '../http/clanScope';
 import { ApiError, badRequest, conflict, notFound } from '../errors';
 import { requireAccess, requireManager, type ClanAccess, type ClanAccessLevel } from './access';
@@ -106,8 +106,7 @@ export function clanRoutes(): Hono<AppEnv> {
 
   app.get(
     '/clan/:clanId/members',
-    describe({ tag: 'clans', access: 'member', summary: "The clan's members by role.", answer: named('ClanMembersAnswer', ClanMembersAnswerSchema) }),
-    input('param', CLAN_ID),
+    ...route({ tag: 'clans', access: 'member', summary: "The clan's members by role.", answer: named('ClanMembersAnswer', ClanMembersAnswerSchema), param: CLAN_ID }),
     async (c) => {
       const { clanId, clan, db } = await clanScope(c, 'member');
       return c.json({ clan_id: clan.id, clan_name: clan.name, members: await listClanMembers(db, clanId) });
@@ -116,8 +115,7 @@ export function clanRoutes(): Hono<AppEnv> {
 
   app.get(
     '/clan/:clanId/available_members',
-    describe({ tag: 'clans', access: 'manager', summary: 'Users outside the clan who can be added.', answer: named('AvailableMembersAnswer', AvailableMembersAnswerSchema) }),
-    input('param', CLAN_ID),
+    ...route({ tag: 'clans', access: 'manager', summary: 'Users outside the clan who can be added.', answer: named('AvailableMembersAnswer', AvailableMembersAnswerSchema), param: CLAN_ID }),
     async (c) => {
       const { clanId, db } = await clanScope(c, 'manager');
       return c.json({ available_users: await listAvailableUsers(db, clanId) });
@@ -126,9 +124,7 @@ export function clanRoutes(): Hono<AppEnv> {
 
   app.post(
     '/clan/:clanId/members',
-    describe({ tag: 'clans', access: 'manager', summary: 'Adds a user to the clan with a role.', answer: MemberChange }),
-    input('param', CLAN_ID),
-    input('json', named('AddClanMemberBody', AddClanMemberBodySchema)),
+    ...route({ tag: 'clans', access: 'manager', summary: 'Adds a user to the clan with a role.', answer: MemberChange, param: CLAN_ID, json: named('AddClanMemberBody', AddClanMemberBodySchema) }),
     async (c) => {
       const { user, clanId, db } = await clanScope(c, 'manager');
       const body = valid(c, 'json');
@@ -146,9 +142,7 @@ export function clanRoutes(): Hono<AppEnv> {
 
   app.put(
     '/clan/:clanId/members/:memberId/role',
-    describe({ tag: 'clans', access: 'manager', summary: 'Moves a member one step on the role ladder (Admin → Owner transfers ownership).', answer: MemberChange }),
-    input('param', CLAN_MEMBER_IDS),
-    input('json', named('ChangeRoleBody', ChangeRoleBodySchema)),
+    ...route({ tag: 'clans', access: 'manager', summary: 'Moves a member one step on the role ladder (Admin → Owner transfers ownership).', answer: MemberChange, param: CLAN_MEMBER_IDS, json: named('ChangeRoleBody', ChangeRoleBodySchema) }),
     async (c) => {
       const { user, clanId, memberId, db, deps } = await clanScope(c, 'manager');
       const body = valid(c, 'json');
@@ -169,8 +163,7 @@ export function clanRoutes(): Hono<AppEnv> {
 
   app.delete(
     '/clan/:clanId/members/:memberId',
-    describe({ tag: 'clans', access: 'member', summary: 'Leaves the clan (own id) or kicks a member (managers).', answer: Ok }),
-    input('param', CLAN_MEMBER_IDS),
+    ...route({ tag: 'clans', access: 'member', summary: 'Leaves the clan (own id) or kicks a member (managers).', answer: Ok, param: CLAN_MEMBER_IDS }),
     async (c) => {
       const { user, clanId, memberId, db, deps } = await clanScope(c, 'member');
       const departure = await db.transaction().execute(async (trx) => {
@@ -195,9 +188,7 @@ export function clanRoutes(): Hono<AppEnv> {
 
   app.put(
     '/clan/:clanId/name',
-    describe({ tag: 'clans', access: 'owner', summary: 'Renames the clan.', answer: named('RenameClanAnswer', RenameClanAnswerSchema) }),
-    input('param', CLAN_ID),
-    input('json', named('RenameClanBody', RenameClanBodySchema)),
+    ...route({ tag: 'clans', access: 'owner', summary: 'Renames the clan.', answer: named('RenameClanAnswer', RenameClanAnswerSchema), param: CLAN_ID, json: named('RenameClanBody', RenameClanBodySchema) }),
     async (c) => {
       const { user, clanId, db } = await clanScope(c, 'owner');
       const { new_name } = valid(c, 'json');
@@ -212,8 +203,7 @@ export function clanRoutes(): Hono<AppEnv> {
 
   app.delete(
     '/clan/:clanId',
-    describe({ tag: 'clans', access: 'owner', summary: 'Disbands the clan with everything of it.', answer: Ok }),
-    input('param', CLAN_ID),
+    ...route({ tag: 'clans', access: 'owner', summary: 'Disbands the clan with everything of it.', answer: Ok, param: CLAN_ID }),
     async (c) => {
       const user = requireUser(c);
       const { clanId } = valid(c, 'param');

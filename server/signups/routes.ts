@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
-import { describe, ids, input, named, valid } from '../http/route';
+import { ids, named, route, valid } from '../http/route';
 import { EVENT_ID_LABELS, eventScope } from '../http/gameScope';
 import { routeBodyLimit } from '../http/bodyLimit';
 import { uploadGate } from '../http/uploads';
@@ -83,8 +83,7 @@ export function signupRoutes(): Hono<AppEnv> {
 
   app.get(
     '/clan/:clanId/events/:eventId/signups',
-    describe({ tag: 'signups', access: 'member', summary: "The event's sign-ups, oldest first.", answer: named('SignupList', SignupListSchema) }),
-    input('param', EVENT_IDS),
+    ...route({ tag: 'signups', access: 'member', summary: "The event's sign-ups, oldest first.", answer: named('SignupList', SignupListSchema), param: EVENT_IDS }),
     async (c) => {
       const { eventId } = await eventScope(c, false, NOT_MEMBER);
       return c.json({ signups: await listSignups(c.get('deps').db, eventId) });
@@ -93,9 +92,7 @@ export function signupRoutes(): Hono<AppEnv> {
 
   app.post(
     '/clan/:clanId/events/:eventId/signups',
-    describe({ tag: 'signups', access: 'member', status: 201, summary: 'Signs up with one of your own IGNs while sign-ups are open (Member or above).', answer: SignupAnswer }),
-    input('param', EVENT_IDS),
-    input('json', named('SignupBody', SignupBodySchema)),
+    ...route({ tag: 'signups', access: 'member', status: 201, summary: 'Signs up with one of your own IGNs while sign-ups are open (Member or above).', answer: SignupAnswer, param: EVENT_IDS, json: named('SignupBody', SignupBodySchema) }),
     async (c) => {
       const { user, clanId, eventId, role } = await eventScope(c, false, NOT_MEMBER);
       if (role === 'Guest') throw forbidden('Permission denied. Only clan members can sign up.');
@@ -125,8 +122,7 @@ export function signupRoutes(): Hono<AppEnv> {
 
   app.delete(
     '/clan/:clanId/events/:eventId/signups/:signupId',
-    describe({ tag: 'signups', access: 'member', summary: 'Withdraws a sign-up (its owner while open, or a manager); a placed sign-up leaves its team.', answer: named('Ok', OkSchema) }),
-    input('param', SIGNUP_IDS),
+    ...route({ tag: 'signups', access: 'member', summary: 'Withdraws a sign-up (its owner while open, or a manager); a placed sign-up leaves its team.', answer: named('Ok', OkSchema), param: SIGNUP_IDS }),
     async (c) => {
       const { user, eventId, signupId, event, role } = await eventScope(c, false, NOT_MEMBER);
       const deps = c.get('deps');
@@ -147,9 +143,7 @@ export function signupRoutes(): Hono<AppEnv> {
 
   app.put(
     '/clan/:clanId/events/:eventId/signups/:signupId',
-    describe({ tag: 'signups', access: 'manager', summary: "Sets a sign-up's score (0..1,000,000, or null).", answer: SignupAnswer }),
-    input('param', SIGNUP_IDS),
-    input('json', named('ScoreBody', ScoreBodySchema)),
+    ...route({ tag: 'signups', access: 'manager', summary: "Sets a sign-up's score (0..1,000,000, or null).", answer: SignupAnswer, param: SIGNUP_IDS, json: named('ScoreBody', ScoreBodySchema) }),
     async (c) => {
       const { eventId, signupId } = await eventScope(c, true);
       const { db } = c.get('deps');
@@ -163,12 +157,12 @@ export function signupRoutes(): Hono<AppEnv> {
 
   app.post(
     '/clan/:clanId/events/:eventId/signups/scores',
-    describe({
+    ...route({
       tag: 'signups', access: 'manager', answer: named('ScoreImportAnswer', ScoreImportAnswerSchema),
       summary: 'Sets scores from a CSV file (ign,score); 413 over 1 MiB; 503 with Retry-After after 10 s waiting for an upload slot.',
       multipart: { fields: { file: { type: 'string', contentMediaType: 'text/csv', description: 'CSV with a header naming ign and score.' } }, required: ['file'] },
+      param: EVENT_IDS,
     }),
-    input('param', EVENT_IDS),
     async (c, next) => {
       await eventScope(c, true);
       await next();
@@ -185,9 +179,7 @@ export function signupRoutes(): Hono<AppEnv> {
 
   app.post(
     '/clan/:clanId/events/:eventId/signups/scores/wom',
-    describe({ tag: 'signups', access: 'manager', status: 202, summary: 'Fetches scores from Wise Old Man in the background, within its rate limit.', answer: WomProgress }),
-    input('param', EVENT_IDS),
-    input('json', named('WomBody', WomBodySchema)),
+    ...route({ tag: 'signups', access: 'manager', status: 202, summary: 'Fetches scores from Wise Old Man in the background, within its rate limit.', answer: WomProgress, param: EVENT_IDS, json: named('WomBody', WomBodySchema) }),
     async (c) => {
       const { clanId, eventId } = await eventScope(c, true);
       const { metric } = valid(c, 'json');
@@ -200,8 +192,7 @@ export function signupRoutes(): Hono<AppEnv> {
 
   app.get(
     '/clan/:clanId/events/:eventId/signups/scores/wom',
-    describe({ tag: 'signups', access: 'manager', summary: 'The progress of the last Wise Old Man fetch.', answer: WomProgress }),
-    input('param', EVENT_IDS),
+    ...route({ tag: 'signups', access: 'manager', summary: 'The progress of the last Wise Old Man fetch.', answer: WomProgress, param: EVENT_IDS }),
     async (c) => {
       const { eventId } = await eventScope(c, true);
       return c.json(await womProgress(c.get('deps').db, eventId));
@@ -210,9 +201,7 @@ export function signupRoutes(): Hono<AppEnv> {
 
   app.post(
     '/clan/:clanId/events/:eventId/teams/balance',
-    describe({ tag: 'signups', access: 'manager', summary: 'Proposes balanced teams of the free agents, changing nothing.', answer: named('BalanceAnswer', BalanceAnswerSchema) }),
-    input('param', EVENT_IDS),
-    input('json', named('BalanceBody', BalanceBodySchema)),
+    ...route({ tag: 'signups', access: 'manager', summary: 'Proposes balanced teams of the free agents, changing nothing.', answer: named('BalanceAnswer', BalanceAnswerSchema), param: EVENT_IDS, json: named('BalanceBody', BalanceBodySchema) }),
     async (c) => {
       const { clanId, eventId } = await eventScope(c, true);
       const { team_count } = valid(c, 'json');
@@ -222,9 +211,7 @@ export function signupRoutes(): Hono<AppEnv> {
 
   app.post(
     '/clan/:clanId/events/:eventId/teams/balance/apply',
-    describe({ tag: 'signups', access: 'manager', summary: 'Applies a proposal: creates the missing teams and places the sign-ups (409 when stale or in play).', answer: named('ApplyAnswer', ApplyAnswerSchema) }),
-    input('param', EVENT_IDS),
-    input('json', named('ApplyBody', ApplyBodySchema)),
+    ...route({ tag: 'signups', access: 'manager', summary: 'Applies a proposal: creates the missing teams and places the sign-ups (409 when stale or in play).', answer: named('ApplyAnswer', ApplyAnswerSchema), param: EVENT_IDS, json: named('ApplyBody', ApplyBodySchema) }),
     async (c) => {
       const { clanId, eventId } = await eventScope(c, true);
       const { proposal } = valid(c, 'json');

@@ -3,7 +3,7 @@ import { imageKeysOf } from '../submissions/repository';
 import { deleteImages } from '../submissions/service';
 import type { AppEnv } from '../http/context';
 import type { Db } from '../db/schema';
-import { describe, ids, input, named, valid } from '../http/route';
+import { ids, named, route, valid } from '../http/route';
 import { clanScope } from '../http/clanScope';
 import { badRequest, conflict, notFound } from '../errors';
 import { lockEvent } from '../db/locks';
@@ -102,8 +102,7 @@ export function teamRoutes(): Hono<AppEnv> {
 
   app.get(
     '/clan/:clanId/events/:eventId/teams',
-    describe({ tag: 'teams', access: 'member', summary: "The event's teams, oldest first.", answer: named('TeamListAnswer', TeamListAnswerSchema) }),
-    input('param', EVENT_IDS),
+    ...route({ tag: 'teams', access: 'member', summary: "The event's teams, oldest first.", answer: named('TeamListAnswer', TeamListAnswerSchema), param: EVENT_IDS }),
     async (c) => {
       const { eventId } = await eventScope(c, false);
       return c.json({ teams: await listTeams(c.get('deps').db, eventId) });
@@ -112,9 +111,7 @@ export function teamRoutes(): Hono<AppEnv> {
 
   app.post(
     '/clan/:clanId/events/:eventId/teams',
-    describe({ tag: 'teams', access: 'manager', summary: 'Creates a team.', answer: TeamAnswer }),
-    input('param', EVENT_IDS),
-    input('json', TeamBody),
+    ...route({ tag: 'teams', access: 'manager', summary: 'Creates a team.', answer: TeamAnswer, param: EVENT_IDS, json: TeamBody }),
     async (c) => {
       const { eventId } = await eventScope(c, true);
       const body = valid(c, 'json');
@@ -135,9 +132,7 @@ export function teamRoutes(): Hono<AppEnv> {
 
   app.put(
     '/clan/:clanId/events/:eventId/teams/:teamId',
-    describe({ tag: 'teams', access: 'manager', summary: 'Renames or recolours a team.', answer: TeamAnswer }),
-    input('param', TEAM_IDS),
-    input('json', TeamBody),
+    ...route({ tag: 'teams', access: 'manager', summary: 'Renames or recolours a team.', answer: TeamAnswer, param: TEAM_IDS, json: TeamBody }),
     async (c) => {
       const { eventId, team } = await teamScope(c, true);
       const body = valid(c, 'json');
@@ -155,8 +150,7 @@ export function teamRoutes(): Hono<AppEnv> {
 
   app.delete(
     '/clan/:clanId/events/:eventId/teams/:teamId',
-    describe({ tag: 'teams', access: 'manager', summary: 'Deletes a team with its members.', answer: named('TeamDeletedAnswer', TeamDeletedAnswerSchema) }),
-    input('param', TEAM_IDS),
+    ...route({ tag: 'teams', access: 'manager', summary: 'Deletes a team with its members.', answer: named('TeamDeletedAnswer', TeamDeletedAnswerSchema), param: TEAM_IDS }),
     async (c) => {
       const { eventId, team } = await teamScope(c, true);
       const deps = c.get('deps');
@@ -175,8 +169,7 @@ export function teamRoutes(): Hono<AppEnv> {
 
   app.get(
     '/clan/:clanId/events/:eventId/teams/:teamId/members',
-    describe({ tag: 'teams', access: 'member', summary: "The team's members and the clan members who may join it.", answer: named('TeamMembersAnswer', TeamMembersAnswerSchema) }),
-    input('param', TEAM_IDS),
+    ...route({ tag: 'teams', access: 'member', summary: "The team's members and the clan members who may join it.", answer: named('TeamMembersAnswer', TeamMembersAnswerSchema), param: TEAM_IDS }),
     async (c) => {
       const { clanId, eventId, team } = await teamScope(c, false);
       const { db } = c.get('deps');
@@ -187,9 +180,7 @@ export function teamRoutes(): Hono<AppEnv> {
 
   app.post(
     '/clan/:clanId/events/:eventId/teams/:teamId/members',
-    describe({ tag: 'teams', access: 'manager', summary: 'Adds an IGN to the team as Member or Leader.', answer: TeamMemberAnswer }),
-    input('param', TEAM_IDS),
-    input('json', named('AddTeamMemberBody', AddTeamMemberBodySchema)),
+    ...route({ tag: 'teams', access: 'manager', summary: 'Adds an IGN to the team as Member or Leader.', answer: TeamMemberAnswer, param: TEAM_IDS, json: named('AddTeamMemberBody', AddTeamMemberBodySchema) }),
     async (c) => {
       const { clanId, eventId, team } = await teamScope(c, true);
       const body = valid(c, 'json');
@@ -210,9 +201,7 @@ export function teamRoutes(): Hono<AppEnv> {
 
   app.put(
     '/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId',
-    describe({ tag: 'teams', access: 'manager', summary: "Changes a team member's role.", answer: TeamMemberAnswer }),
-    input('param', TEAM_MEMBER_IDS),
-    input('json', named('UpdateTeamMemberBody', UpdateTeamMemberBodySchema)),
+    ...route({ tag: 'teams', access: 'manager', summary: "Changes a team member's role.", answer: TeamMemberAnswer, param: TEAM_MEMBER_IDS, json: named('UpdateTeamMemberBody', UpdateTeamMemberBodySchema) }),
     async (c) => {
       const { eventId, team, memberId } = await teamScope(c, true);
       const deps = c.get('deps');
@@ -227,8 +216,7 @@ export function teamRoutes(): Hono<AppEnv> {
 
   app.delete(
     '/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId',
-    describe({ tag: 'teams', access: 'manager', summary: 'Removes a member from the team.', answer: named('TeamMemberRemovedAnswer', TeamMemberRemovedAnswerSchema) }),
-    input('param', TEAM_MEMBER_IDS),
+    ...route({ tag: 'teams', access: 'manager', summary: 'Removes a member from the team.', answer: named('TeamMemberRemovedAnswer', TeamMemberRemovedAnswerSchema), param: TEAM_MEMBER_IDS }),
     async (c) => {
       const { eventId, team, memberId } = await teamScope(c, true);
       const deps = c.get('deps');

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
 import { requireUser } from '../http/context';
-import { describe, ids, input, named, valid } from '../http/route';
+import { ids, named, route, valid } from '../http/route';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors';
 import { nowIso } from '../time';
 import { listIgns, loadProfile } from './repository';
@@ -33,7 +33,7 @@ export function userRoutes(): Hono<AppEnv> {
 
   app.get(
     '/user/me',
-    describe({ tag: 'users', access: 'signed-in', summary: 'The signed-in user with IGNs and clan memberships.', answer: named('User', UserSchema) }),
+    ...route({ tag: 'users', access: 'signed-in', summary: 'The signed-in user with IGNs and clan memberships.', answer: named('User', UserSchema) }),
     async (c) => {
       const user = requireUser(c);
       const profile = await loadProfile(c.get('deps').db, user.id);
@@ -44,8 +44,7 @@ export function userRoutes(): Hono<AppEnv> {
 
   app.post(
     '/user/setup',
-    describe({ tag: 'users', access: 'signed-in', summary: 'Onboarding: links IGNs and creates, joins or skips a clan.', answer: named('SetupAnswer', SetupAnswerSchema) }),
-    input('json', named('SetupBody', SetupBodySchema)),
+    ...route({ tag: 'users', access: 'signed-in', summary: 'Onboarding: links IGNs and creates, joins or skips a clan.', answer: named('SetupAnswer', SetupAnswerSchema), json: named('SetupBody', SetupBodySchema) }),
     async (c) => {
       const user = requireUser(c);
       const body = valid(c, 'json');
@@ -71,8 +70,7 @@ export function userRoutes(): Hono<AppEnv> {
 
   app.post(
     '/user/igns',
-    describe({ tag: 'users', access: 'signed-in', summary: 'Links an IGN.', answer: IgnAnswer }),
-    input('json', IgnBody),
+    ...route({ tag: 'users', access: 'signed-in', summary: 'Links an IGN.', answer: IgnAnswer, json: IgnBody }),
     async (c) => {
       const user = requireUser(c);
       const { ign } = valid(c, 'json');
@@ -86,9 +84,7 @@ export function userRoutes(): Hono<AppEnv> {
 
   app.put(
     '/user/igns/:ignId',
-    describe({ tag: 'users', access: 'signed-in', summary: 'Renames a linked IGN.', answer: IgnAnswer }),
-    input('param', IGN_ID),
-    input('json', IgnBody),
+    ...route({ tag: 'users', access: 'signed-in', summary: 'Renames a linked IGN.', answer: IgnAnswer, param: IGN_ID, json: IgnBody }),
     async (c) => {
       const user = requireUser(c);
       const { ignId } = valid(c, 'param');
@@ -106,8 +102,7 @@ export function userRoutes(): Hono<AppEnv> {
 
   app.delete(
     '/user/igns/:ignId',
-    describe({ tag: 'users', access: 'signed-in', summary: 'Unlinks an IGN (409 while it is on a team of an unfinished game).', answer: named('Ok', OkSchema) }),
-    input('param', IGN_ID),
+    ...route({ tag: 'users', access: 'signed-in', summary: 'Unlinks an IGN (409 while it is on a team of an unfinished game).', answer: named('Ok', OkSchema), param: IGN_ID }),
     async (c) => {
       const user = requireUser(c);
       const { ignId } = valid(c, 'param');
@@ -128,7 +123,7 @@ export function userRoutes(): Hono<AppEnv> {
 
   app.get(
     '/clans',
-    describe({ tag: 'clans', access: 'signed-in', summary: 'Every clan (id and name), for joining one.', answer: named('ClanList', ClanListSchema) }),
+    ...route({ tag: 'clans', access: 'signed-in', summary: 'Every clan (id and name), for joining one.', answer: named('ClanList', ClanListSchema) }),
     async (c) => {
       requireUser(c);
       const clans = await c.get('deps').db.selectFrom('clans').select(['id', 'name']).orderBy('name').execute();
@@ -138,8 +133,7 @@ export function userRoutes(): Hono<AppEnv> {
 
   app.post(
     '/clans',
-    describe({ tag: 'clans', access: 'signed-in', summary: 'Creates a clan owned by the caller.', answer: named('CreateClanAnswer', CreateClanAnswerSchema) }),
-    input('json', named('CreateClanBody', CreateClanBodySchema)),
+    ...route({ tag: 'clans', access: 'signed-in', summary: 'Creates a clan owned by the caller.', answer: named('CreateClanAnswer', CreateClanAnswerSchema), json: named('CreateClanBody', CreateClanBodySchema) }),
     async (c) => {
       const user = requireUser(c);
       const { clan_name } = valid(c, 'json');
