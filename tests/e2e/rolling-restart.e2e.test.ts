@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../support/browser';
 import { NGINX, siteFor, startNginx } from '../support/nginx';
-import { createTestDatabase, freePort, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { createTestDatabase, freePort, SLOW_START_MS, startServer, type TestDatabase, type TestServer } from '../support/server';
 import { runWholeEvent, type RollPhase } from '../support/wholeEvent';
 
 /**
@@ -32,8 +32,6 @@ import { runWholeEvent, type RollPhase } from '../support/wholeEvent';
 const PROCESSES = 3;
 /** The longest a page may go without live updates after a process leaves. */
 const BACK_LIVE_MS = 5000;
-/** How long a process may take to start (tsx compiles the server first; slow on busy cores). */
-const START_MS = 120_000;
 /** The first restart begins before this roll (after the journey's revert, on the third). */
 const FIRST_RESTART_AT = 4;
 /** Rolls that may go on while a process shuts down, and while it starts again, before the Leaders wait for it. */
@@ -149,11 +147,11 @@ run('a rolling restart behind nginx (three processes, PostgreSQL, Redis)', () =>
     db = await createTestDatabase('postgres');
     const env = { ...db.env, REDIS_URL: process.env.TEST_REDIS_URL!, TRUST_PROXY: '1', GAME_CACHE_CHECK_MS: '', BOARD_SEED: '20250501' };
     const ports = await Promise.all(Array.from({ length: PROCESSES }, () => freePort()));
-    servers.push(await startServer(env, ports[0], START_MS));
+    servers.push(await startServer(env, ports[0], SLOW_START_MS));
     // The other two one after another (three at once can take longer than a start may on two busy
     // cores), while the journey begins: nginx skips a port that refuses connections.
     others = (async () => {
-      for (let i = 1; i < PROCESSES; i += 1) servers.push(await startServer(env, ports[i], START_MS));
+      for (let i = 1; i < PROCESSES; i += 1) servers.push(await startServer(env, ports[i], SLOW_START_MS));
     })();
     others.catch(() => undefined);
     const nginxPort = await freePort();
@@ -184,7 +182,7 @@ run('a rolling restart behind nginx (three processes, PostgreSQL, Redis)', () =>
       });
       // Started again on its port at once (as systemd would); nginx takes it back once it answers.
       t.started = t.exited.then(async () => {
-        servers[i] = await startServer(env, ports[i], START_MS);
+        servers[i] = await startServer(env, ports[i], SLOW_START_MS);
         await expect.poll(async () => (await fetch(`${servers[i].url}/readyz`)).status, { timeout: 30_000 }).toBe(200);
         t.startedDone = true;
         trace(`process ${i + 1} started again and ready`);

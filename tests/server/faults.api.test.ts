@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startServer, type TestServer } from '../support/server';
+import { freePort, SLOW_START_MS, startServer, type TestServer } from '../support/server';
 import { ApiClient } from '../support/api';
 import { castOf, connect, newGame, stored, type Cast, type Client, type TestGame, type Watcher } from '../support/liveSocket';
 import { DiscordWebhookStandIn } from '../support/discordWebhookStandIn';
@@ -59,8 +59,6 @@ const PROBE_ANSWER_MS = 5000;
 const ROLL_GAP_MS = 300;
 /** A roll not answered within this long counts as unanswered. */
 const ROLL_ANSWER_MS = 20_000;
-/** How long a server process may take to start on a busy machine. */
-const START_MS = 120_000;
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -387,8 +385,8 @@ describe.runIf(faultToolsAvailable())('faults survived: Redis stopped, PostgreSQ
       DISCORD_USER_URL: `${oauth.url}/api/users/@me`,
     };
     // One at a time: both would migrate the new database at once.
-    a = await startServer(env, undefined, START_MS);
-    b = await startServer({ ...env, ...signInEnv }, portB, START_MS);
+    a = await startServer(env, undefined, SLOW_START_MS);
+    b = await startServer({ ...env, ...signInEnv }, portB, SLOW_START_MS);
   }, 240_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { backends, createTestDatabase, startServer, type Backend, type TestDatabase, type TestServer } from '../support/server';
+import { backends, createTestDatabase, SLOW_START_MS, startServer, type Backend, type TestDatabase, type TestServer } from '../support/server';
 import { castOf, connect, newGame, stored, turns, type Watcher } from '../support/liveSocket';
 import { SERVER_RESTARTING_MESSAGE } from '../../contract/socket';
 import { DiscordWebhookStandIn } from '../support/discordWebhookStandIn';
@@ -25,8 +25,6 @@ import { openDirectDb } from '../support/fixtures';
 const redisUrl = process.env.TEST_REDIS_URL || '';
 /** Each test starts its own processes (a start takes seconds on a busy machine). */
 const SLOW = { timeout: 300_000 };
-/** How long a process may take to start (tsx compiles the server first; slow on busy cores). */
-const START_MS = 120_000;
 
 /** Resolves with the exit code once the process has exited. */
 function exitOf(server: TestServer): Promise<number | null> {
@@ -74,7 +72,7 @@ describe.each(backends())('health, readiness and shutdown (%s)', (backend: Backe
   async function fresh(extra: Record<string, string> = {}): Promise<{ db: TestDatabase; server: TestServer }> {
     const db = await createTestDatabase(backend);
     cleanup.push(() => db.drop());
-    const server = await startServer({ ...env(db), ...extra }, undefined, START_MS);
+    const server = await startServer({ ...env(db), ...extra }, undefined, SLOW_START_MS);
     cleanup.push(() => server.stop());
     return { db, server };
   }
@@ -199,7 +197,7 @@ describe.each(backends())('health, readiness and shutdown (%s)', (backend: Backe
     expect(leaderSeen).toEqual([...acknowledged, ...end]);
     expect(spectatorSeen).toEqual([...acknowledged, ...end]);
     // A new process on the same database (same port, so the cast's clients still reach it).
-    const again = await startServer(env(db), server.port, START_MS);
+    const again = await startServer(env(db), server.port, SLOW_START_MS);
     cleanup.push(() => again.stop());
     const after = await stored(cast, game);
     expect(after.version).toBe(before.version + ROLLS);

@@ -188,6 +188,13 @@ export function untilListening(proc: ChildProcess, output: () => string, startMs
 }
 
 /**
+ * How long a test that starts several server processes (or restarts them) gives each to start, in
+ * ms: on a busy machine, and through tsx when no bundle is named, a start can take far over
+ * startServer's default 30 s. For startServer's `startMs`.
+ */
+export const SLOW_START_MS = 120_000;
+
+/**
  * Starts `server/index.ts` (the run's bundle of it, tests/support/serverBundle.ts) in its own process on a free port with `env` (database env from
  * createTestDatabase, Discord overrides, NODE_ENV …); GAME_CACHE_CHECK_MS is 0 unless `env` says
  * otherwise, so every read of a cached game asks the database for its version and a test's direct
