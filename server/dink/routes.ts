@@ -26,6 +26,8 @@ const EVENT_IDS = ids(EVENT_ID_LABELS);
 const ACCOUNT_IDS = ids({ ...EVENT_ID_LABELS, ignId: 'IGN id' });
 
 const DinkLinkAnswer = named('DinkLinkAnswer', DinkLinkAnswerSchema);
+/** Dink's Dynamic Config URL object: Dink's own key names with string, boolean or number values. */
+const DinkConfigAnswer = named('DinkConfig', v.record(v.string(), v.union([v.string(), v.boolean(), v.number()])));
 
 /**
  * The site's origin as the manager's browser sees it, for the link's URL: the request's Origin
@@ -207,7 +209,7 @@ export function dinkRoutes(): Hono<AppEnv> {
   app.get(
     '/dink/:token/config',
     describe({
-      tag: 'dink', access: 'public', answer: named('DinkConfig', v.record(v.string(), v.union([v.string(), v.boolean(), v.number()]))),
+      tag: 'dink', access: 'public', answer: DinkConfigAnswer,
       summary: "One-link set-up for Dink's Advanced → Dynamic Config URL: discordWebhook, and each notifier a rule on the event's board uses, on with screenshots (lootItemAllowlist, killCountInterval 1); no other key.",
     }),
     input('param', TokenParamSchema, { status: 404, about: { token: "The link's token (43 base64url characters); any other is a 404." } }),

@@ -60,11 +60,13 @@ describe.each(backends())('Dink one-link set-up (%s)', (backend) => {
     expect((await cast.owner.put(`/api/clan/${cast.clanId}/tasks/${offBoard.id}`, { description: offBoard.description, difficulty: offBoard.difficulty, auto_rule: { type: 'PET', names: ['Pet snakeling'], min: null } })).status).toBe(200);
 
     const withRules = await configOf(webhook);
+    // The allowlist names each LOOT name once, one a line (Dink reads it as a set).
+    expect(String(withRules.body.lootItemAllowlist).split('\n').sort()).toEqual(["Tanzanite fang", "Zulrah's scales"]);
     expect(withRules.body).toEqual({
       discordWebhook: webhook,
       lootEnabled: true,
       lootSendImage: true,
-      lootItemAllowlist: "Zulrah's scales\nTanzanite fang",
+      lootItemAllowlist: withRules.body.lootItemAllowlist,
       killCountEnabled: true,
       killCountSendImage: true,
       killCountInterval: 1,
