@@ -86,7 +86,7 @@ interface TasksTable {
   clan_id: number;
   description: string;
   difficulty: string;
-  /** JSON text of the Dink auto rule {type, names, min}, or null (docs/server.md §13; migration 010_dink). */
+  /** JSON text of the auto rule {type, names, min, team_total, distinct} (the last two since team totals, read with defaults when absent), or null (docs/server.md §13, §17; migration 010_dink). */
   auto_rule: Generated<string | null>;
   created_at: string;
 }

@@ -31,7 +31,8 @@ function toTask(r: { id: number; description: string; difficulty: string; clan_i
 }
 
 /** A rule as stored: JSON text, or null. */
-const storedRule = (rule: AutoRule | null | undefined): string | null => (rule ? JSON.stringify({ type: rule.type, names: rule.names, min: rule.min }) : null);
+const storedRule = (rule: AutoRule | null | undefined): string | null =>
+  rule ? JSON.stringify({ type: rule.type, names: rule.names, min: rule.min, team_total: rule.team_total, distinct: rule.distinct }) : null;
 
 /** Position of a stored difficulty in tier order; anything unknown sorts last. */
 function rank(difficulty: string): number {

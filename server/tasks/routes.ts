@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
 import { routeBodyLimit } from '../http/bodyLimit';
 import { uploadGate } from '../http/uploads';
 import type { AppEnv } from '../http/context';
@@ -9,6 +10,7 @@ import { conflict, forbidden } from '../errors';
 import { uniqueOrConflict } from '../db/uniqueKey';
 import { countClanTasks, deleteClanTasks, deleteTask, findTask, insertTask, listClanTasks, listTaskPage, lockClanPool, sameTask, updateTask } from './repository';
 import { importTaskCsv, readCsvUpload } from './service';
+import { ruleMetricError } from './womMetrics';
 import {
   CSV_MAX_BYTES,
   CSV_TOO_LARGE,
@@ -30,7 +32,21 @@ import { isManagerRole } from '../../contract/user';
 /** The path ids: 400 'Invalid clan id.' / 'Invalid task id.' when malformed. */
 const CLAN_ID = ids({ clanId: 'clan id' });
 const TASK_IDS = ids({ clanId: 'clan id', taskId: 'task id' });
-const TaskBody = named('TaskBody', TaskBodySchema);
+/**
+ * The task body with the Wise Old Man names of its rule checked (docs/server.md §17 Rules): a name
+ * that is not a metric of the rule's kind is a 400 naming it, like the body's other fields. The
+ * metric lists live server-side (server/tasks/womMetrics.ts), so this refinement is not in contract/.
+ */
+const TaskBody = named(
+  'TaskBody',
+  v.pipe(
+    TaskBodySchema,
+    v.rawCheck(({ dataset, addIssue }) => {
+      const message = dataset.typed ? ruleMetricError(dataset.value.auto_rule) : null;
+      if (message !== null) addIssue({ message });
+    }),
+  ),
+);
 const TaskAnswer = named('TaskAnswer', TaskAnswerSchema);
 
 /**

@@ -335,9 +335,9 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     const made = await cast.owner.post(base, { description: 'Get a Dragon warhammer', difficulty: 'hard', auto_rule: { type: 'loot', names: ['Dragon warhammer', 'dragon WARHAMMER'], min: 1 } });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const task = v.parse(TaskAnswerSchema, made.body).task;
-    expect(task.auto_rule).toEqual({ type: 'LOOT', names: ['Dragon warhammer'], min: 1 });
+    expect(task.auto_rule).toEqual({ type: 'LOOT', names: ['Dragon warhammer'], min: 1, team_total: null, distinct: false });
     const kept = await cast.owner.put(`${base}/${task.id}`, { description: 'Get a Dragon warhammer!', difficulty: 'HARD' });
-    expect(kept.body.task.auto_rule).toEqual({ type: 'LOOT', names: ['Dragon warhammer'], min: 1 });
+    expect(kept.body.task.auto_rule).toEqual({ type: 'LOOT', names: ['Dragon warhammer'], min: 1, team_total: null, distinct: false });
     const cleared = await cast.owner.put(`${base}/${task.id}`, { description: 'Get a Dragon warhammer!', difficulty: 'HARD', auto_rule: null });
     expect(cleared.body.task.auto_rule).toBeNull();
     const list = v.parse(TaskListAnswerSchema, (await cast.member.get(base)).body).tasks;
@@ -373,8 +373,8 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     expect(r.body).toMatchObject({ inserted_count: 3, errors: [{ row: 5, message: AUTO_RULE_MESSAGES.type }, { row: 6, message: AUTO_RULE_MESSAGES.min }] });
     const tasks = v.parse(TaskListAnswerSchema, (await other.get(`/api/clan/${clanId}/tasks`)).body).tasks;
     const rule = (d: string) => tasks.find((t) => t.description === d)!.auto_rule;
-    expect(rule('Kill Zulrah 50 times')).toEqual({ type: 'KILL_COUNT', names: ['Zulrah'], min: 50 });
-    expect(rule('Any Zulrah unique')).toEqual({ type: 'LOOT', names: ['Tanzanite fang', 'Magic fang', 'Serpentine visage'], min: null });
+    expect(rule('Kill Zulrah 50 times')).toEqual({ type: 'KILL_COUNT', names: ['Zulrah'], min: 50, team_total: null, distinct: false });
+    expect(rule('Any Zulrah unique')).toEqual({ type: 'LOOT', names: ['Tanzanite fang', 'Magic fang', 'Serpentine visage'], min: null, team_total: null, distinct: false });
     expect(rule('Plain task')).toBeNull();
 
     const sample = fs.readFileSync(path.join(__dirname, '../../examples/osrs-tasks.csv'));
@@ -388,6 +388,6 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     const all = v.parse(TaskListAnswerSchema, (await other.get(`/api/clan/${clanId}/tasks`)).body).tasks;
     const ruled = all.filter((t) => t.auto_rule !== null);
     expect(ruled.length).toBeGreaterThanOrEqual(40);
-    expect(new Set(ruled.map((t) => t.auto_rule!.type))).toEqual(new Set(["LOOT", "KILL_COUNT", "CLUE"]));
+    expect(new Set(ruled.map((t) => t.auto_rule!.type))).toEqual(new Set(["LOOT", "KILL_COUNT", "CLUE", "XP", "KC"]));
   });
 });
