@@ -25,25 +25,33 @@ export interface CrudFlows<TDraft extends object> {
   remove: ConfirmActionRef<Nothing, NamedRow>;
 }
 
-/**
- * The create, edit and delete modals of a list of named rows (events, teams; docs/game-rules.md
- * §6 modal flows): the create and edit modals show `Fields` with submit disabled while
- * `blocked`; the delete modal asks `deleteQuestion` about the row's name (a danger action).
- */
-export function CrudModals<TDraft extends object>({
-  create,
-  edit,
-  remove,
-  texts,
-  Fields,
-  blocked,
-  deleteQuestion,
-}: CrudFlows<TDraft> & {
-  texts: { create: ModalTexts; edit: ModalTexts; remove: ModalTexts };
-  Fields: <S extends object>(props: { actor: ConfirmActionRef<TDraft, S> }) => ReactNode;
-  blocked: (snapshot: { context: { draft: TDraft } }) => boolean;
+/** The texts of a list's modals: each modal's title, confirm button and processing line, and the delete question about the row's name. */
+export interface CrudTexts {
+  create: ModalTexts;
+  edit: ModalTexts;
+  remove: ModalTexts;
   deleteQuestion: (name: ReactNode) => ReactNode;
-}) {
+}
+
+/**
+ * The form of a list's create and edit modals (each feature's form module gives one): its fields,
+ * and when submit is disabled (absent: never; the flow's validation answers a submit).
+ */
+export interface CrudForm<TDraft extends object> {
+  Fields: <S extends object>(props: { actor: ConfirmActionRef<TDraft, S> }) => ReactNode;
+  blocked?: (snapshot: { context: { draft: TDraft } }) => boolean;
+}
+
+const NEVER_BLOCKED = () => false;
+
+/**
+ * The create, edit and delete modals of a list of named rows (events, teams, tasks;
+ * docs/game-rules.md §6 modal flows): the create and edit modals show the form's `Fields` with
+ * submit disabled while the form is `blocked`; the delete modal asks `texts.deleteQuestion` about
+ * the row's name (a danger action).
+ */
+export function CrudModals<TDraft extends object>({ create, edit, remove, texts, form }: CrudFlows<TDraft> & { texts: CrudTexts; form: CrudForm<TDraft> }) {
+  const { Fields, blocked = NEVER_BLOCKED } = form;
   const createBlocked = useSelector(create, blocked);
   const editBlocked = useSelector(edit, blocked);
   const removeName = useSelector(remove, (s) => s.context.subject.name);
@@ -56,7 +64,7 @@ export function CrudModals<TDraft extends object>({
         <Fields actor={edit} />
       </ConfirmDialog>
       <ConfirmDialog actor={remove} {...texts.remove} danger>
-        <p>{deleteQuestion(<strong>{removeName}</strong>)}</p>
+        <p>{texts.deleteQuestion(<strong>{removeName}</strong>)}</p>
       </ConfirmDialog>
     </>
   );

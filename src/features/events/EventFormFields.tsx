@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { selectDraft } from '../../../machines/confirmAction.selectors';
 import { EVENT_NAME_MAX, START_SLACK_MS } from '../../../contract/event';
 import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
+import type { CrudForm } from '../../ui/CrudModals';
 import { Notice } from '../../ui/Notice';
 import { useTouched } from '../../ui/useTouched';
 import { EVENT_FORM_TEXTS, centralTimeNote, eventFormError, utcInputAt, type EventDraft } from './eventForm';
@@ -13,7 +14,7 @@ export function validateEventDraft(draft: EventDraft): string | null {
 }
 
 /** Selector: true while the event form may not be submitted (docs/game-rules.md §13: submit disabled while invalid). */
-export const eventFormBlocked = (s: { context: { draft: EventDraft } }) => validateEventDraft(s.context.draft) !== null;
+const eventFormBlocked = (s: { context: { draft: EventDraft } }) => validateEventDraft(s.context.draft) !== null;
 
 /**
  * The fields of the schedule and edit modals (docs/client.md §6): Event Name (max
@@ -91,3 +92,6 @@ export function EventFormFields<TSubject extends object>({ actor }: { actor: Con
     </div>
   );
 }
+
+/** The form of the schedule and edit modals (CrudModals): the fields, submit disabled while the form rule refuses the draft. */
+export const EVENT_FORM: CrudForm<EventDraft> = { Fields: EventFormFields, blocked: eventFormBlocked };

@@ -1,13 +1,13 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import { eventsTabMachine, type EventsTabEvent } from '../../../machines/eventsTab.machine';
 import * as sel from '../../../machines/eventsTab.selectors';
 import { eventStatus, type ClanEvent } from '../../../contract/event';
 import * as eventsApi from '../../api/events';
 import { useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
-import { CrudModals, NO_ROW, type CrudFlows, type NamedRow } from '../../ui/CrudModals';
+import { CrudModals, NO_ROW, type CrudFlows, type CrudTexts, type NamedRow } from '../../ui/CrudModals';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
@@ -17,7 +17,7 @@ import { EventGameView } from '../game/EventGameView';
 import { GameTasksView } from '../game/GameTasksView';
 import { Link } from 'react-router-dom';
 import { draftPath, useClanNavigate, type EventsRoute } from '../../base/paths';
-import { EventFormFields, eventFormBlocked, validateEventDraft } from './EventFormFields';
+import { EVENT_FORM, validateEventDraft } from './EventFormFields';
 import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
 import { liveDiscordEffects } from '../discord/DiscordPanel';
 import { liveDinkEffects } from '../dink/DinkPanel';
@@ -47,15 +47,11 @@ const liveEventsEffects: EventsEffects = {
 };
 
 /** The schedule, edit and delete modals of the Events tab (docs/client.md §6: Modals). */
-const EVENT_MODALS = {
-  texts: {
-    create: { title: 'Schedule New Event', confirmLabel: 'Schedule Event', processingText: 'Scheduling event...' },
-    edit: { title: 'Edit Event Details', confirmLabel: 'Save Changes', processingText: 'Saving event...' },
-    remove: { title: 'Delete Event', confirmLabel: 'Delete Event', processingText: 'Deleting event...' },
-  },
-  Fields: EventFormFields,
-  blocked: eventFormBlocked,
-  deleteQuestion: (name: ReactNode) => <>Are you sure you want to delete the event {name}? Its teams and game are deleted with it. This cannot be undone.</>,
+const EVENT_MODALS: CrudTexts = {
+  create: { title: 'Schedule New Event', confirmLabel: 'Schedule Event', processingText: 'Scheduling event...' },
+  edit: { title: 'Edit Event Details', confirmLabel: 'Save Changes', processingText: 'Saving event...' },
+  remove: { title: 'Delete Event', confirmLabel: 'Delete Event', processingText: 'Deleting event...' },
+  deleteQuestion: (name) => <>Are you sure you want to delete the event {name}? Its teams and game are deleted with it. This cannot be undone.</>,
 };
 
 type TabRef = ReturnType<typeof useActorRef<typeof eventsTabMachine>>;
@@ -166,7 +162,7 @@ export function EventsTab({
       {view === 'signups' && selected && (
         <SignupsView key={selected.id} clanId={clanId} event={selected} isManager={isManager} viewer={viewer} onBack={back} onEventChanged={reload} effects={effects.signups ?? liveSignupsEffects} />
       )}
-      {isManager && <CrudModals {...EVENT_MODALS} create={schedule} edit={edit} remove={remove} />}
+      {isManager && <CrudModals texts={EVENT_MODALS} form={EVENT_FORM} create={schedule} edit={edit} remove={remove} />}
     </section>
   );
 }

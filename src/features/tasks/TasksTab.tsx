@@ -23,6 +23,7 @@ import { autoRuleText, DINK_MIN_LABEL, DINK_NAMES_HINT, DINK_TYPE_LABELS } from 
 import { TASK_TEXTS } from './taskTexts';
 import * as tasksApi from '../../api/tasks';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
+import { CrudModals, NO_ROW, type CrudFlows, type CrudForm, type CrudTexts, type NamedRow } from '../../ui/CrudModals';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { FadingNotice, Notice } from '../../ui/Notice';
 import { isBannerFading, selectBannerMessage } from '../../../machines/banner.selectors';
@@ -109,13 +110,6 @@ function draftAutoRule(draft: Partial<TaskDraft>): { ok: true; rule: AutoRule | 
   return parsed.success ? { ok: true, rule: parsed.output } : { ok: false, message: firstIssueMessage(parsed.issues) };
 }
 
-/** The task an Edit or Delete acts on. */
-interface TaskSubject {
-  taskId: number;
-  description: string;
-}
-
-const NO_TASK: TaskSubject = { taskId: 0, description: '' };
 
 /** The body of POST / PUT task from a valid draft. */
 function taskBody(draft: TaskDraft) {
@@ -125,11 +119,8 @@ function taskBody(draft: TaskDraft) {
   return { description: draft.description.trim(), difficulty: draft.difficulty, auto_rule: rule.rule };
 }
 
-/** The create, edit, delete and delete-all flows of the tab. */
-interface TaskFlows {
-  create: ConfirmActionRef<TaskDraft, Nothing>;
-  edit: ConfirmActionRef<TaskDraft, TaskSubject>;
-  remove: ConfirmActionRef<Nothing, TaskSubject>;
+/** The create, edit, delete (of a task: its id, and its description as the row's name) and delete-all flows of the tab. */
+interface TaskFlows extends CrudFlows<TaskDraft> {
   removeAll: ConfirmActionRef<Nothing, Nothing>;
 }
 
@@ -165,19 +156,19 @@ export function TasksTab({ clanId, isManager, effects = liveTasksEffects }: { cl
     validate: validateTaskDraft,
     onSucceeded: reload,
   });
-  const edit = useConfirmAction<TaskDraft, TaskSubject>({
-    closed: { draft: NEW_TASK, subject: NO_TASK },
+  const edit = useConfirmAction<TaskDraft, NamedRow>({
+    closed: { draft: NEW_TASK, subject: NO_ROW },
     perform: async ({ draft, subject }) => {
-      await effects.updateTask(clanId, subject.taskId, taskBody(draft));
+      await effects.updateTask(clanId, subject.id, taskBody(draft));
       return { message: 'Task updated successfully.' };
     },
     validate: validateTaskDraft,
     onSucceeded: reload,
   });
-  const remove = useConfirmAction<Nothing, TaskSubject>({
-    closed: { draft: {}, subject: NO_TASK },
+  const remove = useConfirmAction<Nothing, NamedRow>({
+    closed: { draft: {}, subject: NO_ROW },
     perform: async ({ subject }) => {
-      await effects.deleteTask(clanId, subject.taskId);
+      await effects.deleteTask(clanId, subject.id);
       return { message: 'Task deleted successfully.' };
     },
     onSucceeded: reload,
@@ -403,8 +394,8 @@ function TaskRow({ task, own, isManager, edit, remove }: { task: Task; own: bool
             <div className="row row--nowrap">
               <EditDeleteButtons
                 label={`task ${task.description}`}
-                onEdit={() => edit.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description }, draft: draftOf(task) })}
-                onDelete={() => remove.send({ type: 'confirm.open', subject: { taskId: task.id, description: task.description } })}
+                onEdit={() => edit.send({ type: 'confirm.open', subject: { id: task.id, name: task.description }, draft: draftOf(task) })}
+                onDelete={() => remove.send({ type: 'confirm.open', subject: { id: task.id, name: task.description } })}
               />
             </div>
           ) : (
@@ -524,21 +515,21 @@ function AutoRuleFields<TSubject extends object>({ actor }: { actor: ConfirmActi
   );
 }
 
+/** The create, edit and delete modals of the task pool (docs/client.md §8). */
+const TASK_MODALS: CrudTexts = {
+  create: { title: 'Create New Task', confirmLabel: 'Create Task', processingText: 'Creating task...' },
+  edit: { title: 'Edit Task', confirmLabel: 'Save Task', processingText: 'Saving task...' },
+  remove: { title: 'Delete Task', confirmLabel: 'Delete Task', processingText: 'Deleting task...' },
+  deleteQuestion: (name) => <>Delete the task {name} from the clan pool?</>,
+};
+
+/** The task form of the create and edit modals (its validation answers a submit). */
+const TASK_FORM: CrudForm<TaskDraft> = { Fields: TaskFormFields };
+
 function TaskModals({ create, edit, remove, removeAll }: TaskFlows) {
-  const removeDescription = useSelector(remove, (s) => s.context.subject.description);
   return (
     <>
-      <ConfirmDialog actor={create} title="Create New Task" confirmLabel="Create Task" processingText="Creating task...">
-        <TaskFormFields actor={create} />
-      </ConfirmDialog>
-      <ConfirmDialog actor={edit} title="Edit Task" confirmLabel="Save Task" processingText="Saving task...">
-        <TaskFormFields actor={edit} />
-      </ConfirmDialog>
-      <ConfirmDialog actor={remove} title="Delete Task" confirmLabel="Delete Task" processingText="Deleting task..." danger>
-        <p>
-          Delete the task <strong>{removeDescription}</strong> from the clan pool?
-        </p>
-      </ConfirmDialog>
+      <CrudModals texts={TASK_MODALS} form={TASK_FORM} create={create} edit={edit} remove={remove} />
       <ConfirmDialog actor={removeAll} title="Delete All Tasks" confirmLabel="Delete All Tasks" processingText="Deleting tasks..." danger>
         <p>Delete every task of this clan's pool? This cannot be undone.</p>
       </ConfirmDialog>

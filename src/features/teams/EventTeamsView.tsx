@@ -1,15 +1,15 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { Fragment, useMemo, type ReactNode } from 'react';
+import { Fragment, useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import { teamListMachine } from '../../../machines/teamList.machine';
 import * as sel from '../../../machines/teamList.selectors';
 import { teamCreatedMessage, teamDeletedMessage, teamSizeText, teamUpdatedMessage, type Team } from '../../../contract/team';
 import { useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
-import { CrudModals, NO_ROW, type CrudFlows, type NamedRow } from '../../ui/CrudModals';
+import { CrudModals, NO_ROW, type CrudFlows, type CrudTexts, type NamedRow } from '../../ui/CrudModals';
 import { EditDeleteButtons } from '../../ui/RowActions';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
-import { TeamFormFields, teamNameBlank, validateTeamDraft } from './TeamFormFields';
+import { TEAM_FORM, validateTeamDraft } from './TeamFormFields';
 import { TeamMemberManager } from './TeamMemberManager';
 import { displayColor, editTeamDraft, newTeamDraft, teamBody, type TeamDraft } from './teamForm';
 import { liveTeamsEffects, type TeamsEffects } from './teamsEffects';
@@ -18,15 +18,11 @@ import { DataTable } from '../../ui/DataTable';
 type ListRef = ReturnType<typeof useActorRef<typeof teamListMachine>>;
 
 /** Create, edit and delete modals of the teams view (docs/client.md §6). */
-const TEAM_MODALS = {
-  texts: {
-    create: { title: 'Create New Team', confirmLabel: 'Create Team', processingText: 'Creating team...' },
-    edit: { title: 'Edit Team', confirmLabel: 'Update Team', processingText: 'Updating team...' },
-    remove: { title: 'Delete Team', confirmLabel: 'Delete Team', processingText: 'Deleting team...' },
-  },
-  Fields: TeamFormFields,
-  blocked: teamNameBlank,
-  deleteQuestion: (name: ReactNode) => <>Are you sure you want to delete the team {name}? Its members are taken off the team. This cannot be undone.</>,
+const TEAM_MODALS: CrudTexts = {
+  create: { title: 'Create New Team', confirmLabel: 'Create Team', processingText: 'Creating team...' },
+  edit: { title: 'Edit Team', confirmLabel: 'Update Team', processingText: 'Updating team...' },
+  remove: { title: 'Delete Team', confirmLabel: 'Delete Team', processingText: 'Deleting team...' },
+  deleteQuestion: (name) => <>Are you sure you want to delete the team {name}? Its members are taken off the team. This cannot be undone.</>,
 };
 
 /**
@@ -93,7 +89,7 @@ export function EventTeamsView({
         </button>
       </div>
       <TeamTable list={list} edit={edit} remove={remove} clanId={clanId} eventId={eventId} effects={effects} />
-      <CrudModals {...TEAM_MODALS} create={create} edit={edit} remove={remove} />
+      <CrudModals texts={TEAM_MODALS} form={TEAM_FORM} create={create} edit={edit} remove={remove} />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { selectDraft } from '../../../machines/confirmAction.selectors';
 import { TEAM_COLOR_PRESETS, TEAM_NAME_MAX } from '../../../contract/team';
 import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
+import type { CrudForm } from '../../ui/CrudModals';
 import { Notice } from '../../ui/Notice';
 import { useTouched } from '../../ui/useTouched';
 import { ColorField } from './ColorField';
@@ -13,7 +14,7 @@ export function validateTeamDraft(draft: TeamDraft): string | null {
 }
 
 /** Selector: true while the team name is blank (docs/game-rules.md §13: buttons disabled while blank). */
-export const teamNameBlank = (s: { context: { draft: TeamDraft } }) => s.context.draft.name.trim() === '';
+const teamNameBlank = (s: { context: { draft: TeamDraft } }) => s.context.draft.name.trim() === '';
 
 /** The fields of the Create / Edit Team modals (docs/client.md §6): name and colour (preset swatches, picker, hex), with 'Team name is required.' while the name is blank, once a field was touched (useTouched). */
 export function TeamFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<TeamDraft, TSubject> }) {
@@ -46,3 +47,6 @@ export function TeamFormFields<TSubject extends object>({ actor }: { actor: Conf
     </div>
   );
 }
+
+/** The form of the Create / Edit Team modals (CrudModals): the fields, submit disabled while the name is blank. */
+export const TEAM_FORM: CrudForm<TeamDraft> = { Fields: TeamFormFields, blocked: teamNameBlank };
