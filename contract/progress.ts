@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { progressUnit, type AutoRule, type DinkEvidence } from './dink';
+import { isWomRuleType, progressUnit, type AutoRule, type DinkEvidence } from './dink';
 
 // ---------------------------------------------------------------------------------------------
 // Team totals: a team's progress on a square whose task's rule has a `team_total`
@@ -90,9 +90,27 @@ export function formatAmount(n: number): string {
  * x3 (...)' reads as "x3" of those names).
  */
 export function totalSummary(rule: TotalRule, progress: Pick<TeamProgress, 'have' | 'by'>): string {
+  if (isWomRuleType(rule.type)) return womSummary(rule, progress);
   const shares = progress.by.map((s) => `${s.ign} ${formatAmount(s.amount)}`).join(', ');
   const what = rule.names.length > 0 ? rule.names.join(', ') : rule.type;
   return `${what} x${formatAmount(progress.have)}${shares ? ` (${shares})` : ''}`;
+}
+
+/** A Wise Old Man metric as people read it: 'clue_scrolls_all' → 'Clue scrolls all'. */
+function metricLabel(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * The summary of a Wise Old Man total (docs/server.md §17): the metrics (or EHB/EHP), the gain
+ * with its unit and each IGN's gain, e.g. 'Fishing +512,340 XP (Ali Cat +300,000, Bobby Tank +212,340)'.
+ */
+function womSummary(rule: TotalRule, progress: Pick<TeamProgress, 'have' | 'by'>): string {
+  const what = rule.names.length > 0 ? rule.names.map(metricLabel).join(', ') : rule.type;
+  const unit = rule.type === 'XP' ? 'XP' : rule.type === 'KC' ? 'kills' : 'hours';
+  const shares = progress.by.map((s) => `${s.ign} +${formatAmount(s.amount)}`).join(', ');
+  return `${what} +${formatAmount(progress.have)} ${unit}${shares ? ` (${shares})` : ''}`;
 }
 
 /**

@@ -120,9 +120,11 @@ export interface Config {
   /**
    * Wise Old Man's API (docs/server.md §16): WOM_API_URL (default its public v2 API, no trailing
    * slash), WOM_API_KEY (null = none) and WOM_BUDGET_SECONDS, the window of the look-up budget
-   * (default 60: 20 look-ups a minute, 100 with a key; tests shorten it).
+   * (default 60: 20 look-ups a minute, 100 with a key; tests shorten it); WOM_CHECK_MINUTES, how
+   * often a team on a Wise Old Man team-total square is checked again, as `checkMs` (default 15
+   * minutes; a fraction is allowed, for tests; docs/server.md §17).
    */
-  wom: { apiUrl: string; apiKey: string | null; budgetSeconds: number };
+  wom: { apiUrl: string; apiKey: string | null; budgetSeconds: number; checkMs: number };
 }
 
 /** The levels LOG_LEVEL may name (pino's, plus silent). */
@@ -170,6 +172,12 @@ function wholeNumber(text: string | undefined, fallback: number, min: number): n
 }
 const positive = (text: string | undefined, fallback: number) => wholeNumber(text, fallback, 1);
 const nonNegative = (text: string | undefined, fallback: number) => wholeNumber(text, fallback, 0);
+
+/** A number of minutes above 0 (a fraction allowed) as ms; `fallback` minutes when unset or not such a number. */
+function minutesMs(text: string | undefined, fallback: number): number {
+  const minutes = text === undefined || text.trim() === '' ? NaN : Number(text);
+  return Math.round((Number.isFinite(minutes) && minutes > 0 ? minutes : fallback) * 60_000);
+}
 
 /** TRUST_PROXY: 'true' → 1, a non-negative integer → itself, anything else → 0. */
 function trustProxyHops(text: string | undefined): number {
@@ -259,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiUrl: (env.WOM_API_URL || 'https://api.wiseoldman.net/v2').replace(/\/+$/, ''),
       apiKey: env.WOM_API_KEY || null,
       budgetSeconds: positive(env.WOM_BUDGET_SECONDS, 60),
+      checkMs: minutesMs(env.WOM_CHECK_MINUTES, 15),
     },
   };
 }

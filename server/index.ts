@@ -21,6 +21,7 @@ import { HttpRequests, shutDownGracefully } from './lifecycle/shutdown';
 import { DraftClock } from './draft/clock';
 import { applyHeapGrowth } from './lifecycle/gcPolicy';
 import { WomWorker } from './wom/queue';
+import { startWomChecks } from './wom/checks';
 
 /**
  * Starts the whole product on one port (docs/server.md §7): API under /api, Socket.IO at
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
   // Every process makes the Wise Old Man calls waiting in the shared queue (docs/server.md §17).
   const womWorker = new WomWorker(deps);
   womWorker.start();
+  const stopWomChecks = startWomChecks(deps);
   // Listening only once the live socket is attached: a load balancer that finds the port open
   // (a restarted process) never gets a /socket.io request answered by the client's page fallback.
   // It binds HOST only (docs/server.md §14: 127.0.0.1 behind the deploy's nginx, so nobody reaches
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
       stopBackground: async () => {
         stopSessionPurge();
         draftClock.stop();
+        stopWomChecks();
         await womWorker.stop();
         await announcements.stop();
       },

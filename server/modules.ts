@@ -11,11 +11,12 @@ import { discordRoutes } from './discord/routes';
 import { dinkRoutes } from './dink/routes';
 import { signupRoutes } from './signups/routes';
 import { draftRoutes } from './draft/routes';
+import { womRoutes } from './wom/routes';
 import { apiDocRoutes } from './openapi/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft), and the API document
+ * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom), and the API document
  * with its page (openapi, docs/server.md §14).
  */
 export const ROUTE_MODULES: RouteModule[] = [
@@ -31,5 +32,6 @@ export const ROUTE_MODULES: RouteModule[] = [
   dinkRoutes,
   signupRoutes,
   draftRoutes,
+  womRoutes,
   apiDocRoutes,
 ];

@@ -121,6 +121,11 @@ export class WomStandIn extends StandInServer {
     this.known.set(name.toLowerCase(), { name, live: copy(full), snapshot: copy(full) });
   }
 
+  /** Forgets a player: Wise Old Man then does not know them (404 to a read, 400 to an update). */
+  forget(name: string): void {
+    this.known.delete(name.toLowerCase());
+  }
+
   /** Raises a known player's live numbers: experience of a skill, kills of a boss, score of an activity, or hours of 'ehb'/'ehp'. */
   gain(name: string, kind: 'skills' | 'bosses' | 'activities' | 'ehb' | 'ehp', amount: number, metric = ''): void {
     const player = this.known.get(name.toLowerCase());

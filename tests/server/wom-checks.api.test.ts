@@ -1,0 +1,237 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import * as v from 'valibot';
+import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { useServerSuite } from '../support/suite';
+import { ApiClient, type Answer } from '../support/api';
+import { act, castOf, connect, newGame, stored, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
+import { WomStandIn } from '../support/womStandIn';
+import { FAST, fillPool } from './dinkSupport';
+import { SubmissionListSchema } from '../../contract/submission';
+import { WOM_CHECK_MESSAGES, WomCheckAnswerSchema } from '../../contract/womCheck';
+
+/**
+ * Wise Old Man team totals over real HTTP and sockets (docs/server.md §17 'Wise Old Man checks'),
+ * against the local Wise Old Man stand-in, on SQLite and (with TEST_DATABASE_URL) PostgreSQL:
+ * baselines when a team arrives on a Wise Old Man square (the update, the read when the update
+ * fails, an unknown player counted 0 and listed), periodic checks summing each IGN's gain and
+ * approving the task with source 'wom'; 'Check now' (who may, 202, the 429 text and Retry-After);
+ * the queue kept over a restart; and with TEST_REDIS_URL, the budget summed over two processes.
+ */
+
+/** Waits until `test` holds, checking every 50 ms; fails with `what` after `ms`. */
+async function until(test: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const expectError = (r: Answer, status: number, error?: string) => {
+  expect(r.status, JSON.stringify(r.body)).toBe(status);
+  if (error !== undefined) expect(r.body.error).toBe(error);
+};
+
+const FISHING = { type: 'XP', names: ['fishing'], min: null, team_total: 500_000 };
+
+/** Puts `rule` on the tasks of the six squares team 1 can reach with its next roll, so its roll lands on one. */
+async function ruleAhead(cast: Cast, game: TestGame, rule: unknown): Promise<void> {
+  const g = await stored(cast, game);
+  const at = g.team_states.find((t) => t.team_id === game.team1)!.current_position;
+  for (const square of g.board_squares.filter((s) => s.square_index > at && s.square_index <= at + 6 && s.task_id !== null)) {
+    const r = await cast.owner.put(`/api/clan/${cast.clanId}/tasks/${square.task_id}`, { description: square.task_description, difficulty: square.task_difficulty, auto_rule: rule });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  }
+}
+
+/** Team 1's state as stored. */
+const team1 = async (cast: Cast, game: TestGame) => (await stored(cast, game)).team_states.find((t) => t.team_id === game.team1)! as any;
+
+/** A game whose team 1 (OwnerA and PlainMember) has rolled onto a square with `rule`; the watcher is the owner's. */
+async function arrived(url: string, cast: Cast, rule: unknown): Promise<{ game: TestGame; w: Watcher }> {
+  const game = await newGame(cast, { proof: true });
+  await ruleAhead(cast, game, rule);
+  const w = await connect(url, 'owner', cast.owner);
+  await w.join(game.gameId);
+  expect(await act(w, 'roll_dice', game, game.team1, cast.ign.ownerA)).toBeNull();
+  return { game, w };
+}
+
+describe.each(backends())('Wise Old Man checks (%s)', (backend) => {
+  const wom = new WomStandIn();
+  const env: Record<string, string> = {};
+  beforeAll(async () => {
+    await wom.start();
+    // A check every 3 s instead of 15 minutes.
+    Object.assign(env, { WOM_API_URL: wom.url, WOM_CHECK_MINUTES: '0.05', ...FAST });
+  });
+  const suite = useServerSuite(backend, env);
+  let cast: Cast;
+  const watchers: Watcher[] = [];
+  beforeAll(async () => {
+    cast = await castOf(suite.url, `womc-${backend}`);
+    await fillPool(cast.owner, cast.clanId);
+  });
+  afterAll(async () => {
+    for (const w of watchers) w.close();
+    await wom.stop();
+  });
+
+  it('takes baselines on arrival, checks again, sums the gains per IGN and approves the task from Wise Old Man', async () => {
+    wom.add('OwnerA', { ehb: 1, ehp: 1, level: 1500, skills: { fishing: 1_000_000 } });
+    wom.add('PlainMember', { ehb: 1, ehp: 1, level: 1500, skills: { fishing: 20_000 } });
+    const since = wom.requests.length;
+    const { game, w } = await arrived(suite.url, cast, FISHING);
+    watchers.push(w);
+    // The baseline: Wise Old Man's update for every IGN of the team, then progress 0 of 500,000 xp.
+    await until(async () => (await team1(cast, game)).progress?.by?.length === 2, 15_000, 'the baseline round');
+    const asked = wom.requests.slice(since);
+    expect(asked.filter((r) => r.method === 'POST').map((r) => decodeURIComponent(r.path)).sort()).toEqual(['/players/OwnerA', '/players/PlainMember']);
+    expect((await team1(cast, game)).progress).toMatchObject({ have: 0, need: 500_000, unit: 'xp', errors: [] });
+
+    wom.gain('OwnerA', 'skills', 300_000, 'fishing');
+    await until(async () => (await team1(cast, game)).progress?.have === 300_000, 15_000, 'a periodic check');
+    expect((await team1(cast, game)).task_state).toBe('open');
+    wom.gain('PlainMember', 'skills', 212_340, 'fishing');
+    await until(async () => (await team1(cast, game)).task_state === 'approved', 15_000, 'approval');
+    const state = await team1(cast, game);
+    expect(state.progress).toMatchObject({ have: 512_340, by: [{ ign: 'OwnerA', amount: 300_000 }, { ign: 'PlainMember', amount: 212_340 }] });
+    const subs = v.parse(SubmissionListSchema, (await cast.owner.get(`${game.path}/submissions`)).body).submissions;
+    expect(subs).toHaveLength(1);
+    expect(subs[0]).toMatchObject({ status: 'approved', reviewer: null, auto: true });
+    const logged = JSON.stringify((await cast.owner.get(game.path)).body).match(/Approved automatically from Wise Old Man[^"]*/g);
+    expect(logged).toEqual(['Approved automatically from Wise Old Man: Fishing +512,340 XP (OwnerA +300,000, PlainMember +212,340).']);
+    // Approved: no more checks of that stay.
+    const after = wom.requests.length;
+    const settle = Date.now() + 4000;
+    await until(() => Date.now() > settle, 5000, 'a quiet period');
+    expect(wom.requests.length).toBe(after);
+  }, 60_000);
+
+  it('reads when the update fails, counts an unknown player 0 and lists it; a failed check keeps the baseline', async () => {
+    const c2 = await castOf(suite.url, `womc2-${backend}`);
+    await fillPool(c2.owner, c2.clanId);
+    wom.add('OwnerA', { ehb: 10.5, ehp: 1, level: 1500 });
+    // PlainMember is unknown to Wise Old Man; OwnerA's update answers 500, so its numbers are read.
+    wom.failFor('OwnerA', { status: 500, methods: ['POST'] });
+    wom.forget('PlainMember');
+    const { game, w } = await arrived(suite.url, c2, { type: 'EHB', names: [], min: null, team_total: 3 });
+    watchers.push(w);
+    await until(async () => (await team1(c2, game)).progress?.errors?.length === 1, 15_000, 'the baseline round with an error');
+    const first = (await team1(c2, game)).progress;
+    expect(first.errors).toEqual([{ ign: 'PlainMember', error: 'Wise Old Man does not know this player.' }]);
+    expect(first.by).toEqual(expect.arrayContaining([{ ign: 'PlainMember', amount: 0 }]));
+    expect(wom.asked({ name: 'OwnerA', method: 'GET' }).length).toBeGreaterThan(0);
+    // Every call fails for a while: the baseline stays; then 2.9 hours more count as 2 (rounded down).
+    wom.failAll({ status: 503, retryAfter: 1 });
+    wom.gain('OwnerA', 'ehb', 2.9);
+    await new Promise((r) => setTimeout(r, 3500));
+    wom.failAll(null);
+    wom.failFor('OwnerA', null);
+    await until(async () => (await team1(c2, game)).progress?.have === 2, 30_000, 'the gain after the outage');
+    wom.gain('OwnerA', 'ehb', 1.2);
+    await until(async () => (await team1(c2, game)).task_state === 'approved', 20_000, 'approval at 4 hours');
+    expect((await team1(c2, game)).progress.have).toBe(4);
+  }, 90_000);
+
+  it("'Check now': members of the team and managers, 202 at once; within 5 minutes 429 with the seconds and Retry-After", async () => {
+    const c3 = await castOf(suite.url, `womc3-${backend}`);
+    await fillPool(c3.owner, c3.clanId);
+    wom.add('OwnerA', { ehb: 1, ehp: 1, level: 1, bosses: { zulrah: 10 } });
+    wom.add('PlainMember', { ehb: 1, ehp: 1, level: 1, activities: { clue_scrolls_all: 5 } });
+    const { game, w } = await arrived(suite.url, c3, { type: 'KC', names: ['zulrah', 'clue_scrolls_all'], min: null, team_total: 1000 });
+    watchers.push(w);
+    const check = `${game.path}/teams/${game.team1}/progress/check`;
+    expectError(await new ApiClient(suite.url).post(check), 401);
+    expectError(await c3.outsider.post(check), 403);
+    expectError(await c3.leader2.post(check), 403, WOM_CHECK_MESSAGES.notOnTeam);
+    expectError(await c3.owner.post(`${game.path}/teams/${game.team2}/progress/check`), 409, WOM_CHECK_MESSAGES.notWom);
+    const first = await c3.member.post(check);
+    expect(first.status, JSON.stringify(first.body)).toBe(202);
+    expect(v.parse(WomCheckAnswerSchema, first.body).retry_after).toBe(300);
+    const again = await c3.owner.post(check);
+    expect(again.status).toBe(429);
+    expect(again.body.error).toMatch(/^Progress was checked [0-9]+ s ago; try again in [0-9]+ s\.$/);
+    const [, n, m] = /checked ([0-9]+) s ago; try again in ([0-9]+) s/.exec(again.body.error)!.map(Number);
+    expect(n + m).toBeGreaterThanOrEqual(299);
+    expect(n + m).toBeLessThanOrEqual(301);
+    expect(Number(again.headers.get('retry-after'))).toBe(m);
+    wom.gain('OwnerA', 'bosses', 600, 'zulrah');
+    wom.gain('PlainMember', 'activities', 400, 'clue_scrolls_all');
+    await until(async () => (await team1(c3, game)).task_state === 'approved', 20_000, 'approval from kills and clues');
+    expect((await team1(c3, game)).progress.have).toBe(1000);
+  }, 60_000);
+});
+
+describe.each(backends())('Wise Old Man queue over a restart (%s)', (backend) => {
+  const wom = new WomStandIn();
+  let db: TestDatabase;
+  let server: TestServer | null = null;
+  beforeAll(async () => {
+    await wom.start();
+    db = await createTestDatabase(backend);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await db.drop();
+    await wom.stop();
+  });
+
+  it('keeps the waiting calls in the database: a new process makes them', async () => {
+    const env = { ...db.env, WOM_API_URL: wom.url, ...FAST };
+    server = await startServer(env);
+    const cast = await castOf(server.url, `womr-${backend}`);
+    await fillPool(cast.owner, cast.clanId);
+    wom.add('OwnerA', { ehb: 1, ehp: 1, level: 1, skills: { cooking: 100 } });
+    wom.add('PlainMember', { ehb: 1, ehp: 1, level: 1, skills: { cooking: 100 } });
+    // Wise Old Man says "too many" for now: the baseline calls are put back for 10 s.
+    wom.failAll({ status: 429, retryAfter: 10 });
+    const { game, w } = await arrived(server.url, cast, { type: 'XP', names: ['cooking'], min: null, team_total: 1000 });
+    await until(() => wom.asked({ name: 'PlainMember' }).length >= 1 && wom.asked({ name: 'OwnerA' }).length >= 1, 15_000, 'the first tries');
+    w.close();
+    await server.stop();
+    wom.failAll(null);
+    const before = wom.requests.length;
+    server = await startServer(env);
+    // Nothing new arrives: only the queue kept in the database can make these calls (10 s after the 429).
+    const owner = new ApiClient(server.url);
+    owner.cookies = cast.owner.cookies;
+    await until(async () => {
+      const g = (await owner.get(game.path)).body.game;
+      return g.team_states.find((t: any) => t.team_id === game.team1).progress?.by?.length === 2;
+    }, 90_000, 'the baseline after the restart');
+    expect(wom.requests.length).toBeGreaterThan(before);
+  }, 150_000);
+});
+
+describe.runIf(process.env.TEST_REDIS_URL).each(backends())('Wise Old Man budget summed over two processes (%s)', (backend) => {
+  const wom = new WomStandIn();
+  const env: Record<string, string> = {};
+  beforeAll(async () => {
+    await wom.start();
+    Object.assign(env, { WOM_API_URL: wom.url, ...FAST });
+  });
+  const suite = useServerSuite(backend, env, process.env.TEST_REDIS_URL);
+  afterAll(() => wom.stop());
+
+  it('asks at most 20 times a minute over both processes; the rest wait in the queue', async () => {
+    const cast = await castOf(suite.url, `womb-${backend}`);
+    await fillPool(cast.owner, cast.clanId);
+    // Twelve games, two IGNs each: 24 baseline calls, arrivals through both processes.
+    wom.add('OwnerA', { ehb: 1, ehp: 1, level: 1, skills: { mining: 1 } });
+    wom.add('PlainMember', { ehb: 1, ehp: 1, level: 1, skills: { mining: 1 } });
+    const since = Date.now();
+    const games: TestGame[] = [];
+    for (let i = 0; i < 12; i++) {
+      const { game, w } = await arrived(i % 2 === 0 ? suite.url : suite.urlB, cast, { type: 'XP', names: ['mining'], min: null, team_total: 10 });
+      w.close();
+      games.push(game);
+    }
+    await until(() => wom.requests.filter((r) => r.at >= since).length >= 20, 30_000, '20 calls');
+    const settle = Date.now() + 2000;
+    await until(() => Date.now() > settle, 3000, 'two quiet seconds');
+    expect(wom.maxInWindow(60_000, since)).toBe(20);
+    const left = await Promise.all(games.map(async (g) => ((await stored(cast, g)).team_states.find((t) => t.team_id === g.team1) as any).progress.by.length));
+    expect(left.filter((n) => n === 2).length).toBeLessThan(12);
+  }, 120_000);
+});
