@@ -35,26 +35,29 @@ function precompress(): Plugin {
 }
 
 /**
- * The game screen's own code (the board, panels, game charts, live socket and socket.io-client)
- * in one chunk, and the contract/ui modules it shares with other lazy pages in another, instead of
- * a dozen small chunks that each cost a request and its headers. Neither may be loaded by the entry: see
+ * The game screen's own code (the board, panels, game charts, live socket, the tab socket's leases
+ * and socket.io-client) in one chunk, and the contract/ui modules it shares with other lazy pages in
+ * another, instead of a dozen small chunks that each cost a request and its headers (the leases
+ * were one more on the spectator page). Neither may be loaded by the entry: see
  * entryStaysLight. Files the app's first screens import too (StatusBadge, the path builders of
  * src/base/paths.ts: appShared), the members-only proof panel and the Leader's revert dialog stay out.
  */
 const GAME_SCREEN =
-  /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/gameSocket|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|liveGame|rollMoment)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
+  /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/(gameSocket|socketLease)|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|liveGame|rollMoment)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
 const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|RevertDialog|GamePlayPage)\./;
-const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(index|viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.)/;
+const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.)/;
 /**
  * The contract modules the public game's schema and the game screen import (the game answer, its
- * submissions, dice and relief; board generation and settings for the connection schema; Dink's
- * evidence and rule shapes), the not-found page the screen shows for a missing game, and the public
- * game call. Each was a chunk of its own of 0.5-5 KiB, each a request with about 1 KiB of headers;
- * the spectator page loaded seven of them. They go with GAME_SHARED and SMALL_SHARED into the
- * gameShared chunk.
+ * submissions, dice and relief; the connection shape and settings; Dink's evidence and rule
+ * shapes), the not-found page the screen shows for a missing game, and the public game call. Each
+ * was a chunk of its own of 0.5-5 KiB, each a request with about 1 KiB of headers; the spectator page
+ * loaded seven of them. They go with GAME_SHARED and SMALL_SHARED into the gameShared chunk. Board
+ * generation (contract/game/generate.ts, boardShape, random, pure-rand) and the contract/game index
+ * that re-exports it stay out: a group keeps every export any page uses, so the spectator page
+ * downloaded the generator its schema never ran (about 4 KiB on the wire).
  */
 const GAME_CONTRACT =
-  /\/(contract\/(gameApi|submission|dink|duration|game\/(dice|relief|reliefView|generate|settings|validate|boardShape|random))\.ts|src\/api\/publicGame\.ts|src\/ui\/NotFoundPage\.|node_modules\/pure-rand\/)/;
+  /\/(contract\/(gameApi|submission|dink|duration|game\/(dice|relief|reliefView|connection|settings|validate))\.ts|src\/api\/publicGame\.ts|src\/ui\/NotFoundPage\.)/;
 /**
  * React (its DOM renderer, scheduler and JSX runtime) in one chunk, the app's first step
  * (src/main.tsx), and the few small modules the app's first screens share with the lazy pages in

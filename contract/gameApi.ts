@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ConnectionSchema } from './game/generate';
+import { ConnectionSchema } from './game/connection';
 import { CONFIG_MESSAGES } from './game/validate';
 import { GAME_STATUSES } from './game/status';
 import { TierSchema } from './game/tiers';

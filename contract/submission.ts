@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { typedTextSchema } from './text';
 import { TierSchema } from './game/tiers';
-import { isSpecialDescription, UNASSIGNED_DESCRIPTION } from './game/generate';
+import { isSpecialDescription, UNASSIGNED_DESCRIPTION } from './game/connection';
 import { EvidenceSchema, SUBMISSION_SOURCES } from './dink';
 import { ReliefAfterHoursSchema, ReliefMaxPerTeamSchema } from './game/settings';
 import { formatDuration } from './duration';

@@ -2,7 +2,7 @@ import { and, assign, emit, enqueueActions, not, sendTo, setup, stateIn } from '
 import type { LogEntry } from '../contract/gameApi';
 import { GAME_LOG_LIMIT } from '../contract/gameApi';
 import { applyGameUpdate, isFullGame, mergeLogEntries, prependLogEntry, type HeldGame, type LastMove } from '../contract/socket';
-import { statusToChartState, type GameChartState } from '../contract/game';
+import { statusToChartState, type GameChartState } from '../contract/game/status';
 import { leaderActionOf, leaderCanRevert } from '../contract/game/roles';
 import { GAME_VIEW_MESSAGES } from '../contract/game/viewTexts';
 import { leaderRollGate } from '../contract/proofView';

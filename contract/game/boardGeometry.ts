@@ -1,5 +1,5 @@
 import { boardSide, squareToCell } from './board';
-import { isSpecialDescription, SPECIAL_DESCRIPTIONS, type Connection } from './generate';
+import { isSpecialDescription, SPECIAL_DESCRIPTIONS, type Connection } from './connection';
 
 /**
  * Pure drawing geometry of the board (docs/client.md §9): the board is a

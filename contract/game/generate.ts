@@ -1,51 +1,18 @@
-import * as v from 'valibot';
 import { boardSide, maxConnections } from './board';
 import { SETTINGS_MESSAGES, type GameSettings } from './settings';
 import { TIERS, type Tier } from './tiers';
 import { TIER_COUNT_KEYS, totalTasks, type TierCounts } from './split';
 import { shuffle, type Rng } from './random';
 import { shapedPairs, type SquarePairing } from './boardShape';
+import { SPECIAL_DESCRIPTIONS, UNASSIGNED_DESCRIPTION, type Connection, type ConnectionType } from './connection';
 
-/** 'snake' (goes down) or 'ladder' (goes up). */
-export type ConnectionType = 'snake' | 'ladder';
-
-/**
- * One snake or ladder as stored in `board_connections` (docs/game-rules.md §12):
- * start and end are square numbers 1..N; snakes have start > end, ladders start < end.
- */
-export interface Connection {
-  type: ConnectionType;
-  start: number;
-  end: number;
-}
-
-/** Valibot schema of one board connection (shape only; validateBoard checks the rules). */
-export const ConnectionSchema = v.object({
-  type: v.picklist(['snake', 'ladder']),
-  start: v.pipe(v.number(), v.integer()),
-  end: v.pipe(v.number(), v.integer()),
-});
+export { ConnectionSchema, isSpecialDescription, SPECIAL_DESCRIPTIONS, UNASSIGNED_DESCRIPTION, type Connection, type ConnectionType } from './connection';
 
 /** What a board square is: fixed Start/Finish, the start of a snake or ladder, or a task square. */
 type SquareKind = 'start' | 'finish' | 'snake' | 'ladder' | 'task';
 
-/** Descriptions of the fixed squares (docs/game-rules.md §12). */
-export const SPECIAL_DESCRIPTIONS = {
-  start: 'Start',
-  finish: 'Finish',
-  snake: 'Snake',
-  ladder: 'Ladder',
-} as const;
-
-/** Description of a task square whose tier pool ran out; shown as 'Unassigned'. */
-export const UNASSIGNED_DESCRIPTION = '';
 /** Label for a task square with no task (docs/client.md §7). */
 const UNASSIGNED_LABEL = 'Unassigned';
-
-/** True for 'Start', 'Finish', 'Snake', 'Ladder': squares that cannot be swapped or given a task. */
-export function isSpecialDescription(description: string | null | undefined): boolean {
-  return (Object.values(SPECIAL_DESCRIPTIONS) as string[]).includes(description ?? '');
-}
 
 /**
  * Random snakes and ladders for a board (docs/server.md §5).

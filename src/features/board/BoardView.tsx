@@ -1,6 +1,6 @@
 import { memo, startTransition, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type JSX, type KeyboardEvent, type MouseEvent } from 'react';
 import { boardSide, cellToSquare, squareToCell } from '../../../contract/game/board';
-import { isSpecialDescription, type Connection } from '../../../contract/game/generate';
+import { isSpecialDescription, type Connection } from '../../../contract/game/connection';
 import { TIER_LABELS, type Tier } from '../../../contract/game/tiers';
 import {
   BOARD_INFO_DEFAULT,
