@@ -1,8 +1,6 @@
 import * as v from 'valibot';
 import { request } from './client';
-import { AuthStatusSchema, IgnAnswerSchema, UserSchema, type AuthStatus, type User } from '../../contract/user';
-import { ClanListSchema, CreateClanAnswerSchema, type ClanSummary } from '../../contract/clan';
-import { SetupAnswerSchema, type SetupInput } from '../../contract/onboarding';
+import { AuthStatusSchema, UserSchema, type AuthStatus, type User } from '../../contract/user';
 import { OkSchema } from '../../contract/common';
 
 /** GET /api/games/auth/status (docs/server.md §3). */
@@ -32,34 +30,4 @@ export async function devLogin(username: string): Promise<void> {
 /** Where the Discord sign-in starts; the browser is sent there (docs/server.md §2). */
 export function discordLoginUrl(path = '/dashboard'): string {
   return `/api/auth/discord?path=${encodeURIComponent(path)}`;
-}
-
-/** POST /api/user/setup (onboarding) → {ign_count}. */
-export function submitSetup(body: SetupInput): Promise<{ ign_count: number }> {
-  return request(SetupAnswerSchema, (h) => h.post('user/setup', { json: body }), 'Setup failed. Please try again.');
-}
-
-/** GET /api/clans: every clan, for joining in onboarding. */
-export async function fetchClans(): Promise<ClanSummary[]> {
-  return (await request(ClanListSchema, (h) => h.get('clans'))).clans;
-}
-
-/** POST /api/clans {clan_name} → clan id. */
-export async function createClan(clan_name: string): Promise<number> {
-  return (await request(CreateClanAnswerSchema, (h) => h.post('clans', { json: { clan_name } }), 'Failed to create clan.')).clan_id;
-}
-
-/** POST /api/user/igns {ign} → the new IGN. */
-export async function linkIgn(ign: string) {
-  return (await request(IgnAnswerSchema, (h) => h.post('user/igns', { json: { ign } }), `Failed to link ${ign}.`)).ign;
-}
-
-/** PUT /api/user/igns/{id} {ign} → the edited IGN. */
-export async function editIgn(id: number, ign: string) {
-  return (await request(IgnAnswerSchema, (h) => h.put(`user/igns/${id}`, { json: { ign } }), 'Failed to update IGN.')).ign;
-}
-
-/** DELETE /api/user/igns/{id}. */
-export async function deleteIgn(id: number): Promise<void> {
-  await request(OkSchema, (h) => h.delete(`user/igns/${id}`), 'Failed to delete IGN.');
 }

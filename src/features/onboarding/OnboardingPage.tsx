@@ -6,7 +6,7 @@ import { onboardingMachine } from '../../../machines/onboarding.machine';
 import * as sel from '../../../machines/onboarding.selectors';
 import { SessionContext } from '../../base/session';
 import { selectIsBusy, selectIsReady, selectIsSignedOut } from '../../../machines/session.selectors';
-import { fetchClans, submitSetup } from '../../api/session';
+import { fetchClans, submitSetup } from '../../api/account';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { CLAN_NAME_MAX } from '../../../contract/clan';

@@ -6,7 +6,7 @@ import { selectDraft, selectSubject } from '../../../machines/confirmAction.sele
 import { CLAN_NAME_MAX } from '../../../contract/clan';
 import { IGN_MAX, isManagerRole, type User } from '../../../contract/user';
 import { SessionContext } from '../../base/session';
-import { createClan, deleteIgn, editIgn, linkIgn } from '../../api/session';
+import { createClan, deleteIgn, editIgn, linkIgn } from '../../api/account';
 import { leaveClan } from '../../api/clans';
 import { Avatar } from '../../ui/Avatar';
 import { EditDeleteButtons } from '../../ui/RowActions';
