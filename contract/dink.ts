@@ -28,8 +28,11 @@ export function isDinkType(s: string): s is DinkType {
   return (DINK_TYPES as readonly string[]).includes(s);
 }
 
-/** A post's outcome, in the order they are judged after the 204 (docs/server.md §13). */
-export const DINK_OUTCOMES = ['duplicate', 'not_running', 'unknown_player', 'suspicious', 'no_task', 'no_match', 'submitted', 'approved'] as const;
+/**
+ * A post's outcome, in the order they are judged after the 204 (docs/server.md §13); `counted`: it
+ * matched a team-total rule and was added to the team's total without reaching it (docs/server.md §17).
+ */
+export const DINK_OUTCOMES = ['duplicate', 'not_running', 'unknown_player', 'suspicious', 'no_task', 'no_match', 'counted', 'submitted', 'approved'] as const;
 export type DinkOutcome = (typeof DINK_OUTCOMES)[number];
 
 /**
@@ -319,7 +322,7 @@ export const DINK_RATE_PER_MINUTE = 60;
 export const DINK_DEDUPE_MS = 10 * 60 * 1000;
 
 /** Where a submission came from: a member's upload or a Dink post. */
-export const SUBMISSION_SOURCES = ['upload', 'dink'] as const;
+export const SUBMISSION_SOURCES = ['upload', 'dink', 'wom'] as const;
 export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
 
 /** What a Dink post (or a Wise Old Man check: its rule's type) said, on a submission made from it (null for uploads). */

@@ -7,6 +7,9 @@ import type { Deps } from '../http/context';
 import { nowIso } from '../time';
 import { redisChannelKey } from '../redis';
 import { findGame, insertLog, storedOverrideTask, storedTaskState, updateGame } from '../games/repository';
+import { awaited, claim, inGame, run } from '../games/play';
+import { addEntry, lastStayImage, progressText, stayShares, submitTotal } from '../games/progress';
+import { isTeamTotal, parseProgress, postWorth, startProgress, totalSummary, type TeamProgress } from '../../contract/progress';
 import { STAND_IN_KEY_MARK, insertSubmission } from '../submissions/repository';
 import { processProofImage, type ProcessedImage } from '../submissions/images';
 import { announceReview } from '../discord/outbox';
@@ -24,6 +27,7 @@ import {
   ignKey,
   matchesAutoRule,
   readDinkPayload,
+  type AutoRule,
   type DinkAccount,
   type DinkEvidence,
   type DinkLink,
@@ -89,7 +93,7 @@ export interface DinkReceipt {
 /** What a judged post changed: the game, the submission made and the log entries, for the broadcast. */
 interface DinkChange {
   gameId: number;
-  submissionId: number;
+  submissionId: number | null;
   log: LogEntry[];
 }
 
@@ -97,9 +101,11 @@ interface DinkChange {
 interface Counted {
   game: { id: number; clan_id: number };
   member: { teamId: number; userId: number; ign: string };
-  team: { id: number; current_position: number; square_since: string; name: string; color: string };
+  team: { id: number; current_position: number; square_since: string; name: string; color: string; progress: string | null };
   square: { task_description: string; task_difficulty: string | null };
   evidence: DinkEvidence;
+  /** The task's rule the post matched (a team total when `team_total` is set). */
+  rule: AutoRule;
 }
 
 /**
@@ -137,7 +143,7 @@ async function assess(db: Db, eventId: number, reading: DinkReading, at: string,
   }
   const team = await db.selectFrom('team_states')
     .innerJoin('teams', 'teams.id', 'team_states.team_id')
-    .select(['team_states.id', 'team_states.current_position', 'team_states.task_state', 'team_states.square_since', 'team_states.task_override', 'teams.name', 'teams.color'])
+    .select(['team_states.id', 'team_states.current_position', 'team_states.task_state', 'team_states.square_since', 'team_states.task_override', 'team_states.progress', 'teams.name', 'teams.color'])
     .where('team_states.game_id', '=', game.id)
     .where('team_states.team_id', '=', member.team_id)
     .executeTakeFirstOrThrow();
@@ -158,6 +164,7 @@ async function assess(db: Db, eventId: number, reading: DinkReading, at: string,
     team,
     square,
     evidence: reading.evidence,
+    rule,
   };
 }
 
@@ -196,6 +203,10 @@ export async function judgePost(deps: Deps, receipt: DinkReceipt): Promise<DinkP
     const first = await assess(db, eventId, reading, at, null);
     if (typeof first === 'string') {
       outcome = first;
+    } else if (isTeamTotal(first.rule)) {
+      const made = await countTowardsTotal(deps, receipt, reading, digest, at);
+      outcome = made.outcome;
+      change = made.change;
     } else {
       const made = await makeSubmission(deps, receipt, reading, at);
       outcome = made.outcome;
@@ -212,7 +223,7 @@ export async function judgePost(deps: Deps, receipt: DinkReceipt): Promise<DinkP
   if (change) {
     try {
       await deps.broadcaster.gameChanged(change.gameId, 'progress', change.log);
-      await deps.broadcaster.submissionChanged(change.submissionId);
+      if (change.submissionId !== null) await deps.broadcaster.submissionChanged(change.submissionId);
     } catch (err) {
       log.error({ err, game_id: change.gameId }, '[dink] broadcast failed');
     }
@@ -282,6 +293,96 @@ async function makeSubmission(deps: Deps, receipt: DinkReceipt, reading: DinkRea
     return result;
   } catch (err) {
     await images.delete([keys.image, keys.thumb]).catch(() => {});
+    throw err;
+  }
+}
+
+/** Thrown inside a team-total change to undo it and answer the post's outcome (nothing was added). */
+class TotalOutcome extends Error {
+  override name = 'TotalOutcome';
+  constructor(readonly outcome: DinkOutcome) {
+    super(outcome);
+  }
+}
+
+/**
+ * A post that matches a team-total rule (docs/server.md §17 'Progress and Dink totals'): its
+ * screenshot stored first, then one game change (play.ts inGame: the game claimed, version + 1,
+ * retried on a lost race) that judges the post again and adds it to the team's stay on the
+ * square: LOOT the matching quantities, other types 1; with `distinct` 1 per rule name not
+ * counted yet on this stay. The unique keys of progress_entries (the post's digest, each distinct
+ * name) make a post or name count once whichever process takes it. A post that adds 0 changes
+ * nothing (rolled back) and is `counted`. Else the team's progress is summed again from the stay's
+ * entries and saved; when `have` reaches `need` the team's one submission is made (submitTotal:
+ * source 'dink', evidence the total and each share, the last screenshot among the counted posts,
+ * a stand-in without one), approved at once with auto-approve on and a screenshot, else pending;
+ * the outcome is then `approved` or `submitted`, else `counted`.
+ */
+async function countTowardsTotal(deps: Deps, receipt: DinkReceipt, reading: DinkReading, digest: string, at: string): Promise<{ outcome: DinkOutcome; change: DinkChange | null }> {
+  const { db, dialect, images } = deps;
+  const eventId = receipt.link.event_id;
+  const game = await db.selectFrom('games').select('id').where('event_id', '=', eventId).executeTakeFirst();
+  if (!game) return { outcome: 'not_running', change: null };
+  const shot = receipt.file ? await processProofImage(receipt.file).catch(() => null) : null;
+  const stem = `proofs/dink/${eventId}/${crypto.randomBytes(12).toString('hex')}`;
+  const image = shot && { key: `${stem}.${shot.imageType.split('/')[1] ?? 'bin'}`, type: shot.imageType, thumbKey: `${stem}.thumb.webp`, thumbType: shot.thumbType };
+  if (shot && image) {
+    await images.put(image.key, shot.image, shot.imageType);
+    await images.put(image.thumbKey, shot.thumb, shot.thumbType);
+  }
+  // Stand-in images written for a submission whose transaction was then undone.
+  const written: string[] = [];
+  try {
+    const result = await inGame(db, dialect, { sync: false }, function* () {
+      yield* claim(db, dialect, game.id, null, nowIso());
+      const counted = yield* awaited((trx) => assess(trx, eventId, reading, at, null));
+      if (typeof counted === 'string') throw new TotalOutcome(counted);
+      const { rule, member, team, square, evidence } = counted;
+      if (!isTeamTotal(rule)) throw new TotalOutcome('no_match');
+      const worth = postWorth(rule, evidence);
+      const stay = { game_id: counted.game.id, team_id: member.teamId, square_since: team.square_since };
+      const now = nowIso();
+      let added = 0;
+      if (rule.distinct) {
+        for (const name of worth.names) {
+          if (yield* awaited((trx) => addEntry(trx, stay, { key: `name:${name}`, ign: member.ign, amount: 0, at: now }))) added += 1;
+        }
+        yield* awaited((trx) => addEntry(trx, stay, { key: `post:${digest}`, ign: member.ign, amount: added, at: now, image }));
+      } else if (yield* awaited((trx) => addEntry(trx, stay, { key: `post:${digest}`, ign: member.ign, amount: worth.amount, at: now, image }))) {
+        added = worth.amount;
+      }
+      if (added === 0) throw new TotalOutcome('counted');
+      const by = yield* awaited((trx) => stayShares(trx, stay));
+      const stored = parseProgress(team.progress) ?? startProgress(rule, team.square_since);
+      if (!stored) throw new TotalOutcome('no_match');
+      const progress: TeamProgress = { ...stored, have: by.reduce((sum, s) => sum + s.amount, 0), by, updated_at: now };
+      yield* run(db.updateTable('team_states').set({ progress: progressText(progress) }).where('id', '=', team.id).compile());
+      if (progress.have < progress.need) return { outcome: 'counted' as DinkOutcome, change: { gameId: counted.game.id, submissionId: null, log: [] as LogEntry[] } };
+      let last = yield* awaited((trx) => lastStayImage(trx, stay));
+      const screenshot = last !== null;
+      if (!last) {
+        const standIn = yield* awaited(() => placeholderImage());
+        const base = `proofs/dink/${eventId}/${crypto.randomBytes(12).toString('hex')}${STAND_IN_KEY_MARK}`;
+        last = { key: `${base}.png`, type: standIn.imageType, thumbKey: `${base}.thumb.webp`, thumbType: standIn.thumbType };
+        const keys = last;
+        written.push(keys.key, keys.thumbKey);
+        yield* awaited(async () => {
+          await images.put(keys.key, standIn.image, standIn.imageType);
+          await images.put(keys.thumbKey, standIn.thumb, standIn.thumbType);
+        });
+      }
+      const approve = receipt.link.auto_approve === 1 && screenshot;
+      const made = yield* awaited((trx) => submitTotal(trx, counted.game,
+        { stateId: team.id, teamId: member.teamId, name: team.name, color: team.color, position: team.current_position, squareSince: team.square_since },
+        square,
+        { source: 'dink', approve, by: { userId: member.userId, ign: member.ign }, evidence: { type: rule.type, summary: totalSummary(rule, progress) }, image: last }));
+      return { outcome: (approve ? 'approved' : 'submitted') as DinkOutcome, change: { gameId: counted.game.id, submissionId: made.submissionId, log: [made.entry] } };
+    });
+    return result;
+  } catch (err) {
+    if (image) await images.delete([image.key, image.thumbKey]).catch(() => {});
+    if (written.length > 0) await images.delete(written).catch(() => {});
+    if (err instanceof TotalOutcome) return { outcome: err.outcome, change: null };
     throw err;
   }
 }

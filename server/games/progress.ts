@@ -297,3 +297,53 @@ export async function recordWomProgress(
   if (done.submissionId !== null) await deps.broadcaster.submissionChanged(done.submissionId);
   return done.submissionId !== null ? 'approved' : 'saved';
 }
+
+/** One stay of a team on a square: what a team total counts over (progress_entries). */
+export interface Stay {
+  game_id: number;
+  team_id: number;
+  square_since: string;
+}
+
+/**
+ * Adds an entry to a stay's count (progress_entries): `post:{digest}` for a counted post,
+ * `name:{key}` for a name a distinct rule counted. True when it was added, false when the stay
+ * already had that key (the post or name counted before, by this process or another: the unique
+ * key decides).
+ */
+export async function addEntry(
+  trx: Db,
+  stay: Stay,
+  entry: { key: string; ign: string; amount: number; at: string; image?: { key: string; type: string; thumbKey: string; thumbType: string } | null },
+): Promise<boolean> {
+  const row = await trx.insertInto('progress_entries')
+    .values({
+      ...stay, entry_key: entry.key, ign: entry.ign, amount: entry.amount, at: entry.at,
+      image_key: entry.image?.key ?? null, image_type: entry.image?.type ?? null, thumb_key: entry.image?.thumbKey ?? null, thumb_type: entry.image?.thumbType ?? null,
+    })
+    .onConflict((oc) => oc.columns(['game_id', 'team_id', 'square_since', 'entry_key']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Each IGN's share of a stay's counted posts (sharesOf: largest first). */
+export async function stayShares(trx: Db, stay: Stay): Promise<ProgressShare[]> {
+  const rows = await trx.selectFrom('progress_entries')
+    .select((eb) => ['ign', eb.fn.sum<number | string>('amount').as('amount')])
+    .where('game_id', '=', stay.game_id).where('team_id', '=', stay.team_id).where('square_since', '=', stay.square_since)
+    .where('entry_key', 'like', 'post:%')
+    .groupBy('ign')
+    .execute();
+  return sharesOf(rows.map((r) => ({ ign: r.ign, amount: Number(r.amount) })));
+}
+
+/** The screenshot of the last counted post of a stay that had one, or null. */
+export async function lastStayImage(trx: Db, stay: Stay): Promise<{ key: string; type: string; thumbKey: string; thumbType: string } | null> {
+  const row = await trx.selectFrom('progress_entries').select(['image_key', 'image_type', 'thumb_key', 'thumb_type'])
+    .where('game_id', '=', stay.game_id).where('team_id', '=', stay.team_id).where('square_since', '=', stay.square_since)
+    .where('image_key', 'is not', null)
+    .orderBy('id', 'desc').limit(1).executeTakeFirst();
+  if (!row || row.image_key === null || row.thumb_key === null) return null;
+  return { key: row.image_key, type: row.image_type ?? 'image/png', thumbKey: row.thumb_key, thumbType: row.thumb_type ?? 'image/webp' };
+}

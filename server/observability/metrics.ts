@@ -195,11 +195,12 @@ export function countDiscordFailure(reason: DiscordFailure): void {
 }
 
 /**
- * How a Dink post ended: the outcomes listed on a post (submitted, approved, no_task, no_match,
+ * How a Dink post ended: the outcomes listed on a post (counted, submitted, approved, no_task, no_match,
  * unknown_player, suspicious, duplicate, not_running) and the refusals before them
  * (unknown_token 404, rate_limited 429, invalid 400, too_large 413).
  */
 const DINK_OUTCOMES = [
+  'counted',
   'submitted',
   'approved',
   'no_task',

@@ -1,7 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { Db, SubmissionsTable } from '../db/schema';
 import { isTier } from '../../contract/game/tiers';
-import { isDinkType } from '../../contract/dink';
+import { AUTO_RULE_TYPES, type AutoRuleType } from '../../contract/dink';
+
+/** True for a type evidence may carry: a Dink type, or a Wise Old Man one (docs/server.md §17). */
+const isEvidenceType = (t: string): t is AutoRuleType => (AUTO_RULE_TYPES as readonly string[]).includes(t);
 import { SUBMISSION_STATUSES, type Submission, type SubmissionStatus } from '../../contract/submission';
 import { columns } from '../db/rows';
 
@@ -40,10 +43,11 @@ function toSubmission(r: Joined): Submission {
     thumb_url: thumbUrl(r.id),
     status: (SUBMISSION_STATUSES as readonly string[]).includes(r.status) ? (r.status as SubmissionStatus) : 'pending',
     reviewer: r.reviewer_id === null ? null : { user_id: r.reviewer_id, username: r.reviewer_name ?? '' },
-    source: r.source === 'dink' ? 'dink' : 'upload',
-    evidence: r.evidence_type !== null && isDinkType(r.evidence_type) ? { type: r.evidence_type, summary: r.evidence_summary ?? '' } : null,
+    source: r.source === 'dink' || r.source === 'wom' ? r.source : 'upload',
+    evidence: r.evidence_type !== null && isEvidenceType(r.evidence_type) ? { type: r.evidence_type, summary: r.evidence_summary ?? '' } : null,
     auto: r.auto === 1,
-    screenshot: !(r.source === 'dink' && r.image_key.includes(STAND_IN_KEY_MARK)),
+    // A Wise Old Man total has no image (empty keys, docs/server.md §17): screens show its evidence.
+    screenshot: !((r.source === 'dink' && r.image_key.includes(STAND_IN_KEY_MARK)) || r.image_key === ''),
   };
 }
 

@@ -61,6 +61,7 @@ export const DINK_MIN_LABEL: Record<AutoRuleType, string | null> = {
 
 /** Why a post did or did not count (docs/server.md §13 outcomes), beside the outcome's own word. */
 export const DINK_OUTCOME_TEXT: Record<DinkOutcome, string> = {
+  counted: 'added to the team’s total',
   submitted: 'sent to the referees',
   approved: 'approved automatically',
   no_task: 'the team has no open task on its square',
@@ -73,6 +74,7 @@ export const DINK_OUTCOME_TEXT: Record<DinkOutcome, string> = {
 
 /** The tone each outcome shows in. */
 export const DINK_OUTCOME_TONE: Record<DinkOutcome, 'success' | 'info' | 'warning' | 'error'> = {
+  counted: 'success',
   submitted: 'info',
   approved: 'success',
   no_task: 'info',
@@ -85,6 +87,8 @@ export const DINK_OUTCOME_TONE: Record<DinkOutcome, 'success' | 'info' | 'warnin
 
 /** The game screen's proof box when the task has an auto rule (docs/client.md §9). */
 export const DINK_SENDS_PROOF = 'Dink will send this automatically';
+/** The same for a Wise Old Man total (XP, KC, EHB, EHP): no post to send, the site checks the gains. */
+export const WOM_CHECKS_PROOF = 'Wise Old Man gains count automatically';
 
 /** A Wise Old Man metric name as people read it: 'clue_scrolls_all' → 'Clue scrolls all'. */
 export function metricLabel(name: string): string {
