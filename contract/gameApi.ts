@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { ConnectionSchema } from './game/connection';
-import { CONFIG_MESSAGES } from './game/validate';
+import { CONFIG_MESSAGES, ConnectionSchema } from './game/connection';
 import { GAME_STATUSES } from './game/status';
 import { TierSchema } from './game/tiers';
 import { GameSettingsSchema } from './game/settings';

@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 
 /*
- * The drawn board's own shapes (docs/game-rules.md §12): a snake or ladder and the fixed squares'
- * descriptions. They live apart from board generation (./generate.ts, which re-exports them) so
- * that the public game's schema (contract/gameApi.ts) and the board's drawing import them without
- * the generator, its board shaping and its random numbers.
+ * The drawn board's own shapes (docs/game-rules.md §12): a snake or ladder, the fixed squares'
+ * descriptions and the manual board config's messages. They live apart from board generation
+ * (./generate.ts) and the board editor's checks (./validate.ts), which re-export them, so that the
+ * public game's schema (contract/gameApi.ts) and the board's drawing import them without the
+ * generator, its board shaping and random numbers, or the editor's parsing.
  */
 
 /** 'snake' (goes down) or 'ladder' (goes up). */
@@ -41,3 +42,13 @@ export const UNASSIGNED_DESCRIPTION = '';
 export function isSpecialDescription(description: string | null | undefined): boolean {
   return (Object.values(SPECIAL_DESCRIPTIONS) as string[]).includes(description ?? '');
 }
+
+/** Label of a config box in the manual board editor. */
+export type ConfigLabel = 'Snakes' | 'Ladders';
+
+/** Messages of the manual board config, verbatim from docs/game-rules.md §4. */
+export const CONFIG_MESSAGES = {
+  invalidJson: (label: ConfigLabel, detail: string) => `Invalid JSON format in ${label} config: ${detail}`,
+  notArray: 'Config must be a JSON array.',
+  badEntry: 'Each entry must be an array of two positive numbers: [[start, end], ...].',
+} as const;

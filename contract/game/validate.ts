@@ -1,23 +1,15 @@
 import { isBoardSize, MAX_LADDERS, MAX_SNAKES, rowOf } from './board';
-import type { Connection, ConnectionType } from './generate';
+import { CONFIG_MESSAGES, type ConfigLabel, type Connection, type ConnectionType } from './connection';
 import { SETTINGS_MESSAGES } from './settings';
 import { errorText } from '../errorText';
 
-/** Label of a config box in the manual board editor. */
-export type ConfigLabel = 'Snakes' | 'Ladders';
+export { CONFIG_MESSAGES, type ConfigLabel } from './connection';
 
 /** A [start, end] pair of square numbers as typed in the board editor. */
 export type SquarePair = [number, number];
 
 /** Result of parseConfig. */
 export type ParsedConfig = { ok: true; pairs: SquarePair[] } | { ok: false; error: string };
-
-/** Messages of the manual board config, verbatim from docs/game-rules.md §4. */
-export const CONFIG_MESSAGES = {
-  invalidJson: (label: ConfigLabel, detail: string) => `Invalid JSON format in ${label} config: ${detail}`,
-  notArray: 'Config must be a JSON array.',
-  badEntry: 'Each entry must be an array of two positive numbers: [[start, end], ...].',
-} as const;
 
 const isPositiveNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0;
 
