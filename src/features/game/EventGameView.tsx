@@ -23,11 +23,10 @@ import { BoardSimulator } from '../forecast/BoardSimulator';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { TableHead } from '../../ui/TableHead';
 import { LoadFailed } from '../../ui/LoadFailed';
-import { ViewToolbar } from '../../ui/ViewToolbar';
 import { Spinner } from '../../ui/Spinner';
 import { BoardView } from '../board/BoardView';
 import { CLAN_MANAGEMENT_ORIGIN, gamePlayPath } from '../../base/paths';
-import { GameBanner } from './GameBanner';
+import { ManageFrame } from './ManageFrame';
 import { SettingsForm, type EventGameRef } from './SettingsForm';
 import { liveGameEffects, type GameEffects } from './effects';
 import { latestCall, useLatest } from './latest';
@@ -76,13 +75,11 @@ const BOARD_LOCK_TEXTS: Record<sel.BoardLock, string> = {
 export function EventGameView({
   clanId,
   eventId,
-  gameId,
-  onBack,
   effects = liveGameEffects,
-  onGameChanged,
   discord,
   dink,
   eventTimes,
+  ...flow
 }: {
   clanId: number;
   eventId: number;
@@ -98,19 +95,11 @@ export function EventGameView({
   /** Called after this view created or deleted the game, so the event list can refresh. */
   onGameChanged?: () => void;
 }) {
-  // Keyed by event: the list catching up with a game this view created must not restart it.
+  // Keyed by event: the list catching up with a game this view created must not restart it. The
+  // flow's own props (gameId, onBack, onGameChanged) pass through as given.
   return (
     <>
-      <EventGameFlow
-        key={eventId}
-        clanId={clanId}
-        eventId={eventId}
-        gameId={gameId}
-        onBack={onBack}
-        effects={effects}
-        onGameChanged={onGameChanged}
-        availableHours={eventHours(eventTimes?.start_datetime, eventTimes?.end_datetime)}
-      />
+      <EventGameFlow key={eventId} clanId={clanId} eventId={eventId} {...flow} effects={effects} availableHours={eventHours(eventTimes?.start_datetime, eventTimes?.end_datetime)} />
       {discord && <DiscordPanel key={`discord-${eventId}`} clanId={clanId} eventId={eventId} effects={discord} />}
       {dink && <DinkPanel key={`dink-${eventId}`} clanId={clanId} eventId={eventId} effects={dink} />}
     </>
@@ -196,9 +185,7 @@ function EventGameFlow({
   const loadError = useSelector(flow, sel.selectLoadError);
 
   return (
-    <section className="game-admin" aria-labelledby="game-admin-title">
-      <ViewToolbar backLabel="Back to Events" onBack={onBack} titleId="game-admin-title" title="Managing: Game Board" />
-      <GameBanner banner={banner} />
+    <ManageFrame name="game-admin" backLabel="Back to Events" onBack={onBack} title="Managing: Game Board" banner={banner}>
       {mode === 'loading' && <Spinner text="Loading game details..." />}
       {mode === 'loadFailed' && <LoadFailed error={loadError} onRetry={() => flow.send({ type: 'game.reload' })} />}
       {mode === 'setup' && <SetupMode flow={flow} availableHours={availableHours} />}
@@ -210,7 +197,7 @@ function EventGameFlow({
         <p>{GAME_DIALOG_TEXTS.resetBody}</p>
       </ConfirmDialog>
       <RandomizeDialog flow={flow} />
-    </section>
+    </ManageFrame>
   );
 }
 

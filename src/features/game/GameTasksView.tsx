@@ -25,9 +25,8 @@ import type { BoardSquare } from '../../../contract/gameApi';
 import { TIER_LABELS } from '../../../contract/game/tiers';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
-import { ViewToolbar } from '../../ui/ViewToolbar';
 import { Spinner } from '../../ui/Spinner';
-import { GameBanner } from './GameBanner';
+import { ManageFrame } from './ManageFrame';
 import { liveGameTasksEffects, type GameTasksEffects } from './effects';
 import { latestCall, useLatest } from './latest';
 import { TASK_COLUMNS, groupSquares, squareTaskLabel, type TaskColumnKey } from './taskColumns';
@@ -103,16 +102,14 @@ function GameTasksFlow({
   const phase = useSelector(tasks, sel.selectPhase);
   const loadError = useSelector(tasks, sel.selectLoadError);
   return (
-    <section className="game-tasks" aria-labelledby="game-tasks-title">
-      <ViewToolbar backLabel="Back to Event List" onBack={onBack} titleId="game-tasks-title" title="Managing: Game Tasks" />
-      <GameBanner banner={banner} />
+    <ManageFrame name="game-tasks" backLabel="Back to Event List" onBack={onBack} title="Managing: Game Tasks" banner={banner}>
       {phase === 'missingGame' && <Notice tone="error">{GAME_TASKS_TEXTS.missingGame}</Notice>}
       {phase === 'loading' && <Spinner text="Loading board squares..." />}
       {phase === 'failed' && <LoadFailed error={loadError} onRetry={() => tasks.send({ type: 'squares.reload' })} />}
       {phase === 'readOnly' && <Notice tone="info" testId="game-tasks-read-only">{GAME_TASKS_TEXTS.finished}</Notice>}
       {(phase === 'loaded' || phase === 'readOnly') && <TaskBoard tasks={tasks} />}
       <SwapTaskDialog tasks={tasks} />
-    </section>
+    </ManageFrame>
   );
 }
 
@@ -253,21 +250,32 @@ function SquareCardBody({ square, overlay = false }: { square: BoardSquare; over
   );
 }
 
+/**
+ * What the swap-task modal shows of the gameTasks chart: whether it is open, blocked (a square
+ * without a tier), loading the options or assigning; whether Assign may be pressed; the square
+ * and its tier; the options, the selected one and the error.
+ */
+function useAssignView(tasks: TasksRef) {
+  const squares = useSelector(tasks, sel.selectSquares);
+  const squareId = useSelector(tasks, sel.selectAssignSquareId);
+  return {
+    open: useSelector(tasks, sel.isAssignOpen),
+    blocked: useSelector(tasks, sel.isAssignBlocked),
+    loadingOptions: useSelector(tasks, sel.isAssignLoading),
+    assigning: useSelector(tasks, sel.isAssigning),
+    canAssign: useSelector(tasks, sel.canAssign),
+    options: useSelector(tasks, sel.selectOptions),
+    selected: useSelector(tasks, sel.selectSelectedTaskId),
+    error: useSelector(tasks, sel.selectAssignError),
+    square: squares.find((s) => s.id === squareId),
+    tier: tierOfSquare(squares, squareId),
+  };
+}
+
 /** The swap-task modal: pick an unassigned pool task of the square's tier. */
 function SwapTaskDialog({ tasks }: { tasks: TasksRef }) {
   const id = useId();
-  const open = useSelector(tasks, sel.isAssignOpen);
-  const blocked = useSelector(tasks, sel.isAssignBlocked);
-  const loadingOptions = useSelector(tasks, sel.isAssignLoading);
-  const assigning = useSelector(tasks, sel.isAssigning);
-  const canAssign = useSelector(tasks, sel.canAssign);
-  const squares = useSelector(tasks, sel.selectSquares);
-  const squareId = useSelector(tasks, sel.selectAssignSquareId);
-  const options = useSelector(tasks, sel.selectOptions);
-  const selected = useSelector(tasks, sel.selectSelectedTaskId);
-  const error = useSelector(tasks, sel.selectAssignError);
-  const square = squares.find((s) => s.id === squareId);
-  const tier = tierOfSquare(squares, squareId);
+  const { open, blocked, loadingOptions, assigning, canAssign, options, selected, error, square, tier } = useAssignView(tasks);
   const cancel = () => tasks.send({ type: 'assign.cancel' });
   const submit = (e: FormEvent) => {
     e.preventDefault();
