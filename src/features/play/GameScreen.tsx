@@ -95,29 +95,11 @@ function LiveGame({
   effects: GameScreenEffects;
   connection: ActorRefFrom<typeof liveGameMachine> | undefined;
 }) {
-  const game = useSelector(actor, sel.selectGame)!;
-  const finished = useSelector(actor, sel.selectIsFinished);
   const celebrating = useSelector(actor, sel.selectIsCelebrating);
   const forecast = useForecast(actor, effects.loadForecast);
   return (
     <>
-      <header className="panel game-header game-header--compact">
-        <div className="game-header__titles">
-          <p className="game-header__type">{game.event_type}</p>
-          <h1 className="game-header__name">{game.event_name}</h1>
-          <p className="game-header__clan muted">{game.clan_name}</p>
-        </div>
-        <div className="game-header__facts">
-          <StatusBadge status={game.status} />
-          <span className="game-header__size">Board: {boardSizeText(game.board_size)}</span>
-          {connection && <ConnectionBadge connection={connection} />}
-          {finished && (
-            <Link className="btn btn--small btn--primary" to={resultsPath(game.id)}>
-              View Results
-            </Link>
-          )}
-        </div>
-      </header>
+      <GameHeader actor={actor} connection={connection} />
       {celebrating && <Confetti launch={effects.launchConfetti} />}
       <div className="game-layout">
         <div className="game-layout__board">
@@ -138,6 +120,31 @@ function LiveGame({
         </aside>
       </div>
     </>
+  );
+}
+
+/** The game's header: event type, name and clan; status, board size, the connection and, once finished, 'View Results'. */
+function GameHeader({ actor, connection }: { actor: GamePlayRef; connection: ActorRefFrom<typeof liveGameMachine> | undefined }) {
+  const game = useSelector(actor, sel.selectGame)!;
+  const finished = useSelector(actor, sel.selectIsFinished);
+  return (
+    <header className="panel game-header game-header--compact">
+      <div className="game-header__titles">
+        <p className="game-header__type">{game.event_type}</p>
+        <h1 className="game-header__name">{game.event_name}</h1>
+        <p className="game-header__clan muted">{game.clan_name}</p>
+      </div>
+      <div className="game-header__facts">
+        <StatusBadge status={game.status} />
+        <span className="game-header__size">Board: {boardSizeText(game.board_size)}</span>
+        {connection && <ConnectionBadge connection={connection} />}
+        {finished && (
+          <Link className="btn btn--small btn--primary" to={resultsPath(game.id)}>
+            View Results
+          </Link>
+        )}
+      </div>
+    </header>
   );
 }
 

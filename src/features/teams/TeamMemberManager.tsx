@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { shallowEqual, useActorRef, useSelector } from '@xstate/react';
 import { useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
 import { teamMembersMachine } from '../../../machines/teamMembers.machine';
@@ -97,11 +97,6 @@ function MemberNotice({ members }: { members: MembersRef }) {
 
 function MemberTable({ members, onRemove }: { members: MembersRef; onRemove: (m: TeamMember) => void }) {
   const list = useSelector(members, sel.selectMembers);
-  const eligible = useSelector(members, sel.selectEligible);
-  const selectedIgn = useSelector(members, sel.selectSelectedIgnId);
-  const role = useSelector(members, sel.selectAddRole);
-  const adding = useSelector(members, sel.selectAdding);
-  const canAdd = useSelector(members, sel.selectCanAdd);
   const roleSaving = useSelector(members, sel.selectRoleSaving);
   return (
     <DataTable className="table member-table cards-sm" columns={['In-game name', 'Role', 'Action']} sections>
@@ -137,35 +132,43 @@ function MemberTable({ members, onRemove }: { members: MembersRef; onRemove: (m:
         )}
       </tbody>
       <tfoot>
-        <tr className="member-table__add">
-          <td className="member-table__pick">
-            <IgnCombobox
-              options={eligible}
-              value={selectedIgn}
-              disabled={adding}
-              onChange={(ignId) => members.send({ type: 'add.selectIgn', ignId })}
-            />
-          </td>
-          <td data-label="Role">
-            <select
-              className="input input--small"
-              aria-label="Role for the new member"
-              value={role}
-              disabled={adding}
-              onChange={(e) => members.send({ type: 'add.selectRole', role: e.target.value as TeamRole })}
-            >
-              {TEAM_ROLES.map((r) => (
-                <option key={r} value={r}>{r}</option>
-              ))}
-            </select>
-          </td>
-          <td className="cards-sm__actions">
-            <button type="button" className="btn btn--small btn--primary" disabled={!canAdd} onClick={() => members.send({ type: 'add.submit' })}>
-              {adding ? 'Adding...' : 'Add'}
-            </button>
-          </td>
-        </tr>
+        <AddMemberRow members={members} />
       </tfoot>
     </DataTable>
+  );
+}
+
+/** The table's last row: pick an eligible IGN and a role, then Add (docs/client.md §6). */
+function AddMemberRow({ members }: { members: MembersRef }) {
+  const { eligible, selectedIgnId, role, adding, canAdd } = useSelector(members, sel.selectAddRow, shallowEqual);
+  return (
+    <tr className="member-table__add">
+      <td className="member-table__pick">
+        <IgnCombobox
+          options={eligible}
+          value={selectedIgnId}
+          disabled={adding}
+          onChange={(ignId) => members.send({ type: 'add.selectIgn', ignId })}
+        />
+      </td>
+      <td data-label="Role">
+        <select
+          className="input input--small"
+          aria-label="Role for the new member"
+          value={role}
+          disabled={adding}
+          onChange={(e) => members.send({ type: 'add.selectRole', role: e.target.value as TeamRole })}
+        >
+          {TEAM_ROLES.map((r) => (
+            <option key={r} value={r}>{r}</option>
+          ))}
+        </select>
+      </td>
+      <td className="cards-sm__actions">
+        <button type="button" className="btn btn--small btn--primary" disabled={!canAdd} onClick={() => members.send({ type: 'add.submit' })}>
+          {adding ? 'Adding...' : 'Add'}
+        </button>
+      </td>
+    </tr>
   );
 }
