@@ -675,6 +675,8 @@ modelTests<DataSnap, DataModelEvent, World>({
   name: 'clanData (clan load)',
   machine: clanDataMachine,
   inputs: [{ clanId: CLAN_ID }],
+  // The screen for the path's input: the owner's Clan Management page, whose clan loads the executors settle.
+  render: () => renderClanPage(OLGA, true),
   events: dataEvents,
   serialize: serializeData,
   dropPrefixPaths: true,
@@ -684,7 +686,6 @@ modelTests<DataSnap, DataModelEvent, World>({
     const status = (event as { error?: ClanLoadError }).error?.status;
     return event.type.replace(/^xstate\.(done|error)\.actor\.(\w+)$/, '$1($2)') + (status ? `[${status}]` : '');
   },
-  render: () => renderClanPage(OLGA, true),
   guards: (paths) => {
     // Every load error text of the docs is shown.
     const errors = new Set(paths.flatMap((p) => p.steps.map((st) => st.state.context.error)));

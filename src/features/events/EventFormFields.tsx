@@ -23,7 +23,7 @@ const eventFormBlocked = (s: { context: { draft: EventDraft } }) => validateEven
  * 'Open sign-ups' and, once ticked, an optional close time (UTC); and the form rule's message while the form is invalid (it
  * says why the submit button is disabled) once a field was touched (useTouched).
  */
-export function EventFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<EventDraft, TSubject> }) {
+function EventFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<EventDraft, TSubject> }) {
   const draft = useSelector(actor, selectDraft);
   const id = useId();
   const change = (field: 'name' | 'start' | 'end' | 'signupsCloseAt', value: string) => {

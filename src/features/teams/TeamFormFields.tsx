@@ -17,7 +17,7 @@ export function validateTeamDraft(draft: TeamDraft): string | null {
 const teamNameBlank = (s: { context: { draft: TeamDraft } }) => s.context.draft.name.trim() === '';
 
 /** The fields of the Create / Edit Team modals (docs/client.md §6): name and colour (preset swatches, picker, hex), with 'Team name is required.' while the name is blank, once a field was touched (useTouched). */
-export function TeamFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<TeamDraft, TSubject> }) {
+function TeamFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<TeamDraft, TSubject> }) {
   const draft = useSelector(actor, selectDraft);
   const error = teamFormError(draft);
   const { touched, touch, handlers } = useTouched();
