@@ -17,6 +17,7 @@ import { FadingNotice } from '../../ui/Notice';
 import { prefersReducedMotion } from './confetti';
 import { timeOnSquare } from '../../../contract/submission';
 import { TaskStateBadge } from './TaskStateBadge';
+import { ProgressBar } from './ProgressBar';
 import { useNow } from '../../base/useNow';
 import { Link } from 'react-router-dom';
 import { verifyPath } from '../../base/paths';
@@ -272,7 +273,8 @@ function ActionMessage({ message }: { message: MessageRef }) {
 
 /**
  * Team Positions (docs/client.md §1): every team's colour, name and square, furthest first,
- * with its task state and time on the square (docs/server.md §9);
+ * with its task state and time on the square (docs/server.md §9) and its team total as a bar
+ * when its task has one (docs/server.md §17);
  * the viewer's teams starred; revert counts only on the members' screen (not for spectators);
  * with a `forecast`, each team's chance to win beside its square (docs/game-rules.md §14).
  */
@@ -305,6 +307,7 @@ export function TeamPositions({ actor, showReverts, forecast = null }: { actor: 
                 </span>
                 <span className="team-positions__task">
                   <TaskStateBadge state={t.task_state} /> <span className="muted" data-testid="time-on-square">{timeOnSquare(t.current_position, t.square_since, now)}</span>
+                  {t.progress && <ProgressBar progress={t.progress} teamName={t.team_name} />}
                 </span>
                 {showReverts && typeof revertCount === 'number' && (
                   <span className="team-positions__reverts muted">
