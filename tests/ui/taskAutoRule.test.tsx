@@ -14,7 +14,7 @@ import { FakeEffects } from '../support/effects';
  */
 
 const CLAN = 7;
-const WITH_RULE: Task = { id: 1, description: 'Obtain a Giant key from Obor', difficulty: 'EASY', clan_id: CLAN, clan_name: 'Iron Legion', auto_rule: { type: 'LOOT', names: ['Giant key', 'Hill giant club'], min: 1 } };
+const WITH_RULE: Task = { id: 1, description: 'Obtain a Giant key from Obor', difficulty: 'EASY', clan_id: CLAN, clan_name: 'Iron Legion', auto_rule: { type: 'LOOT', names: ['Giant key', 'Hill giant club'], min: 1, team_total: null, distinct: false } };
 const PLAIN: Task = { id: 2, description: 'Catch 200 raw lobsters', difficulty: 'EASY', clan_id: CLAN, clan_name: 'Iron Legion', auto_rule: null };
 
 function renderTab() {
@@ -73,7 +73,7 @@ describe('a task\'s Dink auto rule in the Tasks tab', () => {
     expect(fx.calls('createTask')).toHaveLength(1);
     await user.click(within(dialog).getByRole('button', { name: 'Create Task' }));
     // Blank lines dropped, names repeated ignoring case taken once (as the server does).
-    expect(fx.calls('createTask').at(-1)).toEqual([CLAN, { description: 'Kill Vorkath 50 times', difficulty: 'ELITE', auto_rule: { type: 'KILL_COUNT', names: ['Vorkath'], min: 50 } }]);
+    expect(fx.calls('createTask').at(-1)).toEqual([CLAN, { description: 'Kill Vorkath 50 times', difficulty: 'ELITE', auto_rule: { type: 'KILL_COUNT', names: ['Vorkath'], min: 50, team_total: null, distinct: false } }]);
   });
 
   it('edits a task with its rule filled in, and removes the rule with None', async () => {

@@ -15,7 +15,9 @@ import { DialogButtons, Modal } from '../../ui/Modal';
 import { Lightbox, LightboxThumb, useLightbox, type LightboxRef } from '../../ui/Lightbox';
 import { hasScreenshot, NoScreenshot } from '../dink/NoScreenshot';
 import type { GamePlayRef } from './gamePlayRef';
-import { DINK_SENDS_PROOF } from '../dink/dinkTexts';
+import { autoRuleText, DINK_SENDS_PROOF, WOM_CHECKS_PROOF } from '../dink/dinkTexts';
+import { isWomRuleType } from '../../../contract/dink';
+import type { Task } from '../../../contract/task';
 import { currentTaskOf, RELIEF_VIEW_TEXTS } from '../../../contract/game/reliefView';
 
 /**
@@ -23,7 +25,12 @@ import { currentTaskOf, RELIEF_VIEW_TEXTS } from '../../../contract/game/reliefV
  * square's `auto_rule` when the game shape carries it (null or absent: no rule).
  */
 function hasAutoRule(square: object | null): boolean {
-  return !!square && 'auto_rule' in square && square.auto_rule !== null && square.auto_rule !== undefined;
+  return ruleOf(square) !== null;
+}
+
+/** A board square's auto rule, or null when it has none or the game shape does not carry it. */
+function ruleOf(square: object | null): Task['auto_rule'] {
+  return square && 'auto_rule' in square && square.auto_rule ? (square.auto_rule as Task['auto_rule']) : null;
 }
 
 /** The proof calls of the play screen, replaceable in tests (docs/server.md §9). */
@@ -85,7 +92,7 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
       {proofRequired && waiting && <p className="muted team-task__rule">A referee must approve the proof before the Leader can roll again.</p>}
       {hasTask && waiting && !current?.substitute && hasAutoRule(square) && (
         <p className="team-task__dink" data-testid="dink-sends">
-          {DINK_SENDS_PROOF}
+          {isWomRuleType(ruleOf(square)!.type) ? WOM_CHECKS_PROOF : DINK_SENDS_PROOF}
         </p>
       )}
     </>
@@ -101,6 +108,11 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
       </p>
       {hasTask && current?.substitute && <p className="team-task__substitute" data-testid="task-substitute">{RELIEF_VIEW_TEXTS.substitute}</p>}
       {hasTask ? <p className="team-task__text" data-testid="team-task-text">{task.description}</p> : <p className="muted">No task on this square.</p>}
+      {hasTask && !current?.substitute && ruleOf(square)?.team_total != null && (
+        <p className="team-task__total" data-testid="team-total-rule">
+          {autoRuleText(ruleOf(square)!)}
+        </p>
+      )}
       <p className="team-task__state">
         <TaskStateBadge state={state.task_state} /> <span className="muted" data-testid="time-on-square">{timeOnSquare(state.current_position, state.square_since, now)}</span>
       </p>

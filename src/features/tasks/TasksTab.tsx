@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useId, useMemo, useRef, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { fromPromise } from 'xstate';
 import * as v from 'valibot';
 import { DEFAULT_TASK_SORT, taskPoolMachine, type TaskSortKey } from '../../../machines/taskPool.machine';
@@ -18,7 +18,8 @@ import {
   type Task,
 } from '../../../contract/task';
 import { firstIssueMessage } from '../../../contract/common';
-import { AUTO_RULE_MESSAGES, AutoRuleSchema, DINK_TYPES, type AutoRule, type DinkType } from '../../../contract/dink';
+import { AUTO_RULE_MESSAGES, AUTO_RULE_TYPES, AutoRuleSchema, DINK_TYPES, WOM_RULE_TYPES, isWomRuleType, womMetricError, type AutoRule, type AutoRuleType, type WomMetricLists } from '../../../contract/dink';
+import { loadWomMetricLists, loadedWomMetricLists } from './womMetricLists';
 import { autoRuleText, DINK_MIN_LABEL, DINK_NAMES_HINT, DINK_TYPE_LABELS } from '../dink/dinkTexts';
 import { TASK_TEXTS } from './taskTexts';
 import * as tasksApi from '../../api/tasks';
@@ -63,7 +64,9 @@ type PoolRef = ReturnType<typeof useActorRef<typeof taskPoolMachine>>;
 /**
  * The task form rule (docs/game-rules.md §13): description and difficulty required; the
  * description as the server checks it (TaskDescriptionSchema: the text rule, at most 500); an
- * auto rule, when a Dink type is chosen, as the server checks it (AutoRuleSchema, docs/server.md §13).
+ * auto rule, when a type is chosen, as the server checks it (AutoRuleSchema, docs/server.md §13
+ * and §17 Rules; Wise Old Man names against the metric lists once they are loaded, else the
+ * server's 400 says it).
  */
 export function validateTaskDraft(draft: Pick<TaskDraft, 'description' | 'difficulty'> & Partial<TaskDraft>): string | null {
   const description = v.safeParse(TaskDescriptionSchema, draft.description);
@@ -80,12 +83,16 @@ export function validateTaskDraft(draft: Pick<TaskDraft, 'description' | 'diffic
 interface TaskDraft {
   description: string;
   difficulty: Difficulty | '';
-  autoType: DinkType | '';
+  autoType: AutoRuleType | '';
   autoNames: string;
   autoMin: string;
+  /** The team total as typed ('' for none). */
+  autoTotal: string;
+  /** Each name counts once (team totals of Dink types). */
+  autoDistinct: boolean;
 }
 
-const NEW_TASK: TaskDraft = { description: '', difficulty: '', autoType: '', autoNames: '', autoMin: '' };
+const NEW_TASK: TaskDraft = { description: '', difficulty: '', autoType: '', autoNames: '', autoMin: '', autoTotal: '', autoDistinct: false };
 
 /** The draft of a task being edited: its fields and its auto rule (names one per line). */
 const draftOf = (task: Task): TaskDraft => ({
@@ -94,6 +101,8 @@ const draftOf = (task: Task): TaskDraft => ({
   autoType: task.auto_rule?.type ?? '',
   autoNames: task.auto_rule?.names.join('\n') ?? '',
   autoMin: task.auto_rule?.min != null ? String(task.auto_rule.min) : '',
+  autoTotal: task.auto_rule?.team_total != null ? String(task.auto_rule.team_total) : '',
+  autoDistinct: task.auto_rule?.distinct ?? false,
 });
 
 /**
@@ -101,13 +110,24 @@ const draftOf = (task: Task): TaskDraft => ({
  * it (names one per line, blanks dropped; min only for a type that has one, blank for none), or
  * the refusal text.
  */
-function draftAutoRule(draft: Partial<TaskDraft>): { ok: true; rule: AutoRule | null } | { ok: false; message: string } {
+function draftAutoRule(draft: Partial<TaskDraft>, lists: WomMetricLists | null = loadedWomMetricLists()): { ok: true; rule: AutoRule | null } | { ok: false; message: string } {
   if (!draft.autoType) return { ok: true, rule: null };
   const minText = DINK_MIN_LABEL[draft.autoType] ? (draft.autoMin ?? '').trim() : '';
   if (minText !== '' && !/^[0-9]+$/.test(minText)) return { ok: false, message: AUTO_RULE_MESSAGES.min };
+  const totalText = (draft.autoTotal ?? '').trim().replace(/,/g, '');
+  if (totalText !== '' && !/^[0-9]+$/.test(totalText)) return { ok: false, message: AUTO_RULE_MESSAGES.teamTotal };
+  const wom = isWomRuleType(draft.autoType);
   const names = (draft.autoNames ?? '').split('\n').map((n) => n.trim()).filter((n) => n !== '');
-  const parsed = v.safeParse(AutoRuleSchema, { type: draft.autoType, names, min: minText === '' ? null : Number(minText) });
-  return parsed.success ? { ok: true, rule: parsed.output } : { ok: false, message: firstIssueMessage(parsed.issues) };
+  const parsed = v.safeParse(AutoRuleSchema, {
+    type: draft.autoType,
+    names: draft.autoType === 'EHB' || draft.autoType === 'EHP' ? [] : names,
+    min: minText === '' ? null : Number(minText),
+    team_total: totalText === '' ? null : Number(totalText),
+    distinct: !wom && totalText !== '' && (draft.autoDistinct ?? false),
+  });
+  if (!parsed.success) return { ok: false, message: firstIssueMessage(parsed.issues) };
+  const metric = lists ? womMetricError(parsed.output, lists) : null;
+  return metric ? { ok: false, message: metric } : { ok: true, rule: parsed.output };
 }
 
 
@@ -380,7 +400,7 @@ function TaskRow({ task, own, isManager, edit, remove }: { task: Task; own: bool
         {task.auto_rule && (
           <span className="muted auto-rule" data-testid="task-auto-rule">
             <br />
-            Dink: {autoRuleText(task.auto_rule)}
+            {isWomRuleType(task.auto_rule.type) ? 'Wise Old Man' : 'Dink'}: {autoRuleText(task.auto_rule)}
           </span>
         )}
       </td>
@@ -469,51 +489,114 @@ function TaskFormFields<TSubject extends object>({ actor }: { actor: ConfirmActi
 }
 
 /**
- * The task's auto rule in the create / edit modals (docs/client.md §8; docs/server.md §13): a Dink
- * type ('None' by default), then the names that count (one per line) and, for a type with a
- * quantity, kill count or level, the minimum.
+ * The task's auto rule in the create / edit modals (docs/client.md §8; docs/server.md §13 and §17
+ * Rules): a type (None, the ten Dink types, then the four Wise Old Man types), the names one per
+ * line (none for EHB and EHP; for XP and KC a 'Add a Wise Old Man name' picker filled from the
+ * metric lists, loaded on demand so the package stays out of the app's first chunks), the minimum
+ * for the types that have one, the team total and, for Dink types with a total, 'Each name counts
+ * once'.
  */
 function AutoRuleFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<TaskDraft, TSubject> }) {
   const draft = useSelector(actor, selectDraft);
   const id = useId();
-  const minLabel = draft.autoType ? DINK_MIN_LABEL[draft.autoType] : null;
+  const type = draft.autoType;
+  const wom = type !== '' && isWomRuleType(type);
+  const minLabel = type && !wom ? DINK_MIN_LABEL[type] : null;
+  const [lists, setLists] = useState<WomMetricLists | null>(loadedWomMetricLists());
+  useEffect(() => {
+    if ((type === 'XP' || type === 'KC') && lists === null) {
+      let live = true;
+      void loadWomMetricLists().then((l) => live && setLists(l), () => undefined);
+      return () => {
+        live = false;
+      };
+    }
+  }, [type, lists]);
+  const change = (field: 'autoNames' | 'autoMin' | 'autoTotal', value: string) => actor.send({ type: 'confirm.change', field, value });
+  const choices = type === 'XP' ? lists?.skills : type === 'KC' ? lists?.killables : undefined;
   return (
     <fieldset className="auto-rule-fields">
-      <legend className="field__label">Proof from Dink (optional)</legend>
+      <legend className="field__label">Proof from Dink or Wise Old Man (optional)</legend>
       <div className="field">
         <label className="field__label" htmlFor={`${id}-type`}>Dink type</label>
-        <select id={`${id}-type`} className="input" value={draft.autoType} onChange={(e) => actor.send({ type: 'confirm.change', field: 'autoType', value: DINK_TYPES.find((t) => t === e.target.value) ?? '' })}>
+        <select id={`${id}-type`} className="input" value={type} onChange={(e) => actor.send({ type: 'confirm.change', field: 'autoType', value: AUTO_RULE_TYPES.find((t) => t === e.target.value) ?? '' })}>
           <option value="">None (a referee reviews uploads)</option>
-          {DINK_TYPES.map((t) => (
-            <option key={t} value={t}>{DINK_TYPE_LABELS[t]}</option>
-          ))}
+          <optgroup label="Dink">
+            {DINK_TYPES.map((t) => (
+              <option key={t} value={t}>{DINK_TYPE_LABELS[t]}</option>
+            ))}
+          </optgroup>
+          <optgroup label="Wise Old Man (team totals)">
+            {WOM_RULE_TYPES.map((t) => (
+              <option key={t} value={t}>{DINK_TYPE_LABELS[t]}</option>
+            ))}
+          </optgroup>
         </select>
       </div>
-      {draft.autoType && (
+      {type && (
         <>
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-names`}>Names that count</label>
-            <textarea
-              id={`${id}-names`}
-              className="input"
-              rows={3}
-              aria-describedby={`${id}-names-hint`}
-              value={draft.autoNames}
-              onChange={(e) => actor.send({ type: 'confirm.change', field: 'autoNames', value: e.target.value })}
-            />
-            <span id={`${id}-names-hint`} className="field__hint">{DINK_NAMES_HINT[draft.autoType]} Compared ignoring case.</span>
-          </div>
+          {type !== 'EHB' && type !== 'EHP' ? (
+            <div className="field">
+              <label className="field__label" htmlFor={`${id}-names`}>Names that count</label>
+              <textarea id={`${id}-names`} className="input" rows={3} aria-describedby={`${id}-names-hint`} value={draft.autoNames} onChange={(e) => change('autoNames', e.target.value)} />
+              <span id={`${id}-names-hint`} className="field__hint">{DINK_NAMES_HINT[type]} Compared ignoring case.</span>
+              {choices && (
+                <select
+                  className="input"
+                  aria-label="Add a Wise Old Man name"
+                  value=""
+                  onChange={(e) => e.target.value && change('autoNames', draft.autoNames.trim() === '' ? e.target.value : `${draft.autoNames.replace(/\n+$/, '')}\n${e.target.value}`)}
+                >
+                  <option value="">Add a Wise Old Man name…</option>
+                  {choices.map((m) => (
+                    <option key={m} value={m}>{m}</option>
+                  ))}
+                </select>
+              )}
+            </div>
+          ) : (
+            <p className="field__hint">{DINK_NAMES_HINT[type]}</p>
+          )}
           {minLabel && (
             <div className="field">
               <label className="field__label" htmlFor={`${id}-min`}>{minLabel} (optional)</label>
-              <input id={`${id}-min`} className="input input--small" type="text" inputMode="numeric" value={draft.autoMin} onChange={(e) => actor.send({ type: 'confirm.change', field: 'autoMin', value: e.target.value })} />
+              <input id={`${id}-min`} className="input input--small" type="text" inputMode="numeric" value={draft.autoMin} onChange={(e) => change('autoMin', e.target.value)} />
             </div>
+          )}
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-total`}>{wom ? 'Team total' : 'Team total (optional)'}</label>
+            <input id={`${id}-total`} className="input input--small" type="text" inputMode="numeric" aria-describedby={`${id}-total-hint`} value={draft.autoTotal} onChange={(e) => change('autoTotal', e.target.value)} />
+            <span id={`${id}-total-hint`} className="field__hint">What the whole team sums to on the square ({TOTAL_UNIT_HINT[type]}); leave blank for one post that meets the rule.</span>
+          </div>
+          {!wom && (
+            <label className="field field--inline">
+              <input type="checkbox" checked={draft.autoDistinct} onChange={(e) => actor.send({ type: 'confirm.change', field: 'autoDistinct', value: e.target.checked })} />
+              <span>Each name counts once (a total of 3 means any three of the names)</span>
+            </label>
           )}
         </>
       )}
     </fieldset>
   );
 }
+
+/** What a team total counts for each type (docs/server.md §17 Rules), in the total's hint. */
+const TOTAL_UNIT_HINT: Record<AutoRuleType, string> = {
+  LOOT: 'items',
+  COLLECTION: 'posts, or items with each name once',
+  KILL_COUNT: 'kills',
+  LEVEL: 'posts',
+  QUEST: 'posts',
+  CLUE: 'posts',
+  PET: 'posts',
+  COMBAT_ACHIEVEMENT: 'posts',
+  ACHIEVEMENT_DIARY: 'posts',
+  SLAYER: 'posts',
+  XP: 'experience gained',
+  KC: 'kills or score gained',
+  EHB: 'whole hours gained',
+  EHP: 'whole hours gained',
+};
 
 /** The create, edit and delete modals of the task pool (docs/client.md §8). */
 const TASK_MODALS: CrudTexts = {
