@@ -49,16 +49,16 @@ const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(viewTexts|roles|moves
 /**
  * The contract modules the public game's schema and the game screen import (the game answer, its
  * submissions, dice and relief; the connection shape and settings; Dink's evidence and rule
- * shapes), the not-found page the screen shows for a missing game, and the public game call. Each
- * was a chunk of its own of 0.5-5 KiB, each a request with about 1 KiB of headers; the spectator page
- * loaded seven of them. They go with GAME_SHARED and SMALL_SHARED into the gameShared chunk. Board
+ * shapes and the team totals' progress), the not-found page the screen shows for a missing game,
+ * and the public game call. Each was a chunk of its own of 0.5-5 KiB, each a request with about
+ * 1 KiB of headers; the spectator page loaded seven of them. They go with GAME_SHARED and SMALL_SHARED into the gameShared chunk. Board
  * generation (contract/game/generate.ts, boardShape, random, pure-rand), the board editor's checks
  * (validate.ts) and the contract/game index that re-exports them stay out: a group keeps every
  * export any page uses, so the spectator page downloaded the generator and the editor's parsing
  * that its schema never ran (about 4 KiB on the wire).
  */
 const GAME_CONTRACT =
-  /\/(contract\/(gameApi|submission|dink|duration|game\/(dice|relief|reliefView|connection|settings))\.ts|src\/api\/publicGame\.ts|src\/ui\/NotFoundPage\.)/;
+  /\/(contract\/(gameApi|submission|dink|progress|duration|game\/(dice|relief|reliefView|connection|settings))\.ts|src\/api\/publicGame\.ts|src\/ui\/NotFoundPage\.)/;
 /**
  * React (its DOM renderer, scheduler and JSX runtime) in one chunk, the app's first step
  * (src/main.tsx), and the few small modules the app's first screens share with the lazy pages in
