@@ -59,7 +59,7 @@ const AUTO_RULE_NAME_MAX = 100;
 /** Largest `min` (a quantity, kill count or level). */
 const AUTO_RULE_MIN_MAX = 2147483647;
 /** Largest `team_total` (docs/server.md §17 Rules). */
-export const AUTO_RULE_TEAM_TOTAL_MAX = 1_000_000_000;
+const AUTO_RULE_TEAM_TOTAL_MAX = 1_000_000_000;
 
 /** 400 texts of an auto rule, each naming its field (task API and CSV rows). */
 export const AUTO_RULE_MESSAGES = {

@@ -7,7 +7,7 @@ import { womMetricError, type AutoRule, type WomMetricLists } from '../../contra
  * server: the package does not tree-shake, so contract/ takes the lists as a parameter and the
  * client's task editor loads them on demand (src/features/tasks/womMetricLists.ts).
  */
-export const WOM_METRIC_LISTS: WomMetricLists = {
+const WOM_METRIC_LISTS: WomMetricLists = {
   skills: [...SKILLS],
   killables: [...BOSSES, ...ACTIVITIES],
 };

@@ -91,7 +91,7 @@ export const DINK_SENDS_PROOF = 'Dink will send this automatically';
 export const WOM_CHECKS_PROOF = 'Wise Old Man gains count automatically';
 
 /** A Wise Old Man metric name as people read it: 'clue_scrolls_all' → 'Clue scrolls all'. */
-export function metricLabel(name: string): string {
+function metricLabel(name: string): string {
   const words = name.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
