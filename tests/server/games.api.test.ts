@@ -282,7 +282,7 @@ describe.each(backends())('games API (%s)', (backend) => {
       }
 
       expect(game.team_states).toEqual(teamIds.map((id, i) => ({
-        team_id: id, team_name: `Team ${i + 1}`, team_color: `#00000${i + 1}`, current_position: 1, revert_count: 0, position_history: [1], task_state: 'none', square_since: expect.any(String), task_override: null, relief_count: 0,
+        team_id: id, team_name: `Team ${i + 1}`, team_color: `#00000${i + 1}`, current_position: 1, revert_count: 0, position_history: [1], task_state: 'none', square_since: expect.any(String), task_override: null, relief_count: 0, progress: null,
       })));
       expect(game.log_entries).toHaveLength(1);
       expect(game.log_entries[0]).toMatchObject({ team_name: 'Server', team_color: null });
