@@ -24,7 +24,7 @@ export const DINK_TYPES = [
 export type DinkType = (typeof DINK_TYPES)[number];
 
 /** True when `s` is one of DINK_TYPES. */
-export function isDinkType(s: string): s is DinkType {
+function isDinkType(s: string): s is DinkType {
   return (DINK_TYPES as readonly string[]).includes(s);
 }
 

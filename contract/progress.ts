@@ -49,7 +49,7 @@ export function startProgress(rule: AutoRule | null | undefined, at: string): Te
 }
 
 /** The key under which rule names and post names compare (as contract/dink.ts matches them). */
-export function totalNameKey(name: string): string {
+function totalNameKey(name: string): string {
   return name.normalize('NFC').trim().toLowerCase().replace(/\s+/g, ' ');
 }
 

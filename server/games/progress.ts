@@ -136,7 +136,7 @@ export async function teamOnWomSquare(db: Db, gameId: number, teamId: number): P
 }
 
 /** Log line of a task approved from a Wise Old Man total (docs/server.md §17). */
-export const WOM_APPROVED_LOG = (summary: string) => `Approved automatically from Wise Old Man: ${summary}.`;
+const WOM_APPROVED_LOG = (summary: string) => `Approved automatically from Wise Old Man: ${summary}.`;
 
 /** Where a reached total's submission comes from and how it is decided. */
 export interface TotalSubmission {
@@ -204,7 +204,7 @@ export async function submitTotal(
 }
 
 /** The team's state read under the game's claim for a progress change. */
-export async function heldTeam(trx: Db, gameId: number, teamId: number) {
+async function heldTeam(trx: Db, gameId: number, teamId: number) {
   return trx.selectFrom('team_states')
     .innerJoin('teams', 'teams.id', 'team_states.team_id')
     .innerJoin('games', 'games.id', 'team_states.game_id')
