@@ -136,17 +136,23 @@ export async function startWomFetch(db: Db, eventId: number, runId: string, metr
 /**
  * Counts one finished look-up of run `runId` (with its error, if any). False when the run no
  * longer owns the row (a newer fetch replaced it, or the event was deleted): the run stops.
+ * Every process's queue worker may finish look-ups of the same run at once (server/wom/queue.ts),
+ * so the write is a compare-and-set on `done` (it only grows within a run), tried again when
+ * another process counted in between; a plain read-then-write lost counts and a fetch never ended.
  */
 export async function recordWomLookup(db: Db, eventId: number, runId: string, error: { ign: string; error: string } | null): Promise<boolean> {
-  const row = await db.selectFrom('wom_fetches').select(['done', 'errors']).where('event_id', '=', eventId).where('run_id', '=', runId).executeTakeFirst();
-  if (!row) return false;
-  const errors = error ? JSON.stringify([...(JSON.parse(row.errors) as unknown[]), error]) : row.errors;
-  const r = await db.updateTable('wom_fetches')
-    .set({ done: row.done + 1, errors, updated_at: nowIso() })
-    .where('event_id', '=', eventId)
-    .where('run_id', '=', runId)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  for (;;) {
+    const row = await db.selectFrom('wom_fetches').select(['done', 'errors']).where('event_id', '=', eventId).where('run_id', '=', runId).executeTakeFirst();
+    if (!row) return false;
+    const errors = error ? JSON.stringify([...(JSON.parse(row.errors) as unknown[]), error]) : row.errors;
+    const r = await db.updateTable('wom_fetches')
+      .set({ done: Number(row.done) + 1, errors, updated_at: nowIso() })
+      .where('event_id', '=', eventId)
+      .where('run_id', '=', runId)
+      .where('done', '=', row.done)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) > 0) return true;
+  }
 }
 
 /** True while run `runId` still owns the event's fetch. */
