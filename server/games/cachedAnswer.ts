@@ -30,11 +30,15 @@ export const NOT_MODIFIED = { 304: { description: 'Not modified: the ETag given 
  * One answer of the public game (GET /api/public/game/{gameId}, docs/server.md §3) of a cached
  * version: its status, its headers as an object (`headers`, for a fetch Response) and as node's
  * raw list with the body's Content-Length (`raw`, for one writeHead), and its body (null for a 304).
+ * `rawWithRequestId` is `raw` followed by 'X-Request-Id' and a last slot that the node:http front
+ * (lobby/publicGame.ts) sets to the answer's id just before its writeHead, which turns the list
+ * into the header text within the call: one list per version and kind, not a copy per answer.
  */
 export interface PublicGameAnswer {
   status: 200 | 304;
   headers: Readonly<Record<string, string>>;
   raw: readonly string[];
+  rawWithRequestId: string[];
   body: Uint8Array | null;
 }
 
@@ -67,7 +71,7 @@ export function publicGameAnswer(entry: CachedGame, ifNoneMatch: string | undefi
     }
     const raw = Object.entries(headers).flat();
     if (body) raw.push('Content-Length', String(body.byteLength));
-    answer = { status: kind === '304' ? 304 : 200, headers, raw, body };
+    answer = { status: kind === '304' ? 304 : 200, headers, raw, rawWithRequestId: [...raw, 'X-Request-Id', ''], body };
     kinds.set(kind, answer);
   }
   return answer;

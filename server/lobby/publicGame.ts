@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import * as v from 'valibot';
-import { IdParamSchema } from '../../contract/common';
+import { ID_MAX } from '../../contract/common';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Deps } from '../http/context';
 import { pathId } from '../http/context';
@@ -24,8 +23,11 @@ export function publicGameResponse(c: Context<AppEnv>, entry: CachedGame): Respo
   return new Response(body, { status: a.status, headers: a.headers });
 }
 
-/** GET /api/public/game/{gameId}, with or without a query; the id's text in group 1 (checked with IdParamSchema, as pathId does). */
-const PUBLIC_GAME_PATH = /^\/api\/public\/game\/([^/?]+)(?:\?.*)?$/;
+/**
+ * GET /api/public/game/{gameId}, with or without a query, whose id is IdParamSchema's (as pathId
+ * checks it): 1 to 10 digits without a leading 0 in group 1, at most ID_MAX (checked after).
+ */
+const PUBLIC_GAME_PATH = /^\/api\/public\/game\/([1-9][0-9]{0,9})(?:\?.*)?$/;
 
 /**
  * The node:http front of the public game route,
@@ -43,12 +45,14 @@ export function publicGameNodeAnswer(deps: Pick<Deps, 'gameCache'>): (req: Incom
   return (req, res, requestId) => {
     if (req.method !== 'GET' || !req.url?.startsWith('/api/public/game/')) return false;
     const match = PUBLIC_GAME_PATH.exec(req.url);
-    const id = match ? v.safeParse(IdParamSchema, match[1]) : null;
-    if (!id?.success) return false;
-    const entry = deps.gameCache.peek(id.output);
+    const id = match ? Number(match[1]) : 0;
+    if (id === 0 || id > ID_MAX) return false;
+    const entry = deps.gameCache.peek(id);
     if (!entry || entry.status === 'PENDING') return false;
     const a = publicGameAnswer(entry, req.headers['if-none-match'], req.headers['accept-encoding']);
-    res.writeHead(a.status, [...a.raw, 'X-Request-Id', requestId]);
+    const raw = a.rawWithRequestId;
+    raw[raw.length - 1] = requestId;
+    res.writeHead(a.status, raw);
     res.end(a.body ?? undefined);
     return true;
   };

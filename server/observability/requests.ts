@@ -3,8 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from '../http/context';
-import type { LogFn } from 'pino';
-import { plainLog } from './log';
+import { requestLineWriter } from './log';
 import { httpRequestSeries, type HttpSeries } from './metrics';
 
 /** A caller's request id we keep: 1 to 128 characters of A-Za-z0-9 . _ : - (docs/server.md §14). */
@@ -27,14 +26,12 @@ const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * What every answer of one method, route pattern and status shares, built at its first answer:
- * its metric children (httpRequestSeries), and its log call: a pino child of plainLog carrying
- * method, route and status (pino serialises a child's fields once, not per line) at the line's
- * level, with its message text.
+ * its metric series (httpRequestSeries) and the writer of its log line (requestLineWriter: method,
+ * route, status, level and message put together once, the line written as pino would write it).
  */
 interface AnswerKind {
   series: HttpSeries;
-  write: LogFn;
-  msg: string;
+  line: (requestId: string, durationMs: number) => void;
 }
 
 /**
@@ -51,9 +48,8 @@ function answerKind(method: string, route: string, status: number): AnswerKind {
   if (!statuses) methods.set(method, (statuses = new Map()));
   let kind = statuses.get(status);
   if (!kind) {
-    const child = plainLog.child({ method, route, status });
     const level = status >= 500 ? 'error' : PROBES.has(route) ? 'debug' : 'info';
-    kind = { series: httpRequestSeries(method, route, status), write: child[level].bind(child), msg: `${method} ${route} ${status}` };
+    kind = { series: httpRequestSeries(method, route, status), line: requestLineWriter({ method, route, status }, level, `${method} ${route} ${status}`) };
     statuses.set(status, kind);
   }
   return kind;
@@ -70,7 +66,7 @@ function answered(requestId: string, method: string, route: string, status: numb
   const kind = answerKind(method, route, status);
   kind.series.count.inc();
   kind.series.duration.observe(ms / 1000);
-  kind.write({ request_id: requestId, duration_ms: Math.round(ms * 100) / 100 }, kind.msg);
+  kind.line(requestId, ms);
 }
 
 /**
