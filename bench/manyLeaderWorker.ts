@@ -10,7 +10,8 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
  * - {type: 'go', periodMs, durationMs} → in every game, a roll every periodMs / teams ms (each team
  *   once per periodMs), the teams in turn, starting at a random offset, for durationMs. A roll is
  *   acknowledged when the Leader's socket receives the game_state_update with a higher version
- *   (the roll's own; one Leader socket per game and one roll at a time, so it is that roll's);
+ *   that carries a roll's log entry (the roll's own; one Leader socket per game and one roll at a
+ *   time, so it is that roll's; other changes, such as a team total's progress, are not answers);
  *   the next roll waits for it (closed loop: a slow server lowers the roll rate, which the bench
  *   reports). An `action_error` is a refused roll, no answer within 10 s a timeout. When the time
  *   is up and no roll is outstanding, answers {type: 'done', rolls, refused, timeouts, errors}:
@@ -92,7 +93,7 @@ async function join(url: string, cookie: string, g: { gameId: number; teams: { t
   const socket = await open(url, cookie);
   const p: Player = { gameId: g.gameId, teams: g.teams, socket, version: -1, turn: 0, gapMs: 1000, pending: null };
   await new Promise<void>((resolve, reject) => {
-    socket.on('game_state_update', (m: { game_state: { version: number; new_log_entries?: { id: number }[] } }) => {
+    socket.on('game_state_update', (m: { game_state: { version: number; new_log_entries?: { id: number; roll_index?: number }[] } }) => {
       const at = now();
       const gs = m.game_state;
       if (p.version < 0) {
@@ -102,7 +103,9 @@ async function join(url: string, cookie: string, g: { gameId: number; teams: { t
       }
       if (gs.version <= p.version) return;
       p.version = gs.version;
-      if (p.pending) {
+      // Only the roll's own update (it carries the roll's log entry) answers it: a change that is
+      // not a roll, such as a team total's progress (docs/server.md §17), also moves the version.
+      if (p.pending && (gs.new_log_entries ?? []).some((e) => e.roll_index !== undefined)) {
         rolls.push([p.gameId, gs.version, p.pending.emitAt, at, (gs.new_log_entries ?? []).map((e) => e.id)]);
         settle(p);
       }
