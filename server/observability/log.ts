@@ -109,7 +109,7 @@ interface ByteWriter {
  * partial writes and EAGAIN retried, flushSync).
  */
 export class LineBatches implements DestinationStream {
-  private batch = Buffer.allocUnsafe(LOG_BATCH_BYTES + LOG_BATCH_ROOM);
+  private batch: Buffer = Buffer.allocUnsafe(LOG_BATCH_BYTES + LOG_BATCH_ROOM);
   private used = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** Bytes handed to the writer, and bytes it says it wrote, since the start. */
