@@ -106,20 +106,11 @@ async function prepare(databaseUrl: string, rule: AutoRule | null): Promise<void
   }
 }
 
-/** The most of `times` (ms, ascending) within any window of `windowMs`. */
-function maxInWindow(times: number[], windowMs: number): number {
-  let best = 0;
-  for (let i = 0, j = 0; j < times.length; j += 1) {
-    while (times[j] - times[i] >= windowMs) i += 1;
-    best = Math.max(best, j - i + 1);
-  }
-  return best;
-}
-
-/** What the Wise Old Man stand-in was asked between `from` and `to` (ms): count, per second, the most in any budget window and in any minute. */
-function womLoad(stand: WomStandIn, from: number, to: number): { count: number; perSecond: number; maxPerWindow: number; maxPerMinute: number } {
-  const times = stand.requests.filter((r) => r.at >= from && r.at <= to).map((r) => r.at);
-  return { count: times.length, perSecond: times.length / Math.max(0.001, (to - from) / 1000), maxPerWindow: maxInWindow(times, BUDGET_SECONDS * 1000), maxPerMinute: maxInWindow(times, 60_000) };
+/** What the Wise Old Man stand-in was asked since `from` (ms; until now): count, per second, the most in any budget window and in any minute. */
+function womLoad(stand: WomStandIn, from: number): { count: number; perSecond: number; maxPerWindow: number; maxPerMinute: number } {
+  const to = Date.now();
+  const count = stand.requests.filter((r) => r.at >= from).length;
+  return { count, perSecond: count / Math.max(0.001, (to - from) / 1000), maxPerWindow: stand.maxInWindow(BUDGET_SECONDS * 1000, from), maxPerMinute: stand.maxInWindow(60_000, from) };
 }
 
 /** The sitting phase's findings: the stand-in's load and each team's completed rounds. */
@@ -198,7 +189,7 @@ function findings(rounds: Map<string, { round: number; times: number[] }>, stand
   // A team whose checks never started has no row: it went the whole time without one.
   for (let i = rounds.size; i < teams; i += 1) longest.push((to - from) / 1000);
   const sorted = (x: number[]) => Float64Array.from(x).sort();
-  return { seconds: (to - from) / 1000, load: womLoad(stand, from, to), teams, checkedOnce: once, checkedTwice: twice, first: sorted(first), gaps: sorted(gaps), longest: sorted(longest) };
+  return { seconds: (to - from) / 1000, load: womLoad(stand, from), teams, checkedOnce: once, checkedTwice: twice, first: sorted(first), gaps: sorted(gaps), longest: sorted(longest) };
 }
 
 /** One roll run of the wom part and the stand-in's load during it. */
@@ -249,7 +240,7 @@ async function womPart(): Promise<string[]> {
           stand.failAll({ status: 429, retryAfter: 120 });
         });
         const label = withTotals ? 'with Wise Old Man totals' : 'without team totals';
-        const l = withTotals ? womLoad(stand, from, Date.now()) : null;
+        const l = withTotals ? womLoad(stand, from) : null;
         runs.push({ label, result, load: l });
         report(label, result, l);
       }
