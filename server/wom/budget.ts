@@ -59,14 +59,15 @@ export async function takeBudget(deps: Deps): Promise<void> {
 
 /**
  * Whose turn it is among the clans with look-ups waiting (docs/server.md §16): a line of clans,
- * the one served longest ago (or a newcomer, at the back) first; after its look-up a clan goes
- * to the back. In Redis when REDIS_URL is set, so the turns hold over every process.
+ * the one served longest ago (or a newcomer, at the back) first; a clan goes to the back as its
+ * turn is taken (in the same step, so two processes' workers asking at once get two turns, not
+ * the same one twice). In Redis when REDIS_URL is set, so the turns hold over every process.
  */
 export interface Turns {
-  /** Puts `clans` (this process's clans with look-ups waiting) in the line if new; answers the head of the line when it is one of them, else null. */
+  /** Puts `clans` (the clans with look-ups due) in the line if new; when the head of the line is one of them, takes its turn (it goes to the back) and answers it, else null. */
   next(clans: readonly number[]): Promise<number | null>;
-  /** `clan` had a look-up: to the back of the line. */
-  served(clan: number): Promise<void>;
+  /** `clan`'s turn was taken but not used (no budget): back to the front of the line. */
+  giveBack(clan: number): Promise<void>;
   /** `clan` has nothing waiting in this process any more: out of the line. */
   leave(clan: number): Promise<void>;
 }
@@ -85,11 +86,12 @@ class MemoryTurns implements Turns {
       const place = this.line.get(clan) as number;
       if (place < best) [head, best] = [clan, place];
     }
+    if (head !== null) this.line.set(head, ++this.seq);
     return head;
   }
 
-  async served(clan: number): Promise<void> {
-    if (this.line.has(clan)) this.line.set(clan, ++this.seq);
+  async giveBack(clan: number): Promise<void> {
+    if (this.line.has(clan)) this.line.set(clan, Math.min(...this.line.values()) - 1);
   }
 
   async leave(clan: number): Promise<void> {
@@ -100,7 +102,8 @@ class MemoryTurns implements Turns {
 /**
  * KEYS: line (sorted set clan → place), leases (sorted set clan → ms its place lapses), counter.
  * ARGV: now (ms), lease (ms), then the asking process's clans. Drops clans whose lease lapsed,
- * adds the new ones at the back, renews the leases of the given ones, answers the head or false.
+ * adds the new ones at the back, renews the leases of the given ones, answers the head or false;
+ * a head among the given clans goes to the back (its turn is taken).
  */
 const NEXT_TURN = `
 local now = tonumber(ARGV[1])
@@ -112,13 +115,23 @@ for i = 3, #ARGV do
   if not redis.call('ZSCORE', KEYS[1], ARGV[i]) then redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), ARGV[i]) end
   redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[i])
 end
-local head = redis.call('ZRANGE', KEYS[1], 0, 0)
-return head[1] or false
+local head = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
+if not head then return false end
+for i = 3, #ARGV do
+  if ARGV[i] == head then
+    redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), head)
+    break
+  end
+end
+return head
 `;
 
-/** KEYS as NEXT_TURN; ARGV: the clan served, moved to the back when still in the line. */
-const SERVED = `
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) then redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), ARGV[1]) end
+/** KEYS as NEXT_TURN; ARGV: the clan whose turn went unused, moved to the front when still in the line. */
+const GIVE_BACK = `
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  redis.call('ZADD', KEYS[1], tonumber(first[2]) - 1, ARGV[1])
+end
 return 1
 `;
 
@@ -147,9 +160,9 @@ class RedisTurns implements Turns {
     }
   }
 
-  async served(clan: number): Promise<void> {
+  async giveBack(clan: number): Promise<void> {
     if (this.redis.status !== 'ready') return;
-    await this.redis.eval(SERVED, 3, ...this.keys, String(clan)).catch((err: unknown) => log.warn({ err }, '[wom] Wise Old Man turns: Redis failed'));
+    await this.redis.eval(GIVE_BACK, 3, ...this.keys, String(clan)).catch((err: unknown) => log.warn({ err }, '[wom] Wise Old Man turns: Redis failed'));
   }
 
   async leave(clan: number): Promise<void> {

@@ -73,12 +73,13 @@ export async function queueWomCalls(deps: Deps, db: Db, calls: readonly WomCall[
 /**
  * The one worker of a process that makes every call to Wise Old Man (docs/server.md §16, §17):
  * among the clans with calls due (over every process: the line is in the database) the one whose
- * turn it is (budget.ts Turns, in Redis with REDIS_URL) gives its oldest due call (by due time, then
- * queue order); the worker takes it with a lease (a conditional update, so two processes never
- * take the same call), drops it when its kind says it is no longer wanted, takes one share of the
- * shared budget (else lets go of it and waits at most BUDGET_RECHECK_MS), and runs it. A call
- * its handler puts back is due again later; a call whose process died is taken again once its
- * lease lapses.
+ * turn it is (budget.ts Turns, in Redis with REDIS_URL; taking the turn moves the clan to the
+ * back, a turn left unused gives it back) gives its oldest due call (by due time, then queue
+ * order); the worker takes it with a lease (one conditional update of the oldest free row,
+ * skipping rows being taken on PostgreSQL, so two processes never take the same call), drops it
+ * when its kind says it is no longer wanted, takes one share of the shared budget (else lets go
+ * of it and waits at most BUDGET_RECHECK_MS), and runs it. A call its handler puts back is due
+ * again later; a call whose process died is taken again once its lease lapses.
  */
 export class WomWorker {
   private stopped = false;
@@ -143,24 +144,31 @@ export class WomWorker {
       await sleep(TURN_POLL_MS);
       return true;
     }
-    const row = await free(db.selectFrom('wom_queue').selectAll().where('clan_id', '=', clan)).orderBy('due_at').orderBy('id').limit(1).executeTakeFirst();
+    // The clan's oldest free call, taken in one statement: on PostgreSQL a row another process is
+    // taking is skipped (FOR UPDATE SKIP LOCKED), so two workers serving one clan take two calls
+    // instead of racing for the same one; on SQLite the statement holds the write lock throughout.
+    let oldest = free(db.selectFrom('wom_queue').select('id').where('clan_id', '=', clan)).orderBy('due_at').orderBy('id').limit(1);
+    if (this.deps.dialect === 'postgres') oldest = oldest.forUpdate().skipLocked();
+    const row = await free(db.updateTable('wom_queue').set({ lease_until: new Date(Date.now() + LEASE_MS).toISOString() }).where('id', '=', oldest))
+      .returningAll()
+      .executeTakeFirst();
     if (!row) return true;
-    const taken = await free(db.updateTable('wom_queue').set({ lease_until: new Date(Date.now() + LEASE_MS).toISOString() }).where('id', '=', row.id)).executeTakeFirst();
-    if (Number(taken.numUpdatedRows) === 0) return true;
     const job: WomJob = { id: row.id, clanId: clan, subject: row.subject, payload: JSON.parse(row.payload), attempts: Number(row.attempts) };
     const kind = kinds.get(row.kind);
     try {
       if (!kind || !(await kind.wanted(this.deps, job))) {
+        // Dropped without a call: the clan keeps its turn.
+        await turns.giveBack(clan);
         await this.finish(job);
         return true;
       }
       const wait = await tryBudget(this.deps);
       if (wait > 0) {
         await db.updateTable('wom_queue').set({ lease_until: null }).where('id', '=', row.id).execute();
+        await turns.giveBack(clan);
         await this.idle(Math.min(wait, BUDGET_RECHECK_MS));
         return true;
       }
-      await turns.served(clan);
       const outcome = await kind.run(this.deps, job, () => takeBudget(this.deps));
       if ('retryInMs' in outcome) {
         await db.updateTable('wom_queue')
