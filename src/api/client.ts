@@ -5,9 +5,12 @@ import { ErrorBodySchema } from '../../contract/common';
 /** Network failure text (docs/client.md §11, General network). */
 const NETWORK_ERROR = 'Network error. Failed to connect to the server.';
 
-/** An API failure with the server's `error` text (or a fallback) and the HTTP status (0 = network). */
+/**
+ * An API failure with the server's `error` text (or a fallback), the HTTP status (0 = network) and
+ * the answer's Retry-After in seconds (null when it sent none, e.g. a 429 without it).
+ */
 export class ApiRequestError extends Error {
-  constructor(message: string, public status: number) {
+  constructor(message: string, public status: number, public retryAfter: number | null = null) {
     super(message);
     this.name = 'ApiRequestError';
   }
@@ -38,7 +41,8 @@ export async function request<S extends v.GenericSchema>(
       } catch {
         /* no JSON body: keep the fallback */
       }
-      throw new ApiRequestError(message, err.response.status);
+      const retryAfter = Number(err.response.headers.get('Retry-After') ?? NaN);
+      throw new ApiRequestError(message, err.response.status, Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null);
     }
     throw new ApiRequestError(NETWORK_ERROR, 0);
   }

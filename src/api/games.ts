@@ -1,4 +1,6 @@
-import { request, withNetworkMessage } from './client';
+import { ApiRequestError, request, withNetworkMessage } from './client';
+import { CHECK_WAIT_S, WomCheckAnswerSchema } from '../../contract/womCheck';
+import type { ProgressCheckOutcome } from '../../machines/progressCheck.machine';
 import {
   AvailableTasksAnswerSchema,
   GameAnswerSchema,
@@ -205,4 +207,21 @@ export async function saveGameRules(clanId: number, eventId: number, gameId: num
     'Failed to change the game rules.',
   );
   return { proofRequired: answer.game?.proof_required ?? answer.proof_required ?? proofRequired };
+}
+
+/**
+ * POST /api/clan/{clanId}/events/{eventId}/game/{gameId}/teams/{teamId}/progress/check ('Check
+ * now', docs/server.md §17): asks for a Wise Old Man check of the team's total. An accepted ask
+ * (202) resolves with its `retry_after` and no refusal; a 429 ('Progress was checked {n} s ago; try
+ * again in {m} s.') resolves with its Retry-After (CHECK_WAIT_S when absent) and the server's text,
+ * so the button waits either way. Any other failure raises ApiRequestError with the server's text.
+ */
+export async function checkTeamProgress(clanId: number, eventId: number, gameId: number, teamId: number): Promise<ProgressCheckOutcome> {
+  try {
+    const answer = await request(WomCheckAnswerSchema, (h) => h.post(`${gamePath(clanId, eventId)}/${gameId}/teams/${teamId}/progress/check`), 'Failed to ask for a check.');
+    return { waitS: answer.retry_after, refusal: null };
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 429) return { waitS: err.retryAfter ?? CHECK_WAIT_S, refusal: err.message };
+    throw err;
+  }
 }

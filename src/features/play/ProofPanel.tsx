@@ -19,6 +19,8 @@ import { autoRuleText, DINK_SENDS_PROOF, WOM_CHECKS_PROOF } from '../dink/dinkTe
 import { isWomRuleType } from '../../../contract/dink';
 import type { Task } from '../../../contract/task';
 import { currentTaskOf, RELIEF_VIEW_TEXTS } from '../../../contract/game/reliefView';
+import type { ProgressCheckOutcome } from '../../../machines/progressCheck.machine';
+import { ProgressCheck } from './ProgressCheck';
 
 /**
  * Whether a board square's task carries a Dink auto rule (docs/server.md §13): read from the
@@ -39,6 +41,8 @@ export interface ProofEffects {
   loadLatest: (gameId: number, teamId: number) => Promise<Submission | null>;
   /** Uploads the proof; reports progress; raises an Error with the server's text. */
   uploadProof: (gameId: number, input: UploadProofInput) => Promise<Submission>;
+  /** 'Check now' on a Wise Old Man team total (docs/server.md §17); absent: no button. */
+  checkProgress?: (gameId: number, teamId: number) => Promise<ProgressCheckOutcome>;
 }
 
 type ProofRef = ActorRefFrom<typeof proofSubmissionMachine>;
@@ -76,6 +80,7 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
   const proofRequired = useSelector(actor, (s) => s.context.game?.proof_required ?? false);
   const playable = useSelector(actor, (s) => s.matches({ live: { play: 'inProgress' } }) || s.matches({ live: { play: 'paused' } }));
   const gameId = useSelector(actor, (s) => s.context.game?.id ?? null);
+  const inProgress = useSelector(actor, sel.selectIsPlayable);
   const now = useNow();
   // A substitute from relief (task_override) stands in for the square's task, for proof too (docs/game-rules.md §15).
   const current = useMemo(() => (state ? currentTaskOf(state, square) : null), [state, square]);
@@ -112,6 +117,9 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
         <p className="team-task__total" data-testid="team-total-rule">
           {autoRuleText(ruleOf(square)!)}
         </p>
+      )}
+      {hasTask && waiting && !current?.substitute && inProgress && state.progress && isWomRuleType(ruleOf(square)?.type ?? '') && effects?.checkProgress && gameId !== null && (
+        <ProgressCheck teamId={team.id} teamName={state.team_name} checkedAt={state.progress.updated_at} check={(teamId) => effects.checkProgress!(gameId, teamId)} />
       )}
       <p className="team-task__state">
         <TaskStateBadge state={state.task_state} /> <span className="muted" data-testid="time-on-square">{timeOnSquare(state.current_position, state.square_since, now)}</span>

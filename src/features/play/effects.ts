@@ -6,7 +6,7 @@ import { liveGameMachine } from '../../../machines/liveGame.machine';
 import { rollMomentMachine } from '../../../machines/rollMoment.machine';
 import { playRollSound } from './sound';
 import { ApiRequestError } from '../../api/client';
-import { fetchGame } from '../../api/games';
+import { checkTeamProgress, fetchGame } from '../../api/games';
 import { fetchForecast, fetchPublicGame } from '../../api/publicGame';
 import type { ForecastAnswer } from '../../../contract/lobby';
 import { gameSocketActor, openGameSocket, type GameSocketLike } from '../../realtime/gameSocket';
@@ -46,6 +46,7 @@ export function memberScreenEffects(clanId: number, eventId: number): GameScreen
     proof: {
       loadLatest: async (gameId, teamId) => (await fetchGameSubmissions(clanId, eventId, gameId)).find((s) => s.team_id === teamId) ?? null,
       uploadProof: (gameId, input) => uploadProof(clanId, eventId, gameId, { teamId: input.teamId, image: input.image, note: input.note }, input.onProgress),
+      checkProgress: (gameId, teamId) => checkTeamProgress(clanId, eventId, gameId, teamId),
     },
   };
 }
