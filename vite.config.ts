@@ -40,11 +40,13 @@ function precompress(): Plugin {
  * another, instead of a dozen small chunks that each cost a request and its headers (the leases
  * were one more on the spectator page). Neither may be loaded by the entry: see
  * entryStaysLight. Files the app's first screens import too (StatusBadge, the path builders of
- * src/base/paths.ts: appShared), the members-only proof panel and the Leader's revert dialog stay out.
+ * src/base/paths.ts: appShared), the members-only proof panel (with
+ * its 'Check now', which it imports: in gameScreen the two chunks would import each other) and the
+ * Leader's revert dialog stay out.
  */
 const GAME_SCREEN =
   /\/(src\/features\/(play|board)\/|contract\/game\/boardGeometry\.|src\/features\/spectate\/SpectatorViewPage|src\/realtime\/(gameSocket|socketLease)|src\/ui\/Podium|src\/api\/(games|submissions)\.ts|machines\/(gamePlay|socketConnection|liveGame|rollMoment)[.]|node_modules\/(socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)\/)/;
-const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|RevertDialog|GamePlayPage)\./;
+const GAME_SCREEN_EXCLUDED = /\/src\/features\/play\/(StatusBadge|ProofPanel|ProgressCheck|progressCheckTexts|RevertDialog|GamePlayPage)\./;
 const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(viewTexts|roles|moves|standings))\.ts|src\/ui\/Breadcrumb\.)/;
 /**
  * The contract modules the public game's schema and the game screen import (the game answer, its
