@@ -304,13 +304,27 @@ interface Post {
   nth: number;
 }
 
-/** Posts `payload` to `url` like Dink (multipart payload_json, no file); answers the status and the time of the answer. */
+/** Posts sent again after a connection error (a kept-alive connection the server had just closed). */
+let resent = 0;
+
+/**
+ * Posts `payload` to `url` like Dink (multipart payload_json, no file); answers the status and the
+ * time of the answer. A connection error is sent again, up to twice (the same bytes: should the
+ * first have arrived, the server takes the second as a duplicate); then status 0.
+ */
 async function post(url: string, payload: unknown): Promise<{ status: number; at: number }> {
-  const form = new FormData();
-  form.append('payload_json', JSON.stringify(payload));
-  const res = await fetch(url, { method: 'POST', body: form });
-  await res.arrayBuffer();
-  return { status: res.status, at: wallNow() };
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const form = new FormData();
+      form.append('payload_json', JSON.stringify(payload));
+      const res = await fetch(url, { method: 'POST', body: form });
+      await res.arrayBuffer();
+      return { status: res.status, at: wallNow() };
+    } catch {
+      if (attempt >= 2) return { status: 0, at: wallNow() };
+      resent += 1;
+    }
+  }
 }
 
 /** The dink part: seed DINK_G games, links, spectators, the posts, then the counts. Answers the report's lines. */
@@ -426,11 +440,11 @@ async function dinkPart(): Promise<string[]> {
     const totalPosts = Object.values(statusCounts).reduce((a, x) => a + x, 0);
     const within = latencies.filter((x) => x <= 100).length;
     const sortedLoad = [...loadDuring].sort((a, b) => a - b);
-    console.log(`  ${totalPosts} posts (${uniqueSum} different) in ${(postedFor / 1000).toFixed(1)} s, answers ${JSON.stringify(statusCounts)}, outcomes ${JSON.stringify(outcomes)}; update after 204 p50/p99/max ${ms(percentile(lat, 50))}/${ms(percentile(lat, 99))}/${ms(percentile(lat, 100))} ms (${within} of ${latencies.length} within 100 ms), after send p50/p99 ${ms(percentile(sent, 50))}/${ms(percentile(sent, 99))} ms, missed ${missed}; have summed ${haveSum} vs ${uniqueSum} different posts (events over ${over}, under ${under}); load ${load()}`);
+    console.log(`  ${totalPosts} posts (${uniqueSum} different) in ${(postedFor / 1000).toFixed(1)} s, ${resent} sent again after a connection error, answers ${JSON.stringify(statusCounts)}, outcomes ${JSON.stringify(outcomes)}; update after 204 p50/p99/max ${ms(percentile(lat, 50))}/${ms(percentile(lat, 99))}/${ms(percentile(lat, 100))} ms (${within} of ${latencies.length} within 100 ms), after send p50/p99 ${ms(percentile(sent, 50))}/${ms(percentile(sent, 99))} ms, missed ${missed}; have summed ${haveSum} vs ${uniqueSum} different posts (events over ${over}, under ${under}); load ${load()}`);
     return [
       `### Dink totals (${s.games.length} events, 2 processes + Redis behind nginx, PostgreSQL)`,
       '',
-      `${totalPosts} posts in ${(postedFor / 1000).toFixed(1)} s (60 a minute per link, ${uniqueSum} different: every tenth sent to both processes at once), answers ${JSON.stringify(statusCounts)}; recorded outcomes ${JSON.stringify(outcomes)}. ` +
+      `${totalPosts} posts in ${(postedFor / 1000).toFixed(1)} s (60 a minute per link, ${uniqueSum} different: every tenth sent to both processes at once; ${resent} sent again after a connection error), answers ${JSON.stringify(statusCounts)}; recorded outcomes ${JSON.stringify(outcomes)}. ` +
         `1-min load during: median ${sortedLoad.length ? sortedLoad[Math.floor(sortedLoad.length / 2)].toFixed(2) : 'n/a'}.`,
       '',
       '| progress update at the spectator after the 204, p50 / p99 / max (ms) | within 100 ms | after the post was sent, p50 / p99 (ms) | updates never seen | `have` summed / different posts | events counted over / under |',
