@@ -71,3 +71,24 @@ export function renderTasks(isManager: boolean, fx = new FakeEffects()) {
   render(<TasksTab clanId={CLAN_ID} isManager={isManager} effects={effects} />);
   return { fx, loads: () => loads, user: userEvent.setup({ applyAccept: false }) };
 }
+
+/**
+ * The Tasks tab of clan `clanId` for a manager (docs/client.md §8) over fake effects: the pool
+ * answers `tasks`, create and edit are FakeEffects calls the test settles ('createTask',
+ * 'updateTask'), everything else never answers.
+ */
+export function renderTasksTab(clanId: number, tasks: Task[]): { fx: FakeEffects; user: ReturnType<typeof userEvent.setup> } {
+  const fx = new FakeEffects();
+  const never = () => new Promise<never>(() => {});
+  const effects: TasksEffects = {
+    fetchClanTasks: async () => tasks,
+    fetchTaskPage: never,
+    createTask: fx.fn('createTask'),
+    updateTask: fx.fn('updateTask'),
+    deleteTask: never,
+    deleteAllTasks: never,
+    uploadTaskCsv: never,
+  };
+  render(<TasksTab clanId={clanId} isManager effects={effects} />);
+  return { fx, user: userEvent.setup() };
+}

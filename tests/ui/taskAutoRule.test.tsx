@@ -1,11 +1,9 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUTO_RULE_MESSAGES } from '../../contract/dink';
 import type { Task } from '../../contract/task';
-import { TasksTab, type TasksEffects } from '../../src/features/tasks/TasksTab';
-import { FakeEffects } from '../support/effects';
+import { renderTasksTab } from '../support/tasksTab';
 
 /**
  * The Dink auto rule of a task in the Tasks tab (docs/client.md §8; docs/server.md §13): shown
@@ -17,21 +15,7 @@ const CLAN = 7;
 const WITH_RULE: Task = { id: 1, description: 'Obtain a Giant key from Obor', difficulty: 'EASY', clan_id: CLAN, clan_name: 'Iron Legion', auto_rule: { type: 'LOOT', names: ['Giant key', 'Hill giant club'], min: 1, team_total: null, distinct: false } };
 const PLAIN: Task = { id: 2, description: 'Catch 200 raw lobsters', difficulty: 'EASY', clan_id: CLAN, clan_name: 'Iron Legion', auto_rule: null };
 
-function renderTab() {
-  const fx = new FakeEffects();
-  const never = () => new Promise<never>(() => {});
-  const effects: TasksEffects = {
-    fetchClanTasks: async () => [WITH_RULE, PLAIN],
-    fetchTaskPage: never,
-    createTask: fx.fn('createTask'),
-    updateTask: fx.fn('updateTask'),
-    deleteTask: never,
-    deleteAllTasks: never,
-    uploadTaskCsv: never,
-  };
-  render(<TasksTab clanId={CLAN} isManager effects={effects} />);
-  return { fx, user: userEvent.setup() };
-}
+const renderTab = () => renderTasksTab(CLAN, [WITH_RULE, PLAIN]);
 
 afterEach(cleanup);
 

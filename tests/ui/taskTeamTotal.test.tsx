@@ -1,11 +1,9 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUTO_RULE_MESSAGES } from '../../contract/dink';
 import type { Task } from '../../contract/task';
-import { TasksTab, type TasksEffects } from '../../src/features/tasks/TasksTab';
-import { FakeEffects } from '../support/effects';
+import { renderTasksTab } from '../support/tasksTab';
 
 /**
  * Team-total rules in the Tasks tab (docs/client.md §8; docs/server.md §17 Rules): the rule's text
@@ -25,21 +23,7 @@ const SET_TASK: Task = {
   auto_rule: { type: 'LOOT', names: ['Tanzanite fang', 'Magic fang', 'Serpentine visage'], min: null, team_total: 2, distinct: true },
 };
 
-function renderTab() {
-  const fx = new FakeEffects();
-  const never = () => new Promise<never>(() => {});
-  const effects: TasksEffects = {
-    fetchClanTasks: async () => [XP_TASK, SET_TASK],
-    fetchTaskPage: never,
-    createTask: fx.fn('createTask'),
-    updateTask: fx.fn('updateTask'),
-    deleteTask: never,
-    deleteAllTasks: never,
-    uploadTaskCsv: never,
-  };
-  render(<TasksTab clanId={CLAN} isManager effects={effects} />);
-  return { fx, user: userEvent.setup() };
-}
+const renderTab = () => renderTasksTab(CLAN, [XP_TASK, SET_TASK]);
 
 afterEach(cleanup);
 
