@@ -74,9 +74,10 @@ export interface FollowOptions {
  * the squares, the last square (where the pawn ends). Nothing moves when that is already fully
  * visible, so a pawn walking in view never shakes the page. With no `squares`, only the whole
  * board with `keep` is tried. Scrolls to a position (not by an amount), so a second call while a
- * smooth scroll runs aims at the same place instead of adding to it.
+ * smooth scroll runs aims at the same place instead of adding to it. Returns the window's scrollY
+ * it scrolls to (px), or null when the window does not move.
  */
-export function keepSquaresInView(board: Element, squares: readonly number[], { smooth, covers, keep }: FollowOptions): void {
+export function keepSquaresInView(board: Element, squares: readonly number[], { smooth, covers, keep }: FollowOptions): number | null {
   const behavior: ScrollBehavior = smooth ? 'smooth' : 'auto';
   const last = squares.slice(-1);
   const frame = board.querySelector<HTMLElement>('.board__scroll');
@@ -96,9 +97,11 @@ export function keepSquaresInView(board: Element, squares: readonly number[], { 
   const around = boxOf(board, squares);
   const candidates = [union(kept, rectOf(frame)), union(kept, around), around, boxOf(board, last)];
   const r = candidates.find((c): c is Box => c !== null && c.bottom - c.top <= room);
-  if (!r) return;
+  if (!r) return null;
   const top = scrollDelta(r.top, r.bottom, band.top, band.bottom);
-  if (top !== 0) window.scrollTo({ top: window.scrollY + top, behavior });
+  if (top === 0) return null;
+  window.scrollTo({ top: window.scrollY + top, behavior });
+  return window.scrollY + top;
 }
 
 /**
@@ -106,13 +109,20 @@ export function keepSquaresInView(board: Element, squares: readonly number[], { 
  * (a phone's Game Action panel gaining the proof rule's refusal, the relief line or a message after
  * a roll) and now covers the bottom of the board, which the growth alone covered (it was above the
  * bar's old top), the window scrolls so the board (with `keep`) shows above the bar again, as
- * keepSquaresInView does. A board the viewer has scrolled away from is left alone. The bars are
- * the elements matching `bars` when called (a bar that is sticky only at times is watched all the
- * while). Returns the function that stops watching; does nothing where ResizeObserver is missing.
+ * keepSquaresInView does. A growth that comes while that scroll still runs (the panel often grows
+ * twice in a row: a message, then its relief line) is followed too: mid-scroll the board is not yet
+ * where the first growth sent it, so "it was clear before" cannot be read from the page then. A
+ * board the viewer has scrolled away from is left alone (a scroll that has ended, ours or the
+ * viewer's, ends the following). The bars are the elements matching `bars` when called (a bar that
+ * is sticky only at times is watched all the while). Returns the function that stops watching;
+ * does nothing where ResizeObserver is missing.
  */
 export function keepClearOfGrowingBars(board: Element, bars: string, options: FollowOptions): () => void {
   if (typeof ResizeObserver === 'undefined') return () => {};
   const heights = new Map<Element, number>();
+  // The window scrollY our last scroll is heading to while it runs; null once a scroll has ended.
+  let aim: number | null = null;
+  const ended = () => (aim = null);
   const observer = new ResizeObserver((entries) => {
     for (const entry of entries) {
       const bar = entry.target.getBoundingClientRect();
@@ -122,9 +132,14 @@ export function keepClearOfGrowingBars(board: Element, bars: string, options: Fo
       const position = getComputedStyle(entry.target).position;
       if (position !== 'sticky' && position !== 'fixed') continue;
       const frame = rectOf(board.querySelector('.board__scroll'));
-      if (frame && frame.bottom > bar.top && frame.bottom <= bar.top + (bar.height - before) + 1) keepSquaresInView(board, [], options);
+      if (aim !== null && Math.abs(window.scrollY - aim) <= 1) aim = null;
+      if (frame && frame.bottom > bar.top && (aim !== null || frame.bottom <= bar.top + (bar.height - before) + 1)) aim = keepSquaresInView(board, [], options) ?? aim;
     }
   });
   for (const el of document.querySelectorAll(bars)) observer.observe(el);
-  return () => observer.disconnect();
+  document.addEventListener('scrollend', ended);
+  return () => {
+    observer.disconnect();
+    document.removeEventListener('scrollend', ended);
+  };
 }
