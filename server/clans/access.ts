@@ -2,6 +2,19 @@ import type { Db } from '../db/schema';
 import { forbidden, notFound } from '../errors';
 import type { ClanRole } from '../../contract/user';
 import { isManagerRole } from '../../contract/user';
+import { wasRemoved } from './repository';
+
+/** The refusal of a kicked user's way back into the clan (docs/server.md §8, §18). */
+const KICKED = 'You were removed from this clan. Ask a manager to add you again.';
+
+/**
+ * 403 KICKED when a manager kicked `userId` from `clanId` and no manager has added them back
+ * since: onboarding, setup and every way of joining (open, a request, an invite) ask it first
+ * (docs/server.md §8, §18).
+ */
+export async function refuseKicked(db: Db, clanId: number, userId: number): Promise<void> {
+  if (await wasRemoved(db, clanId, userId)) throw forbidden(KICKED);
+}
 
 /** A clan with the acting user's role in it. */
 export interface ClanAccess {

@@ -2,10 +2,12 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
 import { requireUser } from '../http/context';
 import { ids, named, route, valid } from '../http/route';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors';
+import { badRequest, conflict, notFound, unauthorized } from '../errors';
 import { nowIso } from '../time';
 import { listIgns, loadProfile } from './repository';
-import { addMembership, createClan, wasRemoved } from '../clans/repository';
+import { createClan } from '../clans/repository';
+import { joinClan } from '../joins/service';
+import { listListedClans } from '../joins/repository';
 import { SetupAnswerSchema, SetupBodySchema } from '../../contract/onboarding';
 import { IgnAnswerSchema, IgnBodySchema, UserSchema } from '../../contract/user';
 import { ClanListSchema, CreateClanAnswerSchema, CreateClanBodySchema } from '../../contract/clan';
@@ -16,17 +18,16 @@ const IGN_ID = ids({ ignId: 'IGN id' });
 const IgnBody = named('IgnBody', IgnBodySchema);
 const IgnAnswer = named('IgnAnswer', IgnAnswerSchema);
 
-/** Refusal of setup as Member of a clan that kicked the user (docs/server.md §8). */
-const KICKED = 'You were removed from this clan. Ask a manager to add you again.';
-
 /**
  * The signed-in user's own data (docs/server.md §3,
  * §4):
  * - GET /user/me → User; 401 when signed out
- * - POST /user/setup {igns, clan_setup} → {ign_count}; 400 bad payload (nothing stored), 404 unknown clan, 409 already set up,
- *   403 KICKED when joining as Member a clan whose manager kicked the user
+ * - POST /user/setup {igns, clan_setup} → {ign_count}, plus {join_request} when the Member choice
+ *   is a `request` clan; 400 bad payload, 404 unknown clan, 409 already set up; the Member choice
+ *   follows the join rule in the same transaction (joins/service.ts joinClan, docs/server.md §18:
+ *   403 for a kicked user or an `invite` clan), and any refusal stores nothing
  * - POST /user/igns {ign} → {ign}; PUT /user/igns/{ignId} {ign} → {ign}; DELETE /user/igns/{ignId} → {ok}
- * - GET /clans → {clans}; POST /clans {clan_name} → {clan_id}
+ * - GET /clans → {clans} the listed ones (docs/server.md §18); POST /clans {clan_name} → {clan_id}
  */
 export function userRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -50,21 +51,20 @@ export function userRoutes(): Hono<AppEnv> {
       const body = valid(c, 'json');
       const igns = [...new Set(body.igns)];
       const { db } = c.get('deps');
-      await db.transaction().execute(async (trx) => {
+      const asked = await db.transaction().execute(async (trx) => {
         if ((await listIgns(trx, user.id)).length > 0) throw conflict('Setup is already complete: your account has IGNs linked.');
-        const setup = body.clan_setup;
-        if (setup.role === 'Owner') {
-          await createClan(trx, user.id, setup.clan_name);
-        } else if (setup.role === 'Member') {
-          const clan = await trx.selectFrom('clans').select('id').where('id', '=', setup.clan_id).executeTakeFirst();
-          if (!clan) throw notFound(`Clan ID ${setup.clan_id} not found.`);
-          if (await wasRemoved(trx, clan.id, user.id)) throw forbidden(KICKED);
-          await addMembership(trx, clan.id, user.id, 'Member');
-        }
+        // The IGNs first: joining a clan needs one (docs/server.md §18); a refusal below rolls them back.
         const now = nowIso();
         await trx.insertInto('igns').values(igns.map((ign) => ({ user_id: user.id, ign, created_at: now }))).execute();
+        const setup = body.clan_setup;
+        if (setup.role === 'Owner') await createClan(trx, user.id, setup.clan_name);
+        if (setup.role !== 'Member') return null;
+        const outcome = await joinClan(trx, setup.clan_id, user.id);
+        return outcome.kind === 'asked' ? outcome.answer.join_request : null;
       });
-      return c.json({ ign_count: igns.length });
+      if (!asked) return c.json({ ign_count: igns.length });
+      await c.get('deps').broadcaster.joinRequestsChanged(asked.clan_id);
+      return c.json({ ign_count: igns.length, join_request: asked });
     },
   );
 
@@ -123,11 +123,10 @@ export function userRoutes(): Hono<AppEnv> {
 
   app.get(
     '/clans',
-    ...route({ tag: 'clans', access: 'signed-in', summary: 'Every clan (id and name), for joining one.', answer: named('ClanList', ClanListSchema) }),
+    ...route({ tag: 'clans', access: 'signed-in', summary: 'The listed clans (id, name, join policy), for joining one.', answer: named('ClanList', ClanListSchema) }),
     async (c) => {
       requireUser(c);
-      const clans = await c.get('deps').db.selectFrom('clans').select(['id', 'name']).orderBy('name').execute();
-      return c.json({ clans });
+      return c.json({ clans: await listListedClans(c.get('deps').db) });
     },
   );
 
