@@ -66,16 +66,30 @@ export async function takeBudget(deps: Deps): Promise<void> {
 export interface Turns {
   /** Puts `clans` (the clans with look-ups due) in the line if new; when the head of the line is one of them, takes its turn (it goes to the back) and answers it, else null. */
   next(clans: readonly number[]): Promise<number | null>;
-  /** `clan`'s turn was taken but not used (no budget): back to the front of the line. */
+  /**
+   * `clan`'s turn, just taken by this process, was not used (no budget, call dropped): the clan
+   * gets back the place it had before taking it, unless its place moved since (another process
+   * took a later turn of it, which then stands for the unused one). Giving back the old place
+   * rather than the front of the line keeps two processes' unused turns in their order, whichever
+   * gives back first.
+   */
   giveBack(clan: number): Promise<void>;
   /** `clan` has nothing waiting in this process any more: out of the line. */
   leave(clan: number): Promise<void>;
+}
+
+/** A turn this process took: the clan's place before (`from`) and after (`to`) taking it. */
+interface TakenTurn {
+  from: number;
+  to: number;
 }
 
 /** The line of one process (no Redis). */
 class MemoryTurns implements Turns {
   /** Clan → place in the line; lower goes sooner. */
   private readonly line = new Map<number, number>();
+  /** Clan → its last turn taken here, for giveBack. */
+  private readonly taken = new Map<number, TakenTurn>();
   private seq = 0;
 
   async next(clans: readonly number[]): Promise<number | null> {
@@ -86,24 +100,32 @@ class MemoryTurns implements Turns {
       const place = this.line.get(clan) as number;
       if (place < best) [head, best] = [clan, place];
     }
-    if (head !== null) this.line.set(head, ++this.seq);
+    if (head !== null) {
+      const to = ++this.seq;
+      this.taken.set(head, { from: best, to });
+      this.line.set(head, to);
+    }
     return head;
   }
 
   async giveBack(clan: number): Promise<void> {
-    if (this.line.has(clan)) this.line.set(clan, Math.min(...this.line.values()) - 1);
+    const turn = this.taken.get(clan);
+    this.taken.delete(clan);
+    if (turn && this.line.get(clan) === turn.to) this.line.set(clan, turn.from);
   }
 
   async leave(clan: number): Promise<void> {
     this.line.delete(clan);
+    this.taken.delete(clan);
   }
 }
 
 /**
  * KEYS: line (sorted set clan → place), leases (sorted set clan → ms its place lapses), counter.
  * ARGV: now (ms), lease (ms), then the asking process's clans. Drops clans whose lease lapsed,
- * adds the new ones at the back, renews the leases of the given ones, answers the head or false;
- * a head among the given clans goes to the back (its turn is taken).
+ * adds the new ones at the back, renews the leases of the given ones, answers {head} or false;
+ * a head among the given clans goes to the back (its turn is taken) and the answer is {head, its
+ * place before, its place now} (for GIVE_BACK).
  */
 const NEXT_TURN = `
 local now = tonumber(ARGV[1])
@@ -115,23 +137,27 @@ for i = 3, #ARGV do
   if not redis.call('ZSCORE', KEYS[1], ARGV[i]) then redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), ARGV[i]) end
   redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[i])
 end
-local head = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local head = first[1]
 if not head then return false end
 for i = 3, #ARGV do
   if ARGV[i] == head then
-    redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), head)
-    break
+    local to = redis.call('INCR', KEYS[3])
+    redis.call('ZADD', KEYS[1], to, head)
+    return {head, first[2], tostring(to)}
   end
 end
-return head
+return {head}
 `;
 
-/** KEYS as NEXT_TURN; ARGV: the clan whose turn went unused, moved to the front when still in the line. */
+/**
+ * KEYS as NEXT_TURN; ARGV: the clan whose turn went unused, its place before and after taking it.
+ * The clan gets its place before back when it still stands where the turn put it (not dropped,
+ * not taken again since by another process).
+ */
 const GIVE_BACK = `
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  redis.call('ZADD', KEYS[1], tonumber(first[2]) - 1, ARGV[1])
-end
+local now = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if now and tonumber(now) == tonumber(ARGV[3]) then redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) end
 return 1
 `;
 
@@ -143,6 +169,8 @@ return 1
  */
 class RedisTurns implements Turns {
   private readonly keys: [string, string, string];
+  /** Clan → its last turn taken by this process (places as Redis wrote them), for giveBack. */
+  private readonly taken = new Map<number, { from: string; to: string }>();
 
   constructor(private readonly redis: Redis, prefix: string) {
     this.keys = [`${prefix}:wom:line`, `${prefix}:wom:leases`, `${prefix}:wom:places`];
@@ -151,9 +179,13 @@ class RedisTurns implements Turns {
   async next(clans: readonly number[]): Promise<number | null> {
     if (this.redis.status !== 'ready') return clans[0] ?? null;
     try {
-      const head = await this.redis.eval(NEXT_TURN, 3, ...this.keys, Date.now(), TURN_LEASE_MS, ...clans.map(String));
-      const clan = typeof head === 'string' ? Number(head) : null;
-      return clan !== null && clans.includes(clan) ? clan : null;
+      const answer = await this.redis.eval(NEXT_TURN, 3, ...this.keys, Date.now(), TURN_LEASE_MS, ...clans.map(String));
+      if (!Array.isArray(answer) || answer.length !== 3) return null;
+      const [head, from, to] = answer.map(String);
+      const clan = Number(head);
+      if (!clans.includes(clan)) return null;
+      this.taken.set(clan, { from, to });
+      return clan;
     } catch (err) {
       log.warn({ err }, '[wom] Wise Old Man turns: Redis failed, this process takes its own clans in turn');
       return clans[0] ?? null;
@@ -161,11 +193,14 @@ class RedisTurns implements Turns {
   }
 
   async giveBack(clan: number): Promise<void> {
-    if (this.redis.status !== 'ready') return;
-    await this.redis.eval(GIVE_BACK, 3, ...this.keys, String(clan)).catch((err: unknown) => log.warn({ err }, '[wom] Wise Old Man turns: Redis failed'));
+    const turn = this.taken.get(clan);
+    this.taken.delete(clan);
+    if (!turn || this.redis.status !== 'ready') return;
+    await this.redis.eval(GIVE_BACK, 3, ...this.keys, String(clan), turn.from, turn.to).catch((err: unknown) => log.warn({ err }, '[wom] Wise Old Man turns: Redis failed'));
   }
 
   async leave(clan: number): Promise<void> {
+    this.taken.delete(clan);
     if (this.redis.status !== 'ready') return;
     await this.redis.multi().zrem(this.keys[0], String(clan)).zrem(this.keys[1], String(clan)).exec()
       .catch((err: unknown) => log.warn({ err }, '[wom] Wise Old Man turns: Redis failed'));
