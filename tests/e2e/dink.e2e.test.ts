@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_SETTINGS } from '../../contract/game/settings';
 import { TIERS } from '../../contract/game/tiers';
-import { backends } from '../support/server';
+import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { ApiClient } from '../support/api';
@@ -51,7 +51,7 @@ async function postToDink(url: string, payload: object, screenshot?: Buffer): Pr
 
 const taskStateOf = (page: Page, team: string) => page.locator(`[data-testid="team-position"][data-team="${team}"]`).getAttribute('data-task-state');
 
-run.each(backends())('proof from Dink approves a task in Chromium (%s)', (backend) => {
+run.each(clientOnlyBackends())('proof from Dink approves a task in Chromium (%s)', (backend) => {
   const suite = useBrowserSuite(backend, { BOARD_SEED: '20250501' });
   const contexts: BrowserContext[] = [];
   afterAll(async () => {

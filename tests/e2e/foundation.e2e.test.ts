@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { backends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
+import { clientOnlyBackends, createTestDatabase, startServer, type TestDatabase, type TestServer } from '../support/server';
 import { browserAvailable, launchBrowser, takeCspViolations } from '../support/browser';
 import { DEV_WELCOME_TEXT, WELCOME_TEXT } from '../../src/features/auth/messages';
 
@@ -10,7 +10,7 @@ import { DEV_WELCOME_TEXT, WELCOME_TEXT } from '../../src/features/auth/messages
  */
 const run = browserAvailable() ? describe : describe.skip;
 
-run.each(backends())('first journey in Chromium (%s)', (backend) => {
+run.each(clientOnlyBackends())('first journey in Chromium (%s)', (backend) => {
   let db: TestDatabase;
   let server: TestServer;
   let browser: Browser;

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_SETTINGS } from '../../contract/game/settings';
 import { PROOF_MESSAGES } from '../../contract/submission';
-import { backends } from '../support/server';
+import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable, takeCspViolations } from '../support/browser';
 import { ApiClient } from '../support/api';
@@ -57,7 +57,7 @@ async function pasteScreenshot(page: Page, colour: string): Promise<void> {
   }, colour);
 }
 
-run.each(backends())('a whole event with proof and a referee in Chromium (%s)', (backend) => {
+run.each(clientOnlyBackends())('a whole event with proof and a referee in Chromium (%s)', (backend) => {
   const suite = useBrowserSuite(backend, { BOARD_SEED: '20250501' });
   const contexts: BrowserContext[] = [];
 

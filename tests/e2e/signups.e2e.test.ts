@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { backends } from '../support/server';
+import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { ApiClient } from '../support/api';
@@ -18,7 +18,7 @@ import { seriousA11yViolations } from '../support/axe';
  */
 const run = browserAvailable() ? describe : describe.skip;
 
-run.each(backends())('sign-ups to balanced teams in Chromium (%s)', (backend) => {
+run.each(clientOnlyBackends())('sign-ups to balanced teams in Chromium (%s)', (backend) => {
   const suite = useBrowserSuite(backend);
   const contexts: BrowserContext[] = [];
   afterAll(async () => {

@@ -86,10 +86,14 @@ export async function checkServices(): Promise<void> {
 }
 
 /**
- * The database of browser tests whose subject the database cannot change (drawing and layout, the
- * results page, the in-browser dice check, client routing, the game setup screens): SQLite only;
- * the server paths behind them run on both databases in the API suites (dice-history, game-cache,
- * socket, games, game-tasks, clans).
+ * The database of browser tests: SQLite only. A browser test's subject is what the page shows and
+ * does (drawing and layout, the results page, the dice check, routing, the setup screens, the
+ * journeys of sign-in, proof review, Dink and sign-ups); the server paths behind every one of them
+ * run on both databases in the API suites (dice-history, game-cache, socket, games, game-tasks,
+ * clans, foundation, proof, dink*, signups), which is where a database can make a difference. A
+ * browser journey on PostgreSQL cost a CI run about a minute each and checked nothing those do not.
+ * The journeys that are about several processes (whole-event over two, rolling-restart over three
+ * behind nginx) choose their own databases.
  */
 export function clientOnlyBackends(): Backend[] {
   return ['sqlite'];
