@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { CLAN_ROLES, isManagerRole, type ClanRole, ClanRoleSchema } from './user';
 import { typedTextSchema, type TextField, type TypedTextSpec } from './text';
+import { ClanSettingsSchema, JOIN_POLICIES } from './joins';
 
 /** Clan name limit after trimming, in characters (docs/client.md §12). */
 export const CLAN_NAME_MAX = 40;
@@ -31,8 +32,8 @@ export function clanNameSchema(field: 'clan_name' | 'new_name', empty: string = 
 /** A clan name typed by a user in create clan (`clan_name`): the text rule, then 1-40 characters. */
 const ClanNameSchema = clanNameSchema('clan_name');
 
-/** A clan in a list (docs/game-rules.md §12). */
-const ClanSummarySchema = v.object({ id: v.number(), name: v.string() });
+/** A clan in a list (docs/game-rules.md §12), with how it takes new members (docs/server.md §18). */
+const ClanSummarySchema = v.object({ id: v.number(), name: v.string(), join_policy: v.optional(v.picklist(JOIN_POLICIES)) });
 export type ClanSummary = v.InferOutput<typeof ClanSummarySchema>;
 
 /** GET /api/clans answer. */
@@ -67,6 +68,8 @@ export type ClanMember = v.InferOutput<typeof ClanMemberSchema>;
 export const ClanMembersAnswerSchema = v.object({
   clan_id: v.number(),
   clan_name: v.string(),
+  /** The clan's settings (docs/server.md §18): id, name, join_policy, listed (always sent; optional for older answers). */
+  clan: v.optional(ClanSettingsSchema),
   members: v.array(ClanMemberSchema),
 });
 
@@ -102,6 +105,9 @@ export const ChangeRoleBodySchema = v.object({ role: RoleBodyField });
 
 /** Answer of POST /api/clan/{clanId}/members and PUT …/members/{memberId}/role: the member's new row. */
 export const MemberChangeAnswerSchema = v.object({ ok: v.literal(true), member: ClanMemberSchema });
+
+/** Answer of POST /api/clan/{clanId}/join-requests/{id}/approve: the new Member's row (docs/server.md §18). */
+export const ApproveJoinAnswerSchema = v.object({ member: ClanMemberSchema });
 
 /** Position of a role on the ladder, 0 (Guest) to 3 (Owner) (docs/client.md §5). */
 function roleRank(role: ClanRole): number {

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { IGN_MAX, IGN_MIN } from './user';
 import { clanNameSchema } from './clan';
 import { cleanText, typedTextSchema } from './text';
+import { NewJoinRequestSchema } from './joins';
 
 /** Onboarding step 1 error (docs/game-rules.md §13). */
 export const ONBOARDING_IGN_ERROR = 'Please enter at least one valid IGN.';
@@ -80,5 +81,5 @@ export const SetupBodySchema = v.object({
 });
 export type SetupInput = v.InferInput<typeof SetupBodySchema>;
 
-/** POST /api/user/setup answer. */
-export const SetupAnswerSchema = v.object({ ign_count: v.number() });
+/** POST /api/user/setup answer; `join_request` when the Member choice asked a `request` clan (docs/server.md §18). */
+export const SetupAnswerSchema = v.object({ ign_count: v.number(), join_request: v.optional(NewJoinRequestSchema) });

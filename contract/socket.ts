@@ -9,6 +9,7 @@ import type { DinkPostUpdate } from './dink';
 import type { RequestRelief } from './game/relief';
 import type { DraftPick, JoinDraft } from './draft';
 import type { DraftState } from './signup';
+import type { JoinRequestCount } from './joins';
 
 /**
  * The live socket of docs/server.md §3 ("Live socket") and docs/server.md §6:
@@ -159,6 +160,8 @@ export interface ServerToClientEvents {
   server_restarting: (payload: ServerRestarting) => void;
   /** docs/server.md §16: the captains' draft as it now is, to its room. */
   draft_state: (payload: DraftState) => void;
+  /** docs/server.md §18: the clan's count of pending join requests changed, to the clan's managers room (JoinRequestCountSchema). */
+  join_request: (payload: JoinRequestCount) => void;
 }
 
 /** True when a game_state_update carries the whole game rather than a progress update. */

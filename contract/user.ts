@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { OwnJoinRequestSchema } from './joins';
 import { typedTextSchema, type TextField } from './text';
 
 /** IGN length limits after trimming, in characters (docs/game-rules.md §13; docs/client.md §12). */
@@ -38,6 +39,8 @@ export const UserSchema = v.object({
   igns: v.array(IgnSchema),
   clan_memberships_list: v.array(ClanMembershipSchema),
   can_create_clan: v.boolean(),
+  /** The user's join requests: pending ones and those decided in the last 30 days, newest first (docs/server.md §18); always sent. */
+  join_requests: v.optional(v.array(OwnJoinRequestSchema)),
 });
 export type User = v.InferOutput<typeof UserSchema>;
 

@@ -1,11 +1,14 @@
 import { assign, setup } from 'xstate';
 import { loadStep } from './listLoader';
 import type { ClanMember } from '../contract/clan';
+import type { ClanSettings } from '../contract/joins';
 
-/** A loaded clan: its name and members (the GET /api/clan/{clanId}/members answer). */
+/** A loaded clan: its name, settings and members (the GET /api/clan/{clanId}/members answer). */
 export interface LoadedClan {
   clan_id: number;
   clan_name: string;
+  /** Join policy and listing (docs/server.md §18); absent from an answer that predates them. */
+  clan?: ClanSettings;
   members: ClanMember[];
 }
 
@@ -13,6 +16,8 @@ export interface ClanDataContext {
   clanId: number;
   clanName: string;
   members: ClanMember[];
+  /** The clan's join policy and listing, or null when the answer had none. */
+  settings: ClanSettings | null;
   /** The clan-load error text (docs/client.md §11), or null. */
   error: string | null;
 }
@@ -33,7 +38,7 @@ const clan = loadStep<LoadedClan, ClanDataContext, 'loadClan', { clanId: number 
   actor: 'loadClan',
   fallback: 'Failed to load clan data.',
   input: (context) => ({ clanId: context.clanId }),
-  onLoaded: (_, loaded) => ({ clanName: loaded.clan_name, members: loaded.members }),
+  onLoaded: (_, loaded) => ({ clanName: loaded.clan_name, members: loaded.members, settings: loaded.clan ?? null }),
 });
 
 /**
@@ -64,7 +69,7 @@ export const clanDataMachine = setup({
   },
 }).createMachine({
   id: 'clanData',
-  context: ({ input }) => ({ clanId: input.clanId, clanName: '', members: [], error: null }),
+  context: ({ input }) => ({ clanId: input.clanId, clanName: '', members: [], settings: null, error: null }),
   initial: 'loading',
   states: {
     loading: {

@@ -12,11 +12,12 @@ import { dinkRoutes } from './dink/routes';
 import { signupRoutes } from './signups/routes';
 import { draftRoutes } from './draft/routes';
 import { womRoutes } from './wom/routes';
+import { joinRoutes } from './joins/routes';
 import { apiDocRoutes } from './openapi/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom), and the API document
+ * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom, joins), and the API document
  * with its page (openapi, docs/server.md §14).
  */
 export const ROUTE_MODULES: RouteModule[] = [
@@ -33,5 +34,6 @@ export const ROUTE_MODULES: RouteModule[] = [
   signupRoutes,
   draftRoutes,
   womRoutes,
+  joinRoutes,
   apiDocRoutes,
 ];

@@ -22,6 +22,7 @@ import {
   setMemberRole,
 } from './repository';
 import type { Db } from '../db/schema';
+import { loadClanSettings } from '../joins/repository';
 import { isManagerRole } from '../../contract/user';
 import { imageKeysOf } from '../submissions/repository';
 import { deleteImages } from '../submissions/service';
@@ -83,7 +84,8 @@ const STALE = 'The member list changed meanwhile. Reload the clan and try again.
  * for a malformed id, 404 'Clan ID {id} not found.', 403 'Permission denied. You are not authorized
  * to manage this clan.' for a non-member or a role too low. Mutations run in one transaction that
  * first locks the clan row, so concurrent changes of one clan apply one after another.
- * - GET    /clan/{clanId}/members → {clan_id, clan_name, members: ClanMember[]} sorted Owner, Admin,
+ * - GET    /clan/{clanId}/members → {clan_id, clan_name, clan: {id, name, join_policy, listed}, members:
+ *          ClanMember[]} sorted Owner, Admin,
  *          Member, Guest, then username; any member (Guest too)
  * - GET    /clan/{clanId}/available_members → {available_users: [{id, username}]} users outside the clan,
  *          by username; managers
@@ -109,7 +111,9 @@ export function clanRoutes(): Hono<AppEnv> {
     ...route({ tag: 'clans', access: 'member', summary: "The clan's members by role.", answer: named('ClanMembersAnswer', ClanMembersAnswerSchema), param: CLAN_ID }),
     async (c) => {
       const { clanId, clan, db } = await clanScope(c, 'member');
-      return c.json({ clan_id: clan.id, clan_name: clan.name, members: await listClanMembers(db, clanId) });
+      const settings = await loadClanSettings(db, clanId);
+      if (!settings) throw notFound(`Clan ID ${clanId} not found.`);
+      return c.json({ clan_id: clan.id, clan_name: clan.name, clan: settings, members: await listClanMembers(db, clanId) });
     },
   );
 

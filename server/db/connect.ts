@@ -28,6 +28,7 @@ import { moveRollIndex } from './migrations/016_move_roll_index';
 import { dinkAccountPosts } from './migrations/017_dink_account_posts';
 import { womQueue } from './migrations/020_wom_queue';
 import { teamProgress } from './migrations/019_team_progress';
+import { joinRequests } from './migrations/021_join_requests';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '017_dink_account_posts': dinkAccountPosts,
   '019_team_progress': teamProgress,
   '020_wom_queue': womQueue,
+  '021_join_requests': joinRequests,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

@@ -37,6 +37,21 @@ interface ClansTable {
   name: string;
   name_key: string;
   created_at: string;
+  /** 'open', 'request' or 'invite' (docs/server.md §18; migration 021_join_requests). */
+  join_policy: Generated<string>;
+  /** 1 when the clan is in GET /api/clans, 0 when not. */
+  listed: Generated<number>;
+}
+/** A request to join a clan (docs/server.md §18; migration 021_join_requests); a withdrawn one is deleted. */
+interface JoinRequestsTable {
+  id: Generated<number>;
+  clan_id: number;
+  user_id: number;
+  status: 'pending' | 'approved' | 'denied';
+  reason: string | null;
+  created_at: string;
+  decided_at: string | null;
+  decided_by: number | null;
 }
 interface ClanMembershipsTable {
   id: Generated<number>;
@@ -375,6 +390,7 @@ export interface Database {
   clans: ClansTable;
   clan_memberships: ClanMembershipsTable;
   clan_removals: ClanRemovalsTable;
+  join_requests: JoinRequestsTable;
   events: EventsTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;

@@ -73,6 +73,12 @@ export interface Broadcaster {
    * clan's events at once, in every process (docs/server.md §16: drafts are for clan members).
    */
   draftsLeft(userId: number, clanId: number): Promise<void>;
+  /**
+   * The pending join requests of clan `clanId` changed (asked, approved, denied, withdrawn;
+   * docs/server.md §18): `join_request` {clan_id, pending} with the count as stored now to the
+   * clan's managers room, in every process. A failure is logged, not thrown.
+   */
+  joinRequestsChanged(clanId: number): Promise<void>;
 }
 
 /** A broadcaster that sends nothing (used before sockets are attached). */
@@ -89,4 +95,5 @@ export const silentBroadcaster: Broadcaster = {
   async dinkPosted() {},
   draftChanged() {},
   async draftsLeft() {},
+  async joinRequestsChanged() {},
 };

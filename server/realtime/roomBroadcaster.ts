@@ -11,6 +11,7 @@ import { managersRoom } from '../../contract/submission';
 import type { DinkPost } from '../../contract/dink';
 import type { DraftState } from '../../contract/signup';
 import { log } from '../observability/log';
+import { countPendingRequests } from '../joins/repository';
 
 /** A progress update as spectators get it: no revert counts (docs/server.md §3). */
 function publicProgress(progress: GameProgress): GameProgress {
@@ -212,6 +213,15 @@ export class RoomBroadcaster implements Broadcaster {
       if (events.length > 0) this.io.in(userRoom(userId)).socketsLeave(events.map((e) => draftRoom(e.id)));
     } catch (err) {
       log.error({ err, clan_id: clanId }, '[realtime] leaving the draft rooms failed');
+    }
+  }
+
+  /** Broadcaster.joinRequestsChanged: the clan's pending count, counted once, to its managers room (every process, through the adapter). */
+  async joinRequestsChanged(clanId: number): Promise<void> {
+    try {
+      this.io.to(managersRoom(clanId)).emit('join_request', { clan_id: clanId, pending: await countPendingRequests(this.db, clanId) });
+    } catch (err) {
+      log.error({ err, clan_id: clanId }, '[realtime] join_request failed');
     }
   }
 

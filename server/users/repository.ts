@@ -2,6 +2,7 @@ import type { Db } from '../db/schema';
 import { nowIso } from '../time';
 import type { ClanMembership, User } from '../../contract/user';
 import { CLAN_OWN_LIMIT } from '../../contract/clan';
+import { listOwnRequests } from '../joins/repository';
 
 /**
  * Creates or updates the user behind a Discord identity (docs/server.md §2) and stamps
@@ -42,7 +43,7 @@ async function listMemberships(db: Db, userId: number): Promise<ClanMembership[]
   return rows as ClanMembership[];
 }
 
-/** The GET /api/user/me profile (docs/game-rules.md §12), or null for an unknown id. */
+/** The GET /api/user/me profile (docs/game-rules.md §12) with the user's join requests (docs/server.md §18), or null for an unknown id. */
 export async function loadProfile(db: Db, userId: number): Promise<User | null> {
   const row = await db.selectFrom('users')
     .innerJoin('discord_identities', 'discord_identities.user_id', 'users.id')
@@ -50,7 +51,7 @@ export async function loadProfile(db: Db, userId: number): Promise<User | null> 
     .where('users.id', '=', userId)
     .executeTakeFirst();
   if (!row) return null;
-  const [igns, memberships, owned] = await Promise.all([listIgns(db, userId), listMemberships(db, userId), ownedClanCount(db, userId)]);
+  const [igns, memberships, owned, joinRequests] = await Promise.all([listIgns(db, userId), listMemberships(db, userId), ownedClanCount(db, userId), listOwnRequests(db, userId)]);
   return {
     id: row.id,
     username: row.username,
@@ -60,5 +61,6 @@ export async function loadProfile(db: Db, userId: number): Promise<User | null> 
     igns,
     clan_memberships_list: memberships,
     can_create_clan: owned < CLAN_OWN_LIMIT,
+    join_requests: joinRequests,
   };
 }

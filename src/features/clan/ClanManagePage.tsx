@@ -26,6 +26,9 @@ import { countManagers } from './memberTable';
 import { MembersTab } from './MembersTab';
 import { liveReviewEffects, ReviewsTab, ReviewsTabLabel, usePendingTitle, useReviewQueue } from './ReviewsTab';
 import { RoleActionDialog } from './RoleActionDialog';
+import { JoinRequestsPanel } from '../joins/JoinRequestsPanel';
+import { JoinSettingsButton } from '../joins/JoinSettings';
+import { InvitesPanel } from '../invites/InvitesPanel';
 
 export type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
 export type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
@@ -57,7 +60,8 @@ export function validateRename(draft: RenameDraft): string | null {
  * §3): breadcrumb back to Profile, the clan name with the Owner-only rename
  * pencil and settings menu (Disband Clan), 'Total Managers / Total Members', and the tabs
  * Members / Events / Tasks (and Reviews with its pending count for managers, docs/server.md
- * §9), disabled with a pending message while a clan action runs.
+ * §9), the Owner's Joining settings and the managers' requests to join (docs/server.md §18), and
+ * under Members the managers' invite links (docs/client.md §5 Invites), disabled with a pending message while a clan action runs.
  * Each tab and event view has its URL (src/base/paths.ts: /clans/manage/{clanId}/members, /events,
  * /events/{eventId}/teams|game|tasks, /tasks, /reviews; nothing after the id shows Members), so
  * Back, reload and bookmarks work; an unknown sub-path goes to the Members tab (replacing it).
@@ -156,6 +160,7 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
   const goTo = useClanNavigate(clanId);
   const clanName = useSelector(clanData, dataSel.selectClanName);
   const members = useSelector(clanData, dataSel.selectMembers);
+  const settings = useSelector(clanData, dataSel.selectClanSettings);
   const pending = useSelector(clanRole, roleSel.isActionPending);
   const tab = view.tab;
 
@@ -164,6 +169,7 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
   const viewer: RoleViewer | null = role ? { userId, role, managerCount, clanName } : null;
   const isOwner = role === 'Owner';
   const isManager = isManagerRole(role);
+  const reloadClan = useCallback(() => clanData.send({ type: 'clan.reload' }), [clanData]);
 
   const rename = useConfirmAction<RenameDraft, Nothing>({
     closed: { draft: { name: '', current: '' }, subject: {} },
@@ -203,12 +209,14 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
             </button>
           )}
           {isOwner && viewer && <ClanSettingsMenu disabled={pending} onDisband={() => clanRole.send({ type: 'clan.disband', viewer })} />}
+          {isOwner && settings && effects.joins && <JoinSettingsButton clanId={clanId} settings={settings} disabled={pending} effects={effects.joins} onSaved={reloadClan} />}
         </div>
         <p className="clan-header__counts" data-testid="clan-counts">
           Total Managers / Total Members: <strong>{managerCount} / {members.length}</strong>
         </p>
       </header>
 
+      {isManager && effects.joins && <JoinRequestsPanel clanId={clanId} effects={effects.joins} onApproved={reloadClan} />}
       <ActionMessage clanRole={clanRole} />
       {pending && (
         <div className="clan-pending">
@@ -229,6 +237,7 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
           {shown === 'members' && (
             <MembersTab clanId={clanId} members={members} viewer={viewer} pending={pending} clanRole={clanRole} clanData={clanData} effects={effects} />
           )}
+          {shown === 'members' && isManager && effects.invites && <InvitesPanel clanId={clanId} effects={effects.invites} />}
           {shown === 'events' && <EventsTab clanId={clanId} isManager={isManager} viewer={viewer && user ? { id: user.id, igns: user.igns } : null} route={view.tab === 'events' ? view.events : { view: 'list' }} />}
           {shown === 'tasks' && <TasksTab clanId={clanId} isManager={isManager} />}
           {shown === 'reviews' && <ReviewsTab queue={reviews} />}

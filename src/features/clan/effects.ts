@@ -11,13 +11,16 @@ import {
   type ClanRoster,
 } from '../../api/clans';
 import { liveReviewEffects, type ReviewEffects } from './ReviewsTab';
+import { liveJoinEffects, type JoinEffects } from '../joins/effects';
+import { liveInviteEffects, type InviteEffects } from '../invites/effects';
 import { PERMISSION_DENIED, type ClanMember } from '../../../contract/clan';
 import type { ClanRole } from '../../../contract/user';
 
 /** The calls of the clan management screen (docs/server.md §3); tests give fakes. */
 export interface ClanManageEffects {
   loadClan(clanId: number): Promise<ClanRoster>;
-  loadAvailableUsers(clanId: number): Promise<AvailableUser[]>;
+  /** Add Member's list; with `q` (3+ characters) also the users whose name starts with it. */
+  loadAvailableUsers(clanId: number, q?: string): Promise<AvailableUser[]>;
   addMember(clanId: number, userId: number, role: ClanRole): Promise<ClanMember>;
   changeRole(clanId: number, memberId: number, role: ClanRole, verb: 'promote' | 'demote'): Promise<ClanMember>;
   kickMember(clanId: number, memberId: number): Promise<void>;
@@ -26,6 +29,10 @@ export interface ClanManageEffects {
   disbandClan(clanId: number): Promise<void>;
   /** The referee calls of the Reviews tab (docs/server.md §9); without them the tab is not shown. */
   reviews?: ReviewEffects;
+  /** The joining calls (docs/server.md §18): the Owner's settings and the managers' requests; without them neither is shown. */
+  joins?: JoinEffects;
+  /** The invite calls (docs/server.md §18 Invites); without them the managers' invite links are not shown. */
+  invites?: InviteEffects;
 }
 
 /** The real calls. */
@@ -39,6 +46,8 @@ export const liveClanEffects: ClanManageEffects = {
   renameClan,
   disbandClan,
   reviews: liveReviewEffects,
+  joins: liveJoinEffects,
+  invites: liveInviteEffects,
 };
 
 /** A failed clan load: the text to show and the HTTP status (0 when unknown). */

@@ -16,6 +16,7 @@ import { StatusBadge } from '../play/StatusBadge';
 import { gamePlayPath } from '../../base/paths';
 import { ClanGames, GettingStartedList, useClanDesks } from './ClanDesks';
 import { ClanEventsWidget } from './ClanEvents';
+import { OwnJoinRequests } from '../joins/OwnJoinRequests';
 
 /** The managed clans' calls load with their first use, so the events and tasks code stays out of every page's first load. */
 const loadClanDesks = (clans: readonly ClanMembership[]) => import('./clanDesks').then((m) => m.loadClanDesks(clans));
@@ -102,6 +103,12 @@ function Dashboard({
       <div className="widgets">
         {desks && <ClanGames desks={desks} />}
         {memberships.length > 0 && <ClanEventsWidget key={clansKey} clans={memberships} loadEvents={loadEvents} />}
+        {(user.join_requests ?? []).length > 0 && (
+          <article className="widget panel">
+            <h2>My Requests to Join</h2>
+            <OwnJoinRequests requests={user.join_requests ?? []} onWithdrawn={() => session.send({ type: 'session.reload' })} />
+          </article>
+        )}
         <article className="widget panel">
           <h2>My Profile</h2>
           <p>Update your linked IGNs, manage your clans and view your stats.</p>

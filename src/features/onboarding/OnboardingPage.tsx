@@ -1,6 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo, type FormEvent } from 'react';
-import { Navigate } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import { onboardingMachine } from '../../../machines/onboarding.machine';
 import * as sel from '../../../machines/onboarding.selectors';
@@ -9,27 +9,33 @@ import { selectIsBusy, selectIsReady, selectIsSignedOut } from '../../../machine
 import { fetchClans, submitSetup } from '../../api/account';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
-import { CLAN_NAME_MAX } from '../../../contract/clan';
+import { CLAN_NAME_MAX, type ClanSummary } from '../../../contract/clan';
+import { joinPolicyHint } from '../../../contract/joins';
 import { droppedIgns, droppedIgnsText } from '../../../contract/onboarding';
+import { DEFAULT_RETURN_PATH, safeReturnPath } from '../../../contract/user';
 
 /** Effects of the onboarding chart, replaceable in tests. */
 export interface OnboardingEffects {
-  loadClans: () => Promise<{ id: number; name: string }[]>;
+  loadClans: () => Promise<ClanSummary[]>;
   submitSetup: typeof submitSetup;
 }
 
 const liveEffects: OnboardingEffects = { loadClans: fetchClans, submitSetup };
 
 /**
- * /onboarding, Initial Setup (docs/client.md §1; docs/game-rules.md §6, §13): step 1 IGNs, step 2 clan choice.
- * Signed-out users go to /, users who already have IGNs to /dashboard.
+ * /onboarding, Initial Setup (docs/client.md §1, §2; docs/game-rules.md §6, §13): step 1 IGNs, step 2 clan choice;
+ * a Clan Member choice says what finishing does under the clan's join policy (joined, request
+ * sent, invitation needed: docs/server.md §18).
+ * Signed-out users go to /; users who have IGNs (also once setup is done) to the page the
+ * navigation state's `from` asked for (an invite link, docs/client.md §16), else /dashboard.
  */
 export function OnboardingPage({ effects = liveEffects }: { effects?: OnboardingEffects }) {
+  const returnTo = safeReturnPath((useLocation().state as { from?: string } | null)?.from) ?? DEFAULT_RETURN_PATH;
   const signedOut = SessionContext.useSelector(selectIsSignedOut);
   const ready = SessionContext.useSelector(selectIsReady);
   const busy = SessionContext.useSelector(selectIsBusy);
   if (signedOut) return <Navigate to="/" replace />;
-  if (ready) return <Navigate to="/dashboard" replace />;
+  if (ready) return <Navigate to={returnTo} replace />;
   if (busy) return <Spinner text="Loading your account..." />;
   return <OnboardingFlow effects={effects} />;
 }
@@ -101,6 +107,7 @@ function ClanStep({ actor }: { actor: OnboardingRef }) {
   const clanName = useSelector(actor, sel.selectClanName);
   const clanId = useSelector(actor, sel.selectClanId);
   const clans = useSelector(actor, sel.selectClans);
+  const chosen = clans.find((c) => c.id === clanId);
   const loadingClans = useSelector(actor, sel.selectClansLoading);
   const submitting = useSelector(actor, sel.selectSubmitting);
   const igns = useSelector(actor, sel.selectIgns);
@@ -152,6 +159,9 @@ function ClanStep({ actor }: { actor: OnboardingRef }) {
                 </>
               )}
             </select>
+            {chosen && (
+              <span className="field__hint" data-testid="join-policy-hint">{joinPolicyHint(chosen.join_policy ?? 'open')}</span>
+            )}
           </div>
         )}
         <label className="choice">

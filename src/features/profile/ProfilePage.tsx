@@ -11,6 +11,8 @@ import { leaveClan } from '../../api/clans';
 import { Avatar } from '../../ui/Avatar';
 import { EditDeleteButtons } from '../../ui/RowActions';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
+import { OwnJoinRequests } from '../joins/OwnJoinRequests';
+import type { JoinEffects } from '../joins/effects';
 import { Spinner } from '../../ui/Spinner';
 import { clanManagePath } from '../../base/paths';
 import {
@@ -31,6 +33,8 @@ export interface ProfileEffects {
   deleteIgn(id: number): Promise<void>;
   leaveClan(clanId: number, ownUserId: number): Promise<void>;
   createClan(clanName: string): Promise<number>;
+  /** Withdraw of the user's own join requests (docs/server.md §18); the live call when absent. */
+  joins?: JoinEffects;
 }
 
 const liveProfileEffects: ProfileEffects = { linkIgn, editIgn, deleteIgn, leaveClan, createClan };
@@ -195,6 +199,7 @@ function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
               ))}
             </ul>
           )}
+          <OwnJoinRequests requests={user.join_requests ?? []} effects={effects.joins} onWithdrawn={refresh} />
           <button
             type="button"
             className="btn btn--primary"
