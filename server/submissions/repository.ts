@@ -39,14 +39,15 @@ function toSubmission(r: Joined): Submission {
     ...columns(r, ['id', 'game_id', 'team_id', 'team_name', 'team_color', 'square_index', 'task_description', 'note', 'reason', 'created_at', 'reviewed_at']),
     task_difficulty: isTier(r.task_difficulty) ? r.task_difficulty : null,
     submitted_by: { user_id: r.submitted_by, username: r.sender_name, ign: r.submitted_ign },
-    image_url: imageUrl(r.id),
-    thumb_url: thumbUrl(r.id),
+    // A Wise Old Man total has no image (empty keys, docs/server.md §17): both paths null.
+    image_url: r.image_key === '' ? null : imageUrl(r.id),
+    thumb_url: r.thumb_key === '' ? null : thumbUrl(r.id),
     status: (SUBMISSION_STATUSES as readonly string[]).includes(r.status) ? (r.status as SubmissionStatus) : 'pending',
     reviewer: r.reviewer_id === null ? null : { user_id: r.reviewer_id, username: r.reviewer_name ?? '' },
     source: r.source === 'dink' || r.source === 'wom' ? r.source : 'upload',
     evidence: r.evidence_type !== null && isEvidenceType(r.evidence_type) ? { type: r.evidence_type, summary: r.evidence_summary ?? '' } : null,
     auto: r.auto === 1,
-    // A Wise Old Man total has no image (empty keys, docs/server.md §17): screens show its evidence.
+    // No screenshot to show (a Dink stand-in, or no image at all): screens show the evidence.
     screenshot: !((r.source === 'dink' && r.image_key.includes(STAND_IN_KEY_MARK)) || r.image_key === ''),
   };
 }
@@ -60,6 +61,22 @@ export async function loadSubmission(db: Db, id: number): Promise<Submission | n
 /** The stored row of submission `id`, or null. */
 export async function findSubmissionRow(db: Db, id: number): Promise<SubmissionRow | null> {
   return (await db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/**
+ * The submissions user `userId` sent, oldest first, in the Submission shape (image paths, never
+ * bytes) with their clan and event: the data export (docs/server.md §18 "Data rights").
+ */
+export async function listSentSubmissions(db: Db, userId: number): Promise<(Submission & { clan_id: number; clan_name: string; event_name: string })[]> {
+  const rows = await submissionQuery(db)
+    .innerJoin('clans', 'clans.id', 'submissions.clan_id')
+    .innerJoin('games', 'games.id', 'submissions.game_id')
+    .innerJoin('events', 'events.id', 'games.event_id')
+    .select(['clans.name as clan_name', 'events.name as event_name'])
+    .where('submissions.submitted_by', '=', userId)
+    .orderBy('submissions.id')
+    .execute();
+  return rows.map((r) => ({ ...toSubmission(r), clan_id: r.clan_id, clan_name: r.clan_name, event_name: r.event_name }));
 }
 
 /** A game's submissions, newest first (docs/server.md §9 GET .../game/{gameId}/submissions). */

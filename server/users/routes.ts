@@ -12,6 +12,8 @@ import { SetupAnswerSchema, SetupBodySchema } from '../../contract/onboarding';
 import { IgnAnswerSchema, IgnBodySchema, UserSchema } from '../../contract/user';
 import { ClanListSchema, CreateClanAnswerSchema, CreateClanBodySchema } from '../../contract/clan';
 import { OkSchema } from '../../contract/common';
+import { AccountExportSchema, DATA_RIGHTS_TEXTS, DeleteAccountAnswerSchema, DeleteAccountBodySchema, exportFileName } from '../../contract/dataRights';
+import { clearSessionCookie, deleteAccount, exportAccount } from './dataRights';
 
 /** The IGN id of the path; 400 'Invalid IGN id.' when not a positive integer that fits the id column. */
 const IGN_ID = ids({ ignId: 'IGN id' });
@@ -28,6 +30,11 @@ const IgnAnswer = named('IgnAnswer', IgnAnswerSchema);
  *   403 for a kicked user or an `invite` clan), and any refusal stores nothing
  * - POST /user/igns {ign} → {ign}; PUT /user/igns/{ignId} {ign} → {ign}; DELETE /user/igns/{ignId} → {ok}
  * - GET /clans → {clans} the listed ones (docs/server.md §18); POST /clans {clan_name} → {clan_id}
+ * - GET /user/me/export → the user's data as a JSON attachment (AccountExport, docs/server.md §18
+ *   "Data rights"); 401 signed out
+ * - DELETE /user/me {confirm: username} → {ok: true} and the session cookie cleared; 400 'Type your
+ *   username to confirm.' for any other value, 409 while the sole Owner of a clan or playing a game
+ *   that is not finished (users/dataRights.ts deleteAccount); 401 signed out
  */
 export function userRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -118,6 +125,42 @@ export function userRoutes(): Hono<AppEnv> {
       if (playing) throw conflict(`The IGN '${row.ign}' is on a team of a game that is not finished and cannot be deleted.`);
       await db.deleteFrom('igns').where('id', '=', ignId).execute();
       return c.json({ ok: true });
+    },
+  );
+
+  app.get(
+    '/user/me/export',
+    ...route({
+      tag: 'users',
+      access: 'signed-in',
+      summary: "The signed-in user's data as a JSON attachment: profile, IGNs, memberships, join requests, sign-ups, sent submissions (no image bytes) and the log entries naming their IGNs.",
+      answer: named('AccountExport', AccountExportSchema),
+    }),
+    async (c) => {
+      const user = requireUser(c);
+      const data = await exportAccount(c.get('deps').db, user.id);
+      c.header('Content-Disposition', `attachment; filename="${exportFileName(user.id, data.exported_at)}"`);
+      c.header('Cache-Control', 'no-store');
+      return c.json(data);
+    },
+  );
+
+  app.delete(
+    '/user/me',
+    ...route({
+      tag: 'users',
+      access: 'signed-in',
+      summary: 'Deletes the account ({confirm: username}); every session ends. 409 while the sole Owner of a clan or on a team of a game that is not finished.',
+      answer: named('DeleteAccountAnswer', DeleteAccountAnswerSchema),
+      json: named('DeleteAccountBody', DeleteAccountBodySchema),
+    }),
+    async (c) => {
+      const user = requireUser(c);
+      const { confirm } = valid(c, 'json');
+      if (confirm !== user.username) throw badRequest(DATA_RIGHTS_TEXTS.confirm);
+      await deleteAccount(c.get('deps'), user.id);
+      clearSessionCookie(c);
+      return c.json({ ok: true as const });
     },
   );
 
