@@ -77,7 +77,7 @@ export const JoinAnswerSchema = v.union([
 export type JoinAnswer = v.InferOutput<typeof JoinAnswerSchema>;
 
 /** A pending request as the clan's managers see it. */
-export const ClanJoinRequestSchema = v.object({
+const ClanJoinRequestSchema = v.object({
   id: v.number(),
   user_id: v.number(),
   username: v.string(),

@@ -23,8 +23,8 @@ interface DenyDraft {
 
 const NO_REQUEST: RequestSubject = { id: 0, username: '' };
 
-/** The deny form's rule (docs/server.md §18): the reason is optional, at most 300 characters. */
-export function validateDenyReason(draft: DenyDraft): string | null {
+/** The deny form's rule (docs/server.md §18): the reason is optional, at most 300 characters; an error text or null. */
+function validateDenyReason(draft: DenyDraft): string | null {
   return draft.reason.trim().length > JOIN_REASON_MAX ? `Reason must be at most ${JOIN_REASON_MAX} characters.` : null;
 }
 
