@@ -6,9 +6,11 @@ import { performance } from 'node:perf_hooks';
  * the game screen re-renders THE board with the pawn one square further on every step, for every
  * viewer, up to 6 steps a roll plus the frames along a snake or ladder. Measured in jsdom (React
  * 19's production build, react-dom's flushSync, so each step is one whole render and commit), a 225-square board with
- * task text on every square and 4 pawns, against a bare baseline in the same run: an SVG holding
- * only the 4 pawns (the least a step has to redraw). BENCH_STEPS steps per sample (default 30),
- * BENCH_REPEAT samples each (default 9), alternating; prints medians (ms per step) and the ratio.
+ * task text on every square and 4 pawns, 2 of them standing on team-total squares (their frames
+ * drawn around their squares; BENCH_TOTALS=0 leaves the totals out), against a bare baseline in
+ * the same run: an SVG holding only the 4 pawns (the least a step has to redraw). BENCH_STEPS steps
+ * per sample (default 30), BENCH_REPEAT samples each (default 9), alternating; prints medians (ms
+ * per step) and the ratio.
  *
  * Run: `npm run bench:board` (React's production build).
  */
@@ -23,6 +25,7 @@ for (const key of ['window', 'document', 'navigator', 'Element', 'HTMLElement', 
 const STEPS = Number(process.env.BENCH_STEPS ?? 30);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 9);
 const N = 225;
+const TOTALS = process.env.BENCH_TOTALS !== '0';
 
 async function main(): Promise<void> {
   // Imported after the DOM globals exist (react-dom reads them on load).
@@ -37,7 +40,9 @@ async function main(): Promise<void> {
     task_description: i === 0 ? 'Start' : i === N - 1 ? 'Finish' : `Kill 50 green dragons, task ${i + 1}`,
     task_difficulty: i === 0 || i === N - 1 ? null : ('EASY' as const),
   }));
-  const teams = [1, 2, 3, 4].map((id) => ({ team_id: id, team_name: `Team ${id}`, team_color: '#aa3311', current_position: id * 10 }));
+  // Teams 2 and 4 stand on team-total squares (docs/server.md §17): a frame each, unchanged from step to step.
+  const progress = (have: number) => ({ have, need: 500, unit: 'items', by: [{ ign: 'Ali Cat', amount: have }], errors: [], updated_at: '2031-06-01T18:00:00.000Z' });
+  const teams = [1, 2, 3, 4].map((id) => ({ team_id: id, team_name: `Team ${id}`, team_color: '#aa3311', current_position: id * 10, progress: TOTALS && id % 2 === 0 ? progress(id * 100) : null }));
   const connections = [{ type: 'snake' as const, start: 200, end: 20 }, { type: 'ladder' as const, start: 30, end: 95 }];
   // The game's squares, connections and teams are the same objects from one step to the next, as in the game screen.
   const board = (motion: Motion) => h(BoardView, { boardSize: N, squares, connections, teams, motion });
@@ -76,7 +81,7 @@ async function main(): Promise<void> {
   const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const r = median(real);
   const b = median(baseline);
-  console.log(`board step (225 squares, 4 pawns): median ${r.toFixed(2)} ms per step over ${REPEAT} samples of ${STEPS} steps`);
+  console.log(`board step (225 squares, 4 pawns, ${TOTALS ? '2 team totals' : 'no team totals'}): median ${r.toFixed(2)} ms per step over ${REPEAT} samples of ${STEPS} steps`);
   console.log(`bare pawns-only step:              median ${b.toFixed(3)} ms per step`);
   console.log(`ratio: ${(r / b).toFixed(1)}x`);
 }

@@ -127,6 +127,32 @@ export function parseProgress(text: string | null | undefined): TeamProgress | n
   }
 }
 
+/** What a bar says (docs/client.md §9): `have` / `need` in the unit, e.g. '300 / 500 items', '1,234 / 500,000 xp'. */
+export function progressCount(progress: Pick<TeamProgress, 'have' | 'need' | 'unit'>): string {
+  return `${formatAmount(progress.have)} / ${formatAmount(progress.need)} ${progress.unit}`;
+}
+
+/**
+ * A bar's accessible name, the same wherever the bar is drawn (Team Positions, the task card, the
+ * board's square): '{team}: team total 300 / 500 items'.
+ */
+export function progressLabel(teamName: string, progress: Pick<TeamProgress, 'have' | 'need' | 'unit'>): string {
+  return `${teamName}: team total ${progressCount(progress)}`;
+}
+
+/**
+ * Whether 'Check now' applies to a team (docs/server.md §17 'Wise Old Man checks'): the task of its
+ * square (`rule`, the square's auto rule; not a relief substitute, whose rule the game shape does
+ * not carry) is a Wise Old Man total, the team holds progress, and the task still waits (neither
+ * none nor approved). Whether the game is in progress is the caller's to add.
+ */
+export function isWomCheckable(
+  team: { task_state: string; task_override?: object | null; progress?: TeamProgress | null },
+  rule: Pick<AutoRule, 'type'> | null | undefined,
+): boolean {
+  return Boolean(team.progress) && !team.task_override && Boolean(rule) && isWomRuleType(rule!.type) && team.task_state !== 'none' && team.task_state !== 'approved';
+}
+
 /** How full the bar is, 0..1 (need 0 counts as full). */
 export function progressShare(progress: Pick<TeamProgress, 'have' | 'need'>): number {
   if (progress.need <= 0) return 1;

@@ -20,15 +20,18 @@ import { WomStandIn } from '../support/womStandIn';
  * event's Dink link has auto-approve on. Two players of the same team post LOOT with quantities
  * (300, then 200, each with a screenshot): the team's bar fills live, without a reload, on the
  * Leader's game screen and on a spectator's page (have / need and each player's share), the
- * second post reaches the total, the square approves itself and the Leader rolls on. Wise Old
+ * second post reaches the total, the square approves itself and the Leader rolls on; on the
+ * Leader's screen the bar shows on the team's task card too, and the board's square where the team
+ * stands carries the team's frame with the bar's text. Wise Old
  * Man: every task asks for 500,000 Fishing XP as a team total, against the Wise Old Man stand-in
- * (WOM_API_URL); the baselines are taken on arrival, both players gain experience, a member (not
- * the Leader) presses 'Check now' and the square approves from Wise Old Man. Screenshots of the
- * bar go to /tmp/team-total-shots/ (not kept).
+ * (WOM_API_URL); the baselines are taken on arrival, both players gain experience, the clan's
+ * Owner (a manager on no team) sees 'Check now' beside the team's bar in Team Positions, a member
+ * (not the Leader) presses it on the team's task card and the square approves from Wise Old Man.
+ * Screenshots of the bars and the board go to SHOTS_DIR (default /tmp/team-total-shots/, not kept).
  */
 const run = browserAvailable() ? describe : describe.skip;
 
-const SHOTS = '/tmp/team-total-shots';
+const SHOTS = process.env.SHOTS_DIR ?? '/tmp/team-total-shots';
 const VIEWPORTS = [DESKTOP, PHONE] as const;
 const SCALES = { type: 'LOOT', names: ["Zulrah's scales"], min: null, team_total: 500 };
 const FISHING = { type: 'XP', names: ['fishing'], min: null, team_total: 500_000 };
@@ -60,6 +63,45 @@ async function barText(row: Locator): Promise<{ count: string | null; shares: st
   const bar = row.getByTestId('team-progress');
   if ((await bar.count()) === 0) return { count: null, shares: [] };
   return { count: await bar.locator('.team-progress__count').textContent(), shares: (await bar.getByTestId('team-progress-share').allTextContents()).map((s) => s.trim()) };
+}
+
+/** The team's task card on the viewer's screen (the team's own bar and 'Check now'). */
+const taskCard = (page: Page) => page.getByTestId('team-task');
+
+/**
+ * What the board's square of the team shows: the frame's square, accessible name and filled share,
+ * and whether the frame, its stroke included, lies inside that square's cell (SVG geometry in the
+ * board's units: Chromium's client boxes of stroked paths are padded by an estimate of the stroke's
+ * joins, wider than what is painted); null when no frame.
+ */
+async function boardMark(page: Page, team: string): Promise<{ square: number; label: string | null; share: number; inside: boolean } | null> {
+  const mark = page.locator(`[data-testid="board-progress"][aria-label^="${team}:"]`);
+  if ((await mark.count()) === 0) return null;
+  const square = Number(await mark.getAttribute('data-progress-square'));
+  const inside = await mark.evaluate((el, sq) => {
+    const frame = el.querySelector('path') as SVGPathElement;
+    const half = parseFloat(getComputedStyle(frame).strokeWidth) / 2;
+    const f = frame.getBBox();
+    const c = (document.querySelector(`[data-square="${sq}"] rect`) as SVGRectElement).getBBox();
+    return f.x - half >= c.x && f.y - half >= c.y && f.x + f.width + half <= c.x + c.width && f.y + f.height + half <= c.y + c.height;
+  }, square);
+  return { square, label: await mark.getAttribute('aria-label'), share: Number(await mark.getAttribute('data-share')), inside };
+}
+
+/** Saves the board around the team's square and the task card, the page not scrolling sideways. */
+async function boardShots(page: Page, square: number, name: string): Promise<void> {
+  const cell = page.locator(`[data-square="${square}"]`);
+  await cell.scrollIntoViewIfNeeded();
+  await expectNoSidewaysScroll(page, name);
+  const box = (await cell.boundingBox())!;
+  const view = page.viewportSize()!;
+  // The square with a cell's margin around it (the frame beside its neighbours), clipped to the page.
+  const x = Math.max(0, box.x - box.width);
+  const y = Math.max(0, box.y - box.height);
+  await page.screenshot({ path: `${SHOTS}/${name}-square.png`, clip: { x, y, width: Math.min(view.width - x, box.width * 3), height: Math.min(view.height - y, box.height * 3) } });
+  await page.locator('.game-board').screenshot({ path: `${SHOTS}/${name}-board.png` });
+  await taskCard(page).scrollIntoViewIfNeeded();
+  await taskCard(page).screenshot({ path: `${SHOTS}/${name}-card.png` });
 }
 
 /** Saves the row of the team (bar included) and checks the page does not scroll sideways. */
@@ -149,6 +191,10 @@ run.each(clientOnlyBackends())('team totals in Chromium (%s)', (backend) => {
       await rollUntilOnTask(roll, g.state);
       const leaderRow = teamRow(leader.page, 'Red Dragons');
       await expect.poll(() => barText(leaderRow), { timeout: 10_000 }).toEqual({ count: '0 / 500 items', shares: [] });
+      // The same bar on the team's task card, and an empty frame on the board's square where the team stands.
+      await expect.poll(() => barText(taskCard(leader.page)), { timeout: 10_000 }).toEqual({ count: '0 / 500 items', shares: [] });
+      const on = (await g.state()).current_position as number;
+      await expect.poll(() => boardMark(leader.page, 'Red Dragons'), { timeout: 10_000 }).toEqual({ square: on, label: 'Red Dragons: team total 0 / 500 items', share: 0, inside: true });
 
       // --- A spectator watches the same game.
       const spectator = await openAnonymous(suite.browser, viewport);
@@ -167,7 +213,12 @@ run.each(clientOnlyBackends())('team totals in Chromium (%s)', (backend) => {
       const partial = { count: '300 / 500 items', shares: [`${lead} 300`] };
       await expect.poll(() => barText(leaderRow), { timeout: 10_000 }).toEqual(partial);
       await expect.poll(() => barText(spectatorRow), { timeout: 10_000 }).toEqual(partial);
+      await expect.poll(() => barText(taskCard(leader.page)), { timeout: 10_000 }).toEqual(partial);
+      await expect.poll(() => boardMark(leader.page, 'Red Dragons'), { timeout: 10_000 }).toEqual({ square: on, label: 'Red Dragons: team total 300 / 500 items', share: 60, inside: true });
+      await expect.poll(() => boardMark(spectator.page, 'Red Dragons'), { timeout: 10_000 }).toEqual({ square: on, label: 'Red Dragons: team total 300 / 500 items', share: 60, inside: true });
       expect(await leaderRow.locator('progress').evaluate((p: HTMLProgressElement) => [p.value, p.max])).toEqual([300, 500]);
+      expect(await taskCard(leader.page).locator('progress').evaluate((p: HTMLProgressElement) => [p.value, p.max])).toEqual([300, 500]);
+      await boardShots(leader.page, on, `dink-leader-partial-${w}`);
       expect(await taskState(leaderRow)).toBe('open');
       expect(await roll.isDisabled()).toBe(true);
       await shotOf(leader.page, leaderRow, `dink-leader-partial-${w}`);
@@ -180,12 +231,15 @@ run.each(clientOnlyBackends())('team totals in Chromium (%s)', (backend) => {
       await expect.poll(() => barText(spectatorRow), { timeout: 10_000 }).toEqual(reached);
       await expect.poll(() => taskState(leaderRow), { timeout: 10_000 }).toBe('approved');
       await expect.poll(() => taskState(spectatorRow), { timeout: 10_000 }).toBe('approved');
+      await expect.poll(() => barText(taskCard(leader.page)), { timeout: 10_000 }).toEqual(reached);
+      await expect.poll(() => boardMark(leader.page, 'Red Dragons'), { timeout: 10_000 }).toEqual({ square: on, label: 'Red Dragons: team total 500 / 500 items', share: 100, inside: true });
       expect(navigations).toEqual({ leader: 0, spectator: 0 });
       const subs = (await g.owner.get(`${g.gamePath}/submissions`)).body.submissions;
       expect(subs).toHaveLength(1);
       expect(subs[0]).toMatchObject({ source: 'dink', auto: true, status: 'approved', reviewer: null, screenshot: true, evidence: { type: 'LOOT', summary: `Zulrah's scales x500 (${lead} 300, ${mate} 200)` } });
       await shotOf(leader.page, leaderRow, `dink-leader-reached-${w}`);
       await shotOf(spectator.page, spectatorRow, `dink-spectator-reached-${w}`);
+      await boardShots(leader.page, on, `dink-leader-reached-${w}`);
 
       // --- The Leader rolls on.
       await expect.poll(() => roll.isEnabled(), { timeout: 10_000 }).toBe(true);
@@ -232,11 +286,29 @@ run.each(clientOnlyBackends())('team totals in Chromium (%s)', (backend) => {
       expect(wom.asked({ name: lead, method: 'POST' }).length).toBe(1);
       expect(wom.asked({ name: mate, method: 'POST' }).length).toBe(1);
 
-      // --- Both fish; nothing is counted until a check. The member presses 'Check now'.
+      // --- The clan's Owner, a manager on no team, has 'Check now' beside the team's bar in Team Positions.
+      const owner = await personPage(g.owner, viewport);
+      await owner.page.goto(suite.url + g.playPath);
+      await owner.page.getByTestId('connection-state').getByText('Live').waitFor();
+      const ownerRow = teamRow(owner.page, 'Red Dragons');
+      const ownerCheck = ownerRow.getByRole('button', { name: 'Check now (Red Dragons)' });
+      await ownerCheck.waitFor();
+      expect(await ownerCheck.isEnabled()).toBe(true);
+      await expect.poll(async () => (await barText(ownerRow)).count, { timeout: 10_000 }).toBe('0 / 500,000 xp');
+      expect(await owner.page.getByTestId('team-task').count()).toBe(0);
+      await shotOf(owner.page, ownerRow, `wom-manager-check-now-${w}`);
+      const buttonBox = (await ownerCheck.boundingBox())!;
+      const rowBox = (await ownerRow.boundingBox())!;
+      expect(buttonBox.x + buttonBox.width, "the manager's 'Check now' fits in the team's row").toBeLessThanOrEqual(rowBox.x + rowBox.width + 0.5);
+
+      // --- Both fish; nothing is counted until a check. The member presses 'Check now' on the team's task card.
       wom.gain(lead, 'skills', 320_000, 'fishing');
       wom.gain(mate, 'skills', 210_500, 'fishing');
       // The button sits on the team's task card with the time of the last check (the baseline's).
-      const checkNow = member.page.getByRole('button', { name: 'Check now' });
+      const checkNow = taskCard(member.page).getByRole('button', { name: 'Check now' });
+      // A member who does not manage the clan has it there only, not in Team Positions.
+      expect(await row.getByRole('button', { name: 'Check now' }).count()).toBe(0);
+      await expect.poll(async () => (await barText(taskCard(member.page))).count, { timeout: 10_000 }).toBe('0 / 500,000 xp');
       await checkNow.waitFor();
       await member.page.getByTestId('progress-checked-at').getByText('Last checked', { exact: false }).waitFor();
       await checkNow.scrollIntoViewIfNeeded();
@@ -250,7 +322,9 @@ run.each(clientOnlyBackends())('team totals in Chromium (%s)', (backend) => {
       expect(subs[0]).toMatchObject({ source: 'wom', auto: true, status: 'approved', reviewer: null });
       expect(wom.asked({ name: lead, method: 'POST' }).length).toBe(2);
       await shotOf(member.page, row, `wom-member-reached-${w}`);
+      await boardShots(member.page, (await g.state()).current_position, `wom-member-reached-${w}`);
       expect(member.errors).toEqual([]);
+      expect(owner.errors).toEqual([]);
     },
   );
 });

@@ -3,12 +3,14 @@ import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../contract/game/generate';
 import { BoardView, type BoardViewTeam } from '../../src/features/board/BoardView';
-import { CELL, MARK_BASELINE, PAWN_BAND_TOP, cellOrigin, pawnOffsets, pawnRadius } from '../../contract/game/boardGeometry';
+import { CELL, MARK_BASELINE, PAWN_BAND_TOP, cellOrigin, pawnColor, pawnOffsets, pawnRadius } from '../../contract/game/boardGeometry';
+import type { TeamProgress } from '../../contract/progress';
 
 /**
  * The board drawing (square numbers and START/FINISH always legible): the layers in
  * paint order (SVG paints later siblings on top), every label above the snakes and ladders, and
- * pawns sized to their cell, side by side in its lower band, below the number and the mark.
+ * pawns sized to their cell, side by side in its lower band, below the number and the mark; a
+ * team's total as a frame around its square, named as its bar in Team Positions (docs/server.md §17).
  */
 
 const N = 100;
@@ -103,5 +105,58 @@ describe('pawn layout', () => {
         }
       }
     }
+  });
+
+  it("draws a team's total as a frame around its square, named like its bar, updated with the game, off for a moving pawn", () => {
+    const total = (have: number, need: number, unit: string): TeamProgress => ({ have, need, unit, by: [], errors: [], updated_at: '2031-06-01T18:00:00.000Z' });
+    const teams = [{ ...team(1, 42), progress: total(300, 500, 'items') }, { ...team(2, 42), team_color: '#2244cc', progress: total(0, 3, 'kills') }, team(3, 7)];
+    const { container, getByRole, rerender } = render(<BoardView boardSize={N} squares={squares} connections={connections} teams={teams} />);
+    const svg = container.querySelector('svg')!;
+    // The frames sit above the snakes and ladders and below the numbers and pawns.
+    expect([...svg.children].map((g) => g.getAttribute('class'))).toEqual(['board__cells', 'board__links', 'board__progress', 'board__labels', 'board__pawns']);
+    const marks = () => [...container.querySelectorAll('[data-testid="board-progress"]')];
+    expect(marks().map((m) => [m.getAttribute('data-progress-square'), m.getAttribute('aria-label'), m.getAttribute('data-share')])).toEqual([
+      ['42', 'Team 1: team total 300 / 500 items', '60'],
+      ['42', 'Team 2: team total 0 / 3 kills', '0'],
+    ]);
+    const first = getByRole('img', { name: 'Team 1: team total 300 / 500 items' });
+    const fill = first.querySelector('.board__progress-fill')!;
+    expect(fill.getAttribute('stroke')).toBe(pawnColor('#aa3311'));
+    expect(fill.getAttribute('stroke-dasharray')).toBe('60 100');
+    expect(fill.getAttribute('pathLength')).toBe('100');
+    // Both frames lie inside square 42's cell, the second inside the first.
+    const o = cellOrigin(42, N);
+    const extent = (m: Element) => {
+      const d = m.querySelector('path')!.getAttribute('d')!;
+      const xs = [...d.matchAll(/H(-?[\d.]+)/g)].map((x) => Number(x[1]));
+      const ys = [...d.matchAll(/V(-?[\d.]+)/g)].map((y) => Number(y[1]));
+      return { left: Math.min(...xs) - 8, right: Math.max(...xs) + 8, top: Math.min(...ys) - 8, bottom: Math.max(...ys) + 8 };
+    };
+    const [outer, inner] = marks().map(extent);
+    expect(outer.left).toBeGreaterThan(o.x);
+    expect(outer.right).toBeLessThan(o.x + CELL);
+    expect(outer.top).toBeGreaterThan(o.y);
+    expect(outer.bottom).toBeLessThan(o.y + CELL);
+    expect(inner.left).toBeGreaterThan(outer.left);
+    expect(inner.bottom).toBeLessThan(outer.bottom);
+
+    // The next game state: the total grows past the need (a full frame), the square's pawns stay.
+    const grown = [{ ...teams[0], progress: total(520, 500, 'items') }, teams[1], teams[2]];
+    rerender(<BoardView boardSize={N} squares={squares} connections={connections} teams={grown} />);
+    expect(getByRole('img', { name: 'Team 1: team total 520 / 500 items' }).querySelector('.board__progress-fill')!.getAttribute('stroke-dasharray')).toBe('100 100');
+    // While the roll moment walks team 1 away, its frame is off and team 2's takes the outer ring.
+    rerender(<BoardView boardSize={N} squares={squares} connections={connections} teams={grown} motion={{ team_id: 1, square: 44 }} />);
+    expect(marks().map((m) => m.getAttribute('aria-label'))).toEqual(['Team 2: team total 0 / 3 kills']);
+    expect(extent(marks()[0])).toEqual(outer);
+    // No total on the board: no frame layer at all.
+    rerender(<BoardView boardSize={N} squares={squares} connections={connections} teams={[team(1, 42), team(3, 7)]} />);
+    expect(container.querySelector('.board__progress')).toBeNull();
+  });
+
+  it('leaves the frames out of the still drawing', () => {
+    const progress: TeamProgress = { have: 1, need: 2, unit: 'posts', by: [], errors: [], updated_at: '2031-06-01T18:00:00.000Z' };
+    const { container } = render(<BoardView boardSize={N} squares={squares} connections={connections} teams={[{ ...team(1, 42), progress }]} still />);
+    expect(container.querySelectorAll('.board__pawn')).toHaveLength(1);
+    expect(container.querySelector('.board__progress')).toBeNull();
   });
 });

@@ -24,6 +24,8 @@ import {
   wrapLabel,
   type Point,
 } from '../../../contract/game/boardGeometry';
+import { progressLabel, progressShare, type TeamProgress } from '../../../contract/progress';
+import { MAX_FRAMES, ProgressMark } from './ProgressMark';
 
 /** One square as the board needs it (contract BoardSquare without ids). */
 interface BoardViewSquare {
@@ -32,12 +34,14 @@ interface BoardViewSquare {
   task_difficulty: Tier | null;
 }
 
-/** One team's pawn: name, colour and square. */
+/** One team's pawn: name, colour and square, and its team total on that square. */
 export interface BoardViewTeam {
   team_id: number;
   team_name: string;
   team_color: string;
   current_position: number;
+  /** The team total of the task on its square (docs/server.md §17), drawn around that square; null or absent: none. */
+  progress?: TeamProgress | null;
 }
 
 /**
@@ -94,9 +98,12 @@ const SQUARES_PER_STEP = 30;
  * Ladder squares; long text is cut, the full text is in the square's <title>), tinted by tier,
  * Start and Finish marked; snakes as green wavy shapes with a head, ladders as brown ladders with 7
  * rungs; team pawns in team colours, side by side in the lower band of their cell (sized to the
- * cell, never over a number or START/FINISH), gliding when a position changes. Layers, bottom to
- * top: the square buttons, the snakes and ladders, the labels (numbers, START/FINISH, task text,
- * each with a halo), the pawns, so no connection hides a number. Squares are buttons (click,
+ * cell, never over a number or START/FINISH), gliding when a position changes; a team standing on
+ * a team-total square has a thin frame around that square filled to its share of the total, in
+ * its colour, named like its bar in Team Positions (ProgressMark; not on a pawn the roll moment
+ * moves, nor in the still drawing). Layers, bottom to top: the square buttons, the snakes and
+ * ladders, the team-total frames (only while a team has one), the labels (numbers, START/FINISH,
+ * task text, each with a halo), the pawns, so no connection hides a number. Squares are buttons (click,
  * Enter or Space; arrow keys move between them) that toggle the info box: the task,
  * 'Snake/Ladder starts here, leading to square N' or 'Square N.'.
  * Scales with its container (viewBox), filling the width on a phone, where the task text gives way
@@ -261,6 +268,20 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
     const at = Math.min(Math.max(1, Math.round(square) || 1), boardSize);
     teamsBySquare.set(at, [...(teamsBySquare.get(at) ?? []), t]);
   }
+  // The team totals: a frame per team on its square, nested when teams share it; a handful of
+  // elements beside the pawns, each left alone by React while its total stays the same.
+  const marks: JSX.Element[] = [];
+  if (!still) {
+    for (const [square, here] of teamsBySquare) {
+      const o = cellOrigin(square, boardSize);
+      const totals = here.filter((t) => t.progress && (motion === null || motion.team_id !== t.team_id));
+      totals.slice(0, MAX_FRAMES).forEach((t, ring) => {
+        marks.push(
+          <ProgressMark key={t.team_id} x={o.x} y={o.y} ring={ring} share={progressShare(t.progress!)} color={pawnColor(t.team_color)} label={progressLabel(t.team_name, t.progress!)} teamId={t.team_id} square={square} />,
+        );
+      });
+    }
+  }
   for (const [square, here] of teamsBySquare) {
     const c = cellCenter(square, boardSize);
     const offsets = pawnOffsets(here.length);
@@ -303,6 +324,11 @@ export const BoardView = memo(function BoardView({ boardSize, squares, connectio
         >
           {cells}
           {links}
+          {marks.length > 0 && (
+            <g className="board__progress" data-testid="board-progress-layer">
+              {marks}
+            </g>
+          )}
           {labels}
           <g className="board__pawns" aria-hidden="true">
             {pawns}

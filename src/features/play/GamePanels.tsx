@@ -25,11 +25,18 @@ import { logTime, warmTimeFormat } from '../../base/timeFormat';
 import { useLogHold, type RollMomentRef } from './RollMoment';
 import { RELIEF_VIEW_TEXTS, reliefButtonText } from '../../../contract/game/reliefView';
 import { WinChance, type ForecastRef } from './WinChances';
+import { isWomCheckable } from '../../../contract/progress';
+import type { ProgressCheckOutcome } from '../../../machines/progressCheck.machine';
 
 /** The revert confirmation with its dialog library, loaded when a Leader's panel first shows (RevertDialog.tsx). */
 const RevertDialog = lazy(() => import('./RevertDialog').then((m) => ({ default: m.RevertDialog })));
 /** The relief confirmation, from the same module. */
 const ReliefDialog = lazy(() => import('./RevertDialog').then((m) => ({ default: m.ReliefDialog })));
+/**
+ * 'Check now' for a manager's Team Positions, taken from the members' proof panel module, which the
+ * members' screen loads anyway (GameScreen's TeamTasks), so it costs no chunk of its own.
+ */
+const ProgressCheck = lazy(() => import('./ProofPanel').then((m) => ({ default: m.ProgressCheck })));
 
 export type ConnectionRef = ActorRefFrom<typeof liveGameMachine>;
 type MessageRef = ActorRefFrom<typeof bannerMachine>;
@@ -277,11 +284,29 @@ function ActionMessage({ message }: { message: MessageRef }) {
  * when its task has one (docs/server.md §17);
  * the viewer's teams starred; revert counts only on the members' screen (not for spectators);
  * with a `forecast`, each team's chance to win beside its square (docs/game-rules.md §14).
+ * With `check` (the viewer manages the clan: docs/server.md §17 lets managers ask for any team),
+ * 'Check now' under the bar of every other team on a Wise Old Man total while the game is in
+ * progress (the viewer's own teams have it on their task card): the same ProgressCheck, one
+ * progressCheck chart per team.
  */
-export function TeamPositions({ actor, showReverts, forecast = null }: { actor: GamePlayRef; showReverts: boolean; forecast?: ForecastRef | null }) {
+export function TeamPositions({
+  actor,
+  showReverts,
+  forecast = null,
+  check = null,
+}: {
+  actor: GamePlayRef;
+  showReverts: boolean;
+  forecast?: ForecastRef | null;
+  /** 'Check now' of a team's Wise Old Man total (POST .../teams/{teamId}/progress/check); null: no button. */
+  check?: ((gameId: number, teamId: number) => Promise<ProgressCheckOutcome>) | null;
+}) {
   const teams = useSelector(actor, sel.selectTeamStates) ?? [];
   const mine = useSelector(actor, sel.selectUserTeams);
   const max = useSelector(actor, (s) => s.context.game?.max_reverts_allowed ?? 0);
+  const squares = useSelector(actor, (s) => s.context.game?.board_squares);
+  const gameId = useSelector(actor, (s) => s.context.game?.id ?? null);
+  const inProgress = useSelector(actor, sel.selectIsPlayable);
   const now = useNow();
   const ordered = [...teams].sort((a, b) => b.current_position - a.current_position || a.team_id - b.team_id);
   return (
@@ -308,6 +333,11 @@ export function TeamPositions({ actor, showReverts, forecast = null }: { actor: 
                 <span className="team-positions__task">
                   <TaskStateBadge state={t.task_state} /> <span className="muted" data-testid="time-on-square">{timeOnSquare(t.current_position, t.square_since, now)}</span>
                   {t.progress && <ProgressBar progress={t.progress} teamName={t.team_name} />}
+                  {check && gameId !== null && inProgress && !starred && t.progress && isWomCheckable(t, squares?.[t.current_position - 1]?.auto_rule) && (
+                    <Suspense fallback={null}>
+                      <ProgressCheck teamId={t.team_id} teamName={t.team_name} checkedAt={t.progress.updated_at} check={(teamId) => check(gameId, teamId)} />
+                    </Suspense>
+                  )}
                 </span>
                 {showReverts && typeof revertCount === 'number' && (
                   <span className="team-positions__reverts muted">

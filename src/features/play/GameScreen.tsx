@@ -42,18 +42,21 @@ export function GameNotFound({ previous }: { previous: { to: string; label: stri
  * and once finished a View Results link to the game's results page. The header is one compact
  * band and the board is sized to the window's height on wide screens, so the whole board is in
  * view beside Roll Dice. The gamePlay chart runs here with the screen's effects; `effects` is
- * fixed for the screen's life.
+ * fixed for the screen's life. `manages`: the viewer is a manager of the game's clan, who may ask
+ * for a Wise Old Man check of any team (Team Positions' 'Check now', docs/server.md §17).
  */
 export function GameScreen({
   gameId,
   audience,
   effects,
   previous,
+  manages = false,
 }: {
   gameId: number;
   audience: Audience;
   effects: GameScreenEffects;
   previous: { to: string; label: string };
+  manages?: boolean;
 }) {
   const logic = useMemo(() => gameScreenLogic(effects), [effects]);
   const actor = useActorRef(logic, { input: { gameId, reducedMotion: prefersReducedMotion() } });
@@ -79,7 +82,7 @@ export function GameScreen({
           <Notice tone="error" testId="game-load-error">{loadError}</Notice>
         </section>
       )}
-      {shownName !== null && !loadError && <LiveGame actor={actor} audience={audience} effects={effects} connection={connection} />}
+      {shownName !== null && !loadError && <LiveGame actor={actor} audience={audience} effects={effects} connection={connection} manages={manages} />}
     </div>
   );
 }
@@ -89,11 +92,13 @@ function LiveGame({
   audience,
   effects,
   connection,
+  manages,
 }: {
   actor: GamePlayRef;
   audience: Audience;
   effects: GameScreenEffects;
   connection: ActorRefFrom<typeof liveGameMachine> | undefined;
+  manages: boolean;
 }) {
   const celebrating = useSelector(actor, sel.selectIsCelebrating);
   const forecast = useForecast(actor, effects.loadForecast);
@@ -113,7 +118,7 @@ function LiveGame({
               <TeamTasks actor={actor} effects={effects.proof} />
             </Suspense>
           )}
-          <TeamPositions actor={actor} showReverts={audience === 'member'} forecast={forecast} />
+          <TeamPositions actor={actor} showReverts={audience === 'member'} forecast={forecast} check={audience === 'member' && manages ? effects.proof?.checkProgress ?? null : null} />
           {forecast && <WinChancesPanel forecast={forecast} actor={actor} />}
           <DicePanel actor={actor} />
           <GameLog actor={actor} />

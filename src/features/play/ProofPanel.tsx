@@ -21,6 +21,10 @@ import type { Task } from '../../../contract/task';
 import { currentTaskOf, RELIEF_VIEW_TEXTS } from '../../../contract/game/reliefView';
 import type { ProgressCheckOutcome } from '../../../machines/progressCheck.machine';
 import { ProgressCheck } from './ProgressCheck';
+// Team Positions takes 'Check now' for a manager from this module (GamePanels.tsx), loaded with it.
+export { ProgressCheck };
+import { ProgressBar } from './ProgressBar';
+import { isWomCheckable } from '../../../contract/progress';
 
 /**
  * Whether a board square's task carries a Dink auto rule (docs/server.md §13): read from the
@@ -52,7 +56,8 @@ type ProofRef = ActorRefFrom<typeof proofSubmissionMachine>;
  * team the viewer plays on: square, tier and task text, the task state and when the team reached
  * the square (ticking), after a denial who denied it, when, and why (with the denied screenshot),
  * and 'Submit Proof' while the task is open or denied (every member of the team may send it).
- * Without `effects` (no proof calls) the cards show without the button and the denial.
+ * A team total (docs/server.md §17) shows as the team's bar (ProgressBar: have / need, each
+ * player's share, the IGNs not counted), live, with 'Check now' for a Wise Old Man total. Without `effects` (no proof calls) the cards show without the button and the denial.
  */
 export function TeamTasks({ actor, effects }: { actor: GamePlayRef; effects?: ProofEffects }) {
   const mine = useSelector(actor, sel.selectUserTeams);
@@ -118,7 +123,8 @@ function TeamTaskCard({ actor, team, effects }: { actor: GamePlayRef; team: User
           {autoRuleText(ruleOf(square)!)}
         </p>
       )}
-      {hasTask && waiting && !current?.substitute && inProgress && state.progress && isWomRuleType(ruleOf(square)?.type ?? '') && effects?.checkProgress && gameId !== null && (
+      {hasTask && state.progress && <ProgressBar progress={state.progress} teamName={state.team_name} />}
+      {hasTask && inProgress && state.progress && isWomCheckable(state, ruleOf(square)) && effects?.checkProgress && gameId !== null && (
         <ProgressCheck teamId={team.id} teamName={state.team_name} checkedAt={state.progress.updated_at} check={(teamId) => effects.checkProgress!(gameId, teamId)} />
       )}
       <p className="team-task__state">
@@ -179,7 +185,7 @@ export function ProofControls({
     proof.send({ type: 'task.stateChanged', state: taskState });
   }, [proof, taskState, square]);
   const denial = taskState === 'denied' && latest?.status === 'denied' && latest.square_index === square ? latest : null;
-  const denied = useMemo(() => (denial ? [proofImageOf(denial)] : []), [denial]);
+  const denied = useMemo(() => (denial && hasScreenshot(denial) ? [proofImageOf(denial)] : []), [denial]);
   return (
     <>
       {denial && (
@@ -235,7 +241,7 @@ function ProofDialog({ proof, task, lightbox }: { proof: ProofRef; task: ProofTa
   const latest = useSelector(proof, psel.selectLatestProof);
   const canSend = useSelector(proof, psel.canSendProof);
   const canClose = useSelector(proof, psel.canCloseProof);
-  const denied = useMemo(() => (latest?.status === 'denied' ? [proofImageOf(latest)] : []), [latest]);
+  const denied = useMemo(() => (latest?.status === 'denied' && hasScreenshot(latest) ? [proofImageOf(latest)] : []), [latest]);
   const preview = useMemo(() => (image && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(image) : null), [image]);
   useEffect(() => () => {
     if (preview) URL.revokeObjectURL(preview);
@@ -277,7 +283,7 @@ function ProofDialog({ proof, task, lightbox }: { proof: ProofRef; task: ProofTa
               <Notice tone="error" testId="proof-denied">
                 Your last proof for square {latest.square_index} was denied{latest.reviewer ? ` by ${latest.reviewer.username}` : ''}: {latest.reason ?? ''}
               </Notice>
-              {denied.length > 0 && (hasScreenshot(latest) ? <LightboxThumb lightbox={lightbox} images={denied} index={0} thumb={latest.thumb_url} /> : <NoScreenshot evidence={latest.evidence} testId="proof-no-screenshot" />)}
+              {latest.status === 'denied' && (hasScreenshot(latest) ? <LightboxThumb lightbox={lightbox} images={denied} index={0} thumb={latest.thumb_url} /> : <NoScreenshot evidence={latest.evidence} testId="proof-no-screenshot" />)}
               <div className="row dialog__actions">
                 <button type="button" className="btn" onClick={close}>
                   Cancel
