@@ -79,22 +79,6 @@ export async function listSentSubmissions(db: Db, userId: number): Promise<(Subm
   return rows.map((r) => ({ ...toSubmission(r), clan_id: r.clan_id, clan_name: r.clan_name, event_name: r.event_name }));
 }
 
-/**
- * The submissions user `userId` sent, oldest first, in the Submission shape (image paths, never
- * bytes) with their clan and event: the data export (docs/server.md §18 "Data rights").
- */
-export async function listSentSubmissions(db: Db, userId: number): Promise<(Submission & { clan_id: number; clan_name: string; event_name: string })[]> {
-  const rows = await submissionQuery(db)
-    .innerJoin('clans', 'clans.id', 'submissions.clan_id')
-    .innerJoin('games', 'games.id', 'submissions.game_id')
-    .innerJoin('events', 'events.id', 'games.event_id')
-    .select(['clans.name as clan_name', 'events.name as event_name'])
-    .where('submissions.submitted_by', '=', userId)
-    .orderBy('submissions.id')
-    .execute();
-  return rows.map((r) => ({ ...toSubmission(r), clan_id: r.clan_id, clan_name: r.clan_name, event_name: r.event_name }));
-}
-
 /** A game's submissions, newest first (docs/server.md §9 GET .../game/{gameId}/submissions). */
 export async function listGameSubmissions(db: Db, gameId: number): Promise<Submission[]> {
   const rows = await submissionQuery(db).where('submissions.game_id', '=', gameId).orderBy('submissions.id', 'desc').execute();
