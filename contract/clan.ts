@@ -59,8 +59,11 @@ const ClanMemberSchema = v.object({
   username: v.string(),
   role: ClanRoleSchema,
   joined_at: v.string(),
+  /** Only to the clan's managers, and in one's own row; null to others (docs/server.md §18). */
   last_login: v.nullable(v.string()),
   clan_name: v.string(),
+  /** To the user and to managers of a clan they share, else null (docs/server.md §18). */
+  discord_id: v.nullable(v.string()),
 });
 export type ClanMember = v.InferOutput<typeof ClanMemberSchema>;
 

@@ -10,7 +10,8 @@ import type { EligibleMember, TeamMember } from './team';
 export interface EligibleIgn {
   id: number;
   ign: string;
-  discord_id: string;
+  /** The owner's chat-platform id, null when the viewer may not see it (docs/server.md §18). */
+  discord_id: string | null;
   /** The owner's chat-platform name, when known. */
   discord_username: string | null;
 }
@@ -39,7 +40,7 @@ export function withIgnReturned(list: EligibleIgn[], member: TeamMember, usernam
     id: member.osrs_ign_id,
     ign: member.osrs_ign,
     discord_id: member.discord_id,
-    discord_username: usernames[member.discord_id] ?? null,
+    discord_username: member.discord_id === null ? null : (usernames[member.discord_id] ?? null),
   };
   return [...list, back].sort(compareEligible);
 }

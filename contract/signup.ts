@@ -17,10 +17,13 @@ export const SignupSchema = v.object({
   event_id: v.number(),
   user_id: v.number(),
   username: v.string(),
+  /** To the user and to managers of a clan they share, else null (docs/server.md §18). */
+  discord_id: v.nullable(v.string()),
   osrs_ign_id: v.number(),
   ign: v.string(),
   wants_leader: v.boolean(),
-  note: v.string(),
+  /** note, score and score_source: to the sign-up's owner and the clan's managers, null to other members (docs/server.md §18). */
+  note: v.nullable(v.string()),
   score: v.nullable(v.number()),
   score_source: ScoreSourceSchema,
   team_id: v.nullable(v.number()),

@@ -92,13 +92,15 @@ const TeamMemberSchema = v.object({
   osrs_ign: v.string(),
   osrs_ign_id: v.number(),
   role: TeamRoleSchema,
-  discord_id: v.string(),
+  /** The IGN's user's chat-platform id: to that user and to managers of a clan they share, else null (docs/server.md §18). */
+  discord_id: v.nullable(v.string()),
 });
 export type TeamMember = v.InferOutput<typeof TeamMemberSchema>;
 
 /** A clan member with the IGNs that are on no team of the event (docs/game-rules.md §12). */
 const EligibleMemberSchema = v.object({
-  discord_id: v.string(),
+  /** As a team member's: null unless the viewer is the user or manages a clan they share (docs/server.md §18). */
+  discord_id: v.nullable(v.string()),
   discord_username: v.string(),
   user_id: v.number(),
   osrs_accounts: v.array(v.object({ id: v.number(), ign: v.string() })),

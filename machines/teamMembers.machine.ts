@@ -85,7 +85,8 @@ export const teamMembersMachine = setup({
     assignLoaded: assign((_, answer: TeamMembersAnswer) => ({
       members: answer.team_members,
       eligible: flattenEligible(answer.eligible_members),
-      usernames: Object.fromEntries(answer.eligible_members.map((m) => [m.discord_id, m.discord_username])),
+      // A discord_id the viewer may not see is null (docs/server.md §18): no label by it.
+      usernames: Object.fromEntries(answer.eligible_members.flatMap((m) => (m.discord_id === null ? [] : [[m.discord_id, m.discord_username]]))),
       loadError: null,
       selectedIgnId: null,
     })),

@@ -4,7 +4,7 @@ import type { Dialect } from '../db/migrations/helpers';
 import type { Deps } from '../http/context';
 import { lockEvent } from '../db/locks';
 import { removeMembership } from './repository';
-import { deleteSignup, findSignup } from '../signups/repository';
+import { deleteSignup, signupRow } from '../signups/repository';
 import { loadDraftState } from '../draft/repository';
 import { draftAfterDeparture, draftChanged } from '../draft/service';
 import { loadTeam } from '../teams/repository';
@@ -56,7 +56,7 @@ export async function memberDeparts(trx: Transaction<Database>, dialect: Dialect
   for (const s of signups) {
     const game = await trx.selectFrom('games').select('status').where('event_id', '=', s.event_id).executeTakeFirst();
     const withdraw = async () => {
-      if (beforePlay(game?.status ?? null)) await deleteSignup(trx, await findSignup(trx, s.event_id, s.id));
+      if (beforePlay(game?.status ?? null)) await deleteSignup(trx, await signupRow(trx, s.event_id, s.id));
     };
     if (await draftAfterDeparture(trx, s.event_id, withdraw)) draftEventIds.push(s.event_id);
   }

@@ -1,9 +1,14 @@
-import type { Db } from '../db/schema';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database, Db } from '../db/schema';
+import type { Dialect } from '../db/migrations/helpers';
+import { likeFolded } from '../db/like';
+import { MEMBER_SEARCH_LIMIT } from '../../contract/memberSearch';
 import { nowIso } from '../time';
 import { uniqueOrConflict } from '../db/uniqueKey';
 import { conflict, badRequest } from '../errors';
 import { CLAN_OWN_LIMIT, compareClanMembers, type ClanMember } from '../../contract/clan';
 import type { ClanRole } from '../../contract/user';
+import { clanMemberView, viewerScope, type Viewer } from './viewer';
 import { clanNameKey } from '../../contract/text';
 import { ownedClanCount } from '../users/repository';
 
@@ -33,28 +38,29 @@ export async function addMembership(db: Db, clanId: number, userId: number, role
   await db.insertInto('clan_memberships').values({ clan_id: clanId, user_id: userId, role, joined_at: nowIso() }).execute();
 }
 
-/** The member rows of a clan (docs/game-rules.md §12), sorted Owner, Admin, Member, Guest, then username. */
-export async function listClanMembers(db: Db, clanId: number): Promise<ClanMember[]> {
+/**
+ * The member rows of a clan (docs/game-rules.md §12), sorted Owner, Admin, Member, Guest, then
+ * username, as `viewer` may see them (clanMemberView: last_login and discord_id, docs/server.md §18).
+ */
+export async function listClanMembers(db: Db, clanId: number, viewer: Viewer): Promise<ClanMember[]> {
   const rows = await memberQuery(db, clanId).execute();
-  return rows.map(toMember).sort(compareClanMembers);
+  const scope = await viewerScope(db, viewer, rows.map((r) => r.member_id));
+  return rows.map((r) => clanMemberView(r, scope)).sort(compareClanMembers);
 }
 
-/** One member row of a clan, or undefined when `userId` is not a member of it. */
-export async function findClanMember(db: Db, clanId: number, userId: number): Promise<ClanMember | undefined> {
+/** One member row of a clan as `viewer` may see it, or undefined when `userId` is not a member of it. */
+export async function findClanMember(db: Db, clanId: number, userId: number, viewer: Viewer): Promise<ClanMember | undefined> {
   const row = await memberQuery(db, clanId).where('clan_memberships.user_id', '=', userId).executeTakeFirst();
-  return row ? toMember(row) : undefined;
+  return row ? clanMemberView(row, await viewerScope(db, viewer, [row.member_id])) : undefined;
 }
 
 function memberQuery(db: Db, clanId: number) {
   return db.selectFrom('clan_memberships')
     .innerJoin('users', 'users.id', 'clan_memberships.user_id')
     .innerJoin('clans', 'clans.id', 'clan_memberships.clan_id')
-    .select(['users.id as member_id', 'users.username', 'clan_memberships.role', 'clan_memberships.joined_at', 'users.last_login', 'clans.name as clan_name'])
+    .leftJoin('discord_identities', 'discord_identities.user_id', 'clan_memberships.user_id')
+    .select(['users.id as member_id', 'users.username', 'clan_memberships.role', 'clan_memberships.joined_at', 'users.last_login', 'clans.name as clan_name', 'discord_identities.discord_id'])
     .where('clan_memberships.clan_id', '=', clanId);
-}
-
-function toMember(r: { member_id: number; username: string; role: string; joined_at: string; last_login: string | null; clan_name: string }): ClanMember {
-  return { member_id: r.member_id, username: r.username, role: r.role as ClanRole, joined_at: r.joined_at, last_login: r.last_login, clan_name: r.clan_name };
 }
 
 /** The user's role in the clan (docs/game-rules.md §11), or null when they are not a member. */
@@ -63,17 +69,51 @@ export async function memberRole(db: Db, clanId: number, userId: number): Promis
   return (row?.role as ClanRole | undefined) ?? null;
 }
 
-/** Users who are not members of the clan (docs/game-rules.md §12), by username case-insensitively. */
-export async function listAvailableUsers(db: Db, clanId: number): Promise<{ id: number; username: string }[]> {
-  const rows = await db.selectFrom('users')
-    .select(['users.id', 'users.username'])
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('clan_memberships').select('clan_memberships.id').where('clan_memberships.clan_id', '=', clanId).whereRef('clan_memberships.user_id', '=', 'users.id'))))
-    .execute();
-  return rows.sort((a, b) => {
-    const ua = a.username.toLowerCase();
-    const ub = b.username.toLowerCase();
-    return ua === ub ? a.id - b.id : ua < ub ? -1 : 1;
-  });
+/** Orders users by username case-insensitively, then id (Add Member's list). */
+function byUsername(a: { id: number; username: string }, b: { id: number; username: string }): number {
+  const ua = a.username.toLowerCase();
+  const ub = b.username.toLowerCase();
+  return ua === ub ? a.id - b.id : ua < ub ? -1 : 1;
+}
+
+/**
+ * The users Add Member offers (docs/server.md §18, "What members see"), by username
+ * case-insensitively: users outside clan `clanId` who share a clan with the asking manager
+ * `managerId` or have a pending join request to this clan; with `q`, also up to
+ * MEMBER_SEARCH_LIMIT more users outside the clan whose username starts with `q`
+ * (case-insensitively, `q` taken literally: likeFolded). Nobody else is listed, so a manager
+ * cannot page through every user of the site.
+ */
+export async function listAvailableUsers(db: Db, dialect: Dialect, clanId: number, managerId: number, q: string | null): Promise<{ id: number; username: string }[]> {
+  const outside = (eb: ExpressionBuilder<Database, 'users'>) =>
+    eb.not(eb.exists(eb.selectFrom('clan_memberships').select('clan_memberships.id').where('clan_memberships.clan_id', '=', clanId).whereRef('clan_memberships.user_id', '=', 'users.id')));
+  const known = (eb: ExpressionBuilder<Database, 'users'>) =>
+    eb.or([
+      eb.exists(eb.selectFrom('clan_memberships as mine')
+        .innerJoin('clan_memberships as theirs', 'theirs.clan_id', 'mine.clan_id')
+        .select('mine.id')
+        .where('mine.user_id', '=', managerId)
+        .whereRef('theirs.user_id', '=', 'users.id')),
+      eb.exists(eb.selectFrom('join_requests')
+        .select('join_requests.id')
+        .where('join_requests.clan_id', '=', clanId)
+        .where('join_requests.status', '=', 'pending')
+        .whereRef('join_requests.user_id', '=', 'users.id')),
+    ]);
+  const rows = await db.selectFrom('users').select(['users.id', 'users.username']).where(outside).where(known).execute();
+  if (q !== null) {
+    const found = await db.selectFrom('users')
+      .select(['users.id', 'users.username'])
+      .where(outside)
+      .where((eb) => eb.not(known(eb)))
+      .where(likeFolded(dialect, 'users.username', q, 'prefix'))
+      .orderBy(sql`lower(users.username)`)
+      .orderBy('users.id')
+      .limit(MEMBER_SEARCH_LIMIT)
+      .execute();
+    rows.push(...found);
+  }
+  return rows.sort(byUsername);
 }
 
 /** A user by id, or undefined. */

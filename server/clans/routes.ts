@@ -6,6 +6,8 @@ import { clanScope } from '../http/clanScope';
 import { ApiError, badRequest, conflict, notFound } from '../errors';
 import { requireAccess, requireManager, type ClanAccess, type ClanAccessLevel } from './access';
 import { departureAnnounced, memberDeparts } from './departure';
+import type { Viewer } from './viewer';
+import { AvailableMembersQuerySchema } from '../../contract/memberSearch';
 import {
   addMembership,
   countManagers,
@@ -53,9 +55,12 @@ const CLAN_MEMBER_IDS = ids({ clanId: 'clan id', memberId: 'member id' });
 const Ok = named('Ok', OkSchema);
 const MemberChange = named('MemberChangeAnswer', MemberChangeAnswerSchema);
 
-/** The target's member row; 404 'User ID {id} is not a member of this clan.' otherwise (also for other clans' members). */
-async function requireTarget(db: Db, clanId: number, userId: number): Promise<ClanMember> {
-  const member = userId <= DB_ID_MAX ? await findClanMember(db, clanId, userId) : undefined;
+/**
+ * The target's member row as `viewer` sees it (docs/server.md §18); 404 'User ID {id} is not a
+ * member of this clan.' otherwise (also for other clans' members).
+ */
+async function requireTarget(db: Db, clanId: number, userId: number, viewer: Viewer): Promise<ClanMember> {
+  const member = userId <= DB_ID_MAX ? await findClanMember(db, clanId, userId, viewer) : undefined;
   if (!member) throw notFound(`User ID ${userId} is not a member of this clan.`);
   return member;
 }
@@ -87,8 +92,9 @@ const STALE = 'The member list changed meanwhile. Reload the clan and try again.
  * - GET    /clan/{clanId}/members → {clan_id, clan_name, clan: {id, name, join_policy, listed}, members:
  *          ClanMember[]} sorted Owner, Admin,
  *          Member, Guest, then username; any member (Guest too)
- * - GET    /clan/{clanId}/available_members → {available_users: [{id, username}]} users outside the clan,
- *          by username; managers
+ * - GET    /clan/{clanId}/available_members?q= → {available_users: [{id, username}]} users outside
+ *          the clan who share a clan with the caller or asked to join it, and with q (3 to 100
+ *          characters, else 400) up to 20 more whose username starts with q; by username; managers
  * - POST   /clan/{clanId}/members {user_id, role} → {ok, member}; managers; Admin only by the Owner
  *          (403), Owner never (400); 404 unknown user; 409 already a member
  * - PUT    /clan/{clanId}/members/{memberId}/role {role} → {ok, member}: one ladder step
@@ -110,19 +116,24 @@ export function clanRoutes(): Hono<AppEnv> {
     '/clan/:clanId/members',
     ...route({ tag: 'clans', access: 'member', summary: "The clan's members by role.", answer: named('ClanMembersAnswer', ClanMembersAnswerSchema), param: CLAN_ID }),
     async (c) => {
-      const { clanId, clan, db } = await clanScope(c, 'member');
+      const scope = await clanScope(c, 'member');
+      const { clanId, clan, db } = scope;
       const settings = await loadClanSettings(db, clanId);
       if (!settings) throw notFound(`Clan ID ${clanId} not found.`);
-      return c.json({ clan_id: clan.id, clan_name: clan.name, clan: settings, members: await listClanMembers(db, clanId) });
+      return c.json({ clan_id: clan.id, clan_name: clan.name, clan: settings, members: await listClanMembers(db, clanId, scope) });
     },
   );
 
   app.get(
     '/clan/:clanId/available_members',
-    ...route({ tag: 'clans', access: 'manager', summary: 'Users outside the clan who can be added.', answer: named('AvailableMembersAnswer', AvailableMembersAnswerSchema), param: CLAN_ID }),
+    ...route({
+      tag: 'clans', access: 'manager', answer: named('AvailableMembersAnswer', AvailableMembersAnswerSchema), param: CLAN_ID, query: AvailableMembersQuerySchema,
+      summary: 'Users outside the clan who can be added: those who share a clan with you or asked to join; with q (3+ characters) up to 20 more whose username starts with it.',
+    }),
     async (c) => {
-      const { clanId, db } = await clanScope(c, 'manager');
-      return c.json({ available_users: await listAvailableUsers(db, clanId) });
+      const { clanId, db, deps, user } = await clanScope(c, 'manager');
+      const { q } = valid(c, 'query');
+      return c.json({ available_users: await listAvailableUsers(db, deps.dialect, clanId, user.id, q ?? null) });
     },
   );
 
@@ -138,7 +149,7 @@ export function clanRoutes(): Hono<AppEnv> {
         if (!(await findUser(trx, body.user_id))) throw notFound(`User ID ${body.user_id} not found.`);
         await addMembership(trx, clanId, body.user_id, body.role);
         await liftRemoval(trx, clanId, body.user_id);
-        return requireTarget(trx, clanId, body.user_id);
+        return requireTarget(trx, clanId, body.user_id, { user, role });
       });
       return c.json({ ok: true, member });
     },
@@ -152,12 +163,12 @@ export function clanRoutes(): Hono<AppEnv> {
       const body = valid(c, 'json');
       const member = await db.transaction().execute(async (trx) => {
         const { role: actorRole } = await lockedAccess(trx, clanId, user.id, 'manager');
-        const target = await requireTarget(trx, clanId, memberId);
+        const target = await requireTarget(trx, clanId, memberId, { user, role: actorRole });
         const verdict = checkRoleChange({ actorRole, targetRole: target.role, newRole: body.role, targetName: target.username, self: memberId === user.id });
         enforce(verdict);
         if (!(await setMemberRole(trx, clanId, memberId, target.role, body.role))) throw conflict(STALE);
         if (verdict.transfer && !(await setMemberRole(trx, clanId, user.id, 'Owner', 'Admin'))) throw conflict(STALE);
-        return requireTarget(trx, clanId, memberId);
+        return requireTarget(trx, clanId, memberId, { user, role: actorRole });
       });
       if (member.role === 'Guest') await deps.broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
       if (!isManagerRole(member.role)) await deps.broadcaster.managersLeft(memberId, clanId);
@@ -176,7 +187,7 @@ export function clanRoutes(): Hono<AppEnv> {
           enforce(checkLeave(role, await countManagers(trx, clanId)));
         } else {
           await requireManager(trx, clanId, user.id);
-          const target = await requireTarget(trx, clanId, memberId);
+          const target = await requireTarget(trx, clanId, memberId, { user, role });
           enforce(checkKick(role, target.role));
           await markRemoved(trx, clanId, memberId);
         }

@@ -34,9 +34,9 @@ export function draftRoutes(): Hono<AppEnv> {
     describe({ tag: 'draft', access: 'member', summary: "The event's draft_state (null without a draft) and its sign-ups.", answer: named('DraftRoomAnswer', DraftRoomAnswerSchema) }),
     input('param', EVENT_IDS),
     async (c) => {
-      const { eventId, event } = await eventScope(c, false);
+      const scope = await eventScope(c, false);
       const { db } = c.get('deps');
-      return c.json({ event_name: event.name, draft_state: await loadDraftState(db, eventId), signups: await listSignups(db, eventId) });
+      return c.json({ event_name: scope.event.name, draft_state: await loadDraftState(db, scope.eventId), signups: await listSignups(db, scope.eventId, scope) });
     },
   );
 

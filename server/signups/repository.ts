@@ -3,6 +3,7 @@ import type { Database, Db } from '../db/schema';
 import { nowIso } from '../time';
 import { conflict, notFound } from '../errors';
 import type { Signup } from '../../contract/signup';
+import { signupView, viewerScope, type SignupRow, type Viewer } from '../clans/viewer';
 import { SIGNUP_MESSAGES, type WomProgress } from '../../contract/signupApi';
 
 /**
@@ -14,12 +15,14 @@ function signupsQuery(db: Db) {
   return db.selectFrom('signups')
     .innerJoin('users', 'users.id', 'signups.user_id')
     .innerJoin('igns', 'igns.id', 'signups.osrs_ign_id')
+    .leftJoin('discord_identities', 'discord_identities.user_id', 'signups.user_id')
     .leftJoin('team_members', (j) => j.onRef('team_members.ign_id', '=', 'signups.osrs_ign_id').onRef('team_members.event_id', '=', 'signups.event_id'))
     .select([
       'signups.id',
       'signups.event_id',
       'signups.user_id',
       'users.username',
+      'discord_identities.discord_id',
       'signups.osrs_ign_id',
       'igns.ign',
       'signups.wants_leader',
@@ -31,14 +34,20 @@ function signupsQuery(db: Db) {
     ]);
 }
 
-type SignupQueryRow = Omit<Signup, 'wants_leader' | 'score'> & { wants_leader: number; score: number | string | null };
+type SignupQueryRow = Omit<SignupRow, 'wants_leader' | 'score'> & { wants_leader: number; score: number | string | null };
 
-const toSignup = (r: SignupQueryRow): Signup => ({
+const toSignup = (r: SignupQueryRow): SignupRow => ({
   ...r,
   wants_leader: Number(r.wants_leader) === 1,
   score: r.score === null ? null : Number(r.score),
   team_id: r.team_id ?? null,
 });
+
+/** Stored sign-ups as `viewer` may see them (signupView: note, score, discord_id; docs/server.md §18). */
+async function signupsFor(db: Db, rows: SignupRow[], viewer: Viewer): Promise<Signup[]> {
+  const scope = await viewerScope(db, viewer, rows.map((r) => r.user_id));
+  return rows.map((r) => signupView(r, scope));
+}
 
 /**
  * The condition "this sign-up's user is still a member (any role) of its event's clan", for a
@@ -79,17 +88,27 @@ export async function requireHeldSignups(db: Db, eventId: number, ids: readonly 
   }
 }
 
-/** The sign-ups of an event, oldest first (ties by id). */
-export async function listSignups(db: Db, eventId: number): Promise<Signup[]> {
+/** The sign-ups of an event as stored, oldest first (ties by id): for the server's own use, never an answer. */
+export async function signupRows(db: Db, eventId: number): Promise<SignupRow[]> {
   const rows = await signupsQuery(db).where('signups.event_id', '=', eventId).orderBy('signups.created_at').orderBy('signups.id').execute();
   return rows.map(toSignup);
 }
 
-/** Sign-up `signupId` of event `eventId`; 404 'Sign-up ID {id} not found.' otherwise. */
-export async function findSignup(db: Db, eventId: number, signupId: number): Promise<Signup> {
+/** The sign-ups of an event, oldest first (ties by id), as `viewer` may see them. */
+export async function listSignups(db: Db, eventId: number, viewer: Viewer): Promise<Signup[]> {
+  return signupsFor(db, await signupRows(db, eventId), viewer);
+}
+
+/** Sign-up `signupId` of event `eventId` as stored; 404 'Sign-up ID {id} not found.' otherwise. For the server's own use. */
+export async function signupRow(db: Db, eventId: number, signupId: number): Promise<SignupRow> {
   const row = await signupsQuery(db).where('signups.id', '=', signupId).where('signups.event_id', '=', eventId).executeTakeFirst();
   if (!row) throw notFound(SIGNUP_MESSAGES.notFound(signupId));
   return toSignup(row);
+}
+
+/** Sign-up `signupId` of event `eventId` as `viewer` may see it; 404 'Sign-up ID {id} not found.' otherwise. */
+export async function findSignup(db: Db, eventId: number, signupId: number, viewer: Viewer): Promise<Signup> {
+  return (await signupsFor(db, [await signupRow(db, eventId, signupId)], viewer))[0];
 }
 
 /** The user's sign-up for the event, or undefined. */
@@ -108,7 +127,7 @@ export async function insertSignup(db: Db, row: { event_id: number; user_id: num
 }
 
 /** Deletes a sign-up, and its IGN's place on a team of the event when it has one. */
-export async function deleteSignup(db: Db, signup: Signup): Promise<void> {
+export async function deleteSignup(db: Db, signup: Pick<SignupRow, 'id' | 'event_id' | 'osrs_ign_id'>): Promise<void> {
   await db.deleteFrom('team_members').where('event_id', '=', signup.event_id).where('ign_id', '=', signup.osrs_ign_id).execute();
   await db.deleteFrom('signups').where('id', '=', signup.id).execute();
 }

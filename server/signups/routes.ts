@@ -33,7 +33,7 @@ import {
   beforePlay,
   signupsAccepted,
 } from '../../contract/signupApi';
-import { deleteSignup, findSignup, insertSignup, listSignups, placeSignup, requireHeldSignups, setScore, signupOfUser, womProgress } from './repository';
+import { deleteSignup, findSignup, insertSignup, listSignups, placeSignup, requireHeldSignups, setScore, signupOfUser, signupRow, signupRows, womProgress } from './repository';
 import { balanceSlots, distinctColors, freeAgents, importScores, leadersOnOwnTeams, proposeTeams, sameProposal } from './service';
 import { balanceTeams } from '../../contract/balance';
 import { startWomScores } from './wom';
@@ -85,8 +85,8 @@ export function signupRoutes(): Hono<AppEnv> {
     '/clan/:clanId/events/:eventId/signups',
     ...route({ tag: 'signups', access: 'member', summary: "The event's sign-ups, oldest first.", answer: named('SignupList', SignupListSchema), param: EVENT_IDS }),
     async (c) => {
-      const { eventId } = await eventScope(c, false, NOT_MEMBER);
-      return c.json({ signups: await listSignups(c.get('deps').db, eventId) });
+      const scope = await eventScope(c, false, NOT_MEMBER);
+      return c.json({ signups: await listSignups(c.get('deps').db, scope.eventId, scope) });
     },
   );
 
@@ -94,7 +94,8 @@ export function signupRoutes(): Hono<AppEnv> {
     '/clan/:clanId/events/:eventId/signups',
     ...route({ tag: 'signups', access: 'member', status: 201, summary: 'Signs up with one of your own IGNs while sign-ups are open (Member or above).', answer: SignupAnswer, param: EVENT_IDS, json: named('SignupBody', SignupBodySchema) }),
     async (c) => {
-      const { user, clanId, eventId, role } = await eventScope(c, false, NOT_MEMBER);
+      const scope = await eventScope(c, false, NOT_MEMBER);
+      const { user, clanId, eventId, role } = scope;
       if (role === 'Guest') throw forbidden('Permission denied. Only clan members can sign up.');
       const body = valid(c, 'json');
       if (body.osrs_ign_id === 0) throw badRequest(SIGNUP_MESSAGES.badIgnId);
@@ -116,7 +117,7 @@ export function signupRoutes(): Hono<AppEnv> {
         if (onTeam) throw conflict(SIGNUP_MESSAGES.onTeam);
         return uniqueOrConflict(SIGNUP_MESSAGES.already, () => insertSignup(trx, { event_id: eventId, user_id: user.id, osrs_ign_id: ign.id, wants_leader: body.wants_leader, note: body.note }));
       });
-      return c.json({ signup: await findSignup(deps.db, eventId, id) }, 201);
+      return c.json({ signup: await findSignup(deps.db, eventId, id, scope) }, 201);
     },
   );
 
@@ -127,7 +128,7 @@ export function signupRoutes(): Hono<AppEnv> {
       const { user, eventId, signupId, event, role } = await eventScope(c, false, NOT_MEMBER);
       const deps = c.get('deps');
       const game = await gameOfEvent(deps.db, eventId);
-      const signup = await findSignup(deps.db, eventId, signupId);
+      const signup = await signupRow(deps.db, eventId, signupId);
       if (!isManagerRole(role)) {
         if (signup.user_id !== user.id) throw forbidden();
         if (!accepting(event, game?.status ?? null)) throw conflict(SIGNUP_MESSAGES.closed);
@@ -145,13 +146,14 @@ export function signupRoutes(): Hono<AppEnv> {
     '/clan/:clanId/events/:eventId/signups/:signupId',
     ...route({ tag: 'signups', access: 'manager', summary: "Sets a sign-up's score (0..1,000,000, or null).", answer: SignupAnswer, param: SIGNUP_IDS, json: named('ScoreBody', ScoreBodySchema) }),
     async (c) => {
-      const { eventId, signupId } = await eventScope(c, true);
+      const scope = await eventScope(c, true);
+      const { eventId, signupId } = scope;
       const { db } = c.get('deps');
-      await findSignup(db, eventId, signupId);
+      await signupRow(db, eventId, signupId);
       const body = valid(c, 'json');
       if (body.score === undefined) throw badRequest(SIGNUP_MESSAGES.badScore);
       await setScore(db, signupId, body.score, 'manual');
-      return c.json({ signup: await findSignup(db, eventId, signupId) });
+      return c.json({ signup: await findSignup(db, eventId, signupId, scope) });
     },
   );
 
@@ -184,7 +186,7 @@ export function signupRoutes(): Hono<AppEnv> {
       const { clanId, eventId } = await eventScope(c, true);
       const { metric } = valid(c, 'json');
       const deps = c.get('deps');
-      const signups = (await listSignups(deps.db, eventId)).map((s) => ({ id: s.id, ign: s.ign }));
+      const signups = (await signupRows(deps.db, eventId)).map((s) => ({ id: s.id, ign: s.ign }));
       await startWomScores(deps, clanId, eventId, metric, signups);
       return c.json(await womProgress(deps.db, eventId), 202);
     },

@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../db/schema';
 import type { Dialect } from '../db/migrations/helpers';
+import { likeFolded } from '../db/like';
 import { nowIso } from '../time';
 import { notFound } from '../errors';
 import type { Difficulty, Task, TaskPageAnswer, TaskPageQuery } from '../../contract/task';
@@ -59,30 +60,11 @@ export async function listClanTasks(db: Db, clanId: number): Promise<Task[]> {
 const TIER_RANK_SQL = sql<number>`(case tasks.difficulty when 'EASY' then 0 when 'MEDIUM' then 1 when 'HARD' then 2 when 'ELITE' then 3 when 'MASTER' then 4 else 5 end)`;
 
 /**
- * `value` with LIKE's wildcards `%` and `_` and the escape character `\` escaped, for
- * `LIKE ... ESCAPE '\'`: 'a%b_c\\' → 'a\\%b\\_c\\\\'. So a search matches them literally.
- */
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
-/**
  * The SQL condition "description or clan name contains `q`, case-insensitively", `q` taken
- * literally. PostgreSQL: ILIKE (case folding of the database's locale, Unicode under a UTF-8 one).
- * SQLite: its LIKE folds ASCII only, so a `q` beyond ASCII is compared lower-cased on both sides
- * with `unicode_lower` (JavaScript's toLowerCase, registered in server/db/connect.ts).
+ * literally, alike on both databases (likeFolded, server/db/like.ts).
  */
 function matchesSearch(dialect: Dialect, q: string): Expression<SqlBool> {
-  if (dialect === 'postgres') {
-    const pattern = `%${escapeLike(q)}%`;
-    return sql<SqlBool>`(tasks.description ilike ${pattern} escape '\\' or clans.name ilike ${pattern} escape '\\')`;
-  }
-  if (/^[\x00-\x7f]*$/.test(q)) {
-    const pattern = `%${escapeLike(q)}%`;
-    return sql<SqlBool>`(tasks.description like ${pattern} escape '\\' or clans.name like ${pattern} escape '\\')`;
-  }
-  const pattern = `%${escapeLike(q.toLowerCase())}%`;
-  return sql<SqlBool>`(unicode_lower(tasks.description) like ${pattern} escape '\\' or unicode_lower(clans.name) like ${pattern} escape '\\')`;
+  return sql<SqlBool>`(${likeFolded(dialect, 'tasks.description', q, 'contains')} or ${likeFolded(dialect, 'clans.name', q, 'contains')})`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { notFound } from '../errors';
 import { byName } from '../events/shared';
 import { startingTeamState } from '../games/repository';
 import type { EligibleMember, Team, TeamMember, TeamRole } from '../../contract/team';
+import { eligibleMemberView, teamMemberView, viewerScope, type EligibleMemberRow, type TeamMemberRow, type Viewer } from '../clans/viewer';
 
 /** A team's stored columns. */
 export interface TeamRow {
@@ -95,35 +96,44 @@ function membersQuery(db: Db) {
   return db.selectFrom('team_members')
     .innerJoin('igns', 'igns.id', 'team_members.ign_id')
     .leftJoin('discord_identities', 'discord_identities.user_id', 'igns.user_id')
-    .select(['team_members.id', 'igns.ign as osrs_ign', 'igns.id as osrs_ign_id', 'team_members.role', 'discord_identities.discord_id']);
+    .select(['team_members.id', 'igns.ign as osrs_ign', 'igns.id as osrs_ign_id', 'team_members.role', 'igns.user_id', 'discord_identities.discord_id']);
 }
 
-const toMember = (r: { id: number; osrs_ign: string; osrs_ign_id: number; role: string; discord_id: string | null }): TeamMember => ({
-  id: r.id,
-  osrs_ign: r.osrs_ign,
-  osrs_ign_id: r.osrs_ign_id,
-  role: r.role as TeamRole,
-  discord_id: r.discord_id ?? '',
-});
+/** Rows of membersQuery as `viewer` may see them (teamMemberView, docs/server.md §18). */
+async function membersFor(db: Db, rows: TeamMemberRow[], viewer: Viewer): Promise<TeamMember[]> {
+  const scope = await viewerScope(db, viewer, rows.map((r) => r.user_id));
+  return rows.map((r) => teamMemberView(r, scope));
+}
 
-/** The members of a team (docs/game-rules.md §12), sorted by IGN. */
-export async function listTeamMembers(db: Db, teamId: number): Promise<TeamMember[]> {
+/** A team's member rows, sorted by IGN (ties by id). */
+async function teamRows(db: Db, teamId: number): Promise<TeamMemberRow[]> {
   const rows = await membersQuery(db).where('team_members.team_id', '=', teamId).execute();
-  return rows.map(toMember).sort((a, b) => byName(a.osrs_ign, b.osrs_ign) || a.id - b.id);
+  return rows.sort((a, b) => byName(a.osrs_ign, b.osrs_ign) || a.id - b.id);
 }
 
-/** Team member `memberId` of team `teamId`; 404 'Team member ID {id} not found.' otherwise. */
-export async function findTeamMember(db: Db, teamId: number, memberId: number): Promise<TeamMember> {
+/** The members of a team (docs/game-rules.md §12), sorted by IGN, as `viewer` may see them. */
+export async function listTeamMembers(db: Db, teamId: number, viewer: Viewer): Promise<TeamMember[]> {
+  return membersFor(db, await teamRows(db, teamId), viewer);
+}
+
+/** The IGNs and roles of a team's members, sorted by IGN: what `team_update` tells the rooms (no one's discord_id). */
+export async function listTeamIgns(db: Db, teamId: number): Promise<{ osrs_ign_id: number; osrs_ign: string; role: TeamRole }[]> {
+  return (await teamRows(db, teamId)).map((r) => ({ osrs_ign_id: r.osrs_ign_id, osrs_ign: r.osrs_ign, role: r.role as TeamRole }));
+}
+
+/** Team member `memberId` of team `teamId` as `viewer` may see it; 404 'Team member ID {id} not found.' otherwise. */
+export async function findTeamMember(db: Db, teamId: number, memberId: number, viewer: Viewer): Promise<TeamMember> {
   const row = await membersQuery(db).where('team_members.id', '=', memberId).where('team_members.team_id', '=', teamId).executeTakeFirst();
   if (!row) throw notFound(`Team member ID ${memberId} not found.`);
-  return toMember(row);
+  return (await membersFor(db, [row], viewer))[0];
 }
 
 /**
  * Clan members with their IGNs that are on no team of the event (docs/game-rules.md
- * §12): users sorted by name, their IGNs sorted by name; users with none left omitted.
+ * §12): users sorted by name, their IGNs sorted by name; users with none left omitted; as
+ * `viewer` may see them (eligibleMemberView, docs/server.md §18).
  */
-export async function eligibleMembers(db: Db, clanId: number, eventId: number): Promise<EligibleMember[]> {
+export async function eligibleMembers(db: Db, clanId: number, eventId: number, viewer: Viewer): Promise<EligibleMember[]> {
   const rows = await db.selectFrom('clan_memberships')
     .innerJoin('users', 'users.id', 'clan_memberships.user_id')
     .innerJoin('igns', 'igns.user_id', 'clan_memberships.user_id')
@@ -132,18 +142,19 @@ export async function eligibleMembers(db: Db, clanId: number, eventId: number): 
     .where('clan_memberships.clan_id', '=', clanId)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('team_members').select('team_members.id').whereRef('team_members.ign_id', '=', 'igns.id').where('team_members.event_id', '=', eventId))))
     .execute();
-  const byUser = new Map<number, EligibleMember>();
+  const byUser = new Map<number, EligibleMemberRow>();
   for (const r of rows) {
     let m = byUser.get(r.user_id);
     if (!m) {
-      m = { discord_id: r.discord_id ?? '', discord_username: r.username, user_id: r.user_id, osrs_accounts: [] };
+      m = { discord_id: r.discord_id, discord_username: r.username, user_id: r.user_id, osrs_accounts: [] };
       byUser.set(r.user_id, m);
     }
     m.osrs_accounts.push({ id: r.ign_id, ign: r.ign });
   }
   const out = [...byUser.values()];
   for (const m of out) m.osrs_accounts.sort((a, b) => byName(a.ign, b.ign) || a.id - b.id);
-  return out.sort((a, b) => byName(a.discord_username, b.discord_username) || a.user_id - b.user_id);
+  const scope = await viewerScope(db, viewer, out.map((m) => m.user_id));
+  return out.sort((a, b) => byName(a.discord_username, b.discord_username) || a.user_id - b.user_id).map((m) => eligibleMemberView(m, scope));
 }
 
 /** An IGN with whether its owner is a member of the clan; null when no such IGN. */

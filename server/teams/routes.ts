@@ -62,12 +62,12 @@ const TeamMemberAnswer = named('TeamMemberAnswer', TeamMemberAnswerSchema);
 /**
  * The signed-in user, the path's clan and event, checked: 401 signed out, 400 bad ids, 404 missing
  * clan, 403 non-member (or non-manager when `manager`), 404 'Event ID {id} not found.' for an
- * event of another clan.
+ * event of another clan. Also the caller's role in the clan: what they see of people (docs/server.md §18).
  */
 async function eventScope(c: ScopeContext, manager: boolean) {
-  const { user, clanId, eventId, teamId = null, memberId = null, db } = await clanScope(c, manager ? 'manager' : 'member');
+  const { user, role, clanId, eventId, teamId = null, memberId = null, db } = await clanScope(c, manager ? 'manager' : 'member');
   const event = await findEvent(db, clanId, eventId);
-  return { user, clanId, eventId, event, teamId, memberId };
+  return { user, role, clanId, eventId, event, teamId, memberId };
 }
 
 /** As eventScope, plus the path's team of that event (404 'Team ID {id} not found.' otherwise). */
@@ -171,9 +171,10 @@ export function teamRoutes(): Hono<AppEnv> {
     '/clan/:clanId/events/:eventId/teams/:teamId/members',
     ...route({ tag: 'teams', access: 'member', summary: "The team's members and the clan members who may join it.", answer: named('TeamMembersAnswer', TeamMembersAnswerSchema), param: TEAM_IDS }),
     async (c) => {
-      const { clanId, eventId, team } = await teamScope(c, false);
+      const scope = await teamScope(c, false);
+      const { clanId, eventId, team } = scope;
       const { db } = c.get('deps');
-      const [team_members, eligible_members] = await Promise.all([listTeamMembers(db, team.id), eligibleMembers(db, clanId, eventId)]);
+      const [team_members, eligible_members] = await Promise.all([listTeamMembers(db, team.id, scope), eligibleMembers(db, clanId, eventId, scope)]);
       return c.json({ team_members, eligible_members });
     },
   );
@@ -182,7 +183,8 @@ export function teamRoutes(): Hono<AppEnv> {
     '/clan/:clanId/events/:eventId/teams/:teamId/members',
     ...route({ tag: 'teams', access: 'manager', summary: 'Adds an IGN to the team as Member or Leader.', answer: TeamMemberAnswer, param: TEAM_IDS, json: named('AddTeamMemberBody', AddTeamMemberBodySchema) }),
     async (c) => {
-      const { clanId, eventId, team } = await teamScope(c, true);
+      const scope = await teamScope(c, true);
+      const { clanId, eventId, team } = scope;
       const body = valid(c, 'json');
       const deps = c.get('deps');
       const memberId = await deps.db.transaction().execute(async (trx) => {
@@ -193,7 +195,7 @@ export function teamRoutes(): Hono<AppEnv> {
         await refuseIfOnTeam(trx, eventId, ign);
         return uniqueOrConflict(`${ign.ign} is already on a team of this event.`, () => insertTeamMember(trx, team, ign.id, body.role));
       });
-      const member = await findTeamMember(deps.db, team.id, memberId);
+      const member = await findTeamMember(deps.db, team.id, memberId, scope);
       await broadcastTeamChange(deps, eventId, team);
       return c.json({ member, message: teamMemberAddedMessage(member.osrs_ign, team.name, member.role) });
     },
@@ -203,9 +205,10 @@ export function teamRoutes(): Hono<AppEnv> {
     '/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId',
     ...route({ tag: 'teams', access: 'manager', summary: "Changes a team member's role.", answer: TeamMemberAnswer, param: TEAM_MEMBER_IDS, json: named('UpdateTeamMemberBody', UpdateTeamMemberBodySchema) }),
     async (c) => {
-      const { eventId, team, memberId } = await teamScope(c, true);
+      const scope = await teamScope(c, true);
+      const { eventId, team, memberId } = scope;
       const deps = c.get('deps');
-      const existing = await findTeamMember(deps.db, team.id, memberId as number);
+      const existing = await findTeamMember(deps.db, team.id, memberId as number, scope);
       const { role } = valid(c, 'json');
       await updateTeamMemberRole(deps.db, existing.id, role);
       const member = { ...existing, role };
@@ -218,9 +221,10 @@ export function teamRoutes(): Hono<AppEnv> {
     '/clan/:clanId/events/:eventId/teams/:teamId/members/:memberId',
     ...route({ tag: 'teams', access: 'manager', summary: 'Removes a member from the team.', answer: named('TeamMemberRemovedAnswer', TeamMemberRemovedAnswerSchema), param: TEAM_MEMBER_IDS }),
     async (c) => {
-      const { eventId, team, memberId } = await teamScope(c, true);
+      const scope = await teamScope(c, true);
+      const { eventId, team, memberId } = scope;
       const deps = c.get('deps');
-      const existing = await findTeamMember(deps.db, team.id, memberId as number);
+      const existing = await findTeamMember(deps.db, team.id, memberId as number, scope);
       await deleteTeamMember(deps.db, existing.id);
       await broadcastTeamChange(deps, eventId, team);
       return c.json({ ok: true as const, message: teamMemberRemovedMessage(existing.osrs_ign) });

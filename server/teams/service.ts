@@ -1,6 +1,6 @@
 import type { Deps } from '../http/context';
 import { gameOfEvent } from '../events/repository';
-import { listTeamMembers } from './repository';
+import { listTeamIgns } from './repository';
 import type { TeamUpdate } from '../../contract/socket';
 import { log } from '../observability/log';
 
@@ -22,12 +22,12 @@ export async function broadcastTeamChange(
   try {
     const game = await gameOfEvent(deps.db, eventId);
     if (!game) return;
-    const members = opts.deleted ? [] : await listTeamMembers(deps.db, team.id);
+    const members = opts.deleted ? [] : await listTeamIgns(deps.db, team.id);
     const update: TeamUpdate['updated_team_data'] = {
       id: team.id,
       name: team.name,
       color: team.color,
-      members: members.map((m) => ({ osrs_ign_id: m.osrs_ign_id, osrs_ign: m.osrs_ign, role: m.role })),
+      members,
     };
     deps.broadcaster.teamUpdated(game.id, update);
     if (opts.teamSetChanged) await deps.broadcaster.gameChanged(game.id, 'progress');

@@ -164,7 +164,7 @@ describe.each(backends())('clans and members API (%s)', (backend) => {
         'Owner:zed-owner', 'Admin:wade', 'Admin:Wendy', 'Member:xbob', 'Member:XCarl', 'Guest:yann', 'Guest:Yara',
       ]);
       for (const m of list.body.members) {
-        expect(Object.keys(m).sort()).toEqual(['clan_name', 'joined_at', 'last_login', 'member_id', 'role', 'username']);
+        expect(Object.keys(m).sort()).toEqual(['clan_name', 'discord_id', 'joined_at', 'last_login', 'member_id', 'role', 'username']);
         expect(m.clan_name).toBe('Ordering Clan');
         expect(typeof m.member_id).toBe('number');
         expect(Number.isNaN(Date.parse(m.joined_at))).toBe(false);

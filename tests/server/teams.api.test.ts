@@ -299,7 +299,10 @@ describe.each(backends())('teams API (%s)', (backend) => {
       const listed = await roles.member.get(membersPath(t.eventId, t.teamId));
       expect(listed.body.team_members.map((m: any) => `${m.osrs_ign}:${m.role}`)).toEqual(['Alpha:Member', 'TmGuest:Leader']);
       const guestMe = (await roles.guest.get('/api/user/me')).body;
-      expect(listed.body.team_members.find((m: any) => m.osrs_ign === 'TmGuest').discord_id).toBe(guestMe.discord_id);
+      // A plain Member does not see another member's discord_id (docs/server.md §18); a manager does.
+      expect(listed.body.team_members.find((m: any) => m.osrs_ign === 'TmGuest').discord_id).toBeNull();
+      const managed = await roles.admin.get(membersPath(t.eventId, t.teamId));
+      expect(managed.body.team_members.find((m: any) => m.osrs_ign === 'TmGuest').discord_id).toBe(guestMe.discord_id);
       const role = await roles.admin.put(`${membersPath(t.eventId, t.teamId)}/${add2.body.member.id}`, { role: 'Leader' });
       expect(role.body).toEqual({ member: { ...add2.body.member, role: 'Leader' }, message: 'Role updated to Leader for Alpha.' });
       const rm = await roles.admin.del(`${membersPath(t.eventId, t.teamId)}/${add.body.member.id}`);

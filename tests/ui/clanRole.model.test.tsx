@@ -35,6 +35,7 @@ const member = (member_id: number, username: string, role: ClanRole): ClanMember
   joined_at: '2026-01-02T10:00:00.000Z',
   last_login: member_id === 4 ? null : '2026-02-03T10:00:00.000Z',
   clan_name: CLAN_NAME,
+  discord_id: null,
 });
 const OLGA = member(1, 'Olga', 'Owner');
 const ADAM = member(2, 'Adam', 'Admin');

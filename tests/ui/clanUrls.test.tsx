@@ -21,7 +21,7 @@ vi.mock('../../src/features/tasks/TasksTab', () => ({ TasksTab: () => <p>Tasks t
  */
 
 const CLAN_ID = 7;
-const OWNER: ClanMember = { member_id: 1, username: 'Olga', role: 'Owner', joined_at: '2026-01-02T10:00:00.000Z', last_login: null, clan_name: 'Iron Snakes' };
+const OWNER: ClanMember = { member_id: 1, username: 'Olga', role: 'Owner', joined_at: '2026-01-02T10:00:00.000Z', last_login: null, clan_name: 'Iron Snakes', discord_id: null };
 const never = () => new Promise<never>(() => {});
 const effects: ClanManageEffects = {
   loadClan: async () => ({ clan_id: CLAN_ID, clan_name: 'Iron Snakes', members: [OWNER] }),

@@ -33,7 +33,7 @@ type Outcome = { tone: 'success' | 'error'; text: string } | null;
 
 const ME = 10;
 const signup = (id: number, user: number, ign: string, score: number | null, team: number | null = null): Signup => ({
-  id, event_id: 3, user_id: user, username: `user${user}`, osrs_ign_id: id + 50, ign, wants_leader: false, note: '', score, score_source: score === null ? null : 'manual', team_id: team, created_at: '2031-05-01T10:00:00.000Z',
+  id, event_id: 3, user_id: user, username: `user${user}`, discord_id: null, osrs_ign_id: id + 50, ign, wants_leader: false, note: '', score, score_source: score === null ? null : 'manual', team_id: team, created_at: '2031-05-01T10:00:00.000Z',
 });
 const SIGNUPS: Signup[] = [signup(1, ME, 'CapOne', 100), signup(2, 20, 'CapTwo', 90), signup(3, 30, 'Zezima', 10), signup(4, 40, 'Woox', 40), signup(5, 50, '<b>Bold</b>', null)];
 /** A sign-up made after the room was loaded: shown by its id until the names are read again. */

@@ -31,7 +31,7 @@ const EVENT: ClanEvent = {
   game_id: null, team_count: 0, signups_open: true, signups_close_at: null,
 };
 const row = (id: number, ign: string, over: Partial<ListedSignup> = {}): ListedSignup => ({
-  id, event_id: 3, user_id: 100 + id, username: `user${id}`, osrs_ign_id: 200 + id, ign, wants_leader: false, note: '',
+  id, event_id: 3, user_id: 100 + id, username: `user${id}`, discord_id: null, osrs_ign_id: 200 + id, ign, wants_leader: false, note: '',
   score: null, score_source: null, team_id: null, team_name: null, created_at: `2026-01-0${id}T10:00:00.000Z`, ...over,
 });
 const SIGNUPS: ListedSignup[] = [
