@@ -51,7 +51,7 @@ const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(viewTexts|roles|moves
 /**
  * The contract modules the public game's schema and the game screen import (the game answer, its
  * submissions, dice and relief; the connection shape and settings; Dink's evidence and rule
- * shapes and the team totals' progress), the not-found page the screen shows for a missing game,
+ * shapes, the team totals' progress and a Wise Old Man check's answer), the not-found page the screen shows for a missing game,
  * and the public game call. Each was a chunk of its own of 0.5-5 KiB, each a request with about
  * 1 KiB of headers; the spectator page loaded seven of them. They go with GAME_SHARED and SMALL_SHARED into the gameShared chunk. Board
  * generation (contract/game/generate.ts, boardShape, random, pure-rand), the board editor's checks
@@ -60,7 +60,7 @@ const GAME_SHARED = /\/(contract\/(socket|proofView|game\/(viewTexts|roles|moves
  * that its schema never ran (about 4 KiB on the wire).
  */
 const GAME_CONTRACT =
-  /\/(contract\/(gameApi|submission|dink|progress|duration|game\/(dice|relief|reliefView|connection|settings))\.ts|src\/api\/publicGame\.ts|src\/ui\/NotFoundPage\.)/;
+  /\/(contract\/(gameApi|submission|dink|progress|womCheck|duration|game\/(dice|relief|reliefView|connection|settings))\.ts|src\/api\/publicGame\.ts|src\/ui\/NotFoundPage\.)/;
 /**
  * React (its DOM renderer, scheduler and JSX runtime) in one chunk, the app's first step
  * (src/main.tsx), and the few small modules the app's first screens share with the lazy pages in

@@ -17,7 +17,7 @@ setTimeout(revealApp, FIRST_DRAWING_MAX_MS);
 /**
  * The app's code is evaluated in steps, each a task of its own, so that no step is a long task on a
  * slow phone: React's DOM renderer, the router library, the session (xstate, valibot, ky), then the
- * routes' screens; then the router is created and the first render starts as a transition, which
+ * routes' screens; then the first page's code starts loading and the first render starts as a transition, which
  * React splits into short slices (src/app/mount.tsx). Each step's chunk is preloaded by index.html
  * (vite.config.ts stagedEntry), so the steps wait on no request. The static loading shell of
  * index.html (or a spectator page's first drawing) shows until then.
