@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Deps } from '../http/context';
 import { SCORE_MAX, SIGNUP_MESSAGES, type WomMetric } from '../../contract/signupApi';
 import { recordWomLookup, setScore, startWomFetch, womRunCurrent } from './repository';
-import { callWom, OSRS_NAME } from '../wom/client';
+import { OSRS_NAME } from '../wom/client';
 import { queueWomCalls, registerWomKind, type WomOutcome } from '../wom/queue';
 
 /** How often a look-up answered 429 is put back before it counts as an error. */
@@ -55,9 +55,9 @@ async function record(deps: Deps, p: Lookup, result: { score: number } | { error
  */
 registerWomKind<Lookup>('signup', {
   wanted: (deps, job) => womRunCurrent(deps.db, job.payload.eventId, job.payload.runId),
-  async run(deps, job) {
+  async run(deps, job, ask) {
     const p = job.payload;
-    const answer = await callWom(deps, 'GET', p.ign, 'sign-up scores');
+    const answer = await ask('GET', p.ign, 'sign-up scores');
     if (answer.kind === 'offline') return record(deps, p, { error: SIGNUP_MESSAGES.womFailed('nothing (no connection or timed out)') });
     if (answer.kind === 'notJson') return record(deps, p, { error: SIGNUP_MESSAGES.womFailed('with something that is not JSON') });
     if (answer.kind === 'status') {

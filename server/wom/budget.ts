@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Deps } from '../http/context';
 import { redisChannelKey } from '../redis';
 import { log } from '../observability/log';
+import { CALL_TIMEOUT_MS } from './client';
 
 /*
  * What every call to Wise Old Man shares, whatever asks for it (sign-up scores, team totals;
@@ -17,44 +17,177 @@ const WOM_PER_WINDOW_WITH_KEY = 100;
 /** How long a clan keeps its place in the shared line without its process asking (a process that died), in ms. */
 const TURN_LEASE_MS = 5000;
 
-/** The look-up budget of each app (its Deps): in Redis when REDIS_URL is set, so every process shares it. */
-const limiters = new WeakMap<Deps, RateLimiterAbstract>();
-
-function limiterOf(deps: Deps): RateLimiterAbstract {
-  let limiter = limiters.get(deps);
-  if (!limiter) {
-    const points = deps.config.wom.apiKey ? WOM_PER_WINDOW_WITH_KEY : WOM_PER_WINDOW;
-    const duration = deps.config.wom.budgetSeconds;
-    const keyPrefix = `${redisChannelKey(deps.config)}:wom`;
-    const memory = new RateLimiterMemory({ points, duration, keyPrefix });
-    limiter = deps.redis ? new RateLimiterRedis({ storeClient: deps.redis, points, duration, keyPrefix, insuranceLimiter: memory }) : memory;
-    limiters.set(deps, limiter);
-  }
-  return limiter;
-}
-
 /** Resolves after `ms` without keeping the process alive. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * One call granted by the budget. It holds its place in the window from the grant until a whole
+ * window after the call ended: `end()` once Wise Old Man answered (or the call failed), `free()`
+ * when no call was made with it (its place is given back at once).
+ */
+export interface BudgetSlot {
+  end(): Promise<void>;
+  free(): Promise<void>;
+}
+
+/**
+ * A sliding log of the calls granted (docs/server.md §17 'Wise Old Man checks'): each call holds a
+ * place until `windowMs` after its time, and a call is granted only while fewer than `limit`
+ * places are held, so no stretch of `windowMs` ever holds more than `limit` calls, wherever it
+ * starts. A call's time is first its grant plus the longest a call may take (so a call still on
+ * its way is never forgotten), then, at `end`, the moment it ended: a call reaches Wise Old Man
+ * between the two, so Wise Old Man never sees more than `limit` in any window either.
+ * rate-limiter-flexible (used for the other limits) counts fixed windows only (its
+ * BurstyRateLimiter layers two of them), which lets up to twice the limit through around a
+ * window's edge; hence this log.
+ */
+interface SlidingLog {
+  /** Takes a place named `id`: null when granted, else the ms until one frees. */
+  take(id: string): Promise<{ waitMs: number } | null>;
+  /** The call ended now: its place is held until a window from now (never later than taken). */
+  end(id: string): Promise<void>;
+  /** The place was not used: freed at once. */
+  free(id: string): Promise<void>;
+}
+
+/** The log of one process (no Redis, or while Redis fails). Times are this process's clock, in ms. */
+class MemoryLog implements SlidingLog {
+  /** Place id → the ms its call counts from (until that plus the window). */
+  private readonly held = new Map<string, number>();
+
+  constructor(private readonly limit: number, private readonly windowMs: number) {}
+
+  async take(id: string): Promise<{ waitMs: number } | null> {
+    const now = Date.now();
+    for (const [key, at] of this.held) if (at + this.windowMs < now) this.held.delete(key);
+    if (this.held.size < this.limit) {
+      this.held.set(id, now + CALL_TIMEOUT_MS);
+      return null;
+    }
+    const times = [...this.held.values()].sort((a, b) => a - b);
+    return { waitMs: Math.max(1, times[this.held.size - this.limit] + this.windowMs + 1 - now) };
+  }
+
+  async end(id: string): Promise<void> {
+    const at = this.held.get(id);
+    if (at !== undefined) this.held.set(id, Math.min(at, Date.now()));
+  }
+
+  async free(id: string): Promise<void> {
+    this.held.delete(id);
+  }
+}
+
+/**
+ * KEYS: the log (sorted set place id → ms its call counts from). ARGV: limit, window (ms), the
+ * longest call (ms), the new place's id. Redis's own clock, so every process measures alike.
+ * Drops places older than a window, grants (0) while fewer than `limit` are held, else answers
+ * the ms until the place that frees one is a window old.
+ */
+const TAKE_PLACE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window - 1)
+local held = redis.call('ZCARD', KEYS[1])
+if held < limit then
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], window + tonumber(ARGV[3]) + 1000)
+  return 0
+end
+local freeing = redis.call('ZRANGE', KEYS[1], held - limit, held - limit, 'WITHSCORES')
+return math.max(1, tonumber(freeing[2]) + window + 1 - now)
+`;
+
+/** KEYS as TAKE_PLACE; ARGV: the place's id, whose call ended now (Redis's clock). */
+const END_PLACE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if at and tonumber(at) > now then redis.call('ZADD', KEYS[1], now, ARGV[1]) end
+return 1
+`;
+
+/**
+ * The log shared by every process through Redis. While Redis is not connected or fails, the
+ * process counts in its own MemoryLog (as an insurance: the site may then ask up to the limit per
+ * process), and a place is ended or freed where it was taken.
+ */
+class RedisLog implements SlidingLog {
+  private readonly insurance: MemoryLog;
+  /** Places taken in the insurance log rather than in Redis. */
+  private readonly local = new Set<string>();
+
+  constructor(private readonly redis: Redis, private readonly key: string, private readonly limit: number, private readonly windowMs: number) {
+    this.insurance = new MemoryLog(limit, windowMs);
+  }
+
+  async take(id: string): Promise<{ waitMs: number } | null> {
+    if (this.redis.status === 'ready') {
+      try {
+        const wait = Number(await this.redis.eval(TAKE_PLACE, 1, this.key, this.limit, this.windowMs, CALL_TIMEOUT_MS, id));
+        return wait > 0 ? { waitMs: wait } : null;
+      } catch (err) {
+        log.warn({ err }, '[wom] Wise Old Man budget: Redis failed, this process counts its own calls');
+      }
+    }
+    const answer = await this.insurance.take(id);
+    if (!answer) this.local.add(id);
+    return answer;
+  }
+
+  async end(id: string): Promise<void> {
+    if (this.local.delete(id)) return this.insurance.end(id);
+    if (this.redis.status !== 'ready') return;
+    await this.redis.eval(END_PLACE, 1, this.key, id).catch((err: unknown) => log.warn({ err }, '[wom] Wise Old Man budget: Redis failed'));
+  }
+
+  async free(id: string): Promise<void> {
+    if (this.local.delete(id)) return this.insurance.free(id);
+    if (this.redis.status !== 'ready') return;
+    await this.redis.zrem(this.key, id).catch((err: unknown) => log.warn({ err }, '[wom] Wise Old Man budget: Redis failed'));
+  }
+}
+
+/** The budget of each app (its Deps): in Redis when REDIS_URL is set, so every process shares it. */
+const budgets = new WeakMap<Deps, SlidingLog>();
 
 /** The budget's key: the API key's hash (or 'anonymous'), as Wise Old Man counts it. */
 function budgetKey(deps: Deps): string {
   return deps.config.wom.apiKey ? crypto.createHash('sha256').update(deps.config.wom.apiKey).digest('hex').slice(0, 16) : 'anonymous';
 }
 
-/** Takes one call from the shared budget (docs/server.md §16, §17): 0 when granted, else the ms until it has room. */
-export async function tryBudget(deps: Deps): Promise<number> {
-  try {
-    await limiterOf(deps).consume(budgetKey(deps));
-    return 0;
-  } catch (err) {
-    if (!(err instanceof RateLimiterRes)) throw err;
-    return Math.max(50, err.msBeforeNext);
+function budgetOf(deps: Deps): SlidingLog {
+  let budget = budgets.get(deps);
+  if (!budget) {
+    const limit = deps.config.wom.apiKey ? WOM_PER_WINDOW_WITH_KEY : WOM_PER_WINDOW;
+    const windowMs = deps.config.wom.budgetSeconds * 1000;
+    budget = deps.redis ? new RedisLog(deps.redis, `${redisChannelKey(deps.config)}:wom:budget:${budgetKey(deps)}`, limit, windowMs) : new MemoryLog(limit, windowMs);
+    budgets.set(deps, budget);
   }
+  return budget;
 }
 
-/** Waits until the shared budget grants one call. */
-export async function takeBudget(deps: Deps): Promise<void> {
-  for (let wait = await tryBudget(deps); wait > 0; wait = await tryBudget(deps)) await sleep(wait);
+/**
+ * Takes one call from the shared budget (docs/server.md §16, §17): its slot, or the ms until the
+ * budget has room (at least 50, so a waiting worker does not spin).
+ */
+export async function tryBudget(deps: Deps): Promise<{ slot: BudgetSlot } | { waitMs: number }> {
+  const budget = budgetOf(deps);
+  const id = crypto.randomUUID();
+  const refused = await budget.take(id);
+  if (refused) return { waitMs: Math.max(50, refused.waitMs) };
+  return { slot: { end: () => budget.end(id), free: () => budget.free(id) } };
+}
+
+/** Waits until the shared budget grants one call; answers its slot. */
+export async function takeBudget(deps: Deps): Promise<BudgetSlot> {
+  for (;;) {
+    const got = await tryBudget(deps);
+    if ('slot' in got) return got.slot;
+    await sleep(got.waitMs);
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { onTeamArrival, recordWomProgress, teamOnWomSquare, teamsOnWomSquares, t
 import { SIGNUP_MESSAGES } from '../../contract/signupApi';
 import type { AutoRule } from '../../contract/dink';
 import type { ProgressError, ProgressShare } from '../../contract/progress';
-import { callWom, OSRS_NAME } from './client';
+import { OSRS_NAME } from './client';
 import { queueWomCalls, registerWomKind, type WomOutcome } from './queue';
 
 // ---------------------------------------------------------------------------------------------
@@ -119,15 +119,12 @@ registerWomKind<PlayerCall>('progress', {
     const team = await teamOnWomSquare(deps.db, job.payload.gameId, job.payload.teamId);
     return team !== null && team.squareSince === job.payload.squareSince;
   },
-  async run(deps, job, more): Promise<WomOutcome> {
+  async run(deps, job, ask): Promise<WomOutcome> {
     const p = job.payload;
     const team = await teamOnWomSquare(deps.db, p.gameId, p.teamId);
     if (!team || team.squareSince !== p.squareSince) return { done: true };
-    let answer = await callWom(deps, 'POST', p.ign, 'team totals');
-    if (answer.kind !== 'ok') {
-      await more();
-      answer = await callWom(deps, 'GET', p.ign, 'team totals');
-    }
+    let answer = await ask('POST', p.ign, 'team totals');
+    if (answer.kind !== 'ok') answer = await ask('GET', p.ign, 'team totals');
     if (answer.kind === 'ok') {
       const numbers = numbersOf(team.rule, answer.body);
       await saveNumbers(deps.db, p, numbers ? { numbers } : { error: SIGNUP_MESSAGES.womNoValue });

@@ -6,8 +6,8 @@ import type { Deps } from '../http/context';
  */
 export const OSRS_NAME = /^[A-Za-z0-9 _-]{1,12}$/;
 
-/** How long one call may take, in ms. */
-const CALL_TIMEOUT_MS = 10_000;
+/** How long one call may take, in ms (the budget holds a call's place at least this long until it ends). */
+export const CALL_TIMEOUT_MS = 10_000;
 
 /**
  * What one call to Wise Old Man came to: its JSON body (status 200), another status (with
@@ -22,8 +22,9 @@ export type WomAnswer =
 /**
  * One call about a player (docs/server.md §16, §17): `GET {WOM_API_URL}/players/{ign}` (the
  * details) or `POST` (Wise Old Man's update, answering the same details), the IGN
- * percent-encoded, `x-api-key` when WOM_API_KEY is set. The caller has taken its share of the
- * budget (budget.ts) and checked the IGN against OSRS_NAME. Never throws.
+ * percent-encoded, `x-api-key` when WOM_API_KEY is set. Only the queue calls it (queue.ts
+ * `AskWom`), with a share of the budget (budget.ts) taken and ended around it; the caller has
+ * checked the IGN against OSRS_NAME. Never throws.
  */
 export async function callWom(deps: Deps, method: 'GET' | 'POST', ign: string, purpose: string): Promise<WomAnswer> {
   const url = `${deps.config.wom.apiUrl}/players/${encodeURIComponent(ign)}`;

@@ -1,7 +1,8 @@
 import type { Deps } from '../http/context';
 import type { Db } from '../db/schema';
 import { log } from '../observability/log';
-import { sleep, takeBudget, tryBudget, turnsOf } from './budget';
+import { sleep, takeBudget, tryBudget, turnsOf, type BudgetSlot } from './budget';
+import { callWom, type WomAnswer } from './client';
 
 /** How long a process holds a call it took (then another may take it: the first died), in ms. */
 const LEASE_MS = 60_000;
@@ -26,14 +27,20 @@ export interface WomJob<P = unknown> {
 export type WomOutcome = { done: true } | { retryInMs: number };
 
 /**
+ * Asks Wise Old Man about a player (client.ts callWom) within the shared budget: the first ask of
+ * a job spends the share the worker took for it, a later one waits for another share; each share
+ * is ended when its answer came (budget.ts BudgetSlot), so the budget's window counts from then.
+ */
+export type AskWom = (method: 'GET' | 'POST', ign: string, purpose: string) => Promise<WomAnswer>;
+
+/**
  * One kind of call (a sign-up score, a team total's IGN): `wanted` answers false when the call is
- * no longer needed (it is dropped without asking Wise Old Man or spending the budget); `run` makes
- * the call (its first share of the budget taken; `more()` waits for another share before a second
- * call) and records what it learnt.
+ * no longer needed (it is dropped without asking Wise Old Man or spending the budget); `run` asks
+ * through `ask` (never callWom itself, so every call is counted) and records what it learnt.
  */
 export interface WomKind<P> {
   wanted(deps: Deps, job: WomJob<P>): Promise<boolean>;
-  run(deps: Deps, job: WomJob<P>, more: () => Promise<void>): Promise<WomOutcome>;
+  run(deps: Deps, job: WomJob<P>, ask: AskWom): Promise<WomOutcome>;
   /** After a done call's row is gone (so the calls left of its subject are the others). */
   finished?(deps: Deps, job: WomJob<P>): Promise<void>;
 }
@@ -78,7 +85,7 @@ export async function queueWomCalls(deps: Deps, db: Db, calls: readonly WomCall[
  * order); the worker takes it with a lease (one conditional update of the oldest free row,
  * skipping rows being taken on PostgreSQL, so two processes never take the same call), drops it
  * when its kind says it is no longer wanted, takes one share of the shared budget (else lets go
- * of it and waits at most BUDGET_RECHECK_MS), and runs it. A call its handler puts back is due
+ * of it and waits at most BUDGET_RECHECK_MS), and runs it, its calls counted by AskWom. A call its handler puts back is due
  * again later; a call whose process died is taken again once its lease lapses.
  */
 export class WomWorker {
@@ -162,14 +169,30 @@ export class WomWorker {
         await this.finish(job);
         return true;
       }
-      const wait = await tryBudget(this.deps);
-      if (wait > 0) {
+      const share = await tryBudget(this.deps);
+      if ('waitMs' in share) {
         await db.updateTable('wom_queue').set({ lease_until: null }).where('id', '=', row.id).execute();
         await turns.giveBack(clan);
-        await this.idle(Math.min(wait, BUDGET_RECHECK_MS));
+        await this.idle(Math.min(share.waitMs, BUDGET_RECHECK_MS));
         return true;
       }
-      const outcome = await kind.run(this.deps, job, () => takeBudget(this.deps));
+      let unused: BudgetSlot | null = share.slot;
+      const ask: AskWom = async (method, ign, purpose) => {
+        const slot = unused ?? (await takeBudget(this.deps));
+        unused = null;
+        try {
+          return await callWom(this.deps, method, ign, purpose);
+        } finally {
+          await slot.end();
+        }
+      };
+      let outcome: WomOutcome;
+      try {
+        outcome = await kind.run(this.deps, job, ask);
+      } finally {
+        // A job that asked nothing (its team left meanwhile) gives its share back.
+        await (unused as BudgetSlot | null)?.free();
+      }
       if ('retryInMs' in outcome) {
         await db.updateTable('wom_queue')
           .set({ due_at: new Date(Date.now() + outcome.retryInMs).toISOString(), attempts: job.attempts + 1, lease_until: null })
