@@ -84,48 +84,80 @@ export interface WomTeam {
   igns: string[];
 }
 
+/**
+ * Which rule a team's current square follows: 'board' (the board square's task's), 'none' (a
+ * relief substitute with no pool task), or the pool task id of its relief substitute.
+ */
+function ruleSource(taskOverride: string | null): 'board' | 'none' | number {
+  const override = storedOverrideTask(taskOverride);
+  if (!override) return 'board';
+  return override.task_id ?? 'none';
+}
+
 /** The task rule of a team's current square: its relief substitute's when it has one, else the board square's task's. */
 async function squareRule(db: Db, row: { task_override: string | null; auto_rule: string | null }): Promise<AutoRule | null> {
-  const override = storedOverrideTask(row.task_override);
-  if (override) {
-    if (override.task_id === null) return null;
-    const task = await db.selectFrom('tasks').select('auto_rule').where('id', '=', override.task_id).executeTakeFirst();
-    return parseStoredRule(task?.auto_rule ?? null);
-  }
-  return parseStoredRule(row.auto_rule);
+  const source = ruleSource(row.task_override);
+  if (source === 'board') return parseStoredRule(row.auto_rule);
+  if (source === 'none') return null;
+  const task = await db.selectFrom('tasks').select('auto_rule').where('id', '=', source).executeTakeFirst();
+  return parseStoredRule(task?.auto_rule ?? null);
+}
+
+/** Which teams teamsOnWomSquares answers: all, one game's, one team's; with `unchecked`, only those whose current stay has no checks yet. */
+export interface WomTeamFilter {
+  gameId?: number;
+  teamId?: number;
+  /** Only teams whose wom_team_checks row is missing or names another stay (the sweep's). */
+  unchecked?: boolean;
 }
 
 /**
  * Every team on a Wise Old Man team-total square in a game in progress (WomTeam), by game then
- * team; with `only`, just that game (and team). For the Wise Old Man side's sweeps and checks
- * (docs/server.md §17 'Wise Old Man checks').
+ * team, narrowed by `filter`. For the Wise Old Man side's sweeps and checks (docs/server.md §17
+ * 'Wise Old Man checks'). One query reads the teams with their IGNs (a row per member); one more,
+ * only when some team stands on a relief substitute, reads those substitutes' rules together: the
+ * sweep of every process every 10 s costs the same two queries however many teams there are.
  */
-export async function teamsOnWomSquares(db: Db, only?: { gameId: number; teamId?: number }): Promise<WomTeam[]> {
+export async function teamsOnWomSquares(db: Db, filter: WomTeamFilter = {}): Promise<WomTeam[]> {
   let q = db.selectFrom('team_states')
     .innerJoin('games', 'games.id', 'team_states.game_id')
     .leftJoin('board_squares', (j) => j.onRef('board_squares.game_id', '=', 'team_states.game_id').onRef('board_squares.square_index', '=', 'team_states.current_position'))
     .leftJoin('tasks', 'tasks.id', 'board_squares.task_id')
+    .leftJoin('team_members', (j) => j.onRef('team_members.team_id', '=', 'team_states.team_id').onRef('team_members.event_id', '=', 'games.event_id'))
+    .leftJoin('igns', 'igns.id', 'team_members.ign_id')
+    .leftJoin('wom_team_checks', (j) => j.onRef('wom_team_checks.game_id', '=', 'team_states.game_id').onRef('wom_team_checks.team_id', '=', 'team_states.team_id'))
     .select([
       'games.id as game_id', 'games.clan_id', 'games.event_id', 'team_states.team_id', 'team_states.square_since', 'team_states.progress',
-      'team_states.task_override', 'tasks.auto_rule',
+      'team_states.task_override', 'tasks.auto_rule', 'igns.ign',
     ])
     .where('games.status', '=', 'in-progress')
     .where('team_states.progress', 'is not', null);
-  if (only) q = q.where('games.id', '=', only.gameId);
-  if (only?.teamId !== undefined) q = q.where('team_states.team_id', '=', only.teamId);
-  const rows = await q.orderBy('games.id').orderBy('team_states.team_id').execute();
+  if (filter.gameId !== undefined) q = q.where('games.id', '=', filter.gameId);
+  if (filter.teamId !== undefined) q = q.where('team_states.team_id', '=', filter.teamId);
+  if (filter.unchecked) {
+    q = q.where((eb) => eb.or([eb('wom_team_checks.square_since', 'is', null), eb('wom_team_checks.square_since', '<>', eb.ref('team_states.square_since'))]));
+  }
+  const rows = await q.orderBy('games.id').orderBy('team_states.team_id').orderBy('team_members.id').execute();
+  const substitutes = [...new Set(rows.map((r) => ruleSource(r.task_override)).filter((s): s is number => typeof s === 'number'))];
+  const substituteRules = new Map<number, string | null>();
+  if (substitutes.length > 0) {
+    for (const t of await db.selectFrom('tasks').select(['id', 'auto_rule']).where('id', 'in', substitutes).execute()) substituteRules.set(t.id, t.auto_rule);
+  }
   const out: WomTeam[] = [];
+  let last: (typeof rows)[number] | null = null;
+  let team: WomTeam | null = null;
   for (const r of rows) {
-    const progress = parseProgress(r.progress);
-    const rule = await squareRule(db, r);
-    if (!progress || !isTeamTotal(rule) || !isWomRuleType(rule.type)) continue;
-    const igns = await db.selectFrom('team_members').innerJoin('igns', 'igns.id', 'team_members.ign_id')
-      .select('igns.ign').where('team_members.team_id', '=', r.team_id).where('team_members.event_id', '=', r.event_id)
-      .orderBy('team_members.id').execute();
-    out.push({
-      gameId: r.game_id, clanId: r.clan_id, eventId: r.event_id, teamId: r.team_id, squareSince: r.square_since,
-      rule, progress, igns: igns.map((i) => i.ign),
-    });
+    if (!last || last.game_id !== r.game_id || last.team_id !== r.team_id) {
+      last = r;
+      const source = ruleSource(r.task_override);
+      const rule = parseStoredRule(source === 'board' ? r.auto_rule : source === 'none' ? null : substituteRules.get(source) ?? null);
+      const progress = parseProgress(r.progress);
+      team = progress && isTeamTotal(rule) && isWomRuleType(rule.type)
+        ? { gameId: r.game_id, clanId: r.clan_id, eventId: r.event_id, teamId: r.team_id, squareSince: r.square_since, rule, progress, igns: [] }
+        : null;
+      if (team) out.push(team);
+    }
+    if (team && r.ign !== null) team.igns.push(r.ign);
   }
   return out;
 }

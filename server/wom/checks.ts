@@ -234,7 +234,8 @@ export async function checkNow(deps: Deps, team: WomTeam): Promise<void> {
  * Man square this process applies starts its team's checks at once, and a sweep (now and every
  * SWEEP_MS) starts those of any team on such a square of a game in progress whose current stay has
  * none (an arrival another process missed by crashing, a game started or resumed with teams on
- * one). Returns the stop function.
+ * one). The sweep reads just those teams, in one go (teamsOnWomSquares `unchecked`), so a sweep
+ * that finds nothing to start writes nothing. Returns the stop function.
  */
 export function startWomChecks(deps: Deps): () => void {
   const start = (team: WomTeam | null) => (team ? startChecks(deps, team) : Promise.resolve(false));
@@ -246,7 +247,7 @@ export function startWomChecks(deps: Deps): () => void {
   let stopped = false;
   const sweep = async () => {
     try {
-      for (const team of await teamsOnWomSquares(deps.db)) {
+      for (const team of await teamsOnWomSquares(deps.db, { unchecked: true })) {
         if (stopped) return;
         await start(team);
       }

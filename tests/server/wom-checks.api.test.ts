@@ -6,6 +6,7 @@ import { ApiClient, type Answer } from '../support/api';
 import { act, castOf, connect, newGame, stored, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
 import { WomStandIn } from '../support/womStandIn';
 import { FAST, fillPool } from './dinkSupport';
+import { openDirectDb } from '../support/fixtures';
 import { SubmissionListSchema } from '../../contract/submission';
 import { WOM_CHECK_MESSAGES, WomCheckAnswerSchema } from '../../contract/womCheck';
 
@@ -108,6 +109,27 @@ describe.each(backends())('Wise Old Man checks (%s)', (backend) => {
     await until(() => Date.now() > settle, 5000, 'a quiet period');
     expect(wom.requests.length).toBe(after);
   }, 60_000);
+
+  it('sweeps for a team on a Wise Old Man square whose checks never started (its arrival lost with its process) and starts them', async () => {
+    wom.add('OwnerA', { ehb: 1, ehp: 1, level: 1, skills: { cooking: 5 } });
+    wom.add('PlainMember', { ehb: 1, ehp: 1, level: 1, skills: { cooking: 5 } });
+    const { game, w } = await arrived(suite.url, cast, { type: 'XP', names: ['cooking'], min: null, team_total: 1_000_000 });
+    watchers.push(w);
+    await until(async () => (await team1(cast, game)).progress?.by?.length === 2, 15_000, 'the baseline round');
+    const stay = (await team1(cast, game)).square_since as string;
+    const direct = await openDirectDb(suite.env);
+    try {
+      // As if the process that applied the arrival had died before starting the checks.
+      const since = wom.requests.length;
+      await direct.db.deleteFrom('wom_team_checks').where('game_id', '=', game.gameId).where('team_id', '=', game.team1).execute();
+      await direct.db.deleteFrom('wom_queue').where('subject', '=', `team:${game.gameId}:${game.team1}`).execute();
+      const checks = () => direct.db.selectFrom('wom_team_checks').select('square_since').where('game_id', '=', game.gameId).where('team_id', '=', game.team1).executeTakeFirst();
+      await until(async () => (await checks())?.square_since === stay, 30_000, 'the sweep starting the checks of that stay');
+      await until(() => wom.requests.slice(since).filter((r) => r.method === 'POST').length >= 2, 15_000, "the sweep's round of calls");
+    } finally {
+      await direct.close();
+    }
+  }, 90_000);
 
   it('reads when the update fails, counts an unknown player 0 and lists it; a failed check keeps the baseline', async () => {
     const c2 = await castOf(suite.url, `womc2-${backend}`);
