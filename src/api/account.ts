@@ -3,6 +3,7 @@ import { IgnAnswerSchema } from '../../contract/user';
 import { ClanListSchema, CreateClanAnswerSchema, type ClanSummary } from '../../contract/clan';
 import { SetupAnswerSchema, type SetupInput } from '../../contract/onboarding';
 import { OkSchema } from '../../contract/common';
+import { DeleteAccountAnswerSchema } from '../../contract/dataRights';
 
 /*
  * The calls of the onboarding and profile pages (the user's setup, clans and IGNs). They live apart
@@ -38,4 +39,12 @@ export async function editIgn(id: number, ign: string) {
 /** DELETE /api/user/igns/{id}. */
 export async function deleteIgn(id: number): Promise<void> {
   await request(OkSchema, (h) => h.delete(`user/igns/${id}`), 'Failed to delete IGN.');
+}
+
+/** GET /api/user/me/export as a same-origin link: the server answers the user's data as a JSON attachment (docs/server.md §18). */
+export const ACCOUNT_EXPORT_URL = '/api/user/me/export';
+
+/** DELETE /api/user/me {confirm}: deletes the account; every session ends (docs/server.md §18 "Data rights"). */
+export async function deleteAccount(confirm: string): Promise<void> {
+  await request(DeleteAccountAnswerSchema, (h) => h.delete('user/me', { json: { confirm } }), 'Failed to delete your account.');
 }

@@ -61,6 +61,8 @@ export interface ConfirmModelUse {
    * (a rename or a link can be made again; a deleted row's button is gone).
    */
   reopens?: boolean;
+  /** A full success leaves the screen (a deleted account signs out to /): nothing more is offered after it. */
+  leaves?: boolean;
 }
 
 /**
@@ -107,6 +109,7 @@ function eventsFor(use: ConfirmModelUse) {
     }
     // A full success is a banner (its dismiss button is confirm.close) beside the page, whose button
     // opens the modal again (confirm.open); a partial one stays in the modal.
+    if (s.matches('succeeded') && use.leaves && !s.context.partial) return [];
     if (s.matches('succeeded')) return s.context.partial ? [{ type: 'confirm.close' }, { type: 'confirm.cancel' }] : [{ type: 'confirm.close' }, ...(use.reopens ? [use.open] : [])];
     return [{ type: 'confirm.retry' }, { type: 'confirm.close' }, { type: 'confirm.cancel' }];
   };

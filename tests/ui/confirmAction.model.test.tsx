@@ -8,13 +8,15 @@ import type { ConfirmExecutor as Executor, ConfirmModelUse, ConfirmStateNode, Co
 import { countingSession, fakeUser, renderRoutes } from '../support/render';
 import type { User } from '../../contract/user';
 import { ProfilePage, type ProfileEffects } from '../../src/features/profile/ProfilePage';
-import { linkLines, validateClanCreate, validateIgnEdit, validateIgnLink } from '../../src/features/profile/profileActions';
+import { linkLines, validateClanCreate, validateDeleteAccount, validateIgnEdit, validateIgnLink } from '../../src/features/profile/profileActions';
+import { DATA_RIGHTS_TEXTS } from '../../contract/dataRights';
 import { ApiRequestError } from '../../src/api/client';
 
 /**
  * Model-based test of the confirmAction chart (docs/flows.md §3: confirm,
- * processing, result message, close) through the rendered ProfilePage, for each of its five uses:
- * link IGNs, edit IGN, delete IGN, leave clan, create clan. Paths are generated from the chart
+ * processing, result message, close) through the rendered ProfilePage, for each of its six uses:
+ * link IGNs, edit IGN, delete IGN, leave clan, create clan, delete account (typed username; a
+ * success signs out and leaves for /, docs/server.md §18). Paths are generated from the chart
  * (given each use's validation guard, as the page gives it) and driven by clicking and typing.
  */
 
@@ -30,6 +32,8 @@ const USER: User = fakeUser({
 /** One use of the chart on the profile page, with its form field (when it has one) and the values a person types in it. */
 interface Use extends ModalUse<World> {
   field?: { name: string; label: string; values: string[] };
+  /** A success leaves the profile for / (the account is gone). */
+  leaves?: boolean;
 }
 
 const click = (w: World, name: string | RegExp) => w.user.click(screen.getByRole('button', { name }));
@@ -100,6 +104,17 @@ const USES: Use[] = [
     failure: failing('createClan', 'Clan limit reached: you already own 3 clans.', 409),
     calls: (w) => expect(w.fx.calls('createClan')).toEqual([['Iron Ladders']]),
   },
+  {
+    ...modalTexts('delete account', 'Delete account', 'Delete account', 'Deleting account...'),
+    validate: untypedRule(validateDeleteAccount),
+    open: { type: 'confirm.open', draft: { typed: '', username: 'Olga' } },
+    trigger: (w) => click(w, 'Delete account'),
+    field: { name: 'typed', label: 'Type your username to confirm', values: ['', 'olga', 'Olga'] },
+    done: answering('deleteAccount', DATA_RIGHTS_TEXTS.deleted),
+    failure: failing('deleteAccount', DATA_RIGHTS_TEXTS.soleOwner('Iron Snakes'), 409),
+    calls: (w) => expect(w.fx.calls('deleteAccount')).toEqual([['Olga']]),
+    leaves: true,
+  },
 ];
 
 /** The use as the path generator sees it: its one field's values, submit always offered. */
@@ -113,6 +128,7 @@ function modelOf(use: Use): ConfirmModelUse {
     failureMessage: use.failure.message,
     // The profile keeps its buttons after a success, except a deleted IGN's and a left clan's.
     reopens: !/delete|leave/i.test(use.name),
+    leaves: use.leaves,
   };
 }
 
@@ -132,7 +148,13 @@ function assertions(use: Use, w: World): Record<ConfirmStateNode, (s: Snap) => P
     },
     processing: () => expectProcessing(use),
     // On success the session's user is loaded again (session.reload).
-    succeeded: (s) => expectSucceeded(use, w, s, true),
+    // A deleted account: signed out and on the landing page (here the catch-all route).
+    succeeded: async (s) => {
+      if (!use.leaves) return expectSucceeded(use, w, s, true);
+      await screen.findByText('elsewhere');
+      expect(screen.queryByRole('dialog')).toBeNull();
+      use.calls(w, s.context.draft);
+    },
     failed: (s) => expectFailed(s, w),
   };
 }
@@ -152,6 +174,7 @@ async function renderProfile(): Promise<World> {
     deleteIgn: fx.fn('deleteIgn'),
     leaveClan: fx.fn('leaveClan'),
     createClan: fx.fn('createClan'),
+    deleteAccount: fx.fn('deleteAccount'),
   };
   const session = countingSession(USER);
   renderRoutes([{ path: '/profile', element: <ProfilePage effects={effects} /> }, { path: '*', element: <p>elsewhere</p> }], '/profile', session.logic);
@@ -177,6 +200,7 @@ modalSuite('confirmAction chart through the profile page', USES, {
         'New IGN field cannot be empty. Please enter a name.',
         'The new IGN is the same as the current one. No change was made.',
         'Clan name cannot be empty. Please enter a name.',
+        'Type your username to confirm.',
       ]) {
         expect(errors.has(text), text).toBe(true);
       }
@@ -184,7 +208,9 @@ modalSuite('confirmAction chart through the profile page', USES, {
         const edges = new Set(paths.flatMap((p) => p.steps.slice(1).map((st, i) => `${JSON.stringify(p.steps[i].state.value)} ${st.event.type}`)));
         // A full success's banner is only dismissed (confirm.close); a partial one's modal also takes Esc.
         const cancelFromResult = use.done.partial ? ['"succeeded" confirm.cancel'] : [];
-        for (const edge of ['"confirming" confirm.cancel', '"succeeded" confirm.close', ...cancelFromResult, '"failed" confirm.close', '"failed" confirm.cancel', '"failed" confirm.retry']) {
+        // A deleted account's success leaves the page: no banner to close.
+        const closeResult = use.leaves ? [] : ['"succeeded" confirm.close'];
+        for (const edge of ['"confirming" confirm.cancel', ...closeResult, ...cancelFromResult, '"failed" confirm.close', '"failed" confirm.cancel', '"failed" confirm.retry']) {
           expect(edges.has(edge), `${use.name}: ${edge}`).toBe(true);
         }
       }

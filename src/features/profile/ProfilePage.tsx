@@ -5,8 +5,9 @@ import { selectUser } from '../../../machines/session.selectors';
 import { selectDraft, selectSubject } from '../../../machines/confirmAction.selectors';
 import { CLAN_NAME_MAX } from '../../../contract/clan';
 import { IGN_MAX, isManagerRole, type User } from '../../../contract/user';
+import { DATA_RIGHTS_TEXTS } from '../../../contract/dataRights';
 import { SessionContext } from '../../base/session';
-import { createClan, deleteIgn, editIgn, linkIgn } from '../../api/account';
+import { ACCOUNT_EXPORT_URL, createClan, deleteAccount, deleteIgn, editIgn, linkIgn } from '../../api/account';
 import { leaveClan } from '../../api/clans';
 import { Avatar } from '../../ui/Avatar';
 import { EditDeleteButtons } from '../../ui/RowActions';
@@ -21,7 +22,9 @@ import {
   validateClanCreate,
   validateIgnEdit,
   validateIgnLink,
+  validateDeleteAccount,
   type ClanCreateDraft,
+  type DeleteAccountDraft,
   type IgnEditDraft,
   type IgnLinkDraft,
 } from './profileActions';
@@ -33,11 +36,13 @@ export interface ProfileEffects {
   deleteIgn(id: number): Promise<void>;
   leaveClan(clanId: number, ownUserId: number): Promise<void>;
   createClan(clanName: string): Promise<number>;
+  /** DELETE /api/user/me with the typed username (docs/server.md §18 "Data rights"). */
+  deleteAccount(confirm: string): Promise<void>;
   /** Withdraw of the user's own join requests (docs/server.md §18); the live call when absent. */
   joins?: JoinEffects;
 }
 
-const liveProfileEffects: ProfileEffects = { linkIgn, editIgn, deleteIgn, leaveClan, createClan };
+const liveProfileEffects: ProfileEffects = { linkIgn, editIgn, deleteIgn, leaveClan, createClan, deleteAccount };
 
 /** The IGN a Delete or Edit acts on. */
 interface IgnSubject {
@@ -67,8 +72,10 @@ function formatJoined(iso: string): string {
  * not clickable while hidden); Link New IGNs; clan membership cards (Clan Events, the clan's event list, for
  * every role; Manage Clan for Admin/Owner, Leave Clan otherwise); Create New Clan (disabled at the clan limit); the Account & Security panel with
  * the Discord username, Logout and Log out everywhere (every session of the user, docs/server.md
- * §8; both go to / like the documented Logout). Every modal is a confirmAction flow; a success
- * refreshes the session's user.
+ * §8; both go to / like the documented Logout), and the data rights of docs/server.md §18:
+ * 'Download my data' (a link to the JSON attachment) and 'Delete account', whose modal asks for the
+ * username typed again and, once the server deleted the account, signs out and goes to /. Every
+ * modal is a confirmAction flow; a success refreshes the session's user (a deletion signs out).
  */
 export function ProfilePage({ effects = liveProfileEffects }: { effects?: ProfileEffects }) {
   const user = SessionContext.useSelector(selectUser);
@@ -112,6 +119,19 @@ function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
       return { message: `You have left ${subject.name}.` };
     },
     onSucceeded: refresh,
+  });
+  const deleteAccountFlow = useConfirmAction<DeleteAccountDraft, Nothing>({
+    closed: { draft: { typed: '', username: user.username }, subject: {} },
+    perform: async ({ draft }) => {
+      await effects.deleteAccount(draft.typed);
+      return { message: DATA_RIGHTS_TEXTS.deleted };
+    },
+    validate: validateDeleteAccount,
+    // Every session ended on the server: the session chart signs out (its logout call only clears the cookie) and the landing page shows.
+    onSucceeded: () => {
+      session.send({ type: 'session.logout' });
+      navigate('/');
+    },
   });
   const createFlow = useConfirmAction<ClanCreateDraft, Nothing>({
     closed: { draft: { name: '' }, subject: {} },
@@ -242,6 +262,18 @@ function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
             Log out everywhere
           </button>
           <p id="logout-everywhere-hint" className="field__hint">Also signs you out in every other browser and device.</p>
+          <h3>Your data</h3>
+          <a className="btn" href={ACCOUNT_EXPORT_URL} download aria-describedby="download-data-hint">
+            Download my data
+          </a>
+          <p id="download-data-hint" className="field__hint">A JSON file with your profile, IGNs, clans, join requests, sign-ups, proofs and the game log lines naming your IGNs.</p>
+          <button
+            type="button"
+            className="btn btn--danger"
+            onClick={() => deleteAccountFlow.send({ type: 'confirm.open', draft: { typed: '', username: user.username } })}
+          >
+            Delete account
+          </button>
         </section>
       </div>
 
@@ -250,6 +282,7 @@ function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
       <EditIgnDialog actor={editFlow} />
       <LeaveClanDialog actor={leaveFlow} />
       <CreateClanDialog actor={createFlow} />
+      <DeleteAccountDialog actor={deleteAccountFlow} />
     </div>
   );
 }
@@ -327,6 +360,32 @@ function CreateClanDialog({ actor }: { actor: ConfirmActionRef<ClanCreateDraft, 
           onChange={(e) => actor.send({ type: 'confirm.change', field: 'name', value: e.target.value })}
         />
       </label>
+    </ConfirmDialog>
+  );
+}
+
+function DeleteAccountDialog({ actor }: { actor: ConfirmActionRef<DeleteAccountDraft, Nothing> }) {
+  const draft = useSelector(actor, selectDraft);
+  const id = useId();
+  return (
+    <ConfirmDialog actor={actor} title="Delete account" confirmLabel="Delete account" danger processingText="Deleting account...">
+      <p>
+        Your IGNs, clan memberships, join requests and sign-ups are deleted and you are signed out everywhere. Finished games keep your IGNs
+        as played, and your past proofs and reviews show 'Deleted user'. This cannot be undone.
+      </p>
+      <div className="field">
+        <label className="field__label" htmlFor={id}>Type your username to confirm</label>
+        <input
+          id={id}
+          className="input"
+          autoFocus
+          autoComplete="off"
+          aria-describedby={`${id}-hint`}
+          value={draft.typed}
+          onChange={(e) => actor.send({ type: 'confirm.change', field: 'typed', value: e.target.value })}
+        />
+        <span id={`${id}-hint`} className="field__hint">Your username is <strong>{draft.username}</strong>.</span>
+      </div>
     </ConfirmDialog>
   );
 }

@@ -4,6 +4,7 @@ import { IGN_FIELD } from '../../../contract/user';
 import { clanNameField } from '../../../contract/clan';
 import type { ActionResult } from '../../../machines/confirmAction.machine';
 import { errorText } from '../../../contract/errorText';
+import { DATA_RIGHTS_TEXTS } from '../../../contract/dataRights';
 
 /** Profile form texts (docs/game-rules.md §13). */
 export const PROFILE_TEXTS = {
@@ -59,6 +60,20 @@ export function validateClanCreate(draft: ClanCreateDraft): string | null {
   const rule = applyTextRule(draft.name, clanNameField('clan_name'));
   if (!rule.ok) return rule.message;
   return rule.value ? null : PROFILE_TEXTS.clanNameEmpty;
+}
+
+/** The Delete account form: the username typed again, and the username it must equal. */
+export interface DeleteAccountDraft {
+  typed: string;
+  username: string;
+}
+
+/**
+ * Delete account rule (docs/client.md §3, docs/server.md §18): the username typed exactly as it is
+ * written, else the server's own 400 text 'Type your username to confirm.'
+ */
+export function validateDeleteAccount(draft: DeleteAccountDraft): string | null {
+  return draft.typed === draft.username ? null : DATA_RIGHTS_TEXTS.confirm;
 }
 
 /** The result lines of a multi-IGN link. */
