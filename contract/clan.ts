@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { CLAN_ROLES, isManagerRole, type ClanRole, ClanRoleSchema } from './user';
 import { typedTextSchema, type TextField, type TypedTextSpec } from './text';
-import { ClanSettingsSchema, JOIN_POLICIES } from './joins';
+import { ClanSettingsSchema } from './joins';
 
 /** Clan name limit after trimming, in characters (docs/client.md §12). */
 export const CLAN_NAME_MAX = 40;
@@ -32,8 +32,8 @@ export function clanNameSchema(field: 'clan_name' | 'new_name', empty: string = 
 /** A clan name typed by a user in create clan (`clan_name`): the text rule, then 1-40 characters. */
 const ClanNameSchema = clanNameSchema('clan_name');
 
-/** A clan in a list (docs/game-rules.md §12), with how it takes new members (docs/server.md §18). */
-const ClanSummarySchema = v.object({ id: v.number(), name: v.string(), join_policy: v.optional(v.picklist(JOIN_POLICIES)) });
+/** A clan in a list (docs/game-rules.md §12). */
+const ClanSummarySchema = v.object({ id: v.number(), name: v.string() });
 export type ClanSummary = v.InferOutput<typeof ClanSummarySchema>;
 
 /** GET /api/clans answer. */

@@ -124,12 +124,15 @@ export const JOIN_POLICY_LABELS: Record<JoinPolicy, string> = {
   invite: 'By invitation only',
 };
 
-/** What onboarding's Clan Member step says will happen for the chosen clan's policy (docs/client.md §2). */
-export function joinPolicyHint(policy: JoinPolicy): string {
-  if (policy === 'request') return 'A manager of this clan approves new members: finishing sends your request to join.';
-  if (policy === 'invite') return INVITE_ONLY + ' Ask a manager of the clan for an invite link.';
-  return 'You join this clan as a Member when you finish.';
-}
+/**
+ * What onboarding's Clan Member step says finishing does under each join policy (docs/client.md
+ * §2): the clan list names no policy, so each case is said; the request then shows on the dashboard.
+ */
+export const ONBOARDING_JOIN_POLICY_TEXTS = [
+  'An open clan: you join it as a Member when you finish.',
+  'A clan that approves new members: finishing sends your request to join, shown on your dashboard until a manager decides.',
+  'An invitation-only clan: you need an invite link from one of its managers.',
+] as const;
 
 /** How a request's status reads to its asker (docs/client.md §3). */
 export const JOIN_REQUEST_STATUS_TEXT: Record<JoinRequestStatus, string> = {

@@ -26,10 +26,9 @@ export async function saveClanSettings(db: Db, clanId: number, body: ClanSetting
   if (Object.keys(change).length > 0) await db.updateTable('clans').set(change).where('id', '=', clanId).execute();
 }
 
-/** The clans in GET /api/clans: the listed ones, by name. */
-export async function listListedClans(db: Db): Promise<{ id: number; name: string; join_policy: JoinPolicy }[]> {
-  const rows = await db.selectFrom('clans').select(['id', 'name', 'join_policy']).where('listed', '=', 1).orderBy('name').execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, join_policy: r.join_policy as JoinPolicy }));
+/** The clans in GET /api/clans ({id, name}): the listed ones, by name. */
+export async function listListedClans(db: Db): Promise<{ id: number; name: string }[]> {
+  return db.selectFrom('clans').select(['id', 'name']).where('listed', '=', 1).orderBy('name').execute();
 }
 
 /**

@@ -9,8 +9,8 @@ import { useBrowserSuite } from '../support/suite';
 /**
  * Joining a clan by request in headless Chromium against the real server (SQLite), at 1280x800 and
  * 375x812 (docs/client.md §2, §3, §5; docs/server.md §18): the Owner sets the clan to 'By request'
- * in Joining Settings; a newcomer picks the clan in onboarding, is told finishing sends a request,
- * finishes and sees the request on the dashboard; the Owner's clan page counts it live (no reload)
+ * in Joining Settings; a newcomer picks the clan in onboarding, is told what finishing does under
+ * each policy, finishes and sees the request on the dashboard; the Owner's clan page counts it live (no reload)
  * and lists it; the Owner approves it; the newcomer refreshes and sees the clan and the request
  * approved. axe (WCAG A/AA) finds no serious or critical violation on the new screens.
  */
@@ -68,7 +68,7 @@ run('joining a clan by request in Chromium (sqlite)', () => {
     await n.getByRole('button', { name: 'Continue to Clan Setup' }).click();
     await n.getByRole('radio', { name: /Clan Member/ }).check();
     await n.getByLabel('Clan', { exact: true }).selectOption({ label: clanName });
-    await n.getByTestId('join-policy-hint').filter({ hasText: 'A manager of this clan approves new members: finishing sends your request to join.' }).waitFor();
+    await n.getByTestId('join-policy-hint').filter({ hasText: 'A clan that approves new members: finishing sends your request to join, shown on your dashboard until a manager decides.' }).waitFor();
     await expectAccessible(n, 'onboarding clan step with the policy hint');
     await n.getByRole('button', { name: 'Finish Setup & Go to Dashboard' }).click();
     await n.waitForURL(/\/dashboard$/);

@@ -129,6 +129,8 @@ describe.each(backends())('joining clans (%s)', (backend) => {
       expect(await ids()).not.toContain(c.clanId);
       await c.people.owner.put(`/api/clan/${c.clanId}/settings`, { listed: true });
       expect(await ids()).toContain(c.clanId);
+      const listed = (await c.people.outsider.get('/api/clans')).body.clans as unknown[];
+      expect(listed).toContainEqual({ id: c.clanId, name: (await c.people.owner.get(`/api/clan/${c.clanId}/members`)).body.clan_name });
     });
   });
 

@@ -10,7 +10,7 @@ import { fetchClans, submitSetup } from '../../api/account';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { CLAN_NAME_MAX, type ClanSummary } from '../../../contract/clan';
-import { joinPolicyHint } from '../../../contract/joins';
+import { ONBOARDING_JOIN_POLICY_TEXTS } from '../../../contract/joins';
 import { droppedIgns, droppedIgnsText } from '../../../contract/onboarding';
 import { DEFAULT_RETURN_PATH, safeReturnPath } from '../../../contract/user';
 
@@ -24,8 +24,8 @@ const liveEffects: OnboardingEffects = { loadClans: fetchClans, submitSetup };
 
 /**
  * /onboarding, Initial Setup (docs/client.md §1, §2; docs/game-rules.md §6, §13): step 1 IGNs, step 2 clan choice;
- * a Clan Member choice says what finishing does under the clan's join policy (joined, request
- * sent, invitation needed: docs/server.md §18).
+ * the Clan Member choice says what finishing does under each join policy (joined, request sent,
+ * invitation needed: docs/server.md §18).
  * Signed-out users go to /; users who have IGNs (also once setup is done) to the page the
  * navigation state's `from` asked for (an invite link, docs/client.md §16), else /dashboard.
  */
@@ -107,7 +107,6 @@ function ClanStep({ actor }: { actor: OnboardingRef }) {
   const clanName = useSelector(actor, sel.selectClanName);
   const clanId = useSelector(actor, sel.selectClanId);
   const clans = useSelector(actor, sel.selectClans);
-  const chosen = clans.find((c) => c.id === clanId);
   const loadingClans = useSelector(actor, sel.selectClansLoading);
   const submitting = useSelector(actor, sel.selectSubmitting);
   const igns = useSelector(actor, sel.selectIgns);
@@ -159,9 +158,11 @@ function ClanStep({ actor }: { actor: OnboardingRef }) {
                 </>
               )}
             </select>
-            {chosen && (
-              <span className="field__hint" data-testid="join-policy-hint">{joinPolicyHint(chosen.join_policy ?? 'open')}</span>
-            )}
+            <ul className="field__hint join-policy-hint" data-testid="join-policy-hint">
+              {ONBOARDING_JOIN_POLICY_TEXTS.map((text) => (
+                <li key={text}>{text}</li>
+              ))}
+            </ul>
           </div>
         )}
         <label className="choice">
