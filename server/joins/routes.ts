@@ -118,14 +118,14 @@ export function joinRoutes(): Hono<AppEnv> {
     '/clan/:clanId/join-requests/:requestId/approve',
     ...route({ tag: 'joins', access: 'manager', summary: 'Approves a pending join request: the user becomes a Member.', answer: named('ApproveJoinAnswer', ApproveJoinAnswerSchema), param: CLAN_REQUEST_IDS }),
     async (c) => {
-      const { user, clanId, requestId, db, deps } = await clanScope(c, 'manager');
+      const { user, role, clanId, requestId, db, deps } = await clanScope(c, 'manager');
       const member = await db.transaction().execute(async (trx) => {
         const request = await lockedRequest(trx, clanId, user.id, requestId);
         if (!(await decideRequest(trx, request.id, 'approved', user.id, null))) throw conflict(NOT_PENDING);
         // A manager may have added the user meanwhile: the request is then approved as it stands.
         if ((await memberRole(trx, clanId, request.user_id)) === null) await addMembership(trx, clanId, request.user_id, 'Member');
         await liftRemoval(trx, clanId, request.user_id);
-        return findClanMember(trx, clanId, request.user_id);
+        return findClanMember(trx, clanId, request.user_id, { user, role });
       });
       await deps.broadcaster.joinRequestsChanged(clanId);
       return c.json({ member });
