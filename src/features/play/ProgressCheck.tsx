@@ -8,7 +8,7 @@ import { PROGRESS_CHECK_TEXTS as T } from './progressCheckTexts';
 
 /**
  * 'Check now' on a team's Wise Old Man total (docs/client.md §9; docs/server.md §17), on the team's
- * task card: the time of the last check (`checkedAt`, ISO: the progress's `updated_at`), the button
+ * task card and, for a manager of the clan, under another team's bar in Team Positions: the time of the last check (`checkedAt`, ISO: the progress's `updated_at`), the button
  * (disabled while it asks and with the minutes and seconds left while the 5-minute wait runs), the
  * server's refusal or the note that the check was asked, and a failure's text. The progressCheck
  * chart runs here with `check` (the team's ask, resolving with the wait; raises an Error with the
