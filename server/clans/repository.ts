@@ -77,6 +77,13 @@ function byUsername(a: { id: number; username: string }, b: { id: number; userna
 }
 
 /**
+ * True for a user who can sign in: a deleted account (docs/server.md §18 "Data rights") keeps its
+ * row, named 'Deleted user', but has no Discord identity, and is never offered nor added.
+ */
+const signsIn = (eb: ExpressionBuilder<Database, 'users'>) =>
+  eb.exists(eb.selectFrom('discord_identities').select('discord_identities.id').whereRef('discord_identities.user_id', '=', 'users.id'));
+
+/**
  * The users Add Member offers (docs/server.md §18, "What members see"), by username
  * case-insensitively: users outside clan `clanId` who share a clan with the asking manager
  * `managerId` or have a pending join request to this clan; with `q`, also up to
@@ -106,6 +113,7 @@ export async function listAvailableUsers(db: Db, dialect: Dialect, clanId: numbe
       .select(['users.id', 'users.username'])
       .where(outside)
       .where((eb) => eb.not(known(eb)))
+      .where(signsIn)
       .where(likeFolded(dialect, 'users.username', q, 'prefix'))
       .orderBy(sql`lower(users.username)`)
       .orderBy('users.id')
@@ -116,9 +124,9 @@ export async function listAvailableUsers(db: Db, dialect: Dialect, clanId: numbe
   return rows.sort(byUsername);
 }
 
-/** A user by id, or undefined. */
+/** A user who can sign in (not a deleted account) by id, or undefined. */
 export async function findUser(db: Db, userId: number): Promise<{ id: number; username: string } | undefined> {
-  return db.selectFrom('users').select(['id', 'username']).where('id', '=', userId).executeTakeFirst();
+  return db.selectFrom('users').select(['id', 'username']).where('id', '=', userId).where(signsIn).executeTakeFirst();
 }
 
 /**

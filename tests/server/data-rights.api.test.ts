@@ -167,6 +167,12 @@ describe.each(backends())('data rights (%s)', (backend) => {
     expect(messages.some((m) => m.includes(leaverName))).toBe(false);
     expect(JSON.stringify(subs)).not.toContain(leaverName);
 
+    // The deleted account is neither offered nor added by Add Member.
+    const search = await cast.owner.get(`/api/clan/${cast.clanId}/available_members?q=${encodeURIComponent(DELETED_USER_NAME)}`);
+    expect(search.status, JSON.stringify(search.body)).toBe(200);
+    expect((search.body.available_users as { id: number }[]).map((u) => u.id)).not.toContain(leaverId);
+    expectError(await cast.owner.post(`/api/clan/${cast.clanId}/members`, { user_id: leaverId, role: 'Member' }), 404, `User ID ${leaverId} not found.`);
+
     // Signing in again under the same name is a new account with nothing of the old one.
     const again = await new ApiClient(suite.url).devLogin(leaverName);
     const me = (await again.get('/api/user/me')).body;
