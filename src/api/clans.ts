@@ -35,9 +35,14 @@ export function fetchClanMembers(clanId: number): Promise<ClanRoster> {
   return request(ClanMembersAnswerSchema, (h) => h.get(`clan/${clanId}/members`), CLAN_FALLBACKS.load);
 }
 
-/** GET /api/clan/{clanId}/available_members → users outside the clan, for Add Member (managers only). */
-export async function fetchAvailableMembers(clanId: number): Promise<AvailableUser[]> {
-  return (await request(AvailableMembersAnswerSchema, (h) => h.get(`clan/${clanId}/available_members`), 'Failed to load the users who can be added.')).available_users;
+/**
+ * GET /api/clan/{clanId}/available_members → the users Add Member offers (managers only): those who
+ * share a clan with the caller or asked to join; with `q` (3+ characters) also up to 20 whose
+ * username starts with it (docs/server.md §18). A short `q` is refused by the server with 400.
+ */
+export async function fetchAvailableMembers(clanId: number, q?: string): Promise<AvailableUser[]> {
+  const searchParams = q === undefined ? undefined : { q };
+  return (await request(AvailableMembersAnswerSchema, (h) => h.get(`clan/${clanId}/available_members`, { searchParams }), 'Failed to load the users who can be added.')).available_users;
 }
 
 /** POST /api/clan/{clanId}/members {user_id, role} → the new member row; fallback 'Failed to add member.' */

@@ -174,13 +174,17 @@ describe.each(backends())('clans and members API (%s)', (backend) => {
 
     it('lists available users (not in the clan) by username, and adds one with the member row back', async () => {
       const clan = await freshClan();
-      const r = await clan.owner.get(`/api/clan/${clan.id}/available_members`);
+      // Users who share no clan with the manager are not listed, only found by name (docs/server.md §18).
+      const plain = await clan.owner.get(`/api/clan/${clan.id}/available_members`);
+      expect(plain.status).toBe(200);
+      expect(plain.body.available_users.map((u: any) => u.id)).not.toContain(p.ids.candidate);
+      const r = await clan.owner.get(`/api/clan/${clan.id}/available_members?q=cand`);
       expect(r.status).toBe(200);
       const users = r.body.available_users as { id: number; username: string }[];
       const names = users.map((u) => u.username);
       expect(names).toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
       expect(users).toContainEqual({ id: p.ids.candidate, username: 'candidate' });
-      expect(users).toContainEqual({ id: p.ids.outsider, username: 'outsider' });
+      expect((await clan.owner.get(`/api/clan/${clan.id}/available_members?q=outsider`)).body.available_users).toContainEqual({ id: p.ids.outsider, username: 'outsider' });
       for (const member of ['admin', 'member', 'guest']) expect(names).not.toContain(member);
       expect(users.map((u) => u.id)).not.toContain(clan.ownerId);
 
@@ -189,7 +193,7 @@ describe.each(backends())('clans and members API (%s)', (backend) => {
       expect(added.body).toMatchObject({ ok: true, member: { member_id: p.ids.candidate, username: 'candidate', role: 'Member', clan_name: clan.name } });
       const me = await p.candidate.get('/api/user/me');
       expect(me.body.clan_memberships_list).toContainEqual(expect.objectContaining({ clan_id: clan.id, role: 'Member' }));
-      const again = await clan.owner.get(`/api/clan/${clan.id}/available_members`);
+      const again = await clan.owner.get(`/api/clan/${clan.id}/available_members?q=cand`);
       expect(again.body.available_users.map((u: any) => u.id)).not.toContain(p.ids.candidate);
     });
 

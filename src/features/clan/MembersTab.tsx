@@ -14,6 +14,9 @@ import type { ClanManageEffects } from './effects';
 import { PAGE_SIZES, useTableModel, type PageSize } from '../../ui/tableModel';
 import { filterMembers, noMembersText, rangeLabel, rowActions } from './memberTable';
 import { errorText } from '../../../contract/errorText';
+import { memberSearchMachine } from '../../../machines/memberSearch.machine';
+import { selectSearchResults } from '../../../machines/memberSearch.selectors';
+import { MemberSearchBox } from './MemberSearchBox';
 
 type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
 type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
@@ -250,8 +253,14 @@ function AddMemberDialog({
 
 function AvailableUserFields({ actor, clanId, isOwner, load }: { actor: ConfirmActionRef<AddMemberDraft, Nothing>; clanId: number; isOwner: boolean; load: ClanManageEffects['loadAvailableUsers'] }) {
   const loader = useActorRef(availableUsersLogic, { input: { clanId, load } });
-  const status = useSelector(loader, (s) => s.status);
-  const users = useSelector(loader, (s) => s.output) ?? [];
+  const loaded = useSelector(loader, (s) => s.status);
+  const listed = useSelector(loader, (s) => s.output) ?? [];
+  // The chart's search is the same load with the text typed (`?q=`); the chart is made once, on mount.
+  const search = useActorRef(memberSearchMachine.provide({ actors: { searchUsers: fromPromise(({ input }: { input: { clanId: number; q: string } }) => load(input.clanId, input.q)) } }), { input: { clanId } });
+  const found = useSelector(search, selectSearchResults);
+  // A search's answer (the usual list and the users found by name) stands in for the list loaded first.
+  const users = found ?? listed;
+  const status = found ? 'done' : loaded;
   const error = useSelector(loader, (s) => (s.status === 'error' ? s.error : null));
   const draft = useSelector(actor, selectDraft);
   const userFieldId = useId();
@@ -259,6 +268,7 @@ function AvailableUserFields({ actor, clanId, isOwner, load }: { actor: ConfirmA
   const roles: ClanRole[] = isOwner ? ['Guest', 'Member', 'Admin'] : ['Guest', 'Member'];
   return (
     <>
+      <MemberSearchBox actor={search} />
       <div className="field">
         <label className="field__label" htmlFor={userFieldId}>User</label>
         <select
