@@ -29,6 +29,8 @@ export const PROOF_VIEW_TEXTS = {
   emptyQueue: 'No submissions waiting for review.',
   /** In place of the image of a Dink proof whose post had no screenshot (docs/server.md §13). */
   noScreenshot: 'No screenshot was sent',
+  /** In place of the image of a task approved from a Wise Old Man total, which has none (docs/server.md §17). */
+  womNoImage: 'Checked with Wise Old Man: no screenshot',
 } as const;
 
 /** Why a chosen file cannot be sent (its type as the browser reports it, its size), or null. */
@@ -99,9 +101,10 @@ export const LIGHTBOX_ZOOMS = [1, 1.5, 2, 3, 4] as const;
 
 /**
  * A submission's full image for the lightbox (GET /api/submissions/{id}/image, docs/server.md
- * §9), captioned with the team, the square and the task.
+ * §9), captioned with the team, the square and the task; only for one that has an image (see
+ * hasScreenshot in src/features/dink/NoScreenshot.tsx).
  */
-export function proofImageOf(s: Pick<Submission, 'image_url' | 'team_name' | 'square_index' | 'task_description'>): LightboxImage {
+export function proofImageOf(s: Pick<Submission, 'team_name' | 'square_index' | 'task_description'> & { image_url: string }): LightboxImage {
   return {
     src: s.image_url,
     alt: `Proof from ${s.team_name} for square ${s.square_index}`,

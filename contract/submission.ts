@@ -95,6 +95,8 @@ export const PROOF_MESSAGES = {
   reasonTooLong: `Reason must be at most ${REVIEW_REASON_MAX} characters.`,
   noteTooLong: `Note must be at most ${PROOF_NOTE_MAX} characters.`,
   notFound: 'Submission not found.',
+  /** GET /api/submissions/{id}/image or /thumb of a submission that has none (a Wise Old Man total, docs/server.md §17). */
+  noImage: 'This submission has no image.',
   statusQuery: "status must be one of 'pending', 'approved', 'denied', 'withdrawn'.",
   rulesSaved: 'Game rules saved.',
 } as const;
@@ -178,11 +180,15 @@ export const RulesAnswerSchema = v.object({
 });
 
 /**
- * A submission (docs/server.md §9); times ISO; image_url/thumb_url are same-origin paths.
- * `source` 'upload' (a member sent it) or 'dink' (made from a Dink post, docs/server.md §13),
- * `evidence` what the Dink post said (null for uploads), `auto` true when approved automatically
- * (reviewer null), `screenshot` false for a Dink submission whose post had no screenshot (or one
- * that did not decode): its image is a plain stand-in, so screens show the evidence instead.
+ * A submission (docs/server.md §9); times ISO; image_url/thumb_url are same-origin paths, or
+ * both null for a submission with no image at all (source 'wom', approved from a Wise Old Man
+ * total, docs/server.md §17). `source` 'upload' (a member sent it), 'dink' (made from a Dink post,
+ * docs/server.md §13) or 'wom', `evidence` what the Dink post or the Wise Old Man check said (null
+ * for uploads), `auto` true when approved automatically (reviewer null), `screenshot` false when
+ * there is no screenshot to show: a Dink submission whose post had none (or one that did not
+ * decode; its image is a plain stand-in) and every 'wom' one, so screens show the evidence instead.
+ * Every shape that carries a submission (REST answers, `submission_update`, the data export) is
+ * this one.
  */
 export const SubmissionSchema = v.object({
   id: v.number(),
@@ -195,8 +201,8 @@ export const SubmissionSchema = v.object({
   task_difficulty: v.nullable(TierSchema),
   submitted_by: v.object({ user_id: v.number(), username: v.string(), ign: v.string() }),
   note: v.string(),
-  image_url: v.string(),
-  thumb_url: v.string(),
+  image_url: v.nullable(v.string()),
+  thumb_url: v.nullable(v.string()),
   status: v.picklist(SUBMISSION_STATUSES),
   reviewer: v.nullable(v.object({ user_id: v.number(), username: v.string() })),
   reason: v.nullable(v.string()),

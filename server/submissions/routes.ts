@@ -253,7 +253,10 @@ export function submissionRoutes(): Hono<AppEnv> {
         const row = await findSubmissionRow(db, id);
         if (!row) throw notFound(PROOF_MESSAGES.notFound);
         await requireMember(db, row.clan_id, user.id);
-        const bytes = await images.get(kind === 'image' ? row.image_key : row.thumb_key);
+        const key = kind === 'image' ? row.image_key : row.thumb_key;
+        // A Wise Old Man total's submission has no image (empty keys; image_url null, docs/server.md §17).
+        if (key === '') throw notFound(PROOF_MESSAGES.noImage);
+        const bytes = await images.get(key);
         if (!bytes) throw notFound('The image is no longer stored.');
         return c.body(new Uint8Array(bytes), 200, {
           'Content-Type': kind === 'image' ? row.image_type : row.thumb_type,

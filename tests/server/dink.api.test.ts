@@ -180,7 +180,7 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     expect((await stateOf(game)).task_state).toBe('submitted');
     expect(await roll(w, game)).toBe(PROOF_MESSAGES.rollGate(square, 'Red Team'));
     // The screenshot was stored as the submission's image.
-    const image = await cast.owner.call('GET', sub.image_url);
+    const image = await cast.owner.call('GET', sub.image_url!);
     expect(image.status).toBe(200);
     // The same post again: taken once; after 10 minutes (the stored time aged here) it is judged again.
     expect(await outcome(game, url, post, await png())).toBe('duplicate');

@@ -381,7 +381,7 @@ describe.each(backends())('task proof and review (%s)', (backend) => {
       const res = await fetch(suite.url + url, { headers });
       return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
     };
-    const image = await fetchBytes(cast.leader2, s.image_url);
+    const image = await fetchBytes(cast.leader2, s.image_url!);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/jpeg');
     expect(image.headers.get('x-content-type-options')).toBe('nosniff');
@@ -391,15 +391,15 @@ describe.each(backends())('task proof and review (%s)', (backend) => {
     expect([meta.width, meta.height]).toEqual([40, 30]);
     expect(meta.exif).toBeUndefined();
     expect(image.bytes.includes('SECRET-EXIF-TEXT')).toBe(false);
-    const thumb = await fetchBytes(cast.member, s.thumb_url);
+    const thumb = await fetchBytes(cast.member, s.thumb_url!);
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get('content-type')).toBe('image/webp');
     expect(thumb.headers.get('cache-control')).toBe('private');
     expect((await sharp(thumb.bytes).metadata()).format).toBe('webp');
 
-    expect((await new ApiClient(suite.url).get(s.image_url)).status).toBe(401);
-    expectError(await cast.outsider.get(s.image_url), 403);
-    expectError(await cast.outsider.get(s.thumb_url), 403);
+    expect((await new ApiClient(suite.url).get(s.image_url!)).status).toBe(401);
+    expectError(await cast.outsider.get(s.image_url!), 403);
+    expectError(await cast.outsider.get(s.thumb_url!), 403);
     expectError(await cast.member.get('/api/submissions/99999999/image'), 404);
     expectError(await cast.member.get('/api/submissions/abc/thumb'), 400);
   });

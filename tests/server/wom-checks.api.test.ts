@@ -7,7 +7,7 @@ import { act, castOf, connect, newGame, stored, type Cast, type TestGame, type W
 import { WomStandIn } from '../support/womStandIn';
 import { FAST, fillPool } from './dinkSupport';
 import { openDirectDb } from '../support/fixtures';
-import { SubmissionListSchema } from '../../contract/submission';
+import { PROOF_MESSAGES, SubmissionListSchema } from '../../contract/submission';
 import { WOM_CHECK_MESSAGES, WomCheckAnswerSchema } from '../../contract/womCheck';
 
 /**
@@ -100,7 +100,10 @@ describe.each(backends())('Wise Old Man checks (%s)', (backend) => {
     expect(state.progress).toMatchObject({ have: 512_340, by: [{ ign: 'OwnerA', amount: 300_000 }, { ign: 'PlainMember', amount: 212_340 }] });
     const subs = v.parse(SubmissionListSchema, (await cast.owner.get(`${game.path}/submissions`)).body).submissions;
     expect(subs).toHaveLength(1);
-    expect(subs[0]).toMatchObject({ status: 'approved', reviewer: null, auto: true });
+    expect(subs[0]).toMatchObject({ status: 'approved', reviewer: null, auto: true, source: 'wom', screenshot: false, evidence: { type: 'XP' } });
+    // No image: both paths null, and asking for the image or thumbnail anyway is a 404, never a 500.
+    expect([subs[0].image_url, subs[0].thumb_url]).toEqual([null, null]);
+    for (const kind of ['image', 'thumb']) expectError(await cast.owner.get(`/api/submissions/${subs[0].id}/${kind}`), 404, PROOF_MESSAGES.noImage);
     const logged = JSON.stringify((await cast.owner.get(game.path)).body).match(/Approved automatically from Wise Old Man[^"]*/g);
     expect(logged).toEqual(['Approved automatically from Wise Old Man: Fishing +512,340 XP (OwnerA +300,000, PlainMember +212,340).']);
     // Approved: no more checks of that stay.

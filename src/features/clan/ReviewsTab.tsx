@@ -196,7 +196,7 @@ export function ReviewsTab({ queue }: { queue: ReviewQueueRef }) {
               submission={s}
               lightbox={lightbox}
               images={images}
-              index={shots.indexOf(s)}
+              index={shots.findIndex((shot) => shot.id === s.id)}
               now={now}
               selected={s.id === selectedId}
               busy={busy}
