@@ -13,11 +13,12 @@ import { signupRoutes } from './signups/routes';
 import { draftRoutes } from './draft/routes';
 import { womRoutes } from './wom/routes';
 import { joinRoutes } from './joins/routes';
+import { inviteRoutes } from './invites/routes';
 import { apiDocRoutes } from './openapi/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom, joins), and the API document
+ * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom, joins, invites), and the API document
  * with its page (openapi, docs/server.md §14).
  */
 export const ROUTE_MODULES: RouteModule[] = [
@@ -35,5 +36,6 @@ export const ROUTE_MODULES: RouteModule[] = [
   draftRoutes,
   womRoutes,
   joinRoutes,
+  inviteRoutes,
   apiDocRoutes,
 ];

@@ -29,6 +29,7 @@ import { dinkAccountPosts } from './migrations/017_dink_account_posts';
 import { womQueue } from './migrations/020_wom_queue';
 import { teamProgress } from './migrations/019_team_progress';
 import { joinRequests } from './migrations/021_join_requests';
+import { invites } from './migrations/022_invites';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '019_team_progress': teamProgress,
   '020_wom_queue': womQueue,
   '021_join_requests': joinRequests,
+  '022_invites': invites,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

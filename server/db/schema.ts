@@ -60,6 +60,21 @@ interface ClanMembershipsTable {
   role: string;
   joined_at: string;
 }
+/** An invite to a clan (docs/server.md §18 "Invites"; migration 022_invites). */
+interface InvitesTable {
+  id: Generated<number>;
+  clan_id: number;
+  /** Random base64url, unique: the invite's link is `/invite/{code}`. */
+  code: string;
+  max_uses: number;
+  /** Accepts so far; never above max_uses. */
+  uses: Generated<number>;
+  expires_at: string;
+  created_at: string;
+  created_by: number | null;
+  /** Set by a revoke; a revoked invite answers as unknown. */
+  revoked_at: string | null;
+}
 /** A kicked member of a clan (docs/server.md §8). */
 interface ClanRemovalsTable {
   clan_id: number;
@@ -390,6 +405,7 @@ export interface Database {
   clans: ClansTable;
   clan_memberships: ClanMembershipsTable;
   clan_removals: ClanRemovalsTable;
+  invites: InvitesTable;
   join_requests: JoinRequestsTable;
   events: EventsTable;
   teams: TeamsTable;

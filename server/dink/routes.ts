@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { siteOrigin } from '../http/siteOrigin';
 import * as v from 'valibot';
 import type { AppEnv } from '../http/context';
 import { describe, ids, input, named, valid } from '../http/route';
@@ -28,20 +29,6 @@ const ACCOUNT_IDS = ids({ ...EVENT_ID_LABELS, ignId: 'IGN id' });
 const DinkLinkAnswer = named('DinkLinkAnswer', DinkLinkAnswerSchema);
 /** Dink's Dynamic Config URL object: Dink's own key names with string, boolean or number values. */
 const DinkConfigAnswer = named('DinkConfig', v.record(v.string(), v.union([v.string(), v.boolean(), v.number()])));
-
-/**
- * The site's origin as the manager's browser sees it, for the link's URL: the request's Origin
- * header (checked against Host by the app for POST/PUT/DELETE), else the scheme (X-Forwarded-Proto
- * when TRUST_PROXY is set) and Host of the request.
- */
-function siteOrigin(c: Context<AppEnv>): string {
-  const origin = c.req.header('origin');
-  if (origin && origin !== 'null') return origin;
-  const url = new URL(c.req.url);
-  const forwarded = c.get('deps').config.trustProxy > 0 ? c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
-  const proto = forwarded === 'https' || forwarded === 'http' ? forwarded : url.protocol.replace(':', '');
-  return `${proto}://${c.req.header('host') ?? url.host}`;
-}
 
 /** The live link of the path's token, or null (a token of another shape than TokenParamSchema's is never looked up). */
 async function liveLink(c: Context<AppEnv, string, { out: { param: { token: string } } }>): Promise<DinkLinkRow | null> {

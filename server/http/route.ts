@@ -194,9 +194,14 @@ const ID_LABELS = new WeakMap<v.GenericSchema, Record<string, string>>();
  * that fits the database's integer column (IdParamSchema of contract/common.ts: 1..ID_MAX), so
  * '12abc', '0' and 9999999999 never reach SQL, where PostgreSQL would fail. Checked by
  * input('param', ...), refused with 400 'Invalid {label}.' for the first bad one in this order.
+ * `others` adds path parameters that are not ids (an invite's code), checked by their own schemas
+ * after the ids.
  */
-export function ids<const K extends string>(labels: Record<K, string>): v.ObjectSchema<Record<K, typeof IdParamSchema>, undefined> {
-  const entries = Object.fromEntries(Object.keys(labels).map((k) => [k, IdParamSchema])) as Record<K, typeof IdParamSchema>;
+export function ids<const K extends string, O extends Record<string, v.GenericSchema> = Record<never, never>>(
+  labels: Record<K, string>,
+  others?: O,
+): v.ObjectSchema<Record<K, typeof IdParamSchema> & O, undefined> {
+  const entries = { ...Object.fromEntries(Object.keys(labels).map((k) => [k, IdParamSchema])), ...others } as Record<K, typeof IdParamSchema> & O;
   const schema = v.object(entries);
   ID_LABELS.set(schema, labels);
   return schema;

@@ -9,7 +9,8 @@ import { DEFAULT_RETURN_PATH, safeReturnPath } from '../../../contract/user';
 
 /**
  * /loading (docs/client.md §1): shows the navigation state's message, then goes to its
- * redirectTo path once the session has settled: to /onboarding when the user has no IGN, to /
+ * redirectTo path once the session has settled: to /onboarding when the user has no IGN (which
+ * then returns to redirectTo), to /
  * when signed out (a failed sign-in), else to redirectTo when it is a path on this site (else
  * /dashboard).
  */
@@ -21,7 +22,8 @@ export function LoadingPage() {
   const needsOnboarding = SessionContext.useSelector(selectNeedsOnboarding);
   const shown = useSelector(useActorRef(loadingPauseMachine), isPauseOver);
   if (shown && !busy) {
-    if (needsOnboarding) return <Navigate to="/onboarding" replace />;
+    // Onboarding returns to the asked page (an invite link, docs/client.md §15) once the IGNs are linked.
+    if (needsOnboarding) return <Navigate to="/onboarding" replace state={{ from: safeReturnPath(state.redirectTo) ?? DEFAULT_RETURN_PATH }} />;
     if (!ready) return <Navigate to="/" replace />;
     return <Navigate to={safeReturnPath(state.redirectTo) ?? DEFAULT_RETURN_PATH} replace />;
   }

@@ -8,6 +8,7 @@ import { dinkPostsMachine } from '../../../machines/dinkPosts.machine';
 import { dinkAccountsMachine } from '../../../machines/dinkAccounts.machine';
 import * as dinkApi from '../../api/dink';
 import { logTime } from '../../base/timeFormat';
+import { copyText } from '../../base/clipboard';
 import { ConfirmDialog, useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
@@ -39,10 +40,7 @@ export const liveDinkEffects: DinkEffects = {
   fetchDinkPosts: dinkApi.fetchDinkPosts,
   fetchDinkAccounts: dinkApi.fetchDinkAccounts,
   clearDinkAccount: dinkApi.clearDinkAccount,
-  copyText: async (text) => {
-    if (!navigator.clipboard) throw new Error('No clipboard.');
-    await navigator.clipboard.writeText(text);
-  },
+  copyText,
 };
 
 const BUSY_TEXT: Partial<Record<sel.DinkLinkPhase, string>> = { creating: 'Making the link...', savingAutoApprove: 'Saving...' };

@@ -1,0 +1,16 @@
+import type { SnapshotFrom } from 'xstate';
+import type { invitePageMachine } from './invitePage.machine';
+
+type S = SnapshotFrom<typeof invitePageMachine>;
+
+/** Which part of the /invite/{code} page shows. */
+export type InvitePhase = 'loading' | 'failed' | 'unavailable' | 'shown' | 'leaving' | 'joining' | 'joined';
+
+/** Named selectors of the invitePage chart. */
+export const selectInvitePhase = (s: S) => s.value as InvitePhase;
+export const selectInvitePreview = (s: S) => s.context.invite;
+export const selectInviteMembership = (s: S) => s.context.membership;
+export const selectInviteError = (s: S) => s.context.error;
+/** 'Join {clan}' is pressable where the chart takes it (derived with `can`). */
+export const canJoinInvite = (s: S) => s.can({ type: 'invite.join' });
+export const isInviteBusy = (s: S) => s.hasTag('busy');
