@@ -51,7 +51,7 @@ function renderPanel(): World {
 const settle = (w: World, name: string, e: { type: string; output?: unknown; error?: unknown }) =>
   act(() => (e.type.startsWith('xstate.done') ? w.fx.resolve(name, e.output) : w.fx.reject(name, e.error)));
 const panel = () => screen.getByTestId('invites');
-const copyButton = (code: string) => within(panel()).getByRole('button', { name: `Copy the link of invite ${code}` }) as HTMLButtonElement;
+const copyButton = (code: string) => within(panel()).getByRole('button', { name: `Copy link of invite ${code}` }) as HTMLButtonElement;
 
 function events(s: Snap): Event[] {
   const loads: Event[] = [

@@ -127,7 +127,7 @@ export function InvitesPanel({ clanId, effects = liveInviteEffects }: { clanId: 
               <td data-label="Link">
                 <span className="invites__link">
                   <span className="invites__url" data-testid="invite-url">{invite.url}</span>{' '}
-                  <button type="button" className="btn btn--small" aria-label={`Copy the link of invite ${invite.code}`} disabled={!canCopy} onClick={() => list.send({ type: 'invite.copy', url: invite.url })}>
+                  <button type="button" className="btn btn--small" aria-label={`Copy link of invite ${invite.code}`} disabled={!canCopy} onClick={() => list.send({ type: 'invite.copy', url: invite.url })}>
                     Copy link
                   </button>
                 </span>
