@@ -6,19 +6,18 @@ import type { Db } from '../db/schema';
 import type { Deps } from '../http/context';
 import { nowIso } from '../time';
 import { redisChannelKey } from '../redis';
-import { findGame, insertLog, storedOverrideTask, storedTaskState, updateGame } from '../games/repository';
+import { findGame, storedOverrideTask, storedTaskState, updateGame } from '../games/repository';
 import { awaited, claim, inGame, run } from '../games/play';
 import { addEntry, lastStayImage, progressText, stayShares, submitTotal } from '../games/progress';
 import { isTeamTotal, parseProgress, postWorth, startProgress, totalSummary, type TeamProgress } from '../../contract/progress';
-import { STAND_IN_KEY_MARK, insertSubmission } from '../submissions/repository';
+import { STAND_IN_KEY_MARK } from '../submissions/repository';
 import { processProofImage, type ProcessedImage } from '../submissions/images';
-import { announceReview } from '../discord/outbox';
 import { parseStoredRule } from '../tasks/repository';
 import { notFound } from '../errors';
 import { log } from '../observability/log';
 import { countDinkPost } from '../observability/metrics';
 import type { LogEntry } from '../../contract/gameApi';
-import { PROOF_LOG, SUBMITTABLE_STATES, hasTask } from '../../contract/submission';
+import { SUBMITTABLE_STATES, hasTask } from '../../contract/submission';
 import {
   DINK_DEDUPE_MS,
   DINK_HASH_PREFIX_LENGTH,
@@ -254,40 +253,14 @@ async function makeSubmission(deps: Deps, receipt: DinkReceipt, reading: DinkRea
       if (typeof counted === 'string') return { outcome: counted as DinkOutcome, change: null };
       const auto = receipt.link.auto_approve === 1 && screenshot;
       const { game, member, team, square, evidence } = counted;
-      const now = nowIso();
-      const submissionId = await insertSubmission(trx, {
-        game_id: game.id,
-        clan_id: game.clan_id,
-        team_id: member.teamId,
-        square_index: team.current_position,
-        square_since: team.square_since,
-        task_description: square.task_description,
-        task_difficulty: square.task_difficulty,
-        submitted_by: member.userId,
-        submitted_ign: member.ign,
-        note: '',
-        image_key: keys.image,
-        image_type: stored.imageType,
-        thumb_key: keys.thumb,
-        thumb_type: stored.thumbType,
-        created_at: now,
-        source: 'dink',
-        evidence_type: evidence.type,
-        evidence_summary: evidence.summary,
-      });
-      const teamRef = { name: team.name, color: team.color };
-      let entry: LogEntry;
-      if (auto) {
-        await trx.updateTable('submissions').set({ status: 'approved', reviewer_id: null, reason: null, reviewed_at: now, auto: 1 }).where('id', '=', submissionId).execute();
-        await trx.updateTable('team_states').set({ task_state: 'approved' }).where('id', '=', team.id).execute();
-        entry = await insertLog(trx, game.id, DINK_MESSAGES.autoApproved(evidence.summary), teamRef);
-        await announceReview(trx, game.id, { team: teamRef, square: team.current_position, task: square.task_description, decision: 'approved', reviewer: 'Dink (automatic)', reason: null });
-      } else {
-        await trx.updateTable('team_states').set({ task_state: 'submitted' }).where('id', '=', team.id).execute();
-        entry = await insertLog(trx, game.id, PROOF_LOG.sent(team.name, team.current_position), teamRef);
-      }
+      // One way to make an automatic submission (games/progress.ts submitTotal), for a single post
+      // as for a reached team total: the same row, task state, log line and review announcement.
+      const made = await submitTotal(trx, game,
+        { stateId: team.id, teamId: member.teamId, name: team.name, color: team.color, position: team.current_position, squareSince: team.square_since },
+        square,
+        { source: 'dink', approve: auto, by: { userId: member.userId, ign: member.ign }, evidence, image: { key: keys.image, type: stored.imageType, thumbKey: keys.thumb, thumbType: stored.thumbType } });
       await updateGame(trx, game.id, {});
-      return { outcome: (auto ? 'approved' : 'submitted') as DinkOutcome, change: { gameId: game.id, submissionId, log: [entry] } };
+      return { outcome: (auto ? 'approved' : 'submitted') as DinkOutcome, change: { gameId: game.id, submissionId: made.submissionId, log: [made.entry] } };
     });
     if (!result.change) await images.delete([keys.image, keys.thumb]).catch(() => {});
     return result;

@@ -1,15 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import * as v from 'valibot';
+import { describe, it, expect } from 'vitest';
 import { backends, startServer } from '../support/server';
-import { useServerSuite } from '../support/suite';
-import { ApiClient } from '../support/api';
-import { act, castOf, newGame, stored, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
-import type { DinkOutcome } from '../../contract/dink';
-import { SubmissionListSchema, type Submission } from '../../contract/submission';
-import { FAST, dink, fillPool, fixture, fresh, png, postOutcome, recentPosts } from './dinkSupport';
+import { stored } from '../support/liveSocket';
+import { FAST, dink, fixture, fresh, png, recentPosts, useDinkSuite } from './dinkSupport';
 
 /**
  * Team totals counted from Dink posts (docs/server.md §17 'Progress and Dink totals') over real
@@ -21,57 +13,15 @@ import { FAST, dink, fillPool, fixture, fresh, png, postOutcome, recentPosts } f
  * kept by another server process on the same database.
  */
 describe.each(backends())('Dink team totals (%s)', (backend) => {
-  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-totals-'));
-  const suite = useServerSuite(backend, { UPLOAD_DIR: uploads, ...FAST });
-  let cast: Cast;
-  let bob: ApiClient;
-  let bobIgn: number;
-  const { open, watcher } = watchersOf(() => suite.url);
-
-  beforeAll(async () => {
-    cast = await castOf(suite.url, `totals-${backend}`);
-    await fillPool(cast.owner, cast.clanId);
-    bob = new ApiClient(suite.url);
-    const me = await bob.onboard(`totals-bob-${backend}`, ['Iron Bob'], { role: 'Member', clan_id: cast.clanId });
-    bobIgn = me.igns[0].id;
-  });
-
-  afterAll(() => {
-    for (const w of open) w.close();
-    fs.rmSync(uploads, { recursive: true, force: true });
-  });
-
-  const dinkPath = (game: TestGame) => `/api/clan/${cast.clanId}/events/${game.eventId}/dink`;
+  const dk = useDinkSuite(backend, 'totals');
+  const { suite, dinkPath, dinkGame, outcome, ruleHere, submissions, stateOf, roll } = dk;
 
   /** A proof game with Iron Bob on team 1 (OwnerA leads it), its Dink link, the owner's socket joined, and team 1 rolled onto a task square. */
   async function totalGame(opts: { auto?: boolean } = {}) {
-    const game = await newGame(cast, { proof: true, start: true });
-    expect((await cast.owner.post(`/api/clan/${cast.clanId}/events/${game.eventId}/teams/${game.team1}/members`, { osrs_ign_id: bobIgn, role: 'Member' })).status).toBe(200);
-    const made = await cast.owner.post(dinkPath(game));
-    expect(made.status, JSON.stringify(made.body)).toBe(200);
-    if (opts.auto) expect((await cast.owner.put(dinkPath(game), { auto_approve: true })).body.dink.auto_approve).toBe(true);
-    const url = (made.body.dink.url as string).replace(/^https?:\/\/[^/]+/, suite.url);
-    const w = await watcher('owner', cast.owner);
-    await w.join(game.gameId);
-    expect(await roll(w, game)).toBeNull();
-    return { game, url, w };
+    const made = await dinkGame({ auto: opts.auto });
+    expect(await roll(made.w, made.game)).toBeNull();
+    return made;
   }
-
-  const outcome = (game: TestGame, url: string, payload: unknown, file?: Buffer): Promise<DinkOutcome> => postOutcome(cast.owner, dinkPath(game), url, payload, file);
-
-  /** Puts `rule` on the task of team 1's current square (through the task API). */
-  async function ruleHere(game: TestGame, rule: unknown): Promise<void> {
-    const g = await stored(cast, game);
-    const at = g.team_states.find((t) => t.team_id === game.team1)!.current_position;
-    const square = g.board_squares.find((s) => s.square_index === at)!;
-    expect(square.task_id).not.toBeNull();
-    const r = await cast.owner.put(`/api/clan/${cast.clanId}/tasks/${square.task_id}`, { description: square.task_description, difficulty: square.task_difficulty, auto_rule: rule });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-  }
-
-  const submissions = async (game: TestGame): Promise<Submission[]> => v.parse(SubmissionListSchema, (await cast.owner.get(`${game.path}/submissions`)).body).submissions;
-  const stateOf = async (game: TestGame) => (await stored(cast, game)).team_states.find((t) => t.team_id === game.team1)!;
-  const roll = (w: Watcher, game: TestGame) => act(w, 'roll_dice', game, game.team1, cast.ign.ownerA);
 
   /** A LOOT post of `quantity` × `item` by `player` (OwnerA posts under its own account hash). */
   const loot = (item: string, quantity: number, player = 'Iron Bob') => ({
@@ -85,11 +35,11 @@ describe.each(backends())('Dink team totals (%s)', (backend) => {
   it('LOOT sums the matching quantities with each share; counted until reached; the reaching post makes one pending submission with the total as evidence', async () => {
     const { game, url } = await totalGame();
     await ruleHere(game, { type: 'LOOT', names: ["Zulrah's scales"], team_total: 500 });
-    const before = (await stored(cast, game)).version;
+    const before = (await stored(dk.cast, game)).version;
     const first = loot("Zulrah's scales", 300);
     const shot = await png();
     expect(await outcome(game, url, first, shot)).toBe('counted');
-    const after = await stored(cast, game);
+    const after = await stored(dk.cast, game);
     expect(after.version).toBeGreaterThan(before);
     expect(after.team_states.find((t) => t.team_id === game.team1)!.progress).toMatchObject({ have: 300, need: 500, unit: 'items', by: [{ ign: 'Iron Bob', amount: 300 }], errors: [] });
     // The same post (JSON and image bytes) again is a duplicate and adds nothing; a post of other items does not match.
@@ -110,7 +60,7 @@ describe.each(backends())('Dink team totals (%s)', (backend) => {
     // Sent: posts no longer count for this square.
     expect(await outcome(game, url, loot("Zulrah's scales", 5))).toBe('no_task');
     expect((await submissions(game)).length).toBe(1);
-    const posts = await recentPosts(cast.owner, dinkPath(game));
+    const posts = await recentPosts(dk.cast.owner, dinkPath(game));
     expect(posts.filter((p) => p.outcome === 'counted').length).toBe(2);
   });
 
@@ -129,7 +79,7 @@ describe.each(backends())('Dink team totals (%s)', (backend) => {
     const [approved] = await submissions(game);
     // The screenshot is the last one among the counted posts (the first post's).
     expect(approved).toMatchObject({ status: 'approved', auto: true, reviewer: null, source: 'dink', screenshot: true, evidence: { type: 'COLLECTION', summary: expect.stringMatching(/ x3 \(Iron Bob 3\)$/) } });
-    const g = await stored(cast, game);
+    const g = await stored(dk.cast, game);
     expect(g.log_entries.map((l) => l.message)).toContain(`Approved automatically from Dink: ${approved.evidence!.summary}.`);
     expect(await roll(w, game)).toBeNull();
   });
@@ -143,7 +93,7 @@ describe.each(backends())('Dink team totals (%s)', (backend) => {
     expect(answers.map((a) => a.status)).toEqual(Array(11).fill(204));
     const want = posts.reduce((sum, p) => sum + p.extra.items[0].quantity, 0) + 5000;
     const deadline = Date.now() + 15_000;
-    while ((await recentPosts(cast.owner, dinkPath(game))).length < 11) {
+    while ((await recentPosts(dk.cast.owner, dinkPath(game))).length < 11) {
       if (Date.now() > deadline) throw new Error('posts were not all recorded');
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -153,31 +103,31 @@ describe.each(backends())('Dink team totals (%s)', (backend) => {
   it('progress starts at 0 on arrival on a team-total square, and another server process on the same database keeps it and counts on', async () => {
     const { game, url, w } = await totalGame();
     // Every task of this board becomes a team total, then the team rolls onto one.
-    const board = (await stored(cast, game)).board_squares.filter((s) => s.task_id !== null);
+    const board = (await stored(dk.cast, game)).board_squares.filter((s) => s.task_id !== null);
     const here = (await stateOf(game)).current_position;
     for (const s of board.filter((b) => b.square_index > here).slice(0, 12)) {
-      const r = await cast.owner.put(`/api/clan/${cast.clanId}/tasks/${s.task_id}`, { description: s.task_description, difficulty: s.task_difficulty, auto_rule: { type: 'LOOT', names: ['Coins'], team_total: 1000 } });
+      const r = await dk.cast.owner.put(`/api/clan/${dk.cast.clanId}/tasks/${s.task_id}`, { description: s.task_description, difficulty: s.task_difficulty, auto_rule: { type: 'LOOT', names: ['Coins'], team_total: 1000 } });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
     }
     // Proof is required: approve the first square's task by hand so the Leader may roll on.
     const form = new FormData();
     form.append('team_id', String(game.team1));
     form.append('image', new Blob([new Uint8Array(await png())], { type: 'image/png' }), 'proof.png');
-    const sent = await bob.call('POST', `${game.path}/submissions`, form);
+    const sent = await dk.bob.call('POST', `${game.path}/submissions`, form);
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-    expect((await cast.owner.put(`/api/clan/${cast.clanId}/submissions/${sent.body.submission.id}/review`, { decision: 'approve' })).status).toBe(200);
+    expect((await dk.cast.owner.put(`/api/clan/${dk.cast.clanId}/submissions/${sent.body.submission.id}/review`, { decision: 'approve' })).status).toBe(200);
     expect(await roll(w, game)).toBeNull();
     const arrived = await stateOf(game);
-    const square = (await stored(cast, game)).board_squares.find((s) => s.square_index === arrived.current_position)!;
+    const square = (await stored(dk.cast, game)).board_squares.find((s) => s.square_index === arrived.current_position)!;
     if (square.task_id === null) {
       expect(arrived.progress).toBeNull();
       return;
     }
     expect(arrived.progress).toMatchObject({ have: 0, need: 1000, unit: 'items', by: [], errors: [] });
     expect(await outcome(game, url, loot('Coins', 400))).toBe('counted');
-    const other = await startServer({ ...suite.env, UPLOAD_DIR: uploads, ...FAST });
+    const other = await startServer({ ...suite.env, UPLOAD_DIR: dk.uploads, ...FAST });
     try {
-      const read = await cast.owner.get(game.path);
+      const read = await dk.cast.owner.get(game.path);
       expect(read.body.game.team_states.find((t: { team_id: number }) => t.team_id === game.team1).progress).toMatchObject({ have: 400 });
       const otherUrl = url.replace(suite.url, other.url);
       const r = await dink(otherUrl, loot('Coins', 100));

@@ -1,18 +1,16 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import * as v from 'valibot';
 import fc from 'fast-check';
 import { backends } from '../support/server';
-import { useServerSuite } from '../support/suite';
-import { ApiClient, type Answer } from '../support/api';
+import { ApiClient } from '../support/api';
 import { directSql } from '../support/fixtures';
-import { act, castOf, newGame, stored, watchersOf, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
-import { AUTO_RULE_MESSAGES, DINK_MESSAGES, DINK_TYPES, DinkLinkAnswerSchema, type DinkOutcome, type DinkPostUpdate, type DinkType } from '../../contract/dink';
-import { PROOF_MESSAGES, SubmissionListSchema, type Submission } from '../../contract/submission';
+import { newGame, stored, type TestGame } from '../support/liveSocket';
+import { AUTO_RULE_MESSAGES, DINK_MESSAGES, DINK_TYPES, DinkLinkAnswerSchema, type DinkPostUpdate, type DinkType } from '../../contract/dink';
+import { PROOF_MESSAGES } from '../../contract/submission';
 import { TaskAnswerSchema, TaskListAnswerSchema } from '../../contract/task';
-import { FAST, dink, fillPool, fixture, fresh, png, expectError, postOutcome, recentPosts } from './dinkSupport';
+import { dink, fixture, fresh, png, expectError, recentPosts, useDinkSuite } from './dinkSupport';
 
 /**
  * Dink posts as task proof over real HTTP and real sockets (docs/server.md §13), on both
@@ -28,95 +26,45 @@ import { FAST, dink, fillPool, fixture, fresh, png, expectError, postOutcome, re
 
 
 describe.each(backends())('Dink proof (%s)', (backend) => {
-  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-dink-'));
-  const suite = useServerSuite(backend, { UPLOAD_DIR: uploads, ...FAST });
-  let cast: Cast;
-  let bob: ApiClient;
-  let bobIgn: number;
-  const { open, watcher } = watchersOf(() => suite.url);
-
-  beforeAll(async () => {
-    cast = await castOf(suite.url, `dink-${backend}`);
-    await fillPool(cast.owner, cast.clanId);
-    bob = new ApiClient(suite.url);
-    const me = await bob.onboard(`dink-bob-${backend}`, ['Iron Bob'], { role: 'Member', clan_id: cast.clanId });
-    bobIgn = me.igns[0].id;
-  });
-
-  afterAll(() => {
-    for (const w of open) w.close();
-    fs.rmSync(uploads, { recursive: true, force: true });
-  });
-
-  const dinkPath = (game: TestGame) => `/api/clan/${cast.clanId}/events/${game.eventId}/dink`;
-
-  /** A proof game with Iron Bob on team 1, its Dink link (auto-approve as asked) and the owner's socket joined. */
-  async function dinkGame(opts: { auto?: boolean; start?: boolean } = {}) {
-    const game = await newGame(cast, { proof: true, start: opts.start ?? true });
-    expect((await cast.owner.post(`/api/clan/${cast.clanId}/events/${game.eventId}/teams/${game.team1}/members`, { osrs_ign_id: bobIgn, role: 'Member' })).status).toBe(200);
-    const made = await cast.owner.post(dinkPath(game));
-    expect(made.status, JSON.stringify(made.body)).toBe(200);
-    if (opts.auto) expect((await cast.owner.put(dinkPath(game), { auto_approve: true })).body.dink.auto_approve).toBe(true);
-    const url = (made.body.dink.url as string).replace(/^https?:\/\/[^/]+/, suite.url);
-    const w = await watcher('owner', cast.owner);
-    await w.join(game.gameId);
-    return { game, url, w };
-  }
+  const dk = useDinkSuite(backend, 'dink');
+  const { suite, watcher, dinkPath, dinkGame, outcome, ruleHere, submissions, stateOf, roll } = dk;
 
   /** The event's recent posts. */
-  const recent = (game: TestGame) => recentPosts(cast.owner, dinkPath(game));
-
-  /** Posts and answers the recorded outcome. */
-  const outcome = (game: TestGame, url: string, payload: unknown, file?: Buffer): Promise<DinkOutcome> => postOutcome(cast.owner, dinkPath(game), url, payload, file);
-
-  /** Puts `rule` on the task of team 1's current square (through the task API) and answers the square. */
-  async function ruleHere(game: TestGame, rule: unknown): Promise<number> {
-    const g = await stored(cast, game);
-    const at = g.team_states.find((t) => t.team_id === game.team1)!.current_position;
-    const square = g.board_squares.find((s) => s.square_index === at)!;
-    expect(square.task_id).not.toBeNull();
-    const r = await cast.owner.put(`/api/clan/${cast.clanId}/tasks/${square.task_id}`, { description: square.task_description, difficulty: square.task_difficulty, auto_rule: rule });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return at;
-  }
-
-  const submissions = async (game: TestGame): Promise<Submission[]> => v.parse(SubmissionListSchema, (await cast.owner.get(`${game.path}/submissions`)).body).submissions;
-  const stateOf = async (game: TestGame) => (await stored(cast, game)).team_states.find((t) => t.team_id === game.team1)!;
-  const roll = (w: Watcher, game: TestGame) => act(w, 'roll_dice', game, game.team1, cast.ign.ownerA);
+  const recent = (game: TestGame) => recentPosts(dk.cast.owner, dinkPath(game));
 
   it('the link: managers only; made with a 32-byte base64url token; auto_approve switched; rotate and revoke end the old URL at once', async () => {
-    const game = await newGame(cast, { start: false });
+    const game = await newGame(dk.cast, { start: false });
     const p = dinkPath(game);
     expectError(await new ApiClient(suite.url).get(p), 401);
-    expectError(await cast.member.get(p), 403);
-    expectError(await cast.member.post(p), 403);
-    expectError(await cast.member.put(p, { auto_approve: true }), 403);
-    expectError(await cast.member.del(p), 403);
-    expectError(await cast.member.get(`${p}/recent`), 403);
-    expect((await cast.owner.get(p)).body).toEqual({ dink: null });
-    expectError(await cast.owner.put(p, { auto_approve: true }), 404, DINK_MESSAGES.noLink);
+    expectError(await dk.cast.member.get(p), 403);
+    expectError(await dk.cast.member.post(p), 403);
+    expectError(await dk.cast.member.put(p, { auto_approve: true }), 403);
+    expectError(await dk.cast.member.del(p), 403);
+    expectError(await dk.cast.member.get(`${p}/recent`), 403);
+    expect((await dk.cast.owner.get(p)).body).toEqual({ dink: null });
+    expectError(await dk.cast.owner.put(p, { auto_approve: true }), 404, DINK_MESSAGES.noLink);
 
-    const made = await cast.owner.post(p);
+    const made = await dk.cast.owner.post(p);
     expect(made.status).toBe(200);
     const link = v.parse(DinkLinkAnswerSchema, made.body).dink!;
     expect(link.auto_approve).toBe(false);
     expect(link.url).toMatch(new RegExp(`^${suite.url}/api/dink/[A-Za-z0-9_-]{43}$`));
     expect(Buffer.from(link.url.split('/').pop()!, 'base64url').length).toBeGreaterThanOrEqual(32);
-    expect((await cast.owner.get(p)).body).toEqual({ dink: link });
-    expectError(await cast.owner.put(p, { auto_approve: 'yes' }), 400, 'auto_approve must be true or false.');
-    const on = await cast.owner.put(p, { auto_approve: true });
+    expect((await dk.cast.owner.get(p)).body).toEqual({ dink: link });
+    expectError(await dk.cast.owner.put(p, { auto_approve: 'yes' }), 400, 'auto_approve must be true or false.');
+    const on = await dk.cast.owner.put(p, { auto_approve: true });
     expect(on.body).toEqual({ dink: { ...link, auto_approve: true } });
 
     expect((await dink(link.url, fixture('QUEST'))).status).toBe(204);
-    const rotated = v.parse(DinkLinkAnswerSchema, (await cast.owner.post(p)).body).dink!;
+    const rotated = v.parse(DinkLinkAnswerSchema, (await dk.cast.owner.post(p)).body).dink!;
     expect(rotated.url).not.toBe(link.url);
     expect(rotated.auto_approve).toBe(true);
     expect((await dink(link.url, fixture('QUEST'))).status).toBe(404);
     expect((await dink(rotated.url, fixture('QUEST'))).status).toBe(204);
 
-    expect((await cast.owner.del(p)).body).toEqual({ dink: null });
+    expect((await dk.cast.owner.del(p)).body).toEqual({ dink: null });
     expect((await dink(rotated.url, fixture('QUEST'))).status).toBe(404);
-    expect((await cast.owner.get(p)).body).toEqual({ dink: null });
+    expect((await dk.cast.owner.get(p)).body).toEqual({ dink: null });
     expect((await dink(`${suite.url}/api/dink/not-a-token`, fixture('QUEST'))).status).toBe(404);
     // No log line holds a Dink token (docs/server.md §14).
     const output = suite.server.output();
@@ -159,7 +107,7 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     const { game, url, w } = await dinkGame({ start: false });
     const quest = () => fresh(fixture('QUEST'));
     expect(await outcome(game, url, quest())).toBe('not_running');
-    expect((await cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
+    expect((await dk.cast.owner.put(`${game.path}/status`, { status: 'in-progress' })).status).toBe(200);
     expect(await outcome(game, url, fresh(fixture('QUEST'), 'Somebody Else'))).toBe('unknown_player');
     // On Start there is no task.
     expect(await outcome(game, url, quest())).toBe('no_task');
@@ -180,7 +128,7 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     expect((await stateOf(game)).task_state).toBe('submitted');
     expect(await roll(w, game)).toBe(PROOF_MESSAGES.rollGate(square, 'Red Team'));
     // The screenshot was stored as the submission's image.
-    const image = await cast.owner.call('GET', sub.image_url!);
+    const image = await dk.cast.owner.call('GET', sub.image_url!);
     expect(image.status).toBe(200);
     // The same post again: taken once; after 10 minutes (the stored time aged here) it is judged again.
     expect(await outcome(game, url, post, await png())).toBe('duplicate');
@@ -190,12 +138,12 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     expect(await outcome(game, url, { ...fresh(fixture('QUEST')), dinkAccountHash: 'someone-else' })).toBe('suspicious');
     // Sent already: no_task until a referee decides.
     expect(await outcome(game, url, quest())).toBe('no_task');
-    // Member uploads say so too.
-    expect((await cast.owner.put(`/api/clan/${cast.clanId}/submissions/${sub.id}/review`, { decision: 'deny', reason: 'Blurry' })).status).toBe(200);
+    // Member dk.uploads say so too.
+    expect((await dk.cast.owner.put(`/api/clan/${dk.cast.clanId}/submissions/${sub.id}/review`, { decision: 'deny', reason: 'Blurry' })).status).toBe(200);
     const form = new FormData();
     form.append('team_id', String(game.team1));
     form.append('image', new Blob([new Uint8Array(await png())], { type: 'image/png' }), 'proof.png');
-    const upload = await cast.member.call('POST', `${game.path}/submissions`, form);
+    const upload = await dk.cast.member.call('POST', `${game.path}/submissions`, form);
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
     expect(upload.body.submission).toMatchObject({ source: 'upload', evidence: null, auto: false, screenshot: true });
   });
@@ -208,7 +156,7 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     const [waiting] = await submissions(game);
     // Sent without a screenshot: the submission says so (its image is a plain stand-in).
     expect(waiting).toMatchObject({ status: 'pending', auto: false, source: 'dink', screenshot: false });
-    expect((await cast.owner.put(`/api/clan/${cast.clanId}/submissions/${waiting.id}/review`, { decision: 'deny', reason: 'No screenshot' })).status).toBe(200);
+    expect((await dk.cast.owner.put(`/api/clan/${dk.cast.clanId}/submissions/${waiting.id}/review`, { decision: 'deny', reason: 'No screenshot' })).status).toBe(200);
 
     const mark = w.got.length;
     expect(await outcome(game, url, fresh(fixture('LOOT')), await png())).toBe('approved');
@@ -220,7 +168,7 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     expect(approved.reviewed_at).not.toBeNull();
     // The Leader's screen learns it live, and may roll.
     await w.next((r) => r.event === 'game_state_update' && r.payload.game_state.team_states?.some((t: { team_id: number; task_state: string }) => t.team_id === game.team1 && t.task_state === 'approved'), 5000, mark);
-    const g = await stored(cast, game);
+    const g = await stored(dk.cast, game);
     expect(g.log_entries.map((l) => l.message)).toContain('Approved automatically from Dink: Dragon warhammer x1, Bones x1 from Lizardman shaman.');
     expect(await roll(w, game)).toBeNull();
     // Counted by outcome in the metrics (docs/server.md §14), read from loopback.
@@ -235,18 +183,18 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     expect((await stateOf(game)).task_state).toBe('open');
     await ruleHere(game, { type: 'QUEST', names: ['Dragon Slayer I'], min: null });
     // Relief after 1 h; the team has waited 2 h on the square (its arrival moved back).
-    expect((await cast.owner.put(`${game.path}/rules`, { relief_after_hours: 1 })).status).toBe(200);
+    expect((await dk.cast.owner.put(`${game.path}/rules`, { relief_after_hours: 1 })).status).toBe(200);
     await directSql(suite.env, 'UPDATE team_states SET square_since = ? WHERE game_id = ? AND team_id = ?', [new Date(Date.now() - 2 * 3_600_000).toISOString(), game.gameId, game.team1]);
-    const version = (await stored(cast, game)).version;
+    const version = (await stored(dk.cast, game)).version;
     const mark = w.got.length;
     w.socket.emit('request_relief', { game_id: game.gameId, team_id: game.team1 });
     const answer = await w.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && x.payload.game_state.version > version), 5000, mark);
     expect(answer.event, JSON.stringify(answer.payload)).toBe('game_state_update');
     const substitute = (await stateOf(game)).task_override!;
     expect(substitute).not.toBeNull();
-    const pool: { id: number; description: string; difficulty: string }[] = (await cast.owner.get(`/api/clan/${cast.clanId}/tasks`)).body.tasks;
+    const pool: { id: number; description: string; difficulty: string }[] = (await dk.cast.owner.get(`/api/clan/${dk.cast.clanId}/tasks`)).body.tasks;
     const task = pool.find((t) => t.description === substitute.description)!;
-    const put = await cast.owner.put(`/api/clan/${cast.clanId}/tasks/${task.id}`, { description: task.description, difficulty: task.difficulty, auto_rule: { type: 'LOOT', names: ['Dragon warhammer'], min: 1 } });
+    const put = await dk.cast.owner.put(`/api/clan/${dk.cast.clanId}/tasks/${task.id}`, { description: task.description, difficulty: task.difficulty, auto_rule: { type: 'LOOT', names: ['Dragon warhammer'], min: 1 } });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     // The square's rule no longer counts; the substitute's does.
     expect(await outcome(game, url, fresh(fixture('QUEST')))).toBe('no_match');
@@ -280,10 +228,10 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
 
   it('the recent list: newest first with player, type, summary and outcome; each post also goes live to the managers room', async () => {
     const { game, url } = await dinkGame();
-    const referee = await watcher('referee', cast.owner);
+    const referee = await watcher('referee', dk.cast.owner);
     const live: DinkPostUpdate[] = [];
     (referee.socket as unknown as { on(ev: string, fn: (p: DinkPostUpdate) => void): void }).on('dink_post', (p) => live.push(p));
-    await new Promise<void>((resolve) => (referee.socket as unknown as { emit(ev: string, p: unknown, ack: () => void): void }).emit('join_reviews', { clan_id: cast.clanId }, () => resolve()));
+    await new Promise<void>((resolve) => (referee.socket as unknown as { emit(ev: string, p: unknown, ack: () => void): void }).emit('join_reviews', { clan_id: dk.cast.clanId }, () => resolve()));
     expect(await outcome(game, url, fresh(fixture('KILL_COUNT'), 'Nobody'))).toBe('unknown_player');
     expect(await outcome(game, url, fresh(fixture('LEVEL')))).toBe('no_task');
     const posts = await recent(game);
@@ -298,8 +246,8 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
   });
 
   it('rate limit: 60 posts a minute to a live token, then 429; posts to a dead token are 404 and do not count', async () => {
-    const game = await newGame(cast, { start: false });
-    const made = await cast.owner.post(dinkPath(game));
+    const game = await newGame(dk.cast, { start: false });
+    const made = await dk.cast.owner.post(dinkPath(game));
     const url = (made.body.dink.url as string).replace(/^https?:\/\/[^/]+/, suite.url);
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => dink(url, { type: 'QUEST', playerName: 'x', content: `burst ${i}` })));
     expect(answers.map((a) => a.status)).toEqual(Array(60).fill(204));
@@ -307,7 +255,7 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     expect(over.status).toBe(429);
     expect(JSON.parse(over.body)).toEqual({ error: DINK_MESSAGES.rateLimited });
     // A new token has its own budget.
-    const rotated = ((await cast.owner.post(dinkPath(game))).body.dink.url as string).replace(/^https?:\/\/[^/]+/, suite.url);
+    const rotated = ((await dk.cast.owner.post(dinkPath(game))).body.dink.url as string).replace(/^https?:\/\/[^/]+/, suite.url);
     expect((await dink(rotated, { type: 'QUEST', playerName: 'x', content: 'after rotation' })).status).toBe(204);
     expect((await dink(url, { type: 'QUEST', playerName: 'x' })).status).toBe(404);
   });
@@ -322,25 +270,25 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
     expect(await submissions(game)).toEqual([]);
     let n = 0;
     await fc.assert(fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.record({ type: fc.string(), names: fc.array(fc.string()), min: fc.oneof(fc.integer(), fc.double(), fc.string()) })), async (rule) => {
-      const r = await cast.owner.post(`/api/clan/${cast.clanId}/tasks`, { description: `Fuzzed rule ${backend} ${++n}`, difficulty: 'EASY', auto_rule: rule });
+      const r = await dk.cast.owner.post(`/api/clan/${dk.cast.clanId}/tasks`, { description: `Fuzzed rule ${backend} ${++n}`, difficulty: 'EASY', auto_rule: rule });
       expect([200, 400], JSON.stringify(r.body)).toContain(r.status);
       if (r.status === 400) expect(typeof r.body.error).toBe('string');
     }), { numRuns: 40 });
   });
 
   it('auto_rule in the task API (create, edit, every shape; null by default; kept when left out) and its 400s', async () => {
-    const base = `/api/clan/${cast.clanId}/tasks`;
-    const plain = await cast.owner.post(base, { description: 'Dink plain task', difficulty: 'EASY' });
+    const base = `/api/clan/${dk.cast.clanId}/tasks`;
+    const plain = await dk.cast.owner.post(base, { description: 'Dink plain task', difficulty: 'EASY' });
     expect(v.parse(TaskAnswerSchema, plain.body).task.auto_rule).toBeNull();
-    const made = await cast.owner.post(base, { description: 'Get a Dragon warhammer', difficulty: 'hard', auto_rule: { type: 'loot', names: ['Dragon warhammer', 'dragon WARHAMMER'], min: 1 } });
+    const made = await dk.cast.owner.post(base, { description: 'Get a Dragon warhammer', difficulty: 'hard', auto_rule: { type: 'loot', names: ['Dragon warhammer', 'dragon WARHAMMER'], min: 1 } });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const task = v.parse(TaskAnswerSchema, made.body).task;
     expect(task.auto_rule).toEqual({ type: 'LOOT', names: ['Dragon warhammer'], min: 1, team_total: null, distinct: false });
-    const kept = await cast.owner.put(`${base}/${task.id}`, { description: 'Get a Dragon warhammer!', difficulty: 'HARD' });
+    const kept = await dk.cast.owner.put(`${base}/${task.id}`, { description: 'Get a Dragon warhammer!', difficulty: 'HARD' });
     expect(kept.body.task.auto_rule).toEqual({ type: 'LOOT', names: ['Dragon warhammer'], min: 1, team_total: null, distinct: false });
-    const cleared = await cast.owner.put(`${base}/${task.id}`, { description: 'Get a Dragon warhammer!', difficulty: 'HARD', auto_rule: null });
+    const cleared = await dk.cast.owner.put(`${base}/${task.id}`, { description: 'Get a Dragon warhammer!', difficulty: 'HARD', auto_rule: null });
     expect(cleared.body.task.auto_rule).toBeNull();
-    const list = v.parse(TaskListAnswerSchema, (await cast.member.get(base)).body).tasks;
+    const list = v.parse(TaskListAnswerSchema, (await dk.cast.member.get(base)).body).tasks;
     expect(list.find((t) => t.id === task.id)!.auto_rule).toBeNull();
     for (const [rule, message] of [
       [{ type: 'DEATH', names: ['x'] }, AUTO_RULE_MESSAGES.type],
@@ -350,7 +298,7 @@ describe.each(backends())('Dink proof (%s)', (backend) => {
       [{ type: 'LOOT', names: ['x'], min: 99999999999 }, AUTO_RULE_MESSAGES.min],
       ['LOOT', AUTO_RULE_MESSAGES.notObject],
     ] as const) {
-      expectError(await cast.owner.post(base, { description: `Bad rule ${message}`, difficulty: 'EASY', auto_rule: rule }), 400, message);
+      expectError(await dk.cast.owner.post(base, { description: `Bad rule ${message}`, difficulty: 'EASY', auto_rule: rule }), 400, message);
     }
   });
 
