@@ -28,6 +28,7 @@ import { liveReviewEffects, ReviewsTab, ReviewsTabLabel, usePendingTitle, useRev
 import { RoleActionDialog } from './RoleActionDialog';
 import { JoinRequestsPanel } from '../joins/JoinRequestsPanel';
 import { JoinSettingsButton } from '../joins/JoinSettings';
+import { InvitesPanel } from '../invites/InvitesPanel';
 
 export type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
 export type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
@@ -59,7 +60,8 @@ export function validateRename(draft: RenameDraft): string | null {
  * §3): breadcrumb back to Profile, the clan name with the Owner-only rename
  * pencil and settings menu (Disband Clan), 'Total Managers / Total Members', and the tabs
  * Members / Events / Tasks (and Reviews with its pending count for managers, docs/server.md
- * §9), the Owner's Joining settings and the managers' requests to join (docs/server.md §18), disabled with a pending message while a clan action runs.
+ * §9), the Owner's Joining settings and the managers' requests to join (docs/server.md §18), and
+ * under Members the managers' invite links (docs/client.md §15), disabled with a pending message while a clan action runs.
  * Each tab and event view has its URL (src/base/paths.ts: /clans/manage/{clanId}/members, /events,
  * /events/{eventId}/teams|game|tasks, /tasks, /reviews; nothing after the id shows Members), so
  * Back, reload and bookmarks work; an unknown sub-path goes to the Members tab (replacing it).
@@ -235,6 +237,7 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
           {shown === 'members' && (
             <MembersTab clanId={clanId} members={members} viewer={viewer} pending={pending} clanRole={clanRole} clanData={clanData} effects={effects} />
           )}
+          {shown === 'members' && isManager && effects.invites && <InvitesPanel clanId={clanId} effects={effects.invites} />}
           {shown === 'events' && <EventsTab clanId={clanId} isManager={isManager} viewer={viewer && user ? { id: user.id, igns: user.igns } : null} route={view.tab === 'events' ? view.events : { view: 'list' }} />}
           {shown === 'tasks' && <TasksTab clanId={clanId} isManager={isManager} />}
           {shown === 'reviews' && <ReviewsTab queue={reviews} />}

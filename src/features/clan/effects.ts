@@ -12,6 +12,7 @@ import {
 } from '../../api/clans';
 import { liveReviewEffects, type ReviewEffects } from './ReviewsTab';
 import { liveJoinEffects, type JoinEffects } from '../joins/effects';
+import { liveInviteEffects, type InviteEffects } from '../invites/effects';
 import { PERMISSION_DENIED, type ClanMember } from '../../../contract/clan';
 import type { ClanRole } from '../../../contract/user';
 
@@ -30,6 +31,8 @@ export interface ClanManageEffects {
   reviews?: ReviewEffects;
   /** The joining calls (docs/server.md §18): the Owner's settings and the managers' requests; without them neither is shown. */
   joins?: JoinEffects;
+  /** The invite calls (docs/server.md §18 Invites); without them the managers' invite links are not shown. */
+  invites?: InviteEffects;
 }
 
 /** The real calls. */
@@ -44,6 +47,7 @@ export const liveClanEffects: ClanManageEffects = {
   disbandClan,
   reviews: liveReviewEffects,
   joins: liveJoinEffects,
+  invites: liveInviteEffects,
 };
 
 /** A failed clan load: the text to show and the HTTP status (0 when unknown). */

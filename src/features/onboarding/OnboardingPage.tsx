@@ -27,7 +27,7 @@ const liveEffects: OnboardingEffects = { loadClans: fetchClans, submitSetup };
  * the Clan Member choice says what finishing does under each join policy (joined, request sent,
  * invitation needed: docs/server.md §18).
  * Signed-out users go to /; users who have IGNs (also once setup is done) to the page the
- * navigation state's `from` asked for (an invite link, docs/client.md §16), else /dashboard.
+ * navigation state's `from` asked for (an invite link, docs/client.md §15), else /dashboard.
  */
 export function OnboardingPage({ effects = liveEffects }: { effects?: OnboardingEffects }) {
   const returnTo = safeReturnPath((useLocation().state as { from?: string } | null)?.from) ?? DEFAULT_RETURN_PATH;
