@@ -80,7 +80,9 @@ describe.each(backends())('captains draft (%s)', (backend: Backend) => {
     expect(room.event_name).toBe(events.find((e) => e.id === c.eventId)!.name);
     expect(room.draft_state).toEqual(started.body.draft_state);
     expect(room.signups.map((s: { ign: string }) => s.ign)).toEqual([c.owner.ign, c.captain2.ign, ...c.players.map((p) => p.ign)]);
-    expect(room.signups[3]).toMatchObject({ score: 40, team_id: null, wants_leader: false, username: expect.any(String) });
+    // Another member's score and note are not a plain Member's to see (docs/server.md §18); a manager's room shows them.
+    expect(room.signups[3]).toMatchObject({ score: null, note: null, team_id: null, wants_leader: false, username: expect.any(String) });
+    expect((await c.owner.api.get(c.path)).body.signups[3]).toMatchObject({ score: 40, note: '' });
     // A member removed from the clan stops receiving the draft at once.
     const leaver = await watcher('leaver', c.players[3].api);
     expect(await leaver.join(c.eventId)).toEqual(started.body.draft_state);
