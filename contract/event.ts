@@ -113,6 +113,26 @@ export type EventBody = v.InferOutput<typeof EventBodySchema>;
 export type EventBodyInput = v.InferInput<typeof EventBodySchema>;
 
 /**
+ * POST /api/clan/{clanId}/events/{eventId}/copy body (docs/server.md §18 "The next event"): the
+ * new event's name, start and end with the event form's rules and messages (EventBodySchema's
+ * fields; the clock's rules are eventTimesError's), and `teams`: true copies the teams with their
+ * colours, members and roles (left out: false).
+ */
+export const CopyEventBodySchema = v.object(
+  {
+    name: EventBodySchema.entries.name,
+    start_datetime: EventBodySchema.entries.start_datetime,
+    end_datetime: EventBodySchema.entries.end_datetime,
+    teams: v.optional(v.boolean('teams must be true or false.'), false),
+  },
+  'Request body must be a JSON object.',
+);
+export type CopyEventBody = v.InferOutput<typeof CopyEventBodySchema>;
+
+/** The banner text after a copy (docs/client.md §6 'Copy event'). */
+export const eventCopiedMessage = (name: string) => `Event '${name}' copied successfully.`;
+
+/**
  * The time rules of docs/client.md §6: start not before `now` minus START_SLACK_MS
  * (skipped when `unchangedStart` is true: an edit keeping a start that has since passed); end,
  * when given, strictly after start. Inputs are ISO texts and epoch ms. Returns the documented message,
@@ -165,6 +185,9 @@ export const EventListAnswerSchema = v.object({ events: v.array(EventSchema) });
 /** POST and PUT event answer: 'Event scheduled successfully!' / "Event '{name}' updated successfully." */
 export const EventSavedAnswerSchema = v.object({ message: v.string(), event: EventSchema });
 export type EventSavedAnswer = v.InferOutput<typeof EventSavedAnswerSchema>;
+
+/** POST .../events/{eventId}/copy answer (201): the new event in the event list's shape. */
+export const EventCopiedAnswerSchema = v.object({ event: EventSchema });
 
 /** DELETE event answer: "Event '{name}' successfully deleted." */
 export const EventDeletedAnswerSchema = v.object({ message: v.string() });

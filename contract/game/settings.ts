@@ -101,9 +101,10 @@ const int = (message: string) => v.pipe(v.number(message), v.integer(message));
 
 /**
  * Shape only: every field present and an integer. A missing field or non-object reports
- * 'All fields are required.'; a present non-integer field reports its rule message.
+ * 'All fields are required.'; a present non-integer field reports its rule message. The game
+ * create body adds its `board` to these entries (contract/game/boardFile.ts).
  */
-const GameSettingsFieldsSchema = v.object(
+export const GameSettingsFieldsSchema = v.object(
   {
     board_size: int(SETTINGS_MESSAGES.boardSize),
     num_snakes: int(SETTINGS_MESSAGES.snakes),

@@ -7,9 +7,13 @@ import { describe, ids, input, named, valid } from '../http/route';
 import { clanScope } from '../http/clanScope';
 import { badRequest } from '../errors';
 import { announceSignups } from '../discord/outbox';
+import { copyEvent } from './copy';
+import { announce } from '../http/gameScope';
 import { deleteEventCascade, findEvent, insertEvent, listEvents, loadEvent, updateEvent } from './repository';
 import {
+  CopyEventBodySchema,
   EventBodySchema,
+  EventCopiedAnswerSchema,
   EventDeletedAnswerSchema,
   EventListAnswerSchema,
   EventSavedAnswerSchema,
@@ -43,6 +47,9 @@ const EventSaved = named('EventSavedAnswer', EventSavedAnswerSchema);
  *   end must be after start
  * - PUT /clan/{clanId}/events/{eventId} same body → {message: "Event '{name}' updated successfully.", event};
  *   a start already in the past may be kept unchanged
+ * - POST /clan/{clanId}/events/{eventId}/copy {name, start_datetime, end_datetime, teams} → 201
+ *   {event}: the next run of the event (docs/server.md §18 "The next event", server/events/copy.ts),
+ *   the name and times under the create rules and messages
  * - DELETE /clan/{clanId}/events/{eventId} → {message: "Event '{name}' successfully deleted."};
  *   its teams, team members and game go with it
  */
@@ -99,6 +106,24 @@ export function eventRoutes(): Hono<AppEnv> {
         }
       });
       return c.json({ message: eventUpdatedMessage(body.name), event: await loadEvent(db, eventId) });
+    },
+  );
+
+  app.post(
+    '/clan/:clanId/events/:eventId/copy',
+    describe({ tag: 'events', access: 'manager', status: 201, summary: 'Copies an event for the next run: its game board and rules, and its teams when asked.', answer: named('EventCopiedAnswer', EventCopiedAnswerSchema) }),
+    input('param', EVENT_IDS),
+    input('json', named('CopyEventBody', CopyEventBodySchema)),
+    async (c) => {
+      const { clanId, eventId, db, deps } = await clanScope(c, 'manager');
+      const source = await findEvent(db, clanId, eventId);
+      const body = valid(c, 'json');
+      const timeError = eventTimesError(body, Date.now());
+      if (timeError) throw badRequest(timeError);
+      const copyId = await db.transaction().execute((trx) => copyEvent(trx, deps.config, clanId, source, body));
+      const event = await loadEvent(db, copyId);
+      if (event.game_id !== null) await announce(c, event.game_id, 'full');
+      return c.json({ event }, 201);
     },
   );
 

@@ -36,6 +36,9 @@ import {
   setRules,
 } from './service';
 import { randomSource } from './randomSource';
+import { boardFileOfGame } from './boardFile';
+import { routeBodyLimit } from '../http/bodyLimit';
+import { BOARD_FILE_MAX_BYTES, BOARD_FILE_MESSAGES, BoardFileAnswerSchema, boardFileName, GameCreateBodySchema } from '../../contract/game/boardFile';
 import { deleteImages } from '../submissions/service';
 import { PROOF_MESSAGES, RulesAnswerSchema, RulesBodySchema } from '../../contract/submission';
 
@@ -58,7 +61,11 @@ const OkMessage = named('OkMessageAnswer', OkMessageAnswerSchema);
  * transaction and is broadcast after it commits.
  * - GET    .../game/{gameId} → {game} (contract GameSchema; user_teams are the caller's), from the
  *   game cache (games/cache.ts) with an ETag (304 to a matching If-None-Match)
- * - POST   .../game/ settings → {game: {id}, message}; 409 when the event already has a game
+ * - POST   .../game/ settings, optionally with `board` (a board file) → {game: {id}, message}; 409
+ *   when the event already has a game; 400 with the reason a board file does not fit the settings
+ *   (contract/game/boardFile.ts boardFileError); 413 over 1 MiB (docs/server.md §18)
+ * - GET    .../game/{gameId}/board.json → the board file {version: 1, settings, connections,
+ *   squares} as an attachment (docs/server.md §18 "The next event")
  * - PUT    .../game/{gameId} settings → {game, message}: new board, positions/status kept; 409 finished
  * - PUT    .../game/{gameId}/board {snakes_config, ladders_config} → {ok, message}; 400 names the bad pair
  * - PUT    .../game/{gameId}/status {status: 'in-progress'|'paused'} → {ok, status}
@@ -81,16 +88,17 @@ export function gameRoutes(): Hono<AppEnv> {
 
   app.post(
     GAME,
-    describe({ tag: 'games', access: 'manager', summary: "Creates the event's game with a generated board.", answer: named('GameCreatedAnswer', GameCreatedAnswerSchema) }),
+    describe({ tag: 'games', access: 'manager', summary: "Creates the event's game with a generated board, or from a board file (`board`).", answer: named('GameCreatedAnswer', GameCreatedAnswerSchema) }),
     input('param', EVENT_IDS),
-    input('json', Settings),
+    routeBodyLimit(BOARD_FILE_MAX_BYTES, BOARD_FILE_MESSAGES.tooLarge),
+    input('json', named('GameCreateBody', GameCreateBodySchema)),
     async (c) => {
       const s = await gameScope(c, true);
-      const settings = valid(c, 'json');
+      const { board, ...settings } = valid(c, 'json');
       const { db, dialect, config } = s.deps;
       const gameId = await db.transaction().execute(async (trx) => {
         await lockEvent(trx, dialect, s.eventId);
-        return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings }, randomSource(config), config);
+        return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings, board, dialect }, randomSource(config), config);
       });
       await announce(c, gameId, 'full');
       return c.json({ game: { id: gameId }, message: GAME_MESSAGES.created });
@@ -203,6 +211,18 @@ export function gameRoutes(): Hono<AppEnv> {
       const { changed, rules } = await db.transaction().execute(async (trx) => setRules(trx, await findGame(trx, s.scope, { dialect }), body));
       if (changed) await announce(c, s.gameId, 'full');
       return c.json({ ok: true, ...rules, message: PROOF_MESSAGES.rulesSaved });
+    },
+  );
+
+  app.get(
+    `${GAME}/:gameId/board.json`,
+    describe({ tag: 'games', access: 'member', summary: "The game's board as a board file (a JSON attachment) to build another game from.", answer: named('BoardFile', BoardFileAnswerSchema) }),
+    input('param', GAME_IDS),
+    async (c) => {
+      const s = await gameScope(c, false);
+      const file = await boardFileOfGame(s.deps.db, await findGame(s.deps.db, s.scope));
+      c.header('Content-Disposition', `attachment; filename="${boardFileName(s.event.name, s.gameId)}"`);
+      return c.json(file);
     },
   );
 

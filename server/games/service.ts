@@ -1,5 +1,8 @@
 import type { Db } from '../db/schema';
 import type { Config } from '../config';
+import type { Dialect } from '../db/migrations/helpers';
+import { boardOfFile, type PreparedBoard } from './boardFile';
+import type { BoardFile } from '../../contract/game/boardFile';
 import { revealedSeed, seedRevealText, storeDiceSeed } from './dice';
 import { imageKeysOf } from '../submissions/repository';
 import { announceStatus } from '../discord/outbox';
@@ -144,7 +147,7 @@ export function refuseFinished(row: GameRow, what: string): void {
 }
 
 /** Squares 1..N of a new board for `settings`: generated connections, tiers laid out, pool tasks drawn. */
-async function buildBoard(db: Db, clanId: number, settings: GameSettings, rng: Rng) {
+async function buildBoard(db: Db, clanId: number, settings: GameSettings, rng: Rng): Promise<PreparedBoard> {
   const connections = generateConnections(settings, rng);
   const laid = layoutSquares({ board_size: settings.board_size, counts: countsFromSettings(settings), connections });
   const squares = assignTasks(laid, await poolByTier(db, clanId), rng);
@@ -154,34 +157,50 @@ async function buildBoard(db: Db, clanId: number, settings: GameSettings, rng: R
 /**
  * Creates the event's game from checked settings (docs/server.md §3 POST;
  * docs/server.md §5): generated snakes and ladders, squares 1..N with a random pool task
- * of their tier each (each pool task at most once; Unassigned when the tier runs out), a team
- * state per team of the event (position 1, history [1], no reverts), status READY with at least
- * one team else PENDING, the dice seed of round 1 (docs/game-rules.md §9: drawDiceSeed with
- * `config`) and a Server log entry. Returns the game id.
- * Raises 409 'This event already has a game.'.
+ * of their tier each (each pool task at most once; Unassigned when the tier runs out); or, with a
+ * board file in `board` (docs/server.md §18 "The next event", checked by GameCreateBodySchema),
+ * the file's snakes, ladders and tasks (boardOfFile: missing tasks join the clan's pool). Then as
+ * insertGameWithBoard. Returns the game id. Raises 409 'This event already has a game.'.
  */
 export async function createGame(
   trx: Db,
-  input: { clanId: number; eventId: number; settings: GameSettingsBody },
+  input: { clanId: number; eventId: number; settings: GameSettingsBody; board?: BoardFile; dialect: Dialect },
   rng: Rng,
   config: Config,
 ): Promise<number> {
   if ((await gameIdOfEvent(trx, input.eventId)) !== null) throw conflict('This event already has a game. Delete it before creating a new one.');
+  const board = input.board
+    ? await boardOfFile(trx, input.dialect, input.clanId, input.settings, input.board)
+    : await buildBoard(trx, input.clanId, input.settings, rng);
+  return insertGameWithBoard(trx, { clanId: input.clanId, eventId: input.eventId, settings: input.settings, board }, config);
+}
+
+/**
+ * Stores a new game of the event with a ready board (create, a board file, a copied event;
+ * docs/server.md §5, §18): the settings with the proof and relief rules, the connections and
+ * squares, a team state per team of the event (position 1, history [1], no reverts), status
+ * READY with at least one team else PENDING, the dice seed of round 1 (docs/game-rules.md §9:
+ * drawn for this game's id with `config`) and a Server log entry. Returns the game id.
+ */
+export async function insertGameWithBoard(
+  trx: Db,
+  input: { clanId: number; eventId: number; settings: GameSettingsBody; board: PreparedBoard },
+  config: Config,
+): Promise<number> {
   const teamIds = await teamIdsOfEvent(trx, input.eventId);
-  const { connections, squares } = await buildBoard(trx, input.clanId, input.settings, rng);
+  const s = input.settings;
   const gameId = await insertGame(trx, {
     eventId: input.eventId,
     clanId: input.clanId,
     status: initialGameStatus(teamIds.length),
-    settings: input.settings,
-    proofRequired: input.settings.proof_required,
-    relief: { relief_after_hours: input.settings.relief_after_hours ?? null, relief_max_per_team: input.settings.relief_max_per_team ?? RELIEF_LIMITS.defaultPerTeam },
-    connections,
+    settings: s,
+    proofRequired: s.proof_required,
+    relief: { relief_after_hours: s.relief_after_hours ?? null, relief_max_per_team: s.relief_max_per_team ?? RELIEF_LIMITS.defaultPerTeam },
+    connections: input.board.connections,
   });
   await storeDiceSeed(trx, config, gameId, 1);
-  await replaceSquares(trx, gameId, squares);
+  await replaceSquares(trx, gameId, input.board.squares);
   await insertTeamStates(trx, gameId, teamIds);
-  const s = input.settings;
   await insertLog(trx, gameId, `Game created: ${s.board_size} squares, ${s.num_snakes} snakes, ${s.num_ladders} ladders.`);
   return gameId;
 }
