@@ -1,9 +1,11 @@
 import { ApiRequestError, request, withNetworkMessage } from './client';
 import {
+  EventCopiedAnswerSchema,
   EventDeletedAnswerSchema,
   EventListAnswerSchema,
   EventSavedAnswerSchema,
   type ClanEvent,
+  type CopyEventBody,
   type EventBodyInput,
   type EventSavedAnswer,
 } from '../../contract/event';
@@ -52,6 +54,15 @@ export function scheduleEvent(clanId: number, body: EventBodyInput): Promise<Eve
  */
 export function updateEvent(clanId: number, eventId: number, body: EventBodyInput): Promise<EventSavedAnswer> {
   return request(EventSavedAnswerSchema, (h) => h.put(`${base(clanId)}/${eventId}`, { json: body }), 'Failed to update event due to server error.');
+}
+
+/**
+ * POST /api/clan/{clanId}/events/{eventId}/copy {name, start_datetime, end_datetime, teams} → 201
+ * {event}: the next run of the event with its board and rules, and its teams when `teams` is true
+ * (docs/server.md §18 "The next event"). Fallback 'Failed to copy event due to server error.'
+ */
+export async function copyEvent(clanId: number, eventId: number, body: CopyEventBody): Promise<ClanEvent> {
+  return (await request(EventCopiedAnswerSchema, (h) => h.post(`${base(clanId)}/${eventId}/copy`, { json: body }), 'Failed to copy event due to server error.')).event;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   type StatusAnswer,
 } from '../../contract/gameApi';
 import type { GameSettings, GameSettingsBody } from '../../contract/game/settings';
+import type { BoardFile } from '../../contract/game/boardFile';
 import * as v from 'valibot';
 import type { RequestableStatus } from '../../contract/game/status';
 import type { ReliefSettings } from '../../contract/game/settingsDraft';
@@ -49,12 +50,23 @@ export async function fetchGame(clanId: number, eventId: number, gameId: number)
 }
 
 /**
- * POST /api/clan/{clanId}/events/{eventId}/game/ with the game settings →
+ * POST /api/clan/{clanId}/events/{eventId}/game/ with the game settings, and optionally `board`, a
+ * board file the game is built from (docs/server.md §18 "The next event") →
  * {game: {id}, message: 'Game created successfully! Snakes and ladders board is ready.'}.
- * 409 when the event already has a game. Fallback 'Failed to create game.'
+ * 409 when the event already has a game; 400 with the reason a board file does not fit.
+ * Fallback 'Failed to create game.'
  */
-export function createGame(clanId: number, eventId: number, settings: GameSettings | GameSettingsBody): Promise<GameCreatedAnswer> {
+export function createGame(clanId: number, eventId: number, settings: GameSettings | GameSettingsBody | (GameSettingsBody & { board: BoardFile })): Promise<GameCreatedAnswer> {
   return request(GameCreatedAnswerSchema, (h) => h.post(`${gamePath(clanId, eventId)}/`, { json: settings }), 'Failed to create game.');
+}
+
+/**
+ * The address of GET .../game/{gameId}/board.json (docs/server.md §18 "The next event"): the
+ * server answers the board file as an attachment, so a plain link downloads it with the session's
+ * cookie and no script.
+ */
+export function boardFileUrl(clanId: number, eventId: number, gameId: number): string {
+  return `/api/${gamePath(clanId, eventId)}/${gameId}/board.json`;
 }
 
 /**

@@ -20,7 +20,8 @@ const eventFormBlocked = (s: { context: { draft: EventDraft } }) => validateEven
  * The fields of the schedule and edit modals (docs/client.md §6): Event Name (max
  * 100), Start and End Date/Time entered in UTC (`datetime-local` read as UTC), each with its
  * America/Chicago conversion note; in the schedule modal (a draft whose signupsOpen is not null)
- * 'Open sign-ups' and, once ticked, an optional close time (UTC); and the form rule's message while the form is invalid (it
+ * 'Open sign-ups' and, once ticked, an optional close time (UTC); in the Copy event modal (a draft whose copyTeams is
+ * true or false) 'Copy teams too'; and the form rule's message while the form is invalid (it
  * says why the submit button is disabled) once a field was touched (useTouched).
  */
 function EventFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<EventDraft, TSubject> }) {
@@ -87,6 +88,20 @@ function EventFormFields<TSubject extends object>({ actor }: { actor: ConfirmAct
             <span className="field__hint">{EVENT_FORM_TEXTS.signupsOpenHint}</span>
           )}
         </>
+      )}
+      {typeof draft.copyTeams === 'boolean' && (
+        <div className="field">
+          <label className="field field--inline">
+            <input
+              type="checkbox"
+              checked={draft.copyTeams}
+              aria-describedby={`${id}-copy-teams-hint`}
+              onChange={(e) => actor.send({ type: 'confirm.change', field: 'copyTeams', value: e.target.checked })}
+            />
+            <span>{EVENT_FORM_TEXTS.copyTeams}</span>
+          </label>
+          <span id={`${id}-copy-teams-hint`} className="field__hint">{EVENT_FORM_TEXTS.copyTeamsHint}</span>
+        </div>
       )}
       {error && touched && <Notice tone="error" testId="event-form-error">{error}</Notice>}
     </div>

@@ -4,9 +4,9 @@ import { useEffect, useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import { eventsTabMachine, type EventsTabEvent } from '../../../machines/eventsTab.machine';
 import * as sel from '../../../machines/eventsTab.selectors';
-import { eventStatus, type ClanEvent } from '../../../contract/event';
+import { eventCopiedMessage, eventStatus, type ClanEvent } from '../../../contract/event';
 import * as eventsApi from '../../api/events';
-import { useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
+import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { CrudModals, NO_ROW, type CrudFlows, type CrudTexts, type NamedRow } from '../../ui/CrudModals';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
@@ -18,7 +18,7 @@ import { GameTasksView } from '../game/GameTasksView';
 import { Link } from 'react-router-dom';
 import { draftPath, useClanNavigate, type EventsRoute } from '../../base/paths';
 import { EVENT_FORM, validateEventDraft } from './EventFormFields';
-import { editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
+import { copyEventBody, copyEventDraft, editEventDraft, eventBody, formatLocalDateTime, newEventDraft, type EventDraft } from './eventForm';
 import { liveDiscordEffects } from '../discord/DiscordPanel';
 import { liveDinkEffects } from '../dink/DinkPanel';
 import { SignupsView, liveSignupsEffects, type SignupViewer, type SignupsEffects } from '../signups/SignupsView';
@@ -31,6 +31,8 @@ export interface EventsEffects {
   scheduleEvent: typeof eventsApi.scheduleEvent;
   updateEvent: typeof eventsApi.updateEvent;
   deleteEvent: typeof eventsApi.deleteEvent;
+  /** POST .../copy (docs/server.md §18 "The next event"); the real one when left out. */
+  copyEvent?: typeof eventsApi.copyEvent;
   teams: TeamsEffects;
   /** The Sign-ups view's calls (docs/client.md §13); the real ones when left out. */
   signups?: SignupsEffects;
@@ -43,8 +45,12 @@ const liveEventsEffects: EventsEffects = {
   scheduleEvent: eventsApi.scheduleEvent,
   updateEvent: eventsApi.updateEvent,
   deleteEvent: eventsApi.deleteEvent,
+  copyEvent: eventsApi.copyEvent,
   teams: liveTeamsEffects,
 };
+
+/** The Copy event modal (docs/client.md §6 'Copy event'): the next run of an event. */
+const COPY_MODAL = { title: 'Copy Event', confirmLabel: 'Copy Event', processingText: 'Copying event...' } as const;
 
 /** The schedule, edit and delete modals of the Events tab (docs/client.md §6: Modals). */
 const EVENT_MODALS: CrudTexts = {
@@ -147,12 +153,21 @@ export function EventsTab({
     perform: async ({ subject }) => ({ message: (await effects.deleteEvent(clanId, subject.id)).message }),
     onSucceeded: reload,
   });
+  const copy = useConfirmAction<EventDraft, NamedRow>({
+    closed: { draft: newEventDraft(), subject: NO_ROW },
+    perform: async ({ draft, subject }) => {
+      const copied = await (effects.copyEvent ?? eventsApi.copyEvent)(clanId, subject.id, copyEventBody(draft));
+      return { message: eventCopiedMessage(copied.name) };
+    },
+    validate: validateEventDraft,
+    onSucceeded: reload,
+  });
 
   const back = () => go({ view: 'list' });
   return (
     <section className="events-tab" data-manager={isManager}>
       {isManager && <SubNav go={go} view={view} selected={selected} />}
-      {view === 'list' && <EventList clanId={clanId} tab={tab} go={go} isManager={isManager} create={schedule} edit={edit} remove={remove} />}
+      {view === 'list' && <EventList clanId={clanId} tab={tab} go={go} isManager={isManager} create={schedule} edit={edit} remove={remove} copy={copy} />}
       {view !== 'list' && !selected && (eventError ? <LoadFailed error={eventError} onRetry={reload} /> : <Spinner text="Loading event..." />)}
       {view === 'teams' && selected && (
         <EventTeamsView clanId={clanId} eventId={selected.id} eventName={selected.name} onBack={back} effects={effects.teams} />
@@ -163,6 +178,7 @@ export function EventsTab({
         <SignupsView key={selected.id} clanId={clanId} event={selected} isManager={isManager} viewer={viewer} onBack={back} onEventChanged={reload} effects={effects.signups ?? liveSignupsEffects} />
       )}
       {isManager && <CrudModals texts={EVENT_MODALS} form={EVENT_FORM} create={schedule} edit={edit} remove={remove} />}
+      {isManager && <CopyEventModal copy={copy} />}
     </section>
   );
 }
@@ -193,7 +209,30 @@ function SubNav({ go, view, selected }: { go: (to: EventsRoute) => void; view: s
   );
 }
 
-function EventList({ clanId, tab, go, isManager, create, edit, remove }: { clanId: number; tab: TabRef; go: (to: EventsRoute) => void; isManager: boolean } & CrudFlows<EventDraft>) {
+/** The copy flow of the event rows (a confirmAction use acting on one event). */
+type CopyFlow = { copy: ConfirmActionRef<EventDraft, NamedRow> };
+
+/**
+ * The Copy event modal (docs/client.md §6; docs/server.md §18 "The next event"): what a copy
+ * takes along, the event form's fields for the new name and times (its rule and messages) and
+ * 'Copy teams too'; confirm, 'Copying event...', then the banner's message.
+ */
+function CopyEventModal({ copy }: CopyFlow) {
+  const blocked = useSelector(copy, EVENT_FORM.blocked ?? (() => false));
+  const name = useSelector(copy, (s) => s.context.subject.name);
+  const Fields = EVENT_FORM.Fields;
+  return (
+    <ConfirmDialog actor={copy} {...COPY_MODAL} submitDisabled={blocked}>
+      <p>
+        A new event with the game board of <strong>{name}</strong>: its settings, rules, snakes, ladders and the task on every square, with no progress and new
+        dice.
+      </p>
+      <Fields actor={copy} />
+    </ConfirmDialog>
+  );
+}
+
+function EventList({ clanId, tab, go, isManager, create, edit, remove, copy }: { clanId: number; tab: TabRef; go: (to: EventsRoute) => void; isManager: boolean } & CrudFlows<EventDraft> & CopyFlow) {
   const past = useSelector(tab, sel.selectPast);
   const events = useSelector(tab, sel.selectEvents);
   const loading = useSelector(tab, sel.selectEventsLoading);
@@ -226,7 +265,7 @@ function EventList({ clanId, tab, go, isManager, create, edit, remove }: { clanI
               </td>
             </tr>
           ) : (
-            events.map((e) => <EventRow key={e.id} clanId={clanId} event={e} now={now} go={go} isManager={isManager} edit={edit} remove={remove} />)
+            events.map((e) => <EventRow key={e.id} clanId={clanId} event={e} now={now} go={go} isManager={isManager} edit={edit} remove={remove} copy={copy} />)
           )}
         </DataTable>
       )}
@@ -234,7 +273,7 @@ function EventList({ clanId, tab, go, isManager, create, edit, remove }: { clanI
   );
 }
 
-function EventRow({ clanId, event, now, go, isManager, edit, remove }: { clanId: number; event: ClanEvent; now: number; go: (to: EventsRoute) => void; isManager: boolean } & Omit<CrudFlows<EventDraft>, 'create'>) {
+function EventRow({ clanId, event, now, go, isManager, edit, remove, copy }: { clanId: number; event: ClanEvent; now: number; go: (to: EventsRoute) => void; isManager: boolean } & Omit<CrudFlows<EventDraft>, 'create'> & CopyFlow) {
   const status = eventStatus(event, now);
   return (
     <tr>
@@ -282,6 +321,12 @@ function EventRow({ clanId, event, now, go, isManager, edit, remove }: { clanId:
                         Edit Event Details
                       </DropdownMenu.Item>
                     )}
+                    <DropdownMenu.Item
+                      className="menu__item"
+                      onSelect={() => copy.send({ type: 'confirm.open', subject: { id: event.id, name: event.name }, draft: { ...copyEventDraft(event) } })}
+                    >
+                      Copy event
+                    </DropdownMenu.Item>
                     <DropdownMenu.Item
                       className="menu__item menu__item--danger"
                       onSelect={() => remove.send({ type: 'confirm.open', subject: { id: event.id, name: event.name } })}

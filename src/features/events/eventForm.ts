@@ -6,6 +6,7 @@ import {
   eventTimesError,
   parseEventDateTime,
   type ClanEvent,
+  type CopyEventBody,
   type EventBodyInput,
 } from '../../../contract/event';
 import { firstIssueMessage } from '../../../contract/common';
@@ -33,11 +34,30 @@ export interface EventDraft {
   signupsOpen: boolean | null;
   /** The optional sign-ups close time, a `datetime-local` value read as UTC ('' for none). */
   signupsCloseAt: string;
+  /**
+   * 'Copy teams too' of the Copy event modal (docs/server.md §18 "The next event": the copy's
+   * `teams`); null or absent in the schedule and edit modals, which have no such box.
+   */
+  copyTeams?: boolean | null;
 }
 
 /** The draft of the schedule modal: everything empty. */
 export function newEventDraft(): EventDraft {
-  return { name: '', start: '', end: '', originalStart: null, originalStartIso: null, signupsOpen: false, signupsCloseAt: '' };
+  return { name: '', start: '', end: '', originalStart: null, originalStartIso: null, signupsOpen: false, signupsCloseAt: '', copyTeams: null };
+}
+
+/**
+ * The draft of the Copy event modal (docs/client.md §6): the event's name to change, empty times
+ * (the next run is scheduled anew), no sign-ups box, and 'Copy teams too' ticked.
+ */
+export function copyEventDraft(event: Pick<ClanEvent, 'name'>): EventDraft {
+  return { ...newEventDraft(), name: event.name, signupsOpen: null, copyTeams: true };
+}
+
+/** The body of POST .../events/{eventId}/copy built from a valid copy draft (times as UTC ISO texts). */
+export function copyEventBody(draft: EventDraft): CopyEventBody {
+  const { name, start_datetime, end_datetime } = eventBody(draft);
+  return { name, start_datetime, end_datetime, teams: draft.copyTeams === true };
 }
 
 /** The draft of the edit modal, filled from the event (times shown in UTC). */
@@ -50,6 +70,7 @@ export function editEventDraft(event: Pick<ClanEvent, 'name' | 'start_datetime' 
     originalStartIso: event.start_datetime,
     signupsOpen: null,
     signupsCloseAt: '',
+    copyTeams: null,
   };
 }
 
@@ -67,6 +88,7 @@ export function asEventDraft(draft: Record<string, unknown>): EventDraft {
     originalStartIso: typeof draft.originalStartIso === 'string' ? draft.originalStartIso : null,
     signupsOpen: typeof draft.signupsOpen === 'boolean' ? draft.signupsOpen : null,
     signupsCloseAt: text('signupsCloseAt'),
+    copyTeams: typeof draft.copyTeams === 'boolean' ? draft.copyTeams : null,
   };
 }
 
@@ -177,4 +199,6 @@ export const EVENT_FORM_TEXTS = {
   signupsOpenHint: 'Ticked, clan members can sign up as soon as the event is scheduled.',
   signupsClose: 'Close sign-ups at (UTC, optional)',
   badSignupsClose: 'Close sign-ups at is not a valid date and time.',
+  copyTeams: 'Copy teams too',
+  copyTeamsHint: 'The same teams, colours, members and roles. Unticked, the new event starts with no teams.',
 } as const;

@@ -28,6 +28,9 @@ import { BoardView } from '../board/BoardView';
 import { CLAN_MANAGEMENT_ORIGIN, gamePlayPath } from '../../base/paths';
 import { ManageFrame } from './ManageFrame';
 import { SettingsForm, type EventGameRef } from './SettingsForm';
+import { BoardFileField, boardFileLogic, type BoardFileRef } from './BoardFileField';
+import { selectChosenBoard } from '../../../machines/boardFile.selectors';
+import { boardFileUrl } from '../../api/games';
 import { liveGameEffects, type GameEffects } from './effects';
 import { latestCall, useLatest } from './latest';
 import { ChartDialogContent } from '../../ui/Modal';
@@ -147,6 +150,8 @@ function EventGameFlow({
   // The actor lives as long as the view; its implementations read the current props through this ref.
   const latest = useLatest({ clanId, eventId, effects, onGameChanged });
   const notify = (notice: { tone: 'success' | 'error'; text: string }) => banner.send({ type: 'message.show', ...notice });
+  // 'Start from a board file' (docs/client.md §7): its chosen board goes with Create & Deploy Game.
+  const boardFile = useActorRef(boardFileLogic(() => flow));
   const flow = useActorRef(
     eventGameMachine.provide({
       actors: {
@@ -154,7 +159,8 @@ function EventGameFlow({
         saveRules: latestCall(latest, (fx, clan, event, input: { gameId: number; proofRequired: boolean }) => fx.saveGameRules(clan, event, input.gameId, input.proofRequired)),
         saveRelief: latestCall(latest, (fx, clan, event, input: { gameId: number; relief: ReliefSettings }) => fx.saveGameRelief(clan, event, input.gameId, input.relief)),
         createGame: latestCall(latest, async (fx, clan, event, input: { settings: GameSettingsBody }) => {
-          const answer = await fx.createGame(clan, event, input.settings);
+          const board = selectChosenBoard(boardFile.getSnapshot());
+          const answer = await fx.createGame(clan, event, board ? { ...input.settings, board } : input.settings);
           latest.current.onGameChanged?.();
           return { gameId: answer.game.id, message: answer.message };
         }),
@@ -188,7 +194,7 @@ function EventGameFlow({
     <ManageFrame name="game-admin" backLabel="Back to Events" onBack={onBack} title="Managing: Game Board" banner={banner}>
       {mode === 'loading' && <Spinner text="Loading game details..." />}
       {mode === 'loadFailed' && <LoadFailed error={loadError} onRetry={() => flow.send({ type: 'game.reload' })} />}
-      {mode === 'setup' && <SetupMode flow={flow} availableHours={availableHours} />}
+      {mode === 'setup' && <SetupMode flow={flow} boardFile={boardFile} availableHours={availableHours} />}
       {mode === 'manage' && <ManageMode flow={flow} clanId={clanId} eventId={eventId} deleteDialog={deleteDialog} availableHours={availableHours} />}
       <ConfirmDialog actor={deleteDialog} title={GAME_DIALOG_TEXTS.deleteTitle} confirmLabel="Delete Game" processingText="Deleting game..." danger>
         <p>{GAME_DIALOG_TEXTS.deleteBody}</p>
@@ -201,8 +207,8 @@ function EventGameFlow({
   );
 }
 
-/** Setup mode (docs/client.md §1): no board yet, the settings form and 'Create & Deploy Game'. */
-function SetupMode({ flow, availableHours }: { flow: EventGameRef; availableHours: number | null }) {
+/** Setup mode (docs/client.md §1, §7): no board yet, 'Start from a board file', the settings form and 'Create & Deploy Game'. */
+function SetupMode({ flow, boardFile, availableHours }: { flow: EventGameRef; boardFile: BoardFileRef; availableHours: number | null }) {
   const creating = useSelector(flow, sel.isCreating);
   const draft = useSelector(flow, sel.selectDraft);
   // The simulator runs on a sample board of the settings as typed (the real one is drawn at deploy).
@@ -218,6 +224,7 @@ function SetupMode({ flow, availableHours }: { flow: EventGameRef; availableHour
         and how many tasks of each difficulty to place, then deploy the board. Snakes, ladders and tasks from the clan task pool are placed at random.
       </p>
       {creating && <Spinner text="Deploying game, please wait..." />}
+      <BoardFileField boardFile={boardFile} disabled={creating} />
       <SettingsForm flow={flow} submitLabel="Create & Deploy Game" />
       <BoardSimulator board={sample} />
     </div>
@@ -387,6 +394,9 @@ function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGa
         <Link className="btn btn--ghost game-results__play" to={gamePlayPath(clanId, eventId, game.id)} state={CLAN_MANAGEMENT_ORIGIN}>
           Open Game Screen
         </Link>
+        <a className="btn btn--ghost" href={boardFileUrl(clanId, eventId, game.id)} download>
+          Download board.json
+        </a>
       </div>
       {(changing || reloading) && <p className="muted" role="status">{changing ? 'Updating game status...' : 'Refreshing game data...'}</p>}
     </section>
