@@ -179,11 +179,11 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
         expect(within(cells[1]).getByText(eventStatus(e, now)).className).toContain(`badge--${eventStatus(e, now).toLowerCase()}`);
         expect(cells[2].textContent).toBe(String(e.team_count));
         expect(cells[3].textContent).toBe(e.game_id ? 'Created' : 'Not set up');
-        // The actions menu: Edit Event Details is hidden once the event is Completed.
+        // The actions menu: Edit Event Details is hidden once the event is Completed; Copy event is always there (docs/client.md §6).
         within(row).getByRole('button', { name: `More actions for ${e.name}` }).focus();
         await w.user.keyboard('{Enter}');
         const items = (await screen.findAllByRole('menuitem')).map((i) => i.textContent);
-        expect(items).toEqual(eventStatus(e, now) === 'Completed' ? ['Delete Event'] : ['Edit Event Details', 'Delete Event']);
+        expect(items).toEqual(eventStatus(e, now) === 'Completed' ? ['Copy event', 'Delete Event'] : ['Edit Event Details', 'Copy event', 'Delete Event']);
         await w.user.keyboard('{Escape}');
         await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
       }
