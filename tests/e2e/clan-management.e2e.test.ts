@@ -7,7 +7,7 @@ import { useBrowserSuite } from '../support/suite';
 
 /**
  * The clan management journey in headless Chromium against the real server (SQLite): the owner creates a clan
- * on the profile page, a second user joins it in onboarding, a third is added with Add Member, the
+ * on the profile page, a second user joins it in onboarding, a third, who shares no clan with the Owner, is found by name in Add Member and added, the
  * owner promotes the second to Admin and transfers ownership to them, the new owner kicks the
  * third, renames the clan and disbands it; each step shows the documented message (docs/client.md §1, §5,
  * §11 success messages) and the old owner ends on /profile without the
@@ -99,6 +99,10 @@ run('clan management journey in Chromium (sqlite)', () => {
     await expect(addDialog.getByRole('button', { name: 'Add Member' }).isDisabled()).resolves.toBe(true);
     // The Owner is offered the Admin role.
     await expect(addDialog.getByLabel('Role').locator('option').allTextContents()).resolves.toEqual(['Guest', 'Member', 'Admin']);
+    // Carol shares no clan with Alice, so the list does not offer her: Alice finds her by name.
+    await expect(addDialog.getByLabel('User').locator('option', { hasText: 'Carol' }).count()).resolves.toBe(0);
+    await addDialog.getByLabel('Search by name').fill('car');
+    await addDialog.getByTestId('member-search-status').getByText("1 user whose name starts with 'car': choose below.").waitFor();
     await addDialog.getByLabel('User').selectOption({ label: 'Carol' });
     await addDialog.getByRole('button', { name: 'Add Member' }).click();
     // Done: the modal closes and the fading banner says so.
