@@ -326,9 +326,12 @@ async function countTowardsTotal(deps: Deps, receipt: DinkReceipt, reading: Dink
       }
       if (added === 0) throw new TotalOutcome('counted');
       const by = yield* awaited((trx) => stayShares(trx, stay));
-      const stored = parseProgress(team.progress) ?? startProgress(rule, team.square_since);
-      if (!stored) throw new TotalOutcome('no_match');
-      const progress: TeamProgress = { ...stored, have: by.reduce((sum, s) => sum + s.amount, 0), by, updated_at: now };
+      // The target and unit are the rule's as it is now: a manager who changed the task's total
+      // while the team stands on it is followed, not the one stored when the team arrived.
+      const current = startProgress(rule, team.square_since);
+      const stored = parseProgress(team.progress) ?? current;
+      if (!stored || !current) throw new TotalOutcome('no_match');
+      const progress: TeamProgress = { ...stored, need: current.need, unit: current.unit, have: by.reduce((sum, s) => sum + s.amount, 0), by, updated_at: now };
       yield* run(db.updateTable('team_states').set({ progress: progressText(progress) }).where('id', '=', team.id).compile());
       if (progress.have < progress.need) return { outcome: 'counted' as DinkOutcome, change: { gameId: counted.game.id, submissionId: null, log: [] as LogEntry[] } };
       let last = yield* awaited((trx) => lastStayImage(trx, stay));

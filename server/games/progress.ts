@@ -10,7 +10,7 @@ import { parseStoredRule } from '../tasks/repository';
 import { isGameStatus, type GameStatus } from '../../contract/game';
 import { PROOF_LOG, SUBMITTABLE_STATES } from '../../contract/submission';
 import { DINK_MESSAGES, isWomRuleType, type AutoRule } from '../../contract/dink';
-import { isTeamTotal, parseProgress, sharesOf, totalSummary, type ProgressError, type ProgressShare, type TeamProgress } from '../../contract/progress';
+import { isTeamTotal, parseProgress, sharesOf, startProgress, totalSummary, type ProgressError, type ProgressShare, type TeamProgress } from '../../contract/progress';
 import type { LogEntry } from '../../contract/gameApi';
 import type { GameProgress } from '../../contract/socket';
 
@@ -299,11 +299,14 @@ export async function recordWomProgress(
       if (!stored) throw new StayEnded();
       const by = sharesOf(input.by.map((s) => ({ ign: s.ign, amount: Math.max(0, Math.floor(s.amount)) })));
       const have = by.reduce((sum, s) => sum + s.amount, 0);
-      const progress: TeamProgress = { ...stored, have, by, errors: input.errors.map((e) => ({ ign: e.ign, error: e.error })), updated_at: at };
+      const rule = yield* awaited((trx) => squareRule(trx, team));
+      // The target and unit follow the task's rule as it is now (a manager may change the total
+      // while the team stands on the square), not the one stored on arrival.
+      const current = startProgress(rule, team.square_since);
+      const progress: TeamProgress = { ...stored, ...(current && { need: current.need, unit: current.unit }), have, by, errors: input.errors.map((e) => ({ ign: e.ign, error: e.error })), updated_at: at };
       yield* run(db.updateTable('team_states').set({ progress: progressText(progress) }).where('id', '=', team.state_id).compile());
       let submissionId: number | null = null;
       const log: LogEntry[] = [];
-      const rule = yield* awaited((trx) => squareRule(trx, team));
       const square = storedOverrideTask(team.task_override) ?? (team.task_description === null ? null : { description: team.task_description, difficulty: team.task_difficulty });
       if (have >= progress.need && SUBMITTABLE_STATES.includes(storedTaskState(team.task_state)) && rule && square) {
         const lead = yield* awaited((trx) => teamLead(trx, team.event_id, input.teamId));

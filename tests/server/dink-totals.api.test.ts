@@ -100,6 +100,18 @@ describe.each(backends())('Dink team totals (%s)', (backend) => {
     expect((await stateOf(game)).progress).toMatchObject({ have: want, by: [{ ign: 'Iron Bob', amount: want }] });
   });
 
+  it("a total changed while the team stands on its square: the count follows the task's new target", async () => {
+    const { game, url } = await totalGame();
+    await ruleHere(game, { type: 'LOOT', names: ['Coins'], team_total: 500 });
+    expect(await outcome(game, url, loot('Coins', 300))).toBe('counted');
+    expect((await stateOf(game)).progress).toMatchObject({ have: 300, need: 500 });
+    await ruleHere(game, { type: 'LOOT', names: ['Coins'], team_total: 1000 });
+    // 600 passes the old 500 but not the new 1,000: counted, no submission.
+    expect(await outcome(game, url, loot('Coins', 300))).toBe('counted');
+    expect((await stateOf(game)).progress).toMatchObject({ have: 600, need: 1000, unit: 'items' });
+    expect(await submissions(game)).toEqual([]);
+  });
+
   it('progress starts at 0 on arrival on a team-total square, and another server process on the same database keeps it and counts on', async () => {
     const { game, url, w } = await totalGame();
     // Every task of this board becomes a team total, then the team rolls onto one.
