@@ -117,7 +117,9 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
     while ((await banner(page).count()) > 0) {
       await banner(page).getByRole('button', { name: 'Dismiss message' }).click({ timeout: 1_000 }).catch(() => undefined);
     }
-    await from.scrollIntoViewIfNeeded();
+    // To the middle of the window, not just into it: 'if needed' leaves a square at the top edge,
+    // under the sticky navbar, when the last drag or key swap scrolled the page there.
+    await from.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     const a = await centre(from);
     const hit = await page.evaluate(({ x, y }) => { const e = document.elementFromPoint(x, y); return e?.closest('.task-square__handle') ? '' : `${e?.outerHTML.slice(0, 300)} at ${x},${y} of ${innerWidth}x${innerHeight}`; }, a);
     if (hit) throw new Error(`Something covers the handle of the square to drag: ${hit}`);
