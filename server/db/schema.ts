@@ -75,6 +75,21 @@ interface InvitesTable {
   /** Set by a revoke; a revoked invite answers as unknown. */
   revoked_at: string | null;
 }
+/** One entry of a clan's History (docs/server.md §18 "History"; migration 023_audit). */
+interface AuditEntriesTable {
+  id: Generated<number>;
+  clan_id: number;
+  /** ISO time of the change. */
+  at: string;
+  /** The manager who made it; null once their account is gone. */
+  actor_user_id: number | null;
+  /** One of contract/audit.ts AUDIT_ACTIONS. */
+  action: string;
+  /** The thing changed, in words. */
+  target: string;
+  /** What changed, in words; never a secret. */
+  detail: string;
+}
 /** A kicked member of a clan (docs/server.md §8). */
 interface ClanRemovalsTable {
   clan_id: number;
@@ -406,6 +421,7 @@ export interface Database {
   clan_memberships: ClanMembershipsTable;
   clan_removals: ClanRemovalsTable;
   invites: InvitesTable;
+  audit_entries: AuditEntriesTable;
   join_requests: JoinRequestsTable;
   events: EventsTable;
   teams: TeamsTable;
