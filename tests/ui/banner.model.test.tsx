@@ -53,6 +53,7 @@ const shownMessage = (s: Snap, fading: boolean) => {
 modelTests<Snap, ModelEvent, World>({
   name: 'banner',
   machine: bannerMachine,
+  dropPrefixPaths: true,
   events: eventsOf,
   serialize: serializeState,
   executors: EXECUTORS,

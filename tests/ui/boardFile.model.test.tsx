@@ -100,6 +100,7 @@ const executors = {
 modelTests<Snap, ModelEvent, World>({
   name: 'boardFile',
   machine: boardFileMachine,
+  dropPrefixPaths: true,
   events: eventsOf,
   serialize: (s, e) => JSON.stringify([s.value, s.context.fileName, s.context.board ? 1 : 0, s.context.error, e?.type ?? null]),
   executors,

@@ -152,6 +152,7 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
 modelTests<Snap, ModelEvent, World>({
   name: 'boardSimulator',
   machine: boardSimulatorMachine,
+  dropPrefixPaths: true,
   passingThrough: ['deciding'],
   events: eventsOf,
   serialize: (s, e) => JSON.stringify([s.value, s.context.board === SNAKY, s.context.hours.EASY, s.context.result?.mean_rolls ?? null, e?.type ?? null]),

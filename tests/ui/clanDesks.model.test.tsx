@@ -71,6 +71,7 @@ const STEP_TEXTS = ['Import tasks', 'Create an event', "Build the event's teams"
 modelTests<Snap, ModelEvent, World>({
   name: 'clanDesks',
   machine: clanDesksMachine,
+  dropPrefixPaths: true,
   events: (s) =>
     s.matches('loading')
       ? [

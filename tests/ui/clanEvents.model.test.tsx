@@ -82,6 +82,7 @@ const executors = {
 modelTests<Snap, ModelEvent, World>({
   name: 'clanEvents',
   machine: clanEventsMachine,
+  dropPrefixPaths: true,
   events: (s) =>
     s.matches('loading')
       ? [

@@ -78,6 +78,7 @@ const executors = {
 modelTests<Snap, ModelEvent, World>({
   name: 'csvImport',
   machine: csvImportMachine,
+  dropPrefixPaths: true,
   events: eventsOf,
   serialize: (s) => JSON.stringify([s.value, s.context.file?.name ?? null, s.context.result ? 1 : 0, s.context.error]),
   executors,

@@ -132,6 +132,7 @@ for (const c of CASES) {
   modelTests<Snap, ModelEvent, World>({
     name: `diceVerify (${c.name})`,
     machine: diceVerifyMachine,
+    dropPrefixPaths: true,
     inputs: [{ gameId: GAME_ID }],
     events: (s) => (s.matches('loading') ? [{ type: DONE }, { type: ERROR }] : [{ type: 'verify.reload' }]),
     // The state before tells apart a check again (from loaded) from a retry (from failed), so each gets its path.

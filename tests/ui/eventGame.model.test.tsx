@@ -395,6 +395,7 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
 modelTests<Snap, ModelEvent, World>({
   name: 'eventGame',
   machine: eventGameMachine,
+  dropPrefixPaths: true,
   inputs: [{ gameId: RUNNING.id }, { gameId: PAUSED.id }, { gameId: null }],
   // The chart refuses Randomize Board in progress (the screen offers no button for it); paused it asks first.
   guards: (paths) => {

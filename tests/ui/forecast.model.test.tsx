@@ -104,6 +104,7 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
 modelTests<Snap, ModelEvent, World>({
   name: 'forecast (win chances on the spectator view)',
   machine: forecastMachine,
+  dropPrefixPaths: true,
   inputs: [{ gameId: 5 }],
   events: eventsOf,
   serialize: (s, e) => JSON.stringify([s.value, s.context.version, s.context.history.map((p) => p.version), e?.type ?? null]),

@@ -48,6 +48,7 @@ const EXECUTORS = {
 modelTests<Snap, ModelEvent, World>({
   name: 'gameChances (results page)',
   machine: gameChancesMachine,
+  dropPrefixPaths: true,
   inputs: [REQUEST],
   events: (s) => (s.matches('computing') ? [{ type: 'xstate.done.actor.computeChances', output: POINTS }, { type: 'xstate.error.actor.computeChances', error: new Error('no workers') }] : []),
   executors: EXECUTORS,

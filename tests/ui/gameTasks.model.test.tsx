@@ -303,6 +303,7 @@ const ASSERTIONS: Record<string, (s: Snap, w: World) => Promise<void>> = {
 modelTests<Snap, ModelEvent, World>({
   name: 'gameTasks',
   machine: gameTasksMachine,
+  dropPrefixPaths: true,
   inputs: [{ gameId: GAME_ID }, { gameId: null }],
   passingThrough: ['resolving'],
   uncovered: {

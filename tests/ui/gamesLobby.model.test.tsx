@@ -25,6 +25,7 @@ type LobbyEvent = GamesLobbyEvent | Loaded<'loadGames', LobbyGame>;
 modelTests<LobbySnap, LobbyEvent, World>({
   name: 'gamesLobby',
   machine: gamesLobbyMachine,
+  dropPrefixPaths: true,
   render: renderAt('/games', (fx) => <GamesLobbyPage loadGames={fx.fn('loadGames')} />),
   events: (s) =>
     s.matches('loading')

@@ -61,6 +61,7 @@ let socket = new FakeSocket();
 modelTests<Snap, Event, World>({
   name: 'joinRequests',
   machine: joinRequestsMachine,
+  dropPrefixPaths: true,
   render: async () => {
     socket = new FakeSocket();
     const w = renderAt('/', (fx) => <JoinRequestsPanel clanId={CLAN} effects={effectsOf(fx, socket)} onApproved={() => {}} />)();

@@ -225,6 +225,7 @@ const shows = (state: StateNode) => async (s: Snap, w: World) => {
 modelTests<Snap, ModelEvent, World>({
   name: 'liveGame',
   machine: modelMachine,
+  dropPrefixPaths: true,
   // The game the screen loaded is the model's start; not enumerable, so the tests' names stay short.
   inputs: [Object.defineProperty({ gameId: 5 }, 'game', { value: GAME, enumerable: false })],
   label: (e) => ('willReconnect' in e ? `${e.type}(${e.willReconnect ? 'retrying' : 'stopped'})` : e.type),

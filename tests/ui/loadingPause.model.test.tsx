@@ -42,6 +42,7 @@ for (const arrival of ARRIVALS) {
   modelTests<Snap, ModelEvent, Arrival>({
     name: `loadingPause (${arrival.name})`,
     machine: loadingPauseMachine,
+    dropPrefixPaths: true,
     // Time moves only when a step says so, so the pause can be checked to the millisecond (no
     // findBy/waitFor here: Testing Library's async wrapper waits on a setTimeout, faked here).
     fakeTimers: 'manual',

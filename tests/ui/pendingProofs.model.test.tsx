@@ -136,6 +136,7 @@ const clanWithPending = (s: Snap) => CLANS.find((id) => s.context.pending.some((
 modelTests<Snap, ModelEvent, World>({
   name: 'pendingProofs',
   machine: pendingProofsMachine,
+  dropPrefixPaths: true,
   inputs: [{ clanIds: CLANS }],
   events: eventsOf,
   // The state before tells apart a count started by an update in `counted` from one in `counting`.

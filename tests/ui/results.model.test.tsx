@@ -180,6 +180,7 @@ useFakeTimersPerTest();
 modelTests<Snap, ModelEvent, World>({
   name: 'results',
   machine: resultsMachine,
+  dropPrefixPaths: true,
   inputs: [{ gameId: 5 }],
   events: eventsOf,
   // Whether a read changed the results tells an unchanged read (isUnchanged) from a new one.

@@ -123,6 +123,7 @@ modelTests<Snap, ModelEvent, World>({
   name: 'rollMoment',
   // Walked without a parent: the arrival report is counted on the screen's own chart (Host).
   machine: rollMomentMachine.provide({ actions: { reportArrival: () => {} } }),
+  dropPrefixPaths: true,
   inputs: [{ reducedMotion: false }, { reducedMotion: true }] satisfies RollMomentInput[],
   fakeTimers: 'manual',
   events: eventsOf,

@@ -44,6 +44,7 @@ const expectSpectateRows = async (games: SpectateGame[]) => {
 modelTests<SpectateSnap, SpectateEvent, World>({
   name: 'spectateList',
   machine: spectateListMachine,
+  dropPrefixPaths: true,
   fakeTimers: true,
   render: renderAt('/games/spectate', (fx) => <SpectateListPage loadGames={fx.fn('loadGames')} />, true),
   events: (s) => {

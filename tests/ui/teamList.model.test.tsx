@@ -53,6 +53,7 @@ async function expectTeamRows(s: TeamSnap) {
 modelTests<TeamSnap, TeamEvent, World>({
   name: 'teamList',
   machine: teamListMachine,
+  dropPrefixPaths: true,
   render: renderAt('/', (fx) => <EventTeamsView clanId={7} eventId={3} onBack={() => {}} effects={teamsEffects(fx)} />),
   events: (s) => {
     const loads: TeamEvent[] = [
