@@ -26,6 +26,13 @@ export interface ModelStep<S, E> {
 }
 /** Causes one step's event through the screen. */
 export type ModelExecutor<W, S, E> = (w: W, step: ModelStep<S, E>) => Promise<void>;
+/**
+ * The synthetic steps a path takes for invoked actor `A` (its invoke id): done with the actor's
+ * output (none when it answers nothing, `O = void`), or error with the failure.
+ */
+export type ActorSteps<A extends string, O = void> =
+  | ([O] extends [void] ? { type: `xstate.done.actor.${A}` } : { type: `xstate.done.actor.${A}`; output: O })
+  | { type: `xstate.error.actor.${A}`; error: Error };
 
 export interface ChartModel<S extends SnapshotFrom<AnyStateMachine>, E extends { type: string }, W> {
   name: string;

@@ -33,7 +33,7 @@ export function renderDinkPanel(): DinkWorld {
 
 /** Answers effect `name` as a synthetic done/error step of a path says. */
 export const settleDink = (w: DinkWorld, name: string, e: { type: string; output?: unknown; error?: unknown }) =>
-  act(() => (e.type.startsWith('xstate.done') ? w.fx.resolve(name, e.output) : w.fx.reject(name, e.error)));
+  act(() => w.fx.settle(name, e));
 
 /** A button of the panel by its name. */
 export const dinkButton = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;

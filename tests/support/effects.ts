@@ -61,6 +61,14 @@ export class FakeEffects {
   async reject(name: string, error: unknown, timeoutMs = 3000): Promise<void> {
     (await this.take(name, timeoutMs)).reject(error);
   }
+
+  /**
+   * Answers call `name` as a path's synthetic step of its actor says: a `xstate.done.actor.*` step
+   * resolves it with the step's output, a `xstate.error.actor.*` step rejects it with the step's error.
+   */
+  settle(name: string, step: { type: string; output?: unknown; error?: unknown }): Promise<void> {
+    return step.type.startsWith('xstate.done') ? this.resolve(name, step.output) : this.reject(name, step.error);
+  }
 }
 
 /** The Event Game view's calls as fakes of `fx` (each named as its GameEffects key), and its live socket from `openSocket`. */

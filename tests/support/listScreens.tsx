@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { expect, vi } from 'vitest';
-import type { ModelExecutor } from './chartModel';
+import type { ActorSteps, ModelExecutor } from './chartModel';
 import { FakeEffects } from './effects';
 
 /**
@@ -17,7 +17,7 @@ export interface ListWorld {
   user: ReturnType<typeof userEvent.setup>;
 }
 /** The synthetic steps of load actor `A` of a list of `T`. */
-export type Loaded<A extends string, T> = { type: `xstate.done.actor.${A}`; output: T[] } | { type: `xstate.error.actor.${A}`; error: Error };
+export type Loaded<A extends string, T> = ActorSteps<A, T[]>;
 
 /** Settles the pending load of `name` (a failure without a message: the chart's fallback text shows). */
 const settle = (w: ListWorld, name: string, e: { type: string; output?: unknown }) =>

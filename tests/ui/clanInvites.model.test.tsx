@@ -7,7 +7,7 @@ import { INVITE_LIST_TEXTS, type Invite } from '../../contract/invite';
 import { clanInvitesMachine, type ClanInvitesEvent } from '../../machines/clanInvites.machine';
 import { InvitesPanel, INVITE_DIALOG_TEXTS, validateInviteDraft } from '../../src/features/invites/InvitesPanel';
 import type { InviteEffects } from '../../src/features/invites/effects';
-import { modelTests, type ModelExecutor } from '../support/chartModel';
+import { modelTests, type ActorSteps, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 
 /**
@@ -19,12 +19,7 @@ import { FakeEffects } from '../support/effects';
  */
 
 type Snap = SnapshotFrom<typeof clanInvitesMachine>;
-type Event =
-  | ClanInvitesEvent
-  | { type: 'xstate.done.actor.loadInvites'; output: Invite[] }
-  | { type: 'xstate.error.actor.loadInvites'; error: Error }
-  | { type: 'xstate.done.actor.copyLink' }
-  | { type: 'xstate.error.actor.copyLink'; error: Error };
+type Event = ClanInvitesEvent | ActorSteps<'loadInvites', Invite[]> | ActorSteps<'copyLink'>;
 
 interface World {
   fx: FakeEffects;
@@ -48,8 +43,7 @@ function renderPanel(): World {
   return { fx, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }) };
 }
 
-const settle = (w: World, name: string, e: { type: string; output?: unknown; error?: unknown }) =>
-  act(() => (e.type.startsWith('xstate.done') ? w.fx.resolve(name, e.output) : w.fx.reject(name, e.error)));
+const settle = (w: World, name: string, e: Event) => act(() => w.fx.settle(name, e));
 const panel = () => screen.getByTestId('invites');
 const copyButton = (code: string) => within(panel()).getByRole('button', { name: `Copy link of invite ${code}` }) as HTMLButtonElement;
 

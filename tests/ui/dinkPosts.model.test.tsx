@@ -5,7 +5,7 @@ import type { SnapshotFrom } from 'xstate';
 import type { DinkPost } from '../../contract/dink';
 import { DINK_POSTS_POLL_MS, dinkPostsMachine, type DinkPostsEvent } from '../../machines/dinkPosts.machine';
 import { DINK_OUTCOME_TEXT } from '../../src/features/dink/dinkTexts';
-import { modelTests, type ModelExecutor } from '../support/chartModel';
+import { modelTests, type ActorSteps, type ModelExecutor } from '../support/chartModel';
 import { dinkButton as button, renderDinkPanel as renderPanel, settleDink as settle, type DinkWorld as World } from '../support/dinkPanel';
 
 /**
@@ -17,8 +17,7 @@ import { dinkButton as button, renderDinkPanel as renderPanel, settleDink as set
 type PostsSnap = SnapshotFrom<typeof dinkPostsMachine>;
 type PostsEvent =
   | DinkPostsEvent
-  | { type: 'xstate.done.actor.loadPosts'; output: DinkPost[] }
-  | { type: 'xstate.error.actor.loadPosts'; error: Error }
+  | ActorSteps<'loadPosts', DinkPost[]>
   | { type: 'xstate.after.pollInterval.dinkPosts.loaded' }
   | { type: 'xstate.after.pollInterval.dinkPosts.failed' };
 

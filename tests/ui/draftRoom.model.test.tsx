@@ -8,7 +8,7 @@ import type { DraftState, Signup } from '../../contract/signup';
 import { DRAFT_ROOM_TEXTS, draftRoomMachine, type DraftControl, type DraftFeedCommand, type DraftRoomEvent } from '../../machines/draftRoom.machine';
 import { DraftRoom, type DraftEffects } from '../../src/features/draft/DraftRoom';
 import { DRAFT_TEXTS, freeAgents } from '../../src/features/draft/draftTexts';
-import { modelTests, type ModelExecutor } from '../support/chartModel';
+import { modelTests, type ActorSteps, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 
 /**
@@ -80,14 +80,7 @@ function renderRoom(): World {
 }
 
 type Snap = SnapshotFrom<typeof draftRoomMachine>;
-type Event =
-  | DraftRoomEvent
-  | { type: 'xstate.done.actor.loadRoom'; output: DraftRoomAnswer }
-  | { type: 'xstate.error.actor.loadRoom'; error: Error }
-  | { type: 'xstate.done.actor.startDraft'; output: DraftState }
-  | { type: 'xstate.error.actor.startDraft'; error: Error }
-  | { type: 'xstate.done.actor.controlDraft'; output: DraftState }
-  | { type: 'xstate.error.actor.controlDraft'; error: Error };
+type Event = DraftRoomEvent | ActorSteps<'loadRoom', DraftRoomAnswer> | ActorSteps<'startDraft', DraftState> | ActorSteps<'controlDraft', DraftState>;
 
 /** The state of loaded that saves each control, and back. */
 const CONTROL_STATES = { pause: 'pausing', resume: 'resuming', undo: 'undoing', end: 'ending' } as const;
@@ -137,8 +130,7 @@ function outcomeOf(e: Event, prev: Snap): Outcome | undefined {
   return undefined;
 }
 
-const settle = (w: World, name: string, e: { type: string; output?: unknown; error?: unknown }) =>
-  act(() => (e.type.startsWith('xstate.done') ? w.fx.resolve(name, e.output) : w.fx.reject(name, e.error)));
+const settle = (w: World, name: string, e: Event) => act(() => w.fx.settle(name, e));
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
 const room = () => screen.getByTestId('draft-room');
 const tell = async (w: World, e: DraftRoomEvent) => {

@@ -8,7 +8,7 @@ import { invitePageMachine, type InvitePageEvent, type InvitePageInput } from '.
 import { sessionMachine, type LogoutInput } from '../../machines/session.machine';
 import { InvitePage } from '../../src/features/invites/InvitePage';
 import type { AuthStatus, User } from '../../contract/user';
-import { modelTests, type ModelExecutor } from '../support/chartModel';
+import { modelTests, type ActorSteps, type ModelExecutor } from '../support/chartModel';
 import { FakeEffects } from '../support/effects';
 import { fakeUser, renderRoutes } from '../support/render';
 
@@ -21,12 +21,7 @@ import { fakeUser, renderRoutes } from '../support/render';
  */
 
 type Snap = SnapshotFrom<typeof invitePageMachine>;
-type Event =
-  | InvitePageEvent
-  | { type: 'xstate.done.actor.loadInvite'; output: InvitePreview }
-  | { type: 'xstate.error.actor.loadInvite'; error: Error }
-  | { type: 'xstate.done.actor.acceptInvite'; output: InviteMembership }
-  | { type: 'xstate.error.actor.acceptInvite'; error: Error };
+type Event = InvitePageEvent | ActorSteps<'loadInvite', InvitePreview> | ActorSteps<'acceptInvite', InviteMembership>;
 
 interface World {
   fx: FakeEffects;
@@ -79,8 +74,7 @@ function render(input: unknown): World {
   return { fx, user: userEvent.setup(), router };
 }
 
-const settle = (w: World, name: string, e: { type: string; output?: unknown; error?: unknown }) =>
-  act(() => (e.type.startsWith('xstate.done') ? w.fx.resolve(name, e.output) : w.fx.reject(name, e.error)));
+const settle = (w: World, name: string, e: Event) => act(() => w.fx.settle(name, e));
 const joinButton = () => screen.queryByRole('button', { name: JOIN }) as HTMLButtonElement | null;
 
 /** The invite as loaded: the clan's name as text (never markup), its members, until when, and what comes before joining. */
