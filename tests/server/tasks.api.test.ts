@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { backends } from '../support/server';
 import type { ApiClient } from '../support/api';
 import { useServerSuite } from '../support/suite';
-import { actorClient, clanWithRoles, okBody, permissionMatrix, READ, signInDev, WRITE, type Actor, type MatrixCall, type Person } from '../support/fixtures';
+import { actorClient, clanWithRoles, csvForm, okBody, permissionMatrix, READ, signInDev, WRITE, type Actor, type MatrixCall, type Person } from '../support/fixtures';
 import {
   CSV_BAD_HEADER,
   CSV_BAD_NAME,
@@ -31,13 +31,6 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const REAL_CSV = path.resolve(repoRoot, 'examples/osrs-tasks.csv');
 
 const MIB = 1024 * 1024;
-
-/** A multipart body with one file part. */
-function csvForm(content: string | Uint8Array, name = 'tasks.csv', field = 'file'): FormData {
-  const fd = new FormData();
-  fd.append(field, new Blob([content as BlobPart], { type: 'text/csv' }), name);
-  return fd;
-}
 
 describe.each(backends())('task pool API (%s)', (backend) => {
   const suite = useServerSuite(backend);

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { backends } from '../support/server';
 import { useServerSuite } from '../support/suite';
 import { ApiClient } from '../support/api';
+import { uploadTasksCsv } from '../support/fixtures';
 import { castOf, newGame, stored, type Cast } from '../support/liveSocket';
 import { AUTO_RULE_MESSAGES } from '../../contract/dink';
 import { TaskAnswerSchema, TaskListAnswerSchema, TaskPageAnswerSchema } from '../../contract/task';
@@ -114,39 +115,27 @@ describe.each(backends())('team-total rules (%s)', (backend) => {
     const other = new ApiClient(suite.url);
     const me = await other.onboard(`tt-csv-${backend}`, ['Total Owner'], { role: 'Owner', clan_name: `Team totals ${backend}` });
     const clanId = me.clan_memberships_list[0].clan_id as number;
-    const csv = [
-      'description,difficulty,auto_type,auto_names,auto_min,auto_total,auto_distinct',
-      '"Team: 500,000 Fishing XP",HARD,XP,Fishing,,500000,', // 2 good, blank distinct
-      'Team: 50 Zulrah kills,HARD,KC,zulrah,,50,false', // 3 good
-      "Any 3 Zulrah uniques,ELITE,LOOT,Tanzanite fang|Magic fang|Serpentine visage|Tanzanite mutagen|Magma mutagen,,3,TRUE", // 4 good
-      '500 scales,MEDIUM,LOOT,Zulrah\'s scales,,500,', // 5 good
-      'Plain,EASY,,,,,', // 6 good, no rule
-      'Old rule,EASY,KILL_COUNT,Zulrah,5,,', // 7 good, no total
-      'Both,EASY,LOOT,Cowhide,5,100,', // 8 bad: min and total
-      'No total,EASY,XP,fishing,,,', // 9 bad: needs total
-      'Bad skill,EASY,XP,fishin,,100,', // 10 bad: no such skill
-      'Bad total,EASY,LOOT,Cowhide,,lots,', // 11 bad total
-      'Bad distinct,EASY,LOOT,Cowhide,,3,yes', // 12 bad distinct
-      'Zero total,EASY,LOOT,Cowhide,,0,', // 13 bad total
-      'Hours,ELITE,EHP,,,10,', // 14 good
-    ].join('\n');
-    const form = new FormData();
-    form.append('file', new Blob([csv], { type: 'text/csv' }), 'totals.csv');
-    const r = await other.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toEqual({
-      inserted_count: 7,
-      skipped_count: 0,
-      error_count: 6,
-      errors: [
-        { row: 8, message: 'A team total and a minimum cannot be combined.' },
-        { row: 9, message: 'This rule needs a team total.' },
-        { row: 10, message: "auto_rule name 'fishin' is not a Wise Old Man skill metric." },
-        { row: 11, message: AUTO_RULE_MESSAGES.teamTotal },
-        { row: 12, message: AUTO_RULE_MESSAGES.distinct },
-        { row: 13, message: AUTO_RULE_MESSAGES.teamTotal },
-      ],
-    });
+    // Each row with the error it must be listed with (none: imported); the header is line 1, so the row at index i is line i + 2.
+    const rows: [line: string, error?: string][] = [
+      ['"Team: 500,000 Fishing XP",HARD,XP,Fishing,,500000,'], // blank distinct
+      ['Team: 50 Zulrah kills,HARD,KC,zulrah,,50,false'],
+      ['Any 3 Zulrah uniques,ELITE,LOOT,Tanzanite fang|Magic fang|Serpentine visage|Tanzanite mutagen|Magma mutagen,,3,TRUE'],
+      ["500 scales,MEDIUM,LOOT,Zulrah's scales,,500,"],
+      ['Plain,EASY,,,,,'], // no rule
+      ['Old rule,EASY,KILL_COUNT,Zulrah,5,,'], // no total
+      ['Both,EASY,LOOT,Cowhide,5,100,', 'A team total and a minimum cannot be combined.'],
+      ['No total,EASY,XP,fishing,,,', 'This rule needs a team total.'],
+      ['Bad skill,EASY,XP,fishin,,100,', "auto_rule name 'fishin' is not a Wise Old Man skill metric."],
+      ['Bad total,EASY,LOOT,Cowhide,,lots,', AUTO_RULE_MESSAGES.teamTotal],
+      ['Bad distinct,EASY,LOOT,Cowhide,,3,yes', AUTO_RULE_MESSAGES.distinct],
+      ['Zero total,EASY,LOOT,Cowhide,,0,', AUTO_RULE_MESSAGES.teamTotal],
+      ['Hours,ELITE,EHP,,,10,'],
+    ];
+    const csv = ['description,difficulty,auto_type,auto_names,auto_min,auto_total,auto_distinct', ...rows.map(([line]) => line)].join('\n');
+    const errors = rows.flatMap(([, message], i) => (message ? [{ row: i + 2, message }] : []));
+    expect(errors).toHaveLength(6);
+    const answer = await uploadTasksCsv(other, clanId, csv, 'totals.csv');
+    expect(answer).toEqual({ inserted_count: rows.length - errors.length, skipped_count: 0, error_count: errors.length, errors });
     const tasks = v.parse(TaskListAnswerSchema, (await other.get(`/api/clan/${clanId}/tasks`)).body).tasks;
     const rule = (d: string) => tasks.find((t) => t.description === d)!.auto_rule;
     expect(rule('Team: 500,000 Fishing XP')).toEqual({ type: 'XP', names: ['fishing'], ...EMPTY, team_total: 500000 });
@@ -162,10 +151,8 @@ describe.each(backends())('team-total rules (%s)', (backend) => {
     const other = new ApiClient(suite.url);
     const me = await other.onboard(`tt-sample-${backend}`, ['Sample Owner'], { role: 'Owner', clan_name: `Sample totals ${backend}` });
     const clanId = me.clan_memberships_list[0].clan_id as number;
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(fs.readFileSync(path.join(__dirname, '../../examples/osrs-tasks.csv')))], { type: 'text/csv' }), 'osrs-tasks.csv');
-    const r = await other.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
-    expect(r.body).toMatchObject({ inserted_count: 144, errors: [] });
+    const answer = await uploadTasksCsv(other, clanId, fs.readFileSync(path.join(__dirname, '../../examples/osrs-tasks.csv')), 'osrs-tasks.csv');
+    expect(answer).toMatchObject({ inserted_count: 144, errors: [] });
     const tasks = v.parse(TaskListAnswerSchema, (await other.get(`/api/clan/${clanId}/tasks`)).body).tasks;
     const rule = (d: string) => tasks.find((t) => t.description === d)!.auto_rule;
     expect(rule('Gain 100,000 Woodcutting XP as a team')).toEqual({ type: 'XP', names: ['woodcutting'], ...EMPTY, team_total: 100000 });

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { backends, createTestDatabase } from '../support/server';
 import { ApiClient, type Answer } from '../support/api';
 import { useServerSuite } from '../support/suite';
-import { directSql, openDirectDb } from '../support/fixtures';
+import { csvForm, directSql, openDirectDb } from '../support/fixtures';
 import { CLAN_NAME_EMPTY, RENAME_EMPTY_OR_SAME } from '../../contract/clan';
 import { clanNameKey } from '../../contract/text';
 
@@ -20,13 +20,6 @@ const BAD: [string, string][] = [['NUL', '\u0000'], ['C0 BEL', '\u0007'], ['C1 N
 
 const refused = (label: string, field: string) => `${label} (${field}) must not contain control characters.`;
 const future = () => new Date(Date.now() + 86_400_000).toISOString();
-
-/** A multipart body with one CSV file part. */
-function csvForm(content: string): FormData {
-  const fd = new FormData();
-  fd.append('file', new Blob([content], { type: 'text/csv' }), 'tasks.csv');
-  return fd;
-}
 
 describe.each(backends())('the text rule over HTTP (%s)', (backend) => {
   const suite = useServerSuite(backend);

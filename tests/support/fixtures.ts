@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient, type Answer } from './api';
 import { SAMPLE_TASKS_CSV } from './e2e';
 import { openDatabase, type DbHandle } from '../../server/db/connect';
+import type { CsvUploadAnswer } from '../../contract/task';
 import { directSql } from './sql';
 export { directSql };
 
@@ -145,16 +146,29 @@ export function openDirectDb(env: Record<string, string>): Promise<DbHandle> {
   return openDatabase({ databaseUrl: env.DATABASE_URL ?? null, sqliteFile: env.SQLITE_FILE ?? '' });
 }
 
+/** A multipart body with one CSV file part named `name` in field `field` (upload_csv takes `file`, docs/server.md §4). */
+export function csvForm(content: string | Uint8Array, name = 'tasks.csv', field = 'file'): FormData {
+  const fd = new FormData();
+  fd.append(field, new Blob([content as BlobPart], { type: 'text/csv' }), name);
+  return fd;
+}
+
+/**
+ * Uploads `content` as the CSV file `name` to the task pool of `clanId` as `api` (a manager)
+ * through POST upload_csv (docs/server.md §4); expects 200 and answers the body as sent: counts
+ * and bad rows.
+ */
+export function uploadTasksCsv(api: ApiClient, clanId: number, content: string | Uint8Array, name?: string): Promise<CsvUploadAnswer> {
+  return okBody(api.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, csvForm(content, name)));
+}
+
 /**
  * Imports the sample examples/osrs-tasks.csv into the task pool of `clanId` as `api` (a
  * manager) through POST upload_csv; expects 200 and all 144 rows inserted. Answers the pool by task id.
  */
 export async function importTasksCsv(api: ApiClient, clanId: number): Promise<Map<number, PoolTask>> {
-  const form = new FormData();
-  form.append('file', new Blob([fs.readFileSync(SAMPLE_TASKS_CSV)], { type: 'text/csv' }), 'osrs-tasks.csv');
-  const up = await api.call('POST', `/api/clan/${clanId}/tasks/upload_csv`, form);
-  expect(up.status, JSON.stringify(up.body)).toBe(200);
-  expect(up.body.inserted_count).toBe(144);
+  const up = await uploadTasksCsv(api, clanId, fs.readFileSync(SAMPLE_TASKS_CSV), 'osrs-tasks.csv');
+  expect(up.inserted_count).toBe(144);
   const tasks: { id: number; description: string; difficulty: string }[] = (await okBody(api.get(`/api/clan/${clanId}/tasks/`))).tasks;
   return new Map(tasks.map((t) => [t.id, { description: t.description, difficulty: t.difficulty }]));
 }
