@@ -17,6 +17,17 @@ export const IdParamSchema = v.pipe(
   v.maxValue(ID_MAX, 'Invalid id.'),
 );
 
+/** The refusal of a request body that is not a JSON object: an array, null or a bare value (docs/server.md §1). */
+export const BODY_NOT_OBJECT = 'Request body must be a JSON object.';
+
+/**
+ * The schema of a JSON request body with these fields (docs/server.md §1): valibot's object
+ * schema whose own refusal of a non-object is BODY_NOT_OBJECT.
+ */
+export function jsonBodySchema<const TEntries extends v.ObjectEntries>(entries: TEntries) {
+  return v.object(entries, BODY_NOT_OBJECT);
+}
+
 /**
  * True for a JSON object: not null, an array or a primitive. valibot's `v.object` checks only
  * `typeof x === 'object'`, so without this an array body would pass as `{}` with every field absent.

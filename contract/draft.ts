@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { jsonBodySchema } from './common';
 import { DraftStateSchema, SignupSchema, type DraftState } from './signup';
 
 // ---------------------------------------------------------------------------------------------
@@ -24,21 +25,18 @@ const PICK_SECONDS_TEXT = `pick_seconds must be a whole number from ${PICK_SECON
  * POST .../draft body: `captain_signup_ids` (2..20 distinct sign-up ids, the first round's order)
  * and `pick_seconds` (15..600, default 60).
  */
-export const StartDraftBodySchema = v.object(
-  {
-    captain_signup_ids: v.pipe(
-      v.array(id('A captain sign-up id'), CAPTAINS_TEXT),
-      v.minLength(DRAFT_CAPTAINS_MIN, CAPTAINS_TEXT),
-      v.maxLength(DRAFT_CAPTAINS_MAX, CAPTAINS_TEXT),
-      v.check((ids) => new Set(ids).size === ids.length, 'Each captain can be chosen only once.'),
-    ),
-    pick_seconds: v.optional(
-      v.pipe(v.number(PICK_SECONDS_TEXT), v.integer(PICK_SECONDS_TEXT), v.minValue(PICK_SECONDS_MIN, PICK_SECONDS_TEXT), v.maxValue(PICK_SECONDS_MAX, PICK_SECONDS_TEXT)),
-      PICK_SECONDS_DEFAULT,
-    ),
-  },
-  'Request body must be a JSON object.',
-);
+export const StartDraftBodySchema = jsonBodySchema({
+  captain_signup_ids: v.pipe(
+    v.array(id('A captain sign-up id'), CAPTAINS_TEXT),
+    v.minLength(DRAFT_CAPTAINS_MIN, CAPTAINS_TEXT),
+    v.maxLength(DRAFT_CAPTAINS_MAX, CAPTAINS_TEXT),
+    v.check((ids) => new Set(ids).size === ids.length, 'Each captain can be chosen only once.'),
+  ),
+  pick_seconds: v.optional(
+    v.pipe(v.number(PICK_SECONDS_TEXT), v.integer(PICK_SECONDS_TEXT), v.minValue(PICK_SECONDS_MIN, PICK_SECONDS_TEXT), v.maxValue(PICK_SECONDS_MAX, PICK_SECONDS_TEXT)),
+    PICK_SECONDS_DEFAULT,
+  ),
+});
 export type StartDraftBody = v.InferOutput<typeof StartDraftBodySchema>;
 
 /** The answer of every draft change. */

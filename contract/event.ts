@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { jsonBodySchema } from './common';
 import { typedTextSchema } from './text';
 
 /** The one event type (docs/game-rules.md §12; docs/server.md §4). */
@@ -67,18 +68,19 @@ const StartSchema = v.pipe(
   v.transform((s) => normalizeEventDateTime(s) as string),
 );
 
-/** End: a date-time, or null / '' / absent for none. */
-const EndSchema = v.optional(
+/** A date-time that may be none: null or '' (out: null), else normalized; `message` refuses anything else. */
+const noneOrDateTime = (message: string) =>
   v.nullable(
     v.pipe(
-      v.string(EVENT_BAD_END),
+      v.string(message),
       v.trim(),
-      v.check((s) => s === '' || parseEventDateTime(s) !== null, EVENT_BAD_END),
+      v.check((s) => s === '' || parseEventDateTime(s) !== null, message),
       v.transform((s): string | null => (s === '' ? null : normalizeEventDateTime(s))),
     ),
-  ),
-  null,
-);
+  );
+
+/** End: a date-time, or null / '' / absent for none. */
+const EndSchema = v.optional(noneOrDateTime(EVENT_BAD_END), null);
 
 /**
  * POST /api/clan/{clanId}/events/ and PUT /api/clan/{clanId}/events/{eventId} body (docs/server.md
@@ -86,29 +88,17 @@ const EndSchema = v.optional(
  * required ISO date-time; end an ISO date-time or null. Times come out normalized to
  * `YYYY-MM-DDTHH:mm:ss.sssZ`. The time rules that need the clock are in `eventTimesError`.
  */
-export const EventBodySchema = v.object(
-  {
-    // Missing keys default to '' so the field's own message answers (valibot reports a missing
-    // key with the object's message otherwise).
-    name: v.optional(EventNameSchema, ''),
-    type: v.optional(v.literal(EVENT_TYPE, `Event type must be '${EVENT_TYPE}'.`), EVENT_TYPE),
-    start_datetime: v.optional(StartSchema, ''),
-    end_datetime: EndSchema,
-    /** Sign-ups (docs/server.md §16): left out on create = false / null; left out on edit = kept. */
-    signups_open: v.optional(v.boolean('signups_open must be true or false.')),
-    signups_close_at: v.optional(
-      v.nullable(
-        v.pipe(
-          v.string(SIGNUPS_BAD_CLOSE),
-          v.trim(),
-          v.check((s) => s === '' || parseEventDateTime(s) !== null, SIGNUPS_BAD_CLOSE),
-          v.transform((s): string | null => (s === '' ? null : normalizeEventDateTime(s))),
-        ),
-      ),
-    ),
-  },
-  'Request body must be a JSON object.',
-);
+export const EventBodySchema = jsonBodySchema({
+  // Missing keys default to '' so the field's own message answers (valibot reports a missing
+  // key with the object's message otherwise).
+  name: v.optional(EventNameSchema, ''),
+  type: v.optional(v.literal(EVENT_TYPE, `Event type must be '${EVENT_TYPE}'.`), EVENT_TYPE),
+  start_datetime: v.optional(StartSchema, ''),
+  end_datetime: EndSchema,
+  /** Sign-ups (docs/server.md §16): left out on create = false / null; left out on edit = kept. */
+  signups_open: v.optional(v.boolean('signups_open must be true or false.')),
+  signups_close_at: v.optional(noneOrDateTime(SIGNUPS_BAD_CLOSE)),
+});
 export type EventBody = v.InferOutput<typeof EventBodySchema>;
 export type EventBodyInput = v.InferInput<typeof EventBodySchema>;
 
@@ -118,15 +108,12 @@ export type EventBodyInput = v.InferInput<typeof EventBodySchema>;
  * fields; the clock's rules are eventTimesError's), and `teams`: true copies the teams with their
  * colours, members and roles (left out: false).
  */
-export const CopyEventBodySchema = v.object(
-  {
-    name: EventBodySchema.entries.name,
-    start_datetime: EventBodySchema.entries.start_datetime,
-    end_datetime: EventBodySchema.entries.end_datetime,
-    teams: v.optional(v.boolean('teams must be true or false.'), false),
-  },
-  'Request body must be a JSON object.',
-);
+export const CopyEventBodySchema = jsonBodySchema({
+  name: EventBodySchema.entries.name,
+  start_datetime: EventBodySchema.entries.start_datetime,
+  end_datetime: EventBodySchema.entries.end_datetime,
+  teams: v.optional(v.boolean('teams must be true or false.'), false),
+});
 export type CopyEventBody = v.InferOutput<typeof CopyEventBodySchema>;
 
 /** The banner text after a copy (docs/client.md §6 'Copy event'). */

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { jsonBodySchema } from './common';
 import { JoinMembershipSchema } from './joins';
 
 /**
@@ -30,13 +31,10 @@ const wholeIn = (min: number, max: number, message: string) =>
   v.pipe(v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, message));
 
 /** POST /api/clan/{clanId}/invites body: both fields may be left out (their defaults), and so may the body. */
-export const CreateInviteBodySchema = v.object(
-  {
-    max_uses: v.optional(wholeIn(INVITE_USES.min, INVITE_USES.max, INVITE_MESSAGES.maxUses), INVITE_USES.default),
-    expires_in_hours: v.optional(wholeIn(INVITE_HOURS.min, INVITE_HOURS.max, INVITE_MESSAGES.hours), INVITE_HOURS.default),
-  },
-  'Request body must be a JSON object.',
-);
+export const CreateInviteBodySchema = jsonBodySchema({
+  max_uses: v.optional(wholeIn(INVITE_USES.min, INVITE_USES.max, INVITE_MESSAGES.maxUses), INVITE_USES.default),
+  expires_in_hours: v.optional(wholeIn(INVITE_HOURS.min, INVITE_HOURS.max, INVITE_MESSAGES.hours), INVITE_HOURS.default),
+});
 export type CreateInviteBody = v.InferInput<typeof CreateInviteBodySchema>;
 
 /** An invite as its clan's managers see it: `url` is `<origin>/invite/{code}`. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ID_MAX } from './common';
+import { ID_MAX, jsonBodySchema } from './common';
 import { typedTextSchema } from './text';
 import { SignupSchema } from './signup';
 
@@ -66,25 +66,22 @@ const IgnIdSchema = v.pipe(v.number(SIGNUP_MESSAGES.badIgnId), v.integer(SIGNUP_
 const NoteSchema = typedTextSchema({ label: 'Note', field: 'note', multiline: true, required: SIGNUP_MESSAGES.noteRequired, min: 0, max: SIGNUP_NOTE_MAX, tooLong: SIGNUP_MESSAGES.noteTooLong });
 
 /** POST .../signups body (docs/server.md §16): one of the caller's IGNs, 'I would lead a team' (default false), a note (default ''). */
-export const SignupBodySchema = v.object(
-  {
-    osrs_ign_id: v.optional(IgnIdSchema, 0),
-    wants_leader: v.optional(v.boolean(SIGNUP_MESSAGES.badWantsLeader), false),
-    note: v.optional(NoteSchema, ''),
-  },
-  'Request body must be a JSON object.',
-);
+export const SignupBodySchema = jsonBodySchema({
+  osrs_ign_id: v.optional(IgnIdSchema, 0),
+  wants_leader: v.optional(v.boolean(SIGNUP_MESSAGES.badWantsLeader), false),
+  note: v.optional(NoteSchema, ''),
+});
 export type SignupBody = v.InferInput<typeof SignupBodySchema>;
 
 /** PUT .../signups/{id} body: `{score}` (a finite number 0..1,000,000 or null). */
-export const ScoreBodySchema = v.object({ score: v.optional(ScoreSchema, undefined) }, 'Request body must be a JSON object.');
+export const ScoreBodySchema = jsonBodySchema({ score: v.optional(ScoreSchema, undefined) });
 
 /** The Wise Old Man numbers a score may be made of. */
 export const WOM_METRICS = ['ehb', 'ehp', 'ehb+ehp', 'overall_level'] as const;
 export type WomMetric = (typeof WOM_METRICS)[number];
 
 /** POST .../signups/scores/wom body: `{metric}`. */
-export const WomBodySchema = v.object({ metric: v.picklist(WOM_METRICS, SIGNUP_MESSAGES.badMetric) }, 'Request body must be a JSON object.');
+export const WomBodySchema = jsonBodySchema({ metric: v.picklist(WOM_METRICS, SIGNUP_MESSAGES.badMetric) });
 
 /** A sign-up as the Sign-ups view lists it: with the name of the team it is on (null for a free agent). */
 export type ListedSignup = v.InferOutput<typeof SignupSchema> & { team_name: string | null };
@@ -110,16 +107,13 @@ export const WomProgressSchema = v.object({
 export type WomProgress = v.InferOutput<typeof WomProgressSchema>;
 
 /** POST .../teams/balance body: `{team_count}` 2..20, or 0 for the event's existing teams. */
-export const BalanceBodySchema = v.object(
-  {
-    team_count: v.pipe(
-      v.number(SIGNUP_MESSAGES.badTeamCount),
-      v.integer(SIGNUP_MESSAGES.badTeamCount),
-      v.check((n) => n === 0 || (n >= BALANCE_TEAMS_MIN && n <= BALANCE_TEAMS_MAX), SIGNUP_MESSAGES.badTeamCount),
-    ),
-  },
-  'Request body must be a JSON object.',
-);
+export const BalanceBodySchema = jsonBodySchema({
+  team_count: v.pipe(
+    v.number(SIGNUP_MESSAGES.badTeamCount),
+    v.integer(SIGNUP_MESSAGES.badTeamCount),
+    v.check((n) => n === 0 || (n >= BALANCE_TEAMS_MIN && n <= BALANCE_TEAMS_MAX), SIGNUP_MESSAGES.badTeamCount),
+  ),
+});
 
 const IdListSchema = v.pipe(v.array(v.pipe(v.number(), v.integer())), v.maxLength(10_000));
 

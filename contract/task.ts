@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ID_MAX } from './common';
+import { ID_MAX, jsonBodySchema } from './common';
 import { TIERS, type Tier } from './game/tiers';
 import { typedTextSchema, type TextField } from './text';
 import { AutoRuleFieldSchema, AutoRuleShapeSchema } from './dink';
@@ -64,14 +64,11 @@ export const TaskDescriptionSchema = typedTextSchema({
  * `auto_rule` (docs/server.md §13): a Dink rule or null; left out it is null on create and kept
  * as it was on edit.
  */
-export const TaskBodySchema = v.object(
-  {
-    description: v.optional(TaskDescriptionSchema, ''),
-    difficulty: v.optional(DifficultySchema, ''),
-    auto_rule: v.optional(AutoRuleFieldSchema),
-  },
-  'Request body must be a JSON object.',
-);
+export const TaskBodySchema = jsonBodySchema({
+  description: v.optional(TaskDescriptionSchema, ''),
+  difficulty: v.optional(DifficultySchema, ''),
+  auto_rule: v.optional(AutoRuleFieldSchema),
+});
 export type TaskBody = v.InferOutput<typeof TaskBodySchema>;
 
 /** A pool task (docs/game-rules.md §12), with its Dink auto rule or null (docs/server.md §13). */

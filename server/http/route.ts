@@ -35,7 +35,7 @@ import { describeRoute, resolver, uniqueSymbol, type DescribeRouteOptions, type 
 import * as v from 'valibot';
 import type { AppEnv } from './context';
 import { ApiError } from '../errors';
-import { firstIssueMessage, IdParamSchema, isJsonObject } from '../../contract/common';
+import { BODY_NOT_OBJECT, firstIssueMessage, IdParamSchema, isJsonObject } from '../../contract/common';
 
 /** A JSON object of the document. */
 type Json = Record<string, unknown>;
@@ -240,7 +240,7 @@ async function check(c: Context, target: Target, schema: v.GenericSchema, option
     if (!body) return refuse('Request body must be valid JSON.');
     if (!isJsonObject(body.raw)) {
       const own = (schema as { message?: unknown }).message;
-      return refuse(typeof own === 'string' && own !== '' ? own : 'Request body must be a JSON object.');
+      return refuse(typeof own === 'string' && own !== '' ? own : BODY_NOT_OBJECT);
     }
     const result = v.safeParse(schema, body.raw);
     return result.success ? result.output : refuse(firstIssueMessage(result.issues) || 'Invalid request body.');
