@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type PinoPretty from 'pino-pretty';
 import { loadConfig, type Config } from '../config';
 
 /**
@@ -205,7 +206,12 @@ export class LineBatches implements DestinationStream {
  * synchronously then, so nothing is lost on a shutdown or a fatal error.
  */
 function destination(config: Pick<Config, 'production'>): { json: boolean; stream: DestinationStream } {
-  if (process.stdout.isTTY && !config.production) return { json: false, stream: pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l' }) };
+  if (process.stdout.isTTY && !config.production) {
+    // Required only here, for a person at a terminal: a server whose output is piped (a
+    // service, a container, every test process) never loads it.
+    const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+    return { json: false, stream: pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l' }) };
+  }
   // In buffer mode sonic-boom takes Buffers (its types name only strings).
   const stream = new LineBatches(pino.destination({ dest: 1, sync: false, contentMode: 'buffer' }) as unknown as ByteWriter);
   process.on('exit', () => {

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../images/sharp';
 import pLimit from 'p-limit';
 import { badRequest } from '../errors';
 import { PROOF_IMAGE_TYPES, PROOF_MESSAGES } from '../../contract/submission';
@@ -23,14 +23,6 @@ const THUMB_SIZE = 320;
 /** Images decoded at once in this process (each may take hundreds of MB and a core). */
 const decoding = pLimit(2);
 
-// libvips keeps recent operations and their pixels in a cache (up to 50 MB and 100 operations)
-// that helps only when the same image is processed again; a proof never is, so it is off and a
-// decoded image's memory is given back once it is encoded. One libvips thread per image: the two
-// images decoded at once then take at most two threads, with fewer per-thread buffers, and the
-// event loop keeps its share of the CPU (docs/server.md §8).
-sharp.cache(false);
-sharp.concurrency(1);
-
 /**
  * Checks and re-encodes a proof image with sharp (docs/server.md §9):
  * - its type is read from its bytes (sharp's metadata), never its name: PNG, JPEG, WebP or GIF,
@@ -43,6 +35,7 @@ sharp.concurrency(1);
  */
 export function processProofImage(bytes: Buffer): Promise<ProcessedImage> {
   return decoding(async () => {
+    const sharp = await loadSharp();
     let format: Format;
     try {
       const meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config, S3Config } from '../config';
 
 /**
@@ -71,39 +71,49 @@ export class FolderStore implements ImageStore {
  * requests are path-style.
  */
 export class S3Store implements ImageStore {
-  private readonly client: S3Client;
+  // The SDK is loaded with the first image, not at start-up: it costs about 0.1 s of CPU to load,
+  // which a process that only serves the game (or the folder store) should not pay.
+  private readonly ready: Promise<{ sdk: typeof import('@aws-sdk/client-s3'); client: S3Client }>;
 
   constructor(private readonly config: S3Config) {
-    this.client = new S3Client({
-      region: config.region,
-      // Checksums only where S3 requires them: S3-compatible stores (MinIO, local stand-ins) do
-      // not all understand the SDK's default flexible checksums.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
-      ...(config.accessKeyId && config.secretAccessKey
-        ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
-        : {}),
-    });
+    this.ready = import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: config.region,
+        // Checksums only where S3 requires them: S3-compatible stores (MinIO, local stand-ins) do
+        // not all understand the SDK's default flexible checksums.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        ...(config.endpoint ? { endpoint: config.endpoint, forcePathStyle: true } : {}),
+        ...(config.accessKeyId && config.secretAccessKey
+          ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
+          : {}),
+      }),
+    }));
+    // A failure to load shows on the first put/get/delete, which awaits `ready`; not unhandled here.
+    this.ready.catch(() => undefined);
   }
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.config.bucket, Key: checkedKey(key), Body: bytes, ContentType: contentType }));
+    const { sdk, client } = await this.ready;
+    await client.send(new sdk.PutObjectCommand({ Bucket: this.config.bucket, Key: checkedKey(key), Body: bytes, ContentType: contentType }));
   }
 
   async get(key: string): Promise<Buffer | null> {
+    const { sdk, client } = await this.ready;
     try {
-      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: checkedKey(key) }));
+      const answer = await client.send(new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: checkedKey(key) }));
       if (!answer.Body) return null;
       return Buffer.from(await answer.Body.transformToByteArray());
     } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
+      if (err instanceof sdk.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
       throw err;
     }
   }
 
   async delete(keys: readonly string[]): Promise<void> {
-    await Promise.all(keys.map((k) => this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: checkedKey(k) }))));
+    const { sdk, client } = await this.ready;
+    await Promise.all(keys.map((k) => client.send(new sdk.DeleteObjectCommand({ Bucket: this.config.bucket, Key: checkedKey(k) }))));
   }
 }
 
