@@ -8,7 +8,7 @@ import { backends, createTestDatabase, startServer, type Backend } from '../supp
  */
 describe.each(backends())('three processes started at once on a new database (%s)', (backend: Backend) => {
   it('all start, each ready, on one migrated schema', async () => {
-    const db = await createTestDatabase(backend);
+    const db = await createTestDatabase(backend, { empty: true });
     const servers = await Promise.allSettled([startServer(db.env), startServer(db.env), startServer(db.env)]);
     try {
       const failed = servers.flatMap((s) => (s.status === 'rejected' ? [String(s.reason).slice(0, 400)] : []));

@@ -118,13 +118,27 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates a fresh database on `backend`; PostgreSQL ones are named csl_t_<random> and dropped after. */
-export async function createTestDatabase(backend: Backend): Promise<TestDatabase> {
+/** Environment names of the migrated template databases a run's globalSetup makes (makeTemplates). */
+const SQLITE_TEMPLATE_ENV = 'CSL_SQLITE_TEMPLATE';
+const PG_TEMPLATE_ENV = 'CSL_PG_TEMPLATE';
+
+/**
+ * Creates a fresh database on `backend`; PostgreSQL ones are named csl_t_<random> and dropped
+ * after. When the run made migrated templates (makeTemplates, in globalSetup) the new database is
+ * a copy of one (SQLite: the file copied; PostgreSQL: CREATE DATABASE … TEMPLATE), so the first
+ * server on it starts on a migrated schema instead of running every migration again, as a
+ * restarted server does. `empty: true` gives a database with no tables, for the suites that test
+ * migrating itself.
+ */
+export async function createTestDatabase(backend: Backend, { empty = false }: { empty?: boolean } = {}): Promise<TestDatabase> {
   if (backend === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'csl-'));
+    const file = path.join(dir, 'test.db');
+    const template = process.env[SQLITE_TEMPLATE_ENV];
+    if (!empty && template && fs.existsSync(template)) fs.copyFileSync(template, file);
     return {
       backend,
-      env: { SQLITE_FILE: path.join(dir, 'test.db') },
+      env: { SQLITE_FILE: file },
       async drop() {
         fs.rmSync(dir, { recursive: true, force: true });
       },
@@ -133,9 +147,10 @@ export async function createTestDatabase(backend: Backend): Promise<TestDatabase
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const name = 'csl_t_' + crypto.randomBytes(6).toString('hex');
+  const template = empty ? undefined : process.env[PG_TEMPLATE_ENV];
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   // A test database need not survive a power cut: its commits do not wait for the WAL's fsync
   // (4-8 ms each here, and slower when every suite flushes at once), so a suite waits on the
   // server, not on the disk. The product's own databases keep PostgreSQL's default.
@@ -152,6 +167,29 @@ export async function createTestDatabase(backend: Backend): Promise<TestDatabase
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },
+  };
+}
+
+/**
+ * For a run's globalSetup: one migrated database per backend (SQLite always, PostgreSQL when
+ * TEST_DATABASE_URL is set), made by starting the real server on an empty one once and stopping
+ * it, and named in the environment the test workers inherit, so createTestDatabase copies it.
+ * Resolves with the clean-up that drops them (globalSetup's teardown).
+ */
+export async function makeTemplates(): Promise<() => Promise<void>> {
+  const made: TestDatabase[] = [];
+  for (const backend of process.env.TEST_DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)) {
+    const db = await createTestDatabase(backend, { empty: true });
+    made.push(db);
+    const server = await startServer(db.env, undefined, SLOW_START_MS);
+    await server.stop();
+    if (backend === 'sqlite') process.env[SQLITE_TEMPLATE_ENV] = db.env.SQLITE_FILE;
+    else process.env[PG_TEMPLATE_ENV] = new URL(db.env.DATABASE_URL).pathname.slice(1);
+  }
+  return async () => {
+    delete process.env[SQLITE_TEMPLATE_ENV];
+    delete process.env[PG_TEMPLATE_ENV];
+    await Promise.all(made.map((db) => db.drop()));
   };
 }
 

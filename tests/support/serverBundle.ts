@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { checkServices } from './server';
+import { checkServices, makeTemplates } from './server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -16,8 +16,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * Node's --enable-source-maps made every start about a fifth dearer in CPU (parsing the inline
  * map and looking for one in every package file it loads).
  * First it checks PostgreSQL and Redis (checkServices): under CI=true a missing one fails the run.
+ * Last it makes the run's migrated template databases (makeTemplates), which its teardown drops.
  */
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
   await checkServices();
   const outfile = path.join(ROOT, '.cache/test-server/index.mjs');
   await build({
@@ -32,4 +33,5 @@ export default async function setup(): Promise<void> {
     logLevel: 'warning',
   });
   process.env.CSL_SERVER_BUNDLE = outfile;
+  return makeTemplates();
 }
