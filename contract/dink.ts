@@ -30,9 +30,11 @@ function isDinkType(s: string): s is DinkType {
 
 /**
  * A post's outcome, in the order they are judged after the 204 (docs/server.md §13); `counted`: it
- * matched a team-total rule and was added to the team's total without reaching it (docs/server.md §17).
+ * matched a team-total rule and was added to the team's total without reaching it (docs/server.md §17);
+ * `over_quota`: it would have counted, but its image would take the clan past its upload quota, so
+ * nothing was stored (docs/server.md §18 "Quotas").
  */
-export const DINK_OUTCOMES = ['duplicate', 'not_running', 'unknown_player', 'suspicious', 'no_task', 'no_match', 'counted', 'submitted', 'approved'] as const;
+export const DINK_OUTCOMES = ['duplicate', 'not_running', 'unknown_player', 'suspicious', 'no_task', 'no_match', 'over_quota', 'counted', 'submitted', 'approved'] as const;
 export type DinkOutcome = (typeof DINK_OUTCOMES)[number];
 
 /**

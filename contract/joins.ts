@@ -114,6 +114,20 @@ export const DenyJoinAnswerSchema = v.object({ join_request: v.object({ id: v.nu
 export const JoinRequestCountSchema = v.object({ clan_id: v.number(), pending: v.number() });
 export type JoinRequestCount = v.InferOutput<typeof JoinRequestCountSchema>;
 
+/**
+ * `join_request_decided` socket event, to the asker's own sockets (their user room, every process)
+ * when a manager approves or denies their request (docs/server.md §18 "Joining"): the request, its
+ * clan, the decision and the manager's reason (null for none or an approval).
+ */
+export const JoinRequestDecidedSchema = v.object({
+  id: v.number(),
+  clan_id: v.number(),
+  clan_name: v.string(),
+  status: v.picklist(['approved', 'denied']),
+  reason: v.nullable(v.string()),
+});
+export type JoinRequestDecided = v.InferOutput<typeof JoinRequestDecidedSchema>;
+
 /** How long a decided request stays in its asker's list (GET /api/user/me), in days. */
 export const DECIDED_SHOWN_DAYS = 30;
 

@@ -9,7 +9,7 @@ import type { DinkPostUpdate } from './dink';
 import type { RequestRelief } from './game/relief';
 import type { DraftPick, JoinDraft } from './draft';
 import type { DraftState } from './signup';
-import type { JoinRequestCount } from './joins';
+import type { JoinRequestCount, JoinRequestDecided } from './joins';
 
 /**
  * The live socket of docs/server.md §3 ("Live socket") and docs/server.md §6:
@@ -162,6 +162,8 @@ export interface ServerToClientEvents {
   draft_state: (payload: DraftState) => void;
   /** docs/server.md §18: the clan's count of pending join requests changed, to the clan's managers room (JoinRequestCountSchema). */
   join_request: (payload: JoinRequestCount) => void;
+  /** docs/server.md §18: a manager approved or denied the user's join request, to the asker's own sockets (JoinRequestDecidedSchema). */
+  join_request_decided: (payload: JoinRequestDecided) => void;
 }
 
 /** True when a game_state_update carries the whole game rather than a progress update. */

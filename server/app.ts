@@ -21,6 +21,7 @@ import { jsonBodyLimit } from './http/bodyLimit';
 import { securityHeaders, withStyleNonce } from './http/securityHeaders';
 import { pagePreloads, withFirstDrawing, withHeadTags } from './http/pagePreloads';
 import { spectatorDrawing } from './http/firstDrawing';
+import { linkPreviewTags } from './http/linkPreview';
 import { pickEncoding } from './games/cache';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { publicGameFastPath } from './lobby/publicGame';
@@ -88,7 +89,7 @@ function redisStoreClient(redis: Redis): RedisClient {
  *   index.html gets the answer's CSP style nonce and `Cache-Control: no-cache` (and, on a spectator
  *   game page, the game's first drawing with the scripts started after the first paint, compressed,
  *   or, for a game not shown, preload tags for its lazy chunks and game answer: http/firstDrawing.ts,
- *   http/pagePreloads.ts); the hashed files
+ *   http/pagePreloads.ts; and its link preview tags: http/linkPreview.ts); the hashed files
  *   under /assets are `public, max-age=31536000, immutable` and go out brotli- or gzip-compressed
  *   when the client accepts it (the build's precompressed copies)
  * `lifecycle` is the process's running / shutting-down state behind /readyz (index.ts passes the
@@ -210,9 +211,9 @@ export function createApp(deps: Deps, modules: RouteModule[] = [], lifecycle: Li
     }
     c.header('Cache-Control', 'no-cache');
     const index = fs.readFileSync(indexFile, 'utf8');
-    const drawing = await spectatorDrawing(deps, c.req.path);
+    const [drawing, preview] = await Promise.all([spectatorDrawing(deps, c.req.path), linkPreviewTags(c, c.req.path)]);
     const drawn = drawing === null ? null : withFirstDrawing(index, root, c.req.path, drawing);
-    const html = withStyleNonce(drawn ?? withHeadTags(index, pagePreloads(root, c.req.path)), c.get('secureHeadersNonce') ?? '');
+    const html = withStyleNonce(withHeadTags(drawn ?? withHeadTags(index, pagePreloads(root, c.req.path)), preview), c.get('secureHeadersNonce') ?? '');
     if (drawn === null) return c.html(html);
     c.header('Vary', 'Accept-Encoding');
     const encoding = pickEncoding(c.req.header('accept-encoding'));

@@ -29,6 +29,13 @@ export interface Config {
   sessionTtlMs: number;
   /** Folder of the built client, served with a history fallback. */
   clientDir: string;
+  /**
+   * PUBLIC_ORIGIN: the site's origin as the world reaches it (e.g. https://snakes.example.org), for
+   * the absolute URLs of link previews and the board picture in Discord announcements
+   * (docs/server.md §19); null (unset) = a page's preview uses the request's own origin and
+   * announcements carry no picture.
+   */
+  publicOrigin: string | null;
   /** Fixed seed for board generation (tests); null means crypto-random seeds. */
   boardSeed: number | null;
   /**
@@ -150,6 +157,8 @@ export interface AnnouncementConfig {
   rollWindowMs: number;
   /** DISCORD_BACKOFF_MS: first retry delay after a 5xx or timeout, doubling up to 5 minutes (default 1 s). */
   backoffMs: number;
+  /** PUBLIC_ORIGIN (Config.publicOrigin): rolls and results carry the board picture only with it (docs/server.md §19). */
+  publicOrigin: string | null;
 }
 
 /** An S3-compatible store (docs/server.md §9): bucket, optional endpoint (path-style then), region and keys. */
@@ -226,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sessionTtlMs: 30 * 24 * 3600 * 1000,
     clientDir: env.CLIENT_DIR || './dist',
+    publicOrigin: originOf(env.PUBLIC_ORIGIN),
     boardSeed: env.BOARD_SEED ? Number(env.BOARD_SEED) : null,
     diceSeedBase: env.BOARD_SEED || null,
     authRateLimit: Number(env.AUTH_RATE_LIMIT) > 0 ? Number(env.AUTH_RATE_LIMIT) : 30,
@@ -258,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: positive(env.DISCORD_LEASE_MS, 30_000),
       rollWindowMs: positive(env.DISCORD_ROLL_WINDOW_MS, 10_000),
       backoffMs: positive(env.DISCORD_BACKOFF_MS, 1000),
+      publicOrigin: originOf(env.PUBLIC_ORIGIN),
     },
     logLevel: logLevelOf(env.LOG_LEVEL),
     metricsToken: env.METRICS_TOKEN || null,

@@ -14,11 +14,12 @@ import { draftRoutes } from './draft/routes';
 import { womRoutes } from './wom/routes';
 import { joinRoutes } from './joins/routes';
 import { inviteRoutes } from './invites/routes';
+import { quotaRoutes } from './quotas/routes';
 import { apiDocRoutes } from './openapi/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom, joins, invites), and the API document
+ * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom, joins, invites, quotas), and the API document
  * with its page (openapi, docs/server.md §14).
  */
 export const ROUTE_MODULES: RouteModule[] = [
@@ -37,5 +38,6 @@ export const ROUTE_MODULES: RouteModule[] = [
   womRoutes,
   joinRoutes,
   inviteRoutes,
+  quotaRoutes,
   apiDocRoutes,
 ];

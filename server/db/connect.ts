@@ -30,6 +30,7 @@ import { womQueue } from './migrations/020_wom_queue';
 import { teamProgress } from './migrations/019_team_progress';
 import { joinRequests } from './migrations/021_join_requests';
 import { invites } from './migrations/022_invites';
+import { quotas } from './migrations/024_quotas';
 import { audit } from './migrations/023_audit';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '021_join_requests': joinRequests,
   '022_invites': invites,
   '023_audit': audit,
+  '024_quotas': quotas,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

@@ -210,6 +210,8 @@ export interface ProgressEntriesTable {
   at: string;
 }
 /** A proof submission (docs/server.md §9; migration 007_task_proof). */
+  /** Bytes of the stored screenshot and thumbnail, for the clan upload quota (migration 024_quotas). */
+  image_bytes: Generated<number>;
 export interface SubmissionsTable {
   id: Generated<number>;
   game_id: number;
@@ -242,6 +244,8 @@ export interface SubmissionsTable {
   auto: Generated<number>;
 }
 interface GameLogTable {
+  /** Bytes of the image and thumbnail this row stored, for the clan upload quota; 0 for none or a reused image (migration 024_quotas). */
+  image_bytes: Generated<number>;
   id: Generated<number>;
   game_id: number;
   timestamp: string;

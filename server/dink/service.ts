@@ -12,6 +12,8 @@ import { addEntry, lastStayImage, progressText, stayShares, submitTotal } from '
 import { isTeamTotal, parseProgress, postWorth, startProgress, totalSummary, type TeamProgress } from '../../contract/progress';
 import { STAND_IN_KEY_MARK } from '../submissions/repository';
 import { processProofImage, type ProcessedImage } from '../submissions/images';
+import { storedBytes } from '../submissions/service';
+import { hasUploadRoom } from '../quotas/repository';
 import { parseStoredRule } from '../tasks/repository';
 import { notFound } from '../errors';
 import { log } from '../observability/log';
@@ -184,7 +186,9 @@ function placeholderImage(): Promise<ProcessedImage> {
  * member's team as if the member had sent it (`source: 'dink'`, its evidence, the screenshot as
  * its image, or a plain stand-in when it had none), the team's state `submitted`; with the link's
  * auto_approve and a screenshot it is approved at once instead (reviewer null, `auto`, the team's
- * state `approved`, log DINK_MESSAGES.autoApproved, a Discord review announcement). The judging is
+ * state `approved`, log DINK_MESSAGES.autoApproved, a Discord review announcement). A post that
+ * counts but whose image would take the clan past its upload quota is `over_quota` and stores
+ * nothing (docs/server.md §18 "Quotas"). The judging is
  * repeated on the locked game row inside the transaction. Every post is counted in the metrics,
  * kept in the recent list and sent live to the clan's managers.
  */
@@ -241,6 +245,10 @@ async function makeSubmission(deps: Deps, receipt: DinkReceipt, reading: DinkRea
   }
   const screenshot = image !== null;
   const stored = image ?? (await placeholderImage());
+  // The clan's upload quota (docs/server.md §18 "Quotas"): a post that would take the clan past it
+  // is recorded over_quota and stores nothing.
+  const bytes = storedBytes(stored);
+  if (!(await hasUploadRoom(db, deps.config, receipt.clanId, bytes))) return { outcome: 'over_quota', change: null };
   const stem = `proofs/dink/${receipt.link.event_id}/${crypto.randomBytes(12).toString('hex')}`;
   // A stand-in's keys say so: the submission then reads `screenshot: false`.
   const mark = screenshot ? '' : STAND_IN_KEY_MARK;
@@ -258,7 +266,7 @@ async function makeSubmission(deps: Deps, receipt: DinkReceipt, reading: DinkRea
       const made = await submitTotal(trx, game,
         { stateId: team.id, teamId: member.teamId, name: team.name, color: team.color, position: team.current_position, squareSince: team.square_since },
         square,
-        { source: 'dink', approve: auto, by: { userId: member.userId, ign: member.ign }, evidence, image: { key: keys.image, type: stored.imageType, thumbKey: keys.thumb, thumbType: stored.thumbType } });
+        { source: 'dink', approve: auto, by: { userId: member.userId, ign: member.ign }, evidence, image: { key: keys.image, type: stored.imageType, thumbKey: keys.thumb, thumbType: stored.thumbType, bytes } });
       await updateGame(trx, game.id, {});
       return { outcome: (auto ? 'approved' : 'submitted') as DinkOutcome, change: { gameId: game.id, submissionId: made.submissionId, log: [made.entry] } };
     });
@@ -297,8 +305,10 @@ async function countTowardsTotal(deps: Deps, receipt: DinkReceipt, reading: Dink
   const game = await db.selectFrom('games').select('id').where('event_id', '=', eventId).executeTakeFirst();
   if (!game) return { outcome: 'not_running', change: null };
   const shot = receipt.file ? await processProofImage(receipt.file).catch(() => null) : null;
+  // A screenshot past the clan's upload quota: the post is not counted and stores nothing (docs/server.md §18 "Quotas").
+  if (shot && !(await hasUploadRoom(db, deps.config, receipt.clanId, storedBytes(shot)))) return { outcome: 'over_quota', change: null };
   const stem = `proofs/dink/${eventId}/${crypto.randomBytes(12).toString('hex')}`;
-  const image = shot && { key: `${stem}.${shot.imageType.split('/')[1] ?? 'bin'}`, type: shot.imageType, thumbKey: `${stem}.thumb.webp`, thumbType: shot.thumbType };
+  const image = shot && { key: `${stem}.${shot.imageType.split('/')[1] ?? 'bin'}`, type: shot.imageType, thumbKey: `${stem}.thumb.webp`, thumbType: shot.thumbType, bytes: storedBytes(shot) };
   if (shot && image) {
     await images.put(image.key, shot.image, shot.imageType);
     await images.put(image.thumbKey, shot.thumb, shot.thumbType);
@@ -339,8 +349,9 @@ async function countTowardsTotal(deps: Deps, receipt: DinkReceipt, reading: Dink
       if (!last) {
         const standIn = yield* awaited(() => placeholderImage());
         const base = `proofs/dink/${eventId}/${crypto.randomBytes(12).toString('hex')}${STAND_IN_KEY_MARK}`;
-        last = { key: `${base}.png`, type: standIn.imageType, thumbKey: `${base}.thumb.webp`, thumbType: standIn.thumbType };
-        const keys = last;
+        // The stand-in is new in the store: its bytes count for the clan (a reused screenshot's do not).
+        const keys = { key: `${base}.png`, type: standIn.imageType, thumbKey: `${base}.thumb.webp`, thumbType: standIn.thumbType, bytes: storedBytes(standIn) };
+        last = keys;
         written.push(keys.key, keys.thumbKey);
         yield* awaited(async () => {
           await images.put(keys.key, standIn.image, standIn.imageType);

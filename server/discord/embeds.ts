@@ -4,21 +4,32 @@
  * {parse: []}` always) built from the head of a webhook's queue.
  */
 
+import { boardPicturePath } from '../http/pagePreloads';
+
 /** A team as announced: name and `#rrggbb` colour. */
 export interface AnnouncedTeam {
   name: string;
   color: string | null;
 }
 
+/**
+ * The game and version whose board picture an announcement carries (docs/server.md §19): the
+ * version its change set. Absent on announcements queued without one.
+ */
+export interface AnnouncedBoard {
+  game_id: number;
+  version: number;
+}
+
 /** One announcement, stored as JSON in discord_outbox.payload. */
 export type Announcement =
   | { kind: 'status'; title: StatusTitle; event_name: string }
-  | { kind: 'roll'; team: AnnouncedTeam; die: number; from: number; landing: number; to: number; via: 'snake' | 'ladder' | null }
+  | { kind: 'roll'; team: AnnouncedTeam; die: number; from: number; landing: number; to: number; via: 'snake' | 'ladder' | null; board?: AnnouncedBoard }
   /** A captains' draft pick (docs/server.md §16): the IGN picked, its number and round, and whether the clock picked. */
   | { kind: 'pick'; team: AnnouncedTeam; ign: string; pick: number; round: number; auto: boolean }
   | { kind: 'review'; team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null }
   | { kind: 'relief'; team: AnnouncedTeam; square: number; hours: number; task: string }
-  | { kind: 'result'; event_name: string; winner: AnnouncedTeam; standings: { name: string; color: string | null; position: number }[] }
+  | { kind: 'result'; event_name: string; winner: AnnouncedTeam; standings: { name: string; color: string | null; position: number }[]; board?: AnnouncedBoard }
   | { kind: 'test'; event_name: string }
   /** Sign-ups opened or closed (docs/server.md §16); `close_at` the close time when open, or null. */
   | { kind: 'signups'; open: boolean; event_name: string; close_at: string | null };
@@ -32,6 +43,8 @@ export interface Embed {
   title: string;
   description?: string;
   color?: number;
+  /** The board picture (docs/server.md §19), on a message's last embed. */
+  image?: { url: string };
 }
 
 /** The JSON body of one webhook post. */
@@ -128,21 +141,37 @@ export interface QueuedAnnouncement {
 }
 
 /**
+ * The absolute URL of the board picture an announcement carries (docs/server.md §19):
+ * `{publicOrigin}/api/public/game/{gameId}/board.png?v={version}` (http/pagePreloads.ts
+ * boardPicturePath, the link preview's too); undefined without PUBLIC_ORIGIN or a board.
+ */
+function pictureUrl(a: Announcement, publicOrigin: string | null): string | undefined {
+  const board = a.kind === 'roll' || a.kind === 'result' ? a.board : undefined;
+  return publicOrigin && board ? publicOrigin + boardPicturePath(board.game_id, board.version) : undefined;
+}
+
+/**
  * The next message of a webhook's queue `head` (oldest first, not empty): a non-roll
  * announcement alone, or the consecutive rolls (or draft picks) created within `windowMs` of the first one,
  * one embed per team in its colour with a line per roll, at most 10 embeds and within Discord's
  * size limits (the rest go in the next message). Returns the message and the ids it carries.
+ * With `publicOrigin` (PUBLIC_ORIGIN), a result, or a message of rolls, carries the board picture
+ * as its last embed's image: the board after the newest roll it holds (docs/server.md §19).
  */
-export function nextMessage(head: readonly QueuedAnnouncement[], windowMs: number): { message: WebhookMessage; ids: number[] } {
+export function nextMessage(head: readonly QueuedAnnouncement[], windowMs: number, publicOrigin: string | null = null): { message: WebhookMessage; ids: number[] } {
   const first = head[0];
   if (!isGrouped(first.announcement)) {
-    return { message: { embeds: [singleEmbed(first.announcement)], allowed_mentions: { parse: [] } }, ids: [first.id] };
+    const embed = singleEmbed(first.announcement);
+    const image = pictureUrl(first.announcement, publicOrigin);
+    if (image) embed.image = { url: image };
+    return { message: { embeds: [embed], allowed_mentions: { parse: [] } }, ids: [first.id] };
   }
   const until = Date.parse(first.created_at) + windowMs;
   const embeds: Embed[] = [];
   const byTeam = new Map<string, Embed>();
   const ids: number[] = [];
   let total = 0;
+  let image: string | undefined;
   for (const q of head) {
     const a = q.announcement;
     if (!isGrouped(a) || a.kind !== first.announcement.kind || Date.parse(q.created_at) >= until) break;
@@ -163,7 +192,9 @@ export function nextMessage(head: readonly QueuedAnnouncement[], windowMs: numbe
     }
     total += added;
     ids.push(q.id);
+    image = pictureUrl(a, publicOrigin) ?? image;
   }
+  if (image) embeds[embeds.length - 1].image = { url: image };
   return { message: { embeds, allowed_mentions: { parse: [] } }, ids };
 }
 

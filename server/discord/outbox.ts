@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import type { Announce } from '../../contract/discord';
-import type { Announcement, AnnouncedTeam, StatusTitle } from './embeds';
+import type { Announcement, AnnouncedBoard, AnnouncedTeam, StatusTitle } from './embeds';
 import { announceOf, findWebhook, insertAnnouncement, webhookOfGame, type GameWebhook } from './repository';
 
 /**
@@ -54,9 +54,12 @@ export function announcesRolls(hook: GameWebhook | null): hook is GameWebhook {
   return hook !== null && hook.state !== 'disabled' && announceOf(hook).rolls;
 }
 
-/** The outbox payload of a roll (announce.rolls), as announceRoll queues it. */
-export function rollAnnouncement(roll: AnnouncedRoll): Announcement {
-  return { kind: 'roll', ...roll };
+/**
+ * The outbox payload of a roll (announce.rolls), as announceRoll queues it; `board`, the game and
+ * the version the roll set, for the board picture (docs/server.md §19).
+ */
+export function rollAnnouncement(roll: AnnouncedRoll, board?: AnnouncedBoard): Announcement {
+  return { kind: 'roll', ...roll, ...(board ? { board } : {}) };
 }
 
 /**
@@ -64,9 +67,12 @@ export function rollAnnouncement(roll: AnnouncedRoll): Announcement {
  * result (announce.results): the winner and the final standings (every team by position, then
  * name), read from the team states this transaction already wrote. `hook` is the game's webhook
  * as the roll's transaction read it (null for none), so it is not looked up again; without it, it is.
+ * `version`, the game version the roll set, goes with the roll and the result for their board
+ * picture (docs/server.md §19).
  */
-export async function announceRoll(trx: Db, gameId: number, roll: AnnouncedRoll, won: boolean, hook?: GameWebhook | null): Promise<void> {
-  await queue(trx, gameId, 'rolls', () => rollAnnouncement(roll), hook);
+export async function announceRoll(trx: Db, gameId: number, roll: AnnouncedRoll, won: boolean, hook?: GameWebhook | null, version?: number): Promise<void> {
+  const board = version === undefined ? undefined : { game_id: gameId, version };
+  await queue(trx, gameId, 'rolls', () => rollAnnouncement(roll, board), hook);
   if (!won) return;
   await announceStatus(trx, gameId, 'Game finished', hook);
   await queue(trx, gameId, 'results', async (event_name) => {
@@ -77,7 +83,7 @@ export async function announceRoll(trx: Db, gameId: number, roll: AnnouncedRoll,
       .orderBy('team_states.current_position', 'desc')
       .orderBy('teams.name')
       .execute();
-    return { kind: 'result', event_name, winner: roll.team, standings: rows };
+    return { kind: 'result', event_name, winner: roll.team, standings: rows, ...(board ? { board } : {}) };
   }, hook);
 }
 

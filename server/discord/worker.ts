@@ -54,7 +54,7 @@ async function deliver(db: Kysely<Database>, config: AnnouncementConfig, owner: 
         update = { ...update, next_attempt_at: new Date(opensAt).toISOString() };
         break;
       }
-      const { message, ids } = nextMessage(head, config.rollWindowMs);
+      const { message, ids } = nextMessage(head, config.rollWindowMs, config.publicOrigin);
       const outcome = await postWebhook(hook.webhook_url, config.webhookOrigin, message);
       if (outcome.kind !== 'ok') {
         // The webhook's id only: its URL holds its token, and Discord's answer is kept in last_error.

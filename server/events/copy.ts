@@ -1,6 +1,7 @@
 import type { Db } from '../db/schema';
 import type { Config } from '../config';
 import { insertEvent, type EventRow } from './repository';
+import { checkEventRoom } from '../quotas/repository';
 import { insertTeam, insertTeamMember } from '../teams/repository';
 import { listSquares, parseConnections, settingsOf } from '../games/repository';
 import { insertGameWithBoard } from '../games/service';
@@ -38,9 +39,12 @@ async function copyTeams(trx: Db, clanId: number, fromEventId: number, toEventId
  * `body.teams` the same teams, colours, members and roles (copyTeams); and when the source has a
  * game, a new game with the same settings, proof and relief rules, snakes, ladders and task on
  * every square, no progress (READY with a team, else PENDING), an empty log but its creation entry,
- * and a dice seed of its own (insertGameWithBoard). Returns the new event's id.
+ * and a dice seed of its own (insertGameWithBoard). First the open-events quota: 409 when the clan
+ * already has its limit of events that have not ended (docs/server.md §18 "Quotas"). Returns the
+ * new event's id.
  */
 export async function copyEvent(trx: Db, config: Config, clanId: number, source: EventRow, body: CopyEventBody): Promise<number> {
+  await checkEventRoom(trx, config, clanId);
   const eventId = await insertEvent(trx, clanId, { ...body, type: EVENT_TYPE, signups_open: false, signups_close_at: null });
   if (body.teams) await copyTeams(trx, clanId, source.id, eventId);
   const game = await trx.selectFrom('games').selectAll().where('event_id', '=', source.id).executeTakeFirst();

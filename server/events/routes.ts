@@ -8,6 +8,7 @@ import { clanScope } from '../http/clanScope';
 import { badRequest } from '../errors';
 import { announceSignups } from '../discord/outbox';
 import { copyEvent } from './copy';
+import { checkEventRoom } from '../quotas/repository';
 import { announce } from '../http/gameScope';
 import { deleteEventCascade, findEvent, insertEvent, listEvents, loadEvent, updateEvent } from './repository';
 import {
@@ -44,7 +45,8 @@ const EventSaved = named('EventSavedAnswer', EventSavedAnswerSchema);
  *   parameter = all; sorted by start
  * - POST /clan/{clanId}/events/ {name, type?, start_datetime, end_datetime?, signups_open?, signups_close_at?} →
  *   {message: 'Event scheduled successfully!', event}; start may not be over 5 minutes in the past,
- *   end must be after start
+ *   end must be after start; 409 when the clan already has its limit of events that have not
+ *   ended (docs/server.md §18 "Quotas"; the copy too)
  * - PUT /clan/{clanId}/events/{eventId} same body → {message: "Event '{name}' updated successfully.", event};
  *   a start already in the past may be kept unchanged
  * - POST /clan/{clanId}/events/{eventId}/copy {name, start_datetime, end_datetime, teams} → 201
@@ -80,7 +82,11 @@ export function eventRoutes(): Hono<AppEnv> {
       const body = valid(c, 'json');
       const timeError = eventTimesError(body, Date.now());
       if (timeError) throw badRequest(timeError);
-      const eventId = await insertEvent(db, clanId, body);
+      // The open-events quota (docs/server.md §18 "Quotas"), on the locked clan row: 409 at the limit.
+      const eventId = await db.transaction().execute(async (trx) => {
+        await checkEventRoom(trx, c.get('deps').config, clanId);
+        return insertEvent(trx, clanId, body);
+      });
       return c.json({ message: eventScheduledMessage(), event: await loadEvent(db, eventId) });
     },
   );

@@ -709,12 +709,12 @@ function* moveSteps(db: Db, dialect: Dialect, kind: 'roll' | 'revert', action: T
   writes.push(WRITE_TEAM_STATE.compile(db, teamWriteOf(team, change, taskState, progress, at)), INSERT_MOVE.compile(db, moveOf(kind, action, change, at)));
   // The roll's announcement, in this transaction (docs/server.md §10); a win's comes with its standings below.
   if (change.announced && !won && announcesRolls(hook)) {
-    writes.push(INSERT_ANNOUNCEMENT.compile(db, { webhookId: hook.id, gameId, kind: 'roll', payload: JSON.stringify(rollAnnouncement(change.announced.roll)), createdAt: at }));
+    writes.push(INSERT_ANNOUNCEMENT.compile(db, { webhookId: hook.id, gameId, kind: 'roll', payload: JSON.stringify(rollAnnouncement(change.announced.roll, { game_id: gameId, version: game.version })), createdAt: at }));
   }
   const logged = yield* run(...writes, logInsert(change.messages.length).compile(db, logInsertValues(gameId, change.messages, at)));
   const withdrawn = kind === 'revert' ? yield* awaited((trx) => withdrawPending(trx, gameId, action.team_id)) : [];
   const announced = change.announced;
-  if (announced && won) yield* awaited((trx) => announceRoll(trx, gameId, announced.roll, true, hook));
+  if (announced && won) yield* awaited((trx) => announceRoll(trx, gameId, announced.roll, true, hook, game.version));
   // game.version was read after the claim: it is the version this change set.
   return { progress: progressOf(gameId, action, states, change, taskState, progress, at, game.version), log: logEntriesOf(logged.rows), withdrawn };
 }

@@ -178,8 +178,12 @@ export interface TotalSubmission {
   /** The member it is made for (as if they had sent it). */
   by: { userId: number; ign: string };
   evidence: { type: string; summary: string };
-  /** The stored image and thumbnail; null for none (a Wise Old Man total: image_url and thumb_url null). */
-  image: { key: string; type: string; thumbKey: string; thumbType: string } | null;
+  /**
+   * The stored image and thumbnail; null for none (a Wise Old Man total: image_url and thumb_url
+   * null). `bytes`: what this submission newly stored, for the upload quota (absent: 0, as for the
+   * screenshot of a counted post, which its progress entry already counts).
+   */
+  image: { key: string; type: string; thumbKey: string; thumbType: string; bytes?: number } | null;
 }
 
 /**
@@ -214,6 +218,7 @@ export async function submitTotal(
     image_type: made.image?.type ?? '',
     thumb_key: made.image?.thumbKey ?? '',
     thumb_type: made.image?.thumbType ?? '',
+    image_bytes: made.image?.bytes ?? 0,
     created_at: now,
     source: made.source,
     evidence_type: made.evidence.type,
@@ -342,19 +347,21 @@ export interface Stay {
 
 /**
  * Adds an entry to a stay's count (progress_entries): `post:{digest}` for a counted post,
- * `name:{key}` for a name a distinct rule counted. True when it was added, false when the stay
+ * `name:{key}` for a name a distinct rule counted, with the screenshot's keys and stored bytes
+ * (the upload quota counts them here). True when it was added, false when the stay
  * already had that key (the post or name counted before, by this process or another: the unique
  * key decides).
  */
 export async function addEntry(
   trx: Db,
   stay: Stay,
-  entry: { key: string; ign: string; amount: number; at: string; image?: { key: string; type: string; thumbKey: string; thumbType: string } | null },
+  entry: { key: string; ign: string; amount: number; at: string; image?: { key: string; type: string; thumbKey: string; thumbType: string; bytes?: number } | null },
 ): Promise<boolean> {
   const row = await trx.insertInto('progress_entries')
     .values({
       ...stay, entry_key: entry.key, ign: entry.ign, amount: entry.amount, at: entry.at,
       image_key: entry.image?.key ?? null, image_type: entry.image?.type ?? null, thumb_key: entry.image?.thumbKey ?? null, thumb_type: entry.image?.thumbType ?? null,
+      image_bytes: entry.image?.bytes ?? 0,
     })
     .onConflict((oc) => oc.columns(['game_id', 'team_id', 'square_since', 'entry_key']).doNothing())
     .returning('id')

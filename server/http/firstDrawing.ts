@@ -12,9 +12,10 @@ import { spectatedGameId } from './pagePreloads';
 
 /**
  * Text or attribute value with &, <, >, " and ' escaped as React's server renderer escapes them
- * (the board beside it comes from there), safe inside an element or a quoted attribute.
+ * (the board beside it comes from there), safe inside an element or a quoted attribute (also the
+ * link preview's tags: http/linkPreview.ts).
  */
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]);
 }
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
@@ -23,8 +24,9 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
  * The board as the app draws it (src/features/board/BoardView.tsx) in its still form: every
  * square with its number, START and FINISH, snakes, ladders and the team pawns, no task text, the
  * zoom buttons disabled and the info text named for element timing; React escapes every text.
+ * Also the drawing of the board picture (lobby/boardPicture.ts, docs/server.md §19).
  */
-function boardHtml(game: PublicGame): string {
+export function boardHtml(game: PublicGame): string {
   return renderToStaticMarkup(
     createElement(BoardView, {
       boardSize: game.board_size,

@@ -73,6 +73,15 @@ export function spectatedGameId(pathname: string): number | null {
 }
 
 /**
+ * The path of a game's board picture (docs/server.md §19, lobby/boardPicture.ts) at `version`, for
+ * the spectator page's link preview and Discord announcements: the version makes each state of the
+ * board its own URL, so a previewer that keeps a picture by URL shows the board of that moment.
+ */
+export function boardPicturePath(gameId: number, version: number): string {
+  return `/api/public/game/${gameId}/board.png?v=${version}`;
+}
+
+/**
  * The preload tags a page's index.html gets at the end of its <head>.
  * For a spectator game page, /games/spectate/{gameId}: `<link rel="modulepreload">` for the game
  * screen's lazy chunks (from the build manifest in `clientDir`; the entry's own imports, and the
@@ -100,9 +109,9 @@ export function pagePreloads(clientDir: string, pathname: string): string {
   return tags.join('');
 }
 
-/** `html` with `tags` added at the end of its <head>. */
+/** `html` with `tags` added at the end of its <head> (taken as they are: a `$` in them is no replacement pattern). */
 export function withHeadTags(html: string, tags: string): string {
-  return tags ? html.replace('</head>', `  ${tags}\n  </head>`) : html;
+  return tags ? html.replace('</head>', () => `  ${tags}\n  </head>`) : html;
 }
 
 /** index.html's script and module preload tags (the entry and its static imports, as the build writes them). */

@@ -8,6 +8,7 @@ import {
   type ClanSettings,
   type ClanSettingsBody,
   type JoinPolicy,
+  type JoinRequestDecided,
   type OwnJoinRequest,
 } from '../../contract/joins';
 
@@ -104,4 +105,18 @@ export async function findOwnRequest(db: Db, userId: number, requestId: number):
 export async function deletePendingRequest(db: Db, requestId: number): Promise<boolean> {
   const r = await db.deleteFrom('join_requests').where('id', '=', requestId).where('status', '=', 'pending').executeTakeFirst();
   return Number(r.numDeletedRows) === 1;
+}
+
+/**
+ * A decided request as its asker's live notice (`join_request_decided`, docs/server.md §18) with
+ * the asker's id; undefined when the request is gone or still pending.
+ */
+export async function loadDecidedRequest(db: Db, requestId: number): Promise<{ user_id: number; notice: JoinRequestDecided } | undefined> {
+  const row = await db.selectFrom('join_requests')
+    .innerJoin('clans', 'clans.id', 'join_requests.clan_id')
+    .select(['join_requests.id', 'join_requests.user_id', 'join_requests.clan_id', 'clans.name as clan_name', 'join_requests.status', 'join_requests.reason'])
+    .where('join_requests.id', '=', requestId)
+    .executeTakeFirst();
+  if (!row || (row.status !== 'approved' && row.status !== 'denied')) return undefined;
+  return { user_id: row.user_id, notice: { id: row.id, clan_id: row.clan_id, clan_name: row.clan_name, status: row.status, reason: row.reason } };
 }

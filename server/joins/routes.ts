@@ -57,7 +57,8 @@ async function lockedRequest(trx: Db, clanId: number, userId: number, requestId:
  * Clan settings, joining and join requests (docs/server.md §18 "Joining"). Paths under /api;
  * every call 401 signed out, 400 'Invalid clan id.' / 'Invalid join request id.' for a malformed
  * id, 404 'Clan ID {id} not found.'. After every change of a clan's pending requests the managers'
- * room gets `join_request` {clan_id, pending} (Broadcaster.joinRequestsChanged).
+ * room gets `join_request` {clan_id, pending} (Broadcaster.joinRequestsChanged); after an approval or
+ * a denial the asker's own sockets get `join_request_decided` (Broadcaster.joinRequestDecided).
  * - PUT    /clan/{clanId}/settings {join_policy?, listed?} → {clan: {id, name, join_policy, listed}};
  *          Owner only (403 otherwise), 400 for a bad value
  * - POST   /clan/{clanId}/join → 201 {membership} (open), 202 {join_request} (request); 403 invite
@@ -133,6 +134,7 @@ export function joinRoutes(): Hono<AppEnv> {
   );
 
   app.post(
+      await deps.broadcaster.joinRequestDecided(requestId);
     '/clan/:clanId/join-requests/:requestId/deny',
     describe({ tag: 'joins', access: 'manager', summary: 'Denies a pending join request, with an optional reason.', answer: named('DenyJoinAnswer', DenyJoinAnswerSchema) }),
     input('param', CLAN_REQUEST_IDS),
@@ -152,6 +154,7 @@ export function joinRoutes(): Hono<AppEnv> {
   app.delete(
     '/user/join-requests/:requestId',
     ...route({ tag: 'joins', access: 'signed-in', summary: 'Withdraws one of your pending join requests.', answer: named('Ok', OkSchema), param: REQUEST_ID }),
+      await deps.broadcaster.joinRequestDecided(requestId);
     async (c) => {
       const user = requireUser(c);
       const { requestId } = valid(c, 'param');

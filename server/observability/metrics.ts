@@ -366,3 +366,14 @@ export function metricsRoute(config: Pick<Config, 'trustProxy' | 'trustedProxies
     return c.body(text, 200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
   };
 }
+
+const boardPictures = new Counter({
+  name: 'board_pictures_rendered_total',
+  help: 'Board pictures (GET /api/public/game/{gameId}/board.png) this process drew: one per game version and width, however many asked at once.',
+  registers: [registry],
+});
+
+/** Counts one board picture drawn (server/lobby/boardPicture.ts; docs/server.md §19). */
+export function countBoardPictureRender(): void {
+  boardPictures.inc();
+}

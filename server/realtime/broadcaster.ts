@@ -79,6 +79,12 @@ export interface Broadcaster {
    * clan's managers room, in every process. A failure is logged, not thrown.
    */
   joinRequestsChanged(clanId: number): Promise<void>;
+  /**
+   * Join request `requestId` was approved or denied (docs/server.md §18): `join_request_decided`
+   * {id, clan_id, clan_name, status, reason} as stored now to the asker's own sockets (their user
+   * room, in every process). Nothing when it is gone or still pending; a failure is logged, not thrown.
+   */
+  joinRequestDecided(requestId: number): Promise<void>;
 }
 
 /** A broadcaster that sends nothing (used before sockets are attached). */
@@ -96,4 +102,5 @@ export const silentBroadcaster: Broadcaster = {
   draftChanged() {},
   async draftsLeft() {},
   async joinRequestsChanged() {},
+  async joinRequestDecided() {},
 };

@@ -11,7 +11,7 @@ import { managersRoom } from '../../contract/submission';
 import type { DinkPost } from '../../contract/dink';
 import type { DraftState } from '../../contract/signup';
 import { log } from '../observability/log';
-import { countPendingRequests } from '../joins/repository';
+import { countPendingRequests, loadDecidedRequest } from '../joins/repository';
 
 /** A progress update as spectators get it: no revert counts (docs/server.md §3). */
 function publicProgress(progress: GameProgress): GameProgress {
@@ -222,6 +222,16 @@ export class RoomBroadcaster implements Broadcaster {
       this.io.to(managersRoom(clanId)).emit('join_request', { clan_id: clanId, pending: await countPendingRequests(this.db, clanId) });
     } catch (err) {
       log.error({ err, clan_id: clanId }, '[realtime] join_request failed');
+    }
+  }
+
+  /** Broadcaster.joinRequestDecided: the decided request, read once as stored, to its asker's user room (every process, through the adapter). */
+  async joinRequestDecided(requestId: number): Promise<void> {
+    try {
+      const decided = await loadDecidedRequest(this.db, requestId);
+      if (decided) this.io.to(userRoom(decided.user_id)).emit('join_request_decided', decided.notice);
+    } catch (err) {
+      log.error({ err, request_id: requestId }, '[realtime] join_request_decided failed');
     }
   }
 

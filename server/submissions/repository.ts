@@ -98,11 +98,13 @@ export async function listClanSubmissions(db: Db, clanId: number, status: Submis
 /**
  * Inserts a submission (status pending, no review); returns its id. `source` defaults to
  * 'upload' with no evidence; a Dink post gives 'dink' and its evidence (docs/server.md §13).
+ * `image_bytes` (default 0) is what the row's image and thumbnail take in the store, counted
+ * against the clan's upload quota (docs/server.md §18 "Quotas").
  */
 export async function insertSubmission(
   db: Db,
-  values: Omit<SubmissionRow, 'id' | 'status' | 'reviewer_id' | 'reason' | 'reviewed_at' | 'source' | 'evidence_type' | 'evidence_summary' | 'auto'> &
-    Partial<Pick<SubmissionRow, 'source' | 'evidence_type' | 'evidence_summary'>>,
+  values: Omit<SubmissionRow, 'id' | 'status' | 'reviewer_id' | 'reason' | 'reviewed_at' | 'source' | 'evidence_type' | 'evidence_summary' | 'auto' | 'image_bytes'> &
+    Partial<Pick<SubmissionRow, 'source' | 'evidence_type' | 'evidence_summary' | 'image_bytes'>>,
 ): Promise<number> {
   const row = await db.insertInto('submissions')
     .values({ ...values, status: 'pending', reviewer_id: null, reason: null, reviewed_at: null })

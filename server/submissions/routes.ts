@@ -22,7 +22,8 @@ import {
 } from '../../contract/submission';
 import { processProofImage } from './images';
 import { findSubmissionRow, listClanSubmissions, listGameSubmissions, loadSubmission } from './repository';
-import { checkSubmitter, reviewSubmission, submitProof, undoReview, type SubmissionChange } from './service';
+import { checkSubmitter, reviewSubmission, storedBytes, submitProof, undoReview, type SubmissionChange } from './service';
+import { checkUploadRoom } from '../quotas/repository';
 
 const GAME = '/clan/:clanId/events/:eventId/game/:gameId';
 /** Room for the multipart envelope and the other fields around an 8 MiB image, in bytes. */
@@ -122,7 +123,9 @@ async function undo(c: Context<AppEnv>, s: ReviewScope): Promise<Response> {
  *   bytes; 8 MiB, else 413), note? → 201 {submission}. Clan members with an IGN on the team
  *   (else 409), while the game is in-progress or paused and the team's state is open or denied
  *   (else 409 with the reason); 400 for an image that is not one of the four types or does not
- *   decode. The team's state becomes `submitted`; logged and broadcast (submission_update).
+ *   decode; 413 uploadQuotaMessage when the image would take the clan past its upload quota
+ *   (docs/server.md §18 "Quotas"; nothing is stored). The team's state becomes `submitted`;
+ *   logged and broadcast (submission_update).
  *   Read, decoded and stored holding an upload slot (503 with Retry-After after 10 s of waiting
  *   for one, docs/server.md §8).
  * - GET    .../game/{gameId}/submissions → {submissions} newest first (clan members)
@@ -173,7 +176,11 @@ export function submissionRoutes(): Hono<AppEnv> {
     },
   );
 
+      // The clan's upload quota (docs/server.md §18 "Quotas"): a clan already at it is refused
+      // before the decode, and again with the re-encoded sizes before anything is stored.
+      await checkUploadRoom(db, s.deps.config, s.clanId, 0);
   app.get(
+      await checkUploadRoom(db, s.deps.config, s.clanId, storedBytes(image));
     `${GAME}/submissions`,
     describe({ tag: 'submissions', access: 'member', summary: "The game's submissions, newest first.", answer: SubmissionList }),
     input('param', GAME_IDS),

@@ -82,6 +82,9 @@ export async function checkSubmitter(db: Db, game: { id: number; status: string 
   return { team, ign };
 }
 
+/** Bytes a processed proof image takes in the store: the image and its thumbnail (the upload quota counts both). */
+export const storedBytes = (image: ProcessedImage): number => image.image.length + image.thumb.length;
+
 /**
  * Sends proof (docs/server.md §9 POST .../submissions), after the image was processed:
  * stores the image and thumbnail under fresh keys, then in one transaction locks the game row,
@@ -126,6 +129,7 @@ export async function submitProof(
         image_type: input.image.imageType,
         thumb_key: keys.thumb,
         thumb_type: input.image.thumbType,
+        image_bytes: storedBytes(input.image),
         created_at: nowIso(),
       });
       await setTaskState(trx, team.id, 'submitted');

@@ -109,11 +109,12 @@ export interface DinkSuite {
  * Registers, in the calling `describe`, a Dink API suite on `backend`: the server (FAST limits,
  * uploads in a fresh folder), a cast tagged `${tag}-${backend}` with a pool of 60 tasks a tier, and
  * Iron Bob as a member of its clan (user `${tag}-bob-${backend}`); afterAll closes the sockets of
- * `watcher` and removes the uploads. Call it before the suite's own hooks (see useServerSuite).
+ * `watcher` and removes the uploads. `env` adds settings (e.g. a small CLAN_UPLOAD_QUOTA_MB). Call
+ * it before the suite's own hooks (see useServerSuite).
  */
-export function useDinkSuite(backend: Backend, tag: string): DinkSuite {
+export function useDinkSuite(backend: Backend, tag: string, env: Record<string, string> = {}): DinkSuite {
   const uploads = fs.mkdtempSync(path.join(os.tmpdir(), `csl-${tag}-`));
-  const suite = useServerSuite(backend, { UPLOAD_DIR: uploads, ...FAST });
+  const suite = useServerSuite(backend, { UPLOAD_DIR: uploads, ...FAST, ...env });
   let people: { cast: Cast; bob: ApiClient; bobIgn: number } | undefined;
   const { open, watcher } = watchersOf(() => suite.url);
 

@@ -5,14 +5,15 @@ import { ApiClient } from '../support/api';
 import { useServerSuite } from '../support/suite';
 import { clanWithRoles, directSql, PERMISSION_TEXT, type ClanWithRoles } from '../support/fixtures';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/socket';
-import type { JoinRequestCount } from '../../contract/joins';
+import type { JoinRequestCount, JoinRequestDecided } from '../../contract/joins';
 
 /**
  * Clan settings, joining and join requests over real HTTP and real sockets (docs/server.md §18
  * "Joining"): every status and text of the join rule (open, request, invite, kicked, no IGN, a
  * member already, a request pending), onboarding's Member choice under each policy, the managers'
- * list with approve, deny and withdraw, the asker's list in GET /api/user/me, and the managers'
- * live count `join_request`, also across two processes sharing Redis.
+ * list with approve, deny and withdraw, the asker's list in GET /api/user/me, the managers'
+ * live count `join_request` (also across two processes sharing Redis), and the asker's live
+ * `join_request_decided`.
  */
 
 const OWNER_ONLY = 'Permission denied. Only the clan Owner can do this.';
@@ -352,6 +353,48 @@ describe.each(backends())('joining clans (%s)', (backend) => {
       // A member's join_reviews joins nothing: it hears no count.
       const plain = await managersSocket(suite.url, c.people.member, c.clanId).catch((err: Error) => err);
       expect(plain).toBeInstanceOf(Error);
+    });
+
+    it('the asker\'s own sockets get join_request_decided {id, clan_id, clan_name, status, reason} on approve and on deny; nobody else does', async () => {
+      const open = async (api: ApiClient) => {
+        const socket: Live = connectSocket(suite.url, {
+          path: '/socket.io', transports: ['websocket'], forceNew: true, reconnection: false,
+          extraHeaders: { cookie: [...api.cookies].map(([k, val]) => `${k}=${val}`).join('; ') },
+        });
+        sockets.push(socket);
+        const got: JoinRequestDecided[] = [];
+        socket.on('join_request_decided', (p) => got.push(p));
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
+          socket.once('connect_error', reject);
+        });
+        return got;
+      };
+      /** Resolves once `got` holds `n` notices (10 s at most). */
+      const until = async (got: JoinRequestDecided[], n: number) => {
+        const deadline = Date.now() + 10_000;
+        while (got.length < n) {
+          if (Date.now() > deadline) throw new Error(`expected ${n} join_request_decided; got ${JSON.stringify(got)}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      const n = await newcomer(`told-${serial}`);
+      const other = await newcomer(`untold-${serial}`);
+      const [mine, theirs, managers] = await Promise.all([open(n.api), open(other.api), open(c.people.owner)]);
+      const denied = (await n.api.post(`/api/clan/${c.clanId}/join`)).body.join_request;
+      const waiting = (await other.api.post(`/api/clan/${c.clanId}/join`)).body.join_request;
+      expect((await c.people.owner.post(path(`/${denied.id}/deny`), { reason: 'Full for now.' })).status).toBe(200);
+      await until(mine, 1);
+      expect(mine[0]).toEqual({ id: denied.id, clan_id: c.clanId, clan_name: denied.clan_name, status: 'denied', reason: 'Full for now.' });
+      const approved = (await n.api.post(`/api/clan/${c.clanId}/join`)).body.join_request;
+      expect((await c.people.admin.post(path(`/${approved.id}/approve`))).status).toBe(200);
+      await until(mine, 2);
+      expect(mine[1]).toEqual({ id: approved.id, clan_id: c.clanId, clan_name: approved.clan_name, status: 'approved', reason: null });
+      // The other asker's request is still pending, and the managers decided nothing of their own.
+      expect((await n.api.get('/api/user/me')).body.clan_memberships_list.map((m: { clan_id: number }) => m.clan_id)).toEqual([c.clanId]);
+      expect(theirs).toEqual([]);
+      expect(managers).toEqual([]);
+      expect(waiting.status).toBe('pending');
     });
   });
 });

@@ -139,7 +139,11 @@ describe.each(backends())('a roll in one go (%s)', (backend) => {
     const move = applied.progress.last_move!;
     expect(await outbox()).toEqual([{
       kind: 'roll',
-      payload: { kind: 'roll', team: { name: 'Red Team', color: '#aa0000' }, die: move.die, from: 1, landing: move.landing, to: move.to, via: move.via },
+      payload: {
+        kind: 'roll', team: { name: 'Red Team', color: '#aa0000' }, die: move.die, from: 1, landing: move.landing, to: move.to, via: move.via,
+        // The version the roll set, for the board picture (docs/server.md §19).
+        board: { game_id: game.gameId, version: applied.progress.version },
+      },
     }]);
     for (const [state, rolls] of [['disabled', 1], ['active', 0]] as const) {
       await directSql(suite.env, 'UPDATE discord_webhooks SET state = ?, announce_rolls = ? WHERE event_id = ?', [state, rolls, game.eventId]);

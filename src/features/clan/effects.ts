@@ -13,6 +13,8 @@ import {
 import { liveReviewEffects, type ReviewEffects } from './ReviewsTab';
 import { liveJoinEffects, type JoinEffects } from '../joins/effects';
 import { liveInviteEffects, type InviteEffects } from '../invites/effects';
+import { fetchClanUsage } from '../../api/quotas';
+import type { ClanUsage } from '../../../contract/quotas';
 import { PERMISSION_DENIED, type ClanMember } from '../../../contract/clan';
 import type { ClanRole } from '../../../contract/user';
 
@@ -33,6 +35,8 @@ export interface ClanManageEffects {
   joins?: JoinEffects;
   /** The invite calls (docs/server.md §18 Invites); without them the managers' invite links are not shown. */
   invites?: InviteEffects;
+  /** The clan's quota figures (docs/server.md §18 "Quotas"); without it the managers' usage lines are not shown. */
+  usage?: (clanId: number) => Promise<ClanUsage>;
 }
 
 /** The real calls. */
@@ -48,6 +52,7 @@ export const liveClanEffects: ClanManageEffects = {
   reviews: liveReviewEffects,
   joins: liveJoinEffects,
   invites: liveInviteEffects,
+  usage: fetchClanUsage,
 };
 
 /** A failed clan load: the text to show and the HTTP status (0 when unknown). */

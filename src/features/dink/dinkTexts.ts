@@ -70,6 +70,7 @@ export const DINK_OUTCOME_TEXT: Record<DinkOutcome, string> = {
   suspicious: 'another account posted for this IGN',
   duplicate: 'the same post arrived before',
   not_running: 'the game is not in progress',
+  over_quota: 'the clan has used its storage for proof images',
 };
 
 /** The tone each outcome shows in. */
@@ -83,6 +84,7 @@ export const DINK_OUTCOME_TONE: Record<DinkOutcome, 'success' | 'info' | 'warnin
   suspicious: 'error',
   duplicate: 'info',
   not_running: 'info',
+  over_quota: 'error',
 };
 
 /** The game screen's proof box when the task has an auto rule (docs/client.md §9). */

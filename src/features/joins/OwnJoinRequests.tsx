@@ -1,8 +1,10 @@
-import { useSelector } from '@xstate/react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useMemo } from 'react';
 import { selectSubject } from '../../../machines/confirmAction.selectors';
 import { JOIN_REQUEST_STATUS_TEXT, type OwnJoinRequest } from '../../../contract/joins';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { liveJoinEffects, type JoinEffects } from './effects';
+import { joinDecisionFeedActor } from '../../realtime/joinDecisionFeed';
 
 /** The request the Withdraw dialog acts on. */
 interface WithdrawSubject {
@@ -15,7 +17,8 @@ interface WithdrawSubject {
  * and the dashboard: each clan with its status ('Request sent: waiting for a manager', 'Approved:
  * you are a member', 'Denied' with the manager's reason, shown as text) and, while pending, Withdraw
  * (a confirm / processing / result modal). Nothing is shown without requests. `onWithdrawn`
- * reloads the user.
+ * reloads the user; while a request is pending it is also what a manager's live decision
+ * (`join_request_decided`) calls, so the status and the new membership show without a reload.
  */
 export function OwnJoinRequests({ requests, effects = liveJoinEffects, onWithdrawn }: { requests: readonly OwnJoinRequest[]; effects?: JoinEffects; onWithdrawn: () => void }) {
   const flow = useConfirmAction<Nothing, WithdrawSubject>({
@@ -45,6 +48,7 @@ export function OwnJoinRequests({ requests, effects = liveJoinEffects, onWithdra
           </li>
         ))}
       </ul>
+      {requests.some((r) => r.status === 'pending') && <DecisionWatch effects={effects} onDecided={onWithdrawn} />}
       <ConfirmDialog actor={flow} title="Withdraw Request" confirmLabel="Withdraw" processingText="Withdrawing...">
         <WithdrawText actor={flow} />
       </ConfirmDialog>
@@ -56,4 +60,14 @@ export function OwnJoinRequests({ requests, effects = liveJoinEffects, onWithdra
 function WithdrawText({ actor }: { actor: ConfirmActionRef<Nothing, WithdrawSubject> }) {
   const { clan_name } = useSelector(actor, selectSubject);
   return <p>Withdraw your request to join {clan_name}?</p>;
+}
+
+/**
+ * Runs the join-decision feed (realtime/joinDecisionFeed.ts) over `effects.openSocket` while it is
+ * rendered: only while a request is pending, so no socket is opened for users with nothing waiting.
+ */
+function DecisionWatch({ effects, onDecided }: { effects: JoinEffects; onDecided: () => void }) {
+  const feed = useMemo(() => joinDecisionFeedActor(() => effects.openSocket()), [effects]);
+  useActorRef(feed, { input: { deliver: () => onDecided() } });
+  return null;
 }
