@@ -139,6 +139,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** One of LOG_LEVELS. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+  /**
+   * Per-clan quotas (docs/server.md §18 "Quotas"): `uploadBytes`, the proof images a clan may keep
+   * stored, in bytes (CLAN_UPLOAD_QUOTA_MB MiB, default 2,048 MiB), and `openEvents`, the events
+   * whose end has not passed (or that have none) a clan may have at once (CLAN_OPEN_EVENTS, default 50).
+   */
+  quotas: { uploadBytes: number; openEvents: number };
 /** LOG_LEVEL read case-insensitively; info when unset or not a level. */
 function logLevelOf(text: string | undefined): LogLevel {
   const level = (text ?? '').trim().toLowerCase();
@@ -293,6 +299,10 @@ function originOf(text: string | undefined): string | null {
   }
 }
 
+    quotas: {
+      uploadBytes: positive(env.CLAN_UPLOAD_QUOTA_MB, 2048) * 1024 * 1024,
+      openEvents: positive(env.CLAN_OPEN_EVENTS, 50),
+    },
 /** Discord sign-in is configured when a client id is set (the auth start path needs it). */
 export function discordLoginEnabled(config: Config): boolean {
   return Boolean(config.discord.clientId);

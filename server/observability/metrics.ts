@@ -275,7 +275,7 @@ export function countDiscordFailure(reason: DiscordFailure): void {
 
 /**
  * How a Dink post ended: the outcomes listed on a post (counted, submitted, approved, no_task, no_match,
- * unknown_player, suspicious, duplicate, not_running) and the refusals before them
+ * unknown_player, suspicious, duplicate, not_running, over_quota) and the refusals before them
  * (unknown_token 404, rate_limited 429, invalid 400, too_large 413).
  */
 const DINK_OUTCOMES = [
@@ -288,6 +288,7 @@ const DINK_OUTCOMES = [
   'suspicious',
   'duplicate',
   'not_running',
+  'over_quota',
   'unknown_token',
   'rate_limited',
   'invalid',
