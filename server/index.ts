@@ -9,6 +9,7 @@ import type { Deps } from './http/context';
 import { silentBroadcaster } from './realtime/broadcaster';
 import { connectRedis } from './redis';
 import { startSessionPurge } from './auth/sessions';
+import { startAuditPrune } from './audit/service';
 import { imageStoreOf } from './submissions/storage';
 import { startAnnouncementWorker } from './discord/worker';
 import { GameCache } from './games/cache';
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, countQuery: config.countQueries ? countDbQuery : undefined });
   // Expired sessions are purged now and then hourly (docs/server.md §8).
   const stopSessionPurge = await startSessionPurge(handle.db);
+  // History entries older than 365 days are pruned now and then hourly (docs/server.md §18).
+  const stopAuditPrune = startAuditPrune(handle.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const deps: Deps = { db: handle.db, dialect: handle.dialect, config, broadcaster: silentBroadcaster, redis, images: imageStoreOf(config), gameCache: new GameCache(handle.db, config.gameCacheCheckMs, config.gameCacheGames) };
   const lifecycle = new Lifecycle(deps);
@@ -100,6 +103,7 @@ async function main(): Promise<void> {
       requests,
       stopBackground: async () => {
         stopSessionPurge();
+        stopAuditPrune();
         draftClock.stop();
         stopWomChecks();
         await womWorker.stop();

@@ -15,11 +15,12 @@ import { womRoutes } from './wom/routes';
 import { joinRoutes } from './joins/routes';
 import { inviteRoutes } from './invites/routes';
 import { quotaRoutes } from './quotas/routes';
+import { auditRoutes } from './audit/routes';
 import { apiDocRoutes } from './openapi/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom, joins, invites, quotas), and the API document
+ * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom, joins, invites, quotas, audit), and the API document
  * with its page (openapi, docs/server.md §14).
  */
 export const ROUTE_MODULES: RouteModule[] = [
@@ -39,5 +40,6 @@ export const ROUTE_MODULES: RouteModule[] = [
   joinRoutes,
   inviteRoutes,
   quotaRoutes,
+  auditRoutes,
   apiDocRoutes,
 ];

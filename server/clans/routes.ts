@@ -24,6 +24,7 @@ import {
   setMemberRole,
 } from './repository';
 import type { Db } from '../db/schema';
+import { recordAudit } from '../audit/service';
 import { loadClanSettings } from '../joins/repository';
 import { isManagerRole } from '../../contract/user';
 import { imageKeysOf } from '../submissions/repository';
@@ -149,7 +150,9 @@ export function clanRoutes(): Hono<AppEnv> {
         if (!(await findUser(trx, body.user_id))) throw notFound(`User ID ${body.user_id} not found.`);
         await addMembership(trx, clanId, body.user_id, body.role);
         await liftRemoval(trx, clanId, body.user_id);
-        return requireTarget(trx, clanId, body.user_id, { user, role });
+        const added = await requireTarget(trx, clanId, body.user_id, { user, role });
+        await recordAudit(trx, clanId, user.id, 'member.add', added.username, `Added as ${body.role}`);
+        return added;
       });
       return c.json({ ok: true, member });
     },
@@ -168,6 +171,7 @@ export function clanRoutes(): Hono<AppEnv> {
         enforce(verdict);
         if (!(await setMemberRole(trx, clanId, memberId, target.role, body.role))) throw conflict(STALE);
         if (verdict.transfer && !(await setMemberRole(trx, clanId, user.id, 'Owner', 'Admin'))) throw conflict(STALE);
+        await recordAudit(trx, clanId, user.id, 'member.role', target.username, `${target.role} → ${body.role}`);
         return requireTarget(trx, clanId, memberId, { user, role: actorRole });
       });
       if (member.role === 'Guest') await deps.broadcaster.membersLeft(memberId, await listClanGameIds(db, clanId));
@@ -185,11 +189,13 @@ export function clanRoutes(): Hono<AppEnv> {
         const { role } = await lockedAccess(trx, clanId, user.id, 'member');
         if (memberId === user.id) {
           enforce(checkLeave(role, await countManagers(trx, clanId)));
+          await recordAudit(trx, clanId, user.id, 'member.leave', user.username, `Left as ${role}`);
         } else {
           await requireManager(trx, clanId, user.id);
           const target = await requireTarget(trx, clanId, memberId, { user, role });
           enforce(checkKick(role, target.role));
           await markRemoved(trx, clanId, memberId);
+          await recordAudit(trx, clanId, user.id, 'member.kick', target.username, `Kicked (was ${target.role})`);
         }
         return memberDeparts(trx, deps.dialect, clanId, memberId);
       });
@@ -211,6 +217,7 @@ export function clanRoutes(): Hono<AppEnv> {
         const { clan } = await lockedAccess(trx, clanId, user.id, 'owner');
         if (clan.name === new_name) throw badRequest(RENAME_EMPTY_OR_SAME);
         await renameClan(trx, clanId, new_name);
+        await recordAudit(trx, clanId, user.id, 'clan.rename', new_name, `${clan.name} → ${new_name}`);
       });
       return c.json({ new_name });
     },

@@ -7,6 +7,7 @@ import { EVENT_ID_LABELS, eventScope } from '../http/gameScope';
 import { routeBodyLimit } from '../http/bodyLimit';
 import { keepUploadSlot, readUploadForm, uploadGate, type UploadFile } from '../http/uploads';
 import { ApiError, notFound } from '../errors';
+import { recordAudit } from '../audit/service';
 import { log } from '../observability/log';
 import { countDinkPost } from '../observability/metrics';
 import { OkSchema } from '../../contract/common';
@@ -117,7 +118,10 @@ export function dinkRoutes(): Hono<AppEnv> {
     input('param', EVENT_IDS),
     async (c) => {
       const s = await eventScope(c, true);
-      return c.json({ dink: linkOf(await saveLinkToken(s.deps.db, s.event.id, newToken()), siteOrigin(c)) });
+      const dink = linkOf(await saveLinkToken(s.deps.db, s.event.id, newToken()), siteOrigin(c));
+      // Never the link's URL: its token lets anyone post proof.
+      await recordAudit(s.deps.db, s.event.clan_id, s.user.id, 'dink.link', s.event.name, 'Dink link made (any older link stops working)');
+      return c.json({ dink });
     },
   );
 
@@ -141,6 +145,7 @@ export function dinkRoutes(): Hono<AppEnv> {
       const s = await eventScope(c, true);
       const body = valid(c, 'json');
       if (!(await setAutoApprove(s.deps.db, s.event.id, body.auto_approve))) throw notFound(DINK_MESSAGES.noLink);
+      await recordAudit(s.deps.db, s.event.clan_id, s.user.id, 'dink.link', s.event.name, `Auto-approval ${body.auto_approve ? 'on' : 'off'}`);
       return c.json({ dink: linkOf((await findLinkOfEvent(s.deps.db, s.event.id))!, siteOrigin(c)) });
     },
   );
@@ -152,6 +157,7 @@ export function dinkRoutes(): Hono<AppEnv> {
     async (c) => {
       const s = await eventScope(c, true);
       await deleteLink(s.deps.db, s.event.id);
+      await recordAudit(s.deps.db, s.event.clan_id, s.user.id, 'dink.revoke', s.event.name, 'Dink link revoked');
       return c.json({ dink: null });
     },
   );

@@ -6,6 +6,7 @@ import { OkSchema } from '../../contract/common';
 import { DiscordAnswerSchema, DiscordSettingsBodySchema } from '../../contract/discord';
 import { deleteWebhook, findWebhook } from './repository';
 import { putSettings, settingsOf, testPost } from './service';
+import { recordAudit } from '../audit/service';
 
 const PATH = '/clan/:clanId/events/:eventId/discord';
 /** The path ids: the event's. */
@@ -45,7 +46,11 @@ export function discordRoutes(): Hono<AppEnv> {
     async (c) => {
       const s = await eventScope(c, true);
       const body = valid(c, 'json');
-      return c.json({ discord: await putSettings(s.deps.db, s.event.id, body, s.deps.config.announcements.webhookOrigin) });
+      const discord = await putSettings(s.deps.db, s.event.id, body, s.deps.config.announcements.webhookOrigin);
+      // What it announces, never the webhook URL (the URL is a secret that lets anyone post).
+      const on = Object.entries(discord.announce).filter(([, v]) => v).map(([k]) => k);
+      await recordAudit(s.deps.db, s.event.clan_id, s.user.id, 'webhook.set', s.event.name, `Announces: ${on.length > 0 ? on.join(', ') : 'nothing'}`);
+      return c.json({ discord });
     },
   );
 
@@ -56,6 +61,7 @@ export function discordRoutes(): Hono<AppEnv> {
     async (c) => {
       const s = await eventScope(c, true);
       await deleteWebhook(s.deps.db, s.event.id);
+      await recordAudit(s.deps.db, s.event.clan_id, s.user.id, 'webhook.delete', s.event.name, 'Discord webhook removed');
       return c.json({ discord: null });
     },
   );

@@ -5,6 +5,7 @@ import { EVENT_ID_LABELS, eventScope } from '../http/gameScope';
 import { DraftAnswerSchema, DraftRoomAnswerSchema, StartDraftBodySchema } from '../../contract/draft';
 import { loadDraftState } from './repository';
 import { listSignups } from '../signups/repository';
+import { recordAudit } from '../audit/service';
 import { draftChanged, endDraft, pauseDraft, resumeDraft, startDraft, undoPick, type DraftOutcome } from './service';
 
 /** The path ids: the event's. */
@@ -54,9 +55,11 @@ export function draftRoutes(): Hono<AppEnv> {
     input('param', EVENT_IDS),
     input('json', named('StartDraftBody', StartDraftBodySchema)),
     async (c) => {
-      const { eventId } = await eventScope(c, true);
+      const { user, event, eventId } = await eventScope(c, true);
       const body = valid(c, 'json');
-      return answer(c, eventId, await startDraft(c.get('deps'), eventId, body));
+      const outcome = await startDraft(c.get('deps'), eventId, body);
+      await recordAudit(c.get('deps').db, event.clan_id, user.id, 'draft.start', event.name, `${body.captain_signup_ids.length} captains, ${body.pick_seconds} s a pick`);
+      return answer(c, eventId, outcome);
     },
   );
 
@@ -72,8 +75,11 @@ export function draftRoutes(): Hono<AppEnv> {
       describe({ tag: 'draft', access: 'manager', summary, answer: DraftAnswer }),
       input('param', EVENT_IDS),
       async (c) => {
-        const { eventId } = await eventScope(c, true);
-        return answer(c, eventId, await act(c.get('deps'), eventId));
+        const { user, event, eventId } = await eventScope(c, true);
+        const outcome = await act(c.get('deps'), eventId);
+        // Of the draft's steps only its start and end are in the History (docs/server.md §18).
+        if (name === 'end') await recordAudit(c.get('deps').db, event.clan_id, user.id, 'draft.end', event.name, 'Draft ended: picks placed on their teams');
+        return answer(c, eventId, outcome);
       },
     );
   }

@@ -6,6 +6,7 @@ import type { AppEnv } from '../http/context';
 import { describe, ids, input, named, valid } from '../http/route';
 import { clanScope } from '../http/clanScope';
 import { badRequest } from '../errors';
+import { recordAudit } from '../audit/service';
 import { announceSignups } from '../discord/outbox';
 import { copyEvent } from './copy';
 import { checkEventRoom } from '../quotas/repository';
@@ -78,7 +79,7 @@ export function eventRoutes(): Hono<AppEnv> {
     input('param', CLAN_ID),
     input('json', EventBody),
     async (c) => {
-      const { clanId, db } = await clanScope(c, 'manager');
+      const { user, clanId, db } = await clanScope(c, 'manager');
       const body = valid(c, 'json');
       const timeError = eventTimesError(body, Date.now());
       if (timeError) throw badRequest(timeError);
@@ -87,6 +88,7 @@ export function eventRoutes(): Hono<AppEnv> {
         await checkEventRoom(trx, c.get('deps').config, clanId);
         return insertEvent(trx, clanId, body);
       });
+      await recordAudit(db, clanId, user.id, 'event.create', body.name, 'Scheduled');
       return c.json({ message: eventScheduledMessage(), event: await loadEvent(db, eventId) });
     },
   );
@@ -97,14 +99,19 @@ export function eventRoutes(): Hono<AppEnv> {
     input('param', EVENT_IDS),
     input('json', EventBody),
     async (c) => {
-      const { clanId, eventId, db } = await clanScope(c, 'manager');
+      const { user, clanId, eventId, db } = await clanScope(c, 'manager');
       const existing = await findEvent(db, clanId, eventId);
       const body = valid(c, 'json');
       const timeError = eventTimesError(body, Date.now(), body.start_datetime === existing.start_datetime);
       if (timeError) throw badRequest(timeError);
       await db.transaction().execute(async (trx) => {
         await updateEvent(trx, eventId, body);
+        await recordAudit(trx, clanId, user.id, 'event.update', body.name, existing.name === body.name ? 'Details changed' : `Renamed from ${existing.name}`);
         const wasOpen = existing.signups_open === 1;
+        // Opening or closing sign-ups is its own entry beside the update, as managers look for it.
+        if (body.signups_open !== undefined && body.signups_open !== wasOpen) {
+          await recordAudit(trx, clanId, user.id, body.signups_open ? 'signups.open' : 'signups.close', body.name, body.signups_open ? 'Sign-ups opened' : 'Sign-ups closed');
+        }
         // A close already announced (its time passed) is not announced again.
         const closedBefore = wasOpen && existing.signups_close_announced === 1;
         if (body.signups_open !== undefined && body.signups_open !== wasOpen && !(body.signups_open === false && closedBefore)) {
@@ -121,12 +128,16 @@ export function eventRoutes(): Hono<AppEnv> {
     input('param', EVENT_IDS),
     input('json', named('CopyEventBody', CopyEventBodySchema)),
     async (c) => {
-      const { clanId, eventId, db, deps } = await clanScope(c, 'manager');
+      const { user, clanId, eventId, db, deps } = await clanScope(c, 'manager');
       const source = await findEvent(db, clanId, eventId);
       const body = valid(c, 'json');
       const timeError = eventTimesError(body, Date.now());
       if (timeError) throw badRequest(timeError);
-      const copyId = await db.transaction().execute((trx) => copyEvent(trx, deps.config, clanId, source, body));
+      const copyId = await db.transaction().execute(async (trx) => {
+        const id = await copyEvent(trx, deps.config, clanId, source, body);
+        await recordAudit(trx, clanId, user.id, 'event.copy', body.name, `Copy of ${source.name}`);
+        return id;
+      });
       const event = await loadEvent(db, copyId);
       if (event.game_id !== null) await announce(c, event.game_id, 'full');
       return c.json({ event }, 201);
@@ -138,11 +149,12 @@ export function eventRoutes(): Hono<AppEnv> {
     describe({ tag: 'events', access: 'manager', summary: 'Deletes an event with its teams and game.', answer: named('EventDeletedAnswer', EventDeletedAnswerSchema) }),
     input('param', EVENT_IDS),
     async (c) => {
-      const { clanId, eventId, db, deps } = await clanScope(c, 'manager');
+      const { user, clanId, eventId, db, deps } = await clanScope(c, 'manager');
       const { name, imageKeys } = await db.transaction().execute(async (trx) => {
         const event = await findEvent(trx, clanId, eventId);
         const keys = await imageKeysOf(trx, { eventId });
         await deleteEventCascade(trx, eventId);
+        await recordAudit(trx, clanId, user.id, 'event.delete', event.name, 'Deleted with its teams and game');
         return { name: event.name, imageKeys: keys };
       });
       await deleteImages(deps, imageKeys);

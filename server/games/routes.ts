@@ -24,6 +24,7 @@ import { findGame, GAME_NOT_FOUND, listSquares, listUserTeams } from './reposito
 import { membersAnswer } from './cache';
 import { gameAnswer, NOT_MODIFIED } from './cachedAnswer';
 import { notFound } from '../errors';
+import { recordAudit } from '../audit/service';
 import { assignTask, availableTasks, reorderTasks, swapTasks } from './boardTasks';
 import {
   changeStatus,
@@ -98,7 +99,9 @@ export function gameRoutes(): Hono<AppEnv> {
       const { db, dialect, config } = s.deps;
       const gameId = await db.transaction().execute(async (trx) => {
         await lockEvent(trx, dialect, s.eventId);
-        return createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings, board, dialect }, randomSource(config), config);
+        const id = await createGame(trx, { clanId: s.clanId, eventId: s.eventId, settings, board, dialect }, randomSource(config), config);
+        await recordAudit(trx, s.clanId, s.user.id, 'game.create', s.event.name, board ? 'From a board file' : 'Generated board');
+        return id;
       });
       await announce(c, gameId, 'full');
       return c.json({ game: { id: gameId }, message: GAME_MESSAGES.created });
@@ -133,6 +136,7 @@ export function gameRoutes(): Hono<AppEnv> {
       await db.transaction().execute(async (trx) => {
         const row = await findGame(trx, s.scope, { dialect });
         await randomizeGame(trx, row, settings, randomSource(config));
+        await recordAudit(trx, s.clanId, s.user.id, 'game.randomize', s.event.name, 'New board from new settings');
       });
       await announce(c, s.gameId, 'full');
       return c.json({ game: await loadGame(db, s.gameId, s.user.id), message: GAME_MESSAGES.randomized });
@@ -146,7 +150,11 @@ export function gameRoutes(): Hono<AppEnv> {
     async (c) => {
       const s = await gameScope(c, true);
       const { db, dialect } = s.deps;
-      const imageKeys = await db.transaction().execute(async (trx) => deleteGame(trx, await findGame(trx, s.scope, { dialect })));
+      const imageKeys = await db.transaction().execute(async (trx) => {
+        const keys = await deleteGame(trx, await findGame(trx, s.scope, { dialect }));
+        await recordAudit(trx, s.clanId, s.user.id, 'game.delete', s.event.name, 'Game deleted with its proofs');
+        return keys;
+      });
       s.deps.gameCache.invalidate(s.gameId);
       await deleteImages(s.deps, imageKeys);
       return c.json({ ok: true, message: GAME_MESSAGES.deleted });
@@ -164,6 +172,7 @@ export function gameRoutes(): Hono<AppEnv> {
       const { db, dialect, config } = s.deps;
       await db.transaction().execute(async (trx) => {
         await setBoard(trx, await findGame(trx, s.scope, { dialect }), body, randomSource(config));
+        await recordAudit(trx, s.clanId, s.user.id, 'game.board', s.event.name, 'Snakes and ladders set by hand');
       });
       await announce(c, s.gameId, 'full');
       return c.json({ ok: true, message: GAME_MESSAGES.boardUpdated });
@@ -179,7 +188,12 @@ export function gameRoutes(): Hono<AppEnv> {
       const s = await gameScope(c, true);
       const body = valid(c, 'json');
       const { db, dialect } = s.deps;
-      const result = await db.transaction().execute(async (trx) => changeStatus(trx, await findGame(trx, s.scope, { dialect }), body.status));
+      const result = await db.transaction().execute(async (trx) => {
+        const row = await findGame(trx, s.scope, { dialect });
+        const changed = await changeStatus(trx, row, body.status);
+        await recordAudit(trx, s.clanId, s.user.id, 'game.status', s.event.name, `${row.status} → ${changed.status}`);
+        return changed;
+      });
       await announce(c, s.gameId, 'progress', [result.log]);
       return c.json({ ok: true, status: result.status });
     },
@@ -192,7 +206,11 @@ export function gameRoutes(): Hono<AppEnv> {
     async (c) => {
       const s = await gameScope(c, true);
       const { db, dialect, config } = s.deps;
-      const imageKeys = await db.transaction().execute(async (trx) => resetGame(trx, await findGame(trx, s.scope, { dialect }), config));
+      const imageKeys = await db.transaction().execute(async (trx) => {
+        const keys = await resetGame(trx, await findGame(trx, s.scope, { dialect }), config);
+        await recordAudit(trx, s.clanId, s.user.id, 'game.reset', s.event.name, 'Every team back on square 1');
+        return keys;
+      });
       await deleteImages(s.deps, imageKeys);
       await announce(c, s.gameId, 'full');
       return c.json({ ok: true, message: GAME_MESSAGES.reset });
@@ -208,7 +226,11 @@ export function gameRoutes(): Hono<AppEnv> {
       const s = await gameScope(c, true);
       const body = valid(c, 'json');
       const { db, dialect } = s.deps;
-      const { changed, rules } = await db.transaction().execute(async (trx) => setRules(trx, await findGame(trx, s.scope, { dialect }), body));
+      const { changed, rules } = await db.transaction().execute(async (trx) => {
+        const saved = await setRules(trx, await findGame(trx, s.scope, { dialect }), body);
+        await recordAudit(trx, s.clanId, s.user.id, 'game.rules', s.event.name, Object.entries(body).map(([k, v]) => `${k}: ${String(v)}`).join('; '));
+        return saved;
+      });
       if (changed) await announce(c, s.gameId, 'full');
       return c.json({ ok: true, ...rules, message: PROOF_MESSAGES.rulesSaved });
     },
@@ -246,7 +268,10 @@ export function gameRoutes(): Hono<AppEnv> {
       const s = await gameScope(c, true);
       const body = valid(c, 'json');
       const { db, dialect } = s.deps;
-      await db.transaction().execute(async (trx) => reorderTasks(trx, await findGame(trx, s.scope, { dialect }), body.squares));
+      await db.transaction().execute(async (trx) => {
+        await reorderTasks(trx, await findGame(trx, s.scope, { dialect }), body.squares);
+        await recordAudit(trx, s.clanId, s.user.id, 'game.board', s.event.name, 'Tasks reordered');
+      });
       await announce(c, s.gameId, 'tasks');
       return c.json({ ok: true, message: GAME_MESSAGES.reordered });
     },
@@ -261,7 +286,10 @@ export function gameRoutes(): Hono<AppEnv> {
       const s = await gameScope(c, true);
       const body = valid(c, 'json');
       const { db, dialect } = s.deps;
-      await db.transaction().execute(async (trx) => swapTasks(trx, await findGame(trx, s.scope, { dialect }), body.square1_id, body.square2_id));
+      await db.transaction().execute(async (trx) => {
+        await swapTasks(trx, await findGame(trx, s.scope, { dialect }), body.square1_id, body.square2_id);
+        await recordAudit(trx, s.clanId, s.user.id, 'game.board', s.event.name, 'Tasks of two squares swapped');
+      });
       await announce(c, s.gameId, 'tasks');
       return c.json({ ok: true, message: GAME_MESSAGES.swapped });
     },
@@ -276,8 +304,11 @@ export function gameRoutes(): Hono<AppEnv> {
       const s = await gameScope(c, true);
       const body = valid(c, 'json');
       const { db, dialect } = s.deps;
-      const squareIndex = await db.transaction().execute(async (trx) =>
-        assignTask(trx, await findGame(trx, s.scope, { dialect }), s.squareId, body.task_id));
+      const squareIndex = await db.transaction().execute(async (trx) => {
+        const index = await assignTask(trx, await findGame(trx, s.scope, { dialect }), s.squareId, body.task_id);
+        await recordAudit(trx, s.clanId, s.user.id, 'game.board', s.event.name, `Task on square ${index} changed`);
+        return index;
+      });
       await announce(c, s.gameId, 'tasks');
       return c.json({ ok: true, message: GAME_MESSAGES.assigned(squareIndex) });
     },

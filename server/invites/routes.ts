@@ -5,6 +5,7 @@ import { requireUser } from '../http/context';
 import { describe, ids, input, named, route, valid } from '../http/route';
 import { clanScope } from '../http/clanScope';
 import { siteOrigin } from '../http/siteOrigin';
+import { recordAudit } from '../audit/service';
 import { acceptInvite, createInvite, liveInvites, previewInvite, revokeClanInvite } from './service';
 import { OkSchema } from '../../contract/common';
 import {
@@ -48,7 +49,10 @@ export function inviteRoutes(): Hono<AppEnv> {
     async (c) => {
       const { user, clanId, db } = await clanScope(c, 'manager');
       const body = valid(c, 'json');
-      return c.json({ invite: await createInvite(db, clanId, user.id, body.max_uses, body.expires_in_hours, siteOrigin(c)) }, 201);
+      const invite = await createInvite(db, clanId, user.id, body.max_uses, body.expires_in_hours, siteOrigin(c));
+      // The History names the link by its bounds, never by its code (the code lets anyone in).
+      await recordAudit(db, clanId, user.id, 'invite.create', 'Invite link', `${body.max_uses} uses, ${body.expires_in_hours} hours`);
+      return c.json({ invite }, 201);
     },
   );
 
@@ -65,8 +69,9 @@ export function inviteRoutes(): Hono<AppEnv> {
     '/clan/:clanId/invites/:code',
     ...route({ tag: 'invites', access: 'manager', summary: 'Revokes an invite: its link answers 404 from then on.', answer: named('Ok', OkSchema), param: CLAN_CODE }),
     async (c) => {
-      const { clanId, code, db } = await clanScope(c, 'manager');
+      const { user, clanId, code, db } = await clanScope(c, 'manager');
       await revokeClanInvite(db, clanId, code);
+      await recordAudit(db, clanId, user.id, 'invite.revoke', 'Invite link', 'Revoked');
       return c.json({ ok: true as const });
     },
   );

@@ -5,7 +5,8 @@ import { describe, ids, input, named, route, valid } from '../http/route';
 import { clanScope } from '../http/clanScope';
 import { conflict, notFound } from '../errors';
 import { requireAccess } from '../clans/access';
-import { addMembership, findClanMember, liftRemoval, lockClan, memberRole } from '../clans/repository';
+import { addMembership, findClanMember, findUser, liftRemoval, lockClan, memberRole } from '../clans/repository';
+import { recordAudit } from '../audit/service';
 import type { Db } from '../db/schema';
 import { joinClan } from './service';
 import {
@@ -83,7 +84,9 @@ export function joinRoutes(): Hono<AppEnv> {
         await lockClan(trx, clanId);
         await requireAccess(trx, clanId, user.id, 'owner');
         await saveClanSettings(trx, clanId, body);
-        return loadClanSettings(trx, clanId);
+        const saved = await loadClanSettings(trx, clanId);
+        if (saved) await recordAudit(trx, clanId, user.id, 'clan.settings', saved.name, `Join policy: ${saved.join_policy}; listed: ${saved.listed ? 'yes' : 'no'}`);
+        return saved;
       });
       if (!clan) throw notFound(`Clan ID ${clanId} not found.`);
       return c.json({ clan });
@@ -126,7 +129,9 @@ export function joinRoutes(): Hono<AppEnv> {
         // A manager may have added the user meanwhile: the request is then approved as it stands.
         if ((await memberRole(trx, clanId, request.user_id)) === null) await addMembership(trx, clanId, request.user_id, 'Member');
         await liftRemoval(trx, clanId, request.user_id);
-        return findClanMember(trx, clanId, request.user_id, { user, role });
+        const joined = await findClanMember(trx, clanId, request.user_id, { user, role });
+        await recordAudit(trx, clanId, user.id, 'join.approve', joined?.username ?? `User ${request.user_id}`, 'Joined as Member');
+        return joined;
       });
       await deps.broadcaster.joinRequestsChanged(clanId);
       return c.json({ member });
@@ -145,6 +150,8 @@ export function joinRoutes(): Hono<AppEnv> {
       await db.transaction().execute(async (trx) => {
         const request = await lockedRequest(trx, clanId, user.id, requestId);
         if (!(await decideRequest(trx, request.id, 'denied', user.id, reason))) throw conflict(NOT_PENDING);
+        const asker = await findUser(trx, request.user_id);
+        await recordAudit(trx, clanId, user.id, 'join.deny', asker?.username ?? `User ${request.user_id}`, reason ? `Reason: ${reason}` : 'Denied');
       });
       await deps.broadcaster.joinRequestsChanged(clanId);
       return c.json({ join_request: { id: requestId, status: 'denied' as const, reason } });

@@ -5,6 +5,7 @@ import { EVENT_ID_LABELS, eventScope } from '../http/gameScope';
 import { routeBodyLimit } from '../http/bodyLimit';
 import { uploadGate } from '../http/uploads';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { recordAudit } from '../audit/service';
 import { requireMember } from '../clans/access';
 import { lockClan } from '../clans/repository';
 import { lockEvent } from '../db/locks';
@@ -215,7 +216,7 @@ export function signupRoutes(): Hono<AppEnv> {
     '/clan/:clanId/events/:eventId/teams/balance/apply',
     ...route({ tag: 'signups', access: 'manager', summary: 'Applies a proposal: creates the missing teams and places the sign-ups (409 when stale or in play).', answer: named('ApplyAnswer', ApplyAnswerSchema), param: EVENT_IDS, json: named('ApplyBody', ApplyBodySchema) }),
     async (c) => {
-      const { clanId, eventId } = await eventScope(c, true);
+      const { user, event, clanId, eventId } = await eventScope(c, true);
       const { proposal } = valid(c, 'json');
       if (!leadersOnOwnTeams(proposal)) throw badRequest(SIGNUP_MESSAGES.leaderNotOnTeam);
       const deps = c.get('deps');
@@ -251,6 +252,7 @@ export function signupRoutes(): Hono<AppEnv> {
           }
           touched.push(teamId);
         }
+        await recordAudit(trx, clanId, user.id, 'balance.apply', event.name, `${agents.length} sign-ups placed on ${touched.length} teams (${created.length} new)`);
         return { created, touched, placed: agents.length };
       });
       for (const teamId of result.touched) {

@@ -6,6 +6,7 @@ import { checkIds, describe, ids, input, named, valid } from '../http/route';
 import { routeBodyLimit } from '../http/bodyLimit';
 import { readUploadForm, uploadGate } from '../http/uploads';
 import { ApiError, badRequest, notFound } from '../errors';
+import { recordAudit } from '../audit/service';
 import { requireManager, requireMember } from '../clans/access';
 import { announce, EVENT_ID_LABELS, gameScope } from '../http/gameScope';
 import { findGame } from '../games/repository';
@@ -103,7 +104,11 @@ async function review(c: Context<AppEnv>, s: ReviewScope, body: ReviewBody): Pro
   const change = await reviewSubmission(db, dialect, { clanId: s.clanId, gameId: s.gameId, id: s.id, reviewer: { id: s.user.id, username: s.user.username }, body });
   const row = await findSubmissionRow(db, s.id);
   if (row) await announceSubmission(c, row.game_id, change);
-  return c.json(await answerOf(c, s.id));
+  const answer = await answerOf(c, s.id);
+  const { submission } = answer;
+  await recordAudit(db, s.clanId, s.user.id, body.decision === 'approve' ? 'review.approve' : 'review.deny', submission.team_name,
+    `Square ${submission.square_index}: ${submission.task_description}${body.decision === 'deny' && body.reason ? ` (reason: ${body.reason})` : ''}`);
+  return c.json(answer);
 }
 
 /** Undoes the submission's review (DELETE .../review) and answers it pending again; the change is announced. */
@@ -112,7 +117,9 @@ async function undo(c: Context<AppEnv>, s: ReviewScope): Promise<Response> {
   const change = await undoReview(db, dialect, { clanId: s.clanId, gameId: s.gameId, id: s.id, referee: { id: s.user.id, username: s.user.username }, now: Date.now() });
   const row = await findSubmissionRow(db, s.id);
   if (row) await announceSubmission(c, row.game_id, change);
-  return c.json(await answerOf(c, s.id));
+  const answer = await answerOf(c, s.id);
+  await recordAudit(db, s.clanId, s.user.id, 'review.undo', answer.submission.team_name, `Square ${answer.submission.square_index}: back to pending`);
+  return c.json(answer);
 }
 
 /**

@@ -7,6 +7,7 @@ import { requireUser } from '../http/context';
 import { describe, ids, input, named, valid } from '../http/route';
 import { clanScope } from '../http/clanScope';
 import { conflict, forbidden } from '../errors';
+import { recordAudit } from '../audit/service';
 import { uniqueOrConflict } from '../db/uniqueKey';
 import { countClanTasks, deleteClanTasks, deleteTask, findTask, insertTask, listClanTasks, listTaskPage, lockClanPool, sameTask, updateTask } from './repository';
 import { importTaskCsv, readCsvUpload } from './service';
@@ -54,9 +55,9 @@ const TaskAnswer = named('TaskAnswer', TaskAnswerSchema);
  * bad ids, 404 missing clan / 403 non-manager, 404 'Task ID {id} not found.' (also another clan's).
  */
 async function managedTask(c: Context<AppEnv, string, { out: { param: { clanId: number; taskId: number } } }>) {
-  const { clanId, taskId, db } = await clanScope(c, 'manager');
-  await findTask(db, clanId, taskId);
-  return { db, clanId, taskId };
+  const { user, clanId, taskId, db } = await clanScope(c, 'manager');
+  const task = await findTask(db, clanId, taskId);
+  return { user, db, clanId, taskId, task };
 }
 
 /** Room for the multipart envelope around a 1 MiB file, in bytes. */
@@ -124,7 +125,11 @@ export function taskRoutes(): Hono<AppEnv> {
       const { clanId } = valid(c, 'param');
       const text = await readCsvUpload(c);
       const { db, dialect } = c.get('deps');
-      const answer = await db.transaction().execute((trx) => importTaskCsv(trx, dialect, clanId, text));
+      const answer = await db.transaction().execute(async (trx) => {
+        const imported = await importTaskCsv(trx, dialect, clanId, text);
+        await recordAudit(trx, clanId, requireUser(c).id, 'tasks.import', 'Task pool', `${imported.inserted_count} added, ${imported.skipped_count} skipped`);
+        return imported;
+      });
       return c.json(answer);
     },
   );
@@ -145,12 +150,14 @@ export function taskRoutes(): Hono<AppEnv> {
     input('param', CLAN_ID),
     input('json', TaskBody),
     async (c) => {
-      const { clanId, db, deps } = await clanScope(c, 'manager');
+      const { user, clanId, db, deps } = await clanScope(c, 'manager');
       const body = valid(c, 'json');
       const taskId = await db.transaction().execute(async (trx) => {
         await lockClanPool(trx, deps.dialect, clanId);
         if ((await countClanTasks(trx, clanId)) >= TASK_POOL_MAX) throw conflict(TASK_POOL_FULL);
-        return insertTask(trx, clanId, body);
+        const id = await insertTask(trx, clanId, body);
+        if (id !== null) await recordAudit(trx, clanId, user.id, 'task.create', body.description, `Tier: ${body.difficulty}`);
+        return id;
       });
       if (taskId === null) throw conflict(TASK_DUPLICATE);
       return c.json({ task: await findTask(db, clanId, taskId) });
@@ -162,8 +169,9 @@ export function taskRoutes(): Hono<AppEnv> {
     describe({ tag: 'tasks', access: 'manager', summary: "Clears the clan's task pool.", answer: named('TasksClearedAnswer', TasksClearedAnswerSchema) }),
     input('param', CLAN_ID),
     async (c) => {
-      const { clanId, db } = await clanScope(c, 'manager');
+      const { user, clanId, db } = await clanScope(c, 'manager');
       const deleted = await deleteClanTasks(db, clanId);
+      await recordAudit(db, clanId, user.id, 'tasks.delete_all', 'Task pool', `${deleted} tasks deleted`);
       return c.json({ ok: true as const, deleted_count: deleted, message: TASKS_CLEARED });
     },
   );
@@ -174,10 +182,11 @@ export function taskRoutes(): Hono<AppEnv> {
     input('param', TASK_IDS),
     input('json', TaskBody),
     async (c) => {
-      const { db, clanId, taskId } = await managedTask(c);
+      const { user, db, clanId, taskId, task } = await managedTask(c);
       const body = valid(c, 'json');
       if (await sameTask(db, clanId, body.description, body.difficulty, taskId)) throw conflict(TASK_DUPLICATE);
       await uniqueOrConflict(TASK_DUPLICATE, () => updateTask(db, taskId, body.description, body.difficulty, body.auto_rule));
+      await recordAudit(db, clanId, user.id, 'task.update', body.description, task.description === body.description ? `Tier: ${body.difficulty}` : `Was: ${task.description}`);
       return c.json({ task: await findTask(db, clanId, taskId) });
     },
   );
@@ -187,8 +196,9 @@ export function taskRoutes(): Hono<AppEnv> {
     describe({ tag: 'tasks', access: 'manager', summary: 'Deletes a task.', answer: named('TaskDeletedAnswer', TaskDeletedAnswerSchema) }),
     input('param', TASK_IDS),
     async (c) => {
-      const { db, taskId } = await managedTask(c);
+      const { user, db, clanId, taskId, task } = await managedTask(c);
       await deleteTask(db, taskId);
+      await recordAudit(db, clanId, user.id, 'task.delete', task.description, `Tier: ${task.difficulty}`);
       return c.json({ ok: true as const });
     },
   );

@@ -6,6 +6,7 @@ import type { Db } from '../db/schema';
 import { ids, named, route, valid } from '../http/route';
 import { clanScope } from '../http/clanScope';
 import { badRequest, conflict, notFound } from '../errors';
+import { recordAudit } from '../audit/service';
 import { lockEvent } from '../db/locks';
 import { uniqueOrConflict } from '../db/uniqueKey';
 import { findEvent, gameOfEvent } from '../events/repository';
@@ -113,13 +114,14 @@ export function teamRoutes(): Hono<AppEnv> {
     '/clan/:clanId/events/:eventId/teams',
     ...route({ tag: 'teams', access: 'manager', summary: 'Creates a team.', answer: TeamAnswer, param: EVENT_IDS, json: TeamBody }),
     async (c) => {
-      const { eventId } = await eventScope(c, true);
+      const { user, clanId, eventId, event } = await eventScope(c, true);
       const body = valid(c, 'json');
       const deps = c.get('deps');
       const teamId = await deps.db.transaction().execute(async (trx) => {
         await lockEvent(trx, deps.dialect, eventId);
         if (await teamNamedLike(trx, eventId, body.name)) throw conflict(`A team named '${body.name}' already exists for this event.`);
         const id = await insertTeam(trx, eventId, body.name, body.color);
+        await recordAudit(trx, clanId, user.id, 'team.create', body.name, `In ${event.name}`);
         const game = await gameOfEvent(trx, eventId);
         if (game) await addTeamToGame(trx, game, id);
         return id;
@@ -134,13 +136,14 @@ export function teamRoutes(): Hono<AppEnv> {
     '/clan/:clanId/events/:eventId/teams/:teamId',
     ...route({ tag: 'teams', access: 'manager', summary: 'Renames or recolours a team.', answer: TeamAnswer, param: TEAM_IDS, json: TeamBody }),
     async (c) => {
-      const { eventId, team } = await teamScope(c, true);
+      const { user, clanId, eventId, event, team } = await teamScope(c, true);
       const body = valid(c, 'json');
       const deps = c.get('deps');
       await deps.db.transaction().execute(async (trx) => {
         await lockEvent(trx, deps.dialect, eventId);
         if (await teamNamedLike(trx, eventId, body.name, team.id)) throw conflict(`A team named '${body.name}' already exists for this event.`);
         await updateTeam(trx, team.id, body.name, body.color);
+        await recordAudit(trx, clanId, user.id, 'team.update', body.name, `${team.name === body.name ? 'Colour changed' : `Renamed from ${team.name}`} in ${event.name}`);
       });
       const saved = await loadTeam(deps.db, team.id);
       await broadcastTeamChange(deps, eventId, saved);
@@ -152,11 +155,12 @@ export function teamRoutes(): Hono<AppEnv> {
     '/clan/:clanId/events/:eventId/teams/:teamId',
     ...route({ tag: 'teams', access: 'manager', summary: 'Deletes a team with its members.', answer: named('TeamDeletedAnswer', TeamDeletedAnswerSchema), param: TEAM_IDS }),
     async (c) => {
-      const { eventId, team } = await teamScope(c, true);
+      const { user, clanId, eventId, event, team } = await teamScope(c, true);
       const deps = c.get('deps');
       const imageKeys = await deps.db.transaction().execute(async (trx) => {
         const keys = await imageKeysOf(trx, { teamId: team.id });
         await deleteTeam(trx, team.id);
+        await recordAudit(trx, clanId, user.id, 'team.delete', team.name, `Deleted from ${event.name}`);
         const game = await gameOfEvent(trx, eventId);
         if (game) await bumpGameVersion(trx, game.id);
         return keys;
@@ -193,7 +197,9 @@ export function teamRoutes(): Hono<AppEnv> {
         if (!ign) throw notFound(`IGN ID ${body.osrs_ign_id} not found.`);
         if (!ign.inClan) throw badRequest(`The IGN '${ign.ign}' does not belong to a member of this clan.`);
         await refuseIfOnTeam(trx, eventId, ign);
-        return uniqueOrConflict(`${ign.ign} is already on a team of this event.`, () => insertTeamMember(trx, team, ign.id, body.role));
+        const id = await uniqueOrConflict(`${ign.ign} is already on a team of this event.`, () => insertTeamMember(trx, team, ign.id, body.role));
+        await recordAudit(trx, clanId, scope.user.id, 'team.member.add', ign.ign, `Added to ${team.name} as ${body.role}`);
+        return id;
       });
       const member = await findTeamMember(deps.db, team.id, memberId, scope);
       await broadcastTeamChange(deps, eventId, team);
@@ -211,6 +217,7 @@ export function teamRoutes(): Hono<AppEnv> {
       const existing = await findTeamMember(deps.db, team.id, memberId as number, scope);
       const { role } = valid(c, 'json');
       await updateTeamMemberRole(deps.db, existing.id, role);
+      await recordAudit(deps.db, scope.clanId, scope.user.id, 'team.member.role', existing.osrs_ign, `${existing.role} → ${role} on ${team.name}`);
       const member = { ...existing, role };
       await broadcastTeamChange(deps, eventId, team);
       return c.json({ member, message: teamRoleUpdatedMessage(role, member.osrs_ign) });
@@ -226,6 +233,7 @@ export function teamRoutes(): Hono<AppEnv> {
       const deps = c.get('deps');
       const existing = await findTeamMember(deps.db, team.id, memberId as number, scope);
       await deleteTeamMember(deps.db, existing.id);
+      await recordAudit(deps.db, scope.clanId, scope.user.id, 'team.member.remove', existing.osrs_ign, `Removed from ${team.name}`);
       await broadcastTeamChange(deps, eventId, team);
       return c.json({ ok: true as const, message: teamMemberRemovedMessage(existing.osrs_ign) });
     },

@@ -26,8 +26,8 @@ export function draftPath(clanId: number, eventId: number): string {
   return `/clans/${clanId}/events/${eventId}/draft`;
 }
 
-/** The tabs of clan management (docs/client.md §1; Reviews: docs/server.md §9). */
-export type ClanTab = 'members' | 'events' | 'tasks' | 'reviews';
+/** The tabs of clan management (docs/client.md §1; Reviews: docs/server.md §9; History: docs/server.md §18). */
+export type ClanTab = 'members' | 'events' | 'tasks' | 'reviews' | 'history';
 
 /** Where the Events tab is: the event list, or one event's teams, game or game tasks view. */
 export type EventsRoute = { view: 'list' } | { view: Exclude<EventsView, 'list'>; eventId: number };
@@ -43,7 +43,7 @@ const EVENT_VIEW_SEGMENTS: Record<Exclude<EventsView, 'list'>, string> = { teams
 
 /**
  * The path of a clan management view: /clans/manage/{clanId}/members, /events,
- * /events/{eventId}/teams, /events/{eventId}/game, /events/{eventId}/tasks, /events/{eventId}/signups, /tasks, /reviews.
+ * /events/{eventId}/teams, /events/{eventId}/game, /events/{eventId}/tasks, /events/{eventId}/signups, /tasks, /reviews, /history.
  */
 export function clanManagePath(clanId: number | string, view: ClanView = DEFAULT_CLAN_VIEW): string {
   const base = `/clans/manage/${clanId}/${view.tab}`;
@@ -60,7 +60,7 @@ export function parseClanView(rest: string | undefined): ClanView | null {
   if (parts.length === 0) return DEFAULT_CLAN_VIEW;
   const [tab, eventId, segment, ...more] = parts;
   if (more.length > 0) return null;
-  if (tab === 'members' || tab === 'tasks' || tab === 'reviews') return eventId === undefined ? { tab } : null;
+  if (tab === 'members' || tab === 'tasks' || tab === 'reviews' || tab === 'history') return eventId === undefined ? { tab } : null;
   if (tab !== 'events') return null;
   if (eventId === undefined) return { tab, events: { view: 'list' } };
   const view = (Object.keys(EVENT_VIEW_SEGMENTS) as Exclude<EventsView, 'list'>[]).find((v) => EVENT_VIEW_SEGMENTS[v] === segment);

@@ -24,6 +24,7 @@ import { liveClanEffects, loadClanOrExplain, type ClanManageEffects } from './ef
 import { clanManagePath, parseClanView, useClanNavigate, type ClanTab, type ClanView } from '../../base/paths';
 import { countManagers } from './memberTable';
 import { MembersTab } from './MembersTab';
+import { HistoryTab } from './HistoryTab';
 import { liveReviewEffects, ReviewsTab, ReviewsTabLabel, usePendingTitle, useReviewQueue } from './ReviewsTab';
 import { RoleActionDialog } from './RoleActionDialog';
 import { JoinRequestsPanel } from '../joins/JoinRequestsPanel';
@@ -65,7 +66,7 @@ export function validateRename(draft: RenameDraft): string | null {
  * under Members the managers' invite links (docs/client.md §15), disabled with a pending message while a clan action runs.
  * Each tab and event view has its URL (src/base/paths.ts: /clans/manage/{clanId}/members, /events,
  * Managers also see the clan's quota figures under the counts (UsagePanel; docs/server.md §18 "Quotas").
- * /events/{eventId}/teams|game|tasks, /tasks, /reviews; nothing after the id shows Members), so
+ * /events/{eventId}/teams|game|tasks, /tasks, /reviews, /history (managers); nothing after the id shows Members), so
  * Back, reload and bookmarks work; an unknown sub-path goes to the Members tab (replacing it).
  * `effects` are the calls (tests give fakes).
  */
@@ -191,8 +192,10 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
   const showReviews = isManager && !!effects.reviews;
   const reviews = useReviewQueue(clanId, effects.reviews ?? NO_REVIEWS, showReviews);
   usePendingTitle(reviews);
-  const tabs = showReviews ? [...TABS, { id: 'reviews' as const, label: <ReviewsTabLabel queue={reviews} /> }] : TABS;
-  const shown = tab === 'reviews' && !showReviews ? 'members' : tab;
+  const withReviews = showReviews ? [...TABS, { id: 'reviews' as const, label: <ReviewsTabLabel queue={reviews} /> }] : TABS;
+  // The History is the managers' (docs/server.md §18 "History"); anyone else at its URL sees Members.
+  const tabs = isManager ? [...withReviews, { id: 'history' as const, label: 'History' }] : withReviews;
+  const shown = (tab === 'reviews' && !showReviews) || (tab === 'history' && !isManager) ? 'members' : tab;
   return (
     <>
       <header className="panel clan-header">
@@ -244,6 +247,7 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
           {shown === 'events' && <EventsTab clanId={clanId} isManager={isManager} viewer={viewer && user ? { id: user.id, igns: user.igns } : null} route={view.tab === 'events' ? view.events : { view: 'list' }} />}
           {shown === 'tasks' && <TasksTab clanId={clanId} isManager={isManager} />}
           {shown === 'reviews' && <ReviewsTab queue={reviews} />}
+          {shown === 'history' && <HistoryTab clanId={clanId} />}
         </div>
       </div>
 
