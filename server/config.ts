@@ -132,6 +132,12 @@ export interface Config {
    * minutes; a fraction is allowed, for tests; docs/server.md §17).
    */
   wom: { apiUrl: string; apiKey: string | null; budgetSeconds: number; checkMs: number };
+  /**
+   * Per-clan quotas (docs/server.md §18 "Quotas"): `uploadBytes`, the proof images a clan may keep
+   * stored, in bytes (CLAN_UPLOAD_QUOTA_MB MiB, default 2,048 MiB), and `openEvents`, the events
+   * whose end has not passed (or that have none) a clan may have at once (CLAN_OPEN_EVENTS, default 50).
+   */
+  quotas: { uploadBytes: number; openEvents: number };
 }
 
 /** The levels LOG_LEVEL may name (pino's, plus silent). */
@@ -139,12 +145,6 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** One of LOG_LEVELS. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-  /**
-   * Per-clan quotas (docs/server.md §18 "Quotas"): `uploadBytes`, the proof images a clan may keep
-   * stored, in bytes (CLAN_UPLOAD_QUOTA_MB MiB, default 2,048 MiB), and `openEvents`, the events
-   * whose end has not passed (or that have none) a clan may have at once (CLAN_OPEN_EVENTS, default 50).
-   */
-  quotas: { uploadBytes: number; openEvents: number };
 /** LOG_LEVEL read case-insensitively; info when unset or not a level. */
 function logLevelOf(text: string | undefined): LogLevel {
   const level = (text ?? '').trim().toLowerCase();
@@ -286,6 +286,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       budgetSeconds: positive(env.WOM_BUDGET_SECONDS, 60),
       checkMs: minutesMs(env.WOM_CHECK_MINUTES, 15),
     },
+    quotas: {
+      uploadBytes: positive(env.CLAN_UPLOAD_QUOTA_MB, 2048) * 1024 * 1024,
+      openEvents: positive(env.CLAN_OPEN_EVENTS, 50),
+    },
   };
 }
 
@@ -299,10 +303,6 @@ function originOf(text: string | undefined): string | null {
   }
 }
 
-    quotas: {
-      uploadBytes: positive(env.CLAN_UPLOAD_QUOTA_MB, 2048) * 1024 * 1024,
-      openEvents: positive(env.CLAN_OPEN_EVENTS, 50),
-    },
 /** Discord sign-in is configured when a client id is set (the auth start path needs it). */
 export function discordLoginEnabled(config: Config): boolean {
   return Boolean(config.discord.clientId);

@@ -208,10 +208,10 @@ export interface ProgressEntriesTable {
   thumb_key: string | null;
   thumb_type: string | null;
   at: string;
-}
-/** A proof submission (docs/server.md §9; migration 007_task_proof). */
   /** Bytes of the stored screenshot and thumbnail, for the clan upload quota (migration 024_quotas). */
   image_bytes: Generated<number>;
+}
+/** A proof submission (docs/server.md §9; migration 007_task_proof). */
 export interface SubmissionsTable {
   id: Generated<number>;
   game_id: number;
@@ -242,10 +242,10 @@ export interface SubmissionsTable {
   evidence_summary: Generated<string | null>;
   /** 1 when approved automatically from Dink, else 0. */
   auto: Generated<number>;
-}
-interface GameLogTable {
   /** Bytes of the image and thumbnail this row stored, for the clan upload quota; 0 for none or a reused image (migration 024_quotas). */
   image_bytes: Generated<number>;
+}
+interface GameLogTable {
   id: Generated<number>;
   game_id: number;
   timestamp: string;

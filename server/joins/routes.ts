@@ -134,12 +134,12 @@ export function joinRoutes(): Hono<AppEnv> {
         return joined;
       });
       await deps.broadcaster.joinRequestsChanged(clanId);
+      await deps.broadcaster.joinRequestDecided(requestId);
       return c.json({ member });
     },
   );
 
   app.post(
-      await deps.broadcaster.joinRequestDecided(requestId);
     '/clan/:clanId/join-requests/:requestId/deny',
     describe({ tag: 'joins', access: 'manager', summary: 'Denies a pending join request, with an optional reason.', answer: named('DenyJoinAnswer', DenyJoinAnswerSchema) }),
     input('param', CLAN_REQUEST_IDS),
@@ -154,6 +154,7 @@ export function joinRoutes(): Hono<AppEnv> {
         await recordAudit(trx, clanId, user.id, 'join.deny', asker?.username ?? `User ${request.user_id}`, reason ? `Reason: ${reason}` : 'Denied');
       });
       await deps.broadcaster.joinRequestsChanged(clanId);
+      await deps.broadcaster.joinRequestDecided(requestId);
       return c.json({ join_request: { id: requestId, status: 'denied' as const, reason } });
     },
   );
@@ -161,7 +162,6 @@ export function joinRoutes(): Hono<AppEnv> {
   app.delete(
     '/user/join-requests/:requestId',
     ...route({ tag: 'joins', access: 'signed-in', summary: 'Withdraws one of your pending join requests.', answer: named('Ok', OkSchema), param: REQUEST_ID }),
-      await deps.broadcaster.joinRequestDecided(requestId);
     async (c) => {
       const user = requireUser(c);
       const { requestId } = valid(c, 'param');

@@ -176,18 +176,18 @@ export function submissionRoutes(): Hono<AppEnv> {
       // The cheap checks first, so a refused sender never costs a decode; submitProof repeats them
       // on the locked game row.
       await checkSubmitter(db, await findGame(db, s.scope), upload.teamId, s.user.id);
+      // The clan's upload quota (docs/server.md §18 "Quotas"): a clan already at it is refused
+      // before the decode, and again with the re-encoded sizes before anything is stored.
+      await checkUploadRoom(db, s.deps.config, s.clanId, 0);
       const image = await processProofImage(upload.image);
+      await checkUploadRoom(db, s.deps.config, s.clanId, storedBytes(image));
       const change = await submitProof(db, dialect, images, { scope: s.scope, teamId: upload.teamId, userId: s.user.id, note: upload.note, image });
       await announceSubmission(c, s.gameId, change);
       return c.json(await answerOf(c, change.submissionId), 201);
     },
   );
 
-      // The clan's upload quota (docs/server.md §18 "Quotas"): a clan already at it is refused
-      // before the decode, and again with the re-encoded sizes before anything is stored.
-      await checkUploadRoom(db, s.deps.config, s.clanId, 0);
   app.get(
-      await checkUploadRoom(db, s.deps.config, s.clanId, storedBytes(image));
     `${GAME}/submissions`,
     describe({ tag: 'submissions', access: 'member', summary: "The game's submissions, newest first.", answer: SubmissionList }),
     input('param', GAME_IDS),

@@ -30,8 +30,8 @@ import { RoleActionDialog } from './RoleActionDialog';
 import { JoinRequestsPanel } from '../joins/JoinRequestsPanel';
 import { JoinSettingsButton } from '../joins/JoinSettings';
 import { InvitesPanel } from '../invites/InvitesPanel';
-
 import { UsagePanel } from './UsagePanel';
+
 export type ClanDataRef = ActorRefFrom<typeof clanDataMachine>;
 export type ClanRoleRef = ActorRefFrom<typeof clanRoleMachine>;
 
@@ -64,8 +64,8 @@ export function validateRename(draft: RenameDraft): string | null {
  * Members / Events / Tasks (and Reviews with its pending count for managers, docs/server.md
  * §9), the Owner's Joining settings and the managers' requests to join (docs/server.md §18), and
  * under Members the managers' invite links (docs/client.md §15), disabled with a pending message while a clan action runs.
- * Each tab and event view has its URL (src/base/paths.ts: /clans/manage/{clanId}/members, /events,
  * Managers also see the clan's quota figures under the counts (UsagePanel; docs/server.md §18 "Quotas").
+ * Each tab and event view has its URL (src/base/paths.ts: /clans/manage/{clanId}/members, /events,
  * /events/{eventId}/teams|game|tasks, /tasks, /reviews, /history (managers); nothing after the id shows Members), so
  * Back, reload and bookmarks work; an unknown sub-path goes to the Members tab (replacing it).
  * `effects` are the calls (tests give fakes).
@@ -219,10 +219,10 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
         <p className="clan-header__counts" data-testid="clan-counts">
           Total Managers / Total Members: <strong>{managerCount} / {members.length}</strong>
         </p>
+        {isManager && effects.usage && <UsagePanel clanId={clanId} loadUsage={effects.usage} />}
       </header>
 
       {isManager && effects.joins && <JoinRequestsPanel clanId={clanId} effects={effects.joins} onApproved={reloadClan} />}
-        {isManager && effects.usage && <UsagePanel clanId={clanId} loadUsage={effects.usage} />}
       <ActionMessage clanRole={clanRole} />
       {pending && (
         <div className="clan-pending">
