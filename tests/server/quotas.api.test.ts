@@ -39,7 +39,7 @@ function filesUnder(dir: string): Map<string, number> {
 const bytesUnder = (dir: string) => [...filesUnder(dir).values()].reduce((sum, n) => sum + n, 0);
 
 describe.each(backends())('clan quotas (%s)', (backend) => {
-  const dk = useDinkSuite(backend, 'quota', { CLAN_UPLOAD_QUOTA_MB: '1' });
+  const dk = useDinkSuite(backend, 'quota', { CLAN_UPLOAD_QUOTA_MB: '1', CLAN_OPEN_EVENTS: '' });
   const { dinkPath, dinkGame, outcome, ruleHere, submissions, stateOf, roll } = dk;
 
   const usage = async (): Promise<ClanUsage> => {
