@@ -36,6 +36,14 @@ export interface Config {
    * announcements carry no picture.
    */
   publicOrigin: string | null;
+  /**
+   * Web push (docs/server.md §20): VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (base64url; both or
+   * neither: without them a pair is made once and kept in the database), VAPID_SUBJECT (default
+   * 'mailto:admin@localhost'), PUSH_ALLOWED_ORIGINS (comma-separated origins whose http endpoints
+   * are taken, for tests and private push services) and PUSH_POLL_MS (how often the sender looks
+   * at the queue; default 1000 ms).
+   */
+  push: { vapidPublicKey: string | null; vapidPrivateKey: string | null; vapidSubject: string; pushAllowedOrigins: string[]; pollMs: number };
   /** Fixed seed for board generation (tests); null means crypto-random seeds. */
   boardSeed: number | null;
   /**
@@ -242,6 +250,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: 30 * 24 * 3600 * 1000,
     clientDir: env.CLIENT_DIR || './dist',
     publicOrigin: originOf(env.PUBLIC_ORIGIN),
+    push: {
+      vapidPublicKey: env.VAPID_PUBLIC_KEY?.trim() || null,
+      vapidPrivateKey: env.VAPID_PRIVATE_KEY?.trim() || null,
+      vapidSubject: env.VAPID_SUBJECT?.trim() || 'mailto:admin@localhost',
+      pushAllowedOrigins: (env.PUSH_ALLOWED_ORIGINS ?? '').split(',').map((o) => originOf(o.trim())).filter((o): o is string => o !== null),
+      pollMs: positive(env.PUSH_POLL_MS, 1000),
+    },
     boardSeed: env.BOARD_SEED ? Number(env.BOARD_SEED) : null,
     diceSeedBase: env.BOARD_SEED || null,
     authRateLimit: Number(env.AUTH_RATE_LIMIT) > 0 ? Number(env.AUTH_RATE_LIMIT) : 30,

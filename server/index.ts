@@ -23,6 +23,7 @@ import { DraftClock } from './draft/clock';
 import { applyHeapGrowth } from './lifecycle/gcPolicy';
 import { WomWorker } from './wom/queue';
 import { startWomChecks } from './wom/checks';
+import { PushWorker } from './push/queue';
 
 /**
  * Starts the whole product on one port (docs/server.md §7): API under /api, Socket.IO at
@@ -87,6 +88,10 @@ async function main(): Promise<void> {
   startProcessMetrics({ db: handle.db, sockets: () => realtime.io.of('/').sockets.size });
   // Every process posts Discord announcements from the shared outbox (docs/server.md §10).
   const announcements = startAnnouncementWorker(handle.db, handle.dialect, config.announcements);
+  // Every process sends web pushes from the shared queue (docs/server.md §20); web-push itself is
+  // imported on the first send, not here.
+  const pushWorker = new PushWorker(handle.db, config);
+  pushWorker.start();
   const stop = (signal: NodeJS.Signals) => {
     // A second signal (Ctrl+C reaches both npm and the server) changes nothing: the first one's
     // shutdown is bounded by SHUTDOWN_GRACE_MS already.
@@ -108,6 +113,7 @@ async function main(): Promise<void> {
         stopWomChecks();
         await womWorker.stop();
         await announcements.stop();
+        await pushWorker.stop();
       },
       socketWork: () => realtime.drain(),
       closeSockets: (ms) => realtime.restart(ms),

@@ -42,7 +42,7 @@ export function draftRoutes(): Hono<AppEnv> {
   );
 
   const answer = async (c: Context<AppEnv>, eventId: number, outcome: DraftOutcome) => {
-    await draftChanged(c.get('deps'), eventId, outcome);
+    await draftChanged(c.get('deps'), eventId, outcome, c.get('user')?.id ?? null);
     return c.json({ draft_state: outcome.state });
   };
 

@@ -14,6 +14,7 @@ import type { DraftState } from '../../contract/signup';
 import { heldByMember } from '../signups/repository';
 import { captainLeft, findDraft, listPicks, listPool, nextPickNo, stateOf, updateDraft, type DraftChange, type DraftRow, type PickRow, type PoolEntry } from './repository';
 import { log } from '../observability/log';
+import { notifyDraftTurn } from '../push/service';
 
 /** What a committed change of a draft leaves to do: send its state, and tell the rooms of the teams whose members changed. */
 export interface DraftOutcome {
@@ -357,9 +358,12 @@ export async function draftAfterDeparture(trx: Trx, eventId: number, withdraw: (
 /**
  * After a draft change committed: its `draft_state` to the draft room (every process), the
  * teams whose members changed to the rooms of the event's game (`team_update`), and this
- * process's clock set to the new deadline. Never throws: the change is stored already.
+ * process's clock set to the new deadline, and the captain on the clock's push queued (`actorId`
+ * made the change: none to them). Never throws: the change is stored already.
  */
-export async function draftChanged(deps: Deps, eventId: number, outcome: DraftOutcome): Promise<void> {
+export async function draftChanged(deps: Deps, eventId: number, outcome: DraftOutcome, actorId: number | null = null): Promise<void> {
+  // 'Your pick' to the captain on the clock, unless they made the change (docs/server.md §20).
+  await notifyDraftTurn(deps, outcome.state, actorId);
   try {
     deps.broadcaster.draftChanged(outcome.state);
     deps.draftClock?.changed(eventId);

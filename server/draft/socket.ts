@@ -45,7 +45,7 @@ export async function draftPick(ctx: HandlerContext, socket: IoSocket, raw: unkn
   if (userId === null) throw new ActionRefused(DRAFT_MESSAGES.signIn);
   try {
     const outcome = await captainPick(ctx.deps, eventId, userId, signupId);
-    await draftChanged(ctx.deps, eventId, outcome);
+    await draftChanged(ctx.deps, eventId, outcome, userId);
   } catch (err) {
     if (err instanceof ApiError) throw new ActionRefused(err.message);
     throw err;

@@ -25,6 +25,7 @@ import { processProofImage } from './images';
 import { findSubmissionRow, listClanSubmissions, listGameSubmissions, loadSubmission } from './repository';
 import { checkSubmitter, reviewSubmission, storedBytes, submitProof, undoReview, type SubmissionChange } from './service';
 import { checkUploadRoom } from '../quotas/repository';
+import { notifyProofWaiting, notifyReview } from '../push/service';
 
 const GAME = '/clan/:clanId/events/:eventId/game/:gameId';
 /** Room for the multipart envelope and the other fields around an 8 MiB image, in bytes. */
@@ -108,6 +109,8 @@ async function review(c: Context<AppEnv>, s: ReviewScope, body: ReviewBody): Pro
   const { submission } = answer;
   await recordAudit(db, s.clanId, s.user.id, body.decision === 'approve' ? 'review.approve' : 'review.deny', submission.team_name,
     `Square ${submission.square_index}: ${submission.task_description}${body.decision === 'deny' && body.reason ? ` (reason: ${body.reason})` : ''}`);
+  // The team's pushes, queued after the commit (docs/server.md §20); never fails the answer.
+  await notifyReview(c.get('deps'), s.id, s.user.id, s.user.username);
   return c.json(answer);
 }
 
@@ -183,6 +186,8 @@ export function submissionRoutes(): Hono<AppEnv> {
       await checkUploadRoom(db, s.deps.config, s.clanId, storedBytes(image));
       const change = await submitProof(db, dialect, images, { scope: s.scope, teamId: upload.teamId, userId: s.user.id, note: upload.note, image });
       await announceSubmission(c, s.gameId, change);
+      // 'Proof waiting' to the clan's managers, queued after the commit (docs/server.md §20).
+      await notifyProofWaiting(s.deps, s.clanId, s.user.id);
       return c.json(await answerOf(c, change.submissionId), 201);
     },
   );

@@ -1,0 +1,175 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { Config } from '../config';
+import { log } from '../observability/log';
+import {
+  claimPush,
+  claimWaiting,
+  clanManagerIds,
+  deletePush,
+  dropSubscription,
+  duePushes,
+  dueWaiting,
+  enqueuePush,
+  retryPush,
+  waitingOfClan,
+  withSwitchOn,
+  type QueuedPush,
+} from './repository';
+import { loadWebPush, vapidKeys } from './service';
+
+/** Each send waits this long at most, in ms (docs/server.md §20). */
+const SEND_TIMEOUT_MS = 5000;
+/** A push's lifetime at the push service, in seconds (the TTL header). */
+const TTL_SECONDS = 3600;
+/** A push still failing with 429 or 5xx this long after it was queued is given up, in ms. */
+const RETRY_FOR_MS = 10 * 60 * 1000;
+/** A claim older than this is taken as a process that died while sending, in ms. */
+const STALE_CLAIM_MS = 60 * 1000;
+/** Pushes taken per look at the queue. */
+const BATCH = 20;
+
+/** The workers of this process: a push queued here is sent at once rather than at the next look. */
+const WORKERS = new Set<PushWorker>();
+
+/** Asks this process's workers to look at the queue now (after something was queued). */
+export function kickPushWorkers(): void {
+  for (const w of WORKERS) w.kick();
+}
+
+/** The wait before try `attempts + 1`, in ms: 1 s doubling, at most a minute; Retry-After when longer. */
+function backoffMs(attempts: number, retryAfter: string | null): number {
+  const base = Math.min(60_000, 1000 * 2 ** Math.max(0, attempts - 1));
+  const said = retryAfter && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : 0;
+  return Math.min(Math.max(base, said), RETRY_FOR_MS);
+}
+
+/**
+ * The push sender (docs/server.md §20), one in every process: every PUSH_POLL_MS (and when this
+ * process queued something) it turns due 'Proof waiting' marks into pushes, then claims due pushes
+ * one by one (repository.ts claimPush: a single conditional UPDATE, so with several processes each
+ * push is sent once) and sends each as Web Push with web-push's VAPID signature and RFC 8291
+ * aes128gcm encryption (TTL 3600, 5 s at most). 2xx: done; 404 or 410: the subscription is
+ * removed; 429, 5xx, a timeout or a network failure: tried again with backoff until 10 minutes after
+ * it was queued; any other answer: dropped. Runs apart from every request.
+ */
+export class PushWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly db: Kysely<Database>, private readonly config: Config) {}
+
+  /** Starts looking at the queue. */
+  start(): void {
+    WORKERS.add(this);
+    this.timer = setInterval(() => this.kick(), this.config.push.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Stops looking and waits for the sends under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    WORKERS.delete(this);
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Looks at the queue now (or right after the look under way). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.turnWaiting();
+          await this.sendDue();
+        } catch (err) {
+          log.error({ err }, '[push] sending failed');
+        }
+      } while (this.again && !this.stopped);
+    })().finally(() => {
+      this.running = null;
+    });
+  }
+
+  /** Due 'Proof waiting' marks become pushes to their manager's subscriptions, counting what waits now. */
+  private async turnWaiting(): Promise<void> {
+    const now = new Date().toISOString();
+    for (const row of await dueWaiting(this.db, now)) {
+      if (!(await claimWaiting(this.db, row, now))) continue;
+      const clan = await waitingOfClan(this.db, row.clan_id);
+      if (!clan || clan.count === 0) continue;
+      // Still a manager with the switch on when it is sent.
+      if (!(await clanManagerIds(this.db, row.clan_id)).includes(row.user_id)) continue;
+      const to = await withSwitchOn(this.db, [row.user_id], 'proof_waiting');
+      await enqueuePush(this.db, to, JSON.stringify({
+        title: 'Proof waiting',
+        body: `${clan.count} waiting for review in ${clan.name}.`,
+        url: `/clans/manage/${row.clan_id}/reviews`,
+        tag: `reviews-${row.clan_id}`,
+      }));
+    }
+  }
+
+  /** Claims and sends the due pushes, a batch at a time, until none is due. */
+  private async sendDue(): Promise<void> {
+    for (;;) {
+      const now = Date.now();
+      const due = await duePushes(this.db, new Date(now).toISOString(), new Date(now - STALE_CLAIM_MS).toISOString(), BATCH);
+      let sent = 0;
+      for (const push of due) {
+        if (this.stopped) return;
+        if (!(await claimPush(this.db, push, new Date().toISOString()))) continue;
+        sent++;
+        await this.send(push);
+      }
+      if (sent === 0 || due.length < BATCH) return;
+    }
+  }
+
+  /** Sends one claimed push and records the outcome. */
+  private async send(push: QueuedPush): Promise<void> {
+    let status = 0;
+    let retryAfter: string | null = null;
+    try {
+      const webPush = await loadWebPush();
+      const keys = await vapidKeys(this.db, this.config);
+      const details = webPush.generateRequestDetails({ endpoint: push.endpoint, keys: { p256dh: push.p256dh, auth: push.auth } }, push.payload, {
+        vapidDetails: { subject: this.config.push.vapidSubject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+        TTL: TTL_SECONDS,
+        contentEncoding: 'aes128gcm',
+      });
+      const answer = await fetch(details.endpoint, {
+        method: details.method,
+        headers: details.headers as Record<string, string>,
+        body: details.body ? new Uint8Array(details.body) : undefined,
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        redirect: 'manual',
+      });
+      status = answer.status;
+      retryAfter = answer.headers.get('retry-after');
+      await answer.body?.cancel().catch(() => {});
+    } catch (err) {
+      log.warn({ err: err instanceof Error ? err.message : String(err), subscription_id: push.id }, '[push] send failed');
+    }
+    if (status >= 200 && status < 300) return deletePush(this.db, push.queue_id);
+    if (status === 404 || status === 410) {
+      log.info({ subscription_id: push.id, status }, '[push] subscription gone; removed');
+      return dropSubscription(this.db, push.id);
+    }
+    const transient = status === 0 || status === 429 || status >= 500;
+    const nextAt = Date.now() + backoffMs(push.attempts + 1, retryAfter);
+    if (!transient || nextAt > Date.parse(push.created_at) + RETRY_FOR_MS) {
+      log.warn({ subscription_id: push.id, status, attempts: push.attempts + 1 }, '[push] push given up');
+      return deletePush(this.db, push.queue_id);
+    }
+    await retryPush(this.db, push.queue_id, push.attempts + 1, new Date(nextAt).toISOString());
+  }
+}
