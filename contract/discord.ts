@@ -41,12 +41,15 @@ export const ANNOUNCE_LABELS: Record<AnnounceKind, string> = {
 
 /**
  * PUT .../discord body: `webhook_url` (checked by parseWebhookUrl on the server; it may be left
- * out to keep the saved one) and `announce` (each flag defaults to true).
+ * out to keep the saved one), `announce` (each flag defaults to true) and `ping_teams` (default
+ * false; docs/server.md §19).
  */
 export const DiscordSettingsBodySchema = v.object(
   {
     webhook_url: v.optional(v.string(WEBHOOK_URL_MESSAGE)),
     announce: v.optional(AnnounceSchema, {}),
+    /** Announcements about one team ping its Discord role (docs/server.md §19 "Team pings"); absent: false. */
+    ping_teams: v.optional(v.boolean('ping_teams must be true or false.'), false),
   },
   'Request body must be a JSON object with webhook_url and announce.',
 );
@@ -62,6 +65,8 @@ const DiscordSettingsSchema = v.object({
   announce: v.object({ status: v.boolean(), rolls: v.boolean(), reviews: v.boolean(), results: v.boolean() }),
   state: WebhookStateSchema,
   last_error: v.nullable(v.string()),
+  /** Whether announcements about one team ping its Discord role (docs/server.md §19). */
+  ping_teams: v.boolean(),
 });
 export type DiscordSettings = v.InferOutput<typeof DiscordSettingsSchema>;
 

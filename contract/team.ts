@@ -43,6 +43,8 @@ export const TEAM_NAME_TOO_LONG = `Team name must be at most ${TEAM_NAME_MAX} ch
 export const TEAM_BAD_COLOR = 'Colour must be a hex colour like #1a2b3c (no alpha).';
 export const TEAM_BAD_ROLE = 'Role must be Member or Leader.';
 export const TEAM_IGN_REQUIRED = 'An in-game account must be chosen.';
+/** The refusal of a Discord role id that is not 17 to 20 digits (docs/server.md §19 "Team pings"). */
+export const TEAM_BAD_DISCORD_ROLE = 'Discord role ID must be 17 to 20 digits.';
 
 /** A hex colour `#rrggbb` with no alpha (docs/server.md §4); answered lowercased. */
 const HexColorSchema = v.pipe(
@@ -51,6 +53,17 @@ const HexColorSchema = v.pipe(
   v.regex(/^#[0-9a-fA-F]{6}$/, TEAM_BAD_COLOR),
   v.toLowerCase(),
 );
+
+/**
+ * A team's Discord role id (docs/server.md §19 "Team pings"): 17 to 20 digits, or null (an empty
+ * or blank text is null too, so a cleared form field removes it).
+ */
+const DiscordRoleIdSchema = v.nullable(v.pipe(
+  v.string(TEAM_BAD_DISCORD_ROLE),
+  v.trim(),
+  v.transform((s) => (s === '' ? null : s)),
+  v.nullable(v.pipe(v.string(), v.regex(/^[0-9]{17,20}$/, TEAM_BAD_DISCORD_ROLE))),
+));
 
 /** Team role picklist: 'Member' | 'Leader'. */
 const TeamRoleSchema = v.picklist(TEAM_ROLES, TEAM_BAD_ROLE);
@@ -63,20 +76,23 @@ export const TeamNameSchema = typedTextSchema({ label: 'Team name', field: 'name
 
 /**
  * POST /api/clan/{clanId}/events/{eventId}/teams/ and PUT .../teams/{teamId} body
- * (docs/server.md §3): name after the text rule 1-50, colour `#rrggbb`.
+ * (docs/server.md §3): name after the text rule 1-50, colour `#rrggbb`, and the team's Discord
+ * role id (17-20 digits or null; docs/server.md §19 "Team pings").
  */
 export const TeamBodySchema = v.object(
   {
     // Missing keys default to '' (0 for ids) so the field's own message answers.
     name: v.optional(TeamNameSchema, ''),
     color: v.optional(HexColorSchema, ''),
+    /** The team's Discord role (docs/server.md §19): absent keeps it on edit (none on create). */
+    discord_role_id: v.optional(DiscordRoleIdSchema),
   },
   'Request body must be a JSON object.',
 );
 export type TeamBody = v.InferOutput<typeof TeamBodySchema>;
 
 /** A team (docs/game-rules.md §12). */
-const TeamSchema = v.object({ id: v.number(), name: v.string(), color: v.string(), member_count: v.number() });
+const TeamSchema = v.object({ id: v.number(), name: v.string(), color: v.string(), member_count: v.number(), discord_role_id: v.nullable(v.string()) });
 export type Team = v.InferOutput<typeof TeamSchema>;
 
 /** GET .../teams/ answer. */

@@ -4,10 +4,11 @@ import { missingPromise } from './shared';
 import { errorText } from '../contract/errorText';
 import { loadStep } from './listLoader';
 
-/** What the save actor sends: the new URL (null keeps the saved one) and the flags. */
+/** What the save actor sends: the new URL (null keeps the saved one), the flags and ping_teams. */
 export interface SaveDiscordInput {
   webhookUrl: string | null;
   announce: Announce;
+  pingTeams: boolean;
 }
 
 export interface DiscordSettingsContext {
@@ -16,6 +17,8 @@ export interface DiscordSettingsContext {
   /** The URL being typed (never the saved one: the server only sends it masked). */
   draftUrl: string;
   announce: Announce;
+  /** The 'Ping teams' switch (docs/server.md §19 "Team pings"). */
+  pingTeams: boolean;
   /** The panel's own refusal of the draft (WEBHOOK_URL_MESSAGE), shown under the field. */
   urlProblem: string | null;
   /** The last action's outcome: a success text or the server's error. */
@@ -27,6 +30,7 @@ export interface DiscordSettingsContext {
 export type DiscordSettingsEvent =
   | { type: 'url.change'; url: string }
   | { type: 'announce.toggle'; kind: AnnounceKind }
+  | { type: 'pingTeams.toggle' }
   | { type: 'discord.save' }
   | { type: 'discord.test' }
   | { type: 'discord.delete' }
@@ -50,7 +54,7 @@ const settingsLoad = loadStep<DiscordSettings | null, DiscordSettingsContext, 'l
 
 /** The context with `saved` as the server answered it, the form reset to it. */
 function savedForm(saved: DiscordSettings | null): Partial<DiscordSettingsContext> {
-  return { saved, announce: saved?.announce ?? ALL_ON, draftUrl: '', urlProblem: null };
+  return { saved, announce: saved?.announce ?? ALL_ON, pingTeams: saved?.ping_teams ?? false, draftUrl: '', urlProblem: null };
 }
 
 /** The chart's types, actors (effects provided by the panel), delays, guards and actions. */
@@ -78,6 +82,7 @@ const discordSettingsSetup = setup({
     assignSaved: assign((_, saved: DiscordSettings | null) => savedForm(saved)),
     assignSavedState: assign((_, saved: DiscordSettings | null) => ({ saved })),
     assignUrl: assign((_, url: string) => ({ draftUrl: url, urlProblem: null })),
+    togglePingTeams: assign(({ context }) => ({ pingTeams: !context.pingTeams })),
     toggleAnnounce: assign(({ context }, kind: AnnounceKind) => ({ announce: { ...context.announce, [kind]: !context.announce[kind] } })),
     refuseDraft: assign(({ context }) => ({ urlProblem: webhookDraftProblem(context.draftUrl, context.saved !== null) })),
     clearMessage: assign({ message: null }),
@@ -91,6 +96,7 @@ const loadedEvents = {
   // Editing starts a new attempt: the last outcome's message goes.
   'url.change': { actions: ['clearMessage', { type: 'assignUrl', params: ({ event }: { event: { url: string } }) => event.url }] },
   'announce.toggle': { actions: ['clearMessage', { type: 'toggleAnnounce', params: ({ event }: { event: { kind: AnnounceKind } }) => event.kind }] },
+  'pingTeams.toggle': { actions: ['clearMessage', 'togglePingTeams'] },
   'discord.save': [{ guard: 'isDraftSendable', target: 'saving', actions: 'clearMessage' }, { actions: 'refuseDraft' }],
   'discord.test': { guard: 'hasSaved', target: 'testing', actions: 'clearMessage' },
   'discord.delete': { guard: 'hasSaved', target: 'deleting', actions: 'clearMessage' },
@@ -101,7 +107,7 @@ const loadedEvents = {
  * The Discord panel of an event (docs/server.md §10): the list-loader load step (listLoader.ts):
  * `loading` reads the settings (`loadSettings`) → `loaded`, or `failed` with the load's error
  * text in `error` (`discord.reload` tries again). In `loaded` the URL
- * field and the four announce switches are edited; `discord.save` sends them (`saving`) when
+ * field, the four announce switches and 'Ping teams' (docs/server.md §19) are edited; `discord.save` sends them (`saving`) when
  * the draft passes webhookDraftProblem (else the exact refusal shows under the field);
  * `discord.test` posts a test message (`testing`) and `discord.delete` removes the webhook
  * (`deleting`), both only with a saved webhook. Each action ends back in `loaded` with its
@@ -113,7 +119,7 @@ const loadedEvents = {
  */
 export const discordSettingsMachine = discordSettingsSetup.createMachine({
   id: 'discordSettings',
-  context: { saved: null, draftUrl: '', announce: ALL_ON, urlProblem: null, message: null, error: null },
+  context: { saved: null, draftUrl: '', announce: ALL_ON, pingTeams: false, urlProblem: null, message: null, error: null },
   initial: 'loading',
   states: {
     loading: { tags: ['busy'], invoke: settingsLoad.load() },
@@ -138,7 +144,7 @@ export const discordSettingsMachine = discordSettingsSetup.createMachine({
       invoke: {
         id: 'saveSettings',
         src: 'saveSettings',
-        input: ({ context }) => ({ webhookUrl: context.draftUrl.trim() === '' ? null : context.draftUrl.trim(), announce: context.announce }),
+        input: ({ context }) => ({ webhookUrl: context.draftUrl.trim() === '' ? null : context.draftUrl.trim(), announce: context.announce, pingTeams: context.pingTeams }),
         onDone: { target: 'loaded', actions: [{ type: 'assignSaved', params: ({ event }) => event.output }, { type: 'showSuccess', params: DISCORD_PANEL_TEXTS.saved }] },
         onError: { target: 'loaded', actions: { type: 'showError', params: ({ event }: { event: { error: unknown } }) => event.error } },
       },

@@ -12,6 +12,8 @@ export const isDiscordBusy = (s: S) => s.hasTag('busy');
 export const selectSavedDiscord = (s: S) => s.context.saved;
 export const selectDraftUrl = (s: S) => s.context.draftUrl;
 export const selectAnnounce = (s: S) => s.context.announce;
+/** The 'Ping teams' switch (docs/server.md §19). */
+export const selectPingTeams = (s: S) => s.context.pingTeams;
 export const selectUrlProblem = (s: S) => s.context.urlProblem;
 export const selectDiscordMessage = (s: S) => s.context.message;
 /** The failure text of the last load (shown with Retry in `failed`). */

@@ -25,6 +25,13 @@ export interface Config {
     tokenUrl: string;
     userUrl: string;
   };
+  /**
+   * The Discord application of the slash commands (docs/server.md §19 "Slash commands"):
+   * DISCORD_PUBLIC_KEY (hex; POST /api/discord/interactions answers 404 while unset),
+   * DISCORD_APPLICATION_ID and DISCORD_BOT_TOKEN (for `npm run discord:commands`), DISCORD_API_URL
+   * (default https://discord.com/api/v10; tests point it at a stand-in).
+   */
+  discordApp: { publicKey: string | null; applicationId: string | null; botToken: string | null; apiUrl: string };
   /** Session lifetime in ms. */
   sessionTtlMs: number;
   /** Folder of the built client, served with a history fallback. */
@@ -246,6 +253,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authorizeUrl: env.DISCORD_AUTHORIZE_URL || 'https://discord.com/oauth2/authorize',
       tokenUrl: env.DISCORD_TOKEN_URL || 'https://discord.com/api/oauth2/token',
       userUrl: env.DISCORD_USER_URL || 'https://discord.com/api/users/@me',
+    },
+    discordApp: {
+      publicKey: env.DISCORD_PUBLIC_KEY?.trim() || null,
+      applicationId: env.DISCORD_APPLICATION_ID?.trim() || null,
+      botToken: env.DISCORD_BOT_TOKEN?.trim() || null,
+      apiUrl: (env.DISCORD_API_URL?.trim() || 'https://discord.com/api/v10').replace(/\/+$/, ''),
     },
     sessionTtlMs: 30 * 24 * 3600 * 1000,
     clientDir: env.CLIENT_DIR || './dist',

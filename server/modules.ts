@@ -8,6 +8,7 @@ import { lobbyRoutes } from './lobby/routes';
 import { submissionRoutes } from './submissions/routes';
 import { historyRoutes } from './history/routes';
 import { discordRoutes } from './discord/routes';
+import { discordInteractionRoutes } from './discord/interactionRoutes';
 import { dinkRoutes } from './dink/routes';
 import { signupRoutes } from './signups/routes';
 import { draftRoutes } from './draft/routes';
@@ -16,12 +17,11 @@ import { joinRoutes } from './joins/routes';
 import { inviteRoutes } from './invites/routes';
 import { quotaRoutes } from './quotas/routes';
 import { auditRoutes } from './audit/routes';
-import { pushRoutes } from './push/routes';
 import { apiDocRoutes } from './openapi/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom, joins, invites, quotas, audit, push), and the API document
+ * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom, joins, invites, quotas, audit), and the API document
  * with its page (openapi, docs/server.md §14).
  */
 export const ROUTE_MODULES: RouteModule[] = [
@@ -34,6 +34,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   submissionRoutes,
   historyRoutes,
   discordRoutes,
+  discordInteractionRoutes,
   dinkRoutes,
   signupRoutes,
   draftRoutes,
@@ -42,6 +43,5 @@ export const ROUTE_MODULES: RouteModule[] = [
   inviteRoutes,
   quotaRoutes,
   auditRoutes,
-  pushRoutes,
   apiDocRoutes,
 ];

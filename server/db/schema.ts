@@ -117,6 +117,8 @@ interface TeamsTable {
   name: string;
   color: string;
   created_at: string;
+  /** The team's Discord role id (17-20 digits) or null (migration 025_discord_more). */
+  discord_role_id: Generated<string | null>;
 }
 interface TeamMembersTable {
   id: Generated<number>;
@@ -301,6 +303,8 @@ export interface DiscordWebhooksTable {
   lease_until: string | null;
   created_at: string;
   updated_at: string;
+  /** 1 when announcements about one team ping its Discord role (migration 025_discord_more). */
+  ping_teams: Generated<number>;
 }
 /** One announcement waiting to be posted (docs/server.md §10). */
 export interface DiscordOutboxTable {
@@ -415,54 +419,6 @@ export interface WomTeamChecksTable {
   checked_at: string | null;
 }
 
-/** A browser's push subscription of a user (docs/server.md §20; migration 026_push). */
-interface PushSubscriptionsTable {
-  id: Generated<number>;
-  user_id: number;
-  /** The push service URL (unique). */
-  endpoint: string;
-  /** base64url of the browser's P-256 public key (65 bytes) and auth secret (16 bytes). */
-  p256dh: string;
-  auth: string;
-  created_at: string;
-}
-/** A user's notification switches, 1 on and 0 off; no row means all on (migration 026_push). */
-interface PushSettingsTable {
-  user_id: number;
-  proof_decided: Generated<number>;
-  may_roll: Generated<number>;
-  proof_waiting: Generated<number>;
-  draft_turn: Generated<number>;
-}
-/** The VAPID key pair made when the settings give none: one row, id 1 (migration 026_push). */
-interface PushVapidTable {
-  id: number;
-  public_key: string;
-  private_key: string;
-  created_at: string;
-}
-/** One push waiting to be sent to one subscription (migration 026_push). */
-interface PushQueueTable {
-  id: Generated<number>;
-  subscription_id: number;
-  /** The JSON payload {title, body, url, tag}. */
-  payload: string;
-  attempts: Generated<number>;
-  /** ISO time it may be sent (later after a 429 or 5xx). */
-  next_at: string;
-  /** ISO time a process took it to send; null while waiting. */
-  claimed_at: string | null;
-  created_at: string;
-}
-/** 'Proof waiting' coalescing of one manager and clan (migration 026_push). */
-interface PushWaitingTable {
-  user_id: number;
-  clan_id: number;
-  last_sent_at: string | null;
-  /** When the next one is due; null while none is. */
-  due_at: string | null;
-}
-
 /** The whole database as Kysely sees it. */
 export interface Database {
   users: UsersTable;
@@ -500,11 +456,23 @@ export interface Database {
   wom_queue: WomQueueTable;
   wom_baselines: WomBaselinesTable;
   wom_team_checks: WomTeamChecksTable;
-  push_subscriptions: PushSubscriptionsTable;
-  push_settings: PushSettingsTable;
-  push_vapid: PushVapidTable;
-  push_queue: PushQueueTable;
-  push_waiting: PushWaitingTable;
+  discord_guilds: DiscordGuildsTable;
+  discord_link_codes: DiscordLinkCodesTable;
+}
+
+/** A Discord server linked to a clan (docs/server.md §19 "Slash commands"; migration 025_discord_more). */
+interface DiscordGuildsTable {
+  guild_id: string;
+  clan_id: number;
+  linked_by: number | null;
+  linked_at: string;
+}
+/** A one-time code of `/snl link` (docs/server.md §19; migration 025_discord_more). */
+interface DiscordLinkCodesTable {
+  code: string;
+  guild_id: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 /** An event's captains' draft (docs/server.md §16; migration 014_draft). */

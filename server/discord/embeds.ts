@@ -21,14 +21,24 @@ export interface AnnouncedBoard {
   version: number;
 }
 
+/**
+ * The team ping of an announcement about one team (docs/server.md §19 "Team pings"), set only
+ * when the event's webhook has ping_teams on and the team has a Discord role: `ping` the role id,
+ * `may_roll` true on an approval that lets the team roll (adds the line '{team} may roll.').
+ */
+export interface TeamPing {
+  ping?: string;
+  may_roll?: boolean;
+}
+
 /** One announcement, stored as JSON in discord_outbox.payload. */
 export type Announcement =
   | { kind: 'status'; title: StatusTitle; event_name: string }
   | { kind: 'roll'; team: AnnouncedTeam; die: number; from: number; landing: number; to: number; via: 'snake' | 'ladder' | null; board?: AnnouncedBoard }
   /** A captains' draft pick (docs/server.md §16): the IGN picked, its number and round, and whether the clock picked. */
   | { kind: 'pick'; team: AnnouncedTeam; ign: string; pick: number; round: number; auto: boolean }
-  | { kind: 'review'; team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null }
-  | { kind: 'relief'; team: AnnouncedTeam; square: number; hours: number; task: string }
+  | ({ kind: 'review'; team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null } & TeamPing)
+  | ({ kind: 'relief'; team: AnnouncedTeam; square: number; hours: number; task: string } & TeamPing)
   | { kind: 'result'; event_name: string; winner: AnnouncedTeam; standings: { name: string; color: string | null; position: number }[]; board?: AnnouncedBoard }
   | { kind: 'test'; event_name: string }
   /** Sign-ups opened or closed (docs/server.md §16); `close_at` the close time when open, or null. */
@@ -47,10 +57,14 @@ export interface Embed {
   image?: { url: string };
 }
 
-/** The JSON body of one webhook post. */
+/**
+ * The JSON body of one webhook post: mentions are never parsed from text; a team ping names its
+ * role in `content` and is the one role allowed (docs/server.md §19).
+ */
 export interface WebhookMessage {
+  content?: string;
   embeds: Embed[];
-  allowed_mentions: { parse: [] };
+  allowed_mentions: { parse: []; roles?: string[] };
 }
 
 /** Colour of embeds without a team (Discord's blurple). */
@@ -106,7 +120,7 @@ function singleEmbed(a: Exclude<Announcement, Grouped>): Embed {
       return { title: a.title, description: text(a.event_name), color: NEUTRAL_COLOR };
     case 'review':
       return a.decision === 'approved'
-        ? { title: 'Proof approved', description: `${text(a.team.name)}: square ${a.square}, ${text(a.task, 500)}\nApproved by ${text(a.reviewer)}.`, color: colorOf(a.team.color) }
+        ? { title: 'Proof approved', description: `${text(a.team.name)}: square ${a.square}, ${text(a.task, 500)}\nApproved by ${text(a.reviewer)}.${a.may_roll ? `\n${text(a.team.name)} may roll.` : ''}`, color: colorOf(a.team.color) }
         : { title: 'Proof denied', description: `${text(a.team.name)}: square ${a.square}, ${text(a.task, 500)}\nDenied by ${text(a.reviewer)}: ${text(a.reason ?? '', 300)}`, color: colorOf(a.team.color) };
     case 'relief':
       return {
@@ -164,7 +178,7 @@ export function nextMessage(head: readonly QueuedAnnouncement[], windowMs: numbe
     const embed = singleEmbed(first.announcement);
     const image = pictureUrl(first.announcement, publicOrigin);
     if (image) embed.image = { url: image };
-    return { message: { embeds: [embed], allowed_mentions: { parse: [] } }, ids: [first.id] };
+    return { message: withPing(first.announcement, [embed]), ids: [first.id] };
   }
   const until = Date.parse(first.created_at) + windowMs;
   const embeds: Embed[] = [];
@@ -200,5 +214,15 @@ export function nextMessage(head: readonly QueuedAnnouncement[], windowMs: numbe
 
 /** The message of one announcement alone (the test post). */
 export function singleMessage(a: Exclude<Announcement, Grouped>): WebhookMessage {
-  return { embeds: [singleEmbed(a)], allowed_mentions: { parse: [] } };
+  return withPing(a, [singleEmbed(a)]);
+}
+
+/**
+ * The message of `embeds` of announcement `a`: with a team ping (review or relief with `ping`),
+ * content '<@&{role}>' and that role as the only allowed mention; otherwise no mention at all.
+ */
+function withPing(a: Announcement, embeds: Embed[]): WebhookMessage {
+  const role = (a.kind === 'review' || a.kind === 'relief') && a.ping && /^[0-9]{17,20}$/.test(a.ping) ? a.ping : null;
+  if (role === null) return { embeds, allowed_mentions: { parse: [] } };
+  return { content: `<@&${role}>`, embeds, allowed_mentions: { parse: [], roles: [role] } };
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/schema';
 import type { Announce } from '../../contract/discord';
-import type { Announcement, AnnouncedBoard, AnnouncedTeam, StatusTitle } from './embeds';
+import type { Announcement, AnnouncedBoard, AnnouncedTeam, StatusTitle, TeamPing } from './embeds';
 import { announceOf, findWebhook, insertAnnouncement, webhookOfGame, type GameWebhook } from './repository';
 
 /**
@@ -19,12 +19,34 @@ async function queue(
   trx: Db,
   gameId: number,
   flag: keyof Announce,
-  build: (eventName: string) => Announcement | Promise<Announcement>,
+  build: (eventName: string, hook: GameWebhook) => Announcement | Promise<Announcement>,
   known?: GameWebhook | null,
 ): Promise<void> {
   const hook = known === undefined ? await webhookOfGame(trx, gameId) : known;
   if (!hook || hook.state === 'disabled' || !announceOf(hook)[flag]) return;
-  await insertAnnouncement(trx, hook.id, gameId, await build(hook.event_name));
+  await insertAnnouncement(trx, hook.id, gameId, await build(hook.event_name, hook));
+}
+
+/**
+ * The team ping of an announcement about team `teamName` of game `gameId` (docs/server.md §19
+ * "Team pings"): nothing unless `hook` has ping_teams on and the team (names are unique in an
+ * event) has a Discord role; then `ping`, and for an approval `may_roll` when it lets the team
+ * roll: the game requires proof, is in progress, and the team, still on `square`, is now approved
+ * (the caller wrote that state earlier in this transaction).
+ */
+async function teamPing(trx: Db, gameId: number, hook: GameWebhook, teamName: string, approval: { square: number } | null): Promise<TeamPing> {
+  if (hook.ping_teams !== 1) return {};
+  const row = await trx.selectFrom('games')
+    .innerJoin('teams', 'teams.event_id', 'games.event_id')
+    .leftJoin('team_states', (j) => j.onRef('team_states.team_id', '=', 'teams.id').onRef('team_states.game_id', '=', 'games.id'))
+    .select(['teams.discord_role_id', 'games.status', 'games.proof_required', 'team_states.current_position', 'team_states.task_state'])
+    .where('games.id', '=', gameId)
+    .where('teams.name', '=', teamName)
+    .executeTakeFirst();
+  if (!row?.discord_role_id) return {};
+  const mayRoll = approval !== null && row.proof_required === 1 && row.status === 'in-progress'
+    && row.current_position === approval.square && row.task_state === 'approved';
+  return { ping: row.discord_role_id, ...(mayRoll ? { may_roll: true } : {}) };
 }
 
 /**
@@ -89,19 +111,27 @@ export async function announceRoll(trx: Db, gameId: number, roll: AnnouncedRoll,
 
 /**
  * A substitute task from stuck-tile relief (docs/server.md §15), under announce.reviews (it changes
- * the task a referee will review): the team, its square, the whole hours it waited and the new task.
+ * the task a referee will review): the team, its square, the whole hours it waited and the new task;
+ * with ping_teams, the team's role pinged (docs/server.md §19).
  */
 export async function announceRelief(trx: Db, gameId: number, relief: { team: AnnouncedTeam; square: number; hours: number; task: string }): Promise<void> {
-  await queue(trx, gameId, 'reviews', () => ({ kind: 'relief', ...relief }));
+  await queue(trx, gameId, 'reviews', async (_name, hook) => ({ kind: 'relief', ...relief, ...(await teamPing(trx, gameId, hook, relief.team.name, null)) }));
 }
 
-/** A review (announce.reviews): approved, or denied with the reason. */
+/**
+ * A review (announce.reviews): approved, or denied with the reason; with ping_teams, the team's
+ * role pinged and, when the approval lets it roll, '{team} may roll.' (docs/server.md §19).
+ */
 export async function announceReview(
   trx: Db,
   gameId: number,
   review: { team: AnnouncedTeam; square: number; task: string; decision: 'approved' | 'denied'; reviewer: string; reason: string | null },
 ): Promise<void> {
-  await queue(trx, gameId, 'reviews', () => ({ kind: 'review', ...review }));
+  await queue(trx, gameId, 'reviews', async (_name, hook) => ({
+    kind: 'review',
+    ...review,
+    ...(await teamPing(trx, gameId, hook, review.team.name, review.decision === 'approved' ? { square: review.square } : null)),
+  }));
 }
 
 /**

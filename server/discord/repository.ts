@@ -8,8 +8,11 @@ import type { Announcement, QueuedAnnouncement } from './embeds';
 /** A discord_webhooks row. */
 export type WebhookRow = Selectable<DiscordWebhooksTable>;
 
-/** What queuing an announcement needs of a game's webhook: its id, state and flags, and its event's name. */
-export type GameWebhook = Pick<WebhookRow, 'id' | 'state' | 'announce_status' | 'announce_rolls' | 'announce_reviews' | 'announce_results'> & { event_name: string };
+/**
+ * What queuing an announcement needs of a game's webhook: its id, state and flags, and its event's
+ * name; `ping_teams` where the caller read it (a roll's own read leaves it out: rolls ping no one).
+ */
+export type GameWebhook = Pick<WebhookRow, 'id' | 'state' | 'announce_status' | 'announce_rolls' | 'announce_reviews' | 'announce_results'> & { event_name: string; ping_teams?: number };
 
 /** The announce flags of a row as booleans. */
 export function announceOf(row: Pick<WebhookRow, 'announce_status' | 'announce_rolls' | 'announce_reviews' | 'announce_results'>): Announce {
@@ -22,13 +25,14 @@ export async function findWebhook(db: Db, eventId: number): Promise<WebhookRow |
 }
 
 /**
- * Sets an event's webhook (insert or update): the URL and flags; the state starts over as
+ * Sets an event's webhook (insert or update): the URL, flags and ping_teams; the state starts over as
  * 'active' with no error, failures or pending wait (a new URL deserves a fresh try).
  */
-export async function saveWebhook(db: Db, eventId: number, url: string, announce: Announce): Promise<void> {
+export async function saveWebhook(db: Db, eventId: number, url: string, announce: Announce, pingTeams = false): Promise<void> {
   const now = nowIso();
   const values = {
     webhook_url: url,
+    ping_teams: pingTeams ? 1 : 0,
     announce_status: announce.status ? 1 : 0,
     announce_rolls: announce.rolls ? 1 : 0,
     announce_reviews: announce.reviews ? 1 : 0,

@@ -16,9 +16,10 @@ const DiscordAnswer = named('DiscordAnswer', DiscordAnswerSchema);
 /**
  * An event's Discord announcements (docs/server.md §10), managers (Owner, Admin) only;
  * 401 signed out, 403 otherwise, 404 unknown clan or event. Every answer with settings is
- * `{discord: {webhook_url_masked, announce, state, last_error}}`, the token never whole.
+ * `{discord: {webhook_url_masked, announce, state, last_error, ping_teams}}`, the token never whole.
  * - GET    .../discord → {discord} or {discord: null} when none is set
- * - PUT    .../discord {webhook_url, announce: {status, rolls, reviews, results}} → {discord};
+ * - PUT    .../discord {webhook_url, announce: {status, rolls, reviews, results}, ping_teams} → {discord}
+ *   (ping_teams default false: docs/server.md §19 "Team pings");
  *   400 'Enter a Discord webhook URL (https://discord.com/api/webhooks/...).' for any other URL
  * - DELETE .../discord → {discord: null} (the queue goes with it)
  * - POST   .../discord/test → {ok: true} once Discord took a test message; 502 {error} with

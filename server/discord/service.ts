@@ -86,13 +86,14 @@ export function settingsOf(row: WebhookRow, origin: string | null): DiscordSetti
     announce: announceOf(row),
     state: (['active', 'failing', 'disabled'].includes(row.state) ? row.state : 'active') as WebhookState,
     last_error: row.last_error,
+    ping_teams: row.ping_teams === 1,
   };
 }
 
 /**
  * PUT .../discord (docs/server.md §10): checks the URL (400 WEBHOOK_URL_MESSAGE unless it
  * passes parseWebhookUrl; it may be left out to keep the saved one, which needs one saved) and
- * saves it with the flags; the state starts over as 'active'.
+ * saves it with the flags and ping_teams (docs/server.md §19); the state starts over as 'active'.
  */
 export async function putSettings(db: Db, eventId: number, body: DiscordSettingsBody, origin: string | null): Promise<DiscordSettings> {
   let url: string;
@@ -105,7 +106,7 @@ export async function putSettings(db: Db, eventId: number, body: DiscordSettings
     if (!parsed) throw badRequest(WEBHOOK_URL_MESSAGE);
     url = parsed.url;
   }
-  await saveWebhook(db, eventId, url, body.announce);
+  await saveWebhook(db, eventId, url, body.announce, body.ping_teams);
   const row = await findWebhook(db, eventId);
   return settingsOf(row!, origin);
 }

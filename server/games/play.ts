@@ -381,6 +381,41 @@ export async function precheckTeamAction(db: Db, kind: 'roll' | 'revert', action
   return { userId: row.user_id, sessionHash, game, team, lastRollIndex: Number(row.last_roll ?? 0) };
 }
 
+/**
+ * PRECHECK without a session, for a user known otherwise (a Discord slash command's caller, found
+ * by their Discord id: docs/server.md §19): user `userId`, game `gameId`, the state of team `teamId`
+ * with its name and colour, the Leader flag of IGN `ignId` and the game's highest roll_index.
+ */
+const PRECHECK_USER = compiledQuery((db, p: { gameId: number; teamId: number; ignId: number; userId: number }) =>
+  db.selectFrom('users')
+    .leftJoin('games', (join) => join.on('games.id', '=', p.gameId))
+    .leftJoin('team_states', (join) => join.onRef('team_states.game_id', '=', 'games.id').on('team_states.team_id', '=', p.teamId))
+    .leftJoin('teams', 'teams.id', 'team_states.team_id')
+    .select(['users.id as user_id', ...GAME_COLUMNS])
+    .select([
+      'team_states.id as state_id', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history',
+      'team_states.task_state', 'teams.name as team_name', 'teams.color as team_color',
+    ])
+    .select((eb) => [
+      leaderFlag(eb as ExpressionBuilder<Database, 'games'>, { team_id: p.teamId, performer_ign_id: p.ignId }, eb.ref('users.id')).as('leader'),
+      lastRollOf(eb as ExpressionBuilder<Database, 'games'>).as('last_roll'),
+    ])
+    .where('users.id', '=', p.userId));
+
+/**
+ * precheckTeamAction for user `userId` acting without a session (a `/snl roll` from Discord,
+ * docs/server.md §19): the same checks in the same order and the same refusals; null when the user
+ * does not exist. `sessionHash` is empty: nothing after the precheck reads it.
+ */
+export async function precheckUserAction(db: Db, kind: 'roll' | 'revert', action: TeamAction, userId: number): Promise<PrecheckedAction | null> {
+  const row = (await PRECHECK_USER.execute(db, { gameId: action.game_id, teamId: action.team_id, ignId: action.performer_ign_id, userId })).rows[0];
+  if (!row) return null;
+  const game = gameOf(row);
+  if (!game) throw new ActionRefused(GAME_NOT_FOUND);
+  const team = checkAction(kind, action, game, Number(row.leader) === 1, teamOf(row));
+  return { userId: row.user_id, sessionHash: '', game, team, lastRollIndex: Number(row.last_roll ?? 0) };
+}
+
 /** The game columns of a joined row, or null when the join found no game. */
 function gameOf(r: { [K in keyof ActionGame]: ActionGame[K] | null }): ActionGame | null {
   if (r.id === null) return null;

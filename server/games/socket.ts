@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema';
 import { hashSessionId } from '../auth/sessions';
 import { clanOfGame, GAME_NOT_FOUND, listUserTeams } from './repository';
-import { ActionRefused, precheckTeamAction, PLAY_MESSAGES, type applyRoll, type PrecheckedAction } from './play';
+import { ActionRefused, precheckTeamAction, PLAY_MESSAGES, type AppliedAction, type applyRoll, type PrecheckedAction } from './play';
 import { applyRelief, precheckRelief } from './relief';
 import { noteArrival } from './progress';
 import { isManagerRole } from '../../contract/user';
@@ -94,17 +94,38 @@ async function precheckOf(db: Db, socket: IoSocket, kind: 'roll' | 'revert', act
 export async function queuedMove(ctx: HandlerContext, socket: IoSocket, event: 'roll_dice' | 'revert_roll', raw: unknown, apply: typeof applyRoll): Promise<void> {
   const arrivedAt = arrivalOf(raw);
   const action = parsePayload(TeamActionSchema, event, raw);
-  const { db, dialect } = ctx.deps;
+  const { db } = ctx.deps;
   const sid = socket.data.sessionId;
   const pre = await precheckOf(db, socket, event === 'roll_dice' ? 'roll' : 'revert', action, sid, sid === null ? '' : hashSessionId(sid));
-  await ctx.queue.run(action.game_id, async () => {
+  await playMove(ctx, event, action, pre, apply, arrivedAt);
+}
+
+/**
+ * The one path of a prechecked roll or revert (`pre`, from precheckTeamAction or
+ * precheckUserAction), shared by the socket's roll_dice / revert_roll and Discord's `/snl roll`
+ * (docs/server.md §19): `apply` inside the game's queue, then — after COMMIT — the broadcasts, the
+ * arrival hook, the roll's metric and log line, and the withdrawn submissions, as queuedMove
+ * describes. Resolves with the applied action; rejects with ActionRefused as `apply` does.
+ * `arrivedAt` (performance.now() at arrival) is counted for a roll when given.
+ */
+export function playMove(
+  ctx: Pick<HandlerContext, 'deps' | 'broadcaster' | 'queue'>,
+  event: 'roll_dice' | 'revert_roll',
+  action: TeamAction,
+  pre: PrecheckedAction,
+  apply: typeof applyRoll,
+  arrivedAt?: number,
+): Promise<AppliedAction> {
+  const { db, dialect } = ctx.deps;
+  return ctx.queue.run(action.game_id, async () => {
     const applied = await apply(db, dialect, action, pre);
     ctx.broadcaster.gameStateUpdate(applied.progress, applied.log);
     noteArrival(applied.progress, action.team_id);
-    if (event === 'roll_dice') countRollBroadcast(arrivedAt);
+    if (event === 'roll_dice' && arrivedAt !== undefined) countRollBroadcast(arrivedAt);
     const line = { game_id: action.game_id, team_id: action.team_id, version: applied.progress.version, user_id: pre.userId, status: applied.progress.status };
     plainLog.info(line, event === 'roll_dice' ? 'roll applied' : 'revert applied');
     for (const id of applied.withdrawn) await ctx.broadcaster.submissionChanged(id);
+    return applied;
   });
 }
 

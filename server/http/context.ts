@@ -11,6 +11,8 @@ import { IdParamSchema } from '../../contract/common';
 import type { Broadcaster } from '../realtime/broadcaster';
 import type { ImageStore } from '../submissions/storage';
 import type { GameCache } from '../games/cache';
+import type { AppliedAction, PrecheckedAction } from '../games/play';
+import type { TeamAction } from '../../contract/socket';
 
 /** The signed-in user of a request, from the session cookie. */
 export interface SessionUser {
@@ -37,6 +39,12 @@ export interface Deps {
    * told after each change so the clock follows the new deadline; absent in an app without them.
    */
   draftClock?: { changed(eventId: number): void };
+  /**
+   * The live socket's roll path (games/socket.ts playMove with applyRoll, set by
+   * realtime/socket.ts): a roll made over HTTP (Discord's `/snl roll`, docs/server.md §19) is the
+   * socket's roll_dice exactly, queue and broadcasts included. Absent in an app without sockets.
+   */
+  moves?: { roll(action: TeamAction, pre: PrecheckedAction, arrivedAt?: number): Promise<AppliedAction> };
 }
 
 /**

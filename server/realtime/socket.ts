@@ -18,6 +18,8 @@ import type { Broadcaster } from './broadcaster';
 import { RoomBroadcaster } from './roomBroadcaster';
 import { registerHandlers } from './handlers';
 import { KeyedQueue } from './queue';
+import { playMove } from '../games/socket';
+import { applyRoll } from '../games/play';
 import { sessionRoom, userRoom, type InterServerEvents, type IoServer, type SocketData } from './types';
 import { log } from '../observability/log';
 import { requestIdOf } from '../observability/requests';
@@ -158,6 +160,14 @@ export async function attachRealtime(server: HttpServer, deps: Deps): Promise<Re
   const broadcaster = new RoomBroadcaster(io, deps.db, deps.gameCache, redisClients.length === 0);
   const ctx = {
     deps, broadcaster, queue: new KeyedQueue(), limits: shared, fullGameReads: pLimit(FULL_GAME_READS), roomJoinReads: pLimit(ROOM_JOIN_READS), work: new InFlight(),
+  };
+  // Discord's `/snl roll` (docs/server.md §19) takes the socket's roll path: this queue, this
+  // broadcaster, and counted in `work` so a shutdown waits for it like a socket's roll.
+  deps.moves = {
+    roll: (action, pre, arrivedAt) => {
+      const done = ctx.work.begin();
+      return playMove(ctx, 'roll_dice', action, pre, applyRoll, arrivedAt).finally(done);
+    },
   };
   io.on('connection', (socket) => {
     socket.on('disconnect', () => cap.release(socket.data.address, socket.id));

@@ -23,15 +23,16 @@ export async function findTeam(db: Db, eventId: number, teamId: number): Promise
 
 function teamsQuery(db: Db) {
   return db.selectFrom('teams')
-    .select(['teams.id', 'teams.name', 'teams.color'])
+    .select(['teams.id', 'teams.name', 'teams.color', 'teams.discord_role_id'])
     .select((eb) => eb.selectFrom('team_members').select(eb.fn.countAll<number>().as('n')).whereRef('team_members.team_id', '=', 'teams.id').as('member_count'));
 }
 
-const toTeam = (r: { id: number; name: string; color: string; member_count: number | string | null }): Team => ({
+const toTeam = (r: { id: number; name: string; color: string; member_count: number | string | null; discord_role_id: string | null }): Team => ({
   id: r.id,
   name: r.name,
   color: r.color,
   member_count: Number(r.member_count ?? 0),
+  discord_role_id: r.discord_role_id,
 });
 
 /** The teams of an event with their member counts (docs/game-rules.md §12), oldest first. */
@@ -52,15 +53,15 @@ export async function teamNamedLike(db: Db, eventId: number, name: string, excep
   return rows.find((r) => r.name.toLowerCase() === key && r.id !== exceptId) ?? null;
 }
 
-/** Inserts a team; returns its id. */
-export async function insertTeam(db: Db, eventId: number, name: string, color: string): Promise<number> {
-  const row = await db.insertInto('teams').values({ event_id: eventId, name, color, created_at: nowIso() }).returning('id').executeTakeFirstOrThrow();
+/** Inserts a team with its Discord role id (null for none; docs/server.md §19); returns its id. */
+export async function insertTeam(db: Db, eventId: number, name: string, color: string, discordRoleId: string | null = null): Promise<number> {
+  const row = await db.insertInto('teams').values({ event_id: eventId, name, color, discord_role_id: discordRoleId, created_at: nowIso() }).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
-/** Renames and recolours a team. */
-export async function updateTeam(db: Db, teamId: number, name: string, color: string): Promise<void> {
-  await db.updateTable('teams').set({ name, color }).where('id', '=', teamId).execute();
+/** Renames and recolours a team, and sets its Discord role id unless `discordRoleId` is undefined (docs/server.md §19). */
+export async function updateTeam(db: Db, teamId: number, name: string, color: string, discordRoleId?: string | null): Promise<void> {
+  await db.updateTable('teams').set({ name, color, ...(discordRoleId === undefined ? {} : { discord_role_id: discordRoleId }) }).where('id', '=', teamId).execute();
 }
 
 /** Deletes a team with its members, its game state and its proof submissions. */

@@ -84,11 +84,12 @@ async function teamScope(c: ScopeContext, manager: boolean) {
  * managers change; errors as eventScope, 404 for a team or team member of another event or team.
  * Every path also answers with a trailing slash. After each change, when the event has a game,
  * the team is broadcast (`team_update`).
- * - GET /clan/{clanId}/events/{eventId}/teams/ → {teams: [{id, name, color, member_count}]}, oldest first
- * - POST same path {name, color} → {team, message}; name trimmed 1-50 ('Team name is required.'),
+ * - GET /clan/{clanId}/events/{eventId}/teams/ → {teams: [{id, name, color, member_count, discord_role_id}]}, oldest first
+ * - POST same path {name, color, discord_role_id?} → {team, message}; name trimmed 1-50 ('Team name is required.'),
  *   unique in the event case-insensitively (409); colour `#rrggbb` (400). With a game the team gets
  *   its team state at once and a PENDING game becomes READY
- * - PUT .../teams/{teamId} {name, color} → {team, message}
+ * - PUT .../teams/{teamId} {name, color, discord_role_id?} → {team, message}; discord_role_id 17-20
+ *   digits or null (400 otherwise; absent keeps it; docs/server.md §19 "Team pings")
  * - DELETE .../teams/{teamId} → {ok: true, message}; its members and team state go with it
  * - GET .../teams/{teamId}/members → {team_members: [{id, osrs_ign, osrs_ign_id, role, discord_id}],
  *   eligible_members: [{discord_id, discord_username, user_id, osrs_accounts: [{id, ign}]}]}
@@ -120,7 +121,7 @@ export function teamRoutes(): Hono<AppEnv> {
       const teamId = await deps.db.transaction().execute(async (trx) => {
         await lockEvent(trx, deps.dialect, eventId);
         if (await teamNamedLike(trx, eventId, body.name)) throw conflict(`A team named '${body.name}' already exists for this event.`);
-        const id = await insertTeam(trx, eventId, body.name, body.color);
+        const id = await insertTeam(trx, eventId, body.name, body.color, body.discord_role_id ?? null);
         await recordAudit(trx, clanId, user.id, 'team.create', body.name, `In ${event.name}`);
         const game = await gameOfEvent(trx, eventId);
         if (game) await addTeamToGame(trx, game, id);
@@ -142,7 +143,7 @@ export function teamRoutes(): Hono<AppEnv> {
       await deps.db.transaction().execute(async (trx) => {
         await lockEvent(trx, deps.dialect, eventId);
         if (await teamNamedLike(trx, eventId, body.name, team.id)) throw conflict(`A team named '${body.name}' already exists for this event.`);
-        await updateTeam(trx, team.id, body.name, body.color);
+        await updateTeam(trx, team.id, body.name, body.color, body.discord_role_id);
         await recordAudit(trx, clanId, user.id, 'team.update', body.name, `${team.name === body.name ? 'Colour changed' : `Renamed from ${team.name}`} in ${event.name}`);
       });
       const saved = await loadTeam(deps.db, team.id);

@@ -16,12 +16,12 @@ export async function fetchDiscordSettings(clanId: number, eventId: number): Pro
 }
 
 /**
- * PUT .../discord {webhook_url, announce} → the saved settings (URL masked). `webhookUrl` null
- * keeps the saved URL (only the flags change). 400 'Enter a Discord webhook URL (...)' for a URL
- * the server refuses.
+ * PUT .../discord {webhook_url, announce, ping_teams} → the saved settings (URL masked).
+ * `webhookUrl` null keeps the saved URL (only the flags change); `pingTeams` false unless given
+ * (docs/server.md §19). 400 'Enter a Discord webhook URL (...)' for a URL the server refuses.
  */
-export async function saveDiscordSettings(clanId: number, eventId: number, webhookUrl: string | null, announce: Announce): Promise<DiscordSettings> {
-  const json = webhookUrl === null ? { announce } : { webhook_url: webhookUrl, announce };
+export async function saveDiscordSettings(clanId: number, eventId: number, webhookUrl: string | null, announce: Announce, pingTeams = false): Promise<DiscordSettings> {
+  const json = webhookUrl === null ? { announce, ping_teams: pingTeams } : { webhook_url: webhookUrl, announce, ping_teams: pingTeams };
   const answer = await request(DiscordAnswerSchema, (h) => h.put(discordPath(clanId, eventId), { json }), 'Failed to save the Discord settings.');
   if (!answer.discord) throw new Error('The server sent an answer this page cannot read.');
   return answer.discord;

@@ -92,6 +92,8 @@ export const routes: RouteObject[] = [
       { path: '/clans/manage/:clanId/*', ...lazyPage(clanManagePage) },
       // draftPath (src/base/paths.ts) builds links to it.
       { path: '/clans/:clanId/events/:eventId/draft', ...lazyPage(draftRoomPage) },
+      // The page `/snl link` answers in Discord (discordLinkPath, contract/discordLink.ts; docs/server.md §19).
+      { path: '/discord/link/:code', ...lazyPage(async () => ({ default: (await import('../features/discordLink/DiscordLinkPage')).DiscordLinkPage })) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -175,6 +175,7 @@ describe.each(backends())('Discord announcements (%s)', (backend: Backend) => {
         announce: { status: true, rolls: true, reviews: true, results: true },
         state: 'active',
         last_error: null,
+        ping_teams: false,
       },
     });
     const got = await cast.owner.get(path);

@@ -230,7 +230,7 @@ describe.each(backends())('teams API (%s)', (backend) => {
       const ev = await freshEvent();
       const made = await roles.admin.post(teamsPath(ev), { name: '  Red Dragons ', color: '#FF00aa' });
       expect(made.status).toBe(200);
-      expect(made.body.team).toEqual({ id: expect.any(Number), name: 'Red Dragons', color: '#ff00aa', member_count: 0 });
+      expect(made.body.team).toEqual({ id: expect.any(Number), name: 'Red Dragons', color: '#ff00aa', member_count: 0, discord_role_id: null });
       expect(made.body.message).toBe("Team 'Red Dragons' created successfully.");
       const second = await roles.owner.post(teamsPath(ev), { name: 'Blue', color: '#0000ff' });
       const list = await roles.guest.get(teamsPath(ev));
@@ -267,7 +267,7 @@ describe.each(backends())('teams API (%s)', (backend) => {
       expect(c).toMatchObject({ status: 400, body: { error: message } });
       const u = await roles.owner.put(`${teamsPath(t.eventId)}${t.teamId}`, body);
       expect(u).toMatchObject({ status: 400, body: { error: message } });
-      expect(await teamsOf(t.eventId)).toEqual([{ id: t.teamId, name: t.name, color: '#123456', member_count: 0 }]);
+      expect(await teamsOf(t.eventId)).toEqual([{ id: t.teamId, name: t.name, color: '#123456', member_count: 0, discord_role_id: null }]);
     });
 
     it('accepts a 50-character name, and keeps names unique per event case-insensitively (409)', async () => {

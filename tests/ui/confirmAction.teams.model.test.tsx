@@ -20,7 +20,7 @@ import { asTeamDraft, editTeamDraft, teamBody } from '../../src/features/teams/t
 
 const CLAN_ID = 7;
 const EVENT_ID = 3;
-const BLUE: Team = { id: 5, name: 'Blue Wizards', color: '#2a5db0', member_count: 2 };
+const BLUE: Team = { id: 5, name: 'Blue Wizards', color: '#2a5db0', member_count: 2, discord_role_id: null };
 
 interface World extends ConfirmWorld {
   /** What the fake server holds; fetchTeams answers it at once. */
@@ -51,7 +51,7 @@ const USES: Use[] = [
     done: {
       message: (draft) => teamCreatedMessage(asTeamDraft(draft).name.trim()),
       settle: async (w, draft) => {
-        const team: Team = { id: 6, ...teamBody(asTeamDraft(draft)), member_count: 0 };
+        const team: Team = { id: 6, discord_role_id: null, ...teamBody(asTeamDraft(draft)), member_count: 0 };
         w.store.push(team);
         await act(() => w.fx.resolve('createTeam', { team, message: teamCreatedMessage(team.name) }));
       },

@@ -52,6 +52,7 @@ const DISABLED: DiscordSettings = {
   announce: { status: true, rolls: true, reviews: true, results: true },
   state: 'disabled',
   last_error: 'Discord answered 404: <b>Unknown Webhook</b> The webhook was deleted or its URL is wrong: save a new webhook URL.',
+  ping_teams: false,
 };
 /** What the background read finds after the worker's failed deliveries. */
 const FAILING: DiscordSettings = {
@@ -59,12 +60,14 @@ const FAILING: DiscordSettings = {
   announce: { status: true, rolls: false, reviews: true, results: true },
   state: 'failing',
   last_error: 'Discord answered 503: upstream unavailable',
+  ping_teams: true,
 };
 const ACTIVE: DiscordSettings = {
   webhook_url_masked: 'https://discord.com/api/webhooks/123456789/••••••••efgh',
   announce: { status: true, rolls: false, reviews: true, results: true },
   state: 'active',
   last_error: null,
+  ping_teams: true,
 };
 
 function eventsOf(s: Snap): ModelEvent[] {
@@ -80,7 +83,7 @@ function eventsOf(s: Snap): ModelEvent[] {
     case 'loaded': {
       // Kept small on purpose: a good URL unless typed, a bad one only into an empty field, the
       // switch only off (one edge each way is enough to tell the draft is sent as shown).
-      const { draftUrl, announce, saved, message } = s.context;
+      const { draftUrl, announce, pingTeams, saved, message } = s.context;
       // A webhook the background read found failing is the end of its path: every edit and action
       // from here is already driven from the other saved states.
       if (saved?.state === 'failing') return [];
@@ -88,6 +91,8 @@ function eventsOf(s: Snap): ModelEvent[] {
         ...(draftUrl !== GOOD_URL ? [{ type: 'url.change', url: GOOD_URL } as const] : []),
         ...(draftUrl === '' ? [{ type: 'url.change', url: BAD_URL } as const] : []),
         ...(announce.rolls ? [{ type: 'announce.toggle', kind: 'rolls' } as const] : []),
+        // 'Ping teams' both ways, only once Rolls is off (one more variation, not a copy of every path).
+        ...(!announce.rolls ? [{ type: 'pingTeams.toggle' } as const] : []),
         { type: 'discord.save' },
         ...(saved ? [{ type: 'discord.test' } as const, { type: 'discord.delete' } as const] : []),
         ...(message === null ? [{ type: 'discord.reload' } as const] : []),
@@ -141,6 +146,7 @@ const serialize = (s: Snap, event?: ModelEvent, prev?: Snap) =>
     s.context.saved?.state ?? null,
     s.context.draftUrl === '' ? '' : s.context.draftUrl === GOOD_URL ? 'good' : 'bad',
     s.context.announce.rolls,
+    s.context.pingTeams,
     s.context.urlProblem !== null,
     s.context.message?.text ?? null,
   ]);
@@ -186,6 +192,7 @@ const executors = {
     fireEvent.change(screen.getByLabelText('Webhook URL'), { target: { value: (event as { url: string }).url } });
   },
   'announce.toggle': (w) => w.user.click(screen.getByRole('checkbox', { name: 'Rolls' })),
+  'pingTeams.toggle': (w) => w.user.click(screen.getByRole('switch', { name: 'Ping teams' })),
   'discord.save': (w) => w.user.click(button('Save')),
   'discord.test': (w) => w.user.click(button('Send Test Message')),
   'discord.delete': (w) => w.user.click(button('Remove Webhook')),
@@ -197,6 +204,7 @@ function formShows(s: Snap): void {
   expect((screen.getByLabelText('Webhook URL') as HTMLInputElement).value).toBe(s.context.draftUrl);
   expect((screen.getByRole('checkbox', { name: 'Rolls' }) as HTMLInputElement).checked).toBe(s.context.announce.rolls);
   expect((screen.getByRole('checkbox', { name: 'Game status changes' }) as HTMLInputElement).checked).toBe(s.context.announce.status);
+  expect((screen.getByRole('switch', { name: 'Ping teams' }) as HTMLInputElement).checked).toBe(s.context.pingTeams);
   if (s.context.urlProblem) expect(screen.getByTestId('discord-url-problem').textContent).toBe(WEBHOOK_URL_MESSAGE);
   else expect(screen.queryByTestId('discord-url-problem')).toBeNull();
   const saved = s.context.saved;
@@ -262,7 +270,7 @@ modelTests<Snap, ModelEvent, World>({
     rechecking: (s) => loadedShows(s, 'rechecking'),
     saving: (s, w) => {
       busyShows(s, 'Saving...');
-      expect(w.fx.calls('save').at(-1)).toEqual([7, 3, { webhookUrl: s.context.draftUrl === '' ? null : s.context.draftUrl, announce: s.context.announce }]);
+      expect(w.fx.calls('save').at(-1)).toEqual([7, 3, { webhookUrl: s.context.draftUrl === '' ? null : s.context.draftUrl, announce: s.context.announce, pingTeams: s.context.pingTeams }]);
     },
     testing: (s) => busyShows(s, 'Sending test message...'),
     deleting: (s) => busyShows(s, 'Removing webhook...'),
@@ -271,7 +279,7 @@ modelTests<Snap, ModelEvent, World>({
     const fx = new FakeEffects();
     const effects: DiscordEffects = {
       fetchDiscordSettings: fx.fn('load'),
-      saveDiscordSettings: (clanId, eventId, webhookUrl, announce) => fx.fn('save')(clanId, eventId, { webhookUrl, announce } satisfies SaveDiscordInput),
+      saveDiscordSettings: (clanId, eventId, webhookUrl, announce, pingTeams = false) => fx.fn('save')(clanId, eventId, { webhookUrl, announce, pingTeams } satisfies SaveDiscordInput),
       testDiscordWebhook: fx.fn('test'),
       deleteDiscordSettings: fx.fn('delete'),
     };
@@ -290,5 +298,7 @@ modelTests<Snap, ModelEvent, World>({
     expect(paths.some((p) => p.steps.some((st, i) => st.state.matches('loaded') && st.state.context.draftUrl === GOOD_URL && p.steps[i - 1]?.state.matches('rechecking')))).toBe(true);
     // What Save sends: a typed URL, or null to keep the saved one.
     expect(paths.some((p) => p.steps.some((st) => st.state.matches('saving') && st.state.context.draftUrl === '' && st.state.context.saved !== null))).toBe(true);
+    // 'Ping teams' is sent as switched (docs/server.md §19).
+    expect(paths.some((p) => p.steps.some((st) => st.state.matches('saving') && st.state.context.pingTeams))).toBe(true);
   },
 });

@@ -17,8 +17,8 @@ import { firstLoadShows, loadExecutors, renderAt, type ListWorld as World, type 
  * load fails without a message of its own, so the list's fallback text shows.
  */
 
-const BLUE: Team = { id: 5, name: 'Blue Wizards', color: '#2a5db0', member_count: 2 };
-const RED: Team = { id: 6, name: 'Red Dragons', color: '#c0392b', member_count: 0 };
+const BLUE: Team = { id: 5, name: 'Blue Wizards', color: '#2a5db0', member_count: 2, discord_role_id: null };
+const RED: Team = { id: 6, name: 'Red Dragons', color: '#c0392b', member_count: 0, discord_role_id: null };
 const WOOX: TeamMember = { id: 100, osrs_ign: 'Woox', osrs_ign_id: 21, role: 'Leader', discord_id: 'd2' };
 /** The member count the member manager reports once it has loaded (WOOX alone). */
 const LOADED_COUNT = 1;

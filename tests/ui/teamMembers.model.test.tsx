@@ -46,7 +46,7 @@ type TeamsMembersUserEvent = TeamMembersEvent;
 
 const CLAN_ID = 7;
 const EVENT_ID = 3;
-const TEAM: Team = { id: 9, name: 'Red Dragons', color: '#c0392b', member_count: 1 };
+const TEAM: Team = { id: 9, name: 'Red Dragons', color: '#c0392b', member_count: 1, discord_role_id: null };
 const WOOX: TeamMember = { id: 100, osrs_ign: 'Woox', osrs_ign_id: 21, role: 'Leader', discord_id: 'd2' };
 const ANSWER: TeamMembersAnswer = {
   team_members: [WOOX],

@@ -31,7 +31,8 @@ const BUSY_TEXT: Partial<Record<sel.DiscordPhase, string>> = { saving: 'Saving..
 /**
  * The 'Discord' panel of an event (docs/server.md §10): the saved webhook URL
  * (masked: the server never sends the token whole), its state (active, failing, disabled) and
- * last error (both break anywhere: a long URL never widens a phone's page); a URL field and the four announce switches with Save; Send Test Message, Remove
+ * last error (both break anywhere: a long URL never widens a phone's page); a URL field, the four announce switches and the
+ * 'Ping teams' switch (docs/server.md §19 "Team pings") with Save; Send Test Message, Remove
  * Webhook and Refresh. The flow is the discordSettings chart; `effects` replaces the calls in
  * tests. All server texts are rendered as text.
  */
@@ -43,7 +44,7 @@ export function DiscordPanel({ clanId, eventId, effects = liveDiscordEffects }: 
     discordSettingsMachine.provide({
       actors: {
         loadSettings: latestCall(latest, (fx, clan, event) => fx.fetchDiscordSettings(clan, event)),
-        saveSettings: latestCall(latest, (fx, clan, event, input: SaveDiscordInput) => fx.saveDiscordSettings(clan, event, input.webhookUrl, input.announce)),
+        saveSettings: latestCall(latest, (fx, clan, event, input: SaveDiscordInput) => fx.saveDiscordSettings(clan, event, input.webhookUrl, input.announce, input.pingTeams)),
         testWebhook: latestCall(latest, (fx, clan, event) => fx.testDiscordWebhook(clan, event)),
         deleteSettings: latestCall(latest, (fx, clan, event) => fx.deleteDiscordSettings(clan, event)),
       },
@@ -54,6 +55,7 @@ export function DiscordPanel({ clanId, eventId, effects = liveDiscordEffects }: 
   const saved = useSelector(flow, sel.selectSavedDiscord);
   const draftUrl = useSelector(flow, sel.selectDraftUrl);
   const announce = useSelector(flow, sel.selectAnnounce);
+  const pingTeams = useSelector(flow, sel.selectPingTeams);
   const urlProblem = useSelector(flow, sel.selectUrlProblem);
   const message = useSelector(flow, sel.selectDiscordMessage);
   const loadError = useSelector(flow, sel.selectDiscordLoadError);
@@ -117,6 +119,21 @@ export function DiscordPanel({ clanId, eventId, effects = liveDiscordEffects }: 
                 </label>
               ))}
             </fieldset>
+            <div className="field">
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={pingTeams}
+                  aria-describedby={`${id}-ping-help`}
+                  onChange={() => flow.send({ type: 'pingTeams.toggle' })}
+                />{' '}
+                Ping teams
+              </label>
+              <p id={`${id}-ping-help`} className="field__hint">
+                Proof reviews and new tasks about a team mention its Discord role (set under Manage Teams).
+              </p>
+            </div>
             <div className="row">
               <button type="submit" className="btn btn--primary" disabled={!canSave}>
                 Save

@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import { useId } from 'react';
 import { selectDraft } from '../../../machines/confirmAction.selectors';
 import { TEAM_COLOR_PRESETS, TEAM_NAME_MAX } from '../../../contract/team';
 import type { ConfirmActionRef } from '../../ui/ConfirmDialog';
@@ -16,11 +17,12 @@ export function validateTeamDraft(draft: TeamDraft): string | null {
 /** Selector: true while the team name is blank (docs/game-rules.md §13: buttons disabled while blank). */
 const teamNameBlank = (s: { context: { draft: TeamDraft } }) => s.context.draft.name.trim() === '';
 
-/** The fields of the Create / Edit Team modals (docs/client.md §6): name and colour (preset swatches, picker, hex), with 'Team name is required.' while the name is blank, once a field was touched (useTouched). */
+/** The fields of the Create / Edit Team modals (docs/client.md §6): name, colour (preset swatches, picker, hex) and the Discord role ID with how to copy it (docs/server.md §19), with 'Team name is required.' while the name is blank, once a field was touched (useTouched). */
 function TeamFormFields<TSubject extends object>({ actor }: { actor: ConfirmActionRef<TeamDraft, TSubject> }) {
   const draft = useSelector(actor, selectDraft);
   const error = teamFormError(draft);
   const { touched, touch, handlers } = useTouched();
+  const roleId = useId();
   return (
     <div className="stack" {...handlers}>
       <label className="field">
@@ -43,6 +45,26 @@ function TeamFormFields<TSubject extends object>({ actor }: { actor: ConfirmActi
           actor.send({ type: 'confirm.change', field: 'color', value: hex });
         }}
       />
+      <div className="field">
+        <label className="field__label" htmlFor={roleId}>Discord role ID</label>
+        <input
+          className="input"
+          id={roleId}
+          value={draft.discordRoleId ?? ''}
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="Optional, e.g. 123456789012345678"
+          aria-describedby={`${roleId}-hint`}
+          onChange={(e) => {
+            touch();
+            actor.send({ type: 'confirm.change', field: 'discordRoleId', value: e.target.value });
+          }}
+        />
+        <p id={`${roleId}-hint`} className="field__hint">
+          Pinged in Discord announcements about this team when the event&apos;s Discord panel has Ping teams on. In Discord: Server
+          Settings → Roles → right-click the role → Copy Role ID (turn on Developer Mode under Advanced first).
+        </p>
+      </div>
       {error && touched && <Notice tone="error" testId="team-form-error">{error}</Notice>}
     </div>
   );

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DEFAULT_TEAM_COLOR, TEAM_BAD_COLOR, TEAM_COLOR_PRESETS, TeamNameSchema, type Team, type TeamBody } from '../../../contract/team';
+import { DEFAULT_TEAM_COLOR, TEAM_BAD_COLOR, TEAM_BAD_DISCORD_ROLE, TEAM_COLOR_PRESETS, TeamNameSchema, type Team, type TeamBody } from '../../../contract/team';
 import { firstIssueMessage } from '../../../contract/common';
 
 /** Colour picker rates of docs/client.md §12: picker updates throttled, typed hex debounced (ms). */
@@ -12,6 +12,8 @@ const TEAM_COLOR_FALLBACK = '#cccccc';
 export interface TeamDraft {
   name: string;
   color: string;
+  /** The 'Discord role ID' field (docs/server.md §19 "Team pings"); absent until typed on create. */
+  discordRoleId?: string;
 }
 
 /**
@@ -29,8 +31,8 @@ export function newTeamDraft(usedColors: readonly string[] = []): TeamDraft {
 }
 
 /** Draft of the edit modal, filled from the team. */
-export function editTeamDraft(team: Pick<Team, 'name' | 'color'>): TeamDraft {
-  return { name: team.name, color: normalizeHex(team.color) ?? DEFAULT_TEAM_COLOR };
+export function editTeamDraft(team: Pick<Team, 'name' | 'color'> & { discord_role_id?: string | null }): TeamDraft {
+  return { name: team.name, color: normalizeHex(team.color) ?? DEFAULT_TEAM_COLOR, discordRoleId: team.discord_role_id ?? '' };
 }
 
 /** Reads an untyped draft (the model tests' `Record<string, unknown>`) as a TeamDraft. */
@@ -38,6 +40,7 @@ export function asTeamDraft(draft: Record<string, unknown>): TeamDraft {
   return {
     name: typeof draft.name === 'string' ? draft.name : '',
     color: typeof draft.color === 'string' ? draft.color : DEFAULT_TEAM_COLOR,
+    ...(typeof draft.discordRoleId === 'string' ? { discordRoleId: draft.discordRoleId } : {}),
   };
 }
 
@@ -60,16 +63,21 @@ export function displayColor(color: string | null | undefined): string {
 /**
  * The team form rule (docs/client.md §6): the name as the server checks it
  * (TeamNameSchema: the text rule, then 'Team name is required.', at most 50 characters); colour a
- * hex colour. Null when the form may be submitted.
+ * hex colour; the Discord role ID empty or 17 to 20 digits (docs/server.md §19). Null when the
+ * form may be submitted.
  */
 export function teamFormError(draft: TeamDraft): string | null {
   const name = v.safeParse(TeamNameSchema, draft.name);
   if (!name.success) return firstIssueMessage(name.issues);
   if (!normalizeHex(draft.color)) return TEAM_BAD_COLOR;
+  const role = (draft.discordRoleId ?? '').trim();
+  if (role !== '' && !/^[0-9]{17,20}$/.test(role)) return TEAM_BAD_DISCORD_ROLE;
   return null;
 }
 
-/** The body of POST / PUT team from a valid draft. */
+/** The body of POST / PUT team from a valid draft: the Discord role id (null when cleared) only once the draft has the field. */
 export function teamBody(draft: TeamDraft): TeamBody {
-  return { name: draft.name.trim(), color: normalizeHex(draft.color) ?? DEFAULT_TEAM_COLOR };
+  const body: TeamBody = { name: draft.name.trim(), color: normalizeHex(draft.color) ?? DEFAULT_TEAM_COLOR };
+  if (draft.discordRoleId !== undefined) body.discord_role_id = draft.discordRoleId.trim() === '' ? null : draft.discordRoleId.trim();
+  return body;
 }

@@ -1,0 +1,109 @@
+import crypto from 'node:crypto';
+import type http from 'node:http';
+import { StandInServer } from './standIn';
+
+/**
+ * Discord's side of the slash commands (docs/server.md §19 "Slash commands") for tests: a signer
+ * of interactions with a test Ed25519 key pair (the server under test gets its public key as
+ * DISCORD_PUBLIC_KEY), and a stand-in of the command registration endpoint that
+ * `npm run discord:commands` calls.
+ */
+
+/** The Discord id a development sign-in gives `username` (server/auth/routes.ts POST /auth/dev). */
+export function devDiscordId(username: string): string {
+  return 'dev-' + crypto.createHash('sha256').update(username).digest('hex').slice(0, 16);
+}
+
+/** What a signed post may change: the timestamp (Unix seconds as text), the signature, or none of the headers. */
+export interface SignOptions {
+  timestamp?: string;
+  signature?: string | null;
+}
+
+/** An interaction as Discord sends it: type 1 PING or 2 APPLICATION_COMMAND `/snl <sub>` from a guild member. */
+export function snlCommand(sub: 'link' | 'status' | 'roll', guildId: string, userId: string, options: { name: string; type: number; value: unknown }[] = []) {
+  return {
+    id: String(BigInt(Date.now()) << 22n),
+    application_id: '1234567890123456789',
+    type: 2,
+    token: 'interaction-token',
+    version: 1,
+    guild_id: guildId,
+    channel_id: '1100000000000000001',
+    member: { user: { id: userId, username: 'someone', discriminator: '0', global_name: null, avatar: null }, roles: [], permissions: '0' },
+    data: { id: '1200000000000000001', name: 'snl', type: 1, options: [{ type: 1, name: sub, options }] },
+  };
+}
+
+/**
+ * A test Ed25519 key pair signing interactions as Discord does: X-Signature-Ed25519 is the hex
+ * signature of X-Signature-Timestamp followed by the raw body.
+ */
+export class InteractionSigner {
+  private readonly keys = crypto.generateKeyPairSync('ed25519');
+
+  /** The public key as Discord shows it (64 hex digits), for DISCORD_PUBLIC_KEY. */
+  readonly publicKeyHex = Buffer.from(this.keys.publicKey.export({ format: 'jwk' }).x as string, 'base64url').toString('hex');
+
+  /** The signature headers of `body` at `timestamp` (default now). */
+  headers(body: string, timestamp = String(Math.floor(Date.now() / 1000))): Record<string, string> {
+    const signature = crypto.sign(null, Buffer.concat([Buffer.from(timestamp), Buffer.from(body)]), this.keys.privateKey).toString('hex');
+    return { 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp };
+  }
+
+  /** POSTs `payload` (JSON) to `{base}/api/discord/interactions`, signed unless `opts` says otherwise; the status and parsed body. */
+  async post(base: string, payload: unknown, opts: SignOptions = {}): Promise<{ status: number; body: any }> {
+    const body = JSON.stringify(payload);
+    const signed = this.headers(body, opts.timestamp);
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Discord-Interactions/1.0 (+https://discord.com)' };
+    if (opts.signature !== null) {
+      headers['x-signature-timestamp'] = signed['x-signature-timestamp'];
+      headers['x-signature-ed25519'] = opts.signature ?? signed['x-signature-ed25519'];
+    }
+    const res = await fetch(`${base}/api/discord/interactions`, { method: 'POST', headers, body });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed };
+  }
+}
+
+/** One registration the stand-in received. */
+export interface CommandRegistration {
+  method: string;
+  path: string;
+  authorization: string | null;
+  body: unknown;
+}
+
+/**
+ * A stand-in of Discord's `PUT /applications/{id}/commands`: records each request and answers 200
+ * with the commands it was sent, each given an id and the application id, as Discord does; other
+ * paths answer 404 `{"message": "404: Not Found", "code": 0}`.
+ */
+export class DiscordCommandsStandIn extends StandInServer {
+  registrations: CommandRegistration[] = [];
+
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* kept as text */
+    }
+    const url = new URL(req.url ?? '/', this.url);
+    this.registrations.push({ method: req.method ?? '', path: url.pathname, authorization: req.headers.authorization ?? null, body });
+    const m = /^\/applications\/([0-9]+)\/commands$/.exec(url.pathname);
+    if (req.method !== 'PUT' || !m) return this.json(res, 404, { message: '404: Not Found', code: 0 });
+    if (req.headers.authorization !== 'Bot test-bot-token') return this.json(res, 401, { message: '401: Unauthorized', code: 0 });
+    const commands = Array.isArray(body) ? body : [];
+    this.json(res, 200, commands.map((c, i) => ({ id: String(1300000000000000000n + BigInt(i)), application_id: m[1], version: '1', ...(c as object) })));
+  }
+}
