@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import sharp from 'sharp';
+import { loadSharp } from '../images/sharp';
 import * as v from 'valibot';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db } from '../db/schema';
@@ -173,6 +173,7 @@ async function assess(db: Db, eventId: number, reading: DinkReading, at: string,
 let placeholder: Promise<ProcessedImage> | null = null;
 function placeholderImage(): Promise<ProcessedImage> {
   placeholder ??= (async () => {
+    const sharp = await loadSharp();
     const image = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#2b2d31' } }).png().toBuffer();
     const thumb = await sharp(image).resize(320, 180).webp({ quality: 75 }).toBuffer();
     return { image, imageType: 'image/png', thumb, thumbType: 'image/webp' };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LRUCache } from 'lru-cache';
-import sharp from 'sharp';
+import { loadSharp } from '../images/sharp';
 import type { PublicGame } from '../../contract/gameApi';
 import type { CachedGame } from '../games/cache';
 import { boardHtml } from '../http/firstDrawing';
@@ -97,6 +97,7 @@ function boardPictureSvg(game: PublicGame, width: number): string {
 async function render(game: PublicGame, width: number): Promise<Buffer> {
   countBoardPictureRender();
   const svg = boardPictureSvg(game, width);
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg), { density: 72 }).png({ compressionLevel: 6 }).toBuffer();
 }
 
