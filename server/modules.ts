@@ -17,11 +17,12 @@ import { joinRoutes } from './joins/routes';
 import { inviteRoutes } from './invites/routes';
 import { quotaRoutes } from './quotas/routes';
 import { auditRoutes } from './audit/routes';
+import { pushRoutes } from './push/routes';
 import { apiDocRoutes } from './openapi/routes';
 
 /**
  * Resource routers mounted under /api beside auth and users, one per resource folder
- * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom, joins, invites, quotas, audit), and the API document
+ * (clans, events, teams, tasks, games, lobby, submissions, history, discord, dink, signups, draft, wom, joins, invites, quotas, audit, push), and the API document
  * with its page (openapi, docs/server.md §14).
  */
 export const ROUTE_MODULES: RouteModule[] = [
@@ -43,5 +44,6 @@ export const ROUTE_MODULES: RouteModule[] = [
   inviteRoutes,
   quotaRoutes,
   auditRoutes,
+  pushRoutes,
   apiDocRoutes,
 ];

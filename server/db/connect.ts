@@ -32,6 +32,7 @@ import { joinRequests } from './migrations/021_join_requests';
 import { invites } from './migrations/022_invites';
 import { quotas } from './migrations/024_quotas';
 import { audit } from './migrations/023_audit';
+import { push } from './migrations/026_push';
 import { discordMore } from './migrations/025_discord_more';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '023_audit': audit,
   '024_quotas': quotas,
   '025_discord_more': discordMore,
+  '026_push': push,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

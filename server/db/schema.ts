@@ -419,6 +419,54 @@ export interface WomTeamChecksTable {
   checked_at: string | null;
 }
 
+/** A browser's push subscription of a user (docs/server.md §20; migration 026_push). */
+interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The push service URL (unique). */
+  endpoint: string;
+  /** base64url of the browser's P-256 public key (65 bytes) and auth secret (16 bytes). */
+  p256dh: string;
+  auth: string;
+  created_at: string;
+}
+/** A user's notification switches, 1 on and 0 off; no row means all on (migration 026_push). */
+interface PushSettingsTable {
+  user_id: number;
+  proof_decided: Generated<number>;
+  may_roll: Generated<number>;
+  proof_waiting: Generated<number>;
+  draft_turn: Generated<number>;
+}
+/** The VAPID key pair made when the settings give none: one row, id 1 (migration 026_push). */
+interface PushVapidTable {
+  id: number;
+  public_key: string;
+  private_key: string;
+  created_at: string;
+}
+/** One push waiting to be sent to one subscription (migration 026_push). */
+interface PushQueueTable {
+  id: Generated<number>;
+  subscription_id: number;
+  /** The JSON payload {title, body, url, tag}. */
+  payload: string;
+  attempts: Generated<number>;
+  /** ISO time it may be sent (later after a 429 or 5xx). */
+  next_at: string;
+  /** ISO time a process took it to send; null while waiting. */
+  claimed_at: string | null;
+  created_at: string;
+}
+/** 'Proof waiting' coalescing of one manager and clan (migration 026_push). */
+interface PushWaitingTable {
+  user_id: number;
+  clan_id: number;
+  last_sent_at: string | null;
+  /** When the next one is due; null while none is. */
+  due_at: string | null;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   users: UsersTable;
@@ -456,6 +504,11 @@ export interface Database {
   wom_queue: WomQueueTable;
   wom_baselines: WomBaselinesTable;
   wom_team_checks: WomTeamChecksTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_settings: PushSettingsTable;
+  push_vapid: PushVapidTable;
+  push_queue: PushQueueTable;
+  push_waiting: PushWaitingTable;
   discord_guilds: DiscordGuildsTable;
   discord_link_codes: DiscordLinkCodesTable;
 }
