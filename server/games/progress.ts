@@ -187,7 +187,9 @@ export interface TotalSubmission {
 }
 
 /**
- * Makes the one submission of a reached team total (docs/server.md §17), inside the caller's
+ * Makes the one submission of a task that Dink or Wise Old Man met or sent for review: a reached
+ * team total (docs/server.md §17), or a single Dink post on a task of one drop or one kill
+ * (docs/server.md §13), inside the caller's
  * transaction (the game claimed): for the team's current task (`square`), `source` and evidence
  * as given; approved at once (status approved, reviewer null, `auto`, team task state
  * `approved`, log DINK_MESSAGES.autoApproved or WOM_APPROVED_LOG, a Discord review announcement)
