@@ -2,9 +2,12 @@ import { adoptCspNonce } from './base/cspNonce';
 import { warmTimeFormat } from './base/timeFormat';
 import { revealApp } from './base/firstDrawing';
 import { nextTask } from './base/nextTask';
+import { registerServiceWorkerAfterLoad } from './base/serviceWorker';
 import './styles.css';
 
 adoptCspNonce();
+// The service worker of web push (public/sw.js), registered after the page's load.
+registerServiceWorkerAfterLoad();
 // A game page's Live Game Log formats times: its locale data loads in a worker from the start (src/base/timeFormat.ts).
 if (window.location.pathname.startsWith('/games/')) warmTimeFormat();
 

@@ -13,6 +13,7 @@ import { Avatar } from '../../ui/Avatar';
 import { EditDeleteButtons } from '../../ui/RowActions';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { OwnJoinRequests } from '../joins/OwnJoinRequests';
+import { NotificationsPanel, type NotificationsEffects } from './NotificationsPanel';
 import type { JoinEffects } from '../joins/effects';
 import { Spinner } from '../../ui/Spinner';
 import { clanManagePath } from '../../base/paths';
@@ -40,6 +41,8 @@ export interface ProfileEffects {
   deleteAccount(confirm: string): Promise<void>;
   /** Withdraw of the user's own join requests (docs/server.md §18); the live call when absent. */
   joins?: JoinEffects;
+  /** The Notifications panel's calls (docs/server.md §20); the browser's and the server's when absent. */
+  notifications?: NotificationsEffects;
 }
 
 const liveProfileEffects: ProfileEffects = { linkIgn, editIgn, deleteIgn, leaveClan, createClan, deleteAccount };
@@ -76,6 +79,7 @@ function formatJoined(iso: string): string {
  * 'Download my data' (a link to the JSON attachment) and 'Delete account', whose modal asks for the
  * username typed again and, once the server deleted the account, signs out and goes to /. Every
  * modal is a confirmAction flow; a success refreshes the session's user (a deletion signs out).
+ * Below, the Notifications panel (NotificationsPanel.tsx, docs/server.md §20).
  */
 export function ProfilePage({ effects = liveProfileEffects }: { effects?: ProfileEffects }) {
   const user = SessionContext.useSelector(selectUser);
@@ -275,6 +279,8 @@ function Profile({ user, effects }: { user: User; effects: ProfileEffects }) {
             Delete account
           </button>
         </section>
+
+        <NotificationsPanel effects={effects.notifications} />
       </div>
 
       <DeleteIgnDialog actor={deleteFlow} />
