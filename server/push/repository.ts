@@ -2,7 +2,7 @@ import type { Db } from '../db/schema';
 import type { PushKind, PushSettings } from '../../contract/push';
 
 /** The most subscriptions one user keeps; another replaces the oldest (docs/server.md §20). */
-export const SUBSCRIPTIONS_PER_USER = 10;
+const SUBSCRIPTIONS_PER_USER = 10;
 
 const nowIso = () => new Date().toISOString();
 

@@ -26,7 +26,7 @@ export interface PushPayload {
 }
 
 /** The gap between two 'Proof waiting' pushes of one manager and clan, in ms. */
-export const WAITING_GAP_MS = 5 * 60 * 1000;
+const WAITING_GAP_MS = 5 * 60 * 1000;
 
 /** web-push, loaded on first use only: process start-up stays light (docs/server.md §20). */
 export type WebPush = typeof import('web-push');
@@ -96,7 +96,7 @@ export async function subscribe(deps: Deps, userId: number, body: PushSubscribeB
  * whose own action caused it). Called after the change committed; never throws (the change is
  * stored; a lost push is only logged).
  */
-export async function notify(deps: Pick<Deps, 'db'>, kind: PushKind, userIds: readonly number[], actorId: number | null, payload: PushPayload): Promise<void> {
+async function notify(deps: Pick<Deps, 'db'>, kind: PushKind, userIds: readonly number[], actorId: number | null, payload: PushPayload): Promise<void> {
   try {
     const to = await withSwitchOn(deps.db, userIds.filter((id) => id !== actorId), kind);
     if ((await enqueuePush(deps.db, to, JSON.stringify(payload))) > 0) kickPushWorkers();

@@ -57,7 +57,7 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
  * server; Enable asks for permission (PUSH_MESSAGES.blocked when refused), subscribes with the
  * site's VAPID key and sends the subscription; Disable removes it on both sides.
  */
-export const liveNotificationsEffects: NotificationsEffects = {
+const liveNotificationsEffects: NotificationsEffects = {
   async loadStatus() {
     if (!pushSupported()) return { supported: false, blocked: false, subscribed: false, settings: ALL_ON };
     const settings = await fetchPushSettings();
