@@ -37,6 +37,7 @@ import {
   type DinkReading,
 } from '../../contract/dink';
 import { clearPinnedAccount, countAccountPost, eventTeamIgns, pinAccountHash, pinnedAccountHash, pinnedAccounts, recordPost, takeDigest, type DinkLinkRow } from './repository';
+import { notifyProofWaiting } from '../push/service';
 
 /** A fresh link token: 32 random bytes, base64url (43 characters; docs/server.md §13). */
 export function newToken(): string {
@@ -232,6 +233,8 @@ export async function judgePost(deps: Deps, receipt: DinkReceipt): Promise<DinkP
       log.error({ err, game_id: change.gameId }, '[dink] broadcast failed');
     }
   }
+  // Proof from the game waiting for a referee: 'Proof waiting' to the clan's managers (docs/server.md §20).
+  if (outcome === 'submitted') await notifyProofWaiting(deps, receipt.clanId, null);
   await deps.broadcaster.dinkPosted(receipt.clanId, eventId, post);
   return post;
 }
