@@ -12,8 +12,8 @@ import { act, castOf, LEADER_ONLY, newGame, stored, watchersOf, type Cast, type 
  * with its usual text. Real clients against a real server process, on each database.
  */
 
-/** Roll limits lifted, the Discord worker quiet (its polls would be counted with the rolls' statements). */
-const ENV = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', DB_COUNT_QUERIES: '1', DISCORD_POLL_MS: '3600000' };
+/** Roll limits lifted, the Discord and push senders quiet (their polls would be counted with the rolls' statements). */
+const ENV = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', DB_COUNT_QUERIES: '1', DISCORD_POLL_MS: '3600000', PUSH_POLL_MS: '3600000' };
 const SIGN_IN = 'You must be signed in to play.';
 
 describe.each(backends())('rolls one after another (%s)', (backend) => {
