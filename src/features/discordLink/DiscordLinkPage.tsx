@@ -68,28 +68,31 @@ function DiscordLinkFlow({ code, clans, effects }: { code: string; clans: { clan
         </>
       )}
       {(phase === 'choosing' || phase === 'confirming' || phase === 'linking') && (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            flow.send({ type: 'link.request' });
-          }}
-        >
+        <>
           <p>The Discord server where /snl link was run will post /snl status and take /snl roll for the clan you pick.</p>
-          <fieldset className="stack">
-            <legend className="field__label">Clan</legend>
-            {options.map((c) => (
-              <label key={c.clan_id} className="checkbox">
-                <input type="radio" name={`${id}-clan`} checked={picked === c.clan_id} onChange={() => flow.send({ type: 'clan.pick', clanId: c.clan_id })} /> {c.name}
-              </label>
-            ))}
-          </fieldset>
-          <div className="row">
-            <button type="submit" className="btn btn--primary" disabled={!canRequest}>
-              Link to Discord
-            </button>
-          </div>
-          {error && <Notice tone="error" testId="discord-link-error">{error}</Notice>}
-        </form>
+          <form
+            className="form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              flow.send({ type: 'link.request' });
+            }}
+          >
+            <fieldset className="choices">
+              <legend className="field__label">Clan</legend>
+              {options.map((c) => (
+                <label key={c.clan_id} className="checkbox">
+                  <input type="radio" name={`${id}-clan`} checked={picked === c.clan_id} onChange={() => flow.send({ type: 'clan.pick', clanId: c.clan_id })} /> {c.name}
+                </label>
+              ))}
+            </fieldset>
+            <div className="row">
+              <button type="submit" className="btn btn--primary" disabled={!canRequest}>
+                Link to Discord
+              </button>
+            </div>
+            {error && <Notice tone="error" testId="discord-link-error">{error}</Notice>}
+          </form>
+        </>
       )}
       {phase === 'linked' && link && (
         <>

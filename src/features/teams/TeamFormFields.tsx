@@ -53,7 +53,7 @@ function TeamFormFields<TSubject extends object>({ actor }: { actor: ConfirmActi
           value={draft.discordRoleId ?? ''}
           inputMode="numeric"
           autoComplete="off"
-          placeholder="Optional, e.g. 123456789012345678"
+          placeholder="Optional: 17 to 20 digits"
           aria-describedby={`${roleId}-hint`}
           onChange={(e) => {
             touch();
