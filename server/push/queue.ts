@@ -16,7 +16,7 @@ import {
   withSwitchOn,
   type QueuedPush,
 } from './repository';
-import { loadWebPush, vapidKeys } from './service';
+import { loadWebPush, vapidKeys } from './vapid';
 
 /** Each send waits this long at most, in ms (docs/server.md §20). */
 const SEND_TIMEOUT_MS = 5000;

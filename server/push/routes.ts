@@ -10,7 +10,8 @@ import {
   PushSubscribeBodySchema,
   PushUnsubscribeBodySchema,
 } from '../../contract/push';
-import { subscribe, vapidKeys } from './service';
+import { subscribe } from './service';
+import { vapidKeys } from './vapid';
 import { deleteSubscription, readSettings, writeSettings } from './repository';
 
 /**
