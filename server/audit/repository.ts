@@ -1,14 +1,8 @@
-import type { Db } from '../db/schema';
+import type { Selectable } from 'kysely';
+import type { Database, Db } from '../db/schema';
 
-/** A new History entry as the service stores it (docs/server.md §18 "History"). */
-export interface NewAuditRow {
-  clan_id: number;
-  at: string;
-  actor_user_id: number | null;
-  action: string;
-  target: string;
-  detail: string;
-}
+/** A new History entry as the service stores it (docs/server.md §18 "History"): the table's row without its id. */
+export type NewAuditRow = Omit<Selectable<Database['audit_entries']>, 'id'>;
 
 /** A History entry as the page reads it, with the actor's username (null once the account is gone). */
 export interface AuditRow extends NewAuditRow {
