@@ -144,9 +144,10 @@ export interface Config {
    * slash), WOM_API_KEY (null = none) and WOM_BUDGET_SECONDS, the window of the look-up budget
    * (default 60: 20 look-ups a minute, 100 with a key; tests shorten it); WOM_CHECK_MINUTES, how
    * often a team on a Wise Old Man team-total square is checked again, as `checkMs` (default 15
-   * minutes; a fraction is allowed, for tests; docs/server.md §17).
+   * minutes; a fraction is allowed, for tests; docs/server.md §17); WOM_QUEUE_POLL_MS, how often an
+   * idle process looks in the shared queue for calls another process queued (default 500 ms).
    */
-  wom: { apiUrl: string; apiKey: string | null; budgetSeconds: number; checkMs: number };
+  wom: { apiUrl: string; apiKey: string | null; budgetSeconds: number; checkMs: number; queuePollMs: number };
   /**
    * Per-clan quotas (docs/server.md §18 "Quotas"): `uploadBytes`, the proof images a clan may keep
    * stored, in bytes (CLAN_UPLOAD_QUOTA_MB MiB, default 2,048 MiB), and `openEvents`, the events
@@ -313,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: env.WOM_API_KEY || null,
       budgetSeconds: positive(env.WOM_BUDGET_SECONDS, 60),
       checkMs: minutesMs(env.WOM_CHECK_MINUTES, 15),
+      queuePollMs: positive(env.WOM_QUEUE_POLL_MS, 500),
     },
     quotas: {
       uploadBytes: positive(env.CLAN_UPLOAD_QUOTA_MB, 2048) * 1024 * 1024,

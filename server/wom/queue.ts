@@ -6,8 +6,6 @@ import { callWom, type WomAnswer } from './client';
 
 /** How long a process holds a call it took (then another may take it: the first died), in ms. */
 const LEASE_MS = 60_000;
-/** How often an idle worker looks for due calls (a call queued in the same process wakes it at once), in ms. */
-const POLL_MS = 500;
 /** How long a worker waits when the head of the line is a clan it cannot serve now, in ms. */
 const TURN_POLL_MS = 100;
 /** Longest wait for the budget before the line is looked at again, in ms. */
@@ -130,7 +128,9 @@ export class WomWorker {
   private async run(): Promise<void> {
     while (!this.stopped) {
       try {
-        if (!(await this.step())) await this.idle(POLL_MS);
+        // How often an idle worker looks for due calls (WOM_QUEUE_POLL_MS); a call queued in the
+        // same process wakes it at once.
+        if (!(await this.step())) await this.idle(this.deps.config.wom.queuePollMs);
       } catch (err) {
         log.error({ err }, '[wom] Wise Old Man queue failed');
         await this.idle(BUDGET_RECHECK_MS);

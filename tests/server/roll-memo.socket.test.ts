@@ -12,8 +12,8 @@ import { act, castOf, LEADER_ONLY, newGame, stored, watchersOf, type Cast, type 
  * with its usual text. Real clients against a real server process, on each database.
  */
 
-/** Roll limits lifted, the Discord and push senders quiet (their polls would be counted with the rolls' statements). */
-const ENV = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', DB_COUNT_QUERIES: '1', DISCORD_POLL_MS: '3600000', PUSH_POLL_MS: '3600000' };
+/** Roll limits lifted, the Discord and push senders and the Wise Old Man queue quiet (their polls would be counted with the rolls' statements). */
+const ENV = { ROLLS_PER_SOCKET: '1000', ROLLS_PER_USER: '1000', DB_COUNT_QUERIES: '1', DISCORD_POLL_MS: '3600000', PUSH_POLL_MS: '3600000', WOM_QUEUE_POLL_MS: '3600000' };
 const SIGN_IN = 'You must be signed in to play.';
 
 describe.each(backends())('rolls one after another (%s)', (backend) => {
@@ -62,9 +62,14 @@ describe.each(backends())('rolls one after another (%s)', (backend) => {
 
   it('a roll runs the precheck and one transaction: 6 statements on PostgreSQL, 8 on SQLite', async () => {
     const { game, leader } = await warmGame();
-    // The scrape's own gauge reads, counted between two scrapes with nothing else going on.
-    const idle0 = await statements();
-    const idle = (await statements()) - idle0;
+    // The scrape's own gauge reads, counted between two scrapes with nothing else going on: the
+    // fewest of three such counts, since a background sweep landing in one would inflate it.
+    const idles: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const idle0 = await statements();
+      idles.push((await statements()) - idle0);
+    }
+    const idle = Math.min(...idles);
     const from = await statements();
     for (let i = 0; i < 10; i += 1) expect(await act(leader, 'roll_dice', game, game.team1, cast.ign.ownerA)).toBeNull();
     const ran = (await statements()) - from - idle;
