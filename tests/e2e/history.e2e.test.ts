@@ -95,6 +95,23 @@ run.each(clientOnlyBackends())('the clan History tab in Chromium (%s)', (backend
     expect(all).toHaveLength(FILLER + 4);
     expect(all[100]).toMatch(/^task\.create Old task 97 /);
 
+    // --- The filters narrow what is loaded to one action, then to one person; back to all.
+    await log.getByLabel('Action').selectOption('member.role');
+    await entries.first().getByText('history-riser', { exact: true }).waitFor();
+    await entries.nth(1).waitFor({ state: 'detached' });
+    expect(await texts()).toEqual([expect.stringMatching(/^member\.role history-riser Member → Admin .+ · history-keeper$/)]);
+    await log.getByLabel('Action').selectOption('task.create');
+    await log.getByLabel('Person').selectOption('history-keeper');
+    await log.getByText('No entries match these filters.').waitFor();
+    expect(await entries.count()).toBe(0);
+    await log.getByLabel('Person').selectOption('Deleted user');
+    await entries.nth(FILLER - 1).waitFor();
+    expect(await entries.count()).toBe(FILLER);
+    await log.getByLabel('Action').selectOption('');
+    await log.getByLabel('Person').selectOption('');
+    await entries.nth(FILLER + 3).waitFor();
+    expect(await entries.count()).toBe(FILLER + 4);
+
     // --- The same tab on a 375x812 phone: readable, no sideways scroll, no axe finding.
     await o.setViewportSize(PHONE);
     await o.reload();

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { auditLogMachine } from '../../../machines/auditLog.machine';
 import {
@@ -19,6 +19,12 @@ import { Notice } from '../../ui/Notice';
 /** The History tab's one call (docs/server.md §18 "History"); tests give a fake. */
 export type LoadAudit = (clanId: number, before?: number) => Promise<AuditEntry[]>;
 
+/** The name an entry's actor shows under: their username, or 'Deleted user' once the account is gone. */
+const actorName = (entry: AuditEntry): string => (entry.actor ? entry.actor.username : 'Deleted user');
+
+/** The distinct values of `values`, sorted as text. */
+const distinct = (values: string[]): string[] => [...new Set(values)].sort((a, b) => a.localeCompare(b));
+
 /** `iso` as the browser's locale writes a date and time; the ISO text itself when it is not a date. */
 function when(iso: string): string {
   const d = new Date(iso);
@@ -32,7 +38,9 @@ function when(iso: string): string {
  * its target and what changed, all as text (React escapes it; nothing is read as HTML). The rows
  * wrap on a 375 px phone. 'Loading history...' on the first load, 'No history yet.' when empty,
  * the error with Retry when the first load fails, and the error beside the rows when a 'Load
- * more' fails (the button stays to try again). The state is the auditLog chart.
+ * more' fails (the button stays to try again). The state is the auditLog chart. Two filters narrow
+ * the entries loaded so far to one action and one person (view state only: 'Load more' still
+ * pages through every entry; 'No entries match these filters.' when none of the loaded ones do).
  */
 export function HistoryTab({ clanId, loadAudit = fetchAuditEntries }: { clanId: number; loadAudit?: LoadAudit }) {
   const logic = useMemo(
@@ -52,6 +60,12 @@ export function HistoryTab({ clanId, loadAudit = fetchAuditEntries }: { clanId: 
   const loaded = useSelector(log, hasAuditLoaded);
   const loadingMore = useSelector(log, isAuditLoadingMore);
   const canLoadMore = useSelector(log, canLoadMoreAudit);
+  const [action, setAction] = useState('');
+  const [person, setPerson] = useState('');
+  const ids = useId();
+  const actions = useMemo(() => distinct(entries.map((e) => e.action)), [entries]);
+  const people = useMemo(() => distinct(entries.map(actorName)), [entries]);
+  const shown = entries.filter((e) => (!action || e.action === action) && (!person || actorName(e) === person));
 
   return (
     <section className="audit-log" aria-label="History" data-testid="audit-log">
@@ -59,8 +73,23 @@ export function HistoryTab({ clanId, loadAudit = fetchAuditEntries }: { clanId: 
       {failed && <LoadFailed error={error} onRetry={() => log.send({ type: 'auditLog.reload' })} />}
       {loaded && entries.length === 0 && <p className="muted">No history yet.</p>}
       {loaded && entries.length > 0 && (
+        <div className="audit-log__filters" role="group" aria-label="Filter the history">
+          <label htmlFor={`${ids}-action`}>Action</label>
+          <select id={`${ids}-action`} value={action} onChange={(e) => setAction(e.target.value)}>
+            <option value="">All actions</option>
+            {actions.map((a) => <option key={a} value={a}>{a}</option>)}
+          </select>
+          <label htmlFor={`${ids}-person`}>Person</label>
+          <select id={`${ids}-person`} value={person} onChange={(e) => setPerson(e.target.value)}>
+            <option value="">Everyone</option>
+            {people.map((p) => <option key={p} value={p}>{p}</option>)}
+          </select>
+        </div>
+      )}
+      {loaded && entries.length > 0 && shown.length === 0 && <p className="muted">No entries match these filters.</p>}
+      {loaded && shown.length > 0 && (
         <ol className="audit-log__list">
-          {entries.map((e) => <AuditRow key={e.id} entry={e} />)}
+          {shown.map((e) => <AuditRow key={e.id} entry={e} />)}
         </ol>
       )}
       {loaded && error && <Notice tone="error">{error}</Notice>}
@@ -82,7 +111,7 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
       </div>
       {entry.detail && <div className="audit-log__detail">{entry.detail}</div>}
       <div className="muted audit-log__meta">
-        <time dateTime={entry.at}>{when(entry.at)}</time> · {entry.actor ? entry.actor.username : 'Deleted user'}
+        <time dateTime={entry.at}>{when(entry.at)}</time> · {actorName(entry)}
       </div>
     </li>
   );
