@@ -74,16 +74,20 @@ export function HistoryTab({ clanId, loadAudit = fetchAuditEntries }: { clanId: 
       {loaded && entries.length === 0 && <p className="muted">No history yet.</p>}
       {loaded && entries.length > 0 && (
         <div className="audit-log__filters" role="group" aria-label="Filter the history">
-          <label htmlFor={`${ids}-action`}>Action</label>
-          <select id={`${ids}-action`} value={action} onChange={(e) => setAction(e.target.value)}>
-            <option value="">All actions</option>
-            {actions.map((a) => <option key={a} value={a}>{a}</option>)}
-          </select>
-          <label htmlFor={`${ids}-person`}>Person</label>
-          <select id={`${ids}-person`} value={person} onChange={(e) => setPerson(e.target.value)}>
-            <option value="">Everyone</option>
-            {people.map((p) => <option key={p} value={p}>{p}</option>)}
-          </select>
+          <span className="audit-log__filter">
+            <label htmlFor={`${ids}-action`}>Action</label>
+            <select id={`${ids}-action`} value={action} onChange={(e) => setAction(e.target.value)}>
+              <option value="">All actions</option>
+              {actions.map((a) => <option key={a} value={a}>{a}</option>)}
+            </select>
+          </span>
+          <span className="audit-log__filter">
+            <label htmlFor={`${ids}-person`}>Person</label>
+            <select id={`${ids}-person`} value={person} onChange={(e) => setPerson(e.target.value)}>
+              <option value="">Everyone</option>
+              {people.map((p) => <option key={p} value={p}>{p}</option>)}
+            </select>
+          </span>
         </div>
       )}
       {loaded && entries.length > 0 && shown.length === 0 && <p className="muted">No entries match these filters.</p>}
