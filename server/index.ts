@@ -59,6 +59,12 @@ async function main(): Promise<void> {
   const server: HttpServer = createServer((req, res) => {
     if (requests.closingConnections || !publicGame(req, res)) tracked(req, res);
   });
+  // Idle keep-alive connections are kept 65 s, longer than clients and proxies keep theirs (undici
+  // 4 s, browsers and nginx 60 s at most), so the server never closes a connection in the moment a
+  // client reuses it: Node's 5 s default let a client whose process was busy for a second send a
+  // request on a socket the server was closing ("other side closed"). headersTimeout stays above it.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const realtime = await attachRealtime(server, deps);
   deps.broadcaster = realtime.broadcaster;
   // The captains' drafts' pick clocks (docs/server.md §16): every running draft's clock resumes.
