@@ -194,7 +194,6 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
     const team = game.teams[i];
     const { context, page, errors } = await openSignedIn(suite.browser, suite.server, team.leader, { width: viewport.width, height: viewport.height });
     contexts.push(context);
-    context.setDefaultTimeout(15_000);
     const consoleLines: string[] = [];
     page.on('console', (m) => consoleLines.push(m.text()));
     await page.goto(suite.url + game.playPath);
@@ -334,7 +333,6 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
       expect(blue.held!.status).toBe('in-progress');
       const { context, page, errors } = await openSignedIn(suite.browser, suite.server, cast.owner, { width: viewport.width, height: viewport.height });
       contexts.push(context);
-      context.setDefaultTimeout(15_000);
       await page.goto(`${suite.url}/games/clan/${cast.clanId}/events/${race.eventId}/game/${race.gameId}`);
       await page.getByTestId('connection-state').getByText('Live').waitFor();
       await page.locator('.board__pawn').first().waitFor();
@@ -379,10 +377,9 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
     }
   });
 
-  it.each(VIEWPORTS.map((v) => [v.name, v] as const))('at %s: Game Tasks shows whole words in wide columns, a phone page much shorter; team names whole on the game status table', { timeout: 60_000 }, async (_name, viewport) => {
+  it.each(VIEWPORTS.map((v) => [v.name, v] as const))('at %s: Game Tasks shows whole words in wide columns, a phone page much shorter; team names whole on the game status table', async (_name, viewport) => {
     const { context, page } = await openSignedIn(suite.browser, suite.server, game.owner, { width: viewport.width, height: viewport.height });
     contexts.push(context);
-    context.setDefaultTimeout(15_000);
     await page.goto(`${suite.url}/clans/manage/${game.clanId}/events/${game.eventId}/tasks`);
     await page.locator('.task-square__task').first().waitFor();
     const widths = await page.locator('.task-column').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
