@@ -174,5 +174,5 @@ run('clan management journey in Chromium (sqlite)', () => {
     expect([...alice.errors, ...bob.errors]).toEqual([]);
     await alice.context.close();
     await bob.context.close();
-  }, 60_000);
+  }, 120_000);
 });

@@ -60,7 +60,6 @@ run.each(clientOnlyBackends())('proof from Dink approves a task in Chromium (%s)
   async function personContext(api: ApiClient): Promise<{ page: Page; errors: string[] }> {
     const person = await openSignedIn(suite.browser, suite.server, api);
     contexts.push(person.context);
-    person.context.setDefaultTimeout(15_000);
     return person;
   }
 

@@ -51,6 +51,16 @@ run('Discord sign-in in Chromium against a stand-in', () => {
   /** Opens the login page and clicks the Discord button; resolves with the page and every URL visited. */
   async function clickLogin(): Promise<{ page: Page; visited: string[] }> {
     const context = await browser.newContext();
+    // Every text the page's body has held, recorded as the DOM changes: the failure text stays up
+    // for 1.5 s, which a polling wait on a loaded machine has missed.
+    await context.addInitScript(() => {
+      const held: string[] = [];
+      (window as unknown as { heldTexts: string[] }).heldTexts = held;
+      new MutationObserver(() => {
+        const text = document.body?.textContent ?? '';
+        if (held[held.length - 1] !== text) held.push(text);
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
     const page = await context.newPage();
     const visited: string[] = [];
     page.on('framenavigated', (f) => {
@@ -88,9 +98,13 @@ run('Discord sign-in in Chromium against a stand-in', () => {
     discord.failToken = false;
     arrange();
     const { page, visited } = await clickLogin();
-    await page.getByText(authFailedText(reason)).waitFor();
-    expect(visited.some((u) => u.includes('/auth-callback?error='))).toBe(true);
     await page.getByText(WELCOME_TEXT).waitFor();
+    expect(visited.some((u) => u.includes('/auth-callback?error='))).toBe(true);
+    // The failure text was shown on the way, before the login page.
+    const held = await page.evaluate(() => (window as unknown as { heldTexts: string[] }).heldTexts);
+    const failed = held.findIndex((text) => text.includes(authFailedText(reason)));
+    expect(failed, 'the failure text was never on the page').toBeGreaterThanOrEqual(0);
+    expect(held.slice(0, failed).some((text) => text.includes(WELCOME_TEXT)), 'the login page came before the failure text').toBe(false);
     expect(new URL(page.url()).pathname).toBe('/');
     const status = await page.evaluate(async () => (await fetch('/api/games/auth/status')).json());
     expect(status.authorized).toBe(false);

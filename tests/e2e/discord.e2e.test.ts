@@ -50,7 +50,6 @@ run('Discord announcements in Chromium (sqlite)', () => {
     const gamePath = `/api/clan/${clanId}/events/${eventId}/game/${gameId}`;
 
     const owner = await openSignedIn(suite.browser, suite.server, ownerApi);
-    owner.context.setDefaultTimeout(15_000);
     const page = owner.page;
     await page.goto(`${suite.url}/clans/manage/${clanId}/events/${eventId}/game`);
     await page.getByRole('heading', { name: 'Managing: Game Board' }).waitFor();

@@ -31,7 +31,6 @@ run.each(clientOnlyBackends())('captains draft in Chromium (%s)', (backend) => {
   async function personPage(api: ApiClient, viewport?: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
     const person = await openSignedIn(suite.browser, suite.server, api, viewport);
     contexts.push(person.context);
-    person.context.setDefaultTimeout(15_000);
     return person;
   }
 
@@ -73,7 +72,7 @@ run.each(clientOnlyBackends())('captains draft in Chromium (%s)', (backend) => {
     await status(two.page).filter({ hasText: 'Your pick!' }).waitFor();
 
     // Captain two waits: the clock picks the highest-scored free agent (p3, 30) for them.
-    await team(one.page, c.captain2.ign).getByText(`${p3} (picked by the clock)`).waitFor({ timeout: 30_000 });
+    await team(one.page, c.captain2.ign).getByText(`${p3} (picked by the clock)`).waitFor();
     await team(two.page, c.captain2.ign).getByText(`${p3} (picked by the clock)`).waitFor();
 
     // The snake: team two picks again, then team one picks the last.

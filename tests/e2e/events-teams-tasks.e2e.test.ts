@@ -227,5 +227,5 @@ run('events, teams and tasks journey in Chromium (sqlite)', () => {
     expect([...manager.errors, ...member.errors]).toEqual([]);
     await manager.context.close();
     await member.context.close();
-  }, 60_000);
+  }, 120_000);
 });

@@ -107,7 +107,6 @@ run.each(clientOnlyBackends())("the Leader's game screen keeps pawn, START and d
     const team = game.teams[i];
     const { context, page, errors } = await openSignedIn(suite.browser, suite.server, team.leader, { width: viewport.width, height: viewport.height });
     contexts.push(context);
-    context.setDefaultTimeout(15_000);
     await page.goto(suite.url + game.playPath);
     await page.getByTestId('connection-state').getByText('Live').waitFor();
     const roll = page.getByRole('button', { name: 'Roll Dice' });

@@ -424,5 +424,5 @@ run.each(clientOnlyBackends())('game setup journey in Chromium (%s)', (backend) 
 
     expect(errors).toEqual([]);
     await context.close();
-  }, 90_000);
+  }, 120_000);
 });

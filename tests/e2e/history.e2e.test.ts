@@ -63,7 +63,6 @@ run.each(clientOnlyBackends())('the clan History tab in Chromium (%s)', (backend
     const owner = await openSignedIn(suite.browser, suite.server, ownerApi, DESKTOP);
     contexts.push(owner.context);
     const o = owner.page;
-    o.setDefaultTimeout(15_000);
     await o.goto(`${suite.url}/clans/manage/${clanId}/history`);
     await o.getByRole('heading', { name: 'Ledger Hall' }).waitFor();
     expect(await o.getByRole('tab', { name: 'History' }).getAttribute('aria-selected')).toBe('true');
@@ -123,7 +122,6 @@ run.each(clientOnlyBackends())('the clan History tab in Chromium (%s)', (backend
     const plain = await openSignedIn(suite.browser, suite.server, plainApi, PHONE);
     contexts.push(plain.context);
     const p = plain.page;
-    p.setDefaultTimeout(15_000);
     await p.goto(`${suite.url}/clans/manage/${clanId}/history`);
     const members = p.getByRole('tab', { name: 'Members' });
     await members.waitFor();
@@ -133,5 +131,5 @@ run.each(clientOnlyBackends())('the clan History tab in Chromium (%s)', (backend
     expect(await p.getByTestId('audit-log').count()).toBe(0);
     expect(owner.errors).toEqual([]);
     expect(plain.errors).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

@@ -92,7 +92,13 @@ run('invites in Chromium (sqlite)', () => {
     await v.getByRole('button', { name: 'Continue to Clan Setup' }).click();
     await v.getByRole('radio', { name: /None/ }).check();
     await v.getByRole('button', { name: 'Finish Setup & Go to Dashboard' }).click();
-    await v.waitForURL(url);
+    // The address first (the app navigates in the page; no load event is owed; this wait passed
+    // 20 s once at a load of 15 on 2 cores), then what it shows.
+    await v.waitForURL(url, { waitUntil: 'commit', timeout: 60_000 }).catch(async (e: Error) => {
+      // Where the page went instead, for the log: the address and the page's heading.
+      const h1 = await v.locator('h1').first().textContent({ timeout: 1_000 }).catch(() => '(no h1)');
+      throw new Error(`${e.message}\nthe page is at ${v.url()}, heading ${JSON.stringify(h1)}`);
+    });
     await v.getByRole('heading', { level: 1, name: clanName }).waitFor();
     expect(await v.getByTestId('invite-before').count()).toBe(0);
     await expectAccessible(v, 'invite page, signed in');

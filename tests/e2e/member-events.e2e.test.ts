@@ -54,7 +54,6 @@ run.each(clientOnlyBackends())("a Member's way to the events, sign-ups and draft
 
       const person = await openSignedIn(suite.browser, suite.server, c.member.api, viewport);
       contexts.push(person.context);
-      person.context.setDefaultTimeout(15_000);
       const { page, errors } = person;
       const shot = async (name: string) => {
         if (label === 'phone') await expectNoSidewaysScroll(page, `the member's ${name} on a phone`);

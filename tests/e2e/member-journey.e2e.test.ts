@@ -44,7 +44,6 @@ run.each(clientOnlyBackends())("a Member's whole event by clicks in Chromium (%s
   async function pageOf(api: ApiClient, viewport: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
     const person = await openSignedIn(suite.browser, suite.server, api, viewport);
     contexts.push(person.context);
-    person.context.setDefaultTimeout(15_000);
     return person;
   }
 

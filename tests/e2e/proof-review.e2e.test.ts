@@ -8,7 +8,7 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable, takeCspViolations } from '../support/browser';
 import { ApiClient } from '../support/api';
 import { importTasksCsv } from '../support/fixtures';
-import { openSignedIn } from '../support/e2e';
+import { openAnonymous, openSignedIn } from '../support/e2e';
 import { connect } from '../support/liveSocket';
 import { rollUntilOnTask } from '../support/rolls';
 
@@ -67,17 +67,9 @@ run.each(clientOnlyBackends())('a whole event with proof and a referee in Chromi
 
   /** A person's browser context (signed in as `api`, or anonymous), closed after the suite. */
   async function personContext(api: ApiClient | null, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; errors: string[] }> {
-    const person = api ? await openSignedIn(suite.browser, suite.server, api, viewport) : await anonymous(viewport);
+    const person = api ? await openSignedIn(suite.browser, suite.server, api, viewport) : await openAnonymous(suite.browser, viewport);
     contexts.push(person.context);
-    person.context.setDefaultTimeout(15_000);
     return person;
-  }
-  async function anonymous(viewport: { width: number; height: number }) {
-    const context = await suite.browser.newContext({ viewport });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    return { context, page, errors };
   }
 
   it('rolls, sends proof, is denied with a reason, sends again, is approved and rolls again, live for a spectator', { timeout: 240_000 }, async () => {

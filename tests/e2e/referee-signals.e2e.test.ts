@@ -41,7 +41,6 @@ run.each(clientOnlyBackends())('the referee sees pending proofs and live games o
     const clanId: number = me.clan_memberships_list[0].clan_id;
     const referee = await openSignedIn(suite.browser, suite.server, owner, { width: 1280, height: 800 });
     contexts.push(referee.context);
-    referee.context.setDefaultTimeout(15_000);
     const { page } = referee;
 
     // --- A new Owner: the getting-started steps, none done, each linking into Manage Clan.

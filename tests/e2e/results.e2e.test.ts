@@ -148,7 +148,7 @@ run.each(clientOnlyBackends())('the results page of a finished game in Chromium 
     await controls.getByLabel('Speed').selectOption('4');
     await controls.getByRole('button', { name: 'Play', exact: true }).click();
     await controls.getByRole('button', { name: 'Pause' }).waitFor();
-    await controls.getByRole('button', { name: 'Play again' }).waitFor({ timeout: 30_000 });
+    await controls.getByRole('button', { name: 'Play again' }).waitFor();
     expect(await page.getByTestId('replay-status').textContent()).toMatch(new RegExp(`^Move ${moves} of ${moves}: `));
     expect(
       Object.fromEntries(await page.getByTestId('replay-position').evaluateAll((items) => items.map((li) => [li.getAttribute('data-team'), Number(li.getAttribute('data-position'))]))),
@@ -237,7 +237,7 @@ run.each(clientOnlyBackends())('the results page of a finished game in Chromium 
     for (const viewport of [PHONE, DESKTOP]) {
       const seen = await anonymousPage(viewport);
       await seen.page.goto(`${suite.url}/games/${game.gameId}/results`);
-      await seen.page.getByRole('heading', { name: `${final.event_name}: Results` }).waitFor({ timeout: 30_000 });
+      await seen.page.getByRole('heading', { name: `${final.event_name}: Results` }).waitFor();
       const box = seen.page.getByTestId('stats-box');
       await box.locator('tbody tr').first().waitFor();
       await seen.page.locator('[data-testid="race-chart"][data-series="2"]').waitFor();

@@ -27,7 +27,6 @@ run.each(clientOnlyBackends())('sign-ups to balanced teams in Chromium (%s)', (b
   async function pageOf(api: ApiClient, viewport?: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
     const person = await openSignedIn(suite.browser, suite.server, api, viewport);
     contexts.push(person.context);
-    person.context.setDefaultTimeout(15_000);
     return person;
   }
 

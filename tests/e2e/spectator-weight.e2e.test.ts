@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Response } from 'playwright-core';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
+import { STEP_MS } from '../support/e2e';
 import { setUpLiveGame, type LiveGame } from '../support/liveGame';
 
 /**
@@ -67,7 +68,7 @@ run('the spectator page\'s JavaScript on the wire in Chromium', () => {
   it('a fresh load at 412x823 transfers at most 150 KiB of scripts, brotli-compressed; the chart library loads once the chart is near the screen', { timeout: 90_000 }, async () => {
     const context = await suite.browser.newContext({ viewport: LIGHTHOUSE_MOBILE });
     contexts.push(context);
-    context.setDefaultTimeout(30_000);
+    context.setDefaultTimeout(STEP_MS);
     const scripts = watchScripts(context, suite.url);
     const page = await context.newPage();
     const errors: string[] = [];

@@ -134,7 +134,6 @@ run.each(clientOnlyBackends())('team totals in Chromium (%s)', (backend) => {
   async function personPage(api: ApiClient, viewport: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
     const person = await openSignedIn(suite.browser, suite.server, api, viewport);
     contexts.push(person.context);
-    person.context.setDefaultTimeout(15_000);
     return person;
   }
 

@@ -63,7 +63,6 @@ run.each(clientOnlyBackends())('verify dice in Chromium (%s)', (backend) => {
     // The Red Leader's game screen shows the commitment from the start, then rolls until Red wins.
     const leader = await openSignedIn(suite.browser, suite.server, cast.owner);
     contexts.push(leader.context);
-    leader.context.setDefaultTimeout(15_000);
     await leader.page.goto(`${suite.url}/games/clan/${cast.clanId}/events/${game.eventId}/game/${game.gameId}`);
     await leader.page.getByTestId('connection-state').getByText('Live').waitFor();
     expect(await leader.page.getByTestId('game-dice-commitment').textContent()).toBe(created.dice_commitment);

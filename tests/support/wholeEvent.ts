@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ApiClient } from './api';
 import { takeCspViolations } from './browser';
 import { seriousA11yViolations, type AxeFinding } from './axe';
-import { SAMPLE_TASKS_CSV } from './e2e';
+import { SAMPLE_TASKS_CSV, STEP_MS } from './e2e';
 import { DESKTOP, PHONE, expectFullyVisible, expectNoSidewaysScroll, expectTabsReachable } from './layout';
 
 /**
@@ -147,7 +147,7 @@ export async function runWholeEvent(site: WholeEventSite, options: WholeEventOpt
    */
   async function signedInContext(api: ApiClient | null, who: string, viewport: { width: number; height: number } = DESKTOP, reducedMotion = false): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
     const context = await site.browser.newContext({ viewport, reducedMotion: reducedMotion ? 'reduce' : 'no-preference' });
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(STEP_MS);
     if (api) await context.addCookies([{ name: 'sid', value: api.cookies.get('sid')!, url: site.url }]);
     const page = await context.newPage();
     const errors: string[] = [];
