@@ -103,10 +103,12 @@ async function squareRule(db: Db, row: { task_override: string | null; auto_rule
   return parseStoredRule(task?.auto_rule ?? null);
 }
 
-/** Which teams teamsOnWomSquares answers: all, one game's, one team's; with `unchecked`, only those whose current stay has no checks yet. */
+/** Which teams teamsOnWomSquares answers: all, one game's, one team's, those of a list; with `unchecked`, only those whose current stay has no checks yet. */
 export interface WomTeamFilter {
   gameId?: number;
   teamId?: number;
+  /** Only these teams of these games (a batch of arrivals). */
+  teams?: readonly { gameId: number; teamId: number }[];
   /** Only teams whose wom_team_checks row is missing or names another stay (the sweep's). */
   unchecked?: boolean;
 }
@@ -134,10 +136,17 @@ export async function teamsOnWomSquares(db: Db, filter: WomTeamFilter = {}): Pro
     .where('team_states.progress', 'is not', null);
   if (filter.gameId !== undefined) q = q.where('games.id', '=', filter.gameId);
   if (filter.teamId !== undefined) q = q.where('team_states.team_id', '=', filter.teamId);
+  if (filter.teams !== undefined) {
+    if (filter.teams.length === 0) return [];
+    // Narrowed by both id lists in SQL (their indexes), then to the exact pairs below.
+    q = q.where('games.id', 'in', [...new Set(filter.teams.map((t) => t.gameId))]).where('team_states.team_id', 'in', [...new Set(filter.teams.map((t) => t.teamId))]);
+  }
   if (filter.unchecked) {
     q = q.where((eb) => eb.or([eb('wom_team_checks.square_since', 'is', null), eb('wom_team_checks.square_since', '<>', eb.ref('team_states.square_since'))]));
   }
-  const rows = await q.orderBy('games.id').orderBy('team_states.team_id').orderBy('team_members.id').execute();
+  const wanted = filter.teams && new Set(filter.teams.map((t) => `${t.gameId}:${t.teamId}`));
+  const rows = (await q.orderBy('games.id').orderBy('team_states.team_id').orderBy('team_members.id').execute())
+    .filter((r) => !wanted || wanted.has(`${r.game_id}:${r.team_id}`));
   const substitutes = [...new Set(rows.map((r) => ruleSource(r.task_override)).filter((s): s is number => typeof s === 'number'))];
   const substituteRules = new Map<number, string | null>();
   if (substitutes.length > 0) {

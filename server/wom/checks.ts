@@ -1,7 +1,7 @@
 import type { Deps } from '../http/context';
 import type { Db } from '../db/schema';
 import { log } from '../observability/log';
-import { onTeamArrival, recordWomProgress, teamOnWomSquare, teamsOnWomSquares, type WomTeam } from '../games/progress';
+import { onTeamArrival, recordWomProgress, teamOnWomSquare, teamsOnWomSquares, type TeamArrival, type WomTeam } from '../games/progress';
 import { SIGNUP_MESSAGES } from '../../contract/signupApi';
 import type { AutoRule } from '../../contract/dink';
 import type { ProgressError, ProgressShare } from '../../contract/progress';
@@ -22,6 +22,11 @@ const RETRY_MS = 30_000;
 const RETRY_MAX_MS = 120_000;
 /** How often every process looks for teams on Wise Old Man squares whose checks have not started (a missed arrival, a game started with teams on one), in ms. */
 const SWEEP_MS = 10_000;
+/**
+ * Most teams whose checks one batch starts (an arrival's batch or the sweep's): bounds the
+ * statements' sizes (wom_queue rows of a batch: its teams' IGNs).
+ */
+const ARRIVALS_PER_BATCH = 100;
 
 /** One IGN's call of one round of a team's checks on one stay. */
 interface PlayerCall {
@@ -107,6 +112,9 @@ function failure(status: number | 'offline' | 'notJson'): string {
   return SIGNUP_MESSAGES.womFailed(status);
 }
 
+/** The team `wanted` found for a call, for its `run` just after. */
+const wantedTeams = new WeakMap<object, WomTeam>();
+
 /**
  * One IGN of a team's round (docs/server.md §17): dropped when the team has left that stay or the
  * game is not in progress; else Wise Old Man's update (`POST /players/{ign}`), and when that
@@ -117,11 +125,16 @@ function failure(status: number | 'offline' | 'notJson'): string {
 registerWomKind<PlayerCall>('progress', {
   async wanted(deps, job) {
     const team = await teamOnWomSquare(deps.db, job.payload.gameId, job.payload.teamId);
-    return team !== null && team.squareSince === job.payload.squareSince;
+    if (team === null || team.squareSince !== job.payload.squareSince) return false;
+    wantedTeams.set(job, team);
+    return true;
   },
   async run(deps, job, ask): Promise<WomOutcome> {
     const p = job.payload;
-    const team = await teamOnWomSquare(deps.db, p.gameId, p.teamId);
+    // The worker runs a call right after `wanted` found its team on that stay (only the budget
+    // was taken in between): its read is used rather than made again.
+    const team = wantedTeams.get(job) ?? (await teamOnWomSquare(deps.db, p.gameId, p.teamId));
+    wantedTeams.delete(job);
     if (!team || team.squareSince !== p.squareSince) return { done: true };
     let answer = await ask('POST', p.ign, 'team totals');
     if (answer.kind !== 'ok') answer = await ask('GET', p.ign, 'team totals');
@@ -174,42 +187,59 @@ async function endRoundIfLast(deps: Deps, p: PlayerCall): Promise<void> {
     if (r?.error) errors.push({ ign, error: r.error });
   }
   const outcome = await recordWomProgress(deps, { gameId: p.gameId, teamId: p.teamId, squareSince: p.squareSince, by, errors });
-  if (outcome === 'saved') await queueRound(deps, team, p.round + 1, new Date(Date.now() + deps.config.wom.checkMs).toISOString());
-}
-
-/** Queues one call per IGN of the team for round `round`, due at `dueAt`; an IGN that is not an OSRS name is an error at once, never asked for. */
-async function queueRound(deps: Deps, team: WomTeam, round: number, dueAt?: string): Promise<void> {
-  const calls = [];
-  for (const ign of team.igns) {
-    const p: PlayerCall = { gameId: team.gameId, teamId: team.teamId, squareSince: team.squareSince, ign, round };
-    if (OSRS_NAME.test(ign)) calls.push({ clanId: team.clanId, kind: 'progress', subject: subjectOf(team.gameId, team.teamId), payload: p, dueAt });
-    else await saveNumbers(deps.db, p, { error: SIGNUP_MESSAGES.womBadName });
-  }
-  await queueWomCalls(deps, deps.db, calls);
-  if (calls.length === 0) await endRoundIfLast(deps, { gameId: team.gameId, teamId: team.teamId, squareSince: team.squareSince, ign: '', round });
+  if (outcome === 'saved') await queueRounds(deps, [team], p.round + 1, new Date(Date.now() + deps.config.wom.checkMs).toISOString());
 }
 
 /**
- * Starts the checks of a team on its stay (the baseline round, due now), once over every process:
- * the team's wom_team_checks row is moved to the new stay (or made) by one conditional write, and
- * only the writer queues. True when this call started them.
+ * Queues one call per IGN of each team for round `round`, due at `dueAt`, in one insert; an IGN
+ * that is not an OSRS name is an error at once, never asked for, and a team left with no call ends
+ * its round at once.
  */
-export async function startChecks(deps: Deps, team: WomTeam): Promise<boolean> {
-  const { db } = deps;
-  const moved = await db.updateTable('wom_team_checks').set({ square_since: team.squareSince, round: 0, checked_at: null })
-    .where('game_id', '=', team.gameId).where('team_id', '=', team.teamId).where('square_since', '<>', team.squareSince)
-    .executeTakeFirst();
-  let started = Number(moved.numUpdatedRows) > 0;
-  if (!started) {
-    const made = await db.insertInto('wom_team_checks').values({ game_id: team.gameId, team_id: team.teamId, square_since: team.squareSince, round: 0, asked_at: null, checked_at: null })
-      .onConflict((oc) => oc.columns(['game_id', 'team_id']).doNothing()).executeTakeFirst();
-    started = Number(made.numInsertedOrUpdatedRows ?? 0) > 0;
+async function queueRounds(deps: Deps, teams: readonly WomTeam[], round: number, dueAt?: string): Promise<void> {
+  const calls = [];
+  const callless: PlayerCall[] = [];
+  for (const team of teams) {
+    const before = calls.length;
+    for (const ign of team.igns) {
+      const p: PlayerCall = { gameId: team.gameId, teamId: team.teamId, squareSince: team.squareSince, ign, round };
+      if (OSRS_NAME.test(ign)) calls.push({ clanId: team.clanId, kind: 'progress', subject: subjectOf(team.gameId, team.teamId), payload: p, dueAt });
+      else await saveNumbers(deps.db, p, { error: SIGNUP_MESSAGES.womBadName });
+    }
+    if (calls.length === before) callless.push({ gameId: team.gameId, teamId: team.teamId, squareSince: team.squareSince, ign: '', round });
   }
-  if (!started) return false;
-  // The previous stay's calls still waiting are no longer wanted (one in hand finishes and is ignored).
-  await db.deleteFrom('wom_queue').where('subject', '=', subjectOf(team.gameId, team.teamId)).where('lease_until', 'is', null).execute();
-  await queueRound(deps, team, 0);
-  return true;
+  await queueWomCalls(deps, deps.db, calls);
+  for (const p of callless) await endRoundIfLast(deps, p);
+}
+
+/**
+ * Starts the checks of each team on its stay (the baseline round, due now), once over every
+ * process, for a batch of teams in a few statements whatever its size: one upsert moves each
+ * team's wom_team_checks row to the new stay (or makes it) only where it names another stay, and
+ * answers the rows it wrote; only the writer of a row queues that team's round. Returns the teams
+ * this call started. The teams must be distinct (game, team) pairs.
+ */
+async function startChecksOf(deps: Deps, teams: readonly WomTeam[]): Promise<WomTeam[]> {
+  if (teams.length === 0) return [];
+  const { db } = deps;
+  const written = await db.insertInto('wom_team_checks')
+    .values(teams.map((t) => ({ game_id: t.gameId, team_id: t.teamId, square_since: t.squareSince, round: 0, asked_at: null, checked_at: null })))
+    .onConflict((oc) => oc.columns(['game_id', 'team_id'])
+      .doUpdateSet((eb) => ({ square_since: eb.ref('excluded.square_since'), round: 0, checked_at: null }))
+      .where('wom_team_checks.square_since', '<>', (eb) => eb.ref('excluded.square_since')))
+    .returning(['game_id', 'team_id'])
+    .execute();
+  const keys = new Set(written.map((r) => `${r.game_id}:${r.team_id}`));
+  const started = teams.filter((t) => keys.has(`${t.gameId}:${t.teamId}`));
+  if (started.length === 0) return [];
+  // The previous stays' calls still waiting are no longer wanted (one in hand finishes and is ignored).
+  await db.deleteFrom('wom_queue').where('subject', 'in', started.map((t) => subjectOf(t.gameId, t.teamId))).where('lease_until', 'is', null).execute();
+  await queueRounds(deps, started, 0);
+  return started;
+}
+
+/** startChecksOf for one team: true when this call started its checks. */
+export async function startChecks(deps: Deps, team: WomTeam): Promise<boolean> {
+  return (await startChecksOf(deps, [team])).length > 0;
 }
 
 /**
@@ -226,7 +256,7 @@ export async function checkNow(deps: Deps, team: WomTeam): Promise<void> {
   const waiting = await db.selectFrom('wom_queue').select('id').where('subject', '=', subject).limit(1).executeTakeFirst();
   if (waiting) return;
   const checks = await db.selectFrom('wom_team_checks').select('round').where('game_id', '=', team.gameId).where('team_id', '=', team.teamId).executeTakeFirst();
-  await queueRound(deps, team, Number(checks?.round ?? 0));
+  await queueRounds(deps, [team], Number(checks?.round ?? 0));
 }
 
 /**
@@ -238,19 +268,40 @@ export async function checkNow(deps: Deps, team: WomTeam): Promise<void> {
  * that finds nothing to start writes nothing. Returns the stop function.
  */
 export function startWomChecks(deps: Deps): () => void {
-  const start = (team: WomTeam | null) => (team ? startChecks(deps, team) : Promise.resolve(false));
-  const unsubscribe = onTeamArrival((arrival) => {
-    void teamOnWomSquare(deps.db, arrival.gameId, arrival.teamId)
-      .then((team) => start(team && team.squareSince === arrival.squareSince ? team : null))
-      .catch((err: unknown) => log.error({ err, game_id: arrival.gameId, team_id: arrival.teamId }, '[wom] starting checks failed'));
-  });
   let stopped = false;
+  // Arrivals are started in batches, one batch at a time per process: those that came while a
+  // batch ran (the latest per team) are the next one, read in one query and started in a few
+  // statements (startChecksOf). Under many rolls onto Wise Old Man squares, statements of their
+  // own per arrival took the CPU and the database connections the rolls wait for. The backlog
+  // holds at most one arrival per team.
+  const arrivals = new Map<string, TeamArrival>();
+  let starting = false;
+  const pump = () => {
+    if (stopped || starting || arrivals.size === 0) return;
+    const batch = [...arrivals.values()].slice(0, ARRIVALS_PER_BATCH);
+    for (const arrival of batch) arrivals.delete(subjectOf(arrival.gameId, arrival.teamId));
+    starting = true;
+    void teamsOnWomSquares(deps.db, { teams: batch })
+      .then((teams) => {
+        const since = new Map(batch.map((a) => [subjectOf(a.gameId, a.teamId), a.squareSince]));
+        return startChecksOf(deps, teams.filter((t) => since.get(subjectOf(t.gameId, t.teamId)) === t.squareSince));
+      })
+      .catch((err: unknown) => log.error({ err, arrivals: batch.length }, '[wom] starting checks failed'))
+      .finally(() => {
+        starting = false;
+        pump();
+      });
+  };
+  const unsubscribe = onTeamArrival((arrival) => {
+    const key = subjectOf(arrival.gameId, arrival.teamId);
+    arrivals.delete(key);
+    arrivals.set(key, arrival);
+    pump();
+  });
   const sweep = async () => {
     try {
-      for (const team of await teamsOnWomSquares(deps.db, { unchecked: true })) {
-        if (stopped) return;
-        await start(team);
-      }
+      const teams = await teamsOnWomSquares(deps.db, { unchecked: true });
+      for (let i = 0; i < teams.length && !stopped; i += ARRIVALS_PER_BATCH) await startChecksOf(deps, teams.slice(i, i + ARRIVALS_PER_BATCH));
     } catch (err) {
       log.error({ err }, '[wom] sweep for teams on Wise Old Man squares failed');
     }
@@ -260,6 +311,7 @@ export function startWomChecks(deps: Deps): () => void {
   timer.unref();
   return () => {
     stopped = true;
+    arrivals.clear();
     clearInterval(timer);
     unsubscribe();
   };

@@ -62,16 +62,22 @@ export interface WomCall {
 /** The workers of this process's apps, woken when a call is queued here. */
 const workers = new WeakMap<Deps, WomWorker>();
 
+/** Most wom_queue rows one insert writes: 8 values a row stay far under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
+const ROWS_PER_INSERT = 500;
+
 /**
  * Queues calls to Wise Old Man (docs/server.md §17 'Wise Old Man checks'): rows of wom_queue, so
- * they survive a restart and every process's worker may take them; wakes this process's worker.
+ * they survive a restart and every process's worker may take them, written ROWS_PER_INSERT to a
+ * statement; wakes this process's worker.
  */
 export async function queueWomCalls(deps: Deps, db: Db, calls: readonly WomCall[]): Promise<void> {
   if (calls.length === 0) return;
   const now = new Date().toISOString();
-  await db.insertInto('wom_queue')
-    .values(calls.map((c) => ({ clan_id: c.clanId, kind: c.kind, subject: c.subject, payload: JSON.stringify(c.payload), due_at: c.dueAt ?? now, attempts: 0, lease_until: null, created_at: now })))
-    .execute();
+  for (let i = 0; i < calls.length; i += ROWS_PER_INSERT) {
+    await db.insertInto('wom_queue')
+      .values(calls.slice(i, i + ROWS_PER_INSERT).map((c) => ({ clan_id: c.clanId, kind: c.kind, subject: c.subject, payload: JSON.stringify(c.payload), due_at: c.dueAt ?? now, attempts: 0, lease_until: null, created_at: now })))
+      .execute();
+  }
   workers.get(deps)?.wake();
 }
 
@@ -90,6 +96,8 @@ export class WomWorker {
   private stopped = false;
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
+  /** True while the worker waits for a share of the budget (wake leaves that wait alone). */
+  private waitingForBudget = false;
 
   constructor(private readonly deps: Deps) {}
 
@@ -99,19 +107,25 @@ export class WomWorker {
     this.loop ??= this.run();
   }
 
-  /** Ends an idle wait at once (a call was queued). */
+  /**
+   * Ends an idle wait for due calls at once (a call was queued). A wait for the budget is not
+   * ended: the new call could not be made before the budget has room either, and every arrival on
+   * a Wise Old Man square queues a round, so under many rolls the worker would otherwise go
+   * through the whole line (its clans, a lease, `wanted`, the budget) once per roll for nothing.
+   */
   wake(): void {
-    this.wakeUp?.();
+    if (!this.waitingForBudget) this.wakeUp?.();
   }
 
   /** Stops after the call in hand (docs/server.md §14 shutdown); the rest stay queued for the next process. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake();
+    this.wakeUp?.();
     await this.loop;
   }
 
-  private idle(ms: number): Promise<void> {
+  private idle(ms: number, forBudget = false): Promise<void> {
+    this.waitingForBudget = forBudget;
     return new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       timer.unref();
@@ -119,6 +133,7 @@ export class WomWorker {
       function done() {
         clearTimeout(timer);
         self.wakeUp = null;
+        self.waitingForBudget = false;
         resolve();
       }
       this.wakeUp = done;
@@ -173,7 +188,7 @@ export class WomWorker {
       if ('waitMs' in share) {
         await db.updateTable('wom_queue').set({ lease_until: null }).where('id', '=', row.id).execute();
         await turns.giveBack(clan);
-        await this.idle(Math.min(share.waitMs, BUDGET_RECHECK_MS));
+        await this.idle(Math.min(share.waitMs, BUDGET_RECHECK_MS), true);
         return true;
       }
       let unused: BudgetSlot | null = share.slot;

@@ -134,6 +134,39 @@ describe.each(backends())('Wise Old Man checks (%s)', (backend) => {
     }
   }, 90_000);
 
+  it('starts the checks of arrivals that come together (three games at once), and of a new stay when a team moves on to another Wise Old Man square', async () => {
+    wom.add('OwnerA', { ehb: 1, ehp: 1, level: 1, skills: { mining: 5 } });
+    wom.add('PlainMember', { ehb: 1, ehp: 1, level: 1, skills: { mining: 5 } });
+    const MINING = { type: 'XP', names: ['mining'], min: null, team_total: 1_000_000 };
+    // Without proof, so team 1 may roll on from its Wise Old Man square.
+    const games = [await newGame(cast, { proof: false }), await newGame(cast, { proof: false }), await newGame(cast, { proof: false })];
+    for (const game of games) await ruleAhead(cast, game, MINING);
+    const w = await connect(suite.url, 'owner', cast.owner);
+    watchers.push(w);
+    for (const game of games) await w.join(game.gameId);
+    expect(await Promise.all(games.map((game) => act(w, 'roll_dice', game, game.team1, cast.ign.ownerA)))).toEqual([null, null, null]);
+    for (const game of games) await until(async () => (await team1(cast, game)).progress?.by?.length === 2, 20_000, `the baseline round of game ${game.gameId}`);
+    const direct = await openDirectDb(suite.env);
+    try {
+      const checksOf = (game: TestGame) => direct.db.selectFrom('wom_team_checks').select(['square_since', 'round']).where('game_id', '=', game.gameId).where('team_id', '=', game.team1).executeTakeFirst();
+      for (const game of games) expect((await checksOf(game))?.square_since).toBe((await team1(cast, game)).square_since);
+      // Game 1's team 1 moves on to another Wise Old Man square: a new stay, checked from a new baseline.
+      const [game] = games;
+      const first = (await team1(cast, game)).square_since as string;
+      await ruleAhead(cast, game, MINING);
+      const since = wom.requests.length;
+      expect(await act(w, 'roll_dice', game, game.team1, cast.ign.ownerA)).toBeNull();
+      const second = (await team1(cast, game)).square_since as string;
+      expect(second).not.toBe(first);
+      await until(async () => (await checksOf(game))?.square_since === second, 20_000, "the checks moved to the new stay");
+      await until(async () => (await team1(cast, game)).progress?.by?.length === 2, 20_000, 'the new stay\'s baseline round');
+      expect((await team1(cast, game)).progress).toMatchObject({ have: 0, need: 1_000_000 });
+      expect(wom.requests.slice(since).filter((r) => r.method === 'POST').length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await direct.close();
+    }
+  }, 90_000);
+
   it('reads when the update fails, counts an unknown player 0 and lists it; a failed check keeps the baseline', async () => {
     const c2 = await castOf(suite.url, `womc2-${backend}`);
     await fillPool(c2.owner, c2.clanId);
