@@ -1,3 +1,4 @@
+import './production';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer } from 'node:http';
@@ -9,7 +10,7 @@ import autocannon from 'autocannon';
 import { createTestDatabase, startServer } from '../tests/support/server';
 import type { PublicGame } from '../contract/gameApi';
 import type { CachedGame } from '../server/games/cache';
-import { boardPicture } from '../server/lobby/boardPicture';
+import { boardPicture, forgetBoardLayers } from '../server/lobby/boardPicture';
 import { benchClan, startBenchGame } from './seed';
 import { listenForBench } from './listen';
 import { ok, percentile, REAL_ENV, runBench } from './measure';
@@ -21,9 +22,13 @@ import { ok, percentile, REAL_ENV, runBench } from './measure';
  *    file run with BENCH_ROLE=bare) answering the same PNG bytes with the same headers;
  *    BENCH_REPEAT measurements each, real and bare alternating after one uncounted warm-up of
  *    each; medians and their ratio.
- * 2. Cold renders: the picture of a 225-square board with 4 teams drawn from nothing
- *    (lobby/boardPicture.ts boardPicture for a version never drawn: BoardView to SVG, sharp to
- *    PNG), BENCH_RENDERS times at 800 and at 1,600 px in this process after 2 warm-ups; p50 and p95.
+ * 2. Cold renders: the picture of a 225-square board with 4 teams for a version never drawn
+ *    (lobby/boardPicture.ts boardPicture: BoardView to SVG, sharp to PNG), pawns moved each time,
+ *    BENCH_RENDERS times at 800 and at 1,600 px in this process after 2 warm-ups; p50 and p95, for
+ *    a next version of a board drawn before (still layers from memory) and for a board's first
+ *    picture (forgetBoardLayers before each).
+ *    This process runs React's production build as the deployed server does (NODE_ENV=production,
+ *    bench/production.ts); the spawned servers run as tests/support/server.ts starts them.
  * Prints a Markdown section for bench/RESULTS.md (copied there by hand).
  * The real server is server/index.ts in its own process on a fresh SQLite file (REAL_ENV), the
  * game set up through the API (bench/seed.ts) with 4 teams, one of which has rolled.
@@ -74,12 +79,19 @@ async function load(url: string): Promise<{ rps: number; p99: number; bad: numbe
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Cold renders of `game` at `width`: each a version never drawn before (a fresh ETag), so nothing comes from memory. */
-async function coldRenders(game: PublicGame, width: number): Promise<{ p50: number; p95: number; bytes: number }> {
+/**
+ * Cold renders of `game` at `width`: each a version never drawn before (a fresh ETag, its pawns
+ * moved). `first`: the board's first picture too (the still layers forgotten before each render:
+ * squares, numbers, snakes and ladders drawn as well); else a next version of a board drawn before
+ * (its still layers from memory, as after every roll of a game whose picture was asked before).
+ */
+async function coldRenders(game: PublicGame, width: number, first: boolean): Promise<{ p50: number; p95: number; bytes: number }> {
   let serial = 0;
   const once = async () => {
     serial += 1;
-    const entry = { etag: `"g1v${serial}-w${width}-bench"`, public: game } as CachedGame;
+    const moved = { ...game, team_states: game.team_states.map((t, i) => ({ ...t, current_position: 1 + ((serial * 7 + i * 13) % game.board_size) })) };
+    const entry = { etag: `"g1v${serial}-w${width}-${first ? 'first' : 'next'}-bench"`, public: moved } as CachedGame;
+    if (first) forgetBoardLayers();
     const t = performance.now();
     const picture = await boardPicture(entry, width);
     return { ms: performance.now() - t, bytes: picture.png.byteLength };
@@ -135,8 +147,10 @@ async function main(): Promise<void> {
     }
 
     const game = ((await (await fetch(`${server.url}/api/public/game/${gameId}`)).json()) as { game: PublicGame }).game;
-    const cold800 = await coldRenders(game, 800);
-    const cold1600 = await coldRenders(game, 1600);
+    const next800 = await coldRenders(game, 800, false);
+    const first800 = await coldRenders(game, 800, true);
+    const next1600 = await coldRenders(game, 1600, false);
+    const first1600 = await coldRenders(game, 1600, true);
     const loadAfter = os.loadavg();
     const rps = (xs: typeof real) => median(xs.map((x) => x.rps));
     const p99 = (xs: typeof real) => median(xs.map((x) => x.p99));
@@ -144,7 +158,7 @@ async function main(): Promise<void> {
     const lines = [
       `## The board as a picture, ${started.toISOString().slice(0, 10)} (\`npm run bench:picture\`)`,
       '',
-      `Run ${started.toISOString()}; ${os.availableParallelism()} CPUs, ${os.cpus()[0]?.model ?? 'unknown'}; Node ${process.version}.`,
+      `Run ${started.toISOString()}; ${os.availableParallelism()} CPUs, ${os.cpus()[0]?.model ?? 'unknown'}; Node ${process.version}; NODE_ENV ${process.env.NODE_ENV} (React's ${process.env.NODE_ENV === 'production' ? 'production' : 'development'} build).`,
       `Load average (1 / 5 / 15 min) before: ${loadBefore.map((x) => x.toFixed(2)).join(' / ')}; after: ${loadAfter.map((x) => x.toFixed(2)).join(' / ')}.`,
       '',
       `Cached answer: \`GET /api/public/game/{id}/board.png\` (800 px, ${png.byteLength} B, a 225-square board with 4 teams) with`,
@@ -157,12 +171,15 @@ async function main(): Promise<void> {
       `| bare node:http | ${rps(base).toFixed(0)} | ${p99(base)} | ${base.map((x) => x.rps.toFixed(0)).join(', ')} | ${base.reduce((s, x) => s + x.bad, 0)} |`,
       `| ratio real / bare | ${(rps(real) / rps(base)).toFixed(2)} | | | |`,
       '',
-      `Cold renders (a version never drawn: BoardView to SVG, sharp to PNG, in one process), ${RENDERS} each after 2 warm-ups:`,
+      `Cold renders (a version never drawn, its pawns moved: BoardView to SVG, sharp to PNG, in one process), ${RENDERS} each after 2 warm-ups;`,
+      'a next version of a board drawn before (its still layers from memory), and a board\'s first picture (nothing from memory):',
       '',
-      '| width | p50 (ms) | p95 (ms) | PNG bytes |',
-      '|---:|---:|---:|---:|',
-      `| 800 | ${f(cold800.p50)} | ${f(cold800.p95)} | ${cold800.bytes} |`,
-      `| 1600 | ${f(cold1600.p50)} | ${f(cold1600.p95)} | ${cold1600.bytes} |`,
+      '| width | render | p50 (ms) | p95 (ms) | PNG bytes |',
+      '|---:|---|---:|---:|---:|',
+      `| 800 | next version | ${f(next800.p50)} | ${f(next800.p95)} | ${next800.bytes} |`,
+      `| 800 | first picture | ${f(first800.p50)} | ${f(first800.p95)} | ${first800.bytes} |`,
+      `| 1600 | next version | ${f(next1600.p50)} | ${f(next1600.p95)} | ${next1600.bytes} |`,
+      `| 1600 | first picture | ${f(first1600.p50)} | ${f(first1600.p95)} | ${first1600.bytes} |`,
     ];
     console.log(`\n${lines.join('\n')}\n`);
   } finally {

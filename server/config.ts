@@ -29,9 +29,11 @@ export interface Config {
    * The Discord application of the slash commands (docs/server.md §19 "Slash commands"):
    * DISCORD_PUBLIC_KEY (hex; POST /api/discord/interactions answers 404 while unset),
    * DISCORD_APPLICATION_ID and DISCORD_BOT_TOKEN (for `npm run discord:commands`), DISCORD_API_URL
-   * (default https://discord.com/api/v10; tests point it at a stand-in).
+   * (default https://discord.com/api/v10; tests point it at a stand-in; also where a deferred
+   * command's answer is sent), DISCORD_DEFER_MS (default 2500: how long a command may take before
+   * Discord gets a deferred answer and the real one follows as an edit; Discord waits 3 s).
    */
-  discordApp: { publicKey: string | null; applicationId: string | null; botToken: string | null; apiUrl: string };
+  discordApp: { publicKey: string | null; applicationId: string | null; botToken: string | null; apiUrl: string; deferMs: number };
   /** Session lifetime in ms. */
   sessionTtlMs: number;
   /** Folder of the built client, served with a history fallback. */
@@ -260,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       applicationId: env.DISCORD_APPLICATION_ID?.trim() || null,
       botToken: env.DISCORD_BOT_TOKEN?.trim() || null,
       apiUrl: (env.DISCORD_API_URL?.trim() || 'https://discord.com/api/v10').replace(/\/+$/, ''),
+      deferMs: nonNegative(env.DISCORD_DEFER_MS, 2500),
     },
     sessionTtlMs: 30 * 24 * 3600 * 1000,
     clientDir: env.CLIENT_DIR || './dist',

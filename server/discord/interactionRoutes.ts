@@ -9,7 +9,7 @@ import { siteOrigin } from '../http/siteOrigin';
 import { redisChannelKey } from '../redis';
 import { notFound } from '../errors';
 import { DiscordGuildAnswerSchema, DiscordLinkAnswerSchema, DiscordLinkBodySchema } from '../../contract/discordLink';
-import { answerInteraction, publicKeyFromHex, verifyInteraction } from './interactions';
+import { answerInTime, publicKeyFromHex, verifyInteraction } from './interactions';
 import { GuildCommandLimit } from './commandLimit';
 import { guildOfClan, linkGuild, unlinkClan } from './guilds';
 
@@ -39,7 +39,9 @@ function limitOf(deps: Deps): GuildCommandLimit {
  * - POST /discord/interactions: 404 while DISCORD_PUBLIC_KEY is unset; the raw body (at most 64
  *   KiB, the /api limit) verified with Ed25519 over X-Signature-Timestamp + body against the key:
  *   401 {"error": "invalid request signature"} for a missing or wrong signature or a timestamp
- *   more than 5 minutes off; then PING → {type: 1}, `/snl` → {type: 4, data} (interactions.ts)
+ *   more than 5 minutes off; then PING → {type: 1}, `/snl` → {type: 4, data} (interactions.ts), or
+ *   {type: 5} when the command takes longer than DISCORD_DEFER_MS, its answer then sent as the
+ *   edit of that response (answerInTime)
  * - POST /discord/links/{code} {clan_id} → {guild_id, clan_id}; signed in; 404 unknown, used or
  *   expired code; 403 unless a manager of the clan (guilds.ts linkGuild)
  * - GET /clan/{clanId}/discord-guild → {guild_id} or {guild_id: null}; managers
@@ -77,7 +79,7 @@ export function discordInteractionRoutes(): Hono<AppEnv> {
       }
       if (typeof interaction !== 'object' || interaction === null) return c.json({ error: 'Request body must be a JSON object.' }, 400);
       const origin = deps.config.publicOrigin ?? siteOrigin(c);
-      return c.json(await answerInteraction({ deps, origin, limit: limitOf(deps), arrivedAt }, interaction));
+      return c.json(await answerInTime({ deps, origin, limit: limitOf(deps), arrivedAt }, interaction, deps.config.discordApp.deferMs));
     },
   );
 

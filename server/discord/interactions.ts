@@ -63,6 +63,74 @@ export interface CommandContext {
   arrivedAt: number;
 }
 
+/** How long the edit of a deferred answer may take: 5 s, as every request to Discord (docs/server.md §10). */
+const FOLLOW_UP_TIMEOUT_MS = 5000;
+
+/** What the edit of a deferred answer came to: sent, or why not. */
+type FollowUpOutcome = { ok: true } | { ok: false; error: string };
+
+/**
+ * Sends a deferred command's real answer (docs/server.md §19 "Slash commands"): `answer`'s message
+ * (content and embeds; its flags cannot change after the deferral) as the edit of the interaction's
+ * original response, `PATCH {DISCORD_API_URL}/webhooks/{application_id}/{token}/messages/@original`
+ * (the interaction's token is the credential), with `allowed_mentions: {parse: []}` so no text in
+ * it pings. One try, aborted after 5 s; a failure is logged. Never throws.
+ */
+async function editOriginalResponse(apiUrl: string, interaction: { application_id: string; token: string }, answer: APIInteractionResponse): Promise<FollowUpOutcome> {
+  const data = 'data' in answer && answer.data && typeof answer.data === 'object' ? (answer.data as { content?: string; embeds?: APIEmbed[] }) : {};
+  const body = { content: data.content ?? '', embeds: data.embeds ?? [], allowed_mentions: { parse: [] } };
+  const url = `${apiUrl}/webhooks/${encodeURIComponent(interaction.application_id)}/${encodeURIComponent(interaction.token)}/messages/@original`;
+  try {
+    const res = await fetch(url, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'user-agent': 'ClanSnakesAndLadders (interactions, 1.0)' },
+      body: JSON.stringify(body),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FOLLOW_UP_TIMEOUT_MS),
+    });
+    await res.body?.cancel();
+    if (res.ok) return { ok: true };
+    log.warn({ status: res.status }, '[discord] the edit of a deferred command answer was refused');
+    return { ok: false, error: `Discord answered ${res.status}` };
+  } catch (err) {
+    log.warn({ err }, '[discord] the edit of a deferred command answer failed');
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** The text of a deferred command that failed after its deferral: the caller learns it did not go through. */
+const DEFERRED_FAILURE = 'Something went wrong: try again.';
+
+/**
+ * Answers `interaction` within Discord's 3 s (docs/server.md §19 "Slash commands"): answerInteraction's
+ * answer when it is ready within `deferMs` (DISCORD_DEFER_MS, default 2.5 s); otherwise `{type: 5}`
+ * (DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: Discord shows that the app is thinking), and the answer,
+ * once ready, is sent as the edit of that response (editOriginalResponse; a command that failed
+ * meanwhile sends DEFERRED_FAILURE). A command that fails before
+ * the deferral throws as before.
+ */
+export async function answerInTime(ctx: CommandContext, interaction: APIInteraction, deferMs: number): Promise<APIInteractionResponse> {
+  const answering = answerInteraction(ctx, interaction);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), deferMs);
+  });
+  try {
+    const first = await Promise.race([answering, late]);
+    if (first) return first;
+  } finally {
+    clearTimeout(timer);
+  }
+  const apiUrl = ctx.deps.config.discordApp.apiUrl;
+  void answering
+    .catch((err: unknown): APIInteractionResponse => {
+      log.error({ err }, '[discord] a deferred command failed');
+      return reply({ content: DEFERRED_FAILURE });
+    })
+    .then((answer) => editOriginalResponse(apiUrl, interaction, answer));
+  return { type: InteractionResponseType.DeferredChannelMessageWithSource };
+}
+
 /** A message answer; `ephemeral` sets flags 64 (only the caller sees it). */
 function reply(data: { content?: string; embeds?: APIEmbed[] }, ephemeral = false): APIInteractionResponse {
   return { type: InteractionResponseType.ChannelMessageWithSource, data: { ...data, ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}) } };
@@ -76,7 +144,7 @@ const refuse = (content: string) => reply({ content }, true);
  * subcommands; anything else 'Unknown command.' (flags 64). Commands count against the guild's
  * limit first ('Slow down: too many commands.'); a command outside a guild is refused.
  */
-export async function answerInteraction(ctx: CommandContext, interaction: APIInteraction): Promise<APIInteractionResponse> {
+async function answerInteraction(ctx: CommandContext, interaction: APIInteraction): Promise<APIInteractionResponse> {
   if (interaction.type === InteractionType.Ping) return { type: InteractionResponseType.Pong };
   if (interaction.type !== InteractionType.ApplicationCommand || interaction.data.name !== 'snl' || !('options' in interaction.data)) {
     return refuse(SNL_TEXTS.unknownCommand);

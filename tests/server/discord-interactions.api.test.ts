@@ -1,6 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
@@ -23,7 +25,9 @@ import { DiscordCommandsStandIn, InteractionSigner, devDiscordId, snlCommand } f
  * `/snl roll` (the roll's log text, as the game's log has it; no site user; no Leader; the game
  * option; the roll rules' own refusals) and the per-guild limit; with TEST_REDIS_URL and
  * TEST_DATABASE_URL, a roll sent to one process reaches a spectator of the other and the limit
- * holds across both; and `npm run discord:commands` against a stand-in of Discord's API.
+ * holds across both; on PostgreSQL, a roll held by another connection's row lock answers {type: 5}
+ * within 3 s and its log text follows as the edit of the original response at a stand-in of
+ * Discord's API; and `npm run discord:commands` against that stand-in.
  */
 
 const ORIGIN = 'https://snakes.example.org';
@@ -74,7 +78,9 @@ describe.each(backends())('slash commands (%s)', (backend) => {
     expect(await send(ping, { signature: other })).toEqual({ status: 401, body: BAD_SIGNATURE });
     const stale = String(Math.floor(Date.now() / 1000) - 301);
     expect(await send(ping, { timestamp: stale })).toEqual({ status: 401, body: BAD_SIGNATURE });
-    const ahead = String(Math.floor(Date.now() / 1000) + 301);
+    // A minute past the 5-minute window: the second is floored here and the server reads its
+    // clock later, so +301 would fall back inside the window on a loaded machine.
+    const ahead = String(Math.floor(Date.now() / 1000) + 360);
     expect(await send(ping, { timestamp: ahead })).toEqual({ status: 401, body: BAD_SIGNATURE });
     // Another key pair's signature of the same bytes is no signature of the application's key.
     expect(await new InteractionSigner().post(suite.url, ping)).toEqual({ status: 401, body: BAD_SIGNATURE });
@@ -220,9 +226,88 @@ describe('slash commands across two server processes sharing PostgreSQL and Redi
     expect(rolled.body.data.content).toContain(`to ${red.current_position}.`);
     expect(spectator.log.some((e) => e.message === rolled.body.data.content)).toBe(true);
 
-    const shared = newGuild();
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => signer.post(i % 2 === 0 ? site.a.url : site.b.url, snlCommand('status', shared, '500000000000000003'))));
-    expect(answers.filter((a) => a.body.data.content === SNL_TEXTS.slowDown)).toHaveLength(3);
+    // 8 commands of one guild at once over both processes: the limit (5 in any second) is shared,
+    // so 3 are refused when all 8 land within one second. A loaded machine can spread a burst over
+    // more than a second, so bursts are tried (a fresh guild each) until one lands within a second;
+    // failing that, the last burst still may not pass 5 a second over its span.
+    let refused = 0;
+    let accepted = 0;
+    let spanMs = Infinity;
+    for (let attempt = 0; attempt < 4 && spanMs >= 1000; attempt += 1) {
+      const shared = newGuild();
+      const t0 = Date.now();
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => signer.post(i % 2 === 0 ? site.a.url : site.b.url, snlCommand('status', shared, '500000000000000003'))));
+      spanMs = Date.now() - t0;
+      refused = answers.filter((a) => a.body.data.content === SNL_TEXTS.slowDown).length;
+      accepted = answers.filter((a) => a.body.data.content === SNL_TEXTS.notLinked).length;
+      expect(refused + accepted).toBe(8);
+    }
+    if (spanMs < 1000) expect(refused).toBe(3);
+    else expect(accepted).toBeLessThanOrEqual(5 * Math.ceil(spanMs / 1000));
+  });
+});
+
+describe('a command slower than DISCORD_DEFER_MS is deferred and its answer follows as an edit (PostgreSQL)', () => {
+  if (!process.env.TEST_DATABASE_URL) {
+    it.skip('skipped: set TEST_DATABASE_URL to run it (the roll is held by a row lock of another connection)', () => {});
+    return;
+  }
+  const signer = new InteractionSigner();
+  const discord = new DiscordCommandsStandIn();
+  // The stand-in's address is known once it listens: filled in before the server starts (hooks run in order).
+  const env: Record<string, string> = { DISCORD_PUBLIC_KEY: signer.publicKeyHex, PUBLIC_ORIGIN: ORIGIN, DISCORD_DEFER_MS: '2500' };
+  beforeAll(async () => {
+    await discord.start();
+    env.DISCORD_API_URL = discord.url;
+  });
+  afterAll(() => discord.stop());
+  const suite = useServerSuite('postgres', env);
+
+  it('a roll held past 2.5 s answers {type: 5} within 3 s; the roll\'s log text then arrives as the edit of @original', async () => {
+    const cast = await castOf(suite.url, 'snl-defer');
+    const game = await newGame(cast);
+    const guild = newGuild();
+    const code = codeOf((await signer.post(suite.url, snlCommand('link', guild, '500000000000000001'))).body.data.content);
+    expect((await cast.owner.post(`/api/discord/links/${code}`, { clan_id: cast.clanId })).status).toBe(200);
+    const before = await stored(cast, game);
+
+    // Another connection holds the game's row, as a slow transaction would: the roll (which locks
+    // that row first) waits for it.
+    const holder = new pg.Client({ connectionString: suite.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM games WHERE id = $1 FOR UPDATE', [game.gameId]);
+      const command = snlCommand('roll', guild, devDiscordId('sock-owner-snl-defer'));
+      const sent = performance.now();
+      const answer = await signer.post(suite.url, command);
+      const took = performance.now() - sent;
+      expect(answer).toEqual({ status: 200, body: { type: 5 } });
+      expect(took).toBeGreaterThanOrEqual(2400);
+      expect(took).toBeLessThan(3000);
+      // Nothing is sent while the roll waits.
+      expect(discord.edits).toHaveLength(0);
+      expect((await stored(cast, game)).version).toBe(before.version);
+      await holder.query('COMMIT');
+
+      const edit = await discord.nextEdit(1);
+      expect(edit.applicationId).toBe(command.application_id);
+      expect(edit.token).toBe(command.token);
+      const after = await stored(cast, game);
+      expect(after.version).toBe(before.version + 1);
+      const added = after.log_entries.filter((e) => !before.log_entries.some((b) => b.id === e.id)).sort((a, b) => a.id - b.id);
+      expect(edit.body).toEqual({ content: added.map((e) => e.message).join('\n'), embeds: [], allowed_mentions: { parse: [] } });
+      expect(edit.body.content).toMatch(/^Red Team rolled a [1-6] and moved from 1 to \d+\./);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      await holder.end();
+    }
+  });
+
+  it('a command answered in time is not deferred and sends no edit', async () => {
+    const edits = discord.edits.length;
+    expect((await signer.post(suite.url, snlCommand('status', newGuild(), '500000000000000001'))).body).toEqual({ type: 4, data: { content: SNL_TEXTS.notLinked, flags: EPHEMERAL } });
+    expect(discord.edits).toHaveLength(edits);
   });
 });
 

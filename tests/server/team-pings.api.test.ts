@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { backends } from '../support/server';
 import { useServerSuite } from '../support/suite';
+import { directSql } from '../support/sql';
 import type { ApiClient } from '../support/api';
 import { castOf, connect, newGame, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
 import { DiscordWebhookStandIn } from '../support/discordWebhookStandIn';
@@ -12,8 +13,10 @@ import { TEAM_BAD_DISCORD_ROLE } from '../../contract/team';
  * null) in team create, edit and list; the event's Discord setting `ping_teams` (false by
  * default, in every answer); and what Discord receives: with ping_teams on, a review of a team's
  * proof carries content '<@&{role}>' and allowed_mentions {parse: [], roles: [role]} (that team's
- * role only), an approval that lets the team roll adds '{team} may roll.'; rolls, status changes
- * and everything with ping_teams off keep allowed_mentions {parse: []} and no content.
+ * role only), an approval that lets the team roll adds '{team} may roll.'; a relief task
+ * (docs/server.md §15) pings the same way and never says the team may roll (it leaves the team a
+ * task to prove); rolls, status changes and everything with ping_teams off keep allowed_mentions
+ * {parse: []} and no content.
  */
 
 const TIERS = ['EASY', 'MEDIUM', 'HARD', 'ELITE', 'MASTER'];
@@ -82,10 +85,10 @@ describe.each(backends())('team pings (%s)', (backend) => {
 
   /**
    * A proof game whose teams have roles (Red RED_ROLE, Blue BLUE_ROLE), posting to a fresh webhook
-   * with ping_teams `ping`: started, Red rolls (socket), its proof is denied, sent again and
-   * approved; answers the webhook id once the 5 posts arrived (start, roll, denial, approval, pause).
+   * with ping_teams `ping`, started, and Red rolled once by its Leader's socket: the game, the
+   * webhook id, the Leader's socket and the version after the roll.
    */
-  async function reviewedGame(ping: boolean): Promise<string> {
+  async function rolledRoleGame(ping: boolean) {
     const game = await newGame(cast, { start: false, proof: true });
     expect((await cast.owner.put(`${teamsPath(game)}/${game.team1}`, { name: 'Red Team', color: '#aa0000', discord_role_id: RED_ROLE })).status).toBe(200);
     expect((await cast.owner.put(`${teamsPath(game)}/${game.team2}`, { name: 'Blue Team', color: '#0000aa', discord_role_id: BLUE_ROLE })).status).toBe(200);
@@ -99,6 +102,16 @@ describe.each(backends())('team pings (%s)', (backend) => {
     const version = leader.held!.version;
     leader.socket.emit('roll_dice', { game_id: game.gameId, team_id: game.team1, performer_ign_id: cast.ign.ownerA });
     await leader.version(version + 1);
+    return { game, id, leader, version: version + 1 };
+  }
+
+  /**
+   * A proof game whose teams have roles (Red RED_ROLE, Blue BLUE_ROLE), posting to a fresh webhook
+   * with ping_teams `ping`: started, Red rolls (socket), its proof is denied, sent again and
+   * approved; answers the webhook id once the 5 posts arrived (start, roll, denial, approval, pause).
+   */
+  async function reviewedGame(ping: boolean): Promise<string> {
+    const { game, id } = await rolledRoleGame(ping);
     const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: '#c83232' } }).png().toBuffer();
     const submit = async (by: ApiClient) => {
       const form = new FormData();
@@ -115,6 +128,59 @@ describe.each(backends())('team pings (%s)', (backend) => {
     await stand.until(() => stand.accepted(id).length >= 5, 20_000, '5 posts');
     return id;
   }
+
+  /**
+   * A proof game like reviewedGame's (roles on both teams, a fresh webhook with ping_teams `ping`):
+   * started, Red rolls, its proof is denied, relief is turned on (1 hour) and Red's arrival moved
+   * 2 hours back, Red's Leader asks for relief (socket request_relief), and the game is paused;
+   * answers the webhook's posts once the relief and the pause arrived.
+   */
+  async function relievedGame(ping: boolean): Promise<any[]> {
+    const { game, id, leader } = await rolledRoleGame(ping);
+    const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: '#c83232' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('team_id', String(game.team1));
+    form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'proof.png');
+    const submitted = await cast.member.call('POST', `${game.path}/submissions`, form);
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+    expect((await cast.owner.put(`/api/clan/${cast.clanId}/submissions/${submitted.body.submission.id}/review`, { decision: 'deny', reason: 'Blurry' })).status).toBe(200);
+    expect((await cast.owner.put(`${game.path}/rules`, { relief_after_hours: 1 })).status).toBe(200);
+    await directSql(suite.env, 'UPDATE team_states SET square_since = ? WHERE game_id = ? AND team_id = ?', [new Date(Date.now() - 2 * 3_600_000).toISOString(), game.gameId, game.team1]);
+    const version = (await cast.owner.get(`/api/public/game/${game.gameId}`)).body.game.version as number;
+    await leader.version(version);
+    const mark = leader.got.length;
+    leader.socket.emit('request_relief', { game_id: game.gameId, team_id: game.team1 });
+    const r = await leader.next((x) => x.event === 'action_error' || (x.event === 'game_state_update' && x.payload.game_state.version > version), 5000, mark);
+    expect(r.event, JSON.stringify(r.payload)).toBe('game_state_update');
+    expect((await cast.owner.put(`${game.path}/status`, { status: 'paused' })).status).toBe(200);
+    await stand.until(() => bodies(id).some((b) => b.embeds?.[0]?.title === 'New task (relief)') && bodies(id).some((b) => b.embeds?.[0]?.title === 'Game paused'), 20_000, 'the relief and the pause');
+    return bodies(id);
+  }
+
+  it('with ping_teams on, a relief task pings its team\'s role only and never says the team may roll; the rest pings no one', async () => {
+    const posts = await relievedGame(true);
+    const relief = posts.find((b) => b.embeds[0].title === 'New task (relief)');
+    expect(relief.content).toBe(`<@&${RED_ROLE}>`);
+    expect(relief.allowed_mentions).toEqual({ parse: [], roles: [RED_ROLE] });
+    expect(relief.embeds[0].description).toMatch(/^Red Team was stuck on square \d+ for 2 h: new task /);
+    expect(JSON.stringify(relief)).not.toContain('may roll');
+    expect(JSON.stringify(relief)).not.toContain(BLUE_ROLE);
+    for (const quiet of posts.filter((b) => !['New task (relief)', 'Proof denied'].includes(b.embeds[0].title))) {
+      expect(quiet.allowed_mentions).toEqual({ parse: [] });
+      expect(quiet.content).toBeUndefined();
+    }
+    // Nothing of this game says Red may roll: relief leaves it a task to prove.
+    expect(posts.some((b) => JSON.stringify(b).includes('may roll'))).toBe(false);
+  });
+
+  it('with ping_teams off, a relief task pings no one', async () => {
+    const posts = await relievedGame(false);
+    expect(posts.some((b) => b.embeds[0].title === 'New task (relief)')).toBe(true);
+    for (const b of posts) {
+      expect(b.allowed_mentions).toEqual({ parse: [] });
+      expect(b.content).toBeUndefined();
+    }
+  });
 
   it('with ping_teams on, reviews of a team ping its role only; the approval that lets it roll says so; the rest pings no one', async () => {
     const id = await reviewedGame(true);

@@ -80,13 +80,31 @@ export interface CommandRegistration {
   body: unknown;
 }
 
+/** One edit of an interaction's original response the stand-in received: the path's application id and token, and the body. */
+export interface OriginalEdit {
+  applicationId: string;
+  token: string;
+  body: any;
+}
+
 /**
- * A stand-in of Discord's `PUT /applications/{id}/commands`: records each request and answers 200
- * with the commands it was sent, each given an id and the application id, as Discord does; other
- * paths answer 404 `{"message": "404: Not Found", "code": 0}`.
+ * A stand-in of Discord's API for the slash commands:
+ * - `PUT /applications/{id}/commands`: records each request and answers 200 with the commands it
+ *   was sent, each given an id and the application id, as Discord does
+ * - `PATCH /webhooks/{application id}/{interaction token}/messages/@original` (a deferred answer's
+ *   edit): recorded in `edits` (nextEdit waits for one) and answered 200 with the message
+ * Other paths answer 404 `{"message": "404: Not Found", "code": 0}`.
  */
 export class DiscordCommandsStandIn extends StandInServer {
   registrations: CommandRegistration[] = [];
+  edits: OriginalEdit[] = [];
+  private editWaiters: (() => void)[] = [];
+
+  /** Resolves with the `n`th edit (1-based) once it has arrived. */
+  async nextEdit(n = this.edits.length + 1): Promise<OriginalEdit> {
+    while (this.edits.length < n) await new Promise<void>((resolve) => this.editWaiters.push(resolve));
+    return this.edits[n - 1];
+  }
 
   protected async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
@@ -99,6 +117,12 @@ export class DiscordCommandsStandIn extends StandInServer {
       /* kept as text */
     }
     const url = new URL(req.url ?? '/', this.url);
+    const edit = /^\/webhooks\/([0-9]+)\/([^/]+)\/messages\/@original$/.exec(url.pathname);
+    if (req.method === 'PATCH' && edit) {
+      this.edits.push({ applicationId: edit[1], token: decodeURIComponent(edit[2]), body });
+      for (const wake of this.editWaiters.splice(0)) wake();
+      return this.json(res, 200, { id: '1400000000000000001', type: 0, ...(body as object) });
+    }
     this.registrations.push({ method: req.method ?? '', path: url.pathname, authorization: req.headers.authorization ?? null, body });
     const m = /^\/applications\/([0-9]+)\/commands$/.exec(url.pathname);
     if (req.method !== 'PUT' || !m) return this.json(res, 404, { message: '404: Not Found', code: 0 });

@@ -242,7 +242,9 @@ export const SLOW_START_MS = 120_000;
  * Starts `server/index.ts` (the run's bundle of it, tests/support/serverBundle.ts) in its own process on a free port with `env` (database env from
  * createTestDatabase, Discord overrides, NODE_ENV …). Suites make many events in one clan, so the
  * open-events quota is lifted (CLAN_OPEN_EVENTS) unless `env` sets it ('' for the default of 50,
- * as the quotas suite does), as the sign-in limit is; GAME_CACHE_CHECK_MS is 0 unless `env` says
+ * as the quotas suite does), as the sign-in limit is; a slash command is deferred only after 30 s
+ * (DISCORD_DEFER_MS) unless `env` says otherwise, so a loaded machine never turns an answer a test
+ * reads into a deferral (the deferral's own suite sets 2.5 s); GAME_CACHE_CHECK_MS is 0 unless `env` says
  * otherwise, so every read of a cached game asks the database for its version and a test's direct
  * database write shows at once. Resolves once it listens; rejects with the
  * process output when it exits first or takes over `startMs` (default 30 s).
@@ -257,7 +259,7 @@ export async function startServer(env: Record<string, string>, port?: number, st
   const args = bundle && fs.existsSync(bundle) ? [...maps, bundle] : ['--import', 'tsx', 'server/index.ts'];
   const proc = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DISCORD_CLIENT_ID: '', NODE_ENV: 'test', AUTH_RATE_LIMIT: '100000', CLAN_OPEN_EVENTS: '100000', GAME_CACHE_CHECK_MS: '0', CLIENT_DIR: path.join(ROOT, 'dist'), ...env, PORT: String(p) },
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DISCORD_CLIENT_ID: '', NODE_ENV: 'test', AUTH_RATE_LIMIT: '100000', CLAN_OPEN_EVENTS: '100000', GAME_CACHE_CHECK_MS: '0', DISCORD_DEFER_MS: '30000', CLIENT_DIR: path.join(ROOT, 'dist'), ...env, PORT: String(p) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
