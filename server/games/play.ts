@@ -337,6 +337,20 @@ function checkAction(kind: 'roll' | 'revert', action: TeamAction, game: ActionGa
   return team;
 }
 
+/** The acting team's columns of a precheck (PRECHECK, PRECHECK_USER): its state, name and colour. */
+const TEAM_COLUMNS = [
+  'team_states.id as state_id', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history',
+  'team_states.task_state', 'teams.name as team_name', 'teams.color as team_color',
+] as const;
+
+/** The precheck's computed columns: the Leader flag of IGN `ignId` in team `teamId` for the user `user` refers to, and the game's highest roll_index. */
+function precheckFlags(eb: ExpressionBuilder<Database, 'games'>, p: { teamId: number; ignId: number }, user: Expression<number>) {
+  return [
+    leaderFlag(eb, { team_id: p.teamId, performer_ign_id: p.ignId }, user).as('leader'),
+    lastRollOf(eb).as('last_roll'),
+  ];
+}
+
 /**
  * The precheck's one statement (precheckTeamAction), compiled once (server/db/compiled.ts): the
  * live session `sessionHash` (expiry after `now`), its user, game `gameId`, the state of team
@@ -349,17 +363,37 @@ export const PRECHECK = compiledQuery((db, p: { gameId: number; teamId: number; 
     .leftJoin('games', (join) => join.on('games.id', '=', p.gameId))
     .leftJoin('team_states', (join) => join.onRef('team_states.game_id', '=', 'games.id').on('team_states.team_id', '=', p.teamId))
     .leftJoin('teams', 'teams.id', 'team_states.team_id')
-    .select(['sessions.user_id', ...GAME_COLUMNS])
-    .select([
-      'team_states.id as state_id', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history',
-      'team_states.task_state', 'teams.name as team_name', 'teams.color as team_color',
-    ])
-    .select((eb) => [
-      leaderFlag(eb as ExpressionBuilder<Database, 'games'>, { team_id: p.teamId, performer_ign_id: p.ignId }, eb.ref('sessions.user_id')).as('leader'),
-      lastRollOf(eb as ExpressionBuilder<Database, 'games'>).as('last_roll'),
-    ])
+    .select(['sessions.user_id', ...GAME_COLUMNS, ...TEAM_COLUMNS])
+    .select((eb) => precheckFlags(eb as ExpressionBuilder<Database, 'games'>, p, eb.ref('sessions.user_id')))
     .where('sessions.id', '=', p.sessionHash)
     .where('sessions.expires_at', '>', p.now));
+
+/**
+ * PRECHECK without a session, for a user known otherwise (a Discord slash command's caller, found
+ * by their Discord id: docs/server.md §19): user `userId`, and the same columns as PRECHECK.
+ */
+const PRECHECK_USER = compiledQuery((db, p: { gameId: number; teamId: number; ignId: number; userId: number }) =>
+  db.selectFrom('users')
+    .leftJoin('games', (join) => join.on('games.id', '=', p.gameId))
+    .leftJoin('team_states', (join) => join.onRef('team_states.game_id', '=', 'games.id').on('team_states.team_id', '=', p.teamId))
+    .leftJoin('teams', 'teams.id', 'team_states.team_id')
+    .select(['users.id as user_id', ...GAME_COLUMNS, ...TEAM_COLUMNS])
+    .select((eb) => precheckFlags(eb as ExpressionBuilder<Database, 'games'>, p, eb.ref('users.id')))
+    .where('users.id', '=', p.userId));
+
+/** A row of PRECHECK or PRECHECK_USER. */
+type PrecheckRow = Awaited<ReturnType<typeof PRECHECK_USER.execute>>['rows'][number];
+
+/**
+ * The checks of a precheck's row (both statements'), in one place: 'Game not found.' when it
+ * found no game, then checkAction's; else what was read, with `sessionHash`.
+ */
+function prechecked(kind: 'roll' | 'revert', action: TeamAction, row: PrecheckRow, sessionHash: string): PrecheckedAction {
+  const game = gameOf(row);
+  if (!game) throw new ActionRefused(GAME_NOT_FOUND);
+  const team = checkAction(kind, action, game, Number(row.leader) === 1, teamOf(row));
+  return { userId: row.user_id, sessionHash, game, team, lastRollIndex: Number(row.last_roll ?? 0) };
+}
 
 /**
  * The permission and status checks of a roll or revert, made before the action waits in the
@@ -374,46 +408,17 @@ export async function precheckTeamAction(db: Db, kind: 'roll' | 'revert', action
   const row = (await PRECHECK.execute(db, {
     gameId: action.game_id, teamId: action.team_id, ignId: action.performer_ign_id, sessionHash, now: nowIso(),
   })).rows[0];
-  if (!row) return null;
-  const game = gameOf(row);
-  if (!game) throw new ActionRefused(GAME_NOT_FOUND);
-  const team = checkAction(kind, action, game, Number(row.leader) === 1, teamOf(row));
-  return { userId: row.user_id, sessionHash, game, team, lastRollIndex: Number(row.last_roll ?? 0) };
+  return row ? prechecked(kind, action, row, sessionHash) : null;
 }
 
 /**
- * PRECHECK without a session, for a user known otherwise (a Discord slash command's caller, found
- * by their Discord id: docs/server.md §19): user `userId`, game `gameId`, the state of team `teamId`
- * with its name and colour, the Leader flag of IGN `ignId` and the game's highest roll_index.
- */
-const PRECHECK_USER = compiledQuery((db, p: { gameId: number; teamId: number; ignId: number; userId: number }) =>
-  db.selectFrom('users')
-    .leftJoin('games', (join) => join.on('games.id', '=', p.gameId))
-    .leftJoin('team_states', (join) => join.onRef('team_states.game_id', '=', 'games.id').on('team_states.team_id', '=', p.teamId))
-    .leftJoin('teams', 'teams.id', 'team_states.team_id')
-    .select(['users.id as user_id', ...GAME_COLUMNS])
-    .select([
-      'team_states.id as state_id', 'team_states.current_position', 'team_states.revert_count', 'team_states.position_history',
-      'team_states.task_state', 'teams.name as team_name', 'teams.color as team_color',
-    ])
-    .select((eb) => [
-      leaderFlag(eb as ExpressionBuilder<Database, 'games'>, { team_id: p.teamId, performer_ign_id: p.ignId }, eb.ref('users.id')).as('leader'),
-      lastRollOf(eb as ExpressionBuilder<Database, 'games'>).as('last_roll'),
-    ])
-    .where('users.id', '=', p.userId));
-
-/**
  * precheckTeamAction for user `userId` acting without a session (a `/snl roll` from Discord,
- * docs/server.md §19): the same checks in the same order and the same refusals; null when the user
- * does not exist. `sessionHash` is empty: nothing after the precheck reads it.
+ * docs/server.md §19): the same columns and checks (prechecked) and the same refusals; null when
+ * the user does not exist. `sessionHash` is empty: nothing after the precheck reads it.
  */
 export async function precheckUserAction(db: Db, kind: 'roll' | 'revert', action: TeamAction, userId: number): Promise<PrecheckedAction | null> {
   const row = (await PRECHECK_USER.execute(db, { gameId: action.game_id, teamId: action.team_id, ignId: action.performer_ign_id, userId })).rows[0];
-  if (!row) return null;
-  const game = gameOf(row);
-  if (!game) throw new ActionRefused(GAME_NOT_FOUND);
-  const team = checkAction(kind, action, game, Number(row.leader) === 1, teamOf(row));
-  return { userId: row.user_id, sessionHash: '', game, team, lastRollIndex: Number(row.last_roll ?? 0) };
+  return row ? prechecked(kind, action, row, '') : null;
 }
 
 /** The game columns of a joined row, or null when the join found no game. */
