@@ -3,11 +3,11 @@ import type { dinkLinkMachine } from './dinkLink.machine';
 
 type S = SnapshotFrom<typeof dinkLinkMachine>;
 
-/** Which phase the Dink panel's link part shows. */
-export type DinkLinkPhase = 'loading' | 'failed' | 'loaded' | 'creating' | 'savingAutoApprove' | 'copying';
+/** Which phase the Dink panel's link part shows: the chart's state names. */
+export type DinkLinkPhase = S['value'];
 
 /** Named selectors of the dinkLink chart. */
-export const selectDinkPhase = (s: S) => s.value as DinkLinkPhase;
+export const selectDinkPhase = (s: S) => s.value;
 export const isDinkBusy = (s: S) => s.hasTag('busy');
 export const selectDinkLink = (s: S) => s.context.link;
 export const selectDinkMessage = (s: S) => s.context.message;

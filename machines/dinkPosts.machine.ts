@@ -1,5 +1,5 @@
 import type { DinkPost } from '../contract/dink';
-import { listLoader } from './listLoader';
+import { polledListLoader } from './listLoader';
 
 export type DinkPostsEvent = { type: 'posts.reload' };
 
@@ -13,12 +13,10 @@ export const DINK_POSTS_POLL_MS = 10_000;
  * socket event, so the panel polls while it is open); a failed reload keeps the list with the
  * error beside it and keeps polling; `posts.reload` reads them at once.
  */
-export const dinkPostsMachine = listLoader<DinkPost, 'loadPosts', 'posts.reload'>({
+export const dinkPostsMachine = polledListLoader<DinkPost, 'loadPosts', 'posts.reload'>({
   id: 'dinkPosts',
   actor: 'loadPosts',
   reload: 'posts.reload',
   fallback: 'Failed to load the recent Dink posts.',
   pollInterval: DINK_POSTS_POLL_MS,
-  reloadFailure: 'loaded',
-  retryFrom: 'reloading',
 });

@@ -3,11 +3,8 @@ import type { discordLinkMachine } from './discordLink.machine';
 
 type S = SnapshotFrom<typeof discordLinkMachine>;
 
-/** Which part of the /discord/link/{code} page shows. */
-export type DiscordLinkPhase = 'starting' | 'noClans' | 'choosing' | 'confirming' | 'linking' | 'linked' | 'unavailable';
-
-/** Named selectors of the discordLink chart. */
-export const selectLinkPhase = (s: S) => s.value as DiscordLinkPhase;
+/** Named selectors of the discordLink chart; first, which part of the /discord/link/{code} page shows: the chart's state (typed as its state names). */
+export const selectLinkPhase = (s: S) => s.value;
 export const selectLinkClans = (s: S) => s.context.clans;
 export const selectPickedClan = (s: S) => s.context.clanId;
 export const selectMadeLink = (s: S) => s.context.link;

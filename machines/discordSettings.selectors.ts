@@ -3,11 +3,11 @@ import type { discordSettingsMachine } from './discordSettings.machine';
 
 type S = SnapshotFrom<typeof discordSettingsMachine>;
 
-/** Which phase the Discord panel shows. */
-export type DiscordPhase = 'loading' | 'failed' | 'loaded' | 'rechecking' | 'saving' | 'testing' | 'deleting';
+/** Which phase the Discord panel shows: the chart's state names. */
+export type DiscordPhase = S['value'];
 
 /** Named selectors of the discordSettings chart. */
-export const selectDiscordPhase = (s: S) => s.value as DiscordPhase;
+export const selectDiscordPhase = (s: S) => s.value;
 export const isDiscordBusy = (s: S) => s.hasTag('busy');
 export const selectSavedDiscord = (s: S) => s.context.saved;
 export const selectDraftUrl = (s: S) => s.context.draftUrl;

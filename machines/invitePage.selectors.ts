@@ -3,11 +3,8 @@ import type { invitePageMachine } from './invitePage.machine';
 
 type S = SnapshotFrom<typeof invitePageMachine>;
 
-/** Which part of the /invite/{code} page shows. */
-export type InvitePhase = 'loading' | 'failed' | 'unavailable' | 'shown' | 'leaving' | 'joining' | 'joined';
-
-/** Named selectors of the invitePage chart. */
-export const selectInvitePhase = (s: S) => s.value as InvitePhase;
+/** Named selectors of the invitePage chart; first, which part of the /invite/{code} page shows: the chart's state (typed as its state names). */
+export const selectInvitePhase = (s: S) => s.value;
 export const selectInvitePreview = (s: S) => s.context.invite;
 export const selectInviteMembership = (s: S) => s.context.membership;
 export const selectInviteError = (s: S) => s.context.error;

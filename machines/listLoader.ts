@@ -179,3 +179,18 @@ export function listLoader<
     },
   });
 }
+
+/** What a polled list names: the chart id, its loading actor and reload intent, the fallback failure text, and how often it reloads (ms). */
+export type PolledListOptions<TActor extends string, TReload extends `${string}.reload`> = Pick<ListLoaderOptions<never, object, never, TActor, TReload>, 'id' | 'actor' | 'reload' | 'fallback'> & {
+  pollInterval: number;
+};
+
+/**
+ * A list polled while its screen is open that keeps its rows through a failed reload: the
+ * list-loader chart reloading every `pollInterval` ms in `reloading` while the rows stay; a
+ * failed reload goes back to `loaded` with the error beside the rows and keeps polling; after a
+ * failed first load, the poll and `<noun>.reload` load again in `reloading`.
+ */
+export function polledListLoader<TItem, TActor extends string, TReload extends `${string}.reload`>(o: PolledListOptions<TActor, TReload>) {
+  return listLoader<TItem, TActor, TReload>({ ...o, reloadFailure: 'loaded', retryFrom: 'reloading' });
+}

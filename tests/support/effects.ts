@@ -44,6 +44,28 @@ export class FakeEffects {
     return this.seen.get(name) ?? [];
   }
 
+  /** How many calls of `name` wait for the test's answer (made, neither settled nor dropped). */
+  waiting(name: string): number {
+    return this.pending.get(name)?.length ?? 0;
+  }
+
+  /**
+   * The arguments of the latest call of `name`, failing at once when no call of it waits for an
+   * answer: on fake time (`fakeTimers: 'manual'`) `resolve` and `reject` would wait for one for ever.
+   */
+  waitingCall(name: string): unknown[] {
+    if (this.waiting(name) === 0) throw new Error(`effect '${name}' was never called`);
+    return this.calls(name).at(-1)!;
+  }
+
+  /**
+   * Forgets the calls of `name` that wait for an answer, for a chart that stopped the actors
+   * which made them (a search dropped by the next change): no answer of theirs would be heard.
+   */
+  drop(name: string): void {
+    this.pending.delete(name);
+  }
+
   private async take(name: string, timeoutMs: number): Promise<Deferred<any>> {
     const start = Date.now();
     for (;;) {

@@ -1,4 +1,5 @@
-import { render } from '@testing-library/react';
+import { fireEvent, render } from '@testing-library/react';
+import type userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, type InitialEntry, type RouteObject } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import type { AuthStatus } from '../../contract/user';
@@ -71,4 +72,14 @@ export function renderRoutes(routes: RouteObject[], path: InitialEntry, logic: t
     </SessionProvider>,
   );
   return { router, ...utils };
+}
+
+/**
+ * Chooses `file` in a file input as a person does (user-event's upload), or, with null, empties
+ * the choice: a change with no files, as the browser's Cancel after a choice sends, which
+ * user-event cannot make.
+ */
+export async function chooseFile(user: ReturnType<typeof userEvent.setup>, input: HTMLInputElement, file: File | null): Promise<void> {
+  if (file) await user.upload(input, file);
+  else fireEvent.change(input, { target: { files: [] } });
 }

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useActorRef } from '@xstate/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
@@ -12,6 +12,7 @@ import { BOARD_FILE_MESSAGES, type BoardFile } from '../../contract/game/boardFi
 import { autoSplit, countsToSettings } from '../../contract/game';
 import type { GameSettingsBody } from '../../contract/game/settings';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
+import { chooseFile } from '../support/render';
 import { FakeEffects, fakeGameEffects } from '../support/effects';
 import { FakeSocket } from '../support/fakeSocket';
 
@@ -86,8 +87,7 @@ const fileInput = () => screen.getByLabelText(BOARD_FILE_TEXTS.input) as HTMLInp
 const executors = {
   'boardFile.choose': async (w, { event }) => {
     if (event.type !== 'boardFile.choose') return;
-    if (event.file) await w.user.upload(fileInput(), new File(['{}'], event.file.name, { type: 'application/json' }));
-    else fireEvent.change(fileInput(), { target: { files: [] } });
+    await chooseFile(w.user, fileInput(), event.file && new File(['{}'], event.file.name, { type: 'application/json' }));
   },
   'boardFile.clear': (w) => w.user.click(screen.getByRole('button', { name: BOARD_FILE_TEXTS.clear })),
   'xstate.done.actor.readBoard': async (w, { prev }) => {

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import type { ClanDesk } from '../../contract/clanDesk';
+import type { RecentNotification } from '../../contract/push';
 import { statusLabel } from '../../contract/game/status';
 import type { User } from '../../contract/user';
 import { clanDesksMachine, type ClanDesksEvent } from '../../machines/clanDesks.machine';
@@ -19,7 +20,9 @@ import { fakeUser, renderRoutes, signedInSessionLogic } from '../support/render'
  * from the real chart with the one harness; the fake server answers (a new clan with its task pool
  * imported, a clan with a game live and another paused) or fails, and Retry loads again. Every
  * state is asserted on the screen: the loading note, the steps with their ticks and links, the
- * Clan Games rows with their status and Watch / Manage links, the error with Retry.
+ * Clan Games rows with their status and Watch / Manage links, the error with Retry. Beside them,
+ * whatever the desks do, the Notifications widget shows an approval's 'Proof approved' with its
+ * text as text and a link to the game (docs/server.md §20 "In the page").
  */
 
 type Snap = SnapshotFrom<typeof clanDesksMachine>;
@@ -33,6 +36,15 @@ const MANAGER: User = fakeUser({
   ],
 });
 const FAILED = "Failed to load your clans' games.";
+
+/** An approval of the manager's team's proof, as GET /api/user/me/notifications/recent answers it; the reason-like text is shown as typed. */
+const APPROVED: RecentNotification = {
+  id: 7,
+  title: 'Proof approved',
+  body: 'Red <b>Team</b>, square 12: approved by referee.',
+  url: '/games/clan/8/events/44/game/12',
+  created_at: '2026-01-02T10:00:00.000Z',
+};
 
 /** A new clan (tasks imported, one event without teams) and a clan with a live and a paused game. */
 const DESKS: ClanDesk[] = [
@@ -65,6 +77,15 @@ const executors = {
   'xstate.error.actor.loadDesks': async (w) => w.fx.reject('loadDesks', new Error('')),
   'desks.reload': async (w) => w.user.click(within(screen.getByTestId('clan-games')).getByRole('button', { name: 'Retry' })),
 } satisfies Record<ModelEvent['type'], ModelExecutor<World, Snap, ModelEvent>>;
+
+/** The Notifications widget lists the approval: its title linking to the game, its text as typed. */
+async function expectApproval(): Promise<void> {
+  const panel = screen.getByTestId('recent-notifications');
+  const link = await within(panel).findByRole('link', { name: APPROVED.title });
+  expect(link.getAttribute('href')).toBe(APPROVED.url);
+  expect(within(panel).getByText(APPROVED.body)).toBeTruthy();
+  expect(panel.querySelector('b')).toBeNull();
+}
 
 const STEP_TEXTS = ['Import tasks', 'Create an event', "Build the event's teams", 'Create the game'];
 
@@ -116,12 +137,14 @@ modelTests<Snap, ModelEvent, World>({
         expect(within(widget).getByRole('link', { name: `Manage ${g.event_name}` }).getAttribute('href')).toBe(`/clans/manage/${g.clanId}/events/${g.event_id}/game`);
       }
       if (games.length === 0) expect(within(widget).getByText('No live games in your clans.')).toBeTruthy();
+      await expectApproval();
     },
     failed: async () => {
       const widget = screen.getByTestId('clan-games');
       expect(await within(widget).findByText(FAILED)).toBeTruthy();
       expect(within(widget).getByRole('button', { name: 'Retry' })).toBeTruthy();
       expect(screen.queryByTestId('getting-started')).toBeNull();
+      await expectApproval();
     },
   },
   uncovered: {
@@ -130,7 +153,7 @@ modelTests<Snap, ModelEvent, World>({
   },
   render: async () => {
     const fx = new FakeEffects();
-    renderRoutes([{ path: '/dashboard', element: <DashboardPage loadGames={async () => []} loadDesks={fx.fn('loadDesks')} loadEvents={async () => []} /> }], '/dashboard', signedInSessionLogic(MANAGER));
+    renderRoutes([{ path: '/dashboard', element: <DashboardPage loadGames={async () => []} loadDesks={fx.fn('loadDesks')} loadEvents={async () => []} loadNotifications={async () => [APPROVED]} /> }], '/dashboard', signedInSessionLogic(MANAGER));
     await screen.findByText('Welcome, alice!');
     return { fx, user: userEvent.setup() };
   },

@@ -133,7 +133,7 @@ modelTests<Snap, ModelEvent, World>({
   },
   render: async () => {
     const fx = new FakeEffects();
-    renderRoutes([{ path: '/dashboard', element: <DashboardPage loadGames={async () => []} loadEvents={fx.fn('loadEvents')} /> }], '/dashboard', signedInSessionLogic(MEMBER));
+    renderRoutes([{ path: '/dashboard', element: <DashboardPage loadGames={async () => []} loadEvents={fx.fn('loadEvents')} loadNotifications={async () => []} /> }], '/dashboard', signedInSessionLogic(MEMBER));
     await screen.findByText('Welcome, alice!');
     return { fx, user: userEvent.setup() };
   },

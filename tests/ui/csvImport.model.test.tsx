@@ -6,6 +6,7 @@ import { csvImportMachine, type CsvImportEvent } from '../../machines/csvImport.
 import { CSV_BAD_NAME, CSV_NO_FILE, tasksImportedMessage, type CsvUploadAnswer } from '../../contract/task';
 import { ApiRequestError } from '../../src/api/client';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
+import { chooseFile } from '../support/render';
 import { CLAN_ID, renderTasks } from '../support/tasksTab';
 
 /**
@@ -62,8 +63,7 @@ const uploadButton = () => screen.getByRole('button', { name: /Upload and Extrac
 const executors = {
   'csv.select': async (w, { event }) => {
     if (event.type !== 'csv.select') return;
-    if (event.file) await w.user.upload(fileInput(), new File(['description,difficulty\nA,EASY\n'], event.file.name, { type: 'text/plain' }));
-    else fireEvent.change(fileInput(), { target: { files: [] } });
+    await chooseFile(w.user, fileInput(), event.file && new File(['description,difficulty\nA,EASY\n'], event.file.name, { type: 'text/plain' }));
   },
   'csv.upload': async (w) => w.user.click(uploadButton()),
   'xstate.done.actor.uploadCsv': async (w) => {

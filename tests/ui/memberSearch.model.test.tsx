@@ -6,6 +6,7 @@ import { fromPromise, type SnapshotFrom } from 'xstate';
 import { memberSearchMachine, type MemberSearchEvent, type SearchedUser } from '../../machines/memberSearch.machine';
 import { MEMBER_SEARCH_TEXTS as T, MemberSearchBox } from '../../src/features/clan/MemberSearchBox';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
+import { FakeEffects } from '../support/effects';
 
 /**
  * Model-based test of Add Member's search by name, the memberSearch chart (docs/client.md §5;
@@ -29,7 +30,8 @@ const NONE: SearchedUser[] = [{ id: 3, username: 'friend' }];
 const FAILURE = 'Type at least 3 characters to search by name.';
 
 interface World {
-  asks: { clanId: number; q: string; resolve: (u: SearchedUser[]) => void; reject: (e: unknown) => void }[];
+  /** The chart's searches, `searchUsers(clanId, q)`, each answered by the path's step. */
+  fx: FakeEffects;
 }
 
 function events(s: Snap): Event[] {
@@ -49,18 +51,17 @@ function events(s: Snap): Event[] {
 const input = () => screen.getByTestId('member-search-input') as HTMLInputElement;
 const status = () => screen.getByTestId('member-search-status').textContent;
 
-/** The search the chart just made, taken off the list: always the trimmed text, for the clan. */
-function lastAsk(w: World) {
-  const ask = w.asks.pop();
-  if (!ask) throw new Error('searchUsers was never called');
-  expect(ask.clanId).toBe(CLAN);
-  expect([TEXT.trim(), LONGER]).toContain(ask.q);
-  return ask;
+/** Answers the search the chart just made as the path's step says: always the trimmed text, for the clan. */
+function answerSearch(w: World, step: Done | Failed): Promise<void> {
+  const [clanId, q] = w.fx.waitingCall('searchUsers');
+  expect(clanId).toBe(CLAN);
+  expect([TEXT.trim(), LONGER]).toContain(q);
+  return w.fx.settle('searchUsers', step);
 }
 
 /** The box as the dialog renders it, with the chart's search given by the test. */
 function Box({ w }: { w: World }) {
-  const search = (clanId: number, q: string) => new Promise<SearchedUser[]>((resolve, reject) => void w.asks.push({ clanId, q, resolve, reject }));
+  const search = w.fx.fn<SearchedUser[]>('searchUsers');
   const actor = useActorRef(memberSearchMachine.provide({ actors: { searchUsers: fromPromise(({ input: i }: { input: { clanId: number; q: string } }) => search(i.clanId, i.q)) } }), { input: { clanId: CLAN } });
   return <MemberSearchBox actor={actor} />;
 }
@@ -74,12 +75,12 @@ modelTests<Snap, Event, World>({
   executors: {
     'search.change': async (w, { event, prev }) => {
       // A search under way is dropped by the change: its answer will never be shown.
-      if (prev.matches('searching')) w.asks.splice(0);
+      if (prev.matches('searching')) w.fx.drop('searchUsers');
       act(() => void fireEvent.change(input(), { target: { value: (event as MemberSearchEvent).text } }));
     },
     'xstate.after.debounce.memberSearch.typing': async () => act(async () => void (await vi.advanceTimersByTimeAsync(300))),
-    'xstate.done.actor.0.memberSearch.searching': (w, { event }) => act(async () => lastAsk(w).resolve((event as Done).output)),
-    'xstate.error.actor.0.memberSearch.searching': (w, { event }) => act(async () => lastAsk(w).reject((event as Failed).error)),
+    'xstate.done.actor.0.memberSearch.searching': (w, { event }) => act(() => answerSearch(w, event as Done)),
+    'xstate.error.actor.0.memberSearch.searching': (w, { event }) => act(() => answerSearch(w, event as Failed)),
   } satisfies Record<Event['type'], ModelExecutor<World, Snap, Event>>,
   assertions: {
     idle: (s) => {
@@ -91,7 +92,7 @@ modelTests<Snap, Event, World>({
       expect(input().value).toBe(s.context.text);
       expect(status()).toBe(T.searching);
       // Nothing is asked until the typing stops for 300 ms.
-      expect(w.asks).toEqual([]);
+      expect(w.fx.waiting('searchUsers')).toBe(0);
     },
     searching: (s) => {
       expect(input().value).toBe(s.context.text);
@@ -115,7 +116,7 @@ modelTests<Snap, Event, World>({
     for (const end of ['found:2', 'found:1', 'failed']) expect(ends).toContain(end);
   },
   render: () => {
-    const w: World = { asks: [] };
+    const w: World = { fx: new FakeEffects() };
     render(<Box w={w} />);
     return w;
   },

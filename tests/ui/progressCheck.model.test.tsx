@@ -8,6 +8,7 @@ import { ProgressCheck } from '../../src/features/play/ProgressCheck';
 import { PROGRESS_CHECK_TEXTS as T } from '../../src/features/play/progressCheckTexts';
 import { logTime } from '../../src/base/timeFormat';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
+import { FakeEffects } from '../support/effects';
 
 /**
  * Model-based test of 'Check now' on a team's Wise Old Man total, the progressCheck chart
@@ -33,7 +34,8 @@ const ACCEPTED: ProgressCheckOutcome = { waitS: 2, refusal: null };
 const TOO_SOON: ProgressCheckOutcome = { waitS: 1, refusal: WOM_CHECK_MESSAGES.tooSoon(CHECK_WAIT_S - 1, 1) };
 
 interface World {
-  asks: { teamId: number; resolve: (o: ProgressCheckOutcome) => void; reject: (e: unknown) => void }[];
+  /** The control's asks, `checkProgress(teamId)`, each answered by the path's step. */
+  fx: FakeEffects;
 }
 
 function events(s: Snap): Event[] {
@@ -58,12 +60,10 @@ function common(s: Snap): void {
   else expect(screen.queryByTestId('progress-check-error')).toBeNull();
 }
 
-/** The ask the chart just made, taken off the list. */
-function lastAsk(w: World) {
-  const ask = w.asks.shift();
-  if (!ask) throw new Error('checkProgress was never called');
-  expect(ask.teamId).toBe(TEAM);
-  return ask;
+/** Answers the ask the chart just made, for the team, as the path's step says. */
+function answerAsk(w: World, step: Done | Failed): Promise<void> {
+  expect(w.fx.waitingCall('checkProgress')).toEqual([TEAM]);
+  return w.fx.settle('checkProgress', step);
 }
 
 modelTests<Snap, Event, World>({
@@ -79,8 +79,8 @@ modelTests<Snap, Event, World>({
       expect(document.activeElement).toBe(button());
       act(() => void fireEvent.click(button()));
     },
-    'xstate.done.actor.0.progressCheck.asking': (w, { event }) => act(async () => lastAsk(w).resolve((event as Done).output)),
-    'xstate.error.actor.0.progressCheck.asking': (w, { event }) => act(async () => lastAsk(w).reject((event as Failed).error)),
+    'xstate.done.actor.0.progressCheck.asking': (w, { event }) => act(() => answerAsk(w, event as Done)),
+    'xstate.error.actor.0.progressCheck.asking': (w, { event }) => act(() => answerAsk(w, event as Failed)),
     'xstate.after.second.progressCheck.waiting': async () => act(async () => void (await vi.advanceTimersByTimeAsync(1000))),
   } satisfies Record<Event['type'], ModelExecutor<World, Snap, Event>>,
   assertions: {
@@ -113,8 +113,8 @@ modelTests<Snap, Event, World>({
     expect(paths.some((p) => p.steps.some((st, i) => i > 0 && st.state.matches('idle') && p.steps[i - 1].state.matches('waiting')))).toBe(true);
   },
   render: () => {
-    const w: World = { asks: [] };
-    const check = (teamId: number) => new Promise<ProgressCheckOutcome>((resolve, reject) => void w.asks.push({ teamId, resolve, reject }));
+    const w: World = { fx: new FakeEffects() };
+    const check = w.fx.fn<ProgressCheckOutcome>('checkProgress');
     render(<ProgressCheck teamId={TEAM} teamName="Iron Gains" checkedAt={CHECKED_AT} check={check} />);
     return w;
   },

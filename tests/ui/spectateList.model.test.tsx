@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import type { SpectateGame } from '../../contract/lobby';
-import { spectateListMachine, type SpectateListEvent } from '../../machines/spectateList.machine';
+import { SPECTATE_POLL_MS, spectateListMachine, type SpectateListEvent } from '../../machines/spectateList.machine';
 import { SpectateListPage } from '../../src/features/spectate/SpectateListPage';
 import { modelTests, type ModelExecutor } from '../support/chartModel';
 import { advance, firstLoadShows, loadExecutors, notSent, renderAt, type ListWorld as World, type Loaded } from '../support/listScreens';
@@ -20,7 +20,6 @@ const SPECTATE: SpectateGame[] = [
   { game_id: 8, event_name: 'Spring Sprint', clan_name: 'Iron Legion', status: 'READY', board_size: 49, team_count: 1, created_at: '2025-05-02T10:00:00.000Z' },
   { game_id: 9, event_name: 'Autumn Race', clan_name: 'Iron Legion', status: 'finished', board_size: 25, team_count: 2, created_at: '2025-04-02T10:00:00.000Z' },
 ];
-const POLL = 30_000;
 
 type SpectateSnap = SnapshotFrom<typeof spectateListMachine>;
 type SpectateEvent =
@@ -65,8 +64,8 @@ modelTests<SpectateSnap, SpectateEvent, World>({
   executors: {
     'spectate.reload': notSent('spectate.reload'),
     ...loadExecutors<'loadGames', SpectateSnap, SpectateEvent>('loadGames'),
-    'xstate.after.pollInterval.spectateList.loaded': async () => advance(POLL),
-    'xstate.after.pollInterval.spectateList.failed': async () => advance(POLL),
+    'xstate.after.pollInterval.spectateList.loaded': async () => advance(SPECTATE_POLL_MS),
+    'xstate.after.pollInterval.spectateList.failed': async () => advance(SPECTATE_POLL_MS),
   } satisfies Record<SpectateEvent['type'], ModelExecutor<World, SpectateSnap, SpectateEvent>>,
   assertions: {
     loading: firstLoadShows('Loading spectatable games...', () => screen.queryByTestId('spectate-error')),

@@ -13,6 +13,7 @@ import { CLAN_NAME_MAX, RENAME_EMPTY_OR_SAME, clanNameField } from '../../../con
 import { applyTextRule } from '../../../contract/text';
 import { isManagerRole } from '../../../contract/user';
 import { SessionContext } from '../../base/session';
+import { useSelectors } from '../../base/useSelectors';
 import { Breadcrumb } from '../../ui/Breadcrumb';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { FadingNotice, Notice } from '../../ui/Notice';
@@ -117,10 +118,12 @@ function ClanManageScreen({ clanId, view, effects }: { clanId: number; view: Cla
   );
   const clanRole = useActorRef(roleLogic, { input: { clanId } });
 
-  const loading = useSelector(clanData, dataSel.isClanLoading);
-  const failed = useSelector(clanData, dataSel.isClanLoadFailed);
-  const ready = useSelector(clanData, dataSel.isClanReady);
-  const loadError = useSelector(clanData, dataSel.selectClanLoadError);
+  const { loading, failed, ready, loadError } = useSelectors(clanData, {
+    loading: dataSel.isClanLoading,
+    failed: dataSel.isClanLoadFailed,
+    ready: dataSel.isClanReady,
+    loadError: dataSel.selectClanLoadError,
+  });
 
   const breadcrumb = <Breadcrumb previous={{ to: '/profile', label: 'Profile' }} current="Manage Clan" />;
   if (loading) return <Spinner text="Loading clan data..." />;
@@ -161,9 +164,11 @@ function LoadedClan({ clanId, view, userId, clanData, clanRole, effects }: { cla
   const session = SessionContext.useActorRef();
   const user = SessionContext.useSelector(selectUser);
   const goTo = useClanNavigate(clanId);
-  const clanName = useSelector(clanData, dataSel.selectClanName);
-  const members = useSelector(clanData, dataSel.selectMembers);
-  const settings = useSelector(clanData, dataSel.selectClanSettings);
+  const { clanName, members, settings } = useSelectors(clanData, {
+    clanName: dataSel.selectClanName,
+    members: dataSel.selectMembers,
+    settings: dataSel.selectClanSettings,
+  });
   const pending = useSelector(clanRole, roleSel.isActionPending);
   const tab = view.tab;
 

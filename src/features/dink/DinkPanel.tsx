@@ -9,6 +9,7 @@ import { dinkAccountsMachine } from '../../../machines/dinkAccounts.machine';
 import * as dinkApi from '../../api/dink';
 import { logTime } from '../../base/timeFormat';
 import { copyText } from '../../base/clipboard';
+import { useSelectors } from '../../base/useSelectors';
 import { ConfirmDialog, useConfirmAction, type Nothing } from '../../ui/ConfirmDialog';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
@@ -128,15 +129,17 @@ export function DinkPanel({ clanId, eventId, effects = liveDinkEffects }: { clan
       return { message: DINK_DIALOG_TEXTS.revoked };
     },
   });
-  const phase = useSelector(flow, sel.selectDinkPhase);
-  const busy = useSelector(flow, sel.isDinkBusy);
-  const link = useSelector(flow, sel.selectDinkLink);
-  const message = useSelector(flow, sel.selectDinkMessage);
-  const loadError = useSelector(flow, sel.selectDinkLoadError);
-  const canCreate = useSelector(flow, sel.canCreateDink);
-  const canToggle = useSelector(flow, sel.canToggleAutoApprove);
-  const canCopy = useSelector(flow, sel.canCopyDink);
-  const canChange = useSelector(flow, sel.canChangeDink);
+  const { phase, busy, link, message, loadError, canCreate, canToggle, canCopy, canChange } = useSelectors(flow, {
+    phase: sel.selectDinkPhase,
+    busy: sel.isDinkBusy,
+    link: sel.selectDinkLink,
+    message: sel.selectDinkMessage,
+    loadError: sel.selectDinkLoadError,
+    canCreate: sel.canCreateDink,
+    canToggle: sel.canToggleAutoApprove,
+    canCopy: sel.canCopyDink,
+    canChange: sel.canChangeDink,
+  });
 
   return (
     <section className="game-area dink-panel" aria-labelledby={`${id}-title`} data-testid="dink-panel" data-phase={phase}>

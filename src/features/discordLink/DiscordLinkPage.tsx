@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useActorRef } from '@xstate/react';
 import { useId, useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { fromPromise } from 'xstate';
@@ -7,6 +7,7 @@ import * as sel from '../../../machines/discordLink.selectors';
 import { selectIsReady, selectManagedClans } from '../../../machines/session.selectors';
 import { linkDiscordGuild } from '../../api/discordLink';
 import { SessionContext } from '../../base/session';
+import { useSelectors } from '../../base/useSelectors';
 import { clanManagePath } from '../../base/paths';
 import { DialogButtons, Modal } from '../../ui/Modal';
 import { Notice } from '../../ui/Notice';
@@ -42,14 +43,16 @@ function DiscordLinkFlow({ code, clans, effects }: { code: string; clans: { clan
     [effects],
   );
   const flow = useActorRef(logic, { input: { code, clans } });
-  const phase = useSelector(flow, sel.selectLinkPhase);
-  const options = useSelector(flow, sel.selectLinkClans);
-  const picked = useSelector(flow, sel.selectPickedClan);
-  const link = useSelector(flow, sel.selectMadeLink);
-  const error = useSelector(flow, sel.selectLinkError);
-  const dialogOpen = useSelector(flow, sel.isLinkDialogOpen);
-  const busy = useSelector(flow, sel.isLinkBusy);
-  const canRequest = useSelector(flow, sel.canRequestLink);
+  const { phase, options, picked, link, error, dialogOpen, busy, canRequest } = useSelectors(flow, {
+    phase: sel.selectLinkPhase,
+    options: sel.selectLinkClans,
+    picked: sel.selectPickedClan,
+    link: sel.selectMadeLink,
+    error: sel.selectLinkError,
+    dialogOpen: sel.isLinkDialogOpen,
+    busy: sel.isLinkBusy,
+    canRequest: sel.canRequestLink,
+  });
   const pickedName = options.find((c) => c.clan_id === picked)?.name ?? '';
   const linkedName = options.find((c) => c.clan_id === link?.clan_id)?.name ?? '';
 

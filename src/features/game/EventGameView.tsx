@@ -26,6 +26,7 @@ import { LoadFailed } from '../../ui/LoadFailed';
 import { Spinner } from '../../ui/Spinner';
 import { BoardView } from '../board/BoardView';
 import { CLAN_MANAGEMENT_ORIGIN, gamePlayPath } from '../../base/paths';
+import { useSelectors } from '../../base/useSelectors';
 import { ManageFrame } from './ManageFrame';
 import { SettingsForm, type EventGameRef } from './SettingsForm';
 import { BoardFileField, boardFileLogic, type BoardFileRef } from './BoardFileField';
@@ -308,11 +309,13 @@ function BoardSettings({ flow, game, statusRef, deleteDialog }: { flow: EventGam
 
 /** The results/status area: status, live tracker, team positions, status controls and Reset. */
 function ResultsArea({ flow, game, statusRef, clanId, eventId }: { flow: EventGameRef; game: Game; statusRef: StatusRef; clanId: number; eventId: number }) {
-  const statusLabel = useSelector(statusRef, statusSel.selectStatusLabel);
-  const control = useSelector(statusRef, statusSel.selectStatusControl);
-  const controlEnabled = useSelector(statusRef, statusSel.canUseStatusControl);
-  const resetEnabled = useSelector(statusRef, statusSel.canReset);
-  const changing = useSelector(statusRef, statusSel.isChangingStatus);
+  const { statusLabel, control, controlEnabled, resetEnabled, changing } = useSelectors(statusRef, {
+    statusLabel: statusSel.selectStatusLabel,
+    control: statusSel.selectStatusControl,
+    controlEnabled: statusSel.canUseStatusControl,
+    resetEnabled: statusSel.canReset,
+    changing: statusSel.isChangingStatus,
+  });
   const reloading = useSelector(flow, sel.isReloading);
   const canReload = useSelector(flow, sel.canReload);
   const teams = game.team_states;
@@ -417,11 +420,13 @@ function TeamCounts({ team }: { team: Game['team_states'][number] }) {
 /** The manual board editor: snakes and ladders as JSON, saved after the board rules pass, with a live preview. */
 function BoardEditor({ flow, game }: { flow: EventGameRef; game: Game }) {
   const id = useId();
-  const snakesText = useSelector(flow, sel.selectSnakesText);
-  const laddersText = useSelector(flow, sel.selectLaddersText);
-  const boardError = useSelector(flow, sel.selectBoardError);
-  const canSave = useSelector(flow, sel.canSaveBoard);
-  const saving = useSelector(flow, sel.isSavingBoard);
+  const { snakesText, laddersText, boardError, canSave, saving } = useSelectors(flow, {
+    snakesText: sel.selectSnakesText,
+    laddersText: sel.selectLaddersText,
+    boardError: sel.selectBoardError,
+    canSave: sel.canSaveBoard,
+    saving: sel.isSavingBoard,
+  });
   const preview = useMemo(() => previewConnections(game.board_size, snakesText, laddersText), [game.board_size, snakesText, laddersText]);
   return (
     <section className="game-area" aria-labelledby={`${id}-title`}>

@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useActorRef } from '@xstate/react';
 import { useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { fromPromise } from 'xstate';
@@ -8,6 +8,7 @@ import { selectIsBusy, selectIsReady, selectIsSignedOut, selectNeedsOnboarding }
 import { INVITE_PAGE_TEXTS, invitePath, type InviteViewer } from '../../../contract/invite';
 import { acceptInvite, fetchInvite } from '../../api/invites';
 import { SessionContext } from '../../base/session';
+import { useSelectors } from '../../base/useSelectors';
 import { clanManagePath } from '../../base/paths';
 import { logTime } from '../../base/timeFormat';
 import { LoadFailed } from '../../ui/LoadFailed';
@@ -66,11 +67,13 @@ function InviteFlow({ code, viewer, effects }: { code: string; viewer: InviteVie
     });
   }, [code, effects, navigate, session]);
   const flow = useActorRef(logic, { input: { code, viewer } });
-  const phase = useSelector(flow, sel.selectInvitePhase);
-  const invite = useSelector(flow, sel.selectInvitePreview);
-  const membership = useSelector(flow, sel.selectInviteMembership);
-  const error = useSelector(flow, sel.selectInviteError);
-  const canJoin = useSelector(flow, sel.canJoinInvite);
+  const { phase, invite, membership, error, canJoin } = useSelectors(flow, {
+    phase: sel.selectInvitePhase,
+    invite: sel.selectInvitePreview,
+    membership: sel.selectInviteMembership,
+    error: sel.selectInviteError,
+    canJoin: sel.canJoinInvite,
+  });
 
   return (
     <section className="panel panel--narrow invite-page" aria-labelledby="invite-title" data-testid="invite-page" data-phase={phase}>
