@@ -254,7 +254,7 @@ export interface Running {
  * (dev sign-in for the seed) and REAL_ENV; under `node --cpu-prof` into BENCH_CPU_PROF when set
  * (node refuses --cpu-prof in NODE_OPTIONS, so the bench spawns it itself). Resolves once it listens.
  */
-async function startRealServer(env: Record<string, string>, port?: number): Promise<Running> {
+export async function startRealServer(env: Record<string, string>, port?: number): Promise<Running> {
   const p = port ?? (await freePort());
   const prof = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
   if (CPU_PROF) fs.mkdirSync(CPU_PROF, { recursive: true });

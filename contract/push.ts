@@ -56,3 +56,17 @@ export const PushSettingsBodySchema = jsonBodySchema({
   proof_waiting: switchOf('proof_waiting'),
   draft_turn: switchOf('draft_turn'),
 });
+
+/** One notification as the dashboard shows it in the page: the push's title, body and url (a path of this site). */
+const RecentNotificationSchema = v.object({
+  id: v.number(),
+  title: v.string(),
+  body: v.string(),
+  url: v.string(),
+  /** ISO time it was recorded. */
+  created_at: v.string(),
+});
+export type RecentNotification = v.InferOutput<typeof RecentNotificationSchema>;
+
+/** GET /api/user/me/notifications/recent's answer: the user's latest notifications, newest first (at most 20). */
+export const RecentNotificationsSchema = v.object({ notifications: v.array(RecentNotificationSchema) });

@@ -1,5 +1,7 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { errorText } from '../contract/errorText';
 import type { PushKind, PushSettings } from '../contract/push';
+import { missingPromise } from './shared';
 
 /** What the panel learns on load: whether the browser has web push, whether it refused, whether this browser is subscribed, the switches. */
 export interface NotificationsStatus {
@@ -21,8 +23,6 @@ export interface NotificationsContext {
   error: string | null;
 }
 
-const textOf = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
-
 /**
  * The Profile page's Notifications panel (docs/client.md §3; docs/server.md §20). `loading` (tag
  * `busy`) runs `loadStatus`: to `unsupported` when the browser has no web push, else `ready`; a
@@ -38,10 +38,10 @@ export const notificationsMachine = setup({
     events: {} as NotificationsEvent,
   },
   actors: {
-    loadStatus: fromPromise<NotificationsStatus>(() => Promise.reject(new Error('loadStatus not provided'))),
-    enable: fromPromise<void>(() => Promise.reject(new Error('enable not provided'))),
-    disable: fromPromise<void>(() => Promise.reject(new Error('disable not provided'))),
-    saveSwitch: fromPromise<PushSettings, { kind: PushKind; on: boolean }>(() => Promise.reject(new Error('saveSwitch not provided'))),
+    loadStatus: missingPromise<NotificationsStatus>('notifications', 'loadStatus'),
+    enable: missingPromise<void>('notifications', 'enable'),
+    disable: missingPromise<void>('notifications', 'disable'),
+    saveSwitch: missingPromise<PushSettings, { kind: PushKind; on: boolean }>('notifications', 'saveSwitch'),
   },
   guards: {
     unsupported: (_, status: NotificationsStatus) => !status.supported,
@@ -64,7 +64,7 @@ export const notificationsMachine = setup({
           { guard: { type: 'unsupported', params: ({ event }) => event.output }, target: 'unsupported', actions: assign({ status: ({ event }) => event.output }) },
           { target: 'ready', actions: assign({ status: ({ event }) => event.output, error: null }) },
         ],
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => textOf(event.error, 'Failed to load your notification settings.') }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorText(event.error, 'Failed to load your notification settings.') }) },
       },
     },
     unsupported: {},
@@ -82,7 +82,7 @@ export const notificationsMachine = setup({
         id: 'enable',
         src: 'enable',
         onDone: { target: 'ready', actions: assign({ status: ({ context }) => context.status && { ...context.status, subscribed: true, blocked: false } }) },
-        onError: { target: 'ready', actions: assign({ error: ({ event }) => textOf(event.error, 'Failed to turn notifications on.') }) },
+        onError: { target: 'ready', actions: assign({ error: ({ event }) => errorText(event.error, 'Failed to turn notifications on.') }) },
       },
     },
     disabling: {
@@ -91,7 +91,7 @@ export const notificationsMachine = setup({
         id: 'disable',
         src: 'disable',
         onDone: { target: 'ready', actions: assign({ status: ({ context }) => context.status && { ...context.status, subscribed: false } }) },
-        onError: { target: 'ready', actions: assign({ error: ({ event }) => textOf(event.error, 'Failed to turn notifications off.') }) },
+        onError: { target: 'ready', actions: assign({ error: ({ event }) => errorText(event.error, 'Failed to turn notifications off.') }) },
       },
     },
     saving: {
@@ -104,7 +104,7 @@ export const notificationsMachine = setup({
           return { kind: e.kind, on: e.on };
         },
         onDone: { target: 'ready', actions: assign({ status: ({ context, event }) => context.status && { ...context.status, settings: event.output } }) },
-        onError: { target: 'ready', actions: assign({ error: ({ event }) => textOf(event.error, 'Failed to save the setting.') }) },
+        onError: { target: 'ready', actions: assign({ error: ({ event }) => errorText(event.error, 'Failed to save the setting.') }) },
       },
     },
   },

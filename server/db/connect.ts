@@ -34,6 +34,7 @@ import { quotas } from './migrations/024_quotas';
 import { audit } from './migrations/023_audit';
 import { push } from './migrations/026_push';
 import { discordMore } from './migrations/025_discord_more';
+import { notifications } from './migrations/027_notifications';
 
 /** The migrations, listed statically in order (docs/architecture.md §5). */
 const MIGRATIONS: Record<string, DialectMigration> = {
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '024_quotas': quotas,
   '025_discord_more': discordMore,
   '026_push': push,
+  '027_notifications': notifications,
 };
 
 /** Names of every migration this build runs on start (readiness compares them with the applied ones: docs/server.md §14). */

@@ -466,6 +466,17 @@ interface PushWaitingTable {
   /** When the next one is due; null while none is. */
   due_at: string | null;
 }
+/** One notification of a user as the dashboard shows it in the page (migration 027_notifications). */
+interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The push's title, body, url (a path of this site) and tag (a newer row of the same tag replaces it). */
+  title: string;
+  body: string;
+  url: string;
+  tag: string;
+  created_at: string;
+}
 
 /** The whole database as Kysely sees it. */
 export interface Database {
@@ -509,6 +520,7 @@ export interface Database {
   push_vapid: PushVapidTable;
   push_queue: PushQueueTable;
   push_waiting: PushWaitingTable;
+  notifications: NotificationsTable;
   discord_guilds: DiscordGuildsTable;
   discord_link_codes: DiscordLinkCodesTable;
 }

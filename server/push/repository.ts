@@ -180,3 +180,30 @@ export async function teamUserIds(db: Db, teamId: number, role?: string): Promis
   if (role) q = q.where('team_members.role', '=', role);
   return [...new Set((await q.execute()).map((r) => r.user_id))];
 }
+
+/** How many in-page notifications a user keeps (docs/server.md §20 "In the page"). */
+const NOTIFICATIONS_KEPT = 20;
+
+/**
+ * Records one in-page notification for each of `userIds` (docs/server.md §20 "In the page"),
+ * whether or not they have a push subscription: a user's earlier row with the same tag goes (as a
+ * browser replaces a notification of the same tag), and each keeps its NOTIFICATIONS_KEPT newest.
+ */
+export async function recordNotifications(db: Db, userIds: readonly number[], n: { title: string; body: string; url: string; tag: string }): Promise<void> {
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return;
+  await db.deleteFrom('notifications').where('user_id', 'in', ids).where('tag', '=', n.tag).execute();
+  const now = nowIso();
+  await db.insertInto('notifications').values(ids.map((user_id) => ({ user_id, ...n, created_at: now }))).execute();
+  // One statement for all of them: each row beyond its user's newest NOTIFICATIONS_KEPT goes.
+  await db.deleteFrom('notifications').where('user_id', 'in', ids)
+    .where('id', 'not in', (eb) => eb.selectFrom('notifications as kept').select('kept.id')
+      .whereRef('kept.user_id', '=', 'notifications.user_id').orderBy('kept.id', 'desc').limit(NOTIFICATIONS_KEPT))
+    .execute();
+}
+
+/** The user's in-page notifications, newest first (at most NOTIFICATIONS_KEPT). */
+export async function recentNotifications(db: Db, userId: number): Promise<{ id: number; title: string; body: string; url: string; created_at: string }[]> {
+  return db.selectFrom('notifications').select(['id', 'title', 'body', 'url', 'created_at'])
+    .where('user_id', '=', userId).orderBy('id', 'desc').limit(NOTIFICATIONS_KEPT).execute();
+}

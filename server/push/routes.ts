@@ -9,10 +9,11 @@ import {
   PushSettingsSchema,
   PushSubscribeBodySchema,
   PushUnsubscribeBodySchema,
+  RecentNotificationsSchema,
 } from '../../contract/push';
 import { subscribe } from './service';
 import { vapidKeys } from './vapid';
-import { deleteSubscription, readSettings, writeSettings } from './repository';
+import { deleteSubscription, readSettings, recentNotifications, writeSettings } from './repository';
 
 /**
  * Web push (docs/server.md §20 "Notifications"). Errors are `{"error": ...}`; 401 signed out where
@@ -24,6 +25,8 @@ import { deleteSubscription, readSettings, writeSettings } from './repository';
  * - DELETE /push/subscriptions {endpoint} → {ok}; removes the user's subscription of that endpoint
  * - GET    /user/me/notifications → {proof_decided, may_roll, proof_waiting, draft_turn}
  * - PUT    /user/me/notifications {any subset of the four} → all four as they are now
+ * - GET    /user/me/notifications/recent → {notifications: [{id, title, body, url, created_at}]}, the
+ *          user's latest 20 newest first, kept with or without a push subscription ("In the page")
  */
 export function pushRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -72,6 +75,15 @@ export function pushRoutes(): Hono<AppEnv> {
     async (c) => {
       const user = requireUser(c);
       return c.json(await writeSettings(c.get('deps').db, user.id, valid(c, 'json')));
+    },
+  );
+
+  app.get(
+    '/user/me/notifications/recent',
+    ...route({ tag: 'push', access: 'signed-in', summary: "The user's latest notifications (at most 20, newest first), as the dashboard shows them in the page.", answer: named('RecentNotifications', RecentNotificationsSchema) }),
+    async (c) => {
+      const user = requireUser(c);
+      return c.json({ notifications: await recentNotifications(c.get('deps').db, user.id) });
     },
   );
 

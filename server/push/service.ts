@@ -7,19 +7,13 @@ import {
   clanManagerIds,
   enqueuePush,
   markWaiting,
+  recordNotifications,
   saveSubscription,
   teamUserIds,
+  waitingOfClan,
   withSwitchOn,
 } from './repository';
-import { kickPushWorkers } from './queue';
-
-/** What a push carries (docs/server.md §20): shown by the service worker, `url` a path of this site. */
-export interface PushPayload {
-  title: string;
-  body: string;
-  url: string;
-  tag: string;
-}
+import { kickPushWorkers, proofWaitingPayload, type PushPayload } from './queue';
 
 /** The gap between two 'Proof waiting' pushes of one manager and clan, in ms. */
 const WAITING_GAP_MS = 5 * 60 * 1000;
@@ -53,13 +47,16 @@ export async function subscribe(deps: Deps, userId: number, body: PushSubscribeB
 }
 
 /**
- * Queues `payload` for those of `userIds` whose `kind` switch is on, never `actorId` (the user
- * whose own action caused it). Called after the change committed; never throws (the change is
- * stored; a lost push is only logged).
+ * Records `payload` in the page of every one of `userIds` but `actorId` (the user whose own action
+ * caused it), whatever their switches (docs/server.md §20 "In the page"), and queues it as a push
+ * for those whose `kind` switch is on. Called after the change committed; never throws (the change
+ * is stored; a lost notification is only logged).
  */
 async function notify(deps: Pick<Deps, 'db'>, kind: PushKind, userIds: readonly number[], actorId: number | null, payload: PushPayload): Promise<void> {
   try {
-    const to = await withSwitchOn(deps.db, userIds.filter((id) => id !== actorId), kind);
+    const others = userIds.filter((id) => id !== actorId);
+    await recordNotifications(deps.db, others, payload);
+    const to = await withSwitchOn(deps.db, others, kind);
     if ((await enqueuePush(deps.db, to, JSON.stringify(payload))) > 0) kickPushWorkers();
   } catch (err) {
     log.error({ err, kind }, '[push] queueing failed');
@@ -106,11 +103,17 @@ export async function notifyReview(deps: Pick<Deps, 'db'>, submissionId: number,
  * After proof arrived for review in clan `clanId` (docs/server.md §20): a 'Proof waiting' is made
  * due for each manager whose switch is on, except `actorId` (the sender); the sender (queue.ts)
  * sends at most one per manager and clan per 5 minutes, counting what still waits when it is sent.
- * Never throws.
+ * In the page every such manager sees one at once, counting what waits now. Never throws.
  */
 export async function notifyProofWaiting(deps: Pick<Deps, 'db'>, clanId: number, actorId: number | null): Promise<void> {
   try {
-    const to = await withSwitchOn(deps.db, (await clanManagerIds(deps.db, clanId)).filter((id) => id !== actorId), 'proof_waiting');
+    const managers = (await clanManagerIds(deps.db, clanId)).filter((id) => id !== actorId);
+    // In the page at once, counting what waits now; it replaces the clan's earlier one (same tag).
+    const clan = await waitingOfClan(deps.db, clanId);
+    if (clan && clan.count > 0) {
+      await recordNotifications(deps.db, managers, proofWaitingPayload(clanId, clan));
+    }
+    const to = await withSwitchOn(deps.db, managers, 'proof_waiting');
     for (const userId of to) await markWaiting(deps.db, userId, clanId, WAITING_GAP_MS);
     if (to.length > 0) kickPushWorkers();
   } catch (err) {

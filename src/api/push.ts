@@ -1,6 +1,6 @@
 import { request } from './client';
 import { OkSchema } from '../../contract/common';
-import { PushKeyAnswerSchema, PushSettingsSchema, type PushSettings, type PushSubscribeBody } from '../../contract/push';
+import { PushKeyAnswerSchema, PushSettingsSchema, RecentNotificationsSchema, type PushSettings, type PushSubscribeBody, type RecentNotification } from '../../contract/push';
 
 /* The web push calls of the Profile page's Notifications panel (docs/server.md §20). */
 
@@ -27,4 +27,9 @@ export function fetchPushSettings(): Promise<PushSettings> {
 /** PUT /api/user/me/notifications with some switches → all four. */
 export function savePushSettings(change: Partial<PushSettings>): Promise<PushSettings> {
   return request(PushSettingsSchema, (h) => h.put('user/me/notifications', { json: change }), 'Failed to save the setting.');
+}
+
+/** GET /api/user/me/notifications/recent → the user's latest notifications, newest first (the dashboard's, docs/server.md §20 "In the page"). */
+export async function fetchRecentNotifications(): Promise<RecentNotification[]> {
+  return (await request(RecentNotificationsSchema, (h) => h.get('user/me/notifications/recent'), 'Failed to load your notifications.')).notifications;
 }

@@ -199,6 +199,69 @@ describe.each(backends())('web push (%s)', (backend) => {
     expect(stand.refused).toEqual([]);
   });
 
+  it('in the page: the same notifications kept for their recipients with or without a subscription, never the actor; 401 signed out', async () => {
+    type Entry = { id: number; title: string; body: string; url: string; created_at: string };
+    const recent = async (api: ApiClient): Promise<Entry[]> => {
+      const r = await api.get('/api/user/me/notifications/recent');
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.notifications;
+    };
+    const titles = (list: Entry[]) => list.map((n) => n.title);
+    expectError(await new ApiClient(suite.url).get('/api/user/me/notifications/recent'), 401);
+    // The previous test's: the member heard both reviews, newest first; the owner (the referee of
+    // the denial) not their own, the second waiting proof having replaced the first (one tag); the
+    // admin (the referee of the approval) only the waiting proof.
+    expect(titles(await recent(cast.member))).toEqual(['Proof denied', 'Proof approved']);
+    expect((await recent(cast.member))[0].body).toMatch(/: Blurry screenshot$/);
+    expect(titles(await recent(cast.owner))).toEqual(['Proof waiting', 'Your roll', 'Proof approved']);
+    expect(titles(await recent(admin))).toEqual(['Proof waiting']);
+    expect(await recent(cast.leader2)).toEqual([]);
+
+    // Nobody has a push subscription now: the list is kept all the same, and nothing is queued.
+    await directSql(suite.env, 'DELETE FROM push_queue');
+    await directSql(suite.env, 'DELETE FROM push_subscriptions');
+    const game = await newGame(cast, { proof: true });
+    const clan = (await directSql(suite.env, 'SELECT name FROM clans WHERE id = ?', [cast.clanId]))[0].name as string;
+    const event = (await directSql(suite.env, 'SELECT name FROM events WHERE id = ?', [game.eventId]))[0].name as string;
+    const leader = await watcher('push-page-leader', cast.owner);
+    await leader.join(game.gameId);
+    expect(await act(leader, 'roll_dice', game, game.team1, cast.ign.ownerA)).toBeNull();
+    const sent = await submit(cast.member, game, game.team1, await png());
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const square = sent.body.submission.square_index as number;
+    // Every manager at once (the owner's push switch is off, the page shows it all the same),
+    // replacing the clan's earlier one; never the member who sent it.
+    const waiting = { title: 'Proof waiting', body: `1 waiting for review in ${clan}.`, url: `/clans/manage/${cast.clanId}/reviews` };
+    expect((await recent(admin)).filter((n) => n.title === 'Proof waiting')).toEqual([expect.objectContaining(waiting)]);
+    expect((await recent(cast.owner))[0]).toMatchObject(waiting);
+    expect(titles(await recent(cast.member))).not.toContain('Proof waiting');
+
+    expect((await admin.put(`/api/clan/${cast.clanId}/submissions/${sent.body.submission.id}/review`, { decision: 'approve' })).status).toBe(200);
+    const gamePath = `/games/clan/${cast.clanId}/events/${game.eventId}/game/${game.gameId}`;
+    const approved = { title: 'Proof approved', body: `Red Team, square ${square}: approved by push-admin-${backend}.`, url: gamePath };
+    expect((await recent(cast.member))[0]).toMatchObject(approved);
+    const owner = await recent(cast.owner);
+    expect(owner.slice(0, 2)).toEqual([expect.objectContaining({ title: 'Your roll', body: `Red Team may roll in ${event}.`, url: gamePath }), expect.objectContaining(approved)]);
+    // The referee and the other team hear nothing of it.
+    expect(titles(await recent(admin))).toEqual(['Proof waiting']);
+    expect(await recent(cast.leader2)).toEqual([]);
+    expect(await queueEmpty(suite.env)).toBe(true);
+
+    // A user keeps the latest 20: with 25 older ones stored, a denial (its reason as typed) is the newest of 20.
+    const memberId = (await directSql(suite.env, 'SELECT id FROM users WHERE username = ?', [`sock-member-push-${backend}`]))[0].id as number;
+    for (let i = 0; i < 25; i++) {
+      await directSql(suite.env, 'INSERT INTO notifications (user_id, title, body, url, tag, created_at) VALUES (?, ?, ?, ?, ?, ?)', [memberId, 'Old', `old ${i}`, '/dashboard', `old-${i}`, new Date(Date.now() - 60_000).toISOString()]);
+    }
+    expect(await act(leader, 'roll_dice', game, game.team1, cast.ign.ownerA)).toBeNull();
+    const third = await submit(cast.member, game, game.team1, await png());
+    expect(third.status, JSON.stringify(third.body)).toBe(201);
+    expect((await admin.put(`/api/clan/${cast.clanId}/submissions/${third.body.submission.id}/review`, { decision: 'deny', reason: 'Crop <b>the</b> chat' })).status).toBe(200);
+    const kept = await recent(cast.member);
+    expect(kept).toHaveLength(20);
+    expect(kept[0]).toMatchObject({ title: 'Proof denied', body: `Red Team, square ${third.body.submission.square_index}: Crop <b>the</b> chat`, url: gamePath });
+    expect(Number((await directSql(suite.env, 'SELECT COUNT(*) AS n FROM notifications WHERE user_id = ?', [memberId]))[0].n)).toBe(20);
+  });
+
   it("draft: 'Your pick' to the captain on the clock, not to the manager who started it; none with the switch off", async () => {
     const d: DraftCast = await draftCast(suite.url, `pu${backend.slice(0, 2)}`);
     const cap2 = stand.subscription('cap2');

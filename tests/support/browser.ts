@@ -27,6 +27,15 @@ export function browserAvailable(): boolean {
   return false;
 }
 
+/**
+ * A Chromium with a profile of its own in `dir` (not the incognito-like contexts of launchBrowser):
+ * Chromium refuses to call a page installable in incognito, so the installability check needs one.
+ * The caller closes it and removes `dir`.
+ */
+export function launchProfileContext(dir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
 /** One Content-Security-Policy violation seen in a page (docs/server.md §8). */
 export interface CspViolation {
   /** 'event': a securitypolicyviolation event; 'console': Chromium's console message about it. */

@@ -17,6 +17,9 @@ import { gamePlayPath } from '../../base/paths';
 import { ClanGames, GettingStartedList, useClanDesks } from './ClanDesks';
 import { ClanEventsWidget } from './ClanEvents';
 import { OwnJoinRequests } from '../joins/OwnJoinRequests';
+import { fetchRecentNotifications } from '../../api/push';
+import type { RecentNotification } from '../../../contract/push';
+import { RecentNotifications } from './RecentNotifications';
 
 /** The managed clans' calls load with their first use, so the events and tasks code stays out of every page's first load. */
 const loadClanDesks = (clans: readonly ClanMembership[]) => import('./clanDesks').then((m) => m.loadClanDesks(clans));
@@ -29,17 +32,21 @@ const loadClanEvents = (clans: readonly ClanMembership[]) => import('./clanEvent
  * manager (Owner or Admin) of a clan, also the getting-started steps of a clan that has had no
  * game yet, and a Clan Games widget with the live games of the clans they manage (the clanDesks
  * chart). For every member of a clan, whatever the role, the Clan Events widget (docs/client.md
- * §1): the way by clicks to each clan's events, their Sign-ups and a running draft. `loadGames`,
- * `loadDesks` and `loadEvents` replace the calls in tests.
+ * §1): the way by clicks to each clan's events, their Sign-ups and a running draft. For everyone,
+ * the Notifications widget: the latest notifications the pushes carry, shown in the page for those
+ * without push (docs/server.md §20 "In the page"). `loadGames`, `loadDesks`, `loadEvents` and
+ * `loadNotifications` replace the calls in tests.
  */
 export function DashboardPage({
   loadGames = fetchLobbyGames,
   loadDesks = loadClanDesks,
   loadEvents = loadClanEvents,
+  loadNotifications = fetchRecentNotifications,
 }: {
   loadGames?: () => Promise<LobbyGame[]>;
   loadDesks?: (clans: readonly ClanMembership[]) => Promise<ClanDesk[]>;
   loadEvents?: (clans: readonly ClanMembership[]) => Promise<ClanEventsDesk[]>;
+  loadNotifications?: () => Promise<RecentNotification[]>;
 }) {
   const user = SessionContext.useSelector(selectUser);
   const managed = SessionContext.useSelector(selectManagedClans, sameClans);
@@ -47,9 +54,9 @@ export function DashboardPage({
   // A new chart when the managed clans or their names change (Refresh stats, a promotion, a rename).
   const key = managed.map((m) => `${m.clan_id}:${m.name}`).join(',');
   return managed.length > 0 ? (
-    <ManagerDashboard key={key} managed={managed} loadGames={loadGames} loadDesks={loadDesks} loadEvents={loadEvents} />
+    <ManagerDashboard key={key} managed={managed} loadGames={loadGames} loadDesks={loadDesks} loadEvents={loadEvents} loadNotifications={loadNotifications} />
   ) : (
-    <Dashboard loadGames={loadGames} loadEvents={loadEvents} />
+    <Dashboard loadGames={loadGames} loadEvents={loadEvents} loadNotifications={loadNotifications} />
   );
 }
 
@@ -59,24 +66,28 @@ function ManagerDashboard({
   loadGames,
   loadDesks,
   loadEvents,
+  loadNotifications,
 }: {
   managed: readonly ClanMembership[];
   loadGames: () => Promise<LobbyGame[]>;
   loadDesks: (clans: readonly ClanMembership[]) => Promise<ClanDesk[]>;
   loadEvents: (clans: readonly ClanMembership[]) => Promise<ClanEventsDesk[]>;
+  loadNotifications: () => Promise<RecentNotification[]>;
 }) {
   const desks = useClanDesks(managed, loadDesks);
-  return <Dashboard loadGames={loadGames} loadEvents={loadEvents} desks={desks} />;
+  return <Dashboard loadGames={loadGames} loadEvents={loadEvents} loadNotifications={loadNotifications} desks={desks} />;
 }
 
 /** The dashboard's panels; `desks` (a manager's) adds the getting-started steps and Clan Games. */
 function Dashboard({
   loadGames,
   loadEvents,
+  loadNotifications,
   desks,
 }: {
   loadGames: () => Promise<LobbyGame[]>;
   loadEvents: (clans: readonly ClanMembership[]) => Promise<ClanEventsDesk[]>;
+  loadNotifications: () => Promise<RecentNotification[]>;
   desks?: ReturnType<typeof useClanDesks>;
 }) {
   const user = SessionContext.useSelector(selectUser);
@@ -101,6 +112,7 @@ function Dashboard({
       </header>
       {desks && <GettingStartedList desks={desks} />}
       <div className="widgets">
+        <RecentNotifications loadNotifications={loadNotifications} />
         {desks && <ClanGames desks={desks} />}
         {memberships.length > 0 && <ClanEventsWidget key={clansKey} clans={memberships} loadEvents={loadEvents} />}
         {(user.join_requests ?? []).length > 0 && (
