@@ -48,3 +48,13 @@ export function logTime(iso: string): string {
   timeFormat ??= makeTimeFormat();
   return timeFormat.format(d);
 }
+
+/**
+ * `iso` (an ISO 8601 timestamp) as the browser's locale writes a date and a time, for moments that
+ * may lie on another day (an invite's expiry, a history entry, a notification); the ISO text itself
+ * when it is not a date.
+ */
+export function dateTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}

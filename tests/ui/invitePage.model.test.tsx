@@ -83,6 +83,8 @@ async function inviteShown(s: Snap): Promise<void> {
   expect(document.querySelector('.invite-page b')).toBeNull();
   expect(screen.getByTestId('invite-facts').textContent).toContain('7 members');
   expect(screen.getByTestId('invite-facts').querySelector('time')?.getAttribute('dateTime')).toBe(PREVIEW.expires_at);
+  // Its day too: an invite lasts up to 30 days, so a clock time alone would not say which day.
+  expect(screen.getByTestId('invite-facts').querySelector('time')?.textContent).toBe(new Date(PREVIEW.expires_at).toLocaleString());
   if (s.context.viewer === 'ready') expect(screen.queryByTestId('invite-before')).toBeNull();
   else expect(screen.getByTestId('invite-before').textContent).toMatch(s.context.viewer === 'signedOut' ? /^You sign in with Discord first/ : /^You link your in-game names first/);
 }

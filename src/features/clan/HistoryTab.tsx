@@ -15,6 +15,7 @@ import type { AuditEntry } from '../../../contract/audit';
 import { fetchAuditEntries } from '../../api/audit';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
+import { dateTime } from '../../base/timeFormat';
 
 /** The History tab's one call (docs/server.md §18 "History"); tests give a fake. */
 export type LoadAudit = (clanId: number, before?: number) => Promise<AuditEntry[]>;
@@ -25,11 +26,6 @@ const actorName = (entry: AuditEntry): string => (entry.actor ? entry.actor.user
 /** The distinct values of `values`, sorted as text. */
 const distinct = (values: string[]): string[] => [...new Set(values)].sort((a, b) => a.localeCompare(b));
 
-/** `iso` as the browser's locale writes a date and time; the ISO text itself when it is not a date. */
-function when(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
-}
 
 /**
  * The clan page's History tab for managers (docs/client.md §5 History; docs/server.md §18
@@ -115,7 +111,7 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
       </div>
       {entry.detail && <div className="audit-log__detail">{entry.detail}</div>}
       <div className="muted audit-log__meta">
-        <time dateTime={entry.at}>{when(entry.at)}</time> · {actorName(entry)}
+        <time dateTime={entry.at}>{dateTime(entry.at)}</time> · {actorName(entry)}
       </div>
     </li>
   );

@@ -10,6 +10,7 @@ import {
   selectRecentNotificationsLoading,
 } from '../../../machines/recentNotifications.selectors';
 import { LoadFailed } from '../../ui/LoadFailed';
+import { dateTime } from '../../base/timeFormat';
 
 /** The widget's own words (docs/client.md §1). */
 export const RECENT_NOTIFICATIONS_TEXTS = {
@@ -19,11 +20,6 @@ export const RECENT_NOTIFICATIONS_TEXTS = {
   none: 'Nothing yet.',
 } as const;
 
-/** When it was recorded, in the reader's own words for dates; the ISO text when unreadable. */
-function when(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
-}
 
 /** Only a path of this site becomes a link (the server only records such; anything else stays text). */
 const isSitePath = (url: string) => url.startsWith('/') && !url.startsWith('//');
@@ -67,7 +63,7 @@ export function RecentNotifications({ loadNotifications }: { loadNotifications: 
                 <span className="recent-notifications__title">{n.title}</span>
               )}
               <span className="recent-notifications__body">{n.body}</span>
-              <time className="muted recent-notifications__time" dateTime={n.created_at}>{when(n.created_at)}</time>
+              <time className="muted recent-notifications__time" dateTime={n.created_at}>{dateTime(n.created_at)}</time>
             </li>
           ))}
         </ul>

@@ -10,7 +10,7 @@ import { acceptInvite, fetchInvite } from '../../api/invites';
 import { SessionContext } from '../../base/session';
 import { useSelectors } from '../../base/useSelectors';
 import { clanManagePath } from '../../base/paths';
-import { logTime } from '../../base/timeFormat';
+import { dateTime } from '../../base/timeFormat';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
@@ -98,7 +98,7 @@ function InviteFlow({ code, viewer, effects }: { code: string; viewer: InviteVie
           <h1 id="invite-title" className="invite-page__clan">{invite.clan.name}</h1>
           <p className="muted" data-testid="invite-facts">
             {invite.clan.member_count === 1 ? '1 member' : `${invite.clan.member_count} members`} · this invite works until{' '}
-            <time dateTime={invite.expires_at}>{logTime(invite.expires_at)}</time>
+            <time dateTime={invite.expires_at}>{dateTime(invite.expires_at)}</time>
           </p>
           {viewer !== 'ready' && <p data-testid="invite-before">{BEFORE_JOINING[viewer]}</p>}
           <button type="button" className="btn btn--primary btn--large" disabled={!canJoin} onClick={() => flow.send({ type: 'invite.join' })}>

@@ -5,7 +5,7 @@ import { clanInvitesMachine } from '../../../machines/clanInvites.machine';
 import { canCopyInvite, selectInviteMessage } from '../../../machines/clanInvites.selectors';
 import { selectDraft, selectSubject } from '../../../machines/confirmAction.selectors';
 import { INVITE_HOURS, INVITE_LIST_TEXTS, INVITE_USES, type Invite } from '../../../contract/invite';
-import { logTime } from '../../base/timeFormat';
+import { dateTime } from '../../base/timeFormat';
 import { ConfirmDialog, useConfirmAction, type ConfirmActionRef, type Nothing } from '../../ui/ConfirmDialog';
 import { DataTable } from '../../ui/DataTable';
 import { Notice } from '../../ui/Notice';
@@ -29,7 +29,7 @@ export const INVITE_DIALOG_TEXTS = {
   makeTitle: 'Make Invite Link',
   maxUses: `Uses must be a whole number from ${INVITE_USES.min} to 1,000.`,
   hours: `Hours must be a whole number from ${INVITE_HOURS.min} to ${INVITE_HOURS.max}.`,
-  made: (invite: Invite) => `Invite link made: ${invite.max_uses === 1 ? '1 use' : `${invite.max_uses} uses`} until ${logTime(invite.expires_at)}. Copy it from the list.`,
+  made: (invite: Invite) => `Invite link made: ${invite.max_uses === 1 ? '1 use' : `${invite.max_uses} uses`} until ${dateTime(invite.expires_at)}. Copy it from the list.`,
   revokeTitle: 'Revoke Invite',
   revokeBody: 'Its link stops working at once; people who joined with it stay members.',
   revoked: 'Invite revoked.',
@@ -123,7 +123,7 @@ export function InvitesPanel({ clanId, effects = liveInviteEffects }: { clanId: 
             <tr key={invite.code} data-testid="invite-row">
               <th scope="row"><code>{invite.code}</code></th>
               <td data-label="Uses">{invite.uses} / {invite.max_uses}</td>
-              <td data-label="Expires"><time dateTime={invite.expires_at}>{logTime(invite.expires_at)}</time></td>
+              <td data-label="Expires"><time dateTime={invite.expires_at}>{dateTime(invite.expires_at)}</time></td>
               <td data-label="Link">
                 <span className="invites__link">
                   <span className="invites__url" data-testid="invite-url">{invite.url}</span>{' '}
