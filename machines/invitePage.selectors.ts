@@ -10,4 +10,3 @@ export const selectInviteMembership = (s: S) => s.context.membership;
 export const selectInviteError = (s: S) => s.context.error;
 /** 'Join {clan}' is pressable where the chart takes it (derived with `can`). */
 export const canJoinInvite = (s: S) => s.can({ type: 'invite.join' });
-export const isInviteBusy = (s: S) => s.hasTag('busy');
