@@ -61,6 +61,7 @@ export function discordInteractionRoutes(): Hono<AppEnv> {
     }),
     async (c) => {
       const arrivedAt = performance.now();
+      const arrivedAtMs = Date.now();
       const deps = c.get('deps');
       const hex = deps.config.discordApp.publicKey;
       if (!hex) throw notFound('Not found.');
@@ -79,7 +80,7 @@ export function discordInteractionRoutes(): Hono<AppEnv> {
       }
       if (typeof interaction !== 'object' || interaction === null) return c.json({ error: 'Request body must be a JSON object.' }, 400);
       const origin = deps.config.publicOrigin ?? siteOrigin(c);
-      return c.json(await answerInTime({ deps, origin, limit: limitOf(deps), arrivedAt }, interaction, deps.config.discordApp.deferMs));
+      return c.json(await answerInTime({ deps, origin, limit: limitOf(deps), arrivedAt, arrivedAtMs }, interaction, deps.config.discordApp.deferMs));
     },
   );
 

@@ -61,6 +61,11 @@ export interface CommandContext {
   limit: GuildCommandLimit;
   /** performance.now() when the interaction arrived (the roll's metric). */
   arrivedAt: number;
+  /**
+   * The wall clock when it arrived (ms since 1970): the guild limit counts commands by arrival, so
+   * checking the signature of a burst on a busy process does not spread it over more seconds.
+   */
+  arrivedAtMs: number;
 }
 
 /** How long the edit of a deferred answer may take: 5 s, as every request to Discord (docs/server.md §10). */
@@ -152,7 +157,7 @@ async function answerInteraction(ctx: CommandContext, interaction: APIInteractio
   const guildId = interaction.guild_id;
   const discordUserId = interaction.member?.user.id ?? interaction.user?.id;
   if (!guildId || !discordUserId) return refuse(SNL_TEXTS.guildOnly);
-  if (!(await ctx.limit.take(guildId))) return refuse(SNL_TEXTS.slowDown);
+  if (!(await ctx.limit.take(guildId, ctx.arrivedAtMs))) return refuse(SNL_TEXTS.slowDown);
   const sub = (interaction.data.options ?? []).find((o) => o.type === ApplicationCommandOptionType.Subcommand);
   if (!sub || sub.type !== ApplicationCommandOptionType.Subcommand) return refuse(SNL_TEXTS.unknownCommand);
   switch (sub.name) {
