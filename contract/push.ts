@@ -70,3 +70,15 @@ export type RecentNotification = v.InferOutput<typeof RecentNotificationSchema>;
 
 /** GET /api/user/me/notifications/recent's answer: the user's latest notifications, newest first (at most 20). */
 export const RecentNotificationsSchema = v.object({ notifications: v.array(RecentNotificationSchema) });
+
+/**
+ * What a push carries (docs/server.md §20), as JSON: public/sw.js shows `title` and `body`,
+ * replaces an earlier notification of the same `tag` and opens `url` (a path of this site) on a
+ * click. The same fields are kept for the page (RecentNotification, without `tag`).
+ */
+export interface PushPayload {
+  title: string;
+  body: string;
+  url: string;
+  tag: string;
+}

@@ -1,5 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { PushPayload } from '../../contract/push';
 import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import { log } from '../observability/log';
@@ -36,8 +38,8 @@ const BATCH = 50;
 
 /** How long one signed VAPID header (a JWT valid 12 hours, web-push's default) is reused for its push service, in ms. */
 const VAPID_HEADER_MS = 60 * 60 * 1000;
-/** Signed VAPID Authorization headers by push service origin and public key, with when each was made (ms). */
-const vapidHeaders = new Map<string, { authorization: string; at: number }>();
+/** Signed VAPID Authorization headers by push service origin and public key, each kept VAPID_HEADER_MS (lru-cache, at most 1,000). */
+const vapidHeaders = new LRUCache<string, string>({ max: 1000, ttl: VAPID_HEADER_MS });
 
 /**
  * The VAPID Authorization header for a push service's origin (RFC 8292: the JWT's audience is the
@@ -47,21 +49,11 @@ const vapidHeaders = new Map<string, { authorization: string; at: number }>();
 function vapidAuthorization(webPush: Awaited<ReturnType<typeof loadWebPush>>, endpoint: string, subject: string, keys: { publicKey: string; privateKey: string }): string {
   const audience = new URL(endpoint).origin;
   const key = `${audience} ${keys.publicKey}`;
-  const now = Date.now();
   const kept = vapidHeaders.get(key);
-  if (kept && now - kept.at < VAPID_HEADER_MS) return kept.authorization;
+  if (kept) return kept;
   const authorization = webPush.getVapidHeaders(audience, subject, keys.publicKey, keys.privateKey, 'aes128gcm').Authorization;
-  if (vapidHeaders.size > 1000) vapidHeaders.clear();
-  vapidHeaders.set(key, { authorization, at: now });
+  vapidHeaders.set(key, authorization);
   return authorization;
-}
-
-/** What a push carries (docs/server.md §20): shown by the service worker, `url` a path of this site. */
-export interface PushPayload {
-  title: string;
-  body: string;
-  url: string;
-  tag: string;
 }
 
 /** The 'Proof waiting' notification of clan `clanId` (docs/server.md §20), counting `clan.count` proofs waiting: as a push and in the page. */

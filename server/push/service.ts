@@ -1,7 +1,7 @@
 import { badRequest } from '../errors';
 import type { Deps } from '../http/context';
 import { log } from '../observability/log';
-import { PUSH_ENDPOINT_MAX, PUSH_MESSAGES, type PushKind, type PushSubscribeBody } from '../../contract/push';
+import { PUSH_ENDPOINT_MAX, PUSH_MESSAGES, type PushKind, type PushPayload, type PushSubscribeBody } from '../../contract/push';
 import type { DraftState } from '../../contract/signup';
 import {
   clanManagerIds,
@@ -13,7 +13,7 @@ import {
   waitingOfClan,
   withSwitchOn,
 } from './repository';
-import { kickPushWorkers, proofWaitingPayload, type PushPayload } from './queue';
+import { kickPushWorkers, proofWaitingPayload } from './queue';
 
 /** The gap between two 'Proof waiting' pushes of one manager and clan, in ms. */
 const WAITING_GAP_MS = 5 * 60 * 1000;
