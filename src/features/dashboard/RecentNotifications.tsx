@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useActorRef } from '@xstate/react';
 import { useEffect, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { fromPromise } from 'xstate';
@@ -11,6 +11,7 @@ import {
 } from '../../../machines/recentNotifications.selectors';
 import { LoadFailed } from '../../ui/LoadFailed';
 import { dateTime } from '../../base/timeFormat';
+import { useSelectors } from '../../base/useSelectors';
 
 /** The widget's own words (docs/client.md §1). */
 export const RECENT_NOTIFICATIONS_TEXTS = {
@@ -19,7 +20,6 @@ export const RECENT_NOTIFICATIONS_TEXTS = {
   loading: 'Loading your notifications...',
   none: 'Nothing yet.',
 } as const;
-
 
 /** Only a path of this site becomes a link (the server only records such; anything else stays text). */
 const isSitePath = (url: string) => url.startsWith('/') && !url.startsWith('//');
@@ -35,9 +35,11 @@ const isSitePath = (url: string) => url.startsWith('/') && !url.startsWith('//')
 export function RecentNotifications({ loadNotifications }: { loadNotifications: () => Promise<RecentNotification[]> }) {
   const logic = useMemo(() => recentNotificationsMachine.provide({ actors: { loadNotifications: fromPromise(() => loadNotifications()) } }), [loadNotifications]);
   const ref = useActorRef(logic);
-  const items = useSelector(ref, selectRecentNotifications);
-  const loading = useSelector(ref, selectRecentNotificationsLoading);
-  const error = useSelector(ref, selectRecentNotificationsError);
+  const { items, loading, error } = useSelectors(ref, {
+    items: selectRecentNotifications,
+    loading: selectRecentNotificationsLoading,
+    error: selectRecentNotificationsError,
+  });
   useEffect(() => {
     const again = () => ref.send({ type: 'notifications.reload' });
     window.addEventListener('focus', again);
