@@ -11,7 +11,7 @@ import { startProgress } from '../contract/progress';
 import type { AutoRule } from '../contract/dink';
 import { ok, percentile, runBench, sleep, wallNow, writeResults } from './measure';
 import {
-  copyOf, load, machine, many, ms, PG_URL, ratio, run, seed, startBareServer, startCluster, type RunResult, type Running,
+  copyOf, load, machine, many, ms, PG_URL, ratio, run, seed, startBareServer, startCluster, startRealServer, type RunResult, type Running,
 } from './manyHarness';
 
 /**
@@ -34,7 +34,8 @@ import {
  * longest wait in check cycles (to its first round, between rounds, to the end) and the teams
  * over two cycles. Then the roll load of bench/many.bench.ts (bench/manyHarness.ts run: one Leader
  * socket per game, each team rolling once every BENCH_PERIOD_MS, default 3000, BENCH_S compact
- * spectators per game, default 5) in the same games, once on the bare baseline
+ * spectators per game, default 5) in the same games, on two real processes behind nginx, or on one
+ * reached directly with BENCH_WOM_ROLL_PROCESSES=1 (as bench:many), once on the bare baseline
  * (bench/manyBareServer.ts), then alternating runs without team totals (the same copy with every
  * task's rule removed) and with them (every arrival then starts a team's baseline round; with
  * WOM_API_KEY when BENCH_WOM_ROLL_KEY=1; the deployed Wise Old Man times unless
@@ -83,6 +84,13 @@ const ROLL_BUDGET_SECONDS = ROLL_TIME_REAL ? 60 : BUDGET_SECONDS;
 /** The API key the servers send when a run has one (the stand-in takes any). */
 const BENCH_KEY = 'bench-key';
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 2);
+/**
+ * The real servers of the roll runs (BENCH_WOM_ROLL_PROCESSES): 2 (default) processes with the Redis
+ * adapter behind nginx, as deployed at scale; 1 a single process reached directly, as bench:many's
+ * real server and the bare baseline are, so the ratios to bare compare with bench:many's on a
+ * machine that two processes, nginx, Redis, PostgreSQL and the clients would saturate.
+ */
+const ROLL_PROCESSES = Number(process.env.BENCH_WOM_ROLL_PROCESSES ?? 2);
 const DINK_G = Number(process.env.BENCH_DINK_G ?? 50);
 const DINK_SECONDS = Number(process.env.BENCH_DINK_SECONDS ?? 60);
 /** Wise Old Man's budget (docs/server.md §16, §17): calls per budget window over every process, without and with an API key. */
@@ -306,7 +314,8 @@ async function womPart(): Promise<string[]> {
         const result = await run('real', seeded, s, async (env) => {
           await prepare(env.DATABASE_URL, withTotals ? XP_RULE : null);
           stand.heal();
-          const cluster = await startCluster({ ...env, ...womEnvOf(stand, ROLL_KEY, ROLL_TIME_REAL) }, 2, true);
+          const womEnv = { ...env, ...womEnvOf(stand, ROLL_KEY, ROLL_TIME_REAL) };
+          const cluster = ROLL_PROCESSES === 1 ? await startRealServer(womEnv) : await startCluster(womEnv, ROLL_PROCESSES, true);
           from = Date.now();
           return cluster;
         }, async () => {
@@ -389,7 +398,7 @@ function womLines(runs: WomRun[], sits: SitResult[]): string[] {
   const bare = runs.find((r) => r.label === 'bare')?.result;
   const p = (r: RunResult, a: 'ack' | 'spectator', q: number) => percentile(r[a], q);
   const lines = [
-    `### Wise Old Man checks and rolls (${many.G} games x 4 teams, 2 processes + Redis behind nginx, PostgreSQL)`,
+    `### Wise Old Man checks and rolls (${many.G} games x 4 teams, PostgreSQL; checks on 2 processes + Redis behind nginx, rolls on ${ROLL_PROCESSES === 1 ? 'one process reached directly, as bench:many' : `${ROLL_PROCESSES} processes + Redis behind nginx`})`,
     '',
     `Budget window WOM_BUDGET_SECONDS=${BUDGET_SECONDS} (${WOM_LIMIT} calls per window without a key, ${WOM_LIMIT_WITH_KEY} with WOM_API_KEY, summed over the processes), WOM_CHECK_MINUTES=${CHECK_MINUTES} (a cycle of ${cycle} s): ` +
       `time shortened by ${(60 / BUDGET_SECONDS).toFixed(0)} for both. Teams sat ${SIT_SECONDS} s from the servers being ready. Rolls: each team once every ${many.PERIOD_MS} ms, ${many.S} compact spectators per game, ${many.SECONDS} s, the first ${many.WARMUP_SECONDS} s not counted; with team totals ${ROLL_KEY ? 'with' : 'without'} WOM_API_KEY and ${ROLL_TIME_REAL ? 'the deployed Wise Old Man times (60-s budget window, 15-min cycles), the rolls being at their real rate' : 'the shortened Wise Old Man times (60 times the Wise Old Man work per roll of the deployed ones)'}.`,
