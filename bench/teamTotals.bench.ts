@@ -336,7 +336,7 @@ async function womPart(): Promise<string[]> {
 }
 
 function report(label: string, r: RunResult, l: ReturnType<typeof womLoad> | null): void {
-  console.log(`  ${label}: ack p50/p99 ${ms(percentile(r.ack, 50))}/${ms(percentile(r.ack, 99))} ms, spectator p50/p99 ${ms(percentile(r.spectator, 50))}/${ms(percentile(r.spectator, 99))} ms, ${r.rollsPerSecond.toFixed(1)} rolls/s, refused ${r.refused}, timeouts ${r.timeouts}, missed ${r.missed}, CPU ${r.cpuCores.toFixed(2)} cores, lost ${r.lost}, doubled ${r.doubled}, mismatched ${r.mismatched}${r.queriesPerRoll === null ? '' : `, ${r.queriesPerRoll.toFixed(1)} statements a roll (the first process's, BENCH_COUNT_QUERIES=1)`}${l ? `; Wise Old Man ${l.count} requests, at most ${l.maxPerWindow} in any sliding ${ROLL_BUDGET_SECONDS} s window (limit ${limitOf(ROLL_KEY)})` : ''}; load ${load()}`);
+  console.log(`  ${label}: ack p50/p99 ${ms(percentile(r.ack, 50))}/${ms(percentile(r.ack, 99))} ms, spectator p50/p99 ${ms(percentile(r.spectator, 50))}/${ms(percentile(r.spectator, 99))} ms, ${r.rollsPerSecond.toFixed(1)} rolls/s, refused ${r.refused}, timeouts ${r.timeouts}, missed ${r.missed}, CPU ${r.cpuCores.toFixed(2)} cores${Number.isFinite(r.dbCores) ? `, PostgreSQL ${r.dbCores.toFixed(2)} cores` : ''}, lost ${r.lost}, doubled ${r.doubled}, mismatched ${r.mismatched}${r.queriesPerRoll === null ? '' : `, ${r.queriesPerRoll.toFixed(1)} statements a roll (the first process's, BENCH_COUNT_QUERIES=1)`}${l ? `; Wise Old Man ${l.count} requests, at most ${l.maxPerWindow} in any sliding ${ROLL_BUDGET_SECONDS} s window (limit ${limitOf(ROLL_KEY)})` : ''}; load ${load()}`);
 }
 
 /**
@@ -407,12 +407,12 @@ function womLines(runs: WomRun[], sits: SitResult[]): string[] {
   ];
   if (runs.length === 0) return lines;
   lines.push(
-    '| run | roll ack p50 / p99 (ms) | roll to spectator p50 / p99 (ms) | ack ratio to bare p50 / p99 | spectator ratio to bare p50 / p99 | rolls/s | refused / timeouts / missed | server CPU (cores) | lost / doubled / mismatched | Wise Old Man requests / most per sliding window |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| run | roll ack p50 / p99 (ms) | roll to spectator p50 / p99 (ms) | ack ratio to bare p50 / p99 | spectator ratio to bare p50 / p99 | rolls/s | refused / timeouts / missed | server CPU (cores) | PostgreSQL CPU (cores) | statements a roll (first process) | lost / doubled / mismatched | Wise Old Man requests / most per sliding window |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const { label, result: r, load: l } of runs) {
     const vsBare = (a: 'ack' | 'spectator') => (bare && r !== bare ? `${ratio(p(r, a, 50), p(bare, a, 50))} / ${ratio(p(r, a, 99), p(bare, a, 99))}` : '');
-    lines.push(`| ${label} | ${ms(p(r, 'ack', 50))} / ${ms(p(r, 'ack', 99))} | ${ms(p(r, 'spectator', 50))} / ${ms(p(r, 'spectator', 99))} | ${vsBare('ack')} | ${vsBare('spectator')} | ${r.rollsPerSecond.toFixed(1)} | ${r.refused} / ${r.timeouts} / ${r.missed} | ${r.cpuCores.toFixed(2)} | ${r.lost} / ${r.doubled} / ${r.mismatched} | ${l ? `${l.count} / ${l.maxPerWindow}` : ''} |`);
+    lines.push(`| ${label} | ${ms(p(r, 'ack', 50))} / ${ms(p(r, 'ack', 99))} | ${ms(p(r, 'spectator', 50))} / ${ms(p(r, 'spectator', 99))} | ${vsBare('ack')} | ${vsBare('spectator')} | ${r.rollsPerSecond.toFixed(1)} | ${r.refused} / ${r.timeouts} / ${r.missed} | ${r.cpuCores.toFixed(2)} | ${Number.isFinite(r.dbCores) ? r.dbCores.toFixed(2) : ''} | ${r.queriesPerRoll === null ? '' : r.queriesPerRoll.toFixed(1)} | ${r.lost} / ${r.doubled} / ${r.mismatched} | ${l ? `${l.count} / ${l.maxPerWindow}` : ''} |`);
   }
   lines.push('');
   return lines;
