@@ -290,11 +290,13 @@ export function startWomChecks(deps: Deps): () => void {
     if (stopped || starting || arrivals.size === 0) return;
     const wait = lastBatchAt + BATCH_GAP_MS - performance.now();
     if (wait > 0 && arrivals.size < ARRIVALS_PER_BATCH) {
-      gapTimer ??= setTimeout(() => {
-        gapTimer = null;
-        pump();
-      }, wait);
-      gapTimer.unref();
+      if (!gapTimer) {
+        gapTimer = setTimeout(() => {
+          gapTimer = null;
+          pump();
+        }, wait);
+        gapTimer.unref();
+      }
       return;
     }
     if (gapTimer) clearTimeout(gapTimer);

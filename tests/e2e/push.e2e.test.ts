@@ -68,7 +68,7 @@ run.each(clientOnlyBackends())('the installable app and push in Chromium (%s)', 
     // version is activated: a push delivered to a version still activating was dropped in a loaded
     // clean-clone run (no notification in 15 s).
     const cdp = await context.newCDPSession(page);
-    type Version = { registrationId: string; status: string; runningStatus: string };
+    type Version = { registrationId: string; status: string };
     const registrationIds = new Set<string>();
     const activated = new Set<string>();
     let onChange = () => {};
@@ -80,12 +80,12 @@ run.each(clientOnlyBackends())('the installable app and push in Chromium (%s)', 
       for (const v of versions) if (v.status === 'activated') activated.add(v.registrationId);
       onChange();
     });
-    const registrationId = await new Promise<string>((resolve) => {
+    const registrationId = await new Promise<string>((resolve, reject) => {
       onChange = () => {
         const id = [...registrationIds].find((r) => activated.has(r));
         if (id) resolve(id);
       };
-      void cdp.send('ServiceWorker.enable');
+      cdp.send('ServiceWorker.enable').catch(reject);
     });
     const payload = { title: 'Proof approved', body: 'Red Team, square 12: approved by referee.', url: '/games/clan/1/events/2/game/3', tag: 'proof-9' };
     const deliver = () => cdp.send('ServiceWorker.deliverPushMessage', { origin: suite.url, registrationId, data: JSON.stringify(payload) });
