@@ -30,8 +30,9 @@ export interface Config {
    * DISCORD_PUBLIC_KEY (hex; POST /api/discord/interactions answers 404 while unset),
    * DISCORD_APPLICATION_ID and DISCORD_BOT_TOKEN (for `npm run discord:commands`), DISCORD_API_URL
    * (default https://discord.com/api/v10; tests point it at a stand-in; also where a deferred
-   * command's answer is sent), DISCORD_DEFER_MS (default 2500: how long a command may take before
-   * Discord gets a deferred answer and the real one follows as an edit; Discord waits 3 s).
+   * command's answer is sent), DISCORD_DEFER_MS (default 2000: how long a command may take before
+   * Discord gets a deferred answer and the real one follows as an edit; Discord waits 3 s, and the
+   * second left covers the network and a busy event loop).
    */
   discordApp: { publicKey: string | null; applicationId: string | null; botToken: string | null; apiUrl: string; deferMs: number };
   /** Session lifetime in ms. */
@@ -262,7 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       applicationId: env.DISCORD_APPLICATION_ID?.trim() || null,
       botToken: env.DISCORD_BOT_TOKEN?.trim() || null,
       apiUrl: (env.DISCORD_API_URL?.trim() || 'https://discord.com/api/v10').replace(/\/+$/, ''),
-      deferMs: nonNegative(env.DISCORD_DEFER_MS, 2500),
+      deferMs: nonNegative(env.DISCORD_DEFER_MS, 2000),
     },
     sessionTtlMs: 30 * 24 * 3600 * 1000,
     clientDir: env.CLIENT_DIR || './dist',

@@ -108,7 +108,7 @@ const DEFERRED_FAILURE = 'Something went wrong: try again.';
 
 /**
  * Answers `interaction` within Discord's 3 s (docs/server.md §19 "Slash commands"): answerInteraction's
- * answer when it is ready within `deferMs` (DISCORD_DEFER_MS, default 2.5 s); otherwise `{type: 5}`
+ * answer when it is ready within `deferMs` (DISCORD_DEFER_MS, default 2 s); otherwise `{type: 5}`
  * (DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: Discord shows that the app is thinking), and the answer,
  * once ready, is sent as the edit of that response (editOriginalResponse; a command that failed
  * meanwhile sends DEFERRED_FAILURE). A command that fails before

@@ -14,7 +14,7 @@ import { backends } from '../support/server';
 import { useServerSuite, useTwoProcesses } from '../support/suite';
 import { directSql } from '../support/sql';
 import { castOf, connect, newGame, stored, type Cast, type TestGame, type Watcher } from '../support/liveSocket';
-import { DiscordCommandsStandIn, InteractionSigner, devDiscordId, snlCommand } from '../support/discordInteractions';
+import { DiscordCommandsStandIn, EPHEMERAL, InteractionSigner, LINK_ORIGIN as ORIGIN, devDiscordId, linkCodeOf as codeOf, newGuild, snlCommand } from '../support/discordInteractions';
 
 /**
  * Slash commands over Discord's HTTP interactions (docs/server.md §19 "Slash commands"), against
@@ -25,17 +25,11 @@ import { DiscordCommandsStandIn, InteractionSigner, devDiscordId, snlCommand } f
  * `/snl roll` (the roll's log text, as the game's log has it; no site user; no Leader; the game
  * option; the roll rules' own refusals) and the per-guild limit; with TEST_REDIS_URL and
  * TEST_DATABASE_URL, a roll sent to one process reaches a spectator of the other and the limit
- * holds across both; on PostgreSQL, a roll held by another connection's row lock answers {type: 5}
- * within 3 s and its log text follows as the edit of the original response at a stand-in of
- * Discord's API; and `npm run discord:commands` against that stand-in.
+ * holds across both; and `npm run discord:commands` against a stand-in of Discord's API. The
+ * deferral of a slow command is tests/server/discord-defer.api.test.ts.
  */
 
-const ORIGIN = 'https://snakes.example.org';
-const EPHEMERAL = 64;
 const BAD_SIGNATURE = { error: 'invalid request signature' };
-let guildSerial = 0;
-/** A guild id (snowflake-like) of its own per call. */
-const newGuild = () => `9${String(Date.now()).slice(-8)}${String(++guildSerial).padStart(9, '0')}`;
 
 /**
  * Bursts of `size` status commands of a fresh guild each (`send(guild, i)`), sent at once, until
@@ -73,13 +67,6 @@ function expectGuildLimit(burst: Awaited<ReturnType<typeof burstOfCommands>>, si
     expect(burst.accepted).toBeGreaterThanOrEqual(5);
     expect(burst.accepted).toBeLessThanOrEqual(5 * (Math.floor(burst.spanMs / 1000) + 1));
   }
-}
-
-/** The code of a `/snl link` answer's URL. */
-function codeOf(content: string): string {
-  const m = new RegExp(`${ORIGIN.replace(/\./g, '\\.')}/discord/link/([A-Za-z0-9_-]{22})\\b`).exec(content);
-  if (!m) throw new Error(`no link code in ${content}`);
-  return m[1];
 }
 
 describe('the interactions route answers 404 while DISCORD_PUBLIC_KEY is unset', () => {
@@ -265,70 +252,6 @@ describe('slash commands across two server processes sharing PostgreSQL and Redi
     // so 3 are refused when all 8 land within one second.
     const burst = await burstOfCommands(8, (guild, i) => signer.post(i % 2 === 0 ? site.a.url : site.b.url, snlCommand('status', guild, '500000000000000003')));
     expectGuildLimit(burst, 8);
-  });
-});
-
-describe('a command slower than DISCORD_DEFER_MS is deferred and its answer follows as an edit (PostgreSQL)', () => {
-  if (!process.env.TEST_DATABASE_URL) {
-    it.skip('skipped: set TEST_DATABASE_URL to run it (the roll is held by a row lock of another connection)', () => {});
-    return;
-  }
-  const signer = new InteractionSigner();
-  const discord = new DiscordCommandsStandIn();
-  // The stand-in's address is known once it listens: filled in before the server starts (hooks run in order).
-  const env: Record<string, string> = { DISCORD_PUBLIC_KEY: signer.publicKeyHex, PUBLIC_ORIGIN: ORIGIN, DISCORD_DEFER_MS: '2500' };
-  beforeAll(async () => {
-    await discord.start();
-    env.DISCORD_API_URL = discord.url;
-  });
-  afterAll(() => discord.stop());
-  const suite = useServerSuite('postgres', env);
-
-  it('a roll held past 2.5 s answers {type: 5} within 3 s; the roll\'s log text then arrives as the edit of @original', async () => {
-    const cast = await castOf(suite.url, 'snl-defer');
-    const game = await newGame(cast);
-    const guild = newGuild();
-    const code = codeOf((await signer.post(suite.url, snlCommand('link', guild, '500000000000000001'))).body.data.content);
-    expect((await cast.owner.post(`/api/discord/links/${code}`, { clan_id: cast.clanId })).status).toBe(200);
-    const before = await stored(cast, game);
-
-    // Another connection holds the game's row, as a slow transaction would: the roll (which locks
-    // that row first) waits for it.
-    const holder = new pg.Client({ connectionString: suite.env.DATABASE_URL });
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT id FROM games WHERE id = $1 FOR UPDATE', [game.gameId]);
-      const command = snlCommand('roll', guild, devDiscordId('sock-owner-snl-defer'));
-      const sent = performance.now();
-      const answer = await signer.post(suite.url, command);
-      const took = performance.now() - sent;
-      expect(answer).toEqual({ status: 200, body: { type: 5 } });
-      expect(took).toBeGreaterThanOrEqual(2400);
-      expect(took).toBeLessThan(3000);
-      // Nothing is sent while the roll waits.
-      expect(discord.edits).toHaveLength(0);
-      expect((await stored(cast, game)).version).toBe(before.version);
-      await holder.query('COMMIT');
-
-      const edit = await discord.nextEdit(1);
-      expect(edit.applicationId).toBe(command.application_id);
-      expect(edit.token).toBe(command.token);
-      const after = await stored(cast, game);
-      expect(after.version).toBe(before.version + 1);
-      const added = after.log_entries.filter((e) => !before.log_entries.some((b) => b.id === e.id)).sort((a, b) => a.id - b.id);
-      expect(edit.body).toEqual({ content: added.map((e) => e.message).join('\n'), embeds: [], allowed_mentions: { parse: [] } });
-      expect(edit.body.content).toMatch(/^Red Team rolled a [1-6] and moved from 1 to \d+\./);
-    } finally {
-      await holder.query('ROLLBACK').catch(() => {});
-      await holder.end();
-    }
-  });
-
-  it('a command answered in time is not deferred and sends no edit', async () => {
-    const edits = discord.edits.length;
-    expect((await signer.post(suite.url, snlCommand('status', newGuild(), '500000000000000001'))).body).toEqual({ type: 4, data: { content: SNL_TEXTS.notLinked, flags: EPHEMERAL } });
-    expect(discord.edits).toHaveLength(edits);
   });
 });
 

@@ -9,6 +9,23 @@ import { StandInServer } from './standIn';
  * `npm run discord:commands` calls.
  */
 
+/** The site's public origin the slash-command suites give the server (PUBLIC_ORIGIN): link answers name it. */
+export const LINK_ORIGIN = 'https://snakes.example.org';
+
+/** Discord's message flag for an answer only its asker sees (EPHEMERAL, 1 << 6). */
+export const EPHEMERAL = 64;
+
+let guildSerial = 0;
+/** A guild id (snowflake-like, 18 digits) of its own per call. */
+export const newGuild = () => `9${String(Date.now()).slice(-8)}${String(++guildSerial).padStart(9, '0')}`;
+
+/** The 22-character code of a `/snl link` answer's URL under LINK_ORIGIN; throws when there is none. */
+export function linkCodeOf(content: string): string {
+  const m = new RegExp(`${LINK_ORIGIN.replace(/\./g, '\\.')}/discord/link/([A-Za-z0-9_-]{22})\\b`).exec(content);
+  if (!m) throw new Error(`no link code in ${content}`);
+  return m[1];
+}
+
 /** The Discord id a development sign-in gives `username` (server/auth/routes.ts POST /auth/dev). */
 export function devDiscordId(username: string): string {
   return 'dev-' + crypto.createHash('sha256').update(username).digest('hex').slice(0, 16);

@@ -244,7 +244,7 @@ export const SLOW_START_MS = 120_000;
  * open-events quota is lifted (CLAN_OPEN_EVENTS) unless `env` sets it ('' for the default of 50,
  * as the quotas suite does), as the sign-in limit is; a slash command is deferred only after 30 s
  * (DISCORD_DEFER_MS) unless `env` says otherwise, so a loaded machine never turns an answer a test
- * reads into a deferral (the deferral's own suite sets 2.5 s); GAME_CACHE_CHECK_MS is 0 unless `env` says
+ * reads into a deferral (the deferral's own suite sets 2 s); GAME_CACHE_CHECK_MS is 0 unless `env` says
  * otherwise, so every read of a cached game asks the database for its version and a test's direct
  * database write shows at once. Resolves once it listens; rejects with the
  * process output when it exits first or takes over `startMs` (default 30 s).
