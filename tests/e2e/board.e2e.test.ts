@@ -5,7 +5,7 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { setUpLiveGame, type LiveGame, type LiveTeam } from '../support/liveGame';
 import { seriousA11yViolations } from '../support/axe';
-import { openSignedIn } from '../support/e2e';
+import { JOURNEY_MS, openSignedIn } from '../support/e2e';
 import { castOf, connect, newGame, type Watcher } from '../support/liveSocket';
 
 /**
@@ -306,7 +306,7 @@ run.each(clientOnlyBackends())('the board and the roll moment in Chromium (%s)',
     expect(errors).toEqual([]);
   });
 
-  it.each(VIEWPORTS.map((v) => [v.name, v] as const))('at %s: the winner shows only after the winning pawn arrived, named once', { timeout: 180_000 }, async (name, viewport) => {
+  it.each(VIEWPORTS.map((v) => [v.name, v] as const))('at %s: the winner shows only after the winning pawn arrived, named once', { timeout: JOURNEY_MS }, async (name, viewport) => {
     // A 36-square race with no snakes or ladders: the browser is Red Team's Leader, Blue Team rolls over the socket.
     const cast = await castOf(suite.url, `win-${name}`);
     const race = await newGame(cast, { size: 36, noWin: false });

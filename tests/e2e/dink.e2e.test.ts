@@ -7,7 +7,7 @@ import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { ApiClient } from '../support/api';
-import { openSignedIn } from '../support/e2e';
+import { JOURNEY_MS, openSignedIn } from '../support/e2e';
 import { connect } from '../support/liveSocket';
 import { rollUntilOnTask } from '../support/rolls';
 import { DESKTOP, PHONE, expectNoSidewaysScroll } from '../support/layout';
@@ -63,7 +63,7 @@ run.each(clientOnlyBackends())('proof from Dink approves a task in Chromium (%s)
     return person;
   }
 
-  it('a manager makes the link with auto-approve; a matching LOOT post with a screenshot approves the task and the Leader rolls; another post is no_match', { timeout: 180_000 }, async () => {
+  it('a manager makes the link with auto-approve; a matching LOOT post with a screenshot approves the task and the Leader rolls; another post is no_match', { timeout: JOURNEY_MS }, async () => {
     // --- Setup through the API: clan, a pool whose every task has the LOOT rule, an event, one team, a proof-required game, started.
     const ownerApi = new ApiClient(suite.url);
     const ownerMe = await ownerApi.onboard('Manager', ['ManagerIGN'], { role: 'Owner', clan_name: 'Dink Legion' });
@@ -177,7 +177,7 @@ run.each(clientOnlyBackends())('proof from Dink approves a task in Chromium (%s)
     expect(manager.errors).toEqual([]);
     expect(leader.errors).toEqual([]);
   });
-  it('a matching post without a screenshot reads "No screenshot was sent" with its evidence in Reviews and, once denied, on the team\'s task (1280x800 and 375x812)', { timeout: 180_000 }, async () => {
+  it('a matching post without a screenshot reads "No screenshot was sent" with its evidence in Reviews and, once denied, on the team\'s task (1280x800 and 375x812)', { timeout: JOURNEY_MS }, async () => {
     // --- Setup through the API: a pool whose every task has the LOOT rule, one team, a proof-required game, a Dink link without auto-approve.
     const ownerApi = new ApiClient(suite.url);
     const ownerMe = await ownerApi.onboard('ShotlessBoss', ['ShotlessBoss'], { role: 'Owner', clan_name: 'Shotless Legion' });

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { ApiClient } from '../support/api';
 import { seriousA11yViolations } from '../support/axe';
 import { browserAvailable } from '../support/browser';
-import { openAnonymous, openSignedIn } from '../support/e2e';
+import { JOURNEY_MS, openAnonymous, openSignedIn } from '../support/e2e';
 import { directSql } from '../support/sql';
 import { DESKTOP, PHONE, expectNoSidewaysScroll } from '../support/layout';
 import { useBrowserSuite } from '../support/suite';
@@ -115,7 +115,7 @@ run('invites in Chromium (sqlite)', () => {
     await row.getByText('1 / 5').waitFor();
     expect(owner.errors).toEqual([]);
     expect(visitor.errors).toEqual([]);
-  }, 180_000);
+  }, JOURNEY_MS);
 
   it('expired, used-up and unknown invites show their texts; the Owner revokes one from the list', async () => {
     const ownerApi = new ApiClient(suite.url);

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { ApiClient } from '../support/api';
 import { seriousA11yViolations } from '../support/axe';
 import { browserAvailable } from '../support/browser';
-import { openSignedIn } from '../support/e2e';
+import { JOURNEY_MS, openSignedIn } from '../support/e2e';
 import { useBrowserSuite } from '../support/suite';
 
 /**
@@ -99,5 +99,5 @@ run('joining a clan by request in Chromium (sqlite)', () => {
     await expectAccessible(n, 'profile with the approved request');
     expect(owner.errors).toEqual([]);
     expect(newcomer.errors).toEqual([]);
-  }, 180_000);
+  }, JOURNEY_MS);
 });

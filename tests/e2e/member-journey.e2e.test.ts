@@ -8,7 +8,7 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable, takeCspViolations } from '../support/browser';
 import { ApiClient } from '../support/api';
 import { importTasksCsv } from '../support/fixtures';
-import { openSignedIn } from '../support/e2e';
+import { JOURNEY_MS, openSignedIn } from '../support/e2e';
 import { DESKTOP, PHONE, expectNoSidewaysScroll } from '../support/layout';
 import { seriousA11yViolations } from '../support/axe';
 
@@ -47,7 +47,7 @@ run.each(clientOnlyBackends())("a Member's whole event by clicks in Chromium (%s
     return person;
   }
 
-  it('sign-up, draft, a roll, proof by a member, approval and the next roll', { timeout: 180_000 }, async () => {
+  it('sign-up, draft, a roll, proof by a member, approval and the next roll', { timeout: JOURNEY_MS }, async () => {
     // --- The owner's set-up through the API: clan, task pool, an event taking sign-ups.
     const ownerApi = new ApiClient(suite.url);
     const ownerMe = await ownerApi.onboard('Journey Owner', ['JourneyBoss'], { role: 'Owner', clan_name: CLAN });

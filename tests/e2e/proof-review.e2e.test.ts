@@ -8,7 +8,7 @@ import { useBrowserSuite } from '../support/suite';
 import { browserAvailable, takeCspViolations } from '../support/browser';
 import { ApiClient } from '../support/api';
 import { importTasksCsv } from '../support/fixtures';
-import { openAnonymous, openSignedIn } from '../support/e2e';
+import { JOURNEY_MS, openAnonymous, openSignedIn } from '../support/e2e';
 import { connect } from '../support/liveSocket';
 import { rollUntilOnTask } from '../support/rolls';
 
@@ -72,7 +72,7 @@ run.each(clientOnlyBackends())('a whole event with proof and a referee in Chromi
     return person;
   }
 
-  it('rolls, sends proof, is denied with a reason, sends again, is approved and rolls again, live for a spectator', { timeout: 240_000 }, async () => {
+  it('rolls, sends proof, is denied with a reason, sends again, is approved and rolls again, live for a spectator', { timeout: JOURNEY_MS }, async () => {
     // --- Setup through the API: clan, task pool, event, two teams, a proof-required game, started.
     const ownerApi = new ApiClient(suite.url);
     const ownerMe = await ownerApi.onboard('Referee', ['RefereeIGN'], { role: 'Owner', clan_name: 'Proof Legion' });

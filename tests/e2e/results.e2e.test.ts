@@ -5,7 +5,7 @@ import { HISTORY_CSV_COLUMNS } from '../../contract/history';
 import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
-import { openAnonymous, openSignedIn } from '../support/e2e';
+import { JOURNEY_MS, openAnonymous, openSignedIn } from '../support/e2e';
 import { a11yViolations, seriousA11yViolations } from '../support/axe';
 import { DESKTOP, PHONE, expectFullyVisible, expectNoSidewaysScroll } from '../support/layout';
 import { castOf, connect, newGame, stored, type Watcher } from '../support/liveSocket';
@@ -55,7 +55,7 @@ run.each(clientOnlyBackends())('the results page of a finished game in Chromium 
     return person;
   }
 
-  it('shows standings, the race chart, statistics, the replay to the end and the CSV of a game played to the winner', { timeout: 180_000 }, async () => {
+  it('shows standings, the race chart, statistics, the replay to the end and the CSV of a game played to the winner', { timeout: JOURNEY_MS }, async () => {
     // --- A game played to the winner over the socket: Red Team (Leader OwnerA) and Blue Team (Leader LeaderTwo).
     const cast = await castOf(suite.url, `results-${backend}`);
     const game = await newGame(cast, { size: 25, noWin: false, start: false });

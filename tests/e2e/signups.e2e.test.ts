@@ -4,7 +4,7 @@ import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { ApiClient } from '../support/api';
-import { openSignedIn } from '../support/e2e';
+import { JOURNEY_MS, openSignedIn } from '../support/e2e';
 import { PHONE, expectNoSidewaysScroll } from '../support/layout';
 import { seriousA11yViolations } from '../support/axe';
 
@@ -30,7 +30,7 @@ run.each(clientOnlyBackends())('sign-ups to balanced teams in Chromium (%s)', (b
     return person;
   }
 
-  it('three members sign up, the manager imports scores, balances into two teams and applies', { timeout: 180_000 }, async () => {
+  it('three members sign up, the manager imports scores, balances into two teams and applies', { timeout: JOURNEY_MS }, async () => {
     const ownerApi = new ApiClient(suite.url);
     const ownerMe = await ownerApi.onboard('Organiser', ['OrganiserIGN'], { role: 'Owner', clan_name: 'Signup Legion' });
     const clanId: number = ownerMe.clan_memberships_list[0].clan_id;

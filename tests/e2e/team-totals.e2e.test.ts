@@ -8,7 +8,7 @@ import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
 import { ApiClient } from '../support/api';
-import { openAnonymous, openSignedIn } from '../support/e2e';
+import { JOURNEY_MS, openAnonymous, openSignedIn } from '../support/e2e';
 import { connect } from '../support/liveSocket';
 import { rollUntilOnTask } from '../support/rolls';
 import { DESKTOP, PHONE, expectNoSidewaysScroll } from '../support/layout';
@@ -170,7 +170,7 @@ run.each(clientOnlyBackends())('team totals in Chromium (%s)', (backend) => {
 
   it.each(VIEWPORTS.map((v) => [`${v.width}x${v.height}`, v] as const))(
     "at %s: two players' Dink posts fill the bar live on the Leader's screen and the spectators' page; the total approves the square and the Leader rolls",
-    { timeout: 180_000 },
+    { timeout: JOURNEY_MS },
     async (_name, viewport) => {
       const w = viewport.width;
       const lead = `Zul${w}Lead`;
@@ -252,7 +252,7 @@ run.each(clientOnlyBackends())('team totals in Chromium (%s)', (backend) => {
 
   it.each(VIEWPORTS.map((v) => [`${v.width}x${v.height}`, v] as const))(
     "at %s: a Wise Old Man XP total approves after a member presses 'Check now'",
-    { timeout: 180_000 },
+    { timeout: JOURNEY_MS },
     async (_name, viewport) => {
       const w = viewport.width;
       const lead = `Fish${w}Lead`;

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { clientOnlyBackends } from '../support/server';
 import { useBrowserSuite } from '../support/suite';
 import { browserAvailable } from '../support/browser';
-import { openAnonymous, openSignedIn } from '../support/e2e';
+import { JOURNEY_MS, openAnonymous, openSignedIn } from '../support/e2e';
 import { seriousA11yViolations } from '../support/axe';
 import { castOf, newGame, stored } from '../support/liveSocket';
 import { verifyPath } from '../../src/base/paths';
@@ -46,7 +46,7 @@ run.each(clientOnlyBackends())('verify dice in Chromium (%s)', (backend) => {
     return out;
   }
 
-  it('a game played to the winner: every roll verified in the browser, and a tampered roll caught', { timeout: 180_000 }, async () => {
+  it('a game played to the winner: every roll verified in the browser, and a tampered roll caught', { timeout: JOURNEY_MS }, async () => {
     const cast = await castOf(suite.url, `verify-${backend}`);
     const game = await newGame(cast, { size: 25, noWin: false });
     const created = await stored(cast, game);

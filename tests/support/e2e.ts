@@ -16,6 +16,13 @@ export const SAMPLE_TASKS_CSV = path.resolve(REPO_ROOT, 'examples/osrs-tasks.csv
  */
 export const STEP_MS = 30_000;
 
+/**
+ * How long a browser journey of many pages and people (a whole event, a draft, a review round)
+ * may take, in ms: unloaded one takes 20-60 s, and a fully loaded 2-core CI run has taken one
+ * past 180 s. A test's bound on the product's speed is never this: it is an assertion of its own.
+ */
+export const JOURNEY_MS = 300_000;
+
 /** A person driven in the browser: their API client (same session), browser context and page. */
 export interface BrowserPerson {
   api: ApiClient;
