@@ -137,6 +137,9 @@ registerWomKind<PlayerCall>('progress', {
     wantedTeams.set(job, team);
     return true;
   },
+  // The team left that stay: every call of the stay still waiting (its other IGNs, later rounds)
+  // is unwanted too; a call of the team's next stay is not.
+  unwantedAlike: (job, other) => other.squareSince === job.payload.squareSince,
   async run(deps, job, ask): Promise<WomOutcome> {
     const p = job.payload;
     // The worker runs a call right after `wanted` found its team on that stay (only the budget

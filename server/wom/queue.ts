@@ -38,6 +38,12 @@ export type AskWom = (method: 'GET' | 'POST', ign: string, purpose: string) => P
  */
 export interface WomKind<P> {
   wanted(deps: Deps, job: WomJob<P>): Promise<boolean>;
+  /**
+   * Whether a waiting call of the same subject, with payload `other`, is unwanted for the same
+   * reason as `job`, which `wanted` just refused: the worker drops those with it in one delete
+   * instead of taking each through the line (its turn, a lease, `wanted`) one at a time.
+   */
+  unwantedAlike?(job: WomJob<P>, other: P): boolean;
   run(deps: Deps, job: WomJob<P>, ask: AskWom): Promise<WomOutcome>;
   /** After a done call's row is gone (so the calls left of its subject are the others). */
   finished?(deps: Deps, job: WomJob<P>): Promise<void>;
@@ -181,7 +187,7 @@ export class WomWorker {
       if (!kind || !(await kind.wanted(this.deps, job))) {
         // Dropped without a call: the clan keeps its turn.
         await turns.giveBack(clan);
-        await this.finish(job);
+        await this.finish(job, kind?.unwantedAlike ? await this.alikeOf(job, row.kind, kind.unwantedAlike) : []);
         return true;
       }
       const share = await tryBudget(this.deps);
@@ -225,10 +231,26 @@ export class WomWorker {
     return true;
   }
 
-  /** Removes a finished call; the clan leaves the line of turns when it has nothing else due. */
-  private async finish(job: WomJob): Promise<void> {
+  /**
+   * The ids of the calls of `job`'s subject and kind that wait (no lease, due or not) and that
+   * `alike` says are unwanted with it. A call in another process's hand is left to that process.
+   */
+  private async alikeOf(job: WomJob, kind: string, alike: (job: WomJob<any>, other: any) => boolean): Promise<number[]> {
+    const rows = await this.deps.db.selectFrom('wom_queue').select(['id', 'payload'])
+      .where('subject', '=', job.subject).where('kind', '=', kind).where('lease_until', 'is', null).where('id', '<>', job.id)
+      .execute();
+    return rows.filter((r) => alike(job, JSON.parse(r.payload))).map((r) => Number(r.id));
+  }
+
+  /**
+   * Removes a finished call, and `alsoIds` (waiting calls dropped with it: the delete takes only
+   * those still without a lease); the clan leaves the line of turns when it has nothing else due.
+   */
+  private async finish(job: WomJob, alsoIds: readonly number[] = []): Promise<void> {
     const { db } = this.deps;
-    await db.deleteFrom('wom_queue').where('id', '=', job.id).execute();
+    await db.deleteFrom('wom_queue')
+      .where((eb) => (alsoIds.length === 0 ? eb('id', '=', job.id) : eb.or([eb('id', '=', job.id), eb.and([eb('id', 'in', [...alsoIds]), eb('lease_until', 'is', null)])])))
+      .execute();
     const now = new Date().toISOString();
     const more = await db.selectFrom('wom_queue').select('id').where('clan_id', '=', job.clanId).where('due_at', '<=', now).limit(1).executeTakeFirst();
     if (!more) await turnsOf(this.deps).leave(job.clanId);

@@ -15,7 +15,7 @@ import { WOM_CHECK_MESSAGES, WomCheckAnswerSchema } from '../../contract/womChec
  * against the local Wise Old Man stand-in, on SQLite and (with TEST_DATABASE_URL) PostgreSQL:
  * baselines when a team arrives on a Wise Old Man square (the update, the read when the update
  * fails, an unknown player counted 0 and listed), periodic checks summing each IGN's gain and
- * approving the task with source 'wom'; 'Check now' (who may, 202, the 429 text and Retry-After);
+ * approving the task with source 'wom'; the calls of a stay its team left dropped together; 'Check now' (who may, 202, the 429 text and Retry-After);
  * the queue kept over a restart; and with TEST_REDIS_URL and TEST_DATABASE_URL, the budget summed
  * over two processes.
  */
@@ -166,6 +166,37 @@ describe.each(backends())('Wise Old Man checks (%s)', (backend) => {
       await direct.close();
     }
   }, 90_000);
+
+  it('drops the waiting calls of a stay its team left with the first one the queue takes, asking Wise Old Man nothing; a call of another stay waits for its time', async () => {
+    const game = await newGame(cast, { proof: false });
+    const direct = await openDirectDb(suite.env);
+    try {
+      // Team 1 stands on square 1 (no Wise Old Man square): every call of it is unwanted. Stay S1
+      // has one call due now and two due in an hour (another IGN, a later round); stay S2 one due in an hour.
+      const subject = `team:${game.gameId}:${game.team1}`;
+      const now = Date.now();
+      const s1 = new Date(now - 60_000).toISOString();
+      const s2 = new Date(now - 30_000).toISOString();
+      const later = new Date(now + 3_600_000).toISOString();
+      const call = (squareSince: string, ign: string, round: number, dueAt: string) => ({
+        clan_id: cast.clanId, kind: 'progress', subject, attempts: 0, lease_until: null, created_at: new Date(now).toISOString(), due_at: dueAt,
+        payload: JSON.stringify({ gameId: game.gameId, teamId: game.team1, squareSince, ign, round }),
+      });
+      await direct.db.insertInto('wom_queue').values([
+        call(s1, 'GoneNow', 0, new Date(now).toISOString()),
+        call(s1, 'GoneLater', 0, later),
+        call(s1, 'GoneNow', 1, later),
+        call(s2, 'OtherStay', 0, later),
+      ]).execute();
+      const since = wom.requests.length;
+      const waiting = async () => (await direct.db.selectFrom('wom_queue').select('payload').where('subject', '=', subject).execute()).map((r) => JSON.parse(r.payload).ign as string);
+      await until(async () => !(await waiting()).includes('GoneNow'), 15_000, "the queue taking stay S1's due call");
+      expect(await waiting()).toEqual(['OtherStay']);
+      expect(wom.requests.slice(since).filter((r) => /Gone|OtherStay/.test(decodeURIComponent(r.path)))).toEqual([]);
+    } finally {
+      await direct.close();
+    }
+  }, 60_000);
 
   it('reads when the update fails, counts an unknown player 0 and lists it; a failed check keeps the baseline', async () => {
     const c2 = await castOf(suite.url, `womc2-${backend}`);
