@@ -6,7 +6,7 @@ import type { Database } from '../db/schema';
 import type { Config } from '../config';
 import { log } from '../observability/log';
 import {
-  claimPush,
+  claimPushes,
   claimWaiting,
   clanManagerIds,
   deletePush,
@@ -79,8 +79,8 @@ function backoffMs(attempts: number, retryAfter: string | null): number {
 /**
  * The push sender (docs/server.md §20), one in every process: every PUSH_POLL_MS (and when this
  * process queued something) it turns due 'Proof waiting' marks into pushes, then claims due pushes
- * a batch at a time (repository.ts claimPush: a single conditional UPDATE, so with several processes
- * each push is sent once) and sends the batch's pushes side by side, each as Web Push with web-push's VAPID signature and RFC 8291
+ * a batch at a time (repository.ts claimPushes: one conditional UPDATE, so with several processes
+ * each push is sent once) and sends the batch's pushes side by side, writing their outcomes one at a time, each as Web Push with web-push's VAPID signature and RFC 8291
  * aes128gcm encryption (TTL 3600, 5 s at most). 2xx: done; 404 or 410: the subscription is
  * removed; 429, 5xx, a timeout or a network failure: tried again with backoff until 10 minutes after
  * it was queued; any other answer: dropped. Runs apart from every request.
@@ -90,6 +90,8 @@ export class PushWorker {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** The outcome writes of the sends under way, chained (see serially). */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: Kysely<Database>, private readonly config: Config) {}
 
@@ -149,14 +151,14 @@ export class PushWorker {
   private async sendDue(): Promise<void> {
     for (;;) {
       const now = Date.now();
-      const due = await duePushes(this.db, new Date(now).toISOString(), new Date(now - STALE_CLAIM_MS).toISOString(), BATCH);
-      const claimed: QueuedPush[] = [];
-      for (const push of due) {
-        if (this.stopped) break;
-        if (await claimPush(this.db, push, new Date().toISOString())) claimed.push(push);
-      }
+      const staleBefore = new Date(now - STALE_CLAIM_MS).toISOString();
+      const due = await duePushes(this.db, new Date(now).toISOString(), staleBefore, BATCH);
+      if (this.stopped) return;
+      const taken = await claimPushes(this.db, due.map((push) => push.queue_id), new Date().toISOString(), staleBefore);
+      const claimed = due.filter((push) => taken.has(push.queue_id));
       // Sent side by side: each waits SEND_TIMEOUT_MS at most, so a batch ends well before its claims go stale.
       await Promise.all(claimed.map((push) => this.send(push)));
+      await this.writing;
       if (this.stopped || claimed.length === 0 || due.length < BATCH) return;
     }
   }
@@ -189,17 +191,29 @@ export class PushWorker {
     } catch (err) {
       log.warn({ err: err instanceof Error ? err.message : String(err), subscription_id: push.id }, '[push] send failed');
     }
-    if (status >= 200 && status < 300) return deletePush(this.db, push.queue_id);
+    if (status >= 200 && status < 300) return this.serially(() => deletePush(this.db, push.queue_id));
     if (status === 404 || status === 410) {
       log.info({ subscription_id: push.id, status }, '[push] subscription gone; removed');
-      return dropSubscription(this.db, push.id);
+      return this.serially(() => dropSubscription(this.db, push.id));
     }
     const transient = status === 0 || status === 429 || status >= 500;
     const nextAt = Date.now() + backoffMs(push.attempts + 1, retryAfter);
     if (!transient || nextAt > Date.parse(push.created_at) + RETRY_FOR_MS) {
       log.warn({ subscription_id: push.id, status, attempts: push.attempts + 1 }, '[push] push given up');
-      return deletePush(this.db, push.queue_id);
+      return this.serially(() => deletePush(this.db, push.queue_id));
     }
-    await retryPush(this.db, push.queue_id, push.attempts + 1, new Date(nextAt).toISOString());
+    return this.serially(() => retryPush(this.db, push.queue_id, push.attempts + 1, new Date(nextAt).toISOString()));
+  }
+
+  /**
+   * Runs `write` (a sent push's outcome) after the worker's earlier ones. A batch's sends to one
+   * slow push service end together (they time out together); written side by side, their 50
+   * statements took the pool's 10 connections the rolls share, and the rolls waited behind them
+   * (bench:push p99). One at a time they hold one connection. A failed write is the caller's.
+   */
+  private serially(write: () => Promise<void>): Promise<void> {
+    const next = this.writing.then(write);
+    this.writing = next.catch(() => {});
+    return next;
   }
 }

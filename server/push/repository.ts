@@ -114,13 +114,18 @@ export async function duePushes(db: Db, now: string, staleBefore: string, limit:
 }
 
 /**
- * Takes queued push `row` for this process: one UPDATE that sets claimed_at only while it is still
- * what was read, so of several processes exactly one gets it (on either database). True when taken.
+ * Takes the queued pushes `ids` (read by duePushes with the same `staleBefore`) for this process in
+ * one UPDATE, which sets claimed_at only on those still due at `now`, and unclaimed or claimed
+ * before `staleBefore`: a push another process claimed since it was read (or sent, failed and put
+ * back for later meanwhile) is left alone, so of several processes exactly one gets each push (on
+ * either database). Answers the ids taken.
  */
-export async function claimPush(db: Db, row: { queue_id: number; claimed_at: string | null }, now: string): Promise<boolean> {
-  const q = db.updateTable('push_queue').set({ claimed_at: now }).where('id', '=', row.queue_id);
-  const r = await (row.claimed_at === null ? q.where('claimed_at', 'is', null) : q.where('claimed_at', '=', row.claimed_at)).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+export async function claimPushes(db: Db, ids: readonly number[], now: string, staleBefore: string): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.updateTable('push_queue').set({ claimed_at: now }).where('id', 'in', [...ids]).where('next_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', staleBefore)]))
+    .returning('id').execute();
+  return new Set(rows.map((r) => Number(r.id)));
 }
 
 /** Removes queued push `id` (sent, or given up). */
