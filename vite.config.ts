@@ -167,8 +167,8 @@ function stagedEntry(): Plugin {
  * Test files that bound a wait in wall time under load (a roll's latency under a flood of socket
  * events or of uploads, a process answering again within 5 s of a fault or a restart, a change
  * served by the other process within 1 s, Discord's batching window, a slash command's 3 s
- * deadline, a log line or metric within a deadline): they run in a group of their own after every other file, two at a time, so the
- * rest of the suite's load does not count against their bounds.
+ * deadline, a log line or metric within a deadline): they run in a group of their own after every
+ * other file, two at a time, so the rest of the suite's load does not count against their bounds.
  */
 const TIMED = [
   ...['faults.api', 'game-cache.api', 'discord.api', 'discord-defer.api', 'logs.api', 'metrics.api'].map((name) => `tests/server/${name}.test.ts`),

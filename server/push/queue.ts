@@ -80,10 +80,11 @@ function backoffMs(attempts: number, retryAfter: string | null): number {
  * The push sender (docs/server.md §20), one in every process: every PUSH_POLL_MS (and when this
  * process queued something) it turns due 'Proof waiting' marks into pushes, then claims due pushes
  * a batch at a time (repository.ts claimPushes: one conditional UPDATE, so with several processes
- * each push is sent once) and sends the batch's pushes side by side, writing their outcomes one at a time, each as Web Push with web-push's VAPID signature and RFC 8291
- * aes128gcm encryption (TTL 3600, 5 s at most). 2xx: done; 404 or 410: the subscription is
- * removed; 429, 5xx, a timeout or a network failure: tried again with backoff until 10 minutes after
- * it was queued; any other answer: dropped. Runs apart from every request.
+ * each push is sent once) and sends the batch's pushes side by side, writing their outcomes one at
+ * a time, each as Web Push with web-push's VAPID signature and RFC 8291 aes128gcm encryption (TTL
+ * 3600, 5 s at most). 2xx: done; 404 or 410: the subscription is removed; 429, 5xx, a timeout or a
+ * network failure: tried again with backoff until 10 minutes after it was queued; any other answer:
+ * dropped. Runs apart from every request.
  */
 export class PushWorker {
   private timer: NodeJS.Timeout | null = null;
@@ -158,7 +159,6 @@ export class PushWorker {
       const claimed = due.filter((push) => taken.has(push.queue_id));
       // Sent side by side: each waits SEND_TIMEOUT_MS at most, so a batch ends well before its claims go stale.
       await Promise.all(claimed.map((push) => this.send(push)));
-      await this.writing;
       if (this.stopped || claimed.length === 0 || due.length < BATCH) return;
     }
   }
