@@ -46,8 +46,6 @@ const ROLLS = Number(process.env.BENCH_ROLLS ?? 100);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
-const WARMUP = 10;
-const ROLL_TIMEOUT_MS = 15_000;
 const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench/RESULTS.md');
 
 /** One fan-out run: latencies over all receipts, missed receipts, join storm time, peak RSS, messages a spectator got per roll. */
@@ -92,6 +90,10 @@ function open(url: string, cookie?: string): Promise<Socket> {
     socket.once('connect_error', (err) => reject(err));
   });
 }
+
+/** Broadcasts sent before the counted ones (a warm server and warm clients), and the longest wait for one (ms). */
+const WARMUP = 10;
+const ROLL_TIMEOUT_MS = 15_000;
 
 /**
  * Spreads n spectators over WORKERS processes, all joining at once (the join storm), then runs

@@ -15,11 +15,11 @@ import { queueWomCalls, registerWomKind, type WomOutcome } from './queue';
 // gains handed to recordWomProgress (server/games/progress.ts).
 // ---------------------------------------------------------------------------------------------
 
-/** How often a call answered 429 (or not at all) is put back before its IGN counts as an error this round. */
-const RETRIES = 3;
-/** Wait before a retry without Retry-After, and the longest Retry-After honoured, in ms. */
-const RETRY_MS = 30_000;
-const RETRY_MAX_MS = 120_000;
+/**
+ * A call answered 429, 5xx or not at all is put back up to `times` times before its IGN counts as an
+ * error this round: after its Retry-After, at most `maxWaitMs`, or without one after `waitMs` (ms).
+ */
+const RETRY = { times: 3, waitMs: 30_000, maxWaitMs: 120_000 } as const;
 /** How often every process looks for teams on Wise Old Man squares whose checks have not started (a missed arrival, a game started with teams on one), in ms. */
 const SWEEP_MS = 10_000;
 /**
@@ -127,7 +127,7 @@ const wantedTeams = new WeakMap<object, WomTeam>();
  * One IGN of a team's round (docs/server.md §17): dropped when the team has left that stay or the
  * game is not in progress; else Wise Old Man's update (`POST /players/{ign}`), and when that
  * answers anything but 200 its read (`GET`, another share of the budget). A 429, 5xx or no answer
- * on the read puts the call back (Retry-After, else 30 s) up to RETRIES times; a 404 (a player
+ * on the read puts the call back (Retry-After, else 30 s) up to RETRY.times times; a 404 (a player
  * it does not know) or a last failure is the IGN's error (counted 0; its baseline kept).
  */
 registerWomKind<PlayerCall>('progress', {
@@ -155,9 +155,9 @@ registerWomKind<PlayerCall>('progress', {
       return { done: true };
     }
     const transient = answer.kind === 'offline' || (answer.kind === 'status' && (answer.status === 429 || answer.status >= 500));
-    if (transient && job.attempts < RETRIES) {
+    if (transient && job.attempts < RETRY.times) {
       const after = answer.kind === 'status' ? answer.retryAfterMs : null;
-      return { retryInMs: Math.min(after ?? RETRY_MS, RETRY_MAX_MS) };
+      return { retryInMs: Math.min(after ?? RETRY.waitMs, RETRY.maxWaitMs) };
     }
     await saveNumbers(deps.db, p, { error: failure(answer.kind === 'status' ? answer.status : answer.kind) });
     return { done: true };
