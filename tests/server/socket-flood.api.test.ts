@@ -120,8 +120,11 @@ function floodSuite(name: string, tag: string, backend: Backend, redisUrl?: stri
           for (let n = 0; n < FLOOD; n += 1) {
             for (const w of flooders) (w.socket.emit as (ev: string, p: unknown) => void)(event, payload);
           }
+          // 0.4 s of calls from the flood's start: the server has refused all of a flood well within
+          // it (the calls' p95 was 6-7 ms over 0.4 s as over 1 s, measured), so a longer window only
+          // adds calls made after the flood, which would dilute the percentile.
           const times = await timeCallsUntil(cast.leader2, `/api/clan/${cast.clanId}/events/`, () => flooders.every((w) => tooMany(w) > 0), {
-            minSamples: 20, minMs: 1_000, maxMs: 10_000,
+            minSamples: 20, minMs: 400, maxMs: 10_000,
           });
           const seconds = (performance.now() - floodStart) / 1000;
           expect(p95(times), `GET events/ ms during the flood: ${times.map(Math.round).join(' ')}`).toBeLessThan(500);
