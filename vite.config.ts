@@ -167,14 +167,15 @@ function stagedEntry(): Plugin {
  * Test files that bound a wait in wall time under load (a roll's latency under a flood of socket
  * events or of uploads, a process answering again within 5 s of a fault or a restart, a change
  * served by the other process within 1 s, Discord's batching window, a slash command's 3 s
- * deadline, a log line or metric within a deadline): they run in a group of their own after every
+ * deadline, a log line or metric within a deadline, 20 s of rolls at half the limits that a stalled
+ * test process would bunch past them): they run in a group of their own after every
  * other file, three at a time, so the rest of the suite's load does not count against their bounds.
  * Three, not two: the fault test (about 85 s) spends most of its time waiting out its outages, so it
  * takes a worker of its own while the others share two; the group took 88 s so, its bounds' margins
  * as wide as at two (the deferral's 2.6 s of 3, the fault test's returns 0.2-0.9 s of 5, measured).
  */
 const TIMED = [
-  ...['faults.api', 'game-cache.api', 'discord.api', 'discord-defer.api', 'logs.api', 'metrics.api'].map((name) => `tests/server/${name}.test.ts`),
+  ...['faults.api', 'game-cache.api', 'discord.api', 'discord-defer.api', 'logs.api', 'metrics.api', 'concurrent-rolls.socket'].map((name) => `tests/server/${name}.test.ts`),
   'tests/e2e/rolling-restart.e2e.test.ts',
 ];
 /**
