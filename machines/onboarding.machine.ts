@@ -97,6 +97,13 @@ export const onboardingMachine = setup({
         'clan.nameChange': { actions: { type: 'assignClanName', params: ({ event }) => event.value } },
         'clan.select': { actions: { type: 'assignClanId', params: ({ event }) => event.clanId } },
         'onboarding.back': { target: 'ignStep', actions: 'clearError' },
+        // Taken while the clan list still loads too: an Owner or None choice does not need the
+        // list, and a member, who cannot have chosen a clan yet, is told to choose one. Ignored
+        // there, a click on Finish did nothing at all, the button looking ready.
+        'onboarding.submit': [
+          { guard: 'clanChoiceComplete', target: '#onboarding.submitting' },
+          { actions: 'assignClanError' },
+        ],
       },
       states: {
         loadingClans: {
@@ -107,14 +114,7 @@ export const onboardingMachine = setup({
             onError: { target: 'choosing', actions: { type: 'assignClans', params: [] } },
           },
         },
-        choosing: {
-          on: {
-            'onboarding.submit': [
-              { guard: 'clanChoiceComplete', target: '#onboarding.submitting' },
-              { actions: 'assignClanError' },
-            ],
-          },
-        },
+        choosing: {},
       },
     },
     submitting: {

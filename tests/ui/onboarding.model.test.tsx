@@ -73,9 +73,6 @@ function eventsFor(s: Snap): ModelEvent[] {
 /** Whether the step-2 choice can be sent: a name or a clan changes what the chart does only through this. */
 const choiceComplete = (s: Snap) => clanSetupError({ role: s.context.role, clan_name: s.context.clanName, clan_id: s.context.clanId }) === null;
 
-/** Finishing while the clan list still loads is refused: the member's clan cannot be chosen yet. */
-const ignores = (s: Snap, e: ModelEvent) => e.type === 'onboarding.submit' && s.matches({ clanStep: 'loadingClans' });
-
 const ROLE_LABEL = { Owner: /Clan Owner/, Member: /Clan Member/, None: /None/ } as const;
 
 const EXECUTORS = {
@@ -137,7 +134,6 @@ modelTests<Snap, ModelEvent, World>({
   name: 'onboarding',
   machine: onboardingMachine,
   events: eventsFor,
-  ignores,
   // Back to step 1 right after the server refused the setup is a state of its own (the refusal goes).
   serialize: (s, event, prev) =>
     JSON.stringify([
