@@ -179,10 +179,15 @@ const TIMED = [
   'tests/e2e/rolling-restart.e2e.test.ts',
 ];
 /**
- * The timed files whose own load takes the whole machine (floods of socket events, upload
- * decodes) while they bound others' calls to 0.5-1 s: they run after TIMED, one at a time.
+ * The timed files whose own load takes the machine (floods of socket events, upload decodes) while
+ * they bound others' calls to 0.5-1 s. They once ran after TIMED, one at a time, when floods of 1 s
+ * each, a 10 s idle upload and 20 s of legitimate rolls made them 155 s of the run's tail; at about
+ * 90 s now, they share TIMED's group and its three workers: in two runs of the group so (141-144 s
+ * against 177 s for the two groups one after the other), the worst of others' calls under a flood
+ * were 91 of 500 ms (socket events), 142 of 500 and the Leader's roll 313 of 1,000 ms (roll and
+ * join floods), 101 of 500 ms at p95 (upload decodes).
  */
-const ALONE = ['socket-flood.api', 'abuse.socket', 'upload-gate.api'].map((name) => `tests/server/${name}.test.ts`);
+const FLOODS = ['socket-flood.api', 'abuse.socket', 'upload-gate.api'].map((name) => `tests/server/${name}.test.ts`);
 /** The tests/ui files that call vi.mock: Vitest runs each with a module graph of its own (see test.projects). */
 const UI_MOCKING = ['boardSimulator', 'clanUrls', 'eventsTab', 'forecast', 'gameChances'].map((name) => `tests/ui/${name}.*test.tsx`);
 
@@ -273,7 +278,7 @@ export default defineConfig(({ command }) => ({
         test: {
           name: 'rest',
           include: ['tests/server/**/*.test.{ts,tsx}', 'tests/e2e/**/*.test.{ts,tsx}'],
-          exclude: ['**/node_modules/**', ...TIMED, ...ALONE],
+          exclude: ['**/node_modules/**', ...TIMED, ...FLOODS],
           globalSetup: ['./tests/support/serverBundle.ts'],
           isolate: false,
           testTimeout: 120_000,
@@ -286,12 +291,11 @@ export default defineConfig(({ command }) => ({
         extends: true,
         test: { name: 'timed', include: TIMED, globalSetup: ['./tests/support/serverBundle.ts'], isolate: false, sequence: { groupOrder: 1 }, maxWorkers: 3 },
       },
-      // Last, one at a time: a flood of 1,500 socket events or 20 decodes of 8 MiB screenshots take
-      // both cores while others' calls must stay within 0.5-1 s, which beside another timed file
-      // missed by 48-130 ms in clean-clone runs.
+      // The flood files, beside the timed ones (see FLOODS): a process of their own per file, as
+      // they had when each ran alone. Projects of one group must have the same maxWorkers.
       {
         extends: true,
-        test: { name: 'alone', include: ALONE, globalSetup: ['./tests/support/serverBundle.ts'], sequence: { groupOrder: 2 }, maxWorkers: 1 },
+        test: { name: 'floods', include: FLOODS, globalSetup: ['./tests/support/serverBundle.ts'], sequence: { groupOrder: 1 }, maxWorkers: 3 },
       },
     ],
   },
