@@ -7,8 +7,8 @@ import { castOf, connect, newGame, sleep, type Cast, type Watcher } from '../sup
  * Legitimate play under the limits (docs/server.md §8), across two processes sharing PostgreSQL and
  * Redis: four Leader sockets (two Leaders, one socket on each process each) roll for 20 s at half
  * the per-socket and per-user limits, and a spectator must see every roll, none refused or lost.
- * Apart from the abuse floods (abuse.socket.test.ts), which run one file at a time: this file
- * loads the machine no more than a game does, and mostly waits.
+ * Apart from the abuse floods (abuse.socket.test.ts): this file loads the machine no more than a
+ * game does, and mostly waits, but bunched rolls would show as refusals, so it runs in the timed group.
  */
 describe('concurrent rolls across two processes sharing PostgreSQL and Redis', () => {
   const redisUrl = process.env.TEST_REDIS_URL;
