@@ -16,8 +16,8 @@ import { noisePng, peakRssDuring, percentileOf, postDink, rssKb, seedDinkLoad, s
  * proof image sent meanwhile wait and are answered 503 with `Retry-After: 10` after UPLOAD_WAIT_MS
  * (3 s here; the default 10 s would only make the test wait longer), and the slow posts, finished,
  * are answered 204 and counted. A post whose body stops for UPLOAD_IDLE_MS (2 s on a server of its
- * own) is answered 408 and frees its slot. The benchmark of the full load (60 posts, the default 4 slots, against
- * bare baselines) is bench/uploads.bench.ts.
+ * own) is answered 408 and frees its slot. The benchmark of the full load (60 posts, the default 4
+ * slots, against bare baselines) is bench/uploads.bench.ts.
  */
 
 const POSTS = 20;
