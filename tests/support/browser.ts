@@ -102,3 +102,40 @@ export function takeCspViolations(browser: Browser): CspViolation[] {
   if (!seen) throw new Error('takeCspViolations: this browser was not launched by launchBrowser');
   return seen.splice(0, seen.length);
 }
+
+/** This worker process's browser (sharedBrowser), launched on first use; forgotten when it disconnects. */
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One headless Chromium per test worker process, shared by the browser suites the worker runs one
+ * after another (the `rest` project's files share their process: vite.config.ts). Each suite opens
+ * contexts of its own and closes them (closeContexts) instead of the browser: a launch and its
+ * first page cost about 2 s and 2.5 s of CPU here against 0.5-0.7 s for a new context's first page
+ * (measured). Playwright ends the browser when the worker process exits; a browser that crashed or
+ * was closed is launched again on the next call.
+ */
+export function sharedBrowser(): Promise<Browser> {
+  if (!shared) {
+    const launching = launchBrowser();
+    shared = launching;
+    launching.then(
+      (browser) => browser.on('disconnected', () => {
+        if (shared === launching) shared = undefined;
+      }),
+      () => {
+        if (shared === launching) shared = undefined;
+      },
+    );
+  }
+  return shared;
+}
+
+/**
+ * Closes every context `browser` has open (the pages of a suite that is done with it) and forgets
+ * CSP violations not yet taken, so the next suite on a shared browser (sharedBrowser) starts with
+ * none of its predecessor's pages, sockets or reports.
+ */
+export async function closeContexts(browser: Browser): Promise<void> {
+  await Promise.all(browser.contexts().map((context) => context.close()));
+  cspSeen.get(browser)?.splice(0);
+}

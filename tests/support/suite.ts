@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ApiClient } from './api';
-import { launchBrowser, takeCspViolations } from './browser';
+import { closeContexts, sharedBrowser, takeCspViolations } from './browser';
 import { createTestDatabase, startServer, type Backend, type TestDatabase, type TestServer } from './server';
 
 /** The running server of one suite and its database; read the getters inside hooks and tests only. */
@@ -83,21 +83,24 @@ export interface BrowserSuite extends ServerSuite {
 }
 
 /**
- * useServerSuite plus a browser: beforeAll launches Chromium once the server runs; afterAll closes
- * it before the server stops (and after the suite's own tear-down, e.g. closing contexts). After
- * each test, no page of the browser may have hit a CSP violation (docs/server.md §8).
+ * useServerSuite plus a browser: beforeAll takes the worker's Chromium (sharedBrowser) once the
+ * server runs; afterAll closes every context the suite left open before the server stops (and after
+ * the suite's own tear-down), so no page of it outlives its server. After each test, no page of the
+ * browser may have hit a CSP violation (docs/server.md §8).
  */
 export function useBrowserSuite(backend: Backend, env: Record<string, string> = {}, redisUrl?: string): BrowserSuite {
   const suite = useServerSuite(backend, env, redisUrl);
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
+    // Nothing of an earlier suite on this browser counts against this one.
+    await closeContexts(browser);
   });
   afterEach(() => {
     if (browser) expect(takeCspViolations(browser), 'CSP violations in the browser').toEqual([]);
   });
   afterAll(async () => {
-    await browser?.close();
+    if (browser?.isConnected()) await closeContexts(browser);
   });
   return Object.defineProperty(Object.create(suite) as BrowserSuite, 'browser', {
     get() {
