@@ -355,7 +355,7 @@ describe.each(backends())('Discord announcements (%s)', (backend: Backend) => {
     expect(Number(queued[0].n)).toBe(0);
   }, 60_000);
 
-  it('a burst of 60 rolls within 10 s arrives as at most 2 messages of at most 10 embeds, every roll in them', async () => {
+  it('a burst of 60 rolls arrives coalesced: at most one message per 10 s window it spans and one more (2 within 10 s), at most 10 embeds each, every roll in them', async () => {
     // The contract's 10 s window: a server of its own, on a database of its own (every process's
     // worker posts from its database's outbox, and the suite's server batches over 1 s).
     const ownDb = await createTestDatabase(backend);
@@ -371,13 +371,16 @@ describe.each(backends())('Discord announcements (%s)', (backend: Backend) => {
         await w.version(Math.max(l1.held!.version, l2.held!.version));
         expect(await roll(w, game, team, ign)).toBeNull();
       }
-      expect(Date.now() - started).toBeLessThan(10_000);
+      // The burst's span: within one 10 s window on a quiet machine, a little more on a loaded one
+      // (60 rolls one after another, each waiting for its broadcast). Each window the rolls span
+      // may hold a message of its own, and one more may split at a window's edge.
+      const windows = Math.ceil((Date.now() - started) / 10_000);
       const lineCount = () => bodies(id).filter((b) => b.embeds[0].title !== 'Game started')
         .flatMap((b) => b.embeds.flatMap((e: { description: string }) => e.description.split('\n'))).length;
       await stand.until(() => lineCount() >= 60, 30_000, '60 roll lines');
       await new Promise((r) => setTimeout(r, 1000));
       const messages = bodies(id).filter((b) => b.embeds[0].title !== 'Game started');
-      expect(messages.length).toBeLessThanOrEqual(2);
+      expect(messages.length).toBeLessThanOrEqual(windows + 1);
       expect(lineCount()).toBe(60);
       for (const m of messages) {
         expect(m.embeds.length).toBeLessThanOrEqual(10);
