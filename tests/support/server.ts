@@ -239,7 +239,7 @@ export function untilListening(proc: ChildProcess, output: () => string, startMs
 export const SLOW_START_MS = 120_000;
 
 /**
- * Starts `server/index.ts` (the run's bundle of it, tests/support/serverBundle.ts) in its own process on a free port with `env` (database env from
+ * Starts `server/index.ts` (the run's bundle of it, tests/support/serverBundle.ts) in its own process on `port`, or on a free port (chosen again when it was taken before the server bound it), with `env` (database env from
  * createTestDatabase, Discord overrides, NODE_ENV …). Suites make many events in one clan, so the
  * open-events quota is lifted (CLAN_OPEN_EVENTS) unless `env` sets it ('' for the default of 50,
  * as the quotas suite does), as the sign-in limit is; a slash command is deferred only after 30 s
@@ -250,7 +250,24 @@ export const SLOW_START_MS = 120_000;
  * process output when it exits first or takes over `startMs` (default 30 s).
  */
 export async function startServer(env: Record<string, string>, port?: number, startMs = 30_000): Promise<TestServer> {
-  const p = port ?? (await freePort());
+  if (port !== undefined) return startOn(env, port, startMs);
+  // A port freePort found free can be taken before the server binds it, most often as the local
+  // end of some other process's outgoing connection (the same ephemeral range): a chosen port that
+  // turned out taken is chosen again, a few times.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOn(env, await freePort(), startMs);
+    } catch (err) {
+      if (attempt >= PORT_ATTEMPTS || !String((err as Error).message).includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
+/** How many free ports startServer tries when the one it chose was taken before the server bound it. */
+const PORT_ATTEMPTS = 4;
+
+/** startServer on port `p`. */
+async function startOn(env: Record<string, string>, p: number, startMs: number): Promise<TestServer> {
   // The run's bundle of the server (tests/support/serverBundle.ts) when there is one, else tsx.
   // Stack traces name the bundle's lines unless TEST_SERVER_SOURCE_MAPS=1 (then server/ files,
   // at a fifth more CPU per start).
