@@ -137,5 +137,5 @@ export function sharedBrowser(): Promise<Browser> {
  */
 export async function closeContexts(browser: Browser): Promise<void> {
   await Promise.all(browser.contexts().map((context) => context.close()));
-  cspSeen.get(browser)?.splice(0);
+  takeCspViolations(browser);
 }
